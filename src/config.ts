@@ -1,0 +1,56 @@
+/**
+ * Configuration, read once from the environment, validated and frozen.
+ * Nothing else in the code base reads `process.env` (a test scans for it).
+ */
+
+export interface Config {
+  /** SQLite file of the embedded store. */
+  readonly dbPath: string;
+  readonly host: string;
+  readonly port: number;
+  /** Public address used in links, problem `type` URIs and cards; no trailing slash. */
+  readonly baseUrl: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const port = parsePort(env.PORT ?? '8080');
+  const host = env.HOST?.trim() || '127.0.0.1';
+  const logLevel = (env.LOG_LEVEL?.trim() || 'info') as Config['logLevel'];
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${env.LOG_LEVEL}"`);
+  }
+  const baseUrl = parseBaseUrl(env.BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+  return Object.freeze({
+    dbPath: env.MUNIDATA_DB?.trim() || './munidata.db',
+    host,
+    port,
+    baseUrl,
+    logLevel,
+  });
+}
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be an integer from 0 to 65535; got "${text}"`);
+  }
+  return port;
+}
+
+function parseBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ConfigError(`BASE_URL must be an absolute http(s) URL; got "${text}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`BASE_URL must use http or https; got "${text}"`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
