@@ -171,8 +171,13 @@ export class SqliteStore implements Store {
   }
 
   async setBetaGate(target: string, on: boolean): Promise<void> {
-    if (on) this.#sql('INSERT OR IGNORE INTO beta_gates (target) VALUES (?)').run(target);
-    else this.#sql('DELETE FROM beta_gates WHERE target = ?').run(target);
+    this.#db.transaction(() => {
+      const changed = on
+        ? this.#sql('INSERT OR IGNORE INTO beta_gates (target) VALUES (?)').run(target).changes
+        : this.#sql('DELETE FROM beta_gates WHERE target = ?').run(target).changes;
+      // Gates are held with the reference data in serving processes; the version tells them to re-read.
+      if (changed) this.#bumpDataVersion();
+    })();
   }
 
   // ── usage ─────────────────────────────────────────────────────────────────
@@ -342,9 +347,9 @@ export class SqliteStore implements Store {
            WHEN s.hi = s.lo THEN 50.0
            ELSE round((observations.value - s.lo) * 100.0 / (s.hi - s.lo), 2) END
        FROM (SELECT reference_date, min(value) AS lo, max(value) AS hi FROM observations
-             WHERE indicator = ?1 GROUP BY reference_date) AS s
-       WHERE observations.indicator = ?1 AND observations.reference_date = s.reference_date`,
-    ).run(indicator);
+             WHERE indicator = @indicator GROUP BY reference_date) AS s
+       WHERE observations.indicator = @indicator AND observations.reference_date = s.reference_date`,
+    ).run({ indicator });
   }
 }
 

@@ -1,0 +1,52 @@
+/**
+ * Counters for the per-minute rate limit and the monthly quota. An interface with an in-process
+ * implementation (one instance) and, later, a Redis one (many instances sharing one limit and one quota).
+ */
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  /** Requests left in the current window after this one. */
+  readonly remaining: number;
+  /** Seconds until the window is whole again. */
+  readonly resetSeconds: number;
+  /** Seconds to wait before a refused request may be retried (0 when allowed). */
+  readonly retryAfterSeconds: number;
+}
+
+export interface QuotaReservation {
+  readonly granted: boolean;
+  /** Committed plus reserved requests of the period, including this one when granted. */
+  readonly used: number;
+}
+
+export interface Counters {
+  /** Counts one request against `key`'s per-minute limit (sliding window). */
+  hitRate(key: string, perMinute: number, nowMs: number): Promise<RateDecision>;
+  /** Reserves one request of the monthly quota; never grants more than `limit` (null: unlimited). */
+  reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation>;
+  /** Turns a reservation into a charged request (the answer was a success). */
+  commitQuota(accountId: number, period: string): Promise<void>;
+  /** Releases a reservation (the answer was an error or a 304). */
+  refundQuota(accountId: number, period: string): Promise<void>;
+  /** Charged requests of the period. */
+  usage(accountId: number, period: string): Promise<number>;
+  /** Persists what is pending. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The monthly period (`YYYY-MM`, UTC) an instant falls in, and its first and last day. */
+export function monthlyPeriod(now: Date): { key: string; start: string; end: string; secondsLeft: number } {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const start = new Date(Date.UTC(y, m, 1));
+  const next = new Date(Date.UTC(y, m + 1, 1));
+  const last = new Date(next.getTime() - 86_400_000);
+  return {
+    key: start.toISOString().slice(0, 7),
+    start: start.toISOString().slice(0, 10),
+    end: last.toISOString().slice(0, 10),
+    secondsLeft: Math.max(1, Math.ceil((next.getTime() - now.getTime()) / 1000)),
+  };
+}

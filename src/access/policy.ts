@@ -1,0 +1,48 @@
+/**
+ * Who may call what. One rule set serves both call time (`checkAccess` throws the refusal) and listing
+ * (`canCall` filters the registry for tool lists, extended cards and docs).
+ */
+import type { Caller } from '../core/caller.js';
+import { ApiError } from '../core/errors.js';
+import type { AnyOperation } from '../core/operation.js';
+
+export function checkAccess(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): void {
+  const refusal = refusalFor(op, caller, betaGates, baseUrl);
+  if (refusal) throw refusal;
+}
+
+export function canCall(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>): boolean {
+  return refusalFor(op, caller, betaGates, '') === undefined;
+}
+
+function refusalFor(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): ApiError | undefined {
+  if (op.domain === null) return undefined; // `me` is open to every valid key, so a caller can learn its plan.
+  const { plan } = caller;
+  if (!plan.api_access) {
+    return new ApiError('api-access-required', {
+      detail: `The ${plan.code} plan has no data API access.`,
+      featureKey: 'api_access',
+      upgradeUrl: `${baseUrl}/docs#plans`,
+    });
+  }
+  if (!caller.account.beta && (betaGates.has(op.name) || betaGates.has(op.domain))) {
+    return new ApiError('beta-access-required', {
+      detail: `${op.name} is in beta; the account is not in the beta group.`,
+      featureKey: op.name,
+    });
+  }
+  if (!plan.domains.includes(op.domain)) {
+    return new ApiError('domain-not-in-plan', {
+      detail: `The ${plan.code} plan does not include the ${op.domain} domain.`,
+      featureKey: op.domain,
+      upgradeUrl: `${baseUrl}/docs#plans`,
+    });
+  }
+  if (op.scope !== null && !caller.scopes.includes(op.scope)) {
+    return new ApiError('insufficient-scope', {
+      detail: `This API key lacks the ${op.scope} scope.`,
+      featureKey: op.scope,
+    });
+  }
+  return undefined;
+}

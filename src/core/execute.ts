@@ -1,0 +1,222 @@
+/**
+ * The one execution core. Every channel calls `admit` once per HTTP request and `execute` once per
+ * operation call; no channel runs a handler or a check of its own.
+ *
+ *   admit:   origin → credential → per-minute rate limit
+ *   execute: plan / beta / domain / scope → quota reservation → input validation → handler
+ *            → serialisation and ETag → quota commit (success) or refund (error, 304)
+ */
+import { createHash } from 'node:crypto';
+import type { TObject } from '@sinclair/typebox';
+import { monthlyPeriod, type Counters, type RateDecision } from '../access/counters.js';
+import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
+import { checkAccess } from '../access/policy.js';
+import type { Store } from '../store/store.js';
+import type { Caller } from './caller.js';
+import type { OperationContext, PageResult, Paging } from './context.js';
+import { CursorCodec, cursorScope } from './cursor.js';
+import { ApiError } from './errors.js';
+import type { AnyOperation } from './operation.js';
+import type { ReferenceCache } from './reference.js';
+import { DEFAULT_LIMIT } from './schemas.js';
+import { type InputEncoding, validateInput } from './validate.js';
+
+/** Requests per minute allowed to a client address that presents no valid credential. */
+export const ANONYMOUS_PER_MINUTE = 60;
+
+export interface RequestFacts extends CredentialHeaders {
+  origin?: string;
+  clientAddress: string;
+}
+
+export interface QuotaState {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly resetSeconds: number;
+}
+
+/** What the gate let through, and the limit state the answer's headers report. */
+export interface Admission {
+  readonly caller: Caller;
+  readonly minute: RateDecision | undefined;
+  month: QuotaState | undefined;
+}
+
+export interface Outcome {
+  readonly value: unknown;
+  readonly json: string;
+  readonly etag: string;
+  /** The caller's `If-None-Match` matched: answer 304, nothing was charged. */
+  readonly notModified: boolean;
+}
+
+export interface ExecuteRequest {
+  readonly admission: Admission;
+  readonly operation: AnyOperation;
+  readonly input: Record<string, unknown>;
+  readonly encoding: InputEncoding;
+  readonly ifNoneMatch?: string;
+}
+
+export interface CoreDeps {
+  readonly store: Store;
+  readonly counters: Counters;
+  readonly authenticator: Authenticator;
+  readonly reference: ReferenceCache;
+  readonly cursors: CursorCodec;
+  readonly clock: () => number;
+  readonly baseUrl: string;
+}
+
+export class Core {
+  readonly #deps: CoreDeps;
+
+  constructor(deps: CoreDeps) {
+    this.#deps = deps;
+  }
+
+  get baseUrl(): string {
+    return this.#deps.baseUrl;
+  }
+
+  /** Rate-limits a request that carries no usable credential, by client address. */
+  async limitAnonymous(clientAddress: string): Promise<RateDecision> {
+    const decision = await this.#deps.counters.hitRate(`addr:${clientAddress}`, ANONYMOUS_PER_MINUTE, this.#deps.clock());
+    if (!decision.allowed) throw rateLimited(decision);
+    return decision;
+  }
+
+  async admit(request: RequestFacts): Promise<Admission> {
+    if (request.origin !== undefined) {
+      throw new ApiError('origin-not-allowed', {
+        detail: `Requests from web pages (Origin: ${request.origin}) are refused: keep the API key on a server.`,
+      });
+    }
+    const now = this.#deps.clock();
+    let caller: Caller;
+    try {
+      caller = await this.#deps.authenticator.authenticate(request, now);
+    } catch (error) {
+      // A failed credential still costs the address one request, so keys cannot be guessed at full speed.
+      await this.limitAnonymous(request.clientAddress);
+      throw error;
+    }
+    const perMinute = caller.plan.requests_per_minute;
+    let minute: RateDecision | undefined;
+    if (perMinute !== null) {
+      minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, now);
+      if (!minute.allowed) throw rateLimited(minute);
+    }
+    return { caller, minute, month: undefined };
+  }
+
+  async reference() {
+    return this.#deps.reference.current(this.#deps.clock());
+  }
+
+  async execute(request: ExecuteRequest): Promise<Outcome> {
+    const { admission, operation } = request;
+    const { caller } = admission;
+    const nowMs = this.#deps.clock();
+    const now = new Date(nowMs);
+    const reference = await this.#deps.reference.current(nowMs);
+    checkAccess(operation, caller, reference.betaGates, this.#deps.baseUrl);
+
+    const period = monthlyPeriod(now);
+    const charged = !operation.free;
+    if (charged) await this.#reserve(admission, period);
+    try {
+      const input = { ...request.input };
+      validateInput(operation.input as TObject, input, request.encoding);
+      const ctx: OperationContext = {
+        caller,
+        store: this.#deps.store,
+        reference,
+        paging: this.#paging(operation.name, input),
+        now,
+        baseUrl: this.#deps.baseUrl,
+        usage: async () => ({
+          used: await this.#deps.counters.usage(caller.account.id, period.key),
+          period: { start: period.start, end: period.end },
+        }),
+      };
+      const value = await operation.handler(input as never, ctx);
+      const json = JSON.stringify(value);
+      const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
+      const notModified = request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
+      if (charged) {
+        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, period.key);
+        else await this.#deps.counters.commitQuota(caller.account.id, period.key);
+      }
+      return { value, json, etag, notModified };
+    } catch (error) {
+      if (charged) {
+        await this.#deps.counters.refundQuota(caller.account.id, period.key);
+        this.#afterRefund(admission);
+      }
+      throw error;
+    }
+  }
+
+  async #reserve(admission: Admission, period: ReturnType<typeof monthlyPeriod>): Promise<void> {
+    const { caller } = admission;
+    const limit = caller.plan.requests_per_month;
+    const reservation = await this.#deps.counters.reserveQuota(caller.account.id, period.key, limit);
+    if (limit !== null) {
+      admission.month = {
+        limit,
+        remaining: Math.max(0, limit - reservation.used),
+        resetSeconds: period.secondsLeft,
+      };
+    }
+    if (!reservation.granted) {
+      throw new ApiError('quota-exceeded', {
+        detail: `The monthly quota of ${limit} requests is used; it resets on ${nextMonthStart(period.end)} (UTC).`,
+        retryAfter: period.secondsLeft,
+        featureKey: 'requests_per_month',
+        upgradeUrl: `${this.#deps.baseUrl}/docs#plans`,
+      });
+    }
+  }
+
+  /** A refunded request gives its unit back in the reported remaining count. */
+  #afterRefund(admission: Admission): void {
+    const month = admission.month;
+    if (month && month.remaining < month.limit) admission.month = { ...month, remaining: month.remaining + 1 };
+  }
+
+  #paging(operation: string, input: Record<string, unknown>): Paging {
+    const limit = typeof input.limit === 'number' ? input.limit : DEFAULT_LIMIT;
+    const scope = cursorScope(operation, input);
+    const cursors = this.#deps.cursors;
+    const after = typeof input.cursor === 'string' ? cursors.decode(scope, input.cursor) : undefined;
+    return {
+      limit,
+      after,
+      page<T>(rows: T[], positionOf: (row: T) => unknown): PageResult<T> {
+        if (rows.length <= limit) return { items: rows, next_cursor: null, has_more: false };
+        const items = rows.slice(0, limit);
+        return { items, next_cursor: cursors.encode(scope, positionOf(items[items.length - 1])), has_more: true };
+      },
+    };
+  }
+}
+
+function rateLimited(decision: RateDecision): ApiError {
+  return new ApiError('rate-limited', {
+    detail: `The limit of ${decision.limit} requests per minute is reached; retry in ${decision.retryAfterSeconds} s.`,
+    retryAfter: decision.retryAfterSeconds,
+  });
+}
+
+function etagMatches(header: string, etag: string): boolean {
+  if (header.trim() === '*') return true;
+  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
+  const target = weak(etag);
+  return header.split(',').some((tag) => weak(tag) === target);
+}
+
+function nextMonthStart(periodEnd: string): string {
+  const d = new Date(`${periodEnd}T00:00:00Z`);
+  return new Date(d.getTime() + 86_400_000).toISOString().slice(0, 10);
+}

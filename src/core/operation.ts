@@ -1,0 +1,48 @@
+/**
+ * The operation descriptor: plain data plus a handler. `name` is the A2A skill id and the MCP tool name;
+ * the REST route, the OpenAPI document, the agent card and the tool list are all derived from it.
+ */
+import type { Static, TObject, TSchema } from '@sinclair/typebox';
+import type { Domain, Scope } from '../domains.js';
+import type { OperationContext } from './context.js';
+
+export interface OperationExample {
+  readonly title: string;
+  readonly input: Record<string, unknown>;
+}
+
+export interface Operation<I extends TObject = TObject, O extends TSchema = TSchema> {
+  readonly name: string;
+  /** Short human title (MCP tool title, A2A skill name). */
+  readonly title: string;
+  /** One line: what it answers. */
+  readonly summary: string;
+  /** For an agent or a developer: what it returns, when to use it, how to page. */
+  readonly description: string;
+  /** `null` for operations outside every data domain (`me`). */
+  readonly domain: Domain | null;
+  readonly scope: Scope | null;
+  /** Path parameters and query parameters, under the same names, as one object schema. */
+  readonly input: I;
+  readonly output: O;
+  readonly rest: {
+    /** Fastify-style path with `:param` segments, e.g. `/v1/indicators/:key/series`. */
+    readonly path: string;
+  };
+  /**
+   * `caller`: the answer depends on who asks (usage, own rules) → `Cache-Control: private, no-store`.
+   * `data`: the same for every caller of the same plan → `private, max-age=60`.
+   */
+  readonly cache: 'caller' | 'data';
+  /** Free of quota (`me`). */
+  readonly free?: boolean;
+  readonly examples: readonly OperationExample[];
+  readonly handler: (input: Static<I>, ctx: OperationContext) => Promise<Static<O>> | Static<O>;
+}
+
+export type AnyOperation = Operation<TObject, TSchema>;
+
+/** Keeps the handler's input and output typed by the schemas while producing a plain descriptor. */
+export function defineOperation<I extends TObject, O extends TSchema>(op: Operation<I, O>): AnyOperation {
+  return Object.freeze(op) as unknown as AnyOperation;
+}

@@ -1,0 +1,95 @@
+/**
+ * Reference data every request needs (municipalities, the indicator catalogue, beta gates) held in memory,
+ * plus a memo for derived results (snapshots). All of it is dropped when the store's data version moves;
+ * the version is read at most once a second, so an import in another process shows within a second.
+ */
+import type { IndicatorRecord, MunicipalityRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+
+const CHECK_EVERY_MS = 1_000;
+
+export class ReferenceData {
+  readonly version: number;
+  readonly municipalities: readonly MunicipalityRecord[];
+  readonly indicators: readonly IndicatorRecord[];
+  readonly betaGates: ReadonlySet<string>;
+  readonly #byRef = new Map<string, MunicipalityRecord>();
+  readonly #byId = new Map<number, MunicipalityRecord>();
+  readonly #indicators = new Map<string, IndicatorRecord>();
+  readonly #memo = new Map<string, Promise<unknown>>();
+
+  constructor(init: {
+    version: number;
+    municipalities: MunicipalityRecord[];
+    indicators: IndicatorRecord[];
+    betaGates: string[];
+  }) {
+    this.version = init.version;
+    this.municipalities = init.municipalities;
+    this.indicators = init.indicators;
+    this.betaGates = new Set(init.betaGates);
+    for (const m of init.municipalities) {
+      this.#byRef.set(m.code, m);
+      this.#byRef.set(m.slug, m);
+      this.#byId.set(m.id, m);
+    }
+    for (const i of init.indicators) this.#indicators.set(i.key, i);
+  }
+
+  /** A municipality by its 4-digit code or its slug (slugs case-insensitively). */
+  municipality(ref: string): MunicipalityRecord | undefined {
+    return this.#byRef.get(ref) ?? this.#byRef.get(ref.trim().toLowerCase());
+  }
+
+  municipalityById(id: number): MunicipalityRecord | undefined {
+    return this.#byId.get(id);
+  }
+
+  indicator(key: string): IndicatorRecord | undefined {
+    return this.#indicators.get(key);
+  }
+
+  /** Computes `key` once per data version; a failed computation is forgotten so the next call retries. */
+  memo<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    let value = this.#memo.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = compute();
+      value.catch(() => this.#memo.delete(key));
+      this.#memo.set(key, value);
+    }
+    return value;
+  }
+}
+
+export class ReferenceCache {
+  readonly #store: Store;
+  #current: Promise<ReferenceData> | undefined;
+  #checkedAt = 0;
+
+  constructor(store: Store) {
+    this.#store = store;
+  }
+
+  async current(nowMs: number): Promise<ReferenceData> {
+    if (this.#current && nowMs - this.#checkedAt < CHECK_EVERY_MS) return this.#current;
+    this.#checkedAt = nowMs;
+    const version = await this.#store.dataVersion();
+    const held = this.#current && (await this.#current);
+    if (!held || held.version !== version) {
+      this.#current = this.#load(version);
+      this.#current.catch(() => {
+        this.#current = undefined;
+      });
+    }
+    return this.#current as Promise<ReferenceData>;
+  }
+
+  async #load(version: number): Promise<ReferenceData> {
+    const [municipalities, indicators, betaGates] = await Promise.all([
+      this.#store.listMunicipalities(),
+      this.#store.listIndicators(),
+      this.#store.listBetaGates(),
+    ]);
+    return new ReferenceData({ version, municipalities, indicators, betaGates });
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Schemas shared by many operations: paging, municipality references, dates, the page envelope.
+ * Written with TypeBox so that one schema gives the TypeScript type, the validator, OpenAPI and tool schemas.
+ */
+import { type TSchema, Type } from '@sinclair/typebox';
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 200;
+
+export const Cursor = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'Opaque position returned as `next_cursor` by the previous page.',
+});
+
+export const Limit = Type.Integer({
+  minimum: 1,
+  maximum: MAX_LIMIT,
+  default: DEFAULT_LIMIT,
+  description: `Page size, 1 to ${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+});
+
+export const Paging = { cursor: Type.Optional(Cursor), limit: Type.Optional(Limit) };
+
+export const DateString = Type.String({ format: 'date', description: 'A date, YYYY-MM-DD.' });
+
+export const MunicipalityRef = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  description: "The service's 4-digit municipality code (e.g. `1106`) or its slug (e.g. `lisboa`).",
+  examples: ['1106', 'vila-nova-de-gaia'],
+});
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export function Page<T extends TSchema>(item: T, name: string) {
+  return Type.Object(
+    {
+      items: Type.Array(item),
+      next_cursor: Type.Optional(Nullable(Type.String({ description: 'Pass as `cursor` to get the next page.' }))),
+      has_more: Type.Optional(Type.Boolean({ default: false })),
+    },
+    { title: `Page of ${name}` },
+  );
+}
