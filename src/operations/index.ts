@@ -1,0 +1,31 @@
+/**
+ * The registry: every operation the service offers, in one list. REST routes, A2A skills, MCP tools, the
+ * OpenAPI document and the docs page are all derived from it. Adding an operation = one file + one line here.
+ */
+import type { AnyOperation } from '../core/operation.js';
+import { indicatorsGet } from './indicators/indicators-get.js';
+import { indicatorsList } from './indicators/indicators-list.js';
+import { indicatorsSeries } from './indicators/indicators-series.js';
+import { indicatorsSnapshot } from './indicators/indicators-snapshot.js';
+import { indicatorsStats } from './indicators/indicators-stats.js';
+import { me } from './me/me.js';
+import { municipalitiesGet } from './municipalities/municipalities-get.js';
+import { municipalitiesIndicators } from './municipalities/municipalities-indicators.js';
+import { municipalitiesSearch } from './municipalities/municipalities-search.js';
+import { Registry } from './registry.js';
+
+export const OPERATIONS: readonly AnyOperation[] = [
+  me,
+  indicatorsList,
+  indicatorsGet,
+  indicatorsSeries,
+  indicatorsSnapshot,
+  indicatorsStats,
+  municipalitiesSearch,
+  municipalitiesGet,
+  municipalitiesIndicators,
+];
+
+export function createRegistry(operations: readonly AnyOperation[] = OPERATIONS): Registry {
+  return new Registry(operations);
+}

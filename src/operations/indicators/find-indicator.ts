@@ -1,0 +1,12 @@
+import type { ReferenceData } from '../../core/reference.js';
+import { ApiError } from '../../core/errors.js';
+import type { IndicatorRecord } from '../../store/records.js';
+
+/** The indicator with this key, or 404 `not-found`. */
+export function findIndicator(reference: ReferenceData, key: string): IndicatorRecord {
+  const indicator = reference.indicator(key);
+  if (!indicator) {
+    throw new ApiError('not-found', { detail: `No indicator with key "${key}". List them with GET /v1/indicators.` });
+  }
+  return indicator;
+}

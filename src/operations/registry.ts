@@ -1,0 +1,34 @@
+/**
+ * The registry built from the operation list. It refuses, before the server listens, anything that would
+ * make the derived surfaces ambiguous: a duplicate name or route, a domain without its scope.
+ */
+import { DOMAINS } from '../domains.js';
+import type { AnyOperation } from '../core/operation.js';
+
+export class Registry {
+  readonly all: readonly AnyOperation[];
+  readonly #byName = new Map<string, AnyOperation>();
+
+  constructor(operations: readonly AnyOperation[]) {
+    const paths = new Set<string>();
+    for (const op of operations) {
+      if (!/^[a-z][a-z0-9_]*$/.test(op.name)) throw new Error(`Operation name "${op.name}" must be snake_case`);
+      if (this.#byName.has(op.name)) throw new Error(`Duplicate operation name "${op.name}"`);
+      if (paths.has(op.rest.path)) throw new Error(`Duplicate REST path "${op.rest.path}" (${op.name})`);
+      if (op.domain !== null && op.scope !== DOMAINS[op.domain].scope) {
+        throw new Error(`${op.name}: domain ${op.domain} needs scope ${DOMAINS[op.domain].scope}, not ${op.scope}`);
+      }
+      const pathParams = [...op.rest.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
+      for (const p of pathParams) {
+        if (!op.input.required?.includes(p)) throw new Error(`${op.name}: path parameter :${p} is not a required input`);
+      }
+      this.#byName.set(op.name, op);
+      paths.add(op.rest.path);
+    }
+    this.all = Object.freeze([...operations]);
+  }
+
+  get(name: string): AnyOperation | undefined {
+    return this.#byName.get(name);
+  }
+}
