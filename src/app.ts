@@ -1,0 +1,102 @@
+/**
+ * createApp(deps): the whole HTTP service, used by `main.ts` and by every test (in-process with `inject`,
+ * or listening on port 0). Channels are registered over one core; nothing here reads the environment.
+ */
+import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Authenticator } from './access/authenticate.js';
+import type { Counters } from './access/counters.js';
+import { MemoryCounters } from './access/memory-counters.js';
+import { registerProblemsRoute } from './channels/rest/problems-route.js';
+import { sendProblem } from './channels/rest/problem-reply.js';
+import { registerRestChannel } from './channels/rest/rest-channel.js';
+import type { Config } from './config.js';
+import { CursorCodec } from './core/cursor.js';
+import { ApiError, toApiError } from './core/errors.js';
+import { Core } from './core/execute.js';
+import { ReferenceCache } from './core/reference.js';
+import { createRegistry } from './operations/index.js';
+import type { Registry } from './operations/registry.js';
+import type { Store } from './store/store.js';
+import { registerDocs } from './web/docs-routes.js';
+
+export interface AppDeps {
+  readonly config: Config;
+  readonly store: Store;
+  /** Defaults to in-process counters over the store's usage table. */
+  readonly counters?: Counters;
+  /** Milliseconds since the epoch; tests pass a fake clock. */
+  readonly clock?: () => number;
+  readonly registry?: Registry;
+  /** Log to stdout (the server) or not (tests). */
+  readonly logger?: boolean;
+}
+
+export interface App {
+  readonly http: FastifyInstance;
+  readonly core: Core;
+  readonly registry: Registry;
+  readonly counters: Counters;
+  close(): Promise<void>;
+}
+
+export async function createApp(deps: AppDeps): Promise<App> {
+  const { config, store } = deps;
+  const clock = deps.clock ?? Date.now;
+  const registry = deps.registry ?? createRegistry();
+  const counters = deps.counters ?? new MemoryCounters(store);
+  const core = new Core({
+    store,
+    counters,
+    authenticator: new Authenticator(store),
+    reference: new ReferenceCache(store),
+    cursors: new CursorCodec(await store.secret('cursor')),
+    clock,
+    baseUrl: config.baseUrl,
+  });
+
+  const http = Fastify({
+    logger: deps.logger
+      ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] }
+      : false,
+    genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+  http.addHook('onRequest', (request, reply, done) => {
+    reply.header('request-id', request.id);
+    done();
+  });
+  await http.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+
+  registerRestChannel(http, core, registry);
+  registerProblemsRoute(http, config.baseUrl);
+  registerDocs(http, registry, config.baseUrl);
+
+  http.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, new ApiError('not-found', { detail: `No route ${request.method} ${request.url.split('?')[0]}.` }), {
+      baseUrl: config.baseUrl,
+    }),
+  );
+  http.setErrorHandler((error, request, reply) => {
+    // Errors raised by Fastify itself before a handler runs (a malformed request): a client error stays one.
+    const status = (error as { statusCode?: number }).statusCode;
+    const apiError =
+      status !== undefined && status >= 400 && status < 500
+        ? new ApiError('validation-error', { detail: (error as Error).message })
+        : toApiError(error);
+    return sendProblem(request, reply, apiError, { baseUrl: config.baseUrl });
+  });
+
+  return {
+    http,
+    core,
+    registry,
+    counters,
+    async close() {
+      await http.close();
+      await counters.close();
+    },
+  };
+}

@@ -1,0 +1,456 @@
+/**
+ * The OpenAPI 3.1 document of the REST channel, derived entirely from the registry, the error table and the
+ * domain list: no operation is described here by hand, so the document cannot drift from what is served.
+ * The helpers that turn an operation into REST parameters and example URLs are exported for the docs page,
+ * which must show exactly what this document declares.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { TSchema } from '@sinclair/typebox';
+import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../core/errors.js';
+import type { AnyOperation, OperationExample } from '../../core/operation.js';
+import { DOMAIN_NAMES, DOMAINS } from '../../domains.js';
+import type { Registry } from '../../operations/registry.js';
+
+export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
+/** The dated API version (SPEC.md, Versioning), published under the `x-service-api-version` extension. */
+export const SERVICE_API_VERSION = '2026-07';
+/** The tag of operations outside every data domain (`me`). */
+export const ACCOUNT_TAG = 'account';
+export const ACCOUNT_TAG_DESCRIPTION = "The caller's own account: plan, scopes, data domains, limits and usage.";
+
+type Json = Record<string, unknown>;
+
+/** A JSON Schema as plain JSON (no TypeBox symbols), with unions of string literals published as `enum`. */
+export type JsonSchema = Json & {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  description?: string;
+};
+
+/** One REST parameter of an operation: a path segment or a query parameter, under the input's property name. */
+export interface RestParameter {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly required: boolean;
+  readonly description: string | undefined;
+  readonly schema: JsonSchema;
+  /** Array-typed inputs are given by repeating the query parameter. */
+  readonly repeatable: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared derivations (also used by the docs page)
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * TypeBox schemas carry Symbol-keyed metadata; a JSON round trip leaves the plain JSON Schema. TypeBox writes a
+ * union of literals as `anyOf: [{const}, …]`; DESIGN.md asks for enumerations to be published as `enum`, which
+ * every OpenAPI tool renders as a choice list, so such unions are rewritten.
+ */
+export function plainSchema(schema: TSchema | JsonSchema): JsonSchema {
+  return enumsFromConstUnions(JSON.parse(JSON.stringify(schema))) as JsonSchema;
+}
+
+function enumsFromConstUnions(node: unknown): unknown {
+  return mapSchemas(node, (schema) => {
+    const members = schema.anyOf;
+    if (!Array.isArray(members) || members.length === 0 || !members.every(isConstOfOneType)) return schema;
+    const types = new Set(members.map((m) => (m as Json).type));
+    if (types.size !== 1) return schema;
+    const { anyOf: _anyOf, ...rest } = schema;
+    return { ...rest, type: [...types][0], enum: members.map((m) => (m as Json).const) };
+  });
+}
+
+function isConstOfOneType(member: unknown): boolean {
+  if (member === null || typeof member !== 'object') return false;
+  const keys = Object.keys(member);
+  return keys.length === 2 && keys.includes('const') && keys.includes('type');
+}
+
+/** Keywords whose values are data, not schemas: never rewritten or walked. */
+const LITERAL_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
+/** Keywords whose values map names to schemas: a property called `default` is still a schema. */
+const NAMED_SCHEMA_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+
+/** Rebuilds a JSON Schema bottom-up, passing every (sub)schema object through `fn`. */
+function mapSchemas(node: unknown, fn: (schema: Json) => unknown): unknown {
+  if (Array.isArray(node)) return node.map((n) => mapSchemas(n, fn));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (LITERAL_KEYWORDS.has(key)) out[key] = value;
+    else if (NAMED_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === 'object') {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, mapSchemas(sub, fn)]));
+    } else out[key] = mapSchemas(value, fn);
+  }
+  return fn(out);
+}
+
+/** Fastify's `/v1/indicators/:key` → OpenAPI's `/v1/indicators/{key}`. */
+export function openApiPath(fastifyPath: string): string {
+  return fastifyPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+export function pathParameterNames(fastifyPath: string): string[] {
+  return [...fastifyPath.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+}
+
+/** The operation's input as REST parameters: path parameters first (in path order), then the query parameters. */
+export function restParameters(op: AnyOperation): RestParameter[] {
+  const input = plainSchema(op.input);
+  const properties = input.properties ?? {};
+  const required = new Set(input.required ?? []);
+  const inPath = pathParameterNames(op.rest.path);
+  const toParameter = (name: string, where: 'path' | 'query'): RestParameter => {
+    const { description, ...schema } = properties[name] ?? {};
+    return {
+      name,
+      in: where,
+      // A path segment is always present; the registry refuses a path parameter that is not a required input.
+      required: where === 'path' || required.has(name),
+      description,
+      schema,
+      repeatable: schema.type === 'array',
+    };
+  };
+  const query = Object.keys(properties).filter((name) => !inPath.includes(name));
+  return [...inPath.map((n) => toParameter(n, 'path')), ...query.map((n) => toParameter(n, 'query'))];
+}
+
+/** The full request URL of an example: path parameters substituted, the rest as a query string (arrays repeated). */
+export function exampleRequestUrl(op: AnyOperation, example: OperationExample, baseUrl: string): string {
+  const inPath = new Set(pathParameterNames(op.rest.path));
+  const path = op.rest.path.replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) =>
+    encodeURIComponent(String(example.input[name] ?? `{${name}}`)),
+  );
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(example.input)) {
+    if (inPath.has(name) || value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, String(item));
+  }
+  const search = query.toString();
+  return `${baseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+/** Paged operations answer a page envelope; their `next_cursor` also comes as a `Link: rel="next"` header. */
+export function isPaged(op: AnyOperation): boolean {
+  return plainSchema(op.output).properties?.next_cursor !== undefined;
+}
+
+/** The error kinds of each HTTP status, in status order (403 has several). */
+export function errorKindsByStatus(): Map<number, ErrorKind[]> {
+  const byStatus = new Map<number, ErrorKind[]>();
+  for (const kind of Object.keys(ERROR_KINDS) as ErrorKind[]) {
+    const status = ERROR_KINDS[kind].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The document
+// ---------------------------------------------------------------------------------------------------------
+
+export function buildOpenApi(registry: Registry, baseUrl: string): Record<string, unknown> {
+  const hoister = new SchemaHoister();
+  const paths: Json = {};
+  for (const op of registry.all) {
+    paths[openApiPath(op.rest.path)] = { get: operationObject(op, baseUrl, hoister) };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'munidata',
+      version: OPENAPI_DOCUMENT_VERSION,
+      description:
+        'Read-only data service over Portuguese municipal data: indicators and municipalities, signals, ' +
+        'public procurement and alerts. Every endpoint is GET and needs an API key. Start with `GET /v1/me`, ' +
+        `which shows the plan, its data domains, limits and usage. Reference: ${baseUrl}/docs`,
+      'x-service-api-version': SERVICE_API_VERSION,
+    },
+    'x-service-api-version': SERVICE_API_VERSION,
+    externalDocs: { description: 'Reference page', url: `${baseUrl}/docs` },
+    servers: [{ url: baseUrl }],
+    security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
+    tags: [
+      { name: ACCOUNT_TAG, description: ACCOUNT_TAG_DESCRIPTION },
+      ...DOMAIN_NAMES.map((d) => ({ name: d, description: DOMAINS[d].description })),
+    ],
+    paths,
+    components: {
+      schemas: { ...hoister.components, Problem: PROBLEM_SCHEMA },
+      responses: errorResponses(baseUrl),
+      parameters: { IfNoneMatch: IF_NONE_MATCH },
+      headers: HEADERS,
+      securitySchemes: SECURITY_SCHEMES,
+    },
+  };
+}
+
+function operationObject(op: AnyOperation, baseUrl: string, hoister: SchemaHoister): Json {
+  return {
+    operationId: op.name,
+    summary: op.summary,
+    description: operationDescription(op),
+    tags: [op.domain ?? ACCOUNT_TAG],
+    'x-mcp-tool': op.name,
+    'x-a2a-skill': op.name,
+    'x-scope': op.scope,
+    parameters: [...restParameters(op).map((p) => parameterObject(p, op.examples)), { $ref: '#/components/parameters/IfNoneMatch' }],
+    responses: {
+      '200': successResponse(op, baseUrl, hoister),
+      '304': notModifiedResponse(),
+      ...errorResponseRefs(),
+    },
+  };
+}
+
+/** The operation's own description, plus what the registry knows about access, quota and paging. */
+function operationDescription(op: AnyOperation): string {
+  const notes: string[] = [];
+  if (op.scope !== null) notes.push(`Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain.`);
+  if (op.free) notes.push('Free of quota.');
+  if (isPaged(op)) notes.push('Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"`).');
+  return [op.description, ...notes].join('\n\n');
+}
+
+function parameterObject(p: RestParameter, examples: readonly OperationExample[]): Json {
+  const parameter: Json = { name: p.name, in: p.in, required: p.required };
+  if (p.description !== undefined) parameter.description = p.description;
+  if (p.repeatable) Object.assign(parameter, { style: 'form', explode: true });
+  parameter.schema = p.schema;
+  // Keys are the operation's example keys, so one example has one name on every parameter and on the answer.
+  const keys = exampleKeys(examples);
+  const withValue = examples.flatMap((e, i) => (e.input[p.name] === undefined ? [] : [[keys[i], e] as const]));
+  if (withValue.length > 0) {
+    parameter.examples = Object.fromEntries(withValue.map(([key, e]) => [key, { summary: e.title, value: e.input[p.name] }]));
+  }
+  return parameter;
+}
+
+function successResponse(op: AnyOperation, baseUrl: string, hoister: SchemaHoister): Json {
+  const headers: Json = {
+    ETag: { $ref: '#/components/headers/ETag' },
+    'Cache-Control': {
+      description:
+        op.cache === 'caller'
+          ? 'The answer depends on the caller: `private, no-store`.'
+          : 'The same for every caller of the same plan: `private, max-age=60`.',
+      schema: { type: 'string' },
+    },
+    ...COMMON_HEADER_REFS,
+  };
+  if (isPaged(op)) headers.Link = { $ref: '#/components/headers/Link' };
+  const content: Json = { schema: hoister.hoist(plainSchema(op.output)) };
+  if (op.examples.length > 0) {
+    // The service answers from live data, so examples carry the request, not a made-up answer.
+    const keys = exampleKeys(op.examples);
+    content.examples = Object.fromEntries(
+      op.examples.map((e, i) => {
+        const url = exampleRequestUrl(op, e, baseUrl);
+        return [keys[i], { summary: e.title, description: `\`GET ${url}\``, 'x-request-example': url }];
+      }),
+    );
+  }
+  return { description: op.summary, headers, content: { 'application/json': content } };
+}
+
+function notModifiedResponse(): Json {
+  return {
+    description: 'Not modified: the `If-None-Match` ETag matches the current answer. No body; free of quota.',
+    headers: { ETag: { $ref: '#/components/headers/ETag' }, ...COMMON_HEADER_REFS },
+  };
+}
+
+/** Each error status refers to one shared response, so every operation documents every refusal the same way. */
+function errorResponseRefs(): Json {
+  return Object.fromEntries(
+    [...errorKindsByStatus().keys()].map((status) => [String(status), { $ref: `#/components/responses/${responseName(status)}` }]),
+  );
+}
+
+/** `422` → `UnprocessableEntity`: the component name follows the HTTP reason phrase. */
+export function responseName(status: number): string {
+  return (STATUS_CODES[status] ?? `Status${status}`).replace(/[^A-Za-z0-9]+/g, '');
+}
+
+function errorResponses(baseUrl: string): Json {
+  const responses: Json = {};
+  for (const [status, kinds] of errorKindsByStatus()) {
+    const headers: Json = { ...COMMON_HEADER_REFS };
+    if (status === 401) headers['WWW-Authenticate'] = { description: '`Bearer`.', schema: { type: 'string' } };
+    if (status === 405) headers.Allow = { description: 'The methods served: `GET, HEAD`.', schema: { type: 'string' } };
+    if (RETRY_AFTER_STATUSES.has(status)) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    responses[responseName(status)] = {
+      description: [
+        `${STATUS_CODES[status] ?? status}. Problem kinds (the last segment of \`type\`):`,
+        ...kinds.map((k) => `- \`${k}\`: ${ERROR_KINDS[k].title}. ${ERROR_KINDS[k].description}`),
+      ].join('\n'),
+      headers,
+      content: {
+        'application/problem+json': {
+          schema: { $ref: '#/components/schemas/Problem' },
+          examples: Object.fromEntries(kinds.map((k) => [k, { summary: ERROR_KINDS[k].title, value: problemExample(baseUrl, k) }])),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+function problemExample(baseUrl: string, kind: ErrorKind): Json {
+  const info = ERROR_KINDS[kind];
+  const example: Json = { type: problemTypeUrl(baseUrl, kind), title: info.title, status: info.status, request_id: 'req_0123456789abcdef' };
+  if (kind === 'validation-error') example.errors = [{ field: 'limit', message: 'must be <= 200' }];
+  return example;
+}
+
+/** Stable, component-safe keys for an operation's examples (`Population of Lisboa` → `population-of-lisboa`). */
+function exampleKeys(examples: readonly OperationExample[]): string[] {
+  const used = new Set<string>();
+  return examples.map((e, i) => {
+    const slug = e.title
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
+    // Two examples with the same title (or none) still need distinct keys.
+    const key = slug && !used.has(slug) ? slug : `${slug || 'example'}-${i + 1}`;
+    used.add(key);
+    return key;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Schema hoisting: titled resource schemas become components referenced by $ref
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * Resource schemas carry a `title` (IndicatorSummary, MeResponse, `Page of SnapshotRow`…). Hoisting them keeps the
+ * document small and gives client generators stable type names. Two different schemas under one title would make
+ * the name ambiguous, so that is refused when the document is built (at start-up), like a duplicate route.
+ */
+class SchemaHoister {
+  readonly components: Record<string, JsonSchema> = {};
+  readonly #fingerprints = new Map<string, string>();
+
+  hoist(schema: JsonSchema): unknown {
+    return mapSchemas(schema, (node) => (typeof node.title === 'string' ? this.#register(node.title, node) : node));
+  }
+
+  #register(title: string, schema: Json): Json {
+    const name = componentName(title);
+    const fingerprint = JSON.stringify(schema);
+    const known = this.#fingerprints.get(name);
+    if (known !== undefined && known !== fingerprint) {
+      throw new Error(`OpenAPI: two different schemas are titled "${title}"; give one of them another title`);
+    }
+    this.#fingerprints.set(name, fingerprint);
+    this.components[name] = schema as JsonSchema;
+    return { $ref: `#/components/schemas/${name}` };
+  }
+}
+
+/** `Page of IndicatorSummary` → `PageOfIndicatorSummary` (component names allow only `[A-Za-z0-9._-]`). */
+function componentName(title: string): string {
+  return title
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0].toUpperCase() + w.slice(1))
+    .join('');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Fixed components: problem schema, headers, security
+// ---------------------------------------------------------------------------------------------------------
+
+/** RFC 9457 problem document with the service's extension members (core/errors.ts `Problem`). */
+const PROBLEM_SCHEMA: JsonSchema = {
+  title: 'Problem',
+  type: 'object',
+  required: ['type', 'title', 'status'],
+  properties: {
+    type: { type: 'string', format: 'uri', description: '`{base_url}/problems/<kind>`; that URL describes the kind.' },
+    title: { type: 'string', description: 'Short summary of the kind.' },
+    status: { type: 'integer', description: 'The HTTP status.' },
+    detail: { type: 'string', description: 'What went wrong with this request.' },
+    instance: { type: 'string', description: 'The request path.' },
+    request_id: { type: 'string', description: 'Same as the `Request-Id` header; quote it when reporting a problem.' },
+    feature_key: { type: 'string', description: 'The plan feature, domain or scope that is missing.' },
+    upgrade_url: { type: 'string', format: 'uri', description: 'Where the plans are explained.' },
+    errors: {
+      type: 'array',
+      description: 'Each offending parameter (validation errors).',
+      items: {
+        type: 'object',
+        required: ['field', 'message'],
+        properties: { field: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+  },
+};
+
+const RETRY_AFTER_STATUSES = new Set([402, 429, 503]);
+
+const HEADERS: Json = {
+  ETag: {
+    description: 'Entity tag of the answer. Send it back as `If-None-Match`; an unchanged answer is a 304, free of quota.',
+    schema: { type: 'string' },
+  },
+  'Request-Id': {
+    description: 'Identifier of the request; problem documents carry the same `request_id`.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What remains of each limit and when it resets, e.g. `"minute";r=599;t=42, "month";r=99000;t=1209600`.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Policy': {
+    description: 'The per-minute limit and the monthly quota of the plan, e.g. `"minute";q=600;w=60, "month";q=100000;w=2592000`.',
+    schema: { type: 'string' },
+  },
+  Link: {
+    description: 'On a page that has a next one: `<{next page URL}>; rel="next"`.',
+    schema: { type: 'string' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+
+/** Sent on every answer to an authenticated request (the limit headers once the key is known). */
+const COMMON_HEADER_REFS: Json = {
+  'Request-Id': { $ref: '#/components/headers/Request-Id' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimit-Policy' },
+};
+
+const IF_NONE_MATCH: Json = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The `ETag` of an earlier answer; an unchanged answer is a 304 without body, free of quota.',
+  schema: { type: 'string' },
+};
+
+const SECURITY_SCHEMES: Json = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'sk_live_…',
+    description: 'An API key, `Authorization: Bearer sk_live_…`. Keep it on a server: requests with an `Origin` header get 403.',
+  },
+  apiKeyHeader: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'The same API key in the `X-API-Key` header, for clients that cannot send `Authorization`.',
+  },
+};

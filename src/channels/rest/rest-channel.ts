@@ -1,0 +1,74 @@
+/**
+ * The REST channel: one GET route per operation, derived from the registry. It maps path and query to the
+ * operation's input and the outcome or error to HTTP; every check and every handler runs in the core.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, toApiError } from '../../core/errors.js';
+import type { Admission, Core } from '../../core/execute.js';
+import type { AnyOperation } from '../../core/operation.js';
+import type { Registry } from '../../operations/registry.js';
+import { rateLimitHeaders } from './headers.js';
+import { sendProblem } from './problem-reply.js';
+
+const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+
+export function registerRestChannel(app: FastifyInstance, core: Core, registry: Registry): void {
+  for (const operation of registry.all) {
+    app.get(operation.rest.path, (request, reply) => handle(core, operation, request, reply));
+    app.route({
+      method: [...NOT_GET],
+      url: operation.rest.path,
+      handler: (request, reply) =>
+        sendProblem(request, reply, new ApiError('method-not-allowed', { detail: `${request.method} is not allowed; use GET.` }), {
+          baseUrl: core.baseUrl,
+        }),
+    });
+  }
+}
+
+async function handle(core: Core, operation: AnyOperation, request: FastifyRequest, reply: FastifyReply) {
+  let admission: Admission | undefined;
+  try {
+    admission = await core.admit({
+      authorization: request.headers.authorization,
+      apiKey: header(request.headers['x-api-key']),
+      origin: request.headers.origin,
+      clientAddress: request.ip,
+    });
+    const input = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
+    const outcome = await core.execute({
+      admission,
+      operation,
+      input,
+      encoding: 'text',
+      ifNoneMatch: request.headers['if-none-match'],
+    });
+    reply
+      .headers(rateLimitHeaders(admission))
+      .header('etag', outcome.etag)
+      .header('cache-control', operation.cache === 'caller' ? 'private, no-store' : 'private, max-age=60')
+      .header('vary', 'Authorization, X-API-Key, Accept-Encoding');
+    const next = nextCursorOf(outcome.value);
+    if (next) reply.header('link', `<${nextPageUrl(core.baseUrl, request.url, next)}>; rel="next"`);
+    if (outcome.notModified) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(outcome.json);
+  } catch (error) {
+    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, admission });
+  }
+}
+
+function header(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function nextCursorOf(value: unknown): string | undefined {
+  const cursor = (value as { next_cursor?: unknown } | null)?.next_cursor;
+  return typeof cursor === 'string' ? cursor : undefined;
+}
+
+/** The same request with `cursor` set to the next page's. */
+function nextPageUrl(baseUrl: string, requestUrl: string, cursor: string): string {
+  const url = new URL(requestUrl, 'http://x');
+  url.searchParams.set('cursor', cursor);
+  return `${baseUrl}${url.pathname}${url.search}`;
+}

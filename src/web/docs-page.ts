@@ -1,0 +1,344 @@
+/**
+ * The reference page at `/docs`: one self-contained HTML document (inline CSS, no script, no external asset)
+ * generated from the registry, the error table and the domain list, so that it says what the service does.
+ * It uses the same derivations as the OpenAPI document (parameters, example URLs), so the two cannot disagree.
+ * Every text is HTML-escaped; backtick spans in descriptions become <code>.
+ */
+import {
+  ACCOUNT_TAG,
+  ACCOUNT_TAG_DESCRIPTION,
+  exampleRequestUrl,
+  isPaged,
+  openApiPath,
+  type JsonSchema,
+  type RestParameter,
+  restParameters,
+  SERVICE_API_VERSION,
+} from '../channels/rest/openapi.js';
+import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../core/errors.js';
+import type { AnyOperation } from '../core/operation.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
+import { DOMAIN_NAMES, DOMAINS } from '../domains.js';
+import type { Registry } from '../operations/registry.js';
+
+export function renderDocsPage(registry: Registry, baseUrl: string): string {
+  const groups = operationGroups(registry);
+  const sections = [
+    introSection(baseUrl),
+    authenticationSection(),
+    startHereSection(baseUrl),
+    plansSection(),
+    limitsSection(),
+    pagingSection(),
+    conditionalSection(),
+    ...groups.map((g) => domainSection(g, baseUrl)),
+    errorsSection(baseUrl),
+  ];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>munidata — REST API reference</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header><h1>munidata <small>REST API reference</small></h1>
+<p>API version <code>${esc(SERVICE_API_VERSION)}</code> · <a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI 3.1 document</a></p></header>
+${tableOfContents(groups)}
+<main>
+${sections.join('\n')}
+</main>
+</body>
+</html>
+`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Text helpers
+// ---------------------------------------------------------------------------------------------------------
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for element content and quoted attribute values alike. */
+function esc(text: unknown): string {
+  return String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/** Escaped text in which the descriptions' `backtick spans` become <code>. */
+function prose(text: string): string {
+  return esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
+function section(id: string, title: string, body: string): string {
+  return `<section id="${esc(id)}">\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
+}
+
+function table(headings: string[], rows: string[][]): string {
+  const head = headings.map((h) => `<th>${esc(h)}</th>`).join('');
+  const body = rows.map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// General sections (the rules every operation shares)
+// ---------------------------------------------------------------------------------------------------------
+
+function introSection(baseUrl: string): string {
+  return section(
+    'intro',
+    'What this is',
+    `<p>munidata is a read-only data service over Portuguese municipal data: an indicator catalogue with
+per-municipality series, snapshots and statistics, the 308 municipalities, and (as they arrive) signals, public
+procurement and alerts. No language model is involved: every answer is a deterministic read.</p>
+<p>This page documents the REST interface under <code>${esc(baseUrl)}/v1</code>. Every endpoint is <code>GET</code>
+(any other method gets 405) and answers <code>application/json</code>; errors are
+<code>application/problem+json</code>. A query parameter the endpoint does not know, or one of the wrong type or out
+of range, gets 422 <code>validation-error</code> naming it. Each operation's name is also its future agent-skill and tool name; those
+channels are not described here. The machine-readable description is the
+<a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>`,
+  );
+}
+
+function authenticationSection(): string {
+  return section(
+    'authentication',
+    'Authentication',
+    `<p>Every endpoint needs an API key. Keys start with <code>sk_live_</code>. Send it as</p>
+<pre>Authorization: Bearer sk_live_…</pre>
+<p>or, for clients that cannot set <code>Authorization</code>, as <code>X-API-Key: sk_live_…</code>.
+A missing, wrong, expired or revoked key gets 401 <code>invalid-auth</code>.</p>
+<p><strong>Never use a key from a browser page.</strong> Keys must stay on a server: any request that carries an
+<code>Origin</code> header (which browsers add to cross-site requests) is refused with 403
+<code>origin-not-allowed</code>. Call the API from your back end.</p>`,
+  );
+}
+
+function startHereSection(baseUrl: string): string {
+  return section(
+    'start-here',
+    'Start here',
+    `<p>First call <code>GET /v1/me</code>. It answers with the plan of the key, its scopes, the data domains the plan
+includes, whether raw values are served, the limits and this month's usage. It uses no quota.</p>
+<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" ${esc(`${baseUrl}/v1/me`)}</pre>
+<p>An operation of a data domain the plan lacks gets 403 <code>domain-not-in-plan</code>; one that needs a scope the
+key lacks gets 403 <code>insufficient-scope</code>. <code>/v1/me</code> shows both lists.</p>`,
+  );
+}
+
+/** `upgrade_url` in problems points here (`{base_url}/docs#plans`). Limits are data in the store, so no numbers. */
+function plansSection(): string {
+  return section(
+    'plans',
+    'Plans',
+    `${table(
+      ['Plan', 'Data API', 'Data domains', 'Values'],
+      [
+        ['<code>free</code>', 'no: every data call gets 403 <code>api-access-required</code>; only <code>/v1/me</code> answers', 'none', '—'],
+        ['<code>premium</code>', 'yes', DOMAIN_NAMES.map((d) => `<code>${esc(d)}</code>`).join(', '), 'raw values as published'],
+        [
+          '<code>premium_indicators</code>',
+          'yes',
+          '<code>indicators</code> only',
+          'normalized: a 0–100 index instead of the value (<code>treatment</code> is <code>normalized</code>)',
+        ],
+      ],
+    )}
+<p>The numbers (requests per minute, requests per month, years of series history, days of alert history) are set
+per plan and can change; <code>GET /v1/me</code> shows those of your plan under <code>limits</code>.</p>`,
+  );
+}
+
+function limitsSection(): string {
+  return section(
+    'limits',
+    'Limits and quota',
+    `<ul>
+<li><strong>Per-minute rate limit.</strong> Every request counts, including <code>/v1/me</code> and refused ones.
+Over the limit: 429 <code>rate-limited</code> with <code>Retry-After</code> (seconds to wait).</li>
+<li><strong>Monthly quota.</strong> Each successful data request counts as one, per calendar month (UTC). When it is
+used: 402 <code>quota-exceeded</code> until the next month.</li>
+<li><strong>Free of quota:</strong> <code>/v1/me</code>, 304 answers (see conditional requests) and every error answer.</li>
+<li>Each answer to a known key carries <code>RateLimit-Policy</code> (the per-minute and monthly limits, e.g.
+<code>"minute";q=600;w=60, "month";q=100000;w=2592000</code>) and <code>RateLimit</code> (what remains and when it
+resets, e.g. <code>"minute";r=599;t=42, "month";r=99000;t=1209600</code>), plus a <code>Request-Id</code>.</li>
+<li>A series range reaching further back than the plan's <code>history_years</code> is clamped to that window, not refused.</li>
+</ul>`,
+  );
+}
+
+function pagingSection(): string {
+  return section(
+    'paging',
+    'Paging',
+    `<p>List endpoints take <code>limit</code> (default ${DEFAULT_LIMIT}, maximum ${MAX_LIMIT}) and <code>cursor</code>.
+A <code>limit</code> of 0, negative, not an integer or above ${MAX_LIMIT} is 422 <code>validation-error</code>, never
+silently clamped. The answer is a page:</p>
+<pre>{"items": [...], "next_cursor": "…", "has_more": true}</pre>
+<p>Pass <code>next_cursor</code> as <code>cursor</code> with the same filters to get the next page; stop when
+<code>has_more</code> is false. The next page's URL also comes in a <code>Link: &lt;…&gt;; rel="next"</code> header.
+A cursor is bound to its endpoint and to its filters: using it elsewhere, with other filters, or edited, gets 400
+<code>invalid-cursor</code>.</p>`,
+  );
+}
+
+function conditionalSection(): string {
+  return section(
+    'conditional-requests',
+    'Conditional requests',
+    `<p>Every successful answer carries an <code>ETag</code>. Send it back as <code>If-None-Match</code>: if the answer
+has not changed you get <code>304 Not Modified</code> without a body, and it is free of quota.</p>`,
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Operations, grouped by data domain
+// ---------------------------------------------------------------------------------------------------------
+
+interface OperationGroup {
+  readonly tag: string;
+  readonly description: string;
+  readonly operations: AnyOperation[];
+}
+
+/** `account` (me) first, then each data domain that has operations, in DOMAINS order. */
+function operationGroups(registry: Registry): OperationGroup[] {
+  const groups: OperationGroup[] = [
+    { tag: ACCOUNT_TAG, description: ACCOUNT_TAG_DESCRIPTION, operations: registry.all.filter((op) => op.domain === null) },
+    ...DOMAIN_NAMES.map((d) => ({
+      tag: d,
+      description: DOMAINS[d].description,
+      operations: registry.all.filter((op) => op.domain === d),
+    })),
+  ];
+  return groups.filter((g) => g.operations.length > 0);
+}
+
+function tableOfContents(groups: OperationGroup[]): string {
+  const general: [string, string][] = [
+    ['intro', 'What this is'],
+    ['authentication', 'Authentication'],
+    ['start-here', 'Start here'],
+    ['plans', 'Plans'],
+    ['limits', 'Limits and quota'],
+    ['paging', 'Paging'],
+    ['conditional-requests', 'Conditional requests'],
+  ];
+  const link = (id: string, text: string) => `<a href="#${esc(id)}">${esc(text)}</a>`;
+  const domainItems = groups.map(
+    (g) =>
+      `<li>${link(`domain-${g.tag}`, g.tag)}<ul>${g.operations.map((op) => `<li>${link(op.name, op.name)}</li>`).join('')}</ul></li>`,
+  );
+  return `<nav><ul>${general.map(([id, text]) => `<li>${link(id, text)}</li>`).join('')}${domainItems.join('')}<li>${link('errors', 'Errors')}</li></ul></nav>`;
+}
+
+function domainSection(group: OperationGroup, baseUrl: string): string {
+  const scope = group.tag === ACCOUNT_TAG ? '' : ` Scope: <code>${esc(DOMAINS[group.tag as keyof typeof DOMAINS].scope)}</code>.`;
+  return section(
+    `domain-${group.tag}`,
+    group.tag === ACCOUNT_TAG ? 'Account' : `Domain: ${group.tag}`,
+    `<p>${prose(group.description)}${scope}</p>\n${group.operations.map((op) => operationBlock(op, baseUrl)).join('\n')}`,
+  );
+}
+
+function operationBlock(op: AnyOperation, baseUrl: string): string {
+  const notes = [
+    op.free ? 'Free of quota.' : '',
+    isPaged(op) ? 'Paged (see <a href="#paging">Paging</a>).' : '',
+    op.cache === 'caller' ? 'Not cached: the answer depends on the caller.' : '',
+  ].filter(Boolean);
+  const parameters = restParameters(op);
+  const examples = op.examples.map(
+    (e) => `<li>${esc(e.title)}<br><code class="url">GET ${esc(exampleRequestUrl(op, e, baseUrl))}</code></li>`,
+  );
+  return `<article id="${esc(op.name)}">
+<h3><span class="method">GET</span> <code>${esc(openApiPath(op.rest.path))}</code></h3>
+<p class="opname">Operation <code>${esc(op.name)}</code> — ${esc(op.title)}</p>
+<p><strong>${prose(op.summary)}</strong></p>
+<p>${prose(op.description)}</p>
+${notes.length > 0 ? `<p class="notes">${notes.join(' ')}</p>` : ''}
+${parameters.length > 0 ? parameterTable(parameters) : '<p>No parameters.</p>'}
+${examples.length > 0 ? `<p>Examples:</p>\n<ul class="examples">\n${examples.join('\n')}\n</ul>` : ''}
+</article>`;
+}
+
+function parameterTable(parameters: RestParameter[]): string {
+  return table(
+    ['Name', 'In', 'Type', 'Required', 'Description'],
+    parameters.map((p) => [
+      `<code>${esc(p.name)}</code>`,
+      esc(p.in),
+      typeText(p.schema) + (p.repeatable ? ' (repeat the parameter)' : ''),
+      p.required ? 'yes' : 'no',
+      p.description === undefined ? '' : prose(p.description),
+    ]),
+  );
+}
+
+/** A short, escaped type description: `integer, 1–200, default 50`, `string, one of: a, b`, `array of string`. */
+function typeText(schema: JsonSchema): string {
+  const parts: string[] = [];
+  if (schema.type === 'array' && schema.items) parts.push(`array of ${typeText(schema.items)}`);
+  else if (schema.type !== undefined) parts.push(esc([schema.type].flat().join(' or ')));
+  else if (schema.anyOf) parts.push(schema.anyOf.map(typeText).join(' or '));
+  if (typeof schema.format === 'string') parts.push(esc(schema.format));
+  if (schema.enum) parts.push(`one of: ${schema.enum.map((v) => `<code>${esc(v)}</code>`).join(', ')}`);
+  const min = schema.minimum;
+  const max = schema.maximum;
+  if (min !== undefined && max !== undefined) parts.push(`${esc(min)} to ${esc(max)}`);
+  else if (min !== undefined) parts.push(`at least ${esc(min)}`);
+  else if (max !== undefined) parts.push(`at most ${esc(max)}`);
+  if (typeof schema.maxItems === 'number') parts.push(`at most ${esc(schema.maxItems)} values`);
+  if (schema.default !== undefined) parts.push(`default <code>${esc(JSON.stringify(schema.default))}</code>`);
+  return parts.join(', ') || 'any';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------------------
+
+function errorsSection(baseUrl: string): string {
+  const kinds = (Object.keys(ERROR_KINDS) as ErrorKind[]).sort((a, b) => ERROR_KINDS[a].status - ERROR_KINDS[b].status);
+  return section(
+    'errors',
+    'Errors',
+    `<p>Errors are problem documents (RFC 9457), <code>application/problem+json</code>, with <code>type</code>,
+<code>title</code>, <code>status</code> and, where useful, <code>detail</code>, <code>instance</code>,
+<code>request_id</code> (the same as the <code>Request-Id</code> header), <code>feature_key</code>,
+<code>upgrade_url</code> and <code>errors</code> (each offending parameter, with <code>field</code> and
+<code>message</code>). The last segment of <code>type</code> is the kind; its URL describes it.</p>
+<pre>{"type": "${esc(problemTypeUrl(baseUrl, 'domain-not-in-plan'))}", "title": "${esc(ERROR_KINDS['domain-not-in-plan'].title)}", "status": 403, "request_id": "req_…"}</pre>
+${table(
+  ['Kind', 'Status', 'Title', 'Description'],
+  kinds.map((k) => [
+    `<a href="${esc(problemTypeUrl(baseUrl, k))}"><code>${esc(k)}</code></a>`,
+    esc(ERROR_KINDS[k].status),
+    esc(ERROR_KINDS[k].title),
+    prose(ERROR_KINDS[k].description),
+  ]),
+)}
+<p>Retry 429 after <code>Retry-After</code> seconds, and 503 with growing intervals.</p>`,
+  );
+}
+
+const CSS = `
+body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;margin:0;background:#fff}
+header,main,nav{max-width:60rem;margin:0 auto;padding:0 1rem}
+header{border-bottom:1px solid #d0d7de;padding-top:1rem}
+h1 small{font-weight:400;color:#57606a;font-size:.6em}
+h2{margin-top:2.5rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
+h3{margin-top:2rem;font-size:1.1rem}
+nav ul{padding-left:1.2rem;margin:.3rem 0}
+nav>ul{columns:2;padding-top:1rem}
+code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
+code{background:#f3f4f6;padding:.05em .3em;border-radius:4px}
+pre{background:#f3f4f6;padding:.7rem;border-radius:6px;overflow-x:auto}
+code.url{word-break:break-all}
+.method{background:#0969da;color:#fff;border-radius:4px;padding:.1em .4em;font-size:.85em}
+.opname,.notes{color:#57606a}
+article{border-left:3px solid #d0d7de;padding-left:1rem;margin:1.5rem 0}
+table{border-collapse:collapse;width:100%;margin:.7rem 0;font-size:.92em}
+th,td{border:1px solid #d0d7de;padding:.35rem .5rem;text-align:left;vertical-align:top}
+th{background:#f6f8fa}
+a{color:#0969da}
+`;
