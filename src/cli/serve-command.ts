@@ -1,0 +1,60 @@
+/** `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. */
+import type { Command } from 'commander';
+import { ensureDemoAccount, findDemoAccount, issueDemoKey } from '../admin/demo-account.js';
+import { migrate } from '../admin/migrate.js';
+import { createApp } from '../app.js';
+import { type Config, loadConfig } from '../config.js';
+import { loadDemo } from '../ingest/demo/load-demo.js';
+import { openStore } from '../store/open-store.js';
+
+export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
+  program
+    .command('serve')
+    .description('Start the service (REST /v1, docs at /docs)')
+    .option('--port <n>', 'port to listen on (default $PORT or 8080)')
+    .option('--host <h>', 'address to listen on (default $HOST or 127.0.0.1)')
+    .option('--no-demo', 'do not load demo data into an empty store, nor print a demo key')
+    .action(async (o: { port?: string; host?: string; demo: boolean }) => {
+      const config = loadConfig({ ...env, ...(o.port && { PORT: o.port }), ...(o.host && { HOST: o.host }) });
+      await serve(config, o.demo);
+    });
+}
+
+async function serve(config: Config, demo: boolean): Promise<void> {
+  const store = openStore(config);
+  await migrate(store);
+  const now = new Date();
+  if (demo && (await store.listMunicipalities()).length === 0) {
+    process.stdout.write('Empty store: loading the demo dataset (first start only)…\n');
+    await loadDemo(store);
+    await ensureDemoAccount(store, now);
+  }
+  // Only a store that holds the demo dataset has the demo account; a production store never gets one.
+  const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
+
+  const app = await createApp({ config, store, logger: true });
+  await app.http.listen({ port: config.port, host: config.host });
+  const lines = [`munidata is listening on ${config.baseUrl}  (store: ${config.dbPath})`, `Docs: ${config.baseUrl}/docs`];
+  if (demoKey) {
+    lines.push(
+      '',
+      'Demo API key (premium plan; shown once, a new one at every start):',
+      `  ${demoKey.secret}`,
+      '',
+      `Try: curl -H "Authorization: Bearer ${demoKey.secret}" ${config.baseUrl}/v1/me`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.http.log.info({ signal }, 'shutting down: finishing requests in flight');
+    await app.close();
+    await store.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}

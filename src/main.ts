@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * The `munidata` command. The only place that reads the environment: it is read once, here, and passed
+ * down as a frozen Config.
+ */
+import { Command, CommanderError } from 'commander';
+import { AdminError } from './admin/admin-error.js';
+import { registerAdminCommands } from './cli/admin-commands.js';
+import { cliContext } from './cli/context.js';
+import { registerDataCommands } from './cli/data-commands.js';
+import { registerServeCommand } from './cli/serve-command.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
+  const program = new Command('munidata')
+    .description('Portuguese municipal data service: REST /v1 over an embedded SQLite store')
+    .option('--json', 'print results as JSON (for scripts)', false)
+    .showHelpAfterError()
+    .exitOverride();
+  const cli = cliContext(loadConfig(env), () => program.opts().json === true);
+  registerServeCommand(program, env);
+  registerDataCommands(program, cli);
+  registerAdminCommands(program, cli);
+  await program.parseAsync(argv);
+}
+
+main(process.argv, process.env).catch((error: unknown) => {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof AdminError || error instanceof ConfigError) {
+    process.stderr.write(`munidata: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`munidata: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKey, revokeKey } from '../src/admin/keys.js';
+import { hashSecret } from '../src/access/api-keys.js';
+import { BASE_URL, type TestApp, startTestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+function expectProblem(res: { status: number; headers: Record<string, unknown>; json: any }, status: number, kind: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.json.type).toBe(`${BASE_URL}/problems/${kind}`);
+  expect(res.json.status).toBe(status);
+  expect(res.json.title).toEqual(expect.any(String));
+  expect(res.json.request_id).toBe(res.headers['request-id']);
+}
+
+describe('authentication', () => {
+  it('answers a valid Bearer key', async () => {
+    const res = await t.get('/v1/me');
+    expect(res.status).toBe(200);
+    expect(res.json.account_id).toBe(t.accounts.premium);
+  });
+
+  it('accepts the key in X-API-Key as a fallback', async () => {
+    const res = await t.get('/v1/me', { key: null, headers: { 'x-api-key': t.keys.premium } });
+    expect(res.status).toBe(200);
+    expect(res.json.plan_code).toBe('premium');
+  });
+
+  it('refuses a request without a key with 401 invalid-auth and WWW-Authenticate', async () => {
+    const res = await t.get('/v1/indicators', { key: null });
+    expectProblem(res, 401, 'invalid-auth');
+    expect(res.headers['www-authenticate']).toBe('Bearer');
+  });
+
+  it('refuses a wrong key, a malformed key and a non-Bearer scheme', async () => {
+    const wrong = `sk_live_${'A'.repeat(40)}`;
+    expectProblem(await t.get('/v1/me', { key: wrong }), 401, 'invalid-auth');
+    expectProblem(await t.get('/v1/me', { key: 'sk_live_short' }), 401, 'invalid-auth');
+    expectProblem(await t.get('/v1/me', { key: null, headers: { authorization: `Basic ${t.keys.premium}` } }), 401, 'invalid-auth');
+  });
+
+  it('refuses a key that differs from a real one in its last character', async () => {
+    const last = t.keys.premium.at(-1) === 'a' ? 'b' : 'a';
+    expectProblem(await t.get('/v1/me', { key: t.keys.premium.slice(0, -1) + last }), 401, 'invalid-auth');
+  });
+
+  it('refuses a revoked key once the short authentication cache has expired', async () => {
+    const created = await createKey(t.store, { accountId: t.accounts.premium }, new Date(t.clock.now));
+    expect((await t.get('/v1/me', { key: created.secret })).status).toBe(200);
+    await revokeKey(t.store, created.key.id, new Date(t.clock.now));
+    t.clock.advance(6_000);
+    expectProblem(await t.get('/v1/me', { key: created.secret }), 401, 'invalid-auth');
+  });
+
+  it('refuses an expired key', async () => {
+    const today = new Date(t.clock.now).toISOString().slice(0, 10);
+    const created = await createKey(t.store, { accountId: t.accounts.premium, expires: today }, new Date(t.clock.now));
+    expect((await t.get('/v1/me', { key: created.secret })).status).toBe(200);
+    t.clock.advance(2 * 86_400_000);
+    const res = await t.get('/v1/me', { key: created.secret });
+    expectProblem(res, 401, 'invalid-auth');
+    expect(res.json.detail).toMatch(/expired/);
+  });
+
+  it('stores only a hash of the secret', async () => {
+    const created = await createKey(t.store, { accountId: t.accounts.premium }, new Date(t.clock.now));
+    const keys = await t.store.listApiKeys(t.accounts.premium);
+    const record = keys.find((k) => k.id === created.key.id);
+    expect(record?.hash).toBe(hashSecret(created.secret));
+    expect(JSON.stringify(keys)).not.toContain(created.secret);
+    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
+  });
+});
+
+describe('access policy', () => {
+  it('refuses a browser request (Origin header) with 403 even with a valid key', async () => {
+    const res = await t.get('/v1/me', { headers: { origin: 'https://evil.example' } });
+    expectProblem(res, 403, 'origin-not-allowed');
+  });
+
+  it('lets a free plan read /v1/me but refuses data with 403 api-access-required', async () => {
+    const me = await t.get('/v1/me', { key: t.keys.free });
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ plan_code: 'free', domains: [] });
+    const res = await t.get('/v1/indicators', { key: t.keys.free });
+    expectProblem(res, 403, 'api-access-required');
+    expect(res.json.upgrade_url).toBe(`${BASE_URL}/docs#plans`);
+  });
+
+  it('refuses a domain the plan lacks with 403 domain-not-in-plan', async () => {
+    const res = await t.get('/v1/municipalities', { key: t.keys.noIndicatorsDomain });
+    expectProblem(res, 403, 'domain-not-in-plan');
+    expect(res.json.feature_key).toBe('indicators');
+  });
+
+  it('refuses a key without the scope with 403 insufficient-scope, while me still answers', async () => {
+    expectProblem(await t.get('/v1/indicators/population', { key: t.keys.signalsOnlyScope }), 403, 'insufficient-scope');
+    const me = await t.get('/v1/me', { key: t.keys.signalsOnlyScope });
+    expect(me.json.scopes).toEqual(['signals:read']);
+  });
+
+  it('refuses a beta-gated operation to accounts outside the beta group', async () => {
+    await t.store.setBetaGate('indicators_stats', true);
+    t.clock.advance(1_500); // reference data is re-read at most once a second
+    try {
+      expectProblem(await t.get('/v1/indicators/population/stats'), 403, 'beta-access-required');
+      expect((await t.get('/v1/indicators/population/stats', { key: t.keys.beta })).status).toBe(200);
+      expect((await t.get('/v1/indicators/population')).status).toBe(200);
+    } finally {
+      await t.store.setBetaGate('indicators_stats', false);
+      t.clock.advance(1_500);
+    }
+    expect((await t.get('/v1/indicators/population/stats')).status).toBe(200);
+  });
+
+  it('reports plan, scopes, domains, limits and usage in /v1/me', async () => {
+    const res = await t.get('/v1/me', { key: t.keys.indicatorsOnly });
+    expect(res.json).toMatchObject({
+      plan_code: 'premium_indicators',
+      beta: false,
+      domains: ['indicators'],
+      raw_values: false,
+      scopes: ['indicators:read', 'signals:read', 'procurement:read', 'alerts:read'],
+      limits: { requests_per_minute: 300, requests_per_month: 50000, history_years: 10, alerts_history_days: null },
+    });
+    const now = new Date(t.clock.now);
+    expect(res.json.usage.period_start).toBe(`${now.toISOString().slice(0, 7)}-01`);
+    expect(res.json.usage.period_end.slice(0, 7)).toBe(now.toISOString().slice(0, 7));
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * A real app on a private copy of the demo store, with accounts and keys for every access case and a clock
+ * the test can move. Requests go through Fastify's `inject` (in-process, no port).
+ */
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { createKey } from '../../src/admin/keys.js';
+import { savePlan } from '../../src/admin/plans.js';
+import { type App, createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    demoDbPath: string;
+  }
+}
+
+export const BASE_URL = 'http://munidata.test';
+
+export interface TestApp {
+  app: App;
+  store: SqliteStore;
+  dbPath: string;
+  keys: {
+    premium: string;
+    beta: string;
+    free: string;
+    indicatorsOnly: string;
+    signalsOnlyScope: string;
+    noIndicatorsDomain: string;
+  };
+  accounts: Record<'premium' | 'beta' | 'free' | 'indicatorsOnly' | 'noIndicatorsDomain', number>;
+  clock: { now: number; advance(ms: number): void };
+  get(path: string, options?: { key?: string | null; headers?: Record<string, string> }): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  json: any;
+}
+
+/** A copy of the demo store, migrated and loaded once for the whole run by the global setup. */
+export function copyDemoStore(): { store: SqliteStore; dbPath: string } {
+  const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
+  copyFileSync(inject('demoDbPath'), dbPath);
+  return { store: openSqliteStore(dbPath), dbPath };
+}
+
+export async function startTestApp(options: { store?: SqliteStore; dbPath?: string } = {}): Promise<TestApp> {
+  const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
+  const clock = {
+    now: Date.now(),
+    advance(ms: number) {
+      this.now += ms;
+    },
+  };
+  const config = loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' });
+  const now = new Date(clock.now);
+
+  await savePlan(store, 'signals_only', { api_access: true, domains: ['signals'], raw_values: true }, 'create').catch(() => {});
+  const account = async (name: string, plan: string, beta = false) =>
+    (await store.createAccount({ name, plan_code: plan, beta, now: now.toISOString() })).id;
+  const accounts = {
+    premium: await account('Premium Lda', 'premium'),
+    beta: await account('Beta Lda', 'premium', true),
+    free: await account('Free Lda', 'free'),
+    indicatorsOnly: await account('Indicadores Lda', 'premium_indicators'),
+    noIndicatorsDomain: await account('Sinais Lda', 'signals_only'),
+  };
+  const key = async (accountId: number, scopes?: string[]) => (await createKey(store, { accountId, scopes }, now)).secret;
+  const keys = {
+    premium: await key(accounts.premium),
+    beta: await key(accounts.beta),
+    free: await key(accounts.free),
+    indicatorsOnly: await key(accounts.indicatorsOnly),
+    signalsOnlyScope: await key(accounts.premium, ['signals:read']),
+    noIndicatorsDomain: await key(accounts.noIndicatorsDomain),
+  };
+
+  const app = await createApp({ config, store, clock: () => clock.now });
+  return {
+    app,
+    store,
+    dbPath,
+    keys,
+    accounts,
+    clock,
+    async get(path, { key: k = keys.premium, headers = {} } = {}) {
+      const res = await app.http.inject({
+        method: 'GET',
+        url: path,
+        headers: { ...(k === null ? {} : { authorization: `Bearer ${k}` }), ...headers },
+      });
+      let json: unknown;
+      try {
+        json = res.body ? JSON.parse(res.body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      return { status: res.statusCode, headers: res.headers, body: res.body, json };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+/** Follows `next_cursor` until `has_more` is false; returns every item. */
+export async function collectPages(t: TestApp, path: string, options: { key?: string } = {}): Promise<any[]> {
+  const items: any[] = [];
+  let url = path;
+  for (let page = 0; page < 1000; page++) {
+    const res = await t.get(url, options);
+    if (res.status !== 200) throw new Error(`${url} → ${res.status} ${res.body}`);
+    items.push(...res.json.items);
+    if (!res.json.has_more) return items;
+    const u = new URL(url, 'http://x');
+    u.searchParams.set('cursor', res.json.next_cursor);
+    url = `${u.pathname}${u.search}`;
+  }
+  throw new Error('more than 1000 pages');
+}
