@@ -1,6 +1,6 @@
 /**
  * Configuration, read once from the environment, validated and frozen.
- * Nothing else in the code base reads `process.env` (a test scans for it).
+ * Only `src/main.ts` touches the process environment, and only to hand it to `loadConfig` (a test scans for it).
  */
 
 export interface Config {

@@ -31,6 +31,14 @@ export const MunicipalityRef = Type.String({
   examples: ['1106', 'vila-nova-de-gaia'],
 });
 
+/**
+ * A string enumeration as a plain JSON Schema `enum` (not TypeBox's union of literals): one clear
+ * validation message, and the `enum` that OpenAPI, tool schemas and card schemas show.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export function Page<T extends TSchema>(item: T, name: string) {

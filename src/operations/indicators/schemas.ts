@@ -1,10 +1,9 @@
 /** Resource schemas of the indicators domain, field for field as SPEC.md lists them. */
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../core/schemas.js';
+import { Nullable, StringEnum } from '../../core/schemas.js';
 import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } from '../../vocabulary.js';
 
-const Enum = (values: readonly string[], description?: string) =>
-  Type.Union(values.map((v) => Type.Literal(v)), description ? { description } : {});
+const Enum = (values: readonly string[], description?: string) => StringEnum(values, description ? { description } : {});
 
 export const Category = Enum(INDICATOR_CATEGORIES, 'Indicator category.');
 export const Treatment = Enum(TREATMENTS, 'How the value was produced: raw, derived, estimated, or normalized (0–100 index for plans without raw values).');

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { Nullable } from '../../core/schemas.js';
+import { Nullable, StringEnum } from '../../core/schemas.js';
 import { DOMAIN_NAMES } from '../../domains.js';
 
 const Limit = Type.Optional(Nullable(Type.Integer()));
@@ -23,7 +23,7 @@ export const me = defineOperation({
       plan_code: Type.String(),
       beta: Type.Boolean(),
       scopes: Type.Array(Type.String()),
-      domains: Type.Array(Type.Union(DOMAIN_NAMES.map((d) => Type.Literal(d)))),
+      domains: Type.Array(StringEnum(DOMAIN_NAMES)),
       raw_values: Type.Boolean(),
       limits: Type.Object({
         requests_per_minute: Limit,

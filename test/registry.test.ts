@@ -1,0 +1,107 @@
+/** Registry-wide invariants, and every operation's examples answered for real over REST. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileInput } from '../src/core/validate.js';
+import { DOMAINS } from '../src/domains.js';
+import { OPERATIONS, createRegistry } from '../src/operations/index.js';
+import { Registry } from '../src/operations/registry.js';
+import { type TestApp, startTestApp } from './helpers/test-app.js';
+
+const SPEC_ROUTES = [
+  '/v1/me',
+  '/v1/indicators',
+  '/v1/indicators/{key}',
+  '/v1/indicators/{key}/series',
+  '/v1/indicators/{key}/snapshot',
+  '/v1/indicators/{key}/stats',
+  '/v1/municipalities',
+  '/v1/municipalities/{code}',
+  '/v1/municipalities/{code}/indicators',
+];
+
+describe('the registry', () => {
+  it('serves every route SPEC.md lists for this domain, under the names DESIGN.md fixes', () => {
+    const routes = OPERATIONS.map((op) => op.rest.path.replace(/:([a-z_]+)/g, '{$1}'));
+    expect(routes.sort()).toEqual([...SPEC_ROUTES].sort());
+    expect(OPERATIONS.map((op) => op.name).sort()).toEqual(
+      [
+        'me',
+        'indicators_list',
+        'indicators_get',
+        'indicators_series',
+        'indicators_snapshot',
+        'indicators_stats',
+        'municipalities_search',
+        'municipalities_get',
+        'municipalities_indicators',
+      ].sort(),
+    );
+  });
+
+  it('gives every operation a title, summary, description, examples and the scope of its domain', () => {
+    for (const op of OPERATIONS) {
+      expect(op.title.length, op.name).toBeGreaterThan(3);
+      expect(op.summary.length, op.name).toBeGreaterThan(10);
+      expect(op.description.length, op.name).toBeGreaterThan(op.summary.length);
+      expect(op.examples.length, op.name).toBeGreaterThan(0);
+      expect(op.scope, op.name).toBe(op.domain === null ? null : DOMAINS[op.domain].scope);
+      expect(op.input.additionalProperties, op.name).toBe(false);
+    }
+  });
+
+  it("validates every example against the operation's input schema", () => {
+    for (const op of OPERATIONS) {
+      const validate = compileInput(op.input, 'json');
+      for (const example of op.examples) expect(validate(structuredClone(example.input)), `${op.name}: ${example.title}`).toBe(true);
+    }
+  });
+
+  it('refuses duplicate names and routes before serving', () => {
+    const [first] = OPERATIONS;
+    expect(() => new Registry([first, first])).toThrow(/Duplicate operation name/);
+    expect(() => new Registry([first, { ...first, name: 'other' }])).toThrow(/Duplicate REST path/);
+    expect(() => new Registry([{ ...first, domain: 'signals', scope: 'indicators:read' }])).toThrow(/needs scope/);
+  });
+});
+
+describe('examples answered over REST', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers every example with 200 and JSON', async () => {
+    for (const op of createRegistry().all) {
+      for (const example of op.examples) {
+        const input = { ...example.input };
+        const path = op.rest.path.replace(/:([a-z_]+)/g, (_m, name: string) => {
+          const value = String(input[name]);
+          delete input[name];
+          return encodeURIComponent(value);
+        });
+        const query = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString();
+        const res = await t.get(query ? `${path}?${query}` : path);
+        expect(res.status, `${op.name}: ${example.title} → ${res.body.slice(0, 200)}`).toBe(200);
+      }
+    }
+  });
+});
+
+describe('configuration', () => {
+  it('is read from the environment in src/main.ts only', () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) walk(path);
+        else if (path.endsWith('.ts') && !path.endsWith('src/main.ts') && readFileSync(path, 'utf8').includes('process.env')) {
+          offenders.push(path);
+        }
+      }
+    };
+    walk(new URL('../src', import.meta.url).pathname);
+    expect(offenders).toEqual([]);
+  });
+});
