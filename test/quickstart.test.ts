@@ -1,0 +1,216 @@
+/**
+ * What the README promises: `munidata serve` on an empty store loads the demo data, prints a demo key that
+ * works, serves the docs and the OpenAPI document, stops cleanly on SIGTERM, and a second start on the same
+ * store reuses the data and prints another working key. Runs the real compiled CLI in a child process.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
+const DIST_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const KEY = /sk_live_[A-Za-z0-9]{40}/;
+const LISTENING = /listening on /;
+
+interface Server {
+  child: ChildProcess;
+  port: number;
+  output(): { stdout: string; stderr: string };
+  /** Resolves once stdout matches every pattern; rejects if the process exits first or time runs out. */
+  waitFor(patterns: RegExp[], timeoutMs: number): Promise<string>;
+  /** Resolves with the exit code and signal once the process has exited. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+const children = new Set<ChildProcess>();
+
+/**
+ * The child's environment: ours, with its own store and quiet logs. Vitest puts Vite's BASE_URL ("/") into
+ * process.env; it is dropped, so the CLI derives its own from host and port.
+ */
+function childEnv(db: string): NodeJS.ProcessEnv {
+  const { BASE_URL: _viteBaseUrl, ...env } = process.env;
+  return { ...env, MUNIDATA_DB: db, LOG_LEVEL: 'silent' };
+}
+let dir: string;
+let db: string;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') return reject(new Error('no port'));
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+async function startServer(): Promise<Server> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+    cwd: ROOT,
+    env: { ...childEnv(db), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  let stdout = '';
+  let stderr = '';
+  const listeners = new Set<() => void>();
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    for (const l of listeners) l();
+  });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+      for (const l of listeners) l();
+    });
+  });
+
+  return {
+    child,
+    port,
+    exited,
+    output: () => ({ stdout, stderr }),
+    waitFor(patterns, timeoutMs) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (patterns.every((p) => p.test(stdout))) {
+            done();
+            resolve(stdout);
+          } else if (child.exitCode !== null || child.signalCode !== null) {
+            done();
+            reject(
+              new Error(
+                `munidata serve exited (${child.exitCode ?? child.signalCode}) before printing ${patterns.join(' and ')}:\n${stdout}\n${stderr}`,
+              ),
+            );
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(new Error(`munidata serve did not print ${patterns.join(' and ')} within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+        }, timeoutMs);
+        const done = () => {
+          clearTimeout(timer);
+          listeners.delete(check);
+        };
+        listeners.add(check);
+        check();
+      });
+    },
+  };
+}
+
+/** Sends SIGTERM and waits for the exit, at most `timeoutMs`. */
+async function stop(server: Server, timeoutMs: number) {
+  server.child.kill('SIGTERM');
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`munidata serve did not exit within ${timeoutMs} ms of SIGTERM`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([server.exited, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function get(server: Server, path: string, key?: string) {
+  const res = await fetch(`http://127.0.0.1:${server.port}${path}`, {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+}
+
+function demoKey(stdout: string): string {
+  const match = KEY.exec(stdout);
+  if (!match) throw new Error(`no demo key in:\n${stdout}`);
+  return match[0];
+}
+
+beforeAll(() => {
+  if (!existsSync(DIST_MAIN)) {
+    throw new Error(`${DIST_MAIN} is missing: build the CLI first (npm run build), or run the tests with npm test`);
+  }
+  dir = mkdtempSync(join(tmpdir(), 'munidata-quickstart-'));
+  db = join(dir, 'quickstart.db');
+});
+
+afterAll(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('quickstart: munidata serve', () => {
+  let firstKey: string;
+
+  it('on an empty store loads the demo data, prints a working demo key, serves docs, and stops on SIGTERM', async () => {
+    const server = await startServer();
+    try {
+      const stdout = await server.waitFor([KEY, LISTENING], 60_000);
+      expect(stdout).toContain('loading the demo dataset');
+      firstKey = demoKey(stdout);
+
+      const me = await get(server, '/v1/me', firstKey);
+      expect(me.status).toBe(200);
+      expect(JSON.parse(me.body).plan_code).toBe('premium');
+
+      const indicators = await get(server, '/v1/indicators', firstKey);
+      expect(indicators.status).toBe(200);
+      const list = JSON.parse(indicators.body);
+      expect(Array.isArray(list.items)).toBe(true);
+      expect(list.items.length).toBeGreaterThan(0);
+
+      const docs = await get(server, '/docs');
+      expect(docs.status).toBe(200);
+      expect(docs.contentType).toMatch(/^text\/html/);
+      expect(docs.body).toMatch(/<html/i);
+
+      const openapi = await get(server, '/v1/openapi.json');
+      expect(openapi.status).toBe(200);
+      expect(openapi.contentType).toMatch(/^application\/json/);
+      expect(JSON.parse(openapi.body).openapi).toEqual(expect.any(String));
+
+      expect(await stop(server, 10_000)).toEqual({ code: 0, signal: null });
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+
+  it('a second start reuses the data and prints a new key; the first key still works', async () => {
+    expect(firstKey, 'the first start did not give a key').toMatch(KEY);
+    const server = await startServer();
+    try {
+      const stdout = await server.waitFor([KEY, LISTENING], 60_000);
+      expect(stdout).not.toContain('loading the demo dataset');
+      const secondKey = demoKey(stdout);
+      expect(secondKey).not.toBe(firstKey);
+
+      for (const key of [secondKey, firstKey]) {
+        const me = await get(server, '/v1/me', key);
+        expect(me.status).toBe(200);
+        expect(JSON.parse(me.body).plan_code).toBe('premium');
+      }
+      const indicators = await get(server, '/v1/indicators', secondKey);
+      expect(indicators.status).toBe(200);
+      expect(JSON.parse(indicators.body).items.length).toBeGreaterThan(0);
+
+      expect(await stop(server, 10_000)).toEqual({ code: 0, signal: null });
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
