@@ -81,7 +81,7 @@ describe('examples answered over REST', () => {
           delete input[name];
           return encodeURIComponent(value);
         });
-        const query = new URLSearchParams(Object.entries(input).map(([k, v]) => [k, String(v)])).toString();
+        const query = new URLSearchParams(Object.entries(input).map(([k, v]): [string, string] => [k, String(v)])).toString();
         const res = await t.get(query ? `${path}?${query}` : path);
         expect(res.status, `${op.name}: ${example.title} → ${res.body.slice(0, 200)}`).toBe(200);
       }

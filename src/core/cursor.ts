@@ -22,9 +22,13 @@ export class CursorCodec {
   decode(scope: string, cursor: string): unknown {
     const dot = cursor.indexOf('.');
     const payload = cursor.slice(0, dot);
-    const mac = Buffer.from(cursor.slice(dot + 1), 'base64url');
+    const macText = cursor.slice(dot + 1);
+    const mac = Buffer.from(macText, 'base64url');
     const expected = this.#mac(scope, payload);
-    if (dot < 1 || mac.length !== MAC_BYTES || !timingSafeEqual(mac, expected)) {
+    // Base64 leaves spare bits in the last character: only the canonical spelling of a cursor is accepted,
+    // so that no edited cursor passes.
+    const canonical = mac.toString('base64url') === macText && Buffer.from(payload, 'base64url').toString('base64url') === payload;
+    if (dot < 1 || !canonical || mac.length !== MAC_BYTES || !timingSafeEqual(mac, expected)) {
       throw new ApiError('invalid-cursor', {
         detail: 'The cursor was not issued by this endpoint for these filters. Repeat the first request without `cursor`.',
       });
