@@ -54,6 +54,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     cursors: new CursorCodec(await store.secret('cursor')),
     clock,
     baseUrl: config.baseUrl,
+    operations: registry.all,
   });
 
   const http = Fastify({

@@ -5,6 +5,7 @@
 import type { Caller } from '../core/caller.js';
 import { ApiError } from '../core/errors.js';
 import type { AnyOperation } from '../core/operation.js';
+import type { PlanRecord } from '../store/records.js';
 
 export function checkAccess(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): void {
   const refusal = refusalFor(op, caller, betaGates, baseUrl);
@@ -15,16 +16,19 @@ export function canCall(op: AnyOperation, caller: Caller, betaGates: ReadonlySet
   return refusalFor(op, caller, betaGates, '') === undefined;
 }
 
+/** The refusal for a plan without data API access (per call on REST, per HTTP request on A2A and MCP). */
+export function apiAccessRefusal(plan: PlanRecord, baseUrl: string): ApiError {
+  return new ApiError('api-access-required', {
+    detail: `The ${plan.code} plan has no data API access.`,
+    featureKey: 'api_access',
+    upgradeUrl: `${baseUrl}/docs#plans`,
+  });
+}
+
 function refusalFor(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): ApiError | undefined {
   if (op.domain === null) return undefined; // `me` is open to every valid key, so a caller can learn its plan.
   const { plan } = caller;
-  if (!plan.api_access) {
-    return new ApiError('api-access-required', {
-      detail: `The ${plan.code} plan has no data API access.`,
-      featureKey: 'api_access',
-      upgradeUrl: `${baseUrl}/docs#plans`,
-    });
-  }
+  if (!plan.api_access) return apiAccessRefusal(plan, baseUrl);
   if (!caller.account.beta && (betaGates.has(op.name) || betaGates.has(op.domain))) {
     return new ApiError('beta-access-required', {
       detail: `${op.name} is in beta; the account is not in the beta group.`,

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import { monthlyPeriod, type Counters, type RateDecision } from '../access/counters.js';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
-import { checkAccess } from '../access/policy.js';
+import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import type { Store } from '../store/store.js';
 import type { Caller } from './caller.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
@@ -66,6 +66,7 @@ export interface CoreDeps {
   readonly cursors: CursorCodec;
   readonly clock: () => number;
   readonly baseUrl: string;
+  readonly operations: readonly AnyOperation[];
 }
 
 export class Core {
@@ -112,6 +113,22 @@ export class Core {
 
   async reference() {
     return this.#deps.reference.current(this.#deps.clock());
+  }
+
+  /**
+   * The agent channels (A2A, MCP) are for plans with data API access: a plan without it is refused for the
+   * whole HTTP request (403), not per call.
+   */
+  async admitDataChannel(request: RequestFacts): Promise<Admission> {
+    const admission = await this.admit(request);
+    if (!admission.caller.plan.api_access) throw apiAccessRefusal(admission.caller.plan, this.#deps.baseUrl);
+    return admission;
+  }
+
+  /** The operations this caller may call now (tool lists, extended cards): the same rules `execute` enforces. */
+  async callableOperations(caller: Caller): Promise<AnyOperation[]> {
+    const { betaGates } = await this.reference();
+    return this.#deps.operations.filter((op) => canCall(op, caller, betaGates));
   }
 
   async execute(request: ExecuteRequest): Promise<Outcome> {
