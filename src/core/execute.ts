@@ -45,6 +45,9 @@ export interface Admission {
 export interface Outcome {
   readonly value: unknown;
   readonly json: string;
+  /** The representation to send: `render(value)` when the request gave `render`, else the JSON. */
+  readonly body: string;
+  /** Entity tag of `body`. */
   readonly etag: string;
   /** The caller's `If-None-Match` matched: answer 304, nothing was charged. */
   readonly notModified: boolean;
@@ -56,6 +59,12 @@ export interface ExecuteRequest {
   readonly input: Record<string, unknown>;
   readonly encoding: InputEncoding;
   readonly ifNoneMatch?: string;
+  /**
+   * Renders the value as the representation the channel will send when that is not JSON (REST's `text/csv`).
+   * The ETag, the 304 decision and with it the quota refund must be made on the bytes actually sent — two
+   * representations of one answer must not share an ETag — so the core hashes what this returns.
+   */
+  readonly render?: (value: unknown) => string;
 }
 
 export interface CoreDeps {
@@ -159,13 +168,14 @@ export class Core {
       };
       const value = await operation.handler(input as never, ctx);
       const json = JSON.stringify(value);
-      const etag = `W/"${createHash('sha1').update(json).digest('base64url')}"`;
+      const body = request.render ? request.render(value) : json;
+      const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
       const notModified = request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       if (charged) {
         if (notModified) await this.#deps.counters.refundQuota(caller.account.id, period.key);
         else await this.#deps.counters.commitQuota(caller.account.id, period.key);
       }
-      return { value, json, etag, notModified };
+      return { value, json, body, etag, notModified };
     } catch (error) {
       if (charged) {
         await this.#deps.counters.refundQuota(caller.account.id, period.key);

@@ -7,6 +7,7 @@
 import {
   ACCOUNT_TAG,
   ACCOUNT_TAG_DESCRIPTION,
+  csvColumns,
   exampleRequestUrl,
   isPaged,
   openApiPath,
@@ -30,6 +31,7 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
     plansSection(),
     limitsSection(),
     pagingSection(),
+    csvSection(baseUrl),
     conditionalSection(),
     ...groups.map((g) => domainSection(g, baseUrl)),
     errorsSection(baseUrl),
@@ -182,6 +184,34 @@ A cursor is bound to its endpoint and to its filters: using it elsewhere, with o
   );
 }
 
+function csvSection(baseUrl: string): string {
+  return section(
+    'csv',
+    'CSV',
+    `<p>List endpoints (those that answer a page or an array) also answer CSV (RFC 4180): send
+<code>Accept: text/csv</code>. The filters, <code>limit</code> and <code>cursor</code> are the same, and so are
+quota (one request), errors (still <code>application/problem+json</code>) and conditional requests (the CSV has its
+own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints answer JSON whatever
+<code>Accept</code> says. Quality values count: <code>text/csv;q=0.5, application/json</code> gets JSON, and
+<code>*/*</code> or no <code>Accept</code> gets JSON.</p>
+<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${esc(`${baseUrl}/v1/municipalities?limit=200`)}"</pre>
+<ul>
+<li>The answer is <code>${esc('text/csv; charset=utf-8; header=present')}</code>: UTF-8 (no byte-order mark), one
+header row, then one row per item; every line ends with CRLF. An empty result is the header row alone.</li>
+<li>Columns come from the item's schema, in its order, so they do not change with the data. A nested object becomes
+dotted columns (<code>key.year</code>); a list of values is one column, joined by <code>|</code>; a list of
+objects becomes dotted columns (<code>buyers.nif</code>, <code>buyers.name</code>), each joining the objects' values
+by <code>|</code> in the same order. Inside such a list, <code>\\</code> and <code>|</code> are escaped as
+<code>\\\\</code> and <code>\\|</code>.</li>
+<li>Fields holding a comma, a double quote or a line break are quoted, with quotes doubled. <code>null</code> is an
+empty field, an empty string is <code>""</code>; booleans are <code>true</code>/<code>false</code>; numbers are
+written as in JSON (dot decimal).</li>
+<li>Paging: a page that has a next one carries <code>Link: &lt;…&gt;; rel="next"</code> and
+<code>Next-Cursor</code>; no such header means it was the last page.</li>
+</ul>`,
+  );
+}
+
 function conditionalSection(): string {
   return section(
     'conditional-requests',
@@ -222,6 +252,7 @@ function tableOfContents(groups: OperationGroup[]): string {
     ['plans', 'Plans'],
     ['limits', 'Limits and quota'],
     ['paging', 'Paging'],
+    ['csv', 'CSV'],
     ['conditional-requests', 'Conditional requests'],
   ];
   const link = (id: string, text: string) => `<a href="#${esc(id)}">${esc(text)}</a>`;
@@ -245,6 +276,7 @@ function operationBlock(op: AnyOperation, baseUrl: string): string {
   const notes = [
     op.free ? 'Free of quota.' : '',
     isPaged(op) ? 'Paged (see <a href="#paging">Paging</a>).' : '',
+    csvNote(op),
     op.cache === 'caller' ? 'Not cached: the answer depends on the caller.' : '',
   ].filter(Boolean);
   const parameters = restParameters(op);
@@ -260,6 +292,13 @@ ${notes.length > 0 ? `<p class="notes">${notes.join(' ')}</p>` : ''}
 ${parameters.length > 0 ? parameterTable(parameters) : '<p>No parameters.</p>'}
 ${examples.length > 0 ? `<p>Examples:</p>\n<ul class="examples">\n${examples.join('\n')}\n</ul>` : ''}
 </article>`;
+}
+
+/** List endpoints: their CSV columns (see the CSV section). */
+function csvNote(op: AnyOperation): string {
+  const columns = csvColumns(op);
+  if (columns === undefined) return '';
+  return `Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>), columns ${columns.map((c) => `<code>${esc(c)}</code>`).join(', ')}.`;
 }
 
 function parameterTable(parameters: RestParameter[]): string {

@@ -10,6 +10,7 @@ import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../core/errors.j
 import type { AnyOperation, OperationExample } from '../../core/operation.js';
 import { DOMAIN_NAMES, DOMAINS } from '../../domains.js';
 import type { Registry } from '../../operations/registry.js';
+import { CSV_MEDIA_TYPE, csvTable } from './csv.js';
 
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
 /** The dated API version (SPEC.md, Versioning), published under the `x-service-api-version` extension. */
@@ -142,6 +143,14 @@ export function isPaged(op: AnyOperation): boolean {
   return plainSchema(op.output).properties?.next_cursor !== undefined;
 }
 
+/**
+ * The CSV columns of a list endpoint (a page or an array of items), in order; `undefined` for other operations,
+ * which answer JSON only.
+ */
+export function csvColumns(op: AnyOperation): readonly string[] | undefined {
+  return csvTable(op.output)?.columns;
+}
+
 /** The error kinds of each HTTP status, in status order (403 has several). */
 export function errorKindsByStatus(): Map<number, ErrorKind[]> {
   const byStatus = new Map<number, ErrorKind[]>();
@@ -215,7 +224,17 @@ function operationDescription(op: AnyOperation): string {
   const notes: string[] = [];
   if (op.scope !== null) notes.push(`Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain.`);
   if (op.free) notes.push('Free of quota.');
-  if (isPaged(op)) notes.push('Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"`).');
+  if (isPaged(op)) {
+    notes.push('Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"` and `Next-Cursor`).');
+  }
+  const columns = csvColumns(op);
+  if (columns !== undefined) {
+    notes.push(
+      `Also as CSV (RFC 4180): send \`Accept: text/csv\` for a header row and one row per item, with the same filters and ` +
+        `paging; columns ${columns.map((c) => `\`${c}\``).join(', ')}. Nested objects become dotted columns, lists are ` +
+        'joined by `|`; see the reference page.',
+    );
+  }
   return [op.description, ...notes].join('\n\n');
 }
 
@@ -245,7 +264,10 @@ function successResponse(op: AnyOperation, baseUrl: string, hoister: SchemaHoist
     },
     ...COMMON_HEADER_REFS,
   };
-  if (isPaged(op)) headers.Link = { $ref: '#/components/headers/Link' };
+  if (isPaged(op)) {
+    headers.Link = { $ref: '#/components/headers/Link' };
+    headers['Next-Cursor'] = { $ref: '#/components/headers/Next-Cursor' };
+  }
   const content: Json = { schema: hoister.hoist(plainSchema(op.output)) };
   if (op.examples.length > 0) {
     // The service answers from live data, so examples carry the request, not a made-up answer.
@@ -257,7 +279,15 @@ function successResponse(op: AnyOperation, baseUrl: string, hoister: SchemaHoist
       }),
     );
   }
-  return { description: op.summary, headers, content: { 'application/json': content } };
+  const media: Json = { 'application/json': content };
+  const csv = csvTable(op.output);
+  if (csv !== undefined) {
+    media['text/csv'] = {
+      schema: { type: 'string', description: `\`${CSV_MEDIA_TYPE}\`: a header row, then one row per item; CRLF line ends.` },
+      examples: { header: { summary: 'The header row (every answer starts with it, even an empty one)', value: csv.render([]) } },
+    };
+  }
+  return { description: op.summary, headers, content: media };
 }
 
 function notModifiedResponse(): Json {
@@ -417,6 +447,10 @@ const HEADERS: Json = {
   },
   Link: {
     description: 'On a page that has a next one: `<{next page URL}>; rel="next"`.',
+    schema: { type: 'string' },
+  },
+  'Next-Cursor': {
+    description: 'On a page that has a next one: its cursor, the same as `next_cursor` (the only place a CSV answer carries it).',
     schema: { type: 'string' },
   },
   'Retry-After': {
