@@ -2,16 +2,17 @@
  * Cursors: opaque, HMAC-signed keyset positions bound to the operation and to its filters. A cursor edited by
  * hand, taken from another endpoint or replayed with other filters fails the signature → 400 `invalid-cursor`.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
 
 const MAC_BYTES = 16;
 
 export class CursorCodec {
-  readonly #secret: string;
+  // A KeyObject made once: an HMAC over a string key would import the key again on every cursor.
+  readonly #key: KeyObject;
 
   constructor(secret: string) {
-    this.#secret = secret;
+    this.#key = createSecretKey(Buffer.from(secret));
   }
 
   encode(scope: string, position: unknown): string {
@@ -37,7 +38,7 @@ export class CursorCodec {
   }
 
   #mac(scope: string, payload: string): Buffer {
-    return createHmac('sha256', this.#secret).update(scope).update('\n').update(payload).digest().subarray(0, MAC_BYTES);
+    return createHmac('sha256', this.#key).update(scope).update('\n').update(payload).digest().subarray(0, MAC_BYTES);
   }
 }
 

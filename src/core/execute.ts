@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import { monthlyPeriod, type Counters, type RateDecision } from '../access/counters.js';
+import { type Rendered, responseKey } from './response-cache.js';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import type { Store } from '../store/store.js';
@@ -17,7 +18,7 @@ import type { OperationContext, PageResult, Paging } from './context.js';
 import { CursorCodec, cursorScope } from './cursor.js';
 import { ApiError } from './errors.js';
 import type { AnyOperation } from './operation.js';
-import type { ReferenceCache } from './reference.js';
+import type { ReferenceCache, ReferenceData } from './reference.js';
 import { DEFAULT_LIMIT } from './schemas.js';
 import { type InputEncoding, validateInput } from './validate.js';
 
@@ -28,6 +29,8 @@ export interface RequestFacts extends CredentialHeaders {
   origin?: string;
   clientAddress: string;
 }
+
+type MonthlyPeriod = ReturnType<typeof monthlyPeriod>;
 
 export interface QuotaState {
   readonly limit: number;
@@ -45,10 +48,10 @@ export interface Admission {
 export interface Outcome {
   readonly value: unknown;
   readonly json: string;
-  /** The representation to send: `render(value)` when the request gave `render`, else the JSON. */
-  readonly body: string;
-  /** Entity tag of `body`. */
-  readonly etag: string;
+  /** The representation to send, as bytes: the JSON, or `render.fn(value)` when the request gave `render`. */
+  readonly body: Buffer;
+  /** Entity tag of `body`; undefined when the request asked for none (`etag: false`). */
+  readonly etag: string | undefined;
   /** The caller's `If-None-Match` matched: answer 304, nothing was charged. */
   readonly notModified: boolean;
 }
@@ -64,7 +67,9 @@ export interface ExecuteRequest {
    * The ETag, the 304 decision and with it the quota refund must be made on the bytes actually sent — two
    * representations of one answer must not share an ETag — so the core hashes what this returns.
    */
-  readonly render?: (value: unknown) => string;
+  readonly render?: { readonly format: string; readonly fn: (value: unknown) => string };
+  /** Channels without conditional requests (A2A, MCP) pass `false`: hashing the answer is then wasted work. */
+  readonly etag?: boolean;
 }
 
 export interface CoreDeps {
@@ -148,7 +153,8 @@ export class Core {
     const reference = await this.#deps.reference.current(nowMs);
     checkAccess(operation, caller, reference.betaGates, this.#deps.baseUrl);
 
-    const period = monthlyPeriod(now);
+    const period = this.#period(nowMs);
+    const day = now.toISOString().slice(0, 10);
     const charged = !operation.free;
     if (charged) await this.#reserve(admission, period);
     try {
@@ -166,16 +172,14 @@ export class Core {
           period: { start: period.start, end: period.end },
         }),
       };
-      const value = await operation.handler(input as never, ctx);
-      const json = JSON.stringify(value);
-      const body = request.render ? request.render(value) : json;
-      const etag = `W/"${createHash('sha1').update(body).digest('base64url')}"`;
-      const notModified = request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
+      const rendered = await this.#answer(request, input, ctx, reference, day);
+      const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
+      const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       if (charged) {
         if (notModified) await this.#deps.counters.refundQuota(caller.account.id, period.key);
         else await this.#deps.counters.commitQuota(caller.account.id, period.key);
       }
-      return { value, json, body, etag, notModified };
+      return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified };
     } catch (error) {
       if (charged) {
         await this.#deps.counters.refundQuota(caller.account.id, period.key);
@@ -185,7 +189,42 @@ export class Core {
     }
   }
 
-  async #reserve(admission: Admission, period: ReturnType<typeof monthlyPeriod>): Promise<void> {
+  /** Runs the handler — or, for data operations, takes the answer from the cache of this data version. */
+  async #answer(
+    request: ExecuteRequest,
+    input: Record<string, unknown>,
+    ctx: OperationContext,
+    reference: ReferenceData,
+    day: string,
+  ): Promise<Rendered> {
+    const { operation } = request;
+    const format = request.render?.format ?? 'json';
+    const key = operation.cache === 'data' ? responseKey(operation.name, ctx.caller.plan, day, format, input) : undefined;
+    const hit = key === undefined ? undefined : reference.responses.get(key);
+    if (hit) return hit;
+    const value = await operation.handler(input as never, ctx);
+    const json = JSON.stringify(value);
+    const body = Buffer.from(request.render ? request.render.fn(value) : json);
+    // Hashing bytes, not a string: a string would be re-encoded first.
+    const rendered: Rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+    if (key !== undefined) reference.responses.set(key, rendered);
+    return rendered;
+  }
+
+  /** The monthly period, recomputed only when the month changes. */
+  #period(nowMs: number): MonthlyPeriod {
+    let cached = this.#periodCache;
+    if (!cached || nowMs < cached.startMs || nowMs >= cached.endMs) {
+      const p = monthlyPeriod(new Date(nowMs));
+      cached = { ...p, startMs: Date.parse(`${p.start}T00:00:00Z`), endMs: Date.parse(`${p.end}T00:00:00Z`) + 86_400_000 };
+      this.#periodCache = cached;
+    }
+    return { key: cached.key, start: cached.start, end: cached.end, secondsLeft: Math.max(1, Math.ceil((cached.endMs - nowMs) / 1000)) };
+  }
+
+  #periodCache: (MonthlyPeriod & { startMs: number; endMs: number }) | undefined;
+
+  async #reserve(admission: Admission, period: MonthlyPeriod): Promise<void> {
     const { caller } = admission;
     const limit = caller.plan.requests_per_month;
     const reservation = await this.#deps.counters.reserveQuota(caller.account.id, period.key, limit);
@@ -212,18 +251,24 @@ export class Core {
     if (month && month.remaining < month.limit) admission.month = { ...month, remaining: month.remaining + 1 };
   }
 
+  /** Paging for this call; the cursor is decoded and the scope computed only when a handler asks (not on cache hits). */
   #paging(operation: string, input: Record<string, unknown>): Paging {
     const limit = typeof input.limit === 'number' ? input.limit : DEFAULT_LIMIT;
-    const scope = cursorScope(operation, input);
     const cursors = this.#deps.cursors;
-    const after = typeof input.cursor === 'string' ? cursors.decode(scope, input.cursor) : undefined;
+    let scope: string | undefined;
+    const scopeOf = () => {
+      scope ??= cursorScope(operation, input);
+      return scope;
+    };
     return {
       limit,
-      after,
+      get after() {
+        return typeof input.cursor === 'string' ? cursors.decode(scopeOf(), input.cursor) : undefined;
+      },
       page<T>(rows: T[], positionOf: (row: T) => unknown): PageResult<T> {
         if (rows.length <= limit) return { items: rows, next_cursor: null, has_more: false };
         const items = rows.slice(0, limit);
-        return { items, next_cursor: cursors.encode(scope, positionOf(items[items.length - 1])), has_more: true };
+        return { items, next_cursor: cursors.encode(scopeOf(), positionOf(items[items.length - 1])), has_more: true };
       },
     };
   }

@@ -5,6 +5,7 @@
  */
 import type { IndicatorRecord, MunicipalityRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
+import { ResponseCache } from './response-cache.js';
 
 const CHECK_EVERY_MS = 1_000;
 
@@ -17,6 +18,8 @@ export class ReferenceData {
   readonly #byId = new Map<number, MunicipalityRecord>();
   readonly #indicators = new Map<string, IndicatorRecord>();
   readonly #memo = new Map<string, Promise<unknown>>();
+  /** Rendered answers of data operations, valid for this version only. */
+  readonly responses = new ResponseCache();
 
   constructor(init: {
     version: number;

@@ -48,7 +48,7 @@ async function handle(core: Core, operation: AnyOperation, csv: CsvTable | undef
       encoding: 'text',
       ifNoneMatch: request.headers['if-none-match'],
       // The core hashes the CSV itself, so the ETag and the 304 are those of what is sent.
-      render: asCsv ? csv.render : undefined,
+      render: asCsv ? { format: 'csv', fn: csv.render } : undefined,
     });
     reply
       .headers(rateLimitHeaders(admission))
@@ -76,9 +76,11 @@ function nextCursorOf(value: unknown): string | undefined {
   return typeof cursor === 'string' ? cursor : undefined;
 }
 
-/** The same request with `cursor` set to the next page's. */
+/** The same request with `cursor` set to the next page's (string work only: this runs on every paged answer). */
 function nextPageUrl(baseUrl: string, requestUrl: string, cursor: string): string {
-  const url = new URL(requestUrl, 'http://x');
-  url.searchParams.set('cursor', cursor);
-  return `${baseUrl}${url.pathname}${url.search}`;
+  const q = requestUrl.indexOf('?');
+  const path = q < 0 ? requestUrl : requestUrl.slice(0, q);
+  const kept = q < 0 ? [] : requestUrl.slice(q + 1).split('&').filter((p) => p !== '' && !p.startsWith('cursor='));
+  kept.push(`cursor=${encodeURIComponent(cursor)}`);
+  return `${baseUrl}${path}?${kept.join('&')}`;
 }
