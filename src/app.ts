@@ -8,6 +8,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
 import { MemoryCounters } from './access/memory-counters.js';
+import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
+import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
 import { sendProblem } from './channels/rest/problem-reply.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
@@ -72,6 +74,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   await http.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
 
   registerRestChannel(http, core, registry);
+  registerA2aChannel(http, core, registry);
+  registerMcpChannel(http, core, registry);
   registerProblemsRoute(http, config.baseUrl);
   registerDocs(http, registry, config.baseUrl);
 

@@ -1,7 +1,8 @@
 /**
  * The one error table. Every refusal the service can give is a kind listed here, with its HTTP status
- * (REST, and the status of a whole HTTP answer on A2A and MCP), its JSON-RPC code for the A2A channel and
- * its description, which `{base_url}/problems/<kind>` serves. Channels translate; none invents a kind.
+ * (REST, and the status of a whole HTTP answer on A2A and MCP), its JSON-RPC code for the A2A channel, its
+ * form on the MCP channel and its description, which `{base_url}/problems/<kind>` serves. Channels translate;
+ * none invents a kind.
  */
 
 export interface ErrorKindInfo {
@@ -13,6 +14,11 @@ export interface ErrorKindInfo {
    * status (authentication, origin, plan without API access, rate limit).
    */
   readonly a2a: number | 'http';
+  /**
+   * How the MCP channel answers: `http` when the whole HTTP answer carries the status, `result` for a `tools/call`
+   * result with `isError: true` carrying the problem document (a failed call the model can act on).
+   */
+  readonly mcp: 'http' | 'result';
 }
 
 export const ERROR_KINDS = {
@@ -22,6 +28,7 @@ export const ERROR_KINDS = {
     description:
       'The `cursor` parameter is not one this endpoint issued for these filters. Start again without a cursor, or pass the `next_cursor` of the previous page unchanged.',
     a2a: -32602,
+    mcp: 'result',
   },
   'invalid-auth': {
     status: 401,
@@ -29,6 +36,7 @@ export const ERROR_KINDS = {
     description:
       'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
     a2a: 'http',
+    mcp: 'http',
   },
   'quota-exceeded': {
     status: 402,
@@ -36,30 +44,35 @@ export const ERROR_KINDS = {
     description:
       "The plan's monthly request quota is used up. It resets at the start of the next calendar month (UTC); `GET /v1/me` shows the period.",
     a2a: -32004,
+    mcp: 'result',
   },
   'beta-access-required': {
     status: 403,
     title: 'Beta access required',
     description: 'This operation or data domain is in beta and the account is not in the beta group.',
     a2a: -32004,
+    mcp: 'http',
   },
   'api-access-required': {
     status: 403,
     title: 'Data API access required',
     description: "The account's plan has no data API access. The premium plan includes it.",
     a2a: 'http',
+    mcp: 'http',
   },
   'domain-not-in-plan': {
     status: 403,
     title: 'Data domain not in plan',
     description: "The operation belongs to a data domain that the account's plan does not include. `GET /v1/me` lists the plan's domains.",
     a2a: -32004,
+    mcp: 'result',
   },
   'insufficient-scope': {
     status: 403,
     title: 'Insufficient scope',
     description: 'The API key lacks the scope this operation needs. `GET /v1/me` lists the key\'s scopes; create a key with the scope.',
     a2a: -32004,
+    mcp: 'result',
   },
   'origin-not-allowed': {
     status: 403,
@@ -67,42 +80,49 @@ export const ERROR_KINDS = {
     description:
       'The request carries an `Origin` header: it comes from a web page. API keys must stay on a server; call the API from your back end.',
     a2a: 'http',
+    mcp: 'http',
   },
   'not-found': {
     status: 404,
     title: 'Not found',
     description: 'The resource (municipality, indicator, signal, case, contract…) or route does not exist.',
     a2a: -32004,
+    mcp: 'result',
   },
   'method-not-allowed': {
     status: 405,
     title: 'Method not allowed',
     description: 'The REST interface is read-only: only GET (and HEAD) are served. The `Allow` header lists the methods.',
     a2a: 'http',
+    mcp: 'http',
   },
   'validation-error': {
     status: 422,
     title: 'Invalid parameter',
     description: 'A parameter has the wrong type, is out of range or is unknown. `errors` names each offending parameter.',
     a2a: -32602,
+    mcp: 'result',
   },
   'rate-limited': {
     status: 429,
     title: 'Too many requests',
     description: "The plan's per-minute request limit is reached. Wait the number of seconds in `Retry-After`.",
     a2a: 'http',
+    mcp: 'http',
   },
   internal: {
     status: 500,
     title: 'Internal error',
     description: 'An unexpected error. It has been logged with the `request_id`; retry later or report the id.',
     a2a: -32603,
+    mcp: 'result',
   },
   'service-unavailable': {
     status: 503,
     title: 'Service temporarily unavailable',
     description: 'A dependency is unavailable. Retry after `Retry-After` seconds, with growing intervals.',
     a2a: -32004,
+    mcp: 'http',
   },
 } as const satisfies Record<string, ErrorKindInfo>;
 

@@ -401,7 +401,7 @@ function componentName(title: string): string {
 // ---------------------------------------------------------------------------------------------------------
 
 /** RFC 9457 problem document with the service's extension members (core/errors.ts `Problem`). */
-const PROBLEM_SCHEMA: JsonSchema = {
+export const PROBLEM_SCHEMA: JsonSchema = {
   title: 'Problem',
   type: 'object',
   required: ['type', 'title', 'status'],

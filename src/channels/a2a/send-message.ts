@@ -1,0 +1,179 @@
+/**
+ * SendMessage, translated: one data part `{skill, input}` in, the operation's REST JSON out as one data part of
+ * an agent message. Reading the request refuses, naming the field, everything but exactly one well-formed data
+ * part; text, file and URL parts get -32005. No data logic here: the core runs the operation.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError, type FieldError } from '../../core/errors.js';
+import type { Outcome } from '../../core/execute.js';
+import type { AnyOperation } from '../../core/operation.js';
+import type { Registry } from '../../operations/registry.js';
+import { isJsonContentType } from '../jsonrpc/jsonrpc.js';
+import { A2A_CODES, protocolError } from './errors.js';
+
+export const MESSAGE_ID_MAX_LENGTH = 128;
+
+export interface SkillCall {
+  readonly operation: AnyOperation;
+  readonly input: Record<string, unknown>;
+  /** Echoed on the answer when the caller set one. */
+  readonly contextId: string | undefined;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** ProtoJSON parsers accept the camelCase and the original snake_case name of a field. */
+function field(object: Json, camel: string, snake: string): unknown {
+  const value = object[camel];
+  return value === undefined ? object[snake] : value;
+}
+
+function invalid(errors: FieldError[]): ApiError {
+  return new ApiError('validation-error', { detail: errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors });
+}
+
+function notAccepted(what: string) {
+  return protocolError(
+    A2A_CODES.contentTypeNotSupported,
+    'CONTENT_TYPE_NOT_SUPPORTED',
+    `${what} is not accepted: send exactly one data part {"data": {"skill": …, "input": {…}}, "mediaType": "application/json"}.`,
+  );
+}
+
+/**
+ * Reads `params` of SendMessage into the operation and its input. Throws an ApiError `validation-error`
+ * (-32602, naming the field), a -32005 protocol error for a non-data part, or a -32001 one for a `taskId`
+ * (the data agent has no tasks).
+ */
+export function readSendMessage(params: Json, registry: Registry): SkillCall {
+  const message = params.message;
+  if (!isObject(message)) throw invalid([{ field: 'message', message: 'is required: an object with messageId, role and parts' }]);
+
+  const errors: FieldError[] = [];
+  const messageId = field(message, 'messageId', 'message_id');
+  if (typeof messageId !== 'string' || messageId.length === 0 || !withinLength(messageId)) {
+    errors.push({ field: 'message.messageId', message: `must be a string of 1 to ${MESSAGE_ID_MAX_LENGTH} characters` });
+  }
+  const role = message.role;
+  if (role !== 'ROLE_USER' && role !== 1) errors.push({ field: 'message.role', message: 'must be ROLE_USER' });
+  const parts = message.parts;
+  if (!Array.isArray(parts) || parts.length === 0) {
+    errors.push({ field: 'message.parts', message: 'must hold exactly one data part' });
+  }
+  if (errors.length > 0) throw invalid(errors);
+
+  const taskId = field(message, 'taskId', 'task_id');
+  if (typeof taskId === 'string' && taskId !== '') {
+    throw protocolError(A2A_CODES.taskNotFound, 'TASK_NOT_FOUND', `Task ${taskId} not found: this agent creates no tasks.`, { taskId });
+  }
+
+  for (const part of parts as unknown[]) {
+    if (!isObject(part)) continue;
+    if (typeof part.text === 'string' || part.kind === 'text') throw notAccepted('A text part');
+    if (part.raw !== undefined || part.file !== undefined || part.kind === 'file') throw notAccepted('A file part');
+    if (part.url !== undefined) throw notAccepted('A URL part');
+  }
+  if ((parts as unknown[]).length !== 1) {
+    throw invalid([{ field: 'message.parts', message: `must hold exactly one data part, not ${(parts as unknown[]).length}` }]);
+  }
+  const part = (parts as unknown[])[0];
+  if (!isObject(part) || part.data === undefined) {
+    throw invalid([{ field: 'message.parts[0].data', message: 'is required: {"skill": <skill id>, "input": {…}}' }]);
+  }
+  const mediaType = field(part, 'mediaType', 'media_type');
+  if (mediaType !== undefined && mediaType !== '' && (typeof mediaType !== 'string' || !isJsonContentType(mediaType))) {
+    throw notAccepted(`A part of media type ${JSON.stringify(mediaType)}`);
+  }
+  const data = part.data;
+  if (!isObject(data)) {
+    throw invalid([{ field: 'message.parts[0].data', message: 'must be an object {"skill": <skill id>, "input": {…}}' }]);
+  }
+  const skill = data.skill;
+  const operation = typeof skill === 'string' ? registry.get(skill) : undefined;
+  if (operation === undefined) {
+    throw invalid([
+      {
+        field: 'message.parts[0].data.skill',
+        message:
+          typeof skill === 'string'
+            ? `unknown skill "${skill}"; the agent card lists the skills`
+            : 'is required: the id of a skill of the agent card',
+      },
+    ]);
+  }
+  const input = data.input ?? {};
+  if (!isObject(input)) throw invalid([{ field: 'message.parts[0].data.input', message: 'must be an object' }]);
+
+  const contextId = field(message, 'contextId', 'context_id');
+  return { operation, input, contextId: typeof contextId === 'string' && contextId !== '' ? contextId : undefined };
+}
+
+function withinLength(id: string): boolean {
+  // `length` counts UTF-16 units; only a long id needs counting by characters.
+  return id.length <= MESSAGE_ID_MAX_LENGTH || [...id].length <= MESSAGE_ID_MAX_LENGTH;
+}
+
+interface CompiledRoute {
+  /** Literal path pieces around the parameters: `pieces[0] param0 pieces[1] param1 …`. */
+  readonly pieces: readonly string[];
+  readonly pathParams: readonly string[];
+}
+
+const compiledRoutes = new WeakMap<AnyOperation, CompiledRoute>();
+
+function compiledRoute(operation: AnyOperation): CompiledRoute {
+  let route = compiledRoutes.get(operation);
+  if (route === undefined) {
+    const split = operation.rest.path.split(/:([A-Za-z0-9_]+)/);
+    route = { pieces: split.filter((_, i) => i % 2 === 0), pathParams: split.filter((_, i) => i % 2 === 1) };
+    compiledRoutes.set(operation, route);
+  }
+  return route;
+}
+
+/** `application/x-www-form-urlencoded`, byte for byte as URLSearchParams writes it. */
+function formEncode(value: string): string {
+  if (/^[A-Za-z0-9*._-]*$/.test(value)) return value;
+  return encodeURIComponent(value)
+    .replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+/**
+ * The REST route (path and query) that answers the same JSON for this input: path parameters in the path, the
+ * others as the query, arrays repeated; the same URL as the docs' `exampleRequestUrl`, computed without a URL
+ * object (this runs on every SendMessage).
+ */
+export function restRoute(operation: AnyOperation, input: Record<string, unknown>): string {
+  const { pieces, pathParams } = compiledRoute(operation);
+  let url = pieces[0];
+  for (let i = 0; i < pathParams.length; i++) url += encodeURIComponent(String(input[pathParams[i]])) + pieces[i + 1];
+  let separator = '?';
+  for (const name in input) {
+    const value = input[name];
+    if (value === undefined || pathParams.includes(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      url += `${separator}${formEncode(name)}=${formEncode(String(item))}`;
+      separator = '&';
+    }
+  }
+  return url;
+}
+
+/**
+ * `result` of SendMessage as JSON text, built around the core's serialised answer (no parse, no re-stringify):
+ * `{"message": {messageId, role: ROLE_AGENT, parts: [one data part], metadata: {skill, rest}}}`.
+ */
+export function messageResultJson(call: SkillCall, outcome: Outcome): string {
+  const data = Array.isArray(outcome.value) ? `{"items":${outcome.json}}` : outcome.json;
+  const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
+  const metadata = `{"skill":${JSON.stringify(call.operation.name)},"rest":${JSON.stringify(restRoute(call.operation, call.input))}}`;
+  return (
+    `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT",` +
+    `"parts":[{"data":${data},"mediaType":"application/json"}],"metadata":${metadata}}}`
+  );
+}

@@ -1,0 +1,2 @@
+export * from './jsonrpc.js';
+export * from './raw-body.js';

@@ -1,0 +1,61 @@
+/**
+ * `tools/call` results as JSON text, built around the core's already-serialised answer: no parse and
+ * re-stringify on the hot path. The same JSON goes into `structuredContent` and, for clients that read only
+ * content blocks, into one text block (MCP 2025-06-18 and 2025-11-25, tools: structured content).
+ */
+import type { Problem } from '../../core/errors.js';
+
+/** A failed tool call as the `tools/call` result (JSON text): `isError`, the problem as structured content and text. */
+export function errorResultJson(problem: Problem): string {
+  const json = JSON.stringify(problem);
+  return `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json},"isError":true}`;
+}
+
+/** A successful tool call: the answer (already JSON text) as structured content and as text. */
+export function successResultJson(answerJson: string, wrapsArray: boolean): string {
+  const structured = wrapsArray ? `{"items":${answerJson}}` : answerJson;
+  return `{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}`;
+}
+
+/**
+ * The UTF-8 bytes of successful results, by the answer's JSON text: agents repeat calls (the same page of the same
+ * tool), and escaping the answer into the text block and encoding twice its size is then done once per distinct
+ * answer. Bounded in bytes; the oldest entries go first. The answer text is the key, so an entry can never be
+ * served for another answer.
+ */
+export class SuccessResultCache {
+  readonly #maps = [new Map<string, Buffer>(), new Map<string, Buffer>()];
+  #bytes = 0;
+
+  constructor(
+    readonly maxBytes = 16 * 1024 * 1024,
+    /** Answers larger than this are built every time. */
+    readonly maxEntryBytes = 512 * 1024,
+  ) {}
+
+  get(answerJson: string, wrapsArray: boolean): Buffer {
+    const map = this.#maps[wrapsArray ? 1 : 0];
+    const hit = map.get(answerJson);
+    if (hit !== undefined) return hit;
+    const bytes = Buffer.from(successResultJson(answerJson, wrapsArray));
+    const cost = bytes.length + answerJson.length * 2;
+    if (cost > this.maxEntryBytes) return bytes;
+    while (this.#bytes + cost > this.maxBytes && this.#evictOldest()) {}
+    map.set(answerJson, bytes);
+    this.#bytes += cost;
+    return bytes;
+  }
+
+  #evictOldest(): boolean {
+    for (const map of this.#maps) {
+      const oldest = map.keys().next();
+      if (!oldest.done) {
+        const bytes = map.get(oldest.value) as Buffer;
+        map.delete(oldest.value);
+        this.#bytes -= bytes.length + oldest.value.length * 2;
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * Parity (DESIGN.md §4): every operation's examples give the same JSON on every channel (a REST array is
+ * `{"items": [...]}` on the agent channels), and the same bad inputs and the same refusals give the same error
+ * kind. REST is the reference; each other channel is one entry of CHANNELS, a function from (operation, input,
+ * key) to the JSON answer or the error kind.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleRequestUrl, plainSchema } from '../src/channels/rest/openapi.js';
+import type { AnyOperation } from '../src/core/operation.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+/** What a channel answered: the JSON (arrays already wrapped as {items}), or the REST error kind. */
+type Answer = { ok: true; json: unknown } | { ok: false; kind: string; detail?: unknown };
+
+type Channel = (op: AnyOperation, input: Record<string, unknown>, key: string) => Promise<Answer>;
+
+const kindOfReason = (reason: string) => reason.toLowerCase().replaceAll('_', '-');
+
+async function rest(op: AnyOperation, input: Record<string, unknown>, key: string): Promise<Answer> {
+  const res = await t.get(exampleRequestUrl(op, { title: '', input }, ''), { key });
+  if (res.status === 200) return { ok: true, json: Array.isArray(res.json) ? { items: res.json } : res.json };
+  return { ok: false, kind: String(res.json?.type).split('/').pop() ?? '?', detail: res.json };
+}
+
+let rpcId = 0;
+async function a2a(op: AnyOperation, input: Record<string, unknown>, key: string): Promise<Answer> {
+  const res = await t.app.http.inject({
+    method: 'POST',
+    url: '/a2a',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'a2a-version': '1.0' },
+    payload: {
+      jsonrpc: '2.0',
+      id: ++rpcId,
+      method: 'SendMessage',
+      params: {
+        message: {
+          messageId: `parity-${rpcId}`,
+          role: 'ROLE_USER',
+          parts: [{ data: { skill: op.name, input }, mediaType: 'application/json' }],
+        },
+      },
+    },
+  });
+  const body = res.json();
+  if (body.result) return { ok: true, json: body.result.message.parts[0].data };
+  const reason = body.error?.data?.[0]?.reason;
+  return { ok: false, kind: typeof reason === 'string' ? kindOfReason(reason) : `code ${body.error?.code}`, detail: body.error };
+}
+
+/**
+ * MCP `tools/call`: a success is `structuredContent`; a failed call is an `isError` result whose structuredContent
+ * is the REST problem document; a refusal of the whole request is an HTTP error whose JSON-RPC `data` is it.
+ */
+async function mcp(op: AnyOperation, input: Record<string, unknown>, key: string): Promise<Answer> {
+  const res = await t.app.http.inject({
+    method: 'POST',
+    url: '/mcp',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-11-25',
+      authorization: `Bearer ${key}`,
+    },
+    payload: { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: op.name, arguments: input } },
+  });
+  const body = res.json();
+  const problem = body.result?.isError ? body.result.structuredContent : body.error?.data;
+  if (body.result && !body.result.isError) return { ok: true, json: body.result.structuredContent };
+  const kind = typeof problem?.type === 'string' ? problem.type.split('/').pop() : `code ${body.error?.code}`;
+  return { ok: false, kind, detail: problem ?? body.error };
+}
+
+/** The agent channels, compared with REST. */
+const CHANNELS: Record<string, Channel> = { a2a, mcp };
+
+/** Bad inputs derived from the operation's input schema: each parameter that has an obviously wrong value. */
+function badInputs(op: AnyOperation): { what: string; input: Record<string, unknown> }[] {
+  const properties = plainSchema(op.input).properties ?? {};
+  const base = { ...(op.examples[0]?.input ?? {}) };
+  const cases: { what: string; input: Record<string, unknown> }[] = [];
+  if ('limit' in properties) cases.push({ what: 'limit=0', input: { ...base, limit: 0 } });
+  if ('cursor' in properties) cases.push({ what: 'forged cursor', input: { ...base, cursor: 'Zm9yZ2Vk' } });
+  for (const name of ['municipality', 'code']) {
+    if (name in properties && properties[name].type !== 'array') {
+      cases.push({ what: `unknown ${name}`, input: { ...base, [name]: '9999' } });
+    }
+  }
+  if ('key' in properties) cases.push({ what: 'unknown indicator', input: { ...base, key: 'no_such_indicator' } });
+  return cases;
+}
+
+const operations = () => t.app.registry.all;
+
+describe.each(Object.keys(CHANNELS))('REST ↔ %s', (channelName) => {
+  const channel = (...args: Parameters<Channel>) => CHANNELS[channelName](...args);
+
+  it('answers every example of every operation with the same JSON', async () => {
+    let compared = 0;
+    for (const op of operations()) {
+      t.clock.advance(61_000); // stay clear of the per-minute limit
+      for (const example of op.examples) {
+        const viaRest = await rest(op, example.input, t.keys.premium);
+        const viaChannel = await channel(op, example.input, t.keys.premium);
+        expect(viaRest.ok, `${op.name} (${example.title}) on REST: ${JSON.stringify(viaRest)}`).toBe(true);
+        expect(viaChannel, `${op.name} (${example.title})`).toEqual(viaRest);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(operations().length);
+  });
+
+  it('refuses the same bad inputs with the same error kind', async () => {
+    const refused = new Set<string>();
+    for (const op of operations()) {
+      t.clock.advance(61_000);
+      for (const { what, input } of badInputs(op)) {
+        const viaRest = await rest(op, input, t.keys.premium);
+        const viaChannel = await channel(op, input, t.keys.premium);
+        if (viaRest.ok) {
+          // A filter value that matches nothing may be a valid, empty answer: then the same answer.
+          expect(viaChannel, `${op.name} ${what}`).toEqual(viaRest);
+          continue;
+        }
+        expect(viaChannel.ok, `${op.name} ${what}`).toBe(false);
+        expect((viaChannel as { kind: string }).kind, `${op.name} ${what}`).toBe(viaRest.kind);
+        refused.add(`${op.name} ${what}`);
+      }
+    }
+    // At least the set the issue names: unknown municipality, limit=0, forged cursor, unknown indicator.
+    for (const named of [
+      'indicators_series unknown municipality',
+      'municipalities_get unknown code',
+      'indicators_list limit=0',
+      'indicators_list forged cursor',
+      'indicators_get unknown indicator',
+    ]) {
+      expect(refused, named).toContain(named);
+    }
+  });
+
+  it('refuses a domain outside the plan and a missing scope with the same kind', async () => {
+    for (const op of operations().filter((o) => o.domain !== null)) {
+      t.clock.advance(61_000);
+      const input = op.examples[0]?.input ?? {};
+      const cases: [string, string][] = [
+        [op.domain === 'signals' ? t.keys.indicatorsOnly : t.keys.noIndicatorsDomain, 'domain-not-in-plan'],
+        [
+          op.domain === 'signals' ? t.keys.indicatorsOnly : t.keys.signalsOnlyScope,
+          op.domain === 'signals' ? 'domain-not-in-plan' : 'insufficient-scope',
+        ],
+      ];
+      for (const [key, kind] of cases) {
+        const viaRest = await rest(op, input, key);
+        const viaChannel = await channel(op, input, key);
+        expect(viaRest, `${op.name} on REST`).toMatchObject({ ok: false, kind });
+        expect(viaChannel, `${op.name}`).toMatchObject({ ok: false, kind });
+      }
+    }
+  });
+});
