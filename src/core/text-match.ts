@@ -16,3 +16,13 @@ export function queryTokens(q: string | undefined): string[] {
 export function matchesTokens(tokens: readonly string[], foldedText: string): boolean {
   return tokens.every((t) => foldedText.includes(t));
 }
+
+/**
+ * A name reduced for comparing names with each other (lookups): folded, every run of punctuation or spaces
+ * as one space. "Albergaria-a-Velha", "albergaria-a-velha" and "ALBERGARIA A VELHA" all give "albergaria a velha".
+ */
+export function nameKey(text: string): string {
+  return fold(text)
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}

@@ -12,6 +12,15 @@ import { me } from './me/me.js';
 import { municipalitiesGet } from './municipalities/municipalities-get.js';
 import { municipalitiesIndicators } from './municipalities/municipalities-indicators.js';
 import { municipalitiesSearch } from './municipalities/municipalities-search.js';
+import { procurementAggregate } from './procurement/procurement-aggregate.js';
+import { procurementAmendments } from './procurement/procurement-amendments.js';
+import { procurementAnnouncements } from './procurement/procurement-announcements.js';
+import { procurementContractGet } from './procurement/procurement-contract-get.js';
+import { procurementContracts } from './procurement/procurement-contracts.js';
+import { procurementEntities } from './procurement/procurement-entities.js';
+import { procurementEntityProfile } from './procurement/procurement-entity-profile.js';
+import { procurementLookupEntities } from './procurement/procurement-lookup-entities.js';
+import { procurementLookupMunicipalities } from './procurement/procurement-lookup-municipalities.js';
 import { Registry } from './registry.js';
 
 export const OPERATIONS: readonly AnyOperation[] = [
@@ -24,6 +33,15 @@ export const OPERATIONS: readonly AnyOperation[] = [
   municipalitiesSearch,
   municipalitiesGet,
   municipalitiesIndicators,
+  procurementContracts,
+  procurementContractGet,
+  procurementAggregate,
+  procurementEntities,
+  procurementEntityProfile,
+  procurementLookupMunicipalities,
+  procurementLookupEntities,
+  procurementAnnouncements,
+  procurementAmendments,
 ];
 
 export function createRegistry(operations: readonly AnyOperation[] = OPERATIONS): Registry {

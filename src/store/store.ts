@@ -5,6 +5,31 @@
  */
 import type { Scope } from '../domains.js';
 import type {
+  AggregateQuery,
+  AggregateResult,
+  AmendmentFilter,
+  AnnouncementFilter,
+  ContractFilter,
+  CounterpartRecord,
+  DatePosition,
+  EntityFilter,
+  EntityYearRecord,
+  KeysetPage,
+} from './procurement-queries.js';
+import type {
+  AmendmentInput,
+  AmendmentRecord,
+  AnnouncementInput,
+  AnnouncementRecord,
+  ContractDetailRecord,
+  ContractInput,
+  ContractRecord,
+  CpvRecord,
+  EntityInput,
+  EntityRecord,
+  ProcurementWriteSummary,
+} from './procurement-records.js';
+import type {
   AccountRecord,
   ApiKeyRecord,
   IndicatorObservationRow,
@@ -86,15 +111,74 @@ export interface ObservationStore {
    * recomputes the normalized values of the reference dates touched. With `replace`, the indicator's
    * other observations are removed first, in the same transaction.
    */
-  writeObservations(
-    indicator: string,
-    rows: readonly ObservationInput[],
-    options?: { replace?: boolean },
-  ): Promise<WriteSummary>;
+  writeObservations(indicator: string, rows: readonly ObservationInput[], options?: { replace?: boolean }): Promise<WriteSummary>;
   countObservations(indicator?: string): Promise<number>;
 }
 
-export interface Store extends AccessStore, UsageStore, ReferenceStore, ObservationStore {
+/** A batch of procurement records written in one transaction: all of it, or (on any error) none of it. */
+export interface ProcurementBatch {
+  entities?: readonly EntityInput[];
+  contracts?: readonly ContractInput[];
+  announcements?: readonly AnnouncementInput[];
+  amendments?: readonly AmendmentInput[];
+}
+
+export interface ProcurementBatchSummary {
+  entities: ProcurementWriteSummary;
+  contracts: ProcurementWriteSummary;
+  announcements: ProcurementWriteSummary;
+  amendments: ProcurementWriteSummary;
+  /** Amendments whose contract (by source and source id) is in neither the batch nor the store: not written. */
+  orphan_amendments: string[];
+}
+
+export interface ProcurementWriteStore {
+  /** The CPV vocabulary (codes without check digit, Portuguese and English labels). */
+  saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary>;
+  /**
+   * Upserts by (source, source_id) — entities by tax number — in one transaction. A party of a contract
+   * that is not yet an entity becomes one (kind guessed from its tax number and name). Unchanged records
+   * are counted as such and not rewritten.
+   */
+  writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary>;
+  /** Recomputes derived figures (entity totals and counts) after loads; cheap to call when nothing changed. */
+  refreshProcurementRollups(): Promise<void>;
+}
+
+/**
+ * Reads of the procurement domain. Lists are keyset pages in a fixed order (see each method); pass
+ * `limit + 1` to learn whether a next page exists.
+ */
+export interface ProcurementReadStore {
+  /** Codes in the CPV vocabulary (0 before it is loaded). */
+  countCpvs(): Promise<number>;
+  /** Contracts matching every filter, by publication date descending then id descending. */
+  listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;
+  getContract(id: number): Promise<ContractDetailRecord | undefined>;
+  /** Count and euros of contracts per group; `totals` counts each matching contract once. */
+  aggregateContracts(query: AggregateQuery): Promise<AggregateResult>;
+  /** Entities by tax number ascending. Totals are those of the last `refreshProcurementRollups`. */
+  listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]>;
+  getEntity(nif: string): Promise<EntityRecord | undefined>;
+  /** An entity's contracts per publication year (ascending; unknown year last), as buyer and as supplier. */
+  entityYears(nif: string): Promise<EntityYearRecord[]>;
+  /**
+   * The entities on the other side of an entity's contracts — its suppliers when `as` is `buyer`, its buyers
+   * when `as` is `supplier` — by total euros descending, then count, then tax number.
+   */
+  entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]>;
+  /**
+   * Entities that may match a free text typed by a person: tax numbers starting with it, names containing its
+   * words, and names sharing most of its letter trigrams (for typos). Unranked: the caller scores them.
+   */
+  lookupEntities(text: string, limit: number): Promise<EntityRecord[]>;
+  /** Announcements in the filter's order (publication descending, or deadline ascending). */
+  listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]>;
+  /** Amendments by date descending then id descending, with derived previous prices. */
+  listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]>;
+}
+
+export interface Store extends AccessStore, UsageStore, ReferenceStore, ObservationStore, ProcurementWriteStore, ProcurementReadStore {
   /** Creates or upgrades the schema and seeds the plans; idempotent. */
   migrate(): Promise<void>;
   /** A number that changes whenever data served to callers changes, so caches know to drop. */

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { fold, matchesTokens, queryTokens } from '../../core/text-match.js';
+import { findDistrict } from './find-district.js';
 import { MunicipalitySummary, toMunicipalitySummary } from './schemas.js';
 
 export const municipalitiesSearch = defineOperation({
@@ -32,14 +32,7 @@ export const municipalitiesSearch = defineOperation({
   ],
   handler(input, { reference, paging }) {
     const tokens = queryTokens(input.q);
-    const district = input.district === undefined ? undefined : fold(input.district.trim());
-    if (district !== undefined && !reference.municipalities.some((m) => fold(m.district) === district)) {
-      const known = [...new Set(reference.municipalities.map((m) => m.district))].sort();
-      throw new ApiError('validation-error', {
-        detail: `Unknown district "${input.district}".`,
-        errors: [{ field: 'district', message: `must be one of: ${known.join(', ')}` }],
-      });
-    }
+    const district = input.district === undefined ? undefined : findDistrict(reference, input.district);
     const after = paging.after as string | undefined;
     const rows = reference.municipalities.filter(
       (m) =>

@@ -105,4 +105,210 @@ CREATE TABLE observations (
 CREATE INDEX observations_by_municipality ON observations (municipality_id, indicator, reference_date);
 `,
   },
+  {
+    version: 2,
+    name: 'procurement',
+    // Conventions: a date the source did not give is '' where the column orders a keyset list (published_on,
+    // amendment date), so that every position is a plain comparable string; NULL elsewhere. Child tables copy
+    // the parent's ordering date so that a filter (municipality, party) and the order are one index range.
+    // Lists walk these indexes in order and stop after a page: no OFFSET, no sort of the whole result.
+    sql: `
+CREATE TABLE cpvs (
+  code     TEXT PRIMARY KEY,                   -- 8 digits, without the check digit
+  division TEXT NOT NULL,                      -- first 2 digits
+  label_pt TEXT,
+  label_en TEXT
+) WITHOUT ROWID;
+
+CREATE TABLE entities (
+  id                    INTEGER PRIMARY KEY,   -- stable rowid for the text index
+  nif                   TEXT NOT NULL UNIQUE,
+  name                  TEXT NOT NULL,
+  kind                  TEXT NOT NULL,         -- municipality, public_body, company, person
+  country               TEXT,
+  municipality_id       INTEGER REFERENCES municipalities (id),
+  name_key              TEXT NOT NULL,         -- folded name, punctuation as spaces (lookups)
+  search_text           TEXT NOT NULL,         -- folded name and tax number (q)
+  -- Maintained by refreshProcurementRollups from contract_parties:
+  contracts_as_buyer    INTEGER NOT NULL DEFAULT 0,
+  contracts_as_supplier INTEGER NOT NULL DEFAULT 0,
+  total_as_buyer_eur    REAL NOT NULL DEFAULT 0,
+  total_as_supplier_eur REAL NOT NULL DEFAULT 0
+);
+CREATE INDEX entities_by_kind ON entities (kind, nif);
+CREATE INDEX entities_by_municipality ON entities (municipality_id);
+CREATE INDEX entities_by_name ON entities (name_key);
+CREATE VIRTUAL TABLE entities_fts USING fts5 (
+  text, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1', detail = 'none'
+);
+-- How many names hold each trigram: lookups for typos start from the rare trigrams of what was typed.
+CREATE VIRTUAL TABLE entities_fts_terms USING fts5vocab (entities_fts, row);
+
+-- Entities whose totals are stale: written by writeProcurement, emptied by refreshProcurementRollups.
+CREATE TABLE entity_rollup_queue (
+  nif TEXT PRIMARY KEY
+) WITHOUT ROWID;
+
+CREATE TABLE contracts (
+  id                    INTEGER PRIMARY KEY,
+  source                TEXT NOT NULL,
+  source_id             TEXT NOT NULL,
+  fingerprint           TEXT NOT NULL,         -- hash of the written input: an equal one means unchanged
+  procedure_id          TEXT,
+  announcement_number   TEXT,
+  object                TEXT NOT NULL,
+  description           TEXT,
+  procedure_type        TEXT,
+  procedure_key         TEXT,                  -- folded procedure_type (its filter)
+  ocds_method           TEXT,
+  contract_types        TEXT NOT NULL,         -- JSON array
+  cpv_main              TEXT,
+  cpv_division          TEXT,
+  base_price_eur        REAL,
+  price_eur             REAL,
+  effective_price_eur   REAL,
+  published_on          TEXT NOT NULL,         -- '' when unknown
+  awarded_on            TEXT,
+  signed_on             TEXT,
+  closed_on             TEXT,
+  execution_days        INTEGER,
+  execution_places_text TEXT,
+  framework_agreement   TEXT,
+  legal_basis           TEXT,
+  green                 INTEGER,
+  centralized           INTEGER,
+  link                  TEXT,
+  search_text           TEXT NOT NULL,         -- folded object and description (q)
+  imported_at           TEXT NOT NULL,
+  UNIQUE (source, source_id)
+);
+CREATE INDEX contracts_by_date ON contracts (published_on DESC, id DESC);
+-- CPV prefix filters walk one division in date order; cpv_main in the index checks longer prefixes there.
+CREATE INDEX contracts_by_cpv ON contracts (cpv_division, published_on, id, cpv_main);
+CREATE INDEX contracts_by_price ON contracts (price_eur);
+CREATE INDEX contracts_by_procedure ON contracts (procedure_key, published_on, id);
+CREATE VIRTUAL TABLE contracts_fts USING fts5 (
+  text, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1', detail = 'none'
+);
+
+CREATE TABLE contract_cpvs (
+  contract_id INTEGER NOT NULL REFERENCES contracts (id),
+  position    INTEGER NOT NULL,                -- 0 is the main CPV
+  cpv         TEXT NOT NULL,
+  PRIMARY KEY (contract_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE contract_parties (
+  contract_id  INTEGER NOT NULL REFERENCES contracts (id),
+  role         TEXT NOT NULL,                  -- buyer, supplier, competitor
+  position     INTEGER NOT NULL,
+  nif          TEXT REFERENCES entities (nif), -- NULL when the source gives no tax number
+  name         TEXT NOT NULL,                  -- as published on this contract
+  published_on TEXT NOT NULL,                  -- copies of the contract's, for keyset scans and sums
+  price_eur    REAL,
+  PRIMARY KEY (contract_id, role, position)
+) WITHOUT ROWID;
+CREATE INDEX contract_parties_by_nif ON contract_parties (nif, role, published_on, contract_id, price_eur);
+
+CREATE TABLE contract_municipalities (
+  contract_id     INTEGER NOT NULL REFERENCES contracts (id),
+  municipality_id INTEGER NOT NULL REFERENCES municipalities (id),
+  published_on    TEXT NOT NULL,
+  PRIMARY KEY (contract_id, municipality_id)
+) WITHOUT ROWID;
+CREATE INDEX contract_municipalities_by_municipality ON contract_municipalities (municipality_id, published_on, contract_id);
+
+-- Contract counts and euros per month, CPV division and procedure type, kept exact by every write (integer
+-- cents, so that adding and removing a contract cancel out). scope 0 holds each contract once; scope > 0 once
+-- per municipality it is executed in; scope -1 the contracts executed in none. '' stands for unknown.
+CREATE TABLE contract_rollups (
+  scope          INTEGER NOT NULL,
+  month          TEXT NOT NULL,
+  cpv_division   TEXT NOT NULL,
+  procedure_type TEXT NOT NULL,
+  count          INTEGER NOT NULL,
+  total_cents    INTEGER NOT NULL,
+  PRIMARY KEY (scope, month, cpv_division, procedure_type)
+) WITHOUT ROWID;
+
+-- The same per scope and month only: what groupings by year, month or municipality (and every total) read.
+CREATE TABLE contract_month_rollups (
+  scope       INTEGER NOT NULL,
+  month       TEXT NOT NULL,
+  count       INTEGER NOT NULL,
+  total_cents INTEGER NOT NULL,
+  PRIMARY KEY (scope, month)
+) WITHOUT ROWID;
+
+CREATE TABLE announcements (
+  id              INTEGER PRIMARY KEY,
+  source          TEXT NOT NULL,
+  source_id       TEXT NOT NULL,
+  fingerprint     TEXT NOT NULL,
+  published_on    TEXT NOT NULL,               -- '' when unknown
+  deadline_on     TEXT,
+  buyer_nif       TEXT REFERENCES entities (nif),
+  buyer_name      TEXT NOT NULL,
+  object          TEXT NOT NULL,
+  base_price_eur  REAL,
+  contract_types  TEXT NOT NULL,               -- JSON array
+  procedure_type  TEXT,
+  district        TEXT,
+  link            TEXT,
+  search_text     TEXT NOT NULL,
+  imported_at     TEXT NOT NULL,
+  UNIQUE (source, source_id)
+);
+CREATE INDEX announcements_by_date ON announcements (published_on DESC, id DESC);
+CREATE INDEX announcements_by_deadline ON announcements (deadline_on, id);
+CREATE VIRTUAL TABLE announcements_fts USING fts5 (
+  text, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1', detail = 'none'
+);
+
+CREATE TABLE announcement_cpvs (
+  announcement_id INTEGER NOT NULL REFERENCES announcements (id),
+  position        INTEGER NOT NULL,
+  cpv             TEXT NOT NULL,
+  PRIMARY KEY (announcement_id, position)
+) WITHOUT ROWID;
+
+CREATE TABLE announcement_municipalities (
+  announcement_id INTEGER NOT NULL REFERENCES announcements (id),
+  municipality_id INTEGER NOT NULL REFERENCES municipalities (id),
+  published_on    TEXT NOT NULL,
+  deadline_on     TEXT,
+  PRIMARY KEY (announcement_id, municipality_id)
+) WITHOUT ROWID;
+CREATE INDEX announcement_municipalities_by_date ON announcement_municipalities (municipality_id, published_on, announcement_id);
+CREATE INDEX announcement_municipalities_by_deadline ON announcement_municipalities (municipality_id, deadline_on, announcement_id);
+
+-- The districts an announcement is in: the one it names and those of its municipalities (folded names).
+CREATE TABLE announcement_districts (
+  announcement_id INTEGER NOT NULL REFERENCES announcements (id),
+  district_key    TEXT NOT NULL,
+  published_on    TEXT NOT NULL,
+  deadline_on     TEXT,
+  PRIMARY KEY (announcement_id, district_key)
+) WITHOUT ROWID;
+CREATE INDEX announcement_districts_by_date ON announcement_districts (district_key, published_on, announcement_id);
+CREATE INDEX announcement_districts_by_deadline ON announcement_districts (district_key, deadline_on, announcement_id);
+
+CREATE TABLE amendments (
+  id                 INTEGER PRIMARY KEY,
+  source             TEXT NOT NULL,
+  source_id          TEXT NOT NULL,
+  contract_id        INTEGER NOT NULL REFERENCES contracts (id),
+  fingerprint        TEXT NOT NULL,
+  date               TEXT NOT NULL,            -- '' when unknown
+  previous_price_eur REAL,                     -- as given; NULL is derived when read
+  new_price_eur      REAL,
+  reason             TEXT,
+  link               TEXT,
+  imported_at        TEXT NOT NULL,
+  UNIQUE (source, source_id)
+);
+CREATE INDEX amendments_by_contract ON amendments (contract_id, date, id);
+CREATE INDEX amendments_by_date ON amendments (date DESC, id DESC);
+`,
+  },
 ];

@@ -8,6 +8,26 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Scope } from '../../domains.js';
 import type {
+  AggregateQuery,
+  AggregateResult,
+  AmendmentFilter,
+  AnnouncementFilter,
+  ContractFilter,
+  CounterpartRecord,
+  DatePosition,
+  EntityFilter,
+  EntityYearRecord,
+  KeysetPage,
+} from '../procurement-queries.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractDetailRecord,
+  ContractRecord,
+  CpvRecord,
+  EntityRecord,
+} from '../procurement-records.js';
+import type {
   AccountRecord,
   ApiKeyRecord,
   IndicatorObservationRow,
@@ -19,8 +39,19 @@ import type {
   PlanRecord,
   WriteSummary,
 } from '../records.js';
-import type { SeriesQuery, Store } from '../store.js';
+import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
+import { aggregateContracts } from './procurement/aggregate.js';
+import { listAmendments } from './procurement/amendment-rows.js';
+import { listAnnouncements } from './procurement/announcement-read.js';
+import { writeBatch } from './procurement/batch.js';
+import { listContractIds } from './procurement/contract-list.js';
+import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
+import { saveCpvs } from './procurement/cpv-write.js';
+import { lookupEntityCandidates } from './procurement/entity-lookup.js';
+import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
+import { refreshEntityTotals } from './procurement/rollups.js';
+import type { Sql } from './procurement/sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -31,6 +62,8 @@ export function openSqliteStore(path: string): SqliteStore {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // 64 MB of page cache (the default is 2 MB): bulk loads at a million contracts touch index pages all over.
+  db.pragma('cache_size = -65536');
   return new SqliteStore(db);
 }
 
@@ -350,6 +383,72 @@ export class SqliteStore implements Store {
              WHERE indicator = @indicator GROUP BY reference_date) AS s
        WHERE observations.indicator = @indicator AND observations.reference_date = s.reference_date`,
     ).run({ indicator });
+  }
+
+  // ── procurement (SQL in ./procurement/) ──────────────────────────────────
+
+  readonly #procurementSql: Sql = (text) => this.#sql(text);
+
+  async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
+    return this.#db.transaction(() => {
+      const summary = saveCpvs(this.#procurementSql, rows);
+      if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
+      return summary;
+    })();
+  }
+
+  async countCpvs(): Promise<number> {
+    return Number((this.#sql('SELECT count(*) AS n FROM cpvs').get() as Row).n);
+  }
+
+  async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
+    return writeBatch(this.#db, this.#procurementSql, batch, () => this.#bumpDataVersion());
+  }
+
+  async refreshProcurementRollups(): Promise<void> {
+    this.#db.transaction(() => {
+      if (refreshEntityTotals(this.#procurementSql)) this.#bumpDataVersion();
+    })();
+  }
+
+  async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
+    return loadContracts(this.#procurementSql, listContractIds(this.#procurementSql, filter, page));
+  }
+
+  async getContract(id: number): Promise<ContractDetailRecord | undefined> {
+    return loadContractDetail(this.#procurementSql, id);
+  }
+
+  async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
+    return aggregateContracts(this.#procurementSql, query);
+  }
+
+  async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
+    return listEntities(this.#procurementSql, filter, page);
+  }
+
+  async getEntity(nif: string): Promise<EntityRecord | undefined> {
+    return getEntity(this.#procurementSql, nif);
+  }
+
+  async entityYears(nif: string): Promise<EntityYearRecord[]> {
+    return entityYears(this.#procurementSql, nif);
+  }
+
+  async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
+    return entityCounterparts(this.#procurementSql, nif, as, limit);
+  }
+
+  async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
+    return lookupEntityCandidates(this.#procurementSql, text, limit);
+  }
+
+  async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
+    return listAnnouncements(this.#procurementSql, filter, page);
+  }
+
+  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
+    return listAmendments(this.#procurementSql, filter, page);
   }
 }
 

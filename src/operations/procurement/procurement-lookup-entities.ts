@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../../core/operation.js';
+import { LOOKUP_DEFAULT, LookupLimit, LookupText } from './lookup-inputs.js';
+import { bestMatch, byRelevance } from './lookup-match.js';
+import { EntityLookupEntry } from './schemas.js';
+
+export const procurementLookupEntities = defineOperation({
+  name: 'procurement_lookup_entities',
+  title: 'Find a procurement entity by name or tax number',
+  summary: 'Entities matching a typed name or tax number, best first; tolerant of accents, case and typos.',
+  description:
+    'Resolves what a person typed to the tax numbers of buyers and suppliers. Matches on the name or the tax number: ' +
+    '`exact`, `prefix` (the name or number starts with the text), `contains` (every word occurs in the name), ' +
+    '`fuzzy` (a few typos), with a `score` (1 = exact) that orders them, best first. Case, accents and punctuation ' +
+    'never matter. Use the `nif` with procurement_entity_profile, or as `buyer`/`supplier` of procurement_contracts. ' +
+    'The answer is a JSON array (wrapped as {"items": [...]} on A2A and MCP).',
+  domain: 'procurement',
+  scope: 'procurement:read',
+  input: Type.Object({ q: LookupText('An entity name or tax number, as typed.'), limit: LookupLimit }, { additionalProperties: false }),
+  output: Type.Array(EntityLookupEntry),
+  rest: { path: '/v1/procurement/lookup/entities' },
+  cache: 'data',
+  examples: [
+    { title: 'A municipality by name', input: { q: 'municipio de lisboa' } },
+    { title: 'By the start of a tax number', input: { q: '5000510' } },
+  ],
+  async handler(input, { store }) {
+    const limit = input.limit ?? LOOKUP_DEFAULT;
+    const candidates = await store.lookupEntities(input.q, limit);
+    return candidates
+      .flatMap((e) => {
+        const match = bestMatch(input.q, [e.name, e.nif]);
+        return match ? [{ nif: e.nif, name: e.name, kind: e.kind, ...match }] : [];
+      })
+      .sort(byRelevance((e) => e.nif))
+      .slice(0, limit);
+  },
+});

@@ -1,0 +1,111 @@
+/** Store records → the resources of schemas.ts, field for field (the one place their shapes meet). */
+import type { Static } from '@sinclair/typebox';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractDetailRecord,
+  ContractRecord,
+  EntityRecord,
+} from '../../store/procurement-records.js';
+import type { Amendment, Announcement, ContractDetail, ContractSummary, Entity } from './schemas.js';
+
+export function toContractSummary(c: ContractRecord): Static<typeof ContractSummary> {
+  return {
+    id: c.id,
+    source: c.source,
+    source_id: c.source_id,
+    procedure_id: c.procedure_id,
+    object: c.object,
+    procedure_type: c.procedure_type,
+    ocds_method: c.ocds_method,
+    contract_types: c.contract_types,
+    cpv_main: c.cpv[0]?.code ?? null,
+    buyers: c.buyers,
+    suppliers: c.suppliers,
+    price_eur: c.price_eur,
+    base_price_eur: c.base_price_eur,
+    published_on: c.published_on,
+    signed_on: c.signed_on,
+    municipalities: c.municipalities,
+    link: c.link,
+  };
+}
+
+export function toContractDetail(c: ContractDetailRecord): Static<typeof ContractDetail> {
+  return {
+    ...toContractSummary(c),
+    description: c.description,
+    cpv: c.cpv,
+    competitors: c.competitors,
+    effective_price_eur: c.effective_price_eur,
+    awarded_on: c.awarded_on,
+    closed_on: c.closed_on,
+    execution_days: c.execution_days,
+    execution_places_text: c.execution_places_text,
+    framework_agreement: c.framework_agreement,
+    legal_basis: c.legal_basis,
+    green: c.green,
+    centralized: c.centralized,
+    announcement_number: c.announcement_number,
+    announcement_id: c.announcement_id,
+    amendments: c.amendments.map(toAmendment),
+    imported_at: c.imported_at,
+  };
+}
+
+export function toAmendment(a: AmendmentRecord): Static<typeof Amendment> {
+  return {
+    id: a.id,
+    contract_id: a.contract_id,
+    date: a.date,
+    previous_price_eur: a.previous_price_eur,
+    new_price_eur: a.new_price_eur,
+    change_eur: a.change_eur,
+    reason: a.reason,
+    link: a.link,
+    source: a.source,
+    source_id: a.source_id,
+    imported_at: a.imported_at,
+  };
+}
+
+export function toEntity(e: EntityRecord): Static<typeof Entity> {
+  return {
+    nif: e.nif,
+    name: e.name,
+    kind: e.kind,
+    country: e.country,
+    municipality: e.municipality,
+    contracts_as_buyer: e.contracts_as_buyer,
+    contracts_as_supplier: e.contracts_as_supplier,
+    total_as_buyer_eur: e.total_as_buyer_eur,
+    total_as_supplier_eur: e.total_as_supplier_eur,
+  };
+}
+
+/** `today` (YYYY-MM-DD) decides `is_open`: a deadline today is still open. */
+export function toAnnouncement(a: AnnouncementRecord, today: string): Static<typeof Announcement> {
+  return {
+    id: a.id,
+    source_id: a.source_id,
+    published_on: a.published_on,
+    deadline_on: a.deadline_on,
+    is_open: a.deadline_on !== null && a.deadline_on >= today,
+    buyer: a.buyer,
+    object: a.object,
+    cpv: a.cpv,
+    base_price_eur: a.base_price_eur,
+    contract_types: a.contract_types,
+    procedure_type: a.procedure_type,
+    municipalities: a.municipalities,
+    district: a.district,
+    link: a.link,
+    source: a.source,
+    imported_at: a.imported_at,
+  };
+}
+
+/** The calendar day of an instant, UTC. */
+export function dayOf(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}

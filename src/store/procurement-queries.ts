@@ -1,0 +1,134 @@
+/**
+ * What operations ask the procurement store: typed filters (municipality ids, never codes; text already folded),
+ * keyset positions and the shapes of derived answers. Each list is ordered by a unique position, so that a page
+ * starts strictly after the last row of the previous one.
+ */
+import type { EntityKind, OcdsMethod } from './procurement-records.js';
+
+/** A keyset page: rows strictly after `after` (in the list's order), at most `limit` of them. */
+export interface KeysetPage<P> {
+  after?: P;
+  limit: number;
+}
+
+/** Position in a list ordered by a date (descending or ascending) then id: unique, hence a keyset. */
+export interface DatePosition {
+  /** The row's date; null for rows without one (they come last in descending lists). */
+  date: string | null;
+  id: number;
+}
+
+export interface ContractFilter {
+  /** Contracts executed in any of these municipalities. */
+  municipalityIds?: readonly number[];
+  /** Tax number of a contracting entity. */
+  buyer?: string;
+  /** Tax number of a supplier. */
+  supplier?: string;
+  /** Tax number of a buyer or a supplier (either role). */
+  party?: string;
+  /** 1–8 digits the main CPV code starts with. */
+  cpvPrefix?: string;
+  /** The procedure type label, compared case- and accent-insensitively. */
+  procedureType?: string;
+  method?: OcdsMethod;
+  /** Inclusive bounds on the publication date; contracts without one never match a bound. */
+  from?: string;
+  to?: string;
+  /** Inclusive bounds on the contract price; contracts without a price never match a bound. */
+  minAmount?: number;
+  maxAmount?: number;
+  /** Folded words (text-match `queryTokens`) that must all occur in the object or description. */
+  words?: readonly string[];
+}
+
+export const AGGREGATE_DIMENSIONS = [
+  'year',
+  'month',
+  'cpv_division',
+  'procedure_type',
+  'contracting_entity',
+  'supplier',
+  'municipality',
+] as const;
+export type AggregateDimension = (typeof AGGREGATE_DIMENSIONS)[number];
+
+export interface AggregateQuery {
+  /** Contracts executed in any of these municipalities. */
+  executedIn?: readonly number[];
+  from?: string;
+  to?: string;
+  groupBy: readonly AggregateDimension[];
+}
+
+/**
+ * One group's key, per dimension: year (number), month (`YYYY-MM`), cpv_division (2 digits), procedure_type
+ * (label), contracting_entity and supplier (tax number), municipality (code); null for "none/unknown".
+ */
+export type AggregateKey = Partial<Record<AggregateDimension, string | number | null>>;
+
+export interface AggregateGroup {
+  key: AggregateKey;
+  /** Readable names of the key's values where they have one (CPV division label, entity or municipality name). */
+  labels: Partial<Record<AggregateDimension, string>>;
+  count: number;
+  total_eur: number;
+}
+
+export interface AggregateResult {
+  /** Ordered by key (dimension by dimension, in `groupBy` order; nulls last). */
+  groups: AggregateGroup[];
+  /** Every matching contract once. */
+  totals: { count: number; total_eur: number };
+}
+
+export interface EntityFilter {
+  /** Folded words that must all occur in the name or the tax number. */
+  words?: readonly string[];
+  kind?: EntityKind;
+  /** The entity that is this municipality. */
+  municipalityId?: number;
+}
+
+/** Contracts and euros of one entity in one year, as buyer and as supplier. */
+export interface EntityYearRecord {
+  /** null for contracts without a publication date. */
+  year: number | null;
+  as_buyer_count: number;
+  as_buyer_eur: number;
+  as_supplier_count: number;
+  as_supplier_eur: number;
+}
+
+/** An entity on the other side of an entity's contracts. */
+export interface CounterpartRecord {
+  nif: string;
+  name: string;
+  count: number;
+  total_eur: number;
+}
+
+export interface AnnouncementFilter {
+  municipalityIds?: readonly number[];
+  /** Folded district name: announcements naming the district or placed in one of its municipalities. */
+  district?: string;
+  /** 1–8 digits any of the announcement's CPV codes starts with. */
+  cpvPrefix?: string;
+  /** Only announcements whose proposal deadline is on or after this date (today, for "open only"). */
+  openOn?: string;
+  /** Inclusive bounds on the proposal deadline. */
+  closingAfter?: string;
+  closingBefore?: string;
+  words?: readonly string[];
+  /** `published`: publication date descending, then id descending; `deadline`: deadline ascending, then id ascending. */
+  order: 'published' | 'deadline';
+}
+
+export interface AmendmentFilter {
+  contractId?: number;
+  /** Amendments of contracts executed in any of these municipalities. */
+  municipalityIds?: readonly number[];
+  /** Inclusive bounds on the amendment date. */
+  from?: string;
+  to?: string;
+}

@@ -1,0 +1,62 @@
+/**
+ * One amendment upserted by (source, source_id), attached to the contract with the same source and the given
+ * contract source id. An amendment whose contract is not in the store (nor earlier in the batch) is an orphan:
+ * reported, not written.
+ */
+import type { AmendmentInput } from '../../procurement-records.js';
+import type { BatchContext } from './batch.js';
+import { amendmentFingerprint } from './fingerprint.js';
+import type { Row } from './sql.js';
+
+const COLUMNS = [
+  'source',
+  'source_id',
+  'contract_id',
+  'fingerprint',
+  'date',
+  'previous_price_eur',
+  'new_price_eur',
+  'reason',
+  'link',
+  'imported_at',
+] as const;
+const INSERT = `INSERT INTO amendments (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`;
+const UPDATE = `UPDATE amendments SET ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
+
+export function writeAmendment(batch: BatchContext, input: AmendmentInput): void {
+  const { sql, summary } = batch;
+  const contract = sql('SELECT id FROM contracts WHERE source = ? AND source_id = ?').get(input.source, input.contract_source_id) as
+    | Row
+    | undefined;
+  if (!contract) {
+    summary.orphan_amendments.push(input.source_id);
+    return;
+  }
+  const fingerprint = amendmentFingerprint(input);
+  const old = sql('SELECT id, fingerprint FROM amendments WHERE source = ? AND source_id = ?').get(input.source, input.source_id) as
+    | Row
+    | undefined;
+  if (old?.fingerprint === fingerprint) {
+    summary.amendments.unchanged++;
+    return;
+  }
+  const row = {
+    source: input.source,
+    source_id: input.source_id,
+    contract_id: Number(contract.id),
+    fingerprint,
+    date: input.date ?? '',
+    previous_price_eur: input.previous_price_eur ?? null,
+    new_price_eur: input.new_price_eur ?? null,
+    reason: input.reason ?? null,
+    link: input.link ?? null,
+    imported_at: input.imported_at,
+  } satisfies Record<(typeof COLUMNS)[number], unknown>;
+  if (old) {
+    sql(UPDATE).run({ ...row, id: old.id });
+    summary.amendments.updated++;
+  } else {
+    sql(INSERT).run(row);
+    summary.amendments.inserted++;
+  }
+}

@@ -1,0 +1,340 @@
+/**
+ * The SQLite procurement store: batch writes (idempotent, all-or-nothing, fast), derived figures (entity totals,
+ * contract rollups, previous prices of amendments), and every index path of the contract list — each checked
+ * against a brute-force answer computed here from the fixture, and by its query plan (no sort of the whole list).
+ */
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ContractFilter } from '../src/store/procurement-queries.js';
+import type { ContractInput, ContractRecord } from '../src/store/procurement-records.js';
+import { contractQuery } from '../src/store/sqlite/procurement/contract-list.js';
+import { sourceSql } from '../src/store/sqlite/procurement/keyset.js';
+import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { BUYERS, buildFixture, type Fixture, IMPORTED_AT, PERSON, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
+import { fold, freshStore, newestFirst } from './helpers/procurement-store.js';
+
+const TODAY = '2025-07-01';
+
+describe('writing a procurement batch', () => {
+  let store: SqliteStore;
+  let fixture: Fixture;
+  beforeAll(async () => {
+    ({ store } = await freshStore());
+    fixture = buildFixture({ contracts: 300, today: TODAY });
+  });
+  afterAll(() => store.close());
+
+  it('loads the CPV vocabulary at migration, once', async () => {
+    expect(await store.countCpvs()).toBe(9454);
+    const version = await store.dataVersion();
+    await store.migrate();
+    expect(await store.countCpvs()).toBe(9454);
+    expect(await store.dataVersion()).toBe(version);
+  });
+
+  it('inserts everything the first time, and finds every record unchanged the second time', async () => {
+    const before = await store.dataVersion();
+    const first = await store.writeProcurement(fixture);
+    expect(first.contracts).toEqual({ inserted: 300, updated: 0, unchanged: 0 });
+    expect(first.announcements).toEqual({ inserted: 60, updated: 0, unchanged: 0 });
+    expect(first.amendments).toEqual({ inserted: fixture.amendments.length, updated: 0, unchanged: 0 });
+    // The 8 listed entities, plus every supplier and the person met as parties (the party without a NIF is none).
+    expect(first.entities).toEqual({ inserted: 8 + SUPPLIERS.length + 1, updated: 0, unchanged: 0 });
+    expect(first.orphan_amendments).toEqual([]);
+    const afterFirst = await store.dataVersion();
+    expect(afterFirst).toBeGreaterThan(before);
+
+    const second = await store.writeProcurement(fixture);
+    expect(second.contracts).toEqual({ inserted: 0, updated: 0, unchanged: 300 });
+    expect(second.announcements).toEqual({ inserted: 0, updated: 0, unchanged: 60 });
+    expect(second.amendments).toEqual({ inserted: 0, updated: 0, unchanged: fixture.amendments.length });
+    expect(second.entities).toEqual({ inserted: 0, updated: 0, unchanged: 8 });
+    expect(await store.dataVersion()).toBe(afterFirst);
+  });
+
+  it('gives contracts ids in the order they were first written, and keeps them on update', async () => {
+    const [first] = await store
+      .listContracts({ supplier: fixture.contracts[0].suppliers[0].nif }, { limit: 1000 })
+      .then((rows) => rows.filter((r) => r.source_id === fixture.contracts[0].source_id));
+    expect(first.id).toBe(1);
+    const changed = { ...fixture.contracts[0], price_eur: 999_999.99, suppliers: [SUPPLIERS[3]] };
+    const summary = await store.writeProcurement({ contracts: [changed] });
+    expect(summary.contracts).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+    const detail = await store.getContract(1);
+    expect(detail?.price_eur).toBe(999_999.99);
+    expect(detail?.suppliers).toEqual([SUPPLIERS[3]]);
+    expect(detail?.imported_at).toBe(IMPORTED_AT);
+    // Written back as it was: the same id, the old figures again.
+    expect((await store.writeProcurement({ contracts: [fixture.contracts[0]] })).contracts.updated).toBe(1);
+    // A party without a tax number ('' in the input) reads back with nif null.
+    expect((await store.getContract(1))?.suppliers).toEqual(fixture.contracts[0].suppliers.map((p) => ({ ...p, nif: p.nif || null })));
+  });
+
+  it('writes a batch with a bad row not at all', async () => {
+    const version = await store.dataVersion();
+    const newSupplier = { nif: withCheckDigit('51999999'), name: 'Fornecedor Novo, Lda.' };
+    const good: ContractInput = { ...fixture.contracts[1], source_id: 'new-1', suppliers: [newSupplier] };
+    const bad: ContractInput = { ...fixture.contracts[2], source_id: 'new-2', municipality_ids: [9999] };
+    await expect(store.writeProcurement({ contracts: [good, bad] })).rejects.toThrow(/FOREIGN KEY/);
+    expect(await store.dataVersion()).toBe(version);
+    expect(await store.getEntity(newSupplier.nif)).toBeUndefined();
+    const all = await store.listContracts({}, { limit: 1000 });
+    expect(all).toHaveLength(300);
+    expect(all.some((c) => c.source_id === 'new-1')).toBe(false);
+  });
+
+  it('reports amendments of unknown contracts, and writes none of them', async () => {
+    const orphan = { ...fixture.amendments[0], source_id: 'orphan-1', contract_source_id: 'no-such-contract' };
+    const summary = await store.writeProcurement({ amendments: [orphan] });
+    expect(summary.orphan_amendments).toEqual(['orphan-1']);
+    expect(summary.amendments).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
+  });
+
+  it('derives a missing previous price from the amendment before it, or the contract price — also when it arrives late', async () => {
+    const contract: ContractInput = { ...fixture.contracts[5], source_id: 'amended', price_eur: 100 };
+    const amendment = (id: string, date: string, next: number) => ({
+      source: 'fixture',
+      source_id: id,
+      imported_at: IMPORTED_AT,
+      contract_source_id: 'amended',
+      date,
+      previous_price_eur: null,
+      new_price_eur: next,
+      reason: null,
+      link: null,
+    });
+    await store.writeProcurement({
+      contracts: [contract],
+      amendments: [amendment('A', '2025-02-01', 110), amendment('B', '2025-03-01', 125)],
+    });
+    const [stored] = (await store.listContracts({ supplier: contract.suppliers[0].nif }, { limit: 1000 })).filter(
+      (c) => c.source_id === 'amended',
+    );
+    const prices = async () =>
+      (await store.getContract(stored.id))?.amendments.map((a) => [a.source_id, a.previous_price_eur, a.new_price_eur, a.change_eur]);
+    expect(await prices()).toEqual([
+      ['A', 100, 110, 10],
+      ['B', 110, 125, 15],
+    ]);
+    await store.writeProcurement({ amendments: [amendment('C', '2025-01-15', 105)] });
+    expect(await prices()).toEqual([
+      ['C', 100, 105, 5],
+      ['A', 105, 110, 5],
+      ['B', 110, 125, 15],
+    ]);
+  });
+});
+
+describe('entity totals', () => {
+  let store: SqliteStore;
+  let fixture: Fixture;
+  beforeAll(async () => {
+    ({ store } = await freshStore());
+    fixture = buildFixture({ contracts: 300, today: TODAY });
+    await store.writeProcurement(fixture);
+  });
+  afterAll(() => store.close());
+
+  /** Count and euros of the fixture's contracts where the tax number appears in the role (once per contract). */
+  function expected(nif: string, role: 'buyers' | 'suppliers') {
+    const contracts = fixture.contracts.filter((c) => c[role].some((p) => p.nif === nif));
+    return { count: contracts.length, eur: Math.round(contracts.reduce((s, c) => s + (c.price_eur ?? 0), 0) * 100) / 100 };
+  }
+
+  it('are zero until refreshProcurementRollups, then exact; a refresh with nothing new changes nothing', async () => {
+    const lisboa = BUYERS[0];
+    expect((await store.getEntity(lisboa.nif))?.contracts_as_buyer).toBe(0);
+    await store.refreshProcurementRollups();
+    const version = await store.dataVersion();
+    const entity = await store.getEntity(lisboa.nif);
+    expect(entity).toMatchObject({ kind: 'municipality', municipality: lisboa.code, country: 'PT', contracts_as_supplier: 0 });
+    expect(entity?.contracts_as_buyer).toBe(expected(lisboa.nif, 'buyers').count);
+    expect(entity?.total_as_buyer_eur).toBeCloseTo(expected(lisboa.nif, 'buyers').eur, 2);
+    for (const supplier of [...SUPPLIERS, PERSON]) {
+      const e = await store.getEntity(supplier.nif);
+      expect(e?.contracts_as_supplier, supplier.name).toBe(expected(supplier.nif, 'suppliers').count);
+      expect(e?.total_as_supplier_eur, supplier.name).toBeCloseTo(expected(supplier.nif, 'suppliers').eur, 2);
+    }
+    expect((await store.getEntity(PERSON.nif))?.kind).toBe('person');
+    await store.refreshProcurementRollups();
+    expect(await store.dataVersion()).toBe(version);
+  });
+
+  it('follow a contract that moves from one supplier to another', async () => {
+    const [from, to] = [SUPPLIERS[0], SUPPLIERS[1]];
+    const before = [
+      (await store.getEntity(from.nif))?.contracts_as_supplier ?? 0,
+      (await store.getEntity(to.nif))?.contracts_as_supplier ?? 0,
+    ];
+    const moved = fixture.contracts.find((c) => c.suppliers.length === 1 && c.suppliers[0].nif === from.nif) as ContractInput;
+    await store.writeProcurement({ contracts: [{ ...moved, suppliers: [to] }] });
+    await store.refreshProcurementRollups();
+    expect((await store.getEntity(from.nif))?.contracts_as_supplier).toBe(before[0] - 1);
+    expect((await store.getEntity(to.nif))?.contracts_as_supplier).toBe(before[1] + 1);
+  });
+});
+
+describe('contract rollups', () => {
+  it('stay exact through updates: the aggregate from rollups equals the count from the contracts', async () => {
+    const { store } = await freshStore();
+    try {
+      const fixture = buildFixture({ contracts: 300, today: TODAY });
+      await store.writeProcurement(fixture);
+      // Rewrite a tenth of the contracts with another date, price, place and procedure; one of them twice.
+      const contracts = fixture.contracts.map((c, i) =>
+        i % 10 === 3
+          ? {
+              ...c,
+              published_on: '2024-11-20',
+              price_eur: (c.price_eur ?? 0) + 1000,
+              municipality_ids: [BUYERS[7].id],
+              procedure_type: 'Concurso público',
+            }
+          : c,
+      );
+      await store.writeProcurement({ contracts });
+      contracts[3] = { ...contracts[3], municipality_ids: [], published_on: null };
+      await store.writeProcurement({ contracts: [contracts[3]] });
+
+      const perMonth = (list: ContractInput[]) => {
+        const groups = new Map<string, { count: number; total: number }>();
+        for (const c of list) {
+          const month = c.published_on?.slice(0, 7) ?? null;
+          if (month === null) continue;
+          const held = groups.get(month) ?? { count: 0, total: 0 };
+          groups.set(month, { count: held.count + 1, total: Math.round((held.total + (c.price_eur ?? 0)) * 100) / 100 });
+        }
+        return [...groups.entries()].sort().map(([month, g]) => ({ month, ...g }));
+      };
+      for (const municipality of [BUYERS[7], BUYERS[3]]) {
+        const answer = await store.aggregateContracts({ executedIn: [municipality.id], from: '2023-01-01', groupBy: ['month'] });
+        const expected = perMonth(contracts.filter((c) => c.municipality_ids.includes(municipality.id)));
+        expect(answer.groups.map((g) => ({ month: g.key.month, count: g.count, total: g.total_eur }))).toEqual(expected);
+      }
+      const byProcedure = await store.aggregateContracts({ groupBy: ['procedure_type'] });
+      const concurso = contracts.filter((c) => c.procedure_type === 'Concurso público');
+      expect(byProcedure.groups.find((g) => g.key.procedure_type === 'Concurso público')?.count).toBe(concurso.length);
+      expect(byProcedure.totals.count).toBe(300);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('10 000 contracts in one batch, read through every index', () => {
+  const COUNT = 10_000;
+  let store: SqliteStore;
+  let dbPath: string;
+  let fixture: Fixture;
+  let writeMs = 0;
+  /** Contract ids follow the fixture's order (checked in the first test). */
+  const idOf = (c: ContractInput) => fixture.contracts.indexOf(c) + 1;
+
+  beforeAll(async () => {
+    ({ store, dbPath } = await freshStore());
+    fixture = buildFixture({ contracts: COUNT, today: TODAY });
+    const start = performance.now();
+    await store.writeProcurement({ contracts: fixture.contracts });
+    writeMs = performance.now() - start;
+  });
+  afterAll(() => store.close());
+
+  it('writes them fast (well under a second on an idle machine; the bound here allows for a busy CI)', () => {
+    console.log(`10 000 contracts written in ${Math.round(writeMs)} ms`);
+    expect(writeMs).toBeLessThan(5_000);
+  });
+
+  /** Every page of the list, in order, as source ids. */
+  async function walk(filter: ContractFilter, limit = 700): Promise<ContractRecord[]> {
+    const rows: ContractRecord[] = [];
+    let after: { date: string | null; id: number } | undefined;
+    for (;;) {
+      const page = await store.listContracts(filter, { after, limit });
+      rows.push(...page);
+      if (page.length < limit) return rows;
+      const last = page[page.length - 1];
+      after = { date: last.published_on, id: last.id };
+    }
+  }
+
+  function brute(test: (c: ContractInput) => boolean): string[] {
+    return fixture.contracts
+      .filter(test)
+      .sort(newestFirst((c) => c.published_on, idOf))
+      .map((c) => c.source_id);
+  }
+
+  const text = (c: ContractInput) => fold(`${c.object} ${c.description ?? ''}`);
+  const cases: [string, ContractFilter, (c: ContractInput) => boolean][] = [
+    ['no filter', {}, () => true],
+    ['one municipality', { municipalityIds: [BUYERS[2].id] }, (c) => c.municipality_ids.includes(BUYERS[2].id)],
+    [
+      'three municipalities',
+      { municipalityIds: [BUYERS[0].id, BUYERS[3].id, BUYERS[5].id] },
+      (c) => c.municipality_ids.some((m) => [BUYERS[0].id, BUYERS[3].id, BUYERS[5].id].includes(m)),
+    ],
+    ['buyer', { buyer: BUYERS[1].nif }, (c) => c.buyers.some((p) => p.nif === BUYERS[1].nif)],
+    ['supplier', { supplier: SUPPLIERS[4].nif }, (c) => c.suppliers.some((p) => p.nif === SUPPLIERS[4].nif)],
+    ['buyer or supplier', { party: PERSON.nif }, (c) => [...c.buyers, ...c.suppliers].some((p) => p.nif === PERSON.nif)],
+    ['CPV division', { cpvPrefix: '45' }, (c) => c.cpvs[0]?.startsWith('45')],
+    ['CPV first digit', { cpvPrefix: '7' }, (c) => c.cpvs[0]?.startsWith('7')],
+    ['CPV class', { cpvPrefix: '4523' }, (c) => c.cpvs[0]?.startsWith('4523')],
+    ['procedure type, other case and accents', { procedureType: 'CONSULTA PREVIA' }, (c) => c.procedure_type === 'Consulta Prévia'],
+    ['method', { method: 'selective' }, (c) => c.ocds_method === 'selective'],
+    [
+      'dates',
+      { from: '2024-02-10', to: '2024-05-20' },
+      (c) => c.published_on !== null && c.published_on >= '2024-02-10' && c.published_on <= '2024-05-20',
+    ],
+    ['few large amounts', { minAmount: 1_200_000 }, (c) => c.price_eur !== null && c.price_eur >= 1_200_000],
+    ['many amounts', { minAmount: 1000, maxAmount: 500_000 }, (c) => c.price_eur !== null && c.price_eur >= 1000 && c.price_eur <= 500_000],
+    ['rare words', { words: ['lote', '777'] }, (c) => text(c).includes('lote') && text(c).includes('777')],
+    ['common word', { words: ['limpeza'] }, (c) => text(c).includes('limpeza')],
+    ['short word only', { words: ['de', '12'] }, (c) => text(c).includes('de') && text(c).includes('12')],
+    [
+      'everything at once',
+      { municipalityIds: [BUYERS[0].id], cpvPrefix: '4', method: 'direct', from: '2023-06-01', words: ['lote'] },
+      (c) =>
+        c.municipality_ids.includes(BUYERS[0].id) &&
+        (c.cpvs[0] ?? '').startsWith('4') &&
+        c.ocds_method === 'direct' &&
+        (c.published_on ?? '') >= '2023-06-01' &&
+        text(c).includes('lote'),
+    ],
+  ];
+
+  it('numbers contracts in the order written', async () => {
+    const [newest] = await store.listContracts({ words: ['lote', '4321'] }, { limit: 5 });
+    expect(newest.source_id).toBe(fixture.contracts[4321].source_id);
+    expect(newest.id).toBe(4322);
+  });
+
+  for (const [name, filter, test] of cases) {
+    it(`lists exactly the matching contracts, newest first, over every page: ${name}`, async () => {
+      const expected = brute(test);
+      expect(expected.length, 'the case selects something').toBeGreaterThan(0);
+      const got = await walk(filter);
+      expect(got.map((c) => c.source_id)).toEqual(expected);
+    });
+  }
+
+  it('plans every list as ordered index ranges: no sort of the whole list, no scan of the table', () => {
+    const db = new Database(dbPath, { readonly: true });
+    const sql = (text: string) => db.prepare(text);
+    try {
+      for (const [name, filter] of cases) {
+        const { sources, query } = contractQuery(sql, filter, { after: { date: '2025-01-01', id: 5000 }, limit: 51 });
+        for (const source of sources) {
+          const { text, params } = sourceSql(source, query);
+          const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+          // A source that starts from a bounded set (the text index, the price index) sorts at most that set.
+          const bounded = /contracts_fts|contracts_by_price/.test(source.from);
+          if (!bounded) expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+          expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN c(?! USING)/);
+        }
+      }
+    } finally {
+      db.close();
+    }
+  });
+});
