@@ -16,7 +16,6 @@ import { renderDocsPage } from '../src/web/docs-page.js';
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 // Navigating a JSON document of known shape: loose typing keeps the assertions readable.
-// biome-ignore lint/suspicious/noExplicitAny: JSON navigation in assertions
 type Json = Record<string, any>;
 
 const BASE_URL = 'https://api.example.test';

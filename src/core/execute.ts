@@ -15,7 +15,7 @@ import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import type { Store } from '../store/store.js';
 import type { Caller } from './caller.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
-import { CursorCodec, cursorScope } from './cursor.js';
+import { type CursorCodec, cursorScope } from './cursor.js';
 import { ApiError } from './errors.js';
 import type { AnyOperation } from './operation.js';
 import type { ReferenceCache, ReferenceData } from './reference.js';
