@@ -8,17 +8,18 @@
  */
 import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
-import { monthlyPeriod, type Counters, type RateDecision } from '../access/counters.js';
-import { type Rendered, responseKey } from './response-cache.js';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
+import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import type { Store } from '../store/store.js';
 import type { Caller } from './caller.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
 import { type CursorCodec, cursorScope } from './cursor.js';
 import { ApiError } from './errors.js';
+import { etagMatches } from './etag.js';
 import type { AnyOperation } from './operation.js';
 import type { ReferenceCache, ReferenceData } from './reference.js';
+import { type Rendered, responseKey } from './response-cache.js';
 import { DEFAULT_LIMIT } from './schemas.js';
 import { type InputEncoding, validateInput } from './validate.js';
 
@@ -279,13 +280,6 @@ function rateLimited(decision: RateDecision): ApiError {
     detail: `The limit of ${decision.limit} requests per minute is reached; retry in ${decision.retryAfterSeconds} s.`,
     retryAfter: decision.retryAfterSeconds,
   });
-}
-
-function etagMatches(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  const weak = (tag: string) => tag.trim().replace(/^W\//, '');
-  const target = weak(etag);
-  return header.split(',').some((tag) => weak(tag) === target);
 }
 
 function nextMonthStart(periodEnd: string): string {

@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiError, toApiError } from '../../core/errors.js';
+import { etagMatches } from '../../core/etag.js';
 import type { Admission, Core, RequestFacts } from '../../core/execute.js';
 import type { Registry } from '../../operations/registry.js';
 import {
@@ -98,14 +99,6 @@ async function countCardRequest(core: Core, request: FastifyRequest): Promise<vo
   } catch (error) {
     if (toApiError(error).kind !== 'invalid-auth') throw error;
   }
-}
-
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  const target = opaque(etag);
-  return header.split(',').some((tag) => opaque(tag) === target);
 }
 
 // ---------------------------------------------------------------------------------------------------------
