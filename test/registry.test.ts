@@ -28,6 +28,8 @@ const SPEC_ROUTES = [
   '/v1/procurement/lookup/entities',
   '/v1/procurement/announcements',
   '/v1/procurement/amendments',
+  '/v1/procurement/ocds/releases',
+  '/v1/procurement/ocds/records/{ocid}',
 ];
 
 describe('the registry', () => {
@@ -54,6 +56,8 @@ describe('the registry', () => {
         'procurement_lookup_entities',
         'procurement_announcements',
         'procurement_amendments',
+        'procurement_ocds_releases',
+        'procurement_ocds_record',
       ].sort(),
     );
   });

@@ -12,6 +12,8 @@ import { me } from './me/me.js';
 import { municipalitiesGet } from './municipalities/municipalities-get.js';
 import { municipalitiesIndicators } from './municipalities/municipalities-indicators.js';
 import { municipalitiesSearch } from './municipalities/municipalities-search.js';
+import { procurementOcdsRecord } from './procurement/ocds/procurement-ocds-record.js';
+import { procurementOcdsReleases } from './procurement/ocds/procurement-ocds-releases.js';
 import { procurementAggregate } from './procurement/procurement-aggregate.js';
 import { procurementAmendments } from './procurement/procurement-amendments.js';
 import { procurementAnnouncements } from './procurement/procurement-announcements.js';
@@ -42,6 +44,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   procurementLookupEntities,
   procurementAnnouncements,
   procurementAmendments,
+  procurementOcdsReleases,
+  procurementOcdsRecord,
 ];
 
 export function createRegistry(operations: readonly AnyOperation[] = OPERATIONS): Registry {

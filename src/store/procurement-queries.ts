@@ -132,3 +132,6 @@ export interface AmendmentFilter {
   from?: string;
   to?: string;
 }
+
+/** One contracting process: the contracts sharing a procedure id, or a lone contract that has none. */
+export type ProcessKey = { procedureId: string } | { contractSourceId: string };

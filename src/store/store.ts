@@ -15,6 +15,7 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
+  ProcessKey,
 } from './procurement-queries.js';
 import type {
   AmendmentInput,
@@ -176,6 +177,16 @@ export interface ProcurementReadStore {
   listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]>;
   /** Amendments by date descending then id descending, with derived previous prices. */
   listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]>;
+  /** The amendments of these contracts (derived previous prices included), by contract in the order given, then date, then id. */
+  contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]>;
+  /**
+   * The contracts of one contracting process at one source, by id: those with this procedure id, or — for a
+   * process known only by a contract (`contractSourceId`) — that contract, if it has no procedure id. Empty when
+   * there is none.
+   */
+  processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]>;
+  /** The announcements with these ids, in the order of `ids`; unknown ids are skipped. */
+  getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]>;
 }
 
 export interface Store extends AccessStore, UsageStore, ReferenceStore, ObservationStore, ProcurementWriteStore, ProcurementReadStore {

@@ -311,4 +311,12 @@ CREATE INDEX amendments_by_contract ON amendments (contract_id, date, id);
 CREATE INDEX amendments_by_date ON amendments (date DESC, id DESC);
 `,
   },
+  {
+    version: 3,
+    name: 'ocds-process-index',
+    // The OCDS record of a contracting process gathers the contracts that share its procedure id.
+    sql: `
+CREATE INDEX contracts_by_procedure_id ON contracts (source, procedure_id);
+`,
+  },
 ];

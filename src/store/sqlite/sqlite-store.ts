@@ -18,6 +18,7 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
+  ProcessKey,
 } from '../procurement-queries.js';
 import type {
   AmendmentRecord,
@@ -43,13 +44,14 @@ import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } fr
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendments } from './procurement/amendment-rows.js';
-import { listAnnouncements } from './procurement/announcement-read.js';
+import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
+import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import type { Sql } from './procurement/sql.js';
 
@@ -449,6 +451,18 @@ export class SqliteStore implements Store {
 
   async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
     return listAmendments(this.#procurementSql, filter, page);
+  }
+
+  async contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
+    return loadContractAmendments(this.#procurementSql, contractIds);
+  }
+
+  async processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
+    return loadProcessContracts(this.#procurementSql, source, process);
+  }
+
+  async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
+    return loadAnnouncements(this.#procurementSql, ids);
   }
 }
 

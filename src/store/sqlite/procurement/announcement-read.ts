@@ -117,7 +117,8 @@ function residualConditions(filter: AnnouncementFilter, applied: Dimension): { c
   return { conditions, params };
 }
 
-function loadAnnouncements(sql: Sql, ids: readonly number[]): AnnouncementRecord[] {
+/** The announcements with these ids, in the order of `ids`. */
+export function loadAnnouncements(sql: Sql, ids: readonly number[]): AnnouncementRecord[] {
   if (ids.length === 0) return [];
   const idList = { ids: jsonList(ids) };
   const rows = sql('SELECT * FROM announcements WHERE id IN (SELECT value FROM json_each(@ids))').all(idList) as Row[];

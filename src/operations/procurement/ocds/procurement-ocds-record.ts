@@ -1,0 +1,61 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { ApiError } from '../../../core/errors.js';
+import { defineOperation } from '../../../core/operation.js';
+import { compileReleases } from './merge.js';
+import { OCID_PATTERN, OCID_PREFIX, parseOcid } from './ocid.js';
+import { packageHead, releasesOf, serviceUrl } from './packages.js';
+import { byDate } from './releases.js';
+import { OcdsRecordPackage } from './schemas.js';
+
+export const procurementOcdsRecord = defineOperation({
+  name: 'procurement_ocds_record',
+  title: 'One contracting process as an OCDS record',
+  summary: 'The OCDS 1.1 record package of one contracting process: every release, oldest first, and the compiled release.',
+  description:
+    'Returns the Open Contracting Data Standard 1.1 record package of the process with this `ocid` (as ' +
+    'procurement_ocds_releases gives it): one record with every release of the process embedded, oldest first — ' +
+    'for each of its contracts (lots share a procedure) the contract as published and one `contractAmendment` ' +
+    'release per amendment — and the `compiledRelease`, the current state merged with the OCDS merge routine ' +
+    `(latest value wins; awards, contracts, parties and amendments merged by id). An ocid looks like \`${OCID_PREFIX}-base-proc-7569044\` ` +
+    `(a procedure) or \`${OCID_PREFIX}-base-contract-11623631\` (a contract without a procedure id). An unknown ocid is 404.`,
+  domain: 'procurement',
+  scope: 'procurement:read',
+  input: Type.Object(
+    {
+      ocid: Type.String({
+        minLength: 1,
+        maxLength: 300,
+        pattern: OCID_PATTERN,
+        description: `Open Contracting ID of the process: \`${OCID_PREFIX}-<source>-proc-<procedure id>\` or \`${OCID_PREFIX}-<source>-contract-<contract id>\`.`,
+        examples: [`${OCID_PREFIX}-demo-proc-demo-p-1`],
+      }),
+    },
+    { additionalProperties: false },
+  ),
+  output: OcdsRecordPackage,
+  rest: { path: '/v1/procurement/ocds/records/:ocid' },
+  cache: 'data',
+  examples: [{ title: 'The process of demo procedure 1', input: { ocid: `${OCID_PREFIX}-demo-proc-demo-p-1` } }],
+  async handler(input, { store, baseUrl, now }) {
+    const parsed = parseOcid(input.ocid);
+    if (parsed === undefined) {
+      throw new ApiError('validation-error', {
+        detail: `\`ocid\` is not an ocid of this service (${OCID_PREFIX}-<source>-proc-<procedure id>).`,
+        errors: [{ field: 'ocid', message: 'is not an ocid of this service' }],
+      });
+    }
+    const contracts = await store.processContracts(parsed.source, parsed.process);
+    if (contracts.length === 0) {
+      throw new ApiError('not-found', {
+        detail: `No contracting process with ocid ${input.ocid}. GET /v1/procurement/ocds/releases gives the ocids.`,
+      });
+    }
+    const { releases, importedAt } = await releasesOf(store, contracts);
+    const ordered = byDate(releases);
+    const uri = serviceUrl(baseUrl, `/v1/procurement/ocds/records/${encodeURIComponent(input.ocid)}`);
+    return {
+      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString()),
+      records: [{ ocid: input.ocid, releases: ordered, compiledRelease: compileReleases(input.ocid, ordered) }],
+    } as Static<typeof OcdsRecordPackage>;
+  },
+});
