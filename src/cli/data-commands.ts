@@ -1,8 +1,10 @@
 /** `migrate`, `demo` and `import`: getting data into the store. */
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
+import { AdminError } from '../admin/admin-error.js';
 import { ensureDemoAccount } from '../admin/demo-account.js';
-import { loadDemo } from '../ingest/demo/load-demo.js';
+import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
+import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../ingest/demo/load-demo.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';
@@ -15,11 +17,19 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
 
   program
     .command('demo')
-    .description('Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series and the demo account (idempotent)')
+    .description(
+      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement and the demo account (idempotent)',
+    )
     .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
-    .action((o: { seed: number }) =>
+    .option(
+      '--contracts <n>',
+      `number of synthetic procurement contracts (default ${DEFAULT_DEMO_CONTRACTS})`,
+      contractCount,
+      DEFAULT_DEMO_CONTRACTS,
+    )
+    .action((o: { seed: number; contracts: number }) =>
       cli.withStore(async (store) => {
-        const summary = await loadDemo(store, { seed: o.seed });
+        const summary = await loadDemo(store, { seed: o.seed, contracts: o.contracts });
         await ensureDemoAccount(store, new Date());
         print(cli.json(), summary, () => `Demo data loaded (seed ${o.seed}):\n${JSON.stringify(summary, null, 2)}`);
       }),
@@ -37,4 +47,85 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
         print(cli.json(), report, () => JSON.stringify(report, null, 2));
       }),
     );
+
+  for (const dataset of ['contracts', 'announcements', 'amendments'] as const) registerBaseImport(imports, cli, dataset);
+}
+
+/** `--contracts`: a whole number from 0 to 10 000 000 (`1000000`, `1_000_000` and `1e6` are accepted). */
+function contractCount(text: string): number {
+  const n = text.trim() === '' ? Number.NaN : Number(text.replaceAll('_', ''));
+  if (!Number.isSafeInteger(n) || n < 0 || n > 10_000_000) {
+    throw new InvalidArgumentError('expected a whole number of contracts from 0 to 10000000');
+  }
+  return n;
+}
+
+const BASE_DESCRIPTIONS: Record<BaseDataset, string> = {
+  contracts: 'Import a Portal BASE contracts export (contratos: JSON as on dados.gov.pt, or CSV)',
+  announcements: 'Import a Portal BASE announcements export (anúncios: JSON or CSV)',
+  amendments: 'Import a Portal BASE contract modifications export (modificações contratuais: JSON or CSV)',
+};
+
+/**
+ * `import base-<dataset> FILE [--format json|csv]`. Exit 0 when the file was imported (rejected rows are listed
+ * in the report), 2 when it cannot be read or parsed at all (nothing is written then).
+ */
+function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseDataset): void {
+  imports
+    .command(`base-${dataset}`)
+    .description(BASE_DESCRIPTIONS[dataset])
+    .argument('<file>', 'the export file (.json or .csv)')
+    .option('--format <format>', 'json or csv (default: from the file name)')
+    .action((file: string, o: { format?: string }) => {
+      const format = baseFormat(file, o.format);
+      return readFile(file).then(
+        (bytes) =>
+          cli.withStore(async (store) => {
+            let report: BaseImportReport;
+            try {
+              report = await importBase(dataset, store, bytes, { format, fileName: file });
+            } catch (error) {
+              if (error instanceof BaseFileError) throw new AdminError(`${file}: ${error.message}`);
+              throw error;
+            }
+            print(cli.json(), report, () => baseReportText(report));
+          }),
+        (error: NodeJS.ErrnoException) => {
+          throw new AdminError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+        },
+      );
+    });
+}
+
+function baseFormat(file: string, option: string | undefined): BaseFormat {
+  const chosen = option ?? /\.(json|jsonl|ndjson|csv|txt)$/i.exec(file)?.[1].toLowerCase();
+  if (chosen === 'json' || chosen === 'jsonl' || chosen === 'ndjson') return 'json';
+  if (chosen === 'csv' || chosen === 'txt') return 'csv';
+  if (option !== undefined) throw new AdminError(`--format must be json or csv, not "${option}"`);
+  throw new AdminError(`cannot tell the format of ${file} from its name: add --format json or --format csv`);
+}
+
+function baseReportText(r: BaseImportReport): string {
+  const counts = (s: { inserted: number; updated: number; unchanged: number }) =>
+    `${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged`;
+  const lines = [
+    `BASE ${r.dataset} from ${r.file} (${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
+    `  rows read ${r.rows_read}: ${r.accepted} accepted, ${r.rejected.length} rejected`,
+    `  ${r.dataset}: ${counts(r.written[r.dataset])}`,
+  ];
+  if (r.dataset !== 'amendments') lines.push(`  entities: ${counts(r.written.entities)}`);
+  if (r.places_unresolved.count > 0) {
+    const examples = r.places_unresolved.examples.slice(0, 5).map((e) => `"${e.text}" (line ${e.line})`);
+    lines.push(`  execution places not resolved to a municipality: ${r.places_unresolved.count} — e.g. ${examples.join(', ')}`);
+  }
+  if (r.orphan_amendments.count > 0) {
+    lines.push(`  amendments of unknown contracts (not written): ${r.orphan_amendments.count}`);
+    for (const o of r.orphan_amendments.items.slice(0, 20)) lines.push(`    line ${o.line}: ${o.source_id} (contract ${o.contract})`);
+    if (r.orphan_amendments.count > 20) lines.push(`    … and ${r.orphan_amendments.count - 20} more (--json lists them all)`);
+  }
+  if (r.rejected.length > 0) {
+    lines.push('Rejected rows:');
+    for (const x of r.rejected) lines.push(`  line ${x.line}${x.source_id ? ` [${x.source_id}]` : ''}: ${x.reason}`);
+  }
+  return lines.join('\n');
 }
