@@ -10,8 +10,8 @@ import type { Counters } from './access/counters.js';
 import { MemoryCounters } from './access/memory-counters.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
-import { registerProblemsRoute } from './channels/rest/problems-route.js';
 import { sendProblem } from './channels/rest/problem-reply.js';
+import { registerProblemsRoute } from './channels/rest/problems-route.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
 import type { Config } from './config.js';
 import { CursorCodec } from './core/cursor.js';
@@ -60,9 +60,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   const http = Fastify({
-    logger: deps.logger
-      ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] }
-      : false,
+    logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
     genReqId: () => `req_${randomUUID().replaceAll('-', '')}`,
     trustProxy: false,
     return503OnClosing: true,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey, revokeKey } from '../src/admin/keys.js';
 import { hashSecret } from '../src/access/api-keys.js';
-import { BASE_URL, type TestApp, startTestApp } from './helpers/test-app.js';
+import { createKey, revokeKey } from '../src/admin/keys.js';
+import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {

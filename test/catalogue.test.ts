@@ -18,8 +18,17 @@ const byKey = new Map(catalogue.map((e) => [e.key, e]));
 describe('the enumerations', () => {
   it('are exactly those fixed in DESIGN.md §3', () => {
     expect([...INDICATOR_CATEGORIES]).toEqual([
-      'demography', 'economy', 'employment', 'education', 'health', 'housing',
-      'environment', 'public_finance', 'procurement', 'social', 'territory',
+      'demography',
+      'economy',
+      'employment',
+      'education',
+      'health',
+      'housing',
+      'environment',
+      'public_finance',
+      'procurement',
+      'social',
+      'territory',
     ]);
     expect([...UNITS]).toEqual(['persons', 'percent', 'eur', 'eur_per_capita', 'per_1000', 'index', 'count', 'km2', 'years', 'ratio']);
     expect([...DIRECTIONS]).toEqual(['higher_is_better', 'lower_is_better', 'neutral']);
@@ -95,7 +104,9 @@ describe('catalogue validation', () => {
   it('names the entry and the field of an unknown enumeration value', () => {
     const list = good();
     (list[1] as Record<string, unknown>).unit = 'permille';
-    expect(() => validateIndicatorCatalogue(list)).toThrow(/entry 1 \(birth_rate\): field "unit" has value "permille"; expected one of persons/);
+    expect(() => validateIndicatorCatalogue(list)).toThrow(
+      /entry 1 \(birth_rate\): field "unit" has value "permille"; expected one of persons/,
+    );
   });
 
   it('names a missing field, an unexpected field and a duplicate key', () => {

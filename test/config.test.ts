@@ -13,8 +13,20 @@ describe('loadConfig', () => {
   });
 
   it('reads MUNIDATA_DB, PORT, HOST, BASE_URL and LOG_LEVEL, and freezes the result', () => {
-    const config = loadConfig({ MUNIDATA_DB: '/tmp/x.db', PORT: '9000', HOST: '0.0.0.0', BASE_URL: 'https://api.munidata.pt/', LOG_LEVEL: 'warn' });
-    expect(config).toMatchObject({ dbPath: '/tmp/x.db', port: 9000, host: '0.0.0.0', baseUrl: 'https://api.munidata.pt', logLevel: 'warn' });
+    const config = loadConfig({
+      MUNIDATA_DB: '/tmp/x.db',
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      BASE_URL: 'https://api.munidata.pt/',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      dbPath: '/tmp/x.db',
+      port: 9000,
+      host: '0.0.0.0',
+      baseUrl: 'https://api.munidata.pt',
+      logLevel: 'warn',
+    });
     expect(Object.isFrozen(config)).toBe(true);
   });
 

@@ -27,7 +27,10 @@ describe('cursors', () => {
       for (const c of alphabet) {
         if (c === cursor[i]) continue;
         const edited = cursor.slice(0, i) + c + cursor.slice(i + 1);
-        expect(kindOf(() => codec.decode(scope, edited)), edited).toBe('invalid-cursor');
+        expect(
+          kindOf(() => codec.decode(scope, edited)),
+          edited,
+        ).toBe('invalid-cursor');
       }
     }
   });

@@ -17,7 +17,10 @@ const CORVO = idOf('4901');
 const BARRANCOS = idOf('0204');
 const ALBUFEIRA = idOf('0801');
 
-const digest = (data: Map<string, ObservationInput[]>) => createHash('sha256').update(JSON.stringify([...data])).digest('hex');
+const digest = (data: Map<string, ObservationInput[]>) =>
+  createHash('sha256')
+    .update(JSON.stringify([...data]))
+    .digest('hex');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const valuesOf = (rows: ObservationInput[], id: number) =>
   rows.filter((r) => r.municipality_id === id && r.value !== null).map((r) => r.value as number);
@@ -57,7 +60,9 @@ describe('generateDemoObservations', () => {
     expect(digest(other)).not.toBe(digest(data));
     const a = new Map(data.get('birth_rate')?.map((r) => [`${r.municipality_id}|${r.reference_date}`, r.value]));
     const b = other.get('birth_rate') ?? [];
-    const differing = b.filter((r) => a.has(`${r.municipality_id}|${r.reference_date}`) && a.get(`${r.municipality_id}|${r.reference_date}`) !== r.value);
+    const differing = b.filter(
+      (r) => a.has(`${r.municipality_id}|${r.reference_date}`) && a.get(`${r.municipality_id}|${r.reference_date}`) !== r.value,
+    );
     expect(differing.length).toBeGreaterThan(b.length * 0.8);
   });
 
@@ -154,7 +159,8 @@ describe('generateDemoObservations', () => {
       for (const r of data.get(entry.key) ?? []) {
         const latestMonth = entry.frequency === 'monthly' && entry.treatment === 'raw' && r.reference_date === '2026-02-28';
         if (latestMonth) provisional++;
-        if (r.treatment !== (latestMonth ? 'estimated' : entry.treatment)) wrong.push(`${entry.key} ${r.municipality_id} ${r.reference_date}`);
+        if (r.treatment !== (latestMonth ? 'estimated' : entry.treatment))
+          wrong.push(`${entry.key} ${r.municipality_id} ${r.reference_date}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -169,14 +175,19 @@ describe('generateDemoObservations', () => {
       for (const r of data.get(entry.key) ?? []) {
         if (r.value === null) continue;
         const v = r.value;
-        const problem =
-          !Number.isFinite(v) ? 'not finite'
-          : Math.abs(Math.round(v * 100) - v * 100) > 1e-6 ? 'more than 2 decimals'
-          : !signed && v < 0 ? 'negative'
-          : entry.unit === 'percent' && !signed && v > 100 ? 'above 100%'
-          : entry.unit === 'per_1000' && v > 1000 ? 'above 1000‰'
-          : (entry.unit === 'count' || entry.unit === 'persons') && !Number.isInteger(v) ? 'not an integer count'
-          : undefined;
+        const problem = !Number.isFinite(v)
+          ? 'not finite'
+          : Math.abs(Math.round(v * 100) - v * 100) > 1e-6
+            ? 'more than 2 decimals'
+            : !signed && v < 0
+              ? 'negative'
+              : entry.unit === 'percent' && !signed && v > 100
+                ? 'above 100%'
+                : entry.unit === 'per_1000' && v > 1000
+                  ? 'above 1000‰'
+                  : (entry.unit === 'count' || entry.unit === 'persons') && !Number.isInteger(v)
+                    ? 'not an integer count'
+                    : undefined;
         if (problem) bad.push(`${entry.key} ${r.municipality_id} ${r.reference_date} ${v}: ${problem}`);
       }
     }

@@ -1,10 +1,10 @@
-import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../src/admin/keys.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ERROR_KINDS } from '../src/core/errors.js';
-import { BASE_URL, type TestApp, copyDemoStore, startTestApp } from './helpers/test-app.js';
+import { BASE_URL, copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {

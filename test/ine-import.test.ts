@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { importIne, type IneImportReport } from '../src/ingest/ine/import-ine.js';
+import { type IneImportReport, importIne } from '../src/ingest/ine/import-ine.js';
 import { parseIneResponse } from '../src/ingest/ine/parse.js';
 import { periodToReferenceDate } from '../src/ingest/ine/period.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
@@ -169,7 +169,9 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
 
   it('merges into a non-demo series and stores the estimated treatment when asked', async () => {
     const store = await storeWith('PORDATA');
-    await store.writeObservations('birth_rate', [{ municipality_id: idOf('1106'), reference_date: '2010-12-31', value: 9.1, treatment: 'raw' }]);
+    await store.writeObservations('birth_rate', [
+      { municipality_id: idOf('1106'), reference_date: '2010-12-31', value: 9.1, treatment: 'raw' },
+    ]);
 
     const r = await importIne(store, SAMPLE, { indicator: 'birth_rate', treatment: 'estimated' });
     expect(r.mode).toBe('merge');
@@ -288,7 +290,12 @@ describe('importIne with synthetic responses', () => {
     const store = await storeWith();
     const r = await importIne(
       store,
-      dadosResponse({ '2024': [{ geocod: '1701106', geodsg: 'Lisboa', valor: '1' }, { geocod: '1A01106', geodsg: 'Lisboa', valor: '2' }] }),
+      dadosResponse({
+        '2024': [
+          { geocod: '1701106', geodsg: 'Lisboa', valor: '1' },
+          { geocod: '1A01106', geodsg: 'Lisboa', valor: '2' },
+        ],
+      }),
       { indicator: 'birth_rate' },
     );
     expect(r.placed).toMatchObject({ rows: 1, inserted: 1 });

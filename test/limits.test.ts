@@ -4,7 +4,7 @@ import { savePlan } from '../src/admin/plans.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { BASE_URL, type TestApp, startTestApp } from './helpers/test-app.js';
+import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 beforeAll(async () => {

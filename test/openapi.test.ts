@@ -109,7 +109,9 @@ describe('OpenAPI document', () => {
   it('gives every input property exactly one parameter with the schema’s required flag', () => {
     for (const op of registry.all) {
       const input = plainSchema(op.input);
-      const params = getOperation(op).parameters.map(deref).filter((p: Json) => p.in !== 'header');
+      const params = getOperation(op)
+        .parameters.map(deref)
+        .filter((p: Json) => p.in !== 'header');
       expect(params.map((p: Json) => p.name).sort(), op.name).toEqual(Object.keys(input.properties ?? {}).sort());
       for (const p of params) {
         expect(p.required, `${op.name}.${p.name}`).toBe(p.in === 'path' || (input.required ?? []).includes(p.name));
@@ -227,9 +229,18 @@ describe('OpenAPI document', () => {
       expect.arrayContaining(['openapi', 'info', 'servers', 'paths', 'components']),
     );
     for (const key of Object.keys(doc)) {
-      expect(['openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs']).toContain(
-        key.startsWith('x-') ? 'info' : key,
-      );
+      expect([
+        'openapi',
+        'info',
+        'jsonSchemaDialect',
+        'servers',
+        'paths',
+        'webhooks',
+        'components',
+        'security',
+        'tags',
+        'externalDocs',
+      ]).toContain(key.startsWith('x-') ? 'info' : key);
     }
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       expect(path.startsWith('/')).toBe(true);

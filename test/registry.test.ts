@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileInput } from '../src/core/validate.js';
 import { DOMAINS } from '../src/domains.js';
-import { OPERATIONS, createRegistry } from '../src/operations/index.js';
+import { createRegistry, OPERATIONS } from '../src/operations/index.js';
 import { Registry } from '../src/operations/registry.js';
-import { type TestApp, startTestApp } from './helpers/test-app.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SPEC_ROUTES = [
   '/v1/me',

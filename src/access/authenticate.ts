@@ -3,8 +3,9 @@
  * the secret, so that the hot path does not read the store on every request; a revoked or expired key, or a
  * changed plan, therefore takes effect within `CACHE_MS`.
  */
-import { ApiError } from '../core/errors.js';
+
 import type { Caller } from '../core/caller.js';
+import { ApiError } from '../core/errors.js';
 import type { AccessStore } from '../store/store.js';
 import { parseKeySecret, sameHash } from './api-keys.js';
 

@@ -1,6 +1,6 @@
 /** Creating, listing and revoking API keys. The secret exists only in the value `createKey` returns. */
 import { generateKeySecret } from '../access/api-keys.js';
-import { SCOPES, type Scope, isScope } from '../domains.js';
+import { isScope, SCOPES, type Scope } from '../domains.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { AdminError } from './admin-error.js';

@@ -20,7 +20,11 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
     .action((o: { name: string; plan: string; beta: boolean }) =>
       cli.withStore(async (store) => {
         const account = await createAccount(store, o, new Date());
-        print(cli.json(), account, () => `Created account ${account.id} "${account.name}" on plan ${account.plan_code}${account.beta ? ' (beta)' : ''}.`);
+        print(
+          cli.json(),
+          account,
+          () => `Created account ${account.id} "${account.name}" on plan ${account.plan_code}${account.beta ? ' (beta)' : ''}.`,
+        );
       }),
     );
   accounts
@@ -138,11 +142,16 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
   beta
     .command('list')
     .description('List beta-gated operations and domains')
-    .action(() => cli.withStore(async (store) => {
-      const gates = await store.listBetaGates();
-      print(cli.json(), gates, () => (gates.length ? gates.join('\n') : '(none)'));
-    }));
-  for (const [name, on] of [['add', true], ['remove', false]] as const) {
+    .action(() =>
+      cli.withStore(async (store) => {
+        const gates = await store.listBetaGates();
+        print(cli.json(), gates, () => (gates.length ? gates.join('\n') : '(none)'));
+      }),
+    );
+  for (const [name, on] of [
+    ['add', true],
+    ['remove', false],
+  ] as const) {
     beta
       .command(name)
       .description(on ? 'Gate an operation or domain behind the beta group' : 'Open a gated operation or domain to all')
@@ -166,5 +175,8 @@ function positiveInt(text: string): number {
 }
 
 function list(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -2,7 +2,7 @@
  * Cursors: opaque, HMAC-signed keyset positions bound to the operation and to its filters. A cursor edited by
  * hand, taken from another endpoint or replayed with other filters fails the signature → 400 `invalid-cursor`.
  */
-import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './errors.js';
 
 const MAC_BYTES = 16;

@@ -33,8 +33,7 @@ export const ERROR_KINDS = {
   'invalid-auth': {
     status: 401,
     title: 'Invalid credential',
-    description:
-      'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
+    description: 'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
     a2a: 'http',
     mcp: 'http',
   },
@@ -70,7 +69,7 @@ export const ERROR_KINDS = {
   'insufficient-scope': {
     status: 403,
     title: 'Insufficient scope',
-    description: 'The API key lacks the scope this operation needs. `GET /v1/me` lists the key\'s scopes; create a key with the scope.',
+    description: "The API key lacks the scope this operation needs. `GET /v1/me` lists the key's scopes; create a key with the scope.",
     a2a: -32004,
     mcp: 'result',
   },
@@ -191,10 +190,7 @@ export function problemTypeUrl(baseUrl: string, kind: ErrorKind): string {
   return `${baseUrl}/problems/${kind}`;
 }
 
-export function toProblem(
-  error: ApiError,
-  where: { baseUrl: string; requestId?: string; instance?: string },
-): Problem {
+export function toProblem(error: ApiError, where: { baseUrl: string; requestId?: string; instance?: string }): Problem {
   const info = ERROR_KINDS[error.kind];
   const problem: Problem = { type: problemTypeUrl(where.baseUrl, error.kind), title: info.title, status: info.status };
   // An internal error never carries its cause's message: that could leak SQL or a stack.

@@ -5,7 +5,10 @@
 
 /** Lowercase, without diacritics: "Évora" → "evora", "São João" → "sao joao". */
 export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 export function queryTokens(q: string | undefined): string[] {

@@ -48,7 +48,10 @@ export function validateInput(schema: TObject, input: Record<string, unknown>, e
 }
 
 function toFieldError(error: ErrorObject): FieldError {
-  const path = error.instancePath.replace(/^\//, '').replace(/\/\d+$/, '').replace(/\//g, '.');
+  const path = error.instancePath
+    .replace(/^\//, '')
+    .replace(/\/\d+$/, '')
+    .replace(/\//g, '.');
   switch (error.keyword) {
     case 'required':
       return { field: String(error.params.missingProperty), message: 'is required' };

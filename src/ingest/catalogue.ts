@@ -12,14 +12,14 @@ import { dataFile } from './data-files.js';
 export {
   CATALOGUE_TREATMENTS,
   DIRECTIONS,
+  type Direction,
   FREQUENCIES,
   INDICATOR_CATEGORIES,
+  type IndicatorCategory,
   TREATMENTS,
   UNITS,
-  VALUE_DOMAINS,
-  type Direction,
-  type IndicatorCategory,
   type Unit,
+  VALUE_DOMAINS,
   type ValueDomain,
 } from '../vocabulary.js';
 

@@ -2,8 +2,9 @@
  * The registry built from the operation list. It refuses, before the server listens, anything that would
  * make the derived surfaces ambiguous: a duplicate name or route, a domain without its scope.
  */
-import { DOMAINS } from '../domains.js';
+
 import type { AnyOperation } from '../core/operation.js';
+import { DOMAINS } from '../domains.js';
 
 export class Registry {
   readonly all: readonly AnyOperation[];

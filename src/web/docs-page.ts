@@ -10,8 +10,8 @@ import {
   csvColumns,
   exampleRequestUrl,
   isPaged,
-  openApiPath,
   type JsonSchema,
+  openApiPath,
   type RestParameter,
   restParameters,
   SERVICE_API_VERSION,
@@ -136,7 +136,12 @@ function plansSection(): string {
     `${table(
       ['Plan', 'Data API', 'Data domains', 'Values'],
       [
-        ['<code>free</code>', 'no: every data call gets 403 <code>api-access-required</code>; only <code>/v1/me</code> answers', 'none', '—'],
+        [
+          '<code>free</code>',
+          'no: every data call gets 403 <code>api-access-required</code>; only <code>/v1/me</code> answers',
+          'none',
+          '—',
+        ],
         ['<code>premium</code>', 'yes', DOMAIN_NAMES.map((d) => `<code>${esc(d)}</code>`).join(', '), 'raw values as published'],
         [
           '<code>premium_indicators</code>',
@@ -257,8 +262,7 @@ function tableOfContents(groups: OperationGroup[]): string {
   ];
   const link = (id: string, text: string) => `<a href="#${esc(id)}">${esc(text)}</a>`;
   const domainItems = groups.map(
-    (g) =>
-      `<li>${link(`domain-${g.tag}`, g.tag)}<ul>${g.operations.map((op) => `<li>${link(op.name, op.name)}</li>`).join('')}</ul></li>`,
+    (g) => `<li>${link(`domain-${g.tag}`, g.tag)}<ul>${g.operations.map((op) => `<li>${link(op.name, op.name)}</li>`).join('')}</ul></li>`,
   );
   return `<nav><ul>${general.map(([id, text]) => `<li>${link(id, text)}</li>`).join('')}${domainItems.join('')}<li>${link('errors', 'Errors')}</li></ul></nav>`;
 }

@@ -1,7 +1,7 @@
 /** Public documentation routes: the OpenAPI document and the reference page, both derived from the registry. */
 import type { FastifyInstance } from 'fastify';
-import type { Registry } from '../operations/registry.js';
 import { buildOpenApi } from '../channels/rest/openapi.js';
+import type { Registry } from '../operations/registry.js';
 import { renderDocsPage } from './docs-page.js';
 
 export function registerDocs(app: FastifyInstance, registry: Registry, baseUrl: string): void {
@@ -10,7 +10,5 @@ export function registerDocs(app: FastifyInstance, registry: Registry, baseUrl: 
   app.get('/v1/openapi.json', (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').type('application/json; charset=utf-8').send(openapi),
   );
-  app.get('/docs', (_request, reply) =>
-    reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8').send(page),
-  );
+  app.get('/docs', (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8').send(page));
 }

@@ -80,7 +80,13 @@ function nextCursorOf(value: unknown): string | undefined {
 function nextPageUrl(baseUrl: string, requestUrl: string, cursor: string): string {
   const q = requestUrl.indexOf('?');
   const path = q < 0 ? requestUrl : requestUrl.slice(0, q);
-  const kept = q < 0 ? [] : requestUrl.slice(q + 1).split('&').filter((p) => p !== '' && !p.startsWith('cursor='));
+  const kept =
+    q < 0
+      ? []
+      : requestUrl
+          .slice(q + 1)
+          .split('&')
+          .filter((p) => p !== '' && !p.startsWith('cursor='));
   kept.push(`cursor=${encodeURIComponent(cursor)}`);
   return `${baseUrl}${path}?${kept.join('&')}`;
 }

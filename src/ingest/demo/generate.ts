@@ -15,8 +15,9 @@
  * Same seed and same year/month of `today` ⇒ identical output; noise is indexed by period, so a later month
  * only appends points and leaves history unchanged.
  */
-import type { CatalogueEntry } from '../catalogue.js';
+
 import type { Frequency, MunicipalityRecord, ObservationInput } from '../../store/records.js';
+import type { CatalogueEntry } from '../catalogue.js';
 import { curveAt, fallbackModel, type Model } from './model.js';
 import { MODELS } from './models.js';
 import { type Period, periodsFor } from './periods.js';
@@ -88,7 +89,13 @@ class Underlying {
         const inputs = model.derive.from.map((k) => this.values(k, MODELS[k], frequency, p));
         const noiseSeed = hashSeed(this.seed, key, p.id, 'noise');
         const { combine } = model.derive;
-        values = periods.map((period, i) => combine(inputs.map((v) => v[i]), normalAt(noiseSeed, period.index), p));
+        values = periods.map((period, i) =>
+          combine(
+            inputs.map((v) => v[i]),
+            normalAt(noiseSeed, period.index),
+            p,
+          ),
+        );
       } else {
         values = seriesValues(key, model, periods, p, this.seed);
       }
@@ -137,11 +144,7 @@ function finish(value: number, model: Model, entry: CatalogueEntry, p: Profile):
 }
 
 /** `municipality id|indicator key` → how many periods early that series stops. */
-function staleLags(
-  municipalities: readonly MunicipalityRecord[],
-  catalogue: readonly CatalogueEntry[],
-  seed: number,
-): Map<string, number> {
+function staleLags(municipalities: readonly MunicipalityRecord[], catalogue: readonly CatalogueEntry[], seed: number): Map<string, number> {
   const rng = new Rng(hashSeed(seed, 'stale'));
   const count = Math.max(1, Math.round(municipalities.length * STALE_SHARE));
   const chosen = rng.shuffle(municipalities.map((m) => m.id)).slice(0, count);

@@ -7,16 +7,7 @@
 import type { MunicipalityRecord } from '../../store/records.js';
 import { hashSeed, Rng } from './random.js';
 
-export type Region =
-  | 'lisboa_metro'
-  | 'porto_metro'
-  | 'norte'
-  | 'centro'
-  | 'oeste_tejo'
-  | 'alentejo'
-  | 'algarve'
-  | 'azores'
-  | 'madeira';
+export type Region = 'lisboa_metro' | 'porto_metro' | 'norte' | 'centro' | 'oeste_tejo' | 'alentejo' | 'algarve' | 'azores' | 'madeira';
 
 export interface Profile {
   id: number;
@@ -66,11 +57,15 @@ export function profileOf(m: MunicipalityRecord, seed: number): Profile {
   const metro = region === 'lisboa_metro' || region === 'porto_metro';
   const is = (r: Region) => (region === r ? 1 : 0);
   const age =
-    1.2 * (1 - urban) - 0.5 * Number(metro) - 0.9 * is('azores') - 0.4 * is('madeira') +
-    0.3 * (is('alentejo') + is('centro')) - 0.2 + 0.35 * rng.normal();
+    1.2 * (1 - urban) -
+    0.5 * Number(metro) -
+    0.9 * is('azores') -
+    0.4 * is('madeira') +
+    0.3 * (is('alentejo') + is('centro')) -
+    0.2 +
+    0.35 * rng.normal();
   const wealth = 1.6 * urban + 0.6 * Number(metro) + 0.3 * (Math.log10(m.population_2021) - 4.3) - 1 + 0.35 * rng.normal();
-  const tourism =
-    2 * is('algarve') + 1.4 * is('madeira') + 0.6 * is('azores') + (metro && urban > 0.9 ? 1 : 0) - 0.3 + 0.5 * rng.normal();
+  const tourism = 2 * is('algarve') + 1.4 * is('madeira') + 0.6 * is('azores') + (metro && urban > 0.9 ? 1 : 0) - 0.3 + 0.5 * rng.normal();
   return {
     id: m.id,
     pop: m.population_2021,

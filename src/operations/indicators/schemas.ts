@@ -6,7 +6,10 @@ import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } fr
 const Enum = (values: readonly string[], description?: string) => StringEnum(values, description ? { description } : {});
 
 export const Category = Enum(INDICATOR_CATEGORIES, 'Indicator category.');
-export const Treatment = Enum(TREATMENTS, 'How the value was produced: raw, derived, estimated, or normalized (0–100 index for plans without raw values).');
+export const Treatment = Enum(
+  TREATMENTS,
+  'How the value was produced: raw, derived, estimated, or normalized (0–100 index for plans without raw values).',
+);
 
 export const IndicatorKey = Type.String({
   minLength: 1,

@@ -1,5 +1,5 @@
 /** Which number a caller is served: the value itself, or the 0–100 normalized index for plans without raw values. */
-import type { PlanRecord, ObservationRow, Treatment } from '../../store/records.js';
+import type { ObservationRow, PlanRecord, Treatment } from '../../store/records.js';
 
 export function servedValue(row: ObservationRow, plan: PlanRecord): { value: number | null; treatment: Treatment } {
   return plan.raw_values ? { value: row.value, treatment: row.treatment } : { value: row.value_norm, treatment: 'normalized' };

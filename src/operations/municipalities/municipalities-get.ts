@@ -8,7 +8,8 @@ export const municipalitiesGet = defineOperation({
   name: 'municipalities_get',
   title: 'Get a municipality',
   summary: 'One municipality by its 4-digit code or its slug.',
-  description: 'Returns one municipality (code, slug, name, district, NUTS II and III, integer id). Accepts the code (`1106`) or the slug (`lisboa`).',
+  description:
+    'Returns one municipality (code, slug, name, district, NUTS II and III, integer id). Accepts the code (`1106`) or the slug (`lisboa`).',
   domain: 'indicators',
   scope: 'indicators:read',
   input: Type.Object({ code: MunicipalityRef }, { additionalProperties: false }),

@@ -88,10 +88,10 @@ export class SqliteStore implements Store {
   }
 
   async migrate(): Promise<void> {
-    this.#db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-    const applied = new Set(
-      (this.#db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)),
+    this.#db.exec(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
     );
+    const applied = new Set((this.#db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)));
     for (const migration of SQLITE_MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       this.#db.transaction(() => {
@@ -350,7 +350,8 @@ export class SqliteStore implements Store {
         const existing = this.#sql('SELECT municipality_id, reference_date FROM observations WHERE indicator = ?').all(indicator) as Row[];
         const remove = this.#sql('DELETE FROM observations WHERE indicator = ? AND municipality_id = ? AND reference_date = ?');
         for (const e of existing) {
-          if (!keep.has(`${e.municipality_id}|${e.reference_date}`)) removed += remove.run(indicator, e.municipality_id, e.reference_date).changes;
+          if (!keep.has(`${e.municipality_id}|${e.reference_date}`))
+            removed += remove.run(indicator, e.municipality_id, e.reference_date).changes;
         }
       }
       for (const r of rows) {
