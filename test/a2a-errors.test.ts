@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../src/admin/keys.js';
-import { savePlan } from '../src/admin/plans.js';
 import { type App, createApp } from '../src/app.js';
 import { A2A_HTTP_REFUSAL_CODE } from '../src/channels/a2a/errors.js';
 import { loadConfig } from '../src/config.js';
@@ -166,7 +165,7 @@ describe('HTTP-level refusals', () => {
   });
 
   it('429 with Retry-After once the per-minute limit is reached; every request counts, even a refused one', async () => {
-    const { key } = await accountOnPlan('a2a_rpm', { rpm: 3 });
+    const { key } = await t.keyOnPlan('a2a_rpm', { requests_per_minute: 3 });
     expect((await send('me', {}, { key })).status).toBe(200);
     expectRpcError(await send('me', {}, { key, version: null }), -32009, 'VERSION_NOT_SUPPORTED');
     expectRpcError(await post('{not json', { key }), -32700);
@@ -310,7 +309,7 @@ describe('-32004: refusals with their reason', () => {
   });
 
   it('QUOTA_EXCEEDED, with retry_after; me still answers', async () => {
-    const { key } = await accountOnPlan('a2a_quota', { monthly: 2 });
+    const { key } = await t.keyOnPlan('a2a_quota', { requests_per_month: 2 });
     expect((await send('indicators_stats', { key: 'population' }, { key })).json.result).toBeDefined();
     expect((await send('indicators_stats', { key: 'population' }, { key })).json.result).toBeDefined();
     const res = await send('indicators_stats', { key: 'population' }, { key });
@@ -454,7 +453,7 @@ describe('tasks, methods and envelopes', () => {
 
 describe('counting', () => {
   it('SendMessage to a data skill counts once per call, repeated or not; me, the cards and failures are free', async () => {
-    const { key } = await accountOnPlan('a2a_count', { monthly: 1000 });
+    const { key } = await t.keyOnPlan('a2a_count', { requests_per_month: 1000 });
     const usage = async () => (await send('me', {}, { key })).json.result.message.parts[0].data.usage.requests_this_month;
     expect(await usage()).toBe(0);
     await send('indicators_get', { key: 'population' }, { key });
@@ -488,22 +487,3 @@ describe('docs/a2a.md', () => {
     expect(rows.size).toBe(Object.keys(ERROR_KINDS).length);
   });
 });
-
-/** A fresh account on its own small plan (indicators), with one key. */
-async function accountOnPlan(code: string, limits: { rpm?: number; monthly?: number }) {
-  await savePlan(
-    t.store,
-    code,
-    {
-      api_access: true,
-      domains: ['indicators'],
-      raw_values: true,
-      requests_per_minute: limits.rpm ?? 100_000,
-      requests_per_month: limits.monthly ?? 1_000_000,
-    },
-    'create',
-  );
-  const account = await t.store.createAccount({ name: code, plan_code: code, beta: false, now: new Date(t.clock.now).toISOString() });
-  const { secret } = await createKey(t.store, { accountId: account.id }, new Date(t.clock.now));
-  return { accountId: account.id, key: secret };
-}

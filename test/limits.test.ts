@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKey } from '../src/admin/keys.js';
-import { savePlan } from '../src/admin/plans.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
@@ -12,32 +10,13 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** A fresh account on its own small plan, with one key. */
-async function accountOnPlan(code: string, limits: { rpm?: number; monthly?: number }) {
-  await savePlan(
-    t.store,
-    code,
-    {
-      api_access: true,
-      domains: ['indicators'],
-      raw_values: true,
-      requests_per_minute: limits.rpm ?? 100_000,
-      requests_per_month: limits.monthly ?? 1_000_000,
-    },
-    'create',
-  );
-  const account = await t.store.createAccount({ name: code, plan_code: code, beta: false, now: new Date(t.clock.now).toISOString() });
-  const { secret } = await createKey(t.store, { accountId: account.id }, new Date(t.clock.now));
-  return { accountId: account.id, key: secret };
-}
-
 async function used(key: string): Promise<number> {
   return (await t.get('/v1/me', { key })).json.usage.requests_this_month;
 }
 
 describe('monthly quota', () => {
   it('never admits more than the quota with 200 requests in flight at the boundary', async () => {
-    const { key } = await accountOnPlan('quota_edge', { monthly: 60 });
+    const { key } = await t.keyOnPlan('quota_edge', { requests_per_month: 60 });
     for (let i = 0; i < 50; i++) expect((await t.get('/v1/indicators/population', { key })).status).toBe(200);
     const answers = await Promise.all(Array.from({ length: 200 }, () => t.get('/v1/indicators/population', { key })));
     const ok = answers.filter((r) => r.status === 200).length;
@@ -50,7 +29,7 @@ describe('monthly quota', () => {
   });
 
   it('charges successes only: errors, 304 answers and /v1/me are free', async () => {
-    const { key } = await accountOnPlan('quota_free_things', { monthly: 1000 });
+    const { key } = await t.keyOnPlan('quota_free_things', { requests_per_month: 1000 });
     const first = await t.get('/v1/indicators/population', { key });
     expect(first.status).toBe(200);
     expect((await t.get('/v1/indicators/nope', { key })).status).toBe(404);
@@ -63,7 +42,7 @@ describe('monthly quota', () => {
   });
 
   it('reports requests_remaining and the month period', async () => {
-    const { key } = await accountOnPlan('quota_report', { monthly: 20 });
+    const { key } = await t.keyOnPlan('quota_report', { requests_per_month: 20 });
     for (let i = 0; i < 3; i++) await t.get('/v1/municipalities/1106', { key });
     const me = (await t.get('/v1/me', { key })).json;
     expect(me.usage).toMatchObject({ requests_this_month: 3, requests_remaining: 17 });
@@ -71,7 +50,7 @@ describe('monthly quota', () => {
   });
 
   it('keeps usage across a restart', async () => {
-    const { key } = await accountOnPlan('quota_restart', { monthly: 1000 });
+    const { key } = await t.keyOnPlan('quota_restart', { requests_per_month: 1000 });
     for (let i = 0; i < 7; i++) await t.get('/v1/municipalities?limit=1', { key });
     await t.app.counters.flush();
     // A second app on the same store file, as after a restart.
@@ -89,7 +68,7 @@ describe('monthly quota', () => {
 
 describe('per-minute rate limit', () => {
   it('answers 429 with Retry-After past the limit, and admits again after waiting', async () => {
-    const { key } = await accountOnPlan('rate_small', { rpm: 5 });
+    const { key } = await t.keyOnPlan('rate_small', { requests_per_minute: 5 });
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await t.get('/v1/municipalities/1106', { key })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -103,7 +82,7 @@ describe('per-minute rate limit', () => {
   });
 
   it('counts /v1/me and refused requests against the minute too', async () => {
-    const { key } = await accountOnPlan('rate_me', { rpm: 3 });
+    const { key } = await t.keyOnPlan('rate_me', { requests_per_minute: 3 });
     await t.get('/v1/me', { key });
     await t.get('/v1/indicators/nope', { key });
     await t.get('/v1/me', { key });
@@ -120,7 +99,7 @@ describe('per-minute rate limit', () => {
 
 describe('limit headers', () => {
   it('sends RateLimit-Policy and RateLimit for the minute and the month, and Request-Id', async () => {
-    const { key } = await accountOnPlan('headers_plan', { rpm: 50, monthly: 500 });
+    const { key } = await t.keyOnPlan('headers_plan', { requests_per_minute: 50, requests_per_month: 500 });
     const res = await t.get('/v1/indicators/population', { key });
     expect(res.headers['ratelimit-policy']).toBe('"minute";q=50;w=60, "month";q=500;w=2592000');
     expect(res.headers.ratelimit).toMatch(/^"minute";r=49;t=\d+, "month";r=499;t=\d+$/);

@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Counters } from '../src/access/counters.js';
 import { MemoryCounters } from '../src/access/memory-counters.js';
 import { createKey } from '../src/admin/keys.js';
-import { savePlan } from '../src/admin/plans.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ApiError } from '../src/core/errors.js';
@@ -83,24 +82,6 @@ function expectIsError(res: Res, kind: string, status: number) {
   expect(result.structuredContent).toMatchObject({ type: `${BASE_URL}/problems/${kind}`, status, title: expect.any(String) });
   expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(result.structuredContent) }]);
   return result.structuredContent;
-}
-
-async function accountOnPlan(code: string, plan: { rpm?: number; monthly?: number; beta?: boolean }) {
-  await savePlan(
-    t.store,
-    code,
-    {
-      api_access: true,
-      domains: ['indicators'],
-      raw_values: true,
-      requests_per_minute: plan.rpm ?? 100_000,
-      requests_per_month: plan.monthly ?? 1_000_000,
-    },
-    'create',
-  );
-  const now = new Date(t.clock.now);
-  const account = await t.store.createAccount({ name: code, plan_code: code, beta: plan.beta ?? false, now: now.toISOString() });
-  return (await createKey(t.store, { accountId: account.id }, now)).secret;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -395,7 +376,7 @@ describe('access (SPEC.md, Errors → MCP)', () => {
   });
 
   it('429 with Retry-After past the per-minute limit; every HTTP request counts, start-up calls and GET included', async () => {
-    const key = await accountOnPlan('mcp_rpm', { rpm: 5 });
+    const key = (await t.keyOnPlan('mcp_rpm', { requests_per_minute: 5 })).key;
     const statuses: number[] = [];
     statuses.push((await mcp(initialize('2025-11-25'), { key })).status);
     statuses.push((await mcp({ jsonrpc: '2.0', method: 'notifications/initialized' }, { key })).status);
@@ -412,7 +393,7 @@ describe('access (SPEC.md, Errors → MCP)', () => {
   });
 
   it('reports the limits in RateLimit headers on every answer', async () => {
-    const key = await accountOnPlan('mcp_headers', { rpm: 50, monthly: 10 });
+    const key = (await t.keyOnPlan('mcp_headers', { requests_per_minute: 50, requests_per_month: 10 })).key;
     const first = await mcp(request('ping'), { key });
     const second = await mcp(request('tools/list'), { key });
     expect(first.headers['ratelimit-policy']).toMatch(/"minute";q=50;w=60/);
@@ -423,7 +404,7 @@ describe('access (SPEC.md, Errors → MCP)', () => {
   });
 
   it('402 quota-exceeded as an isError result once the monthly quota is used', async () => {
-    const key = await accountOnPlan('mcp_quota', { monthly: 2 });
+    const key = (await t.keyOnPlan('mcp_quota', { requests_per_month: 2 })).key;
     const call = request('tools/call', { name: 'indicators_get', arguments: { key: 'population' } });
     expect((await mcp(call, { key })).json.result.isError).toBeUndefined();
     expect((await mcp(call, { key })).json.result.isError).toBeUndefined();

@@ -5,8 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKey } from '../src/admin/keys.js';
-import { savePlan } from '../src/admin/plans.js';
 import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
 // ---- reference data, read straight from the files ------------------------------------------------------------
@@ -160,22 +158,10 @@ let t: TestApp;
 /** A key on an indicators plan like premium but without a practical rate limit, for loops over all municipalities. */
 let bulkKey: string;
 
-async function keyOnPlan(code: string, plan: Parameters<typeof savePlan>[2]): Promise<string> {
-  await savePlan(t.store, code, plan, 'create');
-  const account = await t.store.createAccount({ name: code, plan_code: code, beta: false, now: new Date(t.clock.now).toISOString() });
-  return (await createKey(t.store, { accountId: account.id }, new Date(t.clock.now))).secret;
-}
-
 beforeAll(async () => {
   t = await startTestApp();
-  bulkKey = await keyOnPlan('rest_ind_bulk', {
-    api_access: true,
-    domains: ['indicators'],
-    raw_values: true,
-    requests_per_minute: 1_000_000,
-    requests_per_month: 10_000_000,
-    history_years: null,
-  });
+  bulkKey = (await t.keyOnPlan('rest_ind_bulk', { requests_per_minute: 1_000_000, requests_per_month: 10_000_000, history_years: null }))
+    .key;
 });
 afterAll(() => t.close());
 // Keep the per-minute limit of the premium key out of the way between tests (the test clock stands still).
@@ -574,14 +560,7 @@ describe('GET /v1/indicators/{key}/series', () => {
     const N = 4;
     let shortKey: string;
     beforeAll(async () => {
-      shortKey = await keyOnPlan('rest_ind_short_history', {
-        api_access: true,
-        domains: ['indicators'],
-        raw_values: true,
-        requests_per_minute: 100_000,
-        requests_per_month: 1_000_000,
-        history_years: N,
-      });
+      shortKey = (await t.keyOnPlan('rest_ind_short_history', { history_years: N })).key;
     });
 
     it('reports history_years in /v1/me', async () => {

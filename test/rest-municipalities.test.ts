@@ -4,8 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createKey } from '../src/admin/keys.js';
-import { savePlan } from '../src/admin/plans.js';
 import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
 // ---- reference data, read straight from the files ------------------------------------------------------------
@@ -121,19 +119,7 @@ let bulkKey: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  await savePlan(
-    t.store,
-    'rest_mun_bulk',
-    { api_access: true, domains: ['indicators'], raw_values: true, requests_per_minute: 1_000_000, requests_per_month: 10_000_000 },
-    'create',
-  );
-  const account = await t.store.createAccount({
-    name: 'bulk',
-    plan_code: 'rest_mun_bulk',
-    beta: false,
-    now: new Date(t.clock.now).toISOString(),
-  });
-  bulkKey = (await createKey(t.store, { accountId: account.id }, new Date(t.clock.now))).secret;
+  bulkKey = (await t.keyOnPlan('rest_mun_bulk', { requests_per_minute: 1_000_000, requests_per_month: 10_000_000 })).key;
 });
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createKey } from '../../src/admin/keys.js';
-import { savePlan } from '../../src/admin/plans.js';
+import { type PlanChanges, savePlan } from '../../src/admin/plans.js';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
@@ -35,6 +35,11 @@ export interface TestApp {
   accounts: Record<'premium' | 'beta' | 'free' | 'indicatorsOnly' | 'noIndicatorsDomain', number>;
   clock: { now: number; advance(ms: number): void };
   get(path: string, options?: { key?: string | null; headers?: Record<string, string> }): Promise<TestResponse>;
+  /**
+   * A fresh account on a plan of its own (created with `changes` over an indicators plan with raw values and
+   * limits high enough not to get in the way), with one key.
+   */
+  keyOnPlan(code: string, changes?: PlanChanges, options?: { beta?: boolean }): Promise<{ accountId: number; key: string }>;
   close(): Promise<void>;
 }
 
@@ -104,6 +109,19 @@ export async function startTestApp(options: { store?: SqliteStore; dbPath?: stri
         json = undefined;
       }
       return { status: res.statusCode, headers: res.headers, body: res.body, json };
+    },
+    async keyOnPlan(code, changes = {}, { beta = false } = {}) {
+      const base: PlanChanges = {
+        api_access: true,
+        domains: ['indicators'],
+        raw_values: true,
+        requests_per_minute: 100_000,
+        requests_per_month: 1_000_000,
+      };
+      await savePlan(store, code, { ...base, ...changes }, 'create');
+      const at = new Date(clock.now);
+      const created = await store.createAccount({ name: code, plan_code: code, beta, now: at.toISOString() });
+      return { accountId: created.id, key: (await createKey(store, { accountId: created.id }, at)).secret };
     },
     async close() {
       await app.close();
