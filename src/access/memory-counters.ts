@@ -20,6 +20,8 @@ export class MemoryCounters implements Counters {
   readonly #usage: UsageStore;
   readonly #tat = new Map<string, number>();
   readonly #cells = new Map<string, Promise<QuotaCell>>();
+  /** The same cells once loaded, read without awaiting: this runs twice on every charged request. */
+  readonly #loaded = new Map<string, QuotaCell>();
   #pending = new Map<string, { accountId: number; period: string; count: number }>();
   readonly #timer: NodeJS.Timeout;
   #flushing: Promise<void> = Promise.resolve();
@@ -110,11 +112,17 @@ export class MemoryCounters implements Counters {
   }
 
   /** The period's cell, loaded from the usage store once; concurrent first calls share the same load. */
-  #cell(accountId: number, period: string): Promise<QuotaCell> {
+  #cell(accountId: number, period: string): QuotaCell | Promise<QuotaCell> {
     const key = `${accountId}|${period}`;
+    const loaded = this.#loaded.get(key);
+    if (loaded) return loaded;
     let cell = this.#cells.get(key);
     if (!cell) {
-      cell = this.#usage.getUsage(accountId, period).then((committed) => ({ committed, reserved: 0 }));
+      cell = this.#usage.getUsage(accountId, period).then((committed) => {
+        const fresh = { committed, reserved: 0 };
+        this.#loaded.set(key, fresh);
+        return fresh;
+      });
       cell.catch(() => this.#cells.delete(key));
       this.#cells.set(key, cell);
     }

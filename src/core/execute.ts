@@ -71,6 +71,8 @@ export interface ExecuteRequest {
   readonly render?: { readonly format: string; readonly fn: (value: unknown) => string };
   /** Channels without conditional requests (A2A, MCP) pass `false`: hashing the answer is then wasted work. */
   readonly etag?: boolean;
+  /** The request as received, when the channel can name it exactly (REST: the URL); see `#answer`. */
+  readonly requestKey?: string;
 }
 
 export interface CoreDeps {
@@ -159,21 +161,7 @@ export class Core {
     const charged = !operation.free;
     if (charged) await this.#reserve(admission, period);
     try {
-      const input = { ...request.input };
-      validateInput(operation.input as TObject, input, request.encoding);
-      const ctx: OperationContext = {
-        caller,
-        store: this.#deps.store,
-        reference,
-        paging: this.#paging(operation.name, input),
-        now,
-        baseUrl: this.#deps.baseUrl,
-        usage: async () => ({
-          used: await this.#deps.counters.usage(caller.account.id, period.key),
-          period: { start: period.start, end: period.end },
-        }),
-      };
-      const rendered = await this.#answer(request, input, ctx, reference, day);
+      const rendered = await this.#answer(request, reference, now, day, period);
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       if (charged) {
@@ -190,25 +178,48 @@ export class Core {
     }
   }
 
-  /** Runs the handler — or, for data operations, takes the answer from the cache of this data version. */
-  async #answer(
-    request: ExecuteRequest,
-    input: Record<string, unknown>,
-    ctx: OperationContext,
-    reference: ReferenceData,
-    day: string,
-  ): Promise<Rendered> {
-    const { operation } = request;
+  /**
+   * Validates the input and runs the handler — or, for data operations, takes the answer from the cache of this
+   * data version. A request the channel can name exactly (`requestKey`, the REST URL) is looked up before
+   * validation: the same text validates to the same input, so a repeated request skips that work too.
+   */
+  async #answer(request: ExecuteRequest, reference: ReferenceData, now: Date, day: string, period: MonthlyPeriod): Promise<Rendered> {
+    const { operation, admission } = request;
+    const { caller } = admission;
+    const cached = operation.cache === 'data';
     const format = request.render?.format ?? 'json';
-    const key = operation.cache === 'data' ? responseKey(operation.name, ctx.caller.plan, day, format, input) : undefined;
-    const hit = key === undefined ? undefined : reference.responses.get(key);
-    if (hit) return hit;
-    const value = await operation.handler(input as never, ctx);
-    const json = JSON.stringify(value);
-    const body = Buffer.from(request.render ? request.render.fn(value) : json);
-    // Hashing bytes, not a string: a string would be re-encoded first.
-    const rendered: Rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
-    if (key !== undefined) reference.responses.set(key, rendered);
+    const rawKey =
+      cached && request.requestKey !== undefined
+        ? responseKey(operation.name, caller.plan, day, format, { [`${request.encoding}:`]: request.requestKey })
+        : undefined;
+    const rawHit = rawKey === undefined ? undefined : reference.responses.get(rawKey);
+    if (rawHit) return rawHit;
+
+    const input = { ...request.input };
+    validateInput(operation.input as TObject, input, request.encoding);
+    const key = cached ? responseKey(operation.name, caller.plan, day, format, input) : undefined;
+    let rendered = key === undefined ? undefined : reference.responses.get(key);
+    if (!rendered) {
+      const ctx: OperationContext = {
+        caller,
+        store: this.#deps.store,
+        reference,
+        paging: this.#paging(operation.name, input),
+        now,
+        baseUrl: this.#deps.baseUrl,
+        usage: async () => ({
+          used: await this.#deps.counters.usage(caller.account.id, period.key),
+          period: { start: period.start, end: period.end },
+        }),
+      };
+      const value = await operation.handler(input as never, ctx);
+      const json = JSON.stringify(value);
+      const body = Buffer.from(request.render ? request.render.fn(value) : json);
+      // Hashing bytes, not a string: a string would be re-encoded first.
+      rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
+      if (key !== undefined) reference.responses.set(key, rendered);
+    }
+    if (rawKey !== undefined) reference.responses.set(rawKey, rendered);
     return rendered;
   }
 

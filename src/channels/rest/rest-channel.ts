@@ -46,6 +46,7 @@ async function handle(core: Core, operation: AnyOperation, csv: CsvTable | undef
       operation,
       input,
       encoding: 'text',
+      requestKey: request.url,
       ifNoneMatch: request.headers['if-none-match'],
       // The core hashes the CSV itself, so the ETag and the 304 are those of what is sent.
       render: asCsv ? { format: 'csv', fn: csv.render } : undefined,
