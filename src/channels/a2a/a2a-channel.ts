@@ -29,7 +29,7 @@ import { rateLimitHeaders } from '../rest/headers.js';
 import { sendProblem } from '../rest/problem-reply.js';
 import { A2A_PATH, AGENT_CARD_PATH, Cards } from './card.js';
 import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, protocolError } from './errors.js';
-import { messageResultJson, readSendMessage } from './send-message.js';
+import { messageResultBytes, readSendMessage } from './send-message.js';
 import { requestedVersion } from './version.js';
 
 /** `public`: shared caches may keep the card; it changes only with a deployment. */
@@ -163,7 +163,7 @@ async function handleRpc(core: Core, registry: Registry, cards: Cards, request: 
 }
 
 /** Runs one method; returns its `result` as JSON text, or throws a JsonRpcError or an ApiError. */
-async function dispatch(core: Core, registry: Registry, cards: Cards, call: Call, method: string, params: Json): Promise<string> {
+async function dispatch(core: Core, registry: Registry, cards: Cards, call: Call, method: string, params: Json): Promise<string | Buffer> {
   switch (method) {
     case 'SendMessage': {
       const skillCall = readSendMessage(params, registry);
@@ -174,7 +174,7 @@ async function dispatch(core: Core, registry: Registry, cards: Cards, call: Call
         encoding: 'json',
         etag: false,
       });
-      return messageResultJson(skillCall, outcome);
+      return messageResultBytes(skillCall, outcome);
     }
     case 'GetExtendedAgentCard':
       return cards.extended(await core.callableOperations(call.admission.caller));
@@ -253,11 +253,11 @@ function requestFacts(request: FastifyRequest): RequestFacts {
   };
 }
 
-function sendRpc(reply: FastifyReply, body: string) {
+function sendRpc(reply: FastifyReply, body: string | Buffer) {
   return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
 }
 
-function finish(reply: FastifyReply, admission: Admission, body: string) {
+function finish(reply: FastifyReply, admission: Admission, body: string | Buffer) {
   return sendRpc(reply.headers(rateLimitHeaders(admission)), body);
 }
 

@@ -165,15 +165,17 @@ export function restRoute(operation: AnyOperation, input: Record<string, unknown
 }
 
 /**
- * `result` of SendMessage as JSON text, built around the core's serialised answer (no parse, no re-stringify):
+ * `result` of SendMessage as UTF-8 bytes, built around the core's serialised answer (no parse, no re-stringify,
+ * no re-encoding of the cached bytes):
  * `{"message": {messageId, role: ROLE_AGENT, parts: [one data part], metadata: {skill, rest}}}`.
  */
-export function messageResultJson(call: SkillCall, outcome: Outcome): string {
-  const data = Array.isArray(outcome.value) ? `{"items":${outcome.json}}` : outcome.json;
+export function messageResultBytes(call: SkillCall, outcome: Outcome): Buffer {
+  const wrap = Array.isArray(outcome.value);
   const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
   const metadata = `{"skill":${JSON.stringify(call.operation.name)},"rest":${JSON.stringify(restRoute(call.operation, call.input))}}`;
-  return (
-    `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT",` +
-    `"parts":[{"data":${data},"mediaType":"application/json"}],"metadata":${metadata}}}`
+  const head = Buffer.from(
+    `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT","parts":[{"data":${wrap ? '{"items":' : ''}`,
   );
+  const tail = Buffer.from(`${wrap ? '}' : ''},"mediaType":"application/json"}],"metadata":${metadata}}}`);
+  return Buffer.concat([head, outcome.body, tail], head.length + outcome.body.length + tail.length);
 }

@@ -148,8 +148,18 @@ export function serialize(response: JsonRpcResponse): string {
  * A result response around a result that is already JSON text (for example the core's serialised outcome,
  * or a JSON prefix + that text): no parse and re-stringify on the hot path. `resultJson` must be valid JSON.
  */
-export function serializeRawResult(id: JsonRpcId, resultJson: string): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+const RESULT_END = Buffer.from('}');
+
+/**
+ * A success response around a result that is already JSON — text, or UTF-8 bytes (a cached answer is sent as
+ * bytes without being decoded and encoded again).
+ */
+export function serializeRawResult(id: JsonRpcId, resultJson: string): string;
+export function serializeRawResult(id: JsonRpcId, resultJson: string | Buffer): string | Buffer;
+export function serializeRawResult(id: JsonRpcId, resultJson: string | Buffer): string | Buffer {
+  if (typeof resultJson === 'string') return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`;
+  const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
+  return Buffer.concat([head, resultJson, RESULT_END], head.length + resultJson.length + 1);
 }
 
 /** True for `application/json` with or without parameters (`; charset=utf-8`), case-insensitive. */

@@ -127,7 +127,7 @@ async function handlePost(channel: Channel, request: FastifyRequest, reply: Fast
     const params = paramsObject(rpc);
     if (params === undefined) throw invalidParams('params must be an object');
     const result = await dispatch(channel, request, admission, rpc.method, params);
-    const body = typeof result === 'string' ? serializeRawResult(id, result) : resultBytes(id, result);
+    const body = serializeRawResult(id, result);
     return sendJson(reply.headers(rateLimitHeaders(admission)), body);
   } catch (error) {
     if (error instanceof JsonRpcError) return sendRpcError(reply, admission, id, error);
@@ -228,14 +228,6 @@ function requestFacts(request: FastifyRequest): RequestFacts {
 
 function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-const RESULT_END = Buffer.from('}');
-
-/** `serializeRawResult` for a result that is already UTF-8 bytes. */
-function resultBytes(id: JsonRpcId, result: Buffer): Buffer {
-  const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
-  return Buffer.concat([head, result, RESULT_END], head.length + result.length + 1);
 }
 
 function sendJson(reply: FastifyReply, body: string | Buffer) {
