@@ -37,6 +37,9 @@ export interface ApiKeyRecord {
   created_at: string;
 }
 
+/** What creating a key stores: its record without the fields the store assigns, plus the creation time. */
+export type NewApiKey = Omit<ApiKeyRecord, 'id' | 'revoked_at' | 'created_at'> & { now: string };
+
 /** A key with what authentication needs to decide, read in one go. */
 export interface KeyGrant {
   key: ApiKeyRecord;

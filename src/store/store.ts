@@ -37,6 +37,7 @@ import type {
   IndicatorRecord,
   KeyGrant,
   MunicipalityRecord,
+  NewApiKey,
   ObservationInput,
   ObservationRow,
   PlanRecord,
@@ -53,15 +54,7 @@ export interface AccessStore {
   listAccounts(): Promise<AccountRecord[]>;
   getAccount(id: number): Promise<AccountRecord | undefined>;
 
-  createApiKey(input: {
-    account_id: number;
-    lookup: string;
-    hash: string;
-    label: string | null;
-    scopes: Scope[];
-    expires_at: string | null;
-    now: string;
-  }): Promise<ApiKeyRecord>;
+  createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
   listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
   /** Marks a key revoked; false when there is no such key or it was already revoked. */
   revokeApiKey(id: number, now: string): Promise<boolean>;

@@ -35,6 +35,7 @@ import type {
   IndicatorRecord,
   KeyGrant,
   MunicipalityRecord,
+  NewApiKey,
   ObservationInput,
   ObservationRow,
   PlanRecord,
@@ -170,15 +171,7 @@ export class SqliteStore implements Store {
     return row && toAccount(row);
   }
 
-  async createApiKey(input: {
-    account_id: number;
-    lookup: string;
-    hash: string;
-    label: string | null;
-    scopes: Scope[];
-    expires_at: string | null;
-    now: string;
-  }): Promise<ApiKeyRecord> {
+  async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
     const result = this.#sql(
       'INSERT INTO api_keys (account_id, lookup, hash, label, scopes, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ).run(input.account_id, input.lookup, input.hash, input.label, JSON.stringify(input.scopes), input.expires_at, input.now);
