@@ -86,12 +86,18 @@ describe('periodToReferenceDate', () => {
     expect(periodToReferenceDate(label)).toBe(date);
   });
 
-  it.each(['', 'Semana 3 de 2026', '5.º Trimestre de 2026', '3.º Semestre de 2024', 'Brumário de 2024', '2011/2021', '22', 'S7A2023'])(
-    'does not guess %j',
-    (label) => {
-      expect(periodToReferenceDate(label)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'Semana 3 de 2026',
+    '5.º Trimestre de 2026',
+    '3.º Semestre de 2024',
+    'Brumário de 2024',
+    '2011/2021',
+    '22',
+    'S7A2023',
+  ])('does not guess %j', (label) => {
+    expect(periodToReferenceDate(label)).toBeNull();
+  });
 });
 
 describe('importIne with the real INE sample (0008264, Pref variant)', () => {

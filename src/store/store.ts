@@ -1,9 +1,4 @@
-/**
- * The store interface. Handlers, channels, ingest and the CLI speak to this only; SQL of one dialect stays
- * inside its implementation (`store/sqlite`, later `store/postgres`). Every method is async so that a
- * networked implementation fits behind the same signature.
- */
-import type { Scope } from '../domains.js';
+
 import type {
   AggregateQuery,
   AggregateResult,

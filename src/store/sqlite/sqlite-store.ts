@@ -6,7 +6,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Scope } from '../../domains.js';
 import type {
   AggregateQuery,
   AggregateResult,
