@@ -1,0 +1,99 @@
+/**
+ * The databases of `bench/procurement.js`: the demo data set with N synthetic contracts, cached in
+ * `.bench/procurement-<N>.db` (built when missing: migrate + loadDemo with seed 42 and N contracts; 1 000 000
+ * contracts take a few minutes), and a throw-away copy of it with the bench plans, accounts and keys.
+ *
+ *   node bench/procurement-db.js 100000 1000000   builds the missing caches only
+ */
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DIST, ROOT, SEED } from './lib.js';
+
+export const CACHE_DIR = join(ROOT, '.bench');
+
+/** `.bench/procurement-<contracts>.db`, built when missing. Returns its path. */
+export async function cachedProcurementDb(contracts) {
+  if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
+  const cached = join(CACHE_DIR, `procurement-${contracts}.db`);
+  if (existsSync(cached)) return cached;
+  const { migrate } = await import('../dist/admin/migrate.js');
+  const { loadDemo } = await import('../dist/ingest/demo/load-demo.js');
+  const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const building = join(CACHE_DIR, `procurement-${contracts}.${process.pid}.db`);
+  const started = Date.now();
+  process.stdout.write(`Building ${cached} (migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts)… `);
+  try {
+    const store = openSqliteStore(building);
+    await migrate(store);
+    await loadDemo(store, { seed: SEED, contracts });
+    await store.close(); // checkpoints the WAL into the file
+    renameSync(building, cached);
+  } finally {
+    for (const suffix of ['', '-wal', '-shm']) rmSync(`${building}${suffix}`, { force: true });
+  }
+  process.stdout.write(`${((Date.now() - started) / 1000).toFixed(1)} s, ${(statSync(cached).size / 2 ** 20).toFixed(0)} MiB\n`);
+  return cached;
+}
+
+/**
+ * A copy of the cached database in a temporary directory, with `keys` accounts and keys, each on a plan of its own
+ * (`bench_proc_<i>`): API access, the procurement domain, raw values, 1e9 requests per minute and 1e12 per month
+ * (very large but finite: the rate limiter and the quota run on every request and never refuse one). The plans
+ * differ only in `history_years` (i + 1), which no procurement operation reads but the response cache's key
+ * includes: the same URL under two keys is two cache entries and the same database work (see procurement.js).
+ * Returns the file, its directory (to remove) and the secrets, in plan order.
+ */
+export async function preparedProcurementDb(contracts, keys) {
+  const cached = await cachedProcurementDb(contracts);
+  const { migrate } = await import('../dist/admin/migrate.js');
+  const { savePlan } = await import('../dist/admin/plans.js');
+  const { createAccount } = await import('../dist/admin/accounts.js');
+  const { createKey } = await import('../dist/admin/keys.js');
+  const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+
+  const tempDir = mkdtempSync(join(tmpdir(), `munidata-bench-procurement-${contracts}-`));
+  const dbPath = join(tempDir, 'bench.db');
+  copyFileSync(cached, dbPath);
+  if (existsSync(`${cached}-wal`)) copyFileSync(`${cached}-wal`, `${dbPath}-wal`);
+  const store = openSqliteStore(dbPath);
+  const now = new Date();
+  try {
+    await migrate(store); // a newer schema than the cached file's
+    const secrets = [];
+    for (let i = 0; i < keys; i++) {
+      const plan = `bench_proc_${i}`;
+      await savePlan(
+        store,
+        plan,
+        {
+          name: `Bench procurement ${i}`,
+          api_access: true,
+          domains: ['procurement'],
+          raw_values: true,
+          requests_per_minute: 1e9,
+          requests_per_month: 1e12,
+          history_years: i + 1,
+        },
+        'create',
+      );
+      const account = await createAccount(store, { name: `bench ${i}`, plan }, now);
+      const { secret } = await createKey(store, { accountId: account.id, label: 'bench', scopes: ['procurement:read'] }, now);
+      secrets.push(secret);
+    }
+    return { dbPath, tempDir, secrets };
+  } finally {
+    await store.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const sizes = process.argv.slice(2).map(Number);
+  if (sizes.length === 0 || sizes.some((n) => !Number.isSafeInteger(n) || n < 0)) {
+    process.stderr.write('usage: node bench/procurement-db.js <contracts>…\n');
+    process.exit(2);
+  }
+  for (const n of sizes) console.log(await cachedProcurementDb(n));
+}

@@ -1,0 +1,99 @@
+/**
+ * The SQL behind the scenarios of bench/procurement.js, on the cached databases (read-only): each statement's
+ * EXPLAIN QUERY PLAN and its time (median of a few runs, in this process, no HTTP). For finding which query makes
+ * a scenario miss, and for checking a fix.
+ *
+ *   node bench/procurement-explain.js [contracts …]     (default: 100000 1000000; the caches must exist)
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { median } from './lib.js';
+import { CACHE_DIR } from './procurement-db.js';
+
+const { contractQuery } = await import('../dist/store/sqlite/procurement/contract-list.js');
+const { readKeyset, sourceSql } = await import('../dist/store/sqlite/procurement/keyset.js');
+const { loadContracts } = await import('../dist/store/sqlite/procurement/contract-rows.js');
+const { aggregateContracts } = await import('../dist/store/sqlite/procurement/aggregate.js');
+
+const isoDay = (d) => d.toISOString().slice(0, 10);
+const today = new Date();
+const yearsAgo = (n) => isoDay(new Date(Date.UTC(today.getUTCFullYear() - n, today.getUTCMonth(), today.getUTCDate())));
+const TO = '2100-01-31'; // as the bench sends it: beyond every contract
+
+/** Store inputs of the bench's scenarios (municipality ids: Lisboa 153, Porto 190 in the demo data). */
+const LISTS = [
+  { name: 'list: municipality', filter: { municipalityIds: [153] } },
+  { name: 'list: CPV + from', filter: { cpvPrefix: '45', from: yearsAgo(2) } },
+];
+const AGGREGATES = [
+  { name: 'aggregate: Lisboa by year', query: { executedIn: [153], groupBy: ['year'], to: TO } },
+  { name: 'aggregate: national, year × CPV', query: { groupBy: ['year', 'cpv_division'], to: TO } },
+  { name: 'aggregate: Lisboa + Porto, year × municipality', query: { executedIn: [153, 190], groupBy: ['year', 'municipality'], to: TO } },
+  { name: 'aggregate: Lisboa, suppliers, 12 months', query: { executedIn: [153], from: yearsAgo(1), groupBy: ['supplier'], to: TO } },
+];
+
+const sizes = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [100_000, 1_000_000];
+for (const contracts of sizes) {
+  const file = join(CACHE_DIR, `procurement-${contracts}.db`);
+  if (!existsSync(file)) {
+    console.log(`${file} is missing: run node bench/procurement-db.js ${contracts}`);
+    continue;
+  }
+  const db = new Database(file, { readonly: true });
+  db.pragma('cache_size = -65536'); // as the store
+  const prepared = new Map();
+  const sql = (text) => prepared.get(text) ?? prepared.set(text, db.prepare(text)).get(text);
+  console.log(`\n════ ${contracts.toLocaleString('en-US')} contracts (${file})`);
+
+  for (const { name, filter } of LISTS) {
+    console.log(`\n── ${name}`);
+    const page = { limit: 51 };
+    const { sources, query } = contractQuery(sql, filter, page);
+    for (const source of sources) {
+      const { text, params } = sourceSql(source, query);
+      explain(db, text, params);
+    }
+    const ids = readKeyset(sql, sources, query).map((r) => Number(r.id));
+    console.log(
+      `   ids of one page: ${timed(() => readKeyset(sql, sources, query))}; loading the 51 contracts: ${timed(() => loadContracts(sql, ids))}`,
+    );
+  }
+
+  for (const { name, query } of AGGREGATES) {
+    console.log(`\n── ${name}`);
+    // A Sql that explains and times every statement the aggregate runs.
+    const traced = (text) => {
+      const statement = sql(text);
+      const run = (method) => (params) => {
+        const args = params === undefined ? [] : [params];
+        explain(db, text, ...args);
+        const started = performance.now();
+        const result = statement[method](...args);
+        console.log(`   ${(performance.now() - started).toFixed(2)} ms${method === 'all' ? `, ${result.length} rows` : ''}`);
+        return result;
+      };
+      return { all: run('all'), get: run('get') };
+    };
+    aggregateContracts(traced, query);
+    console.log(`   whole aggregate: ${timed(() => aggregateContracts(sql, query))}`);
+  }
+  db.close();
+}
+
+function explain(db, text, ...params) {
+  console.log(`   ${text.replace(/\s+/g, ' ')}`);
+  for (const row of db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...params)) console.log(`      ${row.detail}`);
+}
+
+/** Median time of a few runs after a first (warming) one. */
+function timed(fn) {
+  fn();
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    fn();
+    times.push(performance.now() - started);
+  }
+  return `${median(times).toFixed(2)} ms`;
+}
