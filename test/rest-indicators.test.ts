@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CsvMunicipality, municipalitiesFromFile } from './helpers/reference-files.js';
 import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
 // ---- reference data, read straight from the files ------------------------------------------------------------
@@ -33,34 +34,7 @@ const CATALOGUE: CatalogueEntry[] = JSON.parse(readFileSync(new URL('../data/ind
 const KEYS_SORTED = CATALOGUE.map((i) => i.key).sort();
 const byKey = new Map(CATALOGUE.map((i) => [i.key, i]));
 
-interface CsvMunicipality {
-  id: number;
-  code: string;
-  slug: string;
-  name: string;
-  district: string;
-  nuts_ii: string;
-  nuts_iii: string;
-}
-const CSV_TEXT = readFileSync(new URL('../data/municipalities.csv', import.meta.url), 'utf8');
-const MUNICIPALITIES: CsvMunicipality[] = (() => {
-  if (CSV_TEXT.includes('"')) throw new Error('municipalities.csv has quoted fields; a plain split is not enough');
-  const [header, ...lines] = CSV_TEXT.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const cols = header.split(',');
-  return lines.map((line) => {
-    const cells = line.split(',');
-    const row = Object.fromEntries(cols.map((c, i) => [c, cells[i]]));
-    return {
-      id: Number(row.id),
-      code: row.code,
-      slug: row.slug,
-      name: row.name,
-      district: row.district,
-      nuts_ii: row.nuts_ii,
-      nuts_iii: row.nuts_iii,
-    };
-  });
-})();
+const MUNICIPALITIES: CsvMunicipality[] = municipalitiesFromFile();
 const CODES_SORTED = MUNICIPALITIES.map((m) => m.code).sort();
 const byCode = new Map(MUNICIPALITIES.map((m) => [m.code, m]));
 

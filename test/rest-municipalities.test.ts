@@ -4,38 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type CsvMunicipality, municipalitiesFromFile } from './helpers/reference-files.js';
 import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
 // ---- reference data, read straight from the files ------------------------------------------------------------
 
-interface CsvMunicipality {
-  id: number;
-  code: string;
-  slug: string;
-  name: string;
-  district: string;
-  nuts_ii: string;
-  nuts_iii: string;
-}
-const CSV_TEXT = readFileSync(new URL('../data/municipalities.csv', import.meta.url), 'utf8');
-const MUNICIPALITIES: CsvMunicipality[] = (() => {
-  if (CSV_TEXT.includes('"')) throw new Error('municipalities.csv has quoted fields; a plain split is not enough');
-  const [header, ...lines] = CSV_TEXT.split(/\r?\n/).filter((l) => l.trim() !== '');
-  const cols = header.split(',');
-  return lines.map((line) => {
-    const cells = line.split(',');
-    const row = Object.fromEntries(cols.map((c, i) => [c, cells[i]]));
-    return {
-      id: Number(row.id),
-      code: row.code,
-      slug: row.slug,
-      name: row.name,
-      district: row.district,
-      nuts_ii: row.nuts_ii,
-      nuts_iii: row.nuts_iii,
-    };
-  });
-})();
+const MUNICIPALITIES: CsvMunicipality[] = municipalitiesFromFile();
 const SORTED = [...MUNICIPALITIES].sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
 const byCode = new Map(MUNICIPALITIES.map((m) => [m.code, m]));
 const DISTRICTS = [...new Set(MUNICIPALITIES.map((m) => m.district))].sort();
