@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/access/api-keys.js';
 import { createKey, revokeKey } from '../src/admin/keys.js';
+import { expectProblem } from './helpers/expectations.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -8,15 +9,6 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(() => t.close());
-
-function expectProblem(res: { status: number; headers: Record<string, unknown>; json: any }, status: number, kind: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.json.type).toBe(`${BASE_URL}/problems/${kind}`);
-  expect(res.json.status).toBe(status);
-  expect(res.json.title).toEqual(expect.any(String));
-  expect(res.json.request_id).toBe(res.headers['request-id']);
-}
 
 describe('authentication', () => {
   it('answers a valid Bearer key', async () => {

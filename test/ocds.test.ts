@@ -18,9 +18,10 @@ import Ajv04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnnouncementInput, ContractInput } from '../src/store/procurement-records.js';
+import { expectProblem } from './helpers/expectations.js';
 import { BUYERS, buildFixture, type Fixture, IMPORTED_AT, PERSON, UNIDENTIFIED } from './helpers/procurement-fixture.js';
 import { freshStore, newestFirst } from './helpers/procurement-store.js';
-import { BASE_URL, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
+import { BASE_URL, startTestApp, type TestApp, } from './helpers/test-app.js';
 
 // Both packages ship CommonJS; under NodeNext their default export is the module object.
 const Ajv04 = Ajv04Module as unknown as typeof Ajv04Module.default;
@@ -372,12 +373,6 @@ const ocidOf = (c: ContractInput) =>
   c.procedure_id ? `${PREFIX}-${SOURCE}-proc-${c.procedure_id}` : `${PREFIX}-${SOURCE}-contract-${c.source_id}`;
 const day = (d: string) => `${d}T00:00:00Z`;
 const nifId = (nif: string) => `PT-NIF-${nif}`;
-
-function expectProblem(res: TestResponse, status: number, kind: string) {
-  expect(res.status, res.body).toBe(status);
-  expect(String(res.headers['content-type'])).toMatch(/^application\/problem\+json/);
-  expect(res.json.type).toBe(`${BASE_URL}/problems/${kind}`);
-}
 
 /** Every page of the release package for this query, validating each page; the pages' releases in order. */
 async function allReleases(query: string, limit = 9): Promise<Json[]> {

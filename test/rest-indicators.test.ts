@@ -5,8 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectJsonHeaders, expectProblem, expectValidation } from './helpers/expectations.js';
 import { type CsvMunicipality, municipalitiesFromFile } from './helpers/reference-files.js';
-import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
+import { collectPages, startTestApp, type TestApp, } from './helpers/test-app.js';
 
 // ---- reference data, read straight from the files ------------------------------------------------------------
 
@@ -81,28 +82,6 @@ function isLastDayOfMonth(d: string): boolean {
 }
 
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-
-function expectProblem(res: TestResponse, status: number, kind: string) {
-  expect(res.status, res.body).toBe(status);
-  expect(String(res.headers['content-type'])).toMatch(/^application\/problem\+json/);
-  expect(res.json.type).toBe(`${BASE_URL}/problems/${kind}`);
-  expect(res.json.status).toBe(status);
-  expect(res.json.title).toEqual(expect.any(String));
-}
-
-function expectValidation(res: TestResponse, field: string) {
-  expectProblem(res, 422, 'validation-error');
-  expect(Array.isArray(res.json.errors), res.body).toBe(true);
-  expect(res.json.errors.map((e: { field: string }) => e.field)).toContain(field);
-}
-
-function expectJsonHeaders(res: TestResponse) {
-  expect(res.status, res.body).toBe(200);
-  expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
-  expect(res.headers.etag).toEqual(expect.any(String));
-  expect(String(res.headers.etag).length).toBeGreaterThan(2);
-  expect(String(res.headers['cache-control'])).toMatch(/\bprivate\b/);
-}
 
 function expectNoDuplicates(values: string[]) {
   expect(new Set(values).size).toBe(values.length);

@@ -5,9 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractInput } from '../src/store/procurement-records.js';
+import { expectProblem } from './helpers/expectations.js';
 import { BUYERS, buildFixture, type Fixture, PERSON, SUPPLIERS, UNIDENTIFIED, withCheckDigit } from './helpers/procurement-fixture.js';
 import { fold, freshStore, newestFirst } from './helpers/procurement-store.js';
-import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
+import { collectPages, startTestApp, type TestApp, } from './helpers/test-app.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -27,12 +28,6 @@ beforeAll(async () => {
   t = await startTestApp({ store, dbPath });
 });
 afterAll(() => t.close());
-
-function expectProblem(res: TestResponse, status: number, kind: string) {
-  expect(res.status, res.body).toBe(status);
-  expect(String(res.headers['content-type'])).toMatch(/^application\/problem\+json/);
-  expect(res.json.type).toBe(`${BASE_URL}/problems/${kind}`);
-}
 
 /** Every page of a list, with a small page size so that paging is exercised; checks there is no duplicate. */
 async function all(path: string, limit = 7): Promise<any[]> {
