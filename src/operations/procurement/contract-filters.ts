@@ -7,7 +7,8 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
 import { queryTokens } from '../../core/text-match.js';
 import type { ContractFilter } from '../../store/procurement-queries.js';
-import { CpvPrefix, checkRange, FromDate, MunicipalityRefs, municipalityIds, Nif, SearchText, ToDate } from './inputs.js';
+import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
+import { CpvPrefix, checkRange, FromDate, Nif, SearchText, ToDate } from './inputs.js';
 import { OcdsMethod } from './schemas.js';
 
 /** The filter parameters (spread them into an operation's input object, next to `...Paging`). */

@@ -1,14 +1,13 @@
 /**
- * Input pieces the procurement operations share, and their checks beyond the schema: municipality references
- * resolved to ids (an unknown one is a 422 naming it), ranges whose ends are in the wrong order, cursor positions.
+ * Input pieces the procurement operations share, and their checks beyond the schema: ranges whose ends are in
+ * the wrong order, cursor positions. Municipality filters are shared with other domains (../shared).
  */
 import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
-import { DateString, MunicipalityRef } from '../../core/schemas.js';
+import { DateString } from '../../core/schemas.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
-
-export const MAX_MUNICIPALITIES = 50;
+import { municipalityIds } from '../shared/municipality-filters.js';
 
 export const Nif = Type.String({
   pattern: '^[0-9]{9}$',
@@ -22,13 +21,6 @@ export const CpvPrefix = Type.String({
   examples: ['45'],
 });
 
-export const MunicipalityRefs = (description: string) =>
-  Type.Array(MunicipalityRef, {
-    minItems: 1,
-    maxItems: MAX_MUNICIPALITIES,
-    description: `${description} Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
-  });
-
 export const FromDate = (what: string) => Type.Optional({ ...DateString, description: `First ${what} included (YYYY-MM-DD).` });
 export const ToDate = (what: string) => Type.Optional({ ...DateString, description: `Last ${what} included (YYYY-MM-DD).` });
 
@@ -40,19 +32,6 @@ export const SearchText = (what: string) =>
       description: `Words to find in ${what}: case- and accent-insensitive, every word must occur (as part of a word too).`,
     }),
   );
-
-/** The ids of these municipality codes or slugs; an unknown one is 422 `validation-error` naming it. */
-export function municipalityIds(reference: ReferenceData, refs: readonly string[] | undefined, field: string): number[] | undefined {
-  if (refs === undefined) return undefined;
-  const unknown = refs.filter((ref) => reference.municipality(ref) === undefined);
-  if (unknown.length > 0) {
-    throw new ApiError('validation-error', {
-      detail: `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}. Use the 4-digit code (Lisboa is 1106) or the slug; procurement_lookup_municipalities finds them by name.`,
-      errors: [{ field, message: `has unknown municipality ${unknown.join(', ')}` }],
-    });
-  }
-  return [...new Set(refs.map((ref) => (reference.municipality(ref) as { id: number }).id))];
-}
 
 /** 422 when the lower end of a range is above its upper end. */
 export function checkRange<T extends string | number>(low: T | undefined, high: T | undefined, lowField: string, highField: string): void {

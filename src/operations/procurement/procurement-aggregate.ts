@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
-import { checkRange, FromDate, MunicipalityRefs, municipalityIds, ToDate } from './inputs.js';
+import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
+import { checkRange, FromDate, ToDate } from './inputs.js';
 import { AggregateAnswer, AggregateDimension } from './schemas.js';
 
 /** An answer is one JSON document: a grouping finer than this is refused; narrow the filters or the dimensions. */

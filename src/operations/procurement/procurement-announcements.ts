@@ -3,7 +3,8 @@ import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../core/text-match.js';
 import { findDistrict } from '../municipalities/find-district.js';
-import { CpvPrefix, checkRange, datePosition, FromDate, MunicipalityRefs, municipalityIds, SearchText, ToDate } from './inputs.js';
+import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
+import { CpvPrefix, checkRange, datePosition, FromDate, SearchText, ToDate } from './inputs.js';
 import { dayOf, toAnnouncement } from './resources.js';
 import { Announcement } from './schemas.js';
 

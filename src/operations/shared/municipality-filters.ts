@@ -1,0 +1,31 @@
+/**
+ * Municipality filters shared by the list operations of every domain (procurement, signals, cases): a
+ * repeatable code-or-slug parameter of at most 50 values (SPEC.md "Limits"), resolved to the integer ids the
+ * store filters on; an unknown value is a 422 naming it, never an empty answer.
+ */
+import { Type } from '@sinclair/typebox';
+import { ApiError } from '../../core/errors.js';
+import type { ReferenceData } from '../../core/reference.js';
+import { MunicipalityRef } from '../../core/schemas.js';
+
+export const MAX_MUNICIPALITIES = 50;
+
+export const MunicipalityRefs = (description: string) =>
+  Type.Array(MunicipalityRef, {
+    minItems: 1,
+    maxItems: MAX_MUNICIPALITIES,
+    description: `${description} Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
+  });
+
+/** The ids of these municipality codes or slugs; an unknown one is 422 `validation-error` naming it. */
+export function municipalityIds(reference: ReferenceData, refs: readonly string[] | undefined, field: string): number[] | undefined {
+  if (refs === undefined) return undefined;
+  const unknown = refs.filter((ref) => reference.municipality(ref) === undefined);
+  if (unknown.length > 0) {
+    throw new ApiError('validation-error', {
+      detail: `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}. Use the 4-digit code (Lisboa is 1106) or the slug; municipalities_search and procurement_lookup_municipalities find them by name.`,
+      errors: [{ field, message: `has unknown municipality ${unknown.join(', ')}` }],
+    });
+  }
+  return [...new Set(refs.map((ref) => (reference.municipality(ref) as { id: number }).id))];
+}
