@@ -3,6 +3,8 @@
  * OpenAPI document and the docs page are all derived from it. Adding an operation = one file + one line here.
  */
 import type { AnyOperation } from '../core/operation.js';
+import { alertMatches } from './alerts/alert-matches.js';
+import { alertRules } from './alerts/alert-rules.js';
 import { indicatorsGet } from './indicators/indicators-get.js';
 import { indicatorsList } from './indicators/indicators-list.js';
 import { indicatorsSeries } from './indicators/indicators-series.js';
@@ -24,6 +26,12 @@ import { procurementEntityProfile } from './procurement/procurement-entity-profi
 import { procurementLookupEntities } from './procurement/procurement-lookup-entities.js';
 import { procurementLookupMunicipalities } from './procurement/procurement-lookup-municipalities.js';
 import { Registry } from './registry.js';
+import { signalCasesGet } from './signals/signal-cases-get.js';
+import { signalCasesList } from './signals/signal-cases-list.js';
+import { signalFamilies } from './signals/signal-families.js';
+import { signalTypes } from './signals/signal-types.js';
+import { signalsGet } from './signals/signals-get.js';
+import { signalsList } from './signals/signals-list.js';
 
 export const OPERATIONS: readonly AnyOperation[] = [
   me,
@@ -35,6 +43,12 @@ export const OPERATIONS: readonly AnyOperation[] = [
   municipalitiesSearch,
   municipalitiesGet,
   municipalitiesIndicators,
+  signalsList,
+  signalsGet,
+  signalFamilies,
+  signalTypes,
+  signalCasesList,
+  signalCasesGet,
   procurementContracts,
   procurementContractGet,
   procurementAggregate,
@@ -46,6 +60,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   procurementAmendments,
   procurementOcdsReleases,
   procurementOcdsRecord,
+  alertRules,
+  alertMatches,
 ];
 
 export function createRegistry(operations: readonly AnyOperation[] = OPERATIONS): Registry {

@@ -1,0 +1,31 @@
+/**
+ * Instants as inputs and as list positions, for the lists ordered by an instant (signals and cases by
+ * last_seen_at, alert matches by matched_at). The store holds instants as RFC 3339 UTC with whole seconds
+ * (`2026-07-14T09:30:00Z`), so a `since` given in any offset or with a fraction is brought to that form first.
+ */
+import { Type } from '@sinclair/typebox';
+import type { InstantPosition } from '../../store/signal-queries.js';
+
+export const SinceInstant = (what: string) =>
+  Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: `Watermark: only ${what} at or after this instant (RFC 3339, e.g. \`2026-07-14T09:30:00Z\`; any offset).`,
+    }),
+  );
+
+/**
+ * The instant in the store's form: UTC, whole seconds, `Z`. A fraction is rounded up, so that "at or after"
+ * keeps its meaning on whole-second values (09:30:00.5 admits 09:30:01, not 09:30:00).
+ */
+export function utcInstant(instant: Date | string): string {
+  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  return new Date(Math.ceil(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The [instant, id] position an instant-ordered list put in its cursor (signed: its shape is ours). */
+export function instantPosition(after: unknown): InstantPosition | undefined {
+  if (after === undefined) return undefined;
+  const [at, id] = after as [string, number];
+  return { at, id };
+}
