@@ -25,6 +25,23 @@ import type {
   EntityRecord,
   ProcurementWriteSummary,
 } from './procurement-records.js';
+import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
+import type {
+  AlertMatchInput,
+  AlertMatchRecord,
+  AlertRuleInput,
+  AlertRuleRecord,
+  AlertTemplateInput,
+  AlertTemplateRecord,
+  CaseDetailRecord,
+  CaseRecord,
+  CaseUpdate,
+  ChangeEntry,
+  PendingCase,
+  SignalInput,
+  SignalRecord,
+  SignalWriteSummary,
+} from './signal-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -175,9 +192,90 @@ export interface ProcurementReadStore {
   processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]>;
   /** The announcements with these ids, in the order of `ids`; unknown ids are skipped. */
   getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]>;
+  /** The contracts with these ids (summaries, with `announcement_id`), in the order of `ids`; unknown ids are skipped. */
+  getContracts(ids: readonly number[]): Promise<ContractRecord[]>;
+  /** The amendments with these ids (derived previous prices included), in the order of `ids`; unknown ids are skipped. */
+  getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]>;
 }
 
-export interface Store extends AccessStore, UsageStore, ReferenceStore, ObservationStore, ProcurementWriteStore, ProcurementReadStore {
+/**
+ * The change journal (see ChangeEntry) and consumers' watermarks. Procurement writes, observation writes and
+ * signal writes append to the journal in their own transaction, so a consumer that stores its watermark in the
+ * same transaction as its output never misses an entry and never processes one twice.
+ */
+export interface JournalStore {
+  /** Entries with seq > `afterSeq`, ascending, at most `limit`. */
+  readChanges(afterSeq: number, limit: number): Promise<ChangeEntry[]>;
+  /** The highest seq so far (0 when empty). */
+  lastChangeSeq(): Promise<number>;
+  /** A consumer's saved position (`detect:procurement`, `detect:sweep`, …); null before its first save. */
+  getWatermark(name: string): Promise<string | null>;
+  setWatermark(name: string, value: string): Promise<void>;
+}
+
+export interface SignalWriteStore {
+  /**
+   * Upserts signals by key in one transaction, together with `watermark` when given. A signal whose fields
+   * (evidence and subject included) and case are unchanged is not touched. A new one gets first_seen_at =
+   * last_seen_at = `now`; a changed one last_seen_at = `now`. Each inserted or changed signal appends a `signal`
+   * journal entry. Each signal's case (by key) is created when missing, the signal linked to it (a signal is in
+   * at most one case: a changed case key moves it), and the case marked pending for `pendingCases`.
+   */
+  writeSignals(batch: { signals: readonly SignalInput[]; now: string; watermark?: { name: string; value: string } }): Promise<SignalWriteSummary>;
+  /** Signals by key (unknown keys skipped). */
+  getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]>;
+  /** Signals by id, in the order of `ids`; unknown ids skipped. */
+  getSignals(ids: readonly number[]): Promise<SignalRecord[]>;
+  /** Cases marked pending by writeSignals, by id ascending, at most `limit`, with their events and signals. */
+  pendingCases(limit: number): Promise<PendingCase[]>;
+  /** Writes computed cases, appends their events and clears their pending marks, in one transaction. */
+  saveCases(updates: readonly CaseUpdate[]): Promise<void>;
+  /** The id of the case with this key, if any. */
+  findCaseId(key: string): Promise<number | undefined>;
+}
+
+export interface SignalReadStore {
+  /** By last_seen_at descending then id descending. */
+  listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]>;
+  getSignal(id: number): Promise<SignalRecord | undefined>;
+  /** Computed cases (never-computed ones are left out) by last_seen_at descending then id descending. */
+  listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]>;
+  getCase(id: number): Promise<CaseDetailRecord | undefined>;
+}
+
+export interface AlertStore {
+  /** Upserts templates by key (migrate seeds them); ids stay stable. */
+  saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void>;
+  listAlertTemplates(): Promise<AlertTemplateRecord[]>;
+  createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord>;
+  getAlertRule(id: number): Promise<AlertRuleRecord | undefined>;
+  /** By id ascending. */
+  listAlertRules(filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]>;
+  /** False when there is no such rule. */
+  setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean>;
+  /**
+   * Records matches — a (rule, item_key) pair already recorded is skipped, never written twice — and sets
+   * `matched_seq` of the given rules, in one transaction.
+   */
+  recordAlertMatches(batch: { matches: readonly AlertMatchInput[]; matchedSeq: readonly { ruleId: number; seq: number }[] }): Promise<{ inserted: number; skipped: number }>;
+  /** By matched_at descending then id descending. */
+  listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]>;
+  getAlertMatch(id: number): Promise<AlertMatchRecord | undefined>;
+  /** Sets a match's status to dismissed; false when there is no such match or it was dismissed already. */
+  dismissAlertMatch(id: number): Promise<boolean>;
+}
+
+export interface Store
+  extends AccessStore,
+    UsageStore,
+    ReferenceStore,
+    ObservationStore,
+    ProcurementWriteStore,
+    ProcurementReadStore,
+    JournalStore,
+    SignalWriteStore,
+    SignalReadStore,
+    AlertStore {
   /** Creates or upgrades the schema and seeds the plans; idempotent. */
   migrate(): Promise<void>;
   /** A number that changes whenever data served to callers changes, so caches know to drop. */

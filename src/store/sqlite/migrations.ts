@@ -319,4 +319,162 @@ CREATE INDEX amendments_by_date ON amendments (date DESC, id DESC);
 CREATE INDEX contracts_by_procedure_id ON contracts (source, procedure_id);
 `,
   },
+  {
+    version: 4,
+    name: 'signals-alerts',
+    // The change journal that detectors and the alert matcher consume, signals, their cases, alert rules and
+    // matches. Lists are keyset walks of one index in list order (last_seen_at / matched_at descending, then id),
+    // as for procurement; a filter with several values (municipalities, types) is one range per value, merged.
+    // Instants are RFC 3339 strings, compared as text: writers give them in one format. Cases list only once
+    // computed, so their list indexes are partial (WHERE computed = 1), and those that hide episodic cases
+    // (a single signal) hold only the others (AND source_count > 1).
+    sql: `
+CREATE TABLE changes (
+  seq        INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: consumers keep the last one they processed
+  kind       TEXT NOT NULL,                      -- contract, announcement, amendment, observation, signal
+  record_id  INTEGER NOT NULL,                   -- the record's id; for observation the municipality id
+  record_key TEXT,                               -- for observation the indicator key
+  item_date  TEXT                                -- the record's own date, NULL when unknown
+);
+
+CREATE TABLE watermarks (
+  name  TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE signals (
+  id                INTEGER PRIMARY KEY,
+  key               TEXT NOT NULL UNIQUE,
+  origin            TEXT NOT NULL,
+  fingerprint       TEXT NOT NULL,               -- hash of the fields and the case reference: equal means unchanged
+  type              TEXT NOT NULL,
+  family            TEXT NOT NULL,
+  municipality_id   INTEGER REFERENCES municipalities (id),
+  title_pt          TEXT,
+  title_en          TEXT,
+  summary_pt        TEXT,
+  summary_en        TEXT,
+  why_it_matters_pt TEXT,
+  why_it_matters_en TEXT,
+  next_step_pt      TEXT,
+  stage             TEXT,
+  status            TEXT NOT NULL,
+  value_tier        TEXT,
+  confidence        REAL NOT NULL,
+  deadline_date     TEXT,
+  event_date        TEXT,
+  amount_eur        REAL,
+  location_text     TEXT,
+  actionability     TEXT,
+  evidence          TEXT NOT NULL,               -- JSON array of evidence items
+  subject           TEXT NOT NULL,               -- JSON: what rules match on besides the served fields
+  first_seen_at     TEXT NOT NULL,
+  last_seen_at      TEXT NOT NULL
+);
+CREATE INDEX signals_by_seen ON signals (last_seen_at DESC, id DESC);
+CREATE INDEX signals_by_municipality ON signals (municipality_id, last_seen_at, id);
+CREATE INDEX signals_by_type ON signals (type, last_seen_at, id);
+CREATE INDEX signals_by_family ON signals (family, last_seen_at, id);
+
+CREATE TABLE cases (
+  id              INTEGER PRIMARY KEY,
+  key             TEXT NOT NULL UNIQUE,
+  type            TEXT NOT NULL,
+  family          TEXT NOT NULL,
+  computed        INTEGER NOT NULL DEFAULT 0,    -- 0 until saveCases first writes its fields
+  pending         INTEGER,                       -- NULL, or the journal seq of the signal change that marked it
+  municipality_id INTEGER REFERENCES municipalities (id),
+  title_pt        TEXT,
+  summary_pt      TEXT,
+  current_stage   TEXT,
+  previous_stage  TEXT,
+  status          TEXT,
+  value_tier      TEXT,
+  confidence      REAL,
+  source_count    INTEGER NOT NULL DEFAULT 0,
+  deadline_date   TEXT,
+  amount_eur      REAL,
+  location_text   TEXT,
+  event_date      TEXT,
+  first_seen_at   TEXT,
+  last_seen_at    TEXT NOT NULL DEFAULT ''       -- '' when unknown (orders the list)
+);
+CREATE INDEX cases_pending ON cases (id) WHERE pending IS NOT NULL;
+CREATE INDEX cases_by_seen ON cases (last_seen_at DESC, id DESC) WHERE computed = 1;
+CREATE INDEX cases_by_municipality ON cases (municipality_id, last_seen_at, id) WHERE computed = 1;
+CREATE INDEX cases_by_family ON cases (family, last_seen_at, id) WHERE computed = 1;
+CREATE INDEX cases_linked_by_seen ON cases (last_seen_at DESC, id DESC) WHERE computed = 1 AND source_count > 1;
+CREATE INDEX cases_linked_by_municipality ON cases (municipality_id, last_seen_at, id) WHERE computed = 1 AND source_count > 1;
+CREATE INDEX cases_linked_by_family ON cases (family, last_seen_at, id) WHERE computed = 1 AND source_count > 1;
+
+CREATE TABLE case_events (
+  id         INTEGER PRIMARY KEY,                -- append-only: the history is never rewritten
+  case_id    INTEGER NOT NULL REFERENCES cases (id),
+  event_type TEXT NOT NULL,
+  old_value  TEXT,
+  new_value  TEXT,
+  reason     TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX case_events_by_case ON case_events (case_id, id);
+
+-- A signal is in at most one case: the signal id is the key.
+CREATE TABLE case_links (
+  signal_id    INTEGER PRIMARY KEY REFERENCES signals (id),
+  case_id      INTEGER NOT NULL REFERENCES cases (id),
+  relationship TEXT NOT NULL
+);
+CREATE INDEX case_links_by_case ON case_links (case_id, signal_id);
+
+CREATE TABLE alert_templates (
+  id           INTEGER PRIMARY KEY,
+  key          TEXT NOT NULL UNIQUE,
+  name         TEXT NOT NULL,
+  description  TEXT NOT NULL,
+  matcher_type TEXT NOT NULL,
+  params       TEXT NOT NULL,                    -- JSON MatcherParams
+  source_types TEXT NOT NULL,                    -- JSON array
+  target_scope TEXT NOT NULL
+);
+
+CREATE TABLE alert_rules (
+  id               INTEGER PRIMARY KEY,
+  account_id       INTEGER NOT NULL REFERENCES accounts (id),
+  name             TEXT NOT NULL,
+  matcher_type     TEXT NOT NULL,
+  params           TEXT NOT NULL,                -- JSON MatcherParams
+  source_types     TEXT NOT NULL,                -- JSON array; empty = every source type
+  municipality_ids TEXT NOT NULL,                -- JSON array of municipality ids
+  target_scope     TEXT NOT NULL,
+  district         TEXT,
+  enabled          INTEGER NOT NULL DEFAULT 1,
+  template_id      INTEGER REFERENCES alert_templates (id),
+  created_at       TEXT NOT NULL,
+  matched_seq      INTEGER NOT NULL DEFAULT 0    -- the last journal entry the matcher checked this rule against
+);
+CREATE INDEX alert_rules_by_account ON alert_rules (account_id, id);
+
+CREATE TABLE alert_matches (
+  id              INTEGER PRIMARY KEY,
+  rule_id         INTEGER NOT NULL REFERENCES alert_rules (id),
+  account_id      INTEGER NOT NULL REFERENCES accounts (id),  -- the rule's, copied so an account's list is one range
+  item_key        TEXT NOT NULL,
+  source_type     TEXT NOT NULL,
+  municipality_id INTEGER REFERENCES municipalities (id),
+  score           REAL,
+  title           TEXT,
+  snippet         TEXT,
+  link            TEXT,
+  matched_at      TEXT NOT NULL,
+  case_id         INTEGER REFERENCES cases (id),
+  judge           TEXT,                          -- JSON AlertJudgeRecord
+  status          TEXT NOT NULL DEFAULT 'matched',
+  UNIQUE (rule_id, item_key)
+);
+CREATE INDEX alert_matches_by_account ON alert_matches (account_id, matched_at DESC, id DESC);
+CREATE INDEX alert_matches_by_rule ON alert_matches (rule_id, matched_at, id);
+CREATE INDEX alert_matches_by_municipality ON alert_matches (account_id, municipality_id, matched_at, id);
+CREATE INDEX alert_matches_by_status ON alert_matches (account_id, status, matched_at, id);
+`,
+  },
 ];

@@ -40,10 +40,27 @@ import type {
   PlanRecord,
   WriteSummary,
 } from '../records.js';
+import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
+import type {
+  AlertMatchInput,
+  AlertMatchRecord,
+  AlertRuleInput,
+  AlertRuleRecord,
+  AlertTemplateInput,
+  AlertTemplateRecord,
+  CaseDetailRecord,
+  CaseRecord,
+  CaseUpdate,
+  ChangeEntry,
+  PendingCase,
+  SignalInput,
+  SignalRecord,
+  SignalWriteSummary,
+} from '../signal-records.js';
 import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { listAmendments } from './procurement/amendment-rows.js';
+import { listAmendments, loadAmendments } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
@@ -54,6 +71,21 @@ import { entityCounterparts, entityYears, getEntity, listEntities } from './proc
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import type { Sql } from './procurement/sql.js';
+import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
+import {
+  createAlertRule,
+  getAlertRule,
+  listAlertRules,
+  listAlertTemplates,
+  saveAlertTemplates,
+  setAlertRuleEnabled,
+} from './signals/alert-rules.js';
+import { getCase, listCases } from './signals/case-read.js';
+import { findCaseId, forgetMarks, type PendingMarks, pendingCases, saveCases } from './signals/case-write.js';
+import { getWatermark, lastChangeSeq, ObservationChanges, readChanges, setWatermark } from './signals/journal.js';
+import { listSignalIds } from './signals/signal-list.js';
+import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
+import { writeSignals } from './signals/signal-write.js';
 
 type Row = Record<string, unknown>;
 
@@ -86,6 +118,9 @@ export class SqliteStore implements Store {
     }
     return statement;
   }
+
+  /** The statement cache as the SQL modules (./procurement/, ./signals/) take it. */
+  readonly #prepared: Sql = (text) => this.#sql(text);
 
   async migrate(): Promise<void> {
     this.#db.exec(
@@ -337,13 +372,15 @@ export class SqliteStore implements Store {
     );
     this.#db.transaction(() => {
       let removed = 0;
+      const changes = new ObservationChanges();
       if (options.replace) {
         const keep = new Set(rows.map((r) => `${r.municipality_id}|${r.reference_date}`));
         const existing = this.#sql('SELECT municipality_id, reference_date FROM observations WHERE indicator = ?').all(indicator) as Row[];
         const remove = this.#sql('DELETE FROM observations WHERE indicator = ? AND municipality_id = ? AND reference_date = ?');
         for (const e of existing) {
-          if (!keep.has(`${e.municipality_id}|${e.reference_date}`))
-            removed += remove.run(indicator, e.municipality_id, e.reference_date).changes;
+          if (keep.has(`${e.municipality_id}|${e.reference_date}`)) continue;
+          removed += remove.run(indicator, e.municipality_id, e.reference_date).changes;
+          changes.touch(Number(e.municipality_id), String(e.reference_date));
         }
       }
       for (const r of rows) {
@@ -353,10 +390,12 @@ export class SqliteStore implements Store {
           continue;
         }
         upsert.run(indicator, r.municipality_id, r.reference_date, r.value, r.treatment);
+        changes.touch(r.municipality_id, r.reference_date);
         if (old) summary.updated++;
         else summary.inserted++;
       }
       if (summary.inserted + summary.updated + removed > 0) {
+        changes.append(this.#prepared, indicator);
         this.#normalize(indicator);
         this.#bumpDataVersion();
       }
@@ -382,11 +421,9 @@ export class SqliteStore implements Store {
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
 
-  readonly #procurementSql: Sql = (text) => this.#sql(text);
-
   async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
     return this.#db.transaction(() => {
-      const summary = saveCpvs(this.#procurementSql, rows);
+      const summary = saveCpvs(this.#prepared, rows);
       if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
       return summary;
     })();
@@ -397,65 +434,208 @@ export class SqliteStore implements Store {
   }
 
   async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
-    return writeBatch(this.#db, this.#procurementSql, batch, () => this.#bumpDataVersion());
+    return writeBatch(this.#db, this.#prepared, batch, () => this.#bumpDataVersion());
   }
 
   async refreshProcurementRollups(): Promise<void> {
     this.#db.transaction(() => {
-      if (refreshEntityTotals(this.#procurementSql)) this.#bumpDataVersion();
+      if (refreshEntityTotals(this.#prepared)) this.#bumpDataVersion();
     })();
   }
 
   async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
-    return loadContracts(this.#procurementSql, listContractIds(this.#procurementSql, filter, page));
+    return loadContracts(this.#prepared, listContractIds(this.#prepared, filter, page));
   }
 
   async getContract(id: number): Promise<ContractDetailRecord | undefined> {
-    return loadContractDetail(this.#procurementSql, id);
+    return loadContractDetail(this.#prepared, id);
   }
 
   async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
-    return aggregateContracts(this.#procurementSql, query);
+    return aggregateContracts(this.#prepared, query);
   }
 
   async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
-    return listEntities(this.#procurementSql, filter, page);
+    return listEntities(this.#prepared, filter, page);
   }
 
   async getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.#procurementSql, nif);
+    return getEntity(this.#prepared, nif);
   }
 
   async entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.#procurementSql, nif);
+    return entityYears(this.#prepared, nif);
   }
 
   async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.#procurementSql, nif, as, limit);
+    return entityCounterparts(this.#prepared, nif, as, limit);
   }
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
-    return lookupEntityCandidates(this.#procurementSql, text, limit);
+    return lookupEntityCandidates(this.#prepared, text, limit);
   }
 
   async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
-    return listAnnouncements(this.#procurementSql, filter, page);
+    return listAnnouncements(this.#prepared, filter, page);
   }
 
   async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return listAmendments(this.#procurementSql, filter, page);
+    return listAmendments(this.#prepared, filter, page);
   }
 
   async contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadContractAmendments(this.#procurementSql, contractIds);
+    return loadContractAmendments(this.#prepared, contractIds);
   }
 
   async processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
-    return loadProcessContracts(this.#procurementSql, source, process);
+    return loadProcessContracts(this.#prepared, source, process);
   }
 
   async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.#procurementSql, ids);
+    return loadAnnouncements(this.#prepared, ids);
+  }
+
+  async getContracts(ids: readonly number[]): Promise<ContractRecord[]> {
+    return loadContracts(this.#prepared, ids);
+  }
+
+  async getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
+    return loadAmendments(this.#prepared, ids);
+  }
+
+  // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
+
+  async readChanges(afterSeq: number, limit: number): Promise<ChangeEntry[]> {
+    return readChanges(this.#prepared, afterSeq, limit);
+  }
+
+  async lastChangeSeq(): Promise<number> {
+    return lastChangeSeq(this.#prepared);
+  }
+
+  async getWatermark(name: string): Promise<string | null> {
+    return getWatermark(this.#prepared, name);
+  }
+
+  async setWatermark(name: string, value: string): Promise<void> {
+    setWatermark(this.#prepared, name, value);
+  }
+
+  async writeSignals(batch: {
+    signals: readonly SignalInput[];
+    now: string;
+    watermark?: { name: string; value: string };
+  }): Promise<SignalWriteSummary> {
+    return this.#db.transaction(() => {
+      const summary = writeSignals(this.#prepared, batch.signals, batch.now);
+      if (batch.watermark) setWatermark(this.#prepared, batch.watermark.name, batch.watermark.value);
+      if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
+      return summary;
+    })();
+  }
+
+  async getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]> {
+    return loadSignalsByKeys(this.#prepared, keys);
+  }
+
+  async getSignals(ids: readonly number[]): Promise<SignalRecord[]> {
+    return loadSignals(this.#prepared, ids);
+  }
+
+  /** The pending mark of each case handed out by pendingCases, which saveCases clears (see ./signals/case-write.ts). */
+  readonly #pendingMarks: PendingMarks = new Map();
+
+  async pendingCases(limit: number): Promise<PendingCase[]> {
+    return pendingCases(this.#prepared, limit, this.#pendingMarks);
+  }
+
+  async saveCases(updates: readonly CaseUpdate[]): Promise<void> {
+    this.#db.transaction(() => {
+      saveCases(this.#prepared, updates, this.#pendingMarks);
+      if (updates.length > 0) this.#bumpDataVersion();
+    })();
+    forgetMarks(updates, this.#pendingMarks);
+  }
+
+  async findCaseId(key: string): Promise<number | undefined> {
+    return findCaseId(this.#prepared, key);
+  }
+
+  async listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]> {
+    return loadSignals(this.#prepared, listSignalIds(this.#prepared, filter, page));
+  }
+
+  async getSignal(id: number): Promise<SignalRecord | undefined> {
+    return loadSignals(this.#prepared, [id])[0];
+  }
+
+  async listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]> {
+    return listCases(this.#prepared, filter, page);
+  }
+
+  async getCase(id: number): Promise<CaseDetailRecord | undefined> {
+    return getCase(this.#prepared, id);
+  }
+
+  async saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void> {
+    this.#db.transaction(() => {
+      if (saveAlertTemplates(this.#prepared, rows)) this.#bumpDataVersion();
+    })();
+  }
+
+  async listAlertTemplates(): Promise<AlertTemplateRecord[]> {
+    return listAlertTemplates(this.#prepared);
+  }
+
+  async createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord> {
+    return this.#db.transaction(() => {
+      const id = createAlertRule(this.#prepared, input);
+      this.#bumpDataVersion();
+      return getAlertRule(this.#prepared, id) as AlertRuleRecord;
+    })();
+  }
+
+  async getAlertRule(id: number): Promise<AlertRuleRecord | undefined> {
+    return getAlertRule(this.#prepared, id);
+  }
+
+  async listAlertRules(filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]> {
+    return listAlertRules(this.#prepared, filter, page);
+  }
+
+  async setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
+    return this.#db.transaction(() => {
+      const { found, changed } = setAlertRuleEnabled(this.#prepared, id, enabled);
+      if (changed) this.#bumpDataVersion();
+      return found;
+    })();
+  }
+
+  async recordAlertMatches(batch: {
+    matches: readonly AlertMatchInput[];
+    matchedSeq: readonly { ruleId: number; seq: number }[];
+  }): Promise<{ inserted: number; skipped: number }> {
+    return this.#db.transaction(() => {
+      const counts = recordAlertMatches(this.#prepared, batch.matches, batch.matchedSeq);
+      if (counts.inserted > 0) this.#bumpDataVersion();
+      return counts;
+    })();
+  }
+
+  async listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]> {
+    return listAlertMatches(this.#prepared, filter, page);
+  }
+
+  async getAlertMatch(id: number): Promise<AlertMatchRecord | undefined> {
+    return getAlertMatch(this.#prepared, id);
+  }
+
+  async dismissAlertMatch(id: number): Promise<boolean> {
+    return this.#db.transaction(() => {
+      const dismissed = dismissAlertMatch(this.#prepared, id);
+      if (dismissed) this.#bumpDataVersion();
+      return dismissed;
+    })();
   }
 }
 

@@ -64,6 +64,11 @@ export function listAmendments(sql: Sql, filter: AmendmentFilter, page: KeysetPa
     params,
     page,
   }).map((r) => Number(r.id));
+  return loadAmendments(sql, ids);
+}
+
+/** The amendments with these ids (derived previous prices included), in the order of `ids`; unknown ids skipped. */
+export function loadAmendments(sql: Sql, ids: readonly number[]): AmendmentRecord[] {
   if (ids.length === 0) return [];
   const rows = sql(`SELECT ${amendmentSelect} WHERE a.id IN (SELECT value FROM json_each(@ids))`).all({ ids: jsonList(ids) }) as Row[];
   const byId = new Map(rows.map((row) => [Number(row.id), toAmendment(row)]));

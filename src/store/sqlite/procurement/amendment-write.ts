@@ -1,9 +1,10 @@
 /**
  * One amendment upserted by (source, source_id), attached to the contract with the same source and the given
  * contract source id. An amendment whose contract is not in the store (nor earlier in the batch) is an orphan:
- * reported, not written.
+ * reported, not written. An inserted or changed amendment appends an `amendment` journal entry.
  */
 import type { AmendmentInput } from '../../procurement-records.js';
+import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
 import { amendmentFingerprint } from './fingerprint.js';
 import type { Row } from './sql.js';
@@ -52,11 +53,14 @@ export function writeAmendment(batch: BatchContext, input: AmendmentInput): void
     link: input.link ?? null,
     imported_at: input.imported_at,
   } satisfies Record<(typeof COLUMNS)[number], unknown>;
+  let id: number;
   if (old) {
-    sql(UPDATE).run({ ...row, id: old.id });
+    id = Number(old.id);
+    sql(UPDATE).run({ ...row, id });
     summary.amendments.updated++;
   } else {
-    sql(INSERT).run(row);
+    id = Number(sql(INSERT).run(row).lastInsertRowid);
     summary.amendments.inserted++;
   }
+  appendChange(sql, 'amendment', id, null, row.date);
 }

@@ -1,6 +1,10 @@
-/** One announcement upserted by (source, source_id); a changed one keeps its id and gets its child rows rewritten. */
+/**
+ * One announcement upserted by (source, source_id); a changed one keeps its id and gets its child rows rewritten.
+ * An inserted or changed one appends an `announcement` journal entry.
+ */
 import { fold } from '../../../core/text-match.js';
 import type { AnnouncementInput } from '../../procurement-records.js';
+import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
 import { announcementFingerprint } from './fingerprint.js';
 import { searchText } from './keys.js';
@@ -66,6 +70,7 @@ export function writeAnnouncement(batch: BatchContext, input: AnnouncementInput)
     id = Number(sql(INSERT).run(row).lastInsertRowid);
     summary.announcements.inserted++;
   }
+  appendChange(sql, 'announcement', id, null, row.published_on);
 
   const addCpv = sql('INSERT INTO announcement_cpvs (announcement_id, position, cpv) VALUES (?, ?, ?)');
   for (const [position, cpv] of input.cpvs.entries()) addCpv.run(id, position, cpv);

@@ -1,9 +1,10 @@
 /**
  * One contract upserted by (source, source_id). An unchanged fingerprint stops here; a changed contract keeps
  * its id and gets its child rows (parties, CPVs, municipalities, text index) rewritten, and its old figures
- * taken out of the rollups before the new ones go in.
+ * taken out of the rollups before the new ones go in. Either way it appends a `contract` journal entry.
  */
 import type { ContractInput, Party } from '../../procurement-records.js';
+import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
 import { contractFingerprint } from './fingerprint.js';
 import { entityNif, procedureKey, searchText } from './keys.js';
@@ -37,6 +38,7 @@ export function writeContract(batch: BatchContext, input: ContractInput): void {
     id = Number(sql(INSERT_CONTRACT).run(CONTRACT_COLUMNS.map((c) => row[c])).lastInsertRowid);
     summary.contracts.inserted++;
   }
+  appendChange(sql, 'contract', id, null, row.published_on);
 
   const addParty = sql(
     'INSERT INTO contract_parties (contract_id, role, position, nif, name, published_on, price_eur) VALUES (?, ?, ?, ?, ?, ?, ?)',

@@ -9,7 +9,7 @@ import type { AmendmentInput, AnnouncementInput, ContractInput, Party } from '..
  * changed — nobody forges an import — and at a million contracts a crypto hash object per record costs more
  * than the rest of the fingerprint.
  */
-function hash(values: readonly unknown[]): string {
+export function hash(values: readonly unknown[]): string {
   const text = JSON.stringify(values);
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
