@@ -10,7 +10,7 @@ import { createKey } from '../src/admin/keys.js';
 import { type App, createApp } from '../src/app.js';
 import { A2A_HTTP_REFUSAL_CODE } from '../src/channels/a2a/errors.js';
 import { loadConfig } from '../src/config.js';
-import { ApiError, ERROR_KINDS, type ErrorKind } from '../src/core/errors.js';
+import { ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo } from '../src/core/errors.js';
 import { defineOperation } from '../src/core/operation.js';
 import { createRegistry, OPERATIONS } from '../src/operations/index.js';
 import { BASE_URL, copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -362,9 +362,12 @@ describe('SERVICE_UNAVAILABLE and internal errors', () => {
     };
   });
 
-  it('SERVICE_UNAVAILABLE is -32004', async () => {
-    const error = expectKind(await send('unavailable', {}, { app, key }), -32004, 'service-unavailable');
+  it('SERVICE_UNAVAILABLE is -32004 on HTTP 503 with Retry-After', async () => {
+    const res = await send('unavailable', {}, { app, key });
+    const error = expectKind(res, -32004, 'service-unavailable');
     expect(error.data[0].metadata.retry_after).toBe('5');
+    expect(res.status).toBe(503);
+    expect(res.headers['retry-after']).toBe('5');
   });
 
   it('an unexpected error is -32603 INTERNAL and leaks nothing', async () => {
@@ -480,8 +483,9 @@ describe('docs/a2a.md', () => {
     const doc = readFileSync(new URL('../docs/a2a.md', import.meta.url), 'utf8');
     const rows = new Map<string, string>();
     for (const match of doc.matchAll(/^\| `([a-z-]+)` \| `([A-Z_]+)` \| ([^|]+?) \|/gm)) rows.set(match[1], match[3].trim());
-    for (const [kind, info] of Object.entries(ERROR_KINDS)) {
-      const expected = info.a2a === 'http' ? `HTTP ${info.status}` : String(info.a2a);
+    for (const [kind, info] of Object.entries(ERROR_KINDS) as [string, ErrorKindInfo][]) {
+      const expected =
+        info.a2a === 'http' ? `HTTP ${info.status}` : info.a2aHttpStatus ? `${info.a2a} on HTTP ${info.status}` : String(info.a2a);
       expect(rows.get(kind), kind).toBe(expected);
     }
     expect(rows.size).toBe(Object.keys(ERROR_KINDS).length);

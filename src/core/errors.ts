@@ -4,6 +4,7 @@
  * form on the MCP channel and its description, which `{base_url}/problems/<kind>` serves. Channels translate;
  * none invents a kind.
  */
+import { DependencyUnavailableError } from './dependency.js';
 
 export interface ErrorKindInfo {
   readonly status: number;
@@ -14,6 +15,12 @@ export interface ErrorKindInfo {
    * status (authentication, origin, plan without API access, rate limit).
    */
   readonly a2a: number | 'http';
+  /**
+   * A2A: the JSON-RPC error (with its `a2a` code) goes out with the kind's HTTP status instead of 200. For a
+   * dependency outage, which proxies, load balancers and HTTP retry logic must see as a 503 (with `Retry-After`)
+   * whichever step of the request it struck.
+   */
+  readonly a2aHttpStatus?: true;
   /**
    * How the MCP channel answers: `http` when the whole HTTP answer carries the status, `result` for a `tools/call`
    * result with `isError: true` carrying the problem document (a failed call the model can act on).
@@ -121,6 +128,7 @@ export const ERROR_KINDS = {
     title: 'Service temporarily unavailable',
     description: 'A dependency is unavailable. Retry after `Retry-After` seconds, with growing intervals.',
     a2a: -32004,
+    a2aHttpStatus: true,
     mcp: 'http',
   },
 } as const satisfies Record<string, ErrorKindInfo>;
@@ -170,6 +178,14 @@ export class ApiError extends Error {
 
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DependencyUnavailableError) {
+    // Which dependency is named, not how it failed: the cause (host names, driver messages) stays in the logs.
+    return new ApiError('service-unavailable', {
+      detail: `The service cannot reach its ${error.dependency} right now; retry in ${error.retryAfter} s.`,
+      retryAfter: error.retryAfter,
+      cause: error,
+    });
+  }
   return new ApiError('internal', { cause: error });
 }
 

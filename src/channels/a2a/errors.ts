@@ -6,12 +6,13 @@
  * Errors of the A2A protocol itself (version, content type, tasks, streaming) carry an ErrorInfo of the
  * `a2a-protocol.org` domain with the spec's reason.
  */
-import { type ApiError, ERROR_KINDS, type ErrorKind, type Problem, toProblem } from '../../core/errors.js';
+import { type ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo, type Problem, toProblem } from '../../core/errors.js';
 import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
 
 /** The A2A-specific JSON-RPC codes (A2A 1.0 §9.5) this channel answers with. */
 export const A2A_CODES = {
   taskNotFound: -32001,
+  taskNotCancelable: -32002,
   pushNotificationNotSupported: -32003,
   unsupportedOperation: -32004,
   contentTypeNotSupported: -32005,
@@ -69,9 +70,13 @@ export function codeOf(kind: ErrorKind): number {
   return a2a === 'http' ? A2A_HTTP_REFUSAL_CODE : a2a;
 }
 
-/** Whether the kind is answered with its HTTP status for the whole request (401, 403 origin/plan, 429, 405). */
+/**
+ * Whether the kind is answered with its HTTP status for the whole request: 401, 403 origin/plan, 429, 405 (with
+ * the HTTP-refusal code), and 503 (with its own code -32004, SERVICE_UNAVAILABLE).
+ */
 export function isHttpLevel(kind: ErrorKind): boolean {
-  return ERROR_KINDS[kind].a2a === 'http';
+  const info: ErrorKindInfo = ERROR_KINDS[kind];
+  return info.a2a === 'http' || info.a2aHttpStatus === true;
 }
 
 /** An ApiError as the JSON-RPC error of this channel: code from the table, ErrorInfo, problem, BadRequest. */
