@@ -211,6 +211,15 @@ describe('contract rollups', () => {
         const expected = perMonth(contracts.filter((c) => c.municipality_ids.includes(municipality.id)));
         expect(answer.groups.map((g) => ({ month: g.key.month, count: g.count, total: g.total_eur }))).toEqual(expected);
       }
+      // Several municipalities: the contracts executed in two of them count once, also after one moved away.
+      const pair = [BUYERS[6].id, BUYERS[7].id];
+      const leaving = contracts.findIndex((c) => pair.every((id) => c.municipality_ids.includes(id)));
+      contracts[leaving] = { ...contracts[leaving], municipality_ids: [BUYERS[6].id, BUYERS[2].id] };
+      await store.writeProcurement({ contracts: [contracts[leaving]] });
+      const inPair = contracts.filter((c) => c.municipality_ids.some((id) => pair.includes(id)));
+      expect(inPair.filter((c) => pair.every((id) => c.municipality_ids.includes(id))).length).toBeGreaterThan(0);
+      const answer = await store.aggregateContracts({ executedIn: pair, from: '2023-01-01', groupBy: ['month'] });
+      expect(answer.groups.map((g) => ({ month: g.key.month, count: g.count, total: g.total_eur }))).toEqual(perMonth(inPair));
       const byProcedure = await store.aggregateContracts({ groupBy: ['procedure_type'] });
       const concurso = contracts.filter((c) => c.procedure_type === 'Concurso público');
       expect(byProcedure.groups.find((g) => g.key.procedure_type === 'Concurso público')?.count).toBe(concurso.length);

@@ -8,7 +8,7 @@ import type { ContractInput } from '../src/store/procurement-records.js';
 import { expectProblem } from './helpers/expectations.js';
 import { BUYERS, buildFixture, type Fixture, PERSON, SUPPLIERS, UNIDENTIFIED, withCheckDigit } from './helpers/procurement-fixture.js';
 import { fold, freshStore, newestFirst } from './helpers/procurement-store.js';
-import { collectPages, startTestApp, type TestApp, } from './helpers/test-app.js';
+import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const TODAY = new Date().toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -291,6 +291,40 @@ describe('procurement_aggregate', () => {
     );
     expect(res.json.totals).toEqual({ count: contracts.length, total_eur: sum(contracts) });
     expect(res.json.groups.map((g: Group & { labels: Record<string, string> }) => g.labels.municipality)).toEqual(['Lisboa', 'Porto']);
+  });
+
+  it('counts a contract executed in several of the requested municipalities once, in groups and totals', async () => {
+    const wanted = [BUYERS[7], LISBOA, PORTO]; // the fixture has contracts in 1109 + 1106 and in 1106 + 1312
+    const query = wanted.map((m) => `executed_in=${m.code}`).join('&');
+    const contracts = fixture.contracts.filter((c) => c.municipality_ids.some((m) => wanted.some((w) => w.id === m)));
+    const shared = contracts.filter((c) => c.municipality_ids.filter((m) => wanted.some((w) => w.id === m)).length > 1);
+    expect(shared.length).toBeGreaterThan(1);
+    for (const [from, to] of [
+      [undefined, undefined],
+      ['2023-01-01', '2024-12-31'],
+      ['2023-02-11', '2024-07-20'],
+    ] as const) {
+      const range = `${from ? `&from=${from}` : ''}${to ? `&to=${to}` : ''}`;
+      const selected = contracts.filter((c) => inRange(c, from, to));
+      const res = await t.get(`/v1/procurement/aggregate?${query}&group_by=year&group_by=cpv_division&group_by=procedure_type${range}`);
+      expect(res.status).toBe(200);
+      compare(
+        res.json.groups,
+        expectedGroups(selected, (c) => [
+          {
+            year: c.published_on === null ? null : Number(c.published_on.slice(0, 4)),
+            cpv_division: c.cpvs[0].slice(0, 2),
+            procedure_type: c.procedure_type,
+          },
+        ]),
+      );
+      expect(res.json.totals).toEqual({ count: selected.length, total_eur: sum(selected) });
+      const byMonth = await t.get(`/v1/procurement/aggregate?${query}&group_by=month${range}`);
+      compare(
+        byMonth.json.groups,
+        expectedGroups(selected, (c) => [{ month: c.published_on?.slice(0, 7) ?? null }]),
+      );
+    }
   });
 
   it('groups nationally by municipality (none last), by CPV division with labels, by procedure type and buyer', async () => {

@@ -477,4 +477,57 @@ CREATE INDEX alert_matches_by_municipality ON alert_matches (account_id, municip
 CREATE INDEX alert_matches_by_status ON alert_matches (account_id, status, matched_at, id);
 `,
   },
+  {
+    version: 5,
+    name: 'contract-municipality-sets',
+    // A contract executed in several municipalities is in the per-municipality rollup of each. To count it once
+    // when an aggregate sums the rollups of several municipalities, these contracts are also rolled up under
+    // their set of municipalities: the aggregate subtracts (k - 1) x the rows of each set that shares k >= 2
+    // municipalities with the question. Sets depend on geography more than on volume; the question's sets are
+    // found through municipality_set_members. Filled here from the contracts already stored, then kept by writes.
+    sql: `
+CREATE TABLE municipality_sets (
+  id      INTEGER PRIMARY KEY,
+  members TEXT NOT NULL UNIQUE                   -- municipality ids ascending, joined by ','
+);
+
+CREATE TABLE municipality_set_members (
+  municipality_id INTEGER NOT NULL,
+  set_id          INTEGER NOT NULL REFERENCES municipality_sets (id),
+  PRIMARY KEY (municipality_id, set_id)
+) WITHOUT ROWID;
+
+CREATE TABLE contract_set_rollups (
+  set_id         INTEGER NOT NULL REFERENCES municipality_sets (id),
+  month          TEXT NOT NULL,
+  cpv_division   TEXT NOT NULL,
+  procedure_type TEXT NOT NULL,
+  count          INTEGER NOT NULL,
+  total_cents    INTEGER NOT NULL,
+  PRIMARY KEY (set_id, month, cpv_division, procedure_type)
+) WITHOUT ROWID;
+
+CREATE TEMP TABLE multi_contracts AS
+  SELECT contract_id, group_concat(municipality_id, ',' ORDER BY municipality_id) AS members
+  FROM contract_municipalities GROUP BY contract_id HAVING count(*) > 1;
+
+INSERT INTO municipality_sets (members) SELECT DISTINCT members FROM temp.multi_contracts ORDER BY members;
+
+INSERT OR IGNORE INTO municipality_set_members (municipality_id, set_id)
+  SELECT cm.municipality_id, s.id
+  FROM temp.multi_contracts mc
+  JOIN municipality_sets s ON s.members = mc.members
+  JOIN contract_municipalities cm ON cm.contract_id = mc.contract_id;
+
+INSERT INTO contract_set_rollups (set_id, month, cpv_division, procedure_type, count, total_cents)
+  SELECT s.id, substr(c.published_on, 1, 7), coalesce(c.cpv_division, ''), coalesce(c.procedure_type, ''),
+         count(*), sum(CAST(round(coalesce(c.price_eur, 0) * 100) AS INTEGER))
+  FROM temp.multi_contracts mc
+  JOIN municipality_sets s ON s.members = mc.members
+  JOIN contracts c ON c.id = mc.contract_id
+  GROUP BY 1, 2, 3, 4;
+
+DROP TABLE temp.multi_contracts;
+`,
+  },
 ];

@@ -2,9 +2,11 @@
  * Contract counts and euros per group. A contract counts once in every group it falls in (a contract with two
  * suppliers counts for each of them), and once in the totals.
  *
- * Whole months come from contract_rollups when the grouping and the filter allow it (no entity dimension, at most
- * one municipality): then the cost depends on the number of months and groups, not of contracts. The days of a
- * partly covered first or last month, and every other question, are counted from the contracts themselves.
+ * Whole months come from contract_rollups when the grouping allows it (no entity dimension): then the cost
+ * depends on the number of months and groups, not of contracts. With several municipalities, their rollups are
+ * summed and the contracts executed in more than one of them subtracted from contract_set_rollups, so that each
+ * counts once. The days of a partly covered first or last month, and groupings by entity, are counted from the
+ * contracts themselves.
  */
 import type { AggregateDimension, AggregateGroup, AggregateKey, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
 import { dateRange } from './keyset.js';
@@ -20,11 +22,11 @@ interface Counted {
 
 export function aggregateContracts(sql: Sql, query: AggregateQuery): AggregateResult {
   const executedIn = query.executedIn ?? [];
-  const rollupsAnswer = executedIn.length <= 1 && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
+  const rollupsAnswer = !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const counted: { groups: Counted[]; totals: Counted }[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
-    counted.push(fromRollups(sql, query, split.months));
+    counted.push(...(executedIn.length > 1 ? fromRollupsOfSeveral(sql, query, split.months) : [fromRollups(sql, query, split.months)]));
     for (const edge of split.edges) counted.push(fromContracts(sql, query, edge.from, edge.to));
   } else {
     counted.push(fromContracts(sql, query, query.from, query.to));
@@ -64,6 +66,38 @@ function fromRollups(sql: Sql, query: AggregateQuery, months: { lo: string; hi: 
     'SELECT sum(count) AS count, sum(total_cents) AS cents FROM contract_month_rollups r WHERE r.scope = @scope AND r.month BETWEEN @lo AND @hi',
   ).get(params) as Row;
   return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
+}
+
+/**
+ * Several municipalities: the sum of their rollups, and a second part (negative counts) taking away the extra
+ * times a contract executed in k >= 2 of them was summed. Grouped by municipality, a contract counts once in each
+ * of its municipalities' groups by definition, so only the totals need the correction there.
+ */
+function fromRollupsOfSeveral(sql: Sql, query: AggregateQuery, months: { lo: string; hi: string }) {
+  const byMunicipality = query.groupBy.includes('municipality');
+  const keys = query.groupBy.map((d, i) => `${ROLLUP_KEYS[d]} AS k${i}`).join(', ');
+  const groupBy = query.groupBy.map((_, i) => `k${i}`).join(', ');
+  const table = query.groupBy.every((d) => MONTH_DIMENSIONS.has(d)) ? 'contract_month_rollups' : 'contract_rollups';
+  const params = { ids: jsonList(query.executedIn ?? []), lo: months.lo, hi: months.hi };
+  const inScopes = 'r.scope IN (SELECT value FROM json_each(@ids)) AND r.month BETWEEN @lo AND @hi';
+  const rows = sql(
+    `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r WHERE ${inScopes} GROUP BY ${groupBy}`,
+  ).all(params) as Row[];
+  const totals = sql(`SELECT sum(r.count) AS count, sum(r.total_cents) AS cents FROM contract_month_rollups r WHERE ${inScopes}`).get(
+    params,
+  ) as Row;
+  // The sets of municipalities sharing k >= 2 members with the question, and how many they share.
+  const shared = `(SELECT set_id, count(*) AS k FROM municipality_set_members
+     WHERE municipality_id IN (SELECT value FROM json_each(@ids)) GROUP BY set_id HAVING count(*) > 1) t`;
+  const extra = `sum(r.count * (t.k - 1)) AS count, sum(r.total_cents * (t.k - 1)) AS cents
+     FROM ${shared} JOIN contract_set_rollups r ON r.set_id = t.set_id WHERE r.month BETWEEN @lo AND @hi`;
+  const extraGroups = byMunicipality ? [] : (sql(`SELECT ${keys}, ${extra} GROUP BY ${groupBy}`).all(params) as Row[]);
+  const extraTotals = sql(`SELECT ${extra}`).get(params) as Row;
+  const negative = (c: Counted): Counted => ({ ...c, count: -c.count, cents: -c.cents });
+  return [
+    { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) },
+    { groups: extraGroups.map((row) => negative(counted(row, query.groupBy.length))), totals: negative(counted(extraTotals, 0)) },
+  ];
 }
 
 /**

@@ -28,8 +28,20 @@ interface Delta {
   total_cents: number;
 }
 
+/** What a contract executed in several municipalities contributes to contract_set_rollups, keyed by that set. */
+interface SetDelta {
+  /** The municipality ids, ascending, joined by ','. */
+  members: string;
+  month: string;
+  cpv_division: string;
+  procedure_type: string;
+  count: number;
+  total_cents: number;
+}
+
 export class RollupDeltas {
   readonly #deltas = new Map<string, Delta>();
+  readonly #setDeltas = new Map<string, SetDelta>();
 
   add(facts: RollupFacts): void {
     this.#apply(facts, 1);
@@ -57,6 +69,17 @@ export class RollupDeltas {
     };
     bump(ALL_CONTRACTS);
     for (const scope of scopes) bump(scope);
+    if (facts.municipality_ids.length > 1) {
+      const members = [...new Set(facts.municipality_ids)].sort((a, b) => a - b).join(',');
+      const key = `${members}|${month}|${cpvDivision}|${procedureType}`;
+      let held = this.#setDeltas.get(key);
+      if (!held) {
+        held = { members, month, cpv_division: cpvDivision, procedure_type: procedureType, count: 0, total_cents: 0 };
+        this.#setDeltas.set(key, held);
+      }
+      held.count += sign;
+      held.total_cents += sign * cents;
+    }
   }
 
   /** Adds the batch's deltas to contract_rollups, and their sums per scope and month to contract_month_rollups. */
@@ -73,11 +96,41 @@ export class RollupDeltas {
     addDeltas(sql, 'contract_rollups', fine, this.#deltas.values());
     addDeltas(sql, 'contract_month_rollups', ['scope', 'month'], months.values());
     this.#deltas.clear();
+    flushSetDeltas(sql, this.#setDeltas.values());
+    this.#setDeltas.clear();
   }
 }
 
+/**
+ * Adds the contracts executed in several municipalities to contract_set_rollups, under their set of
+ * municipalities (created with its members on first sight). The aggregate subtracts these rows to count such a
+ * contract once when it sums the rollups of several municipalities.
+ */
+function flushSetDeltas(sql: Sql, deltas: Iterable<SetDelta>): void {
+  const insertSet = sql('INSERT INTO municipality_sets (members) VALUES (?) ON CONFLICT (members) DO NOTHING');
+  const findSet = sql('SELECT id FROM municipality_sets WHERE members = ?').pluck();
+  const insertMember = sql('INSERT OR IGNORE INTO municipality_set_members (municipality_id, set_id) VALUES (?, ?)');
+  const ids = new Map<string, number>();
+  const setId = (members: string): number => {
+    let id = ids.get(members);
+    if (id === undefined) {
+      const inserted = insertSet.run(members);
+      id = inserted.changes > 0 ? Number(inserted.lastInsertRowid) : Number(findSet.get(members));
+      if (inserted.changes > 0) for (const member of members.split(',')) insertMember.run(Number(member), id);
+      ids.set(members, id);
+    }
+    return id;
+  };
+  const rows: (SetDelta & { set_id: number })[] = [];
+  for (const delta of deltas) {
+    if (delta.count === 0 && delta.total_cents === 0) continue;
+    rows.push({ ...delta, set_id: setId(delta.members) });
+  }
+  addDeltas(sql, 'contract_set_rollups', ['set_id', 'month', 'cpv_division', 'procedure_type'], rows);
+}
+
 /** Upserts deltas into a rollup table keyed by `keys`; a row whose count falls to zero is dropped. */
-function addDeltas(sql: Sql, table: string, keys: string[], deltas: Iterable<Delta>): void {
+function addDeltas(sql: Sql, table: string, keys: string[], deltas: Iterable<{ count: number; total_cents: number }>): void {
   const upsert = sql(
     `INSERT INTO ${table} (${keys.join(', ')}, count, total_cents) VALUES (${keys.map((k) => `@${k}`).join(', ')}, @count, @total_cents)
      ON CONFLICT (${keys.join(', ')}) DO UPDATE SET count = count + excluded.count, total_cents = total_cents + excluded.total_cents`,
