@@ -1,15 +1,15 @@
 /**
- * The agent cards, derived from the registry: one skill per operation (id = operation name, name = title,
- * tags = its data domain), the JSON Schema of each skill's input in the card's extension, the API key as Bearer
- * and as `X-API-Key`. Two shapes: A2A 1.0 (ProtoJSON, `supportedInterfaces`, oneof security schemes) and the
- * 0.3 compatibility card (`url`, `preferredTransport`, OpenAPI-style security schemes).
+ * Agent cards of any agent this service hosts — the data service (derived from the registry) and each company
+ * deployment (derived from its skills): one skill per callable thing, the JSON Schema of each skill's input in
+ * the card's extension, the credential as Bearer and as `X-API-Key`. Two shapes: A2A 1.0 (ProtoJSON,
+ * `supportedInterfaces`, oneof security schemes) and the 0.3 compatibility card (`url`, `preferredTransport`,
+ * OpenAPI-style security schemes).
  *
- * The public cards are serialised once, with their ETag; extended cards (cut to the skills a key can call) are
- * serialised once per distinct set of skills.
+ * The public cards are serialised once, with their ETag; extended cards (cut to the skills a credential can
+ * call) are serialised once per distinct set of skills.
  */
 import { createHash } from 'node:crypto';
-import type { AnyOperation } from '../../core/operation.js';
-import { ACCOUNT_TAG, OPENAPI_DOCUMENT_VERSION, plainSchema } from '../rest/openapi.js';
+import type { JsonSchema } from '../rest/openapi.js';
 
 export const A2A_PROTOCOL_VERSION = '1.0';
 export const A2A_LEGACY_CARD_VERSION = '0.3.0';
@@ -18,14 +18,7 @@ export const A2A_PATH = '/a2a';
 /** The card extension that carries every skill's input schema (`capabilities.extensions[0]`). */
 export const INPUT_SCHEMAS_EXTENSION_URI = 'urn:munidata:a2a:input-schemas:v1';
 
-const AGENT_NAME = 'munidata';
-const AGENT_DESCRIPTION =
-  'Read-only data service over Portuguese municipal data: indicators, municipalities, signals, procurement and alerts. ' +
-  'Each skill is one typed request: send SendMessage with exactly one data part {"skill": <skill id>, "input": {...}} ' +
-  '(mediaType application/json); the answer is a message whose data part is the same JSON as the REST endpoint ' +
-  '(a list wrapped as {"items": [...]}). No task is created. Call the skill `me` first to learn the plan, scopes and usage.';
 const MEDIA_TYPES = ['application/json'];
-const KEY_DESCRIPTION = 'An API key (sk_live_…) of an account whose plan includes data API access.';
 
 export type CardVersion = '1.0' | '0.3';
 
@@ -34,25 +27,45 @@ export interface SerializedCard {
   readonly etag: string;
 }
 
-export interface CardSource {
-  readonly baseUrl: string;
-  readonly operations: readonly AnyOperation[];
+/** One skill as a card shows it. */
+export interface CardSkill {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  /** JSON texts of SendMessage data parts that call the skill. */
+  readonly examples: readonly string[];
+  /** The JSON Schema of the data part's `input` (published in extension 0). */
+  readonly inputSchema: JsonSchema;
 }
 
-function skill(op: AnyOperation) {
+/** What a card says about its agent; both card shapes are built from it. */
+export interface CardSpec {
+  readonly name: string;
+  readonly description: string;
+  /** The exact JSON-RPC endpoint. */
+  readonly url: string;
+  readonly provider: { readonly organization: string; readonly url: string };
+  readonly version: string;
+  readonly documentationUrl?: string;
+  /** How to get the credential the security schemes ask for. */
+  readonly credentialDescription: string;
+  readonly skills: readonly CardSkill[];
+}
+
+function skillEntry(skill: CardSkill) {
   return {
-    id: op.name,
-    name: op.title,
-    description: op.description,
-    tags: [op.domain ?? ACCOUNT_TAG],
-    // Each example is the JSON of a SendMessage data part that calls the skill.
-    examples: op.examples.map((example) => JSON.stringify({ skill: op.name, input: example.input })),
+    id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    tags: skill.tags,
+    examples: skill.examples,
     inputModes: MEDIA_TYPES,
     outputModes: MEDIA_TYPES,
   };
 }
 
-function capabilities(operations: readonly AnyOperation[]) {
+function capabilities(skills: readonly CardSkill[]) {
   return {
     streaming: false,
     pushNotifications: false,
@@ -62,57 +75,56 @@ function capabilities(operations: readonly AnyOperation[]) {
         uri: INPUT_SCHEMAS_EXTENSION_URI,
         description: "The JSON Schema of each skill's `input`, keyed by skill id.",
         required: false,
-        params: { inputSchemas: Object.fromEntries(operations.map((op) => [op.name, plainSchema(op.input)])) },
+        params: { inputSchemas: Object.fromEntries(skills.map((skill) => [skill.id, skill.inputSchema])) },
       },
     ],
   };
 }
 
 /** The A2A 1.0 card (ProtoJSON). */
-export function buildCard(source: CardSource): Record<string, unknown> {
-  const { baseUrl, operations } = source;
+export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.skills): Record<string, unknown> {
+  const description = spec.credentialDescription;
   return {
-    name: AGENT_NAME,
-    description: AGENT_DESCRIPTION,
-    supportedInterfaces: [{ url: `${baseUrl}${A2A_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: { organization: AGENT_NAME, url: baseUrl },
-    version: OPENAPI_DOCUMENT_VERSION,
-    documentationUrl: `${baseUrl}/docs`,
-    capabilities: capabilities(operations),
+    name: spec.name,
+    description: spec.description,
+    supportedInterfaces: [{ url: spec.url, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
+    provider: spec.provider,
+    version: spec.version,
+    ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
+    capabilities: capabilities(skills),
     securitySchemes: {
-      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'API key', description: KEY_DESCRIPTION } },
-      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description: KEY_DESCRIPTION } },
+      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'API key', description } },
+      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description } },
     },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }],
     defaultInputModes: MEDIA_TYPES,
     defaultOutputModes: MEDIA_TYPES,
-    skills: operations.map(skill),
+    skills: skills.map(skillEntry),
   };
 }
 
 /** The A2A 0.3 compatibility card, served when the request names no 1.0 version. */
-export function buildLegacyCard(source: CardSource): Record<string, unknown> {
-  const { baseUrl, operations } = source;
-  const url = `${baseUrl}${A2A_PATH}`;
+export function buildLegacyCard(spec: CardSpec): Record<string, unknown> {
+  const description = spec.credentialDescription;
   return {
     protocolVersion: A2A_LEGACY_CARD_VERSION,
-    name: AGENT_NAME,
-    description: AGENT_DESCRIPTION,
-    url,
+    name: spec.name,
+    description: spec.description,
+    url: spec.url,
     preferredTransport: 'JSONRPC',
-    additionalInterfaces: [{ url, transport: 'JSONRPC' }],
-    provider: { organization: AGENT_NAME, url: baseUrl },
-    version: OPENAPI_DOCUMENT_VERSION,
-    documentationUrl: `${baseUrl}/docs`,
-    capabilities: capabilities(operations),
+    additionalInterfaces: [{ url: spec.url, transport: 'JSONRPC' }],
+    provider: spec.provider,
+    version: spec.version,
+    ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
+    capabilities: capabilities(spec.skills),
     securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description: KEY_DESCRIPTION },
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: KEY_DESCRIPTION },
+      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description },
+      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description },
     },
     security: [{ bearer: [] }, { apiKey: [] }],
     defaultInputModes: MEDIA_TYPES,
     defaultOutputModes: MEDIA_TYPES,
-    skills: operations.map(skill),
+    skills: spec.skills.map(skillEntry),
     supportsAuthenticatedExtendedCard: true,
   };
 }
@@ -123,29 +135,36 @@ export function serializeCard(card: Record<string, unknown>): SerializedCard {
 }
 
 /**
- * Every card this channel serves, computed once: the two public cards at start-up, each extended card (1.0) the
- * first time its set of skills is asked for. Sets of skills are few (plans × scopes), so the memo stays small.
+ * Every card of one agent, computed once: the two public cards up front, each extended card (1.0) the first
+ * time its set of skills is asked for. Sets of skills are few (plans × scopes, or full × licensed), so the memo
+ * stays small.
  */
 export class Cards {
-  readonly #baseUrl: string;
+  readonly #spec: CardSpec;
   readonly #public: Record<CardVersion, SerializedCard>;
+  readonly #byId: ReadonlyMap<string, CardSkill>;
   readonly #extended = new Map<string, string>();
 
-  constructor(source: CardSource) {
-    this.#baseUrl = source.baseUrl;
-    this.#public = { '1.0': serializeCard(buildCard(source)), '0.3': serializeCard(buildLegacyCard(source)) };
+  constructor(spec: CardSpec) {
+    this.#spec = spec;
+    this.#public = { '1.0': serializeCard(buildCard(spec)), '0.3': serializeCard(buildLegacyCard(spec)) };
+    this.#byId = new Map(spec.skills.map((skill) => [skill.id, skill]));
   }
 
   public(version: CardVersion): SerializedCard {
     return this.#public[version];
   }
 
-  /** The 1.0 card cut to these operations, as JSON text. */
-  extended(operations: readonly AnyOperation[]): string {
-    const key = operations.map((op) => op.name).join(',');
+  /** The 1.0 card cut to these skills (ids of the card's skills, in the card's order), as JSON text. */
+  extended(skillIds: readonly string[]): string {
+    const key = skillIds.join(',');
     let json = this.#extended.get(key);
     if (json === undefined) {
-      json = JSON.stringify(buildCard({ baseUrl: this.#baseUrl, operations }));
+      const skills = skillIds.flatMap((id) => {
+        const skill = this.#byId.get(id);
+        return skill ? [skill] : [];
+      });
+      json = JSON.stringify(buildCard(this.#spec, skills));
       this.#extended.set(key, json);
     }
     return json;

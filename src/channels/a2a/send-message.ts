@@ -1,23 +1,32 @@
 /**
- * SendMessage, translated: one data part `{skill, input}` in, the operation's REST JSON out as one data part of
- * an agent message. Reading the request refuses, naming the field, everything but exactly one well-formed data
- * part; text, file and URL parts get -32005. No data logic here: the core runs the operation.
+ * SendMessage, translated: one data part `{skill, input}` in; for the data service, the operation's REST JSON
+ * out as one data part of an agent message. Reading the request refuses, naming the field, everything but
+ * exactly one well-formed data part; text, file and URL parts get -32005. The same reading serves every agent
+ * this service hosts (the data service and each company deployment): only the skill lookup differs.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiError, type FieldError } from '../../core/errors.js';
 import type { Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
-import type { Registry } from '../../operations/registry.js';
 import { isJsonContentType } from '../jsonrpc/jsonrpc.js';
 import { A2A_CODES, protocolError } from './errors.js';
 
 export const MESSAGE_ID_MAX_LENGTH = 128;
 
-export interface SkillCall {
-  readonly operation: AnyOperation;
+export interface SkillCall<S> {
+  readonly skill: S;
   readonly input: Record<string, unknown>;
   /** Echoed on the answer when the caller set one. */
   readonly contextId: string | undefined;
+  /** The task this message continues, when the caller named one (the agent decides what that means). */
+  readonly taskId: string | undefined;
+  /** The caller's message as received (a task keeps it as its history). */
+  readonly message: Json;
+}
+
+/** How SendMessage finds the skill a data part names: the skills this caller of the agent may name. */
+export interface SkillLookup<P, S> {
+  skill(principal: P, id: string): S | undefined;
 }
 
 type Json = Record<string, unknown>;
@@ -45,11 +54,10 @@ function notAccepted(what: string) {
 }
 
 /**
- * Reads `params` of SendMessage into the operation and its input. Throws an ApiError `validation-error`
- * (-32602, naming the field), a -32005 protocol error for a non-data part, or a -32001 one for a `taskId`
- * (the data agent has no tasks).
+ * Reads `params` of SendMessage into the skill and its input. Throws an ApiError `validation-error` (-32602,
+ * naming the field) or a -32005 protocol error for a non-data part.
  */
-export function readSendMessage(params: Json, registry: Registry): SkillCall {
+export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, principal: P): SkillCall<S> {
   const message = params.message;
   if (!isObject(message)) throw invalid([{ field: 'message', message: 'is required: an object with messageId, role and parts' }]);
 
@@ -65,11 +73,6 @@ export function readSendMessage(params: Json, registry: Registry): SkillCall {
     errors.push({ field: 'message.parts', message: 'must hold exactly one data part' });
   }
   if (errors.length > 0) throw invalid(errors);
-
-  const taskId = field(message, 'taskId', 'task_id');
-  if (typeof taskId === 'string' && taskId !== '') {
-    throw protocolError(A2A_CODES.taskNotFound, 'TASK_NOT_FOUND', `Task ${taskId} not found: this agent creates no tasks.`, { taskId });
-  }
 
   for (const part of parts as unknown[]) {
     if (!isObject(part)) continue;
@@ -92,15 +95,15 @@ export function readSendMessage(params: Json, registry: Registry): SkillCall {
   if (!isObject(data)) {
     throw invalid([{ field: 'message.parts[0].data', message: 'must be an object {"skill": <skill id>, "input": {…}}' }]);
   }
-  const skill = data.skill;
-  const operation = typeof skill === 'string' ? registry.get(skill) : undefined;
-  if (operation === undefined) {
+  const skillId = data.skill;
+  const skill = typeof skillId === 'string' ? skills.skill(principal, skillId) : undefined;
+  if (skill === undefined) {
     throw invalid([
       {
         field: 'message.parts[0].data.skill',
         message:
-          typeof skill === 'string'
-            ? `unknown skill "${skill}"; the agent card lists the skills`
+          typeof skillId === 'string'
+            ? `unknown skill "${skillId}"; the agent card lists the skills`
             : 'is required: the id of a skill of the agent card',
       },
     ]);
@@ -109,7 +112,14 @@ export function readSendMessage(params: Json, registry: Registry): SkillCall {
   if (!isObject(input)) throw invalid([{ field: 'message.parts[0].data.input', message: 'must be an object' }]);
 
   const contextId = field(message, 'contextId', 'context_id');
-  return { operation, input, contextId: typeof contextId === 'string' && contextId !== '' ? contextId : undefined };
+  const taskId = field(message, 'taskId', 'task_id');
+  return {
+    skill,
+    input,
+    contextId: typeof contextId === 'string' && contextId !== '' ? contextId : undefined,
+    taskId: typeof taskId === 'string' && taskId !== '' ? taskId : undefined,
+    message,
+  };
 }
 
 function withinLength(id: string): boolean {
@@ -169,10 +179,10 @@ export function restRoute(operation: AnyOperation, input: Record<string, unknown
  * no re-encoding of the cached bytes):
  * `{"message": {messageId, role: ROLE_AGENT, parts: [one data part], metadata: {skill, rest}}}`.
  */
-export function messageResultBytes(call: SkillCall, outcome: Outcome): Buffer {
+export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outcome): Buffer {
   const wrap = Array.isArray(outcome.value);
   const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
-  const metadata = `{"skill":${JSON.stringify(call.operation.name)},"rest":${JSON.stringify(restRoute(call.operation, call.input))}}`;
+  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(restRoute(call.skill, call.input))}}`;
   const head = Buffer.from(
     `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT","parts":[{"data":${wrap ? '{"items":' : ''}`,
   );

@@ -10,7 +10,6 @@
  *   the plan or the key's scopes).
  */
 import { type ApiError, ERROR_KINDS, type ErrorKind, type Problem, toProblem } from '../../core/errors.js';
-import { MCP_PATH } from './protocol.js';
 
 /**
  * The JSON-RPC code in the body of an HTTP-level refusal: MCP defines none, so the first code of JSON-RPC's
@@ -23,6 +22,13 @@ export function isHttpLevel(kind: ErrorKind): boolean {
   return ERROR_KINDS[kind].mcp === 'http';
 }
 
-export function mcpProblem(error: ApiError, baseUrl: string, requestId: string): Problem {
-  return toProblem(error, { baseUrl, requestId, instance: MCP_PATH });
+/** Where an error happened: the service's base URL (problem types), the request id and the endpoint path. */
+export interface ProblemPlace {
+  readonly baseUrl: string;
+  readonly requestId: string;
+  readonly instance: string;
+}
+
+export function mcpProblem(error: ApiError, place: ProblemPlace): Problem {
+  return toProblem(error, place);
 }

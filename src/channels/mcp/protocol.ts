@@ -60,12 +60,22 @@ export const INSTRUCTIONS = [
   'A failed call returns `isError: true` with a problem document (`type`, `title`, `status`, `detail`, and `errors` naming each bad argument): fix the arguments rather than retrying unchanged.',
 ].join(' ');
 
-/** The `initialize` result for each version, serialised once. */
-export const INITIALIZE_RESULTS: Readonly<Record<ProtocolVersion, string>> = Object.freeze(
-  Object.fromEntries(
-    SUPPORTED_PROTOCOL_VERSIONS.map((protocolVersion) => [
-      protocolVersion,
-      JSON.stringify({ protocolVersion, capabilities: CAPABILITIES, serverInfo: SERVER_INFO, instructions: INSTRUCTIONS }),
-    ]),
-  ) as Record<ProtocolVersion, string>,
-);
+export interface ServerDescription {
+  readonly serverInfo: { readonly name: string; readonly title: string; readonly version: string };
+  readonly instructions: string;
+}
+
+/** The `initialize` result of a server for each version, serialised once. */
+export function initializeResults(server: ServerDescription): Readonly<Record<ProtocolVersion, string>> {
+  return Object.freeze(
+    Object.fromEntries(
+      SUPPORTED_PROTOCOL_VERSIONS.map((protocolVersion) => [
+        protocolVersion,
+        JSON.stringify({ protocolVersion, capabilities: CAPABILITIES, serverInfo: server.serverInfo, instructions: server.instructions }),
+      ]),
+    ) as Record<ProtocolVersion, string>,
+  );
+}
+
+/** The data service's `initialize` result for each version. */
+export const INITIALIZE_RESULTS = initializeResults({ serverInfo: SERVER_INFO, instructions: INSTRUCTIONS });

@@ -1,0 +1,267 @@
+/**
+ * The A2A 1.0 protocol over JSON-RPC 2.0, for any agent this service hosts: the data service at `/a2a` and
+ * every company deployment at `{agents_url}/<slug>/a2a`. This module knows the protocol — the order of the
+ * checks, the version rule, the envelope, one data part per message, the methods and their errors — and nothing
+ * about what an agent does: that is the `A2aAgent` it is given (who may call, its skills, how a skill runs,
+ * its tasks, its extended card).
+ *
+ * POST, in order:
+ *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
+ *   JSON-RPC: Content-Type (-32005) → JSON (-32700) → A2A-Version 1.0 (-32009) → request object (-32600)
+ *             → method (-32601) → params and the skill (-32602, -32005, -32004, -32001, …)
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ApiError, toApiError } from '../../core/errors.js';
+import { etagMatches } from '../../core/etag.js';
+import {
+  isJsonContentType,
+  JSONRPC_CODES,
+  JsonRpcError,
+  type JsonRpcId,
+  paramsObject,
+  parseJsonRpc,
+  serialize,
+  serializeRawResult,
+  toErrorResponse,
+} from '../jsonrpc/jsonrpc.js';
+import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
+import type { Cards } from './card.js';
+import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, protocolError } from './errors.js';
+import { readSendMessage, type SkillCall } from './send-message.js';
+import { requestedVersion } from './version.js';
+
+/** `public`: shared caches may keep the card; it changes only with a deployment. */
+const CARD_CACHE_CONTROL = 'public, max-age=300';
+export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
+export const LIST_TASKS_MAX_PAGE_SIZE = 100;
+const PUSH_METHODS = new Set([
+  'CreateTaskPushNotificationConfig',
+  'GetTaskPushNotificationConfig',
+  'ListTaskPushNotificationConfigs',
+  'DeleteTaskPushNotificationConfig',
+]);
+
+export type Json = Record<string, unknown>;
+
+/**
+ * An agent as the A2A protocol layer sees it. `P` is what its admission yields (the caller and its limit state),
+ * `S` one of its skills. Methods return the JSON-RPC `result` as JSON text (or UTF-8 bytes), or throw a
+ * JsonRpcError, or an ApiError (mapped through the core's error table).
+ */
+export interface A2aAgent<P, S> {
+  /** Where errors of this request happened: problem `type` URLs, ErrorInfo domain, problem `instance`. */
+  errorPlace(request: FastifyRequest): ErrorPlace;
+  /**
+   * Who calls, counted against the limits. Any ApiError refuses the whole HTTP request with the kind's status
+   * (401, 403, 404, 429).
+   */
+  admit(request: FastifyRequest): Promise<P>;
+  /** Headers every answer to an admitted request carries (the limits); `undefined` before admission. */
+  headers(principal: P | undefined): Record<string, string>;
+  /** A skill this caller may name, by id; undefined → -32602 naming `message.parts[0].data.skill`. */
+  skill(principal: P, id: string): S | undefined;
+  sendMessage(principal: P, call: SkillCall<S>, params: Json): Promise<string | Buffer>;
+  extendedCard(principal: P): Promise<string>;
+  getTask(principal: P, id: string, params: Json): Promise<string>;
+  cancelTask(principal: P, id: string): Promise<string>;
+  listTasks(principal: P, params: Json, pageSize: number): Promise<string>;
+}
+
+/** Mounts the JSON-RPC endpoint at `path` (and `path/`: clients that join the interface URL as a base post there). */
+export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent: A2aAgent<P, S>): void {
+  app.register(async (scope) => {
+    acceptRawBodies(scope);
+    // Fastify's own refusals before the handler (body too large, unreadable Content-Type) as JSON-RPC answers.
+    scope.setErrorHandler((error, request, reply) => answerFastifyError(error, request, reply));
+    const handler = (request: FastifyRequest, reply: FastifyReply) => handleRpc(agent, request, reply);
+    scope.post(path, handler);
+    scope.post(`${path}/`, handler);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The card
+// ---------------------------------------------------------------------------------------------------------
+
+/** Sends one of the agent's public cards: the shape `A2A-Version` asks for, cacheable, 304 on a matching ETag. */
+export function sendCard(cards: Cards, request: FastifyRequest, reply: FastifyReply) {
+  const version = requestedVersion(request.headers['a2a-version'], request.query);
+  const card = cards.public(version.isV1 ? '1.0' : '0.3');
+  reply.header('cache-control', CARD_CACHE_CONTROL).header('etag', card.etag).header('vary', 'A2A-Version');
+  if (etagMatches(request.headers['if-none-match'], card.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(card.json);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// JSON-RPC
+// ---------------------------------------------------------------------------------------------------------
+
+async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
+  const place = agent.errorPlace(request);
+  let principal: P;
+  try {
+    principal = await agent.admit(request);
+  } catch (error) {
+    return sendHttpRefusal(request, reply, toApiError(error), place, {});
+  }
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !isJsonContentType(contentType)) {
+    return answer(
+      reply,
+      agent.headers(principal),
+      null,
+      protocolError(
+        A2A_CODES.contentTypeNotSupported,
+        'CONTENT_TYPE_NOT_SUPPORTED',
+        `Content-Type ${contentType} is not supported: send application/json.`,
+      ),
+    );
+  }
+  const parsed = parseJsonRpc(rawBody(request.body));
+  if (!parsed.ok && parsed.error.code === JSONRPC_CODES.parseError) return answer(reply, agent.headers(principal), null, parsed.error);
+
+  const version = requestedVersion(request.headers['a2a-version'], request.query);
+  if (!version.isV1) {
+    return answer(
+      reply,
+      agent.headers(principal),
+      parsed.id,
+      protocolError(
+        A2A_CODES.versionNotSupported,
+        'VERSION_NOT_SUPPORTED',
+        `A2A protocol version ${version.requested} is not supported: send the header A2A-Version: 1.0.`,
+        { requestedVersion: version.requested, supportedVersions: '1.0' },
+      ),
+    );
+  }
+  if (!parsed.ok) return answer(reply, agent.headers(principal), parsed.id, parsed.error);
+
+  const { request: rpc, id } = parsed;
+  try {
+    const params = paramsObject(rpc);
+    if (params === undefined) throw paramsError('params', 'must be an object');
+    const result = await dispatch(agent, principal, rpc.method, params);
+    return sendRpc(reply.headers(agent.headers(principal)), serializeRawResult(id, result));
+  } catch (error) {
+    if (error instanceof JsonRpcError) return answer(reply, agent.headers(principal), id, error);
+    const apiError = toApiError(error);
+    if (isHttpLevel(apiError.kind)) return sendHttpRefusal(request, reply, apiError, place, agent.headers(principal), id);
+    if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
+    return answer(reply, agent.headers(principal), id, apiErrorToJsonRpc(apiError, place));
+  }
+}
+
+/** Runs one method; returns its `result` as JSON text, or throws a JsonRpcError or an ApiError. */
+async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: string, params: Json): Promise<string | Buffer> {
+  switch (method) {
+    case 'SendMessage':
+      return agent.sendMessage(principal, readSendMessage(params, agent, principal), params);
+    case 'GetExtendedAgentCard':
+      return agent.extendedCard(principal);
+    case 'GetTask':
+      return agent.getTask(principal, taskIdOf(params), params);
+    case 'CancelTask':
+      return agent.cancelTask(principal, taskIdOf(params));
+    case 'ListTasks':
+      return agent.listTasks(principal, params, pageSizeOf(params));
+    case 'SendStreamingMessage':
+    case 'SubscribeToTask':
+      throw protocolError(
+        A2A_CODES.unsupportedOperation,
+        'UNSUPPORTED_OPERATION',
+        `${method} is not supported: this agent does not stream (capabilities.streaming is false); use SendMessage.`,
+      );
+    default:
+      if (PUSH_METHODS.has(method)) {
+        throw protocolError(
+          A2A_CODES.pushNotificationNotSupported,
+          'PUSH_NOTIFICATION_NOT_SUPPORTED',
+          'Push notifications are not supported (capabilities.pushNotifications is false).',
+        );
+      }
+      throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}.`);
+  }
+}
+
+function taskIdOf(params: Json): string {
+  const taskId = params.id;
+  if (typeof taskId !== 'string' || taskId === '') throw paramsError('id', 'is required: the task id');
+  return taskId;
+}
+
+function pageSizeOf(params: Json): number {
+  const pageSize = params.pageSize ?? params.page_size;
+  if (pageSize === undefined) return LIST_TASKS_DEFAULT_PAGE_SIZE;
+  if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > LIST_TASKS_MAX_PAGE_SIZE) {
+    throw paramsError('pageSize', `must be an integer from 1 to ${LIST_TASKS_MAX_PAGE_SIZE}`);
+  }
+  return pageSize;
+}
+
+/** -32602 naming one field of `params`, with a google.rpc.BadRequest. */
+export function paramsError(name: string, message: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${name} ${message}.`, [
+    { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: name, description: message }] },
+  ]);
+}
+
+/** -32001: no such task (or not this caller's). */
+export function taskNotFound(taskId: string, why = 'no task of this credential has this id'): JsonRpcError {
+  return protocolError(A2A_CODES.taskNotFound, 'TASK_NOT_FOUND', `Task ${taskId} not found: ${why}.`, { taskId });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * An error Fastify raised before the handler ran: an unreadable Content-Type is -32005 on HTTP 200 (like any
+ * other unsupported content type); a body too large keeps its 4xx status with -32600; anything else is -32603.
+ */
+function answerFastifyError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const status = (error as { statusCode?: number }).statusCode ?? 500;
+  let rpc: JsonRpcError;
+  if (status === 415) {
+    rpc = protocolError(A2A_CODES.contentTypeNotSupported, 'CONTENT_TYPE_NOT_SUPPORTED', 'Send Content-Type: application/json.');
+  } else if (status < 500) {
+    rpc = new JsonRpcError(JSONRPC_CODES.invalidRequest, `Invalid Request: ${(error as Error).message}`);
+  } else {
+    request.log.error({ err: error, request_id: request.id }, 'internal error');
+    rpc = new JsonRpcError(JSONRPC_CODES.internalError);
+  }
+  reply.code(status === 415 ? 200 : Math.min(status, 500));
+  return sendRpc(reply, serialize(toErrorResponse(null, rpc)));
+}
+
+function sendRpc(reply: FastifyReply, body: string | Buffer) {
+  return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
+}
+
+/** A JSON-RPC error on HTTP 200. */
+function answer(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
+  return sendRpc(reply.headers(headers), serialize(toErrorResponse(id, error)));
+}
+
+/**
+ * A refusal of the whole HTTP request (401, 403, 404, 429): the kind's HTTP status with its headers, and a
+ * JSON-RPC error body that A2A clients can read (the same ErrorInfo and problem document as any other refusal).
+ */
+function sendHttpRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+  place: ErrorPlace,
+  headers: Record<string, string>,
+  id: JsonRpcId = idOf(request.body),
+) {
+  if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
+  reply.code(error.status).headers(headers);
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  if (error.kind === 'invalid-auth') reply.header('www-authenticate', 'Bearer');
+  return sendRpc(reply, serialize(toErrorResponse(id, apiErrorToJsonRpc(error, place))));
+}
+
+/** The request's id, if the body is a readable request (for error answers before the body was parsed). */
+function idOf(body: unknown): JsonRpcId {
+  return parseJsonRpc(rawBody(body)).id;
+}

@@ -1,0 +1,284 @@
+/**
+ * MCP over Streamable HTTP without sessions — one JSON-RPC message per POST, answered in JSON (never an SSE
+ * stream) — for any server this service hosts: the data service at `/mcp` and every company deployment at
+ * `{agents_url}/<slug>/mcp`. This module knows the protocol (transport rules, versions, the envelope, the
+ * methods, which errors are HTTP refusals and which are `isError` results); what a server offers is the
+ * `McpAgent` it is given.
+ *
+ * POST, in order:
+ *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
+ *             → MCP-Protocol-Version (400) → Content-Type (415) → one JSON-RPC message (400: -32700, batch -32600)
+ *             → a notification or a response from the client: 202, empty body
+ *   JSON-RPC: method (-32601) → params (-32602) → initialize | ping | tools/list | tools/call
+ *   tools/call: unknown tool (-32602) → the agent's call → result, or `isError` result, or an HTTP-level refusal
+ *
+ * GET, DELETE and every other method: 405 with `Allow: POST` (no SSE stream, no session to delete).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, toApiError } from '../../core/errors.js';
+import {
+  isJsonContentType,
+  JSONRPC_CODES,
+  JsonRpcError,
+  type JsonRpcId,
+  paramsObject,
+  parseJsonRpc,
+  serialize,
+  serializeRawResult,
+  toErrorResponse,
+} from '../jsonrpc/jsonrpc.js';
+import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
+import { isHttpLevel, MCP_HTTP_REFUSAL_CODE, mcpProblem, type ProblemPlace } from './errors.js';
+import { isSupportedVersion, negotiateVersion, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
+import { errorResultJson } from './results.js';
+
+export type Json = Record<string, unknown>;
+
+/** Methods other than POST: refused with 405. (HEAD comes with GET.) */
+const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
+const ALLOW = 'POST';
+const EMPTY_RESULT = '{}';
+
+/**
+ * A tools-only MCP server as the protocol layer sees it. `P` is what its admission yields (the caller and its
+ * limit state), `T` one of its tools.
+ */
+export interface McpAgent<P, T> {
+  /** Where errors of this request happened: problem `type` URLs and `instance`. */
+  errorPlace(request: FastifyRequest): ProblemPlace;
+  /** Who calls, counted against the limits. Any ApiError refuses the whole HTTP request with the kind's status. */
+  admit(request: FastifyRequest): Promise<P>;
+  /** Counts a request that is refused with 405 anyway (GET, DELETE…); undefined when it could not be admitted. */
+  countRefused(request: FastifyRequest): Promise<P | undefined>;
+  /** Headers every answer to an admitted request carries (the limits). */
+  headers(principal: P | undefined): Record<string, string>;
+  /** The `initialize` result (JSON text) for a negotiated version. */
+  initializeResult(principal: P, version: ProtocolVersion): string;
+  /** The `tools/list` result (JSON text): the tools this caller may call. */
+  listTools(principal: P): Promise<string>;
+  /** A tool by name, if this server has it (an unknown one is -32602). */
+  tool(principal: P, name: string): T | undefined;
+  /**
+   * Runs a tool: the success result as JSON text or bytes, or throws an ApiError, which becomes an `isError`
+   * result or, for kinds the error table answers at the HTTP level, a refusal of the request.
+   */
+  callTool(principal: P, tool: T, args: Json, request: FastifyRequest): Promise<string | Buffer>;
+}
+
+/** Mounts the MCP endpoint at `path`: POST for messages, every other method 405. */
+export function mountMcpEndpoint<P, T>(app: FastifyInstance, path: string, agent: McpAgent<P, T>): void {
+  app.register(async (scope) => {
+    acceptRawBodies(scope);
+    // Fastify's own refusals before the handler (a body over the limit) as JSON-RPC answers with their status.
+    scope.setErrorHandler((error, request, reply) => {
+      const status = (error as { statusCode?: number }).statusCode ?? 500;
+      if (status >= 500) request.log.error({ err: error, request_id: request.id }, 'internal error');
+      const rpc =
+        status < 500
+          ? new JsonRpcError(JSONRPC_CODES.invalidRequest, (error as Error).message)
+          : new JsonRpcError(JSONRPC_CODES.internalError);
+      return sendJson(reply.code(Math.min(status, 500)), serialize(toErrorResponse(null, rpc)));
+    });
+    scope.post(path, (request, reply) => handlePost(agent, request, reply));
+    scope.route({ method: [...NOT_POST], url: path, handler: (request, reply) => handleNotPost(agent, request, reply) });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// POST
+// ---------------------------------------------------------------------------------------------------------
+
+async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, reply: FastifyReply) {
+  let principal: P;
+  try {
+    principal = await agent.admit(request);
+  } catch (error) {
+    return sendHttpRefusal(agent, request, reply, toApiError(error), undefined, idOf(request.body));
+  }
+
+  const version = single(request.headers['mcp-protocol-version']);
+  if (version !== undefined && !isSupportedVersion(version)) {
+    return sendTransportError(
+      reply,
+      agent.headers(principal),
+      400,
+      idOf(request.body),
+      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(' and ')}.`,
+    );
+  }
+  const contentType = request.headers['content-type'];
+  if (contentType !== undefined && !isJsonContentType(contentType)) {
+    return sendTransportError(
+      reply,
+      agent.headers(principal),
+      415,
+      null,
+      `Unsupported Media Type: send Content-Type: application/json, not ${contentType}.`,
+    );
+  }
+
+  const text = rawBody(request.body);
+  const parsed = parseJsonRpc(text);
+  if (!parsed.ok) {
+    // A JSON-RPC response POSTed by the client (to a request this server never sends) is accepted and ignored.
+    if (parsed.error.code === JSONRPC_CODES.invalidRequest && isClientResponse(text)) return sendAccepted(reply, agent.headers(principal));
+    return sendRpcError(reply.code(400), agent.headers(principal), parsed.id, parsed.error);
+  }
+  if (parsed.notification) return sendAccepted(reply, agent.headers(principal));
+  const { request: rpc, id } = parsed;
+  if (id === null) {
+    return sendRpcError(
+      reply.code(400),
+      agent.headers(principal),
+      null,
+      new JsonRpcError(JSONRPC_CODES.invalidRequest, 'Invalid Request: "id" must not be null.'),
+    );
+  }
+
+  try {
+    const params = paramsObject(rpc);
+    if (params === undefined) throw invalidParams('params must be an object');
+    const result = await dispatch(agent, principal, request, rpc.method, params);
+    const body = serializeRawResult(id, result);
+    return sendJson(reply.headers(agent.headers(principal)), body);
+  } catch (error) {
+    if (error instanceof JsonRpcError) return sendRpcError(reply, agent.headers(principal), id, error);
+    return sendHttpRefusal(agent, request, reply, toApiError(error), principal, id);
+  }
+}
+
+/** Runs one request; returns its `result` as JSON text, or throws a JsonRpcError or an HTTP-level ApiError. */
+async function dispatch<P, T>(
+  agent: McpAgent<P, T>,
+  principal: P,
+  request: FastifyRequest,
+  method: string,
+  params: Json,
+): Promise<string | Buffer> {
+  switch (method) {
+    case 'tools/call':
+      return callTool(agent, principal, request, params);
+    case 'tools/list':
+      if (params.cursor !== undefined && params.cursor !== null) {
+        throw invalidParams('cursor is not one this server issued: the tool list has one page');
+      }
+      return agent.listTools(principal);
+    case 'initialize': {
+      if (typeof params.protocolVersion !== 'string') throw invalidParams('protocolVersion must be a string');
+      return agent.initializeResult(principal, negotiateVersion(params.protocolVersion));
+    }
+    case 'ping':
+      return EMPTY_RESULT;
+    default:
+      throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}. This server offers tools only.`);
+  }
+}
+
+async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: FastifyRequest, params: Json): Promise<string | Buffer> {
+  const { name, arguments: args } = params;
+  if (typeof name !== 'string' || name === '') throw invalidParams('name must be a string: the tool name');
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    throw invalidParams('arguments must be an object');
+  }
+  const tool = agent.tool(principal, name);
+  if (tool === undefined) throw new JsonRpcError(JSONRPC_CODES.invalidParams, `Unknown tool: ${name}`);
+  try {
+    return await agent.callTool(principal, tool, (args ?? {}) as Json, request);
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (isHttpLevel(apiError.kind)) throw apiError;
+    if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
+    return errorResultJson(mcpProblem(apiError, agent.errorPlace(request)));
+  }
+}
+
+function invalidParams(why: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Other methods
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * 405 whatever the credential: there is no SSE stream to open and no session to delete. The request still
+ * counts against the per-minute limit (the agent decides whose).
+ */
+async function handleNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, reply: FastifyReply) {
+  let principal: P | undefined;
+  try {
+    principal = await agent.countRefused(request);
+  } catch {
+    // Counted (or refused for its origin); the answer is 405 all the same.
+  }
+  const error = new ApiError('method-not-allowed', {
+    detail: `${request.method} is not served: this MCP server is stateless and answers in JSON, with no SSE stream and no session. POST one JSON-RPC message per request.`,
+  });
+  reply.header('allow', ALLOW);
+  return sendHttpRefusal(agent, request, reply, error, principal, null);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Answers
+// ---------------------------------------------------------------------------------------------------------
+
+export function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function sendJson(reply: FastifyReply, body: string | Buffer) {
+  return reply.header('cache-control', 'no-store').type('application/json').send(body);
+}
+
+/** 202 with no body (Fastify would send `null` for `send(null)` under a JSON content type). */
+function sendAccepted(reply: FastifyReply, headers: Record<string, string>) {
+  return reply.code(202).headers(headers).header('cache-control', 'no-store').send();
+}
+
+/** A JSON-RPC error answer (HTTP 200 unless the reply's status was set). */
+function sendRpcError(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
+  return sendJson(reply.headers(headers), serialize(toErrorResponse(id, error)));
+}
+
+/** A refusal of the transport (protocol version, content type): the HTTP status and a JSON-RPC error body. */
+function sendTransportError(reply: FastifyReply, headers: Record<string, string>, status: number, id: JsonRpcId, message: string) {
+  return sendRpcError(reply.code(status), headers, id, new JsonRpcError(MCP_HTTP_REFUSAL_CODE, message));
+}
+
+/**
+ * A refusal of the whole HTTP request: the kind's status and headers, and a JSON-RPC error body whose `data` is
+ * the REST problem document.
+ */
+function sendHttpRefusal<P, T>(
+  agent: McpAgent<P, T>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+  principal: P | undefined,
+  id: JsonRpcId,
+) {
+  if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
+  const problem = mcpProblem(error, agent.errorPlace(request));
+  reply.code(error.status).headers(agent.headers(principal));
+  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
+  if (error.kind === 'invalid-auth') reply.header('www-authenticate', 'Bearer');
+  const rpc = new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem);
+  return sendJson(reply, serialize(toErrorResponse(id, rpc)));
+}
+
+/** The request's id, if the body is a readable request (for answers given before the body is dispatched). */
+function idOf(body: unknown): JsonRpcId {
+  return parseJsonRpc(rawBody(body)).id;
+}
+
+/** A JSON-RPC response object (`result` or `error`, an id, no method): what a client sends back to a server request. */
+function isClientResponse(text: string): boolean {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+    const message = value as Json;
+    return message.jsonrpc === '2.0' && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+  } catch {
+    return false;
+  }
+}
