@@ -1,0 +1,134 @@
+/**
+ * What an operator gives to describe a rule's matcher (`alerts rule create --type … --keyword …`), checked and
+ * turned into MatcherParams: every parameter of the type present and valid, none of another type.
+ */
+import { queryTokens } from '../core/text-match.js';
+import { isValidNif } from '../ingest/base/nif.js';
+import { normaliseNif } from '../ingest/base/parties.js';
+import { findSignalType, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
+import type { MatcherParams } from '../store/signal-records.js';
+import type { Store } from '../store/store.js';
+import { ALERT_SOURCE_TYPES, type AlertSourceType, MATCHER_TYPES, type MatcherType } from '../vocabulary.js';
+import { AdminError } from './admin-error.js';
+
+export interface MatcherOptions {
+  type: string;
+  keywords?: string[];
+  cpv?: string[];
+  nifs?: string[];
+  signalTypes?: string[];
+  indicator?: string;
+  above?: number;
+  below?: number;
+  sourceTypes?: string[];
+}
+
+/** The options each matcher type reads, with their command-line names. */
+const OPTIONS_OF: Record<MatcherType, readonly (keyof MatcherOptions)[]> = {
+  keyword: ['keywords'],
+  cpv: ['cpv'],
+  entity: ['nifs'],
+  signal_type: ['signalTypes'],
+  indicator_threshold: ['indicator', 'above', 'below'],
+};
+const FLAG: Record<string, string> = {
+  keywords: '--keyword',
+  cpv: '--cpv',
+  nifs: '--nif',
+  signalTypes: '--signal-type',
+  indicator: '--indicator',
+  above: '--above',
+  below: '--below',
+};
+/** Matchers that only ever match signals. */
+const SIGNAL_ONLY: readonly MatcherType[] = ['signal_type', 'indicator_threshold'];
+
+export function matcherType(text: string): MatcherType {
+  const type = MATCHER_TYPES.find((t) => t === text);
+  if (!type) throw new AdminError(`Unknown matcher type "${text}". Types: ${MATCHER_TYPES.join(', ')}.`);
+  return type;
+}
+
+export async function matcherParams(store: Pick<Store, 'listIndicators'>, type: MatcherType, o: MatcherOptions): Promise<MatcherParams> {
+  for (const [other, keys] of Object.entries(OPTIONS_OF)) {
+    if (other === type) continue;
+    const given = keys.find((k) => o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).length === 0));
+    if (given) throw new AdminError(`${FLAG[given]} is for --type ${other}, not ${type}.`);
+  }
+  switch (type) {
+    case 'keyword':
+      return { keywords: required(o.keywords, 'A keyword rule needs at least one --keyword.').map(keywordPhrase) };
+    case 'cpv':
+      return { cpv_prefixes: required(o.cpv, 'A cpv rule needs at least one --cpv prefix (e.g. --cpv 45).').map(cpvPrefix) };
+    case 'entity':
+      return { nifs: [...new Set(required(o.nifs, 'An entity rule needs at least one --nif.').map(taxNumber))] };
+    case 'signal_type':
+      return {
+        signal_types: [...new Set(required(o.signalTypes, 'A signal_type rule needs at least one --signal-type.').map(signalType))],
+      };
+    case 'indicator_threshold':
+      return indicatorThreshold(store, o);
+  }
+}
+
+/**
+ * The source types a rule watches (empty: all). A signal_type or indicator_threshold rule watches signals only,
+ * so it says so (and refuses another source type).
+ */
+export function sourceTypes(type: MatcherType, given: readonly string[] | undefined): AlertSourceType[] {
+  const types = [...new Set(given ?? [])].map((text) => {
+    const found = ALERT_SOURCE_TYPES.find((t) => t === text);
+    if (!found) throw new AdminError(`Unknown --source-type "${text}". Source types: ${ALERT_SOURCE_TYPES.join(', ')}.`);
+    return found;
+  });
+  if (!SIGNAL_ONLY.includes(type)) return types;
+  if (types.some((t) => t !== 'signal')) throw new AdminError(`A ${type} rule matches signals only: --source-type can only be signal.`);
+  return ['signal'];
+}
+
+function required<T>(values: T[] | undefined, message: string): T[] {
+  if (!values || values.length === 0) throw new AdminError(message);
+  return values;
+}
+
+/** A phrase as stored: spaces collapsed; it must have a word of two characters or more (one letter matches anything). */
+function keywordPhrase(text: string): string {
+  const phrase = text.replace(/\s+/g, ' ').trim();
+  if (!queryTokens(phrase).some((t) => t.length >= 2)) {
+    throw new AdminError(`--keyword "${text}" has no word of two characters or more.`);
+  }
+  return phrase;
+}
+
+/** 1 to 8 digits; a full code with its check digit (`45233140-2`, as the portal shows it) loses the check digit. */
+function cpvPrefix(text: string): string {
+  const t = text.trim();
+  const withCheck = /^(\d{8})-\d$/.exec(t);
+  if (withCheck) return withCheck[1];
+  if (!/^\d{1,8}$/.test(t)) throw new AdminError(`--cpv "${text}" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).`);
+  return t;
+}
+
+function taxNumber(text: string): string {
+  const nif = normaliseNif(text.trim());
+  if (!/^\d{9}$/.test(nif)) throw new AdminError(`--nif "${text}" is not a Portuguese tax number (nine digits).`);
+  if (!isValidNif(nif)) throw new AdminError(`--nif ${nif} fails the check digit: check the number.`);
+  return nif;
+}
+
+function signalType(text: string): string {
+  if (!findSignalType(text)) throw new AdminError(`Unknown --signal-type "${text}". Signal types: ${SIGNAL_TYPE_KEYS.join(', ')}.`);
+  return text;
+}
+
+async function indicatorThreshold(store: Pick<Store, 'listIndicators'>, o: MatcherOptions): Promise<MatcherParams> {
+  if (o.indicator === undefined) throw new AdminError('An indicator_threshold rule needs --indicator KEY and --above N or --below N.');
+  const indicators = await store.listIndicators();
+  if (!indicators.some((i) => i.key === o.indicator)) {
+    throw new AdminError(`No indicator "${o.indicator}" (munidata's catalogue keys, e.g. ${indicators[0]?.key ?? 'population'}).`);
+  }
+  if ((o.above === undefined) === (o.below === undefined)) {
+    throw new AdminError('An indicator_threshold rule needs exactly one of --above N or --below N.');
+  }
+  return o.above !== undefined ? { indicator: o.indicator, above: o.above } : { indicator: o.indicator, below: o.below };
+}

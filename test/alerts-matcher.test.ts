@@ -1,0 +1,283 @@
+/**
+ * The alert matcher on a copy of the demo store, with a few records and signals of our own (helpers/alert-fixture.ts)
+ * whose words, tax numbers and values nothing else has: each matcher type, place, window, case, judge; each match
+ * once however often it runs; an interrupted run ends where an uninterrupted one does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertRule, type RuleOptions, setRuleEnabled } from '../src/admin/alert-rules.js';
+import { type AlertMatchingSummary, runAlertMatching } from '../src/ingest/alerts/run-matching.js';
+import type { AlertMatchRecord, SignalRecord } from '../src/store/signal-records.js';
+import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import {
+  announcement,
+  daysBefore,
+  EVORA,
+  INDICATOR,
+  LISBOA,
+  PORTO,
+  SOURCE,
+  WATCHED_SUPPLIER,
+  writeFixtureSignals,
+  writeProcurementFixture,
+} from './helpers/alert-fixture.js';
+import { copyDemoStore } from './helpers/test-app.js';
+
+const NOW = new Date();
+/** The premium plan's window: the longest of the seeded plans with alerts. */
+const WINDOW_START = daysBefore(NOW, 365);
+
+async function allMatches(store: SqliteStore, accountId: number): Promise<AlertMatchRecord[]> {
+  const out: AlertMatchRecord[] = [];
+  for (;;) {
+    const last = out.at(-1);
+    const page = await store.listAlertMatches(
+      { accountId, since: '1970-01-01T00:00:00Z' },
+      { after: last && { at: last.matched_at as string, id: last.id }, limit: 200 },
+    );
+    out.push(...page);
+    if (page.length < 200) return out;
+  }
+}
+
+const ofRule = (matches: AlertMatchRecord[], ruleId: number) => matches.filter((m) => m.rule_id === ruleId);
+const keysOf = (matches: AlertMatchRecord[]) => matches.map((m) => m.item_key).sort();
+
+/** Ids of our fixture records, read back from the store. */
+async function fixtureIds(store: SqliteStore) {
+  const changes = await store.readChanges(0, 10_000_000);
+  const contracts = await store.getContracts(changes.filter((c) => c.kind === 'contract').map((c) => c.id));
+  const mine = new Map(contracts.filter((c) => c.source === SOURCE).map((c) => [c.source_id, c.id]));
+  const announcements = await store.getAnnouncements(changes.filter((c) => c.kind === 'announcement').map((c) => c.id));
+  const amendments = await store.getAmendments(changes.filter((c) => c.kind === 'amendment').map((c) => c.id));
+  const signals = await store.getSignalsByKeys([
+    `procurement:deadline_closing:${SOURCE}:ZEP-1/2026`,
+    'indicators:indicator_jump:alerttest:porto',
+    'indicators:indicator_jump:alerttest:lisboa',
+  ]);
+  const signal = (suffix: string) => signals.find((s) => s.key.endsWith(suffix)) as SignalRecord;
+  return {
+    announcement: announcements.find((a) => a.source === SOURCE)?.id as number,
+    c1: mine.get('C1') as number,
+    c2: mine.get('C2') as number,
+    c3: mine.get('C3') as number,
+    amendment: amendments.find((a) => a.source === SOURCE)?.id as number,
+    closing: signal('ZEP-1/2026'),
+    porto: signal(':porto'),
+    lisboa: signal(':lisboa'),
+  };
+}
+
+/** The rules every scenario uses, on a fresh premium account. */
+async function createRules(store: SqliteStore) {
+  const account = (await store.createAccount({ name: 'Alertas Lda', plan_code: 'premium', beta: false, now: NOW.toISOString() })).id;
+  const rule = async (o: Omit<RuleOptions, 'account'>) => (await createAlertRule(store, { account, ...o }, NOW)).id;
+  return {
+    account,
+    keywordEvora: await rule({ name: 'Zeppelins em Évora', type: 'keyword', keywords: ['ZEPPELIN'], municipalities: ['evora'] }),
+    keywordPhrase: await rule({ name: 'Zeppelin de observação', type: 'keyword', keywords: ['zeppelin observacao'] }),
+    cpvWorks: await rule({ name: 'Obras', type: 'cpv', cpv: ['45'], sourceTypes: ['procurement_announcement'] }),
+    entity: await rule({ name: 'Fornecedor', type: 'entity', nifs: [WATCHED_SUPPLIER.nif], sourceTypes: ['procurement_contract'] }),
+    closing: await rule({ name: 'Prazos', type: 'signal_type', signalTypes: ['deadline_closing'] }),
+    threshold: await rule({ name: 'População acima de 1000', type: 'indicator_threshold', indicator: INDICATOR, above: 1000 }),
+  };
+}
+
+async function scenario(store: SqliteStore) {
+  await writeProcurementFixture(store, NOW);
+  await writeFixtureSignals(store, NOW);
+  return createRules(store);
+}
+
+/** What a match says, without the ids that differ between two stores. */
+const content = (m: AlertMatchRecord) => ({ ...m, id: undefined });
+
+describe('alert matcher', () => {
+  let store: SqliteStore;
+  let rules: Awaited<ReturnType<typeof createRules>>;
+  let ids: Awaited<ReturnType<typeof fixtureIds>>;
+  let first: AlertMatchingSummary;
+  let matches: AlertMatchRecord[];
+
+  beforeAll(async () => {
+    store = copyDemoStore().store;
+    rules = await scenario(store);
+    ids = await fixtureIds(store);
+    first = await runAlertMatching(store, { now: NOW });
+    matches = await allMatches(store, rules.account);
+  });
+  afterAll(() => store.close());
+
+  it('keyword: every word, case- and accent-insensitive, in the rule’s municipalities, inside the window', () => {
+    const found = ofRule(matches, rules.keywordEvora);
+    // The signal on the announcement names it in its title; C2 is in Lisboa; C3 is 400 days old.
+    expect(keysOf(found)).toEqual(
+      [
+        `procurement_announcement:${ids.announcement}`,
+        `procurement_contract:${ids.c1}`,
+        `procurement_amendment:${ids.amendment}`,
+        `signal:${ids.closing.id}`,
+      ].sort(),
+    );
+    const byKey = new Map(found.map((m) => [m.item_key, m]));
+    const tender = byKey.get(`procurement_announcement:${ids.announcement}`) as AlertMatchRecord;
+    expect(tender).toMatchObject({
+      municipality_id: EVORA.id,
+      score: 1,
+      title: 'Aquisição de um Zéppelin de observação',
+      link: 'https://example.test/anuncio/ZEP-1',
+      matched_at: `${daysBefore(NOW, 10)}T00:00:00Z`,
+      status: 'matched',
+      rule_name: 'Zeppelins em Évora',
+    });
+    expect(tender.snippet).toContain('Zéppelin');
+    expect(tender.judge).toMatchObject({ is_direct_action: true, action_type: 'submit_proposal' });
+    // The announcement's case is the one its deadline_closing signal is in.
+    expect(tender.case_id).toBe(ids.closing.case_id);
+    expect(tender.case_id).not.toBeNull();
+
+    const mention = byKey.get(`procurement_contract:${ids.c1}`) as AlertMatchRecord;
+    expect(mention.score).toBe(0.6);
+    expect(mention.snippet).toContain('revisão anual do zeppelin municipal');
+    expect(mention.judge).toMatchObject({ is_direct_action: false, action_type: null });
+    expect(mention.judge?.why_pt).toMatch(/menção de passagem/);
+    const change = byKey.get(`procurement_amendment:${ids.amendment}`) as AlertMatchRecord;
+    expect(change.title).toBe('Modificação do contrato: Manutenção de equipamentos aeronáuticos');
+    expect(change.matched_at).toBe(`${daysBefore(NOW, 2)}T00:00:00Z`);
+  });
+
+  it('keyword: a phrase needs all its words, anywhere in the country', () => {
+    expect(keysOf(ofRule(matches, rules.keywordPhrase))).toEqual(
+      [`procurement_announcement:${ids.announcement}`, `signal:${ids.closing.id}`].sort(),
+    );
+  });
+
+  it('cpv: exactly the announcements of the window with a CPV under the prefix', async () => {
+    const changes = await store.readChanges(0, 10_000_000);
+    const announcementIds = [...new Set(changes.filter((c) => c.kind === 'announcement').map((c) => c.id))];
+    const expected = (await store.getAnnouncements(announcementIds))
+      .filter((a) => a.published_on !== null && a.published_on >= WINDOW_START)
+      .filter((a) => a.cpv.some((c) => c.code.startsWith('45')))
+      .map((a) => `procurement_announcement:${a.id}`)
+      .sort();
+    expect(expected.length).toBeGreaterThan(10);
+    const found = ofRule(matches, rules.cpvWorks);
+    expect(keysOf(found)).toEqual(expected);
+    for (const m of found) {
+      expect(m.snippet).toMatch(/^CPV 45\d{6}/);
+      expect(m.score).toBe(0.625);
+      expect(m.matched_at >= `${WINDOW_START}T00:00:00Z`).toBe(true);
+    }
+  });
+
+  it('entity: contracts the tax number is a party to, judged review_award when it is the supplier', () => {
+    const found = ofRule(matches, rules.entity);
+    // C3 is too old; the announcement and the amendment are other source types.
+    expect(keysOf(found)).toEqual([`procurement_contract:${ids.c1}`, `procurement_contract:${ids.c2}`].sort());
+    for (const m of found) {
+      expect(m.score).toBe(1);
+      expect(m.snippet).toContain(`Adjudicatário: ${WATCHED_SUPPLIER.name} (NIF ${WATCHED_SUPPLIER.nif})`);
+      expect(m.judge).toMatchObject({ is_direct_action: true, action_type: 'review_award' });
+    }
+    expect(found.find((m) => m.item_key === `procurement_contract:${ids.c2}`)?.municipality_id).toBe(LISBOA.id);
+  });
+
+  it('signal_type: every signal of the type, scored by its confidence, linked to its evidence and case', async () => {
+    const found = ofRule(matches, rules.closing);
+    const signalIds = [...new Set((await store.readChanges(0, 10_000_000)).filter((c) => c.kind === 'signal').map((c) => c.id))];
+    const expected = (await store.getSignals(signalIds)).filter((s) => s.type === 'deadline_closing').map((s) => `signal:${s.id}`);
+    expect(keysOf(found)).toEqual(expected.sort());
+    const mine = found.find((m) => m.item_key === `signal:${ids.closing.id}`);
+    expect(mine).toMatchObject({
+      source_type: 'signal',
+      score: 0.8,
+      municipality_id: EVORA.id,
+      title: ids.closing.title_pt,
+      link: `https://example.test/evidence/${ids.closing.key}`,
+      case_id: ids.closing.case_id,
+      matched_at: ids.closing.last_seen_at,
+    });
+    expect(mine?.judge).toMatchObject({ is_direct_action: true, action_type: 'submit_proposal' });
+  });
+
+  it('indicator_threshold: only signals of the indicator whose value is past the bound', () => {
+    const found = ofRule(matches, rules.threshold);
+    expect(keysOf(found)).toEqual([`signal:${ids.porto.id}`]);
+    // 1500 is 50 % past 1000: strength 0.5 + 0.5 × 0.5, times the signal's confidence 0.9.
+    expect(found[0]).toMatchObject({ municipality_id: PORTO.id, score: 0.675 });
+    expect(found[0].snippet).toContain(`${INDICATOR} = 1500 (acima de 1000)`);
+    expect(found[0].judge).toMatchObject({ is_direct_action: false });
+  });
+
+  it('a second run records nothing new and changes nothing', async () => {
+    expect(first.matched).toBe(matches.length);
+    const again = await runAlertMatching(store, { now: NOW });
+    expect(again.matched).toBe(0);
+    expect(await allMatches(store, rules.account)).toEqual(matches);
+  });
+
+  it('a record changed later comes back in the journal but is not matched twice', async () => {
+    await store.writeProcurement({ announcements: [announcement(NOW, { object: 'Aquisição de um Zéppelin de observação costeira' })] });
+    const run = await runAlertMatching(store, { now: NOW });
+    expect(run.entries).toBeGreaterThan(0);
+    expect(run.matched).toBe(0);
+    expect(run.already_matched).toBe(2); // the keyword rules that matched it
+    const after = await allMatches(store, rules.account);
+    expect(after.filter((m) => m.item_key === `procurement_announcement:${ids.announcement}`)).toHaveLength(2);
+  });
+
+  it('a new rule is matched against what is already there', async () => {
+    const late = await createAlertRule(store, { account: rules.account, name: 'Tardia', type: 'keyword', keywords: ['zeppelin'] }, NOW);
+    const run = await runAlertMatching(store, { now: NOW });
+    expect(run.matched).toBe(5); // the announcement and its signal, C1, C2 and the amendment — not C3, too old
+    expect(keysOf(ofRule(await allMatches(store, rules.account), late.id))).toEqual(
+      [
+        `procurement_announcement:${ids.announcement}`,
+        `procurement_contract:${ids.c1}`,
+        `procurement_contract:${ids.c2}`,
+        `procurement_amendment:${ids.amendment}`,
+        `signal:${ids.closing.id}`,
+      ].sort(),
+    );
+  });
+
+  it('a disabled rule matches nothing, and catches up once enabled', async () => {
+    const rule = await createAlertRule(
+      store,
+      { account: rules.account, name: 'Desligada', type: 'keyword', keywords: ['zeppelin publicitario'] },
+      NOW,
+    );
+    await setRuleEnabled(store, rule.id, false);
+    expect((await runAlertMatching(store, { now: NOW })).matched).toBe(0);
+    expect(ofRule(await allMatches(store, rules.account), rule.id)).toEqual([]);
+    await setRuleEnabled(store, rule.id, true);
+    expect((await runAlertMatching(store, { now: NOW })).matched).toBe(1);
+    expect(keysOf(ofRule(await allMatches(store, rules.account), rule.id))).toEqual([`procurement_contract:${ids.c2}`]);
+  });
+
+  it('a run that stops half-way, then a full run, records what one full run records', async () => {
+    const other = copyDemoStore().store;
+    try {
+      const otherRules = await scenario(other);
+      let writes = 0;
+      const failing = new Proxy(other, {
+        get(target, name) {
+          if (name === 'recordAlertMatches') {
+            return (batch: Parameters<SqliteStore['recordAlertMatches']>[0]) => {
+              if (++writes === 3) throw new Error('interrupted');
+              return target.recordAlertMatches(batch);
+            };
+          }
+          const value = Reflect.get(target, name);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      await expect(runAlertMatching(failing, { now: NOW, batchSize: 500 })).rejects.toThrow('interrupted');
+      const partial = await allMatches(other, otherRules.account);
+      expect(partial.length).toBeLessThan(matches.length);
+      await runAlertMatching(other, { now: NOW, batchSize: 500 });
+      expect((await allMatches(other, otherRules.account)).map(content)).toEqual(matches.map(content));
+    } finally {
+      await other.close();
+    }
+  });
+});
