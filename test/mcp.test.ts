@@ -218,7 +218,16 @@ describe('tools/list by plan and scope', () => {
   it('hides indicator tools from a signals-only scope and refuses them as isError insufficient-scope', async () => {
     const { client } = await connect(t.keys.signalsOnlyScope, '2025-06-18');
     try {
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['me']);
+      // me, and the signals tools: the scope's own domain, nothing of the others.
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+        'me',
+        'signals_list',
+        'signals_get',
+        'signal_families',
+        'signal_types',
+        'signal_cases_list',
+        'signal_cases_get',
+      ]);
       const problem = problemOf((await client.callTool({ name: 'indicators_list', arguments: {} })) as CallToolResult);
       expect(problem).toMatchObject({ type: `${BASE_URL}/problems/insufficient-scope`, status: 403, feature_key: 'indicators:read' });
       const me = (await client.callTool({ name: 'me', arguments: {} })) as CallToolResult;
