@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { AdminError } from './admin/admin-error.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
+import { registerAlertCommands } from './cli/alert-commands.js';
 import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
@@ -21,6 +22,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   registerServeCommand(program, env);
   registerDataCommands(program, cli);
   registerAdminCommands(program, cli);
+  registerAlertCommands(program, cli);
   await program.parseAsync(argv);
 }
 

@@ -168,7 +168,7 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
   }
 }
 
-function positiveInt(text: string): number {
+export function positiveInt(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;
