@@ -7,7 +7,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
-import { MemoryCounters } from './access/memory-counters.js';
+import { openCounters } from './access/open-counters.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { sendProblem } from './channels/rest/problem-reply.js';
@@ -22,11 +22,12 @@ import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { Store } from './store/store.js';
 import { registerDocs } from './web/docs-routes.js';
+import { registerHealthRoutes } from './web/health-routes.js';
 
 export interface AppDeps {
   readonly config: Config;
   readonly store: Store;
-  /** Defaults to in-process counters over the store's usage table. */
+  /** Defaults to the counters the config names (`REDIS_URL`: Redis, else in-process) over the store's usage table. */
   readonly counters?: Counters;
   /** Milliseconds since the epoch; tests pass a fake clock. */
   readonly clock?: () => number;
@@ -47,7 +48,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
   const clock = deps.clock ?? Date.now;
   const registry = deps.registry ?? createRegistry();
-  const counters = deps.counters ?? new MemoryCounters(store);
+  const http = Fastify({
+    logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
+    genReqId: requestIds(),
+    trustProxy: false,
+    return503OnClosing: true,
+  });
+  const counters = deps.counters ?? (await openCounters(config, store, http.log));
   const core = new Core({
     store,
     counters,
@@ -59,12 +66,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
     operations: registry.all,
   });
 
-  const http = Fastify({
-    logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
-    genReqId: requestIds(),
-    trustProxy: false,
-    return503OnClosing: true,
-  });
   http.addHook('onRequest', (request, reply, done) => {
     reply.header('request-id', request.id);
     done();
@@ -76,6 +77,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   registerMcpChannel(http, core, registry);
   registerProblemsRoute(http, config.baseUrl);
   registerDocs(http, registry, config.baseUrl);
+  registerHealthRoutes(http, { store, counters });
 
   http.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, new ApiError('not-found', { detail: `No route ${request.method} ${request.url.split('?')[0]}.` }), {

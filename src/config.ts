@@ -11,6 +11,8 @@ export interface Config {
   /** Public address used in links, problem `type` URIs and cards; no trailing slash. */
   readonly baseUrl: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Redis holding the rate limit and quota counters shared by all instances; unset: in-process counters. */
+  readonly redisUrl?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,7 +33,24 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     port,
     baseUrl,
     logLevel,
+    redisUrl: parseRedisUrl(env.REDIS_URL),
   });
+}
+
+function parseRedisUrl(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  if (!trimmed) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'redis:' && url?.protocol !== 'rediss:') {
+    // The value may hold a password: name the variable, not its content.
+    throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  return trimmed;
 }
 
 function parsePort(text: string): number {

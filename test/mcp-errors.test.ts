@@ -428,6 +428,7 @@ describe('access (SPEC.md, Errors → MCP)', () => {
       commitQuota: (...args) => counters.commitQuota(...args),
       refundQuota: (...args) => counters.refundQuota(...args),
       usage: (...args) => counters.usage(...args),
+      ping: () => counters.ping(),
       flush: () => counters.flush(),
       close: () => counters.close(),
     };

@@ -1,6 +1,7 @@
 /**
  * Counters for the per-minute rate limit and the monthly quota. An interface with an in-process
- * implementation (one instance) and, later, a Redis one (many instances sharing one limit and one quota).
+ * implementation (one instance) and a Redis one (many instances sharing one limit and one quota).
+ * A counter that cannot reach what it counts on throws DependencyUnavailableError (503, nothing charged).
  */
 
 export interface RateDecision {
@@ -31,6 +32,8 @@ export interface Counters {
   refundQuota(accountId: number, period: string): Promise<void>;
   /** Charged requests of the period. */
   usage(accountId: number, period: string): Promise<number>;
+  /** Resolves when the counters can be used (readiness); throws DependencyUnavailableError when they cannot. */
+  ping(): Promise<void>;
   /** Persists what is pending. */
   flush(): Promise<void>;
   close(): Promise<void>;

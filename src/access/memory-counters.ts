@@ -1,15 +1,13 @@
 /**
- * In-process counters. The rate limit is GCRA (a sliding window without buckets to reset): each key keeps
- * one "theoretical arrival time". The quota keeps committed and in-flight counts per account and month;
- * reservations are synchronous once the period is loaded, so concurrent requests can never overshoot.
- * Charged requests are written to the usage store in batches (every second and on close), so usage
- * survives a restart.
+ * In-process counters, for one instance. The rate limit is GCRA (see gcra.ts): each key keeps one theoretical
+ * arrival time. The quota keeps committed and in-flight counts per account and month; reservations are
+ * synchronous once the period is loaded, so concurrent requests can never overshoot. Charged requests go to the
+ * usage store through the journal (in batches), so usage survives a restart.
  */
 import type { UsageStore } from '../store/store.js';
 import type { Counters, QuotaReservation, RateDecision } from './counters.js';
-
-const WINDOW_MS = 60_000;
-const FLUSH_EVERY_MS = 1_000;
+import { gcra } from './gcra.js';
+import { UsageJournal } from './usage-journal.js';
 
 interface QuotaCell {
   committed: number;
@@ -18,44 +16,24 @@ interface QuotaCell {
 
 export class MemoryCounters implements Counters {
   readonly #usage: UsageStore;
+  readonly #journal: UsageJournal;
   readonly #tat = new Map<string, number>();
   readonly #cells = new Map<string, Promise<QuotaCell>>();
   /** The same cells once loaded, read without awaiting: this runs twice on every charged request. */
   readonly #loaded = new Map<string, QuotaCell>();
-  #pending = new Map<string, { accountId: number; period: string; count: number }>();
-  readonly #timer: NodeJS.Timeout;
-  #flushing: Promise<void> = Promise.resolve();
 
   constructor(usage: UsageStore) {
     this.#usage = usage;
-    this.#timer = setInterval(() => void this.flush().catch(() => {}), FLUSH_EVERY_MS);
-    this.#timer.unref();
+    this.#journal = new UsageJournal(usage);
   }
 
   async hitRate(key: string, perMinute: number, nowMs: number): Promise<RateDecision> {
-    const interval = WINDOW_MS / perMinute;
-    const tat = Math.max(this.#tat.get(key) ?? nowMs, nowMs);
-    const next = tat + interval;
-    const ahead = next - nowMs;
-    if (ahead > WINDOW_MS) {
-      const waitMs = ahead - WINDOW_MS;
-      return {
-        allowed: false,
-        limit: perMinute,
-        remaining: 0,
-        resetSeconds: Math.ceil((tat - nowMs) / 1000),
-        retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)),
-      };
+    const { decision, next } = gcra(Math.max(this.#tat.get(key) ?? nowMs, nowMs), nowMs, perMinute);
+    if (decision.allowed) {
+      this.#tat.set(key, next);
+      if (this.#tat.size > 100_000) this.#prune(nowMs);
     }
-    this.#tat.set(key, next);
-    if (this.#tat.size > 100_000) this.#prune(nowMs);
-    return {
-      allowed: true,
-      limit: perMinute,
-      remaining: Math.floor((WINDOW_MS - ahead) / interval),
-      resetSeconds: Math.ceil(ahead / 1000),
-      retryAfterSeconds: 0,
-    };
+    return decision;
   }
 
   async reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation> {
@@ -70,10 +48,7 @@ export class MemoryCounters implements Counters {
     const cell = await this.#cell(accountId, period);
     cell.reserved--;
     cell.committed++;
-    const key = `${accountId}|${period}`;
-    const pending = this.#pending.get(key);
-    if (pending) pending.count++;
-    else this.#pending.set(key, { accountId, period, count: 1 });
+    this.#journal.add(accountId, period);
   }
 
   async refundQuota(accountId: number, period: string): Promise<void> {
@@ -84,31 +59,15 @@ export class MemoryCounters implements Counters {
     return (await this.#cell(accountId, period)).committed;
   }
 
-  /** Writes the charged requests not yet persisted; one batch at a time, in order. */
+  /** Nothing to reach: the counters live in this process. */
+  async ping(): Promise<void> {}
+
   flush(): Promise<void> {
-    this.#flushing = this.#flushing.then(async () => {
-      if (this.#pending.size === 0) return;
-      const batch = [...this.#pending.values()];
-      this.#pending = new Map();
-      try {
-        await this.#usage.addUsage(batch);
-      } catch (error) {
-        // Keep the counts for the next flush rather than lose a customer's usage.
-        for (const e of batch) {
-          const key = `${e.accountId}|${e.period}`;
-          const pending = this.#pending.get(key);
-          if (pending) pending.count += e.count;
-          else this.#pending.set(key, e);
-        }
-        throw error;
-      }
-    });
-    return this.#flushing;
+    return this.#journal.flush();
   }
 
-  async close(): Promise<void> {
-    clearInterval(this.#timer);
-    await this.flush();
+  close(): Promise<void> {
+    return this.#journal.close();
   }
 
   /** The period's cell, loaded from the usage store once; concurrent first calls share the same load. */

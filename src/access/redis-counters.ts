@@ -1,0 +1,295 @@
+/**
+ * Counters on Redis, shared by every instance: N instances keep one per-minute limit and one monthly quota,
+ * exactly, because each check is one Lua script (atomic on the server).
+ *
+ * Keys, under `prefix` (`munidata:` by default):
+ *   rate:<key>                    the GCRA theoretical arrival time (ms, a double); expires when it is past
+ *   {q:<account>:<period>}:used   requests charged in the month (an integer)
+ *   {q:<account>:<period>}:held   reservations in flight: a sorted set, member = reservation id, score = the
+ *                                 Redis time (ms) at which its lease ends
+ * (The braces keep a month's two keys in one slot, should the Redis be a cluster.)
+ *
+ * Clocks: the rate limit runs on the caller's clock (`nowMs`, the app's clock, which tests move), as the
+ * in-process counters do; the leases run on the Redis server's clock (TIME in the script), the one clock all
+ * instances share.
+ *
+ * Reservations never settled: an instance that dies between reserving and committing leaves its member in
+ * `held`. Each reservation first drops the members whose lease has ended, so a crash holds a unit of quota for
+ * at most the lease (five minutes, far longer than any request), never for good. A counter with a TTL instead
+ * would only expire once an account fell quiet; a sorted set forgets each dead reservation on time. Within one
+ * instance and one month reservations are interchangeable, so the interface needs no reservation handle:
+ * commit and refund settle this instance's oldest one, which leaves the youngest lease to the request still
+ * running.
+ *
+ * Durability: Redis decides admission; the store keeps charges. Each commit is also recorded in the usage
+ * journal, which writes to the store in batches (UsageStore.addUsage). When `used` is missing (Redis lost or
+ * flushed) it is rebuilt before anything is admitted — the store's usage plus what this instance has not
+ * written yet, set only if still absent (another instance may have rebuilt it first) — so losing Redis never
+ * resets a month to zero. What other instances charged in their last second and had not written yet is not in
+ * the rebuilt count: at most one flush interval of their traffic.
+ *
+ * Faults: commands fail fast rather than queue (no offline queue, a one-second command timeout) and ioredis
+ * reconnects by itself. Not reaching Redis throws DependencyUnavailableError('counters'): 503, and nothing is
+ * charged — a failed commit throws (the core refunds and answers 503) and is not recorded; a failed refund is
+ * dropped, the lease gives the unit back. (A commit whose reply is lost after Redis applied it counts one unit
+ * in Redis that the store never charges: the safe side.)
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis, ReplyError } from 'ioredis';
+import { DependencyUnavailableError } from '../core/dependency.js';
+import type { UsageStore } from '../store/store.js';
+import type { Counters, QuotaReservation, RateDecision } from './counters.js';
+import { gcra, gcraInterval, WINDOW_MS } from './gcra.js';
+import { UsageJournal } from './usage-journal.js';
+
+/** How long an unsettled reservation holds its unit of quota. */
+const LEASE_MS = 5 * 60_000;
+/** A month's count outlives its month by a few days, then goes. */
+const USED_TTL_MS = 40 * 86_400_000;
+const COMMAND_TIMEOUT_MS = 1_000;
+
+/** Replies that mean "not now" rather than "wrong": a server loading, busy, failing over or read-only. */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|NOREPLICAS)\b/;
+
+// The scripts print doubles with %.17g, which reads back as the same double in JS and Lua.
+const GCRA_SCRIPT = `
+local now = tonumber(ARGV[1])
+local tat = tonumber(redis.call('GET', KEYS[1]) or ARGV[1])
+if tat < now then tat = now end
+local ahead = tat + tonumber(ARGV[2]) - now
+if ahead > tonumber(ARGV[3]) then return {0, string.format('%.17g', tat)} end
+redis.call('SET', KEYS[1], string.format('%.17g', tat + tonumber(ARGV[2])), 'PX', math.ceil(ahead))
+return {1, string.format('%.17g', tat)}
+`;
+
+/** {-1, 0}: `used` is missing, rebuild it first; {0, used}: refused; {1, used including this one}: granted. */
+const RESERVE_SCRIPT = `
+local committed = redis.call('GET', KEYS[1])
+if not committed then return {-1, 0} end
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+local used = tonumber(committed) + redis.call('ZCARD', KEYS[2])
+local limit = tonumber(ARGV[1])
+if limit >= 0 and used >= limit then return {0, used} end
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return {1, used + 1}
+`;
+
+/** Settles a reservation as charged; a missing `used` is left missing (its rebuild includes this charge). */
+const COMMIT_SCRIPT = `
+redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end
+return 1
+`;
+
+interface Scripts {
+  munidataGcra(key: string, nowMs: number, intervalMs: number, windowMs: number): Promise<[number, string]>;
+  munidataReserve(used: string, held: string, limit: number, leaseMs: number, id: string): Promise<[number, number]>;
+  munidataCommit(used: string, held: string, id: string): Promise<number>;
+}
+
+/** Where connection changes are reported (Fastify's logger fits). */
+export interface CountersLog {
+  warn(details: object, message: string): void;
+  info(details: object, message: string): void;
+}
+
+export interface RedisCountersOptions {
+  /** `redis://…` or `rediss://…` */
+  readonly url: string;
+  /** Where charges are persisted and whence a lost month is rebuilt. */
+  readonly store: UsageStore;
+  /** Prefix of every key; distinct prefixes keep deployments (or test runs) apart on one Redis. */
+  readonly prefix?: string;
+  readonly leaseMs?: number;
+  readonly log?: CountersLog;
+}
+
+interface Month {
+  readonly id: string;
+  readonly accountId: number;
+  readonly period: string;
+  readonly used: string;
+  readonly held: string;
+}
+
+export class RedisCounters implements Counters {
+  readonly #redis: Redis & Scripts;
+  readonly #store: UsageStore;
+  readonly #journal: UsageJournal;
+  readonly #prefix: string;
+  readonly #leaseMs: number;
+  /** This instance's part of every reservation id. */
+  readonly #instance = randomBytes(6).toString('hex');
+  #sequence = 0;
+  /** This instance's unsettled reservation ids per month, oldest first. */
+  readonly #held = new Map<string, string[]>();
+  readonly #rebuilding = new Map<string, Promise<void>>();
+  #reachable: boolean | undefined;
+
+  /** Connects (waiting up to two seconds) and returns the counters; unreachable, they answer 503 until Redis is. */
+  static async open(options: RedisCountersOptions): Promise<RedisCounters> {
+    const counters = new RedisCounters(options);
+    await counters.connected(2_000);
+    return counters;
+  }
+
+  constructor(options: RedisCountersOptions) {
+    this.#store = options.store;
+    this.#journal = new UsageJournal(options.store);
+    this.#prefix = options.prefix ?? 'munidata:';
+    this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    const redis = new Redis(options.url, {
+      enableOfflineQueue: false, // while disconnected a command fails at once: the request gets 503, it does not wait
+      maxRetriesPerRequest: 0, // a command caught by a dropped connection fails instead of being replayed
+      commandTimeout: COMMAND_TIMEOUT_MS, // a Redis that hangs fails the request within a second
+      connectTimeout: 2_000,
+      retryStrategy: (attempt) => Math.min(100 * 2 ** attempt, 2_000), // reconnect for ever, at most every 2 s
+    });
+    redis.defineCommand('munidataGcra', { numberOfKeys: 1, lua: GCRA_SCRIPT });
+    redis.defineCommand('munidataReserve', { numberOfKeys: 2, lua: RESERVE_SCRIPT });
+    redis.defineCommand('munidataCommit', { numberOfKeys: 2, lua: COMMIT_SCRIPT });
+    // Without a listener ioredis prints every failed reconnection; report changes of state once instead.
+    redis.on('error', (error: Error) => {
+      if (this.#reachable !== false) options.log?.warn({ err: error }, 'counters: Redis unreachable; answering 503 until it returns');
+      this.#reachable = false;
+    });
+    redis.on('ready', () => {
+      if (this.#reachable === false) options.log?.info({}, 'counters: Redis reachable again');
+      this.#reachable = true;
+    });
+    this.#redis = redis as Redis & Scripts;
+  }
+
+  /** Resolves true once connected, false after the first connection error or `timeoutMs`. */
+  connected(timeoutMs: number): Promise<boolean> {
+    const redis = this.#redis;
+    if (redis.status === 'ready') return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        redis.off('ready', onReady);
+        redis.off('error', onError);
+        resolve(ok);
+      };
+      const onReady = () => done(true);
+      const onError = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      redis.on('ready', onReady);
+      redis.on('error', onError);
+    });
+  }
+
+  async hitRate(key: string, perMinute: number, nowMs: number): Promise<RateDecision> {
+    const [, tat] = await this.#command(() =>
+      this.#redis.munidataGcra(`${this.#prefix}rate:${key}`, nowMs, gcraInterval(perMinute), WINDOW_MS),
+    );
+    return gcra(Number(tat), nowMs, perMinute).decision;
+  }
+
+  async reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation> {
+    const month = this.#month(accountId, period);
+    const id = `${this.#instance}:${(this.#sequence++).toString(36)}`;
+    const reserve = () => this.#command(() => this.#redis.munidataReserve(month.used, month.held, limit ?? -1, this.#leaseMs, id));
+    let [status, used] = await reserve();
+    if (status === -1) {
+      await this.#rebuild(month);
+      [status, used] = await reserve();
+      if (status === -1) throw new DependencyUnavailableError('counters', { cause: new Error('the month count vanished twice') });
+    }
+    if (status === 0) return { granted: false, used };
+    const ids = this.#held.get(month.id);
+    if (ids) ids.push(id);
+    else this.#held.set(month.id, [id]);
+    return { granted: true, used };
+  }
+
+  async commitQuota(accountId: number, period: string): Promise<void> {
+    const month = this.#month(accountId, period);
+    const id = this.#settle(month);
+    await this.#command(() => this.#redis.munidataCommit(month.used, month.held, id));
+    this.#journal.add(accountId, period);
+  }
+
+  async refundQuota(accountId: number, period: string): Promise<void> {
+    const month = this.#month(accountId, period);
+    const id = this.#settle(month);
+    // Not reaching Redis here costs nothing: the reservation's lease gives the unit back.
+    await this.#redis.zrem(month.held, id).catch(() => {});
+  }
+
+  async usage(accountId: number, period: string): Promise<number> {
+    const month = this.#month(accountId, period);
+    let used = await this.#command(() => this.#redis.get(month.used));
+    if (used === null) {
+      await this.#rebuild(month);
+      used = await this.#command(() => this.#redis.get(month.used));
+    }
+    return Number(used ?? 0);
+  }
+
+  async ping(): Promise<void> {
+    await this.#command(() => this.#redis.ping());
+  }
+
+  flush(): Promise<void> {
+    return this.#journal.flush();
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.#journal.close();
+    } finally {
+      await this.#redis.quit().catch(() => this.#redis.disconnect());
+    }
+  }
+
+  #month(accountId: number, period: string): Month {
+    const id = `${accountId}:${period}`;
+    const base = `${this.#prefix}{q:${id}}`;
+    return { id, accountId, period, used: `${base}:used`, held: `${base}:held` };
+  }
+
+  /** Takes this instance's oldest unsettled reservation of the month. */
+  #settle(month: Month): string {
+    const ids = this.#held.get(month.id);
+    const id = ids?.shift() ?? '';
+    if (ids?.length === 0) this.#held.delete(month.id);
+    return id;
+  }
+
+  /**
+   * Sets a missing month count from the store. Runs between journal batches, so the store's usage plus this
+   * instance's pending charges is all it has charged; concurrent callers share one rebuild.
+   */
+  #rebuild(month: Month): Promise<void> {
+    let running = this.#rebuilding.get(month.id);
+    if (!running) {
+      running = this.#journal
+        .exclusive(async () => {
+          const persisted = await this.#store.getUsage(month.accountId, month.period);
+          const count = persisted + this.#journal.pending(month.accountId, month.period);
+          await this.#command(() => this.#redis.set(month.used, count, 'PX', USED_TTL_MS, 'NX'));
+        })
+        .finally(() => this.#rebuilding.delete(month.id));
+      this.#rebuilding.set(month.id, running);
+    }
+    return running;
+  }
+
+  async #command<T>(run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw unavailable(error);
+    }
+  }
+}
+
+/** A failure to reach Redis as DependencyUnavailableError; an error Redis replied to a valid connection is a bug. */
+function unavailable(error: unknown): unknown {
+  if (error instanceof ReplyError && !TRANSIENT_REPLY.test((error as Error).message)) return error;
+  return new DependencyUnavailableError('counters', { cause: error });
+}
