@@ -5,11 +5,13 @@
  */
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ensureDemoAlertRules } from '../src/admin/demo-alert-rules.js';
 import { registerAlertCommands } from '../src/cli/alert-commands.js';
 import type { CliContext } from '../src/cli/context.js';
 import type { Config } from '../src/config.js';
+import { runAlertMatching } from '../src/ingest/alerts/run-matching.js';
 import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
-import { EVORA, SOURCE, WATCHED_SUPPLIER, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
+import { EVORA, LISBOA, SOURCE, WATCHED_SUPPLIER, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { withCheckDigit } from './helpers/procurement-fixture.js';
 import { municipalitiesFromFile } from './helpers/reference-files.js';
 import { copyDemoStore } from './helpers/test-app.js';
@@ -370,5 +372,26 @@ describe('alerts match and dismiss', () => {
     const nif = withCheckDigit('12345678');
     const rule = await run('alerts', 'rule', 'create', '--account', String(account), '--name', 'Pessoa', '--type', 'entity', '--nif', nif);
     expect(rule.params).toEqual({ nifs: [nif] });
+  });
+});
+
+describe('the demo rules', () => {
+  it('five subscriptions and one rule of each matcher type, created once, that match the demo data', async () => {
+    const now = new Date();
+    const demo = (await store.createAccount({ name: 'Demo de alertas', plan_code: 'premium', beta: false, now: now.toISOString() })).id;
+    const rules = await ensureDemoAlertRules(store, demo, now);
+    expect(rules).toHaveLength(10);
+    expect(rules.filter((r) => r.template_id !== null)).toHaveLength(5);
+    expect(new Set(rules.map((r) => r.matcher_type))).toEqual(new Set(['keyword', 'cpv', 'entity', 'signal_type', 'indicator_threshold']));
+    expect(await ensureDemoAlertRules(store, demo, now)).toEqual(rules);
+
+    await runAlertMatching(store, { now });
+    const matches = await store.listAlertMatches({ accountId: demo, since: '1970-01-01T00:00:00Z' }, { limit: 200 });
+    expect(matches.length).toBeGreaterThan(50);
+    // The Lisboa entity rule is national: its matches are filed under the buying municipality.
+    const entity = rules.find((r) => r.matcher_type === 'entity');
+    const ofEntity = matches.filter((m) => m.rule_id === entity?.id);
+    expect(ofEntity.length).toBeGreaterThan(0);
+    expect(ofEntity.every((m) => m.municipality_id === LISBOA.id && m.source_type === 'procurement_contract')).toBe(true);
   });
 });

@@ -60,7 +60,8 @@ const DEFAULT_BATCH = 2_000;
 const RULE_PAGE = 200;
 
 export async function runAlertMatching(store: MatcherStore, options: AlertMatchingOptions): Promise<AlertMatchingSummary> {
-  const now = options.now.toISOString();
+  // To the second, as every instant the store compares as text (signals' last_seen_at among them).
+  const now = `${options.now.toISOString().slice(0, 19)}Z`;
   const today = now.slice(0, 10);
   const judge = options.judge ?? ruleJudge;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
