@@ -6,6 +6,10 @@
 export interface Config {
   /** SQLite file of the embedded store. */
   readonly dbPath: string;
+  /** PostgreSQL primary (`postgres://…`); when set, the store is PostgreSQL instead of the SQLite file. */
+  readonly databaseUrl?: string;
+  /** A PostgreSQL read replica for the reads; only with `databaseUrl`. */
+  readonly databaseReadUrl?: string;
   readonly host: string;
   readonly port: number;
   /** Public address used in links, problem `type` URIs and cards; no trailing slash. */
@@ -29,6 +33,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const baseUrl = parseBaseUrl(env.BASE_URL ?? `http://${host.includes(':') ? `[${host}]` : host}:${port}`);
   return Object.freeze({
     dbPath: env.MUNIDATA_DB?.trim() || './munidata.db',
+    databaseUrl: parsePostgresUrl('DATABASE_URL', env.DATABASE_URL),
+    databaseReadUrl: parseDatabaseReadUrl(env),
     host,
     port,
     baseUrl,
@@ -51,6 +57,26 @@ function parseRedisUrl(text: string | undefined): string | undefined {
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
   }
   return trimmed;
+}
+
+function parsePostgresUrl(name: string, text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  if (!trimmed) return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(trimmed).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  // The value may hold a password: name the variable, not its content.
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') throw new ConfigError(`${name} must be a postgres:// URL`);
+  return trimmed;
+}
+
+function parseDatabaseReadUrl(env: Record<string, string | undefined>): string | undefined {
+  const url = parsePostgresUrl('DATABASE_READ_URL', env.DATABASE_READ_URL);
+  if (url && !env.DATABASE_URL?.trim()) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) as well');
+  return url;
 }
 
 function parsePort(text: string): number {

@@ -1,8 +1,11 @@
-/** Opens the store the configuration names. (PostgreSQL joins here in the scale-out work.) */
+/** Opens the store the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file. */
 import type { Config } from '../config.js';
+import { openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 export function openStore(config: Config): Store {
+  // Until the signal and alert part is ported, those methods are missing on PostgreSQL.
+  if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl }) as unknown as Store;
   return openSqliteStore(config.dbPath);
 }

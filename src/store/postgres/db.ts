@@ -1,0 +1,124 @@
+/**
+ * The connections of the PostgreSQL store: a pool on the primary (writes, migrations, and reads that must see
+ * their own writes) and, when a replica address is given, a pool on it for every other read. Values come back
+ * as JavaScript numbers (counts and sums are bigint or numeric in PostgreSQL), and a connection that fails is
+ * reported as the dependency being unavailable, never as a bug of the request.
+ */
+import pg from 'pg';
+import { DependencyUnavailableError } from '../../core/dependency.js';
+import { isConnectionFailure, unavailableWhenUnreachable } from './failures.js';
+
+export type Row = Record<string, unknown>;
+
+/** Runs one statement (`$1`, `$2`, … bound to `values`) and gives its rows. */
+export type Sql = (text: string, values?: readonly unknown[]) => Promise<Row[]>;
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/**
+ * bigint and numeric as numbers: they only ever hold counts, ids and sums of cents or euros here, far below 2^53
+ * (a sum of euros as a number is what SQLite gives too).
+ */
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8 || oid === NUMERIC) return (text: string) => (text === null ? null : Number(text));
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+export interface Pools {
+  readonly primary: pg.Pool;
+  /** The replica's pool, or the primary's when no replica is configured. */
+  readonly replica: pg.Pool;
+}
+
+export function openPools(url: string, readUrl?: string): Pools {
+  const open = (connectionString: string) => {
+    const pool = new pg.Pool({
+      connectionString,
+      types,
+      max: 10,
+      idleTimeoutMillis: 30_000,
+      connectionTimeoutMillis: 5_000,
+      // Typo-tolerant lookups (`<%`) take names whose best-matching run shares this much of the text's
+      // trigrams; pg_trgm's default (0.6) misses one typo in a short word ("lisbao" for "lisboa": 0.57).
+      options: '-c pg_trgm.word_similarity_threshold=0.3',
+    });
+    // An idle client whose server went away emits 'error' on the pool; without a listener that ends the process.
+    pool.on('error', () => {});
+    return pool;
+  };
+  const primary = open(url);
+  return { primary, replica: readUrl ? open(readUrl) : primary };
+}
+
+export async function closePools(pools: Pools): Promise<void> {
+  await pools.primary.end();
+  if (pools.replica !== pools.primary) await pools.replica.end();
+}
+
+/** Statements through a pool or one client (a transaction), with connection failures translated. */
+export function sqlOn(target: pg.Pool | pg.PoolClient): Sql {
+  return async (text, values) => {
+    try {
+      return (await target.query(text, values as unknown[])).rows;
+    } catch (error) {
+      throw unavailableWhenUnreachable(error);
+    }
+  };
+}
+
+/**
+ * Runs `work` in one transaction on one client of the primary: committed when it returns, rolled back when it
+ * throws. The client goes back to the pool either way (destroyed when the connection broke).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (error) {
+    throw unavailableWhenUnreachable(error);
+  }
+  const sql = sqlOn(client);
+  let broken: unknown;
+  try {
+    await sql('BEGIN');
+    const result = await work(sql, client);
+    await sql('COMMIT');
+    return result;
+  } catch (error) {
+    broken = error;
+    await client.query('ROLLBACK').catch(() => {});
+    throw unavailableWhenUnreachable(error);
+  } finally {
+    client.release(broken instanceof Error && isConnectionError(broken) ? broken : undefined);
+  }
+}
+
+function isConnectionError(error: Error): boolean {
+  return error instanceof DependencyUnavailableError || isConnectionFailure(error);
+}
+
+/**
+ * Positional parameters built alongside the SQL text: `p.add(value)` gives the placeholder to write (`$3`).
+ * Conditions assembled piece by piece never count placeholders by hand.
+ */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards in it taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** A LIKE pattern matching what starts with `text`. */
+export function prefixPattern(text: string): string {
+  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -1,0 +1,211 @@
+/**
+ * Contract counts and euros per group, as in the SQLite store (see its aggregate.ts): whole months from the
+ * rollups when the grouping and the filter allow it, the days of partly covered months and every other question
+ * from the contracts themselves. A contract counts once in every group it falls in, and once in the totals.
+ */
+import type { AggregateDimension, AggregateGroup, AggregateKey, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
+import { splitByMonth } from '../../sqlite/procurement/aggregate.js';
+import { Params, type Row, type Sql } from '../db.js';
+import { dateRange } from './keyset.js';
+import { ALL_CONTRACTS } from './rollups.js';
+
+interface Counted {
+  /** Raw key values, in groupBy order: '' or null for "none". */
+  values: unknown[];
+  count: number;
+  cents: number;
+}
+
+interface Part {
+  groups: Counted[];
+  totals: Counted;
+}
+
+export async function aggregateContracts(sql: Sql, query: AggregateQuery): Promise<AggregateResult> {
+  const executedIn = query.executedIn ?? [];
+  const rollupsAnswer = executedIn.length <= 1 && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
+  const parts: Promise<Part>[] = [];
+  if (rollupsAnswer) {
+    const split = splitByMonth(query.from, query.to);
+    parts.push(fromRollups(sql, query, split.months));
+    for (const edge of split.edges) parts.push(fromContracts(sql, query, edge.from, edge.to));
+  } else {
+    parts.push(fromContracts(sql, query, query.from, query.to));
+  }
+  return present(sql, query.groupBy, await Promise.all(parts));
+}
+
+// ── whole months, from the rollups ──────────────────────────────────────────────────────────────────────────────
+
+const ROLLUP_KEYS: Record<AggregateDimension, string> = {
+  year: 'substr(r.month, 1, 4)',
+  month: 'r.month',
+  cpv_division: 'r.cpv_division',
+  procedure_type: 'r.procedure_type',
+  municipality: 'r.scope',
+  contracting_entity: 'NULL', // never asked of the rollups
+  supplier: 'NULL',
+};
+
+const MONTH_DIMENSIONS = new Set<AggregateDimension>(['year', 'month', 'municipality']);
+
+async function fromRollups(sql: Sql, query: AggregateQuery, months: { lo: string; hi: string }): Promise<Part> {
+  const municipalityId = query.executedIn?.[0];
+  const scope = municipalityId ?? ALL_CONTRACTS;
+  // Grouped by municipality without a municipality filter: every municipality's rows (and those of none).
+  const groupScope = municipalityId === undefined && query.groupBy.includes('municipality') ? 'r.scope <> $1' : 'r.scope = $1';
+  const keys = query.groupBy.map((d, i) => `${ROLLUP_KEYS[d]} AS k${i}`).join(', ');
+  const groupBy = query.groupBy.map((_, i) => `k${i}`).join(', ');
+  // Without a CPV or procedure dimension, the per-month table has the same sums in far fewer rows.
+  const table = query.groupBy.every((d) => MONTH_DIMENSIONS.has(d)) ? 'contract_month_rollups' : 'contract_rollups';
+  const [rows, [totals]] = await Promise.all([
+    sql(
+      `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r
+       WHERE ${groupScope} AND r.month BETWEEN $2 AND $3 GROUP BY ${groupBy}`,
+      [municipalityId === undefined && query.groupBy.includes('municipality') ? ALL_CONTRACTS : scope, months.lo, months.hi],
+    ),
+    sql(
+      'SELECT sum(count) AS count, sum(total_cents) AS cents FROM contract_month_rollups r WHERE r.scope = $1 AND r.month BETWEEN $2 AND $3',
+      [scope, months.lo, months.hi],
+    ),
+  ]);
+  return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
+}
+
+// ── any range, from the contracts ───────────────────────────────────────────────────────────────────────────────
+
+const CONTRACT_KEYS: Record<AggregateDimension, string> = {
+  year: 'substr(c.published_on, 1, 4)',
+  month: 'substr(c.published_on, 1, 7)',
+  cpv_division: 'c.cpv_division',
+  procedure_type: 'c.procedure_type',
+  contracting_entity: 'b.nif',
+  supplier: 's.nif',
+  municipality: 'm.municipality_id',
+};
+
+/** Integer cents rounded as the rollups round them (half up), so that both kinds of part add up alike. */
+const CENTS = 'floor(coalesce(c.price_eur, 0) * 100 + 0.5)::bigint';
+
+async function fromContracts(sql: Sql, query: AggregateQuery, from: string | undefined, to: string | undefined): Promise<Part> {
+  const executedIn = query.executedIn ?? [];
+  const published = dateRange(from, to);
+  const p = new Params();
+  const conditions = published.on('c.published_on', p);
+  const municipalities = executedIn.length > 0 ? p.add(executedIn) : undefined;
+  if (municipalities) {
+    // The municipalities' index ranges (with the dates) find the contracts; no other contract is read.
+    const dates = published.on('x.published_on', p).map((c) => ` AND ${c}`);
+    conditions.push(
+      `c.id IN (SELECT x.contract_id FROM contract_municipalities x WHERE x.municipality_id = ANY(${municipalities}::integer[])${dates.join('')})`,
+    );
+  }
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  const joins: string[] = [];
+  if (query.groupBy.includes('contracting_entity')) joins.push("LEFT JOIN contract_parties b ON b.contract_id = c.id AND b.role = 'buyer'");
+  if (query.groupBy.includes('supplier')) joins.push("LEFT JOIN contract_parties s ON s.contract_id = c.id AND s.role = 'supplier'");
+  if (query.groupBy.includes('municipality')) {
+    const only = municipalities ? ` AND m.municipality_id = ANY(${municipalities}::integer[])` : '';
+    joins.push(`LEFT JOIN contract_municipalities m ON m.contract_id = c.id${only}`);
+  }
+  const keys = query.groupBy.map((d, i) => `${CONTRACT_KEYS[d]} AS k${i}`).join(', ');
+  const groupBy = query.groupBy.map((_, i) => `k${i}`).join(', ');
+  const [rows, [totals]] = await Promise.all([
+    // DISTINCT: a contract listing the same key twice (two unnamed suppliers) counts once in that group.
+    sql(
+      `SELECT ${groupBy}, count(*) AS count, sum(cents) AS cents FROM (
+         SELECT DISTINCT c.id, ${keys}, ${CENTS} AS cents FROM contracts c ${joins.join(' ')} ${where}
+       ) AS d GROUP BY ${groupBy}`,
+      p.values,
+    ),
+    sql(`SELECT count(*) AS count, sum(${CENTS}) AS cents FROM contracts c ${where}`, p.values),
+  ]);
+  return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
+}
+
+function counted(row: Row, keys: number): Counted {
+  return { values: Array.from({ length: keys }, (_, i) => row[`k${i}`]), count: Number(row.count ?? 0), cents: Number(row.cents ?? 0) };
+}
+
+// ── the answer ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** Merges the parts, turns raw values into keys (codes, numbers, null), orders the groups and names them. */
+async function present(sql: Sql, dimensions: readonly AggregateDimension[], parts: Part[]): Promise<AggregateResult> {
+  const municipalities = new Map((await sql('SELECT id, code, name FROM municipalities')).map((m) => [Number(m.id), m]));
+  const merged = new Map<string, { key: AggregateKey; count: number; cents: number }>();
+  for (const part of parts) {
+    for (const group of part.groups) {
+      const key: AggregateKey = {};
+      dimensions.forEach((d, i) => {
+        key[d] = keyValue(d, group.values[i], municipalities);
+      });
+      const id = JSON.stringify(dimensions.map((d) => key[d]));
+      const held = merged.get(id) ?? { key, count: 0, cents: 0 };
+      held.count += group.count;
+      held.cents += group.cents;
+      merged.set(id, held);
+    }
+  }
+  const groups = [...merged.values()].filter((g) => g.count > 0).sort((a, b) => compareKeys(a.key, b.key, dimensions));
+  const labels = await labelsOf(
+    sql,
+    groups.map((g) => g.key),
+    municipalities,
+  );
+  return {
+    groups: groups.map((g): AggregateGroup => ({ key: g.key, labels: labels(g.key), count: g.count, total_eur: g.cents / 100 })),
+    totals: {
+      count: parts.reduce((n, p) => n + p.totals.count, 0),
+      total_eur: parts.reduce((n, p) => n + p.totals.cents, 0) / 100,
+    },
+  };
+}
+
+function keyValue(dimension: AggregateDimension, raw: unknown, municipalities: Map<number, Row>): string | number | null {
+  if (raw === null || raw === undefined || raw === '') return null;
+  if (dimension === 'year') return Number(raw);
+  if (dimension === 'municipality') {
+    const code = municipalities.get(Number(raw))?.code; // NO_MUNICIPALITY has none
+    return code === undefined ? null : String(code);
+  }
+  return String(raw);
+}
+
+function compareKeys(a: AggregateKey, b: AggregateKey, dimensions: readonly AggregateDimension[]): number {
+  for (const d of dimensions) {
+    const x = a[d] ?? null;
+    const y = b[d] ?? null;
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+async function labelsOf(sql: Sql, keys: AggregateKey[], municipalities: Map<number, Row>) {
+  const divisions = [...new Set(keys.map((k) => k.cpv_division).filter((d): d is string => typeof d === 'string'))];
+  const nifs = [...new Set(keys.flatMap((k) => [k.contracting_entity, k.supplier]).filter((n): n is string => typeof n === 'string'))];
+  const [divisionRows, nameRows] = await Promise.all([
+    divisions.length === 0
+      ? []
+      : sql('SELECT division, coalesce(label_pt, label_en) AS label FROM cpvs WHERE code = ANY($1::text[])', [
+          divisions.map((d) => `${d}000000`),
+        ]),
+    nifs.length === 0 ? [] : sql('SELECT nif, name FROM entities WHERE nif = ANY($1::text[])', [nifs]),
+  ]);
+  const divisionLabels = new Map(divisionRows.map((r) => [String(r.division), String(r.label)]));
+  const names = new Map(nameRows.map((r) => [String(r.nif), String(r.name)]));
+  const municipalityNames = new Map([...municipalities.values()].map((m) => [String(m.code), String(m.name)]));
+  return (key: AggregateKey) => {
+    const labels: AggregateGroup['labels'] = {};
+    const set = (d: AggregateDimension, label: string | undefined) => {
+      if (label !== undefined) labels[d] = label;
+    };
+    if (typeof key.cpv_division === 'string') set('cpv_division', divisionLabels.get(key.cpv_division));
+    if (typeof key.contracting_entity === 'string') set('contracting_entity', names.get(key.contracting_entity));
+    if (typeof key.supplier === 'string') set('supplier', names.get(key.supplier));
+    if (typeof key.municipality === 'string') set('municipality', municipalityNames.get(key.municipality));
+    return labels;
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * Amendments upserted by (source, source_id), attached to the contract with the same source and the given
+ * contract source id (stored, or written earlier in the batch). One whose contract is in neither is an orphan:
+ * reported, not written.
+ */
+import type { AmendmentInput } from '../../procurement-records.js';
+import { amendmentFingerprint } from '../../sqlite/procurement/fingerprint.js';
+import { upsertRows } from '../copy.js';
+import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
+
+const COLUMNS = [
+  'source',
+  'source_id',
+  'contract_id',
+  'fingerprint',
+  'date',
+  'previous_price_eur',
+  'new_price_eur',
+  'reason',
+  'link',
+  'imported_at',
+] as const;
+
+export async function writeAmendments(batch: BatchContext, inputs: readonly AmendmentInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  const { sql, summary } = batch;
+  const contracts = await storedBySourceKey(
+    sql,
+    'contracts',
+    inputs.map((m) => ({ source: m.source, source_id: m.contract_source_id })),
+  );
+  const current = new Map<string, { id: number | undefined; fingerprint: string }>(await storedBySourceKey(sql, 'amendments', inputs));
+  const pending = new Map<string, { id: number | undefined; values: (string | number | null)[] }>();
+  for (const input of inputs) {
+    const contract = contracts.get(sourceKey(input.source, input.contract_source_id));
+    if (!contract) {
+      summary.orphan_amendments.push(input.source_id);
+      continue;
+    }
+    const key = sourceKey(input.source, input.source_id);
+    const fingerprint = amendmentFingerprint(input);
+    const held = current.get(key);
+    if (held?.fingerprint === fingerprint) {
+      summary.amendments.unchanged++;
+      continue;
+    }
+    if (held) summary.amendments.updated++;
+    else summary.amendments.inserted++;
+    current.set(key, { id: held?.id, fingerprint });
+    pending.set(key, {
+      id: held?.id,
+      values: [
+        input.source,
+        input.source_id,
+        contract.id,
+        fingerprint,
+        input.date ?? '',
+        input.previous_price_eur ?? null,
+        input.new_price_eur ?? null,
+        input.reason ?? null,
+        input.link ?? null,
+        input.imported_at,
+      ],
+    });
+  }
+  const writes = [...pending.values()];
+  const replacing = writes.some((w) => w.id !== undefined);
+  const ids = await allocateIds(sql, 'amendments', writes.filter((w) => w.id === undefined).length);
+  let next = 0;
+  for (const write of writes) write.id ??= ids[next++];
+  await upsertRows(
+    batch.client,
+    'amendments',
+    ['id', ...COLUMNS],
+    writes.map((w) => [w.id as number, ...w.values]),
+    { key: 'id', replacing },
+  );
+}

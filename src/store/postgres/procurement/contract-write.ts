@@ -1,0 +1,200 @@
+/**
+ * Contracts upserted by (source, source_id), as in the SQLite store: an unchanged fingerprint is counted and left
+ * alone; a changed contract keeps its id, gets its child rows (parties, CPVs, municipalities) rewritten and its
+ * old figures taken out of the rollups before the new ones go in.
+ */
+import type { ContractInput, Party } from '../../procurement-records.js';
+import { contractFingerprint } from '../../sqlite/procurement/fingerprint.js';
+import { entityNif, procedureKey, searchText } from '../../sqlite/procurement/keys.js';
+import { type CopyValue, copyRows, upsertRows } from '../copy.js';
+import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
+
+const ROLES = [
+  ['buyer', 'buyers'],
+  ['supplier', 'suppliers'],
+  ['competitor', 'competitors'],
+] as const;
+
+interface Pending {
+  /** The stored id, or undefined for a new contract (given one when written). */
+  id: number | undefined;
+  row: ReturnType<typeof contractRow>;
+  parties: { role: string; position: number; nif: string | null; name: string }[];
+  cpvs: string[];
+  municipalityIds: number[];
+}
+
+/** Decides what each contract of the batch does; returns the write, to run once the entities are written. */
+export async function planContracts(batch: BatchContext, inputs: readonly ContractInput[]): Promise<() => Promise<void>> {
+  const { sql, summary } = batch;
+  const stored = await storedBySourceKey(sql, 'contracts', inputs);
+  const current = new Map<string, { id: number | undefined; fingerprint: string }>(stored);
+  const pending = new Map<string, Pending>();
+  for (const input of inputs) {
+    const key = sourceKey(input.source, input.source_id);
+    const fingerprint = contractFingerprint(input);
+    const held = current.get(key);
+    if (held?.fingerprint === fingerprint) {
+      summary.contracts.unchanged++;
+      continue;
+    }
+    if (held) summary.contracts.updated++;
+    else summary.contracts.inserted++;
+    const parties: Pending['parties'] = [];
+    for (const [role, field] of ROLES) {
+      uniqueParties(input[field]).forEach((party, position) => {
+        const nif = batch.entities.ensure(party);
+        parties.push({ role, position, nif, name: party.name.trim() });
+        if (role !== 'competitor') batch.entityQueue.add(nif);
+      });
+    }
+    current.set(key, { id: held?.id, fingerprint });
+    pending.set(key, {
+      id: held?.id,
+      row: contractRow(input, fingerprint),
+      parties,
+      cpvs: input.cpvs,
+      municipalityIds: [...new Set(input.municipality_ids)],
+    });
+  }
+
+  return async () => {
+    const writes = [...pending.values()];
+    const replaced = writes.flatMap((w) => (w.id === undefined ? [] : [w.id]));
+    await forgetContracts(batch, replaced);
+    const ids = await allocateIds(sql, 'contracts', writes.length - replaced.length);
+    let next = 0;
+    for (const write of writes) write.id ??= ids[next++];
+    await upsertRows(
+      batch.client,
+      'contracts',
+      ['id', ...CONTRACT_COLUMNS],
+      writes.map((w) => [w.id as number, ...CONTRACT_COLUMNS.map((c) => w.row[c])]),
+      { key: 'id', replacing: replaced.length > 0 },
+    );
+    const parties: CopyValue[][] = [];
+    const cpvs: CopyValue[][] = [];
+    const places: CopyValue[][] = [];
+    for (const w of writes) {
+      const id = w.id as number;
+      for (const p of w.parties) parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur]);
+      for (const [position, cpv] of w.cpvs.entries()) cpvs.push([id, position, cpv]);
+      for (const municipalityId of w.municipalityIds) places.push([id, municipalityId, w.row.published_on]);
+      batch.rollups.add({ ...w.row, municipality_ids: w.municipalityIds });
+    }
+    await copyRows(
+      batch.client,
+      'contract_parties',
+      ['contract_id', 'role', 'position', 'nif', 'name', 'published_on', 'price_eur'],
+      parties,
+    );
+    await copyRows(batch.client, 'contract_cpvs', ['contract_id', 'position', 'cpv'], cpvs);
+    await copyRows(batch.client, 'contract_municipalities', ['contract_id', 'municipality_id', 'published_on'], places);
+  };
+}
+
+/** Takes stored contracts' children and rollup figures away before they are rewritten. */
+async function forgetContracts(batch: BatchContext, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { sql } = batch;
+  const old = await sql(
+    `SELECT c.published_on, c.cpv_division, c.procedure_type, c.price_eur,
+       array(SELECT x.municipality_id FROM contract_municipalities x WHERE x.contract_id = c.id) AS municipality_ids,
+       array(SELECT x.nif FROM contract_parties x WHERE x.contract_id = c.id AND x.role IN ('buyer', 'supplier')) AS nifs
+     FROM contracts c WHERE c.id = ANY($1::integer[])`,
+    [ids],
+  );
+  for (const row of old) {
+    for (const nif of row.nifs as (string | null)[]) batch.entityQueue.add(nif);
+    batch.rollups.remove({
+      published_on: String(row.published_on),
+      cpv_division: row.cpv_division as string | null,
+      procedure_type: row.procedure_type as string | null,
+      price_eur: row.price_eur as number | null,
+      municipality_ids: row.municipality_ids as number[],
+    });
+  }
+  for (const table of ['contract_parties', 'contract_cpvs', 'contract_municipalities']) {
+    await sql(`DELETE FROM ${table} WHERE contract_id = ANY($1::integer[])`, [ids]);
+  }
+}
+
+/** A party listed twice under one role (same tax number) is one party; parties without a number are kept as listed. */
+function uniqueParties(parties: readonly Party[]): Party[] {
+  const seen = new Set<string>();
+  return parties.filter((party) => {
+    const nif = entityNif(party.nif);
+    if (nif === null) return true;
+    if (seen.has(nif)) return false;
+    seen.add(nif);
+    return true;
+  });
+}
+
+const CONTRACT_COLUMNS = [
+  'source',
+  'source_id',
+  'fingerprint',
+  'procedure_id',
+  'announcement_number',
+  'object',
+  'description',
+  'procedure_type',
+  'procedure_key',
+  'ocds_method',
+  'contract_types',
+  'cpv_main',
+  'cpv_division',
+  'base_price_eur',
+  'price_eur',
+  'effective_price_eur',
+  'published_on',
+  'awarded_on',
+  'signed_on',
+  'closed_on',
+  'execution_days',
+  'execution_places_text',
+  'framework_agreement',
+  'legal_basis',
+  'green',
+  'centralized',
+  'link',
+  'search_text',
+  'imported_at',
+] as const;
+
+/** The stored row. Fields a producer left undefined are stored as null rather than failing the batch. */
+function contractRow(c: ContractInput, fingerprint: string) {
+  const cpvMain = c.cpvs[0] ?? null;
+  return {
+    source: c.source,
+    source_id: c.source_id,
+    fingerprint,
+    procedure_id: c.procedure_id ?? null,
+    announcement_number: c.announcement_number ?? null,
+    object: c.object,
+    description: c.description ?? null,
+    procedure_type: c.procedure_type ?? null,
+    procedure_key: c.procedure_type ? procedureKey(c.procedure_type) : null,
+    ocds_method: c.ocds_method ?? null,
+    contract_types: c.contract_types,
+    cpv_main: cpvMain,
+    cpv_division: cpvMain === null ? null : cpvMain.slice(0, 2),
+    base_price_eur: c.base_price_eur ?? null,
+    price_eur: c.price_eur ?? null,
+    effective_price_eur: c.effective_price_eur ?? null,
+    published_on: c.published_on ?? '',
+    awarded_on: c.awarded_on ?? null,
+    signed_on: c.signed_on ?? null,
+    closed_on: c.closed_on ?? null,
+    execution_days: c.execution_days ?? null,
+    execution_places_text: c.execution_places_text ?? null,
+    framework_agreement: c.framework_agreement ?? null,
+    legal_basis: c.legal_basis ?? null,
+    green: c.green ?? null,
+    centralized: c.centralized ?? null,
+    link: c.link ?? null,
+    search_text: searchText(c.object, c.description),
+    imported_at: c.imported_at,
+  } satisfies Record<(typeof CONTRACT_COLUMNS)[number], CopyValue>;
+}

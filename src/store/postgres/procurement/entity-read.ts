@@ -1,0 +1,89 @@
+/** Entities: the list (by tax number), one entity, and the pieces of its profile. */
+import type { CounterpartRecord, EntityFilter, EntityYearRecord, KeysetPage } from '../../procurement-queries.js';
+import type { EntityKind, EntityRecord } from '../../procurement-records.js';
+import { Params, type Row, type Sql } from '../db.js';
+import { euros, textOrNull } from './rows.js';
+import { wordConditions } from './text-search.js';
+
+export const ENTITY_SELECT = 'e.*, m.code AS municipality_code FROM entities e LEFT JOIN municipalities m ON m.id = e.municipality_id';
+
+export function toEntity(row: Row): EntityRecord {
+  return {
+    nif: String(row.nif),
+    name: String(row.name),
+    kind: row.kind as EntityKind,
+    country: textOrNull(row.country),
+    municipality: textOrNull(row.municipality_code),
+    contracts_as_buyer: Number(row.contracts_as_buyer),
+    contracts_as_supplier: Number(row.contracts_as_supplier),
+    total_as_buyer_eur: euros(row.total_as_buyer_eur),
+    total_as_supplier_eur: euros(row.total_as_supplier_eur),
+  };
+}
+
+/** By tax number ascending; the planner picks the text, kind, municipality or tax-number index. */
+export async function listEntities(sql: Sql, filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
+  const p = new Params();
+  const conditions: string[] = [];
+  if (filter.words && filter.words.length > 0) conditions.push(...wordConditions('e.search_text', filter.words, p));
+  if (filter.kind !== undefined) conditions.push(`e.kind = ${p.add(filter.kind)}`);
+  if (filter.municipalityId !== undefined) conditions.push(`e.municipality_id = ${p.add(filter.municipalityId)}`);
+  if (page.after !== undefined) conditions.push(`e.nif > ${p.add(page.after)}`);
+  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+  return (await sql(`SELECT ${ENTITY_SELECT} ${where} ORDER BY e.nif LIMIT ${p.add(page.limit)}`, p.values)).map(toEntity);
+}
+
+export async function getEntity(sql: Sql, nif: string): Promise<EntityRecord | undefined> {
+  const [row] = await sql(`SELECT ${ENTITY_SELECT} WHERE e.nif = $1`, [nif]);
+  return row && toEntity(row);
+}
+
+/** The entities with these tax numbers (unordered). */
+export async function loadEntities(sql: Sql, nifs: readonly string[]): Promise<EntityRecord[]> {
+  if (nifs.length === 0) return [];
+  return (await sql(`SELECT ${ENTITY_SELECT} WHERE e.nif = ANY($1::text[])`, [nifs])).map(toEntity);
+}
+
+/** Per publication year, from the covering party index (no contract row is read). */
+export async function entityYears(sql: Sql, nif: string): Promise<EntityYearRecord[]> {
+  const rows = await sql(
+    `SELECT substr(published_on, 1, 4) AS year, role, count(*) AS count, coalesce(sum(price_eur), 0) AS eur FROM contract_parties
+     WHERE nif = $1 AND role IN ('buyer', 'supplier') GROUP BY 1, 2`,
+    [nif],
+  );
+  const years = new Map<string, EntityYearRecord>();
+  for (const row of rows) {
+    const key = String(row.year);
+    const year = years.get(key) ?? {
+      year: key === '' ? null : Number(key),
+      as_buyer_count: 0,
+      as_buyer_eur: 0,
+      as_supplier_count: 0,
+      as_supplier_eur: 0,
+    };
+    if (row.role === 'buyer') {
+      year.as_buyer_count = Number(row.count);
+      year.as_buyer_eur = euros(row.eur);
+    } else {
+      year.as_supplier_count = Number(row.count);
+      year.as_supplier_eur = euros(row.eur);
+    }
+    years.set(key, year);
+  }
+  // Ascending years; the contracts without a date (year '') last.
+  return [...years.entries()].sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : 1)).map(([, year]) => year);
+}
+
+export async function entityCounterparts(sql: Sql, nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
+  const rows = await sql(
+    `SELECT t.nif, e.name, t.count, t.total FROM (
+       SELECT o.nif, count(*) AS count, coalesce(sum(o.price_eur), 0) AS total
+       FROM contract_parties p JOIN contract_parties o ON o.contract_id = p.contract_id AND o.role = $3
+       WHERE p.nif = $1 AND p.role = $2 AND o.nif IS NOT NULL AND o.nif <> $1
+       GROUP BY o.nif
+     ) AS t JOIN entities e ON e.nif = t.nif
+     ORDER BY t.total DESC, t.count DESC, t.nif LIMIT $4`,
+    [nif, as, as === 'buyer' ? 'supplier' : 'buyer', limit],
+  );
+  return rows.map((row) => ({ nif: String(row.nif), name: String(row.name), count: Number(row.count), total_eur: euros(row.total) }));
+}

@@ -1,0 +1,10 @@
+/**
+ * `q` on PostgreSQL: each folded word must occur in the record's folded text column, as `LIKE '%word%'` — an exact
+ * substring test that the column's pg_trgm GIN index answers (words shorter than three letters are checked row by
+ * row). The planner weighs the index against walking the list's order, as SQLite's store does by hand.
+ */
+import { containsPattern, type Params } from '../db.js';
+
+export function wordConditions(column: string, words: readonly string[], p: Params): string[] {
+  return words.map((word) => `${column} LIKE ${p.add(containsPattern(word))}`);
+}
