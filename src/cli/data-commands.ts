@@ -8,6 +8,7 @@ import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../ingest/demo/load-demo.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';
+import { registerDetectCommand, registerSignalImport } from './signal-commands.js';
 
 export function registerDataCommands(program: Command, cli: CliContext): void {
   program
@@ -49,6 +50,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     );
 
   for (const dataset of ['contracts', 'announcements', 'amendments'] as const) registerBaseImport(imports, cli, dataset);
+  registerSignalImport(imports, cli);
+  registerDetectCommand(program, cli);
 }
 
 /** `--contracts`: a whole number from 0 to 10 000 000 (`1000000`, `1_000_000` and `1e6` are accepted). */
