@@ -21,8 +21,7 @@ const PLACE_RANK: Record<KeywordPlace, number> = { headline: 3, mixed: 2, body: 
 
 /** The best-placed phrase that matches, or null. */
 export function matchKeywords(phrases: readonly string[], item: AlertItem): KeywordHit | null {
-  const headline = fold(item.headline);
-  const body = fold(item.body);
+  const { headline, body } = foldedText(item);
   let best: KeywordHit | null = null;
   for (const phrase of phrases) {
     const tokens = queryTokens(phrase);
@@ -34,6 +33,18 @@ export function matchKeywords(phrases: readonly string[], item: AlertItem): Keyw
     best = { phrase, place, snippet: snippetAround(text, tokens) };
   }
   return best;
+}
+
+/** An item's text folded once, however many keyword rules read it. */
+const FOLDED = new WeakMap<AlertItem, { headline: string; body: string }>();
+
+function foldedText(item: AlertItem): { headline: string; body: string } {
+  let folded = FOLDED.get(item);
+  if (!folded) {
+    folded = { headline: fold(item.headline), body: fold(item.body) };
+    FOLDED.set(item, folded);
+  }
+  return folded;
 }
 
 const SNIPPET_CONTEXT = 60;
