@@ -14,6 +14,8 @@ export interface Config {
   readonly port: number;
   /** Public address used in links, problem `type` URIs and cards; no trailing slash. */
   readonly baseUrl: string;
+  /** Public address of the company-agent host (`AGENTS_URL`, default `{baseUrl}/agents`), served by this process. */
+  readonly agentsUrl: string;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Redis holding the rate limit and quota counters shared by all instances; unset: in-process counters. */
   readonly redisUrl?: string;
@@ -38,6 +40,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host,
     port,
     baseUrl,
+    agentsUrl: parseAgentsUrl(env.AGENTS_URL, baseUrl),
     logLevel,
     redisUrl: parseRedisUrl(env.REDIS_URL),
   });
@@ -77,6 +80,21 @@ function parseDatabaseReadUrl(env: Record<string, string | undefined>): string |
   const url = parsePostgresUrl('DATABASE_READ_URL', env.DATABASE_READ_URL);
   if (url && !env.DATABASE_URL?.trim()) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) as well');
   return url;
+}
+
+/** `AGENTS_URL`: an absolute http(s) URL without query or trailing slash; the host mounts its routes at its path. */
+function parseAgentsUrl(text: string | undefined, baseUrl: string): string {
+  const value = text?.trim() || `${baseUrl}/agents`;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`AGENTS_URL must be an absolute http(s) URL; got "${text}"`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(`AGENTS_URL must be an http(s) URL without query or fragment; got "${text}"`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 function parsePort(text: string): number {

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { AdminError } from './admin/admin-error.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
+import { registerAgentsCommands } from './cli/agents-commands.js';
 import { registerAlertCommands } from './cli/alert-commands.js';
 import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
@@ -22,6 +23,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   registerServeCommand(program, env);
   registerDataCommands(program, cli);
   registerAdminCommands(program, cli);
+  registerAgentsCommands(program, cli);
   registerAlertCommands(program, cli);
   await program.parseAsync(argv);
 }

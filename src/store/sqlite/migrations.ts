@@ -530,4 +530,73 @@ INSERT INTO contract_set_rollups (set_id, month, cpv_division, procedure_type, c
 DROP TABLE temp.multi_contracts;
 `,
   },
+  {
+    version: 6,
+    name: 'company-agents',
+    // The company-agent host (src/agents). A deployment keeps its validated file as JSON (`spec`); `revision`
+    // moves on every change so that serving processes rebuild their compiled agent. Credentials are stored like
+    // API keys (lookup part + SHA-256). Tasks are claimed by one process at a time (worker + lease_until); the
+    // partial index finds the claimable ones. A commitment's primary key is its quote: committing twice is one row.
+    sql: `
+CREATE TABLE agent_deployments (
+  id         INTEGER PRIMARY KEY,
+  slug       TEXT NOT NULL UNIQUE,
+  status     TEXT NOT NULL,                      -- draft, live, paused
+  spec       TEXT NOT NULL,                      -- JSON: the deployment file, validated
+  revision   INTEGER NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+
+CREATE TABLE agent_credentials (
+  id            INTEGER PRIMARY KEY,
+  deployment_id INTEGER NOT NULL REFERENCES agent_deployments (id),
+  channel       TEXT NOT NULL,                   -- a2a, mcp
+  licensed      INTEGER NOT NULL,
+  lookup        TEXT NOT NULL UNIQUE,
+  hash          TEXT NOT NULL,
+  label         TEXT,
+  revoked_at    TEXT,
+  created_at    TEXT NOT NULL
+);
+CREATE INDEX agent_credentials_by_deployment ON agent_credentials (deployment_id, id);
+
+CREATE TABLE agent_tasks (
+  id            TEXT PRIMARY KEY,
+  deployment_id INTEGER NOT NULL REFERENCES agent_deployments (id),
+  credential_id INTEGER NOT NULL REFERENCES agent_credentials (id),
+  context_id    TEXT NOT NULL,
+  skill         TEXT NOT NULL,
+  input         TEXT NOT NULL,                   -- JSON
+  message       TEXT NOT NULL,                   -- JSON: the caller's message
+  state         TEXT NOT NULL,                   -- SUBMITTED, WORKING, COMPLETED, FAILED, REJECTED, CANCELED
+  result        TEXT,                            -- JSON {data, text} once COMPLETED
+  error         TEXT,                            -- JSON {reason, detail, errors} once FAILED or REJECTED
+  worker        TEXT,                            -- the process holding the claim while WORKING
+  lease_until   TEXT,                            -- the claim holds until then
+  attempts      INTEGER NOT NULL,
+  created_at    TEXT NOT NULL,
+  updated_at    TEXT NOT NULL                    -- the status timestamp
+);
+CREATE INDEX agent_tasks_by_credential ON agent_tasks (credential_id, updated_at DESC, id DESC);
+CREATE INDEX agent_tasks_claimable ON agent_tasks (created_at, id) WHERE state IN ('SUBMITTED', 'WORKING');
+
+CREATE TABLE agent_quotes (
+  id            TEXT PRIMARY KEY,
+  deployment_id INTEGER NOT NULL REFERENCES agent_deployments (id),
+  credential_id INTEGER NOT NULL REFERENCES agent_credentials (id),
+  action        TEXT NOT NULL,
+  quote         TEXT NOT NULL,                   -- JSON: the quote as the caller got it
+  valid_until   TEXT NOT NULL,
+  created_at    TEXT NOT NULL
+);
+
+CREATE TABLE agent_commitments (
+  quote_id     TEXT PRIMARY KEY REFERENCES agent_quotes (id),
+  reference    TEXT NOT NULL UNIQUE,
+  outcome      TEXT NOT NULL,                    -- JSON: what every commit of the quote answers
+  committed_at TEXT NOT NULL
+);
+`,
+  },
 ];

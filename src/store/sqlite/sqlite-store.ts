@@ -58,6 +58,7 @@ import type {
   SignalWriteSummary,
 } from '../signal-records.js';
 import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
+import { SqliteAgentHostStore } from './agents/agent-host-store.js';
 import { SQLITE_MIGRATIONS } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendments, loadAmendments } from './procurement/amendment-rows.js';
@@ -105,8 +106,12 @@ export class SqliteStore implements Store {
   readonly #db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
 
+  /** The company-agent host's records (SQL in ./agents/). */
+  readonly agents: SqliteAgentHostStore;
+
   constructor(db: Database.Database) {
     this.#db = db;
+    this.agents = new SqliteAgentHostStore(db);
   }
 
   /** Prepared statements are cached by their text: preparing is the costly part of a query. */
