@@ -22,8 +22,6 @@ export interface AlertItem {
   /** Unique per rule in the matches: `signal:123`, `procurement_contract:456`, … */
   key: string;
   source_type: AlertSourceType;
-  /** The instant a match on it is dated with (see run-matching.ts). */
-  at: string;
   /** Where it happens: the buying municipality first, then the places of execution; the signal's own for a signal. */
   municipality_ids: number[];
   /** The district an announcement names, for district rules when it resolves to no municipality. */

@@ -38,7 +38,7 @@ export interface BatchItem {
   item: AlertItem;
 }
 
-export async function loadItems(store: ItemStore, entries: readonly ChangeEntry[], places: Places, now: string): Promise<BatchItem[]> {
+export async function loadItems(store: ItemStore, entries: readonly ChangeEntry[], places: Places): Promise<BatchItem[]> {
   const idsOf = (kind: ChangeEntry['kind']) => [...new Set(entries.filter((e) => e.kind === kind).map((e) => e.id))];
   const [signals, announcements, contracts, amendments] = await Promise.all([
     store.getSignals(idsOf('signal')),
@@ -51,12 +51,12 @@ export async function loadItems(store: ItemStore, entries: readonly ChangeEntry[
   for (const c of await store.getContracts(missingContracts)) contractById.set(c.id, c);
 
   const built = new Map<string, AlertItem>();
-  for (const s of signals) built.set(`signal:${s.id}`, signalItem(s, now));
-  for (const a of announcements) built.set(`announcement:${a.id}`, announcementItem(a, places, now));
-  for (const c of contracts) built.set(`contract:${c.id}`, contractItem(c, places, now));
+  for (const s of signals) built.set(`signal:${s.id}`, signalItem(s));
+  for (const a of announcements) built.set(`announcement:${a.id}`, announcementItem(a, places));
+  for (const c of contracts) built.set(`contract:${c.id}`, contractItem(c, places));
   for (const a of amendments) {
     const contract = contractById.get(a.contract_id);
-    if (contract) built.set(`amendment:${a.id}`, amendmentItem(a, contract, places, now));
+    if (contract) built.set(`amendment:${a.id}`, amendmentItem(a, contract, places));
   }
 
   const items: BatchItem[] = [];
@@ -67,13 +67,6 @@ export async function loadItems(store: ItemStore, entries: readonly ChangeEntry[
   return items;
 }
 
-/** A record's date as the instant its matches are dated with: its day at midnight UTC, never later than now. */
-function dayInstant(date: string | null, now: string): string {
-  if (date === null) return now;
-  const instant = `${date}T00:00:00Z`;
-  return instant < now ? instant : now;
-}
-
 function parties(records: readonly PartyRecord[], role: PartyRole): ItemParty[] {
   return records.filter((p) => p.nif !== null).map((p) => ({ nif: p.nif as string, name: p.name, role }));
 }
@@ -82,11 +75,10 @@ function joinText(...parts: (string | null | undefined)[]): string {
   return parts.filter(Boolean).join('\n');
 }
 
-function signalItem(s: SignalRecord, now: string): AlertItem {
+function signalItem(s: SignalRecord): AlertItem {
   return {
     key: itemKey('signal', s.id),
     source_type: 'signal',
-    at: s.last_seen_at < now ? s.last_seen_at : now,
     municipality_ids: s.municipality_id === null ? [] : [s.municipality_id],
     district: null,
     title: s.title_pt,
@@ -102,11 +94,10 @@ function signalItem(s: SignalRecord, now: string): AlertItem {
   };
 }
 
-function announcementItem(a: AnnouncementRecord, places: Places, now: string): AlertItem {
+function announcementItem(a: AnnouncementRecord, places: Places): AlertItem {
   return {
     key: itemKey('procurement_announcement', a.id),
     source_type: 'procurement_announcement',
-    at: dayInstant(a.published_on, now),
     municipality_ids: places.of([a.buyer], a.municipalities),
     district: a.district,
     title: a.object,
@@ -122,11 +113,10 @@ function announcementItem(a: AnnouncementRecord, places: Places, now: string): A
   };
 }
 
-function contractItem(c: ContractRecord, places: Places, now: string): AlertItem {
+function contractItem(c: ContractRecord, places: Places): AlertItem {
   return {
     key: itemKey('procurement_contract', c.id),
     source_type: 'procurement_contract',
-    at: dayInstant(c.published_on, now),
     municipality_ids: places.of(c.buyers, c.municipalities),
     district: null,
     title: c.object,
@@ -142,11 +132,10 @@ function contractItem(c: ContractRecord, places: Places, now: string): AlertItem
   };
 }
 
-function amendmentItem(a: AmendmentRecord, c: ContractRecord, places: Places, now: string): AlertItem {
+function amendmentItem(a: AmendmentRecord, c: ContractRecord, places: Places): AlertItem {
   return {
     key: itemKey('procurement_amendment', a.id),
     source_type: 'procurement_amendment',
-    at: dayInstant(a.date, now),
     municipality_ids: places.of(c.buyers, c.municipalities),
     district: null,
     title: `Modificação do contrato: ${c.object}`,

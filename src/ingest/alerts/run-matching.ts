@@ -10,11 +10,11 @@
  *   again, but the store skips a pair it already holds.
  * - A new rule starts at `matched_seq` 0, so it is matched against everything already there; a disabled rule
  *   is not checked and keeps its `matched_seq`, so when enabled again it catches up.
- * - A match is dated (`matched_at`) by its item, not by the run: a procurement record by its own date (its day
- *   at 00:00 UTC), a signal by its last_seen_at — never later than the run. A rule created today thus shows what
- *   happened over the last months at the dates it happened, and a run repeated later records the same thing.
- * - Items older than the longest alert window of the plans are skipped without being read (window.ts): their
- *   matches would be dated before any plan's window and never served.
+ * - A match is dated (`matched_at`) by the run that recorded it, so that a client polling `alert_matches` with
+ *   `since` set to its last poll never misses one — not even a match on a record published long ago and
+ *   imported late. The item's own date is in its title, snippet and link.
+ * - Items older than the longest alert window of the plans are skipped without being read (window.ts): an alert
+ *   on something that old is news to nobody.
  */
 import type { AlertMatchInput, AlertRuleRecord, ChangeEntry } from '../../store/signal-records.js';
 import type { AccessStore, AlertStore, JournalStore, ReferenceStore, SignalWriteStore } from '../../store/store.js';
@@ -62,7 +62,6 @@ const RULE_PAGE = 200;
 export async function runAlertMatching(store: MatcherStore, options: AlertMatchingOptions): Promise<AlertMatchingSummary> {
   // To the second, as every instant the store compares as text (signals' last_seen_at among them).
   const now = `${options.now.toISOString().slice(0, 19)}Z`;
-  const today = now.slice(0, 10);
   const judge = options.judge ?? ruleJudge;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const rules = await enabledRules(store);
@@ -84,11 +83,11 @@ export async function runAlertMatching(store: MatcherStore, options: AlertMatchi
 
     const found: { match: AlertMatchInput; item: AlertItem }[] = [];
     const seen = new Set<string>();
-    for (const { seq, item } of await loadItems(store, current, places, now)) {
+    for (const { seq, item } of await loadItems(store, current, places)) {
       for (const rule of rules) {
         const pair = `${rule.id} ${item.key}`;
         if (rule.matched_seq >= seq || seen.has(pair)) continue;
-        const match = await matchRule(rule, item, judge, today);
+        const match = await matchRule(rule, item, judge, now);
         if (!match) continue;
         seen.add(pair);
         found.push({ match, item });
@@ -126,7 +125,7 @@ function isTooOld(entry: ChangeEntry, windowStart: string | null): boolean {
 }
 
 /** The match of `rule` on `item`, or null when the rule does not look for it. */
-async function matchRule(rule: AlertRuleRecord, item: AlertItem, judge: AlertJudge, today: string): Promise<AlertMatchInput | null> {
+async function matchRule(rule: AlertRuleRecord, item: AlertItem, judge: AlertJudge, now: string): Promise<AlertMatchInput | null> {
   if (rule.source_types.length > 0 && !rule.source_types.includes(item.source_type)) return null;
   const municipalityId = matchPlace(rule, item);
   if (municipalityId === undefined) return null;
@@ -141,9 +140,9 @@ async function matchRule(rule: AlertRuleRecord, item: AlertItem, judge: AlertJud
     title: item.title,
     snippet: outcome.snippet,
     link: item.link,
-    matched_at: item.at,
+    matched_at: now,
     case_id: item.case_id,
-    judge: await verdictOf(judge, { rule, item, outcome, today }),
+    judge: await verdictOf(judge, { rule, item, outcome, today: now.slice(0, 10) }),
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * The matcher skips items no plan would ever show. A match is dated by its item (see run-matching.ts), and
- * `alert_matches` only serves matches inside the caller's plan window (`alerts_history_days`), so an item older
- * than the longest window of the plans that can read alerts would be recorded for nobody.
+ * The matcher skips items older than the longest alert-history window (`alerts_history_days`) of the plans that
+ * can read alerts: a new rule is matched against the recent past that its owner's plan lets them look back on,
+ * not against every record ever imported.
  */
 import type { PlanRecord } from '../../store/records.js';
 
