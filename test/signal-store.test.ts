@@ -121,7 +121,13 @@ describe('the change journal', () => {
     expect(contracts.map((c) => c.source_id)).toEqual(fixture.contracts.map((c) => c.source_id));
     expect(byKind('contract').map((e) => e.date)).toEqual(fixture.contracts.map((c) => c.published_on));
     expect(byKind('contract').some((e) => e.date === null)).toBe(true); // the fixture has contracts without a date
+    expect((await store.getContracts([contracts[3].id, 999_999, contracts[1].id])).map((c) => c.id)).toEqual([
+      contracts[3].id,
+      contracts[1].id,
+    ]);
     const amendments = await store.getAmendments(byKind('amendment').map((e) => e.id));
+    expect(await store.getAmendments([999_999, amendments[2].id])).toEqual([amendments[2]]);
+    expect(amendments[2]).toEqual((await store.contractAmendments([amendments[2].contract_id])).find((a) => a.id === amendments[2].id));
     expect(amendments.map((a) => a.source_id)).toEqual(fixture.amendments.map((a) => a.source_id));
     expect(byKind('amendment').map((e) => e.date)).toEqual(fixture.amendments.map((a) => a.date));
     const announcements = await store.getAnnouncements(byKind('announcement').map((e) => e.id));

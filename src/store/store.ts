@@ -252,6 +252,7 @@ export interface SignalReadStore {
   getSignal(id: number): Promise<SignalRecord | undefined>;
   /** Computed cases (never-computed ones are left out) by last_seen_at descending then id descending. */
   listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]>;
+  /** A computed case with its events (oldest first) and linked signals (by id); undefined when unknown or never computed. */
   getCase(id: number): Promise<CaseDetailRecord | undefined>;
 }
 

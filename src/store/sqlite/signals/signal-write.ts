@@ -20,6 +20,7 @@ interface Stored {
   id: number;
   fingerprint: string;
   caseId: number | null;
+  relationship: string | null;
 }
 
 export function writeSignals(sql: Sql, signals: readonly SignalInput[], now: string): SignalWriteSummary {
@@ -29,6 +30,8 @@ export function writeSignals(sql: Sql, signals: readonly SignalInput[], now: str
     signals.map((s) => s.key),
   );
   const cases = new CaseKeys(sql);
+  // The mark of each case touched, written once per case at the end (the seq of its latest change).
+  const marks = new Map<number, number>();
   const today = now.slice(0, 10);
   for (const input of signals) {
     const row = signalRow(input);
@@ -50,33 +53,43 @@ export function writeSignals(sql: Sql, signals: readonly SignalInput[], now: str
     }
     const seq = appendChange(sql, 'signal', id, null, today);
     const caseId = input.case ? cases.idOf(input.case) : null;
+    const relationship = input.case?.relationship ?? null;
     if (old?.caseId != null && old.caseId !== caseId) {
-      markPending(sql, old.caseId, seq);
+      marks.set(old.caseId, seq);
       if (caseId === null) sql('DELETE FROM case_links WHERE signal_id = ?').run(id);
     }
-    if (input.case && caseId !== null) {
-      sql(
-        `INSERT INTO case_links (signal_id, case_id, relationship) VALUES (?, ?, ?)
-         ON CONFLICT (signal_id) DO UPDATE SET case_id = excluded.case_id, relationship = excluded.relationship`,
-      ).run(id, caseId, input.case.relationship);
-      markPending(sql, caseId, seq);
+    if (caseId !== null) {
+      if (old?.caseId !== caseId || old.relationship !== relationship) {
+        sql(
+          `INSERT INTO case_links (signal_id, case_id, relationship) VALUES (?, ?, ?)
+           ON CONFLICT (signal_id) DO UPDATE SET case_id = excluded.case_id, relationship = excluded.relationship`,
+        ).run(id, caseId, relationship);
+      }
+      marks.set(caseId, seq);
     }
     // A key met twice in one batch compares with what was just written.
-    stored.set(input.key, { id, fingerprint, caseId });
+    stored.set(input.key, { id, fingerprint, caseId, relationship });
   }
+  const mark = sql('UPDATE cases SET pending = ? WHERE id = ?');
+  for (const [caseId, seq] of marks) mark.run(seq, caseId);
   return summary;
 }
 
 /** What is stored of the batch's signals that exist already: one query for the batch. */
 function storedSignals(sql: Sql, keys: readonly string[]): Map<string, Stored> {
   const rows = sql(
-    `SELECT s.id, s.key, s.fingerprint, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
+    `SELECT s.id, s.key, s.fingerprint, l.case_id, l.relationship FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
      WHERE s.key IN (SELECT value FROM json_each(@keys))`,
   ).all({ keys: jsonList(keys) }) as Row[];
   return new Map(
     rows.map((r) => [
       String(r.key),
-      { id: Number(r.id), fingerprint: String(r.fingerprint), caseId: r.case_id === null ? null : Number(r.case_id) },
+      {
+        id: Number(r.id),
+        fingerprint: String(r.fingerprint),
+        caseId: r.case_id === null ? null : Number(r.case_id),
+        relationship: (r.relationship as string | null) ?? null,
+      },
     ]),
   );
 }
@@ -97,8 +110,4 @@ class CaseKeys {
     }
     return id;
   }
-}
-
-function markPending(sql: Sql, caseId: number, seq: number): void {
-  sql('UPDATE cases SET pending = ? WHERE id = ?').run(seq, caseId);
 }
