@@ -8,7 +8,7 @@ import { type DetectionSummary, runDetection } from '../src/ingest/signals/run-d
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord } from '../src/store/procurement-records.js';
 import type { MunicipalityRecord } from '../src/store/records.js';
 import type { SignalRecord } from '../src/store/signal-records.js';
-import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import { copyDemoStore } from './helpers/test-app.js';
 
 const NOW = new Date(Math.floor(Date.now() / 1000) * 1000);
@@ -37,25 +37,25 @@ async function whole<T, P>(page: (after: P | undefined) => Promise<T[]>, positio
 }
 
 const bySeen = (x: { last_seen_at: string | null; id: number }) => ({ at: x.last_seen_at ?? '', id: x.id });
-const allSignals = (store: SqliteStore) => whole((after) => store.listSignals({}, { after, limit: 200 }), bySeen);
-const allAnnouncements = (store: SqliteStore) =>
+const allSignals = (store: Store) => whole((after) => store.listSignals({}, { after, limit: 200 }), bySeen);
+const allAnnouncements = (store: Store) =>
   whole(
     (after) => store.listAnnouncements({ order: 'published' }, { after, limit: 200 }),
     (a: AnnouncementRecord) => ({ date: a.published_on, id: a.id }),
   );
-const allContracts = (store: SqliteStore, filter: Parameters<SqliteStore['listContracts']>[0]) =>
+const allContracts = (store: Store, filter: Parameters<Store['listContracts']>[0]) =>
   whole(
     (after) => store.listContracts(filter, { after, limit: 200 }),
     (c: ContractRecord) => ({ date: c.published_on, id: c.id }),
   );
-const allAmendments = (store: SqliteStore) =>
+const allAmendments = (store: Store) =>
   whole(
     (after) => store.listAmendments({}, { after, limit: 200 }),
     (m: AmendmentRecord) => ({ date: m.date, id: m.id }),
   );
 
 /** Signals, and cases with their events and links, ordered by id: what two runs must agree on. */
-async function snapshot(store: SqliteStore) {
+async function snapshot(store: Store) {
   const signals = (await allSignals(store)).sort((a, b) => a.id - b.id);
   const cases = await whole((after) => store.listCases({ includeEpisodic: true }, { after, limit: 200 }), bySeen);
   const details = [];
@@ -63,7 +63,7 @@ async function snapshot(store: SqliteStore) {
   return { signals, cases: details };
 }
 
-let store: SqliteStore;
+let store: Store;
 let second: DetectionSummary;
 let signals: SignalRecord[];
 let byKey: Map<string, SignalRecord>;
@@ -378,7 +378,7 @@ describe('cases', () => {
     const amended = ofType('contract_amended');
     let checked = 0;
     for (const s of amended) {
-      const c = (await store.getCase(s.case_id as number)) as NonNullable<Awaited<ReturnType<SqliteStore['getCase']>>>;
+      const c = (await store.getCase(s.case_id as number)) as NonNullable<Awaited<ReturnType<Store['getCase']>>>;
       const linked = await store.getSignals(c.linked_signals.map((l) => l.signal_id));
       const types = new Set(linked.map((x) => x.type));
       if (!types.has('tender_open') || !types.has('contract_awarded')) continue;
@@ -406,7 +406,7 @@ describe('cases', () => {
 
   it('group the jumps of consecutive periods into one indicator episode', async () => {
     const multi = (await store.listCases({ family: 'indicators', includeEpisodic: false }, { limit: 50 }))[0];
-    const c = (await store.getCase(multi.id)) as NonNullable<Awaited<ReturnType<SqliteStore['getCase']>>>;
+    const c = (await store.getCase(multi.id)) as NonNullable<Awaited<ReturnType<Store['getCase']>>>;
     const linked = await store.getSignals(c.linked_signals.map((l) => l.signal_id));
     expect(new Set(linked.map((s) => s.subject.indicator)).size).toBe(1);
     expect(new Set(linked.map((s) => s.municipality_id)).size).toBe(1);
