@@ -5,7 +5,6 @@ import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
 export function openStore(config: Config): Store {
-  // Until the signal and alert part is ported, those methods are missing on PostgreSQL.
-  if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl }) as unknown as Store;
+  if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl });
   return openSqliteStore(config.dbPath);
 }

@@ -1,22 +1,39 @@
 /**
  * Builds the demo store once per test run (the generator takes a few seconds); each test file then works on
- * its own copy of that file, so files never share mutable state.
+ * its own copy, so files never share mutable state: a copy of the SQLite file, or on PostgreSQL a database
+ * created from a template database holding the demo (see backend.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../src/admin/migrate.js';
 import { loadDemo } from '../../src/ingest/demo/load-demo.js';
+import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { createDatabase, databasePrefix, databaseUrl, dropDatabases, onPostgres } from './backend.js';
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
+  // Workers inherit it: the databases they create carry the run's prefix, which teardown drops.
+  process.env.MUNIDATA_TEST_RUN = String(process.pid);
+  const build = async (store: Store) => {
+    await migrate(store);
+    await loadDemo(store, { seed: 42 });
+    await store.close();
+  };
+  if (onPostgres) {
+    const prefix = databasePrefix(process.pid);
+    const template = `${prefix}template`;
+    await dropDatabases(prefix);
+    await createDatabase(template);
+    await build(openPostgresStore({ url: databaseUrl(template) }));
+    provide('demoDbPath', template);
+    return () => dropDatabases(prefix);
+  }
   const dir = join(tmpdir(), `munidata-test-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'demo.db');
-  const store = openSqliteStore(path);
-  await migrate(store);
-  await loadDemo(store, { seed: 42 });
-  await store.close();
+  await build(openSqliteStore(path));
   provide('demoDbPath', path);
   return () => rmSync(dir, { recursive: true, force: true });
 }

@@ -6,11 +6,15 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
+import { RedisCounters } from '../../src/access/redis-counters.js';
 import { createKey } from '../../src/admin/keys.js';
 import { type PlanChanges, savePlan } from '../../src/admin/plans.js';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { onPostgres, openTestStoreSync, storeEnv } from './backend.js';
+import { deleteKeys, REDIS_URL, uniquePrefix } from './redis.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -22,7 +26,7 @@ export const BASE_URL = 'http://munidata.test';
 
 export interface TestApp {
   app: App;
-  store: SqliteStore;
+  store: Store;
   dbPath: string;
   keys: {
     premium: string;
@@ -50,14 +54,18 @@ export interface TestResponse {
   json: any;
 }
 
-/** A copy of the demo store, migrated and loaded once for the whole run by the global setup. */
-export function copyDemoStore(): { store: SqliteStore; dbPath: string } {
+/**
+ * A copy of the demo store, migrated and loaded once for the whole run by the global setup: a copy of its file,
+ * or on PostgreSQL a database made from its template (dropped when the store closes).
+ */
+export function copyDemoStore(): { store: Store; dbPath: string } {
+  if (onPostgres) return openTestStoreSync(inject('demoDbPath'));
   const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
   copyFileSync(inject('demoDbPath'), dbPath);
   return { store: openSqliteStore(dbPath), dbPath };
 }
 
-export async function startTestApp(options: { store?: SqliteStore; dbPath?: string } = {}): Promise<TestApp> {
+export async function startTestApp(options: { store?: Store; dbPath?: string } = {}): Promise<TestApp> {
   const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
   const clock = {
     now: Date.now(),
@@ -65,7 +73,7 @@ export async function startTestApp(options: { store?: SqliteStore; dbPath?: stri
       this.now += ms;
     },
   };
-  const config = loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' });
   const now = new Date(clock.now);
 
   await savePlan(store, 'signals_only', { api_access: true, domains: ['signals'], raw_values: true }, 'create').catch(() => {});
@@ -88,7 +96,10 @@ export async function startTestApp(options: { store?: SqliteStore; dbPath?: stri
     noIndicatorsDomain: await key(accounts.noIndicatorsDomain),
   };
 
-  const app = await createApp({ config, store, clock: () => clock.now });
+  // On PostgreSQL the counters are Redis ones, under a prefix of this app's own (account ids repeat across files).
+  const redisPrefix = onPostgres ? uniquePrefix('app') : undefined;
+  const counters = redisPrefix ? await RedisCounters.open({ url: REDIS_URL, store, prefix: redisPrefix }) : undefined;
+  const app = await createApp({ config, store, clock: () => clock.now, ...(counters && { counters }) });
   return {
     app,
     store,
@@ -126,6 +137,7 @@ export async function startTestApp(options: { store?: SqliteStore; dbPath?: stri
     async close() {
       await app.close();
       await store.close();
+      if (redisPrefix) await deleteKeys(redisPrefix);
     },
   };
 }

@@ -33,12 +33,12 @@ export interface Pools {
   readonly replica: pg.Pool;
 }
 
-export function openPools(url: string, readUrl?: string): Pools {
+export function openPools(url: string, readUrl?: string, poolSize = 10): Pools {
   const open = (connectionString: string) => {
     const pool = new pg.Pool({
       connectionString,
       types,
-      max: 10,
+      max: poolSize,
       idleTimeoutMillis: 30_000,
       connectionTimeoutMillis: 5_000,
       // Typo-tolerant lookups (`<%`) take names whose best-matching run shares this much of the text's

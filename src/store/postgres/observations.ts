@@ -6,6 +6,7 @@
 import type { ObservationInput, WriteSummary } from '../records.js';
 import { bumpDataVersion } from './data-version.js';
 import type { Row, Sql } from './db.js';
+import { appendChanges } from './signals/journal.js';
 
 export async function writeObservations(
   sql: Sql,
@@ -34,6 +35,12 @@ export async function writeObservations(
     else summary.inserted++;
     written.set(key, row);
   }
+  // The journal gets one entry per municipality whose points changed, with the latest reference date changed.
+  const touched = new Map<number, string>();
+  const touch = (municipalityId: number, date: string) => {
+    const latest = touched.get(municipalityId);
+    if (latest === undefined || date > latest) touched.set(municipalityId, date);
+  };
   let removed = 0;
   if (options.replace) {
     const keep = new Set(rows.map(keyOf));
@@ -45,9 +52,11 @@ export async function writeObservations(
         [indicator, gone.map((r) => r.municipality_id), gone.map((r) => r.reference_date)],
       );
       removed = gone.length;
+      for (const r of gone) touch(Number(r.municipality_id), String(r.reference_date));
     }
   }
   const changed = [...written.values()];
+  for (const r of changed) touch(r.municipality_id, r.reference_date);
   if (changed.length > 0) {
     await sql(
       `INSERT INTO observations (indicator, municipality_id, reference_date, value, treatment)
@@ -63,6 +72,10 @@ export async function writeObservations(
     );
   }
   if (changed.length + removed > 0) {
+    await appendChanges(
+      sql,
+      [...touched].map(([id, date]) => ({ kind: 'observation', id, key: indicator, date })),
+    );
     await normalize(sql, indicator);
     await bumpDataVersion(sql);
   }

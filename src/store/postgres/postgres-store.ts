@@ -37,16 +37,25 @@ import type {
   PlanRecord,
   WriteSummary,
 } from '../records.js';
+import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
-  AlertStore,
-  JournalStore,
-  ProcurementBatch,
-  ProcurementBatchSummary,
-  SeriesQuery,
-  SignalReadStore,
-  SignalWriteStore,
-  Store,
-} from '../store.js';
+  AlertMatchInput,
+  AlertMatchRecord,
+  AlertRuleInput,
+  AlertRuleRecord,
+  AlertTemplateInput,
+  AlertTemplateRecord,
+  CaseDetailRecord,
+  CaseRecord,
+  CaseUpdate,
+  ChangeEntry,
+  PendingCase,
+  SignalInput,
+  SignalRecord,
+  SignalWriteSummary,
+} from '../signal-records.js';
+import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
+import { PostgresAgentHostStore } from './agents/agent-host-store.js';
 import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, type Row, type Sql, sqlOn } from './db.js';
 import { applyMigrations } from './migrate.js';
@@ -63,32 +72,50 @@ import { entityCounterparts, entityYears, getEntity, listEntities } from './proc
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { saveRows } from './save-rows.js';
+import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
+import {
+  createAlertRule,
+  getAlertRule,
+  listAlertRules,
+  listAlertTemplates,
+  saveAlertTemplates,
+  setAlertRuleEnabled,
+} from './signals/alert-rules.js';
+import { getCase, listCases } from './signals/case-read.js';
+import { findCaseId, type PendingMarks, pendingCases, saveCases } from './signals/case-write.js';
+import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './signals/journal.js';
+import { listSignalIds } from './signals/signal-list.js';
+import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
+import { writeSignals } from './signals/signal-write.js';
 
 export interface PostgresStoreOptions {
   /** The primary (`postgres://…`): writes, migrations, and reads that must see their own writes. */
   url: string;
   /** A read replica for every other read; the primary when absent. */
   readUrl?: string;
+  /** Connections per pool at most (10 by default). */
+  poolSize?: number;
 }
 
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  return new PostgresStore(openPools(options.url, options.readUrl));
+  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize));
 }
 
-/** What is ported so far: the signal, alert and journal part follows (see `openStore`). */
-type PortedStore = Omit<Store, keyof (JournalStore & SignalWriteStore & SignalReadStore & AlertStore)>;
-
-export class PostgresStore implements PortedStore {
+export class PostgresStore implements Store {
   readonly #pools: Pools;
   /** Statements on the primary, outside any transaction. */
   readonly #primary: Sql;
   /** Statements on the replica (the primary when there is none). */
   readonly #read: Sql;
 
+  /** The company-agent host's records (SQL in ./agents/). */
+  readonly agents: PostgresAgentHostStore;
+
   constructor(pools: Pools) {
     this.#pools = pools;
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
+    this.agents = new PostgresAgentHostStore(this.#primary);
   }
 
   #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -392,6 +419,143 @@ export class PostgresStore implements PortedStore {
 
   async getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
     return getAmendments(this.#read, ids);
+  }
+
+  // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
+  // Consumers (detectors, the alert matcher) read the journal, signals and cases they are about to process from
+  // the primary: a replica may lag behind the watermark they keep there.
+
+  async readChanges(afterSeq: number, limit: number): Promise<ChangeEntry[]> {
+    return readChanges(this.#primary, afterSeq, limit);
+  }
+
+  async lastChangeSeq(): Promise<number> {
+    return lastChangeSeq(this.#primary);
+  }
+
+  async getWatermark(name: string): Promise<string | null> {
+    return getWatermark(this.#primary, name);
+  }
+
+  async setWatermark(name: string, value: string): Promise<void> {
+    await setWatermark(this.#primary, name, value);
+  }
+
+  async writeSignals(batch: {
+    signals: readonly SignalInput[];
+    now: string;
+    watermark?: { name: string; value: string };
+  }): Promise<SignalWriteSummary> {
+    return this.#transaction(async (sql) => {
+      const summary = await writeSignals(sql, batch.signals, batch.now);
+      if (batch.watermark) await setWatermark(sql, batch.watermark.name, batch.watermark.value);
+      if (summary.inserted + summary.updated > 0) await bumpDataVersion(sql);
+      return summary;
+    });
+  }
+
+  async getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]> {
+    return loadSignalsByKeys(this.#primary, keys);
+  }
+
+  async getSignals(ids: readonly number[]): Promise<SignalRecord[]> {
+    return loadSignals(this.#primary, ids);
+  }
+
+  /** The pending mark of each case handed out by pendingCases, which saveCases clears (see ./signals/case-write.ts). */
+  readonly #pendingMarks: PendingMarks = new Map();
+
+  async pendingCases(limit: number): Promise<PendingCase[]> {
+    return pendingCases(this.#primary, limit, this.#pendingMarks);
+  }
+
+  async saveCases(updates: readonly CaseUpdate[]): Promise<void> {
+    await this.#transaction(async (sql) => {
+      await saveCases(sql, updates, this.#pendingMarks);
+      if (updates.length > 0) await bumpDataVersion(sql);
+    });
+    for (const update of updates) this.#pendingMarks.delete(update.id);
+  }
+
+  async findCaseId(key: string): Promise<number | undefined> {
+    return findCaseId(this.#primary, key);
+  }
+
+  async listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]> {
+    return loadSignals(this.#read, await listSignalIds(this.#read, filter, page));
+  }
+
+  async getSignal(id: number): Promise<SignalRecord | undefined> {
+    return (await loadSignals(this.#read, [id]))[0];
+  }
+
+  async listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]> {
+    return listCases(this.#read, filter, page);
+  }
+
+  async getCase(id: number): Promise<CaseDetailRecord | undefined> {
+    return getCase(this.#read, id);
+  }
+
+  async saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void> {
+    await this.#transaction(async (sql) => {
+      if (await saveAlertTemplates(sql, rows)) await bumpDataVersion(sql);
+    });
+  }
+
+  async listAlertTemplates(): Promise<AlertTemplateRecord[]> {
+    return listAlertTemplates(this.#read);
+  }
+
+  async createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord> {
+    return this.#transaction(async (sql) => {
+      const rule = await createAlertRule(sql, input);
+      await bumpDataVersion(sql);
+      return rule;
+    });
+  }
+
+  async getAlertRule(id: number): Promise<AlertRuleRecord | undefined> {
+    return getAlertRule(this.#read, id);
+  }
+
+  async listAlertRules(filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]> {
+    return listAlertRules(this.#read, filter, page);
+  }
+
+  async setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
+    return this.#transaction(async (sql) => {
+      const { found, changed } = await setAlertRuleEnabled(sql, id, enabled);
+      if (changed) await bumpDataVersion(sql);
+      return found;
+    });
+  }
+
+  async recordAlertMatches(batch: {
+    matches: readonly AlertMatchInput[];
+    matchedSeq: readonly { ruleId: number; seq: number }[];
+  }): Promise<{ inserted: number; skipped: number }> {
+    return this.#transaction(async (sql) => {
+      const counts = await recordAlertMatches(sql, batch.matches, batch.matchedSeq);
+      if (counts.inserted > 0) await bumpDataVersion(sql);
+      return counts;
+    });
+  }
+
+  async listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]> {
+    return listAlertMatches(this.#read, filter, page);
+  }
+
+  async getAlertMatch(id: number): Promise<AlertMatchRecord | undefined> {
+    return getAlertMatch(this.#read, id);
+  }
+
+  async dismissAlertMatch(id: number): Promise<boolean> {
+    return this.#transaction(async (sql) => {
+      const dismissed = await dismissAlertMatch(sql, id);
+      if (dismissed) await bumpDataVersion(sql);
+      return dismissed;
+    });
   }
 }
 

@@ -6,6 +6,7 @@
 import type { AmendmentInput } from '../../procurement-records.js';
 import { amendmentFingerprint } from '../../sqlite/procurement/fingerprint.js';
 import { upsertRows } from '../copy.js';
+import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
 const COLUMNS = [
@@ -21,8 +22,9 @@ const COLUMNS = [
   'imported_at',
 ] as const;
 
-export async function writeAmendments(batch: BatchContext, inputs: readonly AmendmentInput[]): Promise<void> {
-  if (inputs.length === 0) return;
+/** Writes the batch's amendments; gives the journal entries of those inserted or changed. */
+export async function writeAmendments(batch: BatchContext, inputs: readonly AmendmentInput[]): Promise<Change[]> {
+  if (inputs.length === 0) return [];
   const { sql, summary } = batch;
   const contracts = await storedBySourceKey(
     sql,
@@ -75,4 +77,5 @@ export async function writeAmendments(batch: BatchContext, inputs: readonly Amen
     writes.map((w) => [w.id as number, ...w.values]),
     { key: 'id', replacing },
   );
+  return writes.map((w) => ({ kind: 'amendment', id: w.id as number, key: null, date: w.values[4] as string }));
 }

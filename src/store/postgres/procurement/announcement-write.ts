@@ -7,6 +7,7 @@ import type { AnnouncementInput } from '../../procurement-records.js';
 import { announcementFingerprint } from '../../sqlite/procurement/fingerprint.js';
 import { searchText } from '../../sqlite/procurement/keys.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
+import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
 const COLUMNS = [
@@ -36,8 +37,8 @@ interface Pending {
   districts: Set<string>;
 }
 
-/** Decides what each announcement of the batch does; returns the write, to run once the entities are written. */
-export async function planAnnouncements(batch: BatchContext, inputs: readonly AnnouncementInput[]): Promise<() => Promise<void>> {
+/** Decides what each announcement of the batch does; returns the write (giving its journal entries), to run once the entities are written. */
+export async function planAnnouncements(batch: BatchContext, inputs: readonly AnnouncementInput[]): Promise<() => Promise<Change[]>> {
   const { sql, summary } = batch;
   const current = new Map<string, { id: number | undefined; fingerprint: string }>(await storedBySourceKey(sql, 'announcements', inputs));
   const pending = new Map<string, Pending>();
@@ -115,5 +116,6 @@ export async function planAnnouncements(batch: BatchContext, inputs: readonly An
       places,
     );
     await copyRows(batch.client, 'announcement_districts', ['announcement_id', 'district_key', 'published_on', 'deadline_on'], districts);
+    return writes.map((w) => ({ kind: 'announcement', id: w.id as number, key: null, date: w.row.published_on }));
   };
 }

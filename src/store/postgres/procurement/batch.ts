@@ -10,6 +10,7 @@ import type { ProcurementWriteSummary } from '../../procurement-records.js';
 import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';
 import { bumpDataVersion } from '../data-version.js';
 import type { Sql } from '../db.js';
+import { appendChanges } from '../signals/journal.js';
 import { writeAmendments } from './amendment-write.js';
 import { planAnnouncements } from './announcement-write.js';
 import { planContracts } from './contract-write.js';
@@ -58,9 +59,13 @@ export async function writeBatch(sql: Sql, client: pg.PoolClient, batch: Procure
   const writeContracts = await planContracts(context, contracts);
   const writeAnnouncements = await planAnnouncements(context, announcements);
   await entities.flush(client);
-  await writeContracts();
-  await writeAnnouncements();
-  await writeAmendments(context, batch.amendments ?? []);
+  // Journal entries in the SQLite store's order: contracts, announcements, amendments.
+  const changes = [
+    ...(await writeContracts()),
+    ...(await writeAnnouncements()),
+    ...(await writeAmendments(context, batch.amendments ?? [])),
+  ];
+  await appendChanges(sql, changes);
   await context.rollups.flush(sql);
   await context.entityQueue.flush(sql);
   const { summary } = context;

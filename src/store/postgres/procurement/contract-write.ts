@@ -7,6 +7,7 @@ import type { ContractInput, Party } from '../../procurement-records.js';
 import { contractFingerprint } from '../../sqlite/procurement/fingerprint.js';
 import { entityNif, procedureKey, searchText } from '../../sqlite/procurement/keys.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
+import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
 const ROLES = [
@@ -24,8 +25,11 @@ interface Pending {
   municipalityIds: number[];
 }
 
-/** Decides what each contract of the batch does; returns the write, to run once the entities are written. */
-export async function planContracts(batch: BatchContext, inputs: readonly ContractInput[]): Promise<() => Promise<void>> {
+/**
+ * Decides what each contract of the batch does; returns the write, to run once the entities are written, which
+ * gives the journal entries of the contracts it inserted or changed.
+ */
+export async function planContracts(batch: BatchContext, inputs: readonly ContractInput[]): Promise<() => Promise<Change[]>> {
   const { sql, summary } = batch;
   const stored = await storedBySourceKey(sql, 'contracts', inputs);
   const current = new Map<string, { id: number | undefined; fingerprint: string }>(stored);
@@ -90,6 +94,7 @@ export async function planContracts(batch: BatchContext, inputs: readonly Contra
     );
     await copyRows(batch.client, 'contract_cpvs', ['contract_id', 'position', 'cpv'], cpvs);
     await copyRows(batch.client, 'contract_municipalities', ['contract_id', 'municipality_id', 'published_on'], places);
+    return writes.map((w) => ({ kind: 'contract', id: w.id as number, key: null, date: w.row.published_on }));
   };
 }
 

@@ -1,0 +1,143 @@
+/**
+ * The store backend the suite runs on: SQLite files (the default) or PostgreSQL databases
+ * (MUNIDATA_TEST_BACKEND=postgres, server at MUNIDATA_TEST_POSTGRES_URL or 127.0.0.1:5432). Test files never
+ * name a backend: they get stores from here (and from test-app.ts), each in its own file or database.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { openPools } from '../../src/store/postgres/db.js';
+import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+
+export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.MUNIDATA_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+export const onPostgres = TEST_BACKEND === 'postgres';
+
+/** The server's maintenance database: databases are created and dropped from it. */
+const SERVER_URL = process.env.MUNIDATA_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Every database of this run starts with this prefix (the global setup's pid), so teardown finds them all. */
+export function databasePrefix(runId: string | number): string {
+  return `munidata_test_${runId}_`;
+}
+
+export function databaseUrl(name: string): string {
+  const url = new URL(SERVER_URL);
+  url.pathname = `/${name}`;
+  return url.href;
+}
+
+async function onServer<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client(SERVER_URL);
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates a database, empty or as a copy of `template` (which must have no open connection). */
+export async function createDatabase(name: string, template?: string): Promise<void> {
+  await onServer(async (client) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
+        return;
+      } catch (error) {
+        // 55006: the template is being accessed — by another CREATE DATABASE copying it at this very moment.
+        if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  });
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+}
+
+/** Drops every database whose name starts with `prefix` (what a run leaves behind). */
+export async function dropDatabases(prefix: string): Promise<void> {
+  const names = await onServer(async (client) =>
+    (await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix])).rows.map((r) => String(r.datname)),
+  );
+  for (const name of names) await dropDatabase(name);
+}
+
+/** A PostgreSQL store on its own database, which closing the store drops. */
+class TestPostgresStore extends PostgresStore {
+  readonly #database: string;
+
+  constructor(database: string) {
+    // Few connections per store: a run holds many stores at once on one server.
+    super(openPools(databaseUrl(database), undefined, 4));
+    this.#database = database;
+  }
+
+  override async close(): Promise<void> {
+    await super.close();
+    await dropDatabase(this.#database);
+  }
+}
+
+/** A new database name of this worker. */
+export function newDatabaseName(): string {
+  return `${databasePrefix(process.env.MUNIDATA_TEST_RUN ?? process.ppid)}${process.pid}_${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * A store of its own on the test backend: a fresh SQLite file, or a fresh PostgreSQL database (a copy of
+ * `template` when given). `dbPath` is what the configuration names it by (the file, or the database URL).
+ */
+export async function openTestStore(template?: string): Promise<{ store: Store; dbPath: string }> {
+  if (!onPostgres) {
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
+    return { store: openSqliteStore(dbPath), dbPath };
+  }
+  const name = newDatabaseName();
+  await createDatabase(name, template);
+  return { store: new TestPostgresStore(name), dbPath: databaseUrl(name) };
+}
+
+/**
+ * The same as `openTestStore`, for callers that cannot wait: the database is created by a short child process
+ * (copying a template takes a fraction of a second).
+ */
+export function openTestStoreSync(template?: string): { store: Store; dbPath: string } {
+  if (!onPostgres) {
+    const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
+    return { store: openSqliteStore(dbPath), dbPath };
+  }
+  const name = newDatabaseName();
+  execFileSync(process.execPath, ['--input-type=module', '-e', CREATE_DATABASE_SCRIPT, SERVER_URL, name, template ?? ''], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return { store: new TestPostgresStore(name), dbPath: databaseUrl(name) };
+}
+
+const CREATE_DATABASE_SCRIPT = `
+import pg from 'pg';
+const [server, name, template] = process.argv.slice(1);
+const client = new pg.Client(server);
+await client.connect();
+for (let attempt = 0; ; attempt++) {
+  try {
+    await client.query('CREATE DATABASE ' + name + (template ? ' TEMPLATE ' + template : ''));
+    break;
+  } catch (error) {
+    if (error.code !== '55006' || attempt >= 50) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+await client.end();
+`;
+
+/** The configuration variables that name a store opened here (for loadConfig). */
+export function storeEnv(dbPath: string): Record<string, string> {
+  return dbPath.startsWith('postgres') ? { DATABASE_URL: dbPath } : { MUNIDATA_DB: dbPath };
+}
