@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
 import { openCounters } from './access/open-counters.js';
+import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { sendProblem } from './channels/rest/problem-reply.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   readonly registry?: Registry;
   /** Log to stdout (the server) or not (tests). */
   readonly logger?: boolean;
+  /** The company-agent host's limits, task runner periods and test hooks. */
+  readonly agents?: AgentHostOptions;
 }
 
 export interface App {
@@ -41,6 +44,8 @@ export interface App {
   readonly core: Core;
   readonly registry: Registry;
   readonly counters: Counters;
+  /** The company-agent host (its task runner). */
+  readonly agents: AgentHost;
   close(): Promise<void>;
 }
 
@@ -75,6 +80,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   registerRestChannel(http, core, registry);
   registerA2aChannel(http, core, registry);
   registerMcpChannel(http, core, registry);
+  const agentHost = registerAgentHost(http, { config, core, store, counters, clock, options: deps.agents });
   registerProblemsRoute(http, config.baseUrl);
   registerDocs(http, registry, config.baseUrl);
   registerHealthRoutes(http, { store, counters });
@@ -99,8 +105,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     core,
     registry,
     counters,
+    agents: agentHost,
     async close() {
       await http.close();
+      await agentHost.close();
       await counters.close();
     },
   };

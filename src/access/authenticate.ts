@@ -61,7 +61,7 @@ export class Authenticator {
 }
 
 /** `Authorization: Bearer <key>` first; `X-API-Key` as the fallback SPEC.md allows. */
-function credentialOf(headers: CredentialHeaders): string | undefined {
+export function credentialOf(headers: CredentialHeaders): string | undefined {
   const authorization = headers.authorization?.trim();
   if (authorization) {
     const match = /^Bearer\s+(\S+)$/i.exec(authorization);

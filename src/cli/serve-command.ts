@@ -1,6 +1,7 @@
 /** `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. */
 import type { Command } from 'commander';
 import { ensureDemoAccount, findDemoAccount, issueDemoKey } from '../admin/demo-account.js';
+import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { migrate } from '../admin/migrate.js';
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
@@ -31,6 +32,8 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   }
   // Only a store that holds the demo dataset has the demo account; a production store never gets one.
   const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
+  // The demo company agents go with the demo account: created (and published) once, fresh credentials at every start.
+  const demoAgents = demoKey ? (await ensureDemoAgents(store, now), await issueDemoAgentCredentials(store, now)) : [];
 
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
@@ -44,6 +47,7 @@ async function serve(config: Config, demo: boolean): Promise<void> {
       `Try: curl -H "Authorization: Bearer ${demoKey.secret}" ${config.baseUrl}/v1/me`,
     );
   }
+  if (demoAgents.length > 0) lines.push('', ...demoAgentLines(config.agentsUrl, demoAgents));
   process.stdout.write(`${lines.join('\n')}\n`);
 
   let closing = false;

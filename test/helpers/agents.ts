@@ -1,0 +1,123 @@
+/**
+ * The company-agent host on a copy of the demo store: the two demo deployments published, credentials of every
+ * kind for each, the app listening on a loopback port, and real SDK clients (A2A and MCP) pointed at it.
+ */
+import type { AddressInfo } from 'node:net';
+import { AgentCard, SendMessageRequest } from '@a2a-js/sdk';
+import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createCredential } from '../../src/agents/admin.js';
+import { DEMO_DEPLOYMENTS, ensureDemoAgents } from '../../src/agents/demo/demo-agents.js';
+import type { AgentHostOptions } from '../../src/agents/host.js';
+import { type App, createApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Store } from '../../src/store/store.js';
+import { BASE_URL, copyDemoStore } from './test-app.js';
+
+export const AGENTS_URL = `${BASE_URL}/agents`;
+export const SLUGS = DEMO_DEPLOYMENTS.map((d) => d.slug);
+
+export interface AgentCredentials {
+  a2a: string;
+  mcp: string;
+  licensedA2a: string;
+  licensedMcp: string;
+}
+
+export interface AgentHostApp {
+  app: App;
+  store: Store;
+  dbPath: string;
+  address: string;
+  clock: { now: number; advance(ms: number): void };
+  credentials: Record<string, AgentCredentials>;
+  close(): Promise<void>;
+}
+
+export async function startAgentHost(
+  options: { store?: Store; dbPath?: string; agents?: AgentHostOptions; credentials?: Record<string, AgentCredentials> } = {},
+): Promise<AgentHostApp> {
+  const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
+  const clock = {
+    now: Date.now(),
+    advance(ms: number) {
+      this.now += ms;
+    },
+  };
+  const now = new Date(clock.now);
+  await ensureDemoAgents(store, now);
+  const credentials: Record<string, AgentCredentials> = options.credentials ?? {};
+  if (!options.credentials) {
+    for (const slug of SLUGS) {
+      const make = async (channel: 'a2a' | 'mcp', licensed = false) =>
+        (await createCredential(store, { slug, channel, licensed }, now)).secret;
+      credentials[slug] = {
+        a2a: await make('a2a'),
+        mcp: await make('mcp'),
+        licensedA2a: await make('a2a', true),
+        licensedMcp: await make('mcp', true),
+      };
+    }
+  }
+  const config = loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' });
+  const app = await createApp({ config, store, clock: () => clock.now, agents: options.agents });
+  await app.http.listen({ port: 0, host: '127.0.0.1' });
+  const address = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
+  return {
+    app,
+    store,
+    dbPath,
+    address,
+    clock,
+    credentials,
+    async close() {
+      await app.close();
+      await store.close();
+    },
+  };
+}
+
+/** The cards name `BASE_URL`; the test server listens elsewhere: send every request of the SDK there. */
+export function localFetch(host: AgentHostApp): typeof fetch {
+  return (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return fetch(url.replace(BASE_URL, host.address), init);
+  };
+}
+
+export async function a2aClient(host: AgentHostApp, slug: string): Promise<Client> {
+  const fetchImpl = localFetch(host);
+  const factory = new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl })],
+      preferredTransports: ['JSONRPC'],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
+    }),
+  );
+  // With the trailing slash the SDK resolves `.well-known/agent-card.json` under the deployment.
+  return factory.createFromUrl(`${AGENTS_URL}/${slug}/`);
+}
+
+export const bearer = (secret: string) => ({ serviceParameters: { Authorization: `Bearer ${secret}` } });
+
+export function skillRequest(skill: string, input: Record<string, unknown>, configuration?: Record<string, unknown>) {
+  return SendMessageRequest.fromJSON({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input }, mediaType: 'application/json' }] },
+    ...(configuration ? { configuration } : {}),
+  });
+}
+
+export async function mcpClient(host: AgentHostApp, slug: string, secret: string): Promise<McpClient> {
+  const client = new McpClient({ name: 'agents-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${host.address}/agents/${slug}/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+    }),
+  );
+  return client;
+}
+
+export function cardJson(card: AgentCard): any {
+  return AgentCard.toJSON(card);
+}
