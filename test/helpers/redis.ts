@@ -72,6 +72,7 @@ function hasRedisServer(): boolean {
 async function ownRedisServer(port: number): Promise<OutageRedis> {
   let child: ChildProcess | undefined;
   const start = async () => {
+    if (child && isRunning(child)) return;
     child = spawn(
       'redis-server',
       ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'],
@@ -82,7 +83,7 @@ async function ownRedisServer(port: number): Promise<OutageRedis> {
     await untilAnswers(port);
   };
   const stop = async () => {
-    if (!child || child.exitCode !== null) return;
+    if (!child || !isRunning(child)) return;
     const exited = once(child, 'exit');
     child.kill('SIGKILL');
     await exited;
@@ -91,11 +92,17 @@ async function ownRedisServer(port: number): Promise<OutageRedis> {
   return { url: `redis://127.0.0.1:${port}`, kind: 'redis-server', cut: stop, restore: start, close: stop };
 }
 
+/** Neither exited nor killed (a killed process has no exit code, only a signal). */
+function isRunning(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
 async function proxyToSharedRedis(port: number): Promise<OutageRedis> {
   const upstream = new URL(REDIS_URL);
   const sockets = new Set<Socket>();
   let server: Server | undefined;
   const start = async () => {
+    if (server) return;
     server = createServer((client) => {
       const target = tcpConnect(Number(upstream.port || 6379), upstream.hostname);
       for (const socket of [client, target]) {

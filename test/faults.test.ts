@@ -1,0 +1,323 @@
+/**
+ * Dependency faults, on all three channels: Redis taken away and given back (a redis-server of the test's own,
+ * killed and restarted empty; or, without that binary, a cut TCP proxy to the shared one) and store reads that
+ * fail as a lost database connection does. Every refusal is 503 with Retry-After in the channel's form, nothing
+ * refused is charged, nothing crashes, and service resumes by itself.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monthlyPeriod } from '../src/access/counters.js';
+import { RedisCounters } from '../src/access/redis-counters.js';
+import { createKey } from '../src/admin/keys.js';
+import { savePlan } from '../src/admin/plans.js';
+import { type App, createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { DependencyUnavailableError } from '../src/core/dependency.js';
+import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
+import { deleteKeys, type OutageRedis, sleep, startOutageRedis, uniquePrefix } from './helpers/redis.js';
+import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
+
+const PREFIX = uniquePrefix('faults');
+
+let outage: OutageRedis;
+let store: SqliteStore;
+let app: App;
+/** Store methods that currently fail as if the database connection were lost. */
+const storeDown = new Set<string>();
+
+beforeAll(async () => {
+  outage = await startOutageRedis();
+  const copy = copyDemoStore();
+  store = copy.store;
+  // The real store, except the methods named in `storeDown`, which throw what a store throws when its server is gone.
+  const faulty = new Proxy(store, {
+    get(target, property) {
+      if (typeof property === 'string' && storeDown.has(property)) {
+        return async () => {
+          throw new DependencyUnavailableError('store', { cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') });
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  }) as unknown as Store;
+  const counters = await RedisCounters.open({ url: outage.url, store: faulty, prefix: PREFIX });
+  app = await createApp({ config: loadConfig({ BASE_URL, MUNIDATA_DB: copy.dbPath, LOG_LEVEL: 'silent' }), store: faulty, counters });
+  const limits = { api_access: true, domains: ['indicators'], raw_values: true, requests_per_month: 1_000_000 };
+  await savePlan(store, 'faults_metered', { ...limits, requests_per_minute: 100_000 }, 'create');
+  await savePlan(store, 'faults_unmetered', { ...limits, requests_per_minute: null }, 'create');
+});
+
+afterAll(async () => {
+  await app?.close();
+  await store?.close();
+  await outage?.close();
+  if (outage?.kind === 'proxy') await deleteKeys(PREFIX);
+});
+
+async function customer(plan: 'faults_metered' | 'faults_unmetered' = 'faults_metered') {
+  const now = new Date();
+  const account = await store.createAccount({ name: `faults ${plan}`, plan_code: plan, beta: false, now: now.toISOString() });
+  return { accountId: account.id, key: (await createKey(store, { accountId: account.id }, now)).secret };
+}
+
+type Channel = 'rest' | 'a2a' | 'mcp';
+const CHANNELS: Channel[] = ['rest', 'a2a', 'mcp'];
+
+interface Answer {
+  status: number;
+  headers: Record<string, unknown>;
+  json: any;
+  body: string;
+}
+
+let rpcId = 0;
+
+/** One data request (an indicator's detail, or a municipality's series, which reads the store) on a channel. */
+async function call(channel: Channel, key: string, input: { key: string; municipality?: string } = { key: 'population' }): Promise<Answer> {
+  const operation = input.municipality ? 'indicators_series' : 'indicators_get';
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const res =
+    channel === 'rest'
+      ? await app.http.inject({
+          url: input.municipality ? `/v1/indicators/${input.key}/series?municipality=${input.municipality}` : `/v1/indicators/${input.key}`,
+          headers,
+        })
+      : channel === 'a2a'
+        ? await app.http.inject({
+            method: 'POST',
+            url: '/a2a',
+            headers: { ...headers, 'a2a-version': '1.0' },
+            payload: {
+              jsonrpc: '2.0',
+              id: ++rpcId,
+              method: 'SendMessage',
+              params: {
+                message: {
+                  messageId: `m-${rpcId}`,
+                  role: 'ROLE_USER',
+                  parts: [{ data: { skill: operation, input }, mediaType: 'application/json' }],
+                },
+              },
+            },
+          })
+        : await app.http.inject({
+            method: 'POST',
+            url: '/mcp',
+            headers: { ...headers, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+            payload: { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: operation, arguments: input } },
+          });
+  let json: any;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, json, body: res.body };
+}
+
+/** A data answer, in the channel's form. */
+function isAdmitted(channel: Channel, res: Answer): boolean {
+  if (res.status !== 200) return false;
+  if (channel === 'rest') return res.json?.key !== undefined || Array.isArray(res.json?.items);
+  if (channel === 'a2a') return res.json?.result?.message?.parts?.[0]?.data !== undefined;
+  return res.json?.result?.structuredContent !== undefined && res.json.result.isError === undefined;
+}
+
+/** 503 `service-unavailable` with Retry-After, in the channel's form; throws (via expect) otherwise. */
+function expectUnavailable(channel: Channel, res: Answer): void {
+  expect(res.status, `${channel}: ${res.body}`).toBe(503);
+  expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  const type = `${BASE_URL}/problems/service-unavailable`;
+  if (channel === 'rest') {
+    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(res.json).toMatchObject({ type, status: 503, title: 'Service temporarily unavailable' });
+  } else if (channel === 'a2a') {
+    expect(res.json.error.code).toBe(-32004);
+    expect(res.json.error.data[0]).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', metadata: { kind: 'service-unavailable' } });
+    expect(res.json.error.data[1]).toMatchObject({ type, status: 503 });
+  } else {
+    expect(res.json.error.code).toBe(-32000);
+    expect(res.json.error.data).toMatchObject({ type, status: 503 });
+  }
+  // The cause (a host, a driver's message) never reaches the caller.
+  expect(res.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|Stream isn't writeable/);
+}
+
+async function used(key: string): Promise<number> {
+  const res = await app.http.inject({ url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
+  expect(res.statusCode, res.body).toBe(200);
+  return JSON.parse(res.body).usage.requests_this_month;
+}
+
+async function charged(accountId: number): Promise<number> {
+  await app.counters.flush();
+  return store.getUsage(accountId, monthlyPeriod(new Date()).key);
+}
+
+async function readiness() {
+  const res = await app.http.inject({ url: '/readyz' });
+  return { status: res.statusCode, json: JSON.parse(res.body), retryAfter: res.headers['retry-after'] };
+}
+
+async function untilReady(): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if ((await readiness()).status === 200) return;
+    await sleep(100);
+  }
+  throw new Error('not ready 10 s after the dependency returned');
+}
+
+describe('health endpoints', () => {
+  it('/healthz and /readyz answer without a credential, and count against nothing', async () => {
+    const { key } = await customer();
+    expect(await readiness()).toEqual({
+      status: 200,
+      json: { status: 'ok', checks: { store: 'ok', counters: 'ok' } },
+      retryAfter: undefined,
+    });
+    const live = await app.http.inject({ url: '/healthz' });
+    expect([live.statusCode, JSON.parse(live.body)]).toEqual([200, { status: 'ok' }]);
+    expect(live.headers['ratelimit-policy']).toBeUndefined();
+    expect(await used(key)).toBe(0);
+    const openapi = JSON.parse((await app.http.inject({ url: '/v1/openapi.json' })).body);
+    expect(Object.keys(openapi.paths).filter((path) => /healthz|readyz/.test(path))).toEqual([]);
+  });
+});
+
+describe('Redis stops and returns', () => {
+  it('answers 503 with Retry-After on every channel, charges nothing, and resumes by itself', async () => {
+    const metered = await customer();
+    const unmetered = await customer('faults_unmetered');
+    for (const channel of CHANNELS) expect(isAdmitted(channel, await call(channel, metered.key))).toBe(true);
+    expect(await used(metered.key)).toBe(3);
+
+    await outage.cut();
+    try {
+      // Met at the per-minute check, and (a plan without one) at the quota reservation: the same answer.
+      for (const channel of CHANNELS) expectUnavailable(channel, await call(channel, metered.key));
+      for (const channel of CHANNELS) expectUnavailable(channel, await call(channel, unmetered.key));
+      const ready = await readiness();
+      expect(ready).toMatchObject({ status: 503, json: { status: 'unavailable', checks: { store: 'ok', counters: 'unavailable' } } });
+      expect(Number(ready.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect((await app.http.inject({ url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await outage.restore();
+    }
+    await untilReady();
+    for (const channel of CHANNELS) expect(isAdmitted(channel, await call(channel, metered.key))).toBe(true);
+    for (const channel of CHANNELS) expect(isAdmitted(channel, await call(channel, unmetered.key))).toBe(true);
+    // A restarted Redis has lost the month: it is rebuilt from the store, not restarted from zero.
+    expect(await used(metered.key)).toBe(6);
+    expect(await used(unmetered.key)).toBe(3);
+    expect(await charged(metered.accountId)).toBe(6);
+    expect(await charged(unmetered.accountId)).toBe(3);
+  });
+
+  it('under load: every answer is a success or a 503, and exactly the successes are charged', async () => {
+    const { accountId, key } = await customer();
+    const tally = { admitted: 0, refused: 0, unexpected: [] as string[] };
+    let running = true;
+    const load = (async () => {
+      while (running) {
+        await Promise.all(
+          CHANNELS.map(async (channel) => {
+            const res = await call(channel, key);
+            if (isAdmitted(channel, res)) tally.admitted++;
+            else {
+              try {
+                expectUnavailable(channel, res);
+                tally.refused++;
+              } catch {
+                tally.unexpected.push(`${channel} ${res.status} ${res.body.slice(0, 200)}`);
+              }
+            }
+          }),
+        );
+        await sleep(2);
+      }
+    })();
+
+    let admittedAtRecovery: number;
+    try {
+      await sleep(300);
+      await outage.cut();
+      await sleep(1_000);
+      await outage.restore();
+      await untilReady();
+      admittedAtRecovery = tally.admitted;
+      await sleep(300);
+    } finally {
+      await outage.restore();
+      running = false;
+      await load;
+    }
+
+    expect(tally.unexpected).toEqual([]);
+    expect(tally.refused).toBeGreaterThan(0);
+    expect(tally.admitted).toBeGreaterThan(admittedAtRecovery); // served again after the return
+    expect(await charged(accountId)).toBe(tally.admitted);
+    expect(await used(key)).toBe(tally.admitted);
+  });
+});
+
+describe('the store fails', () => {
+  it('a read that loses the database: 503 on every channel, the reservation refunded, then served again', async () => {
+    const { accountId, key } = await customer();
+    expect(isAdmitted('rest', await call('rest', key))).toBe(true);
+
+    storeDown.add('series');
+    const municipalities = { rest: '1106', a2a: '1312', mcp: '0308' };
+    for (const channel of CHANNELS)
+      expectUnavailable(channel, await call(channel, key, { key: 'population', municipality: municipalities[channel] }));
+    // Reserved before the handler ran, refunded when it failed: one charged request, nothing held.
+    expect(await used(key)).toBe(1);
+    const period = monthlyPeriod(new Date()).key;
+    expect(await app.counters.reserveQuota(accountId, period, null)).toEqual({ granted: true, used: 2 });
+    await app.counters.refundQuota(accountId, period);
+
+    storeDown.clear();
+    for (const channel of CHANNELS) {
+      expect(isAdmitted(channel, await call(channel, key, { key: 'population', municipality: municipalities[channel] }))).toBe(true);
+    }
+    expect(await charged(accountId)).toBe(4);
+  });
+
+  it('a credential that cannot be checked, and /readyz, say so with 503', async () => {
+    const { key } = await customer(); // never used: its grant is not cached
+    storeDown.add('findKeyGrant');
+    try {
+      for (const channel of CHANNELS) expectUnavailable(channel, await call(channel, key));
+    } finally {
+      storeDown.clear();
+    }
+    storeDown.add('dataVersion');
+    try {
+      expect(await readiness()).toMatchObject({ status: 503, json: { checks: { store: 'unavailable', counters: 'ok' } } });
+    } finally {
+      storeDown.clear();
+    }
+    expect((await readiness()).status).toBe(200);
+    expect(isAdmitted('mcp', await call('mcp', key))).toBe(true);
+  });
+});
+
+describe('no unit of quota is lost to a failure', () => {
+  it('a reservation made before Redis went away is not charged when the request fails', async () => {
+    // The quota reserved, then the dependency gone before the commit: the core refunds, the lease cleans up.
+    const { accountId, key } = await customer('faults_unmetered');
+    const period = monthlyPeriod(new Date()).key;
+    expect(isAdmitted('rest', await call('rest', key))).toBe(true);
+    expect((await app.counters.reserveQuota(accountId, period, null)).granted).toBe(true);
+    await outage.cut();
+    try {
+      await expect(app.counters.commitQuota(accountId, period)).rejects.toBeInstanceOf(DependencyUnavailableError);
+      await expect(app.counters.refundQuota(accountId, period)).resolves.toBeUndefined();
+    } finally {
+      await outage.restore();
+    }
+    await untilReady();
+    expect(await charged(accountId)).toBe(1);
+    expect(await used(key)).toBe(1);
+  });
+});
