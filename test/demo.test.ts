@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../src/admin/migrate.js';
 import { readIndicatorCatalogue } from '../src/ingest/catalogue.js';
 import { generateDemoObservations } from '../src/ingest/demo/generate.js';
 import { DEMO_SOURCE, loadDemo } from '../src/ingest/demo/load-demo.js';
 import { annualPeriods, monthlyPeriods } from '../src/ingest/demo/periods.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { SIGNAL_TYPE_KEYS } from '../src/signals/catalogue.js';
 import type { ObservationInput } from '../src/store/records.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openTestStore } from './helpers/backend.js';
 
 const MUNICIPALITIES = readMunicipalities();
 const CATALOGUE = readIndicatorCatalogue();
@@ -248,8 +250,8 @@ describe('generateDemoObservations', () => {
 
 describe('loadDemo', () => {
   it('loads everything once, then writes nothing on a second run in the same month', async () => {
-    const store = openSqliteStore(':memory:');
-    await store.migrate();
+    const store = (await openTestStore()).store;
+    await migrate(store);
     const total = [...data.values()].reduce((s, rows) => s + rows.length, 0);
 
     const first = await loadDemo(store, { today: TODAY });
@@ -261,19 +263,34 @@ describe('loadDemo', () => {
     expect(await store.countObservations()).toBe(total);
     expect((await store.listIndicators()).every((i) => i.source === DEMO_SOURCE)).toBe(true);
     expect((await store.latestPerMunicipality('population')).length).toBe(MUNICIPALITIES.length);
+    // Every endpoint has something on first start: signals of every type, cases, the demo account's rules and matches.
+    expect(first.detection.signals.inserted).toBeGreaterThan(1000);
+    const types = new Set((await store.listSignals({}, { limit: 100_000 })).map((s) => s.type));
+    expect([...types].sort()).toEqual(SIGNAL_TYPE_KEYS.slice().sort());
+    expect((await store.listCases({ includeEpisodic: false }, { limit: 1 })).length).toBe(1);
+    expect(first.alert_rules).toBeGreaterThan(5);
+    expect(first.detection.alerts.matched).toBeGreaterThan(0);
 
-    const version = await store.dataVersion();
+    // Later in the month the generated data is the same; only statuses that depend on the day may move.
     const second = await loadDemo(store, { today: new Date('2026-03-30T23:00:00Z') });
     expect(second.municipalities).toMatchObject({ inserted: 0, updated: 0 });
     expect(second.indicators).toMatchObject({ inserted: 0, updated: 0, unchanged: CATALOGUE.length });
     expect(second.observations).toEqual({ inserted: 0, updated: 0, unchanged: total });
+    expect(second.procurement.contracts).toMatchObject({ inserted: 0, updated: 0 });
+    expect(second.detection.procurement).toMatchObject({ inserted: 0 });
+    expect(second.alert_rules).toBe(first.alert_rules);
+    // Run again at the same instant: nothing at all changes.
+    const version = await store.dataVersion();
+    const third = await loadDemo(store, { today: new Date('2026-03-30T23:00:00Z') });
+    expect(third.detection.signals).toMatchObject({ inserted: 0, updated: 0 });
+    expect(third.detection.alerts.matched).toBe(0);
     expect(await store.dataVersion()).toBe(version);
     await store.close();
-  });
+  }, 300_000);
 
   it('leaves an indicator imported from another source alone', async () => {
-    const store = openSqliteStore(':memory:');
-    await store.migrate();
+    const store = (await openTestStore()).store;
+    await migrate(store);
     await loadDemo(store, { today: TODAY });
     await store.setIndicatorSource('birth_rate', 'INE — Taxa bruta de natalidade');
     await store.writeObservations('birth_rate', [{ municipality_id: LISBOA, reference_date: '2024-12-31', value: 9.9, treatment: 'raw' }], {
@@ -289,5 +306,5 @@ describe('loadDemo', () => {
     expect(await store.countObservations('birth_rate')).toBe(1);
     expect((await store.series({ indicator: 'birth_rate', municipalityId: LISBOA, limit: 10 }))[0].value).toBe(9.9);
     await store.close();
-  });
+  }, 300_000);
 });

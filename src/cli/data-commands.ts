@@ -2,7 +2,6 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { AdminError } from '../admin/admin-error.js';
-import { ensureDemoAccount } from '../admin/demo-account.js';
 import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
 import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../ingest/demo/load-demo.js';
 import { importIne } from '../ingest/ine/import-ine.js';
@@ -19,7 +18,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   program
     .command('demo')
     .description(
-      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement and the demo account (idempotent)',
+      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
     )
     .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
     .option(
@@ -31,7 +30,6 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     .action((o: { seed: number; contracts: number }) =>
       cli.withStore(async (store) => {
         const summary = await loadDemo(store, { seed: o.seed, contracts: o.contracts });
-        await ensureDemoAccount(store, new Date());
         print(cli.json(), summary, () => `Demo data loaded (seed ${o.seed}):\n${JSON.stringify(summary, null, 2)}`);
       }),
     );

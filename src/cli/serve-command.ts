@@ -1,12 +1,13 @@
 /** `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. */
 import type { Command } from 'commander';
-import { ensureDemoAccount, findDemoAccount, issueDemoKey } from '../admin/demo-account.js';
-import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
+import { findDemoAccount, issueDemoKey } from '../admin/demo-account.js';
 import { migrate } from '../admin/migrate.js';
+import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { loadDemo } from '../ingest/demo/load-demo.js';
 import { openStore } from '../store/open-store.js';
+import { closeOnSignals } from './graceful-shutdown.js';
 
 export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
   program
@@ -27,8 +28,7 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   const now = new Date();
   if (demo && (await store.listMunicipalities()).length === 0) {
     process.stdout.write('Empty store: loading the demo dataset (first start only)…\n');
-    await loadDemo(store);
-    await ensureDemoAccount(store, now);
+    await loadDemo(store, { today: now }); // the demo account and its alert rules included
   }
   // Only a store that holds the demo dataset has the demo account; a production store never gets one.
   const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
@@ -50,15 +50,5 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   if (demoAgents.length > 0) lines.push('', ...demoAgentLines(config.agentsUrl, demoAgents));
   process.stdout.write(`${lines.join('\n')}\n`);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.http.log.info({ signal }, 'shutting down: finishing requests in flight');
-    await app.close();
-    await store.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  closeOnSignals(app, store);
 }

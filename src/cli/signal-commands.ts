@@ -2,23 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { AdminError } from '../admin/admin-error.js';
-import { type AlertMatchingSummary, runAlertMatching } from '../ingest/alerts/run-matching.js';
+import { type DetectReport, detectAndMatch } from '../ingest/detect-and-match.js';
 import { importSignals, type SignalImportReport } from '../ingest/signals/import-signals.js';
-import { type DetectionSummary, runDetection } from '../ingest/signals/run-detection.js';
-import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';
-
-export interface DetectReport extends DetectionSummary {
-  alerts: AlertMatchingSummary;
-}
-
-/** What `munidata detect` does: detection, then the alert matcher over what detection wrote. */
-export async function detectAndMatch(store: Store, now: Date): Promise<DetectReport> {
-  const detection = await runDetection(store, { now });
-  const alerts = await runAlertMatching(store, { now });
-  return { ...detection, alerts };
-}
 
 export function registerDetectCommand(program: Command, cli: CliContext): void {
   program

@@ -1,15 +1,20 @@
 /**
  * Loads the demo data set into a store: the 308 municipalities, the indicator catalogue and synthetic
- * observations, and synthetic procurement (contracts, announcements, amendments, entities; source `demo`).
+ * observations, synthetic procurement (contracts, announcements, amendments, entities; source `demo`), the demo
+ * account with its alert rules, and what detection and the alert matcher make of it all (signals, cases, matches),
+ * so that every endpoint answers with meaningful data on first start.
  * Idempotent: a second load with the same seed and number of contracts in the same month writes nothing.
  * Indicators whose data already comes from another source (e.g. an INE import) keep that source and their
  * observations; procurement from other sources is untouched (demo records have their own source).
  */
+import { ensureDemoAccount } from '../../admin/demo-account.js';
+import { ensureDemoAlertRules } from '../../admin/demo-alert-rules.js';
 import type { ProcurementWriteSummary } from '../../store/procurement-records.js';
 import type { WriteSummary } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { readIndicatorCatalogue } from '../catalogue.js';
 import { readCpvs } from '../cpv.js';
+import { type DetectReport, detectAndMatch } from '../detect-and-match.js';
 import { readMunicipalities } from '../municipalities.js';
 import { generateDemoObservations } from './generate.js';
 import { generateProcurement } from './procurement/generate.js';
@@ -32,6 +37,9 @@ export interface DemoSummary {
   /** Indicators left to their other source: neither their source label nor their observations were touched. */
   skipped: string[];
   procurement: ProcurementDemoSummary;
+  /** The demo account's alert rules (created on the first load). */
+  alert_rules: number;
+  detection: DetectReport;
 }
 
 export interface ProcurementDemoSummary {
@@ -75,7 +83,20 @@ export async function loadDemo(store: Store, options: { seed?: number; today?: D
     observations.unchanged += written.unchanged;
   }
   const procurement = await loadDemoProcurement(store, { seed, today, contracts, municipalities });
-  return { seed, municipalities: municipalitySummary, indicators: indicatorSummary, observations, skipped, procurement };
+
+  const account = await ensureDemoAccount(store, now);
+  const rules = await ensureDemoAlertRules(store, account.id, now);
+  const detection = await detectAndMatch(store, now);
+  return {
+    seed,
+    municipalities: municipalitySummary,
+    indicators: indicatorSummary,
+    observations,
+    skipped,
+    procurement,
+    alert_rules: rules.length,
+    detection,
+  };
 }
 
 /** Writes the generated procurement chunk by chunk (one transaction each), then refreshes the entity totals. */
