@@ -97,6 +97,11 @@ function rejection(ended: any): { reason: string; detail: string } {
   return ended.status.message.parts.find((p: any) => p.data !== undefined).data;
 }
 
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('missing');
+  return value;
+}
+
 /** Every citation in an answer: objects with `rest` (and `source`). */
 function citations(value: unknown): { source: string | null; rest: string }[] {
   if (Array.isArray(value)) return value.flatMap(citations);
@@ -109,7 +114,7 @@ function citations(value: unknown): { source: string | null; rest: string }[] {
 }
 
 describe.each(SLUGS)('deployment %s', (slug) => {
-  const spec = DEMO_DEPLOYMENTS.find((d) => d.slug === slug)!;
+  const spec = must(DEMO_DEPLOYMENTS.find((d) => d.slug === slug));
   const facts = FACTS[slug];
 
   it('serves its card: every enabled skill with its input schema, the A2A endpoint, public', async () => {
@@ -248,13 +253,13 @@ describe.each(SLUGS)('deployment %s', (slug) => {
 
   it('rejects an unknown quote, and a quote of another credential', async () => {
     expect(rejection(await task(slug, 'commit_action', { quote_id: 'q_made-up' })).detail).toMatch(/Unknown quote/);
-    const other = SLUGS.find((s) => s !== slug)!;
+    const other = must(SLUGS.find((s) => s !== slug));
     const foreign = answerOf(await task(other, 'prepare_action', FACTS[other].action)).data;
     expect(rejection(await task(slug, 'commit_action', { quote_id: foreign.quote_id })).detail).toMatch(/Unknown quote/);
   });
 
   it('get_artifact: a released brief as a reference (a URL part), its body served there', async () => {
-    const released = spec.artifacts.find((a) => a.released)!;
+    const released = must(spec.artifacts.find((a) => a.released));
     const answer = await message(slug, 'get_artifact', { artifact_id: released.id });
     const url = answer.parts.find((p: any) => p.url !== undefined);
     expect(url).toMatchObject({ url: `${AGENTS_URL}/${slug}/artifacts/${released.id}`, mediaType: released.media_type });
@@ -262,7 +267,7 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     const res = await fetch(url.url.replace(BASE_URL, host.address));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(released.body);
-    const unreleased = spec.artifacts.find((a) => !a.released)!;
+    const unreleased = must(spec.artifacts.find((a) => !a.released));
     expect((await fetch(`${host.address}/agents/${slug}/artifacts/${unreleased.id}`)).status).toBe(404);
     const error: any = await send(slug, 'get_artifact', { artifact_id: unreleased.id }).catch((e) => e);
     expect(error.data[0].reason).toBe('VALIDATION_ERROR');
