@@ -1,7 +1,7 @@
 /**
  * The databases of `bench/procurement.js`: the demo data set with N synthetic contracts, cached in
- * `.bench/procurement-<N>.db` (built when missing: migrate + loadDemo with seed 42 and N contracts; 1 000 000
- * contracts take a few minutes), and a throw-away copy of it with the bench plans, accounts and keys.
+ * `.bench/procurement-<N>.db` (built when missing: migrate + the demo data, without detection, with seed 42 and N
+ * contracts; 1 000 000 contracts take a few minutes), and a throw-away copy of it with the bench plans, accounts and keys.
  *
  *   node bench/procurement-db.js 100000 1000000   builds the missing caches only
  */
@@ -19,7 +19,8 @@ export async function cachedProcurementDb(contracts) {
   const cached = join(CACHE_DIR, `procurement-${contracts}.db`);
   if (existsSync(cached)) return cached;
   const { migrate } = await import('../dist/admin/migrate.js');
-  const { loadDemo } = await import('../dist/ingest/demo/load-demo.js');
+  // The data without detection: bench/detect.js times detection on a copy, from scratch.
+  const { loadDemoData } = await import('../dist/ingest/demo/load-demo.js');
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
   mkdirSync(CACHE_DIR, { recursive: true });
   const building = join(CACHE_DIR, `procurement-${contracts}.${process.pid}.db`);
@@ -28,7 +29,7 @@ export async function cachedProcurementDb(contracts) {
   try {
     const store = openSqliteStore(building);
     await migrate(store);
-    await loadDemo(store, { seed: SEED, contracts });
+    await loadDemoData(store, { seed: SEED, contracts });
     await store.close(); // checkpoints the WAL into the file
     renameSync(building, cached);
   } finally {

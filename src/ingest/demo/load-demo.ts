@@ -52,6 +52,15 @@ export interface ProcurementDemoSummary {
 }
 
 export async function loadDemo(store: Store, options: { seed?: number; today?: Date; contracts?: number } = {}): Promise<DemoSummary> {
+  const data = await loadDemoData(store, options);
+  return { ...data, detection: await detectAndMatch(store, options.today ?? new Date()) };
+}
+
+/** The demo data, account and alert rules without running detection (bench/detect.js times that on its own). */
+export async function loadDemoData(
+  store: Store,
+  options: { seed?: number; today?: Date; contracts?: number } = {},
+): Promise<Omit<DemoSummary, 'detection'>> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const contracts = options.contracts ?? DEFAULT_DEMO_CONTRACTS;
   if (!Number.isSafeInteger(contracts) || contracts < 0) throw new RangeError(`contracts must be a whole number ≥ 0, not ${contracts}`);
@@ -86,7 +95,6 @@ export async function loadDemo(store: Store, options: { seed?: number; today?: D
 
   const account = await ensureDemoAccount(store, now);
   const rules = await ensureDemoAlertRules(store, account.id, now);
-  const detection = await detectAndMatch(store, now);
   return {
     seed,
     municipalities: municipalitySummary,
@@ -95,7 +103,6 @@ export async function loadDemo(store: Store, options: { seed?: number; today?: D
     skipped,
     procurement,
     alert_rules: rules.length,
-    detection,
   };
 }
 
