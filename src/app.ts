@@ -107,7 +107,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     counters,
     agents: agentHost,
     async close() {
-      await http.close();
+      // Fastify closes the connections idle when it starts; one kept alive after its request in flight ends would
+      // hold the close up until the client drops it, so idle ones are swept until the server is closed.
+      const sweep = setInterval(() => http.server.closeIdleConnections(), 100);
+      try {
+        await http.close();
+      } finally {
+        clearInterval(sweep);
+      }
       await agentHost.close();
       await counters.close();
     },
