@@ -34,7 +34,8 @@ export interface AgentHostOptions {
   readonly taskHooks?: TaskHooks;
   /** How long a blocking SendMessage waits for its task to be final before answering with it as it is. */
   readonly blockingWaitMs?: number;
-  /** Lease and sweep periods of the task runner (tests shorten them). */
+  /** Tasks run at once by this process, and the lease and sweep periods of the task runner (tests shorten them). */
+  readonly concurrency?: number;
   readonly leaseMs?: number;
   readonly sweepMs?: number;
 }
@@ -62,6 +63,7 @@ export function registerAgentHost(
     clock,
     run: (task) => runTask(host, task),
     hooks: options.taskHooks,
+    concurrency: options.concurrency,
     leaseMs: options.leaseMs,
     sweepMs: options.sweepMs,
   });
