@@ -10,13 +10,13 @@ import { registerAlertCommands } from '../src/cli/alert-commands.js';
 import type { CliContext } from '../src/cli/context.js';
 import type { Config } from '../src/config.js';
 import { runAlertMatching } from '../src/ingest/alerts/run-matching.js';
-import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import { EVORA, LISBOA, SOURCE, WATCHED_SUPPLIER, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { withCheckDigit } from './helpers/procurement-fixture.js';
 import { municipalitiesFromFile } from './helpers/reference-files.js';
 import { copyDemoStore } from './helpers/test-app.js';
 
-let store: SqliteStore;
+let store: Store;
 let account: number;
 let other: number;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, type RuleOptions, setRuleEnabled } from '../src/admin/alert-rules.js';
 import { type AlertMatchingSummary, runAlertMatching } from '../src/ingest/alerts/run-matching.js';
 import type { AlertMatchRecord, SignalRecord } from '../src/store/signal-records.js';
-import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import {
   announcement,
   daysBefore,
@@ -28,7 +28,7 @@ const RUN_AT = `${NOW.toISOString().slice(0, 19)}Z`;
 /** The premium plan's window: the longest of the seeded plans with alerts. */
 const WINDOW_START = daysBefore(NOW, 365);
 
-async function allMatches(store: SqliteStore, accountId: number): Promise<AlertMatchRecord[]> {
+async function allMatches(store: Store, accountId: number): Promise<AlertMatchRecord[]> {
   const out: AlertMatchRecord[] = [];
   for (;;) {
     const last = out.at(-1);
@@ -45,7 +45,7 @@ const ofRule = (matches: AlertMatchRecord[], ruleId: number) => matches.filter((
 const keysOf = (matches: AlertMatchRecord[]) => matches.map((m) => m.item_key).sort();
 
 /** Ids of our fixture records, read back from the store. */
-async function fixtureIds(store: SqliteStore) {
+async function fixtureIds(store: Store) {
   const changes = await store.readChanges(0, 10_000_000);
   const contracts = await store.getContracts(changes.filter((c) => c.kind === 'contract').map((c) => c.id));
   const mine = new Map(contracts.filter((c) => c.source === SOURCE).map((c) => [c.source_id, c.id]));
@@ -70,7 +70,7 @@ async function fixtureIds(store: SqliteStore) {
 }
 
 /** The rules every scenario uses, on a fresh premium account. */
-async function createRules(store: SqliteStore) {
+async function createRules(store: Store) {
   const account = (await store.createAccount({ name: 'Alertas Lda', plan_code: 'premium', beta: false, now: NOW.toISOString() })).id;
   const rule = async (o: Omit<RuleOptions, 'account'>) => (await createAlertRule(store, { account, ...o }, NOW)).id;
   return {
@@ -84,7 +84,7 @@ async function createRules(store: SqliteStore) {
   };
 }
 
-async function scenario(store: SqliteStore) {
+async function scenario(store: Store) {
   await writeProcurementFixture(store, NOW);
   await writeFixtureSignals(store, NOW);
   return createRules(store);
@@ -94,7 +94,7 @@ async function scenario(store: SqliteStore) {
 const content = (m: AlertMatchRecord) => ({ ...m, id: undefined });
 
 describe('alert matcher', () => {
-  let store: SqliteStore;
+  let store: Store;
   let rules: Awaited<ReturnType<typeof createRules>>;
   let ids: Awaited<ReturnType<typeof fixtureIds>>;
   let first: AlertMatchingSummary;
@@ -264,7 +264,7 @@ describe('alert matcher', () => {
       const failing = new Proxy(other, {
         get(target, name) {
           if (name === 'recordAlertMatches') {
-            return (batch: Parameters<SqliteStore['recordAlertMatches']>[0]) => {
+            return (batch: Parameters<Store['recordAlertMatches']>[0]) => {
               if (++writes === 3) throw new Error('interrupted');
               return target.recordAlertMatches(batch);
             };

@@ -28,8 +28,8 @@ import { readBaseFile } from '../src/ingest/base/read-file.js';
 import { amount, date, euros, FieldError, items, text, wholeNumber, yesNo } from '../src/ingest/base/values.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractRecord } from '../src/store/procurement-records.js';
-import { openSqliteStore, type SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
+import { openTestStore } from './helpers/backend.js';
 
 const SHARED = (name: string) => new URL(`../../shared/data/${name}`, import.meta.url);
 const SAMPLE_TEXT = readFileSync(SHARED('base-contracts-sample.json'), 'utf8');
@@ -45,14 +45,14 @@ const byCode = (code: string) => {
   return m;
 };
 
-async function freshStore(): Promise<SqliteStore> {
-  const store = openSqliteStore(':memory:');
-  await migrate(store as unknown as Store);
+async function freshStore(): Promise<Store> {
+  const { store } = await openTestStore();
+  await migrate(store);
   await store.saveMunicipalities(MUNICIPALITIES);
   return store;
 }
 
-async function allContracts(store: SqliteStore): Promise<Map<string, ContractRecord>> {
+async function allContracts(store: Store): Promise<Map<string, ContractRecord>> {
   const rows = await store.listContracts({}, { limit: 1000 });
   return new Map(rows.map((r) => [r.source_id, r]));
 }
@@ -278,7 +278,7 @@ describe('reading files', () => {
 // -------------------------------------------------------------------------------------------- the sample
 
 describe('importing the real sample (50 contracts)', () => {
-  let store: SqliteStore;
+  let store: Store;
   let report: BaseImportReport;
   let contracts: Map<string, ContractRecord>;
 
@@ -457,7 +457,7 @@ function expectOwnContractsOutcome(report: BaseImportReport, lines: number[]): v
   expect(report.places_unresolved.examples[0]).toMatchObject({ source_id: '20000006', line: lines[5] });
 }
 
-async function expectOwnContractsStored(store: SqliteStore): Promise<void> {
+async function expectOwnContractsStored(store: Store): Promise<void> {
   const contracts = await allContracts(store);
   expect([...contracts.keys()].sort()).toEqual(['11623631', '20000001', '20000006', '20000007']);
 
@@ -842,7 +842,7 @@ describe('munidata import base-*', () => {
   const dir = mkdtempSync(join(tmpdir(), 'munidata-base-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function cli(store: SqliteStore, args: string[]): Promise<string> {
+  async function cli(store: Store, args: string[]): Promise<string> {
     const program = new Command('munidata').option('--json', '', false).exitOverride();
     const context: CliContext = {
       config: { dbPath: ':memory:', host: '127.0.0.1', port: 0, baseUrl: 'http://127.0.0.1', logLevel: 'silent' },

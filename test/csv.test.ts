@@ -1,25 +1,21 @@
 /**
  * CSV answers of list endpoints (`Accept: text/csv`, RFC 4180): black box through the real app, each CSV read
  * back with a small RFC 4180 parser of the test's own and compared with the JSON answer to the same request.
- * The store is the demo store with one indicator's texts edited to hold a comma, quotes, a line break and an
+ * The store is a copy of the demo store with one indicator's texts edited to hold a comma, quotes, a line break and an
  * empty string, so that quoting is exercised on data that really comes out of the service.
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { type TSchema, Type } from '@sinclair/typebox';
-import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { csvTable } from '../src/channels/rest/csv.js';
 import { buildOpenApi, openApiPath } from '../src/channels/rest/openapi.js';
 import { Nullable, Page } from '../src/core/schemas.js';
 import { createRegistry } from '../src/operations/index.js';
 import { SnapshotRow } from '../src/operations/indicators/schemas.js';
 import { MunicipalityIndicatorValue, MunicipalitySummary } from '../src/operations/municipalities/schemas.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { IndicatorRecord } from '../src/store/records.js';
 import { renderDocsPage } from '../src/web/docs-page.js';
-import { BASE_URL, collectPages, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
+import { BASE_URL, collectPages, copyDemoStore, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
 const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
 const TRICKY_NAME = 'Resident population, "estimated"';
@@ -27,13 +23,13 @@ const TRICKY_NAME_PT = 'População residente\r\nestimada';
 
 let t: TestApp;
 beforeAll(async () => {
-  const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-csv-')), 'test.db');
-  copyFileSync(inject('demoDbPath'), dbPath);
-  const db = new Database(dbPath);
-  db.prepare("UPDATE indicators SET name = ?, name_pt = ?, unit_display = '' WHERE key = 'population'").run(TRICKY_NAME, TRICKY_NAME_PT);
-  db.prepare("UPDATE indicators SET unit_display = NULL WHERE key = 'area'").run();
-  db.close();
-  t = await startTestApp({ store: openSqliteStore(dbPath), dbPath });
+  const { store, dbPath } = copyDemoStore();
+  const tricky = (await store.listIndicators()).flatMap((i): IndicatorRecord[] => {
+    if (i.key === 'population') return [{ ...i, name: TRICKY_NAME, name_pt: TRICKY_NAME_PT, unit_display: '' }];
+    return i.key === 'area' ? [{ ...i, unit_display: null }] : [];
+  });
+  await store.saveIndicators(tricky);
+  t = await startTestApp({ store, dbPath });
 });
 afterAll(() => t.close());
 

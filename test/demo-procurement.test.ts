@@ -9,7 +9,7 @@ import { generateProcurement, PENDING_CLOSED, PENDING_OPEN, type ProcurementChun
 import { NifFamily } from '../src/ingest/demo/procurement/nif.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractInput, EntityInput, Party } from '../src/store/procurement-records.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openTestStore } from './helpers/backend.js';
 
 const MUNICIPALITIES = readMunicipalities();
 const CPVS = readCpvs();
@@ -330,7 +330,7 @@ describe('generateProcurement: announcements and amendments', () => {
 
 describe('loadDemo with procurement', () => {
   it('writes contracts, announcements, amendments and entities once, and nothing on a second run', { timeout: 120_000 }, async () => {
-    const store = openSqliteStore(':memory:');
+    const store = (await openTestStore()).store;
     try {
       await migrate(store);
       const first = await loadDemo(store, { seed: 42, today: TODAY, contracts: 1500 });

@@ -5,7 +5,7 @@ import { parseIneResponse } from '../src/ingest/ine/parse.js';
 import { periodToReferenceDate } from '../src/ingest/ine/period.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { IndicatorRecord } from '../src/store/records.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openTestStore } from './helpers/backend.js';
 
 // The verbatim INE response (indicator 0008264, 12 years × 344 geographies), kept outside the project.
 const SAMPLE = readFileSync(new URL('../../shared/data/ine-indicator-sample.json', import.meta.url), 'utf8');
@@ -40,7 +40,7 @@ function indicator(source: string | null): IndicatorRecord {
 }
 
 async function storeWith(source: string | null = 'munidata demo (synthetic)') {
-  const store = openSqliteStore(':memory:');
+  const store = (await openTestStore()).store;
   await store.migrate();
   await store.saveMunicipalities(MUNICIPALITIES);
   await store.saveIndicators([indicator(source)]);

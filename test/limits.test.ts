@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openStoreAt, storeEnv } from './helpers/backend.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -54,8 +54,8 @@ describe('monthly quota', () => {
     for (let i = 0; i < 7; i++) await t.get('/v1/municipalities?limit=1', { key });
     await t.app.counters.flush();
     // A second app on the same store file, as after a restart.
-    const store = openSqliteStore(t.dbPath);
-    const app = await createApp({ config: loadConfig({ BASE_URL, MUNIDATA_DB: t.dbPath }), store });
+    const store = openStoreAt(t.dbPath);
+    const app = await createApp({ config: loadConfig({ BASE_URL, ...storeEnv(t.dbPath) }), store });
     try {
       const res = await app.http.inject({ url: '/v1/me', headers: { authorization: `Bearer ${key}` } });
       expect(JSON.parse(res.body).usage.requests_this_month).toBe(7);

@@ -21,7 +21,7 @@ import type { AnnouncementInput, ContractInput } from '../src/store/procurement-
 import { expectProblem } from './helpers/expectations.js';
 import { BUYERS, buildFixture, type Fixture, IMPORTED_AT, PERSON, UNIDENTIFIED } from './helpers/procurement-fixture.js';
 import { freshStore, newestFirst } from './helpers/procurement-store.js';
-import { BASE_URL, startTestApp, type TestApp, } from './helpers/test-app.js';
+import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 // Both packages ship CommonJS; under NodeNext their default export is the module object.
 const Ajv04 = Ajv04Module as unknown as typeof Ajv04Module.default;

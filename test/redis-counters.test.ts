@@ -12,7 +12,7 @@ import { RedisCounters, type RedisCountersOptions } from '../src/access/redis-co
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DependencyUnavailableError } from '../src/core/dependency.js';
-import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import { deleteKeys, freePort, REDIS_URL, sleep, uniquePrefix } from './helpers/redis.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
 
@@ -20,7 +20,7 @@ const PREFIX = uniquePrefix('counters');
 const PERIOD = '2026-03';
 const T0 = Date.parse('2026-03-10T12:00:00Z');
 
-let store: SqliteStore;
+let store: Store;
 let raw: Redis;
 const opened: Counters[] = [];
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectJsonHeaders, expectProblem, expectValidation } from './helpers/expectations.js';
 import { type CsvMunicipality, municipalitiesFromFile } from './helpers/reference-files.js';
-import { collectPages, startTestApp, type TestApp, } from './helpers/test-app.js';
+import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
 
 // ---- reference data, read straight from the files ------------------------------------------------------------
 

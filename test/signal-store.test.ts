@@ -24,8 +24,9 @@ import { alertMatchQuery } from '../src/store/sqlite/signals/alert-matches.js';
 import { caseQuery } from '../src/store/sqlite/signals/case-read.js';
 import { type InstantQuery, instantPageSql } from '../src/store/sqlite/signals/instant-keyset.js';
 import { signalQuery } from '../src/store/sqlite/signals/signal-list.js';
-import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../src/store/store.js';
 import type { CaseRelationship } from '../src/vocabulary.js';
+import { onPostgres } from './helpers/backend.js';
 import { buildFixture } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { copyDemoStore } from './helpers/test-app.js';
@@ -89,12 +90,12 @@ function withoutCase(input: SignalInput): Omit<SignalInput, 'case'> {
   return fields;
 }
 
-async function changesSince(store: SqliteStore, seq: number): Promise<ChangeEntry[]> {
+async function changesSince(store: Store, seq: number): Promise<ChangeEntry[]> {
   return store.readChanges(seq, 1_000_000);
 }
 
 describe('the change journal', () => {
-  let store: SqliteStore;
+  let store: Store;
   beforeAll(async () => {
     ({ store } = await freshStore());
   });
@@ -171,7 +172,7 @@ describe('the change journal', () => {
 });
 
 describe('the change journal of observations', () => {
-  let store: SqliteStore;
+  let store: Store;
   beforeAll(() => {
     ({ store } = copyDemoStore());
   });
@@ -220,7 +221,7 @@ describe('the change journal of observations', () => {
 });
 
 describe('writing signals', () => {
-  let store: SqliteStore;
+  let store: Store;
   beforeAll(async () => {
     ({ store } = await freshStore());
   });
@@ -327,7 +328,7 @@ describe('writing signals', () => {
     const bad = signal(22, { municipality_id: 9999 });
     await expect(
       store.writeSignals({ signals: [signal(21), bad], now: LATER, watermark: { name: 'detect:procurement', value: '8' } }),
-    ).rejects.toThrow(/FOREIGN KEY/);
+    ).rejects.toThrow(/foreign key/i);
     expect(await store.getWatermark('detect:procurement')).toBe('7');
     expect(await store.getSignalsByKeys([signal(21).key])).toEqual([]);
     expect(await store.findCaseId(caseRef(21).key)).toBeUndefined();
@@ -401,7 +402,7 @@ function expectIndexWalks(dbPath: string, queries: { name: string; sources: Orde
 }
 
 describe('the case queue', () => {
-  let store: SqliteStore;
+  let store: Store;
   beforeAll(async () => {
     ({ store } = await freshStore());
   });
@@ -493,7 +494,7 @@ describe('the case queue', () => {
 });
 
 describe('listing signals and cases', () => {
-  let store: SqliteStore;
+  let store: Store;
   let dbPath: string;
   let signals: SignalRecord[];
   const cases = new Map<number, CaseRecord>();
@@ -655,7 +656,8 @@ describe('listing signals and cases', () => {
     expect(listed.some((c) => uncomputed.some((u) => u.id === c.id))).toBe(false);
   });
 
-  it('plans every list as ordered index ranges', () => {
+  // The SQLite store's query plans (its indexes named in each source); PostgreSQL plans its own.
+  it.skipIf(onPostgres)('plans every list as ordered index ranges', () => {
     expectIndexWalks(dbPath, [
       ...signalFilters.map(([name, filter]) => ({ name, ...signalQuery(filter, { limit: 51 }) })),
       ...caseFilters.map(([name, filter]) => ({ name, ...caseQuery(filter, { limit: 51 }) })),
@@ -664,7 +666,7 @@ describe('listing signals and cases', () => {
 });
 
 describe('alert templates, rules and matches', () => {
-  let store: SqliteStore;
+  let store: Store;
   let dbPath: string;
   let alice: number;
   let bob: number;
@@ -898,7 +900,7 @@ describe('alert templates, rules and matches', () => {
       });
     }
 
-    it('plans every list as ordered index ranges', () => {
+    it.skipIf(onPostgres)('plans every list as ordered index ranges', () => {
       expectIndexWalks(
         dbPath,
         filters.map(([name, filterOf]) => ({ name, ...alertMatchQuery(filterOf({ alice, bob }), { limit: 51 }) })),

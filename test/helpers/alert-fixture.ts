@@ -6,7 +6,7 @@
 import { readMunicipalities } from '../../src/ingest/municipalities.js';
 import type { AmendmentInput, AnnouncementInput, ContractInput, Party } from '../../src/store/procurement-records.js';
 import type { SignalInput } from '../../src/store/signal-records.js';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { withCheckDigit } from './procurement-fixture.js';
 
 export const SOURCE = 'alerttest';
@@ -118,7 +118,7 @@ export function amendment(now: Date): AmendmentInput {
   };
 }
 
-export async function writeProcurementFixture(store: SqliteStore, now: Date): Promise<void> {
+export async function writeProcurementFixture(store: Store, now: Date): Promise<void> {
   await store.writeProcurement({ announcements: [announcement(now)], contracts: contracts(now) });
   await store.writeProcurement({ amendments: [amendment(now)] });
 }
@@ -192,6 +192,6 @@ export function fixtureSignals(now: Date): SignalInput[] {
   ];
 }
 
-export async function writeFixtureSignals(store: SqliteStore, now: Date): Promise<void> {
+export async function writeFixtureSignals(store: Store, now: Date): Promise<void> {
   await store.writeSignals({ signals: fixtureSignals(now), now: now.toISOString() });
 }

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openPools } from '../../src/store/postgres/db.js';
-import { PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 
@@ -136,6 +136,11 @@ for (let attempt = 0; ; attempt++) {
 }
 await client.end();
 `;
+
+/** A second store on the file or database another store opened (as a restarted process would); closing it drops nothing. */
+export function openStoreAt(dbPath: string): Store {
+  return dbPath.startsWith('postgres') ? openPostgresStore({ url: dbPath, poolSize: 4 }) : openSqliteStore(dbPath);
+}
 
 /** The configuration variables that name a store opened here (for loadConfig). */
 export function storeEnv(dbPath: string): Record<string, string> {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../src/admin/migrate.js';
 import { readMunicipalities } from '../../src/ingest/municipalities.js';
-import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
+import { openTestStore } from './backend.js';
 
-export async function freshStore(): Promise<{ store: SqliteStore; dbPath: string }> {
-  const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-procurement-')), 'test.db');
-  const store = openSqliteStore(dbPath);
+export async function freshStore(): Promise<{ store: Store; dbPath: string }> {
+  const { store, dbPath } = await openTestStore();
   await migrate(store);
   await store.saveMunicipalities(readMunicipalities());
   return { store, dbPath };

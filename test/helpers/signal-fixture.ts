@@ -13,7 +13,7 @@
  * Tests compute their expectations from what these functions return, never from the service's code.
  */
 import type { CaseFields, CaseUpdate, SignalInput } from '../../src/store/signal-records.js';
-import type { SqliteStore } from '../../src/store/sqlite/sqlite-store.js';
+import type { Store } from '../../src/store/store.js';
 import { municipalitiesFromFile } from './reference-files.js';
 
 const DAY_MS = 86_400_000;
@@ -275,7 +275,7 @@ export interface SignalFixture {
 }
 
 /** Writes the signals batch by batch, then the last batch's changes, then computes and saves every case. */
-export async function seedSignals(store: SqliteStore): Promise<SignalFixture> {
+export async function seedSignals(store: Store): Promise<SignalFixture> {
   const fixture = buildSignals();
   const expected = new Map<string, ExpectedSignal>();
   for (let batch = 0; batch < LAST_BATCH; batch++) {
@@ -299,7 +299,7 @@ export async function seedSignals(store: SqliteStore): Promise<SignalFixture> {
  * Computes every pending case by a plain rule (state of its latest signal, confidence of its best, first and
  * last seen over all) with a history of `created` and one `signal_linked` per signal, and saves them.
  */
-async function computeCases(store: SqliteStore): Promise<SignalFixture['cases']> {
+async function computeCases(store: Store): Promise<SignalFixture['cases']> {
   const saved: SignalFixture['cases'] = new Map();
   for (;;) {
     const pending = await store.pendingCases(100);
@@ -378,7 +378,7 @@ export interface AlertFixture {
  * subscription from a template, a disabled rule; each rule with matches recorded MATCH_AGES_DAYS before `now`
  * (every fourth dismissed, every third without a judge verdict), titles prefixed with `tag`.
  */
-export async function seedAlerts(store: SqliteStore, accountId: number, now: number, tag: string): Promise<AlertFixture> {
+export async function seedAlerts(store: Store, accountId: number, now: number, tag: string): Promise<AlertFixture> {
   const created = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
   await store.saveAlertTemplates([
     {

@@ -1,7 +1,7 @@
 /**
- * Observation writes: the indicator's stored points are read once and compared here; new and changed points are
- * upserted in one statement, points left out of a replacing write deleted in one, and the normalized values of
- * the indicator recomputed. Call it inside a transaction.
+ * Observation writes: the indicator's stored points are read once and compared here; points left out of a
+ * replacing write are deleted in one statement, and new, changed and renormalized points upserted in one.
+ * Call it inside a transaction.
  */
 import type { ObservationInput, WriteSummary } from '../records.js';
 import { bumpDataVersion } from './data-version.js';
@@ -17,10 +17,9 @@ export async function writeObservations(
   const summary: WriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
   const keyOf = (r: ObservationInput | Row) => `${r.municipality_id}|${r.reference_date}`;
   const stored = new Map(
-    (await sql('SELECT municipality_id, reference_date, value, treatment FROM observations WHERE indicator = $1', [indicator])).map((r) => [
-      keyOf(r),
-      r,
-    ]),
+    (
+      await sql('SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations WHERE indicator = $1', [indicator])
+    ).map((r) => [keyOf(r), r]),
   );
   // Later points of the same municipality and date win, as they would written one after the other.
   const written = new Map<string, ObservationInput>();
@@ -42,6 +41,7 @@ export async function writeObservations(
     if (latest === undefined || date > latest) touched.set(municipalityId, date);
   };
   let removed = 0;
+  const removedKeys: string[] = [];
   if (options.replace) {
     const keep = new Set(rows.map(keyOf));
     const gone = [...stored.values()].filter((r) => !keep.has(keyOf(r)));
@@ -52,49 +52,78 @@ export async function writeObservations(
         [indicator, gone.map((r) => r.municipality_id), gone.map((r) => r.reference_date)],
       );
       removed = gone.length;
-      for (const r of gone) touch(Number(r.municipality_id), String(r.reference_date));
+      for (const r of gone) {
+        touch(Number(r.municipality_id), String(r.reference_date));
+        removedKeys.push(keyOf(r));
+      }
     }
   }
   const changed = [...written.values()];
   for (const r of changed) touch(r.municipality_id, r.reference_date);
-  if (changed.length > 0) {
-    await sql(
-      `INSERT INTO observations (indicator, municipality_id, reference_date, value, treatment)
-       SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::double precision[], $5::text[])
-       ON CONFLICT (indicator, municipality_id, reference_date) DO UPDATE SET value = excluded.value, treatment = excluded.treatment`,
-      [
-        indicator,
-        changed.map((r) => r.municipality_id),
-        changed.map((r) => r.reference_date),
-        changed.map((r) => r.value),
-        changed.map((r) => r.treatment),
-      ],
-    );
+  if (changed.length + removed === 0) return summary;
+
+  // The indicator as it will be, normalized here: one upsert writes the changed points and every other point
+  // whose normalized value moved, instead of writing the points and then rewriting the whole indicator.
+  const after = new Map<
+    string,
+    { municipality_id: number; reference_date: string; value: number | null; treatment: string; value_norm: unknown }
+  >();
+  for (const [key, r] of stored) {
+    after.set(key, {
+      municipality_id: Number(r.municipality_id),
+      reference_date: String(r.reference_date),
+      value: r.value as number | null,
+      treatment: String(r.treatment),
+      value_norm: r.value_norm,
+    });
   }
-  if (changed.length + removed > 0) {
-    await appendChanges(
-      sql,
-      [...touched].map(([id, date]) => ({ kind: 'observation', id, key: indicator, date })),
-    );
-    await normalize(sql, indicator);
-    await bumpDataVersion(sql);
-  }
+  for (const key of removedKeys) after.delete(key);
+  for (const [key, r] of written) after.set(key, { ...r, value_norm: undefined });
+  const norms = normalized([...after.values()]);
+  const upserts = [...after.entries()].filter(([key, r]) => written.has(key) || norms.get(r) !== r.value_norm).map(([, r]) => r);
+  await sql(
+    `INSERT INTO observations (indicator, municipality_id, reference_date, value, value_norm, treatment)
+     SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::double precision[], $5::double precision[], $6::text[])
+     ON CONFLICT (indicator, municipality_id, reference_date) DO UPDATE
+       SET value = excluded.value, value_norm = excluded.value_norm, treatment = excluded.treatment`,
+    [
+      indicator,
+      upserts.map((r) => r.municipality_id),
+      upserts.map((r) => r.reference_date),
+      upserts.map((r) => r.value),
+      upserts.map((r) => norms.get(r) ?? null),
+      upserts.map((r) => r.treatment),
+    ],
+  );
+  await appendChanges(
+    sql,
+    [...touched].map(([id, date]) => ({ kind: 'observation', id, key: indicator, date })),
+  );
+  await bumpDataVersion(sql);
   return summary;
 }
 
 /**
  * value_norm = the value's position between the lowest and highest value of all municipalities at the same
- * reference date, 0 to 100 (50 when all are equal), as in the SQLite store.
+ * reference date, 0 to 100 with two decimals (50 when all are equal; null without a value), as in the SQLite store.
  */
-async function normalize(sql: Sql, indicator: string): Promise<void> {
-  await sql(
-    `UPDATE observations o SET value_norm = CASE
-         WHEN o.value IS NULL THEN NULL
-         WHEN s.hi = s.lo THEN 50.0
-         ELSE round(((o.value - s.lo) * 100.0 / (s.hi - s.lo))::numeric, 2)::double precision END
-     FROM (SELECT reference_date, min(value) AS lo, max(value) AS hi FROM observations
-           WHERE indicator = $1 GROUP BY reference_date) AS s
-     WHERE o.indicator = $1 AND o.reference_date = s.reference_date`,
-    [indicator],
-  );
+function normalized<T extends { reference_date: string; value: number | null }>(points: readonly T[]): Map<T, number | null> {
+  const range = new Map<string, { lo: number; hi: number }>();
+  for (const p of points) {
+    if (p.value === null) continue;
+    const held = range.get(p.reference_date);
+    if (!held) range.set(p.reference_date, { lo: p.value, hi: p.value });
+    else {
+      held.lo = Math.min(held.lo, p.value);
+      held.hi = Math.max(held.hi, p.value);
+    }
+  }
+  const norms = new Map<T, number | null>();
+  for (const p of points) {
+    const r = range.get(p.reference_date);
+    if (p.value === null || !r) norms.set(p, null);
+    else if (r.hi === r.lo) norms.set(p, 50);
+    else norms.set(p, Math.round((((p.value - r.lo) * 100) / (r.hi - r.lo)) * 100) / 100);
+  }
+  return norms;
 }

@@ -25,15 +25,24 @@ export async function recordAlertMatches(
       ]),
     );
     for (const id of ruleIds) if (!accounts.has(id)) throw new Error(`recordAlertMatches: no alert rule ${id}`);
-    const column = <K extends keyof AlertMatchInput>(k: K) => matches.map((m) => m[k]);
+    // One row per (rule, item): a pair met twice in the batch is written as first given.
+    const seen = new Set<string>();
+    const fresh = matches.filter((m) => {
+      const key = `${m.rule_id}\u0000${m.item_key}`;
+      return !seen.has(key) && seen.add(key);
+    });
+    const column = <K extends keyof AlertMatchInput>(k: K) => fresh.map((m) => m[k]);
     const rows = await sql(
       `INSERT INTO alert_matches (rule_id, account_id, item_key, source_type, municipality_id, score, title, snippet, link, matched_at, case_id, judge)
        SELECT * FROM unnest($1::integer[], $2::integer[], $3::text[], $4::text[], $5::integer[], $6::double precision[], $7::text[],
                             $8::text[], $9::text[], $10::text[], $11::integer[], $12::text[])
+         AS m (rule_id, account_id, item_key, source_type, municipality_id, score, title, snippet, link, matched_at, case_id, judge)
+       -- Pairs already recorded are left out before they are numbered, so that skipping never uses up ids.
+       WHERE NOT EXISTS (SELECT 1 FROM alert_matches x WHERE x.rule_id = m.rule_id AND x.item_key = m.item_key)
        ON CONFLICT (rule_id, item_key) DO NOTHING RETURNING id`,
       [
         column('rule_id'),
-        matches.map((m) => accounts.get(m.rule_id)),
+        fresh.map((m) => accounts.get(m.rule_id)),
         column('item_key'),
         column('source_type'),
         column('municipality_id'),
@@ -43,7 +52,7 @@ export async function recordAlertMatches(
         column('link'),
         column('matched_at'),
         column('case_id'),
-        matches.map((m) => (m.judge === null ? null : JSON.stringify(m.judge))),
+        fresh.map((m) => (m.judge === null ? null : JSON.stringify(m.judge))),
       ],
     );
     inserted = rows.length;

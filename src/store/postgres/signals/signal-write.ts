@@ -83,11 +83,11 @@ async function storedSignals(sql: Sql, keys: readonly string[]): Promise<Map<str
 async function caseIdOf(sql: Sql, ref: SignalCaseRef, known: Map<string, number>): Promise<number> {
   let id = known.get(ref.key);
   if (id === undefined) {
-    const [row] = await sql(
-      `WITH created AS (INSERT INTO cases (key, type, family) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING RETURNING id)
-       SELECT id FROM created UNION ALL SELECT id FROM cases WHERE key = $1`,
-      [ref.key, ref.type, ref.family],
-    );
+    // Looked up before inserting: an insert that conflicts would use up an id.
+    const [found] = await sql('SELECT id FROM cases WHERE key = $1', [ref.key]);
+    const [row] = found
+      ? [found]
+      : await sql('INSERT INTO cases (key, type, family) VALUES ($1, $2, $3) RETURNING id', [ref.key, ref.type, ref.family]);
     id = Number(row.id);
     known.set(ref.key, id);
   }
