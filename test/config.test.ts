@@ -8,8 +8,16 @@ describe('loadConfig', () => {
       host: '127.0.0.1',
       port: 8080,
       baseUrl: 'http://127.0.0.1:8080',
+      agentsUrl: 'http://127.0.0.1:8080/agents',
       logLevel: 'info',
     });
+  });
+
+  it('reads AGENTS_URL (default {BASE_URL}/agents): an absolute http(s) URL, without trailing slash', () => {
+    expect(loadConfig({ BASE_URL: 'https://api.munidata.pt/' }).agentsUrl).toBe('https://api.munidata.pt/agents');
+    expect(loadConfig({ AGENTS_URL: 'https://agents.munidata.pt/' }).agentsUrl).toBe('https://agents.munidata.pt');
+    expect(() => loadConfig({ AGENTS_URL: 'agents' })).toThrow(/AGENTS_URL/);
+    expect(() => loadConfig({ AGENTS_URL: 'https://x.pt/a?b=1' })).toThrow(/AGENTS_URL/);
   });
 
   it('reads MUNIDATA_DB, PORT, HOST, BASE_URL and LOG_LEVEL, and freezes the result', () => {
