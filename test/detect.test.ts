@@ -408,6 +408,47 @@ describe('time passing', () => {
   }, 300_000);
 });
 
+describe('a contract that changes', () => {
+  it('withdraws the signals it no longer supports and expires its amendments once it is closed', async () => {
+    const target = copyDemoStore().store;
+    await runDetection(target, { now: NOW, batchSize: BATCH });
+    const inputs = [
+      ...generateProcurement({
+        seed: 42,
+        today: NOW,
+        contracts: 20_000,
+        municipalities: readMunicipalities(),
+        cpvs: readCpvs(),
+        chunkSize: 20_000,
+      }),
+    ][0].contracts;
+    // A running contract of 75 000 € or more with an active price-changing amendment.
+    const amended = ofType('contract_amended').filter((s) => s.status === 'active');
+    let chosen: { input: (typeof inputs)[number]; amendment: SignalRecord } | undefined;
+    for (const amendment of amended) {
+      const contractKey = amendment.evidence[1]?.source_title?.match(/^Contrato (\S+)/)?.[1] as string;
+      const input = inputs.find((c) => c.source_id === contractKey);
+      if (input && (input.price_eur as number) >= 75_000 && input.closed_on === null) {
+        chosen = { input, amendment };
+        break;
+      }
+    }
+    expect(chosen).toBeDefined();
+    const { input, amendment } = chosen as NonNullable<typeof chosen>;
+    const awardKey = key('contract_awarded', 'demo', input.source_id);
+    expect(byKey.get(awardKey)?.status).toBe('active');
+
+    await target.writeProcurement({ contracts: [{ ...input, price_eur: 50_000, closed_on: TODAY }] });
+    const run = await runDetection(target, { now: NOW, batchSize: BATCH });
+    expect(run.signals.updated).toBeGreaterThanOrEqual(2);
+    const [award, amendmentNow] = await target.getSignalsByKeys([awardKey, amendment.key]);
+    const byK = new Map([award, amendmentNow].map((s) => [s.key, s]));
+    expect(byK.get(awardKey)).toMatchObject({ status: 'withdrawn', actionability: 'informational', amount_eur: input.price_eur });
+    expect(byK.get(amendment.key)).toMatchObject({ status: 'expired', actionability: 'informational' });
+    await target.close();
+  }, 120_000);
+});
+
 describe('cases', () => {
   it('follow a procedure from its notice to its contract and amendments', async () => {
     const amended = ofType('contract_amended');

@@ -22,6 +22,12 @@ export async function procurementSignals(store: DetectionStore, ctx: DetectionCo
   const announcements = await store.getAnnouncements([...new Set(ids.announcements)]);
   const contracts = await store.getContracts([...new Set(ids.contracts)]);
   const amendments = await store.getAmendments([...new Set(ids.amendments)]);
+  // An amendment's signal depends on its contract (closed or not, signalled or not): a changed contract derives
+  // its amendments' signals again, though no amendment changed.
+  const loaded = new Set(amendments.map((m) => m.id));
+  for (const m of await store.contractAmendments(contracts.map((c) => c.id))) {
+    if (!loaded.has(m.id)) amendments.push(m);
+  }
   return signalsOf(store, ctx, { announcements, contracts, amendments });
 }
 
