@@ -181,3 +181,27 @@ describe('munidata agents', () => {
     await expect(run('agents', 'credentials', 'revoke', String(created.id))).rejects.toThrow(/revoked already/);
   });
 });
+
+describe('the demo agents (what `serve` does on a demo store)', () => {
+  it('are created and published once, and fresh credentials are printed at every start', async () => {
+    const { ensureDemoAgents, issueDemoAgentCredentials, demoAgentLines, DEMO_DEPLOYMENTS } = await import(
+      '../src/agents/demo/demo-agents.js'
+    );
+    const store = openSqliteStore(dbPath);
+    const now = new Date();
+    const first = await ensureDemoAgents(store, now);
+    expect(first.map((d) => [d.slug, d.status])).toEqual(DEMO_DEPLOYMENTS.map((d) => [d.slug, 'live']));
+    expect((await ensureDemoAgents(store, now)).map((d) => d.revision)).toEqual(first.map((d) => d.revision));
+    const issued = await issueDemoAgentCredentials(store, now);
+    const again = await issueDemoAgentCredentials(store, now);
+    expect(again[0].a2a.secret).not.toBe(issued[0].a2a.secret);
+    const lines = demoAgentLines('http://127.0.0.1:8080/agents', issued).join('\n');
+    for (const demo of issued) {
+      expect(lines).toContain(`http://127.0.0.1:8080/agents/${demo.slug}/a2a   credential ${demo.a2a.secret}`);
+      expect(lines).toContain(`http://127.0.0.1:8080/agents/${demo.slug}/mcp   credential ${demo.mcp.secret}`);
+      expect(lines).toContain(demo.licensed.secret);
+      expect(demo.licensed.credential.licensed).toBe(true);
+    }
+    await store.close();
+  });
+});
