@@ -1,0 +1,91 @@
+/**
+ * What only the PostgreSQL store has: its configuration, reads sent to a replica, instances that migrate at the
+ * same moment, and an unreachable server reported as the dependency being unavailable. (Everything else it does
+ * is checked by the whole suite, which runs on it with MUNIDATA_TEST_BACKEND=postgres.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../src/admin/migrate.js';
+import { ConfigError, loadConfig } from '../src/config.js';
+import { DependencyUnavailableError } from '../src/core/dependency.js';
+import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { createDatabase, databaseUrl, dropDatabase, newDatabaseName, onPostgres } from './helpers/backend.js';
+
+describe('DATABASE_URL and DATABASE_READ_URL', () => {
+  it('are read as the primary and the replica, and refused when malformed or alone', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/munidata', DATABASE_READ_URL: 'postgresql://u:p@replica/munidata' });
+    expect(config).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/munidata', databaseReadUrl: 'postgresql://u:p@replica/munidata' });
+    expect(loadConfig({}).databaseUrl).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' })).toThrow(ConfigError);
+    // The message names the variable, never the value (it may hold a password).
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' })).toThrow(/^DATABASE_URL must be a postgres:\/\/ URL$/);
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/x' })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
+  });
+});
+
+describe.runIf(onPostgres)('the PostgreSQL store', () => {
+  const primary = newDatabaseName();
+  const replica = newDatabaseName();
+  const stores: PostgresStore[] = [];
+  const open = (options: { url: string; readUrl?: string }) => {
+    const store = openPostgresStore({ ...options, poolSize: 2 });
+    stores.push(store);
+    return store;
+  };
+
+  beforeAll(async () => {
+    await createDatabase(primary);
+    await createDatabase(replica);
+  });
+
+  afterAll(async () => {
+    for (const store of stores) await store.close().catch(() => {});
+    await dropDatabase(primary);
+    await dropDatabase(replica);
+  });
+
+  it('migrates once when several instances start at the same moment', async () => {
+    const instances = Array.from({ length: 4 }, () => open({ url: databaseUrl(primary) }));
+    await Promise.all(instances.map((store) => migrate(store)));
+    expect((await instances[0].listPlans()).map((p) => p.code)).toEqual(['free', 'premium', 'premium_indicators']);
+    // A second round finds nothing to do.
+    await Promise.all(instances.map((store) => store.migrate()));
+    expect(await instances[1].countCpvs()).toBeGreaterThan(9000);
+  });
+
+  it('sends reads to the replica and writes to the primary', async () => {
+    // A second database stands in for the replica: what is written on the primary is not seen there.
+    const replicaStore = open({ url: databaseUrl(replica) });
+    await migrate(replicaStore);
+    await replicaStore.saveMunicipalities(readMunicipalities().slice(0, 3));
+    const store = open({ url: databaseUrl(primary), readUrl: databaseUrl(replica) });
+    await store.saveMunicipalities(readMunicipalities());
+    expect(await store.listMunicipalities()).toHaveLength(3);
+    const account = await store.createAccount({ name: 'Primária Lda', plan_code: 'premium', beta: false, now: '2026-01-01T00:00:00Z' });
+    expect(account.name).toBe('Primária Lda');
+    expect(await store.getAccount(account.id)).toBeUndefined();
+    expect(await open({ url: databaseUrl(primary) }).getAccount(account.id)).toMatchObject({ name: 'Primária Lda' });
+    // Usage is read where it is written: the counters rebuild from it.
+    await store.addUsage([{ accountId: account.id, period: '2026-01', count: 3 }]);
+    expect(await store.getUsage(account.id, '2026-01')).toBe(3);
+  });
+
+  it('reports a server it cannot reach as the store being unavailable', async () => {
+    const store = open({ url: 'postgres://postgres@127.0.0.1:1/nothing' });
+    const failure = await store.listPlans().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(DependencyUnavailableError);
+    expect(failure).toMatchObject({ dependency: 'store' });
+    await expect(store.savePlan((await open({ url: databaseUrl(primary) }).listPlans())[0])).rejects.toBeInstanceOf(
+      DependencyUnavailableError,
+    );
+  });
+
+  it('reports a statement that is wrong as what it is, not as an outage', async () => {
+    const store = open({ url: databaseUrl(primary) });
+    const failure = await store
+      .createAccount({ name: 'x', plan_code: 'no-such-plan', beta: false, now: '2026-01-01T00:00:00Z' })
+      .catch((e: unknown) => e);
+    expect(failure).not.toBeInstanceOf(DependencyUnavailableError);
+    expect(String(failure)).toMatch(/foreign key/i);
+  });
+});
