@@ -5,6 +5,7 @@ import { AdminError } from '../admin/admin-error.js';
 import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
 import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../ingest/demo/load-demo.js';
 import { importIne } from '../ingest/ine/import-ine.js';
+import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';
 import { registerDetectCommand, registerSignalImport } from './signal-commands.js';
@@ -13,7 +14,9 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   program
     .command('migrate')
     .description('Create or upgrade the schema and seed the default plans (idempotent)')
-    .action(() => cli.withStore(async () => print(cli.json(), { migrated: true }, () => `Store ${cli.config.dbPath} is up to date.`)));
+    .action(() =>
+      cli.withStore(async () => print(cli.json(), { migrated: true }, () => `Store ${describeStore(cli.config)} is up to date.`)),
+    );
 
   program
     .command('demo')

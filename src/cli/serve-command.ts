@@ -6,7 +6,7 @@ import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { loadDemo } from '../ingest/demo/load-demo.js';
-import { openStore } from '../store/open-store.js';
+import { describeStore, openStore } from '../store/open-store.js';
 import { closeOnSignals } from './graceful-shutdown.js';
 
 export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
@@ -37,7 +37,7 @@ async function serve(config: Config, demo: boolean): Promise<void> {
 
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
-  const lines = [`munidata is listening on ${config.baseUrl}  (store: ${config.dbPath})`, `Docs: ${config.baseUrl}/docs`];
+  const lines = [`munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`, `Docs: ${config.baseUrl}/docs`];
   if (demoKey) {
     lines.push(
       '',

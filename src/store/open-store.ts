@@ -8,3 +8,11 @@ export function openStore(config: Config): Store {
   if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl });
   return openSqliteStore(config.dbPath);
 }
+
+/** Where the store lives, for people to read (a database address without its password, or the file). */
+export function describeStore(config: Config): string {
+  if (!config.databaseUrl) return config.dbPath;
+  const url = new URL(config.databaseUrl);
+  url.password = '';
+  return `${url.href}${config.databaseReadUrl ? ' (reads on a replica)' : ''}`;
+}
