@@ -845,7 +845,14 @@ describe('munidata import base-*', () => {
   async function cli(store: Store, args: string[]): Promise<string> {
     const program = new Command('munidata').option('--json', '', false).exitOverride();
     const context: CliContext = {
-      config: { dbPath: ':memory:', host: '127.0.0.1', port: 0, baseUrl: 'http://127.0.0.1', agentsUrl: 'http://127.0.0.1/agents', logLevel: 'silent' },
+      config: {
+        dbPath: ':memory:',
+        host: '127.0.0.1',
+        port: 0,
+        baseUrl: 'http://127.0.0.1',
+        agentsUrl: 'http://127.0.0.1/agents',
+        logLevel: 'silent',
+      },
       json: () => program.opts().json === true,
       withStore: (work) => work(store as unknown as Store),
     };
