@@ -12,7 +12,6 @@ import { savePlan } from '../src/admin/plans.js';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DependencyUnavailableError } from '../src/core/dependency.js';
-import type { SqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { deleteKeys, type OutageRedis, sleep, startOutageRedis, uniquePrefix } from './helpers/redis.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
@@ -20,7 +19,7 @@ import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
 const PREFIX = uniquePrefix('faults');
 
 let outage: OutageRedis;
-let store: SqliteStore;
+let store: Store;
 let app: App;
 /** Store methods that currently fail as if the database connection were lost. */
 const storeDown = new Set<string>();
