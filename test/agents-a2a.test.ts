@@ -348,6 +348,22 @@ describe('tasks belong to their credential', () => {
     expect(seen).toContain(mine.id);
   });
 
+  it('ListTasks filters by state and context, and leaves out history and artifacts unless asked', async () => {
+    const secret = host.credentials[slug].licensedA2a;
+    const rejected = await task(slug, 'procurement_compare_contractsers', { dimension: 'contracts' }, secret);
+    const list = async (params: Record<string, unknown>) =>
+      (await clients[slug].listTasks(ListTasksRequest.fromJSON(params), bearer(secret))).tasks.map((t) => Task.toJSON(t) as any);
+    host.clock.advance(1_000);
+    const onlyRejected = await list({ status: 'TASK_STATE_REJECTED' });
+    expect(onlyRejected.map((t) => t.id)).toEqual([rejected.id]);
+    host.clock.advance(1_000);
+    const inContext = await list({ contextId: rejected.contextId, historyLength: 0 });
+    expect(inContext.map((t) => t.id)).toEqual([rejected.id]);
+    expect(inContext[0].history ?? []).toEqual([]);
+    host.clock.advance(1_000);
+    for (const t of await list({})) expect(t.artifacts ?? []).toEqual([]);
+  });
+
   it('CancelTask: a final task cannot be canceled (-32002)', async () => {
     const done = await task(slug, 'assess_project_fit', FACTS[slug].project);
     const error: any = await clients[slug]
