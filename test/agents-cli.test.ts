@@ -17,24 +17,28 @@ import { registerAgentsCommands } from '../src/cli/agents-commands.js';
 import { cliContext } from '../src/cli/context.js';
 import { loadConfig } from '../src/config.js';
 import { ReferenceData } from '../src/core/reference.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { openStoreAt, storeEnv } from './helpers/backend.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'munidata-agents-'));
 let dbPath: string;
 let reference: ReferenceData;
+/** Held open for the whole file (on PostgreSQL, closing the copy drops its database); the commands open their own. */
+let copy: ReturnType<typeof copyDemoStore>;
 beforeAll(async () => {
-  const copy = copyDemoStore();
+  copy = copyDemoStore();
   dbPath = copy.dbPath;
   reference = new ReferenceData({ version: 0, municipalities: await copy.store.listMunicipalities(), indicators: [], betaGates: [] });
+});
+afterAll(async () => {
+  vi.restoreAllMocks();
   await copy.store.close();
 });
-afterAll(() => vi.restoreAllMocks());
 
 /** Runs `munidata [--json] agents …`; returns what it printed, or throws what it threw. */
 async function run(...args: string[]): Promise<string> {
   const program = new Command('munidata').option('--json', '', false).exitOverride();
-  const cli = cliContext(loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' }), () => program.opts().json === true);
+  const cli = cliContext(loadConfig({ BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' }), () => program.opts().json === true);
   registerAgentsCommands(program, cli);
   let out = '';
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -171,7 +175,7 @@ describe('munidata agents', () => {
     const listed = await run('agents', 'credentials', 'list', '--deployment', 'acme-eng');
     expect(listed).not.toContain(created.secret);
     expect(listed).toMatch(/licensed/);
-    const store = openSqliteStore(dbPath);
+    const store = openStoreAt(dbPath);
     const deployment = await store.agents.getDeployment('acme-eng');
     const stored = (await store.agents.listAgentCredentials(deployment?.id ?? 0)).find((c) => c.id === created.id);
     expect(stored?.hash).toBe(hashSecret(created.secret));
@@ -187,7 +191,7 @@ describe('the demo agents (what `serve` does on a demo store)', () => {
     const { ensureDemoAgents, issueDemoAgentCredentials, demoAgentLines, DEMO_DEPLOYMENTS } = await import(
       '../src/agents/demo/demo-agents.js'
     );
-    const store = openSqliteStore(dbPath);
+    const store = openStoreAt(dbPath);
     const now = new Date();
     const first = await ensureDemoAgents(store, now);
     expect(first.map((d) => [d.slug, d.status])).toEqual(DEMO_DEPLOYMENTS.map((d) => [d.slug, 'live']));

@@ -7,9 +7,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { TaskHooks } from '../src/agents/tasks/runner.js';
 import type { AgentTaskRecord } from '../src/store/agent-records.js';
-import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { type AgentHostApp, startAgentHost } from './helpers/agents.js';
+import { openStoreAt } from './helpers/backend.js';
 
 const SLUG = 'atlas-engenharia';
 const PROJECT = { project_type: 'structural_assessment', municipality: 'lisboa', area_m2: 800 };
@@ -73,6 +73,7 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 }
 
 const state = async (store: Store, id: string) => (await store.agents.getAgentTask(id))?.state;
+/** Closed last first; a copied store is closed after the stores reopened on it (on PostgreSQL closing it drops the database). */
 const opened: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const item of opened.reverse()) await item.close().catch(() => {});
@@ -94,9 +95,9 @@ describe('a restart with tasks in flight', () => {
     await closing;
     expect(await state(first.store, a)).toBe('COMPLETED');
     expect([await state(first.store, b), await state(first.store, c)]).toEqual(['SUBMITTED', 'SUBMITTED']);
-    await first.store.close();
+    opened.push(first.store);
 
-    const store = openSqliteStore(first.dbPath);
+    const store = openStoreAt(first.dbPath);
     const second = await startAgentHost({
       store,
       dbPath: first.dbPath,
@@ -118,7 +119,7 @@ describe('a restart with tasks in flight', () => {
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push(await submit(first));
     const second = await startAgentHost({
-      store: openSqliteStore(first.dbPath),
+      store: openStoreAt(first.dbPath),
       dbPath: first.dbPath,
       credentials: first.credentials,
       agents: { taskHooks: count.hooks, sweepMs: 20 },
@@ -135,11 +136,12 @@ describe('a restart with tasks in flight', () => {
   it('a process that dies while running a task: its lease ends, another process takes it over, it completes once', async () => {
     const count = counter();
     const dying = await startAgentHost({ agents: { taskHooks: count.hooks, leaseMs: 30_000 } });
+    opened.push(dying.store);
     const release = count.holdNext(); // not released before the take-over: the process is as good as dead
     const id = await submit(dying);
     await until('WORKING in the dying process', async () => (await state(dying.store, id)) === 'WORKING' && count.runs.get(id) === 1);
 
-    const store = openSqliteStore(dying.dbPath);
+    const store = openStoreAt(dying.dbPath);
     const survivor = await startAgentHost({
       store,
       dbPath: dying.dbPath,
@@ -158,7 +160,6 @@ describe('a restart with tasks in flight', () => {
     // The dead process wakes up: its outcome is dropped, the task keeps the survivor's.
     release();
     await dying.app.close();
-    await dying.store.close();
     expect(await store.agents.getAgentTask(id)).toEqual(completed);
   });
 });

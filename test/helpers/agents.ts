@@ -13,6 +13,7 @@ import type { AgentHostOptions } from '../../src/agents/host.js';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/store.js';
+import { storeEnv } from './backend.js';
 import { BASE_URL, copyDemoStore } from './test-app.js';
 
 export const AGENTS_URL = `${BASE_URL}/agents`;
@@ -60,7 +61,7 @@ export async function startAgentHost(
       };
     }
   }
-  const config = loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' });
+  const config = loadConfig({ BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' });
   const app = await createApp({ config, store, clock: () => clock.now, agents: options.agents });
   await app.http.listen({ port: 0, host: '127.0.0.1' });
   const address = `http://127.0.0.1:${(app.http.server.address() as AddressInfo).port}`;
