@@ -10,6 +10,7 @@ import { createKey } from '../src/admin/keys.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { ApiError } from '../src/core/errors.js';
+import { OPERATIONS } from '../src/operations/index.js';
 import { BASE_URL, copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -241,7 +242,10 @@ describe('tools/list', () => {
     const b = await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { key: t.keys.beta });
     expect(a.body).toBe(b.body);
     const scoped = await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { key: t.keys.signalsOnlyScope });
-    expect(scoped.json.result.tools.map((tool: any) => tool.name)).toEqual(['me']);
+    // A premium key with only the `signals:read` scope: `me` and exactly the signals tools.
+    const signalTools = OPERATIONS.filter((op) => op.scope === 'signals:read').map((op) => op.name);
+    expect(signalTools.length).toBeGreaterThan(0);
+    expect(scoped.json.result.tools.map((tool: any) => tool.name)).toEqual(['me', ...signalTools]);
   });
 });
 
