@@ -19,6 +19,8 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Redis holding the rate limit and quota counters shared by all instances; unset: in-process counters. */
   readonly redisUrl?: string;
+  /** Prefix of every counter key in Redis (`REDIS_PREFIX`, default `munidata:`): deployments sharing one Redis keep apart. */
+  readonly redisPrefix?: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -43,6 +45,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     agentsUrl: parseAgentsUrl(env.AGENTS_URL, baseUrl),
     logLevel,
     redisUrl: parseRedisUrl(env.REDIS_URL),
+    redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
   });
 }
 
@@ -58,6 +61,16 @@ function parseRedisUrl(text: string | undefined): string | undefined {
   if (url?.protocol !== 'redis:' && url?.protocol !== 'rediss:') {
     // The value may hold a password: name the variable, not its content.
     throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+  return trimmed;
+}
+
+/** A key prefix: printable, no spaces (it is part of every key, and of the patterns an operator scans with). */
+function parseRedisPrefix(text: string | undefined): string | undefined {
+  const trimmed = text?.trim();
+  if (!trimmed) return undefined;
+  if (!/^[\x21-\x7e]{1,100}$/.test(trimmed)) {
+    throw new ConfigError(`REDIS_PREFIX must be 1 to 100 printable ASCII characters without spaces; got "${text}"`);
   }
   return trimmed;
 }

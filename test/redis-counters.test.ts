@@ -254,4 +254,10 @@ describe('configuration', () => {
     expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
     expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).redisUrl).toBe('rediss://:secret@cache.internal:6380/2');
   });
+
+  it('REDIS_PREFIX puts every key under a prefix of its own (checked on real servers by multi-instance.test.ts)', () => {
+    expect(loadConfig({}).redisPrefix).toBeUndefined(); // the counters' default, munidata:
+    expect(loadConfig({ REDIS_PREFIX: ' staging:munidata: ' }).redisPrefix).toBe('staging:munidata:');
+    expect(() => loadConfig({ REDIS_PREFIX: 'two words' })).toThrow(/REDIS_PREFIX/);
+  });
 });

@@ -1,4 +1,4 @@
-/** Opens the counters the configuration names: on Redis when `REDIS_URL` is set, else in this process. */
+/** Opens the counters the configuration names: on Redis when `REDIS_URL` is set (keys under `REDIS_PREFIX`), else in this process. */
 import type { Config } from '../config.js';
 import type { UsageStore } from '../store/store.js';
 import type { Counters } from './counters.js';
@@ -7,5 +7,10 @@ import { type CountersLog, RedisCounters } from './redis-counters.js';
 
 export async function openCounters(config: Config, store: UsageStore, log?: CountersLog): Promise<Counters> {
   if (config.redisUrl === undefined) return new MemoryCounters(store);
-  return RedisCounters.open({ url: config.redisUrl, store, ...(log && { log }) });
+  return RedisCounters.open({
+    url: config.redisUrl,
+    store,
+    ...(config.redisPrefix && { prefix: config.redisPrefix }),
+    ...(log && { log }),
+  });
 }
