@@ -41,7 +41,7 @@ async function measure(contracts) {
   const store = openSqliteStore(dbPath);
   try {
     await migrate(store); // a newer schema than the cached file's
-    const count = (await store.aggregateContracts({ groupBy: [] })).totals.count;
+    const count = (await store.aggregateContracts({ groupBy: ['year'] })).totals.count;
     const runs = [];
     for (const label of ['from scratch', 'again, nothing new']) {
       const now = new Date();
