@@ -102,6 +102,8 @@ describe('alert matcher', () => {
 
   beforeAll(async () => {
     store = copyDemoStore().store;
+    // Only this file's rules run: the demo account's rules would match the fixture's items too.
+    for (const rule of await store.listAlertRules({ enabledOnly: true }, { limit: 1000 })) await store.setAlertRuleEnabled(rule.id, false);
     rules = await scenario(store);
     ids = await fixtureIds(store);
     first = await runAlertMatching(store, { now: NOW });
@@ -201,13 +203,21 @@ describe('alert matcher', () => {
     expect(mine?.judge).toMatchObject({ is_direct_action: true, action_type: 'submit_proposal' });
   });
 
-  it('indicator_threshold: only signals of the indicator whose value is past the bound', () => {
+  it('indicator_threshold: exactly the signals of the indicator whose value is past the bound', async () => {
     const found = ofRule(matches, rules.threshold);
-    expect(keysOf(found)).toEqual([`signal:${ids.porto.id}`]);
+    // The fixture's two signals (1500 in Porto, 900 in Lisboa) and whatever detection made of the demo's series.
+    const expected = (await store.listSignals({ family: 'indicators' }, { limit: 1_000_000 }))
+      .filter((s) => s.subject.indicator === INDICATOR && s.subject.indicator_value !== null && s.subject.indicator_value > 1000)
+      .map((s) => `signal:${s.id}`)
+      .sort();
+    expect(expected).toContain(`signal:${ids.porto.id}`);
+    expect(expected).not.toContain(`signal:${ids.lisboa.id}`);
+    expect(keysOf(found)).toEqual(expected);
+    const porto = found.find((m) => m.item_key === `signal:${ids.porto.id}`);
     // 1500 is 50 % past 1000: strength 0.5 + 0.5 × 0.5, times the signal's confidence 0.9.
-    expect(found[0]).toMatchObject({ municipality_id: PORTO.id, score: 0.675 });
-    expect(found[0].snippet).toContain(`${INDICATOR} = 1500 (acima de 1000)`);
-    expect(found[0].judge).toMatchObject({ is_direct_action: false });
+    expect(porto).toMatchObject({ municipality_id: PORTO.id, score: 0.675 });
+    expect(porto?.snippet).toContain(`${INDICATOR} = 1500 (acima de 1000)`);
+    expect(porto?.judge).toMatchObject({ is_direct_action: false });
   });
 
   it('a second run records nothing new and changes nothing', async () => {
