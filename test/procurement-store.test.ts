@@ -221,6 +221,8 @@ describe('contract rollups', () => {
       expect(inPair.filter((c) => pair.every((id) => c.municipality_ids.includes(id))).length).toBeGreaterThan(0);
       const answer = await store.aggregateContracts({ executedIn: pair, from: '2023-01-01', groupBy: ['month'] });
       expect(answer.groups.map((g) => ({ month: g.key.month, count: g.count, total: g.total_eur }))).toEqual(perMonth(inPair));
+      const totalsOnly = await store.aggregateContracts({ executedIn: pair, from: '2023-01-01', groupBy: [] });
+      expect(totalsOnly).toEqual({ groups: [], totals: answer.totals });
       const byProcedure = await store.aggregateContracts({ groupBy: ['procedure_type'] });
       const concurso = contracts.filter((c) => c.procedure_type === 'Concurso público');
       expect(byProcedure.groups.find((g) => g.key.procedure_type === 'Concurso público')?.count).toBe(concurso.length);

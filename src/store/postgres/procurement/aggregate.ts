@@ -22,6 +22,8 @@ interface Part {
 }
 
 export async function aggregateContracts(sql: Sql, query: AggregateQuery): Promise<AggregateResult> {
+  // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
+  if (query.groupBy.length === 0) return { groups: [], totals: (await aggregateContracts(sql, { ...query, groupBy: ['year'] })).totals };
   const executedIn = query.executedIn ?? [];
   const rollupsAnswer = executedIn.length <= 1 && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const parts: Promise<Part>[] = [];

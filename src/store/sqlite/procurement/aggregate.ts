@@ -21,6 +21,8 @@ interface Counted {
 }
 
 export function aggregateContracts(sql: Sql, query: AggregateQuery): AggregateResult {
+  // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
+  if (query.groupBy.length === 0) return { groups: [], totals: aggregateContracts(sql, { ...query, groupBy: ['year'] }).totals };
   const executedIn = query.executedIn ?? [];
   const rollupsAnswer = !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const counted: { groups: Counted[]; totals: Counted }[] = [];
