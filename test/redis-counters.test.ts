@@ -74,6 +74,15 @@ describe('the Counters contract, side by side with the in-process counters', () 
     expect(allowed.map(Number).join('')).toBe('111111100001001110111111100');
   });
 
+  it('rate limit: a limit so large that its interval is below the clock resolution (1e9 a minute) admits, never fails', async () => {
+    // 60 000 / 1e9 ms is lost when added to a timestamp of 1.8e12 ms: the key's expiry must still be at least 1 ms.
+    const redis = await instance('rate-huge');
+    const memory = new MemoryCounters(store);
+    opened.push(memory);
+    for (let i = 0; i < 3; i++) expect(await redis.hitRate('acct:3', 1e9, T0)).toEqual(await memory.hitRate('acct:3', 1e9, T0));
+    expect((await redis.hitRate('acct:3', 1e9, T0)).allowed).toBe(true);
+  });
+
   it('rate limit: Retry-After is honest — refused just before it, admitted at it', async () => {
     const redis = await instance('rate-retry');
     for (let i = 0; i < 3; i++) expect((await redis.hitRate('acct:2', 3, T0)).allowed).toBe(true);

@@ -58,7 +58,8 @@ local tat = tonumber(redis.call('GET', KEYS[1]) or ARGV[1])
 if tat < now then tat = now end
 local ahead = tat + tonumber(ARGV[2]) - now
 if ahead > tonumber(ARGV[3]) then return {0, string.format('%.17g', tat)} end
-redis.call('SET', KEYS[1], string.format('%.17g', tat + tonumber(ARGV[2])), 'PX', math.ceil(ahead))
+-- At least 1 ms: an interval below the resolution of the timestamps (a limit of ~1e9 a minute) leaves ahead at 0.
+redis.call('SET', KEYS[1], string.format('%.17g', tat + tonumber(ARGV[2])), 'PX', math.max(1, math.ceil(ahead)))
 return {1, string.format('%.17g', tat)}
 `;
 
