@@ -1,5 +1,5 @@
 /**
- * Shared by the bench scripts (run.js, ablate.js): the prepared database, the server child processes, one
+ * Shared by the bench scripts (run.js, ablate.js, scale-out.js, …): the prepared database, the server child processes, one
  * autocannon run, and small formatting helpers. Nothing here runs on import.
  */
 import { fork } from 'node:child_process';
@@ -35,9 +35,6 @@ export const SCENARIOS = [
 export async function prepareDatabase() {
   if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
   const { migrate } = await import('../dist/admin/migrate.js');
-  const { savePlan } = await import('../dist/admin/plans.js');
-  const { createAccount } = await import('../dist/admin/accounts.js');
-  const { createKey } = await import('../dist/admin/keys.js');
   const { loadDemo } = await import('../dist/ingest/demo/load-demo.js');
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
 
@@ -61,29 +58,39 @@ export async function prepareDatabase() {
   // A reader left the cache with a WAL: take it along, SQLite replays it on open.
   if (existsSync(`${CACHED_DB}-wal`)) copyFileSync(`${CACHED_DB}-wal`, `${dbPath}-wal`);
   const store = openSqliteStore(dbPath);
-  const now = new Date();
   try {
     await migrate(store); // a newer schema than the cached file's
-    await savePlan(
-      store,
-      'bench',
-      {
-        name: 'Bench',
-        api_access: true,
-        domains: ['indicators'],
-        raw_values: true,
-        // Very large but finite: the rate limiter and the quota run on every request and never refuse.
-        requests_per_minute: 1e9,
-        requests_per_month: 1e12,
-      },
-      'create',
-    );
-    const account = await createAccount(store, { name: 'bench', plan: 'bench' }, now);
-    const { secret } = await createKey(store, { accountId: account.id, label: 'bench' }, now);
-    return { dbPath, tempDir, secret };
+    return { dbPath, tempDir, secret: await addBenchKey(store) };
   } finally {
     await store.close();
   }
+}
+
+/**
+ * Adds the `bench` plan (the indicators, raw values, limits that never refuse), an account on it and a key to a
+ * store (SQLite or PostgreSQL); returns the key's secret.
+ */
+export async function addBenchKey(store) {
+  const { savePlan } = await import('../dist/admin/plans.js');
+  const { createAccount } = await import('../dist/admin/accounts.js');
+  const { createKey } = await import('../dist/admin/keys.js');
+  const now = new Date();
+  await savePlan(
+    store,
+    'bench',
+    {
+      name: 'Bench',
+      api_access: true,
+      domains: ['indicators'],
+      raw_values: true,
+      // Very large but finite: the rate limiter and the quota run on every request and never refuse.
+      requests_per_minute: 1e9,
+      requests_per_month: 1e12,
+    },
+    'create',
+  );
+  const account = await createAccount(store, { name: 'bench', plan: 'bench' }, now);
+  return (await createKey(store, { accountId: account.id, label: 'bench' }, now)).secret;
 }
 
 /**

@@ -1,25 +1,33 @@
 /**
- * Child process of `bench/run.js`: the whole service (createApp over the prepared SQLite file), logger off,
- * listening on 127.0.0.1 and an ephemeral port, which it reports to the parent over IPC.
+ * Child process of `bench/run.js` (and scale-out.js): the whole service (createApp over the prepared store), logger
+ * off, listening on 127.0.0.1 and an ephemeral port, which it reports to the parent over IPC.
  *
- *   node bench/server-full.js <db path>
+ *   node bench/server-full.js <db path>                                  SQLite, in-process counters
+ *   node bench/server-full.js <postgres:// URL> [<redis:// URL> <key prefix>]   PostgreSQL, counters on Redis
  *
  * It stops on SIGTERM or when the parent goes away, closing the app (the usage flush) and the store, and
  * leaving with exit code 0 so that `--cpu-prof` (BENCH_CPU_PROF in run.js) writes its profile.
  */
 import { createApp } from '../dist/app.js';
 import { loadConfig } from '../dist/config.js';
-import { openSqliteStore } from '../dist/store/sqlite/sqlite-store.js';
+import { openStore } from '../dist/store/open-store.js';
 
-const dbPath = process.argv[2];
+const [dbPath, redisUrl, redisPrefix] = process.argv.slice(2);
 if (!dbPath || !process.send) {
-  process.stderr.write('usage: forked by bench/run.js with the database path as argument\n');
+  process.stderr.write('usage: forked by bench/run.js with the database path (or URL) as argument\n');
   process.exit(2);
 }
 
 // BASE_URL only appears in links (the snapshot's `link: …; rel="next"`); a fixed one keeps the bytes stable.
-const config = loadConfig({ MUNIDATA_DB: dbPath, HOST: '127.0.0.1', PORT: '0', BASE_URL: 'http://bench.invalid', LOG_LEVEL: 'silent' });
-const store = openSqliteStore(config.dbPath);
+const config = loadConfig({
+  ...(dbPath.startsWith('postgres') ? { DATABASE_URL: dbPath } : { MUNIDATA_DB: dbPath }),
+  ...(redisUrl && { REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix }),
+  HOST: '127.0.0.1',
+  PORT: '0',
+  BASE_URL: 'http://bench.invalid',
+  LOG_LEVEL: 'silent',
+});
+const store = openStore(config);
 const app = await createApp({ config, store, logger: false });
 await app.http.listen({ host: config.host, port: 0 });
 
