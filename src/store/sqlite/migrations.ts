@@ -599,4 +599,29 @@ CREATE TABLE agent_commitments (
 );
 `,
   },
+  {
+    version: 7,
+    name: 'journal-backfill',
+    // Migration 4 started the change journal empty, so a store upgraded from version 3 or earlier would never
+    // detect the records it already held. When the journal is still empty, every stored record gets its entry
+    // here, as if it had just been written. (A store created at version 4 or later has its entries already.)
+    sql: `
+CREATE TEMP TABLE journal_was_empty AS SELECT NOT EXISTS (SELECT 1 FROM changes) AS empty;
+
+INSERT INTO changes (kind, record_id, record_key, item_date)
+  SELECT 'announcement', id, NULL, nullif(published_on, '') FROM announcements
+  WHERE (SELECT empty FROM temp.journal_was_empty) ORDER BY id;
+INSERT INTO changes (kind, record_id, record_key, item_date)
+  SELECT 'contract', id, NULL, nullif(published_on, '') FROM contracts
+  WHERE (SELECT empty FROM temp.journal_was_empty) ORDER BY id;
+INSERT INTO changes (kind, record_id, record_key, item_date)
+  SELECT 'amendment', id, NULL, nullif(date, '') FROM amendments
+  WHERE (SELECT empty FROM temp.journal_was_empty) ORDER BY id;
+INSERT INTO changes (kind, record_id, record_key, item_date)
+  SELECT 'observation', municipality_id, indicator, max(reference_date) FROM observations
+  WHERE (SELECT empty FROM temp.journal_was_empty) GROUP BY indicator, municipality_id ORDER BY indicator, municipality_id;
+
+DROP TABLE temp.journal_was_empty;
+`,
+  },
 ];
