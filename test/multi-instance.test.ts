@@ -61,7 +61,9 @@ beforeAll(async () => {
   await migrate(store);
   // A small demo: the indicators the requests read, and a few contracts. Detection is not needed here.
   await loadDemoData(store, { seed: 42, contracts: 100 });
-  instances.push(...(await Promise.all(Array.from({ length: INSTANCES }, startInstance))));
+  const ports = new Set<number>(); // chosen one after another, so no two instances are given the same
+  while (ports.size < INSTANCES) ports.add(await freePort());
+  instances.push(...(await Promise.all([...ports].map(startInstance))));
 }, 120_000);
 
 afterAll(async () => {
@@ -82,9 +84,8 @@ function isRunning(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
-/** `munidata serve --no-demo` on a free port, configured as every instance of one deployment is; resolves once it listens. */
-async function startInstance(): Promise<Instance> {
-  const port = await freePort();
+/** `munidata serve --no-demo` on `port`, configured as every instance of one deployment is; resolves once it listens. */
+async function startInstance(port: number): Promise<Instance> {
   const child = spawn(process.execPath, [DIST_MAIN, 'serve', '--no-demo', '--port', String(port)], {
     // Only what the deployment sets (nothing inherited that could name another store or Redis).
     env: {
