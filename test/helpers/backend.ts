@@ -69,6 +69,26 @@ export async function dropDatabases(prefix: string): Promise<void> {
   for (const name of names) await dropDatabase(name);
 }
 
+/** Drops the databases of earlier runs whose process is gone (a run killed before its teardown leaves them). */
+export async function dropOrphanDatabases(): Promise<void> {
+  const names = await onServer(async (client) =>
+    (await client.query("SELECT datname FROM pg_database WHERE starts_with(datname, 'munidata_test_')")).rows.map((r) => String(r.datname)),
+  );
+  for (const name of names) {
+    const pid = Number(name.split('_')[2]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) await dropDatabase(name);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A PostgreSQL store on its own database, which closing the store drops. */
 class TestPostgresStore extends PostgresStore {
   readonly #database: string;

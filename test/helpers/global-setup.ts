@@ -11,7 +11,7 @@ import { loadDemo } from '../../src/ingest/demo/load-demo.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { createDatabase, databasePrefix, databaseUrl, dropDatabases, onPostgres } from './backend.js';
+import { createDatabase, databasePrefix, databaseUrl, dropDatabases, dropOrphanDatabases, onPostgres } from './backend.js';
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
   // Workers inherit it: the databases they create carry the run's prefix, which teardown drops.
@@ -24,6 +24,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
   if (onPostgres) {
     const prefix = databasePrefix(process.pid);
     const template = `${prefix}template`;
+    await dropOrphanDatabases();
     await dropDatabases(prefix);
     await createDatabase(template);
     await build(openPostgresStore({ url: databaseUrl(template) }));
