@@ -3,30 +3,19 @@
  * rollups when the grouping and the filter allow it, the days of partly covered months and every other question
  * from the contracts themselves. A contract counts once in every group it falls in, and once in the totals.
  */
-import type { AggregateDimension, AggregateGroup, AggregateKey, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
-import { splitByMonth } from '../../sqlite/procurement/aggregate.js';
-import { Params, type Row, type Sql } from '../db.js';
+import type { AggregateDimension, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
+import { aggregateAnswer, type CountedPart, countedRow as counted, labelLookups, mergeParts } from '../../shared/aggregate-answer.js';
+import { splitByMonth } from '../../shared/month-split.js';
+import { Params, type Sql } from '../db.js';
 import { dateRange } from './keyset.js';
 import { ALL_CONTRACTS } from './rollups.js';
-
-interface Counted {
-  /** Raw key values, in groupBy order: '' or null for "none". */
-  values: unknown[];
-  count: number;
-  cents: number;
-}
-
-interface Part {
-  groups: Counted[];
-  totals: Counted;
-}
 
 export async function aggregateContracts(sql: Sql, query: AggregateQuery): Promise<AggregateResult> {
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
   if (query.groupBy.length === 0) return { groups: [], totals: (await aggregateContracts(sql, { ...query, groupBy: ['year'] })).totals };
   const executedIn = query.executedIn ?? [];
   const rollupsAnswer = executedIn.length <= 1 && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
-  const parts: Promise<Part>[] = [];
+  const parts: Promise<CountedPart>[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
     parts.push(fromRollups(sql, query, split.months));
@@ -51,7 +40,7 @@ const ROLLUP_KEYS: Record<AggregateDimension, string> = {
 
 const MONTH_DIMENSIONS = new Set<AggregateDimension>(['year', 'month', 'municipality']);
 
-async function fromRollups(sql: Sql, query: AggregateQuery, months: { lo: string; hi: string }): Promise<Part> {
+async function fromRollups(sql: Sql, query: AggregateQuery, months: { lo: string; hi: string }): Promise<CountedPart> {
   const municipalityId = query.executedIn?.[0];
   const scope = municipalityId ?? ALL_CONTRACTS;
   // Grouped by municipality without a municipality filter: every municipality's rows (and those of none).
@@ -89,7 +78,7 @@ const CONTRACT_KEYS: Record<AggregateDimension, string> = {
 /** Integer cents rounded as the rollups round them (half up), so that both kinds of part add up alike. */
 const CENTS = 'floor(coalesce(c.price_eur, 0) * 100 + 0.5)::bigint';
 
-async function fromContracts(sql: Sql, query: AggregateQuery, from: string | undefined, to: string | undefined): Promise<Part> {
+async function fromContracts(sql: Sql, query: AggregateQuery, from: string | undefined, to: string | undefined): Promise<CountedPart> {
   const executedIn = query.executedIn ?? [];
   const published = dateRange(from, to);
   const p = new Params();
@@ -125,69 +114,13 @@ async function fromContracts(sql: Sql, query: AggregateQuery, from: string | und
   return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
 }
 
-function counted(row: Row, keys: number): Counted {
-  return { values: Array.from({ length: keys }, (_, i) => row[`k${i}`]), count: Number(row.count ?? 0), cents: Number(row.cents ?? 0) };
-}
-
 // ── the answer ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Merges the parts, turns raw values into keys (codes, numbers, null), orders the groups and names them. */
-async function present(sql: Sql, dimensions: readonly AggregateDimension[], parts: Part[]): Promise<AggregateResult> {
+/** Merges the parts and names the groups (see shared/aggregate-answer.ts); only the look-ups are SQL. */
+async function present(sql: Sql, dimensions: readonly AggregateDimension[], parts: CountedPart[]): Promise<AggregateResult> {
   const municipalities = new Map((await sql('SELECT id, code, name FROM municipalities')).map((m) => [Number(m.id), m]));
-  const merged = new Map<string, { key: AggregateKey; count: number; cents: number }>();
-  for (const part of parts) {
-    for (const group of part.groups) {
-      const key: AggregateKey = {};
-      dimensions.forEach((d, i) => {
-        key[d] = keyValue(d, group.values[i], municipalities);
-      });
-      const id = JSON.stringify(dimensions.map((d) => key[d]));
-      const held = merged.get(id) ?? { key, count: 0, cents: 0 };
-      held.count += group.count;
-      held.cents += group.cents;
-      merged.set(id, held);
-    }
-  }
-  const groups = [...merged.values()].filter((g) => g.count > 0).sort((a, b) => compareKeys(a.key, b.key, dimensions));
-  const labels = await labelsOf(
-    sql,
-    groups.map((g) => g.key),
-    municipalities,
-  );
-  return {
-    groups: groups.map((g): AggregateGroup => ({ key: g.key, labels: labels(g.key), count: g.count, total_eur: g.cents / 100 })),
-    totals: {
-      count: parts.reduce((n, p) => n + p.totals.count, 0),
-      total_eur: parts.reduce((n, p) => n + p.totals.cents, 0) / 100,
-    },
-  };
-}
-
-function keyValue(dimension: AggregateDimension, raw: unknown, municipalities: Map<number, Row>): string | number | null {
-  if (raw === null || raw === undefined || raw === '') return null;
-  if (dimension === 'year') return Number(raw);
-  if (dimension === 'municipality') {
-    const code = municipalities.get(Number(raw))?.code; // NO_MUNICIPALITY has none
-    return code === undefined ? null : String(code);
-  }
-  return String(raw);
-}
-
-function compareKeys(a: AggregateKey, b: AggregateKey, dimensions: readonly AggregateDimension[]): number {
-  for (const d of dimensions) {
-    const x = a[d] ?? null;
-    const y = b[d] ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-async function labelsOf(sql: Sql, keys: AggregateKey[], municipalities: Map<number, Row>) {
-  const divisions = [...new Set(keys.map((k) => k.cpv_division).filter((d): d is string => typeof d === 'string'))];
-  const nifs = [...new Set(keys.flatMap((k) => [k.contracting_entity, k.supplier]).filter((n): n is string => typeof n === 'string'))];
+  const groups = mergeParts(dimensions, parts, municipalities);
+  const { divisions, nifs } = labelLookups(groups);
   const [divisionRows, nameRows] = await Promise.all([
     divisions.length === 0
       ? []
@@ -198,16 +131,5 @@ async function labelsOf(sql: Sql, keys: AggregateKey[], municipalities: Map<numb
   ]);
   const divisionLabels = new Map(divisionRows.map((r) => [String(r.division), String(r.label)]));
   const names = new Map(nameRows.map((r) => [String(r.nif), String(r.name)]));
-  const municipalityNames = new Map([...municipalities.values()].map((m) => [String(m.code), String(m.name)]));
-  return (key: AggregateKey) => {
-    const labels: AggregateGroup['labels'] = {};
-    const set = (d: AggregateDimension, label: string | undefined) => {
-      if (label !== undefined) labels[d] = label;
-    };
-    if (typeof key.cpv_division === 'string') set('cpv_division', divisionLabels.get(key.cpv_division));
-    if (typeof key.contracting_entity === 'string') set('contracting_entity', names.get(key.contracting_entity));
-    if (typeof key.supplier === 'string') set('supplier', names.get(key.supplier));
-    if (typeof key.municipality === 'string') set('municipality', municipalityNames.get(key.municipality));
-    return labels;
-  };
+  return aggregateAnswer(groups, parts, { divisionLabels, names, municipalities });
 }

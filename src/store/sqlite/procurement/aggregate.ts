@@ -8,24 +8,26 @@
  * counts once. The days of a partly covered first or last month, and groupings by entity, are counted from the
  * contracts themselves.
  */
-import type { AggregateDimension, AggregateGroup, AggregateKey, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
+import type { AggregateDimension, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
+import {
+  aggregateAnswer,
+  type CountedGroup,
+  type CountedPart,
+  countedRow as counted,
+  labelLookups,
+  mergeParts,
+} from '../../shared/aggregate-answer.js';
+import { splitByMonth } from '../../shared/month-split.js';
 import { dateRange } from './keyset.js';
 import { ALL_CONTRACTS } from './rollups.js';
 import { jsonList, type Params, type Row, type Sql } from './sql.js';
-
-interface Counted {
-  /** Raw key values, in groupBy order: '' or null for "none". */
-  values: unknown[];
-  count: number;
-  cents: number;
-}
 
 export function aggregateContracts(sql: Sql, query: AggregateQuery): AggregateResult {
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
   if (query.groupBy.length === 0) return { groups: [], totals: aggregateContracts(sql, { ...query, groupBy: ['year'] }).totals };
   const executedIn = query.executedIn ?? [];
   const rollupsAnswer = !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
-  const counted: { groups: Counted[]; totals: Counted }[] = [];
+  const counted: CountedPart[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
     counted.push(...(executedIn.length > 1 ? fromRollupsOfSeveral(sql, query, split.months) : [fromRollups(sql, query, split.months)]));
@@ -95,46 +97,11 @@ function fromRollupsOfSeveral(sql: Sql, query: AggregateQuery, months: { lo: str
      FROM ${shared} JOIN contract_set_rollups r ON r.set_id = t.set_id WHERE r.month BETWEEN @lo AND @hi`;
   const extraGroups = byMunicipality ? [] : (sql(`SELECT ${keys}, ${extra} GROUP BY ${groupBy}`).all(params) as Row[]);
   const extraTotals = sql(`SELECT ${extra}`).get(params) as Row;
-  const negative = (c: Counted): Counted => ({ ...c, count: -c.count, cents: -c.cents });
+  const negative = (c: CountedGroup): CountedGroup => ({ ...c, count: -c.count, cents: -c.cents });
   return [
     { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) },
     { groups: extraGroups.map((row) => negative(counted(row, query.groupBy.length))), totals: negative(counted(extraTotals, 0)) },
   ];
-}
-
-/**
- * The whole months of a date range (as `YYYY-MM` bounds for BETWEEN) and the partial months at its ends. No
- * bound at all includes the contracts without a date (month ''); any bound excludes them.
- */
-export function splitByMonth(from: string | undefined, to: string | undefined) {
-  const lo = from === undefined ? (to === undefined ? '' : '0000-00') : isFirstDay(from) ? from.slice(0, 7) : nextMonth(from);
-  const hi = to === undefined ? '9999-99' : isLastDay(to) ? to.slice(0, 7) : previousMonth(to);
-  const edges: { from: string; to: string }[] = [];
-  if (from !== undefined && to !== undefined && from.slice(0, 7) === to.slice(0, 7)) {
-    if (!(isFirstDay(from) && isLastDay(to))) edges.push({ from, to });
-  } else {
-    if (from !== undefined && !isFirstDay(from)) edges.push({ from, to: lastDay(from) });
-    if (to !== undefined && !isLastDay(to)) edges.push({ from: `${to.slice(0, 7)}-01`, to });
-  }
-  return { months: { lo, hi }, edges };
-}
-
-const isFirstDay = (date: string) => date.endsWith('-01');
-const isLastDay = (date: string) => date === lastDay(date);
-
-function lastDay(date: string): string {
-  const [y, m] = date.split('-').map(Number);
-  return `${date.slice(0, 7)}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
-}
-
-function nextMonth(date: string): string {
-  const [y, m] = date.split('-').map(Number);
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-}
-
-function previousMonth(date: string): string {
-  const [y, m] = date.split('-').map(Number);
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
 }
 
 // ── any range, from the contracts ───────────────────────────────────────────────────────────────────────────────
@@ -186,68 +153,13 @@ function fromContracts(sql: Sql, query: AggregateQuery, from: string | undefined
   return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
 }
 
-function counted(row: Row, keys: number): Counted {
-  return { values: Array.from({ length: keys }, (_, i) => row[`k${i}`]), count: Number(row.count ?? 0), cents: Number(row.cents ?? 0) };
-}
-
 // ── the answer ──────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Merges the parts, turns raw values into keys (codes, numbers, null), orders the groups and names them. */
-function present(sql: Sql, dimensions: readonly AggregateDimension[], parts: { groups: Counted[]; totals: Counted }[]): AggregateResult {
+/** Merges the parts and names the groups (see shared/aggregate-answer.ts); only the look-ups are SQL. */
+function present(sql: Sql, dimensions: readonly AggregateDimension[], parts: CountedPart[]): AggregateResult {
   const municipalities = new Map((sql('SELECT id, code, name FROM municipalities').all() as Row[]).map((m) => [Number(m.id), m]));
-  const merged = new Map<string, { key: AggregateKey; count: number; cents: number }>();
-  for (const part of parts) {
-    for (const group of part.groups) {
-      const key: AggregateKey = {};
-      dimensions.forEach((d, i) => {
-        key[d] = keyValue(d, group.values[i], municipalities);
-      });
-      const id = JSON.stringify(dimensions.map((d) => key[d]));
-      const held = merged.get(id) ?? { key, count: 0, cents: 0 };
-      held.count += group.count;
-      held.cents += group.cents;
-      merged.set(id, held);
-    }
-  }
-  const groups = [...merged.values()].filter((g) => g.count > 0).sort((a, b) => compareKeys(a.key, b.key, dimensions));
-  const labels = labelsOf(
-    sql,
-    groups.map((g) => g.key),
-    municipalities,
-  );
-  return {
-    groups: groups.map((g): AggregateGroup => ({ key: g.key, labels: labels(g.key), count: g.count, total_eur: g.cents / 100 })),
-    totals: {
-      count: parts.reduce((n, p) => n + p.totals.count, 0),
-      total_eur: parts.reduce((n, p) => n + p.totals.cents, 0) / 100,
-    },
-  };
-}
-
-function keyValue(dimension: AggregateDimension, raw: unknown, municipalities: Map<number, Row>): string | number | null {
-  if (raw === null || raw === undefined || raw === '') return null;
-  if (dimension === 'year') return Number(raw);
-  if (dimension === 'municipality') {
-    const code = municipalities.get(Number(raw))?.code; // NO_MUNICIPALITY has none
-    return code === undefined ? null : String(code);
-  }
-  return String(raw);
-}
-
-function compareKeys(a: AggregateKey, b: AggregateKey, dimensions: readonly AggregateDimension[]): number {
-  for (const d of dimensions) {
-    const x = a[d] ?? null;
-    const y = b[d] ?? null;
-    if (x === y) continue;
-    if (x === null) return 1;
-    if (y === null) return -1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-function labelsOf(sql: Sql, keys: AggregateKey[], municipalities: Map<number, Row>) {
-  const divisions = [...new Set(keys.map((k) => k.cpv_division).filter((d): d is string => typeof d === 'string'))];
+  const groups = mergeParts(dimensions, parts, municipalities);
+  const { divisions, nifs } = labelLookups(groups);
   const divisionLabels = new Map(
     (
       sql(
@@ -257,22 +169,10 @@ function labelsOf(sql: Sql, keys: AggregateKey[], municipalities: Map<number, Ro
       }) as Row[]
     ).map((r) => [String(r.division), String(r.label)]),
   );
-  const nifs = [...new Set(keys.flatMap((k) => [k.contracting_entity, k.supplier]).filter((n): n is string => typeof n === 'string'))];
   const names = new Map(
     (sql('SELECT nif, name FROM entities WHERE nif IN (SELECT value FROM json_each(@nifs))').all({ nifs: jsonList(nifs) }) as Row[]).map(
       (r) => [String(r.nif), String(r.name)],
     ),
   );
-  const municipalityNames = new Map([...municipalities.values()].map((m) => [String(m.code), String(m.name)]));
-  return (key: AggregateKey) => {
-    const labels: AggregateGroup['labels'] = {};
-    const set = (d: AggregateDimension, label: string | undefined) => {
-      if (label !== undefined) labels[d] = label;
-    };
-    if (typeof key.cpv_division === 'string') set('cpv_division', divisionLabels.get(key.cpv_division));
-    if (typeof key.contracting_entity === 'string') set('contracting_entity', names.get(key.contracting_entity));
-    if (typeof key.supplier === 'string') set('supplier', names.get(key.supplier));
-    if (typeof key.municipality === 'string') set('municipality', municipalityNames.get(key.municipality));
-    return labels;
-  };
+  return aggregateAnswer(groups, parts, { divisionLabels, names, municipalities });
 }
