@@ -4,7 +4,7 @@
  * reported, not written.
  */
 import type { AmendmentInput } from '../../procurement-records.js';
-import { amendmentFingerprint } from '../../sqlite/procurement/fingerprint.js';
+import { amendmentFingerprint } from '../../shared/fingerprint.js';
 import { upsertRows } from '../copy.js';
 import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';

@@ -4,8 +4,8 @@
  */
 import { fold } from '../../../core/text-match.js';
 import type { AnnouncementInput } from '../../procurement-records.js';
-import { announcementFingerprint } from '../../sqlite/procurement/fingerprint.js';
-import { searchText } from '../../sqlite/procurement/keys.js';
+import { announcementFingerprint } from '../../shared/fingerprint.js';
+import { searchText } from '../../shared/procurement-keys.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
 import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';

@@ -4,7 +4,7 @@
  * on the contract row, and PostgreSQL's planner picks the index (date, CPV division, procedure, price or text).
  */
 import type { ContractFilter, DatePosition, KeysetPage } from '../../procurement-queries.js';
-import { procedureKey } from '../../sqlite/procurement/keys.js';
+import { procedureKey } from '../../shared/procurement-keys.js';
 import { type Params, prefixPattern, type Sql } from '../db.js';
 import { dateRange, type KeysetQuery, type OrderedSource, readKeyset } from './keyset.js';
 import { wordConditions } from './text-search.js';

@@ -3,23 +3,17 @@
  * alone; a changed contract keeps its id, gets its child rows (parties, CPVs, municipalities) rewritten and its
  * old figures taken out of the rollups before the new ones go in.
  */
-import type { ContractInput, Party } from '../../procurement-records.js';
-import { contractFingerprint } from '../../sqlite/procurement/fingerprint.js';
-import { entityNif, procedureKey, searchText } from '../../sqlite/procurement/keys.js';
+import type { ContractInput } from '../../procurement-records.js';
+import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../../shared/contract-row.js';
+import { contractFingerprint } from '../../shared/fingerprint.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
 import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
-const ROLES = [
-  ['buyer', 'buyers'],
-  ['supplier', 'suppliers'],
-  ['competitor', 'competitors'],
-] as const;
-
 interface Pending {
   /** The stored id, or undefined for a new contract (given one when written). */
   id: number | undefined;
-  row: ReturnType<typeof contractRow>;
+  row: ContractRow;
   parties: { role: string; position: number; nif: string | null; name: string }[];
   cpvs: string[];
   municipalityIds: number[];
@@ -45,7 +39,7 @@ export async function planContracts(batch: BatchContext, inputs: readonly Contra
     if (held) summary.contracts.updated++;
     else summary.contracts.inserted++;
     const parties: Pending['parties'] = [];
-    for (const [role, field] of ROLES) {
+    for (const [role, field] of CONTRACT_ROLES) {
       uniqueParties(input[field]).forEach((party, position) => {
         const nif = batch.entities.ensure(party);
         parties.push({ role, position, nif, name: party.name.trim() });
@@ -122,84 +116,4 @@ async function forgetContracts(batch: BatchContext, ids: readonly number[]): Pro
   for (const table of ['contract_parties', 'contract_cpvs', 'contract_municipalities']) {
     await sql(`DELETE FROM ${table} WHERE contract_id = ANY($1::integer[])`, [ids]);
   }
-}
-
-/** A party listed twice under one role (same tax number) is one party; parties without a number are kept as listed. */
-function uniqueParties(parties: readonly Party[]): Party[] {
-  const seen = new Set<string>();
-  return parties.filter((party) => {
-    const nif = entityNif(party.nif);
-    if (nif === null) return true;
-    if (seen.has(nif)) return false;
-    seen.add(nif);
-    return true;
-  });
-}
-
-const CONTRACT_COLUMNS = [
-  'source',
-  'source_id',
-  'fingerprint',
-  'procedure_id',
-  'announcement_number',
-  'object',
-  'description',
-  'procedure_type',
-  'procedure_key',
-  'ocds_method',
-  'contract_types',
-  'cpv_main',
-  'cpv_division',
-  'base_price_eur',
-  'price_eur',
-  'effective_price_eur',
-  'published_on',
-  'awarded_on',
-  'signed_on',
-  'closed_on',
-  'execution_days',
-  'execution_places_text',
-  'framework_agreement',
-  'legal_basis',
-  'green',
-  'centralized',
-  'link',
-  'search_text',
-  'imported_at',
-] as const;
-
-/** The stored row. Fields a producer left undefined are stored as null rather than failing the batch. */
-function contractRow(c: ContractInput, fingerprint: string) {
-  const cpvMain = c.cpvs[0] ?? null;
-  return {
-    source: c.source,
-    source_id: c.source_id,
-    fingerprint,
-    procedure_id: c.procedure_id ?? null,
-    announcement_number: c.announcement_number ?? null,
-    object: c.object,
-    description: c.description ?? null,
-    procedure_type: c.procedure_type ?? null,
-    procedure_key: c.procedure_type ? procedureKey(c.procedure_type) : null,
-    ocds_method: c.ocds_method ?? null,
-    contract_types: c.contract_types,
-    cpv_main: cpvMain,
-    cpv_division: cpvMain === null ? null : cpvMain.slice(0, 2),
-    base_price_eur: c.base_price_eur ?? null,
-    price_eur: c.price_eur ?? null,
-    effective_price_eur: c.effective_price_eur ?? null,
-    published_on: c.published_on ?? '',
-    awarded_on: c.awarded_on ?? null,
-    signed_on: c.signed_on ?? null,
-    closed_on: c.closed_on ?? null,
-    execution_days: c.execution_days ?? null,
-    execution_places_text: c.execution_places_text ?? null,
-    framework_agreement: c.framework_agreement ?? null,
-    legal_basis: c.legal_basis ?? null,
-    green: c.green ?? null,
-    centralized: c.centralized ?? null,
-    link: c.link ?? null,
-    search_text: searchText(c.object, c.description),
-    imported_at: c.imported_at,
-  } satisfies Record<(typeof CONTRACT_COLUMNS)[number], CopyValue>;
 }

@@ -9,7 +9,7 @@ import type pg from 'pg';
 import { nameKey } from '../../../core/text-match.js';
 import { countryFromNif, kindFromNif } from '../../../ingest/base/nif.js';
 import type { EntityInput, EntityKind, Party, ProcurementWriteSummary } from '../../procurement-records.js';
-import { entityNif, searchText } from '../../sqlite/procurement/keys.js';
+import { entityNif, searchText } from '../../shared/procurement-keys.js';
 import { upsertRows } from '../copy.js';
 import type { Row, Sql } from '../db.js';
 

@@ -4,9 +4,9 @@
  * reported, not written. An inserted or changed amendment appends an `amendment` journal entry.
  */
 import type { AmendmentInput } from '../../procurement-records.js';
+import { amendmentFingerprint } from '../../shared/fingerprint.js';
 import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
-import { amendmentFingerprint } from './fingerprint.js';
 import type { Row } from './sql.js';
 
 const COLUMNS = [

@@ -4,10 +4,10 @@
  */
 import { fold } from '../../../core/text-match.js';
 import type { AnnouncementInput } from '../../procurement-records.js';
+import { announcementFingerprint } from '../../shared/fingerprint.js';
+import { searchText } from '../../shared/procurement-keys.js';
 import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
-import { announcementFingerprint } from './fingerprint.js';
-import { searchText } from './keys.js';
 import type { Row } from './sql.js';
 
 const COLUMNS = [

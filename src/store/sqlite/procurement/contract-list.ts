@@ -11,7 +11,7 @@
  *   otherwise                 → contracts_by_date
  */
 import type { ContractFilter, DatePosition, KeysetPage } from '../../procurement-queries.js';
-import { procedureKey } from './keys.js';
+import { procedureKey } from '../../shared/procurement-keys.js';
 import { dateRange, type KeysetQuery, type OrderedSource, readKeyset } from './keyset.js';
 import { jsonList, type Params, type Sql } from './sql.js';
 import { ftsQuery, isSmallTextSet, TEXT_SET_LIMIT, wordConditions } from './text-search.js';

@@ -3,19 +3,13 @@
  * its id and gets its child rows (parties, CPVs, municipalities, text index) rewritten, and its old figures
  * taken out of the rollups before the new ones go in. Either way it appends a `contract` journal entry.
  */
-import type { ContractInput, Party } from '../../procurement-records.js';
+import type { ContractInput } from '../../procurement-records.js';
+import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../../shared/contract-row.js';
+import { contractFingerprint } from '../../shared/fingerprint.js';
 import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
-import { contractFingerprint } from './fingerprint.js';
-import { entityNif, procedureKey, searchText } from './keys.js';
 import type { RollupFacts } from './rollups.js';
 import type { Row } from './sql.js';
-
-const ROLES = [
-  ['buyer', 'buyers'],
-  ['supplier', 'suppliers'],
-  ['competitor', 'competitors'],
-] as const;
 
 export function writeContract(batch: BatchContext, input: ContractInput): void {
   const { sql, summary } = batch;
@@ -27,7 +21,7 @@ export function writeContract(batch: BatchContext, input: ContractInput): void {
     summary.contracts.unchanged++;
     return;
   }
-  const row = contractRow(input, fingerprint);
+  const row = sqliteRow(contractRow(input, fingerprint));
   let id: number;
   if (old) {
     id = Number(old.id);
@@ -43,7 +37,7 @@ export function writeContract(batch: BatchContext, input: ContractInput): void {
   const addParty = sql(
     'INSERT INTO contract_parties (contract_id, role, position, nif, name, published_on, price_eur) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  for (const [role, field] of ROLES) {
+  for (const [role, field] of CONTRACT_ROLES) {
     uniqueParties(input[field]).forEach((party, position) => {
       const nif = batch.entities.ensure(party);
       addParty.run(id, role, position, nif, party.name.trim(), row.published_on, row.price_eur);
@@ -75,86 +69,12 @@ function forgetContract(batch: BatchContext, id: number, old: Row): void {
   sql('DELETE FROM contracts_fts WHERE rowid = ?').run(id);
 }
 
-/** A party listed twice under one role (same tax number) is one party; parties without a number are kept as listed. */
-function uniqueParties(parties: readonly Party[]): Party[] {
-  const seen = new Set<string>();
-  return parties.filter((party) => {
-    const nif = entityNif(party.nif);
-    if (nif === null) return true;
-    if (seen.has(nif)) return false;
-    seen.add(nif);
-    return true;
-  });
-}
-
-const CONTRACT_COLUMNS = [
-  'source',
-  'source_id',
-  'fingerprint',
-  'procedure_id',
-  'announcement_number',
-  'object',
-  'description',
-  'procedure_type',
-  'procedure_key',
-  'ocds_method',
-  'contract_types',
-  'cpv_main',
-  'cpv_division',
-  'base_price_eur',
-  'price_eur',
-  'effective_price_eur',
-  'published_on',
-  'awarded_on',
-  'signed_on',
-  'closed_on',
-  'execution_days',
-  'execution_places_text',
-  'framework_agreement',
-  'legal_basis',
-  'green',
-  'centralized',
-  'link',
-  'search_text',
-  'imported_at',
-] as const;
 // Positional parameters: binding 29 values by name costs more than the rest of the insert's JavaScript.
 const INSERT_CONTRACT = `INSERT INTO contracts (${CONTRACT_COLUMNS.join(', ')}) VALUES (${CONTRACT_COLUMNS.map(() => '?').join(', ')})`;
 const UPDATE_CONTRACT = `UPDATE contracts SET ${CONTRACT_COLUMNS.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
 
-/** The stored row. Fields a producer left undefined are stored as null rather than failing the batch. */
-function contractRow(c: ContractInput, fingerprint: string) {
-  const cpvMain = c.cpvs[0] ?? null;
-  const flag = (value: boolean | null | undefined) => (value === null || value === undefined ? null : Number(value));
-  return {
-    source: c.source,
-    source_id: c.source_id,
-    fingerprint,
-    procedure_id: c.procedure_id ?? null,
-    announcement_number: c.announcement_number ?? null,
-    object: c.object,
-    description: c.description ?? null,
-    procedure_type: c.procedure_type ?? null,
-    procedure_key: c.procedure_type ? procedureKey(c.procedure_type) : null,
-    ocds_method: c.ocds_method ?? null,
-    contract_types: JSON.stringify(c.contract_types),
-    cpv_main: cpvMain,
-    cpv_division: cpvMain === null ? null : cpvMain.slice(0, 2),
-    base_price_eur: c.base_price_eur ?? null,
-    price_eur: c.price_eur ?? null,
-    effective_price_eur: c.effective_price_eur ?? null,
-    published_on: c.published_on ?? '',
-    awarded_on: c.awarded_on ?? null,
-    signed_on: c.signed_on ?? null,
-    closed_on: c.closed_on ?? null,
-    execution_days: c.execution_days ?? null,
-    execution_places_text: c.execution_places_text ?? null,
-    framework_agreement: c.framework_agreement ?? null,
-    legal_basis: c.legal_basis ?? null,
-    green: flag(c.green),
-    centralized: flag(c.centralized),
-    link: c.link ?? null,
-    search_text: searchText(c.object, c.description),
-    imported_at: c.imported_at,
-  } satisfies Record<(typeof CONTRACT_COLUMNS)[number], unknown>;
+/** The shared row in SQLite's types: it has no list or boolean columns, so a list is JSON text and a flag 0 or 1. */
+function sqliteRow(row: ContractRow) {
+  const flag = (value: boolean | null) => (value === null ? null : Number(value));
+  return { ...row, contract_types: JSON.stringify(row.contract_types), green: flag(row.green), centralized: flag(row.centralized) };
 }

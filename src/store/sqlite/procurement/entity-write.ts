@@ -7,7 +7,7 @@
 import { nameKey } from '../../../core/text-match.js';
 import { countryFromNif, kindFromNif } from '../../../ingest/base/nif.js';
 import type { EntityInput, EntityKind, Party, ProcurementWriteSummary } from '../../procurement-records.js';
-import { entityNif, searchText } from './keys.js';
+import { entityNif, searchText } from '../../shared/procurement-keys.js';
 import type { Row, Sql } from './sql.js';
 
 export class EntityWriter {

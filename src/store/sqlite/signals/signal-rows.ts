@@ -4,7 +4,7 @@
  */
 import type { Stage } from '../../../vocabulary.js';
 import type { SignalEvidenceRecord, SignalInput, SignalRecord, SignalSubject } from '../../signal-records.js';
-import { hash } from '../procurement/fingerprint.js';
+import { hash } from '../../shared/fingerprint.js';
 import { jsonList, numberOrNull, type Row, type Sql, textOrNull } from '../procurement/sql.js';
 
 export const SIGNAL_COLUMNS = [

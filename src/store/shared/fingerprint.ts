@@ -2,7 +2,7 @@
  * Fingerprints of written records: a hash of every field that is stored, in a fixed order (never the order of
  * the producer's object keys), without `imported_at`. A record whose fingerprint is unchanged is not rewritten.
  */
-import type { AmendmentInput, AnnouncementInput, ContractInput, Party } from '../../procurement-records.js';
+import type { AmendmentInput, AnnouncementInput, ContractInput, Party } from '../procurement-records.js';
 
 /**
  * A 64-bit hash (cyrb53's mixing, two 32-bit lanes) of the values as JSON. It only has to notice that a record
