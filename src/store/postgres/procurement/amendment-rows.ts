@@ -4,9 +4,9 @@
  */
 import type { AmendmentFilter, DatePosition, KeysetPage } from '../../procurement-queries.js';
 import type { AmendmentRecord } from '../../procurement-records.js';
-import type { Row, Sql } from '../db.js';
+import { toAmendment } from '../../shared/procurement-rows.js';
+import type { Sql } from '../db.js';
 import { dateRange, readKeyset } from './keyset.js';
-import { dateOrNull, numberOrNull, textOrNull } from './rows.js';
 
 /** Select list and FROM clause of an amendment with its derived previous price (alias `a`). */
 export const AMENDMENT_SELECT = `a.*, coalesce(
@@ -17,24 +17,6 @@ export const AMENDMENT_SELECT = `a.*, coalesce(
     (SELECT c.price_eur FROM contracts c WHERE c.id = a.contract_id)
   ) AS derived_previous_price_eur
   FROM amendments a`;
-
-export function toAmendment(row: Row): AmendmentRecord {
-  const previous = numberOrNull(row.derived_previous_price_eur);
-  const next = numberOrNull(row.new_price_eur);
-  return {
-    id: Number(row.id),
-    contract_id: Number(row.contract_id),
-    source: String(row.source),
-    source_id: String(row.source_id),
-    date: dateOrNull(row.date),
-    previous_price_eur: previous,
-    new_price_eur: next,
-    change_eur: previous === null || next === null ? null : Math.round((next - previous) * 100) / 100,
-    reason: textOrNull(row.reason),
-    link: textOrNull(row.link),
-    imported_at: String(row.imported_at),
-  };
-}
 
 /** Amendments by date descending then id: one contract's through its index, otherwise through the date index. */
 export async function listAmendments(sql: Sql, filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {

@@ -4,10 +4,10 @@
  */
 import type { AnnouncementFilter, DatePosition, KeysetPage } from '../../procurement-queries.js';
 import type { AnnouncementRecord } from '../../procurement-records.js';
+import { toAnnouncement } from '../../shared/procurement-rows.js';
 import { type Params, prefixPattern, type Row, type Sql } from '../db.js';
-import { toCpvRef } from './contract-rows.js';
 import { dateRange, type KeysetQuery, type OrderedSource, readKeyset } from './keyset.js';
-import { dateOrNull, groupRows, numberOrNull, textOrNull } from './rows.js';
+import { groupRows, POSTGRES_COLUMNS } from './rows.js';
 import { wordConditions } from './text-search.js';
 
 type Dimension = 'municipality' | 'district' | undefined;
@@ -105,24 +105,7 @@ export async function loadAnnouncements(sql: Sql, ids: readonly number[]): Promi
   const byId = new Map(
     rows.map((row) => {
       const id = Number(row.id);
-      const record: AnnouncementRecord = {
-        id,
-        source: String(row.source),
-        source_id: String(row.source_id),
-        imported_at: String(row.imported_at),
-        published_on: dateOrNull(row.published_on),
-        deadline_on: textOrNull(row.deadline_on),
-        buyer: { nif: textOrNull(row.buyer_nif), name: String(row.buyer_name) },
-        object: String(row.object),
-        cpv: (cpvsOf.get(id) ?? []).map(toCpvRef),
-        base_price_eur: numberOrNull(row.base_price_eur),
-        contract_types: row.contract_types as string[],
-        procedure_type: textOrNull(row.procedure_type),
-        municipalities: (placesOf.get(id) ?? []).map((p) => String(p.code)),
-        district: textOrNull(row.district),
-        link: textOrNull(row.link),
-      };
-      return [id, record] as const;
+      return [id, toAnnouncement(row, cpvsOf.get(id) ?? [], placesOf.get(id) ?? [], POSTGRES_COLUMNS)] as const;
     }),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);

@@ -1,8 +1,9 @@
 /** Contract records read back from their tables: one statement per table for a whole page, run side by side. */
-import type { ContractDetailRecord, ContractRecord, CpvRef, OcdsMethod, PartyRecord } from '../../procurement-records.js';
+import type { ContractDetailRecord, ContractRecord } from '../../procurement-records.js';
+import { toAmendment, toContract } from '../../shared/procurement-rows.js';
 import type { Row, Sql } from '../db.js';
-import { AMENDMENT_SELECT, toAmendment } from './amendment-rows.js';
-import { booleanOrNull, dateOrNull, groupRows, numberOrNull, textOrNull } from './rows.js';
+import { AMENDMENT_SELECT } from './amendment-rows.js';
+import { groupRows, POSTGRES_COLUMNS } from './rows.js';
 
 /** The contracts with these ids, in the order of `ids`. */
 export async function loadContracts(sql: Sql, ids: readonly number[]): Promise<ContractRecord[]> {
@@ -36,7 +37,7 @@ export async function loadContracts(sql: Sql, ids: readonly number[]): Promise<C
   const byId = new Map(
     rows.map((row) => {
       const id = Number(row.id);
-      return [id, toContract(row, partiesOf.get(id) ?? [], cpvsOf.get(id) ?? [], placesOf.get(id) ?? [])] as const;
+      return [id, toContract(row, partiesOf.get(id) ?? [], cpvsOf.get(id) ?? [], placesOf.get(id) ?? [], POSTGRES_COLUMNS)] as const;
     }),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);
@@ -49,47 +50,4 @@ export async function loadContractDetail(sql: Sql, id: number): Promise<Contract
   ]);
   if (!contract) return undefined;
   return { ...contract, amendments: amendments.map(toAmendment) };
-}
-
-function toContract(row: Row, parties: Row[], cpvs: Row[], places: Row[]): ContractRecord {
-  const withRole = (role: string): PartyRecord[] =>
-    parties.filter((p) => p.role === role).map((p) => ({ nif: textOrNull(p.nif), name: String(p.name) }));
-  return {
-    id: Number(row.id),
-    source: String(row.source),
-    source_id: String(row.source_id),
-    imported_at: String(row.imported_at),
-    procedure_id: textOrNull(row.procedure_id),
-    announcement_number: textOrNull(row.announcement_number),
-    announcement_id: numberOrNull(row.announcement_id),
-    object: String(row.object),
-    description: textOrNull(row.description),
-    procedure_type: textOrNull(row.procedure_type),
-    ocds_method: textOrNull(row.ocds_method) as OcdsMethod | null,
-    contract_types: row.contract_types as string[],
-    cpv: cpvs.map(toCpvRef),
-    buyers: withRole('buyer'),
-    suppliers: withRole('supplier'),
-    competitors: withRole('competitor'),
-    base_price_eur: numberOrNull(row.base_price_eur),
-    price_eur: numberOrNull(row.price_eur),
-    effective_price_eur: numberOrNull(row.effective_price_eur),
-    published_on: dateOrNull(row.published_on),
-    awarded_on: textOrNull(row.awarded_on),
-    signed_on: textOrNull(row.signed_on),
-    closed_on: textOrNull(row.closed_on),
-    execution_days: numberOrNull(row.execution_days),
-    execution_places_text: textOrNull(row.execution_places_text),
-    municipalities: places.map((p) => String(p.code)),
-    framework_agreement: textOrNull(row.framework_agreement),
-    legal_basis: textOrNull(row.legal_basis),
-    green: booleanOrNull(row.green),
-    centralized: booleanOrNull(row.centralized),
-    link: textOrNull(row.link),
-  };
-}
-
-/** A CPV code with its labels (null where the vocabulary has none, or does not know the code). */
-export function toCpvRef(row: Row): CpvRef {
-  return { code: String(row.cpv), label_pt: textOrNull(row.label_pt), label_en: textOrNull(row.label_en) };
 }

@@ -1,8 +1,9 @@
 /** Reads for the OCDS view: the amendments of a page of contracts, and the contracts of one contracting process. */
 import type { ProcessKey } from '../../procurement-queries.js';
 import type { AmendmentRecord, ContractRecord } from '../../procurement-records.js';
+import { toAmendment } from '../../shared/procurement-rows.js';
 import type { Sql } from '../db.js';
-import { AMENDMENT_SELECT, toAmendment } from './amendment-rows.js';
+import { AMENDMENT_SELECT } from './amendment-rows.js';
 import { loadContracts } from './contract-rows.js';
 
 /** The amendments of these contracts, by contract (in the order of `contractIds`), then date, then id. */

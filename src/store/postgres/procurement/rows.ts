@@ -1,9 +1,14 @@
 /**
- * What the procurement modules share: the value conversions of the SQLite store (dialect-neutral, reused so that
- * both stores shape records alike) and the PostgreSQL-specific ones.
+ * What the procurement modules share: the dialect-neutral value conversions (shared/row-values.ts) and the
+ * PostgreSQL-specific ones.
  */
-export { dateOrNull, euros, groupRows, numberOrNull, textOrNull } from '../../sqlite/procurement/sql.js';
+import type { ColumnDecoding } from '../../shared/row-values.js';
+
+export { dateOrNull, euros, groupRows, numberOrNull, textOrNull } from '../../shared/row-values.js';
 
 export function booleanOrNull(value: unknown): boolean | null {
   return value === null || value === undefined ? null : Boolean(value);
 }
+
+/** PostgreSQL hands back lists as arrays and flags as booleans. */
+export const POSTGRES_COLUMNS: ColumnDecoding = { list: (value) => value as string[], flag: booleanOrNull };

@@ -5,8 +5,9 @@
  */
 import type { AmendmentFilter, DatePosition, KeysetPage } from '../../procurement-queries.js';
 import type { AmendmentRecord } from '../../procurement-records.js';
+import { toAmendment } from '../../shared/procurement-rows.js';
 import { dateRange, type OrderedSource, readKeyset } from './keyset.js';
-import { dateOrNull, jsonList, numberOrNull, type Params, type Row, type Sql, textOrNull } from './sql.js';
+import { jsonList, type Params, type Row, type Sql } from './sql.js';
 
 /** Select list and FROM clause of an amendment with its derived previous price (alias `a`). */
 export const amendmentSelect = `a.*, coalesce(
@@ -17,24 +18,6 @@ export const amendmentSelect = `a.*, coalesce(
     (SELECT c.price_eur FROM contracts c WHERE c.id = a.contract_id)
   ) AS derived_previous_price_eur
   FROM amendments a`;
-
-export function toAmendment(row: Row): AmendmentRecord {
-  const previous = numberOrNull(row.derived_previous_price_eur);
-  const next = numberOrNull(row.new_price_eur);
-  return {
-    id: Number(row.id),
-    contract_id: Number(row.contract_id),
-    source: String(row.source),
-    source_id: String(row.source_id),
-    date: dateOrNull(row.date),
-    previous_price_eur: previous,
-    new_price_eur: next,
-    change_eur: previous === null || next === null ? null : Math.round((next - previous) * 100) / 100,
-    reason: textOrNull(row.reason),
-    link: textOrNull(row.link),
-    imported_at: String(row.imported_at),
-  };
-}
 
 /** Amendments by date descending then id: one contract's through its index, otherwise through the date index. */
 export function listAmendments(sql: Sql, filter: AmendmentFilter, page: KeysetPage<DatePosition>): AmendmentRecord[] {

@@ -5,9 +5,9 @@
  */
 import type { AnnouncementFilter, DatePosition, KeysetPage } from '../../procurement-queries.js';
 import type { AnnouncementRecord } from '../../procurement-records.js';
-import { toCpvRef } from './contract-rows.js';
+import { toAnnouncement } from '../../shared/procurement-rows.js';
 import { dateRange, type OrderedSource, readKeyset } from './keyset.js';
-import { dateOrNull, groupRows, jsonList, numberOrNull, type Params, type Row, type Sql, textOrNull } from './sql.js';
+import { groupRows, jsonList, type Params, type Row, SQLITE_COLUMNS, type Sql } from './sql.js';
 import { ftsQuery, isSmallTextSet, wordConditions } from './text-search.js';
 
 type Dimension = 'municipality' | 'district' | undefined;
@@ -139,24 +139,7 @@ export function loadAnnouncements(sql: Sql, ids: readonly number[]): Announcemen
   const byId = new Map(
     rows.map((row) => {
       const id = Number(row.id);
-      const record: AnnouncementRecord = {
-        id,
-        source: String(row.source),
-        source_id: String(row.source_id),
-        imported_at: String(row.imported_at),
-        published_on: dateOrNull(row.published_on),
-        deadline_on: textOrNull(row.deadline_on),
-        buyer: { nif: textOrNull(row.buyer_nif), name: String(row.buyer_name) },
-        object: String(row.object),
-        cpv: (cpvs.get(id) ?? []).map(toCpvRef),
-        base_price_eur: numberOrNull(row.base_price_eur),
-        contract_types: JSON.parse(String(row.contract_types)),
-        procedure_type: textOrNull(row.procedure_type),
-        municipalities: (places.get(id) ?? []).map((p) => String(p.code)),
-        district: textOrNull(row.district),
-        link: textOrNull(row.link),
-      };
-      return [id, record] as const;
+      return [id, toAnnouncement(row, cpvs.get(id) ?? [], places.get(id) ?? [], SQLITE_COLUMNS)] as const;
     }),
   );
   return ids.flatMap((id) => byId.get(id) ?? []);

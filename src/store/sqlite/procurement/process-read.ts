@@ -4,7 +4,8 @@
  */
 import type { ProcessKey } from '../../procurement-queries.js';
 import type { AmendmentRecord, ContractRecord } from '../../procurement-records.js';
-import { amendmentSelect, toAmendment } from './amendment-rows.js';
+import { toAmendment } from '../../shared/procurement-rows.js';
+import { amendmentSelect } from './amendment-rows.js';
 import { loadContracts } from './contract-rows.js';
 import { jsonList, type Row, type Sql } from './sql.js';
 
