@@ -6,9 +6,9 @@
 import type { AggregateDimension, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
 import { aggregateAnswer, type CountedPart, countedRow as counted, labelLookups, mergeParts } from '../../shared/aggregate-answer.js';
 import { splitByMonth } from '../../shared/month-split.js';
+import { ALL_CONTRACTS } from '../../shared/rollup-deltas.js';
 import { Params, type Sql } from '../db.js';
 import { dateRange } from './keyset.js';
-import { ALL_CONTRACTS } from './rollups.js';
 
 export async function aggregateContracts(sql: Sql, query: AggregateQuery): Promise<AggregateResult> {
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.

@@ -7,6 +7,7 @@
 import type pg from 'pg';
 import { fold } from '../../../core/text-match.js';
 import type { ProcurementWriteSummary } from '../../procurement-records.js';
+import { EntityQueue, RollupDeltas } from '../../shared/rollup-deltas.js';
 import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';
 import { bumpDataVersion } from '../data-version.js';
 import type { Sql } from '../db.js';
@@ -15,7 +16,7 @@ import { writeAmendments } from './amendment-write.js';
 import { planAnnouncements } from './announcement-write.js';
 import { planContracts } from './contract-write.js';
 import { EntityWriter } from './entity-write.js';
-import { EntityQueue, RollupDeltas } from './rollups.js';
+import { flushEntityQueue, flushRollups } from './rollups.js';
 
 export interface BatchContext {
   readonly sql: Sql;
@@ -42,7 +43,7 @@ export async function writeBatch(sql: Sql, client: pg.PoolClient, batch: Procure
       orphan_amendments: [],
     },
     entities,
-    rollups: new RollupDeltas(),
+    rollups: new RollupDeltas({ withSets: false }),
     entityQueue: new EntityQueue(),
     districtOf: new Map(municipalities.map((m) => [Number(m.id), fold(String(m.district))])),
   };
@@ -66,8 +67,8 @@ export async function writeBatch(sql: Sql, client: pg.PoolClient, batch: Procure
     ...(await writeAmendments(context, batch.amendments ?? [])),
   ];
   await appendChanges(sql, changes);
-  await context.rollups.flush(sql);
-  await context.entityQueue.flush(sql);
+  await flushRollups(sql, context.rollups);
+  await flushEntityQueue(sql, context.entityQueue);
   const { summary } = context;
   const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some((s) => s.inserted + s.updated > 0);
   if (changed) await bumpDataVersion(sql);

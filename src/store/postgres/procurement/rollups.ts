@@ -3,86 +3,22 @@
  * deltas summed here and added once at its end, in integer cents), entity totals recomputed by
  * `refreshEntityTotals` for the entities that batches queued.
  */
+import type { EntityQueue, RollupDelta, RollupDeltas } from '../../shared/rollup-deltas.js';
 import type { Sql } from '../db.js';
 
-export const ALL_CONTRACTS = 0;
-export const NO_MUNICIPALITY = -1;
-
-/** What a contract contributes to the rollups (as stored: '' for an unknown date). */
-export interface RollupFacts {
-  published_on: string;
-  cpv_division: string | null;
-  procedure_type: string | null;
-  price_eur: number | null;
-  municipality_ids: readonly number[];
-}
-
-interface Delta {
-  scope: number;
-  month: string;
-  cpv_division: string;
-  procedure_type: string;
-  count: number;
-  total_cents: number;
-}
-
-export class RollupDeltas {
-  readonly #deltas = new Map<string, Delta>();
-
-  add(facts: RollupFacts): void {
-    this.#apply(facts, 1);
-  }
-
-  remove(facts: RollupFacts): void {
-    this.#apply(facts, -1);
-  }
-
-  #apply(facts: RollupFacts, sign: 1 | -1): void {
-    const scopes = facts.municipality_ids.length > 0 ? facts.municipality_ids : [NO_MUNICIPALITY];
-    const cents = Math.round((facts.price_eur ?? 0) * 100);
-    const month = facts.published_on.slice(0, 7);
-    const cpvDivision = facts.cpv_division ?? '';
-    const procedureType = facts.procedure_type ?? '';
-    for (const scope of [ALL_CONTRACTS, ...scopes]) {
-      const key = `${scope}|${month}|${cpvDivision}|${procedureType}`;
-      let held = this.#deltas.get(key);
-      if (!held) {
-        held = { scope, month, cpv_division: cpvDivision, procedure_type: procedureType, count: 0, total_cents: 0 };
-        this.#deltas.set(key, held);
-      }
-      held.count += sign;
-      held.total_cents += sign * cents;
-    }
-  }
-
-  /** Adds the deltas to contract_rollups and their sums per scope and month to contract_month_rollups. */
-  async flush(sql: Sql): Promise<void> {
-    const fine = [...this.#deltas.values()].filter((d) => d.count !== 0 || d.total_cents !== 0);
-    const months = new Map<string, Delta>();
-    for (const delta of fine) {
-      const key = `${delta.scope}|${delta.month}`;
-      const held = months.get(key) ?? { ...delta, cpv_division: '', procedure_type: '', count: 0, total_cents: 0 };
-      held.count += delta.count;
-      held.total_cents += delta.total_cents;
-      months.set(key, held);
-    }
-    await addDeltas(sql, 'contract_rollups', ['scope', 'month', 'cpv_division', 'procedure_type'], fine);
-    await addDeltas(
-      sql,
-      'contract_month_rollups',
-      ['scope', 'month'],
-      [...months.values()].filter((d) => d.count !== 0 || d.total_cents !== 0),
-    );
-    this.#deltas.clear();
-  }
+/** Adds a batch's rollup deltas (see shared/rollup-deltas.ts) to contract_rollups and contract_month_rollups. */
+export async function flushRollups(sql: Sql, deltas: RollupDeltas): Promise<void> {
+  const { fine, months } = deltas.take();
+  await addDeltas(sql, 'contract_rollups', ['scope', 'month', 'cpv_division', 'procedure_type'], fine);
+  await addDeltas(sql, 'contract_month_rollups', ['scope', 'month'], months);
 }
 
 const KEY_TYPES: Record<string, string> = { scope: 'integer', month: 'text', cpv_division: 'text', procedure_type: 'text' };
 
 /** Upserts deltas into a rollup table keyed by `keys`, in one statement; rows whose count falls to zero are dropped. */
-async function addDeltas(sql: Sql, table: string, keys: (keyof Delta)[], deltas: readonly Delta[]): Promise<void> {
+async function addDeltas(sql: Sql, table: string, keys: (keyof RollupDelta)[], deltas: readonly RollupDelta[]): Promise<void> {
   if (deltas.length === 0) return;
-  const columns = [...keys, 'count', 'total_cents'] as (keyof Delta)[];
+  const columns = [...keys, 'count', 'total_cents'] as (keyof RollupDelta)[];
   const types = columns.map((c) => KEY_TYPES[c] ?? 'bigint');
   await sql(
     `INSERT INTO ${table} (${columns.join(', ')})
@@ -96,20 +32,10 @@ async function addDeltas(sql: Sql, table: string, keys: (keyof Delta)[], deltas:
   );
 }
 
-/** Tax numbers whose entity totals a batch changed, queued for `refreshEntityTotals`. */
-export class EntityQueue {
-  readonly #nifs = new Set<string>();
-
-  add(nif: string | null): void {
-    if (nif !== null) this.#nifs.add(nif);
-  }
-
-  async flush(sql: Sql): Promise<void> {
-    if (this.#nifs.size > 0) {
-      await sql('INSERT INTO entity_rollup_queue (nif) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [[...this.#nifs]]);
-    }
-    this.#nifs.clear();
-  }
+/** Queues the batch's tax numbers for `refreshEntityTotals`. */
+export async function flushEntityQueue(sql: Sql, queue: EntityQueue): Promise<void> {
+  const nifs = queue.take();
+  if (nifs.length > 0) await sql('INSERT INTO entity_rollup_queue (nif) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING', [nifs]);
 }
 
 /** Recomputes the totals of the queued entities from their contracts; false when the queue was empty. */

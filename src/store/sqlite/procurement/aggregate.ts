@@ -18,8 +18,8 @@ import {
   mergeParts,
 } from '../../shared/aggregate-answer.js';
 import { splitByMonth } from '../../shared/month-split.js';
+import { ALL_CONTRACTS } from '../../shared/rollup-deltas.js';
 import { dateRange } from './keyset.js';
-import { ALL_CONTRACTS } from './rollups.js';
 import { jsonList, type Params, type Row, type Sql } from './sql.js';
 
 export function aggregateContracts(sql: Sql, query: AggregateQuery): AggregateResult {

@@ -6,12 +6,13 @@
 import type Database from 'better-sqlite3';
 import { fold } from '../../../core/text-match.js';
 import type { ProcurementWriteSummary } from '../../procurement-records.js';
+import { EntityQueue, RollupDeltas } from '../../shared/rollup-deltas.js';
 import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';
 import { writeAmendment } from './amendment-write.js';
 import { writeAnnouncement } from './announcement-write.js';
 import { writeContract } from './contract-write.js';
 import { EntityWriter } from './entity-write.js';
-import { EntityQueue, RollupDeltas } from './rollups.js';
+import { flushEntityQueue, flushRollups } from './rollups.js';
 import type { Row, Sql } from './sql.js';
 
 export interface BatchContext {
@@ -39,7 +40,7 @@ export function writeBatch(db: Database.Database, sql: Sql, batch: ProcurementBa
         orphan_amendments: [],
       },
       entities,
-      rollups: new RollupDeltas(),
+      rollups: new RollupDeltas({ withSets: true }),
       entityQueue: new EntityQueue(),
       districtOf: new Map(municipalities.map((m) => [Number(m.id), fold(String(m.district))])),
     };
@@ -47,8 +48,8 @@ export function writeBatch(db: Database.Database, sql: Sql, batch: ProcurementBa
     for (const contract of batch.contracts ?? []) writeContract(context, contract);
     for (const announcement of batch.announcements ?? []) writeAnnouncement(context, announcement);
     for (const amendment of batch.amendments ?? []) writeAmendment(context, amendment);
-    context.rollups.flush(sql);
-    context.entityQueue.flush(sql);
+    flushRollups(sql, context.rollups);
+    flushEntityQueue(sql, context.entityQueue);
     const { summary } = context;
     const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some(
       (s) => s.inserted + s.updated > 0,

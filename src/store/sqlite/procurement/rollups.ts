@@ -4,101 +4,15 @@
  * its deltas and adds them once at its end. Entity totals are recomputed by `refreshEntityTotals` for the entities a write
  * touched, as the store interface has it (after loads).
  */
+import type { EntityQueue, RollupDeltas, SetDelta } from '../../shared/rollup-deltas.js';
 import type { Sql } from './sql.js';
 
-/** Scope of the rollup rows that hold each contract once, and of those of contracts executed in no municipality. */
-export const ALL_CONTRACTS = 0;
-export const NO_MUNICIPALITY = -1;
-
-/** What a contract contributes to the rollups (as stored: '' for unknown). */
-export interface RollupFacts {
-  published_on: string;
-  cpv_division: string | null;
-  procedure_type: string | null;
-  price_eur: number | null;
-  municipality_ids: readonly number[];
-}
-
-interface Delta {
-  scope: number;
-  month: string;
-  cpv_division: string;
-  procedure_type: string;
-  count: number;
-  total_cents: number;
-}
-
-/** What a contract executed in several municipalities contributes to contract_set_rollups, keyed by that set. */
-interface SetDelta {
-  /** The municipality ids, ascending, joined by ','. */
-  members: string;
-  month: string;
-  cpv_division: string;
-  procedure_type: string;
-  count: number;
-  total_cents: number;
-}
-
-export class RollupDeltas {
-  readonly #deltas = new Map<string, Delta>();
-  readonly #setDeltas = new Map<string, SetDelta>();
-
-  add(facts: RollupFacts): void {
-    this.#apply(facts, 1);
-  }
-
-  remove(facts: RollupFacts): void {
-    this.#apply(facts, -1);
-  }
-
-  #apply(facts: RollupFacts, sign: 1 | -1): void {
-    const scopes = facts.municipality_ids.length > 0 ? facts.municipality_ids : [NO_MUNICIPALITY];
-    const cents = Math.round((facts.price_eur ?? 0) * 100);
-    const month = facts.published_on.slice(0, 7);
-    const cpvDivision = facts.cpv_division ?? '';
-    const procedureType = facts.procedure_type ?? '';
-    const bump = (scope: number) => {
-      const key = `${scope}|${month}|${cpvDivision}|${procedureType}`;
-      let held = this.#deltas.get(key);
-      if (!held) {
-        held = { scope, month, cpv_division: cpvDivision, procedure_type: procedureType, count: 0, total_cents: 0 };
-        this.#deltas.set(key, held);
-      }
-      held.count += sign;
-      held.total_cents += sign * cents;
-    };
-    bump(ALL_CONTRACTS);
-    for (const scope of scopes) bump(scope);
-    if (facts.municipality_ids.length > 1) {
-      const members = [...new Set(facts.municipality_ids)].sort((a, b) => a - b).join(',');
-      const key = `${members}|${month}|${cpvDivision}|${procedureType}`;
-      let held = this.#setDeltas.get(key);
-      if (!held) {
-        held = { members, month, cpv_division: cpvDivision, procedure_type: procedureType, count: 0, total_cents: 0 };
-        this.#setDeltas.set(key, held);
-      }
-      held.count += sign;
-      held.total_cents += sign * cents;
-    }
-  }
-
-  /** Adds the batch's deltas to contract_rollups, and their sums per scope and month to contract_month_rollups. */
-  flush(sql: Sql): void {
-    const months = new Map<string, Delta>();
-    for (const delta of this.#deltas.values()) {
-      const key = `${delta.scope}|${delta.month}`;
-      const held = months.get(key) ?? { ...delta, cpv_division: '', procedure_type: '', count: 0, total_cents: 0 };
-      held.count += delta.count;
-      held.total_cents += delta.total_cents;
-      months.set(key, held);
-    }
-    const fine = ['scope', 'month', 'cpv_division', 'procedure_type'];
-    addDeltas(sql, 'contract_rollups', fine, this.#deltas.values());
-    addDeltas(sql, 'contract_month_rollups', ['scope', 'month'], months.values());
-    this.#deltas.clear();
-    flushSetDeltas(sql, this.#setDeltas.values());
-    this.#setDeltas.clear();
-  }
+/** Adds a batch's rollup deltas (see shared/rollup-deltas.ts) to contract_rollups, contract_month_rollups and contract_set_rollups. */
+export function flushRollups(sql: Sql, deltas: RollupDeltas): void {
+  const { fine, months, sets } = deltas.take();
+  addDeltas(sql, 'contract_rollups', ['scope', 'month', 'cpv_division', 'procedure_type'], fine);
+  addDeltas(sql, 'contract_month_rollups', ['scope', 'month'], months);
+  flushSetDeltas(sql, sets);
 }
 
 /**
@@ -143,19 +57,10 @@ function addDeltas(sql: Sql, table: string, keys: string[], deltas: Iterable<{ c
   }
 }
 
-/** Tax numbers whose entity totals a batch changed, queued for `refreshEntityTotals`. */
-export class EntityQueue {
-  readonly #nifs = new Set<string>();
-
-  add(nif: string | null): void {
-    if (nif !== null) this.#nifs.add(nif);
-  }
-
-  flush(sql: Sql): void {
-    const enqueue = sql('INSERT OR IGNORE INTO entity_rollup_queue (nif) VALUES (?)');
-    for (const nif of this.#nifs) enqueue.run(nif);
-    this.#nifs.clear();
-  }
+/** Queues the batch's tax numbers for `refreshEntityTotals`. */
+export function flushEntityQueue(sql: Sql, queue: EntityQueue): void {
+  const enqueue = sql('INSERT OR IGNORE INTO entity_rollup_queue (nif) VALUES (?)');
+  for (const nif of queue.take()) enqueue.run(nif);
 }
 
 /** Recomputes the totals of the queued entities from their contracts; false when the queue was empty. */
