@@ -3,10 +3,10 @@
  * newest first within one account; sources as in the SQLite store (rule, municipalities, status, account).
  */
 import type { KeysetPage } from '../../procurement-queries.js';
+import { toAlertMatch } from '../../shared/alert-rows.js';
 import type { AlertMatchFilter, InstantPosition } from '../../signal-queries.js';
 import type { AlertMatchInput, AlertMatchRecord } from '../../signal-records.js';
-import type { Params, Row, Sql } from '../db.js';
-import { numberOrNull, textOrNull } from '../procurement/rows.js';
+import type { Params, Sql } from '../db.js';
 import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
 /** Inside the caller's transaction: the matches (a pair already there is skipped) and the rules' positions. */
@@ -88,37 +88,17 @@ const MATCH_SELECT = 'SELECT m.*, r.name AS rule_name FROM alert_matches m JOIN 
 async function loadAlertMatches(sql: Sql, ids: readonly number[]): Promise<AlertMatchRecord[]> {
   if (ids.length === 0) return [];
   const rows = await sql(`${MATCH_SELECT} WHERE m.id = ANY($1::integer[])`, [ids]);
-  const byId = new Map(rows.map((row) => [Number(row.id), toMatch(row)]));
+  const byId = new Map(rows.map((row) => [Number(row.id), toAlertMatch(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function getAlertMatch(sql: Sql, id: number): Promise<AlertMatchRecord | undefined> {
   const [row] = await sql(`${MATCH_SELECT} WHERE m.id = $1`, [id]);
-  return row && toMatch(row);
+  return row && toAlertMatch(row);
 }
 
 export async function dismissAlertMatch(sql: Sql, id: number): Promise<boolean> {
   return (
     (await sql("UPDATE alert_matches SET status = 'dismissed' WHERE id = $1 AND status <> 'dismissed' RETURNING id", [id])).length === 1
   );
-}
-
-function toMatch(row: Row): AlertMatchRecord {
-  return {
-    id: Number(row.id),
-    rule_id: Number(row.rule_id),
-    rule_name: textOrNull(row.rule_name),
-    account_id: Number(row.account_id),
-    item_key: String(row.item_key),
-    source_type: row.source_type as AlertMatchRecord['source_type'],
-    municipality_id: numberOrNull(row.municipality_id),
-    score: numberOrNull(row.score),
-    title: textOrNull(row.title),
-    snippet: textOrNull(row.snippet),
-    link: textOrNull(row.link),
-    matched_at: String(row.matched_at),
-    case_id: numberOrNull(row.case_id),
-    judge: row.judge === null ? null : JSON.parse(String(row.judge)),
-    status: row.status as AlertMatchRecord['status'],
-  };
 }

@@ -1,9 +1,10 @@
 /** Alert templates (predefined subscriptions, upserted by key) and accounts' rules, listed by id. */
 import type { KeysetPage } from '../../procurement-queries.js';
+import { toAlertRule, toAlertTemplate } from '../../shared/alert-rows.js';
 import type { AlertRuleFilter } from '../../signal-queries.js';
 import type { AlertRuleInput, AlertRuleRecord, AlertTemplateInput, AlertTemplateRecord } from '../../signal-records.js';
-import { Params, type Row, type Sql } from '../db.js';
-import { numberOrNull, textOrNull } from '../procurement/rows.js';
+import { Params, type Sql } from '../db.js';
+import { POSTGRES_COLUMNS } from '../procurement/rows.js';
 
 const TEMPLATE_COLUMNS = ['key', 'name', 'description', 'matcher_type', 'params', 'source_types', 'target_scope'] as const;
 const UPDATED = TEMPLATE_COLUMNS.filter((c) => c !== 'key');
@@ -24,16 +25,7 @@ export async function saveAlertTemplates(sql: Sql, rows: readonly AlertTemplateI
 }
 
 export async function listAlertTemplates(sql: Sql): Promise<AlertTemplateRecord[]> {
-  return (await sql('SELECT * FROM alert_templates ORDER BY id')).map((row) => ({
-    id: Number(row.id),
-    key: String(row.key),
-    name: String(row.name),
-    description: String(row.description),
-    matcher_type: row.matcher_type as AlertTemplateRecord['matcher_type'],
-    params: JSON.parse(String(row.params)),
-    source_types: JSON.parse(String(row.source_types)),
-    target_scope: row.target_scope as AlertTemplateRecord['target_scope'],
-  }));
+  return (await sql('SELECT * FROM alert_templates ORDER BY id')).map(toAlertTemplate);
 }
 
 export async function createAlertRule(sql: Sql, input: AlertRuleInput): Promise<AlertRuleRecord> {
@@ -53,12 +45,12 @@ export async function createAlertRule(sql: Sql, input: AlertRuleInput): Promise<
       input.now,
     ],
   );
-  return toRule(row);
+  return toAlertRule(row, POSTGRES_COLUMNS);
 }
 
 export async function getAlertRule(sql: Sql, id: number): Promise<AlertRuleRecord | undefined> {
   const [row] = await sql('SELECT * FROM alert_rules WHERE id = $1', [id]);
-  return row && toRule(row);
+  return row && toAlertRule(row, POSTGRES_COLUMNS);
 }
 
 /** By id ascending; one account's through its index. */
@@ -68,7 +60,7 @@ export async function listAlertRules(sql: Sql, filter: AlertRuleFilter, page: Ke
   if (filter.accountId !== undefined) conditions.push(`account_id = ${p.add(filter.accountId)}`);
   if (filter.enabledOnly) conditions.push('enabled');
   return (await sql(`SELECT * FROM alert_rules WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT ${p.add(page.limit)}`, p.values)).map(
-    toRule,
+    (row) => toAlertRule(row, POSTGRES_COLUMNS),
   );
 }
 
@@ -79,22 +71,4 @@ export async function setAlertRuleEnabled(sql: Sql, id: number, enabled: boolean
   if (row.enabled === enabled) return { found: true, changed: false };
   await sql('UPDATE alert_rules SET enabled = $1 WHERE id = $2', [enabled, id]);
   return { found: true, changed: true };
-}
-
-function toRule(row: Row): AlertRuleRecord {
-  return {
-    id: Number(row.id),
-    account_id: Number(row.account_id),
-    name: String(row.name),
-    matcher_type: row.matcher_type as AlertRuleRecord['matcher_type'],
-    params: JSON.parse(String(row.params)),
-    source_types: JSON.parse(String(row.source_types)),
-    municipality_ids: JSON.parse(String(row.municipality_ids)),
-    target_scope: row.target_scope as AlertRuleRecord['target_scope'],
-    district: textOrNull(row.district),
-    template_id: numberOrNull(row.template_id),
-    enabled: Boolean(row.enabled),
-    created_at: String(row.created_at),
-    matched_seq: Number(row.matched_seq),
-  };
 }

@@ -9,10 +9,11 @@
  *   otherwise      → alert_matches_by_account
  */
 import type { KeysetPage } from '../../procurement-queries.js';
+import { toAlertMatch } from '../../shared/alert-rows.js';
 import type { AlertMatchFilter, InstantPosition } from '../../signal-queries.js';
 import type { AlertMatchInput, AlertMatchRecord } from '../../signal-records.js';
 import type { OrderedSource } from '../procurement/keyset.js';
-import { jsonList, numberOrNull, type Params, type Row, type Sql, textOrNull } from '../procurement/sql.js';
+import { jsonList, type Params, type Row, type Sql } from '../procurement/sql.js';
 import { type InstantQuery, indexSource, readInstantIds, unique } from './instant-keyset.js';
 
 const COLUMNS = [
@@ -115,35 +116,15 @@ const MATCH_SELECT = 'SELECT m.*, r.name AS rule_name FROM alert_matches m JOIN 
 function loadAlertMatches(sql: Sql, ids: readonly number[]): AlertMatchRecord[] {
   if (ids.length === 0) return [];
   const rows = sql(`${MATCH_SELECT} WHERE m.id IN (SELECT value FROM json_each(@ids))`).all({ ids: jsonList(ids) }) as Row[];
-  const byId = new Map(rows.map((row) => [Number(row.id), toMatch(row)]));
+  const byId = new Map(rows.map((row) => [Number(row.id), toAlertMatch(row)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export function getAlertMatch(sql: Sql, id: number): AlertMatchRecord | undefined {
   const row = sql(`${MATCH_SELECT} WHERE m.id = ?`).get(id) as Row | undefined;
-  return row && toMatch(row);
+  return row && toAlertMatch(row);
 }
 
 export function dismissAlertMatch(sql: Sql, id: number): boolean {
   return sql("UPDATE alert_matches SET status = 'dismissed' WHERE id = ? AND status <> 'dismissed'").run(id).changes === 1;
-}
-
-function toMatch(row: Row): AlertMatchRecord {
-  return {
-    id: Number(row.id),
-    rule_id: Number(row.rule_id),
-    rule_name: textOrNull(row.rule_name),
-    account_id: Number(row.account_id),
-    item_key: String(row.item_key),
-    source_type: row.source_type as AlertMatchRecord['source_type'],
-    municipality_id: numberOrNull(row.municipality_id),
-    score: numberOrNull(row.score),
-    title: textOrNull(row.title),
-    snippet: textOrNull(row.snippet),
-    link: textOrNull(row.link),
-    matched_at: String(row.matched_at),
-    case_id: numberOrNull(row.case_id),
-    judge: row.judge === null ? null : JSON.parse(String(row.judge)),
-    status: row.status as AlertMatchRecord['status'],
-  };
 }

@@ -1,8 +1,9 @@
 /** Alert templates (predefined subscriptions, upserted by key) and accounts' rules, listed by id. */
 import type { KeysetPage } from '../../procurement-queries.js';
+import { toAlertRule, toAlertTemplate } from '../../shared/alert-rows.js';
 import type { AlertRuleFilter } from '../../signal-queries.js';
 import type { AlertRuleInput, AlertRuleRecord, AlertTemplateInput, AlertTemplateRecord } from '../../signal-records.js';
-import { numberOrNull, type Params, type Row, type Sql, textOrNull } from '../procurement/sql.js';
+import { type Params, type Row, SQLITE_COLUMNS, type Sql } from '../procurement/sql.js';
 
 const TEMPLATE_COLUMNS = ['key', 'name', 'description', 'matcher_type', 'params', 'source_types', 'target_scope'] as const;
 const UPDATED = TEMPLATE_COLUMNS.filter((c) => c !== 'key');
@@ -29,16 +30,7 @@ export function saveAlertTemplates(sql: Sql, rows: readonly AlertTemplateInput[]
 }
 
 export function listAlertTemplates(sql: Sql): AlertTemplateRecord[] {
-  return (sql('SELECT * FROM alert_templates ORDER BY id').all() as Row[]).map((row) => ({
-    id: Number(row.id),
-    key: String(row.key),
-    name: String(row.name),
-    description: String(row.description),
-    matcher_type: row.matcher_type as AlertTemplateRecord['matcher_type'],
-    params: JSON.parse(String(row.params)),
-    source_types: JSON.parse(String(row.source_types)),
-    target_scope: row.target_scope as AlertTemplateRecord['target_scope'],
-  }));
+  return (sql('SELECT * FROM alert_templates ORDER BY id').all() as Row[]).map(toAlertTemplate);
 }
 
 export function createAlertRule(sql: Sql, input: AlertRuleInput): number {
@@ -62,7 +54,7 @@ export function createAlertRule(sql: Sql, input: AlertRuleInput): number {
 
 export function getAlertRule(sql: Sql, id: number): AlertRuleRecord | undefined {
   const row = sql('SELECT * FROM alert_rules WHERE id = ?').get(id) as Row | undefined;
-  return row && toRule(row);
+  return row && toAlertRule(row, SQLITE_COLUMNS);
 }
 
 /** By id ascending; one account's through its index. */
@@ -75,7 +67,7 @@ export function listAlertRules(sql: Sql, filter: AlertRuleFilter, page: KeysetPa
   }
   if (filter.enabledOnly) conditions.push('enabled = 1');
   const rows = sql(`SELECT * FROM alert_rules WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT @limit`).all(params) as Row[];
-  return rows.map(toRule);
+  return rows.map((row) => toAlertRule(row, SQLITE_COLUMNS));
 }
 
 /** Whether the rule exists, and whether this changed it. */
@@ -85,22 +77,4 @@ export function setAlertRuleEnabled(sql: Sql, id: number, enabled: boolean): { f
   if (row.enabled === Number(enabled)) return { found: true, changed: false };
   sql('UPDATE alert_rules SET enabled = ? WHERE id = ?').run(Number(enabled), id);
   return { found: true, changed: true };
-}
-
-function toRule(row: Row): AlertRuleRecord {
-  return {
-    id: Number(row.id),
-    account_id: Number(row.account_id),
-    name: String(row.name),
-    matcher_type: row.matcher_type as AlertRuleRecord['matcher_type'],
-    params: JSON.parse(String(row.params)),
-    source_types: JSON.parse(String(row.source_types)),
-    municipality_ids: JSON.parse(String(row.municipality_ids)),
-    target_scope: row.target_scope as AlertRuleRecord['target_scope'],
-    district: textOrNull(row.district),
-    template_id: numberOrNull(row.template_id),
-    enabled: row.enabled === 1,
-    created_at: String(row.created_at),
-    matched_seq: Number(row.matched_seq),
-  };
 }
