@@ -3,9 +3,9 @@
  * whose conditions each source repeats) and a case with its history and links.
  */
 import type { KeysetPage } from '../../procurement-queries.js';
+import { toCase } from '../../shared/case-rows.js';
 import type { CaseFilter, InstantPosition } from '../../signal-queries.js';
 import type { CaseDetailRecord, CaseRecord } from '../../signal-records.js';
-import { toCase } from '../../sqlite/signals/case-rows.js';
 import type { Params, Sql } from '../db.js';
 import { loadCaseEvents } from './case-write.js';
 import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';

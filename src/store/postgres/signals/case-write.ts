@@ -4,12 +4,12 @@
  * it was handed, so a case touched in between stays pending.
  */
 import type { CaseRelationship } from '../../../vocabulary.js';
+import { CASE_COLUMNS, caseRow, type PendingMarks, toCaseEvent, toCaseFields } from '../../shared/case-rows.js';
+import { toSignal } from '../../shared/signal-rows.js';
 import type { CaseEventRecord, CaseUpdate, PendingCase } from '../../signal-records.js';
-import { CASE_COLUMNS, caseRow, toCaseFields } from '../../sqlite/signals/case-rows.js';
-import type { PendingMarks } from '../../sqlite/signals/case-write.js';
 import type { Sql } from '../db.js';
-import { groupRows, textOrNull } from '../procurement/rows.js';
-import { loadCaseSignals, toSignal } from './signal-rows.js';
+import { groupRows } from '../procurement/rows.js';
+import { loadCaseSignals } from './signal-rows.js';
 
 export type { PendingMarks };
 
@@ -69,16 +69,5 @@ export async function loadCaseEvents(sql: Sql, caseIds: readonly number[]): Prom
      WHERE case_id = ANY($1::integer[]) ORDER BY case_id, id`,
     [caseIds],
   );
-  return new Map(
-    [...groupRows(rows, (r) => Number(r.case_id))].map(([id, group]) => [
-      id,
-      group.map((row) => ({
-        event_type: row.event_type as CaseEventRecord['event_type'],
-        old_value: textOrNull(row.old_value),
-        new_value: textOrNull(row.new_value),
-        reason: textOrNull(row.reason),
-        created_at: String(row.created_at),
-      })),
-    ]),
-  );
+  return new Map([...groupRows(rows, (r) => Number(r.case_id))].map(([id, group]) => [id, group.map(toCaseEvent)]));
 }

@@ -1,9 +1,8 @@
 /** Signals read back: one statement for a whole page, with the case each signal is linked to. */
-import type { SignalRecord } from '../../signal-records.js';
-import { toSignal } from '../../sqlite/signals/signal-rows.js';
-import type { Row, Sql } from '../db.js';
 
-export { toSignal };
+import { toSignal } from '../../shared/signal-rows.js';
+import type { SignalRecord } from '../../signal-records.js';
+import type { Row, Sql } from '../db.js';
 
 const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id';
 

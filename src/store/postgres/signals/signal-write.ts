@@ -7,8 +7,9 @@
  * Set-wise, as procurement batches: the decisions are taken in memory in batch order, then each table is written
  * in one or two statements, whatever the batch's size.
  */
+
+import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from '../../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../../signal-records.js';
-import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from '../../sqlite/signals/signal-rows.js';
 import type { Row, Sql } from '../db.js';
 import { allocateIds } from '../procurement/batch.js';
 import { appendChanges } from './journal.js';

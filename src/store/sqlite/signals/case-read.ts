@@ -8,11 +8,12 @@
  *   otherwise      → cases_[linked_]by_seen
  */
 import type { KeysetPage } from '../../procurement-queries.js';
+import { toCase } from '../../shared/case-rows.js';
 import type { CaseFilter, InstantPosition } from '../../signal-queries.js';
 import type { CaseDetailRecord, CaseRecord } from '../../signal-records.js';
 import type { OrderedSource } from '../procurement/keyset.js';
 import { jsonList, type Params, type Row, type Sql } from '../procurement/sql.js';
-import { loadCaseEvents, toCase } from './case-rows.js';
+import { loadCaseEvents } from './case-rows.js';
 import { type InstantQuery, indexSource, readInstantIds, unique } from './instant-keyset.js';
 
 export function listCases(sql: Sql, filter: CaseFilter, page: KeysetPage<InstantPosition>): CaseRecord[] {

@@ -5,13 +5,14 @@
  * signal write touched in between (another process importing, say) stays pending and is computed again.
  */
 import type { CaseRelationship } from '../../../vocabulary.js';
+import { CASE_COLUMNS, caseRow, type PendingMarks, toCaseFields } from '../../shared/case-rows.js';
+import { toSignal } from '../../shared/signal-rows.js';
 import type { CaseUpdate, PendingCase } from '../../signal-records.js';
 import { groupRows, type Row, type Sql } from '../procurement/sql.js';
-import { CASE_COLUMNS, caseRow, loadCaseEvents, toCaseFields } from './case-rows.js';
-import { loadCaseSignals, toSignal } from './signal-rows.js';
+import { loadCaseEvents } from './case-rows.js';
+import { loadCaseSignals } from './signal-rows.js';
 
-/** The mark each case had when pendingCases last handed it out, by case id (kept by the store between calls). */
-export type PendingMarks = Map<number, number>;
+export type { PendingMarks };
 
 export function pendingCases(sql: Sql, limit: number, marks: PendingMarks): PendingCase[] {
   const rows = sql('SELECT * FROM cases INDEXED BY cases_pending WHERE pending IS NOT NULL ORDER BY id LIMIT ?').all(limit) as Row[];

@@ -5,10 +5,11 @@
  * first sight; a signal is in at most one case, so a changed case key moves it) and marks pending the case it
  * joined and the one it left, with the seq of that journal entry.
  */
+
+import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from '../../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../../signal-records.js';
 import { jsonList, type Row, type Sql } from '../procurement/sql.js';
 import { appendChange } from './journal.js';
-import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from './signal-rows.js';
 
 const WRITTEN = ['origin', 'fingerprint', ...SIGNAL_COLUMNS] as const;
 // Positional parameters, as for contracts: binding two dozen values by name costs more than the insert.
