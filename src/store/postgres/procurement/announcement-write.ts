@@ -2,36 +2,18 @@
  * Announcements upserted by (source, source_id), as in the SQLite store: a changed one keeps its id and gets its
  * child rows (CPVs, municipalities, districts) rewritten.
  */
-import { fold } from '../../../core/text-match.js';
 import type { AnnouncementInput } from '../../procurement-records.js';
+import { ANNOUNCEMENT_COLUMNS, announcementDistricts, announcementRow } from '../../shared/announcement-row.js';
 import { announcementFingerprint } from '../../shared/fingerprint.js';
-import { searchText } from '../../shared/procurement-keys.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
 import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
-const COLUMNS = [
-  'source',
-  'source_id',
-  'fingerprint',
-  'published_on',
-  'deadline_on',
-  'buyer_nif',
-  'buyer_name',
-  'object',
-  'base_price_eur',
-  'contract_types',
-  'procedure_type',
-  'district',
-  'link',
-  'search_text',
-  'imported_at',
-] as const;
 const CHILD_TABLES = ['announcement_cpvs', 'announcement_municipalities', 'announcement_districts'];
 
 interface Pending {
   id: number | undefined;
-  row: Record<(typeof COLUMNS)[number], CopyValue> & { published_on: string; deadline_on: string | null };
+  row: ReturnType<typeof announcementRow>;
   cpvs: string[];
   municipalityIds: number[];
   districts: Set<string>;
@@ -53,29 +35,11 @@ export async function planAnnouncements(batch: BatchContext, inputs: readonly An
     if (held) summary.announcements.updated++;
     else summary.announcements.inserted++;
     const municipalityIds = [...new Set(input.municipality_ids)];
-    // The districts it is in: the one it names and those of its municipalities, so a district filter is one index range.
-    const districts = new Set(municipalityIds.flatMap((m) => batch.districtOf.get(m) ?? []));
-    if (input.district) districts.add(fold(input.district.trim()));
+    const districts = announcementDistricts(input, municipalityIds, batch.districtOf);
     current.set(key, { id: held?.id, fingerprint });
     pending.set(key, {
       id: held?.id,
-      row: {
-        source: input.source,
-        source_id: input.source_id,
-        fingerprint,
-        published_on: input.published_on ?? '',
-        deadline_on: input.deadline_on ?? null,
-        buyer_nif: batch.entities.ensure(input.buyer),
-        buyer_name: input.buyer.name.trim(),
-        object: input.object,
-        base_price_eur: input.base_price_eur ?? null,
-        contract_types: input.contract_types,
-        procedure_type: input.procedure_type ?? null,
-        district: input.district ?? null,
-        link: input.link ?? null,
-        search_text: searchText(input.object),
-        imported_at: input.imported_at,
-      },
+      row: announcementRow(input, fingerprint, batch.entities.ensure(input.buyer)),
       cpvs: input.cpvs,
       municipalityIds,
       districts,
@@ -94,8 +58,8 @@ export async function planAnnouncements(batch: BatchContext, inputs: readonly An
     await upsertRows(
       batch.client,
       'announcements',
-      ['id', ...COLUMNS],
-      writes.map((w) => [w.id as number, ...COLUMNS.map((c) => w.row[c])]),
+      ['id', ...ANNOUNCEMENT_COLUMNS],
+      writes.map((w) => [w.id as number, ...ANNOUNCEMENT_COLUMNS.map((c) => w.row[c])]),
       { key: 'id', replacing: replaced.length > 0 },
     );
     const cpvs: CopyValue[][] = [];
