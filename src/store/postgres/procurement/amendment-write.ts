@@ -4,23 +4,11 @@
  * reported, not written.
  */
 import type { AmendmentInput } from '../../procurement-records.js';
+import { AMENDMENT_COLUMNS, amendmentRow } from '../../shared/amendment-row.js';
 import { amendmentFingerprint } from '../../shared/fingerprint.js';
 import { upsertRows } from '../copy.js';
 import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
-
-const COLUMNS = [
-  'source',
-  'source_id',
-  'contract_id',
-  'fingerprint',
-  'date',
-  'previous_price_eur',
-  'new_price_eur',
-  'reason',
-  'link',
-  'imported_at',
-] as const;
 
 /** Writes the batch's amendments; gives the journal entries of those inserted or changed. */
 export async function writeAmendments(batch: BatchContext, inputs: readonly AmendmentInput[]): Promise<Change[]> {
@@ -32,7 +20,7 @@ export async function writeAmendments(batch: BatchContext, inputs: readonly Amen
     inputs.map((m) => ({ source: m.source, source_id: m.contract_source_id })),
   );
   const current = new Map<string, { id: number | undefined; fingerprint: string }>(await storedBySourceKey(sql, 'amendments', inputs));
-  const pending = new Map<string, { id: number | undefined; values: (string | number | null)[] }>();
+  const pending = new Map<string, { id: number | undefined; row: ReturnType<typeof amendmentRow> }>();
   for (const input of inputs) {
     const contract = contracts.get(sourceKey(input.source, input.contract_source_id));
     if (!contract) {
@@ -51,18 +39,7 @@ export async function writeAmendments(batch: BatchContext, inputs: readonly Amen
     current.set(key, { id: held?.id, fingerprint });
     pending.set(key, {
       id: held?.id,
-      values: [
-        input.source,
-        input.source_id,
-        contract.id,
-        fingerprint,
-        input.date ?? '',
-        input.previous_price_eur ?? null,
-        input.new_price_eur ?? null,
-        input.reason ?? null,
-        input.link ?? null,
-        input.imported_at,
-      ],
+      row: amendmentRow(input, contract.id, fingerprint),
     });
   }
   const writes = [...pending.values()];
@@ -73,9 +50,9 @@ export async function writeAmendments(batch: BatchContext, inputs: readonly Amen
   await upsertRows(
     batch.client,
     'amendments',
-    ['id', ...COLUMNS],
-    writes.map((w) => [w.id as number, ...w.values]),
+    ['id', ...AMENDMENT_COLUMNS],
+    writes.map((w) => [w.id as number, ...AMENDMENT_COLUMNS.map((c) => w.row[c])]),
     { key: 'id', replacing },
   );
-  return writes.map((w) => ({ kind: 'amendment', id: w.id as number, key: null, date: w.values[4] as string }));
+  return writes.map((w) => ({ kind: 'amendment', id: w.id as number, key: null, date: w.row.date }));
 }

@@ -4,25 +4,14 @@
  * reported, not written. An inserted or changed amendment appends an `amendment` journal entry.
  */
 import type { AmendmentInput } from '../../procurement-records.js';
+import { AMENDMENT_COLUMNS, amendmentRow } from '../../shared/amendment-row.js';
 import { amendmentFingerprint } from '../../shared/fingerprint.js';
 import { appendChange } from '../signals/journal.js';
 import type { BatchContext } from './batch.js';
 import type { Row } from './sql.js';
 
-const COLUMNS = [
-  'source',
-  'source_id',
-  'contract_id',
-  'fingerprint',
-  'date',
-  'previous_price_eur',
-  'new_price_eur',
-  'reason',
-  'link',
-  'imported_at',
-] as const;
-const INSERT = `INSERT INTO amendments (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((c) => `@${c}`).join(', ')})`;
-const UPDATE = `UPDATE amendments SET ${COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
+const INSERT = `INSERT INTO amendments (${AMENDMENT_COLUMNS.join(', ')}) VALUES (${AMENDMENT_COLUMNS.map((c) => `@${c}`).join(', ')})`;
+const UPDATE = `UPDATE amendments SET ${AMENDMENT_COLUMNS.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`;
 
 export function writeAmendment(batch: BatchContext, input: AmendmentInput): void {
   const { sql, summary } = batch;
@@ -41,18 +30,7 @@ export function writeAmendment(batch: BatchContext, input: AmendmentInput): void
     summary.amendments.unchanged++;
     return;
   }
-  const row = {
-    source: input.source,
-    source_id: input.source_id,
-    contract_id: Number(contract.id),
-    fingerprint,
-    date: input.date ?? '',
-    previous_price_eur: input.previous_price_eur ?? null,
-    new_price_eur: input.new_price_eur ?? null,
-    reason: input.reason ?? null,
-    link: input.link ?? null,
-    imported_at: input.imported_at,
-  } satisfies Record<(typeof COLUMNS)[number], unknown>;
+  const row = amendmentRow(input, Number(contract.id), fingerprint);
   let id: number;
   if (old) {
     id = Number(old.id);
