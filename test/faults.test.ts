@@ -13,6 +13,17 @@ import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DependencyUnavailableError } from '../src/core/dependency.js';
 import type { Store } from '../src/store/store.js';
+import {
+  type Answer,
+  answer,
+  CHANNELS,
+  type Channel,
+  type DataInput,
+  dataRequest,
+  expectUnavailable,
+  isAdmitted,
+  startLoad,
+} from './helpers/channels.js';
 import { deleteKeys, type OutageRedis, sleep, startOutageRedis, uniquePrefix } from './helpers/redis.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
 
@@ -60,87 +71,11 @@ async function customer(plan: 'faults_metered' | 'faults_unmetered' = 'faults_me
   return { accountId: account.id, key: (await createKey(store, { accountId: account.id }, now)).secret };
 }
 
-type Channel = 'rest' | 'a2a' | 'mcp';
-const CHANNELS: Channel[] = ['rest', 'a2a', 'mcp'];
-
-interface Answer {
-  status: number;
-  headers: Record<string, unknown>;
-  json: any;
-  body: string;
-}
-
-let rpcId = 0;
-
 /** One data request (an indicator's detail, or a municipality's series, which reads the store) on a channel. */
-async function call(channel: Channel, key: string, input: { key: string; municipality?: string } = { key: 'population' }): Promise<Answer> {
-  const operation = input.municipality ? 'indicators_series' : 'indicators_get';
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const res =
-    channel === 'rest'
-      ? await app.http.inject({
-          url: input.municipality ? `/v1/indicators/${input.key}/series?municipality=${input.municipality}` : `/v1/indicators/${input.key}`,
-          headers,
-        })
-      : channel === 'a2a'
-        ? await app.http.inject({
-            method: 'POST',
-            url: '/a2a',
-            headers: { ...headers, 'a2a-version': '1.0' },
-            payload: {
-              jsonrpc: '2.0',
-              id: ++rpcId,
-              method: 'SendMessage',
-              params: {
-                message: {
-                  messageId: `m-${rpcId}`,
-                  role: 'ROLE_USER',
-                  parts: [{ data: { skill: operation, input }, mediaType: 'application/json' }],
-                },
-              },
-            },
-          })
-        : await app.http.inject({
-            method: 'POST',
-            url: '/mcp',
-            headers: { ...headers, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-            payload: { jsonrpc: '2.0', id: ++rpcId, method: 'tools/call', params: { name: operation, arguments: input } },
-          });
-  let json: any;
-  try {
-    json = JSON.parse(res.body);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, headers: res.headers, json, body: res.body };
-}
-
-/** A data answer, in the channel's form. */
-function isAdmitted(channel: Channel, res: Answer): boolean {
-  if (res.status !== 200) return false;
-  if (channel === 'rest') return res.json?.key !== undefined || Array.isArray(res.json?.items);
-  if (channel === 'a2a') return res.json?.result?.message?.parts?.[0]?.data !== undefined;
-  return res.json?.result?.structuredContent !== undefined && res.json.result.isError === undefined;
-}
-
-/** 503 `service-unavailable` with Retry-After, in the channel's form; throws (via expect) otherwise. */
-function expectUnavailable(channel: Channel, res: Answer): void {
-  expect(res.status, `${channel}: ${res.body}`).toBe(503);
-  expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-  const type = `${BASE_URL}/problems/service-unavailable`;
-  if (channel === 'rest') {
-    expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect(res.json).toMatchObject({ type, status: 503, title: 'Service temporarily unavailable' });
-  } else if (channel === 'a2a') {
-    expect(res.json.error.code).toBe(-32004);
-    expect(res.json.error.data[0]).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', metadata: { kind: 'service-unavailable' } });
-    expect(res.json.error.data[1]).toMatchObject({ type, status: 503 });
-  } else {
-    expect(res.json.error.code).toBe(-32000);
-    expect(res.json.error.data).toMatchObject({ type, status: 503 });
-  }
-  // The cause (a host, a driver's message) never reaches the caller.
-  expect(res.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|Stream isn't writeable/);
+async function call(channel: Channel, key: string, input?: DataInput): Promise<Answer> {
+  const { method, url, headers, body } = dataRequest(channel, key, input);
+  const res = await app.http.inject({ method, url, headers, payload: body });
+  return answer(res.statusCode, res.headers, res.body);
 }
 
 async function used(key: string): Promise<number> {
@@ -215,27 +150,8 @@ describe('Redis stops and returns', () => {
 
   it('under load: every answer is a success or a 503, and exactly the successes are charged', async () => {
     const { accountId, key } = await customer();
-    const tally = { admitted: 0, refused: 0, unexpected: [] as string[] };
-    let running = true;
-    const load = (async () => {
-      while (running) {
-        await Promise.all(
-          CHANNELS.map(async (channel) => {
-            const res = await call(channel, key);
-            if (isAdmitted(channel, res)) tally.admitted++;
-            else {
-              try {
-                expectUnavailable(channel, res);
-                tally.refused++;
-              } catch {
-                tally.unexpected.push(`${channel} ${res.status} ${res.body.slice(0, 200)}`);
-              }
-            }
-          }),
-        );
-        await sleep(2);
-      }
-    })();
+    const load = startLoad((channel) => call(channel, key));
+    const { tally } = load;
 
     let admittedAtRecovery: number;
     try {
@@ -248,8 +164,7 @@ describe('Redis stops and returns', () => {
       await sleep(300);
     } finally {
       await outage.restore();
-      running = false;
-      await load;
+      await load.stop();
     }
 
     expect(tally.unexpected).toEqual([]);

@@ -9,23 +9,16 @@
  * 127.0.0.1:5432, Redis at REDIS_URL or 127.0.0.1:6379), on a database of its own and under a Redis key prefix
  * of its own (REDIS_PREFIX). Needs the build (dist/), as quickstart.test.ts does: `npm test` builds first.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPeriod } from '../src/access/counters.js';
-import { createAccount } from '../src/admin/accounts.js';
-import { createKey } from '../src/admin/keys.js';
-import { migrate } from '../src/admin/migrate.js';
-import { type PlanChanges, savePlan } from '../src/admin/plans.js';
-import { loadDemoData } from '../src/ingest/demo/load-demo.js';
-import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.js';
-import { createDatabase, databaseUrl, dropDatabase, newDatabaseName } from './helpers/backend.js';
+import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
+import { databaseUrl, dropDatabase, newDatabaseName } from './helpers/backend.js';
+import { type Answer, CHANNELS, type Channel, dataRequest, fetchAnswer } from './helpers/channels.js';
+import { createDemoDatabase, customer, type Instance, killInstances, requireBuild, startInstance } from './helpers/deployment.js';
 import { deleteKeys, freePort, REDIS_URL, uniquePrefix } from './helpers/redis.js';
 
-const DIST_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 /** The balancer's address: every instance is configured with it, so their answers name the same problem types. */
 const BASE_URL = 'https://api.munidata.test';
 const PREFIX = uniquePrefix('multi-instance');
@@ -37,142 +30,30 @@ const PER_MINUTE = 12;
 /** Requests in flight at once against the per-minute limit: three times it. */
 const MINUTE_BURST = 36;
 
-type Channel = 'rest' | 'a2a' | 'mcp';
-const CHANNELS: Channel[] = ['rest', 'a2a', 'mcp'];
-
-interface Instance {
-  readonly child: ChildProcess;
-  readonly port: number;
-  readonly output: { stdout: string; stderr: string };
-}
-
 const database = newDatabaseName(); // carries the run's prefix: the global teardown drops it should this file crash
 let store: PostgresStore;
 const instances: Instance[] = [];
-/** Every server process started, listening or not: none outlives the file. */
-const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
-  if (!existsSync(DIST_MAIN)) {
-    throw new Error(`${DIST_MAIN} is missing: build the CLI first (npm run build), or run the tests with npm test`);
-  }
-  await createDatabase(database);
-  store = openPostgresStore({ url: databaseUrl(database), poolSize: 2 });
-  await migrate(store);
-  // A small demo: the indicators the requests read, and a few contracts. Detection is not needed here.
-  await loadDemoData(store, { seed: 42, contracts: 100 });
+  requireBuild();
+  store = await createDemoDatabase(database);
   const ports = new Set<number>(); // chosen one after another, so no two instances are given the same
   while (ports.size < INSTANCES) ports.add(await freePort());
-  instances.push(...(await Promise.all([...ports].map(startInstance))));
+  // Configured as every instance of one deployment is.
+  const deployment = { DATABASE_URL: databaseUrl(database), REDIS_PREFIX: PREFIX, BASE_URL };
+  instances.push(...(await Promise.all([...ports].map((port) => startInstance(port, deployment)))));
 }, 120_000);
 
 afterAll(async () => {
-  killAll();
+  killInstances();
   await store?.close();
   await dropDatabase(database);
   await deleteKeys(PREFIX);
 });
 
-// Should the worker be torn down without its afterAll, the servers go with it.
-process.once('exit', killAll);
-
-function killAll(): void {
-  for (const child of children) if (isRunning(child)) child.kill('SIGKILL');
-}
-
-function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
-}
-
-/** `munidata serve --no-demo` on `port`, configured as every instance of one deployment is; resolves once it listens. */
-async function startInstance(port: number): Promise<Instance> {
-  const child = spawn(process.execPath, [DIST_MAIN, 'serve', '--no-demo', '--port', String(port)], {
-    // Only what the deployment sets (nothing inherited that could name another store or Redis).
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: databaseUrl(database),
-      REDIS_URL,
-      REDIS_PREFIX: PREFIX,
-      HOST: '127.0.0.1',
-      BASE_URL,
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const instance: Instance = { child, port, output: { stdout: '', stderr: '' } };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    instance.output.stdout += chunk;
-  });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-    instance.output.stderr += chunk;
-  });
-  const deadline = Date.now() + 60_000;
-  while (!/listening on /.test(instance.output.stdout)) {
-    if (!isRunning(child) || Date.now() > deadline) {
-      throw new Error(`instance on port ${port} did not start:\n${instance.output.stdout}\n${instance.output.stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return instance;
-}
-
-/** A plan of this test's own with the given limits, an account on it, and a key. */
-async function customer(plan: string, limits: PlanChanges) {
-  await savePlan(store, plan, { api_access: true, domains: ['indicators'], raw_values: true, ...limits }, 'create');
-  const now = new Date();
-  const account = await createAccount(store, { name: plan, plan }, now);
-  return { accountId: account.id, key: (await createKey(store, { accountId: account.id }, now)).secret };
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  json: any;
-  body: string;
-}
-
-let rpcId = 0;
-
 /** One charged data request (the population indicator) on a channel of an instance. */
-async function call(instance: Instance, channel: Channel, key: string): Promise<Answer> {
-  const url = `http://127.0.0.1:${instance.port}`;
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const input = { key: 'population' };
-  const id = ++rpcId;
-  const res =
-    channel === 'rest'
-      ? await fetch(`${url}/v1/indicators/population`, { headers })
-      : channel === 'a2a'
-        ? await fetch(`${url}/a2a`, {
-            method: 'POST',
-            headers: { ...headers, 'a2a-version': '1.0' },
-            body: JSON.stringify({
-              jsonrpc: '2.0',
-              id,
-              method: 'SendMessage',
-              params: {
-                message: {
-                  messageId: `m-${id}`,
-                  role: 'ROLE_USER',
-                  parts: [{ data: { skill: 'indicators_get', input }, mediaType: 'application/json' }],
-                },
-              },
-            }),
-          })
-        : await fetch(`${url}/mcp`, {
-            method: 'POST',
-            headers: { ...headers, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-            body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'indicators_get', arguments: input } }),
-          });
-  const body = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, body };
+function call(instance: Instance, channel: Channel, key: string): Promise<Answer> {
+  return fetchAnswer(`http://127.0.0.1:${instance.port}`, dataRequest(channel, key));
 }
 
 /**
@@ -182,7 +63,7 @@ async function call(instance: Instance, channel: Channel, key: string): Promise<
  */
 function classify(channel: Channel, res: Answer): 'admitted' | 'quota-exceeded' | 'rate-limited' | string {
   const problem = (kind: string) => `${BASE_URL}/problems/${kind}`;
-  const retryAfter = Number(res.headers.get('retry-after'));
+  const retryAfter = Number(res.headers['retry-after']);
   if (res.status === 200) {
     if (channel === 'rest' && res.json?.key === 'population') return 'admitted';
     if (channel === 'a2a' && res.json?.result?.message?.parts?.[0]?.data?.key === 'population') return 'admitted';
@@ -199,14 +80,14 @@ function classify(channel: Channel, res: Answer): 'admitted' | 'quota-exceeded' 
     }
   }
   if (channel === 'rest' && res.status === 402 && res.json?.type === problem('quota-exceeded') && retryAfter > 0) {
-    if (res.headers.get('content-type')?.startsWith('application/problem+json')) return 'quota-exceeded';
+    if (String(res.headers['content-type']).startsWith('application/problem+json')) return 'quota-exceeded';
   }
   if (res.status === 429 && retryAfter >= 1 && retryAfter <= 60) {
     const type = channel === 'rest' ? res.json?.type : channel === 'a2a' ? res.json?.error?.data?.[1]?.type : res.json?.error?.data?.type;
     const reasonOk = channel !== 'a2a' || res.json?.error?.data?.[0]?.reason === 'RATE_LIMITED';
     if (type === problem('rate-limited') && reasonOk) return 'rate-limited';
   }
-  return `${channel} ${res.status} retry-after=${res.headers.get('retry-after')} ${res.body.slice(0, 300)}`;
+  return `${channel} ${res.status} retry-after=${res.headers['retry-after']} ${res.body.slice(0, 300)}`;
 }
 
 /**
@@ -244,7 +125,7 @@ describe('three instances on one PostgreSQL and one Redis', () => {
   });
 
   it(`admit exactly the monthly quota (${QUOTA}) of ${QUOTA_BURST} concurrent requests on REST, A2A and MCP, and refuse the rest with 402`, async () => {
-    quotaCustomer = await customer('multi_quota', { requests_per_minute: null, requests_per_month: QUOTA });
+    quotaCustomer = await customer(store, 'multi_quota', { requests_per_minute: null, requests_per_month: QUOTA });
     const counts = await burst(quotaCustomer.key, QUOTA_BURST / (INSTANCES * CHANNELS.length));
     expect(Object.fromEntries(counts)).toEqual({ admitted: QUOTA, 'quota-exceeded': QUOTA_BURST - QUOTA });
 
@@ -267,7 +148,7 @@ describe('three instances on one PostgreSQL and one Redis', () => {
   });
 
   it(`admit exactly the per-minute limit (${PER_MINUTE}) of a burst across the three, then answer 429 with Retry-After`, async () => {
-    minuteCustomer = await customer('multi_minute', { requests_per_minute: PER_MINUTE, requests_per_month: 1_000_000 });
+    minuteCustomer = await customer(store, 'multi_minute', { requests_per_minute: PER_MINUTE, requests_per_month: 1_000_000 });
     // Sent within far less than the 60 / PER_MINUTE = 5 s after which the limit admits one more.
     const counts = await burst(minuteCustomer.key, MINUTE_BURST / (INSTANCES * CHANNELS.length));
     expect(Object.fromEntries(counts)).toEqual({ admitted: PER_MINUTE, 'rate-limited': MINUTE_BURST - PER_MINUTE });

@@ -7,8 +7,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server, type Socket, connect as tcpConnect } from 'node:net';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { startTcpProxy } from './tcp-proxy.js';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -99,32 +100,14 @@ function isRunning(child: ChildProcess): boolean {
 
 async function proxyToSharedRedis(port: number): Promise<OutageRedis> {
   const upstream = new URL(REDIS_URL);
-  const sockets = new Set<Socket>();
-  let server: Server | undefined;
-  const start = async () => {
-    if (server) return;
-    server = createServer((client) => {
-      const target = tcpConnect(Number(upstream.port || 6379), upstream.hostname);
-      for (const socket of [client, target]) {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-        socket.on('error', () => socket.destroy());
-      }
-      client.pipe(target).pipe(client);
-    });
-    server.listen(port, '127.0.0.1');
-    await once(server, 'listening');
+  const proxy = await startTcpProxy({ host: upstream.hostname, port: Number(upstream.port || 6379) }, port);
+  return {
+    url: `redis://127.0.0.1:${port}${upstream.pathname}`,
+    kind: 'proxy',
+    cut: proxy.cut,
+    restore: proxy.restore,
+    close: proxy.close,
   };
-  const stop = async () => {
-    if (!server) return;
-    const closed = once(server, 'close');
-    server.close();
-    for (const socket of sockets) socket.destroy();
-    await closed;
-    server = undefined;
-  };
-  await start();
-  return { url: `redis://127.0.0.1:${port}${upstream.pathname}`, kind: 'proxy', cut: stop, restore: start, close: stop };
 }
 
 async function untilAnswers(port: number): Promise<void> {

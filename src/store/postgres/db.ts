@@ -69,17 +69,43 @@ export function sqlOn(target: pg.Pool | pg.PoolClient): Sql {
   };
 }
 
+/** A client taken from a pool for statements that must share one connection, and how to give it back. */
+export interface CheckedOut {
+  readonly client: pg.PoolClient;
+  /** Back to the pool; destroyed instead when `failure` (what the work threw, if anything) is a lost connection. */
+  release(failure?: unknown): void;
+}
+
 /**
- * Runs `work` in one transaction on one client of the primary: committed when it returns, rolled back when it
- * throws. The client goes back to the pool either way (destroyed when the connection broke).
+ * One client of `pool`, for a transaction or a session lock. While a client is checked out the pool does not
+ * listen to it, and a connection lost then (the server gone mid-transaction) is emitted as 'error' on the client:
+ * with no listener, that ends the process. The listener here only keeps the process up; the statement running,
+ * or the next one, fails on its own and is reported as the store being unavailable.
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function checkOut(pool: pg.Pool): Promise<CheckedOut> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
   } catch (error) {
     throw unavailableWhenUnreachable(error);
   }
+  const onLost = () => {};
+  client.on('error', onLost);
+  return {
+    client,
+    release(failure) {
+      client.removeListener('error', onLost);
+      client.release(failure instanceof Error && isConnectionError(failure) ? failure : undefined);
+    },
+  };
+}
+
+/**
+ * Runs `work` in one transaction on one client of the primary: committed when it returns, rolled back when it
+ * throws. The client goes back to the pool either way (destroyed when the connection broke).
+ */
+export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const { client, release } = await checkOut(pool);
   const sql = sqlOn(client);
   let broken: unknown;
   try {
@@ -92,7 +118,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: p
     await client.query('ROLLBACK').catch(() => {});
     throw unavailableWhenUnreachable(error);
   } finally {
-    client.release(broken instanceof Error && isConnectionError(broken) ? broken : undefined);
+    release(broken);
   }
 }
 

@@ -3,21 +3,16 @@
  * start together wait for the first one and then find nothing left to do.
  */
 import type pg from 'pg';
-import { type Row, sqlOn } from './db.js';
-import { unavailableWhenUnreachable } from './failures.js';
+import { checkOut, type Row, sqlOn } from './db.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
 
 /** The advisory lock key: any constant unique to this application ('munidata' as bytes). */
 const MIGRATION_LOCK = 0x6d756e6964617461n;
 
 export async function applyMigrations(pool: pg.Pool): Promise<void> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (error) {
-    throw unavailableWhenUnreachable(error);
-  }
+  const { client, release } = await checkOut(pool);
   const sql = sqlOn(client);
+  let failure: unknown;
   try {
     await sql('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
     try {
@@ -43,7 +38,10 @@ export async function applyMigrations(pool: pg.Pool): Promise<void> {
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]).catch(() => {});
     }
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    client.release();
+    release(failure);
   }
 }
