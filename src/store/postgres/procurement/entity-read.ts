@@ -1,25 +1,11 @@
 /** Entities: the list (by tax number), one entity, and the pieces of its profile. */
 import type { CounterpartRecord, EntityFilter, EntityYearRecord, KeysetPage } from '../../procurement-queries.js';
-import type { EntityKind, EntityRecord } from '../../procurement-records.js';
-import { Params, type Row, type Sql } from '../db.js';
-import { euros, textOrNull } from './rows.js';
+import type { EntityRecord } from '../../procurement-records.js';
+import { toCounterpart, toEntity, toEntityYears } from '../../shared/entity-rows.js';
+import { Params, type Sql } from '../db.js';
 import { wordConditions } from './text-search.js';
 
 export const ENTITY_SELECT = 'e.*, m.code AS municipality_code FROM entities e LEFT JOIN municipalities m ON m.id = e.municipality_id';
-
-export function toEntity(row: Row): EntityRecord {
-  return {
-    nif: String(row.nif),
-    name: String(row.name),
-    kind: row.kind as EntityKind,
-    country: textOrNull(row.country),
-    municipality: textOrNull(row.municipality_code),
-    contracts_as_buyer: Number(row.contracts_as_buyer),
-    contracts_as_supplier: Number(row.contracts_as_supplier),
-    total_as_buyer_eur: euros(row.total_as_buyer_eur),
-    total_as_supplier_eur: euros(row.total_as_supplier_eur),
-  };
-}
 
 /** By tax number ascending; the planner picks the text, kind, municipality or tax-number index. */
 export async function listEntities(sql: Sql, filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
@@ -51,27 +37,7 @@ export async function entityYears(sql: Sql, nif: string): Promise<EntityYearReco
      WHERE nif = $1 AND role IN ('buyer', 'supplier') GROUP BY 1, 2`,
     [nif],
   );
-  const years = new Map<string, EntityYearRecord>();
-  for (const row of rows) {
-    const key = String(row.year);
-    const year = years.get(key) ?? {
-      year: key === '' ? null : Number(key),
-      as_buyer_count: 0,
-      as_buyer_eur: 0,
-      as_supplier_count: 0,
-      as_supplier_eur: 0,
-    };
-    if (row.role === 'buyer') {
-      year.as_buyer_count = Number(row.count);
-      year.as_buyer_eur = euros(row.eur);
-    } else {
-      year.as_supplier_count = Number(row.count);
-      year.as_supplier_eur = euros(row.eur);
-    }
-    years.set(key, year);
-  }
-  // Ascending years; the contracts without a date (year '') last.
-  return [...years.entries()].sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : 1)).map(([, year]) => year);
+  return toEntityYears(rows);
 }
 
 export async function entityCounterparts(sql: Sql, nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
@@ -85,5 +51,5 @@ export async function entityCounterparts(sql: Sql, nif: string, as: 'buyer' | 's
      ORDER BY t.total DESC, t.count DESC, t.nif LIMIT $4`,
     [nif, as, as === 'buyer' ? 'supplier' : 'buyer', limit],
   );
-  return rows.map((row) => ({ nif: String(row.nif), name: String(row.name), count: Number(row.count), total_eur: euros(row.total) }));
+  return rows.map(toCounterpart);
 }

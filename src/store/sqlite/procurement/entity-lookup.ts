@@ -6,7 +6,8 @@
 
 import { nameKey } from '../../../core/text-match.js';
 import type { EntityRecord } from '../../procurement-records.js';
-import { ENTITY_SELECT, toEntity } from './entity-read.js';
+import { toEntity } from '../../shared/entity-rows.js';
+import { ENTITY_SELECT } from './entity-read.js';
 import type { Row, Sql } from './sql.js';
 import { ftsQuery, quoteTerm, trigrams } from './text-search.js';
 
