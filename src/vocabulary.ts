@@ -49,7 +49,13 @@ export const VALUE_TIERS = ['small', 'medium', 'large', 'very_large'] as const;
 export const ACTIONABILITIES = ['act_now', 'prepare', 'monitor', 'informational'] as const;
 export const CASE_RELATIONSHIPS = ['origin', 'update', 'related'] as const;
 export const CASE_EVENT_TYPES = ['created', 'stage_changed', 'signal_linked', 'amount_changed', 'deadline_changed', 'closed'] as const;
-export const EVIDENCE_SOURCE_TYPES = ['procurement_announcement', 'procurement_contract', 'procurement_amendment', 'indicator', 'document'] as const;
+export const EVIDENCE_SOURCE_TYPES = [
+  'procurement_announcement',
+  'procurement_contract',
+  'procurement_amendment',
+  'indicator',
+  'document',
+] as const;
 export const MATCHER_TYPES = ['keyword', 'cpv', 'entity', 'signal_type', 'indicator_threshold'] as const;
 export const ALERT_SOURCE_TYPES = ['signal', 'procurement_announcement', 'procurement_contract', 'procurement_amendment'] as const;
 export const TARGET_SCOPES = ['municipalities', 'district', 'national'] as const;

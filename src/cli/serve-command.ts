@@ -33,7 +33,8 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   // Only a store that holds the demo dataset has the demo account; a production store never gets one.
   const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
   // The demo company agents go with the demo account: created (and published) once, fresh credentials at every start.
-  const demoAgents = demoKey ? (await ensureDemoAgents(store, now), await issueDemoAgentCredentials(store, now)) : [];
+  if (demoKey) await ensureDemoAgents(store, now);
+  const demoAgents = demoKey ? await issueDemoAgentCredentials(store, now) : [];
 
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });

@@ -1,4 +1,3 @@
-
 import type {
   AgentCommitmentRecord,
   AgentCredentialRecord,
@@ -37,6 +36,19 @@ import type {
   EntityRecord,
   ProcurementWriteSummary,
 } from './procurement-records.js';
+import type {
+  AccountRecord,
+  ApiKeyRecord,
+  IndicatorObservationRow,
+  IndicatorRecord,
+  KeyGrant,
+  MunicipalityRecord,
+  NewApiKey,
+  ObservationInput,
+  ObservationRow,
+  PlanRecord,
+  WriteSummary,
+} from './records.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
 import type {
   AlertMatchInput,
@@ -54,19 +66,6 @@ import type {
   SignalRecord,
   SignalWriteSummary,
 } from './signal-records.js';
-import type {
-  AccountRecord,
-  ApiKeyRecord,
-  IndicatorObservationRow,
-  IndicatorRecord,
-  KeyGrant,
-  MunicipalityRecord,
-  NewApiKey,
-  ObservationInput,
-  ObservationRow,
-  PlanRecord,
-  WriteSummary,
-} from './records.js';
 
 export interface AccessStore {
   listPlans(): Promise<PlanRecord[]>;
@@ -233,7 +232,11 @@ export interface SignalWriteStore {
    * journal entry. Each signal's case (by key) is created when missing, the signal linked to it (a signal is in
    * at most one case: a changed case key moves it), and the case marked pending for `pendingCases`.
    */
-  writeSignals(batch: { signals: readonly SignalInput[]; now: string; watermark?: { name: string; value: string } }): Promise<SignalWriteSummary>;
+  writeSignals(batch: {
+    signals: readonly SignalInput[];
+    now: string;
+    watermark?: { name: string; value: string };
+  }): Promise<SignalWriteSummary>;
   /** Signals by key (unknown keys skipped). */
   getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]>;
   /** Signals by id, in the order of `ids`; unknown ids skipped. */
@@ -270,7 +273,10 @@ export interface AlertStore {
    * Records matches — a (rule, item_key) pair already recorded is skipped, never written twice — and sets
    * `matched_seq` of the given rules, in one transaction.
    */
-  recordAlertMatches(batch: { matches: readonly AlertMatchInput[]; matchedSeq: readonly { ruleId: number; seq: number }[] }): Promise<{ inserted: number; skipped: number }>;
+  recordAlertMatches(batch: {
+    matches: readonly AlertMatchInput[];
+    matchedSeq: readonly { ruleId: number; seq: number }[];
+  }): Promise<{ inserted: number; skipped: number }>;
   /** By matched_at descending then id descending. */
   listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]>;
   getAlertMatch(id: number): Promise<AlertMatchRecord | undefined>;

@@ -1,7 +1,4 @@
 /** A fresh store (schema, plans, CPV vocabulary, the 308 municipalities) with no other data, in a temp dir. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { migrate } from '../../src/admin/migrate.js';
 import { readMunicipalities } from '../../src/ingest/municipalities.js';
 import type { Store } from '../../src/store/store.js';
