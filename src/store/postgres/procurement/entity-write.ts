@@ -6,14 +6,11 @@
  */
 
 import type pg from 'pg';
-import { nameKey } from '../../../core/text-match.js';
-import { countryFromNif, kindFromNif } from '../../../ingest/base/nif.js';
-import type { EntityInput, EntityKind, Party, ProcurementWriteSummary } from '../../procurement-records.js';
-import { entityNif, searchText } from '../../shared/procurement-keys.js';
+import type { EntityInput, Party, ProcurementWriteSummary } from '../../procurement-records.js';
+import { ENTITY_COLUMNS, entityColumns, listedEntity, partyEntity, sameEntity } from '../../shared/entity-row.js';
+import { entityNif } from '../../shared/procurement-keys.js';
 import { upsertRows } from '../copy.js';
 import type { Row, Sql } from '../db.js';
-
-const COLUMNS = ['nif', 'name', 'kind', 'country', 'municipality_id', 'name_key', 'search_text'] as const;
 
 export class EntityWriter {
   readonly summary: ProcurementWriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
@@ -37,23 +34,11 @@ export class EntityWriter {
   }
 
   upsert(input: EntityInput): void {
-    const nif = entityNif(input.nif);
-    if (nif === null) throw new Error(`Entity "${input.name}": "${input.nif}" is not a tax number`);
-    const row: EntityInput = {
-      nif,
-      name: input.name.trim(),
-      kind: input.kind,
-      country: input.country ?? null,
-      municipality_id: input.municipality_id ?? null,
-    };
+    const row = listedEntity(input);
+    const { nif } = row;
     const current = this.#written.get(nif) ?? this.#stored.get(nif);
     if (!current) this.summary.inserted++;
-    else if (
-      current.name === row.name &&
-      current.kind === row.kind &&
-      (current.country ?? null) === row.country &&
-      (current.municipality_id ?? null) === row.municipality_id
-    ) {
+    else if (sameEntity(current, row)) {
       this.summary.unchanged++;
       return;
     } else this.summary.updated++;
@@ -64,25 +49,18 @@ export class EntityWriter {
   ensure(party: Party): string | null {
     const nif = entityNif(party.nif);
     if (nif === null || this.#written.has(nif) || this.#stored.has(nif)) return nif;
-    const municipalityId = this.#municipalityByNif.get(nif) ?? null;
-    const kind: EntityKind = municipalityId !== null ? 'municipality' : kindFromNif(nif, party.name);
-    this.#written.set(nif, { nif, name: party.name.trim(), kind, country: countryFromNif(nif), municipality_id: municipalityId });
+    this.#written.set(nif, partyEntity(nif, party, this.#municipalityByNif));
     this.summary.inserted++;
     return nif;
   }
 
   async flush(client: pg.PoolClient): Promise<void> {
-    const rows = [...this.#written.values()].map((e) => [
-      e.nif,
-      e.name,
-      e.kind,
-      e.country,
-      e.municipality_id,
-      nameKey(e.name),
-      searchText(e.name, e.nif),
-    ]);
+    const rows = [...this.#written.values()].map((e) => {
+      const columns = entityColumns(e);
+      return ENTITY_COLUMNS.map((c) => columns[c]);
+    });
     const replacing = [...this.#written.keys()].some((nif) => this.#stored.has(nif));
-    await upsertRows(client, 'entities', COLUMNS, rows, { key: 'nif', replacing });
+    await upsertRows(client, 'entities', ENTITY_COLUMNS, rows, { key: 'nif', replacing });
     this.#written.clear();
   }
 }

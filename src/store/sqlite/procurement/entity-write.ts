@@ -4,9 +4,8 @@
  * the portal's entity export, is the authority on names and kinds).
  */
 
-import { nameKey } from '../../../core/text-match.js';
-import { countryFromNif, kindFromNif } from '../../../ingest/base/nif.js';
-import type { EntityInput, EntityKind, Party, ProcurementWriteSummary } from '../../procurement-records.js';
+import type { EntityInput, Party, ProcurementWriteSummary } from '../../procurement-records.js';
+import { entityColumns, listedEntity, partyEntity, sameEntity } from '../../shared/entity-row.js';
 import { entityNif, searchText } from '../../shared/procurement-keys.js';
 import type { Row, Sql } from './sql.js';
 
@@ -24,33 +23,21 @@ export class EntityWriter {
   }
 
   upsert(input: EntityInput): void {
-    const nif = entityNif(input.nif);
-    if (nif === null) throw new Error(`Entity "${input.name}": "${input.nif}" is not a tax number`);
-    const row: EntityInput = {
-      nif,
-      name: input.name.trim(),
-      kind: input.kind,
-      country: input.country ?? null,
-      municipality_id: input.municipality_id ?? null,
-    };
+    const row = listedEntity(input);
+    const { nif } = row;
     const existing = this.#sql('SELECT id, name, kind, country, municipality_id FROM entities WHERE nif = ?').get(nif) as Row | undefined;
     this.#known.add(nif);
     if (!existing) {
       this.#insert(row);
       return;
     }
-    const same =
-      existing.name === row.name &&
-      existing.kind === row.kind &&
-      existing.country === row.country &&
-      existing.municipality_id === row.municipality_id;
-    if (same) {
+    if (sameEntity(existing, row)) {
       this.summary.unchanged++;
       return;
     }
     this.#sql(
       'UPDATE entities SET name = @name, kind = @kind, country = @country, municipality_id = @municipality_id, name_key = @name_key, search_text = @search_text WHERE nif = @nif',
-    ).run(this.#derived(row));
+    ).run(entityColumns(row));
     if (existing.name !== row.name) this.#index(Number(existing.id), row, true);
     this.summary.updated++;
   }
@@ -61,9 +48,7 @@ export class EntityWriter {
     if (nif === null || this.#known.has(nif)) return nif;
     this.#known.add(nif);
     if (this.#sql('SELECT 1 FROM entities WHERE nif = ?').get(nif)) return nif;
-    const municipalityId = this.#municipalityByNif.get(nif) ?? null;
-    const kind: EntityKind = municipalityId !== null ? 'municipality' : kindFromNif(nif, party.name);
-    this.#insert({ nif, name: party.name.trim(), kind, country: countryFromNif(nif), municipality_id: municipalityId });
+    this.#insert(partyEntity(nif, party, this.#municipalityByNif));
     return nif;
   }
 
@@ -71,14 +56,9 @@ export class EntityWriter {
     const result = this.#sql(
       `INSERT INTO entities (nif, name, kind, country, municipality_id, name_key, search_text)
        VALUES (@nif, @name, @kind, @country, @municipality_id, @name_key, @search_text)`,
-    ).run(this.#derived(row));
+    ).run(entityColumns(row));
     this.#index(Number(result.lastInsertRowid), row, false);
     this.summary.inserted++;
-  }
-
-  #derived(row: EntityInput) {
-    const { nif, name, kind, country, municipality_id } = row;
-    return { nif, name, kind, country, municipality_id, name_key: nameKey(name), search_text: searchText(name, nif) };
   }
 
   #index(id: number, row: EntityInput, replace: boolean): void {
