@@ -5,7 +5,7 @@
  */
 import type { AggregateDimension, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
 import { aggregateAnswer, type CountedPart, countedRow as counted, labelLookups, mergeParts } from '../../shared/aggregate-answer.js';
-import { splitByMonth } from '../../shared/month-split.js';
+import { splitByMonth } from '../../shared/date-ranges.js';
 import { ALL_CONTRACTS } from '../../shared/rollup-deltas.js';
 import { Params, type Sql } from '../db.js';
 import { dateRange } from './keyset.js';

@@ -5,6 +5,7 @@
  * PostgreSQL itself, in one statement: a UNION of each source's page, ordered and cut once more.
  */
 import type { DatePosition, KeysetPage } from '../../procurement-queries.js';
+import { dateBounds } from '../../shared/date-ranges.js';
 import { Params, type Sql } from '../db.js';
 
 export type Direction = 'desc' | 'asc';
@@ -57,13 +58,13 @@ export async function readKeyset(sql: Sql, query: KeysetQuery): Promise<number[]
 
 /** Inclusive date bounds; a bounded range never includes unknown dates (stored as ''). */
 export function dateRange(from: string | undefined, to: string | undefined) {
-  const lower = from !== undefined || to !== undefined ? (from ?? '0000-01-01') : undefined;
+  const { lower, upper } = dateBounds(from, to);
   return {
     bounded: lower !== undefined,
     on(column: string, p: Params): string[] {
       const conditions: string[] = [];
       if (lower !== undefined) conditions.push(`${column} >= ${p.add(lower)}`);
-      if (to !== undefined) conditions.push(`${column} <= ${p.add(to)}`);
+      if (upper !== undefined) conditions.push(`${column} <= ${p.add(upper)}`);
       return conditions;
     },
   };

@@ -17,7 +17,7 @@ import {
   labelLookups,
   mergeParts,
 } from '../../shared/aggregate-answer.js';
-import { splitByMonth } from '../../shared/month-split.js';
+import { splitByMonth } from '../../shared/date-ranges.js';
 import { ALL_CONTRACTS } from '../../shared/rollup-deltas.js';
 import { dateRange } from './keyset.js';
 import { jsonList, type Params, type Row, type Sql } from './sql.js';

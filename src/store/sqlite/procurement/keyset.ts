@@ -5,6 +5,7 @@
  * sources; their pages are merged here. Whatever a source does not narrow is checked on each row it yields.
  */
 import type { DatePosition, KeysetPage } from '../../procurement-queries.js';
+import { dateBounds } from '../../shared/date-ranges.js';
 import type { Params, Row, Sql } from './sql.js';
 
 export type Direction = 'desc' | 'asc';
@@ -72,9 +73,10 @@ function compare(a: unknown, b: unknown): number {
  * never includes unknown dates (stored as '').
  */
 export function dateRange(from: string | undefined, to: string | undefined, name: string) {
+  const { lower, upper } = dateBounds(from, to);
   const params: Params = {};
-  if (from !== undefined || to !== undefined) params[`${name}From`] = from ?? '0000-01-01';
-  if (to !== undefined) params[`${name}To`] = to;
+  if (lower !== undefined) params[`${name}From`] = lower;
+  if (upper !== undefined) params[`${name}To`] = upper;
   return {
     params,
     on(column: string): string[] {

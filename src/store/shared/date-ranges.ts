@@ -1,6 +1,6 @@
 /**
- * The whole months of a date range and the partly covered months at its ends: the rollups answer the first, the
- * contracts themselves the second. Plain date arithmetic, the same for every store.
+ * Date ranges, the same for every store: the bounds a date filter applies, and the whole months of a range with
+ * the partly covered months at its ends (the rollups answer the first, the contracts themselves the second).
  */
 
 /**
@@ -36,4 +36,12 @@ function nextMonth(date: string): string {
 function previousMonth(date: string): string {
   const [y, m] = date.split('-').map(Number);
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+
+/**
+ * The bounds a date filter applies (`YYYY-MM-DD`, inclusive). Records without a date are stored as '' (they order
+ * last): any bound excludes them, so a filter with only an upper bound still has a lower one.
+ */
+export function dateBounds(from: string | undefined, to: string | undefined): { lower?: string; upper?: string } {
+  return from === undefined && to === undefined ? {} : { lower: from ?? '0000-01-01', upper: to };
 }
