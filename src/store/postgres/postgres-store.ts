@@ -37,6 +37,7 @@ import type {
   PlanRecord,
   WriteSummary,
 } from '../records.js';
+import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
   AlertMatchInput,
@@ -71,6 +72,7 @@ import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
+import { POSTGRES_COLUMNS } from './procurement/rows.js';
 import { saveRows } from './save-rows.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
@@ -149,12 +151,12 @@ export class PostgresStore implements Store {
   // ── plans, accounts, keys ─────────────────────────────────────────────────
 
   async listPlans(): Promise<PlanRecord[]> {
-    return (await this.#read('SELECT * FROM plans ORDER BY code')).map(toPlan);
+    return (await this.#read('SELECT * FROM plans ORDER BY code')).map((row) => toPlan(row, POSTGRES_COLUMNS));
   }
 
   async getPlan(code: string): Promise<PlanRecord | undefined> {
     const [row] = await this.#read('SELECT * FROM plans WHERE code = $1', [code]);
-    return row && toPlan(row);
+    return row && toPlan(row, POSTGRES_COLUMNS);
   }
 
   async savePlan(plan: PlanRecord): Promise<void> {
@@ -187,16 +189,16 @@ export class PostgresStore implements Store {
       input.beta,
       input.now,
     ]);
-    return toAccount(row);
+    return toAccount(row, POSTGRES_COLUMNS);
   }
 
   async listAccounts(): Promise<AccountRecord[]> {
-    return (await this.#read('SELECT * FROM accounts ORDER BY id')).map(toAccount);
+    return (await this.#read('SELECT * FROM accounts ORDER BY id')).map((row) => toAccount(row, POSTGRES_COLUMNS));
   }
 
   async getAccount(id: number): Promise<AccountRecord | undefined> {
     const [row] = await this.#read('SELECT * FROM accounts WHERE id = $1', [id]);
-    return row && toAccount(row);
+    return row && toAccount(row, POSTGRES_COLUMNS);
   }
 
   async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
@@ -205,11 +207,13 @@ export class PostgresStore implements Store {
        RETURNING *`,
       [input.account_id, input.lookup, input.hash, input.label, input.scopes, input.expires_at, input.now],
     );
-    return toKey(row);
+    return toKey(row, POSTGRES_COLUMNS);
   }
 
   async listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
-    return (await this.#read('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id', [accountId])).map(toKey);
+    return (await this.#read('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id', [accountId])).map((row) =>
+      toKey(row, POSTGRES_COLUMNS),
+    );
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
@@ -225,7 +229,11 @@ export class PostgresStore implements Store {
       [lookup],
     );
     if (!row) return undefined;
-    return { key: toKey(row.key as Row), account: toAccount(row.account as Row), plan: toPlan(row.plan as Row) };
+    return {
+      key: toKey(row.key as Row, POSTGRES_COLUMNS),
+      account: toAccount(row.account as Row, POSTGRES_COLUMNS),
+      plan: toPlan(row.plan as Row, POSTGRES_COLUMNS),
+    };
   }
 
   async listBetaGates(): Promise<string[]> {
@@ -557,47 +565,4 @@ export class PostgresStore implements Store {
       return dismissed;
     });
   }
-}
-
-function toPlan(row: Row): PlanRecord {
-  return {
-    code: String(row.code),
-    name: String(row.name),
-    api_access: Boolean(row.api_access),
-    domains: row.domains as PlanRecord['domains'],
-    raw_values: Boolean(row.raw_values),
-    judge: Boolean(row.judge),
-    requests_per_minute: nullableNumber(row.requests_per_minute),
-    requests_per_month: nullableNumber(row.requests_per_month),
-    history_years: nullableNumber(row.history_years),
-    alerts_history_days: nullableNumber(row.alerts_history_days),
-  };
-}
-
-function toAccount(row: Row): AccountRecord {
-  return {
-    id: Number(row.id),
-    name: String(row.name),
-    plan_code: String(row.plan_code),
-    beta: Boolean(row.beta),
-    created_at: String(row.created_at),
-  };
-}
-
-function toKey(row: Row): ApiKeyRecord {
-  return {
-    id: Number(row.id),
-    account_id: Number(row.account_id),
-    lookup: String(row.lookup),
-    hash: String(row.hash),
-    label: (row.label as string | null) ?? null,
-    scopes: row.scopes as ApiKeyRecord['scopes'],
-    expires_at: (row.expires_at as string | null) ?? null,
-    revoked_at: (row.revoked_at as string | null) ?? null,
-    created_at: String(row.created_at),
-  };
-}
-
-function nullableNumber(value: unknown): number | null {
-  return value === null || value === undefined ? null : Number(value);
 }

@@ -40,6 +40,7 @@ import type {
   PlanRecord,
   WriteSummary,
 } from '../records.js';
+import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
   AlertMatchInput,
@@ -71,7 +72,7 @@ import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
-import type { Sql } from './procurement/sql.js';
+import { SQLITE_COLUMNS, type Sql } from './procurement/sql.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
   createAlertRule,
@@ -166,12 +167,12 @@ export class SqliteStore implements Store {
   // ── plans, accounts, keys ─────────────────────────────────────────────────
 
   async listPlans(): Promise<PlanRecord[]> {
-    return (this.#sql('SELECT * FROM plans ORDER BY code').all() as Row[]).map(toPlan);
+    return (this.#sql('SELECT * FROM plans ORDER BY code').all() as Row[]).map((row) => toPlan(row, SQLITE_COLUMNS));
   }
 
   async getPlan(code: string): Promise<PlanRecord | undefined> {
     const row = this.#sql('SELECT * FROM plans WHERE code = ?').get(code) as Row | undefined;
-    return row && toPlan(row);
+    return row && toPlan(row, SQLITE_COLUMNS);
   }
 
   async savePlan(plan: PlanRecord): Promise<void> {
@@ -202,23 +203,25 @@ export class SqliteStore implements Store {
   }
 
   async listAccounts(): Promise<AccountRecord[]> {
-    return (this.#sql('SELECT * FROM accounts ORDER BY id').all() as Row[]).map(toAccount);
+    return (this.#sql('SELECT * FROM accounts ORDER BY id').all() as Row[]).map((row) => toAccount(row, SQLITE_COLUMNS));
   }
 
   async getAccount(id: number): Promise<AccountRecord | undefined> {
     const row = this.#sql('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
-    return row && toAccount(row);
+    return row && toAccount(row, SQLITE_COLUMNS);
   }
 
   async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
     const result = this.#sql(
       'INSERT INTO api_keys (account_id, lookup, hash, label, scopes, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
     ).run(input.account_id, input.lookup, input.hash, input.label, JSON.stringify(input.scopes), input.expires_at, input.now);
-    return toKey(this.#sql('SELECT * FROM api_keys WHERE id = ?').get(Number(result.lastInsertRowid)) as Row);
+    return toKey(this.#sql('SELECT * FROM api_keys WHERE id = ?').get(Number(result.lastInsertRowid)) as Row, SQLITE_COLUMNS);
   }
 
   async listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
-    return (this.#sql('SELECT * FROM api_keys WHERE account_id = ? ORDER BY id').all(accountId) as Row[]).map(toKey);
+    return (this.#sql('SELECT * FROM api_keys WHERE account_id = ? ORDER BY id').all(accountId) as Row[]).map((row) =>
+      toKey(row, SQLITE_COLUMNS),
+    );
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
@@ -230,7 +233,7 @@ export class SqliteStore implements Store {
     if (!key) return undefined;
     const account = this.#sql('SELECT * FROM accounts WHERE id = ?').get(key.account_id) as Row;
     const plan = this.#sql('SELECT * FROM plans WHERE code = ?').get(account.plan_code) as Row;
-    return { key: toKey(key), account: toAccount(account), plan: toPlan(plan) };
+    return { key: toKey(key, SQLITE_COLUMNS), account: toAccount(account, SQLITE_COLUMNS), plan: toPlan(plan, SQLITE_COLUMNS) };
   }
 
   async listBetaGates(): Promise<string[]> {
@@ -642,45 +645,6 @@ export class SqliteStore implements Store {
       return dismissed;
     })();
   }
-}
-
-function toPlan(row: Row): PlanRecord {
-  return {
-    code: String(row.code),
-    name: String(row.name),
-    api_access: row.api_access === 1,
-    domains: JSON.parse(String(row.domains)),
-    raw_values: row.raw_values === 1,
-    judge: row.judge === 1,
-    requests_per_minute: row.requests_per_minute as number | null,
-    requests_per_month: row.requests_per_month as number | null,
-    history_years: row.history_years as number | null,
-    alerts_history_days: row.alerts_history_days as number | null,
-  };
-}
-
-function toAccount(row: Row): AccountRecord {
-  return {
-    id: Number(row.id),
-    name: String(row.name),
-    plan_code: String(row.plan_code),
-    beta: row.beta === 1,
-    created_at: String(row.created_at),
-  };
-}
-
-function toKey(row: Row): ApiKeyRecord {
-  return {
-    id: Number(row.id),
-    account_id: Number(row.account_id),
-    lookup: String(row.lookup),
-    hash: String(row.hash),
-    label: (row.label as string | null) ?? null,
-    scopes: JSON.parse(String(row.scopes)),
-    expires_at: (row.expires_at as string | null) ?? null,
-    revoked_at: (row.revoked_at as string | null) ?? null,
-    created_at: String(row.created_at),
-  };
 }
 
 function toMunicipality(row: Row): MunicipalityRecord {
