@@ -14,35 +14,11 @@
  *   (their true end cannot be told from the label). Only consecutive years are accepted ("2011/2021" → null).
  * Anything else → null: the importer reports it and never guesses.
  */
+import { MONTHS_EN, MONTHS_PT } from '../month-names.js';
 
-const PT_MONTHS = [
-  'janeiro',
-  'fevereiro',
-  'março',
-  'abril',
-  'maio',
-  'junho',
-  'julho',
-  'agosto',
-  'setembro',
-  'outubro',
-  'novembro',
-  'dezembro',
-];
-const EN_MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
+/** Period labels come folded to lower case. */
+const PT_MONTHS: readonly string[] = MONTHS_PT;
+const EN_MONTHS = MONTHS_EN.map((m) => m.toLowerCase());
 
 // "1.º", "1º", "1.°", "1o", "1." (PT) or "1st", "2nd", "3rd", "4th" (EN), then the period word, optional "de"/"of".
 const ORDINAL = String.raw`([1-4])\s*(?:\.?\s*[º°ªo]|st|nd|rd|th|\.)?`;

@@ -3,6 +3,7 @@
  * (not Intl) so that the same data gives the same bytes on every Node build, whatever its ICU data: a signal
  * whose text changed would count as updated.
  */
+import { MONTHS_EN, MONTHS_PT } from '../month-names.js';
 
 export type Lang = 'pt' | 'en';
 
@@ -43,35 +44,6 @@ export function number(value: number, lang: Lang, digits = 2): string {
   const w = grouped(Number(whole), lang === 'pt' ? ' ' : ',');
   return `${sign}${w}${fraction ? `${lang === 'pt' ? ',' : '.'}${fraction}` : ''}`;
 }
-
-const MONTHS_PT = [
-  'janeiro',
-  'fevereiro',
-  'março',
-  'abril',
-  'maio',
-  'junho',
-  'julho',
-  'agosto',
-  'setembro',
-  'outubro',
-  'novembro',
-  'dezembro',
-];
-const MONTHS_EN = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 
 /** `14 de julho de 2026` / `14 July 2026`. */
 export function longDate(date: string, lang: Lang): string {
