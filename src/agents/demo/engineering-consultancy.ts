@@ -1,5 +1,6 @@
 /** Demo deployment: an engineering consultancy around Lisboa (Lisboa, Setúbal, Santarém). Fictional company. */
 import type { DeploymentSpec } from '../deployment-spec.js';
+import { SKILL_IDS } from '../skills/ids.js';
 
 export const ENGINEERING_CONSULTANCY: DeploymentSpec = {
   slug: 'atlas-engenharia',
@@ -47,17 +48,7 @@ export const ENGINEERING_CONSULTANCY: DeploymentSpec = {
     area_m2: { max: 20000 },
     lead_time_days: 10,
   },
-  skills: [
-    'check_service_area',
-    'assess_project_fit',
-    'search_knowledge',
-    'procurement_research_buyer',
-    'procurement_compare_contractsers',
-    'procurement_track_opportunities',
-    'prepare_action',
-    'commit_action',
-    'get_artifact',
-  ],
+  skills: [...SKILL_IDS], // the demo agents show every skill the host offers
   procurement_lookups: true,
   artifacts: [
     {

@@ -1,5 +1,6 @@
 /** Demo deployment: a solar installer in the north (Porto, Braga, Viana do Castelo). Fictional company. */
 import type { DeploymentSpec } from '../deployment-spec.js';
+import { SKILL_IDS } from '../skills/ids.js';
 
 export const SOLAR_INSTALLER: DeploymentSpec = {
   slug: 'sol-do-norte',
@@ -61,17 +62,7 @@ export const SOLAR_INSTALLER: DeploymentSpec = {
     lead_time_days: 21,
     excluded_places: { municipalities: ['Vila Nova de Gaia'], districts: [] },
   },
-  skills: [
-    'check_service_area',
-    'assess_project_fit',
-    'search_knowledge',
-    'procurement_research_buyer',
-    'procurement_compare_contractsers',
-    'procurement_track_opportunities',
-    'prepare_action',
-    'commit_action',
-    'get_artifact',
-  ],
+  skills: [...SKILL_IDS], // the demo agents show every skill the host offers
   procurement_lookups: true,
   artifacts: [
     {
