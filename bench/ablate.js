@@ -32,7 +32,7 @@ const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 3));
 
 const LADDER = {
   snapshot: ['fastify-buffer', 'fastify', 'fastify-plugins', 'full-no-cursor', 'full-memo-output', 'full-all', 'full'],
-  series: ['fastify-buffer', 'fastify', 'fastify-plugins', 'full-memo-series', 'full-all', 'full'],
+  series: process.env.BENCH_LADDER?.split(',') ?? ['fastify-buffer', 'fastify', 'fastify-plugins', 'full-memo-series', 'full-all', 'full'],
 };
 
 main().then(
@@ -57,6 +57,7 @@ async function main() {
   const authorization = `Bearer ${secret}`;
   try {
     for (const scenario of SCENARIOS) {
+      if (process.env.BENCH_SCENARIO && process.env.BENCH_SCENARIO !== scenario.name) continue;
       const ok = await ladder(scenario, LADDER[scenario.name], dbPath, authorization);
       if (!ok) return 1;
     }

@@ -49,11 +49,11 @@ async function startFastify(variant, route, body, headers) {
   const { default: Fastify } = await import('fastify');
   const payload = variant === 'fastify-buffer' ? body : body.toString('utf8');
   const app = Fastify(
-    variant === 'fastify-plugins'
+    variant.startsWith('fastify-plugins')
       ? { logger: false, genReqId: () => `req_${crypto.randomUUID().replaceAll('-', '')}`, trustProxy: false, return503OnClosing: true }
       : { logger: false },
   );
-  if (variant === 'fastify-plugins') {
+  if (variant.startsWith('fastify-plugins')) {
     const { default: compress } = await import('@fastify/compress');
     app.addHook('onRequest', (request, reply, done) => {
       reply.header('request-id', request.id);
@@ -63,11 +63,30 @@ async function startFastify(variant, route, body, headers) {
   }
   // Same headers as the bare server's; with the plugins, the hook sets a fresh `request-id` as the app does.
   const fixed = { ...headers };
-  if (variant === 'fastify-plugins') delete fixed['request-id'];
-  app.get(route, (_request, reply) => reply.headers(fixed).send(payload));
+  if (variant.startsWith('fastify-plugins')) delete fixed['request-id'];
+  // `-busyN`: N µs of CPU spent before answering (what any slower server costs, without the app's work);
+  // `-async`: the answer sent after a few awaits, as the app's channel → core → counters chain does.
+  const busyMicros = Number(/-busy(\d+)/.exec(variant)?.[1] ?? 0);
+  if (variant.endsWith('-async')) {
+    const step = async (n) => (n === 0 ? undefined : step(n - 1));
+    app.get(route, async (_request, reply) => {
+      await step(10);
+      return reply.headers(fixed).send(payload);
+    });
+  } else {
+    app.get(route, (_request, reply) => {
+      if (busyMicros > 0) spin(busyMicros);
+      return reply.headers(fixed).send(payload);
+    });
+  }
   await app.listen({ host: '127.0.0.1', port: 0 });
   stop = () => app.close();
   return app.server.address().port;
+}
+
+function spin(micros) {
+  const end = process.hrtime.bigint() + BigInt(micros * 1000);
+  while (process.hrtime.bigint() < end);
 }
 
 async function startFull(variant, dbPath) {

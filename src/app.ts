@@ -71,20 +71,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
     operations: registry.all,
   });
 
-  http.addHook('onRequest', (request, reply, done) => {
-    reply.header('request-id', request.id);
-    done();
-  });
-  await http.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-
-  registerRestChannel(http, core, registry);
-  registerA2aChannel(http, core, registry);
-  registerMcpChannel(http, core, registry);
-  const agentHost = registerAgentHost(http, { config, core, store, counters, clock, options: deps.agents });
-  registerProblemsRoute(http, config.baseUrl);
-  registerDocs(http, registry, config.baseUrl);
-  registerHealthRoutes(http, { store, counters });
-
   http.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, new ApiError('not-found', { detail: `No route ${request.method} ${request.url.split('?')[0]}.` }), {
       baseUrl: config.baseUrl,
@@ -99,6 +85,26 @@ export async function createApp(deps: AppDeps): Promise<App> {
         : toApiError(error);
     return sendProblem(request, reply, apiError, { baseUrl: config.baseUrl });
   });
+
+  // The REST routes write their answers themselves, request id and compression included (rest-channel.ts):
+  // they are registered in a scope of their own, outside the hook and the compression plugin the others use.
+  await http.register(async (rest) => registerRestChannel(rest, core, registry));
+  let registeredHost: AgentHost | undefined;
+  await http.register(async (scope) => {
+    scope.addHook('onRequest', (request, reply, done) => {
+      reply.header('request-id', request.id);
+      done();
+    });
+    await scope.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+    registerA2aChannel(scope, core, registry);
+    registerMcpChannel(scope, core, registry);
+    registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
+    registerProblemsRoute(scope, config.baseUrl);
+    registerDocs(scope, registry, config.baseUrl);
+    registerHealthRoutes(scope, { store, counters });
+  });
+  if (!registeredHost) throw new Error('the agent host was not registered');
+  const agentHost = registeredHost;
 
   return {
     http,

@@ -118,6 +118,37 @@ describe('conventions', () => {
     }
   });
 
+  it('honours the weights of Accept-Encoding, and leaves small answers uncompressed', async () => {
+    const url = '/v1/indicators/population/snapshot?limit=200';
+    const encodingFor = async (acceptEncoding: string, path = url) =>
+      (await t.app.http.inject({ url: path, headers: { authorization: `Bearer ${t.keys.premium}`, 'accept-encoding': acceptEncoding } }))
+        .headers['content-encoding'];
+    expect(await encodingFor('gzip, deflate, br')).toBe('br');
+    expect(await encodingFor('br;q=0, gzip')).toBe('gzip');
+    expect(await encodingFor('gzip;q=1.0, br;q=0.5')).toBe('gzip');
+    expect(await encodingFor('*')).toBe('br');
+    expect(await encodingFor('identity')).toBeUndefined();
+    expect(await encodingFor('deflate')).toBeUndefined();
+    // One municipality is a few hundred bytes: not worth compressing.
+    const small = '/v1/municipalities/1106';
+    expect((await t.get(small)).body.length).toBeLessThan(1024);
+    expect(await encodingFor('br', small)).toBeUndefined();
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const get = await t.get('/v1/indicators/population/snapshot?limit=50');
+    const head = await t.app.http.inject({
+      method: 'HEAD',
+      url: '/v1/indicators/population/snapshot?limit=50',
+      headers: { authorization: `Bearer ${t.keys.premium}` },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers.etag).toBe(get.headers.etag);
+    expect(head.headers['content-length']).toBe(get.headers['content-length']);
+    expect(head.headers['request-id']).toMatch(/^req_/);
+  });
+
   it('mirrors next_cursor in a Link rel="next" header', async () => {
     const res = await t.get('/v1/municipalities?limit=3&district=Faro');
     const link = String(res.headers.link);

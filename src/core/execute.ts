@@ -19,7 +19,7 @@ import { ApiError } from './errors.js';
 import { etagMatches } from './etag.js';
 import type { AnyOperation } from './operation.js';
 import type { ReferenceCache, ReferenceData } from './reference.js';
-import { type Rendered, responseKey } from './response-cache.js';
+import { type Rendered, requestResponseKey, responseKey } from './response-cache.js';
 import { DEFAULT_LIMIT } from './schemas.js';
 import { type InputEncoding, validateInput } from './validate.js';
 
@@ -31,7 +31,17 @@ export interface RequestFacts extends CredentialHeaders {
   clientAddress: string;
 }
 
-type MonthlyPeriod = ReturnType<typeof monthlyPeriod>;
+/** The UTC day and the monthly period (`YYYY-MM`, first and last day) an instant falls in. */
+interface Calendar {
+  readonly day: string;
+  readonly period: string;
+  readonly start: string;
+  readonly end: string;
+  /** The instant the period ends (exclusive). */
+  readonly periodEndMs: number;
+  readonly dayStartMs: number;
+  readonly dayEndMs: number;
+}
 
 export interface QuotaState {
   readonly limit: number;
@@ -152,26 +162,25 @@ export class Core {
     const { admission, operation } = request;
     const { caller } = admission;
     const nowMs = this.#deps.clock();
-    const now = new Date(nowMs);
-    const reference = await this.#deps.reference.current(nowMs);
+    // Without awaiting when the reference data is fresh: this runs on every operation call.
+    const reference = this.#deps.reference.fresh(nowMs) ?? (await this.#deps.reference.current(nowMs));
     checkAccess(operation, caller, reference.betaGates, this.#deps.baseUrl);
 
-    const period = this.#period(nowMs);
-    const day = now.toISOString().slice(0, 10);
+    const calendar = this.#calendar(nowMs);
     const charged = !operation.free;
-    if (charged) await this.#reserve(admission, period);
+    if (charged) await this.#reserve(admission, calendar, nowMs);
     try {
-      const rendered = await this.#answer(request, reference, now, day, period);
+      const rendered = await this.#answer(request, reference, nowMs, calendar);
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       if (charged) {
-        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, period.key);
-        else await this.#deps.counters.commitQuota(caller.account.id, period.key);
+        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
+        else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
       }
       return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified };
     } catch (error) {
       if (charged) {
-        await this.#deps.counters.refundQuota(caller.account.id, period.key);
+        await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
         this.#afterRefund(admission);
       }
       throw error;
@@ -183,14 +192,15 @@ export class Core {
    * data version. A request the channel can name exactly (`requestKey`, the REST URL) is looked up before
    * validation: the same text validates to the same input, so a repeated request skips that work too.
    */
-  async #answer(request: ExecuteRequest, reference: ReferenceData, now: Date, day: string, period: MonthlyPeriod): Promise<Rendered> {
+  async #answer(request: ExecuteRequest, reference: ReferenceData, nowMs: number, calendar: Calendar): Promise<Rendered> {
     const { operation, admission } = request;
     const { caller } = admission;
     const cached = operation.cache === 'data';
     const format = request.render?.format ?? 'json';
+    const { day } = calendar;
     const rawKey =
       cached && request.requestKey !== undefined
-        ? responseKey(operation.name, caller.plan, day, format, { [`${request.encoding}:`]: request.requestKey })
+        ? requestResponseKey(operation.name, caller.plan, day, format, request.encoding, request.requestKey)
         : undefined;
     const rawHit = rawKey === undefined ? undefined : reference.responses.get(rawKey);
     if (rawHit) return rawHit;
@@ -205,11 +215,11 @@ export class Core {
         store: this.#deps.store,
         reference,
         paging: this.#paging(operation.name, input),
-        now,
+        now: new Date(nowMs),
         baseUrl: this.#deps.baseUrl,
         usage: async () => ({
-          used: await this.#deps.counters.usage(caller.account.id, period.key),
-          period: { start: period.start, end: period.end },
+          used: await this.#deps.counters.usage(caller.account.id, calendar.period),
+          period: { start: calendar.start, end: calendar.end },
         }),
       };
       const value = await operation.handler(input as never, ctx);
@@ -223,34 +233,45 @@ export class Core {
     return rendered;
   }
 
-  /** The monthly period, recomputed only when the month changes. */
-  #period(nowMs: number): MonthlyPeriod {
-    let cached = this.#periodCache;
-    if (!cached || nowMs < cached.startMs || nowMs >= cached.endMs) {
-      const p = monthlyPeriod(new Date(nowMs));
-      cached = { ...p, startMs: Date.parse(`${p.start}T00:00:00Z`), endMs: Date.parse(`${p.end}T00:00:00Z`) + 86_400_000 };
-      this.#periodCache = cached;
+  /** The UTC day and monthly period of an instant, recomputed only when the day changes. */
+  #calendar(nowMs: number): Calendar {
+    let cached = this.#calendarCache;
+    if (cached === undefined || nowMs < cached.dayStartMs || nowMs >= cached.dayEndMs) {
+      const now = new Date(nowMs);
+      const p = monthlyPeriod(now);
+      const dayStartMs = nowMs - (nowMs % 86_400_000);
+      cached = {
+        day: now.toISOString().slice(0, 10),
+        period: p.key,
+        start: p.start,
+        end: p.end,
+        periodEndMs: Date.parse(`${p.end}T00:00:00Z`) + 86_400_000,
+        dayStartMs,
+        dayEndMs: dayStartMs + 86_400_000,
+      };
+      this.#calendarCache = cached;
     }
-    return { key: cached.key, start: cached.start, end: cached.end, secondsLeft: Math.max(1, Math.ceil((cached.endMs - nowMs) / 1000)) };
+    return cached;
   }
 
-  #periodCache: (MonthlyPeriod & { startMs: number; endMs: number }) | undefined;
+  #calendarCache: Calendar | undefined;
 
-  async #reserve(admission: Admission, period: MonthlyPeriod): Promise<void> {
+  async #reserve(admission: Admission, calendar: Calendar, nowMs: number): Promise<void> {
     const { caller } = admission;
     const limit = caller.plan.requests_per_month;
-    const reservation = await this.#deps.counters.reserveQuota(caller.account.id, period.key, limit);
+    const reservation = await this.#deps.counters.reserveQuota(caller.account.id, calendar.period, limit);
+    const secondsLeft = Math.max(1, Math.ceil((calendar.periodEndMs - nowMs) / 1000));
     if (limit !== null) {
       admission.month = {
         limit,
         remaining: Math.max(0, limit - reservation.used),
-        resetSeconds: period.secondsLeft,
+        resetSeconds: secondsLeft,
       };
     }
     if (!reservation.granted) {
       throw new ApiError('quota-exceeded', {
-        detail: `The monthly quota of ${limit} requests is used; it resets on ${nextMonthStart(period.end)} (UTC).`,
-        retryAfter: period.secondsLeft,
+        detail: `The monthly quota of ${limit} requests is used; it resets on ${nextMonthStart(calendar.end)} (UTC).`,
+        retryAfter: secondsLeft,
         featureKey: 'requests_per_month',
         upgradeUrl: `${this.#deps.baseUrl}/docs#plans`,
       });

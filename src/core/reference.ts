@@ -67,10 +67,21 @@ export class ReferenceData {
 export class ReferenceCache {
   readonly #store: Store;
   #current: Promise<ReferenceData> | undefined;
+  /** What `#current` resolved to, for `fresh`. */
+  #resolved: ReferenceData | undefined;
   #checkedAt = 0;
 
   constructor(store: Store) {
     this.#store = store;
+  }
+
+  /**
+   * The reference data without waiting, when it was checked against the store's data version less than a
+   * second ago (the common case: the hot path then needs no promise); otherwise undefined, and `current` it is.
+   */
+  fresh(nowMs: number): ReferenceData | undefined {
+    const resolved = this.#resolved;
+    return resolved !== undefined && nowMs - this.#checkedAt < CHECK_EVERY_MS ? resolved : undefined;
   }
 
   async current(nowMs: number): Promise<ReferenceData> {
@@ -79,10 +90,19 @@ export class ReferenceCache {
     const version = await this.#store.dataVersion();
     const held = this.#current && (await this.#current);
     if (!held || held.version !== version) {
-      this.#current = this.#load(version);
-      this.#current.catch(() => {
-        this.#current = undefined;
-      });
+      const loading = this.#load(version);
+      this.#current = loading;
+      this.#resolved = undefined;
+      loading.then(
+        (data) => {
+          if (this.#current === loading) this.#resolved = data;
+        },
+        () => {
+          if (this.#current === loading) this.#current = undefined;
+        },
+      );
+    } else {
+      this.#resolved = held;
     }
     return this.#current as Promise<ReferenceData>;
   }

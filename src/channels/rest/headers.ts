@@ -9,9 +9,11 @@ const MONTH_SECONDS = 30 * 24 * 3600;
 /** Policies depend only on a plan's two limits: built once per pair, not on every answer. */
 const policies = new Map<string, string>();
 
-export function rateLimitHeaders(admission: Admission | undefined): Record<string, string> {
-  if (!admission || (!admission.minute && !admission.month)) return {};
+/** Appends the limit headers to a flat `[name, value, …]` list (the REST hot path writes headers so). */
+export function rateLimitHeaderList(admission: Admission | undefined, list: string[]): void {
+  if (!admission) return;
   const { minute, month } = admission;
+  if (!minute && !month) return;
   const policyKey = `${minute?.limit}|${month?.limit}`;
   let policy = policies.get(policyKey);
   if (policy === undefined) {
@@ -23,5 +25,14 @@ export function rateLimitHeaders(admission: Admission | undefined): Record<strin
   }
   const minuteState = minute ? `"minute";r=${minute.remaining};t=${minute.resetSeconds}` : '';
   const monthState = month ? `"month";r=${month.remaining};t=${month.resetSeconds}` : '';
-  return { 'ratelimit-policy': policy, ratelimit: minuteState && monthState ? `${minuteState}, ${monthState}` : minuteState || monthState };
+  list.push('ratelimit-policy', policy, 'ratelimit', minuteState && monthState ? `${minuteState}, ${monthState}` : minuteState || monthState);
+}
+
+/** The same headers as an object, for replies built through Fastify (problems, A2A, MCP). */
+export function rateLimitHeaders(admission: Admission | undefined): Record<string, string> {
+  const list: string[] = [];
+  rateLimitHeaderList(admission, list);
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < list.length; i += 2) headers[list[i]] = list[i + 1];
+  return headers;
 }

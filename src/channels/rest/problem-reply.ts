@@ -14,6 +14,8 @@ export function sendProblem(
   const problem = toProblem(error, { baseUrl: where.baseUrl, requestId: request.id, instance: request.url.split('?')[0] });
   reply
     .code(error.status)
+    // Set here, not only by the app's hook: the REST routes are registered outside that hook's scope.
+    .header('request-id', request.id)
     .headers(rateLimitHeaders(where.admission))
     .header('cache-control', 'no-store')
     .type('application/problem+json; charset=utf-8');

@@ -2,22 +2,43 @@
  * The REST channel: one GET route per operation, derived from the registry. It maps path and query to the
  * operation's input and the outcome or error to HTTP; every check and every handler runs in the core.
  * List endpoints also answer `text/csv` when the request's `Accept` prefers it (csv.ts); errors stay problem+json.
+ *
+ * Answers are written to the Node response directly (`reply.hijack()`), headers as one flat list: this is the
+ * service's hot path, and Fastify's reply pipeline (header bookkeeping, onSend hooks, a global compression
+ * plugin) cost more per request than the rest of the channel. Compression is done here, once per cached answer
+ * (content-encoding.ts). Fastify still routes, parses the query, logs and answers HEAD.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../../core/errors.js';
-import type { Admission, Core } from '../../core/execute.js';
+import type { Admission, Core, Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
 import type { Registry } from '../../operations/registry.js';
+import { encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
 import { CSV_MEDIA_TYPE, type CsvTable, csvTable, prefersCsv } from './csv.js';
-import { rateLimitHeaders } from './headers.js';
+import { rateLimitHeaderList } from './headers.js';
 import { sendProblem } from './problem-reply.js';
 
 const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
+
+/** What a route's answers share, computed once per operation. */
+interface RouteFacts {
+  readonly operation: AnyOperation;
+  readonly csv: CsvTable | undefined;
+  readonly cacheControl: string;
+  readonly vary: string;
+}
 
 export function registerRestChannel(app: FastifyInstance, core: Core, registry: Registry): void {
   for (const operation of registry.all) {
     const csv = csvTable(operation.output);
-    app.get(operation.rest.path, (request, reply) => handle(core, operation, csv, request, reply));
+    const route: RouteFacts = {
+      operation,
+      csv,
+      cacheControl: operation.cache === 'caller' ? 'private, no-store' : 'private, max-age=60',
+      vary: csv ? 'Authorization, X-API-Key, Accept, Accept-Encoding' : 'Authorization, X-API-Key, Accept-Encoding',
+    };
+    app.get(operation.rest.path, (request, reply) => handle(core, route, request, reply));
     app.route({
       method: [...NOT_GET],
       url: operation.rest.path,
@@ -29,43 +50,63 @@ export function registerRestChannel(app: FastifyInstance, core: Core, registry: 
   }
 }
 
-async function handle(core: Core, operation: AnyOperation, csv: CsvTable | undefined, request: FastifyRequest, reply: FastifyReply) {
+async function handle(core: Core, route: RouteFacts, request: FastifyRequest, reply: FastifyReply) {
+  const { csv } = route;
+  const headers = request.headers;
   let admission: Admission | undefined;
   // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
-  const asCsv = csv !== undefined && prefersCsv(header(request.headers.accept));
+  const asCsv = csv !== undefined && prefersCsv(header(headers.accept));
   try {
     admission = await core.admit({
-      authorization: request.headers.authorization,
-      apiKey: header(request.headers['x-api-key']),
-      origin: request.headers.origin,
+      authorization: headers.authorization,
+      apiKey: header(headers['x-api-key']),
+      origin: headers.origin,
       clientAddress: request.ip,
     });
     const input = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
     const outcome = await core.execute({
       admission,
-      operation,
+      operation: route.operation,
       input,
       encoding: 'text',
       requestKey: request.url,
-      ifNoneMatch: request.headers['if-none-match'],
+      ifNoneMatch: headers['if-none-match'],
       // The core hashes the CSV itself, so the ETag and the 304 are those of what is sent.
       render: asCsv ? { format: 'csv', fn: csv.render } : undefined,
     });
-    reply
-      .headers(rateLimitHeaders(admission))
-      .header('etag', outcome.etag)
-      .header('cache-control', operation.cache === 'caller' ? 'private, no-store' : 'private, max-age=60')
-      .header('vary', csv ? 'Authorization, X-API-Key, Accept, Accept-Encoding' : 'Authorization, X-API-Key, Accept-Encoding');
-    const next = nextCursorOf(outcome.value);
-    if (next) {
-      // A CSV body has no room for `next_cursor`: the headers carry it (for JSON too, alike).
-      reply.header('link', `<${nextPageUrl(core.baseUrl, request.url, next)}>; rel="next"`).header('next-cursor', next);
-    }
-    if (outcome.notModified) return reply.code(304).send();
-    return reply.type(asCsv ? CSV_MEDIA_TYPE : 'application/json; charset=utf-8').send(outcome.body);
+    await send(core, route, request, reply, admission, outcome, asCsv);
   } catch (error) {
+    if (reply.raw.headersSent) throw error; // nothing more can be said on this response; Fastify logs it
     return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, admission });
   }
+}
+
+async function send(core: Core, route: RouteFacts, request: FastifyRequest, reply: FastifyReply, admission: Admission, outcome: Outcome, asCsv: boolean) {
+  const list: string[] = ['request-id', request.id];
+  rateLimitHeaderList(admission, list);
+  if (outcome.etag !== undefined) list.push('etag', outcome.etag);
+  list.push('cache-control', route.cacheControl, 'vary', route.vary);
+  const next = nextCursorOf(outcome.value);
+  if (next) {
+    // A CSV body has no room for `next_cursor`: the headers carry it (for JSON too, alike).
+    list.push('link', `<${nextPageUrl(core.baseUrl, request.url, next)}>; rel="next"`, 'next-cursor', next);
+  }
+  if (outcome.notModified) {
+    reply.hijack();
+    reply.raw.writeHead(304, list);
+    reply.raw.end();
+    return;
+  }
+  let body = outcome.body;
+  const encoding = body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(header(request.headers['accept-encoding'])) : undefined;
+  if (encoding) {
+    body = await encodeBody(body, encoding);
+    list.push('content-encoding', encoding);
+  }
+  list.push('content-type', asCsv ? CSV_MEDIA_TYPE : JSON_MEDIA_TYPE, 'content-length', String(body.length));
+  reply.hijack();
+  reply.raw.writeHead(200, list);
+  reply.raw.end(body);
 }
 
 function header(value: string | string[] | undefined): string | undefined {
