@@ -86,6 +86,13 @@ export function responseKey(operation: string, plan: PlanRecord, day: string, fo
  * The key of a request as received (REST: the URL), before validation: the same text validates to the same
  * input. `@` cannot begin an input key's segment (`|name=`), so the two kinds of key never meet.
  */
-export function requestResponseKey(operation: string, plan: PlanRecord, day: string, format: string, encoding: string, request: string): string {
+export function requestResponseKey(
+  operation: string,
+  plan: PlanRecord,
+  day: string,
+  format: string,
+  encoding: string,
+  request: string,
+): string {
   return `${variantOf(operation, plan, day, format)}|@${encoding} ${request}`;
 }

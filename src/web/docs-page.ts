@@ -4,6 +4,8 @@
  * It uses the same derivations as the OpenAPI document (parameters, example URLs), so the two cannot disagree.
  * Every text is HTML-escaped; backtick spans in descriptions become <code>.
  */
+
+import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import {
   ACCOUNT_TAG,
   ACCOUNT_TAG_DESCRIPTION,
@@ -42,6 +44,7 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>munidata — REST API reference</title>
+<link rel="icon" href="data:,">
 <style>${CSS}</style>
 </head>
 <body>
@@ -79,7 +82,8 @@ function section(id: string, title: string, body: string): string {
 function table(headings: string[], rows: string[][]): string {
   const head = headings.map((h) => `<th>${esc(h)}</th>`).join('');
   const body = rows.map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
-  return `<table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  // Wide tables scroll inside their box on a narrow screen, so the page itself never scrolls sideways.
+  return `<div class="wide"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -91,13 +95,15 @@ function introSection(baseUrl: string): string {
     'intro',
     'What this is',
     `<p>munidata is a read-only data service over Portuguese municipal data: an indicator catalogue with
-per-municipality series, snapshots and statistics, the 308 municipalities, and (as they arrive) signals, public
-procurement and alerts. No language model is involved: every answer is a deterministic read.</p>
+per-municipality series, snapshots and statistics, the 308 municipalities, municipal signals and signal cases, each
+caller's alert rules and matches, and public procurement (contracts, entities, announcements, amendments). No language model is involved: every answer is a deterministic read.</p>
 <p>This page documents the REST interface under <code>${esc(baseUrl)}/v1</code>. Every endpoint is <code>GET</code>
 (any other method gets 405) and answers <code>application/json</code>; errors are
 <code>application/problem+json</code>. A query parameter the endpoint does not know, or one of the wrong type or out
-of range, gets 422 <code>validation-error</code> naming it. Each operation's name is also its future agent-skill and tool name; those
-channels are not described here. The machine-readable description is the
+of range, gets 422 <code>validation-error</code> naming it. The same operations, with the same key, plan and limits, are
+also an A2A agent (card at <a href="${esc(`${baseUrl}${AGENT_CARD_PATH}`)}"><code>${esc(AGENT_CARD_PATH)}</code></a>,
+JSON-RPC at <code>${esc(baseUrl)}/a2a</code>) and an MCP server (Streamable HTTP at <code>${esc(baseUrl)}/mcp</code>):
+each operation's name below is its skill id and its tool name there. The machine-readable description is the
 <a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>`,
   );
 }
@@ -373,8 +379,11 @@ h2{margin-top:2.5rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
 h3{margin-top:2rem;font-size:1.1rem}
 nav ul{padding-left:1.2rem;margin:.3rem 0}
 nav>ul{columns:2;padding-top:1rem}
+nav a{overflow-wrap:anywhere}
+@media (max-width:40rem){nav>ul{columns:1}}
+.wide{overflow-x:auto}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}
-code{background:#f3f4f6;padding:.05em .3em;border-radius:4px}
+code{background:#f3f4f6;padding:.05em .3em;border-radius:4px;overflow-wrap:anywhere}
 pre{background:#f3f4f6;padding:.7rem;border-radius:6px;overflow-x:auto}
 code.url{word-break:break-all}
 .method{background:#0969da;color:#fff;border-radius:4px;padding:.1em .4em;font-size:.85em}

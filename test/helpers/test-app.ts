@@ -65,7 +65,8 @@ export function copyDemoStore(): { store: Store; dbPath: string } {
   return { store: openSqliteStore(dbPath), dbPath };
 }
 
-export async function startTestApp(options: { store?: Store; dbPath?: string } = {}): Promise<TestApp> {
+/** `baseUrl`: the public address the app names in links (default BASE_URL); a browser test passes where it listens. */
+export async function startTestApp(options: { store?: Store; dbPath?: string; baseUrl?: string } = {}): Promise<TestApp> {
   const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
   const clock = {
     now: Date.now(),
@@ -73,7 +74,7 @@ export async function startTestApp(options: { store?: Store; dbPath?: string } =
       this.now += ms;
     },
   };
-  const config = loadConfig({ BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' });
+  const config = loadConfig({ BASE_URL: options.baseUrl ?? BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' });
   const now = new Date(clock.now);
 
   await savePlan(store, 'signals_only', { api_access: true, domains: ['signals'], raw_values: true }, 'create').catch(() => {});

@@ -25,7 +25,12 @@ export function rateLimitHeaderList(admission: Admission | undefined, list: stri
   }
   const minuteState = minute ? `"minute";r=${minute.remaining};t=${minute.resetSeconds}` : '';
   const monthState = month ? `"month";r=${month.remaining};t=${month.resetSeconds}` : '';
-  list.push('ratelimit-policy', policy, 'ratelimit', minuteState && monthState ? `${minuteState}, ${monthState}` : minuteState || monthState);
+  list.push(
+    'ratelimit-policy',
+    policy,
+    'ratelimit',
+    minuteState && monthState ? `${minuteState}, ${monthState}` : minuteState || monthState,
+  );
 }
 
 /** The same headers as an object, for replies built through Fastify (problems, A2A, MCP). */

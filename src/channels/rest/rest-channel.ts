@@ -81,7 +81,15 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
   }
 }
 
-async function send(core: Core, route: RouteFacts, request: FastifyRequest, reply: FastifyReply, admission: Admission, outcome: Outcome, asCsv: boolean) {
+async function send(
+  core: Core,
+  route: RouteFacts,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  admission: Admission,
+  outcome: Outcome,
+  asCsv: boolean,
+) {
   const list: string[] = ['request-id', request.id];
   rateLimitHeaderList(admission, list);
   if (outcome.etag !== undefined) list.push('etag', outcome.etag);
