@@ -3,13 +3,17 @@
  * same moment, and an unreachable server reported as the dependency being unavailable. (Everything else it does
  * is checked by the whole suite, which runs on it with MUNIDATA_TEST_BACKEND=postgres.)
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { DependencyUnavailableError } from '../src/core/dependency.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { POSTGRES_MIGRATIONS } from '../src/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.js';
+import type { AggregateQuery } from '../src/store/procurement-queries.js';
 import { createDatabase, databaseUrl, dropDatabase, newDatabaseName, onPostgres } from './helpers/backend.js';
+import { BUYERS, buildFixture } from './helpers/procurement-fixture.js';
 
 describe('DATABASE_URL and DATABASE_READ_URL', () => {
   it('are read as the primary and the replica, and refused when malformed or alone', () => {
@@ -68,6 +72,64 @@ describe.runIf(onPostgres)('the PostgreSQL store', () => {
     // Usage is read where it is written: the counters rebuild from it.
     await store.addUsage([{ accountId: account.id, period: '2026-01', count: 3 }]);
     expect(await store.getUsage(account.id, '2026-01')).toBe(3);
+  });
+
+  it('fills the set rollup from the contracts already stored when it migrates to it', async () => {
+    const name = newDatabaseName();
+    await createDatabase(name);
+    const store = open({ url: databaseUrl(name) });
+    try {
+      await migrate(store);
+      await store.saveMunicipalities(readMunicipalities());
+      const [a, b, c] = BUYERS.slice(0, 3).map((m) => m.id);
+      // Contracts in two and three municipalities; a price of half a cent shows the cents rounded as writes round them.
+      const contracts = buildFixture({ contracts: 120, today: '2025-07-01' }).contracts.map((x, i) =>
+        i % 5 === 1 ? { ...x, municipality_ids: [a, b, c], price_eur: i === 1 ? 0.125 : x.price_eur } : x,
+      );
+      await store.writeProcurement({ contracts });
+      const questions: AggregateQuery[] = [
+        { executedIn: [a, b], groupBy: ['month'] },
+        { executedIn: [a, b, c], groupBy: ['year', 'cpv_division', 'procedure_type'], from: '2023-01-01' },
+        { executedIn: [b, c], groupBy: [] },
+      ];
+      const answers = async () => Promise.all(questions.map((q) => store.aggregateContracts(q)));
+      const written = await answers();
+      const client = new pg.Client(databaseUrl(name));
+      await client.connect();
+      try {
+        const contents = async () =>
+          (
+            await client.query(
+              `SELECT s.members, r.month, r.cpv_division, r.procedure_type, r.count, r.total_cents,
+                 array(SELECT m.municipality_id FROM municipality_set_members m WHERE m.set_id = s.id ORDER BY 1) AS ids
+               FROM contract_set_rollups r JOIN municipality_sets s ON s.id = r.set_id ORDER BY 1, 2, 3, 4`,
+            )
+          ).rows;
+        const kept = await contents();
+        expect(kept.length).toBeGreaterThan(5);
+        // A store from before the set rollup: its tables gone and its migration not applied.
+        const version = POSTGRES_MIGRATIONS.find((m) => m.name === 'contract-municipality-sets')?.version;
+        await client.query('DROP TABLE contract_set_rollups, municipality_set_members, municipality_sets');
+        await client.query('DELETE FROM schema_migrations WHERE version = $1', [version]);
+        await store.migrate();
+        expect(await contents()).toEqual(kept);
+      } finally {
+        await client.end();
+      }
+      expect(await answers()).toEqual(written);
+      // Writes go on from the filled tables: a set first seen now, and a contract leaving its set.
+      const moved = [
+        { ...contracts[1], municipality_ids: [a, c] },
+        { ...contracts[2], municipality_ids: [b, c, a, BUYERS[3].id] },
+      ];
+      await store.writeProcurement({ contracts: moved });
+      const now = [...moved, ...contracts.slice(3), contracts[0]];
+      const inBoth = now.filter((x) => x.municipality_ids.includes(b) || x.municipality_ids.includes(c));
+      expect((await store.aggregateContracts({ executedIn: [b, c], groupBy: [] })).totals.count).toBe(inBoth.length);
+    } finally {
+      await store.close();
+      await dropDatabase(name);
+    }
   });
 
   it('reports a server it cannot reach as the store being unavailable', async () => {

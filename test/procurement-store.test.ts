@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContractFilter } from '../src/store/procurement-queries.js';
+import type { AggregateKey, AggregateQuery, AggregateResult, ContractFilter } from '../src/store/procurement-queries.js';
 import type { ContractInput, ContractRecord } from '../src/store/procurement-records.js';
 import { contractQuery } from '../src/store/sqlite/procurement/contract-list.js';
 import { sourceSql } from '../src/store/sqlite/procurement/keyset.js';
@@ -227,6 +227,122 @@ describe('contract rollups', () => {
       const concurso = contracts.filter((c) => c.procedure_type === 'Concurso público');
       expect(byProcedure.groups.find((g) => g.key.procedure_type === 'Concurso público')?.count).toBe(concurso.length);
       expect(byProcedure.totals.count).toBe(300);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('contract rollups of several municipalities', () => {
+  /** The answer counted here from the contracts: groups (key, count, cents) in key order, and the totals. */
+  function counted(contracts: readonly ContractInput[], query: AggregateQuery) {
+    const asked = query.executedIn ?? [];
+    const inRange = (c: ContractInput) =>
+      query.from === undefined && query.to === undefined
+        ? true
+        : c.published_on !== null && c.published_on >= (query.from ?? '0000') && c.published_on <= (query.to ?? '9999');
+    const selected = contracts.filter((c) => c.municipality_ids.some((id) => asked.includes(id)) && inRange(c));
+    const cents = (c: ContractInput) => Math.round((c.price_eur ?? 0) * 100);
+    const keysOf = (c: ContractInput): AggregateKey[] => {
+      let keys: AggregateKey[] = [{}];
+      for (const d of query.groupBy) {
+        const values: (string | number | null)[] =
+          d === 'year'
+            ? [c.published_on === null ? null : Number(c.published_on.slice(0, 4))]
+            : d === 'month'
+              ? [c.published_on?.slice(0, 7) ?? null]
+              : d === 'cpv_division'
+                ? [c.cpvs[0].slice(0, 2)]
+                : d === 'procedure_type'
+                  ? [c.procedure_type ?? null]
+                  : // Grouped by municipality, a contract is in the group of each asked municipality it is executed in.
+                    [...new Set(c.municipality_ids)].filter((id) => asked.includes(id)).map((id) => codeOf(id));
+        keys = keys.flatMap((k) => values.map((v) => ({ ...k, [d]: v })));
+      }
+      return keys;
+    };
+    const groups = new Map<string, { key: AggregateKey; count: number; cents: number }>();
+    if (query.groupBy.length > 0) {
+      for (const c of selected) {
+        for (const key of keysOf(c)) {
+          const id = JSON.stringify(query.groupBy.map((d) => key[d]));
+          const held = groups.get(id) ?? { key, count: 0, cents: 0 };
+          groups.set(id, { key, count: held.count + 1, cents: held.cents + cents(c) });
+        }
+      }
+    }
+    return {
+      groups: [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, g]) => g),
+      totals: { count: selected.length, cents: selected.reduce((n, c) => n + cents(c), 0) },
+    };
+  }
+  const codeOf = (id: number) => BUYERS.find((b) => b.id === id)?.code ?? null;
+  const asCounted = (answer: AggregateResult, query: AggregateQuery) => ({
+    groups: answer.groups
+      .map((g) => ({ key: g.key, count: g.count, cents: Math.round(g.total_eur * 100) }))
+      .sort((a, b) => (JSON.stringify(query.groupBy.map((d) => a.key[d])) < JSON.stringify(query.groupBy.map((d) => b.key[d])) ? -1 : 1)),
+    totals: { count: answer.totals.count, cents: Math.round(answer.totals.total_eur * 100) },
+  });
+
+  it('count a contract executed in several asked municipalities once, through re-imports that move it or change its price', async () => {
+    const { store } = await freshStore();
+    try {
+      const [a, b, c, d] = BUYERS.slice(0, 4).map((m) => m.id);
+      // Contracts in three of the first four buyers' municipalities, in two, and (the fixture's own) in pairs.
+      let contracts = buildFixture({ contracts: 300, today: TODAY }).contracts.map((x, i) =>
+        i % 7 === 1 ? { ...x, municipality_ids: [a, b, c] } : i % 7 === 2 ? { ...x, municipality_ids: [b, d] } : x,
+      );
+      const questions: AggregateQuery[] = [];
+      for (const executedIn of [
+        [a, b],
+        [a, b, c],
+        [b, c, d],
+        [a, b, c, d],
+        [c, d],
+      ]) {
+        for (const groupBy of [
+          ['month'],
+          ['year', 'cpv_division', 'procedure_type'],
+          ['municipality'],
+          ['year', 'municipality'],
+          [],
+        ] as const) {
+          for (const range of [{}, { from: '2023-01-01' }, { from: '2023-02-11', to: '2024-07-20' }]) {
+            questions.push({ executedIn, groupBy, ...range });
+          }
+        }
+      }
+      const check = async (when: string) => {
+        for (const query of questions) {
+          expect(asCounted(await store.aggregateContracts(query), query), `${when}: ${JSON.stringify(query)}`).toEqual(
+            counted(contracts, query),
+          );
+        }
+      };
+      await store.writeProcurement({ contracts });
+      expect(contracts.filter((x) => [a, b, c].every((id) => x.municipality_ids.includes(id))).length).toBeGreaterThan(10);
+      await check('as first written');
+
+      // Re-imported: a new price in the same set, another set (listed out of order), out of every set, into one.
+      contracts = contracts.map((x, i) =>
+        i % 7 === 1 && i % 2 === 1
+          ? { ...x, price_eur: (x.price_eur ?? 0) + 1234.56 }
+          : i % 7 === 1 && i % 3 === 0
+            ? { ...x, municipality_ids: [c, a] }
+            : i % 7 === 2 && i % 2 === 0
+              ? { ...x, municipality_ids: [d] }
+              : i % 7 === 3 && i % 2 === 0
+                ? { ...x, municipality_ids: [d, a, c], published_on: '2024-11-20', price_eur: 99.995 }
+                : x,
+      );
+      const summary = await store.writeProcurement({ contracts });
+      expect(summary.contracts.updated).toBeGreaterThan(40);
+      await check('after the re-import');
+
+      // The same contracts again change nothing; one of them twice in a batch counts as its last version.
+      contracts[8] = { ...contracts[8], municipality_ids: [a, b, c, d], price_eur: 10 };
+      await store.writeProcurement({ contracts: [{ ...contracts[8], municipality_ids: [b, c] }, ...contracts] });
+      await check('after another re-import');
     } finally {
       await store.close();
     }

@@ -21,6 +21,12 @@ export interface CountedPart {
   totals: CountedGroup;
 }
 
+/** The same part taking away what it counts: the correction of a sum that counted some contracts more than once. */
+export function subtracted(part: CountedPart): CountedPart {
+  const negative = (c: CountedGroup): CountedGroup => ({ ...c, count: -c.count, cents: -c.cents });
+  return { groups: part.groups.map(negative), totals: negative(part.totals) };
+}
+
 /** A row whose keys are `k0`, `k1`, … (in groupBy order) with `count` and `cents`. */
 export function countedRow(row: Row, keys: number): CountedGroup {
   return { values: Array.from({ length: keys }, (_, i) => row[`k${i}`]), count: Number(row.count ?? 0), cents: Number(row.cents ?? 0) };

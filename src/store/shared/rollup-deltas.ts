@@ -53,8 +53,8 @@ export class RollupDeltas {
   readonly #withSets: boolean;
 
   /**
-   * `withSets`: also collect the deltas per set of municipalities. SQLite keeps set rollups to answer several
-   * municipalities from the rollups; PostgreSQL answers that question from the contracts and keeps none.
+   * `withSets`: also collect the deltas per set of municipalities, for a store that keeps set rollups to answer
+   * several municipalities from the rollups (both stores do).
    */
   constructor(options: { withSets: boolean }) {
     this.#withSets = options.withSets;

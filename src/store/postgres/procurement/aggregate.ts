@@ -1,10 +1,19 @@
 /**
  * Contract counts and euros per group, as in the SQLite store (see its aggregate.ts): whole months from the
- * rollups when the grouping and the filter allow it, the days of partly covered months and every other question
- * from the contracts themselves. A contract counts once in every group it falls in, and once in the totals.
+ * rollups when the grouping allows it (no entity dimension) — for several municipalities their rollups summed,
+ * minus the contracts executed in more than one of them (contract_set_rollups) — and the days of partly covered
+ * months and the entity groupings from the contracts themselves. A contract counts once in every group it falls
+ * in, and once in the totals.
  */
 import type { AggregateDimension, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
-import { aggregateAnswer, type CountedPart, countedRow as counted, labelLookups, mergeParts } from '../../shared/aggregate-answer.js';
+import {
+  aggregateAnswer,
+  type CountedPart,
+  countedRow as counted,
+  labelLookups,
+  mergeParts,
+  subtracted,
+} from '../../shared/aggregate-answer.js';
 import { splitByMonth } from '../../shared/date-ranges.js';
 import { ALL_CONTRACTS } from '../../shared/rollup-deltas.js';
 import { Params, type Sql } from '../db.js';
@@ -14,11 +23,11 @@ export async function aggregateContracts(sql: Sql, query: AggregateQuery): Promi
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
   if (query.groupBy.length === 0) return { groups: [], totals: (await aggregateContracts(sql, { ...query, groupBy: ['year'] })).totals };
   const executedIn = query.executedIn ?? [];
-  const rollupsAnswer = executedIn.length <= 1 && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
+  const rollupsAnswer = !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const parts: Promise<CountedPart>[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
-    parts.push(fromRollups(sql, query, split.months));
+    parts.push(...(executedIn.length > 1 ? fromRollupsOfSeveral(sql, query, split.months) : [fromRollups(sql, query, split.months)]));
     for (const edge of split.edges) parts.push(fromContracts(sql, query, edge.from, edge.to));
   } else {
     parts.push(fromContracts(sql, query, query.from, query.to));
@@ -61,6 +70,42 @@ async function fromRollups(sql: Sql, query: AggregateQuery, months: { lo: string
     ),
   ]);
   return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
+}
+
+/**
+ * Several municipalities: the sum of their rollups, and a second part taking away the extra times a contract
+ * executed in k >= 2 of them was summed. Grouped by municipality, a contract counts once in each of its
+ * municipalities' groups by definition, so only the totals need the correction there.
+ */
+function fromRollupsOfSeveral(sql: Sql, query: AggregateQuery, months: { lo: string; hi: string }): Promise<CountedPart>[] {
+  const keys = query.groupBy.map((d, i) => `${ROLLUP_KEYS[d]} AS k${i}`).join(', ');
+  const groupBy = query.groupBy.map((_, i) => `k${i}`).join(', ');
+  const table = query.groupBy.every((d) => MONTH_DIMENSIONS.has(d)) ? 'contract_month_rollups' : 'contract_rollups';
+  const values = [query.executedIn ?? [], months.lo, months.hi];
+  const inScopes = 'r.scope = ANY($1::integer[]) AND r.month BETWEEN $2 AND $3';
+  const sum = async (): Promise<CountedPart> => {
+    const [rows, [totals]] = await Promise.all([
+      sql(
+        `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r WHERE ${inScopes} GROUP BY ${groupBy}`,
+        values,
+      ),
+      sql(`SELECT sum(r.count) AS count, sum(r.total_cents) AS cents FROM contract_month_rollups r WHERE ${inScopes}`, values),
+    ]);
+    return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
+  };
+  // The sets of municipalities sharing k >= 2 members with the question, and how many they share.
+  const shared = `(SELECT set_id, count(*) AS k FROM municipality_set_members
+     WHERE municipality_id = ANY($1::integer[]) GROUP BY set_id HAVING count(*) > 1) AS t`;
+  const extra = `sum(r.count * (t.k - 1)) AS count, sum(r.total_cents * (t.k - 1)) AS cents
+     FROM ${shared} JOIN contract_set_rollups r ON r.set_id = t.set_id WHERE r.month BETWEEN $2 AND $3`;
+  const correction = async (): Promise<CountedPart> => {
+    const [rows, [totals]] = await Promise.all([
+      query.groupBy.includes('municipality') ? [] : sql(`SELECT ${keys}, ${extra} GROUP BY ${groupBy}`, values),
+      sql(`SELECT ${extra}`, values),
+    ]);
+    return subtracted({ groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) });
+  };
+  return [sum(), correction()];
 }
 
 // ── any range, from the contracts ───────────────────────────────────────────────────────────────────────────────

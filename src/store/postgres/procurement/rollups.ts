@@ -3,22 +3,63 @@
  * deltas summed here and added once at its end, in integer cents), entity totals recomputed by
  * `refreshEntityTotals` for the entities that batches queued.
  */
-import type { EntityQueue, RollupDelta, RollupDeltas } from '../../shared/rollup-deltas.js';
+import type { EntityQueue, RollupDeltas, SetDelta } from '../../shared/rollup-deltas.js';
 import type { Sql } from '../db.js';
 
-/** Adds a batch's rollup deltas (see shared/rollup-deltas.ts) to contract_rollups and contract_month_rollups. */
+/** Adds a batch's rollup deltas (see shared/rollup-deltas.ts) to contract_rollups, contract_month_rollups and contract_set_rollups. */
 export async function flushRollups(sql: Sql, deltas: RollupDeltas): Promise<void> {
-  const { fine, months } = deltas.take();
+  const { fine, months, sets } = deltas.take();
   await addDeltas(sql, 'contract_rollups', ['scope', 'month', 'cpv_division', 'procedure_type'], fine);
   await addDeltas(sql, 'contract_month_rollups', ['scope', 'month'], months);
+  await flushSetDeltas(sql, sets);
 }
 
-const KEY_TYPES: Record<string, string> = { scope: 'integer', month: 'text', cpv_division: 'text', procedure_type: 'text' };
+/**
+ * Adds the contracts executed in several municipalities to contract_set_rollups, under their set of
+ * municipalities (created with its members on first sight). The aggregate subtracts these rows to count such a
+ * contract once when it sums the rollups of several municipalities.
+ */
+async function flushSetDeltas(sql: Sql, deltas: readonly SetDelta[]): Promise<void> {
+  if (deltas.length === 0) return;
+  // Sorted, so that writers creating the same sets wait for each other in one order (batches are serialized by
+  // the journal's lock anyway). A set another transaction created first is left alone by ON CONFLICT: it comes
+  // with its members, committed together.
+  const members = [...new Set(deltas.map((d) => d.members))].sort();
+  await sql(
+    `WITH created AS (
+       INSERT INTO municipality_sets (members) SELECT unnest($1::text[]) ON CONFLICT (members) DO NOTHING RETURNING id, members
+     )
+     INSERT INTO municipality_set_members (municipality_id, set_id)
+     SELECT m::integer, c.id FROM created c, unnest(string_to_array(c.members, ',')) AS m`,
+    [members],
+  );
+  const ids = new Map(
+    (await sql('SELECT id, members FROM municipality_sets WHERE members = ANY($1::text[])', [members])).map((r) => [
+      String(r.members),
+      Number(r.id),
+    ]),
+  );
+  const rows = deltas.map((d) => ({ ...d, set_id: ids.get(d.members) as number }));
+  await addDeltas(sql, 'contract_set_rollups', ['set_id', 'month', 'cpv_division', 'procedure_type'], rows);
+}
+
+const KEY_TYPES: Record<string, string> = {
+  scope: 'integer',
+  set_id: 'integer',
+  month: 'text',
+  cpv_division: 'text',
+  procedure_type: 'text',
+};
 
 /** Upserts deltas into a rollup table keyed by `keys`, in one statement; rows whose count falls to zero are dropped. */
-async function addDeltas(sql: Sql, table: string, keys: (keyof RollupDelta)[], deltas: readonly RollupDelta[]): Promise<void> {
+async function addDeltas<D extends { count: number; total_cents: number }>(
+  sql: Sql,
+  table: string,
+  keys: (keyof D & string)[],
+  deltas: readonly D[],
+): Promise<void> {
   if (deltas.length === 0) return;
-  const columns = [...keys, 'count', 'total_cents'] as (keyof RollupDelta)[];
+  const columns = [...keys, 'count', 'total_cents'] as (keyof D & string)[];
   const types = columns.map((c) => KEY_TYPES[c] ?? 'bigint');
   await sql(
     `INSERT INTO ${table} (${columns.join(', ')})

@@ -11,11 +11,11 @@
 import type { AggregateDimension, AggregateQuery, AggregateResult } from '../../procurement-queries.js';
 import {
   aggregateAnswer,
-  type CountedGroup,
   type CountedPart,
   countedRow as counted,
   labelLookups,
   mergeParts,
+  subtracted,
 } from '../../shared/aggregate-answer.js';
 import { splitByMonth } from '../../shared/date-ranges.js';
 import { ALL_CONTRACTS } from '../../shared/rollup-deltas.js';
@@ -97,10 +97,9 @@ function fromRollupsOfSeveral(sql: Sql, query: AggregateQuery, months: { lo: str
      FROM ${shared} JOIN contract_set_rollups r ON r.set_id = t.set_id WHERE r.month BETWEEN @lo AND @hi`;
   const extraGroups = byMunicipality ? [] : (sql(`SELECT ${keys}, ${extra} GROUP BY ${groupBy}`).all(params) as Row[]);
   const extraTotals = sql(`SELECT ${extra}`).get(params) as Row;
-  const negative = (c: CountedGroup): CountedGroup => ({ ...c, count: -c.count, cents: -c.cents });
   return [
     { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) },
-    { groups: extraGroups.map((row) => negative(counted(row, query.groupBy.length))), totals: negative(counted(extraTotals, 0)) },
+    subtracted({ groups: extraGroups.map((row) => counted(row, query.groupBy.length)), totals: counted(extraTotals, 0) }),
   ];
 }
 
