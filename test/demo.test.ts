@@ -254,10 +254,17 @@ describe('loadDemo', () => {
     await migrate(store);
     const total = [...data.values()].reduce((s, rows) => s + rows.length, 0);
 
+    // migrate has seeded the reference data: the 308 municipalities and the catalogue, without sources or data.
+    expect(await store.listMunicipalities()).toHaveLength(MUNICIPALITIES.length);
+    const seeded = await store.listIndicators();
+    expect(seeded.map((i) => i.key).sort()).toEqual(CATALOGUE.map((e) => e.key).sort());
+    expect(seeded.every((i) => i.source === null)).toBe(true);
+    expect(await store.countObservations()).toBe(0);
+
     const first = await loadDemo(store, { today: TODAY });
     expect(first.seed).toBe(42);
-    expect(first.municipalities.inserted).toBe(MUNICIPALITIES.length);
-    expect(first.indicators.inserted).toBe(CATALOGUE.length);
+    expect(first.municipalities).toMatchObject({ inserted: 0, updated: 0, unchanged: MUNICIPALITIES.length });
+    expect(first.indicators).toMatchObject({ inserted: 0, updated: CATALOGUE.length });
     expect(first.observations).toEqual({ inserted: total, updated: 0, unchanged: 0 });
     expect(first.skipped).toEqual([]);
     expect(await store.countObservations()).toBe(total);

@@ -61,10 +61,11 @@ describe.runIf(onPostgres)('the PostgreSQL store', () => {
     // A second database stands in for the replica: what is written on the primary is not seen there.
     const replicaStore = open({ url: databaseUrl(replica) });
     await migrate(replicaStore);
-    await replicaStore.saveMunicipalities(readMunicipalities().slice(0, 3));
+    // migrate seeds the municipalities in both; three are renamed on the replica only.
+    await replicaStore.saveMunicipalities(readMunicipalities().slice(0, 3).map((m) => ({ ...m, name: `${m.name} (réplica)` })));
     const store = open({ url: databaseUrl(primary), readUrl: databaseUrl(replica) });
     await store.saveMunicipalities(readMunicipalities());
-    expect(await store.listMunicipalities()).toHaveLength(3);
+    expect((await store.listMunicipalities()).filter((m) => m.name.endsWith('(réplica)'))).toHaveLength(3);
     const account = await store.createAccount({ name: 'Primária Lda', plan_code: 'premium', beta: false, now: '2026-01-01T00:00:00Z' });
     expect(account.name).toBe('Primária Lda');
     expect(await store.getAccount(account.id)).toBeUndefined();

@@ -7,6 +7,7 @@ import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { loadDemo } from '../ingest/demo/load-demo.js';
 import { describeStore, openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
 import { closeOnSignals } from './graceful-shutdown.js';
 
 export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
@@ -26,7 +27,7 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   const store = openStore(config);
   await migrate(store);
   const now = new Date();
-  if (demo && (await store.listMunicipalities()).length === 0) {
+  if (demo && (await holdsNoData(store))) {
     process.stdout.write('Empty store: loading the demo dataset (first start only)…\n');
     await loadDemo(store, { today: now }); // the demo account and its alert rules included
   }
@@ -52,4 +53,12 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 
   closeOnSignals(app, store);
+}
+
+/**
+ * No series and no contracts: the store has only what `migrate` seeds (municipalities, catalogue, plans), so the
+ * demo may fill it. A store holding real imports of either kind is never given demo data.
+ */
+async function holdsNoData(store: Store): Promise<boolean> {
+  return (await store.countObservations()) === 0 && (await store.listContracts({}, { limit: 1 })).length === 0;
 }

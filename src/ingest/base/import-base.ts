@@ -132,7 +132,7 @@ export async function importBase(
   const file = readBaseFile(input, options.format);
   checkSignature(dataset, file);
   const municipalities = await store.listMunicipalities();
-  if (municipalities.length === 0) throw new Error('no municipalities in the store: load them (munidata demo) before importing BASE data');
+  if (municipalities.length === 0) throw new Error('no municipalities in the store: run `munidata migrate` first');
   const importedAt = instant(options.now ?? new Date());
   const ctx: RowContext = {
     importedAt,

@@ -78,7 +78,7 @@ export async function importIne(store: Store, input: string | unknown, options: 
   if (treatment !== 'raw' && treatment !== 'estimated') throw new Error(`treatment must be raw or estimated, not "${treatment}"`);
   const indicator = await findIndicator(store, options.indicator);
   const municipalities = await store.listMunicipalities();
-  if (municipalities.length === 0) throw new Error('no municipalities in the store: load them before importing INE data');
+  if (municipalities.length === 0) throw new Error('no municipalities in the store: run `munidata migrate` first');
 
   const ine = pickIndicator(parseIneResponse(input, options), options.ineCode);
   const resolve = makeGeocodeResolver(municipalities);
