@@ -43,22 +43,14 @@ export interface TakenDeltas {
   fine: RollupDelta[];
   /** Their sums per scope and month (contract_month_rollups; division and procedure ''). */
   months: RollupDelta[];
-  /** Per set of municipalities (contract_set_rollups); empty unless asked for. */
+  /** Per set of municipalities (contract_set_rollups). */
   sets: SetDelta[];
 }
 
 export class RollupDeltas {
   readonly #deltas = new Map<string, RollupDelta>();
+  /** Per set of municipalities: both stores keep set rollups to answer several municipalities from rollups. */
   readonly #setDeltas = new Map<string, SetDelta>();
-  readonly #withSets: boolean;
-
-  /**
-   * `withSets`: also collect the deltas per set of municipalities, for a store that keeps set rollups to answer
-   * several municipalities from the rollups (both stores do).
-   */
-  constructor(options: { withSets: boolean }) {
-    this.#withSets = options.withSets;
-  }
 
   add(facts: RollupFacts): void {
     this.#apply(facts, 1);
@@ -84,7 +76,7 @@ export class RollupDeltas {
       held.count += sign;
       held.total_cents += sign * cents;
     }
-    if (this.#withSets && facts.municipality_ids.length > 1) {
+    if (facts.municipality_ids.length > 1) {
       const members = [...new Set(facts.municipality_ids)].sort((a, b) => a - b).join(',');
       const key = `${members}|${month}|${cpvDivision}|${procedureType}`;
       let held = this.#setDeltas.get(key);

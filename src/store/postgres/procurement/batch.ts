@@ -43,7 +43,7 @@ export async function writeBatch(sql: Sql, client: pg.PoolClient, batch: Procure
       orphan_amendments: [],
     },
     entities,
-    rollups: new RollupDeltas({ withSets: true }),
+    rollups: new RollupDeltas(),
     entityQueue: new EntityQueue(),
     districtOf: new Map(municipalities.map((m) => [Number(m.id), fold(String(m.district))])),
   };

@@ -40,7 +40,7 @@ export function writeBatch(db: Database.Database, sql: Sql, batch: ProcurementBa
         orphan_amendments: [],
       },
       entities,
-      rollups: new RollupDeltas({ withSets: true }),
+      rollups: new RollupDeltas(),
       entityQueue: new EntityQueue(),
       districtOf: new Map(municipalities.map((m) => [Number(m.id), fold(String(m.district))])),
     };
