@@ -13,7 +13,7 @@ import { ApiError, toApiError } from '../../core/errors.js';
 import type { Admission, Core, Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
 import type { Registry } from '../../operations/registry.js';
-import { encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
+import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
 import { CSV_MEDIA_TYPE, type CsvTable, csvTable, prefersCsv } from './csv.js';
 import { rateLimitHeaderList } from './headers.js';
 import { sendProblem } from './problem-reply.js';
@@ -74,22 +74,22 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
       // The core hashes the CSV itself, so the ETag and the 304 are those of what is sent.
       render: asCsv ? { format: 'csv', fn: csv.render } : undefined,
     });
-    await send(core, route, request, reply, admission, outcome, asCsv);
+    const list = answerHeaders(route, request, core.baseUrl, admission, outcome);
+    if (outcome.notModified) return writeAnswer(reply, 304, list, undefined);
+    const encoding = encodingFor(outcome.body, request);
+    // Awaited only when compressing: the hot path (no Accept-Encoding, or a small answer) takes no promise here.
+    const body = encoding ? await encodeBody(outcome.body, encoding) : outcome.body;
+    if (encoding) list.push('content-encoding', encoding);
+    list.push('content-type', asCsv ? CSV_MEDIA_TYPE : JSON_MEDIA_TYPE, 'content-length', String(body.length));
+    writeAnswer(reply, 200, list, body);
   } catch (error) {
     if (reply.raw.headersSent) throw error; // nothing more can be said on this response; Fastify logs it
     return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, admission });
   }
 }
 
-async function send(
-  core: Core,
-  route: RouteFacts,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  admission: Admission,
-  outcome: Outcome,
-  asCsv: boolean,
-) {
+/** The headers of a successful answer (or its 304), as a flat `[name, value, …]` list. */
+function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: string, admission: Admission, outcome: Outcome): string[] {
   const list: string[] = ['request-id', request.id];
   rateLimitHeaderList(admission, list);
   if (outcome.etag !== undefined) list.push('etag', outcome.etag);
@@ -97,23 +97,19 @@ async function send(
   const next = nextCursorOf(outcome.value);
   if (next) {
     // A CSV body has no room for `next_cursor`: the headers carry it (for JSON too, alike).
-    list.push('link', `<${nextPageUrl(core.baseUrl, request.url, next)}>; rel="next"`, 'next-cursor', next);
+    list.push('link', `<${nextPageUrl(baseUrl, request.url, next)}>; rel="next"`, 'next-cursor', next);
   }
-  if (outcome.notModified) {
-    reply.hijack();
-    reply.raw.writeHead(304, list);
-    reply.raw.end();
-    return;
-  }
-  let body = outcome.body;
-  const encoding = body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(header(request.headers['accept-encoding'])) : undefined;
-  if (encoding) {
-    body = await encodeBody(body, encoding);
-    list.push('content-encoding', encoding);
-  }
-  list.push('content-type', asCsv ? CSV_MEDIA_TYPE : JSON_MEDIA_TYPE, 'content-length', String(body.length));
+  return list;
+}
+
+/** The encoding to send `body` in: compressed from 1 KiB when `Accept-Encoding` allows. */
+function encodingFor(body: Buffer, request: FastifyRequest): ContentEncoding | undefined {
+  return body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(header(request.headers['accept-encoding'])) : undefined;
+}
+
+function writeAnswer(reply: FastifyReply, status: number, headers: string[], body: Buffer | undefined): void {
   reply.hijack();
-  reply.raw.writeHead(200, list);
+  reply.raw.writeHead(status, headers);
   reply.raw.end(body);
 }
 
