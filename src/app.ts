@@ -57,7 +57,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
     genReqId: requestIds(),
     trustProxy: false,
-    return503OnClosing: true,
+    // While draining, a request pipelined on a busy connection is answered (with `Connection: close`), not
+    // refused with Fastify's own 503, which is not a problem document: shutting down loses nobody's request.
+    return503OnClosing: false,
   });
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
   const core = new Core({

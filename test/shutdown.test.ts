@@ -5,7 +5,7 @@
  */
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { monthlyPeriod } from '../src/access/counters.js';
 import { RedisCounters } from '../src/access/redis-counters.js';
@@ -94,5 +94,47 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
 
     expect(usageAtClose).toBe(1);
     await expect(real.getUsage(account.id, period)).rejects.toThrow(); // closed
+  });
+});
+
+describe('a request that arrives while the server drains', () => {
+  it('is answered, not refused: pipelined behind a request in flight, it gets its answer and the connection closes', async () => {
+    const { store } = copyDemoStore();
+    const now = new Date();
+    const account = await store.createAccount({ name: 'drain', plan_code: 'premium', beta: false, now: now.toISOString() });
+    const key = (await createKey(store, { accountId: account.id }, now)).secret;
+    const app = await createApp({ config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent' }), store });
+    await app.http.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.http.server.address() as AddressInfo;
+
+    // A keep-alive connection busy with a slow upload when the shutdown begins...
+    const socket = connect(port, '127.0.0.1');
+    let received = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      received += chunk;
+    });
+    const ended = once(socket, 'close');
+    await once(socket, 'connect');
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'indicators_get', arguments: { key: 'population' } } });
+    const arrived = once(app.http.server, 'request');
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n` +
+        `accept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+    );
+    await arrived;
+    const closed = closeGracefully(app, store);
+    await sleep(50);
+    // ...then the rest of that upload and, on the same connection, the next request.
+    socket.write(`${body.slice(20)}GET /v1/me HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\n\r\n`);
+    await ended;
+    await closed;
+
+    // The first answer's body ends without a newline: the second status line follows it on the same line.
+    const statuses = [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+    expect(statuses, received).toEqual([200, 200]);
+    const second = received.slice(received.lastIndexOf('HTTP/1.1 '));
+    expect(second.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4)).account_id).toBe(account.id);
   });
 });
