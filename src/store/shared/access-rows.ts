@@ -3,7 +3,7 @@
  * through the store's ColumnDecoding (JSON text and 0/1 in SQLite, arrays and booleans in PostgreSQL).
  */
 import type { AccountRecord, ApiKeyRecord, PlanRecord } from '../records.js';
-import { type ColumnDecoding, numberOrNull, type Row } from './row-values.js';
+import { type ColumnDecoding, numberOrNull, type Row, textOrNull } from './row-values.js';
 
 export function toPlan(row: Row, decode: ColumnDecoding): PlanRecord {
   return {
@@ -36,10 +36,10 @@ export function toKey(row: Row, decode: ColumnDecoding): ApiKeyRecord {
     account_id: Number(row.account_id),
     lookup: String(row.lookup),
     hash: String(row.hash),
-    label: (row.label as string | null) ?? null,
+    label: textOrNull(row.label),
     scopes: decode.list(row.scopes) as ApiKeyRecord['scopes'],
-    expires_at: (row.expires_at as string | null) ?? null,
-    revoked_at: (row.revoked_at as string | null) ?? null,
+    expires_at: textOrNull(row.expires_at),
+    revoked_at: textOrNull(row.revoked_at),
     created_at: String(row.created_at),
   };
 }

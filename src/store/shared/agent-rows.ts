@@ -10,8 +10,7 @@ import type {
   DeploymentRecord,
   DeploymentStatus,
 } from '../agent-records.js';
-
-type Row = Record<string, unknown>;
+import { type Row, textOrNull } from './row-values.js';
 
 export function toDeployment(row: Row): DeploymentRecord {
   return {
@@ -33,8 +32,8 @@ export function toCredential(row: Row): AgentCredentialRecord {
     licensed: Boolean(row.licensed),
     lookup: String(row.lookup),
     hash: String(row.hash),
-    label: (row.label as string | null) ?? null,
-    revoked_at: (row.revoked_at as string | null) ?? null,
+    label: textOrNull(row.label),
+    revoked_at: textOrNull(row.revoked_at),
     created_at: String(row.created_at),
   };
 }
@@ -49,10 +48,10 @@ export function toTask(row: Row): AgentTaskRecord {
     input: String(row.input),
     message: String(row.message),
     state: row.state as AgentTaskState,
-    result: (row.result as string | null) ?? null,
-    error: (row.error as string | null) ?? null,
-    worker: (row.worker as string | null) ?? null,
-    lease_until: (row.lease_until as string | null) ?? null,
+    result: textOrNull(row.result),
+    error: textOrNull(row.error),
+    worker: textOrNull(row.worker),
+    lease_until: textOrNull(row.lease_until),
     attempts: Number(row.attempts),
     created_at: String(row.created_at),
     updated_at: String(row.updated_at),

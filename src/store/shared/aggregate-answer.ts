@@ -5,8 +5,7 @@
  * entity names) are asked of each store's own SQL.
  */
 import type { AggregateDimension, AggregateGroup, AggregateKey, AggregateResult } from '../procurement-queries.js';
-
-type Row = Record<string, unknown>;
+import type { Row } from './row-values.js';
 
 export interface CountedGroup {
   /** Raw key values, in groupBy order: '' or null for "none". */
