@@ -7,8 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { DependencyUnavailableError } from '../src/core/dependency.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { DependencyUnavailableError } from '../src/lib/dependency.js';
 import { POSTGRES_MIGRATIONS } from '../src/store/postgres/migrations.js';
 import { openPostgresStore, type PostgresStore } from '../src/store/postgres/postgres-store.js';
 import type { AggregateQuery } from '../src/store/procurement-queries.js';
@@ -62,7 +62,11 @@ describe.runIf(onPostgres)('the PostgreSQL store', () => {
     const replicaStore = open({ url: databaseUrl(replica) });
     await migrate(replicaStore);
     // migrate seeds the municipalities in both; three are renamed on the replica only.
-    await replicaStore.saveMunicipalities(readMunicipalities().slice(0, 3).map((m) => ({ ...m, name: `${m.name} (réplica)` })));
+    await replicaStore.saveMunicipalities(
+      readMunicipalities()
+        .slice(0, 3)
+        .map((m) => ({ ...m, name: `${m.name} (réplica)` })),
+    );
     const store = open({ url: databaseUrl(primary), readUrl: databaseUrl(replica) });
     await store.saveMunicipalities(readMunicipalities());
     expect((await store.listMunicipalities()).filter((m) => m.name.endsWith('(réplica)'))).toHaveLength(3);
