@@ -11,7 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createDatabase, databasePrefix, databaseUrl, dropDatabases, dropOrphanDatabases, onPostgres } from './backend.js';
-import { runDir } from './temp-dir.js';
+import { removeOrphanRunDirs, runDir } from './temp-dir.js';
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
   // Workers inherit it: the databases they create carry the run's prefix, which teardown drops.
@@ -22,6 +22,7 @@ export default async function setup({ provide }: { provide: (key: string, value:
     await store.close();
   };
   // Every file of the run (store copies, CLI inputs) is made inside this folder (temp-dir.ts); teardown removes it.
+  removeOrphanRunDirs();
   const dir = runDir(String(process.pid));
   mkdirSync(dir, { recursive: true });
   const removeDir = () => rmSync(dir, { recursive: true, force: true });

@@ -3,7 +3,7 @@
  * teardown removes: a test run leaves nothing in the system's temporary folder, even when a file's own cleanup
  * never ran (a timeout, a killed worker). Each copy of the demo store is some 170 MB.
  */
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,4 +17,21 @@ export function testDir(prefix = 'munidata-'): string {
   const parent = runDir();
   mkdirSync(parent, { recursive: true });
   return mkdtempSync(join(parent, prefix));
+}
+
+/** Removes the folders of runs whose process is gone (a run that was killed never reached its teardown). */
+export function removeOrphanRunDirs(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const run = /^munidata-test-(\d+)$/.exec(name)?.[1];
+    if (run !== undefined && !alive(Number(run))) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
