@@ -23,7 +23,7 @@ export async function listen(t: TestApp): Promise<string> {
 }
 
 /** A key of a premium-like plan (every domain) whose limits a test run never reaches. */
-export async function unlimitedKey(t: TestApp, code: string): Promise<string> {
+export async function unlimitedKey(t: Pick<TestApp, 'store' | 'clock'>, code: string): Promise<string> {
   await savePlan(
     t.store,
     code,
