@@ -24,9 +24,40 @@ export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilit
 /** What the modern era adds to a `tools/list` result besides the common members: the tools depend on the key. */
 const LIST_MEMBERS = `"ttlMs":${RESULT_TTL_MS},"cacheScope":"private",`;
 
-/** A method's answer in the modern era: its result, and the members to splice into that result object. */
+/**
+ * A method's answer in the modern era: its result, and the bytes that replace the result object's closing brace
+ * (its added members, then the braces closing the result and the response), or none when the result is whole.
+ */
 export interface ModernAnswer extends MethodAnswer {
-  readonly members: string;
+  readonly tail?: Tail;
+}
+
+/** The same tail as text (for results that are text) and as bytes (for results that are bytes). */
+interface Tail {
+  readonly text: string;
+  readonly bytes: Buffer;
+}
+
+interface Tails {
+  readonly call: Tail;
+  readonly list: Tail;
+}
+
+function tail(text: string): Tail {
+  return { text, bytes: Buffer.from(text) };
+}
+
+/** The tails of each server's results, built once per server (its facts). */
+const tails = new WeakMap<ServerFacts, Tails>();
+
+function tailsOf(facts: ServerFacts): Tails {
+  let found = tails.get(facts);
+  if (found === undefined) {
+    // tools/call and tools/list results are never the empty object, so the members always follow a comma.
+    found = { call: tail(`,${facts.modernMembers}}}`), list: tail(`,${LIST_MEMBERS}${facts.modernMembers}}}`) };
+    tails.set(facts, found);
+  }
+  return found;
 }
 
 /** The method runner of the 2025 era, which serves `tools/list` and `tools/call` for both eras. */
@@ -55,12 +86,12 @@ export async function serveModern(
   checkEnvelope(headers, method, params);
   switch (method) {
     case 'server/discover':
-      return { result: facts.discover, members: '' };
+      return { result: facts.discover };
     case 'tools/list':
-      return { ...(await dispatch(method, params)), members: LIST_MEMBERS + facts.modernMembers };
+      return { ...(await dispatch(method, params)), tail: tailsOf(facts).list };
     case 'tools/call':
       if (typeof params.name === 'string') checkHeader(headers, 'Mcp-Name', params.name, 'params.name', true);
-      return { ...(await dispatch(method, params)), members: facts.modernMembers };
+      return { ...(await dispatch(method, params)), tail: tailsOf(facts).call };
     default:
       // initialize, ping, logging/setLevel… are not methods of this revision: unknown methods all the same.
       throw new McpStatusError(
@@ -105,24 +136,18 @@ function metaOf(params: Json): Json | undefined {
   return meta !== null && typeof meta === 'object' && !Array.isArray(meta) ? (meta as Json) : undefined;
 }
 
-const ENVELOPE_END = Buffer.from('}}');
-
 /**
- * The success response of a modern request: the method's result (JSON text or bytes of an object) with `members`
- * spliced in before its closing brace. Bytes are copied once, as the 2025 era's response copies them.
+ * The success response of a modern request: the method's result (JSON text or bytes of an object) with its tail
+ * in place of the closing brace. The result's bytes are copied once, as the 2025 era's response copies them.
  */
 export function modernResponse(id: JsonRpcId, answer: ModernAnswer): string | Buffer {
-  const { result, members } = answer;
+  const { result, tail } = answer;
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-  if (members === '')
-    return typeof result === 'string' ? `${head}${result}}` : Buffer.concat([Buffer.from(head), result, ENVELOPE_END.subarray(1)]);
-  if (typeof result === 'string') return `${head}${result.slice(0, -1)}${separator(result.length)}${members}}}`;
-  const tail = Buffer.from(`${separator(result.length)}${members}`);
+  if (typeof result === 'string') return tail === undefined ? `${head}${result}}` : `${head}${result.slice(0, -1)}${tail.text}`;
   const headBytes = Buffer.from(head);
-  return Buffer.concat([headBytes, result.subarray(0, result.length - 1), tail, ENVELOPE_END]);
+  if (tail === undefined) return Buffer.concat([headBytes, result, CLOSE]);
+  const end = result.length - 1;
+  return Buffer.concat([headBytes, result.subarray(0, end), tail.bytes], headBytes.length + end + tail.bytes.length);
 }
 
-/** A comma before the spliced members, unless the result is the empty object `{}`. */
-function separator(resultLength: number): string {
-  return resultLength > 2 ? ',' : '';
-}
+const CLOSE = Buffer.from('}');
