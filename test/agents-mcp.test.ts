@@ -119,7 +119,7 @@ describe('the same protocol rules as /mcp', () => {
       payload: JSON.stringify(body),
     });
 
-  it('GET is 405 with Allow: POST; an unsupported MCP-Protocol-Version is 400; ping answers {}', async () => {
+  it('GET is 405 with Allow: POST; an unsupported MCP-Protocol-Version is 400 -32022; ping answers {}', async () => {
     const get = await host.app.http.inject({
       method: 'GET',
       url: `/agents/${slug}/mcp`,
@@ -127,7 +127,9 @@ describe('the same protocol rules as /mcp', () => {
     });
     expect(get.statusCode).toBe(405);
     expect(get.headers.allow).toBe('POST');
-    expect((await post({ 'mcp-protocol-version': '2024-11-05' }, { jsonrpc: '2.0', id: 1, method: 'ping' })).statusCode).toBe(400);
+    const unsupported = await post({ 'mcp-protocol-version': '2024-11-05' }, { jsonrpc: '2.0', id: 1, method: 'ping' });
+    expect(unsupported.statusCode).toBe(400);
+    expect(unsupported.json().error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18'] } });
     const ping = await post({ 'mcp-protocol-version': '2025-06-18' }, { jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(ping.headers['ratelimit-policy']).toBe('"credential";q=60;w=60, "deployment";q=200;w=60');

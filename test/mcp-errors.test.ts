@@ -108,20 +108,23 @@ describe('transport', () => {
     expectRpcError({ status: res.statusCode, headers: res.headers, body: res.body, json: res.json() }, -32700, null, 400);
   });
 
-  it('accepts MCP-Protocol-Version 2025-06-18, 2025-11-25 or none, and refuses any other value with 400', async () => {
+  it('accepts MCP-Protocol-Version 2025-06-18, 2025-11-25 or none, and refuses an unknown value with 400 -32022', async () => {
     for (const version of ['2025-06-18', '2025-11-25', undefined]) {
       const res = await mcp(request('ping'), { headers: version ? { 'mcp-protocol-version': version } : {} });
       expect(res.status, `${version}: ${res.body}`).toBe(200);
       expect(res.json.result).toEqual({});
     }
+    // -32022 (UnsupportedProtocolVersion) with every version this endpoint speaks, 2026-07-28 included (mcp-modern.test.ts).
+    const supported = ['2026-07-28', '2025-11-25', '2025-06-18'];
     for (const version of ['2025-03-26', '2024-11-05', '2026-01-01', 'latest']) {
       const body = request('tools/list');
       const res = await mcp(body, { headers: { 'mcp-protocol-version': version } });
-      expectRpcError(res, -32000, body.id, 400);
-      expect(res.json.error.message).toMatch(/MCP-Protocol-Version/);
+      expectRpcError(res, -32022, body.id, 400);
+      expect(res.json.error.message).toMatch(/Unsupported protocol version/);
+      expect(res.json.error.data).toEqual({ supported, requested: version });
     }
     const init = initialize('2025-11-25');
-    expectRpcError(await mcp(init, { headers: { 'mcp-protocol-version': '2025-03-26' } }), -32000, init.id, 400);
+    expectRpcError(await mcp(init, { headers: { 'mcp-protocol-version': '2025-03-26' } }), -32022, init.id, 400);
   });
 
   it('answers a notification (and a client response) with 202 and an empty body', async () => {

@@ -59,7 +59,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
       throw protocolError(
         A2A_CODES.unsupportedOperation,
         'UNSUPPORTED_OPERATION',
-        `Task ${task.id} takes no further messages (it is ${task.state}): each skill call is a new message without taskId.`,
+        `Task ${task.id} takes no further messages (it is TASK_STATE_${task.state}): each skill call is a new message without taskId.`,
         { taskId: task.id },
       );
     }
@@ -107,7 +107,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
       throw protocolError(
         A2A_CODES.taskNotCancelable,
         'TASK_NOT_CANCELABLE',
-        `Task ${id} is final (${task.state}): it cannot be canceled.`,
+        `Task ${id} is final (TASK_STATE_${task.state}): it cannot be canceled.`,
         {
           taskId: id,
         },

@@ -7,15 +7,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { ProblemPlace } from '../channels/mcp/errors.js';
 import type { Json, McpAgent, MethodAnswer } from '../channels/mcp/mcp-protocol.js';
-import { initializeResults, type ProtocolVersion } from '../channels/mcp/protocol.js';
+import { type ServerFacts, serverFacts } from '../channels/mcp/protocol.js';
 import { plainSchema } from '../core/json-schema.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';
 import type { Deployment } from './deployment.js';
 import { checkCallable, type HostDeps, runSkill, validSkillInput } from './execute.js';
 import type { AnySkill } from './skill.js';
 
-interface ServerFacts {
-  readonly initialize: Readonly<Record<ProtocolVersion, string>>;
+interface DeploymentFacts {
+  readonly server: ServerFacts;
   /** `tools/list` results: [full, licensed]. */
   readonly lists: readonly [string, string];
 }
@@ -23,7 +23,7 @@ interface ServerFacts {
 export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
   readonly #deps: HostDeps;
   /** Derived once per deployment revision (a Deployment object is one revision). */
-  readonly #facts = new WeakMap<Deployment, ServerFacts>();
+  readonly #facts = new WeakMap<Deployment, DeploymentFacts>();
 
   constructor(deps: HostDeps) {
     this.#deps = deps;
@@ -45,8 +45,8 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     return agentLimitHeaders(caller);
   }
 
-  initializeResult(caller: AgentCaller, version: ProtocolVersion): string {
-    return this.#factsOf(caller.deployment).initialize[version];
+  facts(caller: AgentCaller): ServerFacts {
+    return this.#factsOf(caller.deployment).server;
   }
 
   async listTools(caller: AgentCaller): Promise<string> {
@@ -69,14 +69,14 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     };
   }
 
-  #factsOf(deployment: Deployment): ServerFacts {
+  #factsOf(deployment: Deployment): DeploymentFacts {
     let facts = this.#facts.get(deployment);
     if (!facts) {
       const { spec } = deployment;
       const list = (licensed: boolean) =>
         JSON.stringify({ tools: deployment.callable('mcp', licensed).map((skill) => toolDefinition(deployment, skill)) });
       facts = {
-        initialize: initializeResults({
+        server: serverFacts({
           serverInfo: { name: deployment.slug, title: spec.name, version: String(deployment.record.revision) },
           instructions:
             `${spec.name}, the agent of ${spec.company.name}: ${spec.description} ` +

@@ -13,7 +13,7 @@ import type { TestApp } from './test-app.js';
 
 /** The conformance suite and Inspector 2.x need Node ≥ 22; `npx -p node@22` runs them on a Node 22 from npm. */
 export const NODE_22 = 'node@22';
-export const CONFORMANCE = '@modelcontextprotocol/conformance@0.1.16';
+export const CONFORMANCE = '@modelcontextprotocol/conformance@0.2.0-alpha.12';
 export const INSPECTOR = '@modelcontextprotocol/inspector@2.12.0';
 
 /** Listens on 127.0.0.1, port 0; returns the MCP endpoint URL. */
@@ -23,7 +23,7 @@ export async function listen(t: TestApp): Promise<string> {
 }
 
 /** A key of a premium-like plan (every domain) whose limits a test run never reaches. */
-export async function unlimitedKey(t: TestApp, code: string): Promise<string> {
+export async function unlimitedKey(t: Pick<TestApp, 'store' | 'clock'>, code: string): Promise<string> {
   await savePlan(
     t.store,
     code,

@@ -8,7 +8,8 @@
  * POST, in order:
  *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
  *   JSON-RPC: Content-Type (-32005) → JSON (-32700) → A2A-Version 1.0 (-32009) → request object (-32600)
- *             → method (-32601) → params and the skill (-32602, -32005, -32004, -32001, …)
+ *             → method (-32601) → params: for SendMessage the task it continues (-32001), then the message and
+ *             the skill (-32602, -32005, -32004, …)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches } from '../../core/etag.js';
@@ -28,7 +29,7 @@ import {
 import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
 import type { Cards } from './card.js';
 import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, protocolError } from './errors.js';
-import { readSendMessage, type SkillCall } from './send-message.js';
+import { continuedTaskId, readSendMessage, type SkillCall } from './send-message.js';
 import { requestedVersion } from './version.js';
 
 /** `public`: shared caches may keep the card; it changes only with a deployment. */
@@ -165,8 +166,12 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
 /** Runs one method; returns its `result`, or throws a JsonRpcError or an ApiError. */
 async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: string, params: Json): Promise<MethodAnswer> {
   switch (method) {
-    case 'SendMessage':
+    case 'SendMessage': {
+      // The task the message continues must be one of this caller's (GetTask's rule) before its parts are read.
+      const taskId = continuedTaskId(params);
+      if (taskId !== undefined) await agent.getTask(principal, taskId, {});
       return agent.sendMessage(principal, readSendMessage(params, agent, principal), params);
+    }
     case 'GetExtendedAgentCard':
       return { result: await agent.extendedCard(principal) };
     case 'GetTask':

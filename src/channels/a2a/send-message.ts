@@ -54,6 +54,17 @@ function notAccepted(what: string) {
 }
 
 /**
+ * The task a SendMessage continues (`message.taskId`, or `task_id`), read before the rest of the message: a message
+ * to a task that does not exist for this caller is -32001 whatever its parts (docs/a2a.md, Errors).
+ */
+export function continuedTaskId(params: Json): string | undefined {
+  const message = params.message;
+  if (!isObject(message)) return undefined;
+  const taskId = field(message, 'taskId', 'task_id');
+  return typeof taskId === 'string' && taskId !== '' ? taskId : undefined;
+}
+
+/**
  * Reads `params` of SendMessage into the skill and its input. Throws an ApiError `validation-error` (-32602,
  * naming the field) or a -32005 protocol error for a non-data part.
  */

@@ -10,6 +10,7 @@
  *   the plan or the key's scopes).
  */
 import { type ApiError, ERROR_KINDS, type ErrorKind, type Problem, toProblem } from '../../lib/errors.js';
+import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
 
 /**
  * The JSON-RPC code in the body of an HTTP-level refusal: MCP defines none, so the first code of JSON-RPC's
@@ -31,4 +32,37 @@ export interface ProblemPlace {
 
 export function mcpProblem(error: ApiError, place: ProblemPlace): Problem {
   return toProblem(error, place);
+}
+
+/** The codes MCP 2026-07-28 defines (basic/index, Error Codes); the modern era answers them, and -32022 both eras. */
+export const MCP_CODES = {
+  headerMismatch: -32020,
+  missingRequiredClientCapability: -32021,
+  unsupportedProtocolVersion: -32022,
+} as const;
+
+/**
+ * A JSON-RPC error that goes out with an HTTP status of its own: the modern era answers a malformed request with
+ * 400 and an unknown method with 404, where the 2025 revisions answer JSON-RPC errors on 200.
+ */
+export class McpStatusError extends JsonRpcError {
+  readonly status: number;
+
+  constructor(status: number, code: number, message: string, data?: unknown) {
+    super(code, message, data);
+    this.status = status;
+  }
+}
+
+/**
+ * HTTP 400 with -32022 and the versions this server speaks, in either era: a 2025 client reads the status, a
+ * 2026 client picks a version from `data.supported` and retries.
+ */
+export function unsupportedVersion(requested: string, supported: readonly string[]): McpStatusError {
+  return new McpStatusError(
+    400,
+    MCP_CODES.unsupportedProtocolVersion,
+    `Unsupported protocol version ${JSON.stringify(requested)}: this server speaks ${supported.join(', ')}.`,
+    { supported: [...supported], requested },
+  );
 }

@@ -17,7 +17,7 @@ import { rateLimitHeaders } from '../http/limit-headers.js';
 import { requestFacts } from '../http/request-facts.js';
 import type { ProblemPlace } from './errors.js';
 import { type Json, type McpAgent, type MethodAnswer, mountMcpEndpoint } from './mcp-protocol.js';
-import { INITIALIZE_RESULTS, MCP_PATH, type ProtocolVersion } from './protocol.js';
+import { DATA_SERVER, MCP_PATH, type ServerFacts } from './protocol.js';
 import { SuccessResultCache } from './results.js';
 import { type Tool, ToolCatalogue } from './tools.js';
 
@@ -52,8 +52,8 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
     return rateLimitHeaders(admission?.minute, quota);
   }
 
-  initializeResult(_admission: Admission, version: ProtocolVersion): string {
-    return INITIALIZE_RESULTS[version];
+  facts(): ServerFacts {
+    return DATA_SERVER;
   }
 
   async listTools(admission: Admission): Promise<string> {

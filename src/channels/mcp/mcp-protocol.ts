@@ -7,8 +7,11 @@
  *
  * POST, in order:
  *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
- *             → MCP-Protocol-Version (400) → Content-Type (415) → one JSON-RPC message (400: -32700, batch -32600)
- *             → a notification or a response from the client: 202, empty body
+ *             → MCP-Protocol-Version one of the three versions (400, -32022) → Content-Type (415)
+ *             → one JSON-RPC message (400: -32700, batch -32600) → a notification or a response from the client:
+ *             202, empty body
+ *   the era:  a request of the 2026-07-28 revision (`_meta` version, `server/discover`) goes to `modern-era.ts`,
+ *             which checks its headers and `_meta` and runs tools/list and tools/call through the same dispatch
  *   JSON-RPC: method (-32601) → params (-32602) → initialize | ping | tools/list | tools/call
  *   tools/call: unknown tool (-32602) → the agent's call → result, or `isError` result, or an HTTP-level refusal
  *
@@ -29,8 +32,9 @@ import {
   toErrorResponse,
 } from '../jsonrpc/jsonrpc.js';
 import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
-import { isHttpLevel, MCP_HTTP_REFUSAL_CODE, mcpProblem, type ProblemPlace } from './errors.js';
-import { isSupportedVersion, negotiateVersion, type ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
+import { isHttpLevel, MCP_HTTP_REFUSAL_CODE, McpStatusError, mcpProblem, type ProblemPlace, unsupportedVersion } from './errors.js';
+import { isModernRequest, modernResponse, serveModern } from './modern-era.js';
+import { isSupportedVersion, negotiateVersion, type ServerFacts, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
 import { errorResultJson } from './results.js';
 
 export type Json = Record<string, unknown>;
@@ -62,8 +66,8 @@ export interface McpAgent<P, T> {
    * reported (its answer's, or its error's).
    */
   headers(principal: P | undefined, quota?: LimitState): Record<string, string>;
-  /** The `initialize` result (JSON text) for a negotiated version. */
-  initializeResult(principal: P, version: ProtocolVersion): string;
+  /** What the server says about itself: its `initialize` and `server/discover` results, its modern-era result members. */
+  facts(principal: P): ServerFacts;
   /** The `tools/list` result (JSON text): the tools this caller may call. */
   listTools(principal: P): Promise<string>;
   /** A tool by name, if this server has it (an unknown one is -32602). */
@@ -108,13 +112,7 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
 
   const version = single(request.headers['mcp-protocol-version']);
   if (version !== undefined && !isSupportedVersion(version)) {
-    return sendTransportError(
-      reply,
-      agent.headers(principal),
-      400,
-      idOf(request.body),
-      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}; this server speaks ${SUPPORTED_PROTOCOL_VERSIONS.join(' and ')}.`,
-    );
+    return sendRpcError(reply, agent.headers(principal), idOf(request.body), unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
   }
   const contentType = request.headers['content-type'];
   if (contentType !== undefined && !isJsonContentType(contentType)) {
@@ -148,9 +146,13 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
   try {
     const params = paramsObject(rpc);
     if (params === undefined) throw invalidParams('params must be an object');
-    const { result, quota } = await dispatch(agent, principal, request, rpc.method, params);
-    const body = serializeRawResult(id, result);
-    return sendJson(reply.headers(agent.headers(principal, quota)), body);
+    const run = (method: string, runParams: Json) => dispatch(agent, principal, request, method, runParams);
+    if (isModernRequest(rpc.method, params, version)) {
+      const answer = await serveModern(agent.facts(principal), request.headers, rpc.method, params, run);
+      return sendJson(reply.headers(agent.headers(principal, answer.quota)), modernResponse(id, answer));
+    }
+    const { result, quota } = await run(rpc.method, params);
+    return sendJson(reply.headers(agent.headers(principal, quota)), serializeRawResult(id, result));
   } catch (error) {
     if (error instanceof JsonRpcError) return sendRpcError(reply, agent.headers(principal), id, error);
     return sendHttpRefusal(agent, request, reply, toApiError(error), principal, id);
@@ -175,7 +177,7 @@ async function dispatch<P, T>(
       return { result: await agent.listTools(principal) };
     case 'initialize': {
       if (typeof params.protocolVersion !== 'string') throw invalidParams('protocolVersion must be a string');
-      return { result: agent.initializeResult(principal, negotiateVersion(params.protocolVersion)) };
+      return { result: agent.facts(principal).initialize[negotiateVersion(params.protocolVersion)] };
     }
     case 'ping':
       return { result: EMPTY_RESULT };
@@ -245,8 +247,9 @@ function sendAccepted(reply: FastifyReply, headers: Record<string, string>) {
   return reply.code(202).headers(headers).header('cache-control', 'no-store').send();
 }
 
-/** A JSON-RPC error answer (HTTP 200 unless the reply's status was set). */
+/** A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set. */
 function sendRpcError(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
+  if (error instanceof McpStatusError) reply.code(error.status);
   return sendJson(reply.headers(headers), serialize(toErrorResponse(id, error)));
 }
 

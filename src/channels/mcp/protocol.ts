@@ -1,30 +1,42 @@
 /**
- * The MCP protocol facts this server stands on: the two protocol versions it speaks, how `initialize`
- * negotiates between them, and what it says about itself (server info, capabilities, instructions).
+ * The MCP protocol facts this server stands on: the protocol versions it speaks — the two 2025 revisions, served
+ * with an `initialize` handshake (the legacy era), and 2026-07-28, served per request (the modern era) —, how
+ * `initialize` negotiates between the 2025 ones, and what a server says about itself (server info,
+ * capabilities, instructions) in each era. docs/mcp.md, "Two eras on one endpoint", says what each era sees.
  */
 import { readFileSync } from 'node:fs';
 
 /** The path of the MCP endpoint. */
 export const MCP_PATH = '/mcp';
 
-/** Newest first: on an unknown requested version, `initialize` answers with the first. */
-export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
-export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
+/** The versions negotiated with `initialize`, newest first: on an unknown requested version, `initialize` answers with the first. */
+export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
+export type LegacyVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
-export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+/** The version served per request (`params._meta`), with no `initialize` and no session. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** Every version this server speaks, newest first: `server/discover` and every -32022 answer list them all. */
+export const SUPPORTED_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS] as const;
+
+export const LATEST_LEGACY_VERSION: LegacyVersion = LEGACY_PROTOCOL_VERSIONS[0];
 /**
- * A request without `MCP-Protocol-Version` is read as this version. (The spec's default, 2025-03-26, is not one
- * this server speaks; the oldest supported version is the closest.)
+ * A request without `MCP-Protocol-Version` (and without `_meta`) is read as this version. (The spec's default,
+ * 2025-03-26, is not one this server speaks; the oldest supported version is the closest.)
  */
-export const DEFAULT_PROTOCOL_VERSION: ProtocolVersion = '2025-06-18';
+export const DEFAULT_PROTOCOL_VERSION: LegacyVersion = '2025-06-18';
 
-export function isSupportedVersion(value: unknown): value is ProtocolVersion {
+export function isLegacyVersion(value: unknown): value is LegacyVersion {
+  return (LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
+}
+
+export function isSupportedVersion(value: unknown): boolean {
   return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
 }
 
-/** The client's version when this server speaks it, else this server's latest (a counter-offer, not an error). */
-export function negotiateVersion(requested: unknown): ProtocolVersion {
-  return isSupportedVersion(requested) ? requested : LATEST_PROTOCOL_VERSION;
+/** The client's version when this server negotiates it, else this server's latest 2025 one (a counter-offer, not an error). */
+export function negotiateVersion(requested: unknown): LegacyVersion {
+  return isLegacyVersion(requested) ? requested : LATEST_LEGACY_VERSION;
 }
 
 /** The version of the running software (package.json), two folders up from `src/` or `dist/`. */
@@ -65,17 +77,51 @@ export interface ServerDescription {
   readonly instructions: string;
 }
 
-/** The `initialize` result of a server for each version, serialised once. */
-export function initializeResults(server: ServerDescription): Readonly<Record<ProtocolVersion, string>> {
-  return Object.freeze(
-    Object.fromEntries(
-      SUPPORTED_PROTOCOL_VERSIONS.map((protocolVersion) => [
-        protocolVersion,
-        JSON.stringify({ protocolVersion, capabilities: CAPABILITIES, serverInfo: server.serverInfo, instructions: server.instructions }),
-      ]),
-    ) as Record<ProtocolVersion, string>,
-  );
+/**
+ * How long (ms) a client may keep a `tools/list` or `server/discover` result of the modern era (its `ttlMs`): the
+ * tools and the server's description change only with a deployment of the software or of a company agent.
+ */
+export const RESULT_TTL_MS = 300_000;
+
+/** What a server says about itself, serialised once per server (the data service; each company deployment revision). */
+export interface ServerFacts {
+  /** The `initialize` result (JSON text) for each 2025 version. */
+  readonly initialize: Readonly<Record<LegacyVersion, string>>;
+  /** The `server/discover` result (JSON text). */
+  readonly discover: string;
+  /**
+   * The members every result of the modern era adds (`resultType`, `_meta` with the server info), as JSON text
+   * without braces, to be spliced into a result object.
+   */
+  readonly modernMembers: string;
 }
 
-/** The data service's `initialize` result for each version. */
-export const INITIALIZE_RESULTS = initializeResults({ serverInfo: SERVER_INFO, instructions: INSTRUCTIONS });
+export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
+
+export function serverFacts(server: ServerDescription): ServerFacts {
+  const initialize = Object.fromEntries(
+    LEGACY_PROTOCOL_VERSIONS.map((protocolVersion) => [
+      protocolVersion,
+      JSON.stringify({ protocolVersion, capabilities: CAPABILITIES, serverInfo: server.serverInfo, instructions: server.instructions }),
+    ]),
+  ) as Record<LegacyVersion, string>;
+  const meta = { [SERVER_INFO_META]: server.serverInfo };
+  // The same for every caller of this server: a shared cache may keep it (`public`).
+  const discover = JSON.stringify({
+    resultType: 'complete',
+    supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    capabilities: CAPABILITIES,
+    instructions: server.instructions,
+    ttlMs: RESULT_TTL_MS,
+    cacheScope: 'public',
+    _meta: meta,
+  });
+  return Object.freeze({
+    initialize: Object.freeze(initialize),
+    discover,
+    modernMembers: `"resultType":"complete","_meta":${JSON.stringify(meta)}`,
+  });
+}
+
+/** The data service's facts. */
+export const DATA_SERVER = serverFacts({ serverInfo: SERVER_INFO, instructions: INSTRUCTIONS });
