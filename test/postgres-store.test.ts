@@ -62,7 +62,11 @@ describe.runIf(onPostgres)('the PostgreSQL store', () => {
     const replicaStore = open({ url: databaseUrl(replica) });
     await migrate(replicaStore);
     // migrate seeds the municipalities in both; three are renamed on the replica only.
-    await replicaStore.saveMunicipalities(readMunicipalities().slice(0, 3).map((m) => ({ ...m, name: `${m.name} (réplica)` })));
+    await replicaStore.saveMunicipalities(
+      readMunicipalities()
+        .slice(0, 3)
+        .map((m) => ({ ...m, name: `${m.name} (réplica)` })),
+    );
     const store = open({ url: databaseUrl(primary), readUrl: databaseUrl(replica) });
     await store.saveMunicipalities(readMunicipalities());
     expect((await store.listMunicipalities()).filter((m) => m.name.endsWith('(réplica)'))).toHaveLength(3);

@@ -116,7 +116,12 @@ describe('a request that arrives while the server drains', () => {
     });
     const ended = once(socket, 'close');
     await once(socket, 'connect');
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'indicators_get', arguments: { key: 'population' } } });
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'indicators_get', arguments: { key: 'population' } },
+    });
     const arrived = once(app.http.server, 'request');
     socket.write(
       `POST /mcp HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n` +
