@@ -13,7 +13,7 @@ import type { Registry } from '../../operations/registry.js';
 import { CSV_MEDIA_TYPE, csvTable } from './csv.js';
 
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
-/** The dated API version (SPEC.md, Versioning), published under the `x-service-api-version` extension. */
+/** The dated API version (docs/api.md, Versioning), published under the `x-service-api-version` extension. */
 export const SERVICE_API_VERSION = '2026-07';
 /** The tag of operations outside every data domain (`me`). */
 export const ACCOUNT_TAG = 'account';
@@ -49,7 +49,7 @@ export interface RestParameter {
 
 /**
  * TypeBox schemas carry Symbol-keyed metadata; a JSON round trip leaves the plain JSON Schema. TypeBox writes a
- * union of literals as `anyOf: [{const}, …]`; DESIGN.md asks for enumerations to be published as `enum`, which
+ * union of literals as `anyOf: [{const}, …]`; enumerations are published as `enum` (docs/decisions.md), which
  * every OpenAPI tool renders as a choice list, so such unions are rewritten.
  */
 export function plainSchema(schema: TSchema | JsonSchema): JsonSchema {
