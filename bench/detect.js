@@ -22,8 +22,8 @@ const SIZES = (process.env.BENCH_DETECT_SIZES ?? '1000000').split(',').map(Numbe
 
 const { migrate } = await import('../dist/admin/migrate.js');
 const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
-const { runDetection } = await import('../dist/ingest/signals/run-detection.js');
-const { runAlertMatching } = await import('../dist/ingest/alerts/run-matching.js');
+const { runDetection } = await import('../dist/detect/run-detection.js');
+const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
 
 async function timed(work) {
   const started = performance.now();

@@ -35,7 +35,7 @@ export const SCENARIOS = [
 export async function prepareDatabase() {
   if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
   const { migrate } = await import('../dist/admin/migrate.js');
-  const { loadDemo } = await import('../dist/ingest/demo/load-demo.js');
+  const { loadDemo } = await import('../dist/demo/load-demo.js');
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
 
   if (!existsSync(CACHED_DB)) {

@@ -20,7 +20,7 @@ export async function cachedProcurementDb(contracts) {
   if (existsSync(cached)) return cached;
   const { migrate } = await import('../dist/admin/migrate.js');
   // The data without detection: bench/detect.js times detection on a copy, from scratch.
-  const { loadDemoData } = await import('../dist/ingest/demo/load-demo.js');
+  const { loadDemoData } = await import('../dist/demo/load-demo.js');
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
   mkdirSync(CACHE_DIR, { recursive: true });
   const building = join(CACHE_DIR, `procurement-${contracts}.${process.pid}.db`);

@@ -114,7 +114,7 @@ async function cachedPostgresDb() {
   );
   if (exists) return;
   const { migrate } = await import('../dist/admin/migrate.js');
-  const { loadDemo } = await import('../dist/ingest/demo/load-demo.js');
+  const { loadDemo } = await import('../dist/demo/load-demo.js');
   const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
   const building = `${CACHED_DB}_building_${process.pid}`;
   const started = Date.now();

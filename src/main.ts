@@ -4,7 +4,6 @@
  * down as a frozen Config.
  */
 import { Command, CommanderError } from 'commander';
-import { AdminError } from './admin/admin-error.js';
 import { registerAdminCommands } from './cli/admin-commands.js';
 import { registerAgentsCommands } from './cli/agents-commands.js';
 import { registerAlertCommands } from './cli/alert-commands.js';
@@ -12,6 +11,7 @@ import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { ConfigError, loadConfig } from './config.js';
+import { AdminError } from './lib/admin-error.js';
 
 async function main(argv: string[], env: Record<string, string | undefined>): Promise<void> {
   const program = new Command('munidata')

@@ -10,8 +10,8 @@ import { createKey } from '../src/admin/keys.js';
 import { type App, createApp } from '../src/app.js';
 import { A2A_HTTP_REFUSAL_CODE } from '../src/channels/a2a/errors.js';
 import { loadConfig } from '../src/config.js';
-import { ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo } from '../src/core/errors.js';
 import { defineOperation } from '../src/core/operation.js';
+import { ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo } from '../src/lib/errors.js';
 import { createRegistry, OPERATIONS } from '../src/operations/index.js';
 import { BASE_URL, copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 

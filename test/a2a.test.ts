@@ -8,7 +8,8 @@ import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResol
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_SCHEMAS_EXTENSION_URI } from '../src/channels/a2a/card.js';
 import { restRoute } from '../src/channels/a2a/send-message.js';
-import { exampleRequestUrl, plainSchema } from '../src/channels/rest/openapi.js';
+import { exampleRequestUrl } from '../src/channels/rest/openapi.js';
+import { plainSchema } from '../src/core/json-schema.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;

@@ -5,11 +5,11 @@
  */
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ensureDemoAlertRules } from '../src/admin/demo-alert-rules.js';
+import { runAlertMatching } from '../src/alerts/run-matching.js';
 import { registerAlertCommands } from '../src/cli/alert-commands.js';
 import type { CliContext } from '../src/cli/context.js';
 import type { Config } from '../src/config.js';
-import { runAlertMatching } from '../src/ingest/alerts/run-matching.js';
+import { ensureDemoAlertRules } from '../src/demo/demo-alert-rules.js';
 import type { Store } from '../src/store/store.js';
 import { EVORA, LISBOA, SOURCE, WATCHED_SUPPLIER, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { withCheckDigit } from './helpers/procurement-fixture.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, type RuleOptions, setRuleEnabled } from '../src/admin/alert-rules.js';
-import { type AlertMatchingSummary, runAlertMatching } from '../src/ingest/alerts/run-matching.js';
+import { type AlertMatchingSummary, runAlertMatching } from '../src/alerts/run-matching.js';
 import type { AlertMatchRecord, SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import {

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { AdminError } from '../src/admin/admin-error.js';
 import { migrate } from '../src/admin/migrate.js';
 import type { CliContext } from '../src/cli/context.js';
 import { registerDataCommands } from '../src/cli/data-commands.js';
@@ -20,13 +19,14 @@ import {
   importBaseAnnouncements,
   importBaseContracts,
 } from '../src/ingest/base/import-base.js';
-import { countryFromNif, isValidNif, kindFromNif } from '../src/ingest/base/nif.js';
 import { parseParty } from '../src/ingest/base/parties.js';
 import { makePlaceResolver, readPlaceAliases } from '../src/ingest/base/places.js';
 import { ocdsMethod } from '../src/ingest/base/procedure.js';
 import { readBaseFile } from '../src/ingest/base/read-file.js';
 import { amount, date, euros, FieldError, items, text, wholeNumber, yesNo } from '../src/ingest/base/values.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { AdminError } from '../src/lib/admin-error.js';
+import { countryFromNif, isValidNif, kindFromNif } from '../src/lib/nif.js';
 import type { ContractRecord } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';

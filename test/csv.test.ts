@@ -7,8 +7,8 @@
 import { gunzipSync } from 'node:zlib';
 import { type TSchema, Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvTable } from '../src/channels/rest/csv.js';
 import { buildOpenApi, openApiPath } from '../src/channels/rest/openapi.js';
+import { csvTable } from '../src/core/csv.js';
 import { Nullable, Page } from '../src/core/schemas.js';
 import { createRegistry } from '../src/operations/index.js';
 import { SnapshotRow } from '../src/operations/indicators/schemas.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CursorCodec, cursorScope } from '../src/core/cursor.js';
-import { ApiError } from '../src/core/errors.js';
+import { ApiError } from '../src/lib/errors.js';
 
 const codec = new CursorCodec('test-secret');
 const scope = cursorScope('municipalities_search', { q: 'vila', limit: 5 });

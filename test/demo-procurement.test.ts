@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
+import { loadDemo } from '../src/demo/load-demo.js';
+import { municipalityDesignation } from '../src/demo/procurement/entities.js';
+import { generateProcurement, PENDING_CLOSED, PENDING_OPEN, type ProcurementChunk } from '../src/demo/procurement/generate.js';
+import { NifFamily } from '../src/demo/procurement/nif.js';
 import { ocdsMethod } from '../src/ingest/base/procedure.js';
 import { readCpvs } from '../src/ingest/cpv.js';
-import { loadDemo } from '../src/ingest/demo/load-demo.js';
-import { municipalityDesignation } from '../src/ingest/demo/procurement/entities.js';
-import { generateProcurement, PENDING_CLOSED, PENDING_OPEN, type ProcurementChunk } from '../src/ingest/demo/procurement/generate.js';
-import { NifFamily } from '../src/ingest/demo/procurement/nif.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractInput, EntityInput, Party } from '../src/store/procurement-records.js';
 import { openTestStore } from './helpers/backend.js';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
+import { generateDemoObservations } from '../src/demo/generate.js';
+import { DEMO_SOURCE, loadDemo } from '../src/demo/load-demo.js';
+import { annualPeriods, monthlyPeriods } from '../src/demo/periods.js';
 import { readIndicatorCatalogue } from '../src/ingest/catalogue.js';
-import { generateDemoObservations } from '../src/ingest/demo/generate.js';
-import { DEMO_SOURCE, loadDemo } from '../src/ingest/demo/load-demo.js';
-import { annualPeriods, monthlyPeriods } from '../src/ingest/demo/periods.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import { SIGNAL_TYPE_KEYS } from '../src/signals/catalogue.js';
 import type { ObservationInput } from '../src/store/records.js';

@@ -4,10 +4,10 @@
  * past deadlines, and cases that follow a procedure from its notice to its amendments.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generateProcurement } from '../src/demo/procurement/generate.js';
+import { type DetectionSummary, runDetection } from '../src/detect/run-detection.js';
 import { readCpvs } from '../src/ingest/cpv.js';
-import { generateProcurement } from '../src/ingest/demo/procurement/generate.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
-import { type DetectionSummary, runDetection } from '../src/ingest/signals/run-detection.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord } from '../src/store/procurement-records.js';
 import type { MunicipalityRecord } from '../src/store/records.js';
 import type { SignalRecord } from '../src/store/signal-records.js';

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_CARD_PATH } from '../src/channels/a2a/card.js';
-import { ERROR_KINDS, problemTypeUrl } from '../src/core/errors.js';
+import { ERROR_KINDS, problemTypeUrl } from '../src/lib/errors.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */

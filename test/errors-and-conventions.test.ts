@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../src/admin/keys.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { ERROR_KINDS } from '../src/core/errors.js';
+import { ERROR_KINDS } from '../src/lib/errors.js';
 import { BASE_URL, copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;

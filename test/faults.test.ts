@@ -11,7 +11,7 @@ import { createKey } from '../src/admin/keys.js';
 import { savePlan } from '../src/admin/plans.js';
 import { type App, createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { DependencyUnavailableError } from '../src/core/dependency.js';
+import { DependencyUnavailableError } from '../src/lib/dependency.js';
 import type { Store } from '../src/store/store.js';
 import {
   type Answer,

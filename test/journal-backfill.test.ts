@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { runDetection } from '../src/ingest/signals/run-detection.js';
+import { runDetection } from '../src/detect/run-detection.js';
 import { SQLITE_MIGRATIONS } from '../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';

@@ -9,7 +9,7 @@ import { MemoryCounters } from '../src/access/memory-counters.js';
 import { createKey } from '../src/admin/keys.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { ApiError } from '../src/core/errors.js';
+import { ApiError } from '../src/lib/errors.js';
 import { OPERATIONS } from '../src/operations/index.js';
 import { BASE_URL, copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 

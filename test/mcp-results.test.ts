@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { errorResultJson, SuccessResultCache, successResultJson } from '../src/channels/mcp/results.js';
 import { ToolCatalogue } from '../src/channels/mcp/tools.js';
-import { plainSchema } from '../src/channels/rest/openapi.js';
+import { plainSchema } from '../src/core/json-schema.js';
 import { createRegistry } from '../src/operations/index.js';
 
 const registry = createRegistry();

@@ -6,9 +6,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { buildOpenApi, openApiPath, pathParameterNames, plainSchema } from '../src/channels/rest/openapi.js';
-import { ERROR_KINDS } from '../src/core/errors.js';
+import { buildOpenApi, openApiPath, pathParameterNames } from '../src/channels/rest/openapi.js';
+import { plainSchema } from '../src/core/json-schema.js';
 import type { AnyOperation } from '../src/core/operation.js';
+import { ERROR_KINDS } from '../src/lib/errors.js';
 import { createRegistry } from '../src/operations/index.js';
 import { renderDocsPage } from '../src/web/docs-page.js';
 

@@ -5,7 +5,8 @@
  * key) to the JSON answer or the error kind.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exampleRequestUrl, plainSchema } from '../src/channels/rest/openapi.js';
+import { exampleRequestUrl } from '../src/channels/rest/openapi.js';
+import { plainSchema } from '../src/core/json-schema.js';
 import type { AnyOperation } from '../src/core/operation.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 

@@ -17,7 +17,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPeriod } from '../src/access/counters.js';
-import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyUnavailableError } from '../src/core/dependency.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyUnavailableError } from '../src/lib/dependency.js';
 import { closePools, inTransaction, openPools } from '../src/store/postgres/db.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { databaseUrl, dropDatabase, newDatabaseName, onPostgres } from './helpers/backend.js';

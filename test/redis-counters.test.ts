@@ -11,7 +11,7 @@ import { MemoryCounters } from '../src/access/memory-counters.js';
 import { RedisCounters, type RedisCountersOptions } from '../src/access/redis-counters.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { DependencyUnavailableError } from '../src/core/dependency.js';
+import { DependencyUnavailableError } from '../src/lib/dependency.js';
 import type { Store } from '../src/store/store.js';
 import { deleteKeys, freePort, REDIS_URL, sleep, uniquePrefix } from './helpers/redis.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';

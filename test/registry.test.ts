@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileInput } from '../src/core/validate.js';
-import { DOMAINS } from '../src/domains.js';
+import { DOMAINS } from '../src/lib/domains.js';
 import { createRegistry, OPERATIONS } from '../src/operations/index.js';
 import { Registry } from '../src/operations/registry.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';

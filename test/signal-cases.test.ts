@@ -1,8 +1,8 @@
 /** computeCase: a case's fields and new events from its signals and what was stored (pure, no store). */
 import { describe, expect, it } from 'vitest';
-import { computeCase } from '../src/ingest/signals/cases.js';
+import { computeCase } from '../src/detect/cases.js';
+import type { CaseRelationship } from '../src/lib/vocabulary.js';
 import type { CaseEventRecord, PendingCase, SignalRecord } from '../src/store/signal-records.js';
-import type { CaseRelationship } from '../src/vocabulary.js';
 
 const T1 = '2026-03-01T10:00:00Z';
 const T2 = '2026-03-20T10:00:00Z';

@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CaseRelationship } from '../src/lib/vocabulary.js';
 import type { KeysetPage } from '../src/store/procurement-queries.js';
 import type { AlertMatchFilter, CaseFilter, InstantPosition, SignalFilter } from '../src/store/signal-queries.js';
 import type {
@@ -25,7 +26,6 @@ import { caseQuery } from '../src/store/sqlite/signals/case-read.js';
 import { type InstantQuery, instantPageSql } from '../src/store/sqlite/signals/instant-keyset.js';
 import { signalQuery } from '../src/store/sqlite/signals/signal-list.js';
 import type { Store } from '../src/store/store.js';
-import type { CaseRelationship } from '../src/vocabulary.js';
 import { onPostgres } from './helpers/backend.js';
 import { buildFixture } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';

@@ -4,10 +4,10 @@
  * changed plan, therefore takes effect within `CACHE_MS`.
  */
 
-import type { Caller } from '../core/caller.js';
-import { ApiError } from '../core/errors.js';
+import { ApiError } from '../lib/errors.js';
 import type { AccessStore } from '../store/store.js';
 import { parseKeySecret, sameHash } from './api-keys.js';
+import type { Caller } from './caller.js';
 
 const CACHE_MS = 5_000;
 const MAX_CACHED = 10_000;

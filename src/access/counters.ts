@@ -4,13 +4,10 @@
  * A counter that cannot reach what it counts on throws DependencyUnavailableError (503, nothing charged).
  */
 
-export interface RateDecision {
+import type { LimitState } from '../lib/limit-state.js';
+
+export interface RateDecision extends LimitState {
   readonly allowed: boolean;
-  readonly limit: number;
-  /** Requests left in the current window after this one. */
-  readonly remaining: number;
-  /** Seconds until the window is whole again. */
-  readonly resetSeconds: number;
   /** Seconds to wait before a refused request may be retried (0 when allowed). */
   readonly retryAfterSeconds: number;
 }

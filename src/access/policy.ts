@@ -2,17 +2,25 @@
  * Who may call what. One rule set serves both call time (`checkAccess` throws the refusal) and listing
  * (`canCall` filters the registry for tool lists, extended cards and docs).
  */
-import type { Caller } from '../core/caller.js';
-import { ApiError } from '../core/errors.js';
-import type { AnyOperation } from '../core/operation.js';
+import type { Domain, Scope } from '../lib/domains.js';
+import { ApiError } from '../lib/errors.js';
 import type { PlanRecord } from '../store/records.js';
+import type { Caller } from './caller.js';
 
-export function checkAccess(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): void {
+/** What the rules need to know of an operation (the registry's descriptors are such). */
+export interface Gated {
+  readonly name: string;
+  /** null: open to every valid credential (`me`). */
+  readonly domain: Domain | null;
+  readonly scope: Scope | null;
+}
+
+export function checkAccess(op: Gated, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): void {
   const refusal = refusalFor(op, caller, betaGates, baseUrl);
   if (refusal) throw refusal;
 }
 
-export function canCall(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>): boolean {
+export function canCall(op: Gated, caller: Caller, betaGates: ReadonlySet<string>): boolean {
   return refusalFor(op, caller, betaGates, '') === undefined;
 }
 
@@ -25,7 +33,7 @@ export function apiAccessRefusal(plan: PlanRecord, baseUrl: string): ApiError {
   });
 }
 
-function refusalFor(op: AnyOperation, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): ApiError | undefined {
+function refusalFor(op: Gated, caller: Caller, betaGates: ReadonlySet<string>, baseUrl: string): ApiError | undefined {
   if (op.domain === null) return undefined; // `me` is open to every valid key, so a caller can learn its plan.
   const { plan } = caller;
   if (!plan.api_access) return apiAccessRefusal(plan, baseUrl);

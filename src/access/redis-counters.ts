@@ -36,7 +36,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
-import { DependencyUnavailableError } from '../core/dependency.js';
+import { DependencyUnavailableError } from '../lib/dependency.js';
 import type { UsageStore } from '../store/store.js';
 import type { Counters, QuotaReservation, RateDecision } from './counters.js';
 import { gcra, gcraInterval, WINDOW_MS } from './gcra.js';

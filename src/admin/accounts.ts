@@ -1,6 +1,6 @@
+import { AdminError } from '../lib/admin-error.js';
 import type { AccountRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { AdminError } from './admin-error.js';
 
 export async function createAccount(
   store: Store,

@@ -2,14 +2,15 @@
  * What an operator gives to describe a rule's matcher (`alerts rule create --type … --keyword …`), checked and
  * turned into MatcherParams: every parameter of the type present and valid, none of another type.
  */
-import { queryTokens } from '../core/text-match.js';
-import { isValidNif } from '../ingest/base/nif.js';
+
 import { normaliseNif } from '../ingest/base/parties.js';
+import { AdminError } from '../lib/admin-error.js';
+import { isValidNif } from '../lib/nif.js';
+import { queryTokens } from '../lib/text-match.js';
+import { ALERT_SOURCE_TYPES, type AlertSourceType, MATCHER_TYPES, type MatcherType } from '../lib/vocabulary.js';
 import { findSignalType, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 import type { MatcherParams } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
-import { ALERT_SOURCE_TYPES, type AlertSourceType, MATCHER_TYPES, type MatcherType } from '../vocabulary.js';
-import { AdminError } from './admin-error.js';
 
 export interface MatcherOptions {
   type: string;

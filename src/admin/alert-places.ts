@@ -2,11 +2,12 @@
  * Where a rule watches: the municipalities named (`--municipality CODE|SLUG`, repeatable), the municipalities
  * of a district (`--district NAME`), or the whole country when neither is given.
  */
-import { nameKey } from '../core/text-match.js';
+
+import { AdminError } from '../lib/admin-error.js';
+import { nameKey } from '../lib/text-match.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import type { AlertRuleInput } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
-import { AdminError } from './admin-error.js';
 
 export interface PlaceOptions {
   municipalities?: string[];

@@ -3,11 +3,11 @@
  * them (docs/decisions.md, Resources: no operation changes a rule). A new rule is matched against what is already in the store at
  * the next `munidata detect` or `munidata alerts match`.
  */
-import { ALERT_TEMPLATES } from '../ingest/alerts/templates.js';
+import { ALERT_TEMPLATES } from '../alerts/templates.js';
+import { AdminError } from '../lib/admin-error.js';
 import type { AccountRecord } from '../store/records.js';
 import type { AlertMatchRecord, AlertRuleRecord, AlertTemplateRecord } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
-import { AdminError } from './admin-error.js';
 import { type MatcherOptions, matcherParams, matcherType, sourceTypes } from './alert-params.js';
 import { type PlaceOptions, rulePlace } from './alert-places.js';
 

@@ -2,7 +2,7 @@
  * The plans `migrate` seeds when they do not exist yet. Plans are data: `munidata plans update` changes them
  * and a later migrate never overwrites those changes.
  */
-import { DOMAIN_NAMES } from '../domains.js';
+import { DOMAIN_NAMES } from '../lib/domains.js';
 import type { PlanRecord } from '../store/records.js';
 
 export const DEFAULT_PLANS: readonly PlanRecord[] = [

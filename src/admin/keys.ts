@@ -1,9 +1,9 @@
 /** Creating, listing and revoking API keys. The secret exists only in the value `createKey` returns. */
 import { generateKeySecret } from '../access/api-keys.js';
-import { isScope, SCOPES, type Scope } from '../domains.js';
+import { AdminError } from '../lib/admin-error.js';
+import { isScope, SCOPES, type Scope } from '../lib/domains.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { AdminError } from './admin-error.js';
 
 export interface CreatedKey {
   key: PublicKeyView;

@@ -1,8 +1,9 @@
 /** Plans are data: created and changed from the CLI, never in code (apart from the seeds). */
-import { DOMAIN_NAMES, type Domain, isDomain } from '../domains.js';
+
+import { AdminError } from '../lib/admin-error.js';
+import { DOMAIN_NAMES, type Domain, isDomain } from '../lib/domains.js';
 import type { PlanRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-import { AdminError } from './admin-error.js';
 
 export type PlanChanges = Partial<Omit<PlanRecord, 'code' | 'domains'>> & { domains?: string[] };
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { type A2aAgent, type Json, paramsError, taskNotFound } from '../channels/a2a/a2a-protocol.js';
+import { type A2aAgent, type Json, type MethodAnswer, paramsError, taskNotFound } from '../channels/a2a/a2a-protocol.js';
 import { A2A_CODES, type ErrorPlace, protocolError } from '../channels/a2a/errors.js';
 import type { SkillCall } from '../channels/a2a/send-message.js';
 import { type AgentTaskRecord, type AgentTaskState, FINAL_TASK_STATES } from '../store/agent-records.js';
@@ -53,7 +53,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     return caller.deployment.skill(id, 'a2a');
   }
 
-  async sendMessage(caller: AgentCaller, call: SkillCall<AnySkill>, params: Json): Promise<string> {
+  async sendMessage(caller: AgentCaller, call: SkillCall<AnySkill>, params: Json): Promise<MethodAnswer> {
     if (call.taskId !== undefined) {
       const task = await this.#ownTask(caller, call.taskId);
       throw protocolError(
@@ -69,7 +69,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     const input = validSkillInput(deployment, skill, call.input);
     if (skill.answer === 'message') {
       const answer = await runSkill(this.#deps, { deployment, skill, input, credentialId: credential.id, reference });
-      return messageResult(skill.id, answer, call.contextId);
+      return { result: messageResult(skill.id, answer, call.contextId) };
     }
     const task = await this.#deps.store.agents.createAgentTask({
       id: randomUUID(),
@@ -87,7 +87,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     this.#runner.enqueue(task.id);
     await finished;
     const current = (await this.#deps.store.agents.getAgentTask(task.id)) as AgentTaskRecord;
-    return JSON.stringify({ task: taskJson(current, { historyLength: historyLengthOf(configuration) }) });
+    return { result: JSON.stringify({ task: taskJson(current, { historyLength: historyLengthOf(configuration) }) }) };
   }
 
   async extendedCard(caller: AgentCaller): Promise<string> {

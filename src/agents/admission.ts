@@ -9,9 +9,10 @@ import type { FastifyRequest } from 'fastify';
 import { parseKeySecret, sameHash } from '../access/api-keys.js';
 import { credentialOf } from '../access/authenticate.js';
 import type { Counters, RateDecision } from '../access/counters.js';
-import { ApiError } from '../core/errors.js';
+import { requestFacts } from '../channels/http/request-facts.js';
 import type { Core } from '../core/execute.js';
 import type { ReferenceData } from '../core/reference.js';
+import { ApiError } from '../lib/errors.js';
 import type { AgentChannel, AgentCredentialRecord } from '../store/agent-records.js';
 import type { Store } from '../store/store.js';
 import type { Deployment } from './deployment.js';
@@ -70,8 +71,7 @@ export async function admitAgentCaller(deps: AdmissionDeps, request: FastifyRequ
   }
   const nowMs = deps.clock();
   const { deployment, reference } = await liveDeployment(deps, request, channel, nowMs);
-  const apiKey = request.headers['x-api-key'];
-  const secret = credentialOf({ authorization: request.headers.authorization, apiKey: Array.isArray(apiKey) ? apiKey[0] : apiKey });
+  const secret = credentialOf(requestFacts(request));
   const parsed = secret === undefined ? undefined : parseKeySecret(secret);
   const credential = parsed && (await deps.store.agents.findAgentCredential(parsed.lookup));
   if (!parsed || !credential || !sameHash(credential.hash, parsed.hash) || credential.revoked_at !== null) {

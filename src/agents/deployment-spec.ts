@@ -8,10 +8,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { AdminError } from '../admin/admin-error.js';
 import type { ReferenceData } from '../core/reference.js';
 import { StringEnum } from '../core/schemas.js';
-import { fold } from '../core/text-match.js';
+import { AdminError } from '../lib/admin-error.js';
+import { fold } from '../lib/text-match.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import { SKILL_IDS } from './skills/ids.js';
 

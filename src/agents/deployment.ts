@@ -5,9 +5,9 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import { type CardSkill, type CardSpec, Cards } from '../channels/a2a/card.js';
-import { plainSchema } from '../channels/rest/openapi.js';
+import { plainSchema } from '../core/json-schema.js';
 import type { ReferenceData } from '../core/reference.js';
-import { fold } from '../core/text-match.js';
+import { fold } from '../lib/text-match.js';
 import type { AgentChannel, DeploymentRecord } from '../store/agent-records.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import { type AgentAddresses, agentAddresses } from './addresses.js';

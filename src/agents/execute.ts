@@ -5,10 +5,10 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { Counters } from '../access/counters.js';
-import { ApiError } from '../core/errors.js';
 import type { Core } from '../core/execute.js';
 import type { ReferenceData } from '../core/reference.js';
 import { validateInput } from '../core/validate.js';
+import { ApiError } from '../lib/errors.js';
 import type { Store } from '../store/store.js';
 import type { AgentLimits } from './admission.js';
 import type { Deployment } from './deployment.js';

@@ -6,9 +6,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { ProblemPlace } from '../channels/mcp/errors.js';
-import type { Json, McpAgent } from '../channels/mcp/mcp-protocol.js';
+import type { Json, McpAgent, MethodAnswer } from '../channels/mcp/mcp-protocol.js';
 import { initializeResults, type ProtocolVersion } from '../channels/mcp/protocol.js';
-import { plainSchema } from '../channels/rest/openapi.js';
+import { plainSchema } from '../core/json-schema.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';
 import type { Deployment } from './deployment.js';
 import { checkCallable, type HostDeps, runSkill, validSkillInput } from './execute.js';
@@ -57,14 +57,16 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     return caller.deployment.skill(name, 'mcp');
   }
 
-  async callTool(caller: AgentCaller, skill: AnySkill, args: Json): Promise<string> {
+  async callTool(caller: AgentCaller, skill: AnySkill, args: Json): Promise<MethodAnswer> {
     const { deployment, credential, reference } = caller;
     checkCallable(skill, credential.licensed);
     const input = validSkillInput(deployment, skill, args);
     const answer = await runSkill(this.#deps, { deployment, skill, input, credentialId: credential.id, reference });
     const json = JSON.stringify(answer.data);
     // The JSON as text for clients that read only content, then the readable summary.
-    return `{"content":[{"type":"text","text":${JSON.stringify(json)}},{"type":"text","text":${JSON.stringify(answer.text)}}],"structuredContent":${json}}`;
+    return {
+      result: `{"content":[{"type":"text","text":${JSON.stringify(json)}},{"type":"text","text":${JSON.stringify(answer.text)}}],"structuredContent":${json}}`,
+    };
   }
 
   #factsOf(deployment: Deployment): ServerFacts {

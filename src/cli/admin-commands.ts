@@ -1,10 +1,10 @@
 /** `accounts`, `keys`, `plans` and `beta`: administration of who may call what. */
 import { type Command, InvalidArgumentError } from 'commander';
 import { createAccount } from '../admin/accounts.js';
-import { AdminError } from '../admin/admin-error.js';
 import { createKey, listKeys, revokeKey } from '../admin/keys.js';
 import { type PlanChanges, savePlan } from '../admin/plans.js';
-import { DOMAIN_NAMES, isDomain } from '../domains.js';
+import { AdminError } from '../lib/admin-error.js';
+import { DOMAIN_NAMES, isDomain } from '../lib/domains.js';
 import { createRegistry } from '../operations/index.js';
 import type { CliContext } from './context.js';
 import { print, table } from './output.js';

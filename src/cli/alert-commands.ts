@@ -8,9 +8,9 @@ import {
   setRuleEnabled,
   subscribeToTemplate,
 } from '../admin/alert-rules.js';
-import { runAlertMatching } from '../ingest/alerts/run-matching.js';
+import { runAlertMatching } from '../alerts/run-matching.js';
+import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../lib/vocabulary.js';
 import { SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
-import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../vocabulary.js';
 import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
 import { print, table } from './output.js';

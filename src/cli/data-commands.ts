@@ -1,10 +1,10 @@
 /** `migrate`, `demo` and `import`: getting data into the store. */
 import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
-import { AdminError } from '../admin/admin-error.js';
+import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../demo/load-demo.js';
 import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
-import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../ingest/demo/load-demo.js';
 import { importIne } from '../ingest/ine/import-ine.js';
+import { AdminError } from '../lib/admin-error.js';
 import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';

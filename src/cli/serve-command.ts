@@ -1,11 +1,11 @@
 /** `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. */
 import type { Command } from 'commander';
-import { findDemoAccount, issueDemoKey } from '../admin/demo-account.js';
 import { migrate } from '../admin/migrate.js';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { loadDemo } from '../ingest/demo/load-demo.js';
+import { findDemoAccount, issueDemoKey } from '../demo/demo-account.js';
+import { loadDemo } from '../demo/load-demo.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { closeOnSignals } from './graceful-shutdown.js';

@@ -1,9 +1,9 @@
 /** `detect` (the detectors, the cases, then the alert matcher) and `import signals FILE`. */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { AdminError } from '../admin/admin-error.js';
-import { type DetectReport, detectAndMatch } from '../ingest/detect-and-match.js';
-import { importSignals, type SignalImportReport } from '../ingest/signals/import-signals.js';
+import { type DetectReport, detectAndMatch } from '../alerts/detect-and-match.js';
+import { importSignals, type SignalImportReport } from '../detect/import-signals.js';
+import { AdminError } from '../lib/admin-error.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';
 

@@ -1,6 +1,7 @@
 /** What a handler receives besides its input: the caller, the store, reference data, paging, the time. */
+
+import type { Caller } from '../access/caller.js';
 import type { Store } from '../store/store.js';
-import type { Caller } from './caller.js';
 import type { ReferenceData } from './reference.js';
 
 export interface PageResult<T> {

@@ -3,7 +3,7 @@
  * hand, taken from another endpoint or replayed with other filters fails the signature → 400 `invalid-cursor`.
  */
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 const MAC_BYTES = 16;
 

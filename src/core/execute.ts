@@ -9,13 +9,15 @@
 import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
+import type { Caller } from '../access/caller.js';
 import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
+import { ApiError, toApiError } from '../lib/errors.js';
+import type { LimitState } from '../lib/limit-state.js';
 import type { Store } from '../store/store.js';
-import type { Caller } from './caller.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
+import { type CsvTable, csvTable } from './csv.js';
 import { type CursorCodec, cursorScope } from './cursor.js';
-import { ApiError } from './errors.js';
 import { etagMatches } from './etag.js';
 import type { AnyOperation } from './operation.js';
 import type { ReferenceCache, ReferenceData } from './reference.js';
@@ -43,18 +45,17 @@ interface Calendar {
   readonly dayEndMs: number;
 }
 
-export interface QuotaState {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly resetSeconds: number;
-}
-
-/** What the gate let through, and the limit state the answer's headers report. */
+/** What the gate let through: who calls, and the per-minute limit's state the answer's headers report. */
 export interface Admission {
   readonly caller: Caller;
   readonly minute: RateDecision | undefined;
-  month: QuotaState | undefined;
 }
+
+/**
+ * The representations an answer can be sent in: JSON always; CSV for list operations (csv.ts). REST negotiates
+ * which; the core renders it, because the ETag, the 304 and with it the quota refund are decided on the bytes sent.
+ */
+export type Format = 'json' | 'csv';
 
 export interface Outcome {
   readonly value: unknown;
@@ -65,6 +66,8 @@ export interface Outcome {
   readonly etag: string | undefined;
   /** The caller's `If-None-Match` matched: answer 304, nothing was charged. */
   readonly notModified: boolean;
+  /** The monthly quota's state after this call, for the answer's headers; undefined when nothing was reserved. */
+  readonly month: LimitState | undefined;
 }
 
 export interface ExecuteRequest {
@@ -73,12 +76,8 @@ export interface ExecuteRequest {
   readonly input: Record<string, unknown>;
   readonly encoding: InputEncoding;
   readonly ifNoneMatch?: string;
-  /**
-   * Renders the value as the representation the channel will send when that is not JSON (REST's `text/csv`).
-   * The ETag, the 304 decision and with it the quota refund must be made on the bytes actually sent — two
-   * representations of one answer must not share an ETag — so the core hashes what this returns.
-   */
-  readonly render?: { readonly format: string; readonly fn: (value: unknown) => string };
+  /** The representation to send (default JSON); `csv` only where `offersCsv(operation)`. */
+  readonly format?: Format;
   /** Channels without conditional requests (A2A, MCP) pass `false`: hashing the answer is then wasted work. */
   readonly etag?: boolean;
   /** The request as received, when the channel can name it exactly (REST: the URL); see `#answer`. */
@@ -98,9 +97,22 @@ export interface CoreDeps {
 
 export class Core {
   readonly #deps: CoreDeps;
+  /** The CSV form of each list operation, derived once from its output schema. */
+  readonly #csv: ReadonlyMap<string, CsvTable>;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
+    const csv = new Map<string, CsvTable>();
+    for (const op of deps.operations) {
+      const table = csvTable(op.output);
+      if (table) csv.set(op.name, table);
+    }
+    this.#csv = csv;
+  }
+
+  /** Whether an operation's answers have a CSV form (list operations). */
+  offersCsv(operation: AnyOperation): boolean {
+    return this.#csv.has(operation.name);
   }
 
   get baseUrl(): string {
@@ -135,7 +147,7 @@ export class Core {
       minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, now);
       if (!minute.allowed) throw rateLimited(minute);
     }
-    return { caller, minute, month: undefined };
+    return { caller, minute };
   }
 
   async reference() {
@@ -168,22 +180,24 @@ export class Core {
 
     const calendar = this.#calendar(nowMs);
     const charged = !operation.free;
-    if (charged) await this.#reserve(admission, calendar, nowMs);
+    let month = charged ? await this.#reserve(caller, calendar, nowMs) : undefined;
     try {
       const rendered = await this.#answer(request, reference, nowMs, calendar);
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       if (charged) {
-        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
-        else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+        if (notModified) {
+          await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
+          month = refunded(month);
+        } else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
       }
-      return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified };
+      return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month };
     } catch (error) {
       if (charged) {
         await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
-        this.#afterRefund(admission);
+        month = refunded(month);
       }
-      throw error;
+      throw toApiError(error).withQuota(month);
     }
   }
 
@@ -196,7 +210,7 @@ export class Core {
     const { operation, admission } = request;
     const { caller } = admission;
     const cached = operation.cache === 'data';
-    const format = request.render?.format ?? 'json';
+    const format = request.format ?? 'json';
     const { day } = calendar;
     const rawKey =
       cached && request.requestKey !== undefined
@@ -224,7 +238,8 @@ export class Core {
       };
       const value = await operation.handler(input as never, ctx);
       const json = JSON.stringify(value);
-      const body = Buffer.from(request.render ? request.render.fn(value) : json);
+      const csv = format === 'csv' ? this.#csv.get(operation.name) : undefined;
+      const body = Buffer.from(csv ? csv.render(value) : json);
       // Hashing bytes, not a string: a string would be re-encoded first.
       rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
       if (key !== undefined) reference.responses.set(key, rendered);
@@ -256,32 +271,22 @@ export class Core {
 
   #calendarCache: Calendar | undefined;
 
-  async #reserve(admission: Admission, calendar: Calendar, nowMs: number): Promise<void> {
-    const { caller } = admission;
+  /** Reserves one unit of the month's quota; the quota's state after it (undefined for an unlimited plan). */
+  async #reserve(caller: Caller, calendar: Calendar, nowMs: number): Promise<LimitState | undefined> {
     const limit = caller.plan.requests_per_month;
     const reservation = await this.#deps.counters.reserveQuota(caller.account.id, calendar.period, limit);
     const secondsLeft = Math.max(1, Math.ceil((calendar.periodEndMs - nowMs) / 1000));
-    if (limit !== null) {
-      admission.month = {
-        limit,
-        remaining: Math.max(0, limit - reservation.used),
-        resetSeconds: secondsLeft,
-      };
-    }
+    const month = limit === null ? undefined : { limit, remaining: Math.max(0, limit - reservation.used), resetSeconds: secondsLeft };
     if (!reservation.granted) {
       throw new ApiError('quota-exceeded', {
         detail: `The monthly quota of ${limit} requests is used; it resets on ${nextMonthStart(calendar.end)} (UTC).`,
         retryAfter: secondsLeft,
         featureKey: 'requests_per_month',
         upgradeUrl: `${this.#deps.baseUrl}/docs#plans`,
+        quota: month,
       });
     }
-  }
-
-  /** A refunded request gives its unit back in the reported remaining count. */
-  #afterRefund(admission: Admission): void {
-    const month = admission.month;
-    if (month && month.remaining < month.limit) admission.month = { ...month, remaining: month.remaining + 1 };
+    return month;
   }
 
   /** Paging for this call; the cursor is decoded and the scope computed only when a handler asks (not on cache hits). */
@@ -312,6 +317,11 @@ function rateLimited(decision: RateDecision): ApiError {
     detail: `The limit of ${decision.limit} requests per minute is reached; retry in ${decision.retryAfterSeconds} s.`,
     retryAfter: decision.retryAfterSeconds,
   });
+}
+
+/** A refunded request gives its unit back in the reported remaining count. */
+function refunded(month: LimitState | undefined): LimitState | undefined {
+  return month && month.remaining < month.limit ? { ...month, remaining: month.remaining + 1 } : month;
 }
 
 function nextMonthStart(periodEnd: string): string {

@@ -3,7 +3,7 @@
  * the REST route, the OpenAPI document, the agent card and the tool list are all derived from it.
  */
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
-import type { Domain, Scope } from '../domains.js';
+import type { Domain, Scope } from '../lib/domains.js';
 import type { OperationContext } from './context.js';
 
 export interface OperationExample {

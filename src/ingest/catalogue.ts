@@ -4,8 +4,8 @@
  * `enum`s cannot drift apart.
  */
 import { readFileSync } from 'node:fs';
+import { CATALOGUE_TREATMENTS, DIRECTIONS, FREQUENCIES, INDICATOR_CATEGORIES, UNITS, VALUE_DOMAINS } from '../lib/vocabulary.js';
 import type { IndicatorRecord } from '../store/records.js';
-import { CATALOGUE_TREATMENTS, DIRECTIONS, FREQUENCIES, INDICATOR_CATEGORIES, UNITS, VALUE_DOMAINS } from '../vocabulary.js';
 import { dataFile } from './data-files.js';
 
 // The vocabulary lives in one place (src/vocabulary.ts); re-exported for the catalogue's readers.
@@ -21,7 +21,7 @@ export {
   type Unit,
   VALUE_DOMAINS,
   type ValueDomain,
-} from '../vocabulary.js';
+} from '../lib/vocabulary.js';
 
 /** A catalogue entry: an indicator without its `source`, which whoever loads the data fills in. */
 export type CatalogueEntry = Omit<IndicatorRecord, 'source'>;

@@ -4,7 +4,7 @@
  */
 
 import type { AnyOperation } from '../core/operation.js';
-import { DOMAINS } from '../domains.js';
+import { DOMAINS } from '../lib/domains.js';
 
 export class Registry {
   readonly all: readonly AnyOperation[];

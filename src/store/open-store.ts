@@ -1,16 +1,24 @@
 /** Opens the store the configuration names: PostgreSQL when DATABASE_URL is set, else the SQLite file. */
-import type { Config } from '../config.js';
 import { openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import type { Store } from './store.js';
 
-export function openStore(config: Config): Store {
+/** Where the store is, as the configuration says (src/config.ts). */
+export interface StoreLocation {
+  /** The SQLite file, used when no database URL is given. */
+  readonly dbPath: string;
+  readonly databaseUrl?: string;
+  /** A read replica of `databaseUrl`. */
+  readonly databaseReadUrl?: string;
+}
+
+export function openStore(config: StoreLocation): Store {
   if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl });
   return openSqliteStore(config.dbPath);
 }
 
 /** Where the store lives, for people to read (a database address without its password, or the file). */
-export function describeStore(config: Config): string {
+export function describeStore(config: StoreLocation): string {
   if (!config.databaseUrl) return config.dbPath;
   const url = new URL(config.databaseUrl);
   url.password = '';

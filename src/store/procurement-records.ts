@@ -3,8 +3,9 @@
  * operations read. Amounts in euros (numbers), dates YYYY-MM-DD, null where the source has nothing.
  */
 
-export type EntityKind = 'municipality' | 'public_body' | 'company' | 'person';
-export type OcdsMethod = 'open' | 'selective' | 'limited' | 'direct';
+import type { EntityKind, OcdsMethod } from '../lib/vocabulary.js';
+
+export type { EntityKind, OcdsMethod };
 
 export interface Party {
   /** The tax number; '' when the source gives none (an anonymised person, "- - Name"). */

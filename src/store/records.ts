@@ -1,5 +1,5 @@
 /** The records the store holds, as handlers and ingest see them (never as rows of one dialect). */
-import type { Domain, Scope } from '../domains.js';
+import type { Domain, Scope } from '../lib/domains.js';
 
 export interface PlanRecord {
   code: string;

@@ -3,7 +3,7 @@
  * never codes) and keyset positions. Signals and cases are ordered by last_seen_at descending then id descending,
  * alert rules by id, alert matches by matched_at descending then id descending.
  */
-import type { MatchStatus } from '../vocabulary.js';
+import type { MatchStatus } from '../lib/vocabulary.js';
 
 /** Position in a list ordered by an instant descending then id descending. */
 export interface InstantPosition {

@@ -15,7 +15,7 @@ import type {
   Stage,
   TargetScope,
   ValueTier,
-} from '../vocabulary.js';
+} from '../lib/vocabulary.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Change journal

@@ -6,22 +6,13 @@
  */
 
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
-import {
-  ACCOUNT_TAG,
-  ACCOUNT_TAG_DESCRIPTION,
-  csvColumns,
-  exampleRequestUrl,
-  isPaged,
-  type JsonSchema,
-  openApiPath,
-  type RestParameter,
-  restParameters,
-  SERVICE_API_VERSION,
-} from '../channels/rest/openapi.js';
-import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../core/errors.js';
+import { csvColumns, exampleRequestUrl, openApiPath, type RestParameter, restParameters } from '../channels/rest/openapi.js';
+import { isPaged, type JsonSchema } from '../core/json-schema.js';
 import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
-import { DOMAIN_NAMES, DOMAINS } from '../domains.js';
+import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../lib/domains.js';
+import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../lib/errors.js';
+import { SERVICE_API_VERSION } from '../lib/service.js';
 import type { Registry } from '../operations/registry.js';
 
 export function renderDocsPage(registry: Registry, baseUrl: string): string {

@@ -9,7 +9,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Counters } from '../access/counters.js';
-import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../core/dependency.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../lib/dependency.js';
 import type { Store } from '../store/store.js';
 
 const CHECK_TIMEOUT_MS = 2_000;

@@ -11,7 +11,7 @@ import { createAccount } from '../../src/admin/accounts.js';
 import { createKey } from '../../src/admin/keys.js';
 import { migrate } from '../../src/admin/migrate.js';
 import { type PlanChanges, savePlan } from '../../src/admin/plans.js';
-import { loadDemoData } from '../../src/ingest/demo/load-demo.js';
+import { loadDemoData } from '../../src/demo/load-demo.js';
 import { openPostgresStore, type PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createDatabase, databaseUrl } from './backend.js';

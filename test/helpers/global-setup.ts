@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../src/admin/migrate.js';
-import { loadDemo } from '../../src/ingest/demo/load-demo.js';
+import { loadDemo } from '../../src/demo/load-demo.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';

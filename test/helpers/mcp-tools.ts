@@ -8,7 +8,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createKey } from '../../src/admin/keys.js';
 import { savePlan } from '../../src/admin/plans.js';
-import { DOMAIN_NAMES } from '../../src/domains.js';
+import { DOMAIN_NAMES } from '../../src/lib/domains.js';
 import type { TestApp } from './test-app.js';
 
 /** The conformance suite and Inspector 2.x need Node ≥ 22; `npx -p node@22` runs them on a Node 22 from npm. */

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateString } from '../../core/schemas.js';
-import { fold } from '../../core/text-match.js';
+import { fold } from '../../lib/text-match.js';
 import { defineSkill } from '../skill.js';
 import { addDays, daysBetween, MunicipalityInput, municipalityOf } from './inputs.js';
 

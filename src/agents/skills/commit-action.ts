@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import { formatEuros } from '../citations.js';
 import { defineSkill } from '../skill.js';
 

@@ -1,7 +1,7 @@
 /** Input pieces the skills share, and the lookups that turn them into records (an unknown one is 422). */
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
+import { ApiError } from '../../lib/errors.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { findMunicipality } from '../deployment-spec.js';
 

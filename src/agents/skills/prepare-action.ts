@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { StringEnum } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import { euros, formatEuros } from '../citations.js';
 import { defineSkill } from '../skill.js';
 import { MunicipalityInput, municipalityOf } from './inputs.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { StringEnum } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import type { EntityRecord } from '../../store/procurement-records.js';
 import { contractCitation, euros, formatEuros, restUrl } from '../citations.js';
 import { defineSkill, type SkillContext } from '../skill.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { DateString } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import { bestMatch } from '../../operations/procurement/lookup-match.js';
 import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';

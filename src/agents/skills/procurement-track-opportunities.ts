@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
-import { fold } from '../../core/text-match.js';
+import { ApiError } from '../../lib/errors.js';
+import { fold } from '../../lib/text-match.js';
 import type { AnnouncementRecord } from '../../store/procurement-records.js';
 import { formatEuros, restUrl } from '../citations.js';
 import { isDistrict } from '../deployment-spec.js';

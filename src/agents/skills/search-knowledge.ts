@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { fold, queryTokens } from '../../core/text-match.js';
+import { fold, queryTokens } from '../../lib/text-match.js';
 import { defineSkill } from '../skill.js';
 
 const EXCERPT = 240;

@@ -7,14 +7,18 @@
  * Admission (HTTP level): Origin (403) → credential (401) → per-minute limit (429) → plan with data API access (403).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { toApiError } from '../../core/errors.js';
-import type { Admission, Core, RequestFacts } from '../../core/execute.js';
+import type { Admission, Core } from '../../core/execute.js';
+import { plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { ACCOUNT_TAG } from '../../lib/domains.js';
+import { toApiError } from '../../lib/errors.js';
+import type { LimitState } from '../../lib/limit-state.js';
+import { OPENAPI_DOCUMENT_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
-import { rateLimitHeaders } from '../rest/headers.js';
-import { ACCOUNT_TAG, OPENAPI_DOCUMENT_VERSION, plainSchema } from '../rest/openapi.js';
-import { sendProblem } from '../rest/problem-reply.js';
-import { type A2aAgent, type Json, mountA2aEndpoint, sendCard, taskNotFound } from './a2a-protocol.js';
+import { rateLimitHeaders } from '../http/limit-headers.js';
+import { sendProblem } from '../http/problem-reply.js';
+import { requestFacts } from '../http/request-facts.js';
+import { type A2aAgent, type Json, type MethodAnswer, mountA2aEndpoint, sendCard, taskNotFound } from './a2a-protocol.js';
 import { A2A_PATH, AGENT_CARD_PATH, type CardSkill, type CardSpec, Cards } from './card.js';
 import type { ErrorPlace } from './errors.js';
 import { messageResultBytes, type SkillCall } from './send-message.js';
@@ -80,18 +84,18 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
     return this.#core.admitDataChannel(requestFacts(request));
   }
 
-  headers(admission: Admission | undefined): Record<string, string> {
-    return rateLimitHeaders(admission);
+  headers(admission: Admission | undefined, quota?: LimitState): Record<string, string> {
+    return rateLimitHeaders(admission?.minute, quota);
   }
 
   skill(_admission: Admission, id: string): AnyOperation | undefined {
     return this.#registry.get(id);
   }
 
-  async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<Buffer> {
+  async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
     const outcome = await this.#core.execute({ admission, operation: call.skill, input: call.input, encoding: 'json', etag: false });
-    return messageResultBytes(call, outcome);
+    return { result: messageResultBytes(call, outcome), quota: outcome.month };
   }
 
   async extendedCard(admission: Admission): Promise<string> {
@@ -141,14 +145,4 @@ async function countCardRequest(core: Core, request: FastifyRequest): Promise<vo
   } catch (error) {
     if (toApiError(error).kind !== 'invalid-auth') throw error;
   }
-}
-
-export function requestFacts(request: FastifyRequest): RequestFacts {
-  const apiKey = request.headers['x-api-key'];
-  return {
-    authorization: request.headers.authorization,
-    apiKey: Array.isArray(apiKey) ? apiKey[0] : apiKey,
-    origin: request.headers.origin,
-    clientAddress: request.ip,
-  };
 }

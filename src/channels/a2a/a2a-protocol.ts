@@ -11,8 +11,9 @@
  *             → method (-32601) → params and the skill (-32602, -32005, -32004, -32001, …)
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ApiError, toApiError } from '../../core/errors.js';
 import { etagMatches } from '../../core/etag.js';
+import { type ApiError, toApiError } from '../../lib/errors.js';
+import type { LimitState } from '../../lib/limit-state.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -43,6 +44,12 @@ const PUSH_METHODS = new Set([
 
 export type Json = Record<string, unknown>;
 
+/** A method's JSON-RPC `result` (JSON text or UTF-8 bytes), with the monthly quota's state when the call reserved quota. */
+export interface MethodAnswer {
+  readonly result: string | Buffer;
+  readonly quota?: LimitState;
+}
+
 /**
  * An agent as the A2A protocol layer sees it. `P` is what its admission yields (the caller and its limit state),
  * `S` one of its skills. Methods return the JSON-RPC `result` as JSON text (or UTF-8 bytes), or throw a
@@ -56,11 +63,14 @@ export interface A2aAgent<P, S> {
    * (401, 403, 404, 429).
    */
   admit(request: FastifyRequest): Promise<P>;
-  /** Headers every answer to an admitted request carries (the limits); `undefined` before admission. */
-  headers(principal: P | undefined): Record<string, string>;
+  /**
+   * Headers every answer to an admitted request carries (the limits); `undefined` before admission. `quota` is the
+   * monthly quota's state the call reported (its answer's, or its error's).
+   */
+  headers(principal: P | undefined, quota?: LimitState): Record<string, string>;
   /** A skill this caller may name, by id; undefined → -32602 naming `message.parts[0].data.skill`. */
   skill(principal: P, id: string): S | undefined;
-  sendMessage(principal: P, call: SkillCall<S>, params: Json): Promise<string | Buffer>;
+  sendMessage(principal: P, call: SkillCall<S>, params: Json): Promise<MethodAnswer>;
   extendedCard(principal: P): Promise<string>;
   getTask(principal: P, id: string, params: Json): Promise<string>;
   cancelTask(principal: P, id: string): Promise<string>;
@@ -140,30 +150,31 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
   try {
     const params = paramsObject(rpc);
     if (params === undefined) throw paramsError('params', 'must be an object');
-    const result = await dispatch(agent, principal, rpc.method, params);
-    return sendRpc(reply.headers(agent.headers(principal)), serializeRawResult(id, result));
+    const { result, quota } = await dispatch(agent, principal, rpc.method, params);
+    return sendRpc(reply.headers(agent.headers(principal, quota)), serializeRawResult(id, result));
   } catch (error) {
     if (error instanceof JsonRpcError) return answer(reply, agent.headers(principal), id, error);
     const apiError = toApiError(error);
-    if (isHttpLevel(apiError.kind)) return sendHttpRefusal(request, reply, apiError, place, agent.headers(principal), id);
+    const headers = agent.headers(principal, apiError.quota);
+    if (isHttpLevel(apiError.kind)) return sendHttpRefusal(request, reply, apiError, place, headers, id);
     if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
-    return answer(reply, agent.headers(principal), id, apiErrorToJsonRpc(apiError, place));
+    return answer(reply, headers, id, apiErrorToJsonRpc(apiError, place));
   }
 }
 
-/** Runs one method; returns its `result` as JSON text, or throws a JsonRpcError or an ApiError. */
-async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: string, params: Json): Promise<string | Buffer> {
+/** Runs one method; returns its `result`, or throws a JsonRpcError or an ApiError. */
+async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: string, params: Json): Promise<MethodAnswer> {
   switch (method) {
     case 'SendMessage':
       return agent.sendMessage(principal, readSendMessage(params, agent, principal), params);
     case 'GetExtendedAgentCard':
-      return agent.extendedCard(principal);
+      return { result: await agent.extendedCard(principal) };
     case 'GetTask':
-      return agent.getTask(principal, taskIdOf(params), params);
+      return { result: await agent.getTask(principal, taskIdOf(params), params) };
     case 'CancelTask':
-      return agent.cancelTask(principal, taskIdOf(params));
+      return { result: await agent.cancelTask(principal, taskIdOf(params)) };
     case 'ListTasks':
-      return agent.listTasks(principal, params, pageSizeOf(params));
+      return { result: await agent.listTasks(principal, params, pageSizeOf(params)) };
     case 'SendStreamingMessage':
     case 'SubscribeToTask':
       throw protocolError(

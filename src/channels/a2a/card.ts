@@ -9,7 +9,7 @@
  * call) are serialised once per distinct set of skills.
  */
 import { createHash } from 'node:crypto';
-import type { JsonSchema } from '../rest/openapi.js';
+import type { JsonSchema } from '../../core/json-schema.js';
 
 export const A2A_PROTOCOL_VERSION = '1.0';
 export const A2A_LEGACY_CARD_VERSION = '0.3.0';

@@ -6,7 +6,7 @@
  * Errors of the A2A protocol itself (version, content type, tasks, streaming) carry an ErrorInfo of the
  * `a2a-protocol.org` domain with the spec's reason.
  */
-import { type ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo, type Problem, toProblem } from '../../core/errors.js';
+import { type ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo, type Problem, toProblem } from '../../lib/errors.js';
 import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
 
 /** The A2A-specific JSON-RPC codes (A2A 1.0 §9.5) this channel answers with. */

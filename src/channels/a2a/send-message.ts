@@ -5,9 +5,9 @@
  * this service hosts (the data service and each company deployment): only the skill lookup differs.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiError, type FieldError } from '../../core/errors.js';
 import type { Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { ApiError, type FieldError } from '../../lib/errors.js';
 import { isJsonContentType } from '../jsonrpc/jsonrpc.js';
 import { A2A_CODES, protocolError } from './errors.js';
 

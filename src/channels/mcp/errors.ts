@@ -9,7 +9,7 @@
  *   text: a failed call the model can read and correct (bad arguments, not found, quota used, a tool outside
  *   the plan or the key's scopes).
  */
-import { type ApiError, ERROR_KINDS, type ErrorKind, type Problem, toProblem } from '../../core/errors.js';
+import { type ApiError, ERROR_KINDS, type ErrorKind, type Problem, toProblem } from '../../lib/errors.js';
 
 /**
  * The JSON-RPC code in the body of an HTTP-level refusal: MCP defines none, so the first code of JSON-RPC's

@@ -11,11 +11,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Admission, Core } from '../../core/execute.js';
+import type { LimitState } from '../../lib/limit-state.js';
 import type { Registry } from '../../operations/registry.js';
-import { requestFacts } from '../a2a/a2a-channel.js';
-import { rateLimitHeaders } from '../rest/headers.js';
+import { rateLimitHeaders } from '../http/limit-headers.js';
+import { requestFacts } from '../http/request-facts.js';
 import type { ProblemPlace } from './errors.js';
-import { type Json, type McpAgent, mountMcpEndpoint } from './mcp-protocol.js';
+import { type Json, type McpAgent, type MethodAnswer, mountMcpEndpoint } from './mcp-protocol.js';
 import { INITIALIZE_RESULTS, MCP_PATH, type ProtocolVersion } from './protocol.js';
 import { SuccessResultCache } from './results.js';
 import { type Tool, ToolCatalogue } from './tools.js';
@@ -47,8 +48,8 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
     return this.#core.admit(requestFacts(request));
   }
 
-  headers(admission: Admission | undefined): Record<string, string> {
-    return rateLimitHeaders(admission);
+  headers(admission: Admission | undefined, quota?: LimitState): Record<string, string> {
+    return rateLimitHeaders(admission?.minute, quota);
   }
 
   initializeResult(_admission: Admission, version: ProtocolVersion): string {
@@ -63,7 +64,7 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
     return this.#tools.get(name);
   }
 
-  async callTool(admission: Admission, tool: Tool, args: Json): Promise<Buffer> {
+  async callTool(admission: Admission, tool: Tool, args: Json): Promise<MethodAnswer> {
     const outcome = await this.#core.execute({
       admission,
       operation: tool.operation,
@@ -71,6 +72,6 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
       encoding: 'json',
       etag: false, // no conditional requests on MCP
     });
-    return this.#results.get(outcome.json, tool.wrapsArray);
+    return { result: this.#results.get(outcome.json, tool.wrapsArray), quota: outcome.month };
   }
 }

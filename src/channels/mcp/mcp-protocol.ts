@@ -15,7 +15,8 @@
  * GET, DELETE and every other method: 405 with `Allow: POST` (no SSE stream, no session to delete).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, toApiError } from '../../core/errors.js';
+import { ApiError, toApiError } from '../../lib/errors.js';
+import type { LimitState } from '../../lib/limit-state.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -34,6 +35,12 @@ import { errorResultJson } from './results.js';
 
 export type Json = Record<string, unknown>;
 
+/** A method's JSON-RPC `result` (JSON text or UTF-8 bytes), with the monthly quota's state when the call reserved quota. */
+export interface MethodAnswer {
+  readonly result: string | Buffer;
+  readonly quota?: LimitState;
+}
+
 /** Methods other than POST: refused with 405. (HEAD comes with GET.) */
 const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
 const ALLOW = 'POST';
@@ -50,8 +57,11 @@ export interface McpAgent<P, T> {
   admit(request: FastifyRequest): Promise<P>;
   /** Counts a request that is refused with 405 anyway (GET, DELETE…); undefined when it could not be admitted. */
   countRefused(request: FastifyRequest): Promise<P | undefined>;
-  /** Headers every answer to an admitted request carries (the limits). */
-  headers(principal: P | undefined): Record<string, string>;
+  /**
+   * Headers every answer to an admitted request carries (the limits); `quota` is the monthly quota's state the call
+   * reported (its answer's, or its error's).
+   */
+  headers(principal: P | undefined, quota?: LimitState): Record<string, string>;
   /** The `initialize` result (JSON text) for a negotiated version. */
   initializeResult(principal: P, version: ProtocolVersion): string;
   /** The `tools/list` result (JSON text): the tools this caller may call. */
@@ -62,7 +72,7 @@ export interface McpAgent<P, T> {
    * Runs a tool: the success result as JSON text or bytes, or throws an ApiError, which becomes an `isError`
    * result or, for kinds the error table answers at the HTTP level, a refusal of the request.
    */
-  callTool(principal: P, tool: T, args: Json, request: FastifyRequest): Promise<string | Buffer>;
+  callTool(principal: P, tool: T, args: Json, request: FastifyRequest): Promise<MethodAnswer>;
 }
 
 /** Mounts the MCP endpoint at `path`: POST for messages, every other method 405. */
@@ -138,23 +148,23 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
   try {
     const params = paramsObject(rpc);
     if (params === undefined) throw invalidParams('params must be an object');
-    const result = await dispatch(agent, principal, request, rpc.method, params);
+    const { result, quota } = await dispatch(agent, principal, request, rpc.method, params);
     const body = serializeRawResult(id, result);
-    return sendJson(reply.headers(agent.headers(principal)), body);
+    return sendJson(reply.headers(agent.headers(principal, quota)), body);
   } catch (error) {
     if (error instanceof JsonRpcError) return sendRpcError(reply, agent.headers(principal), id, error);
     return sendHttpRefusal(agent, request, reply, toApiError(error), principal, id);
   }
 }
 
-/** Runs one request; returns its `result` as JSON text, or throws a JsonRpcError or an HTTP-level ApiError. */
+/** Runs one request; returns its `result`, or throws a JsonRpcError or an HTTP-level ApiError. */
 async function dispatch<P, T>(
   agent: McpAgent<P, T>,
   principal: P,
   request: FastifyRequest,
   method: string,
   params: Json,
-): Promise<string | Buffer> {
+): Promise<MethodAnswer> {
   switch (method) {
     case 'tools/call':
       return callTool(agent, principal, request, params);
@@ -162,19 +172,19 @@ async function dispatch<P, T>(
       if (params.cursor !== undefined && params.cursor !== null) {
         throw invalidParams('cursor is not one this server issued: the tool list has one page');
       }
-      return agent.listTools(principal);
+      return { result: await agent.listTools(principal) };
     case 'initialize': {
       if (typeof params.protocolVersion !== 'string') throw invalidParams('protocolVersion must be a string');
-      return agent.initializeResult(principal, negotiateVersion(params.protocolVersion));
+      return { result: agent.initializeResult(principal, negotiateVersion(params.protocolVersion)) };
     }
     case 'ping':
-      return EMPTY_RESULT;
+      return { result: EMPTY_RESULT };
     default:
       throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}. This server offers tools only.`);
   }
 }
 
-async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: FastifyRequest, params: Json): Promise<string | Buffer> {
+async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: FastifyRequest, params: Json): Promise<MethodAnswer> {
   const { name, arguments: args } = params;
   if (typeof name !== 'string' || name === '') throw invalidParams('name must be a string: the tool name');
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
@@ -188,7 +198,7 @@ async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: Fast
     const apiError = toApiError(error);
     if (isHttpLevel(apiError.kind)) throw apiError;
     if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
-    return errorResultJson(mcpProblem(apiError, agent.errorPlace(request)));
+    return { result: errorResultJson(mcpProblem(apiError, agent.errorPlace(request))), quota: apiError.quota };
   }
 }
 
@@ -259,7 +269,7 @@ function sendHttpRefusal<P, T>(
 ) {
   if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
   const problem = mcpProblem(error, agent.errorPlace(request));
-  reply.code(error.status).headers(agent.headers(principal));
+  reply.code(error.status).headers(agent.headers(principal, error.quota));
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
   if (error.kind === 'invalid-auth') reply.header('www-authenticate', 'Bearer');
   const rpc = new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem);

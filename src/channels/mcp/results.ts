@@ -3,7 +3,7 @@
  * re-stringify on the hot path. The same JSON goes into `structuredContent` and, for clients that read only
  * content blocks, into one text block (MCP 2025-06-18 and 2025-11-25, tools: structured content).
  */
-import type { Problem } from '../../core/errors.js';
+import type { Problem } from '../../lib/errors.js';
 
 /** A failed tool call as the `tools/call` result (JSON text): `isError`, the problem as structured content and text. */
 export function errorResultJson(problem: Problem): string {

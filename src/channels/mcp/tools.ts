@@ -4,8 +4,8 @@
  * (a plan and a key's scopes give one set; there are few), so listing costs a filter and a map lookup.
  */
 
+import { isPaged, type JsonSchema, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
-import { isPaged, type JsonSchema, PROBLEM_SCHEMA, plainSchema } from '../rest/openapi.js';
 
 /** The most distinct `tools/list` results kept. */
 const MAX_LISTS = 1024;

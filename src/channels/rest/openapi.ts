@@ -5,32 +5,15 @@
  * which must show exactly what this document declares.
  */
 import { STATUS_CODES } from 'node:http';
-import type { TSchema } from '@sinclair/typebox';
-import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../core/errors.js';
+import { CSV_MEDIA_TYPE, csvTable } from '../../core/csv.js';
+import { isPaged, type JsonSchema, mapSchemas, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation, OperationExample } from '../../core/operation.js';
-import { DOMAIN_NAMES, DOMAINS } from '../../domains.js';
+import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
+import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../lib/errors.js';
+import { OPENAPI_DOCUMENT_VERSION, SERVICE_API_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
-import { CSV_MEDIA_TYPE, csvTable } from './csv.js';
-
-export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
-/** The dated API version (docs/api.md, Versioning), published under the `x-service-api-version` extension. */
-export const SERVICE_API_VERSION = '2026-07';
-/** The tag of operations outside every data domain (`me`). */
-export const ACCOUNT_TAG = 'account';
-export const ACCOUNT_TAG_DESCRIPTION = "The caller's own account: plan, scopes, data domains, limits and usage.";
 
 type Json = Record<string, unknown>;
-
-/** A JSON Schema as plain JSON (no TypeBox symbols), with unions of string literals published as `enum`. */
-export type JsonSchema = Json & {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  enum?: unknown[];
-  anyOf?: JsonSchema[];
-  description?: string;
-};
 
 /** One REST parameter of an operation: a path segment or a query parameter, under the input's property name. */
 export interface RestParameter {
@@ -46,51 +29,6 @@ export interface RestParameter {
 // ---------------------------------------------------------------------------------------------------------
 // Shared derivations (also used by the docs page)
 // ---------------------------------------------------------------------------------------------------------
-
-/**
- * TypeBox schemas carry Symbol-keyed metadata; a JSON round trip leaves the plain JSON Schema. TypeBox writes a
- * union of literals as `anyOf: [{const}, …]`; enumerations are published as `enum` (docs/decisions.md), which
- * every OpenAPI tool renders as a choice list, so such unions are rewritten.
- */
-export function plainSchema(schema: TSchema | JsonSchema): JsonSchema {
-  return enumsFromConstUnions(JSON.parse(JSON.stringify(schema))) as JsonSchema;
-}
-
-function enumsFromConstUnions(node: unknown): unknown {
-  return mapSchemas(node, (schema) => {
-    const members = schema.anyOf;
-    if (!Array.isArray(members) || members.length === 0 || !members.every(isConstOfOneType)) return schema;
-    const types = new Set(members.map((m) => (m as Json).type));
-    if (types.size !== 1) return schema;
-    const { anyOf: _anyOf, ...rest } = schema;
-    return { ...rest, type: [...types][0], enum: members.map((m) => (m as Json).const) };
-  });
-}
-
-function isConstOfOneType(member: unknown): boolean {
-  if (member === null || typeof member !== 'object') return false;
-  const keys = Object.keys(member);
-  return keys.length === 2 && keys.includes('const') && keys.includes('type');
-}
-
-/** Keywords whose values are data, not schemas: never rewritten or walked. */
-const LITERAL_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
-/** Keywords whose values map names to schemas: a property called `default` is still a schema. */
-const NAMED_SCHEMA_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-
-/** Rebuilds a JSON Schema bottom-up, passing every (sub)schema object through `fn`. */
-function mapSchemas(node: unknown, fn: (schema: Json) => unknown): unknown {
-  if (Array.isArray(node)) return node.map((n) => mapSchemas(n, fn));
-  if (node === null || typeof node !== 'object') return node;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (LITERAL_KEYWORDS.has(key)) out[key] = value;
-    else if (NAMED_SCHEMA_KEYWORDS.has(key) && value !== null && typeof value === 'object') {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, mapSchemas(sub, fn)]));
-    } else out[key] = mapSchemas(value, fn);
-  }
-  return fn(out);
-}
 
 /** Fastify's `/v1/indicators/:key` → OpenAPI's `/v1/indicators/{key}`. */
 export function openApiPath(fastifyPath: string): string {
@@ -136,11 +74,6 @@ export function exampleRequestUrl(op: AnyOperation, example: OperationExample, b
   }
   const search = query.toString();
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
-}
-
-/** Paged operations answer a page envelope; their `next_cursor` also comes as a `Link: rel="next"` header. */
-export function isPaged(op: AnyOperation): boolean {
-  return plainSchema(op.output).properties?.next_cursor !== undefined;
 }
 
 /**
@@ -399,32 +332,6 @@ function componentName(title: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Fixed components: problem schema, headers, security
 // ---------------------------------------------------------------------------------------------------------
-
-/** RFC 9457 problem document with the service's extension members (core/errors.ts `Problem`). */
-export const PROBLEM_SCHEMA: JsonSchema = {
-  title: 'Problem',
-  type: 'object',
-  required: ['type', 'title', 'status'],
-  properties: {
-    type: { type: 'string', format: 'uri', description: '`{base_url}/problems/<kind>`; that URL describes the kind.' },
-    title: { type: 'string', description: 'Short summary of the kind.' },
-    status: { type: 'integer', description: 'The HTTP status.' },
-    detail: { type: 'string', description: 'What went wrong with this request.' },
-    instance: { type: 'string', description: 'The request path.' },
-    request_id: { type: 'string', description: 'Same as the `Request-Id` header; quote it when reporting a problem.' },
-    feature_key: { type: 'string', description: 'The plan feature, domain or scope that is missing.' },
-    upgrade_url: { type: 'string', format: 'uri', description: 'Where the plans are explained.' },
-    errors: {
-      type: 'array',
-      description: 'Each offending parameter (validation errors).',
-      items: {
-        type: 'object',
-        required: ['field', 'message'],
-        properties: { field: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
-  },
-};
 
 const RETRY_AFTER_STATUSES = new Set([402, 429, 503]);
 

@@ -1,7 +1,7 @@
 /** `GET /problems/<kind>`: each problem `type` URI answers with a description of its kind. Public. */
 import type { FastifyInstance } from 'fastify';
-import { ApiError, ERROR_KINDS, type ErrorKind } from '../../core/errors.js';
-import { sendProblem } from './problem-reply.js';
+import { ApiError, ERROR_KINDS, type ErrorKind } from '../../lib/errors.js';
+import { sendProblem } from '../http/problem-reply.js';
 
 export function registerProblemsRoute(app: FastifyInstance, baseUrl: string): void {
   app.get('/problems', (_request, reply) => {

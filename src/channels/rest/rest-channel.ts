@@ -9,14 +9,16 @@
  * (content-encoding.ts). Fastify still routes, parses the query, logs and answers HEAD.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, toApiError } from '../../core/errors.js';
+import { CSV_MEDIA_TYPE } from '../../core/csv.js';
 import type { Admission, Core, Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { ApiError, toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
+import { rateLimitHeaderList } from '../http/limit-headers.js';
+import { sendProblem } from '../http/problem-reply.js';
+import { requestFacts } from '../http/request-facts.js';
 import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
-import { CSV_MEDIA_TYPE, type CsvTable, csvTable, prefersCsv } from './csv.js';
-import { rateLimitHeaderList } from './headers.js';
-import { sendProblem } from './problem-reply.js';
+import { prefersCsv } from './csv-negotiation.js';
 
 const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
@@ -24,14 +26,15 @@ const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 /** What a route's answers share, computed once per operation. */
 interface RouteFacts {
   readonly operation: AnyOperation;
-  readonly csv: CsvTable | undefined;
+  /** A list operation: its answers also come as CSV. */
+  readonly csv: boolean;
   readonly cacheControl: string;
   readonly vary: string;
 }
 
 export function registerRestChannel(app: FastifyInstance, core: Core, registry: Registry): void {
   for (const operation of registry.all) {
-    const csv = csvTable(operation.output);
+    const csv = core.offersCsv(operation);
     const route: RouteFacts = {
       operation,
       csv,
@@ -55,14 +58,9 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
   const headers = request.headers;
   let admission: Admission | undefined;
   // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
-  const asCsv = csv !== undefined && prefersCsv(header(headers.accept));
+  const asCsv = csv && prefersCsv(header(headers.accept));
   try {
-    admission = await core.admit({
-      authorization: headers.authorization,
-      apiKey: header(headers['x-api-key']),
-      origin: headers.origin,
-      clientAddress: request.ip,
-    });
+    admission = await core.admit(requestFacts(request));
     const input = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
     const outcome = await core.execute({
       admission,
@@ -71,8 +69,7 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
       encoding: 'text',
       requestKey: request.url,
       ifNoneMatch: headers['if-none-match'],
-      // The core hashes the CSV itself, so the ETag and the 304 are those of what is sent.
-      render: asCsv ? { format: 'csv', fn: csv.render } : undefined,
+      format: asCsv ? 'csv' : 'json',
     });
     const list = answerHeaders(route, request, core.baseUrl, admission, outcome);
     if (outcome.notModified) return writeAnswer(reply, 304, list, undefined);
@@ -84,14 +81,14 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
     writeAnswer(reply, 200, list, body);
   } catch (error) {
     if (reply.raw.headersSent) throw error; // nothing more can be said on this response; Fastify logs it
-    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, admission });
+    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, minute: admission?.minute });
   }
 }
 
 /** The headers of a successful answer (or its 304), as a flat `[name, value, …]` list. */
 function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: string, admission: Admission, outcome: Outcome): string[] {
   const list: string[] = ['request-id', request.id];
-  rateLimitHeaderList(admission, list);
+  rateLimitHeaderList(admission.minute, outcome.month, list);
   if (outcome.etag !== undefined) list.push('etag', outcome.etag);
   list.push('cache-control', route.cacheControl, 'vary', route.vary);
   const next = nextCursorOf(outcome.value);

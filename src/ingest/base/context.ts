@@ -2,9 +2,10 @@
  * What turning rows into records needs besides the row: the import instant, the place resolver, our
  * municipalities by tax number — and the entities the accepted rows name, collected as they are accepted.
  */
+
+import { countryFromNif, kindFromNif } from '../../lib/nif.js';
 import type { EntityInput, Party } from '../../store/procurement-records.js';
 import type { MunicipalityRecord } from '../../store/records.js';
-import { countryFromNif, kindFromNif } from './nif.js';
 import type { ParsedParty } from './parties.js';
 import type { Place, PlaceResolver } from './places.js';
 

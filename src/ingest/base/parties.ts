@@ -7,7 +7,7 @@
  *   "ESB12345678 - Name"                       (a foreign tax id: letters, or not nine digits with letters)
  */
 
-import { isValidNif } from './nif.js';
+import { isValidNif } from '../../lib/nif.js';
 import { FieldError, shown, text } from './values.js';
 
 export type ParsedParty =

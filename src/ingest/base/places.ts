@@ -11,7 +11,7 @@
  * (kept as text by the importer and counted in its report).
  */
 import { readFileSync } from 'node:fs';
-import { fold } from '../../core/text-match.js';
+import { fold } from '../../lib/text-match.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { parseCsv } from '../csv.js';
 import { dataFile } from '../data-files.js';

@@ -31,7 +31,7 @@
  * limited —, special-sector regimes…) → null: not guessed. The Portuguese label is kept as published.
  */
 
-import { fold } from '../../core/text-match.js';
+import { fold } from '../../lib/text-match.js';
 import type { OcdsMethod } from '../../store/procurement-records.js';
 
 const RULES: [RegExp, OcdsMethod][] = [

@@ -14,7 +14,7 @@
  *   (their true end cannot be told from the label). Only consecutive years are accepted ("2011/2021" → null).
  * Anything else → null: the importer reports it and never guesses.
  */
-import { MONTHS_EN, MONTHS_PT } from '../month-names.js';
+import { MONTHS_EN, MONTHS_PT } from '../../lib/month-names.js';
 
 /** Period labels come folded to lower case. */
 const PT_MONTHS: readonly string[] = MONTHS_PT;

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import type { Caller } from '../../core/caller.js';
-import { ApiError } from '../../core/errors.js';
+import type { Caller } from '../../access/caller.js';
 import { defineOperation } from '../../core/operation.js';
 import type { ReferenceData } from '../../core/reference.js';
 import { Page, Paging } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import type { Store } from '../../store/store.js';
 import { instantPosition, SinceInstant, utcInstant } from '../shared/instants.js';
 import { MAX_MUNICIPALITIES } from '../shared/municipality-filters.js';

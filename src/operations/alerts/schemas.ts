@@ -5,7 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../core/schemas.js';
-import { ALERT_SOURCE_TYPES, MATCH_STATUSES, MATCHER_TYPES, TARGET_SCOPES } from '../../vocabulary.js';
+import { ALERT_SOURCE_TYPES, MATCH_STATUSES, MATCHER_TYPES, TARGET_SCOPES } from '../../lib/vocabulary.js';
 
 const Text = (description?: string) => Nullable(Type.String(description ? { description } : {}));
 

@@ -1,5 +1,5 @@
-import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
+import { ApiError } from '../../lib/errors.js';
 import type { IndicatorRecord } from '../../store/records.js';
 
 /** The indicator with this key, or 404 `not-found`. */

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
 import { DateString, MunicipalityRef, Page, Paging } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import { findMunicipality } from '../municipalities/find-municipality.js';
 import { findIndicator } from './find-indicator.js';
 import { historyWindowStart } from './history-window.js';

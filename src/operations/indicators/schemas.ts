@@ -1,7 +1,7 @@
 /** Resource schemas of the indicators domain, as the OpenAPI document publishes them (docs/decisions.md). */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../core/schemas.js';
-import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } from '../../vocabulary.js';
+import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } from '../../lib/vocabulary.js';
 
 const Enum = (values: readonly string[], description?: string) => StringEnum(values, description ? { description } : {});
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Nullable, StringEnum } from '../../core/schemas.js';
-import { DOMAIN_NAMES } from '../../domains.js';
+import { DOMAIN_NAMES } from '../../lib/domains.js';
 
 const Limit = Type.Optional(Nullable(Type.Integer()));
 

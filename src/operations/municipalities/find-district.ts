@@ -1,6 +1,6 @@
-import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
-import { fold } from '../../core/text-match.js';
+import { ApiError } from '../../lib/errors.js';
+import { fold } from '../../lib/text-match.js';
 
 /** The folded name of a district or autonomous region (accents optional); an unknown one is 422 listing them. */
 export function findDistrict(reference: ReferenceData, district: string): string {

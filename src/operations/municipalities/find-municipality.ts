@@ -1,5 +1,5 @@
-import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
+import { ApiError } from '../../lib/errors.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 
 /** The municipality with this code or slug, or 404 `not-found`. */

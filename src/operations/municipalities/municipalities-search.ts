@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
-import { fold, matchesTokens, queryTokens } from '../../core/text-match.js';
+import { fold, matchesTokens, queryTokens } from '../../lib/text-match.js';
 import { findDistrict } from './find-district.js';
 import { MunicipalitySummary, toMunicipalitySummary } from './schemas.js';
 

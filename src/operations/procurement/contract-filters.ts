@@ -5,7 +5,7 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
-import { queryTokens } from '../../core/text-match.js';
+import { queryTokens } from '../../lib/text-match.js';
 import type { ContractFilter } from '../../store/procurement-queries.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { CpvPrefix, checkRange, FromDate, Nif, SearchText, ToDate } from './inputs.js';

@@ -3,9 +3,9 @@
  * the wrong order, cursor positions. Municipality filters are shared with other domains (../shared).
  */
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
 import { DateString } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
 import { municipalityIds } from '../shared/municipality-filters.js';
 

@@ -11,7 +11,7 @@
  *             letters (a number with a wrong digit is another number)
  */
 
-import { nameKey } from '../../core/text-match.js';
+import { nameKey } from '../../lib/text-match.js';
 import type { MATCH_KINDS } from './schemas.js';
 
 export type MatchKind = (typeof MATCH_KINDS)[number];

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
+import { ApiError } from '../../lib/errors.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { checkRange, FromDate, ToDate } from './inputs.js';

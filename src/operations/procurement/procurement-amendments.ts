@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { checkRange, datePosition, FromDate, ToDate } from './inputs.js';
 import { toAmendment } from './resources.js';

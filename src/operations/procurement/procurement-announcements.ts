@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
-import { queryTokens } from '../../core/text-match.js';
+import { queryTokens } from '../../lib/text-match.js';
 import { findDistrict } from '../municipalities/find-district.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { CpvPrefix, checkRange, datePosition, FromDate, SearchText, ToDate } from './inputs.js';

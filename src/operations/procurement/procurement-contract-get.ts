@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
+import { ApiError } from '../../lib/errors.js';
 import { toContractDetail } from './resources.js';
 import { ContractDetail } from './schemas.js';
 

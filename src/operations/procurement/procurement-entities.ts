@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { MunicipalityRef, Page, Paging } from '../../core/schemas.js';
-import { queryTokens } from '../../core/text-match.js';
+import { queryTokens } from '../../lib/text-match.js';
 import { findMunicipalityFilter } from './inputs.js';
 import { toEntity } from './resources.js';
 import { Entity, EntityKind } from './schemas.js';

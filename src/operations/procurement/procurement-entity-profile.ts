@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
+import { ApiError } from '../../lib/errors.js';
 import { Nif } from './inputs.js';
 import { toContractSummary, toEntity } from './resources.js';
 import { EntityProfile } from './schemas.js';

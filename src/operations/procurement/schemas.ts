@@ -5,10 +5,9 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../core/schemas.js';
+import { ENTITY_KINDS, OCDS_METHODS } from '../../lib/vocabulary.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 
-export const OCDS_METHODS = ['open', 'selective', 'limited', 'direct'] as const;
-export const ENTITY_KINDS = ['municipality', 'public_body', 'company', 'person'] as const;
 export const MATCH_KINDS = ['exact', 'prefix', 'contains', 'fuzzy'] as const;
 
 const Euros = (description?: string) => Nullable(Type.Number(description ? { description } : {}));

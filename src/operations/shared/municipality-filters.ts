@@ -4,9 +4,9 @@
  * store filters on; an unknown value is a 422 naming it, never an empty answer.
  */
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import type { ReferenceData } from '../../core/reference.js';
 import { MunicipalityRef } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
 
 export const MAX_MUNICIPALITIES = 50;
 

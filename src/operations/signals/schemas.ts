@@ -5,7 +5,6 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../core/schemas.js';
-import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../../signals/catalogue.js';
 import {
   ACTIONABILITIES,
   CASE_EVENT_TYPES,
@@ -15,7 +14,8 @@ import {
   SIGNAL_STATUSES,
   STAGES,
   VALUE_TIERS,
-} from '../../vocabulary.js';
+} from '../../lib/vocabulary.js';
+import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../../signals/catalogue.js';
 
 const Text = (description?: string) => Nullable(Type.String(description ? { description } : {}));
 const Day = (description: string) => Nullable(Type.String({ format: 'date', description }));

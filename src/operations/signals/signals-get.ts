@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../core/errors.js';
 import { defineOperation } from '../../core/operation.js';
+import { ApiError } from '../../lib/errors.js';
 import { toSignalDetail } from './resources.js';
 import { SignalDetail } from './schemas.js';
 

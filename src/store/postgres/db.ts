@@ -5,7 +5,7 @@
  * reported as the dependency being unavailable, never as a bug of the request.
  */
 import pg from 'pg';
-import { DependencyUnavailableError } from '../../core/dependency.js';
+import { DependencyUnavailableError } from '../../lib/dependency.js';
 import { isConnectionFailure, unavailableWhenUnreachable } from './failures.js';
 
 export type Row = Record<string, unknown>;

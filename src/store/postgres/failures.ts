@@ -1,4 +1,4 @@
-import { DependencyUnavailableError } from '../../core/dependency.js';
+import { DependencyUnavailableError } from '../../lib/dependency.js';
 
 /**
  * Which PostgreSQL errors mean "the database cannot be reached" (a fault of the dependency, answered 503 and

@@ -2,7 +2,7 @@
  * What an announcement write decides before any SQL, the same in every store: the stored columns and their values,
  * and the districts it is filed under.
  */
-import { fold } from '../../core/text-match.js';
+import { fold } from '../../lib/text-match.js';
 import type { AnnouncementInput } from '../procurement-records.js';
 import { searchText } from './procurement-keys.js';
 

@@ -2,8 +2,9 @@
  * What an entity write decides before any SQL, the same in every store: the entity a batch's list gives, the one
  * a party creates on first sight, whether a stored entity would change, and the stored columns.
  */
-import { nameKey } from '../../core/text-match.js';
-import { countryFromNif, kindFromNif } from '../../ingest/base/nif.js';
+
+import { countryFromNif, kindFromNif } from '../../lib/nif.js';
+import { nameKey } from '../../lib/text-match.js';
 import type { EntityInput, EntityKind, Party } from '../procurement-records.js';
 import { entityNif, searchText } from './procurement-keys.js';
 

@@ -1,5 +1,5 @@
 /** The derived keys the procurement tables are searched by, computed the same way when writing and when asking. */
-import { fold } from '../../core/text-match.js';
+import { fold } from '../../lib/text-match.js';
 
 /** A procedure type compared case-, accent- and spacing-insensitively ("Concurso  Público" = "concurso publico"). */
 export function procedureKey(label: string): string {

@@ -2,7 +2,7 @@
  * Signals as rows, the same in every store: the stored columns of a SignalInput (evidence and subject as JSON text
  * in a fixed key order), its fingerprint, and the record read back (with the case it is linked to).
  */
-import type { Stage } from '../../vocabulary.js';
+import type { Stage } from '../../lib/vocabulary.js';
 import type { SignalEvidenceRecord, SignalInput, SignalRecord, SignalSubject } from '../signal-records.js';
 import { hash } from './fingerprint.js';
 import { numberOrNull, type Row, textOrNull } from './row-values.js';

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ApiError } from '../../../core/errors.js';
 import { defineOperation } from '../../../core/operation.js';
+import { ApiError } from '../../../lib/errors.js';
 import { compileReleases } from './merge.js';
 import { OCID_PATTERN, OCID_PREFIX, parseOcid } from './ocid.js';
 import { packageHead, releasesOf, serviceUrl } from './packages.js';

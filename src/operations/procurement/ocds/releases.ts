@@ -9,7 +9,7 @@
  *
  * A field the source has nothing for is left out (OCDS has no use for null here), never guessed.
  */
-import { fold } from '../../../core/text-match.js';
+import { fold } from '../../../lib/text-match.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRef, PartyRecord } from '../../../store/procurement-records.js';
 import { ocidOf } from './ocid.js';
 

@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../../core/schemas.js';
-import { OCDS_METHODS } from '../schemas.js';
+import { OCDS_METHODS } from '../../../lib/vocabulary.js';
 
 export const OCDS_VERSION = '1.1';
 

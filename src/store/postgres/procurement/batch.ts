@@ -5,7 +5,7 @@
  * whole batch back.
  */
 import type pg from 'pg';
-import { fold } from '../../../core/text-match.js';
+import { fold } from '../../../lib/text-match.js';
 import type { ProcurementWriteSummary } from '../../procurement-records.js';
 import { EntityQueue, RollupDeltas } from '../../shared/rollup-deltas.js';
 import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';

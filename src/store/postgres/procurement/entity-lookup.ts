@@ -4,7 +4,7 @@
  * similarity (the text against the best-matching run of a name), through the trigram index. Each kind of
  * candidate is bounded, so a lookup costs the same however many entities there are.
  */
-import { nameKey } from '../../../core/text-match.js';
+import { nameKey } from '../../../lib/text-match.js';
 import type { EntityRecord } from '../../procurement-records.js';
 import { Params, prefixPattern, type Row, type Sql } from '../db.js';
 import { loadEntities } from './entity-read.js';

@@ -3,7 +3,7 @@
  * marked, with the mark each had; saveCases writes what was computed, appends the events and clears only the marks
  * it was handed, so a case touched in between stays pending.
  */
-import type { CaseRelationship } from '../../../vocabulary.js';
+import type { CaseRelationship } from '../../../lib/vocabulary.js';
 import { CASE_COLUMNS, caseRow, type PendingMarks, toCaseEvent, toCaseFields } from '../../shared/case-rows.js';
 import { toSignal } from '../../shared/signal-rows.js';
 import type { CaseEventRecord, CaseUpdate, PendingCase } from '../../signal-records.js';

@@ -4,7 +4,7 @@
  * those just written). Any error — a foreign key, a bad row — rolls the whole batch back.
  */
 import type Database from 'better-sqlite3';
-import { fold } from '../../../core/text-match.js';
+import { fold } from '../../../lib/text-match.js';
 import type { ProcurementWriteSummary } from '../../procurement-records.js';
 import { EntityQueue, RollupDeltas } from '../../shared/rollup-deltas.js';
 import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';

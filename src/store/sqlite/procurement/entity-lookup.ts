@@ -4,7 +4,7 @@
  * Each kind of candidate is bounded, so a lookup costs the same however many entities there are.
  */
 
-import { nameKey } from '../../../core/text-match.js';
+import { nameKey } from '../../../lib/text-match.js';
 import type { EntityRecord } from '../../procurement-records.js';
 import { toEntity } from '../../shared/entity-rows.js';
 import { ENTITY_SELECT } from './entity-read.js';

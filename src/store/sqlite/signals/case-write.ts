@@ -4,7 +4,7 @@
  * writes what it computed, appends the events and clears the marks — only the marks it was handed, so a case a
  * signal write touched in between (another process importing, say) stays pending and is computed again.
  */
-import type { CaseRelationship } from '../../../vocabulary.js';
+import type { CaseRelationship } from '../../../lib/vocabulary.js';
 import { CASE_COLUMNS, caseRow, type PendingMarks, toCaseFields } from '../../shared/case-rows.js';
 import { toSignal } from '../../shared/signal-rows.js';
 import type { CaseUpdate, PendingCase } from '../../signal-records.js';

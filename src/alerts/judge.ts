@@ -1,0 +1,125 @@
+/**
+ * The judge: a verdict on whether a match calls the account to act (docs/alerts.md, The judge). It is an annotation
+ * only — every match is recorded whatever the verdict, and `is_direct_action` false labels a passing mention, it
+ * never withholds the alert. The matcher takes any `AlertJudge` (a language model behind it, say); its verdict is
+ * stored with every match and served only to plans with `judge`. A judge that answers null (or fails) leaves the
+ * verdict pending: the match is served without one.
+ *
+ * `ruleJudge`, the default, is deterministic and decides from what was matched, in this order:
+ *   1. a keyword found only in the body (a description, a reason)  → false: a passing mention
+ *   2. an open tender (an announcement, a `tender_open` or `deadline_closing` signal) whose deadline has not
+ *      passed (or is unknown)                                       → true, `submit_proposal`
+ *      … whose deadline has passed                                   → false
+ *   3. a contract awarded to a watched entity (an entity rule whose tax number is the supplier of a contract, or
+ *      a party of a contract signal — signals do not say which)     → true, `review_award`
+ *   4. an amendment, an indicator signal                             → false: something to follow, not to act on
+ *   5. anything else (an award to others, another signal)           → false: a reference
+ * Confidence: 0.9 for a verdict read from the kind of record; 0.8 when an open tender gives no deadline or a
+ * signal does not say the watched entity is the supplier; 0.7 for a passing mention (a description may still be
+ * about the phrase).
+ */
+import type { AlertJudgeRecord, AlertRuleRecord } from '../store/signal-records.js';
+import type { AlertItem } from './item.js';
+import type { MatchOutcome } from './matchers.js';
+
+export interface JudgeContext {
+  rule: AlertRuleRecord;
+  item: AlertItem;
+  outcome: MatchOutcome;
+  /** YYYY-MM-DD (UTC) of the run. */
+  today: string;
+}
+
+export interface AlertJudge {
+  /** A verdict, or null while there is none (the match is recorded either way). */
+  judge(context: JudgeContext): AlertJudgeRecord | null | Promise<AlertJudgeRecord | null>;
+}
+
+const TENDER_SIGNALS = new Set(['tender_open', 'deadline_closing']);
+const CONTRACT_SIGNALS = new Set(['contract_awarded', 'direct_award_high_value']);
+const AMENDMENT_SIGNALS = new Set(['contract_amended']);
+
+export const ruleJudge: AlertJudge = {
+  judge({ item, outcome, today }) {
+    if (outcome.keyword?.place === 'body') {
+      return verdict(
+        false,
+        null,
+        `As palavras de "${outcome.keyword.phrase}" só aparecem na descrição: é uma menção de passagem, não o objeto.`,
+        `The words of "${outcome.keyword.phrase}" occur only in the description: a passing mention, not the subject.`,
+        0.7,
+      );
+    }
+    const signalType = item.signal?.type;
+    if (item.source_type === 'procurement_announcement' || (signalType && TENDER_SIGNALS.has(signalType))) {
+      if (item.deadline !== null && item.deadline < today) {
+        return verdict(
+          false,
+          null,
+          `O prazo de propostas terminou a ${item.deadline}.`,
+          `The proposal deadline passed on ${item.deadline}.`,
+          0.9,
+        );
+      }
+      return item.deadline === null
+        ? verdict(
+            true,
+            'submit_proposal',
+            'Procedimento aberto a propostas (prazo não indicado).',
+            'A procedure open to proposals (no deadline given).',
+            0.8,
+          )
+        : verdict(
+            true,
+            'submit_proposal',
+            `Procedimento aberto a propostas até ${item.deadline}.`,
+            `A procedure open to proposals until ${item.deadline}.`,
+            0.9,
+          );
+    }
+    const isContract = item.source_type === 'procurement_contract' || (signalType !== undefined && CONTRACT_SIGNALS.has(signalType));
+    const supplier = outcome.parties?.find((p) => p.role === 'supplier' || (p.role === 'party' && isContract));
+    if (isContract && supplier) {
+      const who = supplier.name ?? supplier.nif;
+      // A signal names its parties without their roles: the watched entity may be the buyer, hence the hedge.
+      return supplier.role === 'supplier'
+        ? verdict(
+            true,
+            'review_award',
+            `Contrato adjudicado a uma entidade seguida (${who}).`,
+            `A contract awarded to a watched entity (${who}).`,
+            0.9,
+          )
+        : verdict(true, 'review_award', `Contrato com uma entidade seguida (${who}).`, `A contract with a watched entity (${who}).`, 0.8);
+    }
+    if (item.source_type === 'procurement_amendment' || (signalType && AMENDMENT_SIGNALS.has(signalType))) {
+      return verdict(
+        false,
+        null,
+        'Modificação de um contrato já celebrado: a acompanhar, sem ação a tomar.',
+        'A change to a contract already signed: to follow, nothing to act on.',
+        0.9,
+      );
+    }
+    if (item.signal?.family === 'indicators') {
+      return verdict(
+        false,
+        null,
+        'Variação de um indicador: contexto para acompanhar, sem ação direta.',
+        'A change in an indicator: context to follow, no direct action.',
+        0.9,
+      );
+    }
+    return verdict(
+      false,
+      null,
+      'Informação de referência: nada a submeter nem a rever.',
+      'Reference information: nothing to submit or review.',
+      0.9,
+    );
+  },
+};
+
+function verdict(isDirectAction: boolean, actionType: string | null, whyPt: string, whyEn: string, confidence: number): AlertJudgeRecord {
+  return { is_direct_action: isDirectAction, action_type: actionType, why_pt: whyPt, why_en: whyEn, confidence };
+}

@@ -1,0 +1,200 @@
+/**
+ * CSV answers of list endpoints (RFC 4180; IANA `text/csv` with `charset` and `header`), derived from the
+ * operation's output schema — never from the data, so columns are stable and an empty page still has its header.
+ *
+ * A list endpoint is an operation whose output is a page (`{items: [...], next_cursor, has_more}`) or a JSON
+ * array; one row per item. Columns, in schema order:
+ * - a scalar property is one column under its name;
+ * - an object property (with `properties`) flattens to dotted columns, recursively (`key.year`);
+ * - an array of scalars is one column, its elements joined by `|`;
+ * - an array of objects flattens like an object, each dotted column joining the elements' values by `|`, in
+ *   element order (`buyers.nif` = `500051070|600012345`, `buyers.name` = `Município de A|Município de B`), so the
+ *   i-th values of sibling columns belong to the same element;
+ * - inside such a list a `\` or a `|` of a value is escaped with a backslash (`\\`, `\|`), so the split is exact;
+ * - anything else (a free-form object, an array of arrays, a union of objects and scalars) is its JSON text.
+ * Values: `null` or absent → an empty field; an empty string → `""`, so the two stay apart (as in PostgreSQL's
+ * COPY); booleans `true`/`false`; numbers as JSON writes them (dot decimal, no grouping). A field is quoted when
+ * it holds a comma, a double quote, CR or LF, and quotes inside are doubled. Every line, the last one too, ends
+ * with CRLF. Text is UTF-8 without a byte-order mark.
+ */
+import type { TSchema } from '@sinclair/typebox';
+
+export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8; header=present';
+
+/** The CSV form of one list operation's answers. */
+export interface CsvTable {
+  readonly columns: readonly string[];
+  /** True when the item schema is an object with properties (else one `value` column holds each item). */
+  readonly fromProperties: boolean;
+  /** The whole answer: header row, then one row per item. */
+  render(value: unknown): string;
+}
+
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema | Schema[];
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+};
+
+/** A cell's text before quoting; `null` is an empty unquoted field. */
+type Cell = string | null;
+
+interface Column {
+  readonly name: string;
+  readonly cell: (item: unknown) => Cell;
+}
+
+/** The CSV table of an operation's output, or `undefined` when the operation is not a list endpoint. */
+export function csvTable(output: TSchema): CsvTable | undefined {
+  const item = listItemSchema(JSON.parse(JSON.stringify(output)) as Schema);
+  if (item === undefined) return undefined;
+  const fromProperties = isObjectWithProperties(item);
+  const columns = fromProperties ? objectColumns(item, '') : arrayOrLeafColumns('value', item, (row) => row);
+  const header = `${columns.map((c) => field(c.name)).join(',')}\r\n`;
+  return {
+    columns: columns.map((c) => c.name),
+    fromProperties,
+    render(value: unknown): string {
+      const rows = rowsOf(value);
+      const lines = new Array<string>(rows.length + 1);
+      lines[0] = header;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i];
+        lines[i + 1] = `${columns.map((c) => field(c.cell(row))).join(',')}\r\n`;
+      }
+      return lines.join('');
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Schema → columns
+// ---------------------------------------------------------------------------------------------------------
+
+/** The item schema of a page (`properties.items.items`) or of an array output. */
+function listItemSchema(output: Schema): Schema | undefined {
+  const schema = unwrap(output);
+  if (isArraySchema(schema)) return elementSchema(schema);
+  const items = schema.properties?.items;
+  if (items === undefined) return undefined;
+  const array = unwrap(items);
+  return isArraySchema(array) ? elementSchema(array) : undefined;
+}
+
+function elementSchema(array: Schema): Schema {
+  return Array.isArray(array.items) || array.items === undefined ? {} : unwrap(array.items);
+}
+
+/** Drops `null` from a nullable schema and merges an `allOf` of objects; other unions are left as they are. */
+function unwrap(schema: Schema): Schema {
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union !== undefined) {
+    const members = union.filter((m) => !(m.type === 'null' && Object.keys(m).length === 1));
+    return members.length === 1 ? unwrap(members[0]) : schema;
+  }
+  if (schema.allOf !== undefined) {
+    const parts = schema.allOf.map(unwrap);
+    if (parts.every(isObjectWithProperties)) {
+      return { type: 'object', properties: Object.assign({}, ...parts.map((p) => p.properties)) };
+    }
+  }
+  if (Array.isArray(schema.type)) {
+    const types = schema.type.filter((t) => t !== 'null');
+    if (types.length === 1) return { ...schema, type: types[0] };
+  }
+  return schema;
+}
+
+function isArraySchema(schema: Schema): boolean {
+  return schema.type === 'array';
+}
+
+function isObjectWithProperties(schema: Schema): schema is Schema & { properties: Record<string, Schema> } {
+  return (
+    (schema.type === 'object' || schema.type === undefined) && schema.properties !== undefined && Object.keys(schema.properties).length > 0
+  );
+}
+
+/** The columns of an object schema, each reading its value from the row. */
+function objectColumns(schema: Schema & { properties: Record<string, Schema> }, prefix: string): Column[] {
+  const columns: Column[] = [];
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const path = prefix === '' ? name : `${prefix}.${name}`;
+    const at = (row: unknown) => member(row, name);
+    const sub = unwrap(property);
+    if (isObjectWithProperties(sub)) {
+      for (const c of objectColumns(sub, path)) columns.push({ name: c.name, cell: (row) => c.cell(at(row)) });
+    } else {
+      columns.push(...arrayOrLeafColumns(path, sub, at));
+    }
+  }
+  return columns;
+}
+
+function arrayOrLeafColumns(path: string, schema: Schema, at: (row: unknown) => unknown): Column[] {
+  if (!isArraySchema(schema)) return [leafColumn(path, at)];
+  const element = elementSchema(schema);
+  if (isObjectWithProperties(element)) {
+    // One column per property of the element, joining the elements' values in order.
+    return objectColumns(element, path).map((c) => ({
+      name: c.name,
+      cell: (row) => joinList(at(row), c.cell),
+    }));
+  }
+  if (isArraySchema(element)) return [leafColumn(path, at)]; // an array of arrays: JSON text
+  return [{ name: path, cell: (row) => joinList(at(row), scalarText) }];
+}
+
+function leafColumn(name: string, at: (row: unknown) => unknown): Column {
+  return { name, cell: (row) => scalarText(at(row)) };
+}
+
+function member(row: unknown, name: string): unknown {
+  return row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>)[name] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Values → fields
+// ---------------------------------------------------------------------------------------------------------
+
+function rowsOf(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  const items = member(value, 'items');
+  return Array.isArray(items) ? items : [];
+}
+
+/** A value as JSON would carry it: strings as they are, numbers as JSON writes them, other shapes as JSON text. */
+function scalarText(value: unknown): Cell {
+  switch (typeof value) {
+    case 'string':
+      return value;
+    case 'number':
+      return Number.isFinite(value) ? String(value) : null; // JSON writes NaN and Infinity as null
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return String(value);
+    case 'object':
+      if (value === null) return null;
+      return JSON.stringify(value) ?? null;
+    default:
+      return null; // undefined, functions, symbols: absent in JSON
+  }
+}
+
+/** The elements of a list, each through `cell`, with `\` and `|` escaped, joined by `|`. Absent or empty → empty. */
+function joinList(list: unknown, cell: (element: unknown) => Cell): Cell {
+  if (!Array.isArray(list)) return list === null || list === undefined ? null : scalarText(list);
+  if (list.length === 0) return null;
+  return list.map((element) => (cell(element) ?? '').replace(/[\\|]/g, '\\$&')).join('|');
+}
+
+/** RFC 4180 §2: quote a field holding a comma, a double quote, CR or LF, doubling the quotes inside. */
+function field(text: Cell): string {
+  if (text === null) return '';
+  if (text === '') return '""';
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,24 @@
+/** The demo account the embedded default starts with: premium plan, a key printed at every start. */
+
+import { type CreatedKey, createKey } from '../admin/keys.js';
+import type { AccountRecord } from '../store/records.js';
+import type { Store } from '../store/store.js';
+
+export const DEMO_ACCOUNT_NAME = 'Demo account';
+
+export async function findDemoAccount(store: Store): Promise<AccountRecord | undefined> {
+  return (await store.listAccounts()).find((a) => a.name === DEMO_ACCOUNT_NAME);
+}
+
+export async function ensureDemoAccount(store: Store, now: Date): Promise<AccountRecord> {
+  return (
+    (await findDemoAccount(store)) ??
+    (await store.createAccount({ name: DEMO_ACCOUNT_NAME, plan_code: 'premium', beta: false, now: now.toISOString() }))
+  );
+}
+
+/** A fresh key for the demo account. Earlier ones stay valid: someone may have put one in a script. */
+export async function issueDemoKey(store: Store, now: Date): Promise<CreatedKey> {
+  const account = await ensureDemoAccount(store, now);
+  return createKey(store, { accountId: account.id, label: 'demo key printed at start' }, now);
+}

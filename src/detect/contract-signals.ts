@@ -1,0 +1,147 @@
+/**
+ * Signals of a contract (stage `contracted`):
+ *  - contract_awarded: a price of 75 000 € or more (the medium value tier and above);
+ *  - direct_award_high_value: an ajuste direto (OCDS method `direct` and a procedure type "Ajuste direto…": the
+ *    other direct methods, call-offs of single-supplier frameworks and excluded contracting, have no such
+ *    ceiling) above the general regime's ceiling of the CCP: 20 000 € for goods and services, 30 000 € for public
+ *    works (a contract type "Empreitada…"). Above it a direct award needs a material ground, worth a look.
+ * Both are active while the contract is being executed and expire once it is closed (`closed_on`).
+ */
+import { fold } from '../lib/text-match.js';
+import { valueTier } from '../signals/derive.js';
+import type { ContractRecord } from '../store/procurement-records.js';
+import type { SignalInput } from '../store/signal-records.js';
+import { confidence, type Missing, procurementReliability } from './confidence.js';
+import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
+import { contractEvidence, subjectOf } from './evidence.js';
+import { clip, euros, list, longDate } from './format.js';
+import { contractCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
+
+export const AWARD_THRESHOLD_EUR = 75_000;
+export const DIRECT_AWARD_CEILING_EUR = { goods_services: 20_000, works: 30_000 } as const;
+/** The order in which a contract's signals are considered: the first it has opens its case when no notice did. */
+export const CONTRACT_SIGNAL_ORDER = ['contract_awarded', 'direct_award_high_value'] as const;
+const TITLE_OBJECT = 120;
+
+export function isWorks(c: Pick<ContractRecord, 'contract_types'>): boolean {
+  return c.contract_types.some((t) => /^empreitada/i.test(t.trim()));
+}
+
+export function directAwardCeiling(c: Pick<ContractRecord, 'contract_types'>): number {
+  return isWorks(c) ? DIRECT_AWARD_CEILING_EUR.works : DIRECT_AWARD_CEILING_EUR.goods_services;
+}
+
+export function isAjusteDireto(c: Pick<ContractRecord, 'ocds_method' | 'procedure_type'>): boolean {
+  return c.ocds_method === 'direct' && c.procedure_type !== null && /^ajuste direc?to\b/.test(fold(c.procedure_type).trim());
+}
+
+/** The types a contract signals, in CONTRACT_SIGNAL_ORDER. */
+export function contractSignalTypes(c: ContractRecord): string[] {
+  const types: string[] = [];
+  if (c.price_eur === null) return types;
+  if (c.price_eur >= AWARD_THRESHOLD_EUR) types.push('contract_awarded');
+  if (isAjusteDireto(c) && c.price_eur > directAwardCeiling(c)) types.push('direct_award_high_value');
+  return types;
+}
+
+export function contractCandidates(c: ContractRecord, ctx: DetectionContext): Candidate[] {
+  const types = contractSignalTypes(c);
+  return CONTRACT_SIGNAL_ORDER.map((type) => ({
+    key: procurementSignalKey(type, c.source, c.source_id),
+    signal: types.includes(type) ? contractSignal(c, ctx, type, types) : null,
+    case: contractCase(c, type, types),
+  }));
+}
+
+function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, types: readonly string[]): SignalInput {
+  const placed = ctx.places.place(
+    c.municipalities,
+    c.buyers.map((b) => b.nif),
+    c.execution_places_text,
+  );
+  const date = c.signed_on ?? c.published_on;
+  const missing: Missing[] = [];
+  if (placed.municipality_id === null) missing.push('municipality');
+  if (date === null) missing.push('date');
+  if (c.link === null) missing.push('link');
+  const price = c.price_eur as number;
+  const buyer = c.buyers[0]?.name ?? 'Entidade adjudicante não identificada';
+  const suppliers = c.suppliers.map((s) => s.name);
+  const supplierPt = suppliers.length > 0 ? list(suppliers, 'pt', 3) : 'adjudicatário não identificado';
+  const supplierEn = suppliers.length > 0 ? list(suppliers, 'en', 3) : 'an unidentified supplier';
+  const where = placed.location_text;
+  const closed = c.closed_on !== null;
+  const object = clip(c.object, TITLE_OBJECT);
+  const procedure = c.procedure_type ? ` (${c.procedure_type.toLowerCase()})` : '';
+  const facts = {
+    pt:
+      `${buyer} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} com ${supplierPt} um contrato de ${euros(price, 'pt')}${procedure}` +
+      ` para «${clip(c.object, 300)}»${where ? `, com execução em ${where}` : ''}.`,
+    en:
+      `${buyer} signed a ${euros(price, 'en')} contract with ${supplierEn}${date ? ` on ${longDate(date, 'en')}` : ''}${procedure}` +
+      ` for “${clip(c.object, 300)}”${where ? `, carried out in ${where}` : ''}.`,
+  };
+  const closing = closed
+    ? {
+        pt: ` O contrato foi encerrado a ${longDate(c.closed_on as string, 'pt')}.`,
+        en: ` The contract closed on ${longDate(c.closed_on as string, 'en')}.`,
+      }
+    : { pt: '', en: '' };
+  const common = {
+    key: procurementSignalKey(type, c.source, c.source_id),
+    origin: DETECTOR_ORIGIN,
+    type,
+    family: PROCUREMENT,
+    municipality_id: placed.municipality_id,
+    stage: 'contracted' as const,
+    status: closed ? ('expired' as const) : ('active' as const),
+    value_tier: valueTier(price),
+    confidence: confidence(procurementReliability(c.source), missing),
+    deadline_date: null,
+    event_date: date,
+    amount_eur: price,
+    location_text: where,
+    evidence: [contractEvidence(c)],
+    subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers]),
+    case: contractCase(c, type, types),
+  };
+  if (type === 'contract_awarded') {
+    return {
+      ...common,
+      title_pt: `Contrato de ${euros(price, 'pt')} adjudicado a ${supplierPt}: ${object}`,
+      title_en: `${euros(price, 'en')} contract awarded to ${supplierEn}: ${object}`,
+      summary_pt: facts.pt + closing.pt,
+      summary_en: facts.en + closing.en,
+      why_it_matters_pt:
+        'Os contratos de valor médio ou superior concentram a maior parte da despesa pública municipal: quem os ganha e a que preço diz muito sobre o mercado local.',
+      why_it_matters_en:
+        'Contracts of medium value and above make up most municipal public spending: who wins them and at what price says a lot about the local market.',
+      next_step_pt: closed
+        ? 'Comparar o preço contratual com o preço efetivo e com contratos semelhantes de outros municípios.'
+        : 'Acompanhar a execução do contrato e eventuais modificações contratuais.',
+      actionability: 'informational',
+    };
+  }
+  const ceiling = directAwardCeiling(c);
+  const works = isWorks(c);
+  const legal = c.legal_basis
+    ? { pt: ` Fundamento invocado: ${c.legal_basis}.`, en: ` Legal basis cited: ${c.legal_basis}.` }
+    : { pt: '', en: '' };
+  return {
+    ...common,
+    title_pt: `Ajuste direto de ${euros(price, 'pt')}: ${object} (${buyer})`,
+    title_en: `${euros(price, 'en')} direct award: ${object} (${buyer})`,
+    summary_pt:
+      `${facts.pt} O valor excede o limite de ${euros(ceiling, 'pt')} do ajuste direto no regime geral para ` +
+      `${works ? 'empreitadas' : 'bens e serviços'}.${legal.pt}${closing.pt}`,
+    summary_en:
+      `${facts.en} The amount exceeds the ${euros(ceiling, 'en')} ceiling of the general direct-award regime for ` +
+      `${works ? 'public works' : 'goods and services'}.${legal.en}${closing.en}`,
+    why_it_matters_pt:
+      'Acima deste limite, um ajuste direto só é permitido com um fundamento material (urgência imperiosa, direitos exclusivos, concurso deserto…): vale a pena verificar qual foi invocado.',
+    why_it_matters_en:
+      'Above this ceiling a direct award is only lawful on a material ground (overriding urgency, exclusive rights, a failed tender…): the ground invoked deserves a check.',
+    next_step_pt: 'Verificar o fundamento legal invocado e o histórico de ajustes diretos da entidade com o mesmo fornecedor.',
+    actionability: closed ? 'informational' : 'monitor',
+  };
+}

@@ -1,0 +1,79 @@
+/**
+ * How signal texts write amounts, percentages, dates and lists, in Portuguese and in English. Written by hand
+ * (not Intl) so that the same data gives the same bytes on every Node build, whatever its ICU data: a signal
+ * whose text changed would count as updated.
+ */
+import { MONTHS_EN, MONTHS_PT } from '../lib/month-names.js';
+
+export type Lang = 'pt' | 'en';
+
+/** Digits grouped by three with `sep`. */
+function grouped(whole: number, sep: string): string {
+  return String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
+}
+
+/** `1 234 567,89 €` / `€1,234,567.89`; whole euros without decimals. */
+export function euros(amount: number, lang: Lang): string {
+  const negative = amount < 0;
+  const cents = Math.round(Math.abs(amount) * 100);
+  const whole = Math.floor(cents / 100);
+  const fraction = cents % 100;
+  const decimals = fraction === 0 ? '' : `${lang === 'pt' ? ',' : '.'}${String(fraction).padStart(2, '0')}`;
+  const sign = negative ? '-' : '';
+  return lang === 'pt' ? `${sign}${grouped(whole, ' ')}${decimals} €` : `${sign}€${grouped(whole, ',')}${decimals}`;
+}
+
+/** A change with its sign: `+12 345 €` / `+€12,345`, `-500 €`. */
+export function signedEuros(amount: number, lang: Lang): string {
+  return amount > 0 ? `+${euros(amount, lang)}` : euros(amount, lang);
+}
+
+/** `+12,3 %` / `+12.3%`, one decimal. */
+export function signedPercent(value: number, lang: Lang): string {
+  const rounded = Math.round(value * 10) / 10;
+  const text = Math.abs(rounded).toFixed(1);
+  const sign = rounded > 0 ? '+' : rounded < 0 ? '-' : '';
+  return lang === 'pt' ? `${sign}${text.replace('.', ',')} %` : `${sign}${text}%`;
+}
+
+/** A plain number as the language writes it, up to `digits` decimals (trailing zeros dropped). */
+export function number(value: number, lang: Lang, digits = 2): string {
+  const fixed = value.toFixed(digits).replace(/\.?0+$/, '');
+  const [whole, fraction] = fixed.replace('-', '').split('.');
+  const sign = value < 0 && fixed !== '0' ? '-' : '';
+  const w = grouped(Number(whole), lang === 'pt' ? ' ' : ',');
+  return `${sign}${w}${fraction ? `${lang === 'pt' ? ',' : '.'}${fraction}` : ''}`;
+}
+
+/** `14 de julho de 2026` / `14 July 2026`. */
+export function longDate(date: string, lang: Lang): string {
+  const [y, m, d] = date.split('-').map(Number);
+  return lang === 'pt' ? `${d} de ${MONTHS_PT[m - 1]} de ${y}` : `${d} ${MONTHS_EN[m - 1]} ${y}`;
+}
+
+/** The period a reference date closes: `2024` for 31 December, `março de 2024` / `March 2024` otherwise. */
+export function period(referenceDate: string, lang: Lang): string {
+  const [y, m] = referenceDate.split('-').map(Number);
+  if (referenceDate.endsWith('-12-31')) return String(y);
+  return lang === 'pt' ? `${MONTHS_PT[m - 1]} de ${y}` : `${MONTHS_EN[m - 1]} ${y}`;
+}
+
+/** `A, B e C` / `A, B and C`; beyond `max` items, `A, B, C e mais 4` / `and 4 more`. */
+export function list(items: readonly string[], lang: Lang, max = 5): string {
+  const and = lang === 'pt' ? 'e' : 'and';
+  if (items.length > max) {
+    const more = items.length - max;
+    return `${items.slice(0, max).join(', ')} ${and} ${lang === 'pt' ? `mais ${more}` : `${more} more`}`;
+  }
+  if (items.length <= 1) return items[0] ?? '';
+  return `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
+}
+
+/** At most `max` characters, cut at a word boundary with `…`. */
+export function clip(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  if (t.length <= max) return t;
+  const cut = t.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+}

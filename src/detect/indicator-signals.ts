@@ -1,0 +1,241 @@
+/**
+ * The signals of one indicator across every municipality (see indicator-changes.ts for the rules):
+ *  - indicator_jump at every jump of every series: active at the series' latest period (news), expired for the
+ *    earlier ones (history that the case timeline still shows);
+ *  - indicator_record at a series' latest period when it is a record: active; once a newer period arrives the
+ *    stored record signal expires (it is no longer the latest), and one whose record a revision undid is withdrawn.
+ * Cases are indicator episodes: a run of consecutive jump periods of one indicator in one municipality, named by
+ * its first period (the jump there is the origin). A record joins the episode of its period, or of the period
+ * just before it; otherwise it opens a case of its own.
+ */
+
+import type { CaseRelationship } from '../lib/vocabulary.js';
+import type { IndicatorRecord, ObservationRow } from '../store/records.js';
+import type { SignalCaseRef, SignalInput, SignalRecord } from '../store/signal-records.js';
+import { confidence, INDICATOR_RELIABILITY, type Missing } from './confidence.js';
+import { DETECTOR_ORIGIN, type DetectionContext, retired } from './detection-context.js';
+import { clip, type Lang, number, period, signedPercent } from './format.js';
+import {
+  baselines,
+  type Change,
+  changes,
+  episodeStarts,
+  type Jump,
+  jumps,
+  latestRecord,
+  MIN_PEERS,
+  type RecordPoint,
+} from './indicator-changes.js';
+
+export const INDICATORS = 'indicators';
+/** Fewer peers than this behind a median, or fewer points behind a record, lower the confidence. */
+const THIN_PEERS = 20;
+const THIN_POINTS = 10;
+
+export function indicatorSignalKey(type: 'indicator_jump' | 'indicator_record', indicator: string, code: string, date: string): string {
+  return `${INDICATORS}:${type}:${indicator}:${code}:${date}`;
+}
+
+function parseKey(key: string): { type: string; indicator: string; code: string; date: string } | null {
+  const parts = key.split(':');
+  if (parts.length !== 5 || parts[0] !== INDICATORS) return null;
+  return { type: parts[1], indicator: parts[2], code: parts[3], date: parts[4] };
+}
+
+/**
+ * @param series every municipality's series of the indicator, by municipality id, reference_date ascending
+ * @param existing the stored signals of this indicator, by key
+ */
+export function indicatorSignals(
+  indicator: IndicatorRecord,
+  series: ReadonlyMap<number, readonly ObservationRow[]>,
+  ctx: DetectionContext,
+  existing: ReadonlyMap<string, SignalRecord>,
+): SignalInput[] {
+  const perMunicipality = new Map<number, Change[]>();
+  if (indicator.value_domain !== 'signed') for (const [id, rows] of series) perMunicipality.set(id, changes(rows));
+  const dates = baselines(perMunicipality);
+  const out: SignalInput[] = [];
+  const emitted = new Set<string>();
+  const caseOf = new Map<string, SignalCaseRef>();
+  for (const [municipalityId, rows] of series) {
+    const municipality = ctx.places.byId(municipalityId);
+    if (!municipality || rows.length === 0) continue;
+    const found = jumps(perMunicipality.get(municipalityId) ?? [], dates);
+    const starts = episodeStarts(rows, new Set(found.map((j) => j.index)));
+    const latest = rows[rows.length - 1].reference_date;
+    const where = { id: municipalityId, name: municipality.name, code: municipality.code };
+    const episode = (start: string, type: string, relationship: CaseRelationship): SignalCaseRef => ({
+      key: `${INDICATORS}:${indicator.key}:${where.code}:${start}`,
+      type,
+      family: INDICATORS,
+      relationship,
+    });
+    for (const j of found) {
+      const start = starts.get(j.index) as string;
+      const signal = jumpSignal(
+        indicator,
+        where,
+        j,
+        rows[j.index],
+        latest,
+        episode(start, 'indicator_jump', start === j.reference_date ? 'origin' : 'update'),
+      );
+      out.push(signal);
+      emitted.add(signal.key);
+    }
+    // Where a record at each period would go: the case of an expired record is computed from the same rule.
+    for (let i = 0; i < rows.length; i++) {
+      const start = starts.get(i) ?? (i > 0 ? starts.get(i - 1) : undefined);
+      const key = indicatorSignalKey('indicator_record', indicator.key, where.code, rows[i].reference_date);
+      caseOf.set(key, start ? episode(start, 'indicator_jump', 'update') : episode(rows[i].reference_date, 'indicator_record', 'origin'));
+    }
+    const record = latestRecord(rows);
+    if (record) {
+      const key = indicatorSignalKey('indicator_record', indicator.key, where.code, record.reference_date);
+      out.push(recordSignal(indicator, where, record, rows[rows.length - 1], caseOf.get(key) as SignalCaseRef));
+      emitted.add(key);
+    }
+  }
+  // Stored signals no series derives any more: records superseded by a newer period expire, the rest are withdrawn.
+  for (const [key, old] of existing) {
+    if (emitted.has(key) || old.status !== 'active') continue;
+    const parsed = parseKey(key);
+    const rows = old.municipality_id === null ? undefined : series.get(old.municipality_id);
+    const superseded =
+      parsed?.type === 'indicator_record' && rows !== undefined && rows.length > 0 && rows[rows.length - 1].reference_date > parsed.date;
+    out.push(retired(old, superseded ? 'expired' : 'withdrawn', caseOf.get(key) ?? null));
+  }
+  return out;
+}
+
+interface Where {
+  id: number;
+  name: string;
+  code: string;
+}
+
+/** English names of the units the catalogue displays in Portuguese. */
+const UNIT_EN: Record<string, string> = {
+  'hab.': 'inhabitants',
+  'idosos por 100 jovens': 'elderly per 100 young people',
+  anos: 'years',
+  'hab./km²': 'inhabitants/km²',
+  'kg/hab.': 'kg/inhabitant',
+  '€/hab.': '€/inhabitant',
+};
+
+export function withUnit(value: number, indicator: IndicatorRecord, lang: Lang): string {
+  const n = number(value, lang, Math.abs(value) >= 1000 ? 0 : 2);
+  const unit = indicator.unit_display;
+  if (!unit || unit === 'n.º') return n;
+  if (unit === 'Portugal = 100') return `${n} (Portugal = 100)`;
+  if (unit === '%' || unit === '‰') return lang === 'pt' ? `${n} ${unit}` : `${n}${unit}`;
+  return `${n} ${lang === 'en' ? (UNIT_EN[unit] ?? unit) : unit}`;
+}
+
+function treatmentPenalty(row: ObservationRow): Missing[] {
+  return row.treatment === 'estimated' ? ['estimated'] : row.treatment === 'derived' ? ['derived'] : [];
+}
+
+function base(indicator: IndicatorRecord, where: Where, row: ObservationRow, caseRef: SignalCaseRef) {
+  return {
+    origin: DETECTOR_ORIGIN,
+    family: INDICATORS,
+    municipality_id: where.id,
+    stage: null,
+    value_tier: null,
+    deadline_date: null,
+    event_date: row.reference_date,
+    amount_eur: null,
+    location_text: where.name,
+    subject: { cpv: [], nifs: [], indicator: indicator.key, indicator_value: row.value },
+    case: caseRef,
+  };
+}
+
+function jumpSignal(
+  indicator: IndicatorRecord,
+  where: Where,
+  j: Jump,
+  row: ObservationRow,
+  latest: string,
+  caseRef: SignalCaseRef,
+): SignalInput {
+  const active = j.reference_date === latest;
+  const missing = treatmentPenalty(row);
+  if (j.baseline.peers < THIN_PEERS) missing.push('thin');
+  const up = j.percent > 0;
+  const from = (lang: Lang) => `${withUnit(j.previous, indicator, lang)} (${period(j.previous_date, lang)})`;
+  const to = (lang: Lang) => `${withUnit(j.value, indicator, lang)} (${period(j.reference_date, lang)})`;
+  const typical = (lang: Lang) =>
+    j.baseline.peers >= MIN_PEERS
+      ? lang === 'pt'
+        ? ` A variação mediana dos ${j.baseline.peers} municípios com dados nesse período foi de ${signedPercent(j.baseline.median, 'pt').replace('+', '')}, em valor absoluto.`
+        : ` The median change of the ${j.baseline.peers} municipalities with data for that period was ${signedPercent(j.baseline.median, 'en').replace('+', '')} in absolute terms.`
+      : '';
+  return {
+    ...base(indicator, where, row, caseRef),
+    key: indicatorSignalKey('indicator_jump', indicator.key, where.code, j.reference_date),
+    type: 'indicator_jump',
+    title_pt: `${indicator.name_pt}: ${signedPercent(j.percent, 'pt')} em ${where.name} (${period(j.reference_date, 'pt')})`,
+    title_en: `${indicator.name}: ${signedPercent(j.percent, 'en')} in ${where.name} (${period(j.reference_date, 'en')})`,
+    summary_pt: `Em ${where.name}, o indicador «${indicator.name_pt}» ${up ? 'subiu' : 'desceu'} de ${from('pt')} para ${to('pt')}, uma variação de ${signedPercent(j.percent, 'pt')}.${typical('pt')}`,
+    summary_en: `In ${where.name}, “${indicator.name}” ${up ? 'rose' : 'fell'} from ${from('en')} to ${to('en')}, a change of ${signedPercent(j.percent, 'en')}.${typical('en')}`,
+    why_it_matters_pt:
+      'Uma variação muito maior do que a dos outros municípios no mesmo período aponta para um acontecimento local (um investimento, um encerramento, uma catástrofe) ou para uma revisão dos dados.',
+    why_it_matters_en:
+      'A change far larger than other municipalities saw in the same period points to a local event (an investment, a closure, a disaster) or to a revision of the data.',
+    next_step_pt: `Confirmar o valor na fonte${indicator.source ? ` (${clip(indicator.source, 80)})` : ''} e procurar a causa local da variação.`,
+    status: active ? 'active' : 'expired',
+    confidence: confidence(INDICATOR_RELIABILITY, missing),
+    actionability: active ? 'monitor' : 'informational',
+    evidence: [
+      {
+        source_type: 'indicator',
+        source_url: null,
+        source_title: indicator.name_pt,
+        source_date: j.reference_date,
+        excerpt_pt: `${where.name}: ${from('pt')} → ${to('pt')} (${signedPercent(j.percent, 'pt')}).`,
+        confidence: INDICATOR_RELIABILITY,
+      },
+    ],
+  };
+}
+
+function recordSignal(indicator: IndicatorRecord, where: Where, r: RecordPoint, row: ObservationRow, caseRef: SignalCaseRef): SignalInput {
+  const high = r.direction === 'high';
+  const missing = treatmentPenalty(row);
+  if (r.points < THIN_POINTS) missing.push('thin');
+  const value = (lang: Lang) => withUnit(r.value, indicator, lang);
+  const previous = (lang: Lang) => `${withUnit(r.previous, indicator, lang)} (${period(r.previous_date, lang)})`;
+  return {
+    ...base(indicator, where, row, caseRef),
+    key: indicatorSignalKey('indicator_record', indicator.key, where.code, r.reference_date),
+    type: 'indicator_record',
+    title_pt: `${indicator.name_pt}: ${high ? 'máximo' : 'mínimo'} da série em ${where.name} (${period(r.reference_date, 'pt')})`,
+    title_en: `${indicator.name}: record ${high ? 'high' : 'low'} in ${where.name} (${period(r.reference_date, 'en')})`,
+    summary_pt:
+      `Em ${period(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» em ${where.name} foi de ${value('pt')}, o valor mais ` +
+      `${high ? 'alto' : 'baixo'} dos ${r.points} períodos da série; o anterior ${high ? 'máximo' : 'mínimo'} era ${previous('pt')}.`,
+    summary_en:
+      `In ${period(r.reference_date, 'en')}, “${indicator.name}” in ${where.name} stood at ${value('en')}, the ${high ? 'highest' : 'lowest'} ` +
+      `value of the series' ${r.points} periods; the previous record was ${previous('en')}.`,
+    why_it_matters_pt: 'Um máximo ou mínimo histórico marca o ponto mais extremo de uma tendência e costuma ser notícia local.',
+    why_it_matters_en: 'A record high or low marks the most extreme point of a trend and tends to be local news.',
+    next_step_pt: 'Comparar com os municípios vizinhos e com a média nacional para perceber se a tendência é local.',
+    status: 'active',
+    confidence: confidence(INDICATOR_RELIABILITY, missing),
+    actionability: 'informational',
+    evidence: [
+      {
+        source_type: 'indicator',
+        source_url: null,
+        source_title: indicator.name_pt,
+        source_date: r.reference_date,
+        excerpt_pt: `${where.name}, ${period(r.reference_date, 'pt')}: ${value('pt')} (${high ? 'máximo' : 'mínimo'} anterior: ${previous('pt')}).`,
+        confidence: INDICATOR_RELIABILITY,
+      },
+    ],
+  };
+}

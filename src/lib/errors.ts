@@ -1,0 +1,232 @@
+/**
+ * The one error table. Every refusal the service can give is a kind listed here, with its HTTP status
+ * (REST, and the status of a whole HTTP answer on A2A and MCP), its JSON-RPC code for the A2A channel, its
+ * form on the MCP channel and its description, which `{base_url}/problems/<kind>` serves. Channels translate;
+ * none invents a kind.
+ */
+import { DependencyUnavailableError } from './dependency.js';
+import type { LimitState } from './limit-state.js';
+
+export interface ErrorKindInfo {
+  readonly status: number;
+  readonly title: string;
+  readonly description: string;
+  /**
+   * How the A2A channel answers: a JSON-RPC error code, or `http` when the whole HTTP answer carries the
+   * status (authentication, origin, plan without API access, rate limit).
+   */
+  readonly a2a: number | 'http';
+  /**
+   * A2A: the JSON-RPC error (with its `a2a` code) goes out with the kind's HTTP status instead of 200. For a
+   * dependency outage, which proxies, load balancers and HTTP retry logic must see as a 503 (with `Retry-After`)
+   * whichever step of the request it struck.
+   */
+  readonly a2aHttpStatus?: true;
+  /**
+   * How the MCP channel answers: `http` when the whole HTTP answer carries the status, `result` for a `tools/call`
+   * result with `isError: true` carrying the problem document (a failed call the model can act on).
+   */
+  readonly mcp: 'http' | 'result';
+}
+
+export const ERROR_KINDS = {
+  'invalid-cursor': {
+    status: 400,
+    title: 'Invalid cursor',
+    description:
+      'The `cursor` parameter is not one this endpoint issued for these filters. Start again without a cursor, or pass the `next_cursor` of the previous page unchanged.',
+    a2a: -32602,
+    mcp: 'result',
+  },
+  'invalid-auth': {
+    status: 401,
+    title: 'Invalid credential',
+    description: 'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
+    a2a: 'http',
+    mcp: 'http',
+  },
+  'quota-exceeded': {
+    status: 402,
+    title: 'Monthly quota used',
+    description:
+      "The plan's monthly request quota is used up. It resets at the start of the next calendar month (UTC); `GET /v1/me` shows the period.",
+    a2a: -32004,
+    mcp: 'result',
+  },
+  'beta-access-required': {
+    status: 403,
+    title: 'Beta access required',
+    description: 'This operation or data domain is in beta and the account is not in the beta group.',
+    a2a: -32004,
+    mcp: 'http',
+  },
+  'api-access-required': {
+    status: 403,
+    title: 'Data API access required',
+    description: "The account's plan has no data API access. The premium plan includes it.",
+    a2a: 'http',
+    mcp: 'http',
+  },
+  'domain-not-in-plan': {
+    status: 403,
+    title: 'Data domain not in plan',
+    description: "The operation belongs to a data domain that the account's plan does not include. `GET /v1/me` lists the plan's domains.",
+    a2a: -32004,
+    mcp: 'result',
+  },
+  'insufficient-scope': {
+    status: 403,
+    title: 'Insufficient scope',
+    description: "The API key lacks the scope this operation needs. `GET /v1/me` lists the key's scopes; create a key with the scope.",
+    a2a: -32004,
+    mcp: 'result',
+  },
+  'origin-not-allowed': {
+    status: 403,
+    title: 'Browser requests not allowed',
+    description:
+      'The request carries an `Origin` header: it comes from a web page. API keys must stay on a server; call the API from your back end.',
+    a2a: 'http',
+    mcp: 'http',
+  },
+  'not-found': {
+    status: 404,
+    title: 'Not found',
+    description: 'The resource (municipality, indicator, signal, case, contract…) or route does not exist.',
+    a2a: -32004,
+    mcp: 'result',
+  },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    description: 'The REST interface is read-only: only GET (and HEAD) are served. The `Allow` header lists the methods.',
+    a2a: 'http',
+    mcp: 'http',
+  },
+  'validation-error': {
+    status: 422,
+    title: 'Invalid parameter',
+    description: 'A parameter has the wrong type, is out of range or is unknown. `errors` names each offending parameter.',
+    a2a: -32602,
+    mcp: 'result',
+  },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    description: "The plan's per-minute request limit is reached. Wait the number of seconds in `Retry-After`.",
+    a2a: 'http',
+    mcp: 'http',
+  },
+  internal: {
+    status: 500,
+    title: 'Internal error',
+    description: 'An unexpected error. It has been logged with the `request_id`; retry later or report the id.',
+    a2a: -32603,
+    mcp: 'result',
+  },
+  'service-unavailable': {
+    status: 503,
+    title: 'Service temporarily unavailable',
+    description: 'A dependency is unavailable. Retry after `Retry-After` seconds, with growing intervals.',
+    a2a: -32004,
+    a2aHttpStatus: true,
+    mcp: 'http',
+  },
+} as const satisfies Record<string, ErrorKindInfo>;
+
+export type ErrorKind = keyof typeof ERROR_KINDS;
+
+/** One offending field, as listed in a validation problem's `errors`. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+export interface ApiErrorOptions {
+  readonly detail?: string;
+  readonly errors?: readonly FieldError[];
+  /** Seconds to wait, sent as `Retry-After`. */
+  readonly retryAfter?: number;
+  readonly featureKey?: string;
+  readonly upgradeUrl?: string;
+  readonly cause?: unknown;
+  /** The monthly quota's state when the error happened after a reservation (reported in the answer's headers). */
+  readonly quota?: LimitState;
+}
+
+/** The one error type operations and the core throw. Anything else that escapes becomes `internal`. */
+export class ApiError extends Error {
+  readonly kind: ErrorKind;
+  readonly detail: string | undefined;
+  readonly errors: readonly FieldError[] | undefined;
+  readonly retryAfter: number | undefined;
+  readonly featureKey: string | undefined;
+  readonly upgradeUrl: string | undefined;
+  readonly quota: LimitState | undefined;
+  readonly #options: ApiErrorOptions;
+
+  constructor(kind: ErrorKind, options: ApiErrorOptions = {}) {
+    super(options.detail ?? ERROR_KINDS[kind].title, { cause: options.cause });
+    this.name = 'ApiError';
+    this.kind = kind;
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.retryAfter = options.retryAfter;
+    this.featureKey = options.featureKey;
+    this.upgradeUrl = options.upgradeUrl;
+    this.quota = options.quota;
+    this.#options = options;
+  }
+
+  /** The same error, reporting the quota's state (the core adds it to errors raised after a reservation). */
+  withQuota(quota: LimitState | undefined): ApiError {
+    return quota === undefined ? this : new ApiError(this.kind, { ...this.#options, quota });
+  }
+
+  get status(): number {
+    return ERROR_KINDS[this.kind].status;
+  }
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DependencyUnavailableError) {
+    // Which dependency is named, not how it failed: the cause (host names, driver messages) stays in the logs.
+    return new ApiError('service-unavailable', {
+      detail: `The service cannot reach its ${error.dependency} right now; retry in ${error.retryAfter} s.`,
+      retryAfter: error.retryAfter,
+      cause: error,
+    });
+  }
+  return new ApiError('internal', { cause: error });
+}
+
+/** RFC 9457 problem document, with the service's extension members. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  request_id?: string;
+  feature_key?: string;
+  upgrade_url?: string;
+  errors?: FieldError[];
+}
+
+export function problemTypeUrl(baseUrl: string, kind: ErrorKind): string {
+  return `${baseUrl}/problems/${kind}`;
+}
+
+export function toProblem(error: ApiError, where: { baseUrl: string; requestId?: string; instance?: string }): Problem {
+  const info = ERROR_KINDS[error.kind];
+  const problem: Problem = { type: problemTypeUrl(where.baseUrl, error.kind), title: info.title, status: info.status };
+  // An internal error never carries its cause's message: that could leak SQL or a stack.
+  if (error.detail !== undefined && error.kind !== 'internal') problem.detail = error.detail;
+  if (where.instance !== undefined) problem.instance = where.instance;
+  if (where.requestId !== undefined) problem.request_id = where.requestId;
+  if (error.featureKey !== undefined) problem.feature_key = error.featureKey;
+  if (error.upgradeUrl !== undefined) problem.upgrade_url = error.upgradeUrl;
+  if (error.errors !== undefined && error.errors.length > 0) problem.errors = [...error.errors];
+  return problem;
+}

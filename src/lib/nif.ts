@@ -1,0 +1,68 @@
+/**
+ * Portuguese tax numbers (NIF for persons, NIPC for legal persons: the same 9-digit scheme) and what the
+ * number says about its holder.
+ */
+
+import { fold } from './text-match.js';
+import type { EntityKind } from './vocabulary.js';
+
+/**
+ * The mod-11 check digit: the first eight digits weighted 9…2; the check digit is 11 − (sum mod 11), or 0 when
+ * that is 10 or 11.
+ */
+export function isValidNif(nif: string): boolean {
+  if (!/^\d{9}$/.test(nif)) return false;
+  let sum = 0;
+  for (let i = 0; i < 8; i++) sum += Number(nif[i]) * (9 - i);
+  const rest = sum % 11;
+  const check = rest < 2 ? 0 : 11 - rest;
+  return check === Number(nif[8]);
+}
+
+/**
+ * The kind of an entity from its tax number and name. The first digits of a Portuguese NIF say who issued it
+ * for whom (Autoridade Tributária):
+ *   1, 2, 3   natural persons; 45 non-resident natural persons; 8 (former) sole traders  → person
+ *   6         bodies of the central, regional or local public administration             → public_body
+ *   5         legal persons (companies, associations, cooperatives, foundations — but also parishes, public
+ *             institutes and schools, which are public bodies with a 5-number)            → company, or
+ *             public_body when the name says so (Freguesia, Instituto…, Universidade…)
+ *   7, 9      other taxpayers: investment funds, non-residents without establishment (71, 78, 98),
+ *             condominiums, irregular companies, undivided inheritances (90, 91, 70, 74, 75), civil companies
+ *             (99)                                                                         → company
+ * `company` therefore means "a legal person outside the public administration", not only a commercial company.
+ * A municipality's own NIF (our data/municipalities.csv) makes it `municipality` before any of this is asked.
+ * Foreign tax ids (not nine digits) are companies: BASE lists foreign natural persons under RGPD, without id.
+ */
+export function kindFromNif(nif: string, name: string): EntityKind {
+  if (!/^\d{9}$/.test(nif)) return 'company';
+  const first = nif[0];
+  if (first === '1' || first === '2' || first === '3' || first === '8' || nif.startsWith('45')) return 'person';
+  if (first === '6') return 'public_body';
+  if (first === '5' && looksPublic(name)) return 'public_body';
+  return 'company';
+}
+
+/**
+ * Names of public bodies that hold a 5-number. Company forms (S.A., Lda., Unipessoal) win over the words, so
+ * "Hospital da Luz, S.A." stays a company; public enterprises (E.P.E., E.M.) are companies too — they are
+ * state-owned, but companies by law.
+ */
+const PUBLIC_NAME =
+  /\b(municipio|camara municipal|freguesia|freguesias|juntas? de freguesia|servicos municipalizados|comunidade intermunicipal|area metropolitana|associacao de municipios|regiao autonoma|governo regional|secretaria regional|ministerio|secretaria-geral|direcao-geral|direccao-geral|direcao regional|instituto|universidade|escola|agrupamento de escolas|faculdade|politecnico|centro hospitalar|unidade local de saude|administracao regional de saude|autoridade|agencia para|entidade reguladora|inspecao-geral|guarda nacional|policia|forca aerea|exercito|marinha|estado-maior|tribunal|procuradoria|assembleia|presidencia)\b/;
+const COMPANY_FORM = /(^|[\s,])(s\. ?a\.?|sa|lda\.?|l\.da|limitada|unipessoal|e\. ?p\. ?e\.?|epe|e\. ?m\.?|crl|ucrl|sgps)(?=[\s,.]|$)/;
+
+function looksPublic(name: string): boolean {
+  const folded = fold(name);
+  return PUBLIC_NAME.test(folded) && !COMPANY_FORM.test(folded);
+}
+
+/**
+ * Country of a Portuguese tax number's holder, when the number says it: residents → 'PT'; numbers issued to
+ * non-residents (45, 71, 78, 98) and foreign ids → null (the contract files do not say where they are).
+ */
+export function countryFromNif(nif: string): string | null {
+  if (!/^\d{9}$/.test(nif)) return null;
+  if (/^(45|71|78|98)/.test(nif)) return null;
+  return 'PT';
+}
