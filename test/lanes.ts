@@ -5,9 +5,9 @@
  * goes here, under every need it has, when it is written; `test/lanes.test.ts` checks that each name is a test file.
  */
 export const NEEDS = {
-  /** A PostgreSQL server on the SQLite run too (instances sharing one database). */
+  /** A PostgreSQL server: multi-instance on every run, postgres-outage on the PostgreSQL run (skipped on SQLite). */
   postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts'],
-  /** A Redis server (or the redis-server binary) on the SQLite run too. */
+  /** A Redis server (or the redis-server binary), on the SQLite run too. */
   redis: [
     'test/redis-counters.test.ts',
     'test/faults.test.ts',
