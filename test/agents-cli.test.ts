@@ -3,8 +3,8 @@
  * JSON and YAML files, validated with errors naming the path of each bad field; create, update, publish, pause,
  * list; credentials created (secret shown once, stored hashed), listed and revoked.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -18,9 +18,10 @@ import { cliContext } from '../src/cli/context.js';
 import { loadConfig } from '../src/config.js';
 import { ReferenceData } from '../src/core/reference.js';
 import { openStoreAt, storeEnv } from './helpers/backend.js';
+import { testDir } from './helpers/temp-dir.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'munidata-agents-'));
+const dir = testDir('munidata-agents-');
 let dbPath: string;
 let reference: ReferenceData;
 /** Held open for the whole file (on PostgreSQL, closing the copy drops its database); the commands open their own. */

@@ -3,8 +3,8 @@
  * the real sample in test/fixtures (SOURCES.md there), the reference's example records, and records written here in the same
  * formats (JSON and CSV). Expected values come from the source texts and our data files, not from a run.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,7 @@ import { countryFromNif, isValidNif, kindFromNif } from '../src/lib/nif.js';
 import type { ContractRecord } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
+import { testDir } from './helpers/temp-dir.js';
 
 const FIXTURE = (name: string) => new URL(`fixtures/${name}`, import.meta.url);
 const SAMPLE_TEXT = readFileSync(FIXTURE('base-contracts-sample.json'), 'utf8');
@@ -839,7 +840,7 @@ describe('a failing file leaves no trace', () => {
 // -------------------------------------------------------------------------------------------------- CLI
 
 describe('munidata import base-*', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'munidata-base-'));
+  const dir = testDir('munidata-base-');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   async function cli(store: Store, args: string[]): Promise<string> {

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
   VALUE_DOMAINS,
   validateIndicatorCatalogue,
 } from '../src/ingest/catalogue.js';
+import { testDir } from './helpers/temp-dir.js';
 
 const catalogue = readIndicatorCatalogue();
 const byKey = new Map(catalogue.map((e) => [e.key, e]));
@@ -132,7 +132,7 @@ describe('catalogue validation', () => {
   });
 
   it('reports the file when it is not JSON', () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'catalogue-')), 'indicators.json');
+    const path = join(testDir('catalogue-'), 'indicators.json');
     writeFileSync(path, '[{"key": ');
     expect(() => readIndicatorCatalogue(path)).toThrow(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable JSON`));
   });

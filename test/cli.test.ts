@@ -2,15 +2,16 @@
  * The real compiled CLI (`node bin/munidata.js …`), each test on its own empty store in a temp directory.
  * `npm test` builds dist/ first (pretest); these tests only check that it is there.
  */
+
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../src/admin/default-plans.js';
+import { testDir } from './helpers/temp-dir.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -38,7 +39,7 @@ function childEnv(db: string): NodeJS.ProcessEnv {
 
 /** A fresh store path in its own temp directory (the file does not exist yet). */
 function freshDb(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'munidata-cli-'));
+  const dir = testDir('munidata-cli-');
   dirs.push(dir);
   return join(dir, 'cli.db');
 }

@@ -8,12 +8,13 @@
  * are listed, each with its reason, in mcp-conformance-baseline.yml: any other failure, and any listed scenario that
  * passes, fails this test.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { authProxy, CONFORMANCE, listen, NODE_22, npx, unlimitedKey } from './helpers/mcp-tools.js';
+import { testDir } from './helpers/temp-dir.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const BASELINE = fileURLToPath(new URL('./mcp-conformance-baseline.yml', import.meta.url));
@@ -26,7 +27,7 @@ let outDir: string;
 beforeAll(async () => {
   t = await startTestApp();
   proxy = await authProxy(await listen(t), await unlimitedKey(t, 'conformance'));
-  outDir = mkdtempSync(join(tmpdir(), 'munidata-conformance-'));
+  outDir = testDir('munidata-conformance-');
 });
 afterAll(async () => {
   await proxy?.close();

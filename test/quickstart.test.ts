@@ -3,13 +3,14 @@
  * works, serves the docs and the OpenAPI document, stops cleanly on SIGTERM, and a second start on the same
  * store reuses the data and prints another working key. Runs the real compiled CLI in a child process.
  */
+
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDir } from './helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
@@ -145,7 +146,7 @@ beforeAll(() => {
   if (!existsSync(DIST_MAIN)) {
     throw new Error(`${DIST_MAIN} is missing: build the CLI first (npm run build), or run the tests with npm test`);
   }
-  dir = mkdtempSync(join(tmpdir(), 'munidata-quickstart-'));
+  dir = testDir('munidata-quickstart-');
   db = join(dir, 'quickstart.db');
 });
 

@@ -3,8 +3,8 @@
  * a copy of the demo store: good lines written with their defaults, bad lines reported by number and reason,
  * a second import that changes nothing, cases of their own or shared through `case_key`.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -13,10 +13,11 @@ import { registerDataCommands } from '../src/cli/data-commands.js';
 import type { Config } from '../src/config.js';
 import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
+import { testDir } from './helpers/temp-dir.js';
 import { copyDemoStore } from './helpers/test-app.js';
 
 let store: Store;
-const dir = mkdtempSync(join(tmpdir(), 'munidata-signal-import-'));
+const dir = testDir('munidata-signal-import-');
 const TODAY = new Date().toISOString().slice(0, 10);
 const inDays = (n: number) => new Date(Date.parse(`${TODAY}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 

@@ -3,16 +3,16 @@
  * (MUNIDATA_TEST_BACKEND=postgres, server at MUNIDATA_TEST_POSTGRES_URL or 127.0.0.1:5432). Test files never
  * name a backend: they get stores from here (and from test-app.ts), each in its own file or database.
  */
+
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { openPools } from '../../src/store/postgres/db.js';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { testDir } from './temp-dir.js';
 
 export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.MUNIDATA_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 export const onPostgres = TEST_BACKEND === 'postgres';
@@ -116,7 +116,7 @@ export function newDatabaseName(): string {
  */
 export async function openTestStore(template?: string): Promise<{ store: Store; dbPath: string }> {
   if (!onPostgres) {
-    const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
+    const dbPath = join(testDir('munidata-'), 'test.db');
     return { store: openSqliteStore(dbPath), dbPath };
   }
   const name = newDatabaseName();
@@ -130,7 +130,7 @@ export async function openTestStore(template?: string): Promise<{ store: Store; 
  */
 export function openTestStoreSync(template?: string): { store: Store; dbPath: string } {
   if (!onPostgres) {
-    const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
+    const dbPath = join(testDir('munidata-'), 'test.db');
     return { store: openSqliteStore(dbPath), dbPath };
   }
   const name = newDatabaseName();

@@ -4,7 +4,6 @@
  * created from a template database holding the demo (see backend.ts).
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../src/admin/migrate.js';
 import { loadDemo } from '../../src/demo/load-demo.js';
@@ -12,6 +11,7 @@ import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { createDatabase, databasePrefix, databaseUrl, dropDatabases, dropOrphanDatabases, onPostgres } from './backend.js';
+import { removeOrphanRunDirs, runDir } from './temp-dir.js';
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {
   // Workers inherit it: the databases they create carry the run's prefix, which teardown drops.
@@ -21,6 +21,11 @@ export default async function setup({ provide }: { provide: (key: string, value:
     await loadDemo(store, { seed: 42 });
     await store.close();
   };
+  // Every file of the run (store copies, CLI inputs) is made inside this folder (temp-dir.ts); teardown removes it.
+  removeOrphanRunDirs();
+  const dir = runDir(String(process.pid));
+  mkdirSync(dir, { recursive: true });
+  const removeDir = () => rmSync(dir, { recursive: true, force: true });
   if (onPostgres) {
     const prefix = databasePrefix(process.pid);
     const template = `${prefix}template`;
@@ -29,12 +34,13 @@ export default async function setup({ provide }: { provide: (key: string, value:
     await createDatabase(template);
     await build(openPostgresStore({ url: databaseUrl(template) }));
     provide('demoDbPath', template);
-    return () => dropDatabases(prefix);
+    return async () => {
+      await dropDatabases(prefix);
+      removeDir();
+    };
   }
-  const dir = join(tmpdir(), `munidata-test-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
   const path = join(dir, 'demo.db');
   await build(openSqliteStore(path));
   provide('demoDbPath', path);
-  return () => rmSync(dir, { recursive: true, force: true });
+  return removeDir;
 }

@@ -2,8 +2,8 @@
  * A real app on a private copy of the demo store, with accounts and keys for every access case and a clock
  * the test can move. Requests go through Fastify's `inject` (in-process, no port).
  */
-import { copyFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { RedisCounters } from '../../src/access/redis-counters.js';
@@ -15,6 +15,7 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { onPostgres, openTestStoreSync, storeEnv } from './backend.js';
 import { deleteKeys, REDIS_URL, uniquePrefix } from './redis.js';
+import { testDir } from './temp-dir.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -60,7 +61,7 @@ export interface TestResponse {
  */
 export function copyDemoStore(): { store: Store; dbPath: string } {
   if (onPostgres) return openTestStoreSync(inject('demoDbPath'));
-  const dbPath = join(mkdtempSync(join(tmpdir(), 'munidata-')), 'test.db');
+  const dbPath = join(testDir('munidata-'), 'test.db');
   copyFileSync(inject('demoDbPath'), dbPath);
   return { store: openSqliteStore(dbPath), dbPath };
 }
