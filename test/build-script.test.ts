@@ -5,10 +5,10 @@
  * that the real tree is never rebuilt under the other tests.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDir } from './helpers/temp-dir.js';
 
 const ROOT = join(import.meta.dirname, '..');
 let dir: string;
@@ -23,7 +23,7 @@ const stamp = () => readFileSync(join(dir, 'dist', '.build-hash'), 'utf8');
 const write = (file: string, text: string) => writeFileSync(join(dir, 'src', file), text);
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'munidata-build-'));
+  dir = testDir('munidata-build-');
   mkdirSync(join(dir, 'scripts'));
   mkdirSync(join(dir, 'src'));
   for (const file of ['scripts/build.js', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) {
