@@ -117,7 +117,7 @@ async function startProxy() {
 /**
  * The service on a fresh SQLite store: migrated, the demo dataset, a key on a plan of every domain, the demo
  * company agents and an A2A credential of `agentSlug`; listening on a loopback port. The per-minute limits are
- * lifted: the kit sends more requests a minute than a company agent's credential may (60; SPEC.md's limit, tested
+ * lifted: the kit sends more requests a minute than a company agent's credential may (60, docs/agents.md; tested
  * in our own suite), and a 429 would fail tests that have nothing to do with limits.
  */
 async function startService(proxyPort) {

@@ -1,5 +1,5 @@
 /**
- * The A2A channel's refusals, one raw JSON-RPC request per row of SPEC.md's A2A error table and issue 5:
+ * The A2A channel's refusals, one raw JSON-RPC request per row of the A2A error table (docs/a2a.md) and issue 5:
  * HTTP-level answers (401, 403, 429), -32009, -32005, -32602, -32004 (each reason), -32001, -32601, -32700,
  * -32600, the error envelope (ErrorInfo + problem document) and the counting rules.
  */

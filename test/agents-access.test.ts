@@ -1,5 +1,5 @@
 /**
- * Who reaches a company agent: every 404 of SPEC.md (wrong slug, deployment not live, credential of another
+ * Who reaches a company agent: every 404 of docs/agents.md (wrong slug, deployment not live, credential of another
  * deployment, credential of the other channel, deployment without the channel), 401 (missing, wrong, revoked),
  * a browser page (403), and the limits: 60 requests a minute per credential, 200 per deployment shared by its
  * channels, 429 with Retry-After — separate from the data service's plans.

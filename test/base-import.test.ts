@@ -1,6 +1,6 @@
 /**
  * Portal BASE importers: the value parsers, the file readers, and whole imports into a real in-memory store —
- * the real sample in ../shared/data, the reference's example records, and records written here in the same
+ * the real sample in test/fixtures (SOURCES.md there), the reference's example records, and records written here in the same
  * formats (JSON and CSV). Expected values come from the source texts and our data files, not from a run.
  */
 
@@ -32,10 +32,10 @@ import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
 import { testDir } from './helpers/temp-dir.js';
 
-const SHARED = (name: string) => new URL(`../../shared/data/${name}`, import.meta.url);
-const SAMPLE_TEXT = readFileSync(SHARED('base-contracts-sample.json'), 'utf8');
+const FIXTURE = (name: string) => new URL(`fixtures/${name}`, import.meta.url);
+const SAMPLE_TEXT = readFileSync(FIXTURE('base-contracts-sample.json'), 'utf8');
 const SAMPLE: Record<string, any>[] = JSON.parse(SAMPLE_TEXT);
-const REFERENCE = JSON.parse(readFileSync(SHARED('base-field-reference.json'), 'utf8'));
+const REFERENCE = JSON.parse(readFileSync(FIXTURE('base-field-reference.json'), 'utf8'));
 const MUNICIPALITIES = readMunicipalities();
 const NOW = '2026-03-01T12:00:00Z';
 const LATER = '2026-03-02T12:00:00Z';

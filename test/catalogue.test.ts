@@ -16,7 +16,7 @@ const catalogue = readIndicatorCatalogue();
 const byKey = new Map(catalogue.map((e) => [e.key, e]));
 
 describe('the enumerations', () => {
-  it('are exactly those fixed in DESIGN.md §3', () => {
+  it('are exactly those docs/decisions.md lists', () => {
     expect([...INDICATOR_CATEGORIES]).toEqual([
       'demography',
       'economy',

@@ -17,8 +17,8 @@ const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
 const DIST_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const INE_SAMPLE = fileURLToPath(new URL('../../shared/data/ine-indicator-sample.json', import.meta.url));
-const BASE_SAMPLE = fileURLToPath(new URL('../../shared/data/base-contracts-sample.json', import.meta.url));
+const INE_SAMPLE = fileURLToPath(new URL('fixtures/ine-indicator-sample.json', import.meta.url));
+const BASE_SAMPLE = fileURLToPath(new URL('fixtures/base-contracts-sample.json', import.meta.url));
 
 interface RunResult {
   code: number;

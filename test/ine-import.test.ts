@@ -7,8 +7,8 @@ import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { IndicatorRecord } from '../src/store/records.js';
 import { openTestStore } from './helpers/backend.js';
 
-// The verbatim INE response (indicator 0008264, 12 years × 344 geographies), kept outside the project.
-const SAMPLE = readFileSync(new URL('../../shared/data/ine-indicator-sample.json', import.meta.url), 'utf8');
+// The verbatim INE response (indicator 0008264, 12 years × 344 geographies): test/fixtures/SOURCES.md.
+const SAMPLE = readFileSync(new URL('fixtures/ine-indicator-sample.json', import.meta.url), 'utf8');
 const MUNICIPALITIES = readMunicipalities();
 const idOf = (code: string) => {
   const m = MUNICIPALITIES.find((x) => x.code === code);
@@ -196,7 +196,7 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
   });
 });
 
-/** A documented-variant (`Dados`) response built from the shapes in ine-api-reference.json. */
+/** A documented-variant (`Dados`) response built from the shapes in test/fixtures/ine-api-reference.json. */
 function dadosResponse(rows: Record<string, Record<string, string>[]>, sucesso: unknown = { Verdadeiro: [{ Msg: 'OK' }] }) {
   return [
     {

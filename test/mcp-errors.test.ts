@@ -1,5 +1,5 @@
 /**
- * The MCP channel on the wire (app.http.inject): every row of SPEC.md's MCP error table and every refusal the
+ * The MCP channel on the wire (app.http.inject): every row of the MCP error table (docs/mcp.md) and every refusal the
  * issue names, with exact statuses, headers and bodies. The SDK client test (mcp.test.ts) shows that real clients
  * get on with these answers; this file pins the answers themselves.
  */
@@ -322,7 +322,7 @@ describe('tools/call', () => {
   });
 });
 
-describe('access (SPEC.md, Errors → MCP)', () => {
+describe('access (docs/mcp.md, Errors)', () => {
   it('401 without a key, with a wrong key and with another scheme, with WWW-Authenticate: Bearer', async () => {
     const cases: Record<string, string>[] = [
       {},

@@ -1,12 +1,12 @@
-/** Our data/municipalities.csv against the facts of the reference data in ../shared/data. */
+/** Our data/municipalities.csv against the facts of the reference data in test/fixtures (SOURCES.md there). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseCsv } from '../src/ingest/csv.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 
 const ours = readMunicipalities();
-const reference = parseCsv(readFileSync(new URL('../../shared/data/municipalities.csv', import.meta.url), 'utf8'));
-const nifs = parseCsv(readFileSync(new URL('../../shared/data/municipality-nif.csv', import.meta.url), 'utf8'));
+const reference = parseCsv(readFileSync(new URL('fixtures/municipalities.csv', import.meta.url), 'utf8'));
+const nifs = parseCsv(readFileSync(new URL('fixtures/municipality-nif.csv', import.meta.url), 'utf8'));
 
 describe('data/municipalities.csv', () => {
   it('has all 308 municipalities with unique ids 1…308, codes and slugs', () => {

@@ -2,17 +2,15 @@
  * The OCDS view (issue 3, item 4): GET /v1/procurement/ocds/releases (release package) and
  * GET /v1/procurement/ocds/records/{ocid} (record package), black box over REST on the hand-built fixture.
  *
- * Schema validation. The official OCDS 1.1 JSON Schemas are not shipped by any npm package and may not be committed
- * here, so:
- * - when a copy of release-schema.json, release-package-schema.json and record-package-schema.json is in
- *   `../shared/data/ocds/` (or in the folder `OCDS_SCHEMA_DIR` names), every answer is validated against THE
- *   OFFICIAL SCHEMAS (draft-04, hence ajv-draft-04);
- * - always, every answer is validated against OUR SCHEMA below: written from the OCDS 1.1 documentation (required
+ * Schema validation: every answer is validated against
+ * - THE OFFICIAL OCDS 1.1.5 SCHEMAS, copied byte for byte into test/fixtures/ocds/ (Apache-2.0, Open Contracting
+ *   Partnership; test/fixtures/SOURCES.md) — draft-04, hence ajv-draft-04;
+ * - and OUR SCHEMA below: written from the OCDS 1.1 documentation (required
  *   fields, types, formats and the codelists releaseTag, initiationType, method, procurementCategory, partyRole,
  *   documentType), stricter than the official one on the open codelists. It is ours, not OCP's.
  * Mapping facts are computed here from the fixture and data/cpv.csv, never from the service's code.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import Ajv04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
@@ -37,12 +35,16 @@ const RELEASES = '/v1/procurement/ocds/releases';
 const RECORDS = '/v1/procurement/ocds/records';
 
 // ---------------------------------------------------------------------------------------------------------
-// Validators: the official schemas when a copy is there, and ours always
+// Validators: the official schemas and ours
 // ---------------------------------------------------------------------------------------------------------
 
-const OFFICIAL_DIR = process.env.OCDS_SCHEMA_DIR ?? resolve(import.meta.dirname, '../../shared/data/ocds');
-const OFFICIAL_FILES = ['release-schema.json', 'release-package-schema.json', 'record-package-schema.json'];
-const officialPresent = OFFICIAL_FILES.every((f) => existsSync(resolve(OFFICIAL_DIR, f)));
+const OFFICIAL_DIR = resolve(import.meta.dirname, 'fixtures/ocds');
+const OFFICIAL_FILES = [
+  'release-schema.json',
+  'release-package-schema.json',
+  'record-package-schema.json',
+  'versioned-release-validation-schema.json',
+];
 
 type Validate = ((data: unknown) => boolean) & { errors?: unknown };
 
@@ -52,17 +54,15 @@ function newAjv() {
   return ajv;
 }
 
-/** The official release package and record package validators, from the copy in OFFICIAL_DIR. */
+/**
+ * The official release package and record package validators. The package schemas refer to the release schema (and
+ * the record package to the versioned release schema) by their `id` URLs: each is registered under its id, so
+ * nothing is fetched.
+ */
 function officialValidators(): { releasePackage: Validate; recordPackage: Validate } {
   const ajv = newAjv();
-  const read = (file: string) => JSON.parse(readFileSync(resolve(OFFICIAL_DIR, file), 'utf8'));
-  const schemas = OFFICIAL_FILES.map(read);
+  const schemas = OFFICIAL_FILES.map((file) => JSON.parse(readFileSync(resolve(OFFICIAL_DIR, file), 'utf8')));
   for (const schema of schemas) ajv.addSchema(schema);
-  // The record package schema refers to the versioned release schema for `versionedRelease`, which we never publish:
-  // use the copy if there is one, else an empty schema under its id, so that the reference resolves.
-  const versioned = resolve(OFFICIAL_DIR, 'versioned-release-validation-schema.json');
-  const versionedId = String(schemas[2].id).replace('record-package-schema.json', 'versioned-release-validation-schema.json');
-  ajv.addSchema(existsSync(versioned) ? JSON.parse(readFileSync(versioned, 'utf8')) : { id: versionedId });
   return { releasePackage: ajv.getSchema(schemas[1].id) as Validate, recordPackage: ajv.getSchema(schemas[2].id) as Validate };
 }
 
@@ -290,7 +290,7 @@ function ourValidators(): { releasePackage: Validate; recordPackage: Validate } 
 
 const validators: { name: string; releasePackage: Validate; recordPackage: Validate }[] = [
   { name: 'our OCDS 1.1 schema (test/ocds.test.ts)', ...ourValidators() },
-  ...(officialPresent ? [{ name: `the official OCDS 1.1 schema (${OFFICIAL_DIR})`, ...officialValidators() }] : []),
+  { name: 'the official OCDS 1.1.5 schema (test/fixtures/ocds)', ...officialValidators() },
 ];
 
 function expectValidReleasePackage(body: Json) {
@@ -403,8 +403,11 @@ const contractIdsOf = (releases: Json[]) => releases.filter((r) => r.tag.include
 // ---------------------------------------------------------------------------------------------------------
 
 describe('validation set-up', () => {
-  it(`validates against ${officialPresent ? 'the official OCDS schemas and ours' : 'our schema (no official copy in ../shared/data/ocds)'}`, () => {
-    expect(validators.length).toBe(officialPresent ? 2 : 1);
+  it('validates against the official OCDS 1.1.5 schemas and ours', () => {
+    expect(validators.map((v) => v.name)).toEqual([
+      'our OCDS 1.1 schema (test/ocds.test.ts)',
+      'the official OCDS 1.1.5 schema (test/fixtures/ocds)',
+    ]);
     // Our schema is not a rubber stamp: it refuses what OCDS 1.1 refuses.
     const ours = validators[0];
     const release = { ocid: `${PREFIX}-x-proc-1`, id: 'r1', date: '2024-01-01T00:00:00Z', tag: ['contract'], initiationType: 'tender' };
@@ -425,6 +428,18 @@ describe('validation set-up', () => {
     expect(ours.releasePackage(pkg({ ...release, contracts: [{ id: 'c' }] }))).toBe(false);
     const { id: _id, ...withoutId } = release;
     expect(ours.releasePackage(pkg(withoutId))).toBe(false);
+    // Nor is the official one: it takes the same minimal package and refuses what its closed codelists and required
+    // fields refuse.
+    const official = validators[1];
+    expect(official.releasePackage(pkg(release)), JSON.stringify(official.releasePackage.errors)).toBe(true);
+    expect(official.releasePackage(pkg({ ...release, tag: ['signed'] }))).toBe(false);
+    expect(official.releasePackage(pkg({ ...release, initiationType: 'auction' }))).toBe(false);
+    expect(official.releasePackage(pkg({ ...release, date: '2024-01-01' }))).toBe(false);
+    expect(official.releasePackage(pkg(withoutId))).toBe(false);
+    const { releases: _releases, ...meta } = pkg(release);
+    const record = { ocid: release.ocid, releases: [release] };
+    expect(official.recordPackage({ ...meta, records: [record] }), JSON.stringify(official.recordPackage.errors)).toBe(true);
+    expect(official.recordPackage({ ...meta, records: [{ ocid: release.ocid }] })).toBe(false);
   });
 });
 

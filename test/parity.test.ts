@@ -1,5 +1,5 @@
 /**
- * Parity (DESIGN.md §4): every operation's examples give the same JSON on every channel (a REST array is
+ * Parity (docs/architecture.md): every operation's examples give the same JSON on every channel (a REST array is
  * `{"items": [...]}` on the agent channels), and the same bad inputs and the same refusals give the same error
  * kind. REST is the reference; each other channel is one entry of CHANNELS, a function from (operation, input,
  * key) to the JSON answer or the error kind.

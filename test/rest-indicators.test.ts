@@ -1,6 +1,6 @@
 /**
  * Black-box tests of the indicator endpoints over REST, as a user would check them: expectations come from
- * SPEC.md and DESIGN.md §3, from the reference files the project ships (data/indicators.json,
+ * docs/api.md and docs/decisions.md, from the reference files the project ships (data/indicators.json,
  * data/municipalities.csv) and from other endpoints — never from the code that serves them.
  */
 import { readFileSync } from 'node:fs';
@@ -39,7 +39,7 @@ const MUNICIPALITIES: CsvMunicipality[] = municipalitiesFromFile();
 const CODES_SORTED = MUNICIPALITIES.map((m) => m.code).sort();
 const byCode = new Map(MUNICIPALITIES.map((m) => [m.code, m]));
 
-// ---- enumerations of DESIGN.md §3 ------------------------------------------------------------------------------
+// ---- enumerations of docs/decisions.md ------------------------------------------------------------------------
 
 const CATEGORIES = [
   'demography',

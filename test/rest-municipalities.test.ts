@@ -1,6 +1,6 @@
 /**
  * Black-box tests of the municipality endpoints over REST, as a user would check them: expectations come from
- * SPEC.md and DESIGN.md §3, from data/municipalities.csv and data/indicators.json and from other endpoints.
+ * docs/api.md and docs/decisions.md, from data/municipalities.csv and data/indicators.json and from other endpoints.
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -54,7 +54,7 @@ describe('procurement_contracts', () => {
     expect(items.at(-1).published_on).toBeNull();
   });
 
-  it('answers ContractSummary with DESIGN.md’s fields, amounts as numbers and dates as YYYY-MM-DD', async () => {
+  it('answers ContractSummary with its documented fields, amounts as numbers and dates as YYYY-MM-DD', async () => {
     const res = await t.get('/v1/procurement/contracts?limit=50');
     expect(res.status).toBe(200);
     for (const c of res.json.items) {

@@ -60,7 +60,7 @@ export class Authenticator {
   }
 }
 
-/** `Authorization: Bearer <key>` first; `X-API-Key` as the fallback SPEC.md allows. */
+/** `Authorization: Bearer <key>` first; `X-API-Key` as the fallback (docs/api.md, Authentication). */
 export function credentialOf(headers: CredentialHeaders): string | undefined {
   const authorization = headers.authorization?.trim();
   if (authorization) {

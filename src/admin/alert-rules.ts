@@ -1,6 +1,6 @@
 /**
  * Accounts' alert rules and subscriptions, as the CLI (and the demo loader) manage them. The API only reads
- * them (SPEC.md: no operation changes a rule). A new rule is matched against what is already in the store at
+ * them (docs/decisions.md, Resources: no operation changes a rule). A new rule is matched against what is already in the store at
  * the next `munidata detect` or `munidata alerts match`.
  */
 import { ALERT_TEMPLATES } from '../alerts/templates.js';

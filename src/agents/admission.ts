@@ -19,7 +19,7 @@ import type { Deployment } from './deployment.js';
 import type { Deployments } from './deployments.js';
 
 export interface AgentLimits {
-  /** Requests per minute per credential (SPEC.md, Limits 7: 60). */
+  /** Requests per minute per credential (docs/agents.md, Limits: 60). */
   readonly perCredential: number;
   /** Requests per minute per deployment, all its credentials and channels together (200). */
   readonly perDeployment: number;

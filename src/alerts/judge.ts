@@ -1,5 +1,5 @@
 /**
- * The judge: a verdict on whether a match calls the account to act (SPEC.md AlertJudge). It is an annotation
+ * The judge: a verdict on whether a match calls the account to act (docs/alerts.md, The judge). It is an annotation
  * only — every match is recorded whatever the verdict, and `is_direct_action` false labels a passing mention, it
  * never withholds the alert. The matcher takes any `AlertJudge` (a language model behind it, say); its verdict is
  * stored with every match and served only to plans with `judge`. A judge that answers null (or fails) leaves the

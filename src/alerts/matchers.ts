@@ -1,5 +1,5 @@
 /**
- * The five matchers (DESIGN.md §3 `matcher_type`). Each says whether an item is what a rule looks for and how
+ * The five matchers (`matcher_type`, docs/alerts.md). Each says whether an item is what a rule looks for and how
  * strongly (0–1); the score of a match is that strength times the signal's confidence when the item is a signal
  * (a doubtful signal is a weaker match), and the strength alone for a procurement record. docs/alerts.md has the table.
  */

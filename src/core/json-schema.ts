@@ -20,7 +20,7 @@ export type JsonSchema = Json & {
 
 /**
  * TypeBox schemas carry Symbol-keyed metadata; a JSON round trip leaves the plain JSON Schema. TypeBox writes a
- * union of literals as `anyOf: [{const}, …]`; DESIGN.md asks for enumerations to be published as `enum`, which
+ * union of literals as `anyOf: [{const}, …]`; enumerations are published as `enum` (docs/decisions.md), which
  * every OpenAPI tool renders as a choice list, so such unions are rewritten.
  */
 export function plainSchema(schema: TSchema | JsonSchema): JsonSchema {

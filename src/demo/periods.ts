@@ -7,7 +7,7 @@ import type { Frequency } from '../store/records.js';
 export interface Period {
   /** A stable integer per period (the year, or year*12 + month-1): the index of its hash-drawn noise. */
   index: number;
-  /** The last day of the period, YYYY-MM-DD (DESIGN.md §3). */
+  /** The last day of the period, YYYY-MM-DD (docs/decisions.md, Formats). */
   reference_date: string;
   /** Mid-period in fractional calendar years (2021.5 = mid 2021), where the models are evaluated. */
   time: number;

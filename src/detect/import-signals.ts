@@ -106,7 +106,7 @@ function readLine(raw: string, municipalityId: ReadonlyMap<string, number>, toda
 }
 
 /**
- * Defaults: status active; value_tier from amount_eur; actionability from the deadline (DESIGN.md §3), for an
+ * Defaults: status active; value_tier from amount_eur; actionability from the deadline (docs/signals.md), for an
  * active signal without one `monitor`. Without `case_key` the signal is the origin of a case of its own; with one
  * it joins that case, `related` unless `case_relationship` says otherwise.
  */

@@ -18,7 +18,7 @@ import { announcementEvidence, subjectOf } from './evidence.js';
 import { clip, euros, longDate } from './format.js';
 import { announcementCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
-/** The deadline_closing window, in days before the deadline (DESIGN.md: act_now is ≤ 14 days away). */
+/** The deadline_closing window, in days before the deadline (act_now is ≤ 14 days away: docs/decisions.md). */
 export const CLOSING_WINDOW_DAYS = 14;
 const TITLE_OBJECT = 120;
 

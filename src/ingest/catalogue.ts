@@ -1,5 +1,5 @@
 /**
- * The indicator catalogue the project ships (`data/indicators.json`), and the enumerations of DESIGN.md §3 that
+ * The indicator catalogue the project ships (`data/indicators.json`), and the enumerations (docs/decisions.md) that
  * describe an indicator. The API schemas import the lists from here so that the catalogue and the published
  * `enum`s cannot drift apart.
  */

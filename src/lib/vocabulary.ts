@@ -1,5 +1,5 @@
 /**
- * The enumerated values of the resource model (DESIGN.md §3), defined once. Schemas publish them as `enum`,
+ * The enumerated values of the resource model (docs/decisions.md, Enumerations), defined once. Schemas publish them as `enum`,
  * the catalogue loader validates against them, docs list them.
  */
 export const INDICATOR_CATEGORIES = [
@@ -38,7 +38,7 @@ export type Unit = (typeof UNITS)[number];
 export type Direction = (typeof DIRECTIONS)[number];
 export type ValueDomain = (typeof VALUE_DOMAINS)[number];
 
-// Signals, cases and alerts (DESIGN.md §3 "Enumerations").
+// Signals, cases and alerts (docs/decisions.md, Enumerations; their rules in docs/signals.md and docs/alerts.md).
 
 /** active: current; expired: its deadline or relevance passed; withdrawn: its source no longer supports it. */
 export const SIGNAL_STATUSES = ['active', 'expired', 'withdrawn'] as const;

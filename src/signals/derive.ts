@@ -1,4 +1,4 @@
-/** Fields derived the same way wherever a signal is made (detectors, the importer): DESIGN.md §3. */
+/** Fields derived the same way wherever a signal is made (detectors, the importer): docs/decisions.md, Enumerations. */
 import type { Actionability, ValueTier } from '../lib/vocabulary.js';
 
 /** small (< 75 000 €), medium (< 750 000 €), large (< 5 000 000 €), very_large; null without an amount. */

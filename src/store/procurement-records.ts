@@ -1,5 +1,5 @@
 /**
- * Procurement records (DESIGN.md §3 "Procurement resources"): what importers and generators write and what
+ * Procurement records (docs/decisions.md, Procurement): what importers and generators write and what
  * operations read. Amounts in euros (numbers), dates YYYY-MM-DD, null where the source has nothing.
  */
 

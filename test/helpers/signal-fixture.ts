@@ -34,7 +34,7 @@ const MUNIS = SIGNAL_MUNICIPALITY_CODES.map(idOf);
 const CONFIDENCES = [0.35, 0.5, 0.62, 0.75, 0.8, 0.9, 0.95, 1];
 const AMOUNTS = [12_000, 80_000, 450_000, 1_200_000, 7_500_000];
 
-/** DESIGN.md §3, written out here: small (< 75 000), medium (< 750 000), large (< 5 000 000), very_large. */
+/** The value tiers of docs/decisions.md (Enumerations), written out here: small (< 75 000), medium (< 750 000), large (< 5 000 000), very_large. */
 export function tierOf(amount: number | null): SignalInput['value_tier'] {
   if (amount === null) return null;
   return amount < 75_000 ? 'small' : amount < 750_000 ? 'medium' : amount < 5_000_000 ? 'large' : 'very_large';

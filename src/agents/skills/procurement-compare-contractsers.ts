@@ -11,8 +11,8 @@ type Dimension = (typeof DIMENSIONS)[number];
 const SHARED_CONTRACTS = 20;
 
 /**
- * The id SPEC.md gives this skill (`contractsers`) is kept as published: agents find skills by id, and the card
- * is authoritative.
+ * The id the interface gives this skill (`contractsers`) is kept as published: agents find skills by id, and the
+ * card is authoritative (docs/agents.md, Skills).
  */
 export const procurementCompareContractsers = defineSkill({
   id: 'procurement_compare_contractsers',

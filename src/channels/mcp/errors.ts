@@ -4,7 +4,7 @@
  * - `http`: the whole HTTP answer carries the kind's status (401, 403, 405, 429, 503), with its headers, and
  *   a JSON-RPC error body (code -32000) whose `data` is the REST problem document. These refuse the request
  *   itself: who is calling, from where, how fast, the plan's access to the channel or a beta group
- *   (SPEC.md, Errors → MCP).
+ *   (docs/mcp.md, Errors).
  * - `result`: a `tools/call` result with `isError: true`, the problem document in `structuredContent` and as
  *   text: a failed call the model can read and correct (bad arguments, not found, quota used, a tool outside
  *   the plan or the key's scopes).

@@ -2,7 +2,7 @@
  * Reads an INE JSON indicator response (`pindica.jsp?op=2`). Two shapes exist and both are accepted:
  * the documented one (`Dados`, `DataUltimoAtualizacao`, `Sucesso`) and the one seen in saved responses
  * (`Pref`, `DataUltimoPref`, `DesagregacaoGeo`). The top level is an array with one object per indicator;
- * a single object is accepted too. See /shared/data/ine-api-reference.json.
+ * a single object is accepted too. See docs/data.md ("Importing INE data").
  *
  * Observations whose extra dimensions (dim_3, dim_4, …) are not the selected categories — by default the
  * totals, "T" — are not the indicator's municipal value (they are e.g. one sex or one age group); they are

@@ -1,6 +1,6 @@
 /**
  * INE period labels (the keys of `Dados`/`Pref`) → our `reference_date`, the LAST day of the period
- * (DESIGN §3: year 2021 → 2021-12-31, March 2024 → 2024-03-31).
+ * (docs/decisions.md, Formats: year 2021 → 2021-12-31, March 2024 → 2024-03-31).
  *
  * Recognised (case-insensitive, extra spaces ignored):
  * - year: "2022" → 2022-12-31

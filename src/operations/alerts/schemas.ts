@@ -1,6 +1,6 @@
 /**
- * Resource schemas of the alerts domain, as SPEC.md lists them, with the enumerations of DESIGN.md §3 published
- * as `enum`. Every field is always present (null where there is nothing), except `judge`, which appears only on
+ * Resource schemas of the alerts domain, with the enumerations published as `enum` (docs/decisions.md,
+ * Enumerations and Resources). Every field is always present (null where there is nothing), except `judge`, which appears only on
  * plans that include the judge and only once a verdict exists.
  */
 import { Type } from '@sinclair/typebox';

@@ -1,4 +1,4 @@
-/** Resource schemas of the indicators domain, field for field as SPEC.md lists them. */
+/** Resource schemas of the indicators domain, as the OpenAPI document publishes them (docs/decisions.md). */
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum } from '../../core/schemas.js';
 import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } from '../../lib/vocabulary.js';

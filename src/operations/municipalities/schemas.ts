@@ -1,4 +1,4 @@
-/** Resource schemas of municipalities, as SPEC.md lists them, plus the additive integer `id`. */
+/** Resource schemas of municipalities, plus the additive integer `id` (docs/decisions.md, Identifiers). */
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '../../core/schemas.js';
 import type { MunicipalityRecord } from '../../store/records.js';

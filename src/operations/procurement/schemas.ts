@@ -1,5 +1,5 @@
 /**
- * Resource schemas of the procurement domain, under the names DESIGN.md §3 fixes (plus a few additive fields:
+ * Resource schemas of the procurement domain, the same on every channel (docs/decisions.md, Procurement; additive:
  * provenance on every record, `labels` on aggregate groups, `nif` and `id` on municipality lookups). Amounts are
  * euros as numbers, dates YYYY-MM-DD; a field the source has nothing for is present and null.
  */

@@ -1,6 +1,6 @@
 /**
  * Municipality filters shared by the list operations of every domain (procurement, signals, cases): a
- * repeatable code-or-slug parameter of at most 50 values (SPEC.md "Limits"), resolved to the integer ids the
+ * repeatable code-or-slug parameter of at most 50 values (docs/decisions.md, Lists), resolved to the integer ids the
  * store filters on; an unknown value is a 422 naming it, never an empty answer.
  */
 import { Type } from '@sinclair/typebox';

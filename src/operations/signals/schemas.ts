@@ -1,6 +1,6 @@
 /**
- * Resource schemas of the signals domain, as SPEC.md lists them (plus `description_en` on families and types),
- * with the enumerations of DESIGN.md §3 published as `enum`. Every field is always present: null where there
+ * Resource schemas of the signals domain (plus `description_en` on families and types), with the enumerations
+ * published as `enum` (docs/decisions.md, Enumerations and Resources). Every field is always present: null where there
  * is nothing. Dates YYYY-MM-DD, instants RFC 3339 UTC.
  */
 import { Type } from '@sinclair/typebox';

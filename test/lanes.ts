@@ -1,0 +1,47 @@
+/**
+ * The two lanes of the suite. `npm test` runs every file, on SQLite and then on PostgreSQL + Redis.
+ * `npm run test:fast` runs the in-process files on SQLite alone, for the edit–test loop: it leaves out the files
+ * named here, under what each needs beyond Node and a SQLite file (or under `slow`, for the time it takes). A file
+ * goes here, under every need it has, when it is written; `test/lanes.test.ts` checks that each name is a test file.
+ */
+export const NEEDS = {
+  /** A PostgreSQL server: multi-instance on every run, postgres-outage on the PostgreSQL run (skipped on SQLite). */
+  postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts'],
+  /** A Redis server (or the redis-server binary), on the SQLite run too. */
+  redis: [
+    'test/redis-counters.test.ts',
+    'test/faults.test.ts',
+    'test/shutdown.test.ts',
+    'test/multi-instance.test.ts',
+    'test/postgres-outage.test.ts',
+  ],
+  /** Chromium, through playwright-core. */
+  browser: ['test/docs-page.test.ts'],
+  /** Packages fetched and run by npx (the MCP conformance suite and Inspector, Node 22). */
+  npx: ['test/mcp-conformance.test.ts', 'test/mcp-inspector.test.ts', 'test/postgres-outage.test.ts'],
+  /** Child processes of the compiled CLI (dist/, so a build first) or of the compiler: not in-process. */
+  processes: [
+    'test/cli.test.ts',
+    'test/quickstart.test.ts',
+    'test/build-script.test.ts',
+    'test/multi-instance.test.ts',
+    'test/postgres-outage.test.ts',
+  ],
+  /**
+   * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset
+   * several times (seeds, months, interrupted and resumed runs): 10 to 40 s apiece here, together more than the
+   * rest of the fast lane. Every other file still works on the demo store.
+   */
+  slow: [
+    'test/demo.test.ts',
+    'test/demo-procurement.test.ts',
+    'test/detect.test.ts',
+    'test/alerts-matcher.test.ts',
+    'test/journal-backfill.test.ts',
+  ],
+} as const;
+
+/** `MUNIDATA_TEST_LANE=fast` (npm run test:fast): only the files that need none of the above. */
+export const FAST_LANE = process.env.MUNIDATA_TEST_LANE === 'fast';
+
+export const NOT_IN_FAST_LANE: readonly string[] = [...new Set(Object.values(NEEDS).flat())].sort();
