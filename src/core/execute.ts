@@ -12,6 +12,7 @@ import type { Authenticator, CredentialHeaders } from '../access/authenticate.js
 import type { Caller } from '../access/caller.js';
 import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
+import { DependencyUnavailableError } from '../lib/dependency.js';
 import { ApiError, toApiError } from '../lib/errors.js';
 import type { LimitState } from '../lib/limit-state.js';
 import type { Store } from '../store/store.js';
@@ -137,6 +138,8 @@ export class Core {
     try {
       caller = await this.#deps.authenticator.authenticate(request, now);
     } catch (error) {
+      // A credential that could not be checked (the store unreachable) is no failure of the caller's: 503, no strike.
+      if (error instanceof DependencyUnavailableError) throw error;
       // A failed credential still costs the address one request, so keys cannot be guessed at full speed.
       await this.limitAnonymous(request.clientAddress);
       throw error;
