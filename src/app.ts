@@ -12,6 +12,7 @@ import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agen
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { sendProblem } from './channels/http/problem-reply.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
+import { MCP_PATH } from './channels/mcp/protocol.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
 import type { Config } from './config.js';
@@ -24,6 +25,7 @@ import type { Registry } from './operations/registry.js';
 import type { Store } from './store/store.js';
 import { registerDocs } from './web/docs-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
+import { registerHomeRoute } from './web/home-route.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -103,6 +105,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
+    registerHomeRoute(scope, config.baseUrl, MCP_PATH);
     registerHealthRoutes(scope, { store, counters });
   });
   if (!registeredHost) throw new Error('the agent host was not registered');
