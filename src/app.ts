@@ -14,6 +14,7 @@ import { sendProblem } from './channels/http/problem-reply.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { MCP_PATH } from './channels/mcp/protocol.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
+import { parseQueryString } from './channels/rest/query-string.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
 import type { Config } from './config.js';
 import { CursorCodec } from './core/cursor.js';
@@ -59,6 +60,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
     genReqId: requestIds(),
     trustProxy: false,
+    // Query values are decoded strictly (query-string.ts) and read as their types by the core (docs/api.md).
+    routerOptions: { querystringParser: parseQueryString },
     // While draining, a request pipelined on a busy connection is answered (with `Connection: close`), not
     // refused with Fastify's own 503, which is not a problem document: shutting down loses nobody's request.
     return503OnClosing: false,

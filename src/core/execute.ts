@@ -71,6 +71,9 @@ export interface Outcome {
   readonly month: LimitState | undefined;
 }
 
+/** An outcome with the channel's answer that `execute`'s `finish` built from it inside the charge window. */
+export type Finished<R> = Outcome & { readonly finished: R };
+
 export interface ExecuteRequest {
   readonly admission: Admission;
   readonly operation: AnyOperation;
@@ -173,7 +176,14 @@ export class Core {
     return this.#deps.operations.filter((op) => canCall(op, caller, betaGates));
   }
 
-  async execute(request: ExecuteRequest): Promise<Outcome> {
+  /**
+   * Runs one operation call. `finish`, when given, builds the channel's answer from the outcome (its envelope, its
+   * headers): it runs inside the charge window, before the quota is committed, so an answer that fails to be built
+   * is refunded like any other error (docs/api.md, Limits and quota); its value comes back as `finished`.
+   */
+  async execute(request: ExecuteRequest): Promise<Outcome>;
+  async execute<R>(request: ExecuteRequest, finish: (outcome: Outcome) => R | Promise<R>): Promise<Finished<R>>;
+  async execute<R>(request: ExecuteRequest, finish?: (outcome: Outcome) => R | Promise<R>): Promise<Outcome | Finished<R>> {
     const { admission, operation } = request;
     const { caller } = admission;
     const nowMs = this.#deps.clock();
@@ -188,13 +198,16 @@ export class Core {
       const rendered = await this.#answer(request, reference, nowMs, calendar);
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
+      const reported = charged && notModified ? refunded(month) : month;
+      const outcome: Outcome = { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month: reported };
+      // Not awaited when `finish` is synchronous: this is every request's path.
+      let finished = finish?.(outcome);
+      if (finished instanceof Promise) finished = await finished;
       if (charged) {
-        if (notModified) {
-          await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
-          month = refunded(month);
-        } else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
+        else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
       }
-      return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month };
+      return finish === undefined ? outcome : { ...outcome, finished: finished as R };
     } catch (error) {
       if (charged) {
         await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
