@@ -11,6 +11,7 @@ import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { sendProblem } from './channels/http/problem-reply.js';
+import { type LogDestination, loggerOptions, OneLinePerRequest } from './channels/http/request-log.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { MCP_PATH } from './channels/mcp/protocol.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
@@ -38,6 +39,8 @@ export interface AppDeps {
   readonly registry?: Registry;
   /** Log to stdout (the server) or not (tests). */
   readonly logger?: boolean;
+  /** Where the log lines go instead of stdout (a test reading them); implies `logger`. */
+  readonly logDestination?: LogDestination;
   /** The company-agent host's limits, task runner periods and test hooks. */
   readonly agents?: AgentHostOptions;
 }
@@ -57,7 +60,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? Date.now;
   const registry = deps.registry ?? createRegistry();
   const http = Fastify({
-    logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
+    logger: deps.logger || deps.logDestination ? loggerOptions(config.logLevel, deps.logDestination) : false,
+    logController: new OneLinePerRequest(),
     genReqId: requestIds(),
     trustProxy: false,
     // Query values are decoded strictly (query-string.ts) and read as their types by the core (docs/api.md).

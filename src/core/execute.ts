@@ -32,6 +32,14 @@ export const ANONYMOUS_PER_MINUTE = 60;
 export interface RequestFacts extends CredentialHeaders {
   origin?: string;
   clientAddress: string;
+  /** Filled in as the request goes: the account admitted, the operation run (the request's log line). */
+  trace?: RequestTrace;
+}
+
+/** What a request's log line tells beyond HTTP; written by `admit` and `execute`. */
+export interface RequestTrace {
+  accountId?: number;
+  operation?: string;
 }
 
 /** The UTC day and the monthly period (`YYYY-MM`, first and last day) an instant falls in. */
@@ -50,6 +58,8 @@ interface Calendar {
 export interface Admission {
   readonly caller: Caller;
   readonly minute: RateDecision | undefined;
+  /** The request's trace, where `execute` names the operation. */
+  readonly trace?: RequestTrace;
 }
 
 /**
@@ -147,13 +157,14 @@ export class Core {
       await this.limitAnonymous(request.clientAddress);
       throw error;
     }
+    if (request.trace) request.trace.accountId = caller.account.id;
     const perMinute = caller.plan.requests_per_minute;
     let minute: RateDecision | undefined;
     if (perMinute !== null) {
       minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, now);
       if (!minute.allowed) throw rateLimited(minute);
     }
-    return { caller, minute };
+    return { caller, minute, trace: request.trace };
   }
 
   async reference() {
@@ -186,6 +197,7 @@ export class Core {
   async execute<R>(request: ExecuteRequest, finish?: (outcome: Outcome) => R | Promise<R>): Promise<Outcome | Finished<R>> {
     const { admission, operation } = request;
     const { caller } = admission;
+    if (admission.trace) admission.trace.operation = operation.name;
     const nowMs = this.#deps.clock();
     // Without awaiting when the reference data is fresh: this runs on every operation call.
     const reference = this.#deps.reference.fresh(nowMs) ?? (await this.#deps.reference.current(nowMs));
