@@ -66,7 +66,7 @@ export interface Admission {
  * The representations an answer can be sent in: JSON always; CSV for list operations (csv.ts). REST negotiates
  * which; the core renders it, because the ETag, the 304 and with it the quota refund are decided on the bytes sent.
  */
-export type Format = 'json' | 'csv';
+export type Format = 'json' | 'csv' | 'csv-excel';
 
 export interface Outcome {
   readonly value: unknown;
@@ -118,7 +118,7 @@ export class Core {
     this.#deps = deps;
     const csv = new Map<string, CsvTable>();
     for (const op of deps.operations) {
-      const table = csvTable(op.output);
+      const table = csvTable(op.output, op.csvRows);
       if (table) csv.set(op.name, table);
     }
     this.#csv = csv;
@@ -266,8 +266,8 @@ export class Core {
       };
       const value = await operation.handler(input as never, ctx);
       const json = JSON.stringify(value);
-      const csv = format === 'csv' ? this.#csv.get(operation.name) : undefined;
-      const body = Buffer.from(csv ? csv.render(value) : json);
+      const csv = format === 'json' ? undefined : this.#csv.get(operation.name);
+      const body = Buffer.from(csv ? csv.render(value, format === 'csv-excel' ? 'excel-pt' : 'rfc4180') : json);
       // Hashing bytes, not a string: a string would be re-encoded first.
       rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
       if (key !== undefined) reference.responses.set(key, rendered);
