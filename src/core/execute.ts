@@ -11,9 +11,11 @@ import type { TObject } from '@sinclair/typebox';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
 import type { Caller } from '../access/caller.js';
 import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
+import type { DailyUsage } from '../access/daily-usage.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import { ApiError, toApiError } from '../lib/errors.js';
 import type { LimitState } from '../lib/limit-state.js';
+import type { UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
 import { type CsvTable, csvTable } from './csv.js';
@@ -82,6 +84,8 @@ export interface ExecuteRequest {
   readonly etag?: boolean;
   /** The request as received, when the channel can name it exactly (REST: the URL); see `#answer`. */
   readonly requestKey?: string;
+  /** The channel asking: a charged request is counted for the day under it (the console's usage chart). */
+  readonly channel?: UsageChannel;
 }
 
 export interface CoreDeps {
@@ -93,6 +97,8 @@ export interface CoreDeps {
   readonly clock: () => number;
   readonly baseUrl: string;
   readonly operations: readonly AnyOperation[];
+  /** Charged requests per day and channel (the console's chart); absent, they are not split. */
+  readonly dailyUsage?: DailyUsage;
 }
 
 export class Core {
@@ -189,7 +195,10 @@ export class Core {
         if (notModified) {
           await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
           month = refunded(month);
-        } else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+        } else {
+          await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+          if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
+        }
       }
       return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month };
     } catch (error) {

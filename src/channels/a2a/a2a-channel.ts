@@ -94,7 +94,14 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
 
   async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
-    const outcome = await this.#core.execute({ admission, operation: call.skill, input: call.input, encoding: 'json', etag: false });
+    const outcome = await this.#core.execute({
+      admission,
+      operation: call.skill,
+      input: call.input,
+      encoding: 'json',
+      etag: false,
+      channel: 'a2a',
+    });
     return { result: messageResultBytes(call, outcome), quota: outcome.month };
   }
 

@@ -71,6 +71,7 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
       input: args,
       encoding: 'json',
       etag: false, // no conditional requests on MCP
+      channel: 'mcp',
     });
     return { result: this.#results.get(outcome.json, tool.wrapsArray), quota: outcome.month };
   }

@@ -70,6 +70,7 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
       requestKey: request.url,
       ifNoneMatch: headers['if-none-match'],
       format: asCsv ? 'csv' : 'json',
+      channel: 'rest',
     });
     const list = answerHeaders(route, request, core.baseUrl, admission, outcome);
     if (outcome.notModified) return writeAnswer(reply, 304, list, undefined);
