@@ -7,6 +7,7 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
+import { DailyUsage } from './access/daily-usage.js';
 import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
@@ -25,6 +26,8 @@ import { ApiError, toApiError } from './lib/errors.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { Store } from './store/store.js';
+import { registerConsole } from './web/console/console-routes.js';
+import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 import { registerHomeRoute } from './web/home-route.js';
@@ -71,6 +74,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
   });
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
+  const dailyUsage = new DailyUsage(store);
   const core = new Core({
     store,
     counters,
@@ -80,6 +84,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     clock,
     baseUrl: config.baseUrl,
     operations: registry.all,
+    dailyUsage,
   });
 
   http.setNotFoundHandler((request, reply) =>
@@ -115,6 +120,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
     registerHealthRoutes(scope, { store, counters });
   });
+  // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
+  // the data channels never pay for them. A page that needs a session registers here and calls requireUser.
+  await http.register(async (people) => {
+    await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
+    registerConsole(people);
+  });
   if (!registeredHost) throw new Error('the agent host was not registered');
   const agentHost = registeredHost;
 
@@ -134,6 +145,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
         clearInterval(sweep);
       }
       await agentHost.close();
+      await dailyUsage.close();
       await counters.close();
     },
   };

@@ -10,6 +10,7 @@ import type {
   NewAgentCredential,
   NewAgentTask,
 } from './agent-records.js';
+import type { ConsoleStore } from './console/console-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -364,5 +365,7 @@ export interface Store
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */
   readonly agents: AgentHostStore;
+  /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
+  readonly console: ConsoleStore;
   close(): Promise<void>;
 }
