@@ -21,11 +21,12 @@ import { MCP_PATH } from './channels/mcp/protocol.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
 import { parseQueryString } from './channels/rest/query-string.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
-import type { Config } from './config.js';
+import { type Config, DEFAULT_TIMEOUTS, type Timeouts } from './config.js';
 import { CursorCodec } from './core/cursor.js';
 import { Core } from './core/execute.js';
 import { ReferenceCache } from './core/reference.js';
 import { ApiError, kindOfStatus, toApiError } from './lib/errors.js';
+import type { ProxyTrust } from './lib/proxy-trust.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { Store } from './store/store.js';
@@ -72,7 +73,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     logger: deps.logger || deps.logDestination ? loggerOptions(config.logLevel, deps.logDestination) : false,
     logController: new OneLinePerRequest(),
     genReqId: () => nextRequestId(),
-    trustProxy: false,
+    // Behind a load balancer the client's address is in X-Forwarded-For, trusted only from the peers configured.
+    trustProxy: fastifyTrust(config.trustProxy ?? false),
+    ...serverTimeouts(config.timeouts ?? DEFAULT_TIMEOUTS),
     routerOptions: {
       // Query values are decoded strictly (query-string.ts) and read as their types by the core (docs/api.md).
       querystringParser: parseQueryString,
@@ -210,6 +213,35 @@ function sendRefusal(
 ): FastifyReply {
   const { contentType, body } = refusal(error, request.id, request.url.split('?')[0]);
   return reply.code(error.status).header('request-id', request.id).header('cache-control', 'no-store').type(contentType).send(body);
+}
+
+/**
+ * Fastify's form of TRUST_PROXY. A hop count is a function trusting the first `hops` peers back from the socket
+ * (Fastify 5 reads a bare number as "trust none"): the client is the address that many entries from the end of
+ * X-Forwarded-For. Only right when the service cannot be reached but through those proxies (docs/deploy.md).
+ */
+function fastifyTrust(trust: ProxyTrust): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
+/**
+ * Node's timeouts, so that a slow client cannot hold a connection (docs/deploy.md, Timeouts). Node checks the
+ * header and request timeouts on a sweep (every 30 s by default): a sweep at a tenth of the header timeout (at
+ * most every second) cuts a dribbling client close to its deadline.
+ */
+function serverTimeouts(timeouts: Timeouts) {
+  return {
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMs / 10))),
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleMs,
+  };
 }
 
 /**
