@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { DateString, MunicipalityRef, Page, Paging } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { findMunicipality } from '../municipalities/find-municipality.js';
 import { findIndicator } from './find-indicator.js';
 import { historyWindowStart } from './history-window.js';
@@ -58,6 +59,7 @@ export const indicatorsSeries = defineOperation({
       municipality: municipality.code,
       reference_date: row.reference_date,
       ...servedValue(row, caller.plan),
+      synthetic: isDemoIndicatorSource(indicator.source),
     }));
     return paging.page(points, (p) => p.reference_date);
   },

@@ -4,6 +4,7 @@
  * the percentile needs all 308 values anyway.
  */
 import type { ReferenceData } from '../../core/reference.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { IndicatorRecord, PlanRecord, Treatment } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { emptyTreatment, servedValue } from './values.js';
@@ -16,6 +17,7 @@ export interface SnapshotEntry {
   percentile: number | null;
   is_stale: boolean;
   treatment: Treatment;
+  synthetic: boolean;
 }
 
 export interface Snapshot {
@@ -50,6 +52,7 @@ export function loadSnapshot(reference: ReferenceData, store: Store, indicator: 
         percentile: value === null ? null : percentileOf(sortedValues, value),
         is_stale: point !== undefined && asOf !== null && point.date < asOf,
         treatment: point?.treatment ?? emptyTreatment(indicator.treatment, plan),
+        synthetic: isDemoIndicatorSource(indicator.source),
       };
     });
     return { rows, sortedValues, asOf };
