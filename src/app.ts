@@ -23,6 +23,7 @@ import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { Store } from './store/store.js';
 import { registerDocs } from './web/docs-routes.js';
+import { registerExplorer } from './web/explore/explore-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 
 export interface AppDeps {
@@ -103,6 +104,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
+    registerExplorer(scope, core, registry);
     registerHealthRoutes(scope, { store, counters });
   });
   if (!registeredHost) throw new Error('the agent host was not registered');
