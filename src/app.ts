@@ -33,6 +33,7 @@ import type { Store } from './store/store.js';
 import { registerConsole } from './web/console/console-routes.js';
 import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
+import { registerExplorer } from './web/explore/explore-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 import { registerHomeRoute } from './web/home-route.js';
 
@@ -145,6 +146,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
+    registerExplorer(scope, core, registry);
     registerHealthRoutes(scope, { store, counters });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
