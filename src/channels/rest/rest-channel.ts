@@ -19,7 +19,7 @@ import { rateLimitHeaderList } from '../http/limit-headers.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
 import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
-import { prefersCsv } from './csv-negotiation.js';
+import { FORMAT_PARAMETER, requestedFormat } from './csv-negotiation.js';
 
 const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
@@ -58,11 +58,13 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
   const { csv } = route;
   const headers = request.headers;
   let admission: Admission | undefined;
-  // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
-  const asCsv = csv && prefersCsv(header(headers.accept));
   try {
     admission = await core.admit(requestFacts(request));
-    const input = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
+    const { [FORMAT_PARAMETER]: formatParameter, ...query } = request.query as Record<string, unknown>;
+    // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
+    const format = requestedFormat(formatParameter, header(headers.accept), csv);
+    const asCsv = format !== 'json';
+    const input = { ...query, ...(request.params as Record<string, unknown>) };
     const admitted = admission;
     // The answer's headers and bytes are made inside the charge window: if making them fails, nothing is charged.
     const { finished } = await core.execute(
@@ -73,7 +75,8 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
         encoding: 'text',
         requestKey: request.url,
         ifNoneMatch: headers['if-none-match'],
-        format: asCsv ? 'csv' : 'json',
+        format,
+        channel: 'rest',
       },
       (outcome) => prepareAnswer(route, request, core.baseUrl, admitted, outcome, asCsv),
     );
@@ -100,6 +103,7 @@ function prepareAnswer(
   asCsv: boolean,
 ): PreparedAnswer | Promise<PreparedAnswer> {
   const list = answerHeaders(route, request, baseUrl, admission, outcome);
+  if (asCsv) list.push('content-disposition', `attachment; filename="${csvFileName(route.operation, request.params)}"`);
   if (outcome.notModified) return { status: 304, headers: list, body: undefined };
   const encoding = encodingFor(outcome.body, request);
   const done = (body: Buffer): PreparedAnswer => {
@@ -136,6 +140,25 @@ function writeAnswer(reply: FastifyReply, status: number, headers: string[], bod
   reply.hijack();
   reply.raw.writeHead(status, headers);
   reply.raw.end(body);
+}
+
+/**
+ * The file a CSV answer is saved as: the operation and its path parameters (`indicators-snapshot-population.csv`),
+ * kept to letters, digits and hyphens so that the header needs no quoting rules.
+ */
+function csvFileName(operation: AnyOperation, params: unknown): string {
+  const parts = [operation.name, ...Object.values((params ?? {}) as Record<string, unknown>).map(String)];
+  const name = parts
+    .map((p) =>
+      p
+        .normalize('NFD')
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, ''),
+    )
+    .filter(Boolean)
+    .join('-')
+    .toLowerCase();
+  return `${name.slice(0, 120)}.csv`;
 }
 
 function header(value: string | string[] | undefined): string | undefined {
