@@ -3,6 +3,8 @@
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
 import { randomBytes } from 'node:crypto';
+import { ConsoleSqlStore } from '../console/console-sql-store.js';
+import { postgresConsoleSql } from '../console/postgres-console-sql.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -112,12 +114,15 @@ export class PostgresStore implements Store {
 
   /** The company-agent host's records (SQL in ./agents/). */
   readonly agents: PostgresAgentHostStore;
+  /** The account console's records (SQL shared with SQLite in ../console/). */
+  readonly console: ConsoleSqlStore;
 
   constructor(pools: Pools) {
     this.#pools = pools;
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.agents = new PostgresAgentHostStore(this.#primary);
+    this.console = new ConsoleSqlStore(postgresConsoleSql(pools.primary));
   }
 
   #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -316,11 +321,11 @@ export class PostgresStore implements Store {
     )) as unknown as ObservationRow[];
   }
 
-  async latestPerMunicipality(indicator: string): Promise<ObservationRow[]> {
+  async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     return (await this.#read(
       `SELECT DISTINCT ON (municipality_id) municipality_id, reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = $1 AND value IS NOT NULL ORDER BY municipality_id, reference_date DESC`,
-      [indicator],
+       WHERE indicator = $1 AND value IS NOT NULL AND reference_date <= $2 ORDER BY municipality_id, reference_date DESC`,
+      [indicator, asOf],
     )) as unknown as ObservationRow[];
   }
 

@@ -6,6 +6,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { consoleMigration } from '../console/console-migration.js';
+import { ConsoleSqlStore } from '../console/console-sql-store.js';
+import { sqliteConsoleSql } from '../console/sqlite-console-sql.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -109,10 +112,13 @@ export class SqliteStore implements Store {
 
   /** The company-agent host's records (SQL in ./agents/). */
   readonly agents: SqliteAgentHostStore;
+  /** The account console's records (SQL shared with PostgreSQL in ../console/). */
+  readonly console: ConsoleSqlStore;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.agents = new SqliteAgentHostStore(db);
+    this.console = new ConsoleSqlStore(sqliteConsoleSql(db));
   }
 
   /** Prepared statements are cached by their text: preparing is the costly part of a query. */
@@ -133,7 +139,7 @@ export class SqliteStore implements Store {
       'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
     );
     const applied = new Set((this.#db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)));
-    for (const migration of SQLITE_MIGRATIONS) {
+    for (const migration of [...SQLITE_MIGRATIONS, consoleMigration('sqlite')]) {
       if (applied.has(migration.version)) continue;
       this.#db.transaction(() => {
         this.#db.exec(migration.sql);
@@ -341,12 +347,12 @@ export class SqliteStore implements Store {
     }) as ObservationRow[];
   }
 
-  async latestPerMunicipality(indicator: string): Promise<ObservationRow[]> {
+  async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     // SQLite returns the other columns of the row holding max(): the latest non-null point per municipality.
     return this.#sql(
       `SELECT municipality_id, max(reference_date) AS reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = ? AND value IS NOT NULL GROUP BY municipality_id`,
-    ).all(indicator) as ObservationRow[];
+       WHERE indicator = ? AND value IS NOT NULL AND reference_date <= ? GROUP BY municipality_id`,
+    ).all(indicator, asOf) as ObservationRow[];
   }
 
   async latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]> {
