@@ -146,7 +146,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
-    registerExplorer(scope, core, registry);
     registerHealthRoutes(scope, { store, counters });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
@@ -154,6 +153,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   await http.register(async (people) => {
     await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
     registerConsole(people);
+    // The explorer's pages, files and data (docs/explorer.md), compressed like the other public routes.
+    await people.register(async (explore) => {
+      await explore.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+      registerExplorer(explore, core, registry);
+    });
   });
   if (!registeredHost) throw new Error('the agent host was not registered');
   const agentHost = registeredHost;

@@ -100,7 +100,8 @@ export function sparkline(values, color = '#1f5f8b') {
   const width = 120;
   const height = 28;
   const points = values.filter((v) => v !== null && v !== undefined);
-  const svg = frame(width, height, '').attr('aria-hidden', 'true');
+  // Stretched to its card's width: the stroke keeps its width (non-scaling), only the time axis stretches.
+  const svg = frame(width, height, '').attr('aria-hidden', 'true').attr('preserveAspectRatio', 'none');
   if (points.length < 2) return svg.node();
   const x = d3
     .scaleLinear()
@@ -115,6 +116,7 @@ export function sparkline(values, color = '#1f5f8b') {
     .attr('fill', 'none')
     .attr('stroke', color)
     .attr('stroke-width', 1.6)
+    .attr('vector-effect', 'non-scaling-stroke')
     .attr(
       'd',
       d3

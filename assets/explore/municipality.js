@@ -84,8 +84,10 @@ async function keyFigures(section, catalogue) {
   const cards = keys.map((k, i) => {
     const indicator = byKey.get(k);
     const points = series[i];
-    const last = points.at(-1);
-    const previous = points.at(-2);
+    // The trend compares the two latest values there are: a gap in the series is skipped, not read as a change.
+    const known = points.filter((p) => p.value !== null && p.value !== undefined);
+    const last = known.at(-1);
+    const previous = known.at(-2);
     return h(
       'a',
       { class: 'figure-card', href: `?indicator=${k}#series`, 'data-indicator': k },
@@ -315,6 +317,7 @@ async function procurement(section) {
         ],
         contracts.items,
         `Latest contracts executed in ${municipality.name}`,
+        { stack: true },
       ),
       requests: [contractsReq],
     }),
