@@ -234,9 +234,7 @@ export function table(columns, rows, caption, { stack = false } = {}) {
       columns.map((c, i) => {
         const text = c.value(row);
         const content = c.href ? h('a', { href: c.href(row) }, text) : text;
-        return i === 0
-          ? h('th', { scope: 'row' }, content)
-          : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
+        return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
       }),
     ),
   );
