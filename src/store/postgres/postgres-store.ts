@@ -3,9 +3,9 @@
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
 import { randomBytes } from 'node:crypto';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { postgresConsoleSql } from '../console/postgres-console-sql.js';
-import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type {
   AggregateQuery,
   AggregateResult,

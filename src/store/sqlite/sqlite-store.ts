@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { consoleMigration } from '../console/console-migration.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { sqliteConsoleSql } from '../console/sqlite-console-sql.js';
-import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type {
   AggregateQuery,
   AggregateResult,
