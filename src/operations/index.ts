@@ -7,6 +7,7 @@ import { alertMatches } from './alerts/alert-matches.js';
 import { alertRules } from './alerts/alert-rules.js';
 import { indicatorsGet } from './indicators/indicators-get.js';
 import { indicatorsList } from './indicators/indicators-list.js';
+import { indicatorsMedians } from './indicators/indicators-medians.js';
 import { indicatorsSeries } from './indicators/indicators-series.js';
 import { indicatorsSnapshot } from './indicators/indicators-snapshot.js';
 import { indicatorsStats } from './indicators/indicators-stats.js';
@@ -42,6 +43,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   indicatorsSeries,
   indicatorsSnapshot,
   indicatorsStats,
+  indicatorsMedians,
   municipalitiesSearch,
   municipalitiesGet,
   municipalitiesIndicators,
