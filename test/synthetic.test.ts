@@ -108,6 +108,7 @@ describe('indicators, signals and cases', () => {
     expect(series.every((p) => p.synthetic === true)).toBe(true);
     expect((await items('/v1/indicators/population/snapshot?limit=10')).every((r) => r.synthetic === true)).toBe(true);
     expect((await t.get('/v1/indicators/population/stats')).json.synthetic).toBe(true);
+    expect((await t.get('/v1/indicators/population/medians')).json.every((p: any) => p.synthetic === true)).toBe(true);
     expect((await t.get('/v1/municipalities/lisboa/indicators')).json.every((v: any) => v.synthetic === true)).toBe(true);
     expect((await items('/v1/indicators')).every((i) => i.synthetic === true)).toBe(true);
   });
