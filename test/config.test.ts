@@ -10,7 +10,16 @@ describe('loadConfig', () => {
       baseUrl: 'http://127.0.0.1:8080',
       agentsUrl: 'http://127.0.0.1:8080/agents',
       logLevel: 'info',
+      ineApiUrl: 'https://www.ine.pt',
+      baseDataUrl: 'https://dados.gov.pt/api/1/datasets',
     });
+  });
+
+  it('reads INE_API_URL and BASE_DATA_URL for munidata sync: absolute http(s) URLs, without trailing slash', () => {
+    const config = loadConfig({ INE_API_URL: 'http://127.0.0.1:9000/', BASE_DATA_URL: 'http://127.0.0.1:9001/api/1/datasets/' });
+    expect(config.ineApiUrl).toBe('http://127.0.0.1:9000');
+    expect(config.baseDataUrl).toBe('http://127.0.0.1:9001/api/1/datasets');
+    expect(() => loadConfig({ INE_API_URL: 'ftp://x' })).toThrow(/INE_API_URL/);
   });
 
   it('reads AGENTS_URL (default {BASE_URL}/agents): an absolute http(s) URL, without trailing slash', () => {
