@@ -7,8 +7,8 @@
  * Municipal rows without a value (confidential, "x", …) are written as null points: INE publishes the point,
  * only not its value, and a null overwrites a value an earlier import may have stored.
  */
-
 import { AdminError } from '../../lib/admin-error.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { Unit } from '../../lib/vocabulary.js';
 import type { IndicatorRecord, ObservationInput } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
@@ -79,8 +79,6 @@ export interface IneImportReport {
   warnings: string[];
 }
 
-const DEMO_SOURCE_PREFIX = 'munidata demo';
-
 export async function importIne(store: Store, input: string | unknown, options: IneImportOptions): Promise<IneImportReport> {
   const treatment = options.treatment ?? 'raw';
   if (treatment !== 'raw' && treatment !== 'estimated') throw new Error(`treatment must be raw or estimated, not "${treatment}"`);
@@ -92,7 +90,7 @@ export async function importIne(store: Store, input: string | unknown, options: 
   const unit = ineUnitOf(ine.title);
   if (!options.force) refuseContradictions(indicator, ine, unit, options.catalogueCode ?? null);
   const resolve = makeGeocodeResolver(municipalities);
-  const mode = (indicator.source ?? '').startsWith(DEMO_SOURCE_PREFIX) ? 'replace' : 'merge';
+  const mode = isDemoIndicatorSource(indicator.source) ? 'replace' : 'merge';
 
   const report: IneImportReport = {
     indicator: indicator.key,
@@ -196,7 +194,7 @@ function refuseContradictions(indicator: IndicatorRecord, ine: IneIndicator, uni
     );
   }
   const source = indicator.source ?? '';
-  if (source !== '' && !source.startsWith(DEMO_SOURCE_PREFIX) && !source.startsWith(`INE ${ine.code} `) && source !== `INE ${ine.code}`) {
+  if (source !== '' && !isDemoIndicatorSource(source) && !source.startsWith(`INE ${ine.code} `) && source !== `INE ${ine.code}`) {
     throw new AdminError(
       `"${indicator.key}" holds another source's series ("${source}"), which INE ${ine.code} would merge into: it holds another source; ${override}`,
     );
