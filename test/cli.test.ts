@@ -341,13 +341,22 @@ describe('import ine', () => {
     const perPeriodAggregates = aggregates / report.periods.length;
     for (const period of report.periods) expect(period.rows, period.label).toBe(308 + perPeriodAggregates);
 
+    // Without --indicator, the indicator is the one whose INE code (data/indicators.json) is the file's.
+    const again = await runJson(db, ['import', 'ine', INE_SAMPLE]);
+    expect(again.indicator).toBe('birth_rate');
+    expect(again.placed.unchanged).toBe(again.placed.rows);
+    // The birth rate (0008264, ‰) is not the population: refused, nothing written, unless --force.
+    const wrong = await run(db, ['import', 'ine', INE_SAMPLE, '--indicator', 'population', '--json']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/contradicts the indicator; pass --force/);
+
     const bad = await run(db, ['import', 'ine', INE_SAMPLE, '--indicator', 'no_such_indicator', '--json']);
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain('no_such_indicator');
     expect(bad.stderr).toContain('birth_rate');
     expect(bad.stderr).toContain('population');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('help', () => {
