@@ -19,8 +19,11 @@ import { CursorCodec } from './core/cursor.js';
 import { Core } from './core/execute.js';
 import { ReferenceCache } from './core/reference.js';
 import { ApiError, toApiError } from './lib/errors.js';
+import { type AuthorizationServer, createAuthorizationServer } from './oauth/authorization-server.js';
+import { registerOAuthRoutes } from './oauth/routes.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
+import { MemoryOAuthStore, type OAuthStore } from './store/oauth-store.js';
 import type { Store } from './store/store.js';
 import { registerDocs } from './web/docs-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
@@ -37,6 +40,10 @@ export interface AppDeps {
   readonly logger?: boolean;
   /** The company-agent host's limits, task runner periods and test hooks. */
   readonly agents?: AgentHostOptions;
+  /** Where the authorization server keeps clients, grants, codes, tokens and keys (default: in this process). */
+  readonly oauthStore?: OAuthStore;
+  /** Access-token lifetime in seconds (tests shorten it; docs/oauth.md, Lifetimes). */
+  readonly oauthAccessTokenTtl?: number;
 }
 
 export interface App {
@@ -46,6 +53,8 @@ export interface App {
   readonly counters: Counters;
   /** The company-agent host (its task runner). */
   readonly agents: AgentHost;
+  /** The OAuth authorization server (docs/oauth.md). */
+  readonly oauth: AuthorizationServer;
   close(): Promise<void>;
 }
 
@@ -62,10 +71,16 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
   });
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
+  const oauth = await createAuthorizationServer({
+    baseUrl: config.baseUrl,
+    store: deps.oauthStore ?? new MemoryOAuthStore(),
+    cookieKeys: [await store.secret('oauth-cookies')],
+    accessTokenTtl: deps.oauthAccessTokenTtl,
+  });
   const core = new Core({
     store,
     counters,
-    authenticator: new Authenticator(store),
+    authenticator: new Authenticator(store, { verifier: oauth.verifier, revocations: oauth.revocations }),
     reference: new ReferenceCache(store),
     cursors: new CursorCodec(await store.secret('cursor')),
     clock,
@@ -101,6 +116,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerA2aChannel(scope, core, registry);
     registerMcpChannel(scope, core, registry);
     registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
+    registerOAuthRoutes(scope, { server: oauth, baseUrl: config.baseUrl, counters, clock });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHealthRoutes(scope, { store, counters });
@@ -114,6 +130,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registry,
     counters,
     agents: agentHost,
+    oauth,
     async close() {
       // Fastify closes the connections idle when it starts; one kept alive after its request in flight ends would
       // hold the close up until the client drops it, so idle ones are swept until the server is closed.
