@@ -28,14 +28,15 @@ import {
 } from '../jsonrpc/jsonrpc.js';
 import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
 import type { Cards } from './card.js';
-import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, protocolError } from './errors.js';
+import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, paramsError, protocolError } from './errors.js';
+import { type ListTasksQuery, readListTasks } from './list-tasks.js';
 import { continuedTaskId, readSendMessage, type SkillCall } from './send-message.js';
 import { requestedVersion } from './version.js';
 
+export { paramsError };
+
 /** `public`: shared caches may keep the card; it changes only with a deployment. */
 const CARD_CACHE_CONTROL = 'public, max-age=300';
-export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
-export const LIST_TASKS_MAX_PAGE_SIZE = 100;
 const PUSH_METHODS = new Set([
   'CreateTaskPushNotificationConfig',
   'GetTaskPushNotificationConfig',
@@ -75,7 +76,8 @@ export interface A2aAgent<P, S> {
   extendedCard(principal: P): Promise<string>;
   getTask(principal: P, id: string, params: Json): Promise<string>;
   cancelTask(principal: P, id: string): Promise<string>;
-  listTasks(principal: P, params: Json, pageSize: number): Promise<string>;
+  /** ListTasks, its parameters checked (list-tasks.ts); a page token is the agent's to read. */
+  listTasks(principal: P, query: ListTasksQuery): Promise<string>;
   /**
    * `WWW-Authenticate` of a 401 or of a step-up 403 (an OAuth-protected agent names its resource metadata:
    * docs/oauth.md); without it, `Bearer`.
@@ -184,7 +186,7 @@ async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: strin
     case 'CancelTask':
       return { result: await agent.cancelTask(principal, taskIdOf(params)) };
     case 'ListTasks':
-      return { result: await agent.listTasks(principal, params, pageSizeOf(params)) };
+      return { result: await agent.listTasks(principal, readListTasks(params)) };
     case 'SendStreamingMessage':
     case 'SubscribeToTask':
       throw protocolError(
@@ -208,22 +210,6 @@ function taskIdOf(params: Json): string {
   const taskId = params.id;
   if (typeof taskId !== 'string' || taskId === '') throw paramsError('id', 'is required: the task id');
   return taskId;
-}
-
-function pageSizeOf(params: Json): number {
-  const pageSize = params.pageSize ?? params.page_size;
-  if (pageSize === undefined) return LIST_TASKS_DEFAULT_PAGE_SIZE;
-  if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > LIST_TASKS_MAX_PAGE_SIZE) {
-    throw paramsError('pageSize', `must be an integer from 1 to ${LIST_TASKS_MAX_PAGE_SIZE}`);
-  }
-  return pageSize;
-}
-
-/** -32602 naming one field of `params`, with a google.rpc.BadRequest. */
-export function paramsError(name: string, message: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${name} ${message}.`, [
-    { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: name, description: message }] },
-  ]);
 }
 
 /** -32001: no such task (or not this caller's). */
