@@ -7,6 +7,8 @@ import compress from '@fastify/compress';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
+import { DailyUsage } from './access/daily-usage.js';
+import { openGrantRevocations } from './access/grant-revocations.js';
 import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
@@ -26,8 +28,12 @@ import { type AuthorizationServer, createAuthorizationServer } from './oauth/aut
 import { registerOAuthRoutes } from './oauth/routes.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
-import { MemoryOAuthStore, type OAuthStore } from './store/oauth-store.js';
+import type { OAuthStore } from './store/oauth-store.js';
 import type { Store } from './store/store.js';
+import { registerAppsPage } from './web/console/apps-page.js';
+import { registerConnectPage } from './web/console/connect-page.js';
+import { registerConsole } from './web/console/console-routes.js';
+import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 import { registerHomeRoute } from './web/home-route.js';
@@ -46,7 +52,7 @@ export interface AppDeps {
   readonly logDestination?: LogDestination;
   /** The company-agent host's limits, task runner periods and test hooks. */
   readonly agents?: AgentHostOptions;
-  /** Where the authorization server keeps clients, grants, codes, tokens and keys (default: in this process). */
+  /** Where the authorization server keeps clients, grants, codes, tokens and keys (default: the store's). */
   readonly oauthStore?: OAuthStore;
   /** Access-token lifetime in seconds (tests shorten it; docs/oauth.md, Lifetimes). */
   readonly oauthAccessTokenTtl?: number;
@@ -82,10 +88,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
   const oauth = await createAuthorizationServer({
     baseUrl: config.baseUrl,
-    store: deps.oauthStore ?? new MemoryOAuthStore(),
+    store: deps.oauthStore ?? store.oauth,
     cookieKeys: [await store.secret('oauth-cookies')],
     accessTokenTtl: deps.oauthAccessTokenTtl,
+    revocations: await openGrantRevocations(config),
   });
+  const dailyUsage = new DailyUsage(store);
   const core = new Core({
     store,
     counters,
@@ -95,6 +103,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     clock,
     baseUrl: config.baseUrl,
     operations: registry.all,
+    dailyUsage,
   });
 
   http.setNotFoundHandler((request, reply) =>
@@ -131,6 +140,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
     registerHealthRoutes(scope, { store, counters });
   });
+  // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
+  // the data channels never pay for them. A page that needs a session registers here and calls requireUser.
+  await http.register(async (people) => {
+    await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
+    registerConsole(people);
+    registerConnectPage(people, oauth);
+    registerAppsPage(people, oauth);
+  });
   if (!registeredHost) throw new Error('the agent host was not registered');
   const agentHost = registeredHost;
 
@@ -151,6 +168,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
         clearInterval(sweep);
       }
       await agentHost.close();
+      await dailyUsage.close();
+      await oauth.revocations.close();
       await counters.close();
     },
   };

@@ -9,7 +9,9 @@ import { registerAgentsCommands } from './cli/agents-commands.js';
 import { registerAlertCommands } from './cli/alert-commands.js';
 import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
+import { registerOAuthCommands } from './cli/oauth-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
+import { registerUsersCommands } from './cli/users-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { AdminError } from './lib/admin-error.js';
 
@@ -25,6 +27,8 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   registerAdminCommands(program, cli);
   registerAgentsCommands(program, cli);
   registerAlertCommands(program, cli);
+  registerUsersCommands(program, cli);
+  registerOAuthCommands(program, cli);
   await program.parseAsync(argv);
 }
 

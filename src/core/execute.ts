@@ -11,10 +11,12 @@ import type { TObject } from '@sinclair/typebox';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
 import type { Caller } from '../access/caller.js';
 import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
+import type { DailyUsage } from '../access/daily-usage.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import { DependencyUnavailableError } from '../lib/dependency.js';
 import { ApiError, toApiError } from '../lib/errors.js';
 import type { LimitState } from '../lib/limit-state.js';
+import type { UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
 import { type CsvTable, csvTable } from './csv.js';
@@ -96,6 +98,8 @@ export interface ExecuteRequest {
   readonly etag?: boolean;
   /** The request as received, when the channel can name it exactly (REST: the URL); see `#answer`. */
   readonly requestKey?: string;
+  /** The channel asking: a charged request is counted for the day under it (the console's usage chart). */
+  readonly channel?: UsageChannel;
 }
 
 export interface CoreDeps {
@@ -107,6 +111,8 @@ export interface CoreDeps {
   readonly clock: () => number;
   readonly baseUrl: string;
   readonly operations: readonly AnyOperation[];
+  /** Charged requests per day and channel (the console's chart); absent, they are not split. */
+  readonly dailyUsage?: DailyUsage;
 }
 
 export class Core {
@@ -217,7 +223,10 @@ export class Core {
       if (finished instanceof Promise) finished = await finished;
       if (charged) {
         if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
-        else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+        else {
+          await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+          if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
+        }
       }
       return finish === undefined ? outcome : { ...outcome, finished: finished as R };
     } catch (error) {

@@ -24,7 +24,7 @@ export const OAUTH_PATHS = {
   revocation: '/oauth/revoke',
   jwks: '/oauth/jwks',
   userinfo: '/oauth/userinfo',
-  consent: '/oauth/consent',
+  consent: '/console/connect',
 } as const;
 
 export function authorizationServerMetadataUrl(baseUrl: string): string {

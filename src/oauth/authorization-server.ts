@@ -6,9 +6,9 @@
  * clients by Client ID Metadata Document, Dynamic Client Registration or pre-registration. Everything it keeps
  * goes through `OAuthAdapter` into the store, so that any instance serves any step of a flow.
  */
-import { EventEmitter } from 'node:events';
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
-import type { GrantRevocations, TokenVerifier, VerifiedToken } from '../access/tokens.js';
+import type { GrantRevocationFeed } from '../access/grant-revocations.js';
+import type { TokenVerifier, VerifiedToken } from '../access/tokens.js';
 import { isScope, SCOPES, type Scope } from '../lib/domains.js';
 import { OAUTH_PATHS, oauthResource } from '../lib/oauth-resource.js';
 import type { OAuthStore } from '../store/oauth-store.js';
@@ -34,12 +34,15 @@ export interface AuthorizationServerOptions {
   readonly cookieKeys: readonly string[];
   /** Access-token lifetime in seconds (tests shorten it); default `LIFETIMES.accessToken`. */
   readonly accessTokenTtl?: number;
+  /** Where revoked grants are announced (every instance's authenticator listens). */
+  readonly revocations: GrantRevocationFeed;
 }
 
 export interface AuthorizationServer {
   readonly provider: Provider;
   readonly verifier: TokenVerifier;
-  readonly revocations: GrantRevocations & { announce(grantId: string): void };
+  readonly revocations: GrantRevocationFeed;
+  readonly store: OAuthStore;
   /** The scopes an access token of this server can carry: the API-key scopes. */
   readonly scopes: readonly Scope[];
 }
@@ -135,17 +138,10 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
   // The process sees requests with the Host the proxy forwarded; addresses are made from base_url (routes.ts).
   provider.proxy = true;
 
-  const emitter = new EventEmitter();
-  const revocations = {
-    onRevoked(listener: (grantId: string) => void) {
-      emitter.on('revoked', listener);
-    },
-    announce(grantId: string) {
-      emitter.emit('revoked', grantId);
-    },
-  };
-  // A reused refresh token or authorization code revokes its grant inside the library: tell the authenticator.
-  provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => revocations.announce(grantId));
+  const { revocations } = options;
+  // A reused refresh token or authorization code, or the revocation endpoint, revokes a grant inside the
+  // library: tell every authenticator.
+  provider.on('grant.revoked', (_ctx: KoaContextWithOIDC, grantId: string) => void revocations.announce(grantId));
 
   const verifier: TokenVerifier = {
     async verify(token: string, audience: string): Promise<VerifiedToken | undefined> {
@@ -167,7 +163,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
   };
 
-  return { provider, verifier, revocations, scopes: SCOPES };
+  return { provider, verifier, revocations, store, scopes: SCOPES };
 }
 
 function isLoopbackUrl(url: string): boolean {

@@ -1,30 +1,41 @@
 /**
  * Ending an authorization request's interaction (docs/oauth.md, Consent): the signed-in account holder approved
- * the client for some of the scopes it asked (or all, or fewer: they may narrow them) — or refused. The grant is
- * saved with those scopes on the one resource, and the browser goes back to `/oauth/authorize/:uid`, which
- * redirects to the client with a code (and `iss`).
+ * the client for some of the scopes it asked (all, or fewer: they may narrow them) — or refused. The grant is saved
+ * with those scopes on the one resource, and the browser goes back to `/oauth/authorize/:uid`, which redirects to
+ * the client with a code (and `iss`). The console's page (web/console/connect-page.ts) finds the interaction by
+ * the browser's interaction cookie, so that a link to someone else's request cannot be approved.
  */
 import type Provider from 'oidc-provider';
 import { isScope, SCOPES, type Scope } from '../lib/domains.js';
-import { OAUTH_PATHS, oauthResource } from '../lib/oauth-resource.js';
-import { clientOrigin } from './client-policy.js';
+import { oauthResource } from '../lib/oauth-resource.js';
+import { type ClientOrigin, clientOrigin } from './client-policy.js';
+
+type Interaction = InstanceType<Provider['Interaction']>;
 
 export interface ConsentRequest {
   readonly uid: string;
   readonly clientId: string;
   readonly clientName: string;
-  /** The hosts the client's redirect URIs point at (the consent page shows where the browser will go). */
+  /** The host the client's redirect URI points at (the page shows where the browser will go). */
   readonly redirectHost: string;
-  readonly origin: ReturnType<typeof clientOrigin>;
+  /** The origin of that redirect URI (for the consent page's form-action); undefined for a custom scheme. */
+  readonly redirectOrigin: string | undefined;
+  readonly origin: ClientOrigin;
+  /** The data scopes asked (all of them when the client names none). */
   readonly scopes: readonly Scope[];
-  /** The account already signed in to this flow, when the interaction is consent only. */
-  readonly returnTo: string;
 }
 
-/** What the interaction asks, for the consent page; undefined when it is unknown or expired. */
-export async function consentRequest(provider: Provider, uid: string): Promise<ConsentRequest | undefined> {
-  const interaction = await provider.Interaction.find(uid);
-  if (!interaction) return undefined;
+/** The interaction of this browser (its interaction cookie), or undefined when it has none or it expired. */
+export async function browserInteraction(provider: Provider, req: unknown, res: unknown): Promise<Interaction | undefined> {
+  try {
+    return await provider.interactionDetails(req as never, res as never);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the interaction asks, for the consent page; undefined when its client is unknown. */
+export async function consentRequest(provider: Provider, interaction: Interaction): Promise<ConsentRequest | undefined> {
   const clientId = String(interaction.params.client_id ?? '');
   const client = await provider.Client.find(clientId);
   if (!client) return undefined;
@@ -33,31 +44,28 @@ export async function consentRequest(provider: Provider, uid: string): Promise<C
     .split(' ')
     .filter(isScope);
   return {
-    uid,
+    uid: interaction.uid,
     clientId,
     clientName: client.clientName ?? clientId,
-    redirectHost: URL.parse(redirectUri)?.host ?? redirectUri,
+    redirectHost: URL.parse(redirectUri)?.host || redirectUri,
+    redirectOrigin: /^https?:$/.test(URL.parse(redirectUri)?.protocol ?? '') ? URL.parse(redirectUri)?.origin : undefined,
     origin: clientOrigin(clientId, client.metadata() as Record<string, unknown>),
-    // A client that names no data scope asks for all of them (the resource's scopes); the holder narrows.
     scopes: requested.length > 0 ? requested : SCOPES,
-    returnTo: interaction.returnTo,
   };
 }
 
 /**
- * Approves the interaction for `accountId` with `scopes` (a subset of those asked); returns where the browser goes
- * next. An empty list of scopes is a refusal (`access_denied` to the client).
+ * Approves the interaction for `accountId` with `scopes` (those of the asked ones the holder kept); an empty list
+ * is a refusal (`access_denied` to the client). Returns where the browser goes next.
  */
-export async function finishConsent(provider: Provider, uid: string, accountId: number, scopes: readonly Scope[]): Promise<string> {
-  const interaction = await provider.Interaction.find(uid);
-  if (!interaction) throw new Error('the authorization request has expired; start again from the app');
-  const asked = (await consentRequest(provider, uid))?.scopes ?? [];
-  const granted = scopes.filter((s) => asked.includes(s));
+export async function approve(provider: Provider, interaction: Interaction, accountId: number, scopes: readonly Scope[]): Promise<string> {
+  const asked = (await consentRequest(provider, interaction))?.scopes ?? [];
+  const granted = asked.filter((s) => scopes.includes(s));
   if (granted.length === 0) {
     interaction.result = { error: 'access_denied', error_description: 'The account holder did not allow access.' };
   } else {
-    const clientId = String(interaction.params.client_id);
-    const grant = new provider.Grant({ accountId: String(accountId), clientId });
+    const resource = oauthResource(provider.issuer);
+    const grant = new provider.Grant({ accountId: String(accountId), clientId: String(interaction.params.client_id) });
     const refused = asked.filter((s) => !granted.includes(s));
     const oidcScopes = String(interaction.params.scope ?? '')
       .split(' ')
@@ -65,17 +73,21 @@ export async function finishConsent(provider: Provider, uid: string, accountId: 
     // The data scopes are both the library's scopes (they are in `scopes_supported`) and the resource's; a scope
     // the holder took away is recorded as refused, so that the library does not ask again.
     grant.addOIDCScope([...oidcScopes, ...granted].join(' '));
-    grant.addResourceScope(oauthResource(provider.issuer), granted.join(' '));
+    grant.addResourceScope(resource, granted.join(' '));
     if (refused.length > 0) {
       grant.rejectOIDCScope(refused.join(' '));
-      grant.rejectResourceScope(oauthResource(provider.issuer), refused.join(' '));
+      grant.rejectResourceScope(resource, refused.join(' '));
     }
     const grantId = await grant.save();
-    interaction.result = {
-      login: { accountId: String(accountId) },
-      consent: { grantId },
-    };
+    interaction.result = { login: { accountId: String(accountId) }, consent: { grantId } };
   }
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
-  return interaction.returnTo ?? `${OAUTH_PATHS.authorization}/${uid}`;
+  return interaction.returnTo;
+}
+
+/** `approve` for an interaction named by its uid (tests, which hold no browser). */
+export async function approveByUid(provider: Provider, uid: string, accountId: number, scopes: readonly Scope[]): Promise<string> {
+  const interaction = await provider.Interaction.find(uid);
+  if (!interaction) throw new Error('the authorization request has expired; start again from the app');
+  return approve(provider, interaction, accountId, scopes);
 }

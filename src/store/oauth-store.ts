@@ -12,7 +12,8 @@ export interface OAuthRecord {
   /** Milliseconds since the epoch; null for records that do not expire (clients, signing keys). */
   readonly expiresAtMs: number | null;
   readonly consumed: boolean;
-  /** The last time a token of this grant was accepted (Grant records only). */
+  /** The first and the last time a token of this grant was accepted (Grant records only). */
+  readonly firstUsedAtMs: number | null;
   readonly lastUsedAtMs: number | null;
 }
 
@@ -42,6 +43,7 @@ export class MemoryOAuthStore implements OAuthStore {
       payload: structuredClone(payload),
       expiresAtMs,
       consumed: false,
+      firstUsedAtMs: previous?.firstUsedAtMs ?? null,
       lastUsedAtMs: previous?.lastUsedAtMs ?? null,
       grantId: stringOf(payload.grantId),
       uid: stringOf(payload.uid),
@@ -84,7 +86,7 @@ export class MemoryOAuthStore implements OAuthStore {
 
   async oauthTouchGrant(grantId: string, nowMs: number): Promise<void> {
     const record = this.#records.get(`Grant ${grantId}`);
-    if (record) this.#records.set(`Grant ${grantId}`, { ...record, lastUsedAtMs: nowMs });
+    if (record) this.#records.set(`Grant ${grantId}`, { ...record, firstUsedAtMs: record.firstUsedAtMs ?? nowMs, lastUsedAtMs: nowMs });
   }
 }
 

@@ -10,6 +10,8 @@ import type {
   NewAgentCredential,
   NewAgentTask,
 } from './agent-records.js';
+import type { ConsoleStore } from './console/console-store.js';
+import type { OAuthStore } from './oauth-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -364,5 +366,9 @@ export interface Store
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */
   readonly agents: AgentHostStore;
+  /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
+  readonly console: ConsoleStore;
+  /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
+  readonly oauth: OAuthStore;
   close(): Promise<void>;
 }

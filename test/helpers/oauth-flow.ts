@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Scope } from '../../src/lib/domains.js';
-import { finishConsent } from '../../src/oauth/consent.js';
+import { approveByUid } from '../../src/oauth/consent.js';
 import { BASE_URL, type TestApp } from './test-app.js';
 
 export const RESOURCE = `${BASE_URL}/mcp`;
@@ -83,14 +83,14 @@ export async function authorize(t: TestApp, p: AuthorizeParams): Promise<Authori
   const jar = new Jar();
   jar.take(res.headers['set-cookie']);
   const location = String(res.headers.location ?? '');
-  const uid = /\/oauth\/consent\/([^/?#]+)/.exec(location)?.[1];
+  const uid = /\/console\/connect\/([^/?#]+)/.exec(location)?.[1];
   return { status: res.statusCode, location, uid, jar };
 }
 
 /** Consent as the page gives it, then the browser's return to the authorization endpoint: the client's redirect. */
 export async function consent(t: TestApp, auth: Authorization, accountId: number, scopes: Scope[]): Promise<URL> {
   if (!auth.uid) throw new Error(`no interaction: ${auth.status} ${auth.location}`);
-  const next = await finishConsent(t.app.oauth.provider, auth.uid, accountId, scopes);
+  const next = await approveByUid(t.app.oauth.provider, auth.uid, accountId, scopes);
   const res = await t.app.http.inject({ method: 'GET', url: new URL(next, BASE_URL).pathname, headers: { cookie: auth.jar.header() } });
   auth.jar.take(res.headers['set-cookie']);
   if (!res.headers.location) throw new Error(`no redirect from the resume: ${res.statusCode} ${res.body}`);

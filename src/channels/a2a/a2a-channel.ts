@@ -113,7 +113,7 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
     // The message is built inside the charge window: if building it fails, the call is refunded.
     const { finished, month } = await this.#core.execute(
-      { admission, operation: call.skill, input: call.input, encoding: 'json', etag: false },
+      { admission, operation: call.skill, input: call.input, encoding: 'json', etag: false, channel: 'a2a' },
       (outcome) => messageResultBytes(call, outcome),
     );
     return { result: finished, quota: month };

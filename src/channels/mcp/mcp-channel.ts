@@ -78,6 +78,7 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
         input: args,
         encoding: 'json',
         etag: false, // no conditional requests on MCP
+        channel: 'mcp',
       },
       (outcome) => this.#results.get(outcome.json, tool.wrapsArray),
     );

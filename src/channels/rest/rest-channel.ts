@@ -76,6 +76,7 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
         requestKey: request.url,
         ifNoneMatch: headers['if-none-match'],
         format,
+        channel: 'rest',
       },
       (outcome) => prepareAnswer(route, request, core.baseUrl, admitted, outcome, asCsv),
     );

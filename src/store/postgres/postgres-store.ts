@@ -3,6 +3,10 @@
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
 import { randomBytes } from 'node:crypto';
+import { ConsoleSqlStore } from '../console/console-sql-store.js';
+import { postgresConsoleSql } from '../console/postgres-console-sql.js';
+import { oauthSqlOver } from '../oauth/console-sql-oauth.js';
+import { OAuthSqlStore } from '../oauth/oauth-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -112,12 +116,19 @@ export class PostgresStore implements Store {
 
   /** The company-agent host's records (SQL in ./agents/). */
   readonly agents: PostgresAgentHostStore;
+  /** The account console's records (SQL shared with SQLite in ../console/). */
+  readonly console: ConsoleSqlStore;
+  /** The OAuth authorization server's records (SQL shared with SQLite in ../oauth/). */
+  readonly oauth: OAuthSqlStore;
 
   constructor(pools: Pools) {
     this.#pools = pools;
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.agents = new PostgresAgentHostStore(this.#primary);
+    const shared = postgresConsoleSql(pools.primary);
+    this.console = new ConsoleSqlStore(shared);
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
   }
 
   #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
