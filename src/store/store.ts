@@ -11,6 +11,7 @@ import type {
   NewAgentTask,
 } from './agent-records.js';
 import type { ConsoleStore } from './console/console-store.js';
+import type { OAuthStore } from './oauth-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -381,5 +382,7 @@ export interface Store
   readonly agents: AgentHostStore;
   /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
   readonly console: ConsoleStore;
+  /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
+  readonly oauth: OAuthStore;
   close(): Promise<void>;
 }

@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { postgresConsoleSql } from '../console/postgres-console-sql.js';
+import { oauthSqlOver } from '../oauth/console-sql-oauth.js';
+import { OAuthSqlStore } from '../oauth/oauth-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -130,6 +132,8 @@ export class PostgresStore implements Store {
   readonly agents: PostgresAgentHostStore;
   /** The account console's records (SQL shared with SQLite in ../console/). */
   readonly console: ConsoleSqlStore;
+  /** The OAuth authorization server's records (SQL shared with SQLite in ../oauth/). */
+  readonly oauth: OAuthSqlStore;
 
   /** The access version, heard through LISTEN (access-version.ts). */
   readonly #access: AccessVersionWatch;
@@ -139,7 +143,9 @@ export class PostgresStore implements Store {
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.agents = new PostgresAgentHostStore(this.#primary);
-    this.console = new ConsoleSqlStore(postgresConsoleSql(pools.primary));
+    const shared = postgresConsoleSql(pools.primary);
+    this.console = new ConsoleSqlStore(shared);
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
     this.#access = new AccessVersionWatch(url, this.#primary);
   }
 
