@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const DOCUMENTED_ROUTES = [
   '/v1/me',
+  '/v1/sources',
   '/v1/indicators',
   '/v1/indicators/{key}',
   '/v1/indicators/{key}/series',
@@ -48,6 +49,7 @@ describe('the registry', () => {
     expect(OPERATIONS.map((op) => op.name).sort()).toEqual(
       [
         'me',
+        'sources',
         'indicators_list',
         'indicators_get',
         'indicators_series',

@@ -33,9 +33,11 @@ import { signalFamilies } from './signals/signal-families.js';
 import { signalTypes } from './signals/signal-types.js';
 import { signalsGet } from './signals/signals-get.js';
 import { signalsList } from './signals/signals-list.js';
+import { sources } from './sources/sources.js';
 
 export const OPERATIONS: readonly AnyOperation[] = [
   me,
+  sources,
   indicatorsList,
   indicatorsGet,
   indicatorsSeries,
