@@ -234,9 +234,7 @@ export function table(columns, rows, caption, { stack = false } = {}) {
       columns.map((c, i) => {
         const text = c.value(row);
         const content = c.href ? h('a', { href: c.href(row) }, text) : text;
-        return i === 0
-          ? h('th', { scope: 'row' }, content)
-          : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
+        return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
       }),
     ),
   );
@@ -260,6 +258,21 @@ export function isSynthetic(item) {
   if (typeof item.source === 'string') return item.source === 'demo' || /synthetic/i.test(item.source);
   const title = item.title_en ?? item.title_pt;
   return typeof title === 'string' && title.startsWith('[demo]');
+}
+
+/**
+ * Whether answers hold generated data, as they say it: an answer's own `synthetic` (the aggregate), or any of its
+ * items' or groups'; undefined when none says (answers of a service without the field).
+ */
+export function syntheticOf(...answers) {
+  let said;
+  for (const answer of answers) {
+    const parts = [answer, ...(Array.isArray(answer) ? answer : []), ...(answer?.items ?? []), ...(answer?.groups ?? [])];
+    for (const part of parts) {
+      if (typeof part?.synthetic === 'boolean') said = (said ?? false) || part.synthetic;
+    }
+  }
+  return said;
 }
 
 /** Whether the store's data is generated, when the rows of a picture do not say (the indicator catalogue does). */
