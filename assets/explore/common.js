@@ -260,6 +260,21 @@ export function isSynthetic(item) {
   return typeof title === 'string' && title.startsWith('[demo]');
 }
 
+/**
+ * Whether answers hold generated data, as they say it: an answer's own `synthetic` (the aggregate), or any of its
+ * items' or groups'; undefined when none says (answers of a service without the field).
+ */
+export function syntheticOf(...answers) {
+  let said;
+  for (const answer of answers) {
+    const parts = [answer, ...(Array.isArray(answer) ? answer : []), ...(answer?.items ?? []), ...(answer?.groups ?? [])];
+    for (const part of parts) {
+      if (typeof part?.synthetic === 'boolean') said = (said ?? false) || part.synthetic;
+    }
+  }
+  return said;
+}
+
 /** Whether the store's data is generated, when the rows of a picture do not say (the indicator catalogue does). */
 let catalogueSynthetic;
 export async function datasetSynthetic() {

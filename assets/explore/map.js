@@ -18,6 +18,7 @@ import {
   readState,
   request,
   showError,
+  syntheticOf,
   table,
   view,
   writeState,
@@ -127,7 +128,7 @@ function buildControls() {
       )
     : h('p', { class: 'period', id: 'period-note' }, 'Period: the latest of each municipality');
   controls.append(
-    h('div', { class: 'field' }, h('label', { for: 'indicator-search' }, 'Indicator'), search, select),
+    h('div', { class: 'field wide' }, h('label', { for: 'indicator-search' }, 'Indicator'), search, select),
     h('div', { class: 'field row' }, scale, period),
   );
   syncControls();
@@ -196,7 +197,7 @@ function render(topology, indicator, snapshot, stats, statsReq) {
     const c = scale.classOf(r.value);
     if (c >= 0) counts[c] = (counts[c] ?? 0) + 1;
   }
-  const synthetic = isSynthetic(indicator) || rows.some((r) => r.synthetic === true);
+  const synthetic = syntheticOf(rows) ?? isSynthetic(indicator);
   const missing = rows.filter((r) => r.value === null || r.value === undefined).length;
   const stale = rows.filter((r) => r.is_stale).length;
 
