@@ -4,7 +4,7 @@ import { migrate } from '../admin/migrate.js';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { findDemoAccount, issueDemoKey } from '../demo/demo-account.js';
+import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-account.js';
 import { loadDemo } from '../demo/load-demo.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -28,18 +28,39 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   await migrate(store);
   const now = new Date();
   if (demo && (await holdsNoData(store))) {
-    process.stdout.write('Empty store: loading the demo dataset (first start only)…\n');
+    process.stdout.write(
+      'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, marked synthetic: true in every answer.\n',
+    );
     await loadDemo(store, { today: now }); // the demo account and its alert rules included
   }
   // Only a store that holds the demo dataset has the demo account; a production store never gets one.
   const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
   // The demo company agents go with the demo account: created (and published) once, fresh credentials at every start.
-  if (demoKey) await ensureDemoAgents(store, now);
+  if (demoKey) await ensureDemoAgents(store, now, demoKey.key.account_id);
   const demoAgents = demoKey ? await issueDemoAgentCredentials(store, now) : [];
+  const demoOwner = demoKey ? await issueDemoOwnerLink(store, now, config.baseUrl) : undefined;
 
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
-  const lines = [`munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`, `Docs: ${config.baseUrl}/docs`];
+  const lines = [
+    `munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`,
+    `Docs: ${config.baseUrl}/docs`,
+    `Console: ${config.baseUrl}/console`,
+  ];
+  if (demoOwner) {
+    lines.push(
+      '',
+      `Demo owner ${demoOwner.email}: sign in to the console with this one-time link (a new one at every start):`,
+      `  ${demoOwner.link}`,
+    );
+  }
+  if (demoKey) {
+    lines.push(
+      '',
+      'The data served is SYNTHETIC demo data (synthetic: true on every generated record; GET /v1/sources lists the sources).',
+      'Real data: munidata import …; munidata demo remove deletes the demo; serve --no-demo runs on real data only.',
+    );
+  }
   if (demoKey) {
     lines.push(
       '',

@@ -27,8 +27,9 @@ export const DateString = Type.String({ format: 'date', description: 'A date, YY
 export const MunicipalityRef = Type.String({
   minLength: 1,
   maxLength: 100,
-  description: "The service's 4-digit municipality code (e.g. `1106`) or its slug (e.g. `lisboa`).",
-  examples: ['1106', 'vila-nova-de-gaia'],
+  description:
+    "The service's 4-digit municipality code (e.g. `1106`), its slug (e.g. `lisboa`) or its name, case and accents ignored (`Guimarães`, `guimaraes`).",
+  examples: ['1106', 'vila-nova-de-gaia', 'Guimarães'],
 });
 
 /**
@@ -38,6 +39,14 @@ export const MunicipalityRef = Type.String({
 export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
+
+/**
+ * On every record that holds data (docs/data.md, "Real and synthetic data"): true when it is, or derives from,
+ * data the demo generator made up; false on real data. `sources` lists where the data comes from.
+ */
+export const Synthetic = Type.Boolean({
+  description: 'true: generated demo data (synthetic, not real); false: real data from its source. See `sources`.',
+});
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

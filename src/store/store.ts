@@ -10,6 +10,7 @@ import type {
   NewAgentCredential,
   NewAgentTask,
 } from './agent-records.js';
+import type { ConsoleStore } from './console/console-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -22,6 +23,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from './procurement-queries.js';
 import type {
   AmendmentInput,
@@ -49,6 +51,7 @@ import type {
   PlanRecord,
   WriteSummary,
 } from './records.js';
+import type { DemoRemovalSummary } from './shared/demo-removal.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
 import type {
   AlertMatchInput,
@@ -124,8 +127,8 @@ export interface SeriesQuery {
 export interface ObservationStore {
   /** Points of one indicator for one municipality, by reference_date ascending. */
   series(query: SeriesQuery): Promise<ObservationRow[]>;
-  /** The latest point of each municipality that has one, for one indicator. */
-  latestPerMunicipality(indicator: string): Promise<ObservationRow[]>;
+  /** The latest point of each municipality that has one, for one indicator; with `asOf`, the latest on or before it. */
+  latestPerMunicipality(indicator: string, asOf?: string): Promise<ObservationRow[]>;
   /** The latest point of every indicator for one municipality. */
   latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]>;
   /**
@@ -165,6 +168,11 @@ export interface ProcurementWriteStore {
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary>;
   /** Recomputes derived figures (entity totals and counts) after loads; cheap to call when nothing changed. */
   refreshProcurementRollups(): Promise<void>;
+  /**
+   * Deletes every record the demo generated and what was derived from it (store/shared/demo-removal.ts), in one
+   * transaction: imported data, accounts, keys, rules and usage stay.
+   */
+  removeDemoData(): Promise<DemoRemovalSummary>;
 }
 
 /**
@@ -174,6 +182,8 @@ export interface ProcurementWriteStore {
 export interface ProcurementReadStore {
   /** Codes in the CPV vocabulary (0 before it is loaded). */
   countCpvs(): Promise<number>;
+  /** Records per procurement source and kind, with the latest import time (the `sources` operation). */
+  procurementSources(): Promise<ProcurementSourceCount[]>;
   /** Contracts matching every filter, by publication date descending then id descending. */
   listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;
   getContract(id: number): Promise<ContractDetailRecord | undefined>;
@@ -369,5 +379,7 @@ export interface Store
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */
   readonly agents: AgentHostStore;
+  /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
+  readonly console: ConsoleStore;
   close(): Promise<void>;
 }

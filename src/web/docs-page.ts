@@ -95,7 +95,15 @@ of range, gets 422 <code>validation-error</code> naming it. The same operations,
 also an A2A agent (card at <a href="${esc(`${baseUrl}${AGENT_CARD_PATH}`)}"><code>${esc(AGENT_CARD_PATH)}</code></a>,
 JSON-RPC at <code>${esc(baseUrl)}/a2a</code>) and an MCP server (Streamable HTTP at <code>${esc(baseUrl)}/mcp</code>):
 each operation's name below is its skill id and its tool name there. The machine-readable description is the
-<a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>`,
+<a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>
+<p id="synthetic"><strong>The default data is synthetic.</strong> A new installation starts with a generated demo
+dataset: invented series for the real 308 municipalities and invented contracts, notices and amendments with their
+signals and cases. Every record that holds data says which it is: <code>synthetic: true</code> on generated data,
+<code>false</code> on real data (OCDS releases carry it through the synthetic extension), and the titles of signals
+and cases made from generated data begin with <code>[demo]</code>. <code>GET /v1/sources</code> lists each source
+with its licence, record counts and last import; procurement lists and the aggregate take <code>source=base</code>
+for real data only. Real data comes in with <code>munidata import</code>; <code>munidata demo remove</code> deletes the
+generated data, and <code>munidata serve --no-demo</code> runs on real data only.</p>`,
   );
 }
 
@@ -195,9 +203,16 @@ function csvSection(baseUrl: string): string {
 quota (one request), errors (still <code>application/problem+json</code>) and conditional requests (the CSV has its
 own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints answer JSON whatever
 <code>Accept</code> says. Quality values count: <code>text/csv;q=0.5, application/json</code> gets JSON, and
-<code>*/*</code> or no <code>Accept</code> gets JSON.</p>
+<code>*/*</code> or no <code>Accept</code> gets JSON. Where a header cannot be sent (a link, a spreadsheet's
+“from web”), the query parameter <code>format=csv</code> asks the same, and wins over <code>Accept</code>;
+<code>format=json</code> asks for JSON. The aggregate answers CSV too, one row per group.</p>
 <pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${esc(`${baseUrl}/v1/municipalities?limit=200`)}"</pre>
 <ul>
+<li><code>format=csv-excel</code> is the same table for a spreadsheet set to Portuguese (Excel, LibreOffice):
+<code>;</code> between fields, numbers with a decimal comma (<code>1234,5</code>), and a UTF-8 byte-order mark so
+that accents open right. Use <code>format=csv</code> for programs.</li>
+<li>CSV answers carry <code>Content-Disposition: attachment; filename="…"</code>, named after the operation and
+its path (<code>indicators-snapshot-population.csv</code>).</li>
 <li>The answer is <code>${esc('text/csv; charset=utf-8; header=present')}</code>: UTF-8 (no byte-order mark), one
 header row, then one row per item; every line ends with CRLF. An empty result is the header row alone.</li>
 <li>Columns come from the item's schema, in its order, so they do not change with the data. A nested object becomes
@@ -299,7 +314,7 @@ ${examples.length > 0 ? `<p>Examples:</p>\n<ul class="examples">\n${examples.joi
 function csvNote(op: AnyOperation): string {
   const columns = csvColumns(op);
   if (columns === undefined) return '';
-  return `Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>), columns ${columns.map((c) => `<code>${esc(c)}</code>`).join(', ')}.`;
+  return `Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>, <code>format=csv</code> or <code>format=csv-excel</code>)${op.csvRows === undefined ? '' : `, one row per element of <code>${esc(op.csvRows)}</code>`}, columns ${columns.map((c) => `<code>${esc(c)}</code>`).join(', ')}.`;
 }
 
 function parameterTable(parameters: RestParameter[]): string {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { MunicipalityRef } from '../../core/schemas.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { Category } from '../indicators/schemas.js';
 import { servedValue } from '../indicators/values.js';
 import { findMunicipality } from './find-municipality.js';
@@ -11,7 +12,7 @@ export const municipalitiesIndicators = defineOperation({
   title: "A municipality's latest indicator values",
   summary: 'The latest value of every indicator for one municipality (not paged).',
   description:
-    'Returns, for one municipality (code or slug), the latest value of each indicator it has data for, ordered by ' +
+    'Returns, for one municipality (code, slug or name), the latest value of each indicator it has data for, ordered by ' +
     'indicator key, optionally only one category. The answer is a JSON array (wrapped as `{"items": [...]}` on A2A and MCP).',
   domain: 'indicators',
   scope: 'indicators:read',
@@ -33,6 +34,7 @@ export const municipalitiesIndicators = defineOperation({
           category: indicator.category,
           reference_date: row.reference_date,
           ...servedValue(row, caller.plan),
+          synthetic: isDemoIndicatorSource(indicator.source),
         },
       ];
     });

@@ -8,12 +8,12 @@ import type { ReferenceData } from '../../core/reference.js';
 import { queryTokens } from '../../lib/text-match.js';
 import type { ContractFilter } from '../../store/procurement-queries.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { CpvPrefix, checkRange, FromDate, Nif, SearchText, ToDate } from './inputs.js';
+import { CpvPrefix, checkRange, FromDate, Nif, SearchText, SourceFilter, ToDate } from './inputs.js';
 import { OcdsMethod } from './schemas.js';
 
 /** The filter parameters (spread them into an operation's input object, next to `...Paging`). */
 export const contractFilterParams = {
-  municipality: Type.Optional(MunicipalityRefs('Executed in this municipality (code or slug).')),
+  municipality: Type.Optional(MunicipalityRefs('Executed in this municipality (code, slug or name).')),
   buyer: Type.Optional({ ...Nif, description: 'Tax number of a contracting entity (9 digits).' }),
   supplier: Type.Optional({ ...Nif, description: 'Tax number of a supplier (9 digits).' }),
   cpv: Type.Optional(CpvPrefix),
@@ -30,6 +30,7 @@ export const contractFilterParams = {
   min_amount: Type.Optional(Type.Number({ minimum: 0, description: 'Lowest contract price included, euros.' })),
   max_amount: Type.Optional(Type.Number({ minimum: 0, description: 'Highest contract price included, euros.' })),
   q: SearchText('the object or description'),
+  source: SourceFilter,
 };
 
 const ContractFilterInput = Type.Object(contractFilterParams);
@@ -37,13 +38,13 @@ export type ContractFilterInput = Static<typeof ContractFilterInput>;
 
 /** What the filters mean, for an operation's description. */
 export const CONTRACT_FILTERS_DESCRIPTION =
-  'Every filter given must hold. `municipality` (code or slug, repeatable): executed in any of them. `buyer` / ' +
+  'Every filter given must hold. `municipality` (code, slug or name, repeatable): executed in any of them. `buyer` / ' +
   '`supplier`: the tax number of a contracting entity / a supplier (procurement_lookup_entities finds it by name; ' +
   'a municipality’s own is in procurement_lookup_municipalities). `cpv`: the main CPV code starts with these ' +
   'digits (`45` construction work). `procedure_type`: the Portuguese label, any case or accents (`Concurso ' +
   'público`); `method`: its OCDS method. `from`/`to`: publication dates, inclusive. `min_amount`/`max_amount`: the ' +
   'contract price in euros (without VAT), inclusive; contracts without a price only match when no amount bound is ' +
-  'given. `q`: words in the object or description.';
+  'given. `q`: words in the object or description. `source`: `base` (real) or `demo` (synthetic) records only.';
 
 /** The store filter of these inputs; 422 for an unknown municipality or a range whose ends are swapped. */
 export function contractFilterOf(input: ContractFilterInput, reference: ReferenceData): ContractFilter {
@@ -61,5 +62,6 @@ export function contractFilterOf(input: ContractFilterInput, reference: Referenc
     minAmount: input.min_amount,
     maxAmount: input.max_amount,
     words: input.q === undefined ? undefined : queryTokens(input.q),
+    source: input.source,
   };
 }

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
+import { DEMO_PROCUREMENT_SOURCE, isDemoProcurementSource } from '../../lib/provenance.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { checkRange, FromDate, ToDate } from './inputs.js';
+import { checkRange, FromDate, SourceFilter, ToDate } from './inputs.js';
 import { AggregateAnswer, AggregateDimension } from './schemas.js';
 
 /** An answer is one JSON document: a grouping finer than this is refused; narrow the filters or the dimensions. */
@@ -22,12 +23,13 @@ export const procurementAggregate = defineOperation({
     'one executed in two municipalities for each municipality — so group sums can exceed `totals`, which count every ' +
     'matching contract once. `executed_in` (codes or slugs, repeatable): contracts executed in any of them (grouped ' +
     'by municipality, only those municipalities appear). `from`/`to`: publication dates, inclusive. `labels` names ' +
-    'the CPV divisions, entities and municipalities of each key.',
+    'the CPV divisions, entities and municipalities of each key. Also as CSV, one row per group (the totals are in ' +
+    'the JSON answer only).',
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(
     {
-      executed_in: Type.Optional(MunicipalityRefs('Contracts executed in this municipality (code or slug).')),
+      executed_in: Type.Optional(MunicipalityRefs('Contracts executed in this municipality (code, slug or name).')),
       from: FromDate('publication date'),
       to: ToDate('publication date'),
       group_by: Type.Optional(
@@ -39,12 +41,15 @@ export const procurementAggregate = defineOperation({
           description: 'The dimensions of the groups, in key order (repeat the parameter). Default: year.',
         }),
       ),
+      source: SourceFilter,
     },
     { additionalProperties: false },
   ),
   output: AggregateAnswer,
   rest: { path: '/v1/procurement/aggregate' },
   cache: 'data',
+  // The CSV form has one row per group (docs/api.md, CSV); the totals are in the JSON answer.
+  csvRows: 'groups',
   examples: [
     { title: 'Contracts executed in Lisboa per year since 2024', input: { executed_in: ['1106'], from: '2024-01-01', group_by: ['year'] } },
     { title: 'Porto by CPV division', input: { executed_in: ['porto'], group_by: ['cpv_division'] } },
@@ -53,11 +58,13 @@ export const procurementAggregate = defineOperation({
   async handler(input, { reference, store }) {
     checkRange(input.from, input.to, 'from', 'to');
     const groupBy = input.group_by ?? ['year'];
+    const executedIn = municipalityIds(reference, input.executed_in, 'executed_in');
     const result = await store.aggregateContracts({
-      executedIn: municipalityIds(reference, input.executed_in, 'executed_in'),
+      executedIn,
       from: input.from,
       to: input.to,
       groupBy,
+      source: input.source,
     });
     if (result.groups.length > MAX_GROUPS) {
       throw new ApiError('validation-error', {
@@ -65,6 +72,17 @@ export const procurementAggregate = defineOperation({
         errors: [{ field: 'group_by', message: `gives more than ${MAX_GROUPS} groups with these filters` }],
       });
     }
-    return { group_by: [...groupBy], groups: result.groups, totals: result.totals };
+    // Synthetic when demo contracts are among those counted: of the source asked for, or found in the same scope.
+    const synthetic =
+      input.source !== undefined
+        ? isDemoProcurementSource(input.source)
+        : result.totals.count > 0 &&
+          (
+            await store.listContracts(
+              { municipalityIds: executedIn, from: input.from, to: input.to, source: DEMO_PROCUREMENT_SOURCE },
+              { limit: 1 },
+            )
+          ).length > 0;
+    return { group_by: [...groupBy], groups: result.groups, totals: result.totals, synthetic };
   },
 });

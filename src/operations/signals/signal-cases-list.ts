@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { instantPosition } from '../shared/instants.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { toCaseSummary } from './resources.js';
+import { indicatorSynthetic, toCaseSummary } from './resources.js';
 import { SignalCaseSummary, SignalFamilyKey } from './schemas.js';
 
 export const signalCasesList = defineOperation({
@@ -14,14 +14,14 @@ export const signalCasesList = defineOperation({
     'Lists signal cases: the signals about one thing grouped together (a procurement procedure from its notice to ' +
     'its award, contract and amendments; an indicator episode), with the current stage, status, amount and how ' +
     'many signals it holds (`source_count`). Ordered by last_seen_at descending, then id descending; page with ' +
-    '`cursor`. `family`; `municipality` (code or slug, repeatable): in any of them. A case of a single signal is ' +
+    '`cursor`. `family`; `municipality` (code, slug or name, repeatable): in any of them. A case of a single signal is ' +
     'episodic and left out unless `include_episodic=true`. signal_cases_get gives a case’s history and its signals.',
   domain: 'signals',
   scope: 'signals:read',
   input: Type.Object(
     {
       family: Type.Optional(SignalFamilyKey),
-      municipality: Type.Optional(MunicipalityRefs('In this municipality (code or slug).')),
+      municipality: Type.Optional(MunicipalityRefs('In this municipality (code, slug or name).')),
       include_episodic: Type.Optional(Type.Boolean({ default: false, description: 'Also cases of a single signal (default false).' })),
       ...Paging,
     },
@@ -46,6 +46,9 @@ export const signalCasesList = defineOperation({
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
-    return paging.page(rows.map(toCaseSummary), (c) => [c.last_seen_at, c.id]);
+    return paging.page(
+      rows.map((c) => toCaseSummary(c, indicatorSynthetic(reference))),
+      (c) => [c.last_seen_at, c.id],
+    );
   },
 });
