@@ -4,6 +4,7 @@
  * fail as a lost database connection does. Every refusal is 503 with Retry-After in the channel's form, nothing
  * refused is charged, nothing crashes, and service resumes by itself.
  */
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPeriod } from '../src/access/counters.js';
 import { RedisCounters } from '../src/access/redis-counters.js';
@@ -89,6 +90,24 @@ async function charged(accountId: number): Promise<number> {
   return store.getUsage(accountId, monthlyPeriod(new Date()).key);
 }
 
+/** Reservations of the month Redis still holds (what the next reservation counts as in flight). */
+async function held(accountId: number, period: string): Promise<number> {
+  const redis = new Redis(outage.url);
+  try {
+    return await redis.zcard(`${PREFIX}{q:${accountId}:${period}}:held`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Until the counters have settled in Redis what a cut left (released reservations, commits); within 3 s. */
+async function untilSettled(): Promise<void> {
+  const counters = app.counters as RedisCounters;
+  const deadline = Date.now() + 3_000;
+  while (counters.unsettled > 0 && Date.now() < deadline) await sleep(50);
+  expect(counters.unsettled).toBe(0);
+}
+
 async function readiness() {
   const res = await app.http.inject({ url: '/readyz' });
   return { status: res.statusCode, json: JSON.parse(res.body), retryAfter: res.headers['retry-after'] };
@@ -170,6 +189,9 @@ describe('Redis stops and returns', () => {
     expect(tally.unexpected).toEqual([]);
     expect(tally.refused).toBeGreaterThan(0);
     expect(tally.admitted).toBeGreaterThan(admittedAtRecovery); // served again after the return
+    // Exact: Redis and the store hold the successful answers, no more, and no reservation is left held.
+    await untilSettled();
+    expect(await held(accountId, monthlyPeriod(new Date()).key)).toBe(0);
     expect(await charged(accountId)).toBe(tally.admitted);
     expect(await used(key)).toBe(tally.admitted);
   });
@@ -217,21 +239,41 @@ describe('the store fails', () => {
 });
 
 describe('no unit of quota is lost to a failure', () => {
-  it('a reservation made before Redis went away is not charged when the request fails', async () => {
-    // The quota reserved, then the dependency gone before the commit: the core refunds, the lease cleans up.
+  it('a reservation whose request fails while Redis is away is released within seconds of its return, not at the lease end', async () => {
     const { accountId, key } = await customer('faults_unmetered');
     const period = monthlyPeriod(new Date()).key;
     expect(isAdmitted('rest', await call('rest', key))).toBe(true);
     expect((await app.counters.reserveQuota(accountId, period, null)).granted).toBe(true);
     await outage.cut();
     try {
-      await expect(app.counters.commitQuota(accountId, period)).rejects.toBeInstanceOf(DependencyUnavailableError);
+      // The request failed: the core refunds, which cannot reach Redis now.
       await expect(app.counters.refundQuota(accountId, period)).resolves.toBeUndefined();
     } finally {
       await outage.restore();
     }
     await untilReady();
+    await untilSettled();
+    expect(await held(accountId, period)).toBe(0);
     expect(await charged(accountId)).toBe(1);
     expect(await used(key)).toBe(1);
+  });
+
+  it('a reservation whose answer succeeded is charged once, though its commit could not reach Redis', async () => {
+    const { accountId, key } = await customer('faults_unmetered');
+    const period = monthlyPeriod(new Date()).key;
+    expect(isAdmitted('rest', await call('rest', key))).toBe(true);
+    expect((await app.counters.reserveQuota(accountId, period, null)).granted).toBe(true);
+    await outage.cut();
+    try {
+      // The answer is a success: charged now (the usage journal), settled in Redis when it returns.
+      await expect(app.counters.commitQuota(accountId, period)).resolves.toBeUndefined();
+    } finally {
+      await outage.restore();
+    }
+    await untilReady();
+    await untilSettled();
+    expect(await held(accountId, period)).toBe(0);
+    expect(await charged(accountId)).toBe(2);
+    expect(await used(key)).toBe(2);
   });
 });

@@ -29,10 +29,18 @@
  * the rebuilt count: at most one flush interval of their traffic.
  *
  * Faults: commands fail fast rather than queue (no offline queue, a one-second command timeout) and ioredis
- * reconnects by itself. Not reaching Redis throws DependencyUnavailableError('counters'): 503, and nothing is
- * charged — a failed commit throws (the core refunds and answers 503) and is not recorded; a failed refund is
- * dropped, the lease gives the unit back. (A commit whose reply is lost after Redis applied it counts one unit
- * in Redis that the store never charges: the safe side.)
+ * reconnects by itself. Not reaching Redis for a rate check or a reservation throws
+ * DependencyUnavailableError('counters'): 503, and nothing is charged. Once a reservation is granted the answer
+ * no longer depends on Redis (docs/deploy.md, When a dependency fails):
+ *   - a commit that fails (or whose reply is lost) still charges: the answer is a success, the journal records it,
+ *     and the commit is settled in Redis as soon as it answers again;
+ *   - a refund that fails is settled the same way, so the unit comes back within seconds, not at the lease's end;
+ *   - a reservation whose reply is lost (Redis may have applied it) is released the same way.
+ * Settlements are idempotent: the commit script counts a reservation only when it removes it from `held`, so a
+ * commit replayed after a lost reply is not counted twice, and a release removes a member that may be gone. So
+ * after any cut Redis holds exactly the successful answers. The queue of settlements is bounded
+ * (MAX_UNSETTLED): past it the oldest are dropped, and their leases settle them in Redis's favour (a refund) or
+ * leave Redis one short of the store (a commit), which the store's count corrects at the next rebuild.
  */
 import { randomBytes } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';
@@ -47,6 +55,10 @@ const LEASE_MS = 5 * 60_000;
 /** A month's count outlives its month by a few days, then goes. */
 const USED_TTL_MS = 40 * 86_400_000;
 const COMMAND_TIMEOUT_MS = 1_000;
+/** How often settlements left by a fault are retried, while there are any. */
+const SETTLE_EVERY_MS = 500;
+/** Settlements kept for Redis's return; past this the oldest go (see the header). */
+const MAX_UNSETTLED = 100_000;
 
 /** Replies that mean "not now" rather than "wrong": a server loading, busy, failing over or read-only. */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|NOREPLICAS)\b/;
@@ -78,9 +90,12 @@ redis.call('PEXPIRE', KEYS[2], ARGV[2])
 return {1, used + 1}
 `;
 
-/** Settles a reservation as charged; a missing `used` is left missing (its rebuild includes this charge). */
+/**
+ * Settles a reservation as charged, once: only when it is still held (a replay after a lost reply, or a
+ * reservation already dropped, counts nothing). A missing `used` is left missing (its rebuild includes this charge).
+ */
 const COMMIT_SCRIPT = `
-redis.call('ZREM', KEYS[2], ARGV[1])
+if redis.call('ZREM', KEYS[2], ARGV[1]) == 0 then return 0 end
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('INCR', KEYS[1]) end
 return 1
 `;
@@ -108,6 +123,13 @@ export interface RedisCountersOptions {
   readonly log?: CountersLog;
 }
 
+/** A settlement Redis has not confirmed: a commit, or a release of a reservation. */
+interface Unsettled {
+  readonly kind: 'commit' | 'release';
+  readonly month: Month;
+  readonly id: string;
+}
+
 interface Month {
   readonly id: string;
   readonly accountId: number;
@@ -129,6 +151,11 @@ export class RedisCounters implements Counters {
   readonly #held = new Map<string, string[]>();
   readonly #rebuilding = new Map<string, Promise<void>>();
   #reachable: boolean | undefined;
+  /** Settlements a fault left for later, oldest first. */
+  #unsettled: Unsettled[] = [];
+  #settling: Promise<void> | undefined;
+  #settleTimer: NodeJS.Timeout | undefined;
+  readonly #log: CountersLog | undefined;
 
   /** Connects (waiting up to two seconds) and returns the counters; unreachable, they answer 503 until Redis is. */
   static async open(options: RedisCountersOptions): Promise<RedisCounters> {
@@ -142,6 +169,7 @@ export class RedisCounters implements Counters {
     this.#journal = new UsageJournal(options.store);
     this.#prefix = options.prefix ?? 'munidata:';
     this.#leaseMs = options.leaseMs ?? LEASE_MS;
+    this.#log = options.log;
     const redis = new Redis(options.url, {
       enableOfflineQueue: false, // while disconnected a command fails at once: the request gets 503, it does not wait
       maxRetriesPerRequest: 0, // a command caught by a dropped connection fails instead of being replayed
@@ -160,6 +188,7 @@ export class RedisCounters implements Counters {
     redis.on('ready', () => {
       if (this.#reachable === false) options.log?.info({}, 'counters: Redis reachable again');
       this.#reachable = true;
+      void this.settle();
     });
     this.#redis = redis as Redis & Scripts;
   }
@@ -194,11 +223,19 @@ export class RedisCounters implements Counters {
     const month = this.#month(accountId, period);
     const id = `${this.#instance}:${(this.#sequence++).toString(36)}`;
     const reserve = () => this.#command(() => this.#redis.munidataReserve(month.used, month.held, limit ?? -1, this.#leaseMs, id));
-    let [status, used] = await reserve();
-    if (status === -1) {
-      await this.#rebuild(month);
+    let status: number;
+    let used: number;
+    try {
       [status, used] = await reserve();
-      if (status === -1) throw new DependencyUnavailableError('counters', { cause: new Error('the month count vanished twice') });
+      if (status === -1) {
+        await this.#rebuild(month);
+        [status, used] = await reserve();
+        if (status === -1) throw new DependencyUnavailableError('counters', { cause: new Error('the month count vanished twice') });
+      }
+    } catch (error) {
+      // Redis may have applied the reservation before the reply was lost: release it when Redis answers again.
+      if (error instanceof DependencyUnavailableError) this.#leave({ kind: 'release', month, id });
+      throw error;
     }
     if (status === 0) return { granted: false, used };
     const ids = this.#held.get(month.id);
@@ -210,15 +247,64 @@ export class RedisCounters implements Counters {
   async commitQuota(accountId: number, period: string): Promise<void> {
     const month = this.#month(accountId, period);
     const id = this.#settle(month);
-    await this.#command(() => this.#redis.munidataCommit(month.used, month.held, id));
+    // Charged whatever Redis says now: the reservation was granted and the answer succeeded.
     this.#journal.add(accountId, period);
+    try {
+      await this.#redis.munidataCommit(month.used, month.held, id);
+    } catch (error) {
+      if (unavailable(error) === error) throw error; // an error Redis replied to a valid connection: a bug
+      this.#leave({ kind: 'commit', month, id });
+    }
   }
 
   async refundQuota(accountId: number, period: string): Promise<void> {
     const month = this.#month(accountId, period);
     const id = this.#settle(month);
-    // Not reaching Redis here costs nothing: the reservation's lease gives the unit back.
-    await this.#redis.zrem(month.held, id).catch(() => {});
+    // Not reaching Redis here costs the caller nothing; the unit comes back once Redis answers again.
+    await this.#redis.zrem(month.held, id).catch(() => this.#leave({ kind: 'release', month, id }));
+  }
+
+  /** Settlements left by a fault, not yet confirmed by Redis. */
+  get unsettled(): number {
+    return this.#unsettled.length;
+  }
+
+  /** Retries the settlements a fault left, in order, until one fails; concurrent calls share one pass. */
+  settle(): Promise<void> {
+    this.#settling ??= this.#settlePass().finally(() => {
+      this.#settling = undefined;
+    });
+    return this.#settling;
+  }
+
+  async #settlePass(): Promise<void> {
+    while (this.#unsettled.length > 0) {
+      const next = this.#unsettled[0] as Unsettled;
+      const { month, id } = next;
+      try {
+        if (next.kind === 'commit') await this.#redis.munidataCommit(month.used, month.held, id);
+        else await this.#redis.zrem(month.held, id);
+      } catch (error) {
+        // Still unreachable: the timer or the reconnection tries again. (A script error would never pass: dropped.)
+        if (unavailable(error) !== error) return;
+      }
+      this.#unsettled.shift();
+    }
+    clearInterval(this.#settleTimer);
+    this.#settleTimer = undefined;
+  }
+
+  /** Keeps a settlement for when Redis answers again; bounded, the oldest dropped past MAX_UNSETTLED. */
+  #leave(settlement: Unsettled): void {
+    this.#unsettled.push(settlement);
+    if (this.#unsettled.length > MAX_UNSETTLED) {
+      this.#unsettled.splice(0, this.#unsettled.length - MAX_UNSETTLED);
+      this.#log?.warn({ kept: MAX_UNSETTLED }, 'counters: too many settlements waiting for Redis; the oldest were dropped');
+    }
+    if (!this.#settleTimer) {
+      this.#settleTimer = setInterval(() => void this.settle(), SETTLE_EVERY_MS);
+      this.#settleTimer.unref();
+    }
   }
 
   async usage(accountId: number, period: string): Promise<number> {
@@ -240,6 +326,8 @@ export class RedisCounters implements Counters {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#settleTimer);
+    await this.settle().catch(() => {});
     try {
       await this.#journal.close();
     } finally {
