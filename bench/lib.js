@@ -292,3 +292,37 @@ export function table(header, rows) {
     ...rows.map(line),
   ].join('\n');
 }
+
+/**
+ * An OAuth access token for the account of `secret` (the bench key), as the authorization server issues one after
+ * consent: a grant for a client named `bench` with the indicators scope, bound to `{baseUrl}/mcp`. Written to
+ * the store the bench server reads (SQLite file).
+ */
+export async function addBenchToken(dbPath, secret, baseUrl) {
+  const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+  const { parseKeySecret } = await import('../dist/access/api-keys.js');
+  const { createAuthorizationServer } = await import('../dist/oauth/authorization-server.js');
+  const { openGrantRevocations } = await import('../dist/access/grant-revocations.js');
+  const store = openSqliteStore(dbPath);
+  const revocations = await openGrantRevocations({});
+  try {
+    const key = await store.findKeyGrant(parseKeySecret(secret).lookup);
+    const accountId = String(key.account.id);
+    const server = await createAuthorizationServer({
+      baseUrl,
+      store: store.oauth,
+      cookieKeys: [await store.secret('oauth-cookies')],
+      revocations,
+    });
+    const { provider } = server;
+    const resource = `${baseUrl}/mcp`;
+    const grant = new provider.Grant({ accountId, clientId: 'bench' });
+    grant.addResourceScope(resource, 'indicators:read');
+    const grantId = await grant.save();
+    const token = new provider.AccessToken({ accountId, clientId: 'bench', grantId, aud: resource, scope: 'indicators:read' });
+    return await token.save();
+  } finally {
+    await revocations.close();
+    await store.close();
+  }
+}

@@ -19,6 +19,9 @@
  * A report, not a test: it exits 0 on a MISS (and says MISS); it exits 1 only when a server answered something
  * other than a successful tool result.
  *
+ * The same 2025-11-25 call is also measured with an OAuth access token instead of the API key (docs/oauth.md):
+ * target ≥ 0.9× the key's calls per second.
+ *
  * Environment: BENCH_DURATION (seconds per measured run, default 8), BENCH_ROUNDS (default 2; median reported).
  */
 
@@ -26,6 +29,7 @@ import { rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 import {
+  addBenchToken,
   CONNECTIONS,
   cpuTime,
   fmt,
@@ -65,6 +69,10 @@ const BODY_2026 = JSON.stringify({
 });
 /** The 2026 call may cost this much more server CPU than the 2025 one and still count as "no more" (run-to-run spread). */
 const ERA_TOLERANCE = 1.05;
+/** A token-authenticated call must reach this share of the API-key rate. */
+const TOKEN_TARGET = 0.9;
+/** The service's BASE_URL in bench/server-full.js: the token is bound to its /mcp. */
+const BENCH_BASE_URL = 'http://bench.invalid';
 
 main().then(
   (code) => {
@@ -81,6 +89,7 @@ main().then(
 async function main() {
   console.log(machineLine());
   const { dbPath, tempDir, secret } = await prepareDatabase();
+  const token = await addBenchToken(dbPath, secret, BENCH_BASE_URL);
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json, text/event-stream',
@@ -88,6 +97,7 @@ async function main() {
     authorization: `Bearer ${secret}`,
   };
   const headers2026 = { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': TOOL };
+  const headersToken = { ...headers, authorization: `Bearer ${token}` };
   let full;
   let sdk;
   try {
@@ -107,6 +117,11 @@ async function main() {
       JSON.stringify(ours2026.json.result.structuredContent) !== JSON.stringify(ours.json.result.structuredContent)
     ) {
       console.error(`FAILED: the service answered the 2026-07-28 call ${ours2026.status}: ${ours2026.text.slice(0, 500)}`);
+      return 1;
+    }
+    const withToken = await post(full.port, headersToken, BODY);
+    if (withToken.status !== 200 || withToken.text !== ours.text) {
+      console.error(`FAILED: the service answered the token-authenticated call ${withToken.status}: ${withToken.text.slice(0, 500)}`);
       return 1;
     }
     const peers = {};
@@ -137,6 +152,7 @@ async function main() {
     const servers = {
       service: { handle: full, load: load2025 },
       'service-2026': { handle: full, load: { headers: headers2026, body: BODY_2026 } },
+      'service-token': { handle: full, load: { headers: headersToken, body: BODY } },
       ...Object.fromEntries(Object.entries(peers).map(([v, h]) => [`sdk-${v}`, { handle: h, load: load2025 }])),
     };
     for (const { handle, load } of Object.values(servers)) await run(handle, load, WARMUP_SECONDS);
@@ -163,6 +179,7 @@ async function main() {
 const LABELS = {
   service: 'munidata /mcp, 2025-11-25 (full stack: key, limits, store)',
   'service-2026': 'munidata /mcp, 2026-07-28 (the same call with _meta)',
+  'service-token': 'munidata /mcp, 2025-11-25 with an OAuth access token',
   'sdk-docs': 'MCP SDK as its docs show (Express, McpServer/request)',
   'sdk-lean': 'MCP SDK lean (node:http, low-level Server, shared Ajv)',
 };
@@ -199,6 +216,11 @@ function report(rounds) {
       console.log(`service ${era} / SDK ${variant}: ${ratio.toFixed(2)}× req/s (CPU per request: ${cpuRatio.toFixed(2)}×); ${verdict}`);
     }
   }
+  const tokenRatio = sums['service-token'].rps / sums.service.rps;
+  console.log(
+    `OAuth token / API key req/s: ${tokenRatio.toFixed(3)}× (CPU per call ${(sums['service-token'].cpuUs / sums.service.cpuUs).toFixed(3)}×); ` +
+      `target ≥ ${TOKEN_TARGET}×: ${tokenRatio >= TOKEN_TARGET ? 'OK' : 'MISS'}`,
+  );
   const eraCost = sums['service-2026'].cpuUs / sums.service.cpuUs;
   console.log(
     `2026-07-28 / 2025-11-25 server CPU per call: ${eraCost.toFixed(3)}× (req/s ${(sums['service-2026'].rps / sums.service.rps).toFixed(3)}×); ` +

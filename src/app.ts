@@ -8,6 +8,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
 import { DailyUsage } from './access/daily-usage.js';
+import { openGrantRevocations } from './access/grant-revocations.js';
 import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
@@ -27,9 +28,14 @@ import { Core } from './core/execute.js';
 import { ReferenceCache } from './core/reference.js';
 import { ApiError, kindOfStatus, toApiError } from './lib/errors.js';
 import type { ProxyTrust } from './lib/proxy-trust.js';
+import { type AuthorizationServer, createAuthorizationServer } from './oauth/authorization-server.js';
+import { registerOAuthRoutes } from './oauth/routes.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
+import type { OAuthStore } from './store/oauth-store.js';
 import type { Store } from './store/store.js';
+import { registerAppsPage } from './web/console/apps-page.js';
+import { registerConnectPage } from './web/console/connect-page.js';
 import { registerConsole } from './web/console/console-routes.js';
 import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
@@ -51,6 +57,10 @@ export interface AppDeps {
   readonly logDestination?: LogDestination;
   /** The company-agent host's limits, task runner periods and test hooks. */
   readonly agents?: AgentHostOptions;
+  /** Where the authorization server keeps clients, grants, codes, tokens and keys (default: the store's). */
+  readonly oauthStore?: OAuthStore;
+  /** Access-token lifetime in seconds (tests shorten it; docs/oauth.md, Lifetimes). */
+  readonly oauthAccessTokenTtl?: number;
 }
 
 export interface App {
@@ -60,6 +70,8 @@ export interface App {
   readonly counters: Counters;
   /** The company-agent host (its task runner). */
   readonly agents: AgentHost;
+  /** The OAuth authorization server (docs/oauth.md). */
+  readonly oauth: AuthorizationServer;
   close(): Promise<void>;
 }
 
@@ -98,11 +110,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
     return503OnClosing: false,
   });
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
+  const oauth = await createAuthorizationServer({
+    baseUrl: config.baseUrl,
+    store: deps.oauthStore ?? store.oauth,
+    cookieKeys: [await store.secret('oauth-cookies')],
+    accessTokenTtl: deps.oauthAccessTokenTtl,
+    revocations: await openGrantRevocations(config),
+  });
   const dailyUsage = new DailyUsage(store);
   const core = new Core({
     store,
     counters,
-    authenticator: new Authenticator(store),
+    authenticator: new Authenticator(store, { verifier: oauth.verifier, revocations: oauth.revocations }),
     reference: new ReferenceCache(store),
     cursors: new CursorCodec(await store.secret('cursor')),
     clock,
@@ -143,10 +162,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerA2aChannel(scope, core, registry);
     registerMcpChannel(scope, core, registry);
     registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
+    registerOAuthRoutes(scope, { server: oauth, baseUrl: config.baseUrl, counters, clock });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
-    registerExplorer(scope, core, registry);
     registerHealthRoutes(scope, { store, counters });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
@@ -154,6 +173,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
   await http.register(async (people) => {
     await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
     registerConsole(people);
+    // The explorer's pages, files and data (docs/explorer.md), compressed like the other public routes.
+    await people.register(async (explore) => {
+      await explore.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+      registerExplorer(explore, core, registry);
+    });
+    registerConnectPage(people, oauth);
+    registerAppsPage(people, oauth);
   });
   if (!registeredHost) throw new Error('the agent host was not registered');
   const agentHost = registeredHost;
@@ -164,6 +190,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registry,
     counters,
     agents: agentHost,
+    oauth,
     async close() {
       // Fastify closes the connections idle when it starts; one kept alive after its request in flight ends would
       // hold the close up until the client drops it, so idle ones are swept until the server is closed.
@@ -175,6 +202,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       }
       await agentHost.close();
       await dailyUsage.close();
+      await oauth.revocations.close();
       await counters.close();
     },
   };

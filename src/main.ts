@@ -10,6 +10,7 @@ import { registerAlertCommands } from './cli/alert-commands.js';
 import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
 import { registerExportCommand } from './cli/export-command.js';
+import { registerOAuthCommands } from './cli/oauth-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { registerUsersCommands } from './cli/users-commands.js';
 import { ConfigError, loadConfig } from './config.js';
@@ -29,6 +30,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   registerAgentsCommands(program, cli);
   registerAlertCommands(program, cli);
   registerUsersCommands(program, cli);
+  registerOAuthCommands(program, cli);
   await program.parseAsync(argv);
 }
 

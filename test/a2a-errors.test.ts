@@ -139,7 +139,9 @@ describe('HTTP-level refusals', () => {
     for (const key of [null, 'sk_live_wrong']) {
       const res = await send('me', {}, { key });
       expect(res.status).toBe(401);
-      expect(res.headers['www-authenticate']).toBe('Bearer');
+      // The challenge names the Protected Resource Metadata; `error` only when a credential was sent (docs/oauth.md).
+      const metadata = `Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/a2a"`;
+      expect(res.headers['www-authenticate']).toBe(key === null ? metadata : `${metadata}, error="invalid_token"`);
       expect(res.headers['content-type']).toMatch(/^application\/json/);
       expectKind(res, A2A_HTTP_REFUSAL_CODE, 'invalid-auth');
     }

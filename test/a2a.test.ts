@@ -70,7 +70,7 @@ describe('agent card through the SDK', () => {
     expect(wire.capabilities).toMatchObject({ extendedAgentCard: true });
     expect(wire.capabilities.streaming ?? false).toBe(false);
     expect(wire.skills.map((s: any) => s.id)).toEqual(t.app.registry.all.map((op) => op.name));
-    expect(Object.keys(wire.securitySchemes).sort()).toEqual(['apiKey', 'bearer']);
+    expect(Object.keys(wire.securitySchemes).sort()).toEqual(['apiKey', 'bearer', 'oauth2']);
   });
 });
 
@@ -233,8 +233,15 @@ describe('the card over HTTP', () => {
     expect(json.securitySchemes).toEqual({
       bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) },
       apiKey: { apiKeySecurityScheme: expect.objectContaining({ location: 'header', name: 'X-API-Key' }) },
+      oauth2: {
+        oauth2SecurityScheme: expect.objectContaining({ oauth2MetadataUrl: `${BASE_URL}/.well-known/oauth-authorization-server` }),
+      },
     });
-    expect(json.securityRequirements).toEqual([{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }]);
+    expect(json.securityRequirements).toEqual([
+      { schemes: { bearer: { list: [] } } },
+      { schemes: { apiKey: { list: [] } } },
+      { schemes: { oauth2: { list: [] } } },
+    ]);
     expect(json.defaultInputModes).toEqual(['application/json']);
     for (const op of t.app.registry.all) {
       const skill = json.skills.find((s: any) => s.id === op.name);

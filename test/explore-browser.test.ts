@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
@@ -41,10 +42,11 @@ beforeAll(async () => {
       '--disable-sync',
     ],
   });
-  // Signed in: the viewer's credential goes with every request of the page (explore/viewer.ts).
-  const signedIn = { extraHTTPHeaders: { authorization: `Bearer ${t.keys.premium}` } };
-  desktop = await browser.newContext({ ...signedIn, viewport: { width: 1280, height: 900 } });
-  phone = await browser.newContext({ ...signedIn, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  // A member of the premium account, signed in through the console's sign-in page in each browser.
+  const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'analyst@premium.example', role: 'member' });
+  desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const context of [desktop, phone]) await signIn(context, user.email, user.password);
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 
@@ -52,6 +54,18 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
+
+/** Signs in as a person would: the explorer sends a visitor to the sign-in page, which sends them back. */
+async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${base}/explore`);
+  expect(new URL(page.url()).pathname).toBe('/console/sign-in');
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(password);
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL(`${base}/explore`);
+  await page.close();
+}
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
   const page = await context.newPage();
@@ -71,10 +85,10 @@ async function api(v1: string): Promise<any> {
   return res.json;
 }
 
-async function snapshotRows(key: string): Promise<any[]> {
-  const first = await api(`/v1/indicators/${key}/snapshot?limit=200`);
-  const second = await api(`/v1/indicators/${key}/snapshot?limit=200&cursor=${encodeURIComponent(first.next_cursor)}`);
-  return [...first.items, ...second.items];
+async function snapshotRows(key: string, date?: string): Promise<any[]> {
+  const answer = await api(`/v1/indicators/${key}/snapshot?limit=308${date ? `&date=${date}` : ''}`);
+  expect(answer.items).toHaveLength(308);
+  return answer.items;
 }
 
 /** Fills of the map's shapes by municipality code, and the legend's class colours in order. */
@@ -89,11 +103,12 @@ async function mapFills(page: Page): Promise<{ fills: Record<string, string>; st
 }
 
 describe('the indicator map', () => {
-  for (const key of ['unemployment_rate', 'population', 'median_rent_m2']) {
-    it(`draws the 308 municipalities in the colours of the snapshot's values (${key})`, async () => {
-      const page = await open(desktop, `/explore?indicator=${key}`);
+  for (const [key, date] of [['unemployment_rate'], ['population'], ['median_rent_m2'], ['birth_rate', '2015-12-31']]) {
+    it(`draws the 308 municipalities in the colours of the snapshot's values (${key}${date ? ` as of ${date}` : ''})`, async () => {
+      const page = await open(desktop, `/explore?indicator=${key}${date ? `&date=${date}` : ''}`);
       await page.locator(`.stage[data-indicator="${key}"] svg.map`).waitFor();
-      const rows = await snapshotRows(key);
+      const rows = await snapshotRows(key, date);
+      if (date) await expect(page.locator('#period').inputValue()).resolves.toBe(date);
       const { fills, stale, legend } = await mapFills(page);
       expect(Object.keys(fills).sort()).toEqual(rows.map((r) => r.municipality).sort());
       expect(legend.length).toBe(6);
@@ -181,7 +196,7 @@ describe('the indicator map', () => {
 
     await page.locator('details.data summary').click();
     const urls = await page.$$eval('details.data code.api-url', (codes) => codes.map((c) => c.textContent.replace(/^GET /, '')));
-    expect(urls[0]).toBe(`${base}/v1/indicators/median_rent_m2/snapshot?limit=200`);
+    expect(urls[0]).toBe(`${base}/v1/indicators/median_rent_m2/snapshot?limit=308`);
     const jsonHref = await page.locator('details.data a.json').first().getAttribute('href');
     const csvHref = await page.locator('details.data a.csv').first().getAttribute('href');
     const viaLink = await page.request.get(`${base}${jsonHref}`);

@@ -323,7 +323,7 @@ describe('tools/call', () => {
 });
 
 describe('access (docs/mcp.md, Errors)', () => {
-  it('401 without a key, with a wrong key and with another scheme, with WWW-Authenticate: Bearer', async () => {
+  it('401 without a key, with a wrong key and with another scheme, with a Bearer challenge naming the resource metadata', async () => {
     const cases: Record<string, string>[] = [
       {},
       { authorization: `Bearer sk_live_${'A'.repeat(40)}` },
@@ -333,7 +333,9 @@ describe('access (docs/mcp.md, Errors)', () => {
       const body = initialize('2025-11-25');
       const res = await mcp(body, { key: null, headers });
       expectRefusal(res, 401, 'invalid-auth');
-      expect(res.headers['www-authenticate']).toBe('Bearer');
+      // The challenge names the Protected Resource Metadata; `error` only when a credential was sent (docs/oauth.md).
+      const metadata = `Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp"`;
+      expect(res.headers['www-authenticate']).toBe(headers.authorization ? `${metadata}, error="invalid_token"` : metadata);
       expect(res.json.id).toBe(body.id);
     }
   });

@@ -150,7 +150,7 @@ describe('tools/list and tools/call', () => {
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
     });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.headers['www-authenticate']).toBe('Bearer');
+    expect(anonymous.headers['www-authenticate']).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('answers an unknown tool with -32602, as the 2025 era does', async () => {

@@ -100,7 +100,8 @@ export function sparkline(values, color = '#1f5f8b') {
   const width = 120;
   const height = 28;
   const points = values.filter((v) => v !== null && v !== undefined);
-  const svg = frame(width, height, '').attr('aria-hidden', 'true');
+  // Stretched to its card's width: the stroke keeps its width (non-scaling), only the time axis stretches.
+  const svg = frame(width, height, '').attr('aria-hidden', 'true').attr('preserveAspectRatio', 'none');
   if (points.length < 2) return svg.node();
   const x = d3
     .scaleLinear()
@@ -115,6 +116,7 @@ export function sparkline(values, color = '#1f5f8b') {
     .attr('fill', 'none')
     .attr('stroke', color)
     .attr('stroke-width', 1.6)
+    .attr('vector-effect', 'non-scaling-stroke')
     .attr(
       'd',
       d3
@@ -184,6 +186,8 @@ export function stackedBars({ rows, names, label, format, width = 640, height = 
 /** Ranked horizontal bars: `rows` = [{label, value, href?}], longest first; labels above their bars (narrow screens). */
 export function horizontalBars({ rows, label, format, width = 640, color = '#0072B2' }) {
   const band = 34;
+  /** Characters of a label that fit the width (about 6.6 px each at 12 px); the table has them whole. */
+  const fits = Math.floor(width / 6.6);
   const height = rows.length * band + 8;
   const x = d3
     .scaleLinear()
@@ -200,7 +204,7 @@ export function horizontalBars({ rows, label, format, width = 640, color = '#007
     .attr('x', 0)
     .attr('y', 11)
     .attr('class', 'bar-label')
-    .text((r) => (r.label.length > 70 ? `${r.label.slice(0, 68)}…` : r.label));
+    .text((r) => (r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label));
   row
     .append('rect')
     .attr('x', 0)

@@ -70,7 +70,8 @@ export class ApiProblem extends Error {
  */
 export async function get(req) {
   const response = await fetch(req.jsonUrl, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
-  if (response.status === 401) {
+  // A session that ended sends the request to the sign-in page (303): go there, and come back after.
+  if (response.status === 401 || (response.redirected && new URL(response.url).pathname.startsWith('/console/sign-in'))) {
     location.assign(`/console/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`);
     throw new ApiProblem(401, { title: 'Signed out' });
   }
@@ -216,8 +217,11 @@ export function dataLinks(requests) {
   );
 }
 
-/** A table from rows and columns `{label, value(row), numeric, href(row)}`. */
-export function table(columns, rows, caption) {
+/**
+ * A table from rows and columns `{label, value(row), numeric, href(row)}`. `stack`: on a narrow screen each row
+ * becomes a block of labelled lines instead of a table wider than the screen.
+ */
+export function table(columns, rows, caption, { stack = false } = {}) {
   const head = h(
     'tr',
     {},
@@ -230,14 +234,14 @@ export function table(columns, rows, caption) {
       columns.map((c, i) => {
         const text = c.value(row);
         const content = c.href ? h('a', { href: c.href(row) }, text) : text;
-        return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null }, content);
+        return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
       }),
     ),
   );
   return h(
     'div',
     { class: 'scroll' },
-    h('table', {}, caption ? h('caption', {}, caption) : null, h('thead', {}, head), h('tbody', {}, body)),
+    h('table', { class: stack ? 'stack' : null }, caption ? h('caption', {}, caption) : null, h('thead', {}, head), h('tbody', {}, body)),
   );
 }
 
@@ -254,6 +258,21 @@ export function isSynthetic(item) {
   if (typeof item.source === 'string') return item.source === 'demo' || /synthetic/i.test(item.source);
   const title = item.title_en ?? item.title_pt;
   return typeof title === 'string' && title.startsWith('[demo]');
+}
+
+/**
+ * Whether answers hold generated data, as they say it: an answer's own `synthetic` (the aggregate), or any of its
+ * items' or groups'; undefined when none says (answers of a service without the field).
+ */
+export function syntheticOf(...answers) {
+  let said;
+  for (const answer of answers) {
+    const parts = [answer, ...(Array.isArray(answer) ? answer : []), ...(answer?.items ?? []), ...(answer?.groups ?? [])];
+    for (const part of parts) {
+      if (typeof part?.synthetic === 'boolean') said = (said ?? false) || part.synthetic;
+    }
+  }
+  return said;
 }
 
 /** Whether the store's data is generated, when the rows of a picture do not say (the indicator catalogue does). */

@@ -18,6 +18,7 @@ import {
   readState,
   request,
   showError,
+  syntheticOf,
   table,
   view,
   writeState,
@@ -127,7 +128,7 @@ function buildControls() {
       )
     : h('p', { class: 'period', id: 'period-note' }, 'Period: the latest of each municipality');
   controls.append(
-    h('div', { class: 'field' }, h('label', { for: 'indicator-search' }, 'Indicator'), search, select),
+    h('div', { class: 'field wide' }, h('label', { for: 'indicator-search' }, 'Indicator'), search, select),
     h('div', { class: 'field row' }, scale, period),
   );
   syncControls();
@@ -158,7 +159,7 @@ async function draw(topology) {
   state.indicator = indicator.key;
   stage.setAttribute('aria-busy', 'true');
   try {
-    const snapshotParams = { limit: 200, ...(state.date ? { date: state.date } : {}) };
+    const snapshotParams = { limit: config.snapshotLimit ?? 200, ...(state.date ? { date: state.date } : {}) };
     const statsReq = request(`/v1/indicators/${indicator.key}/stats`);
     const [snapshot, stats] = await Promise.all([getPages(`/v1/indicators/${indicator.key}/snapshot`, snapshotParams), get(statsReq)]);
     if (mine !== drawing) return;
@@ -181,7 +182,11 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   const rows = snapshot.items;
   const byCode = new Map(rows.map((r) => [r.municipality, r]));
   const values = rows.map((r) => r.value);
-  const scale = classify(values, { indicator, method: state.scale, centre: stats.median });
+  // The centre of a diverging scale: the national median of the values shown (the statistics' median for the
+  // latest period, which is computed over the same values; the snapshot's own for a past date).
+  const shown = values.filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
+  const centre = shown.length ? d3.quantileSorted(shown, 0.5) : null;
+  const scale = classify(values, { indicator, method: state.scale, centre });
   const ranked = rows.filter((r) => r.value !== null && r.value !== undefined).sort((a, b) => b.value - a.value);
   const rank = new Map();
   for (const [i, r] of ranked.entries()) {
@@ -192,7 +197,7 @@ function render(topology, indicator, snapshot, stats, statsReq) {
     const c = scale.classOf(r.value);
     if (c >= 0) counts[c] = (counts[c] ?? 0) + 1;
   }
-  const synthetic = isSynthetic(indicator) || rows.some((r) => r.synthetic === true);
+  const synthetic = syntheticOf(rows) ?? isSynthetic(indicator);
   const missing = rows.filter((r) => r.value === null || r.value === undefined).length;
   const stale = rows.filter((r) => r.is_stale).length;
 
@@ -220,7 +225,9 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   });
 
   const notes = [
-    `National median ${formatValue(stats.median, indicator)}; ${stats.count} municipalities with a value, as of ${stats.as_of ?? '—'}.`,
+    state.date
+      ? `National median ${formatValue(centre, indicator)}; ${shown.length} municipalities with a value on or before ${state.date}.`
+      : `National median ${formatValue(stats.median, indicator)}; ${stats.count} municipalities with a value, as of ${stats.as_of ?? '—'}.`,
     missing ? `${missing} municipalities have no data (hatched grey), never shown as zero.` : null,
     stale ? `${stale} municipalities' latest value is older than ${stats.as_of} (stale, hatched over their colour).` : null,
     indicator.treatment === 'normalized' || rows[0]?.treatment === 'normalized'

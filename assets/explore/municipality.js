@@ -23,6 +23,7 @@ import {
   readState,
   request,
   showError,
+  syntheticOf,
   table,
   view,
   writeState,
@@ -84,8 +85,10 @@ async function keyFigures(section, catalogue) {
   const cards = keys.map((k, i) => {
     const indicator = byKey.get(k);
     const points = series[i];
-    const last = points.at(-1);
-    const previous = points.at(-2);
+    // The trend compares the two latest values there are: a gap in the series is skipped, not read as a change.
+    const known = points.filter((p) => p.value !== null && p.value !== undefined);
+    const last = known.at(-1);
+    const previous = known.at(-2);
     return h(
       'a',
       { class: 'figure-card', href: `?indicator=${k}#series`, 'data-indicator': k },
@@ -234,7 +237,7 @@ async function procurement(section) {
   const suppliersReq = request('/v1/procurement/aggregate', { executed_in: municipality.code, group_by: 'supplier' });
   const contractsReq = request('/v1/procurement/contracts', { municipality: municipality.code, limit: 10 });
   const [byYear, suppliers, contracts] = await Promise.all([get(byYearReq), get(suppliersReq), get(contractsReq)]);
-  const synthetic = contracts.items.some(isSynthetic) || (contracts.items.length === 0 && (await datasetSynthetic()));
+  const synthetic = syntheticOf(byYear, suppliers, contracts) ?? (contracts.items.some(isSynthetic) || (await datasetSynthetic()));
   const years = d3.rollup(
     byYear.groups,
     (groups) =>
@@ -315,6 +318,7 @@ async function procurement(section) {
         ],
         contracts.items,
         `Latest contracts executed in ${municipality.name}`,
+        { stack: true },
       ),
       requests: [contractsReq],
     }),
@@ -327,7 +331,7 @@ async function signals(section) {
   const signalsReq = request('/v1/signals', { municipality: municipality.code, limit: 200 });
   const casesReq = request('/v1/signal-cases', { municipality: municipality.code, limit: 20 });
   const [list, cases] = await Promise.all([get(signalsReq), get(casesReq)]);
-  const synthetic = list.items.some(isSynthetic) || (await datasetSynthetic());
+  const synthetic = syntheticOf(list, cases) ?? (list.items.some(isSynthetic) || (await datasetSynthetic()));
   const events = list.items.map((s) => ({
     date: new Date(s.event_date ?? s.first_seen_at),
     lane: s.family,

@@ -15,11 +15,11 @@ import {
   formatNumber,
   get,
   h,
-  isSynthetic,
   municipalityHref,
   readState,
   request,
   showError,
+  syntheticOf,
   table,
   view,
   writeState,
@@ -82,18 +82,16 @@ async function draw() {
     const cpvReq = request('/v1/procurement/aggregate', { ...f, group_by: 'cpv_division' });
     const procReq = request('/v1/procurement/aggregate', { ...f, group_by: 'procedure_type' });
     const mapReq = request('/v1/procurement/aggregate', { ...f, group_by: ['municipality', 'procedure_type'] });
-    const sampleReq = request('/v1/procurement/contracts', { limit: 1 });
-    const [years, cpv, procedures, byPlace, sample, topology] = await Promise.all([
+    const [years, cpv, procedures, byPlace, topology] = await Promise.all([
       get(yearsReq),
       get(cpvReq),
       get(procReq),
       get(mapReq),
-      get(sampleReq),
       loadTopology(),
     ]);
     if (mine !== drawing) return;
-    // Aggregates carry no source: the contracts do (the store holds one kind or both; demo rows say `demo`).
-    const synthetic = sample.items.some(isSynthetic) || (sample.items.length === 0 && (await datasetSynthetic()));
+    // The aggregate says whether it counts generated contracts; a service whose answers do not say: the catalogue.
+    const synthetic = syntheticOf(years, cpv, procedures, byPlace) ?? (await datasetSynthetic());
     const attribution = synthetic ? [] : [config.attribution.base];
     const totals = years.totals;
     document.getElementById('title').textContent = `Public contracts in ${state.district || 'Portugal'}`;

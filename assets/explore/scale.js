@@ -37,7 +37,10 @@ export function classify(values, { indicator, method, centre }) {
     colors = indicator.direction === 'higher_is_better' ? [...ORANGE_TO_PURPLE] : [...ORANGE_TO_PURPLE].reverse();
   } else {
     // Values with many ties (small counts) give equal quantiles: a class is never empty by construction.
-    breaks = [...new Set(method === 'equal' ? equalBreaks(sorted[0] ?? 0, sorted.at(-1) ?? 0, CLASSES) : quantileBreaks(sorted, CLASSES))];
+    // and a threshold at the lowest value would leave the first class empty.
+    breaks = [
+      ...new Set(method === 'equal' ? equalBreaks(sorted[0] ?? 0, sorted.at(-1) ?? 0, CLASSES) : quantileBreaks(sorted, CLASSES)),
+    ].filter((b) => b > (sorted[0] ?? 0));
     colors = [...d3.schemeYlGnBu[Math.max(3, breaks.length + 1)]].slice(0, breaks.length + 1);
   }
   const classOf = (value) => {

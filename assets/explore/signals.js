@@ -20,6 +20,7 @@ import {
   readState,
   request,
   showError,
+  syntheticOf,
   table,
   view,
   writeState,
@@ -128,7 +129,7 @@ async function draw() {
   try {
     const [list, topology] = await Promise.all([getPages('/v1/signals', filters(), MAX_PAGES), loadTopology()]);
     if (mine !== drawing) return;
-    const synthetic = list.items.some(isSynthetic) || (await datasetSynthetic());
+    const synthetic = syntheticOf(list.items) ?? (list.items.some(isSynthetic) || (await datasetSynthetic()));
     const signals = list.items;
     const more = list.more ? ` — the ${formatNumber(signals.length, 0)} most recent; more match (see the data link)` : '';
     const typeLabel = new Map(types.map((t) => [t.key, t.label_en]));

@@ -51,6 +51,15 @@ function refusalFor(op: Gated, caller: Caller, betaGates: ReadonlySet<string>, b
     });
   }
   if (op.scope !== null && !caller.scopes.includes(op.scope)) {
+    if (caller.oauth) {
+      // Step-up (docs/oauth.md): the scopes already granted and the one needed, for the client to ask the holder again.
+      return new ApiError('insufficient-scope', {
+        detail: `This access token lacks the ${op.scope} scope.`,
+        featureKey: op.scope,
+        challenge: 'insufficient_scope',
+        scopes: [...caller.scopes, op.scope],
+      });
+    }
     return new ApiError('insufficient-scope', {
       detail: `This API key lacks the ${op.scope} scope.`,
       featureKey: op.scope,

@@ -190,6 +190,13 @@ export interface ApiErrorOptions {
   readonly cause?: unknown;
   /** The monthly quota's state when the error happened after a reservation (reported in the answer's headers). */
   readonly quota?: LimitState;
+  /**
+   * An OAuth bearer challenge (RFC 6750 §3.1) for a caller that presented an access token: `invalid_token` (401),
+   * or `insufficient_scope` (403, step-up) with `scopes` the token would need. The agent channels then refuse the
+   * whole HTTP request with `WWW-Authenticate` naming the Protected Resource Metadata (docs/oauth.md).
+   */
+  readonly challenge?: 'invalid_token' | 'insufficient_scope';
+  readonly scopes?: readonly string[];
 }
 
 /** The one error type operations and the core throw. Anything else that escapes becomes `internal`. */
@@ -202,6 +209,8 @@ export class ApiError extends Error {
   readonly featureKey: string | undefined;
   readonly upgradeUrl: string | undefined;
   readonly quota: LimitState | undefined;
+  readonly challenge: 'invalid_token' | 'insufficient_scope' | undefined;
+  readonly scopes: readonly string[] | undefined;
   readonly #options: ApiErrorOptions;
 
   constructor(kind: ErrorKind, options: ApiErrorOptions = {}) {
@@ -215,6 +224,8 @@ export class ApiError extends Error {
     this.featureKey = options.featureKey;
     this.upgradeUrl = options.upgradeUrl;
     this.quota = options.quota;
+    this.challenge = options.challenge;
+    this.scopes = options.scopes;
     this.#options = options;
   }
 

@@ -11,6 +11,7 @@ import type {
   NewAgentTask,
 } from './agent-records.js';
 import type { ConsoleStore } from './console/console-store.js';
+import type { OAuthStore } from './oauth-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -82,8 +83,13 @@ export interface AccessStore {
 
   createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
   listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
-  /** Marks a key revoked; false when there is no such key or it was already revoked. */
+  /** Marks a key revoked and moves the access version; false when there is no such key or it was already revoked. */
   revokeApiKey(id: number, now: string): Promise<boolean>;
+  /**
+   * A number that moves whenever a key is revoked, seen by every process at once; cheap enough to read on every
+   * request, so that cached grants are dropped at the next one (docs/architecture.md, Revocation).
+   */
+  accessVersion(): Promise<number>;
   /** The key with this lookup part, its account and plan. */
   findKeyGrant(lookup: string): Promise<KeyGrant | undefined>;
 
@@ -376,5 +382,7 @@ export interface Store
   readonly agents: AgentHostStore;
   /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
   readonly console: ConsoleStore;
+  /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
+  readonly oauth: OAuthStore;
   close(): Promise<void>;
 }

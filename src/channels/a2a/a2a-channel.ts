@@ -10,12 +10,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Admission, Core } from '../../core/execute.js';
 import { plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
-import { ACCOUNT_TAG } from '../../lib/domains.js';
-import { toApiError } from '../../lib/errors.js';
+import { ACCOUNT_TAG, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
+import { type ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
+import { authorizationServerMetadataUrl, OAUTH_PATHS, oauthResource } from '../../lib/oauth-resource.js';
 import { OPENAPI_DOCUMENT_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
 import { rateLimitHeaders } from '../http/limit-headers.js';
+import { protectedResourceChallenge, protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
 import { type A2aAgent, type MethodAnswer, mountA2aEndpoint, paramsError, sendCard, taskNotFound } from './a2a-protocol.js';
@@ -43,6 +45,16 @@ export function dataCardSpec(baseUrl: string, operations: readonly AnyOperation[
     version: OPENAPI_DOCUMENT_VERSION,
     documentationUrl: `${baseUrl}/docs`,
     credentialDescription: KEY_DESCRIPTION,
+    oauth: {
+      description:
+        'OAuth 2.1 authorization code with PKCE (S256): the account holder signs in and consents; the token is bound to ' +
+        `the resource ${oauthResource(baseUrl)} and is accepted here too (docs/oauth.md).`,
+      authorizationUrl: `${baseUrl}${OAUTH_PATHS.authorization}`,
+      tokenUrl: `${baseUrl}${OAUTH_PATHS.token}`,
+      refreshUrl: `${baseUrl}${OAUTH_PATHS.token}`,
+      metadataUrl: authorizationServerMetadataUrl(baseUrl),
+      scopes: Object.fromEntries(DOMAIN_NAMES.map((d) => [DOMAINS[d].scope, DOMAINS[d].description])),
+    },
     skills: operations.map(cardSkill),
   };
 }
@@ -82,7 +94,11 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
   }
 
   admit(request: FastifyRequest): Promise<Admission> {
-    return this.#core.admitDataChannel(requestFacts(request));
+    return this.#core.admitDataChannel(protectedResourceFacts(request, this.#core.baseUrl));
+  }
+
+  challenge(error: ApiError, request: FastifyRequest): string {
+    return protectedResourceChallenge(error, request, this.#core.baseUrl, A2A_PATH);
   }
 
   headers(admission: Admission | undefined, quota?: LimitState): Record<string, string> {

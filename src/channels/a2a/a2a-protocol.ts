@@ -79,6 +79,11 @@ export interface A2aAgent<P, S> {
   cancelTask(principal: P, id: string): Promise<string>;
   /** ListTasks, its parameters checked (list-tasks.ts); a page token is the agent's to read. */
   listTasks(principal: P, query: ListTasksQuery): Promise<string>;
+  /**
+   * `WWW-Authenticate` of a 401 or of a step-up 403 (an OAuth-protected agent names its resource metadata:
+   * docs/oauth.md); without it, `Bearer`.
+   */
+  challenge?(error: ApiError, request: FastifyRequest): string;
 }
 
 /** Methods other than POST on the endpoint: 405 with `Allow: POST`. (HEAD comes with GET.) */
@@ -117,14 +122,14 @@ async function refuseMethod<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest
   } catch (error) {
     const refusal = toApiError(error);
     if (refusal.kind === 'not-found' || refusal.kind === 'service-unavailable') {
-      return sendHttpRefusal(request, reply, refusal, place, {}, null);
+      return sendHttpRefusal(agent, request, reply, refusal, place, {}, null);
     }
   }
   const error = new ApiError('method-not-allowed', {
     detail: `${request.method} is not served: A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at /.well-known/agent-card.json.`,
   });
   reply.header('allow', 'POST');
-  return sendHttpRefusal(request, reply, error, place, agent.headers(principal), null);
+  return sendHttpRefusal(agent, request, reply, error, place, agent.headers(principal), null);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -150,7 +155,7 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
   try {
     principal = await agent.admit(request);
   } catch (error) {
-    return sendHttpRefusal(request, reply, toApiError(error), place, {});
+    return sendHttpRefusal(agent, request, reply, toApiError(error), place, {});
   }
   const contentType = request.headers['content-type'];
   if (contentType !== undefined && !isJsonContentType(contentType)) {
@@ -194,7 +199,7 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
     if (error instanceof JsonRpcError) return answer(reply, agent.headers(principal), id, error);
     const apiError = toApiError(error);
     const headers = agent.headers(principal, apiError.quota);
-    if (isHttpLevel(apiError.kind)) return sendHttpRefusal(request, reply, apiError, place, headers, id);
+    if (isHttpLevel(apiError)) return sendHttpRefusal(agent, request, reply, apiError, place, headers, id);
     if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
     return answer(reply, headers, id, apiErrorToJsonRpc(apiError, place));
   }
@@ -283,7 +288,8 @@ function answer(reply: FastifyReply, headers: Record<string, string>, id: JsonRp
  * A refusal of the whole HTTP request (401, 403, 404, 429): the kind's HTTP status with its headers, and a
  * JSON-RPC error body that A2A clients can read (the same ErrorInfo and problem document as any other refusal).
  */
-function sendHttpRefusal(
+function sendHttpRefusal<P, S>(
+  agent: A2aAgent<P, S>,
   request: FastifyRequest,
   reply: FastifyReply,
   error: ApiError,
@@ -294,7 +300,9 @@ function sendHttpRefusal(
   if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
   reply.code(error.status).headers(headers);
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-  if (error.kind === 'invalid-auth') reply.header('www-authenticate', 'Bearer');
+  if (error.kind === 'invalid-auth' || error.challenge !== undefined) {
+    reply.header('www-authenticate', agent.challenge?.(error, request) ?? 'Bearer');
+  }
   return sendRpc(reply, serialize(toErrorResponse(id, apiErrorToJsonRpc(error, place))));
 }
 

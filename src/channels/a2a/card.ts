@@ -50,7 +50,78 @@ export interface CardSpec {
   readonly documentationUrl?: string;
   /** How to get the credential the security schemes ask for. */
   readonly credentialDescription: string;
+  /** The OAuth authorization server whose access tokens the agent accepts beside API keys (docs/oauth.md). */
+  readonly oauth?: CardOAuth;
   readonly skills: readonly CardSkill[];
+}
+
+export interface CardOAuth {
+  readonly description: string;
+  readonly authorizationUrl: string;
+  readonly tokenUrl: string;
+  readonly refreshUrl: string;
+  /** RFC 8414 metadata of the authorization server. */
+  readonly metadataUrl: string;
+  /** Each scope with what it grants. */
+  readonly scopes: Readonly<Record<string, string>>;
+}
+
+/** The 1.0 schemes and requirements: bearer API key, `X-API-Key`, and OAuth when the agent has it; any one is enough. */
+function security(spec: CardSpec) {
+  const description = spec.credentialDescription;
+  const schemes: Record<string, unknown> = {
+    bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'API key', description } },
+    apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description } },
+  };
+  const requirements: unknown[] = [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }];
+  const { oauth } = spec;
+  if (oauth) {
+    schemes.oauth2 = {
+      oauth2SecurityScheme: {
+        description: oauth.description,
+        flows: {
+          authorizationCode: {
+            authorizationUrl: oauth.authorizationUrl,
+            tokenUrl: oauth.tokenUrl,
+            refreshUrl: oauth.refreshUrl,
+            scopes: oauth.scopes,
+            pkceRequired: true,
+          },
+        },
+        oauth2MetadataUrl: oauth.metadataUrl,
+      },
+    };
+    requirements.push({ schemes: { oauth2: { list: [] } } });
+  }
+  return { securitySchemes: schemes, securityRequirements: requirements };
+}
+
+/** The same in the 0.3 card's OpenAPI-style form. */
+function legacySecurity(spec: CardSpec) {
+  const description = spec.credentialDescription;
+  const schemes: Record<string, unknown> = {
+    bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description },
+    apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description },
+  };
+  const requirements: unknown[] = [{ bearer: [] }, { apiKey: [] }];
+  const { oauth } = spec;
+  if (oauth) {
+    schemes.oauth2 = {
+      type: 'oauth2',
+      description: oauth.description,
+      flows: {
+        authorizationCode: {
+          authorizationUrl: oauth.authorizationUrl,
+          tokenUrl: oauth.tokenUrl,
+          refreshUrl: oauth.refreshUrl,
+          scopes: oauth.scopes,
+        },
+      },
+      oauth2MetadataUrl: oauth.metadataUrl,
+    };
+    requirements.push({ oauth2: [] });
+  }
+  return { securitySchemes: schemes, security: requirements };
 }
 
 function skillEntry(skill: CardSkill) {
@@ -83,7 +154,6 @@ function capabilities(skills: readonly CardSkill[]) {
 
 /** The A2A 1.0 card (ProtoJSON). */
 export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.skills): Record<string, unknown> {
-  const description = spec.credentialDescription;
   return {
     name: spec.name,
     description: spec.description,
@@ -92,11 +162,7 @@ export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.sk
     version: spec.version,
     ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
     capabilities: capabilities(skills),
-    securitySchemes: {
-      bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', bearerFormat: 'API key', description } },
-      apiKey: { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key', description } },
-    },
-    securityRequirements: [{ schemes: { bearer: { list: [] } } }, { schemes: { apiKey: { list: [] } } }],
+    ...security(spec),
     defaultInputModes: MEDIA_TYPES,
     defaultOutputModes: MEDIA_TYPES,
     skills: skills.map(skillEntry),
@@ -105,7 +171,6 @@ export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.sk
 
 /** The A2A 0.3 compatibility card, served when the request names no 1.0 version. */
 export function buildLegacyCard(spec: CardSpec): Record<string, unknown> {
-  const description = spec.credentialDescription;
   return {
     protocolVersion: A2A_LEGACY_CARD_VERSION,
     name: spec.name,
@@ -117,11 +182,7 @@ export function buildLegacyCard(spec: CardSpec): Record<string, unknown> {
     version: spec.version,
     ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
     capabilities: capabilities(spec.skills),
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'API key', description },
-      apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description },
-    },
-    security: [{ bearer: [] }, { apiKey: [] }],
+    ...legacySecurity(spec),
     defaultInputModes: MEDIA_TYPES,
     defaultOutputModes: MEDIA_TYPES,
     skills: spec.skills.map(skillEntry),

@@ -71,12 +71,13 @@ export function codeOf(kind: ErrorKind): number {
 }
 
 /**
- * Whether the kind is answered with its HTTP status for the whole request: 401, 403 origin/plan, 429, 405 (with
- * the HTTP-refusal code), and 503 (with its own code -32004, SERVICE_UNAVAILABLE).
+ * Whether the error is answered with its HTTP status for the whole request: 401, 403 origin/plan, 429, 405 (with
+ * the HTTP-refusal code), 503 (with its own code -32004, SERVICE_UNAVAILABLE), and any refusal of an OAuth access
+ * token that carries a bearer challenge (403 insufficient scope: step-up, docs/oauth.md).
  */
-export function isHttpLevel(kind: ErrorKind): boolean {
-  const info: ErrorKindInfo = ERROR_KINDS[kind];
-  return info.a2a === 'http' || info.a2aHttpStatus === true;
+export function isHttpLevel(error: ApiError): boolean {
+  const info: ErrorKindInfo = ERROR_KINDS[error.kind];
+  return info.a2a === 'http' || info.a2aHttpStatus === true || error.challenge !== undefined;
 }
 
 /** An ApiError as the JSON-RPC error of this channel: code from the table, ErrorInfo, problem, BadRequest. */

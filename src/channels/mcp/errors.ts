@@ -9,7 +9,7 @@
  *   text: a failed call the model can read and correct (bad arguments, not found, quota used, a tool outside
  *   the plan or the key's scopes).
  */
-import { type ApiError, ERROR_KINDS, type ErrorKind, type Problem, toProblem } from '../../lib/errors.js';
+import { type ApiError, ERROR_KINDS, type Problem, toProblem } from '../../lib/errors.js';
 import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
 
 /**
@@ -19,8 +19,9 @@ import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
  */
 export const MCP_HTTP_REFUSAL_CODE = -32000;
 
-export function isHttpLevel(kind: ErrorKind): boolean {
-  return ERROR_KINDS[kind].mcp === 'http';
+/** An error the table answers at the HTTP level, or a refused OAuth access token (its bearer challenge: docs/oauth.md). */
+export function isHttpLevel(error: ApiError): boolean {
+  return ERROR_KINDS[error.kind].mcp === 'http' || error.challenge !== undefined;
 }
 
 /** Where an error happened: the service's base URL (problem types), the request id and the endpoint path. */

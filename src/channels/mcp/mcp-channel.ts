@@ -11,10 +11,11 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Admission, Core } from '../../core/execute.js';
+import type { ApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { Registry } from '../../operations/registry.js';
 import { rateLimitHeaders } from '../http/limit-headers.js';
-import { requestFacts } from '../http/request-facts.js';
+import { protectedResourceChallenge, protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import type { ProblemPlace } from './errors.js';
 import { type Json, type McpAgent, type MethodAnswer, mountMcpEndpoint } from './mcp-protocol.js';
 import { DATA_SERVER, MCP_PATH, type ServerFacts } from './protocol.js';
@@ -40,12 +41,16 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
   }
 
   admit(request: FastifyRequest): Promise<Admission> {
-    return this.#core.admitDataChannel(requestFacts(request));
+    return this.#core.admitDataChannel(protectedResourceFacts(request, this.#core.baseUrl));
   }
 
   /** Counted against the key's plan when it is valid, else against the client address. */
   countRefused(request: FastifyRequest): Promise<Admission> {
-    return this.#core.admit(requestFacts(request));
+    return this.#core.admit(protectedResourceFacts(request, this.#core.baseUrl));
+  }
+
+  challenge(error: ApiError, request: FastifyRequest): string {
+    return protectedResourceChallenge(error, request, this.#core.baseUrl, MCP_PATH);
   }
 
   headers(admission: Admission | undefined, quota?: LimitState): Record<string, string> {

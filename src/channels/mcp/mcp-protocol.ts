@@ -78,6 +78,11 @@ export interface McpAgent<P, T> {
    * result or, for kinds the error table answers at the HTTP level, a refusal of the request.
    */
   callTool(principal: P, tool: T, args: Json, request: FastifyRequest): Promise<MethodAnswer>;
+  /**
+   * `WWW-Authenticate` of a 401 or of a step-up 403 (an OAuth-protected server names its resource metadata:
+   * docs/oauth.md); without it, `Bearer`.
+   */
+  challenge?(error: ApiError, request: FastifyRequest): string;
 }
 
 /** Mounts the MCP endpoint at `path`: POST for messages, every other method 405. */
@@ -199,7 +204,7 @@ async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: Fast
     return await agent.callTool(principal, tool, (args ?? {}) as Json, request);
   } catch (error) {
     const apiError = toApiError(error);
-    if (isHttpLevel(apiError.kind)) throw apiError;
+    if (isHttpLevel(apiError)) throw apiError;
     if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
     return { result: errorResultJson(mcpProblem(apiError, agent.errorPlace(request))), quota: apiError.quota };
   }
@@ -275,7 +280,9 @@ function sendHttpRefusal<P, T>(
   const problem = mcpProblem(error, agent.errorPlace(request));
   reply.code(error.status).headers(agent.headers(principal, error.quota));
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-  if (error.kind === 'invalid-auth') reply.header('www-authenticate', 'Bearer');
+  if (error.kind === 'invalid-auth' || error.challenge !== undefined) {
+    reply.header('www-authenticate', agent.challenge?.(error, request) ?? 'Bearer');
+  }
   const rpc = new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem);
   return sendJson(reply, serialize(toErrorResponse(id, rpc)));
 }

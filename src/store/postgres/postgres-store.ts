@@ -2,10 +2,13 @@
  * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads.
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
+
 import { randomBytes } from 'node:crypto';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { postgresConsoleSql } from '../console/postgres-console-sql.js';
+import { oauthSqlOver } from '../oauth/console-sql-oauth.js';
+import { OAuthSqlStore } from '../oauth/oauth-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -70,6 +73,7 @@ import type {
   SignalWriteSummary,
 } from '../signal-records.js';
 import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
+import { AccessVersionWatch, bumpAccessVersion } from './access-version.js';
 import { PostgresAgentHostStore } from './agents/agent-host-store.js';
 import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, type Row, type Sql, sqlOn } from './db.js';
@@ -114,7 +118,7 @@ export interface PostgresStoreOptions {
 }
 
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize));
+  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize), options.url);
 }
 
 export class PostgresStore implements Store {
@@ -128,13 +132,21 @@ export class PostgresStore implements Store {
   readonly agents: PostgresAgentHostStore;
   /** The account console's records (SQL shared with SQLite in ../console/). */
   readonly console: ConsoleSqlStore;
+  /** The OAuth authorization server's records (SQL shared with SQLite in ../oauth/). */
+  readonly oauth: OAuthSqlStore;
 
-  constructor(pools: Pools) {
+  /** The access version, heard through LISTEN (access-version.ts). */
+  readonly #access: AccessVersionWatch;
+
+  constructor(pools: Pools, url: string) {
     this.#pools = pools;
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.agents = new PostgresAgentHostStore(this.#primary);
-    this.console = new ConsoleSqlStore(postgresConsoleSql(pools.primary));
+    const shared = postgresConsoleSql(pools.primary);
+    this.console = new ConsoleSqlStore(shared);
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
+    this.#access = new AccessVersionWatch(url, this.#primary);
   }
 
   #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -161,7 +173,12 @@ export class PostgresStore implements Store {
     return String(row.value);
   }
 
+  accessVersion(): Promise<number> {
+    return this.#access.current();
+  }
+
   async close(): Promise<void> {
+    await this.#access.close();
     await closePools(this.#pools);
   }
 
@@ -234,8 +251,12 @@ export class PostgresStore implements Store {
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
-    const rows = await this.#primary('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [now, id]);
-    return rows.length === 1;
+    const version = await this.#transaction(async (sql) => {
+      const rows = await sql('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [now, id]);
+      return rows.length === 1 ? bumpAccessVersion(sql) : undefined;
+    });
+    if (version !== undefined) this.#access.advance(version);
+    return version !== undefined;
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {

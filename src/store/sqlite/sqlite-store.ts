@@ -10,6 +10,9 @@ import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { consoleMigration } from '../console/console-migration.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { sqliteConsoleSql } from '../console/sqlite-console-sql.js';
+import { oauthSqlOver } from '../oauth/console-sql-oauth.js';
+import { oauthMigration } from '../oauth/oauth-migration.js';
+import { OAuthSqlStore } from '../oauth/oauth-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -126,11 +129,15 @@ export class SqliteStore implements Store {
   readonly agents: SqliteAgentHostStore;
   /** The account console's records (SQL shared with PostgreSQL in ../console/). */
   readonly console: ConsoleSqlStore;
+  /** The OAuth authorization server's records (SQL shared with PostgreSQL in ../oauth/). */
+  readonly oauth: OAuthSqlStore;
 
   constructor(db: Database.Database) {
     this.#db = db;
     this.agents = new SqliteAgentHostStore(db);
-    this.console = new ConsoleSqlStore(sqliteConsoleSql(db));
+    const shared = sqliteConsoleSql(db);
+    this.console = new ConsoleSqlStore(shared);
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
   }
 
   /** Prepared statements are cached by their text: preparing is the costly part of a query. */
@@ -151,7 +158,7 @@ export class SqliteStore implements Store {
       'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
     );
     const applied = new Set((this.#db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)));
-    for (const migration of [...SQLITE_MIGRATIONS, consoleMigration('sqlite')]) {
+    for (const migration of [...SQLITE_MIGRATIONS, consoleMigration('sqlite'), oauthMigration('sqlite')]) {
       if (applied.has(migration.version)) continue;
       this.#db.transaction(() => {
         this.#db.exec(migration.sql);
@@ -243,7 +250,21 @@ export class SqliteStore implements Store {
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
-    return this.#sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+    return this.#db.transaction(() => {
+      const revoked = this.#sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+      if (revoked) {
+        this.#sql(
+          "INSERT INTO meta (key, value) VALUES ('access_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        ).run();
+      }
+      return revoked;
+    })();
+  }
+
+  /** One row read (microseconds): every process on the file sees a revocation at its next request. */
+  async accessVersion(): Promise<number> {
+    const row = this.#sql("SELECT value FROM meta WHERE key = 'access_version'").get() as Row | undefined;
+    return Number(row?.value ?? 0);
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {

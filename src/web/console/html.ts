@@ -17,10 +17,11 @@ export function csrfField(token: string): string {
   return `<input type="hidden" name="_csrf" value="${esc(token)}">`;
 }
 
-export type Section = 'keys' | 'usage' | 'agents' | 'marketplace' | 'account';
+export type Section = 'keys' | 'apps' | 'usage' | 'agents' | 'marketplace' | 'account';
 
 const SECTIONS: readonly { id: Section; label: string; roles?: readonly string[] }[] = [
   { id: 'keys', label: 'API keys' },
+  { id: 'apps', label: 'Connected apps' },
   { id: 'usage', label: 'Usage and plan' },
   { id: 'agents', label: 'Company agents', roles: ['owner', 'admin'] },
   { id: 'marketplace', label: 'Marketplace' },

@@ -30,7 +30,8 @@ export function registerExplorerApi(app: FastifyInstance, core: Core, registry: 
 async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv', request: FastifyRequest, reply: FastifyReply) {
   let admission: Admission | undefined;
   try {
-    admission = await admitViewer(core, request);
+    admission = await admitViewer(core, request, reply);
+    if (!admission) return reply;
     const outcome = await core.execute({
       admission,
       operation,

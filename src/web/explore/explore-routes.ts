@@ -1,6 +1,7 @@
 /**
- * `/explore`: the explorer's pages, its static files and its data routes (docs/explorer.md). Pages are for
- * signed-in users: a visitor is sent to sign in; a plan without a view's data domain is told so.
+ * `/explore`: the explorer's pages, its static files and its data routes (docs/explorer.md), registered in the
+ * signed-in scope of the site (the console's cookies, CSRF and security headers). Pages are for signed-in users:
+ * a visitor is sent to sign in; a plan without a view's data domain is told so.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core/execute.js';
@@ -10,7 +11,7 @@ import type { Registry } from '../../operations/registry.js';
 import { loadAssets } from './assets.js';
 import { registerExplorerApi } from './explore-api.js';
 import { type PageFacts, renderPage, renderRefusal, VIEW_DOMAIN, type View } from './pages.js';
-import { admitViewer, signInUrl } from './viewer.js';
+import { admitViewer } from './viewer.js';
 
 export function registerExplorer(app: FastifyInstance, core: Core, registry: Registry): void {
   registerExplorerApi(app, core, registry);
@@ -55,11 +56,11 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
 async function page(core: Core, request: FastifyRequest, reply: FastifyReply, view: View, extra: Partial<PageFacts> = {}) {
   let domains: PageFacts['domains'];
   try {
-    const { caller } = await admitViewer(core, request);
-    domains = caller.plan.api_access ? caller.plan.domains : [];
+    const admission = await admitViewer(core, request, reply);
+    if (!admission) return reply;
+    domains = admission.caller.plan.api_access ? admission.caller.plan.domains : [];
   } catch (error) {
     const apiError = toApiError(error);
-    if (apiError.kind === 'invalid-auth') return reply.redirect(signInUrl(request), 303);
     return refuse(reply, ERROR_KINDS[apiError.kind].status, ERROR_KINDS[apiError.kind].title, detailOf(apiError));
   }
   if (!domains.includes(VIEW_DOMAIN[view])) {
@@ -84,10 +85,13 @@ function detailOf(error: ApiError): string {
 }
 
 /** What the view scripts may ask of the API beyond today's operations, read from the operations' input schemas. */
-function explorerCapabilities(registry: Registry): Record<string, boolean> {
+function explorerCapabilities(registry: Registry): Record<string, boolean | number> {
   const inputOf = (name: string) => registry.all.find((op) => op.name === name)?.input.properties ?? {};
+  const snapshot = inputOf('indicators_snapshot');
   return {
-    snapshotTakesDate: 'date' in inputOf('indicators_snapshot'),
+    snapshotTakesDate: 'date' in snapshot,
+    /** The largest snapshot page: every municipality in one request where the operation allows it. */
+    snapshotLimit: Math.min(308, (snapshot.limit as { maximum?: number } | undefined)?.maximum ?? 200),
     mediansOperation: registry.all.some((op) => op.name === 'indicators_medians'),
   };
 }

@@ -91,7 +91,7 @@ function navigation(facts: PageFacts): Markup {
 <a class="brand" href="/explore">munidata <span>explorer</span></a>
 <nav aria-label="Views"><ul>${shown.map(
     ([view, href, text]) => html`<li><a href="${href}"${facts.view === view ? html` aria-current="page"` : ''}>${text}</a></li>`,
-  )}</ul></nav>
+  )}<li class="console"><a href="/console">Console</a></li></ul></nav>
 </header>`;
 }
 

@@ -1,22 +1,19 @@
 /**
- * Who is looking at the explorer. The explorer is for signed-in console users (docs/explorer.md): a page asks
- * `admitViewer` for the admission its data reads run under, and a visitor who has none is sent to sign in.
- *
- * Until the console's session lands this gate admits the same credential the API takes (an API key in
- * `Authorization`), through the core's own admission: one line (`admitBySession` below) swaps it for the session.
+ * Who is looking at the explorer: a signed-in console user (docs/explorer.md). The session is the console's
+ * (`requireUser`: a visitor's GET is sent to sign in and back); the user's account and plan become the caller its
+ * data reads run under, admitted by the core with the account's per-minute limit, shared with its API keys.
  */
-import type { FastifyRequest } from 'fastify';
-import { requestFacts } from '../../channels/http/request-facts.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Admission, Core } from '../../core/execute.js';
+import { SCOPES } from '../../lib/domains.js';
+import { requireUser } from '../console/signed-in.js';
 
-/** Where a visitor without a session is sent, with `next` naming the page to come back to. */
-export const SIGN_IN_PATH = '/console/sign-in';
+/** A session is no API key: `keyId` 0 names none, and every scope is held (the plan still decides the domains). */
+const SESSION_KEY_ID = 0;
 
-/** The admission of the viewer of this request; throws `invalid-auth` (or a limit's refusal) like the API. */
-export function admitViewer(core: Core, request: FastifyRequest): Promise<Admission> {
-  return core.admit(requestFacts(request));
-}
-
-export function signInUrl(request: FastifyRequest): string {
-  return `${SIGN_IN_PATH}?next=${encodeURIComponent(request.url)}`;
+/** The admission of the viewer of this request, or undefined once a visitor has been answered (sent to sign in). */
+export async function admitViewer(core: Core, request: FastifyRequest, reply: FastifyReply): Promise<Admission | undefined> {
+  const who = await requireUser(request, reply);
+  if (!who) return undefined;
+  return core.admitCaller({ keyId: SESSION_KEY_ID, scopes: SCOPES, account: who.account, plan: who.plan });
 }

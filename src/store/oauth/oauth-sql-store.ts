@@ -1,0 +1,120 @@
+/**
+ * The authorization server's records in SQL, written once for both stores (docs/oauth.md, Scale-out): one table
+ * keyed by model and id, the payload as JSON text, and the columns searched by read out of it when written. Every
+ * instance reads and writes the same rows, so that any instance serves any step of a flow. Statements use `$n`
+ * placeholders (both stores read them).
+ */
+import type { OAuthRecord, OAuthStore } from '../oauth-store.js';
+
+/** What this needs of a SQL driver: statements with `$n` placeholders, their rows, and counts of changed rows. */
+export interface OAuthSql {
+  query(text: string, values?: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  run(text: string, values?: readonly unknown[]): Promise<number>;
+}
+
+/** The table, in the column types both stores share (`key` sorts bytewise, `bigint` holds milliseconds). */
+export function oauthTableDdl(types: { key: string; text: string; bigint: string }): string {
+  return `
+CREATE TABLE oauth_records (
+  model ${types.key} NOT NULL,
+  id ${types.key} NOT NULL,
+  payload ${types.text} NOT NULL,
+  grant_id ${types.key},
+  uid ${types.key},
+  account_id ${types.key},
+  expires_at ${types.bigint},
+  consumed ${types.bigint} NOT NULL DEFAULT 0,
+  first_used_at ${types.bigint},
+  last_used_at ${types.bigint},
+  PRIMARY KEY (model, id)
+);
+CREATE INDEX oauth_records_grant ON oauth_records (grant_id);
+CREATE INDEX oauth_records_uid ON oauth_records (model, uid);
+CREATE INDEX oauth_records_account ON oauth_records (model, account_id);
+CREATE INDEX oauth_records_expiry ON oauth_records (expires_at);
+`;
+}
+
+/** Expired records are swept once every this many writes. */
+const SWEEP_EVERY = 200;
+
+export class OAuthSqlStore implements OAuthStore {
+  readonly #sql: OAuthSql;
+  #writes = 0;
+
+  constructor(sql: OAuthSql) {
+    this.#sql = sql;
+  }
+
+  async oauthUpsert(model: string, id: string, payload: Record<string, unknown>, expiresAtMs: number | null): Promise<void> {
+    await this.#sql.run(
+      `INSERT INTO oauth_records (model, id, payload, grant_id, uid, account_id, expires_at, consumed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 0)
+       ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
+         account_id = excluded.account_id, expires_at = excluded.expires_at, consumed = 0`,
+      [model, id, JSON.stringify(payload), text(payload.grantId), text(payload.uid), text(payload.accountId), expiresAtMs],
+    );
+    if (++this.#writes % SWEEP_EVERY === 0) {
+      await this.#sql.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at < $1', [Date.now()]);
+    }
+  }
+
+  async oauthFind(model: string, id: string, nowMs: number): Promise<OAuthRecord | undefined> {
+    const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND id = $2 AND ${LIVE}`, [model, id, nowMs]);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  async oauthFindByUid(model: string, uid: string, nowMs: number): Promise<OAuthRecord | undefined> {
+    const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND uid = $2 AND ${LIVE}`, [model, uid, nowMs]);
+    return rows[0] && toRecord(rows[0]);
+  }
+
+  async oauthConsume(model: string, id: string): Promise<void> {
+    await this.#sql.run('UPDATE oauth_records SET consumed = 1 WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  async oauthDestroy(model: string, id: string): Promise<void> {
+    await this.#sql.run('DELETE FROM oauth_records WHERE model = $1 AND id = $2', [model, id]);
+  }
+
+  async oauthRevokeGrant(grantId: string): Promise<void> {
+    await this.#sql.run("DELETE FROM oauth_records WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)", [grantId]);
+  }
+
+  async oauthList(model: string, nowMs: number, filter: { accountId?: string } = {}): Promise<OAuthRecord[]> {
+    const rows =
+      filter.accountId === undefined
+        ? await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND ${LIVE.replace('$3', '$2')} ORDER BY id`, [model, nowMs])
+        : await this.#sql.query(
+            `SELECT * FROM oauth_records WHERE model = $1 AND account_id = $3 AND ${LIVE.replace('$3', '$2')} ORDER BY id`,
+            [model, nowMs, filter.accountId],
+          );
+    return rows.map(toRecord);
+  }
+
+  async oauthTouchGrant(grantId: string, nowMs: number): Promise<void> {
+    await this.#sql.run(
+      "UPDATE oauth_records SET first_used_at = COALESCE(first_used_at, $2), last_used_at = $2 WHERE model = 'Grant' AND id = $1",
+      [grantId, nowMs],
+    );
+  }
+}
+
+/** Not expired at `$3`. */
+const LIVE = '(expires_at IS NULL OR expires_at > $3)';
+
+function toRecord(row: Record<string, unknown>): OAuthRecord {
+  return {
+    model: String(row.model),
+    id: String(row.id),
+    payload: JSON.parse(String(row.payload)) as Record<string, unknown>,
+    expiresAtMs: row.expires_at === null ? null : Number(row.expires_at),
+    consumed: Number(row.consumed) === 1,
+    firstUsedAtMs: row.first_used_at === null ? null : Number(row.first_used_at),
+    lastUsedAtMs: row.last_used_at === null ? null : Number(row.last_used_at),
+  };
+}
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}

@@ -1,0 +1,79 @@
+/**
+ * Connected apps (docs/oauth.md, Revocation): the OAuth grants of the account — the app's name and client id, its
+ * scopes, when it was connected, first and last used — and Disconnect (after a confirmation), which ends the grant
+ * with its tokens on every instance from the next request on. Owners disconnect; others read. The same
+ * functions as `munidata oauth grants` (src/oauth/grants.ts).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AuthorizationServer } from '../../oauth/authorization-server.js';
+import { type ConnectedApp, listConnectedApps, revokeGrant } from '../../oauth/grants.js';
+import { csrfField, date, esc, message, page } from './html.js';
+import { notFound } from './refusal.js';
+import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationServer): void {
+  scope.get('/console/apps', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    return send(reply, who, await reply.generateCsrf(), {});
+  });
+
+  scope.get('/console/apps/:grant/disconnect', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, 'owner');
+    const app = await ownApp(who, (request.params as { grant: string }).grant);
+    const csrf = await reply.generateCsrf();
+    return reply.type('text/html; charset=utf-8').send(
+      page({
+        title: 'Disconnect an app',
+        who,
+        csrf,
+        section: 'apps',
+        body: `<section><p>Disconnect <strong>${esc(app.clientName)}</strong>? Its access and refresh tokens stop working at once, on MCP and A2A;
+to use it again, connect it again.</p>
+<form method="post" action="/console/apps/${esc(app.grantId)}/disconnect">${csrfField(csrf)}
+<button type="submit" class="danger">Disconnect</button> <a href="/console/apps">Keep it</a></form></section>`,
+      }),
+    );
+  });
+
+  scope.post('/console/apps/:grant/disconnect', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, 'owner');
+    const app = await ownApp(who, (request.params as { grant: string }).grant);
+    await revokeGrant(oauth, app.grantId, who.account.id);
+    return send(reply, who, await reply.generateCsrf(), { notice: `Disconnected ${app.clientName}.` });
+  });
+
+  async function ownApp(who: SignedIn, grantId: string): Promise<ConnectedApp> {
+    const app = (await listConnectedApps(oauth, who.account.id)).find((a) => a.grantId === grantId);
+    if (!app) throw notFound('connected app');
+    return app;
+  }
+
+  async function send(reply: FastifyReply, who: SignedIn, csrf: string, o: { notice?: string }): Promise<FastifyReply> {
+    const apps = await listConnectedApps(oauth, who.account.id);
+    const owner = who.user.role === 'owner';
+    const rows = apps
+      .map(
+        (a) => `<tr><td>${esc(a.clientName)}</td><td><code>${esc(a.clientId)}</code></td>
+<td>${a.scopes.map((s) => `<span class="pill">${esc(s)}</span>`).join(' ')}</td><td>${date(a.connectedAt)}</td><td>${date(a.firstUsedAt)}</td><td>${date(a.lastUsedAt)}</td>
+<td>${owner ? `<a href="/console/apps/${esc(a.grantId)}/disconnect">Disconnect…</a>` : ''}</td></tr>`,
+      )
+      .join('\n');
+    return reply.type('text/html; charset=utf-8').send(
+      page({
+        title: 'Connected apps',
+        who,
+        csrf,
+        section: 'apps',
+        body: `${message('notice', o.notice)}
+<p class="muted">Apps you connected with OAuth (MCP clients, assistants, agents) read data for this account with your plan, quota and limits.</p>
+<section><table><thead><tr><th>App</th><th>Client id</th><th>Scopes</th><th>Connected</th><th>First used</th><th>Last used</th><th></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="7" class="muted">No connected apps.</td></tr>'}</tbody></table></section>`,
+      }),
+    );
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Connecting an app (docs/oauth.md, Consent): the page an OAuth client sends the account holder to. Signed in,
+ * they see the app's name, where their browser will be sent back to, how the app is known (metadata document,
+ * registration, or registered by the operator) and the scopes it asks, may narrow them, and allow or refuse. The
+ * authorization request is the one of this browser (the library's interaction cookie), never one named in a link
+ * alone. Owners connect apps, as they create keys: a token acts for the whole account.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DOMAINS, isScope } from '../../lib/domains.js';
+import { OAUTH_PATHS } from '../../lib/oauth-resource.js';
+import type { AuthorizationServer } from '../../oauth/authorization-server.js';
+import { approve, browserInteraction, type ConsentRequest, consentRequest } from '../../oauth/consent.js';
+import { csrfField, esc, page } from './html.js';
+import { ConsoleRefusal } from './refusal.js';
+import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+const ORIGINS: Record<ConsentRequest['origin'], string> = {
+  'metadata-document': 'identified by its metadata document at its own address (its client id)',
+  registration: 'registered itself with this service (dynamic registration): its name is what it says it is',
+  cli: 'registered by the operator of this service',
+};
+
+export function registerConnectPage(scope: FastifyInstance, oauth: AuthorizationServer): void {
+  const path = `${OAUTH_PATHS.consent}/:uid`;
+
+  scope.get(path, async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    const asked = await ask(request, reply);
+    // The form's answer redirects (through the authorization endpoint) to the app: browsers hold a form's
+    // redirects to the page's `form-action`, so the app's origin joins it on this page only.
+    const csp = String(reply.getHeader('content-security-policy') ?? '');
+    if (csp && asked.redirectOrigin) {
+      reply.header('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${asked.redirectOrigin}`));
+    }
+    return send(reply, who, await reply.generateCsrf(), asked);
+  });
+
+  scope.post(path, async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    const interaction = await thisBrowsersInteraction(request, reply);
+    const form = (request.body ?? {}) as Record<string, string | string[] | undefined>;
+    const allowed = form.decision === 'allow' ? ([] as string[]).concat(form.scopes ?? []).filter(isScope) : [];
+    if (allowed.length > 0) requireRole(who, 'owner');
+    const next = await approve(oauth.provider, interaction, who.account.id, allowed);
+    return reply.redirect(next, 303);
+  });
+
+  async function thisBrowsersInteraction(request: FastifyRequest, reply: FastifyReply) {
+    const interaction = await browserInteraction(oauth.provider, request.raw, reply.raw);
+    if (!interaction || interaction.uid !== (request.params as { uid: string }).uid) {
+      throw new ConsoleRefusal(
+        400,
+        'This authorization request did not start in this browser, or it has expired. Start again from the app.',
+      );
+    }
+    return interaction;
+  }
+
+  async function ask(request: FastifyRequest, reply: FastifyReply): Promise<ConsentRequest> {
+    const asked = await consentRequest(oauth.provider, await thisBrowsersInteraction(request, reply));
+    if (!asked) throw new ConsoleRefusal(400, 'The app that asked is no longer known. Start again from the app.');
+    return asked;
+  }
+}
+
+function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRequest): FastifyReply {
+  const inPlan = new Set<string>(who.plan.domains.map((d) => DOMAINS[d].scope));
+  const owner = who.user.role === 'owner';
+  const scopes = asked.scopes
+    .map((s) =>
+      inPlan.has(s)
+        ? `<label><input type="checkbox" name="scopes" value="${esc(s)}" checked> ${esc(s)}</label>`
+        : `<label class="muted"><input type="checkbox" disabled> ${esc(s)} (not in your plan)</label>`,
+    )
+    .join('');
+  const allow = owner
+    ? '<button type="submit" name="decision" value="allow">Allow</button>'
+    : '<p class="muted">Only the account’s owner connects apps.</p>';
+  return reply.type('text/html; charset=utf-8').send(
+    page({
+      title: 'Connect an app',
+      who,
+      csrf,
+      section: 'apps',
+      body: `<section class="card">
+<p><strong id="client-name">${esc(asked.clientName)}</strong> wants to read munidata data for <strong>${esc(who.account.name)}</strong>, with your plan, quota and limits.</p>
+<dl>
+<dt>Sends you back to</dt><dd id="redirect-host"><code>${esc(asked.redirectHost)}</code></dd>
+<dt>Client id</dt><dd><code>${esc(asked.clientId)}</code></dd>
+<dt>How it is known</dt><dd id="client-origin">${esc(ORIGINS[asked.origin])}</dd>
+</dl>
+<form method="post" action="${esc(`${OAUTH_PATHS.consent}/${asked.uid}`)}">${csrfField(csrf)}
+<fieldset><legend>It may read</legend>${scopes}</fieldset>
+${allow} <button type="submit" name="decision" value="deny" class="link">Refuse</button>
+</form>
+<p class="muted">You can disconnect it at any time under Connected apps.</p>
+</section>`,
+    }),
+  );
+}
