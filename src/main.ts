@@ -9,6 +9,7 @@ import { registerAgentsCommands } from './cli/agents-commands.js';
 import { registerAlertCommands } from './cli/alert-commands.js';
 import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
+import { registerExportCommand } from './cli/export-command.js';
 import { registerOAuthCommands } from './cli/oauth-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
 import { registerUsersCommands } from './cli/users-commands.js';
@@ -24,6 +25,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   const cli = cliContext(loadConfig(env), () => program.opts().json === true);
   registerServeCommand(program, env);
   registerDataCommands(program, cli);
+  registerExportCommand(program, cli);
   registerAdminCommands(program, cli);
   registerAgentsCommands(program, cli);
   registerAlertCommands(program, cli);

@@ -40,6 +40,7 @@ export const NEEDS = {
     'test/detect.test.ts',
     'test/alerts-matcher.test.ts',
     'test/journal-backfill.test.ts',
+    'test/export.test.ts',
   ],
 } as const;
 

@@ -1,0 +1,66 @@
+/**
+ * `munidata export`: every table a plan may read, whole, in the columns of the API's CSV (docs/data.md,
+ * Exporting). Checked against the API itself: the same rows as paging through each list, the same series points.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportTables } from '../src/cli/export-command.js';
+import { testDir } from './helpers/temp-dir.js';
+import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\r\n').filter(Boolean);
+
+describe('export', () => {
+  it('writes one CSV per table of the premium plan, each the whole list the API pages through', async () => {
+    const dir = testDir('munidata-export-');
+    const tables = await exportTables(t.store, { dir, format: 'csv', plan: 'premium' });
+    const names = tables.map((x) => x.table);
+    for (const name of ['indicators', 'municipalities', 'observations', 'contracts', 'entities', 'signals', 'signal_cases']) {
+      expect(names, name).toContain(name);
+    }
+    expect(names).not.toContain('alert_rules');
+    const municipalities = lines(join(dir, 'municipalities.csv'));
+    expect(municipalities).toHaveLength(309);
+    const contracts = tables.find((x) => x.table === 'contracts');
+    const viaApi = await collectPages(t, '/v1/procurement/contracts?limit=200');
+    expect(contracts?.rows).toBe(viaApi.length);
+    const header = (await t.get('/v1/procurement/contracts?limit=1&format=csv')).body.split('\r\n')[0];
+    expect(lines(join(dir, 'contracts.csv'))[0]).toBe(header);
+    // Every series point of every municipality: Porto's population, as the API serves it.
+    const porto = await collectPages(t, '/v1/indicators/population/series?municipality=porto&limit=200');
+    const observations = lines(join(dir, 'observations.csv'));
+    const portoPopulation = observations.filter((l) => l.startsWith('1312,')).length;
+    expect(portoPopulation).toBeGreaterThanOrEqual(porto.length);
+    expect(observations.length - 1).toBe(tables.find((x) => x.table === 'observations')?.rows);
+  }, 120_000);
+
+  it('writes the same tables into one SQLite file, codes kept as text', async () => {
+    const dir = testDir('munidata-export-');
+    const tables = await exportTables(t.store, { dir, format: 'sqlite', plan: 'premium' });
+    const db = new Database(join(dir, 'munidata-export.sqlite'), { readonly: true });
+    try {
+      for (const table of tables) {
+        expect((db.prepare(`SELECT count(*) AS n FROM "${table.table}"`).get() as { n: number }).n, table.table).toBe(table.rows);
+      }
+      expect(db.prepare('SELECT code, name FROM municipalities WHERE code = ?').get('0101')).toEqual({ code: '0101', name: 'Águeda' });
+    } finally {
+      db.close();
+    }
+  }, 120_000);
+
+  it('leaves out the domains a plan lacks', async () => {
+    const plans = await t.store.listPlans();
+    const withoutProcurement = plans.find((p) => !p.domains.includes('procurement'));
+    if (!withoutProcurement) throw new Error('every default plan has procurement: the test needs one without');
+    const tables = await exportTables(t.store, { dir: testDir('munidata-export-'), format: 'csv', plan: withoutProcurement.code });
+    expect(tables.map((x) => x.table)).not.toContain('contracts');
+  }, 120_000);
+});
