@@ -12,8 +12,11 @@ import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { sendProblem } from './channels/http/problem-reply.js';
+import { type LogDestination, loggerOptions, OneLinePerRequest } from './channels/http/request-log.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
+import { MCP_PATH } from './channels/mcp/protocol.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
+import { parseQueryString } from './channels/rest/query-string.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
 import type { Config } from './config.js';
 import { CursorCodec } from './core/cursor.js';
@@ -27,6 +30,7 @@ import { registerConsole } from './web/console/console-routes.js';
 import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
+import { registerHomeRoute } from './web/home-route.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -38,6 +42,8 @@ export interface AppDeps {
   readonly registry?: Registry;
   /** Log to stdout (the server) or not (tests). */
   readonly logger?: boolean;
+  /** Where the log lines go instead of stdout (a test reading them); implies `logger`. */
+  readonly logDestination?: LogDestination;
   /** The company-agent host's limits, task runner periods and test hooks. */
   readonly agents?: AgentHostOptions;
 }
@@ -57,9 +63,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? Date.now;
   const registry = deps.registry ?? createRegistry();
   const http = Fastify({
-    logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
+    logger: deps.logger || deps.logDestination ? loggerOptions(config.logLevel, deps.logDestination) : false,
+    logController: new OneLinePerRequest(),
     genReqId: requestIds(),
     trustProxy: false,
+    // Query values are decoded strictly (query-string.ts) and read as their types by the core (docs/api.md).
+    routerOptions: { querystringParser: parseQueryString },
     // While draining, a request pipelined on a busy connection is answered (with `Connection: close`), not
     // refused with Fastify's own 503, which is not a problem document: shutting down loses nobody's request.
     return503OnClosing: false,
@@ -108,6 +117,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
+    registerHomeRoute(scope, config.baseUrl, MCP_PATH);
     registerHealthRoutes(scope, { store, counters });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi, openApiPath, pathParameterNames } from '../src/channels/rest/openapi.js';
+import { csvTable } from '../src/core/csv.js';
 import { plainSchema } from '../src/core/json-schema.js';
 import type { AnyOperation } from '../src/core/operation.js';
 import { ERROR_KINDS } from '../src/lib/errors.js';
@@ -110,9 +111,13 @@ describe('OpenAPI document', () => {
   it('gives every input property exactly one parameter with the schema’s required flag', () => {
     for (const op of registry.all) {
       const input = plainSchema(op.input);
-      const params = getOperation(op)
+      const all = getOperation(op)
         .parameters.map(deref)
         .filter((p: Json) => p.in !== 'header');
+      // `format` is the REST channel's own (the representation, docs/api.md CSV): on the operations with a CSV form.
+      const format = all.filter((p: Json) => p.name === 'format');
+      expect(format.length, op.name).toBe(csvTable(op.output, op.csvRows) === undefined ? 0 : 1);
+      const params = all.filter((p: Json) => p.name !== 'format');
       expect(params.map((p: Json) => p.name).sort(), op.name).toEqual(Object.keys(input.properties ?? {}).sort());
       for (const p of params) {
         expect(p.required, `${op.name}.${p.name}`).toBe(p.in === 'path' || (input.required ?? []).includes(p.name));

@@ -142,9 +142,17 @@ export interface FieldError {
   readonly message: string;
 }
 
+/** A value the request may have meant (an unknown municipality's nearest names), listed in `suggestions`. */
+export interface Suggestion {
+  readonly code: string;
+  readonly slug?: string;
+  readonly name: string;
+}
+
 export interface ApiErrorOptions {
   readonly detail?: string;
   readonly errors?: readonly FieldError[];
+  readonly suggestions?: readonly Suggestion[];
   /** Seconds to wait, sent as `Retry-After`. */
   readonly retryAfter?: number;
   readonly featureKey?: string;
@@ -159,6 +167,7 @@ export class ApiError extends Error {
   readonly kind: ErrorKind;
   readonly detail: string | undefined;
   readonly errors: readonly FieldError[] | undefined;
+  readonly suggestions: readonly Suggestion[] | undefined;
   readonly retryAfter: number | undefined;
   readonly featureKey: string | undefined;
   readonly upgradeUrl: string | undefined;
@@ -171,6 +180,7 @@ export class ApiError extends Error {
     this.kind = kind;
     this.detail = options.detail;
     this.errors = options.errors;
+    this.suggestions = options.suggestions;
     this.retryAfter = options.retryAfter;
     this.featureKey = options.featureKey;
     this.upgradeUrl = options.upgradeUrl;
@@ -212,6 +222,7 @@ export interface Problem {
   feature_key?: string;
   upgrade_url?: string;
   errors?: FieldError[];
+  suggestions?: Suggestion[];
 }
 
 export function problemTypeUrl(baseUrl: string, kind: ErrorKind): string {
@@ -228,5 +239,6 @@ export function toProblem(error: ApiError, where: { baseUrl: string; requestId?:
   if (error.featureKey !== undefined) problem.feature_key = error.featureKey;
   if (error.upgradeUrl !== undefined) problem.upgrade_url = error.upgradeUrl;
   if (error.errors !== undefined && error.errors.length > 0) problem.errors = [...error.errors];
+  if (error.suggestions !== undefined) problem.suggestions = [...error.suggestions];
   return problem;
 }

@@ -94,15 +94,12 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
 
   async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
-    const outcome = await this.#core.execute({
-      admission,
-      operation: call.skill,
-      input: call.input,
-      encoding: 'json',
-      etag: false,
-      channel: 'a2a',
-    });
-    return { result: messageResultBytes(call, outcome), quota: outcome.month };
+    // The message is built inside the charge window: if building it fails, the call is refunded.
+    const { finished, month } = await this.#core.execute(
+      { admission, operation: call.skill, input: call.input, encoding: 'json', etag: false, channel: 'a2a' },
+      (outcome) => messageResultBytes(call, outcome),
+    );
+    return { result: finished, quota: month };
   }
 
   async extendedCard(admission: Admission): Promise<string> {

@@ -13,7 +13,7 @@ export const indicatorsSeries = defineOperation({
   title: 'Indicator time series',
   summary: "One indicator's time series for one municipality, oldest first.",
   description:
-    'Returns the points of one indicator for one municipality (code or slug), by reference_date ascending; ' +
+    'Returns the points of one indicator for one municipality (code, slug or name), by reference_date ascending; ' +
     'reference_date is the last day of the period (year 2021 → 2021-12-31). `from` and `to` bound the dates ' +
     "(inclusive). A range reaching further back than the plan's `history_years` is clamped to that window, not refused.",
   domain: 'indicators',
