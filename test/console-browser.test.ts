@@ -107,7 +107,7 @@ describe('the console in a browser', () => {
     await shot(page, '02-key-created');
     const me = await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
-    expect((await me.json()).account_id).toBe(t.accounts.premium);
+    expect(((await me.json()) as any).account_id).toBe(t.accounts.premium);
     await page.goto(`${base}/console/keys`);
     const row = page.locator('tr', { hasText: 'billing server' });
     await expect(row.innerText()).resolves.toContain('sk_live_');
@@ -128,7 +128,7 @@ describe('the console in a browser', () => {
     for (const channel of CHANNELS) {
       expect(Number((await page.locator(`#channel-${channel}`).innerText()).replace(/,/g, ''))).toBe(before[channel] + calls[channel]);
     }
-    const me = await (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).json();
+    const me = (await (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
     expect(Number((await page.locator('#used').innerText()).replace(/,/g, ''))).toBe(me.usage.requests_this_month);
     await expect(page.locator('#per-minute').innerText()).resolves.toContain(String(me.limits.requests_per_minute));
     await expect(page.locator('svg.chart rect').count()).resolves.toBeGreaterThan(0);
