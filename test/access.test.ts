@@ -92,7 +92,7 @@ describe('authentication', () => {
     const record = keys.find((k) => k.id === created.key.id);
     expect(record?.hash).toBe(hashSecret(created.secret));
     expect(JSON.stringify(keys)).not.toContain(created.secret);
-    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
+    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{46}$/);
   });
 });
 

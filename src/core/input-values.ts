@@ -90,20 +90,27 @@ function firstTextProblem(value: unknown, depth = 0): string | undefined {
 
 type Read = { value: unknown } | { error: string };
 
-/** A REST value (a string, or repeated: an array of strings) read as the parameter's type. */
+/**
+ * A REST value (a string, or repeated: an array of strings) read as the parameter's type. A parameter that is
+ * either one value or a list (`anyOf: [scalar, array]`) takes a single value as the scalar and a repeated one as
+ * the list.
+ */
 function readText(property: JsonSchema, raw: unknown): Read {
-  if (property.type === 'array') {
+  const variants = property.anyOf ?? [property];
+  const list = variants.find((v) => v.type === 'array');
+  const single = variants.find((v) => v.type !== 'array');
+  if (list !== undefined && (Array.isArray(raw) || single === undefined)) {
     const items = Array.isArray(raw) ? raw : [raw];
     const values: unknown[] = [];
     for (const item of items) {
-      const read = readScalar(property.items ?? {}, item);
+      const read = readScalar(list.items ?? {}, item);
       if ('error' in read) return read;
       values.push(read.value);
     }
     return { value: values };
   }
   if (Array.isArray(raw)) return { error: 'must be given once' };
-  return readScalar(property, raw);
+  return readScalar(single ?? property, raw);
 }
 
 function readScalar(property: JsonSchema, raw: unknown): Read {

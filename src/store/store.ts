@@ -120,8 +120,8 @@ export interface SeriesQuery {
 export interface ObservationStore {
   /** Points of one indicator for one municipality, by reference_date ascending. */
   series(query: SeriesQuery): Promise<ObservationRow[]>;
-  /** The latest point of each municipality that has one, for one indicator. */
-  latestPerMunicipality(indicator: string): Promise<ObservationRow[]>;
+  /** The latest point of each municipality that has one, for one indicator; with `asOf`, the latest on or before it. */
+  latestPerMunicipality(indicator: string, asOf?: string): Promise<ObservationRow[]>;
   /** The latest point of every indicator for one municipality. */
   latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]>;
   /**
