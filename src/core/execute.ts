@@ -170,6 +170,7 @@ export class Core {
       minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, now);
       if (!minute.allowed) throw rateLimited(minute);
     }
+    this.#deps.dailyUsage?.keyUsed(caller.keyId, now);
     return { caller, minute, trace: request.trace };
   }
 
