@@ -33,6 +33,7 @@ import type { Store } from './store/store.js';
 import { registerConsole } from './web/console/console-routes.js';
 import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
+import { registerExplorer } from './web/explore/explore-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 import { registerHomeRoute } from './web/home-route.js';
 
@@ -152,6 +153,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
   await http.register(async (people) => {
     await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
     registerConsole(people);
+    // The explorer's pages, files and data (docs/explorer.md), compressed like the other public routes.
+    await people.register(async (explore) => {
+      await explore.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+      registerExplorer(explore, core, registry);
+    });
   });
   if (!registeredHost) throw new Error('the agent host was not registered');
   const agentHost = registeredHost;

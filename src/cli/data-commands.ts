@@ -18,7 +18,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
       cli.withStore(async () => print(cli.json(), { migrated: true }, () => `Store ${describeStore(cli.config)} is up to date.`)),
     );
 
-  program
+  const demo = program
     .command('demo')
     .description(
       'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
@@ -34,6 +34,17 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
       cli.withStore(async (store) => {
         const summary = await loadDemo(store, { seed: o.seed, contracts: o.contracts });
         print(cli.json(), summary, () => `Demo data loaded (seed ${o.seed}):\n${JSON.stringify(summary, null, 2)}`);
+      }),
+    );
+  demo
+    .command('remove')
+    .description(
+      'Delete every generated record — demo procurement, demo series, and the signals, cases and alert matches derived from them — in one transaction; imported data, accounts, keys, rules and usage stay',
+    )
+    .action(() =>
+      cli.withStore(async (store) => {
+        const removed = await store.removeDemoData();
+        print(cli.json(), removed, () => `Demo data removed:\n${JSON.stringify(removed, null, 2)}`);
       }),
     );
 

@@ -23,6 +23,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from './procurement-queries.js';
 import type {
   AmendmentInput,
@@ -50,6 +51,7 @@ import type {
   PlanRecord,
   WriteSummary,
 } from './records.js';
+import type { DemoRemovalSummary } from './shared/demo-removal.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
 import type {
   AlertMatchInput,
@@ -161,6 +163,11 @@ export interface ProcurementWriteStore {
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary>;
   /** Recomputes derived figures (entity totals and counts) after loads; cheap to call when nothing changed. */
   refreshProcurementRollups(): Promise<void>;
+  /**
+   * Deletes every record the demo generated and what was derived from it (store/shared/demo-removal.ts), in one
+   * transaction: imported data, accounts, keys, rules and usage stay.
+   */
+  removeDemoData(): Promise<DemoRemovalSummary>;
 }
 
 /**
@@ -170,6 +177,8 @@ export interface ProcurementWriteStore {
 export interface ProcurementReadStore {
   /** Codes in the CPV vocabulary (0 before it is loaded). */
   countCpvs(): Promise<number>;
+  /** Records per procurement source and kind, with the latest import time (the `sources` operation). */
+  procurementSources(): Promise<ProcurementSourceCount[]>;
   /** Contracts matching every filter, by publication date descending then id descending. */
   listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;
   getContract(id: number): Promise<ContractDetailRecord | undefined>;

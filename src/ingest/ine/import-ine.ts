@@ -7,6 +7,7 @@
  * Municipal rows without a value (confidential, "x", …) are written as null points: INE publishes the point,
  * only not its value, and a null overwrites a value an earlier import may have stored.
  */
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { IndicatorRecord, ObservationInput } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { type AggregateLevel, makeGeocodeResolver } from './geocode.js';
@@ -71,8 +72,6 @@ export interface IneImportReport {
   warnings: string[];
 }
 
-const DEMO_SOURCE_PREFIX = 'munidata demo';
-
 export async function importIne(store: Store, input: string | unknown, options: IneImportOptions): Promise<IneImportReport> {
   const treatment = options.treatment ?? 'raw';
   if (treatment !== 'raw' && treatment !== 'estimated') throw new Error(`treatment must be raw or estimated, not "${treatment}"`);
@@ -82,7 +81,7 @@ export async function importIne(store: Store, input: string | unknown, options: 
 
   const ine = pickIndicator(parseIneResponse(input, options), options.ineCode);
   const resolve = makeGeocodeResolver(municipalities);
-  const mode = (indicator.source ?? '').startsWith(DEMO_SOURCE_PREFIX) ? 'replace' : 'merge';
+  const mode = isDemoIndicatorSource(indicator.source) ? 'replace' : 'merge';
 
   const report: IneImportReport = {
     indicator: indicator.key,

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { DateString, MunicipalityRef, Page, Paging } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { findMunicipality } from '../municipalities/find-municipality.js';
 import { MAX_MUNICIPALITIES } from '../shared/municipality-filters.js';
@@ -61,7 +62,8 @@ export const indicatorsSeries = defineOperation({
     const windowStart = historyWindowStart(now, caller.plan.history_years);
     const from = windowStart !== undefined && (input.from === undefined || input.from < windowStart) ? windowStart : input.from;
     const after = seriesPosition(paging.after, municipalities);
-    const points: { municipality: string; reference_date: string; value: number | null; treatment: string }[] = [];
+    const synthetic = isDemoIndicatorSource(indicator.source);
+    const points: { municipality: string; reference_date: string; value: number | null; treatment: string; synthetic: boolean }[] = [];
     for (const municipality of municipalities) {
       if (after !== undefined && municipality.code < after.code) continue;
       const rows = await store.series({
@@ -73,7 +75,7 @@ export const indicatorsSeries = defineOperation({
         limit: paging.limit + 1 - points.length,
       });
       for (const row of rows) {
-        points.push({ municipality: municipality.code, reference_date: row.reference_date, ...servedValue(row, caller.plan) });
+        points.push({ municipality: municipality.code, reference_date: row.reference_date, ...servedValue(row, caller.plan), synthetic });
       }
       if (points.length > paging.limit) break;
     }

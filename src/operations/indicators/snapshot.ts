@@ -5,6 +5,7 @@
  * the snapshot as it stood then (docs/api.md, Snapshots).
  */
 import type { ReferenceData } from '../../core/reference.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { IndicatorRecord, PlanRecord, Treatment } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { emptyTreatment, servedValue } from './values.js';
@@ -19,6 +20,7 @@ export interface SnapshotEntry {
   percentile: number | null;
   is_stale: boolean;
   treatment: Treatment;
+  synthetic: boolean;
 }
 
 export interface Snapshot {
@@ -60,6 +62,7 @@ export function loadSnapshot(
         percentile: value === null ? null : percentileOf(sortedValues, value),
         is_stale: point !== undefined && asOf !== null && point.date < asOf,
         treatment: point?.treatment ?? emptyTreatment(indicator.treatment, plan),
+        synthetic: isDemoIndicatorSource(indicator.source),
       };
     });
     return { rows, sortedValues, asOf };

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { MunicipalityRef, Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
 import { findMunicipalityFilter } from './inputs.js';
-import { toEntity } from './resources.js';
+import { entitySynthetic, toEntity } from './resources.js';
 import { Entity, EntityKind } from './schemas.js';
 
 export const procurementEntities = defineOperation({
@@ -45,6 +45,7 @@ export const procurementEntities = defineOperation({
       },
       { after: paging.after as string | undefined, limit: paging.limit + 1 },
     );
-    return paging.page(rows.map(toEntity), (e) => e.nif);
+    const items = await Promise.all(rows.map(async (e) => toEntity(e, await entitySynthetic(store, e.nif))));
+    return paging.page(items, (e) => e.nif);
   },
 });

@@ -3,6 +3,7 @@
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
 import { randomBytes } from 'node:crypto';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { postgresConsoleSql } from '../console/postgres-console-sql.js';
 import type {
@@ -17,6 +18,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from '../procurement-queries.js';
 import type {
   AmendmentRecord,
@@ -40,6 +42,16 @@ import type {
   WriteSummary,
 } from '../records.js';
 import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
+import {
+  DEMO_CONTRACT_FACTS,
+  DEMO_CONTRACT_PLACES,
+  type DemoRemovalSummary,
+  demoRemovalCounts,
+  demoRemovalStatements,
+  demoSets,
+  removeFromRollups,
+} from '../shared/demo-removal.js';
+import { RollupDeltas } from '../shared/rollup-deltas.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
   AlertMatchInput,
@@ -73,7 +85,7 @@ import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
-import { refreshEntityTotals } from './procurement/rollups.js';
+import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import { POSTGRES_COLUMNS } from './procurement/rows.js';
 import { saveRows } from './save-rows.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
@@ -357,6 +369,48 @@ export class PostgresStore implements Store {
 
   async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
     return this.#transaction((sql) => saveCpvs(sql, rows));
+  }
+
+  async procurementSources(): Promise<ProcurementSourceCount[]> {
+    const rows = await this.#read(
+      `SELECT source, 'contracts' AS records, count(*) AS n, max(imported_at) AS last FROM contracts GROUP BY source
+       UNION ALL SELECT source, 'announcements', count(*), max(imported_at) FROM announcements GROUP BY source
+       UNION ALL SELECT source, 'amendments', count(*), max(imported_at) FROM amendments GROUP BY source`,
+    );
+    return rows.map((r) => ({
+      source: String(r.source),
+      records: r.records as ProcurementSourceCount['records'],
+      count: Number(r.n),
+      last_imported_at: r.last === null ? null : String(r.last),
+    }));
+  }
+
+  async removeDemoData(): Promise<DemoRemovalSummary> {
+    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
+    const sets = demoSets(demoIndicators);
+    return this.#transaction(async (sql): Promise<DemoRemovalSummary> => {
+      const [counts] = await sql(demoRemovalCounts(demoIndicators));
+      const deltas = new RollupDeltas();
+      removeFromRollups(deltas, await sql(DEMO_CONTRACT_FACTS), await sql(DEMO_CONTRACT_PLACES));
+      const { before, entities } = demoRemovalStatements(demoIndicators);
+      for (const statement of before) await sql(statement);
+      await flushRollups(sql, deltas);
+      const [orphans] = await sql(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`);
+      for (const statement of entities) await sql(statement);
+      await refreshEntityTotals(sql);
+      await bumpDataVersion(sql);
+      return {
+        contracts: Number(counts.contracts),
+        announcements: Number(counts.announcements),
+        amendments: Number(counts.amendments),
+        entities: Number(orphans.n),
+        observations: Number(counts.observations),
+        indicators: demoIndicators,
+        signals: Number(counts.signals),
+        cases: Number(counts.cases),
+        alert_matches: Number(counts.alert_matches),
+      };
+    });
   }
 
   async countCpvs(): Promise<number> {

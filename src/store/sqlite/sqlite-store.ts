@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { consoleMigrations } from '../console/console-migration.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { sqliteConsoleSql } from '../console/sqlite-console-sql.js';
@@ -21,6 +22,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from '../procurement-queries.js';
 import type {
   AmendmentRecord,
@@ -44,6 +46,16 @@ import type {
   WriteSummary,
 } from '../records.js';
 import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
+import {
+  DEMO_CONTRACT_FACTS,
+  DEMO_CONTRACT_PLACES,
+  type DemoRemovalSummary,
+  demoRemovalCounts,
+  demoRemovalStatements,
+  demoSets,
+  removeFromRollups,
+} from '../shared/demo-removal.js';
+import { RollupDeltas } from '../shared/rollup-deltas.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
   AlertMatchInput,
@@ -74,7 +86,7 @@ import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
-import { refreshEntityTotals } from './procurement/rollups.js';
+import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import { SQLITE_COLUMNS, type Sql } from './procurement/sql.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
@@ -440,6 +452,56 @@ export class SqliteStore implements Store {
       const summary = saveCpvs(this.#prepared, rows);
       if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
       return summary;
+    })();
+  }
+
+  async procurementSources(): Promise<ProcurementSourceCount[]> {
+    const rows = this.#sql(
+      `SELECT source, 'contracts' AS records, count(*) AS n, max(imported_at) AS last FROM contracts GROUP BY source
+       UNION ALL SELECT source, 'announcements', count(*), max(imported_at) FROM announcements GROUP BY source
+       UNION ALL SELECT source, 'amendments', count(*), max(imported_at) FROM amendments GROUP BY source`,
+    ).all() as Row[];
+    return rows.map((r) => ({
+      source: String(r.source),
+      records: r.records as ProcurementSourceCount['records'],
+      count: Number(r.n),
+      last_imported_at: r.last === null ? null : String(r.last),
+    }));
+  }
+
+  async removeDemoData(): Promise<DemoRemovalSummary> {
+    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
+    const sets = demoSets(demoIndicators);
+    return this.#db.transaction((): DemoRemovalSummary => {
+      const counts = this.#db.prepare(demoRemovalCounts(demoIndicators)).get() as Row;
+      const deltas = new RollupDeltas();
+      removeFromRollups(
+        deltas,
+        this.#db.prepare(DEMO_CONTRACT_FACTS).all() as Row[],
+        this.#db.prepare(DEMO_CONTRACT_PLACES).all() as Row[],
+      );
+      const { before, entities } = demoRemovalStatements(demoIndicators, {
+        contracts: [`DELETE FROM contracts_fts WHERE rowid IN (${sets.contracts})`],
+        announcements: [`DELETE FROM announcements_fts WHERE rowid IN (${sets.announcements})`],
+        entities: [`DELETE FROM entities_fts WHERE rowid IN (SELECT id FROM entities WHERE ${sets.orphanEntities})`],
+      });
+      for (const statement of before) this.#db.prepare(statement).run();
+      flushRollups(this.#prepared, deltas);
+      const orphans = Number((this.#db.prepare(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`).get() as Row).n);
+      for (const statement of entities) this.#db.prepare(statement).run();
+      refreshEntityTotals(this.#prepared);
+      this.#bumpDataVersion();
+      return {
+        contracts: Number(counts.contracts),
+        announcements: Number(counts.announcements),
+        amendments: Number(counts.amendments),
+        entities: orphans,
+        observations: Number(counts.observations),
+        indicators: demoIndicators,
+        signals: Number(counts.signals),
+        cases: Number(counts.cases),
+        alert_matches: Number(counts.alert_matches),
+      };
     })();
   }
 
