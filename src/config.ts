@@ -22,6 +22,10 @@ export interface Config {
   readonly redisUrl?: string;
   /** Prefix of every counter key in Redis (`REDIS_PREFIX`, default `munidata:`): deployments sharing one Redis keep apart. */
   readonly redisPrefix?: string;
+  /** `munidata sync ine`: where INE's JSON API lives (`INE_API_URL`, default https://www.ine.pt; docs/data.md). */
+  readonly ineApiUrl: string;
+  /** `munidata sync base`: dados.gov.pt's dataset API (`BASE_DATA_URL`, default https://dados.gov.pt/api/1/datasets). */
+  readonly baseDataUrl: string;
   /** Which peers may name the client's address in `X-Forwarded-For` (`TRUST_PROXY`); false: none (the default). */
   readonly trustProxy?: ProxyTrust;
   /** How long a client may take (docs/deploy.md, Timeouts). */
@@ -65,6 +69,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     redisUrl: parseRedisUrl(env.REDIS_URL),
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
+    ineApiUrl: parseHttpUrl('INE_API_URL', env.INE_API_URL?.trim() || 'https://www.ine.pt'),
+    baseDataUrl: parseHttpUrl('BASE_DATA_URL', env.BASE_DATA_URL?.trim() || 'https://dados.gov.pt/api/1/datasets'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
   });
@@ -171,14 +177,18 @@ function parsePort(text: string): number {
 }
 
 function parseBaseUrl(text: string): string {
+  return parseHttpUrl('BASE_URL', text);
+}
+
+function parseHttpUrl(name: string, text: string): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ConfigError(`BASE_URL must be an absolute http(s) URL; got "${text}"`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL; got "${text}"`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(`BASE_URL must use http or https; got "${text}"`);
+    throw new ConfigError(`${name} must use http or https; got "${text}"`);
   }
   return url.href.replace(/\/+$/, '');
 }

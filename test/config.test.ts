@@ -10,6 +10,8 @@ describe('loadConfig', () => {
       baseUrl: 'http://127.0.0.1:8080',
       agentsUrl: 'http://127.0.0.1:8080/agents',
       logLevel: 'info',
+      ineApiUrl: 'https://www.ine.pt',
+      baseDataUrl: 'https://dados.gov.pt/api/1/datasets',
       trustProxy: false,
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 },
     });
@@ -38,6 +40,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5s' })).toThrow(/HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ IDLE_TIMEOUT_MS: '0' })).toThrow(/IDLE_TIMEOUT_MS/);
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS .* REQUEST_TIMEOUT_MS/);
+  });
+
+  it('reads INE_API_URL and BASE_DATA_URL for munidata sync: absolute http(s) URLs, without trailing slash', () => {
+    const config = loadConfig({ INE_API_URL: 'http://127.0.0.1:9000/', BASE_DATA_URL: 'http://127.0.0.1:9001/api/1/datasets/' });
+    expect(config.ineApiUrl).toBe('http://127.0.0.1:9000');
+    expect(config.baseDataUrl).toBe('http://127.0.0.1:9001/api/1/datasets');
+    expect(() => loadConfig({ INE_API_URL: 'ftp://x' })).toThrow(/INE_API_URL/);
   });
 
   it('reads AGENTS_URL (default {BASE_URL}/agents): an absolute http(s) URL, without trailing slash', () => {

@@ -6,7 +6,7 @@
  */
 export const NEEDS = {
   /** A PostgreSQL server: multi-instance on every run, postgres-outage on the PostgreSQL run (skipped on SQLite). */
-  postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts'],
+  postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts', 'test/revocation.test.ts'],
   /** A Redis server (or the redis-server binary), on the SQLite run too. */
   redis: [
     'test/redis-counters.test.ts',
@@ -14,6 +14,7 @@ export const NEEDS = {
     'test/shutdown.test.ts',
     'test/multi-instance.test.ts',
     'test/postgres-outage.test.ts',
+    'test/revocation.test.ts',
   ],
   /** Chromium, through playwright-core. */
   browser: ['test/docs-page.test.ts', 'test/console-browser.test.ts', 'test/explore-browser.test.ts'],
@@ -26,6 +27,7 @@ export const NEEDS = {
     'test/build-script.test.ts',
     'test/multi-instance.test.ts',
     'test/postgres-outage.test.ts',
+    'test/revocation.test.ts',
   ],
   /**
    * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset

@@ -163,6 +163,7 @@ describe('quickstart: munidata serve', () => {
     try {
       const stdout = await server.waitFor([KEY, LISTENING], 60_000);
       expect(stdout).toContain('loading the demo dataset');
+      expect(stdout).toContain('SYNTHETIC'); // the banner says what the data is
       firstKey = demoKey(stdout);
 
       const me = await get(server, '/v1/me', firstKey);

@@ -12,7 +12,7 @@ import { importBaseContracts } from '../src/ingest/base/import-base.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SAMPLE_TEXT = readFileSync(new URL('fixtures/base-contracts-sample.json', import.meta.url), 'utf8');
-const SAMPLE: { idcontrato: string; precoContratual: number }[] = JSON.parse(SAMPLE_TEXT);
+const SAMPLE: { idcontrato: string; precoContratual: number; adjudicante: string[]; adjudicatarios: string[] }[] = JSON.parse(SAMPLE_TEXT);
 
 let t: TestApp;
 /** The demo account's key: its alert rules matched the demo data. */
@@ -81,6 +81,10 @@ describe('procurement: real and demo apart', () => {
     expect(supplier.synthetic).toBe(false);
     const lisboa = (await t.get('/v1/procurement/entities/500051070')).json; // a buyer in the demo too
     expect(lisboa.synthetic).toBe(true);
+    // source=base: the entities the real sample names, and no other.
+    const named = new Set(SAMPLE.flatMap((r) => [...r.adjudicante, ...r.adjudicatarios]).map((p) => p.slice(0, 9)));
+    const real = await items('/v1/procurement/entities?source=base&limit=200');
+    expect(real.map((e) => e.nif).sort()).toEqual([...named].sort());
   });
 
   it('OCDS releases carry synthetic through the extension every package names, served by the service', async () => {
@@ -104,6 +108,7 @@ describe('indicators, signals and cases', () => {
     expect(series.every((p) => p.synthetic === true)).toBe(true);
     expect((await items('/v1/indicators/population/snapshot?limit=10')).every((r) => r.synthetic === true)).toBe(true);
     expect((await t.get('/v1/indicators/population/stats')).json.synthetic).toBe(true);
+    expect((await t.get('/v1/indicators/population/medians')).json.every((p: any) => p.synthetic === true)).toBe(true);
     expect((await t.get('/v1/municipalities/lisboa/indicators')).json.every((v: any) => v.synthetic === true)).toBe(true);
     expect((await items('/v1/indicators')).every((i) => i.synthetic === true)).toBe(true);
   });

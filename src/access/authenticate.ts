@@ -1,7 +1,10 @@
 /**
  * From the credential of a request to a `Caller`. Answers are cached for a few seconds, keyed by the hash of
- * the secret, so that the hot path does not read the store on every request; a revoked or expired key, or a
- * changed plan, therefore takes effect within `CACHE_MS`.
+ * the secret, so that the hot path does not read the store on every request. Each cached answer remembers the
+ * store's access version it was read at, and every request compares it with the current one (a one-row read on
+ * SQLite, a value held by LISTEN on PostgreSQL): a revoked key is refused at the very next request, on every
+ * instance (docs/architecture.md, Revocation). An expired key is refused at its instant; a changed plan takes
+ * effect within `CACHE_MS`.
  */
 
 import { ApiError } from '../lib/errors.js';
@@ -16,6 +19,8 @@ interface CacheEntry {
   caller: Caller | undefined;
   expiresAtMs: number;
   until: number;
+  /** The store's access version when this was read. */
+  version: number;
 }
 
 export interface CredentialHeaders {
@@ -37,9 +42,10 @@ export class Authenticator {
     const parsed = secret === undefined ? undefined : parseKeySecret(secret);
     if (!parsed) throw invalid(secret === undefined ? 'No API key was sent. Send `Authorization: Bearer sk_live_…`.' : malformed(headers));
 
+    const version = await this.#store.accessVersion();
     let entry = this.#cache.get(parsed.hash);
-    if (!entry || entry.until <= nowMs) {
-      entry = { ...(await this.#load(parsed.lookup, parsed.hash)), until: nowMs + CACHE_MS };
+    if (!entry || entry.until <= nowMs || entry.version !== version) {
+      entry = { ...(await this.#load(parsed.lookup, parsed.hash)), until: nowMs + CACHE_MS, version };
       if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
       this.#cache.set(parsed.hash, entry);
     }
@@ -48,7 +54,7 @@ export class Authenticator {
     return entry.caller;
   }
 
-  async #load(lookup: string, hash: string): Promise<Omit<CacheEntry, 'until'>> {
+  async #load(lookup: string, hash: string): Promise<Omit<CacheEntry, 'until' | 'version'>> {
     const grant = await this.#store.findKeyGrant(lookup);
     if (!grant || !sameHash(grant.key.hash, hash) || grant.key.revoked_at !== null) {
       return { caller: undefined, expiresAtMs: Number.POSITIVE_INFINITY };

@@ -92,6 +92,8 @@ export interface EntityFilter {
   kind?: EntityKind;
   /** The entity that is this municipality. */
   municipalityId?: number;
+  /** Entities a record of this source names: a party of one of its contracts, or the buyer of one of its notices. */
+  source?: string;
 }
 
 /** Contracts and euros of one entity in one year, as buyer and as supplier. */

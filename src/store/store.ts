@@ -82,8 +82,13 @@ export interface AccessStore {
 
   createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
   listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
-  /** Marks a key revoked; false when there is no such key or it was already revoked. */
+  /** Marks a key revoked and moves the access version; false when there is no such key or it was already revoked. */
   revokeApiKey(id: number, now: string): Promise<boolean>;
+  /**
+   * A number that moves whenever a key is revoked, seen by every process at once; cheap enough to read on every
+   * request, so that cached grants are dropped at the next one (docs/architecture.md, Revocation).
+   */
+  accessVersion(): Promise<number>;
   /** The key with this lookup part, its account and plan. */
   findKeyGrant(lookup: string): Promise<KeyGrant | undefined>;
 

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import type { ReferenceData } from '../../core/reference.js';
-import { DateString, Nullable } from '../../core/schemas.js';
+import { DateString, Nullable, Synthetic } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { fold } from '../../lib/text-match.js';
 import type { IndicatorRecord, PlanRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
@@ -19,6 +20,7 @@ const MedianPoint = Type.Object(
     national_count: Type.Integer({ description: 'Municipalities with a value at this date.' }),
     district_median: Type.Optional(Nullable(Type.Number({ description: "Median of the district's municipalities (with `district`)." }))),
     district_count: Type.Optional(Type.Integer({ description: "The district's municipalities with a value (with `district`)." })),
+    synthetic: Synthetic,
   },
   { title: 'MedianPoint' },
 );
@@ -71,6 +73,7 @@ export const indicatorsMedians = defineOperation({
       if ((from !== undefined && date < from) || (input.to !== undefined && date > input.to)) continue;
       const all = values.map((v) => v.value);
       const point: Record<string, unknown> = { reference_date: date, national_median: median(all), national_count: all.length };
+      point.synthetic = isDemoIndicatorSource(indicator.source);
       if (district !== undefined) {
         const own = values.filter((v) => v.district === district).map((v) => v.value);
         point.district_median = median(own);

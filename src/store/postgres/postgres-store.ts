@@ -2,6 +2,7 @@
  * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads.
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
+
 import { randomBytes } from 'node:crypto';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
@@ -70,6 +71,7 @@ import type {
   SignalWriteSummary,
 } from '../signal-records.js';
 import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
+import { AccessVersionWatch, bumpAccessVersion } from './access-version.js';
 import { PostgresAgentHostStore } from './agents/agent-host-store.js';
 import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, type Row, type Sql, sqlOn } from './db.js';
@@ -114,7 +116,7 @@ export interface PostgresStoreOptions {
 }
 
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize));
+  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize), options.url);
 }
 
 export class PostgresStore implements Store {
@@ -129,12 +131,16 @@ export class PostgresStore implements Store {
   /** The account console's records (SQL shared with SQLite in ../console/). */
   readonly console: ConsoleSqlStore;
 
-  constructor(pools: Pools) {
+  /** The access version, heard through LISTEN (access-version.ts). */
+  readonly #access: AccessVersionWatch;
+
+  constructor(pools: Pools, url: string) {
     this.#pools = pools;
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.agents = new PostgresAgentHostStore(this.#primary);
     this.console = new ConsoleSqlStore(postgresConsoleSql(pools.primary));
+    this.#access = new AccessVersionWatch(url, this.#primary);
   }
 
   #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -161,7 +167,12 @@ export class PostgresStore implements Store {
     return String(row.value);
   }
 
+  accessVersion(): Promise<number> {
+    return this.#access.current();
+  }
+
   async close(): Promise<void> {
+    await this.#access.close();
     await closePools(this.#pools);
   }
 
@@ -234,8 +245,12 @@ export class PostgresStore implements Store {
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
-    const rows = await this.#primary('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [now, id]);
-    return rows.length === 1;
+    const version = await this.#transaction(async (sql) => {
+      const rows = await sql('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [now, id]);
+      return rows.length === 1 ? bumpAccessVersion(sql) : undefined;
+    });
+    if (version !== undefined) this.#access.advance(version);
+    return version !== undefined;
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {

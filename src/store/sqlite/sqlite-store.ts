@@ -243,7 +243,21 @@ export class SqliteStore implements Store {
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
-    return this.#sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+    return this.#db.transaction(() => {
+      const revoked = this.#sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+      if (revoked) {
+        this.#sql(
+          "INSERT INTO meta (key, value) VALUES ('access_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        ).run();
+      }
+      return revoked;
+    })();
+  }
+
+  /** One row read (microseconds): every process on the file sees a revocation at its next request. */
+  async accessVersion(): Promise<number> {
+    const row = this.#sql("SELECT value FROM meta WHERE key = 'access_version'").get() as Row | undefined;
+    return Number(row?.value ?? 0);
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
