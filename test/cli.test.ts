@@ -197,6 +197,49 @@ describe('keys', () => {
   });
 });
 
+describe('users', () => {
+  it('creates a console user with a one-time set-password link, lists them (never a hash), disables them', async () => {
+    const db = freshDb();
+    const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
+    const human = await run(db, ['users', 'create', '--account', String(account.id), '--email', 'Ana@Example.pt', '--role', 'owner']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/\/console\/set-password\?token=[A-Za-z0-9_-]{32}\n/);
+    const created = await runJson(db, [
+      'users',
+      'create',
+      '--account',
+      String(account.id),
+      '--email',
+      'rui@example.pt',
+      '--role',
+      'member',
+      '--name',
+      'Rui',
+    ]);
+    expect(created).toMatchObject({ email: 'rui@example.pt', display_name: 'Rui', role: 'member', has_password: false, disabled_at: null });
+    expect(created.set_password_link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/set-password\?token=/);
+    const list = await runJson(db, ['users', 'list', '--account', String(account.id)]);
+    expect(list.map((u: { email: string }) => u.email)).toEqual(['ana@example.pt', 'rui@example.pt']);
+    expect(JSON.stringify(list)).not.toMatch(/argon2|token|password_hash/);
+    expect(await runJson(db, ['users', 'disable', String(created.id)])).toEqual({ id: created.id, disabled: true });
+    expect((await runJson(db, ['users', 'list']))[1].disabled_at).toEqual(expect.any(String));
+  });
+
+  it('refuses a taken email, an unknown role and an unknown account with exit code 2', async () => {
+    const db = freshDb();
+    const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
+    const id = String(account.id);
+    await runJson(db, ['users', 'create', '--account', id, '--email', 'ana@example.pt', '--role', 'owner']);
+    const taken = await run(db, ['users', 'create', '--account', id, '--email', 'ANA@example.pt', '--role', 'member']);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('exists already');
+    const role = await run(db, ['users', 'create', '--account', id, '--email', 'rui@example.pt', '--role', 'king']);
+    expect(role.code).toBe(2);
+    expect(role.stderr).toContain('owner, admin, member');
+    expect((await run(db, ['users', 'create', '--account', '999', '--email', 'x@example.pt', '--role', 'member'])).code).toBe(2);
+  });
+});
+
 describe('plans create and update', () => {
   it('creates a plan and updates one field, keeping the others', async () => {
     const db = freshDb();

@@ -75,3 +75,112 @@ describe('API keys', () => {
     expect((await owner.get('/console/keys')).body).not.toContain(String(secret));
   });
 });
+
+describe('company agents', () => {
+  let slug: string;
+  let credentialId: number;
+
+  beforeAll(async () => {
+    // A deployment of the premium account, uploaded by its admin, with one credential.
+    const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
+    slug = 'roles-solar';
+    const res = await admin.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug }) });
+    expect(res.status).toBe(200);
+    await admin.post(`/console/agents/${slug}/publish`);
+    const created = await admin.post(`/console/agents/${slug}/credentials`, { channel: 'a2a', label: 'ops' });
+    expect(created.status).toBe(200);
+    const deployment = await t.store.agents.getDeployment(slug);
+    credentialId = (await t.store.agents.listAgentCredentials(Number(deployment?.id)))[0].id;
+  });
+
+  it('keeps members out of the company agents pages (403)', async () => {
+    expect((await member.get('/console/agents')).status).toBe(403);
+    expect((await member.get(`/console/agents/${slug}`)).status).toBe(403);
+    expect((await member.post(`/console/agents/${slug}/pause`)).status).toBe(403);
+  });
+
+  it('shows an admin of another account none of this account’s deployments, by list or by slug (404)', async () => {
+    const otherAdmin = await signedIn(t.accounts.beta, 'admin@beta-roles.example', 'admin');
+    expect((await otherAdmin.get('/console/agents')).body).not.toContain(slug);
+    expect((await otherAdmin.get(`/console/agents/${slug}`)).status).toBe(404);
+    expect((await otherAdmin.post(`/console/agents/${slug}/pause`)).status).toBe(404);
+    expect((await t.store.agents.getDeployment(slug))?.status).toBe('live');
+    expect((await otherAdmin.post(`/console/agents/${slug}/credentials`, { channel: 'a2a' })).status).toBe(404);
+    expect((await otherAdmin.post(`/console/agents/${slug}/credentials/${credentialId}/revoke`)).status).toBe(404);
+    // Its own deployment's page with this account's credential id: not found either.
+    const { ENGINEERING_CONSULTANCY } = await import('../src/agents/demo/engineering-consultancy.js');
+    await otherAdmin.post('/console/agents/upload', { file: JSON.stringify({ ...ENGINEERING_CONSULTANCY, slug: 'beta-eng' }) });
+    expect((await otherAdmin.post(`/console/agents/beta-eng/credentials/${credentialId}/revoke`)).status).toBe(404);
+    const deployment = await t.store.agents.getDeployment(slug);
+    expect((await t.store.agents.listAgentCredentials(Number(deployment?.id)))[0].revoked_at).toBeNull();
+  });
+
+  it('refuses an upload that takes another account’s slug', async () => {
+    const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
+    const res = await otherOwner.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug, name: 'Hijack' }) });
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('taken by another company');
+    const deployment = await t.store.agents.getDeployment(slug);
+    expect(JSON.parse(String(deployment?.spec)).name).not.toBe('Hijack');
+  });
+
+  it('lets a member of another account see the marketplace but not license; an owner licenses; the seller alone revokes', async () => {
+    const buyerMember = await signedIn(t.accounts.beta, 'member@beta-roles.example', 'member');
+    expect((await buyerMember.get('/console/marketplace')).body).toContain(`agent-${slug}`);
+    expect((await buyerMember.post(`/console/marketplace/${slug}/license`)).status).toBe(403);
+    const buyerOwner = await signedIn(t.accounts.beta, 'owner@beta-roles.example', 'owner');
+    const licensed = await buyerOwner.post(`/console/marketplace/${slug}/license`);
+    expect(licensed.status).toBe(200);
+    const deployment = await t.store.agents.getDeployment(slug);
+    const [licence] = await t.store.console.listLicencesOfDeployments([Number(deployment?.id)]);
+    expect(licence.buyer_account_id).toBe(t.accounts.beta);
+    // The buyer cannot revoke it through the seller's page, nor can anyone but the seller.
+    expect((await buyerOwner.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(404);
+    expect((await otherOwner.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(404);
+    expect((await t.store.console.getLicence(licence.id))?.revoked_at).toBeNull();
+    expect((await admin.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(200);
+    expect((await t.store.console.getLicence(licence.id))?.revoked_at).not.toBeNull();
+    // An account does not license its own agent.
+    expect((await admin.post(`/console/marketplace/${slug}/license`)).status).toBe(400);
+  });
+});
+
+describe('account', () => {
+  it('lets only the owner add a member, and only in their own account', async () => {
+    expect((await admin.post('/console/account/users', { email: 'x@roles.example', role: 'owner' })).status).toBe(403);
+    expect((await member.post('/console/account/users', { email: 'y@roles.example', role: 'member' })).status).toBe(403);
+    const res = await owner.post('/console/account/users', {
+      email: 'new@roles.example',
+      role: 'member',
+      account_id: String(t.accounts.beta),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('/console/set-password?token=');
+    expect((await t.store.console.findUserByEmail('new@roles.example'))?.account_id).toBe(t.accounts.premium);
+  });
+
+  it('refuses to disable a user of another account by id (404)', async () => {
+    const stranger = await t.store.console.findUserByEmail('owner@other.example');
+    expect((await owner.post(`/console/account/users/${stranger?.id}/disable`)).status).toBe(404);
+    expect((await t.store.console.getUser(Number(stranger?.id)))?.disabled_at).toBeNull();
+  });
+
+  it('changes a password only with the current one', async () => {
+    const c = await signedIn(t.accounts.premium, 'pw@roles.example', 'member');
+    await c.get('/console/account');
+    expect(
+      (await c.post('/console/account/password', { current: 'wrong', password: 'a brand new password', confirm: 'a brand new password' }))
+        .status,
+    ).toBe(400);
+    expect(
+      (
+        await c.post('/console/account/password', {
+          current: 'correct horse battery',
+          password: 'a brand new password',
+          confirm: 'a brand new password',
+        })
+      ).status,
+    ).toBe(200);
+    expect((await new ConsoleClient(t, '10.9.0.1').signIn('pw@roles.example', 'a brand new password')).status).toBe(303);
+  });
+});

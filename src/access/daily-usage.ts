@@ -1,5 +1,6 @@
 /**
- * Charged requests per account, day and channel, for the console's usage chart (docs/console.md). Counted in
+ * Charged requests per account, day and channel, for the console's usage chart, and when each key was last used
+ * (docs/console.md). Counted in
  * memory on the hot path and written to the store in batches every second (added, so that every instance's
  * counts sum up), like the usage journal. The month's total the console shows is the counters' own figure,
  * the one `/v1/me` reports; these daily counts split it by day and channel.
@@ -12,6 +13,8 @@ const FLUSH_EVERY_MS = 1_000;
 export class DailyUsage {
   readonly #store: Store;
   #pending = new Map<string, DailyUsageEntry>();
+  /** Key id → the last instant (ms) it was used, since the last flush. */
+  #keys = new Map<number, number>();
   readonly #timer: NodeJS.Timeout;
   #tail: Promise<void> = Promise.resolve();
 
@@ -28,9 +31,19 @@ export class DailyUsage {
     else this.#pending.set(key, { accountId, day, channel, count: 1 });
   }
 
+  /** A key was used (every admitted request; the keys page shows when each was last used). */
+  keyUsed(keyId: number, nowMs: number): void {
+    this.#keys.set(keyId, nowMs);
+  }
+
   /** Writes what is pending; a failed batch is kept for the next. */
   flush(): Promise<void> {
     const run = this.#tail.then(async () => {
+      if (this.#keys.size > 0) {
+        const keys = this.#keys;
+        this.#keys = new Map();
+        await this.#store.console.recordKeyUse([...keys].map(([keyId, ms]) => ({ keyId, at: new Date(ms).toISOString() })));
+      }
       if (this.#pending.size === 0) return;
       const batch = [...this.#pending.values()];
       this.#pending = new Map();

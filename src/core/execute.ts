@@ -164,6 +164,7 @@ export class Core {
       throw error;
     }
     if (request.trace) request.trace.accountId = caller.account.id;
+    if (caller.keyId !== null) this.#deps.dailyUsage?.keyUsed(caller.keyId, now); // an OAuth token has no key
     return this.admitCaller(caller, request.trace);
   }
 

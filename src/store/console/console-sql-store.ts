@@ -185,6 +185,27 @@ export class ConsoleSqlStore implements ConsoleStore {
     return rows.length > 0;
   }
 
+  async recordKeyUse(entries: readonly { keyId: number; at: string }[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.#sql.transaction(async (sql) => {
+      for (const e of entries) {
+        await sql.rows(
+          `INSERT INTO console_key_use (key_id, last_used_at) VALUES (?, ?)
+           ON CONFLICT (key_id) DO UPDATE SET last_used_at = CASE WHEN excluded.last_used_at > console_key_use.last_used_at
+             THEN excluded.last_used_at ELSE console_key_use.last_used_at END`,
+          [e.keyId, e.at],
+        );
+      }
+    });
+  }
+
+  async keysLastUsed(keyIds: readonly number[]): Promise<Map<number, string>> {
+    if (keyIds.length === 0) return new Map();
+    const marks = keyIds.map(() => '?').join(', ');
+    const rows = await this.#sql.rows(`SELECT key_id, last_used_at FROM console_key_use WHERE key_id IN (${marks})`, keyIds);
+    return new Map(rows.map((r) => [Number(r.key_id), String(r.last_used_at)]));
+  }
+
   async addDailyUsage(entries: readonly DailyUsageEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.#sql.transaction(async (sql) => {

@@ -63,6 +63,11 @@ export interface ConsoleStore {
   /** False when there is no such licence or it was revoked already. */
   revokeLicence(id: number, now: string): Promise<boolean>;
 
+  /** Records when keys were used (a later instant than the one stored wins). */
+  recordKeyUse(entries: readonly { keyId: number; at: string }[]): Promise<void>;
+  /** The last use of each of these keys that has one. */
+  keysLastUsed(keyIds: readonly number[]): Promise<Map<number, string>>;
+
   /** Adds counts to the daily usage per channel, atomically for the whole batch. */
   addDailyUsage(entries: readonly DailyUsageEntry[]): Promise<void>;
   /** An account's daily counts from `fromDay` to `toDay` (inclusive), by day then channel. */

@@ -7,5 +7,5 @@ import { oauthTableDdl } from './oauth-sql-store.js';
 export function oauthMigration(dialect: 'sqlite' | 'postgres'): { version: number; name: string; sql: string } {
   const types =
     dialect === 'sqlite' ? { key: 'TEXT', text: 'TEXT', bigint: 'INTEGER' } : { key: 'text COLLATE "C"', text: 'text', bigint: 'bigint' };
-  return { version: 101, name: 'oauth', sql: oauthTableDdl(types) };
+  return { version: 102, name: 'oauth', sql: oauthTableDdl(types) };
 }

@@ -3,7 +3,7 @@
  * start together wait for the first one and then find nothing left to do.
  */
 import type pg from 'pg';
-import { consoleMigration } from '../console/console-migration.js';
+import { consoleMigrations } from '../console/console-migration.js';
 import { oauthMigration } from '../oauth/oauth-migration.js';
 import { checkOut, type Row, sqlOn } from './db.js';
 import { POSTGRES_MIGRATIONS } from './migrations.js';
@@ -20,7 +20,7 @@ export async function applyMigrations(pool: pg.Pool): Promise<void> {
     try {
       await sql('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
       const applied = new Set((await sql('SELECT version FROM schema_migrations')).map((r: Row) => Number(r.version)));
-      for (const migration of [...POSTGRES_MIGRATIONS, consoleMigration('postgres'), oauthMigration('postgres')]) {
+      for (const migration of [...POSTGRES_MIGRATIONS, ...consoleMigrations('postgres'), oauthMigration('postgres')]) {
         if (applied.has(migration.version)) continue;
         await sql('BEGIN');
         try {

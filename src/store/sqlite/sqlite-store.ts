@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
-import { consoleMigration } from '../console/console-migration.js';
+import { consoleMigrations } from '../console/console-migration.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { sqliteConsoleSql } from '../console/sqlite-console-sql.js';
 import { oauthSqlOver } from '../oauth/console-sql-oauth.js';
@@ -158,7 +158,7 @@ export class SqliteStore implements Store {
       'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
     );
     const applied = new Set((this.#db.prepare('SELECT version FROM schema_migrations').all() as Row[]).map((r) => Number(r.version)));
-    for (const migration of [...SQLITE_MIGRATIONS, consoleMigration('sqlite'), oauthMigration('sqlite')]) {
+    for (const migration of [...SQLITE_MIGRATIONS, ...consoleMigrations('sqlite'), oauthMigration('sqlite')]) {
       if (applied.has(migration.version)) continue;
       this.#db.transaction(() => {
         this.#db.exec(migration.sql);

@@ -20,6 +20,7 @@ main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; }
+section > :first-child, .card > :first-child { margin-top: 0; }
 section, .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; margin: 0 0 1rem; }
 table { width: 100%; border-collapse: collapse; font-size: 0.92rem; }
 th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

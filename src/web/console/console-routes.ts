@@ -1,7 +1,10 @@
 /** The account console under /console (docs/console.md): its assets, sign-in, and one file of routes per page. */
 import type { FastifyInstance } from 'fastify';
+import { registerAccountPage } from './account-page.js';
+import { registerAgentsPage } from './agents-page.js';
 import { registerConsoleAssets } from './assets.js';
 import { registerKeysPage } from './keys-page.js';
+import { registerMarketplacePage } from './marketplace-page.js';
 import { registerSignInRoutes } from './sign-in-routes.js';
 import { requireUser } from './signed-in.js';
 import { registerUsagePage } from './usage-page.js';
@@ -16,4 +19,7 @@ export function registerConsole(scope: FastifyInstance): void {
   });
   registerKeysPage(scope);
   registerUsagePage(scope);
+  registerAgentsPage(scope);
+  registerMarketplacePage(scope);
+  registerAccountPage(scope);
 }

@@ -3,6 +3,7 @@
  * content. Server-rendered, no inline script or style (the CSP allows neither): the stylesheet and the small
  * script of the copy buttons are served from /console/assets (assets.ts). Every text goes through `esc`.
  */
+import type { FastifyReply } from 'fastify';
 import type { SignedIn } from './signed-in.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -97,4 +98,32 @@ export function secretOnce(label: string, secret: string): string {
 
 export function date(iso: string | null | undefined): string {
   return iso ? `<time datetime="${esc(iso)}">${esc(iso.slice(0, 16).replace('T', ' '))}</time>` : '—';
+}
+
+/** The confirmation before something that cannot be undone (a revocation): a page with one form, no script. */
+export function confirmPage(o: {
+  who: SignedIn;
+  csrf: string;
+  section: Section;
+  title: string;
+  /** HTML: the question, escaped by the caller. */
+  question: string;
+  action: string;
+  button: string;
+  back: string;
+}): string {
+  return page({
+    title: o.title,
+    who: o.who,
+    csrf: o.csrf,
+    section: o.section,
+    body: `<section><p>${o.question}</p>
+<form method="post" action="${esc(o.action)}">${csrfField(o.csrf)}
+<button type="submit" class="danger">${esc(o.button)}</button> <a href="${esc(o.back)}">Cancel</a></form></section>`,
+  });
+}
+
+/** Sends a console page. */
+export function sendHtml(reply: FastifyReply, body: string): FastifyReply {
+  return reply.type('text/html; charset=utf-8').send(body);
 }

@@ -97,11 +97,13 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     o: { secret?: string; created?: PublicKeyView; error?: string; notice?: string },
   ): Promise<FastifyReply> {
     const keys = await listKeys(store, who.account.id);
+    await scope.signedInDeps.dailyUsage.flush().catch(() => {});
+    const lastUsed = await store.console.keysLastUsed(keys.map((k) => k.id));
     const owner = who.user.role === 'owner';
     const rows = keys
       .map(
         (k) => `<tr${k.revoked_at ? ' class="muted"' : ''}><td>${esc(k.label ?? '—')}</td><td><code>${esc(k.prefix)}</code></td>
-<td>${k.scopes.map((s) => `<span class="pill">${esc(s)}</span>`).join(' ')}</td><td>${date(k.created_at)}</td><td>${date(k.expires_at)}</td>
+<td>${k.scopes.map((s) => `<span class="pill">${esc(s)}</span>`).join(' ')}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${date(k.expires_at)}</td>
 <td>${k.revoked_at ? `<span class="pill revoked">revoked ${date(k.revoked_at)}</span>` : owner ? `<a href="/console/keys/${k.id}/revoke">Revoke…</a>` : 'active'}</td></tr>`,
       )
       .join('\n');
@@ -126,8 +128,8 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
           o.secret ? secretOnce(`Your new key${o.created?.label ? ` “${o.created.label}”` : ''}:`, o.secret) : ''
         }
 <p class="muted">Keys are for servers: send one as <code>Authorization: Bearer sk_live_…</code> to REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>. Never put one in a web page.</p>
-<section><table><thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Works until</th><th></th></tr></thead>
-<tbody>${rows || '<tr><td colspan="6" class="muted">No keys yet.</td></tr>'}</tbody></table></section>
+<section><table><thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Works until</th><th></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="7" class="muted">No keys yet.</td></tr>'}</tbody></table></section>
 ${form}`,
       }),
     );

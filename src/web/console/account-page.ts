@@ -1,0 +1,132 @@
+/**
+ * Account (docs/console.md): the account's members and roles (the owner adds one — a one-time link to set the
+ * password, shown once — or disables one), the signed-in user's password, and their open sessions with sign-out
+ * everywhere.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { hashSecret } from '../../access/api-keys.js';
+import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
+import { openSessions } from '../../admin/sessions.js';
+import { changePassword, createUser, disableUser, listUsers } from '../../admin/users.js';
+import { AdminError } from '../../lib/admin-error.js';
+import { USER_ROLES } from '../../store/console/console-records.js';
+import { csrfField, date, esc, message, page, sendHtml } from './html.js';
+import { notFound } from './refusal.js';
+import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+type Form = Record<string, string | undefined>;
+
+export function registerAccountPage(scope: FastifyInstance): void {
+  const { store, clock, baseUrl } = scope.signedInDeps;
+  const now = () => new Date(clock());
+
+  scope.get('/console/account', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    return send(reply, who, await reply.generateCsrf(), {});
+  });
+
+  scope.post('/console/account/users', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, 'owner');
+    const form = (request.body ?? {}) as Form;
+    const csrf = await reply.generateCsrf();
+    try {
+      const created = await createUser(
+        store,
+        { accountId: who.account.id, email: form.email ?? '', role: form.role ?? '', name: form.name },
+        now(),
+        baseUrl,
+      );
+      return send(reply, who, csrf, { link: created.link, linkFor: created.user.email });
+    } catch (error) {
+      if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message.replace('--role', 'The role') });
+      throw error;
+    }
+  });
+
+  scope.post('/console/account/users/:id/disable', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, 'owner');
+    const id = (request.params as { id: string }).id;
+    const user = (await listUsers(store, who.account.id)).find((u) => String(u.id) === id);
+    if (!user) throw notFound('member');
+    if (user.id === who.user.id) return send(reply.code(400), who, await reply.generateCsrf(), { error: 'You cannot disable yourself.' });
+    if (user.disabled_at === null) await disableUser(store, user.id, now());
+    return send(reply, who, await reply.generateCsrf(), { notice: `Disabled ${user.email}; their sessions have ended.` });
+  });
+
+  scope.post('/console/account/password', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    const form = (request.body ?? {}) as Form;
+    const csrf = await reply.generateCsrf();
+    if ((form.password ?? '') !== (form.confirm ?? '')) return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
+    try {
+      await changePassword(store, who.user, form.current ?? '', form.password ?? '');
+      return send(reply, who, csrf, { notice: 'Your password is changed.' });
+    } catch (error) {
+      if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
+      throw error;
+    }
+  });
+
+  async function send(
+    reply: FastifyReply,
+    who: SignedIn,
+    csrf: string,
+    o: { notice?: string; error?: string; link?: string; linkFor?: string },
+  ): Promise<FastifyReply> {
+    const owner = who.user.role === 'owner';
+    const members = await listUsers(store, who.account.id);
+    const memberRows = members
+      .map(
+        (
+          u,
+        ) => `<tr${u.disabled_at ? ' class="muted"' : ''}><td>${esc(u.display_name)}</td><td>${esc(u.email)}</td><td>${esc(u.role)}</td><td>${date(u.created_at)}</td>
+<td>${u.disabled_at ? '<span class="pill revoked">disabled</span>' : u.has_password ? 'active' : 'invited'}</td>
+<td>${owner && !u.disabled_at && u.id !== who.user.id ? `<form method="post" action="/console/account/users/${u.id}/disable">${csrfField(csrf)}<button type="submit" class="secondary">Disable</button></form>` : ''}</td></tr>`,
+      )
+      .join('\n');
+    const sessions = await openSessions(store, who.user.id, now());
+    const current = hashSecret(who.token);
+    const sessionRows = sessions
+      .map(
+        (
+          s,
+        ) => `<tr><td>${date(s.created_at)}</td><td>${date(s.last_seen_at)}</td><td>${esc(s.user_agent ?? '—')}</td><td>${esc(s.address ?? '—')}</td>
+<td>${s.id === current ? '<strong>this session</strong>' : ''}</td></tr>`,
+      )
+      .join('\n');
+    const invite = owner
+      ? `<h2>Add a member</h2>
+<form method="post" action="/console/account/users" class="card">${csrfField(csrf)}
+<div class="grid2"><div><label for="email">Email</label><input id="email" name="email" type="email" required></div>
+<div><label for="name">Name</label><input id="name" name="name" type="text" maxlength="100"></div></div>
+<label for="role">Role</label><select id="role" name="role">${USER_ROLES.map((r) => `<option value="${r}"${r === 'member' ? ' selected' : ''}>${r}</option>`).join('')}</select>
+<button type="submit">Add member</button></form>`
+      : '<p class="muted">The account’s owner adds and disables members.</p>';
+    const link = o.link
+      ? `<div class="secret" role="status"><p><strong>Send ${esc(o.linkFor)} this link</strong> to set their password. It works once, for 24 hours, and is shown only now.</p>
+<p class="copy-row"><code id="secret" data-secret>${esc(o.link)}</code> <button type="button" data-copy="secret">Copy</button></p></div>`
+      : '';
+    const body = `${message('notice', o.notice)}${message('error', o.error)}${link}
+<section><table><tbody><tr><th>Account</th><td>${esc(who.account.name)} (id ${who.account.id})</td></tr>
+<tr><th>Plan</th><td>${esc(who.plan.name)}</td></tr><tr><th>You</th><td>${esc(who.user.email)} · ${esc(who.user.role)}</td></tr></tbody></table></section>
+<h2>Members</h2>
+<section id="members"><table><thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th><th></th></tr></thead><tbody>${memberRows}</tbody></table></section>
+${invite}
+<h2>Change your password</h2>
+<form method="post" action="/console/account/password" class="card">${csrfField(csrf)}
+<label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>
+<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
+<label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<button type="submit">Change password</button></form>
+<h2>Your sessions</h2>
+<section id="sessions"><table><thead><tr><th>Signed in</th><th>Last seen</th><th>Browser</th><th>Address</th><th></th></tr></thead><tbody>${sessionRows}</tbody></table>
+<form method="post" action="/console/sign-out-everywhere">${csrfField(csrf)}<button type="submit" class="danger">Sign out everywhere</button></form></section>`;
+    return sendHtml(reply, page({ title: 'Account', who, csrf, section: 'account', body }));
+  }
+}

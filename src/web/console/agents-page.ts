@@ -1,0 +1,271 @@
+/**
+ * Company agents (docs/console.md), for owners and admins: the account's deployments with publish and pause,
+ * upload of a deployment file (the JSON or YAML `munidata agents create` takes, the same validation and field
+ * paths), and per deployment its credentials (created — shown once —, listed, revoked) and the licences sold on
+ * the marketplace. The same functions as `munidata agents` (src/agents/admin.ts).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { accountDeployment, accountDeployments, uploadDeployment } from '../../agents/accounts.js';
+import { agentAddresses } from '../../agents/addresses.js';
+import {
+  type CredentialView,
+  createCredential,
+  listCredentials,
+  revokeCredential,
+  setDeploymentStatus,
+  specOf,
+} from '../../agents/admin.js';
+import { DeploymentSpecError } from '../../agents/deployment-spec.js';
+import { revokeLicence } from '../../agents/marketplace.js';
+import { AdminError } from '../../lib/admin-error.js';
+import type { DeploymentRecord } from '../../store/agent-records.js';
+import { confirmPage, csrfField, date, esc, message, page, secretOnce, sendHtml } from './html.js';
+import { notFound } from './refusal.js';
+import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+type Form = Record<string, string | undefined>;
+type Params = { slug: string; id?: string };
+
+export function registerAgentsPage(scope: FastifyInstance): void {
+  const { store, clock, agentsUrl } = scope.signedInDeps;
+  const now = () => new Date(clock());
+
+  /** The signed-in owner or admin, or undefined after answering. */
+  async function companyAdmin(request: Parameters<typeof requireUser>[0], reply: FastifyReply): Promise<SignedIn | undefined> {
+    const who = await requireUser(request, reply);
+    if (who) requireRole(who, 'owner', 'admin');
+    return who;
+  }
+
+  async function ownDeployment(who: SignedIn, slug: string): Promise<DeploymentRecord> {
+    const record = await accountDeployment(store, who.account.id, slug);
+    if (!record) throw notFound('deployment');
+    return record;
+  }
+
+  scope.get('/console/agents', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    return listPage(reply, who, await reply.generateCsrf(), {});
+  });
+
+  scope.post('/console/agents/upload', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const form = (request.body ?? {}) as Form;
+    const csrf = await reply.generateCsrf();
+    const text = form.file ?? '';
+    if (!text.trim()) return listPage(reply.code(400), who, csrf, { error: 'Choose a deployment file, or paste its content.' });
+    try {
+      const { record, created } = await uploadDeployment(store, who.account.id, { text, name: form.filename }, now());
+      const verb = created ? 'Created the draft' : 'Updated';
+      return listPage(reply, who, csrf, { notice: `${verb} “${specOf(record).name}” (${record.slug}), revision ${record.revision}.` });
+    } catch (error) {
+      if (error instanceof DeploymentSpecError)
+        return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename: form.filename });
+      if (error instanceof AdminError) return listPage(reply.code(400), who, csrf, { error: error.message, text, filename: form.filename });
+      throw error;
+    }
+  });
+
+  for (const [action, status] of [
+    ['publish', 'live'],
+    ['pause', 'paused'],
+  ] as const) {
+    scope.post(`/console/agents/:slug/${action}`, async (request, reply) => {
+      const who = await companyAdmin(request, reply);
+      if (!who) return reply;
+      const record = await ownDeployment(who, (request.params as Params).slug);
+      await setDeploymentStatus(store, record.slug, status, now());
+      return listPage(reply, who, await reply.generateCsrf(), {
+        notice: `${record.slug} is ${status === 'live' ? 'published: it answers on its addresses' : 'paused: its addresses answer 404'}.`,
+      });
+    });
+  }
+
+  scope.get('/console/agents/:slug', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const record = await ownDeployment(who, (request.params as Params).slug);
+    return deploymentPage(reply, who, await reply.generateCsrf(), record, {});
+  });
+
+  scope.post('/console/agents/:slug/credentials', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const record = await ownDeployment(who, (request.params as Params).slug);
+    const form = (request.body ?? {}) as Form;
+    const csrf = await reply.generateCsrf();
+    try {
+      const created = await createCredential(
+        store,
+        { slug: record.slug, channel: form.channel ?? '', label: form.label?.trim() || undefined },
+        now(),
+      );
+      return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });
+    } catch (error) {
+      if (error instanceof AdminError) return deploymentPage(reply.code(400), who, csrf, record, { error: error.message });
+      throw error;
+    }
+  });
+
+  scope.get('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const { slug, id } = request.params as Params;
+    const record = await ownDeployment(who, slug);
+    const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id && c.revoked_at === null);
+    if (!credential) throw notFound('credential');
+    return sendHtml(
+      reply,
+      confirmPage({
+        who,
+        csrf: await reply.generateCsrf(),
+        section: 'agents',
+        title: 'Revoke a credential',
+        question: `Revoke the ${esc(credential.channel.toUpperCase())} credential <code>${esc(credential.prefix)}</code> of ${esc(record.slug)}? Its next request is refused.`,
+        action: `/console/agents/${record.slug}/credentials/${credential.id}/revoke`,
+        button: 'Revoke this credential',
+        back: `/console/agents/${record.slug}`,
+      }),
+    );
+  });
+
+  scope.post('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const { slug, id } = request.params as Params;
+    const record = await ownDeployment(who, slug);
+    const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
+    if (!credential) throw notFound('credential');
+    if (credential.revoked_at === null) await revokeCredential(store, credential.id, now());
+    return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice: `Revoked the credential ${credential.prefix}.` });
+  });
+
+  scope.get('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const { slug, id } = request.params as Params;
+    const record = await ownDeployment(who, slug);
+    const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id && l.revoked_at === null);
+    if (!licence) throw notFound('licence');
+    const buyer = await store.getAccount(licence.buyer_account_id);
+    return sendHtml(
+      reply,
+      confirmPage({
+        who,
+        csrf: await reply.generateCsrf(),
+        section: 'agents',
+        title: 'Revoke a licence',
+        question: `Revoke the licence of ${esc(buyer?.name ?? `account ${licence.buyer_account_id}`)} to ${esc(record.slug)}? Their credential is refused from its next request.`,
+        action: `/console/agents/${record.slug}/licences/${licence.id}/revoke`,
+        button: 'Revoke this licence',
+        back: `/console/agents/${record.slug}`,
+      }),
+    );
+  });
+
+  scope.post('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
+    const who = await companyAdmin(request, reply);
+    if (!who) return reply;
+    const { slug, id } = request.params as Params;
+    const record = await ownDeployment(who, slug);
+    const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
+    if (!licence) throw notFound('licence');
+    if (licence.revoked_at === null) await revokeLicence(store, licence.id, now());
+    return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice: `Revoked licence ${licence.id}.` });
+  });
+
+  async function listPage(
+    reply: FastifyReply,
+    who: SignedIn,
+    csrf: string,
+    o: { notice?: string; error?: string; issues?: readonly { path: string; message: string }[]; text?: string; filename?: string },
+  ): Promise<FastifyReply> {
+    const deployments = await accountDeployments(store, who.account.id);
+    const rows = deployments
+      .map((d) => {
+        const next = d.status === 'live' ? 'pause' : 'publish';
+        return `<tr><td><a href="/console/agents/${esc(d.slug)}">${esc(d.name)}</a><br><code>${esc(d.slug)}</code></td>
+<td><span class="pill ${esc(d.status)}">${esc(d.status)}</span></td><td>${esc(d.channels.join(', '))}</td><td class="num">${d.revision}</td><td>${date(d.updated_at)}</td>
+<td><form method="post" action="/console/agents/${esc(d.slug)}/${next}">${csrfField(csrf)}<button type="submit" class="secondary">${next === 'pause' ? 'Pause' : 'Publish'}</button></form></td></tr>`;
+      })
+      .join('\n');
+    const issues = o.issues
+      ? `<div class="error" role="alert"><strong>The deployment file is not valid:</strong><ul>${o.issues
+          .map((i) => `<li><code class="field-path">${esc(i.path || '(file)')}</code>: ${esc(i.message)}</li>`)
+          .join('')}</ul></div>`
+      : '';
+    const body = `${message('notice', o.notice)}${message('error', o.error)}${issues}
+<section><table><thead><tr><th>Deployment</th><th>Status</th><th>Channels</th><th class="num">Revision</th><th>Updated</th><th></th></tr></thead>
+<tbody>${rows || '<tr><td colspan="6" class="muted">No deployments yet: upload a deployment file below.</td></tr>'}</tbody></table></section>
+<h2>Upload a deployment file</h2>
+<form method="post" action="/console/agents/upload" class="card">${csrfField(csrf)}
+<p class="muted">The JSON or YAML file <code>munidata agents create</code> takes (docs/agents.md). A new slug becomes a draft of this
+account; the slug of one of your deployments replaces its file.</p>
+<label for="file-input">File</label><input id="file-input" type="file" accept=".json,.yaml,.yml,application/json,text/yaml" data-into="file" data-name="filename">
+<input type="hidden" id="filename" name="filename" value="${esc(o.filename ?? '')}">
+<label for="file">Content</label><textarea id="file" name="file" spellcheck="false">${esc(o.text ?? '')}</textarea>
+<button type="submit">Upload</button>
+</form>`;
+    return sendHtml(reply, page({ title: 'Company agents', who, csrf, section: 'agents', body }));
+  }
+
+  async function deploymentPage(
+    reply: FastifyReply,
+    who: SignedIn,
+    csrf: string,
+    record: DeploymentRecord,
+    o: { secret?: string; created?: CredentialView; notice?: string; error?: string },
+  ): Promise<FastifyReply> {
+    const spec = specOf(record);
+    const urls = agentAddresses(agentsUrl, record.slug);
+    const credentials = await listCredentials(store, record.slug);
+    const licences = await store.console.listLicencesOfDeployments([record.id]);
+    const licensedIds = new Set(licences.map((l) => l.credential_id));
+    const credentialRows = credentials
+      .filter((c) => !licensedIds.has(c.id))
+      .map(
+        (
+          c,
+        ) => `<tr${c.revoked_at ? ' class="muted"' : ''}><td>${esc(c.label ?? '—')}</td><td><code>${esc(c.prefix)}</code></td><td>${esc(c.channel.toUpperCase())}</td>
+<td>${c.licensed ? 'licensed (read skills)' : 'full'}</td><td>${date(c.created_at)}</td>
+<td>${c.revoked_at ? `<span class="pill revoked">revoked</span>` : `<a href="/console/agents/${esc(record.slug)}/credentials/${c.id}/revoke">Revoke…</a>`}</td></tr>`,
+      )
+      .join('\n');
+    const byId = new Map(credentials.map((c) => [c.id, c]));
+    const licenceRows = (
+      await Promise.all(
+        licences.map(async (l) => {
+          const buyer = await store.getAccount(l.buyer_account_id);
+          return `<tr${l.revoked_at ? ' class="muted"' : ''}><td>${esc(buyer?.name ?? `account ${l.buyer_account_id}`)}</td><td><code>${esc(byId.get(l.credential_id)?.prefix ?? '')}</code></td>
+<td>${date(l.created_at)}</td><td>${l.revoked_at ? `<span class="pill revoked">revoked</span>` : `<a href="/console/agents/${esc(record.slug)}/licences/${l.id}/revoke">Revoke…</a>`}</td></tr>`;
+        }),
+      )
+    ).join('\n');
+    const body = `${message('notice', o.notice)}${message('error', o.error)}${
+      o.secret ? secretOnce(`New ${o.created?.channel.toUpperCase()} credential for ${record.slug}:`, o.secret) : ''
+    }
+<section><p>${esc(spec.description)}</p>
+<table><tbody>
+<tr><th>Status</th><td><span class="pill ${esc(record.status)}">${esc(record.status)}</span> · revision ${record.revision}</td></tr>
+<tr><th>Card</th><td><code>${esc(urls.card)}</code></td></tr>
+${spec.channels.includes('a2a') ? `<tr><th>A2A</th><td><code>${esc(urls.a2a)}</code></td></tr>` : ''}
+${spec.channels.includes('mcp') ? `<tr><th>MCP</th><td><code>${esc(urls.mcp)}</code></td></tr>` : ''}
+</tbody></table></section>
+<h2>Credentials</h2>
+<section><table><thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th><th>Created</th><th></th></tr></thead>
+<tbody>${credentialRows || '<tr><td colspan="6" class="muted">No credentials yet.</td></tr>'}</tbody></table>
+<form method="post" action="/console/agents/${esc(record.slug)}/credentials">${csrfField(csrf)}
+<div class="grid2"><div><label for="channel">Channel</label><select id="channel" name="channel">${spec.channels
+      .map((c) => `<option value="${esc(c)}">${esc(c.toUpperCase())}</option>`)
+      .join('')}</select></div>
+<div><label for="label">Label</label><input id="label" name="label" type="text" maxlength="100" placeholder="Who uses it"></div></div>
+<button type="submit">Create credential</button></form></section>
+<h2>Licences sold on the marketplace</h2>
+<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th><th></th></tr></thead>
+<tbody>${licenceRows || '<tr><td colspan="4" class="muted">No licences yet.</td></tr>'}</tbody></table></section>
+<p><a href="/console/agents">All deployments</a></p>`;
+    return sendHtml(reply, page({ title: spec.name, who, csrf, section: 'agents', body }));
+  }
+}

@@ -1,0 +1,253 @@
+/**
+ * The account console in a real browser (Debian's Chromium through playwright-core), as a new user would use
+ * it (docs/console.md): sign in, create a key and use it from a server (here, the test's fetch) on REST, A2A and
+ * MCP, watch usage move, revoke it and be refused at once; upload a deployment file with an error and read the
+ * field path, publish it; license it from a second account and call it over A2A with the licensed credential;
+ * sign out. Every page is saved as a screenshot under screenshots/console/ (not committed) for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SOLAR_INSTALLER } from '../src/agents/demo/solar-installer.js';
+import { CHANNELS, type Channel, dataRequest } from './helpers/channels.js';
+import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SHOTS = resolve(import.meta.dirname, '../screenshots/console');
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let seller: { context: BrowserContext; page: Page };
+let buyer: { context: BrowserContext; page: Page };
+const pageErrors: string[] = [];
+let ana: { email: string; password: string };
+let bruno: { email: string; password: string };
+let key = '';
+
+async function open(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  // A form refused with 400 (the upload with an error) is logged as a failed load: that one is meant.
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('status of 400')) pageErrors.push(message.text());
+  });
+  return { context, page };
+}
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.goto(`${base}/console`);
+  await expect(page.locator('h1').innerText()).resolves.toBe('Sign in');
+  await page.fill('#email', who.email);
+  await page.fill('#password', who.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL(`${base}/console/keys`);
+}
+
+/** One data request on a channel with the key, sent from "a server" (the test), as the key is meant to be used. */
+async function call(channel: Channel, secret: string): Promise<{ status: number; json: any }> {
+  const request = dataRequest(channel, secret);
+  const res = await fetch(`${base}${request.url}`, { method: request.method, headers: request.headers, body: request.body });
+  const text = await res.text();
+  return { status: res.status, json: text.startsWith('{') ? JSON.parse(text) : undefined };
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ baseUrl: base });
+  await t.app.http.listen({ host: '127.0.0.1', port });
+  ana = await consoleUser(t, { accountId: t.accounts.premium, email: 'ana@premium.example', role: 'owner' });
+  bruno = await consoleUser(t, { accountId: t.accounts.beta, email: 'bruno@beta.example', role: 'admin' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  seller = await open();
+  buyer = await open();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('the console in a browser', () => {
+  it('signs in from the sign-in page', async () => {
+    const { page } = seller;
+    await page.goto(`${base}/console/sign-in`);
+    await shot(page, '01-sign-in');
+    await signIn(page, ana);
+    await expect(page.locator('.who').innerText()).resolves.toContain('Premium Lda');
+  });
+
+  it('creates a key, shows its secret once, and the key works from a server', async () => {
+    const { page } = seller;
+    await page.fill('#label', 'billing server');
+    await page.click('text=Create key');
+    key = await page.locator('[data-secret]').innerText();
+    expect(key).toMatch(/^sk_live_[A-Za-z0-9]{46}$/);
+    await shot(page, '02-key-created');
+    const me = await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as any).account_id).toBe(t.accounts.premium);
+    await page.goto(`${base}/console/keys`);
+    const row = page.locator('tr', { hasText: 'billing server' });
+    await expect(row.innerText()).resolves.toContain('sk_live_');
+    expect(await page.content()).not.toContain(key);
+  });
+
+  it('shows usage move on each channel, with the month’s total /v1/me reports', async () => {
+    const { page } = seller;
+    await page.goto(`${base}/console/usage`);
+    const before = Object.fromEntries(
+      await Promise.all(CHANNELS.map(async (c) => [c, Number((await page.locator(`#channel-${c}`).innerText()).replace(/,/g, ''))])),
+    );
+    const calls: Record<Channel, number> = { rest: 3, a2a: 2, mcp: 1 };
+    for (const channel of CHANNELS) {
+      for (let i = 0; i < calls[channel]; i++) expect((await call(channel, key)).status).toBe(200);
+    }
+    await page.goto(`${base}/console/usage`);
+    for (const channel of CHANNELS) {
+      expect(Number((await page.locator(`#channel-${channel}`).innerText()).replace(/,/g, ''))).toBe(before[channel] + calls[channel]);
+    }
+    const me = (await (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
+    expect(Number((await page.locator('#used').innerText()).replace(/,/g, ''))).toBe(me.usage.requests_this_month);
+    await expect(page.locator('#per-minute').innerText()).resolves.toContain(String(me.limits.requests_per_minute));
+    await expect(page.locator('svg.chart rect').count()).resolves.toBeGreaterThan(0);
+    await shot(page, '03-usage');
+  });
+
+  it('revokes the key after a confirmation; its next request is refused on every channel', async () => {
+    const { page } = seller;
+    await page.goto(`${base}/console/keys`);
+    // Used on every channel just before: its "last used" cell holds a time.
+    await expect(page.locator('tr', { hasText: 'billing server' }).locator('td').nth(4).locator('time').count()).resolves.toBe(1);
+    await page.locator('tr', { hasText: 'billing server' }).locator('text=Revoke…').click();
+    await shot(page, '04-revoke-confirm');
+    await page.click('text=Revoke this key');
+    await expect(page.locator('.notice').innerText()).resolves.toContain('Revoked');
+    for (const channel of CHANNELS) expect((await call(channel, key)).status).toBe(401);
+    await shot(page, '05-key-revoked');
+  });
+
+  it('shows the field path of an error in an uploaded deployment file, then takes the fixed file', async () => {
+    const { page } = seller;
+    await page.goto(`${base}/console/agents`);
+    const spec = { ...SOLAR_INSTALLER, slug: 'ana-solar', name: 'Ana Solar — installations' };
+    const broken = { ...spec, service_area: { ...spec.service_area, municipalities: ['Atlantis'] } };
+    await page.fill('#file', JSON.stringify(broken, null, 2));
+    await page.click('button:has-text("Upload")');
+    await expect(page.locator('.field-path').first().innerText()).resolves.toBe('service_area.municipalities[0]');
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('unknown municipality "Atlantis"');
+    await shot(page, '06-upload-error');
+    await page.fill('#file', JSON.stringify(spec, null, 2));
+    await page.click('button:has-text("Upload")');
+    await expect(page.locator('.notice').innerText()).resolves.toContain('Created the draft');
+    await page.locator('tr', { hasText: 'ana-solar' }).locator('button', { hasText: 'Publish' }).click();
+    await expect(page.locator('tr', { hasText: 'ana-solar' }).innerText()).resolves.toContain('live');
+    await shot(page, '07-agents');
+    await page.click('text=Ana Solar — installations');
+    await shot(page, '08-deployment');
+  });
+
+  it('licenses the agent from a second account, and the licensed credential reaches it over A2A', async () => {
+    const { page } = buyer;
+    await signIn(page, bruno);
+    await page.goto(`${base}/console/marketplace`);
+    const card = page.locator('#agent-ana-solar');
+    await expect(card.innerText()).resolves.toContain('Ana Solar');
+    await shot(page, '09-marketplace');
+    await card.locator('text=License this agent').click();
+    const credential = await page.locator('[data-secret]').innerText();
+    expect(credential).toMatch(/^sk_live_/);
+    await shot(page, '10-licensed');
+    // The host sees a newly published deployment within a second.
+    let answer: any;
+    for (let i = 0; i < 30; i++) {
+      const res = await fetch(`${base}/agents/ana-solar/a2a`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: {
+            message: {
+              messageId: 'm-1',
+              role: 'ROLE_USER',
+              parts: [{ data: { skill: 'check_service_area', input: { municipality: 'Porto' } }, mediaType: 'application/json' }],
+            },
+          },
+        }),
+      });
+      if (res.status !== 404) {
+        answer = { status: res.status, json: await res.json() };
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(answer?.status).toBe(200);
+    expect(answer.json.error).toBeUndefined();
+    expect(JSON.stringify(answer.json.result)).toContain('inside');
+
+    // The seller sees the licence and revokes it; the buyer's next call is refused.
+    await seller.page.goto(`${base}/console/agents/ana-solar`);
+    await expect(seller.page.locator('tr', { hasText: 'Beta Lda' }).innerText()).resolves.toContain('sk_live_');
+    await shot(seller.page, '11-seller-licences');
+    await seller.page.locator('tr', { hasText: 'Beta Lda' }).locator('text=Revoke…').click();
+    await seller.page.click('text=Revoke this licence');
+    const refused = await fetch(`${base}/agents/ana-solar/a2a`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'GetExtendedAgentCard', params: {} }),
+    });
+    expect(refused.status).toBe(401);
+  });
+
+  it('shows the account page and signs out', async () => {
+    const { page } = seller;
+    await page.goto(`${base}/console/account`);
+    await expect(page.locator('#members tr', { hasText: ana.email }).innerText()).resolves.toContain('owner');
+    await expect(page.locator('text=this session').count()).resolves.toBe(1);
+    await shot(page, '12-account');
+    await page.click('text=Sign out');
+    await page.waitForURL(`${base}/console/sign-in?signed_out`);
+    await page.goto(`${base}/console/keys`);
+    await expect(page.locator('h1').innerText()).resolves.toBe('Sign in');
+    expect(pageErrors, JSON.stringify(pageErrors)).toEqual([]);
+  });
+
+  it('has sent every page of the console with a CSP that forbids framing', async () => {
+    const res = await new ConsoleClient(t).get('/console/sign-in');
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
