@@ -222,42 +222,61 @@ export function horizontalBars({ rows, label, format, width = 640, color = '#007
 }
 
 /**
- * A timeline: dated events as dots on lanes (`lanes` in order), newest on the right; `events` = [{date: Date,
- * lane, label}]. Dots are drawn half-transparent so that piles show as darker.
+ * A timeline: dated events counted per month on lanes (`lanes` in order), one strip of bars each, the months in
+ * the same places on every lane; `events` = [{date: Date, lane, label}]. A bar's title gives its month and count.
  */
 export function timeline({ events, lanes, label, width = 640, laneNames = (l) => l }) {
   const margin = { top: 8, right: 14, bottom: 26, left: 14 };
-  const laneHeight = 34;
-  const height = margin.top + lanes.length * laneHeight + margin.bottom + 14;
+  const laneHeight = 52;
+  const height = margin.top + lanes.length * laneHeight + margin.bottom;
+  const [first, last] = d3.extent(events, (e) => e.date);
+  const months = d3.utcMonth.range(d3.utcMonth.floor(first), d3.utcMonth.offset(d3.utcMonth.floor(last), 1));
   const x = d3
     .scaleUtc()
-    .domain(d3.extent(events, (e) => e.date))
-    .nice()
+    .domain([months[0], d3.utcMonth.offset(months.at(-1), 1)])
     .range([margin.left, width - margin.right]);
   const colors = new Map(lanes.map((l, i) => [l, PALETTE[i % PALETTE.length]]));
+  const counts = d3.rollup(
+    events,
+    (g) => g.length,
+    (e) => e.lane,
+    (e) => +d3.utcMonth.floor(e.date),
+  );
+  const most = d3.max([...counts.values()].flatMap((m) => [...m.values()])) || 1;
   const svg = frame(width, height, label);
   lanes.forEach((lane, i) => {
-    const y = margin.top + i * laneHeight + 14;
-    svg.append('text').attr('x', margin.left).attr('y', y).attr('class', 'lane-label').text(laneNames(lane));
+    const top = margin.top + i * laneHeight;
+    const base = top + laneHeight - 6;
+    const y = d3
+      .scaleLinear()
+      .domain([0, most])
+      .range([base, top + 16]);
+    const own = counts.get(lane) ?? new Map();
+    svg
+      .append('text')
+      .attr('x', margin.left)
+      .attr('y', top + 11)
+      .attr('class', 'lane-label')
+      .text(`${laneNames(lane)} · ${d3.sum(own.values())}`);
     svg
       .append('line')
       .attr('x1', margin.left)
       .attr('x2', width - margin.right)
-      .attr('y1', y + 12)
-      .attr('y2', y + 12)
-      .attr('stroke', '#eef1f4');
+      .attr('y1', base)
+      .attr('y2', base)
+      .attr('stroke', '#d8dde2');
     svg
       .append('g')
       .attr('fill', colors.get(lane))
-      .attr('fill-opacity', 0.55)
-      .selectAll('circle')
-      .data(events.filter((e) => e.lane === lane))
-      .join('circle')
-      .attr('cx', (e) => x(e.date))
-      .attr('cy', y + 12)
-      .attr('r', 4.5)
+      .selectAll('rect')
+      .data([...own])
+      .join('rect')
+      .attr('x', ([month]) => x(new Date(month)) + 0.5)
+      .attr('width', ([month]) => Math.max(1, x(d3.utcMonth.offset(new Date(month), 1)) - x(new Date(month)) - 1))
+      .attr('y', ([, n]) => y(n))
+      .attr('height', ([, n]) => base - y(n))
       .append('title')
-      .text((e) => e.label);
+      .text(([month, n]) => `${new Date(month).toISOString().slice(0, 7)}: ${n}`);
   });
   svg
     .append('g')
@@ -269,5 +288,5 @@ export function timeline({ events, lanes, label, width = 640, laneNames = (l) =>
         .ticks(Math.min(8, width / 90))
         .tickSizeOuter(0),
     );
-  return h('div', { class: 'chart' }, svg.node());
+  return h('div', { class: 'chart' }, svg.node(), h('p', { class: 'chart-note' }, `Signals per month; the tallest bar is ${most}.`));
 }
