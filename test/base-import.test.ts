@@ -853,6 +853,8 @@ describe('munidata import base-*', () => {
         baseUrl: 'http://127.0.0.1',
         agentsUrl: 'http://127.0.0.1/agents',
         logLevel: 'silent',
+        ineApiUrl: 'http://127.0.0.1',
+        baseDataUrl: 'http://127.0.0.1',
       },
       json: () => program.opts().json === true,
       withStore: (work) => work(store as unknown as Store),

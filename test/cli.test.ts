@@ -126,7 +126,7 @@ describe('keys', () => {
   it('prints the secret once; lists never show it nor its hash; the store file does not hold it', async () => {
     const { db, id } = await withAccount();
     const created = await runJson(db, ['keys', 'create', '--account', String(id)]);
-    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
+    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{46}$/);
     expect(created).toMatchObject({ id: expect.any(Number), account_id: id, revoked_at: null, expires_at: null });
     const secret: string = created.secret;
     const hash = createHash('sha256').update(secret).digest('hex');
@@ -292,6 +292,25 @@ describe('demo', () => {
   }, 60_000);
 });
 
+describe('demo remove', () => {
+  it('deletes the generated data in one go and keeps the imported contracts; a second run deletes nothing', async () => {
+    const db = freshDb();
+    const loaded = await runJson(db, ['demo', '--contracts', '300']);
+    await runJson(db, ['import', 'base-contracts', BASE_SAMPLE]);
+    const removed = await runJson(db, ['demo', 'remove']);
+    expect(removed.contracts).toBe(loaded.procurement.contracts.inserted);
+    expect(removed.observations).toBe(loaded.observations.inserted);
+    expect(removed.signals).toBeGreaterThan(0);
+    const again = await runJson(db, ['demo', 'remove']);
+    expect(again).toMatchObject({ contracts: 0, announcements: 0, amendments: 0, observations: 0, signals: 0, cases: 0 });
+    // The real sample is still there: importing it again changes nothing.
+    const reimport = await runJson(db, ['import', 'base-contracts', BASE_SAMPLE]);
+    expect(reimport.written.contracts).toMatchObject({ inserted: 0, unchanged: 50 });
+    // The demo account (and its keys) stays: a later `demo` loads the data again.
+    expect((await runJson(db, ['accounts', 'list'])).filter((a: any) => a.name === 'Demo account')).toHaveLength(1);
+  }, 180_000);
+});
+
 describe('migrate, then real data only', () => {
   it('a BASE file imports into a store that only migrate has seeded', async () => {
     const db = freshDb();
@@ -322,13 +341,22 @@ describe('import ine', () => {
     const perPeriodAggregates = aggregates / report.periods.length;
     for (const period of report.periods) expect(period.rows, period.label).toBe(308 + perPeriodAggregates);
 
+    // Without --indicator, the indicator is the one whose INE code (data/indicators.json) is the file's.
+    const again = await runJson(db, ['import', 'ine', INE_SAMPLE]);
+    expect(again.indicator).toBe('birth_rate');
+    expect(again.placed.unchanged).toBe(again.placed.rows);
+    // The birth rate (0008264, ‰) is not the population: refused, nothing written, unless --force.
+    const wrong = await run(db, ['import', 'ine', INE_SAMPLE, '--indicator', 'population', '--json']);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stderr).toMatch(/contradicts the indicator; pass --force/);
+
     const bad = await run(db, ['import', 'ine', INE_SAMPLE, '--indicator', 'no_such_indicator', '--json']);
     expect(bad.code).not.toBe(0);
     expect(bad.stdout).toBe('');
     expect(bad.stderr).toContain('no_such_indicator');
     expect(bad.stderr).toContain('birth_rate');
     expect(bad.stderr).toContain('population');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('help', () => {

@@ -199,6 +199,7 @@ describe('CSV of list endpoints', () => {
       'unit_display',
       'direction',
       'source',
+      'synthetic',
       'country_code',
       'value_domain',
       'treatment',

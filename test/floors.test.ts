@@ -27,7 +27,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'channels/mcp': ['lib', 'core', 'operations', 'channels/http', 'channels/jsonrpc'],
   agents: ['lib', 'store', 'access', 'core', 'operations', 'channels/http', 'channels/a2a', 'channels/mcp', 'config'],
   oauth: ['lib', 'store', 'access', 'core', 'channels/http'],
-  web: ['lib', 'store', 'access', 'core', 'operations', 'channels/rest', 'channels/a2a', 'admin', 'agents', 'oauth'],
+  web: ['lib', 'store', 'access', 'core', 'operations', 'channels/http', 'channels/rest', 'channels/a2a', 'admin', 'agents', 'oauth'],
   admin: ['lib', 'signals', 'store', 'access', 'ingest', 'alerts'],
   demo: ['lib', 'store', 'access', 'admin', 'ingest', 'detect', 'alerts'],
   config: ['lib'],

@@ -173,13 +173,15 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
     await store.close();
   });
 
-  it('merges into a non-demo series and stores the estimated treatment when asked', async () => {
+  it("refuses to merge into another source's series, merges with --force, and stores the estimated treatment when asked", async () => {
     const store = await storeWith('PORDATA');
     await store.writeObservations('birth_rate', [
       { municipality_id: idOf('1106'), reference_date: '2010-12-31', value: 9.1, treatment: 'raw' },
     ]);
+    await expect(importIne(store, SAMPLE, { indicator: 'birth_rate' })).rejects.toThrow(/holds another source's series \("PORDATA"\)/);
+    expect(await store.countObservations('birth_rate')).toBe(1);
 
-    const r = await importIne(store, SAMPLE, { indicator: 'birth_rate', treatment: 'estimated' });
+    const r = await importIne(store, SAMPLE, { indicator: 'birth_rate', treatment: 'estimated', force: true });
     expect(r.mode).toBe('merge');
     expect(r.placed).toMatchObject({ inserted: 12 * 308, removed: 0 });
     expect(await store.countObservations('birth_rate')).toBe(12 * 308 + 1);
@@ -201,7 +203,8 @@ function dadosResponse(rows: Record<string, Record<string, string>[]>, sucesso: 
   return [
     {
       IndicadorCod: '0099999',
-      IndicadorDsg: 'Indicador de teste (N.º) por Local de residência (NUTS - 2024) e Sexo; Trimestral',
+      // In ‰, the unit of birth_rate, which these tests import into (a unit that contradicts it is refused).
+      IndicadorDsg: 'Indicador de teste (‰) por Local de residência (NUTS - 2024) e Sexo; Trimestral',
       MetaInfUrl: 'https://www.ine.pt/bddXplorer/htdocs/minfo.jsp?var_cd=0099999&lingua=PT',
       DataExtracao: '2026-05-01T10:00:00.000+01:00',
       DataUltimoAtualizacao: '2026-04-15',
@@ -243,7 +246,7 @@ describe('importIne with synthetic responses', () => {
     const r = await importIne(store, JSON.stringify(synthetic), { indicator: 'birth_rate' });
 
     expect(r.ine).toMatchObject({ code: '0099999', variant: 'Dados', last_updated: '2026-04-15' });
-    expect(r.source).toBe('INE 0099999 — Indicador de teste (N.º)');
+    expect(r.source).toBe('INE 0099999 — Indicador de teste (‰)');
     expect(r.periods).toEqual([
       { label: '4.º Trimestre de 2025', reference_date: '2025-12-31', rows: 1 },
       { label: '1.º Trimestre de 2026', reference_date: '2026-03-31', rows: 11 },

@@ -143,6 +143,9 @@ describe('numbers and booleans: one strict reading', () => {
     expectValidation(await t.get('/v1/indicators?limit=1&limit=2'), 'limit');
     expect((await t.get('/v1/signals?municipality=lisboa')).status).toBe(200);
     expect((await t.get('/v1/signals?municipality=lisboa&municipality=porto')).status).toBe(200);
+    // One value or a list (a choice of schemas): once is the one value, repeated is the list.
+    expect((await t.get('/v1/indicators/population/series?municipality=lisboa')).status).toBe(200);
+    expect((await t.get('/v1/indicators/population/series?municipality=lisboa&municipality=porto')).status).toBe(200);
   });
 
   it('prototype names are unknown parameters, refused by name', async () => {

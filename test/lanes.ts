@@ -6,7 +6,7 @@
  */
 export const NEEDS = {
   /** A PostgreSQL server: multi-instance on every run, postgres-outage on the PostgreSQL run (skipped on SQLite). */
-  postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts'],
+  postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts', 'test/revocation.test.ts'],
   /** A Redis server (or the redis-server binary), on the SQLite run too. */
   redis: [
     'test/redis-counters.test.ts',
@@ -14,9 +14,10 @@ export const NEEDS = {
     'test/shutdown.test.ts',
     'test/multi-instance.test.ts',
     'test/postgres-outage.test.ts',
+    'test/revocation.test.ts',
   ],
   /** Chromium, through playwright-core. */
-  browser: ['test/docs-page.test.ts', 'test/oauth-browser.test.ts', 'test/oauth-conformance.test.ts'],
+  browser: ['test/docs-page.test.ts', 'test/explore-browser.test.ts', 'test/oauth-browser.test.ts', 'test/oauth-conformance.test.ts'],
   /** Packages fetched and run by npx (the MCP conformance suite and Inspector, Node 22). */
   npx: ['test/mcp-conformance.test.ts', 'test/mcp-inspector.test.ts', 'test/postgres-outage.test.ts', 'test/oauth-conformance.test.ts'],
   /** Child processes of the compiled CLI (dist/, so a build first) or of the compiler: not in-process. */
@@ -26,6 +27,7 @@ export const NEEDS = {
     'test/build-script.test.ts',
     'test/multi-instance.test.ts',
     'test/postgres-outage.test.ts',
+    'test/revocation.test.ts',
   ],
   /**
    * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset

@@ -248,7 +248,7 @@ describe('tools/list', () => {
     // A premium key with only the `signals:read` scope: `me` and exactly the signals tools.
     const signalTools = OPERATIONS.filter((op) => op.scope === 'signals:read').map((op) => op.name);
     expect(signalTools.length).toBeGreaterThan(0);
-    expect(scoped.json.result.tools.map((tool: any) => tool.name)).toEqual(['me', ...signalTools]);
+    expect(scoped.json.result.tools.map((tool: any) => tool.name)).toEqual(['me', 'sources', ...signalTools]);
   });
 });
 

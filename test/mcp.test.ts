@@ -218,9 +218,10 @@ describe('tools/list by plan and scope', () => {
   it('hides indicator tools from a signals-only scope and refuses them as isError insufficient-scope', async () => {
     const { client } = await connect(t.keys.signalsOnlyScope, '2025-06-18');
     try {
-      // me, and the signals tools: the scope's own domain, nothing of the others.
+      // me and sources (free, every plan), and the signals tools: the scope's own domain, nothing of the others.
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
         'me',
+        'sources',
         'signals_list',
         'signals_get',
         'signal_families',

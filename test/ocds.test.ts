@@ -15,6 +15,7 @@ import { resolve } from 'node:path';
 import Ajv04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SYNTHETIC_RELEASE_SCHEMA_PATCH } from '../src/operations/procurement/ocds/synthetic-extension.js';
 import type { AnnouncementInput, ContractInput } from '../src/store/procurement-records.js';
 import { expectProblem } from './helpers/expectations.js';
 import { BUYERS, buildFixture, type Fixture, IMPORTED_AT, PERSON, UNIDENTIFIED } from './helpers/procurement-fixture.js';
@@ -116,6 +117,8 @@ const OUR_RELEASE_SCHEMA = {
     date: dateTime,
     tag: { type: 'array', minItems: 1, items: { enum: CODELISTS.releaseTag } },
     initiationType: { enum: CODELISTS.initiationType },
+    // The synthetic extension's release-schema patch, as the service serves it (docs/ocds.md).
+    ...SYNTHETIC_RELEASE_SCHEMA_PATCH.properties,
     language: { type: 'string', pattern: '^[a-z]{2}$' },
     parties: { type: 'array', uniqueItems: true, items: { $ref: '#/definitions/Organization' } },
     buyer: { $ref: '#/definitions/OrganizationReference' },
@@ -474,7 +477,10 @@ describe('procurement_ocds_releases', () => {
       publishedDate: IMPORTED_AT,
       has_more: true,
     });
-    expect(body.extensions).toEqual([expect.stringContaining('ocds_pagination_extension')]);
+    expect(body.extensions).toEqual([
+      expect.stringContaining('ocds_pagination_extension'),
+      `${BASE_URL}/ocds/extensions/synthetic/extension.json`,
+    ]);
     expect(body.links.next).toBe(`${BASE_URL}${RELEASES}?municipality=1106&cursor=${encodeURIComponent(body.next_cursor)}&limit=5`);
     expect(String(res.headers.link)).toContain('rel="next"');
     expect(String(res.headers.link)).toContain(encodeURIComponent(body.next_cursor));
@@ -547,6 +553,7 @@ describe('procurement_ocds_releases', () => {
       tag: ['award', 'contract'],
       initiationType: 'tender',
       language: 'pt',
+      synthetic: false,
       parties: [
         { ...buyerRef, identifier: { scheme: 'PT-NIF', id: c.buyers[0].nif }, roles: ['buyer'] },
         { id: nifId(s1.nif), name: s1.name, identifier: { scheme: 'PT-NIF', id: s1.nif }, roles: ['supplier'] },
@@ -644,6 +651,7 @@ describe('procurement_ocds_releases', () => {
       tag: ['contractAmendment'],
       initiationType: 'tender',
       language: 'pt',
+      synthetic: false,
       contracts: [
         {
           id: c.source_id,

@@ -15,7 +15,7 @@ import { testDir } from './helpers/temp-dir.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
 const DIST_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const KEY = /sk_live_[A-Za-z0-9]{40}/;
+const KEY = /sk_live_[A-Za-z0-9]{46}/;
 const LISTENING = /listening on /;
 
 interface Server {
@@ -163,6 +163,7 @@ describe('quickstart: munidata serve', () => {
     try {
       const stdout = await server.waitFor([KEY, LISTENING], 60_000);
       expect(stdout).toContain('loading the demo dataset');
+      expect(stdout).toContain('SYNTHETIC'); // the banner says what the data is
       firstKey = demoKey(stdout);
 
       const me = await get(server, '/v1/me', firstKey);

@@ -10,11 +10,13 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const DOCUMENTED_ROUTES = [
   '/v1/me',
+  '/v1/sources',
   '/v1/indicators',
   '/v1/indicators/{key}',
   '/v1/indicators/{key}/series',
   '/v1/indicators/{key}/snapshot',
   '/v1/indicators/{key}/stats',
+  '/v1/indicators/{key}/medians',
   '/v1/municipalities',
   '/v1/municipalities/{code}',
   '/v1/municipalities/{code}/indicators',
@@ -47,11 +49,13 @@ describe('the registry', () => {
     expect(OPERATIONS.map((op) => op.name).sort()).toEqual(
       [
         'me',
+        'sources',
         'indicators_list',
         'indicators_get',
         'indicators_series',
         'indicators_snapshot',
         'indicators_stats',
+        'indicators_medians',
         'municipalities_search',
         'municipalities_get',
         'municipalities_indicators',

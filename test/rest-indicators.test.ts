@@ -776,11 +776,13 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
   });
 
   it('rejects bad limits and unknown parameters on /snapshot with 422', async () => {
-    for (const limit of ['0', '-1', '1.5', '201', 'abc']) {
+    // A snapshot page holds up to all 308 municipalities (docs/api.md, Snapshots); other lists stop at 200.
+    for (const limit of ['0', '-1', '1.5', '309', 'abc']) {
       expectValidation(await t.get(`/v1/indicators/population/snapshot?limit=${limit}`), 'limit');
     }
     expectValidation(await t.get('/v1/indicators/population/snapshot?municipality=1106'), 'municipality');
     expect((await t.get('/v1/indicators/population/snapshot?limit=200')).json.items).toHaveLength(200);
+    expect((await t.get('/v1/indicators/population/snapshot?limit=308')).json.items).toHaveLength(308);
   });
 
   it('on premium_indicators, the snapshot serves normalized values within 0..100', async () => {
@@ -845,6 +847,28 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
       expect(res.json.min).toBeGreaterThanOrEqual(0);
       expect(res.json.max).toBeLessThanOrEqual(100);
     }
+  });
+
+  it('medians: at the latest date, the median of the current snapshot values, nationally and in a district', async () => {
+    for (const key of ['unemployment_rate', 'population']) {
+      const rows = (await snapshot(key)).filter((r: any) => !r.is_stale && typeof r.value === 'number');
+      const stats = (await t.get(`/v1/indicators/${key}/stats`, { key: bulkKey })).json;
+      const res = await t.get(`/v1/indicators/${key}/medians?district=${encodeURIComponent('Évora')}`, { key: bulkKey });
+      expectJsonHeaders(res);
+      const dates = res.json.map((p: any) => p.reference_date);
+      expect(dates).toEqual([...dates].sort());
+      const last = res.json.at(-1);
+      expect(last.reference_date).toBe(stats.as_of);
+      expect(last.national_count).toBe(rows.length);
+      expect(last.national_median).toBeCloseTo(statsOf(rows).median as number, 6);
+      const evora = rows.filter((r: any) => r.district === 'Évora');
+      expect(last.district_count).toBe(evora.length);
+      expect(last.district_median).toBeCloseTo(statsOf(evora).median as number, 6);
+    }
+    const national = await t.get('/v1/indicators/population/medians?from=2020-01-01&to=2022-12-31', { key: bulkKey });
+    expect(national.json.map((p: any) => p.reference_date)).toEqual(['2020-12-31', '2021-12-31', '2022-12-31']);
+    expect(national.json[0]).not.toHaveProperty('district_median');
+    expectValidation(await t.get('/v1/indicators/population/medians?district=Atlantida', { key: bulkKey }), 'district');
   });
 
   it('rejects parameters on /stats with 422', async () => {

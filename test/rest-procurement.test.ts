@@ -77,6 +77,7 @@ describe('procurement_contracts', () => {
           'signed_on',
           'municipalities',
           'link',
+          'synthetic',
         ].sort(),
       );
       const input = contractById(c.id);

@@ -43,6 +43,7 @@ const SUMMARY_FIELDS = [
   'actionability',
   'first_seen_at',
   'last_seen_at',
+  'synthetic',
 ];
 const DETAIL_FIELDS = [...SUMMARY_FIELDS, 'summary_en', 'why_it_matters_pt', 'why_it_matters_en', 'next_step_pt', 'evidence'];
 const CASE_SUMMARY_FIELDS = [
@@ -61,6 +62,7 @@ const CASE_SUMMARY_FIELDS = [
   'amount_eur',
   'first_seen_at',
   'last_seen_at',
+  'synthetic',
 ];
 const CASE_DETAIL_FIELDS = [...CASE_SUMMARY_FIELDS, 'previous_stage', 'location_text', 'event_date', 'events', 'linked_signals'];
 
@@ -151,6 +153,7 @@ describe('signals_list', () => {
         actionability: s.input.actionability,
         first_seen_at: s.first_seen_at,
         last_seen_at: s.last_seen_at,
+        synthetic: false, // the fixture's own source and indicator, not the demo's
       });
       expect(item.last_seen_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     }
@@ -370,6 +373,7 @@ describe('signal_cases_list', () => {
         amount_eur: f.amount_eur,
         first_seen_at: f.first_seen_at,
         last_seen_at: f.last_seen_at,
+        synthetic: false,
       });
     }
   });

@@ -2,8 +2,11 @@
  * From the credential of a request to a `Caller`: an API key (`sk_live_…`), or on the agent channels an OAuth
  * access token (docs/oauth.md), told apart by the key prefix before anything is looked up. Answers are cached
  * for a few seconds, keyed by the hash of the secret, so that the hot path does not read the store on every
- * request; a revoked or expired key, or a changed plan, therefore takes effect within `CACHE_MS`. A revoked
- * OAuth grant takes effect at once: its cached answers are dropped when the revocation is announced.
+ * request. Each cached answer remembers the store's access version it was read at, and every request compares
+ * it with the current one (a one-row read on SQLite, a value held by LISTEN on PostgreSQL): a revoked key is
+ * refused at the very next request, on every instance (docs/architecture.md, Revocation). An expired key is
+ * refused at its instant; a changed plan takes effect within `CACHE_MS`. A revoked OAuth grant takes effect at
+ * once: its cached answers are dropped when the revocation is announced.
  */
 
 import { ApiError } from '../lib/errors.js';
@@ -22,6 +25,8 @@ interface CacheEntry {
   caller: Caller | undefined;
   expiresAtMs: number;
   until: number;
+  /** The store's access version when this was read. */
+  version: number;
 }
 
 export interface CredentialHeaders {
@@ -63,9 +68,10 @@ export class Authenticator {
     const parsed = parseKeySecret(secret);
     if (!parsed) throw invalid(malformed(headers));
 
+    const version = await this.#store.accessVersion();
     let entry = this.#cache.get(parsed.hash);
-    if (!entry || entry.until <= nowMs) {
-      entry = { ...(await this.#load(parsed.lookup, parsed.hash)), until: nowMs + CACHE_MS };
+    if (!entry || entry.until <= nowMs || entry.version !== version) {
+      entry = { ...(await this.#load(parsed.lookup, parsed.hash)), until: nowMs + CACHE_MS, version };
       this.#remember(parsed.hash, entry);
     }
     if (!entry.caller) throw invalid();
@@ -77,16 +83,17 @@ export class Authenticator {
     if (!TOKEN_PATTERN.test(token)) throw invalidToken();
     // Keyed by the audience too: a token bound to another resource is refused, whichever was asked first.
     const cacheKey = `t:${hashSecret(`${audience} ${token}`)}`;
+    const version = await this.#store.accessVersion();
     let entry = this.#cache.get(cacheKey);
-    if (!entry || entry.until <= nowMs) {
-      entry = { ...(await this.#loadToken(token, audience, cacheKey)), until: nowMs + CACHE_MS };
+    if (!entry || entry.until <= nowMs || entry.version !== version) {
+      entry = { ...(await this.#loadToken(token, audience, cacheKey)), until: nowMs + CACHE_MS, version };
       this.#remember(cacheKey, entry);
     }
     if (!entry.caller || entry.expiresAtMs <= nowMs) throw invalidToken();
     return entry.caller;
   }
 
-  async #loadToken(token: string, audience: string, cacheKey: string): Promise<Omit<CacheEntry, 'until'>> {
+  async #loadToken(token: string, audience: string, cacheKey: string): Promise<Omit<CacheEntry, 'until' | 'version'>> {
     const verified = await this.#tokens?.verifier.verify(token, audience);
     const account = verified && (await this.#store.getAccount(verified.accountId));
     const plan = account && (await this.#store.getPlan(account.plan_code));
@@ -119,7 +126,7 @@ export class Authenticator {
     this.#byGrant.delete(grantId);
   }
 
-  async #load(lookup: string, hash: string): Promise<Omit<CacheEntry, 'until'>> {
+  async #load(lookup: string, hash: string): Promise<Omit<CacheEntry, 'until' | 'version'>> {
     const grant = await this.#store.findKeyGrant(lookup);
     if (!grant || !sameHash(grant.key.hash, hash) || grant.key.revoked_at !== null) {
       return { caller: undefined, expiresAtMs: Number.POSITIVE_INFINITY };

@@ -71,7 +71,7 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
     );
   keys
     .command('revoke')
-    .description('Revoke a key (takes effect within 5 seconds on running servers)')
+    .description('Revoke a key (refused at the next request on every running server)')
     .argument('<key_id>', 'key id', positiveInt)
     .action((keyId: number) =>
       cli.withStore(async (store) => {

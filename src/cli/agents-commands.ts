@@ -108,7 +108,7 @@ export function registerAgentsCommands(program: Command, cli: CliContext): void 
     );
   credentials
     .command('revoke')
-    .description('Revoke a credential (takes effect within 5 seconds on running servers)')
+    .description('Revoke a credential (refused at the next request on every running server)')
     .argument('<credential_id>', 'credential id', positiveInt)
     .action((id: number) =>
       cli.withStore(async (store) => {

@@ -3,12 +3,15 @@ import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../demo/load-demo.js';
 import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
+import { readIneMappings } from '../ingest/catalogue.js';
 import { importIne } from '../ingest/ine/import-ine.js';
+import { parseIneResponse } from '../ingest/ine/parse.js';
 import { AdminError } from '../lib/admin-error.js';
 import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
 import { print } from './output.js';
 import { registerDetectCommand, registerSignalImport } from './signal-commands.js';
+import { registerSyncCommands } from './sync-commands.js';
 
 export function registerDataCommands(program: Command, cli: CliContext): void {
   program
@@ -18,7 +21,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
       cli.withStore(async () => print(cli.json(), { migrated: true }, () => `Store ${describeStore(cli.config)} is up to date.`)),
     );
 
-  program
+  const demo = program
     .command('demo')
     .description(
       'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
@@ -36,16 +39,39 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
         print(cli.json(), summary, () => `Demo data loaded (seed ${o.seed}):\n${JSON.stringify(summary, null, 2)}`);
       }),
     );
+  demo
+    .command('remove')
+    .description(
+      'Delete every generated record — demo procurement, demo series, and the signals, cases and alert matches derived from them — in one transaction; imported data, accounts, keys, rules and usage stay',
+    )
+    .action(() =>
+      cli.withStore(async (store) => {
+        const removed = await store.removeDemoData();
+        print(cli.json(), removed, () => `Demo data removed:\n${JSON.stringify(removed, null, 2)}`);
+      }),
+    );
 
   const imports = program.command('import').description('Import real data');
   imports
     .command('ine')
     .description("Import an INE (Statistics Portugal) JSON indicator response into one indicator's series")
     .argument('<file>', 'a saved response of the INE JSON API (pindica.jsp)')
-    .requiredOption('--indicator <key>', 'the catalogue key the data belongs to (e.g. birth_rate)')
-    .action((file: string, o: { indicator: string }) =>
+    .option('--indicator <key>', "the catalogue key the data belongs to (default: the one whose INE code is the file's)")
+    .option('--force', "import even when the file's code or unit contradicts the indicator, or its series holds another source", false)
+    .action((file: string, o: { indicator?: string; force: boolean }) =>
       cli.withStore(async (store) => {
-        const report = await importIne(store, await readFile(file, 'utf8'), { indicator: o.indicator });
+        const text = await readFile(file, 'utf8');
+        const mappings = readIneMappings();
+        const key = o.indicator ?? indicatorOfFile(text, mappings);
+        const mapping = mappings.get(key);
+        // The catalogue's dimension filters describe its own code: a file of another code is refused on its code.
+        const sameCode = mapping?.ine_varcd != null && parseIneResponse(text).some((i) => i.code === mapping.ine_varcd);
+        const report = await importIne(store, text, {
+          indicator: key,
+          catalogueCode: mapping?.ine_varcd ?? null,
+          dimensions: sameCode ? (mapping?.ine_dimensions ?? undefined) : undefined,
+          force: o.force,
+        });
         print(cli.json(), report, () => JSON.stringify(report, null, 2));
       }),
     );
@@ -53,6 +79,19 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   for (const dataset of ['contracts', 'announcements', 'amendments'] as const) registerBaseImport(imports, cli, dataset);
   registerSignalImport(imports, cli);
   registerDetectCommand(program, cli);
+  registerSyncCommands(program, cli);
+}
+
+/** The catalogue indicator whose INE code (`ine_varcd`) is the file's `IndicadorCod`. */
+function indicatorOfFile(text: string, mappings: ReadonlyMap<string, { ine_varcd: string | null }>): string {
+  const codes = parseIneResponse(text).map((i) => i.code);
+  const keys = [...mappings].filter(([, m]) => m.ine_varcd !== null && codes.includes(m.ine_varcd)).map(([key]) => key);
+  if (keys.length === 1) return keys[0];
+  throw new AdminError(
+    keys.length === 0
+      ? `the file holds INE ${codes.join(', ')}, which no catalogue indicator has as its INE code: name the indicator with --indicator KEY (and --force if the check refuses it)`
+      : `the file's INE codes match several indicators (${keys.join(', ')}): name one with --indicator KEY`,
+  );
 }
 
 /** `--contracts`: a whole number from 0 to 10 000 000 (`1000000`, `1_000_000` and `1e6` are accepted). */

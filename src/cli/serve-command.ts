@@ -28,7 +28,9 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   await migrate(store);
   const now = new Date();
   if (demo && (await holdsNoData(store))) {
-    process.stdout.write('Empty store: loading the demo dataset (first start only)…\n');
+    process.stdout.write(
+      'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, marked synthetic: true in every answer.\n',
+    );
     await loadDemo(store, { today: now }); // the demo account and its alert rules included
   }
   // Only a store that holds the demo dataset has the demo account; a production store never gets one.
@@ -50,6 +52,13 @@ async function serve(config: Config, demo: boolean): Promise<void> {
       '',
       `Demo owner ${demoOwner.email}: sign in to the console with this one-time link (a new one at every start):`,
       `  ${demoOwner.link}`,
+    );
+  }
+  if (demoKey) {
+    lines.push(
+      '',
+      'The data served is SYNTHETIC demo data (synthetic: true on every generated record; GET /v1/sources lists the sources).',
+      'Real data: munidata import …; munidata demo remove deletes the demo; serve --no-demo runs on real data only.',
     );
   }
   if (demoKey) {

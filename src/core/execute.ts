@@ -164,13 +164,21 @@ export class Core {
       throw error;
     }
     if (request.trace) request.trace.accountId = caller.account.id;
+    return this.admitCaller(caller, request.trace);
+  }
+
+  /**
+   * Admits a caller known by other means than an API key (a signed-in person's session, docs/explorer.md): the
+   * per-minute limit of its account, shared with its keys.
+   */
+  async admitCaller(caller: Caller, trace?: RequestFacts['trace']): Promise<Admission> {
     const perMinute = caller.plan.requests_per_minute;
     let minute: RateDecision | undefined;
     if (perMinute !== null) {
-      minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, now);
+      minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, this.#deps.clock());
       if (!minute.allowed) throw rateLimited(minute);
     }
-    return { caller, minute, trace: request.trace };
+    return { caller, minute, trace };
   }
 
   async reference() {

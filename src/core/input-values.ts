@@ -90,20 +90,25 @@ function firstTextProblem(value: unknown, depth = 0): string | undefined {
 
 type Read = { value: unknown } | { error: string };
 
-/** A REST value (a string, or repeated: an array of strings) read as the parameter's type. */
+/**
+ * A REST value (a string, or repeated: an array of strings) read as the parameter's type. A parameter whose schema
+ * is a choice (`anyOf`: one value or a list) is read as the list when repeated, else as the one value.
+ */
 function readText(property: JsonSchema, raw: unknown): Read {
-  if (property.type === 'array') {
-    const items = Array.isArray(raw) ? raw : [raw];
+  const members = property.anyOf ?? [property];
+  const list = members.find((m) => m.type === 'array');
+  const single = members.find((m) => m.type !== 'array');
+  if (list !== undefined && (Array.isArray(raw) || single === undefined)) {
     const values: unknown[] = [];
-    for (const item of items) {
-      const read = readScalar(property.items ?? {}, item);
+    for (const item of Array.isArray(raw) ? raw : [raw]) {
+      const read = readScalar(list.items ?? {}, item);
       if ('error' in read) return read;
       values.push(read.value);
     }
     return { value: values };
   }
   if (Array.isArray(raw)) return { error: 'must be given once' };
-  return readScalar(property, raw);
+  return readScalar(single ?? property, raw);
 }
 
 function readScalar(property: JsonSchema, raw: unknown): Read {
@@ -121,8 +126,8 @@ function readScalar(property: JsonSchema, raw: unknown): Read {
 }
 
 function integerRangeProblem(property: JsonSchema, value: unknown): string | undefined {
-  const itemType = property.type === 'array' ? property.items?.type : property.type;
-  if (itemType !== 'integer') return undefined;
+  const types = (property.anyOf ?? [property]).map((m) => (m.type === 'array' ? m.items?.type : m.type));
+  if (!types.includes('integer')) return undefined;
   const values = Array.isArray(value) ? value : [value];
   return values.some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) ? INTEGER_RANGE : undefined;
 }

@@ -40,6 +40,14 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * On every record that holds data (docs/data.md, "Real and synthetic data"): true when it is, or derives from,
+ * data the demo generator made up; false on real data. `sources` lists where the data comes from.
+ */
+export const Synthetic = Type.Boolean({
+  description: 'true: generated demo data (synthetic, not real); false: real data from its source. See `sources`.',
+});
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export function Page<T extends TSchema>(item: T, name: string) {

@@ -12,6 +12,7 @@ import { type DetectReport, detectAndMatch } from '../alerts/detect-and-match.js
 import { readIndicatorCatalogue } from '../ingest/catalogue.js';
 import { readCpvs } from '../ingest/cpv.js';
 import { readMunicipalities } from '../ingest/municipalities.js';
+import { DEMO_INDICATOR_SOURCE, DEMO_INDICATOR_SOURCE_PREFIX } from '../lib/provenance.js';
 import type { ProcurementWriteSummary } from '../store/procurement-records.js';
 import type { WriteSummary } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -20,9 +21,9 @@ import { ensureDemoAlertRules } from './demo-alert-rules.js';
 import { generateDemoObservations } from './generate.js';
 import { generateProcurement } from './procurement/generate.js';
 
-export const DEMO_SOURCE = 'munidata demo data (synthetic)';
-/** Any source label starting so is demo data (the INE importer recognises demo series by the same prefix). */
-export const DEMO_SOURCE_PREFIX = 'munidata demo';
+/** The indicator source label of demo series, and the prefix that tells any demo label (src/lib/provenance.ts). */
+export const DEMO_SOURCE = DEMO_INDICATOR_SOURCE;
+export const DEMO_SOURCE_PREFIX = DEMO_INDICATOR_SOURCE_PREFIX;
 export const DEFAULT_DEMO_SEED = 42;
 /**
  * Contracts in the default demo: enough for every list, filter and aggregate to show something (every

@@ -3,6 +3,7 @@
  * actionability depend on it, so it comes from the caller's clock, never from `new Date()` in here) and the
  * municipalities. Also the rule for a signal that a record no longer supports.
  */
+import { demoTitle, isSyntheticSignalKey } from '../lib/provenance.js';
 import type { SignalCaseRef, SignalInput, SignalRecord } from '../store/signal-records.js';
 import type { Places } from './places.js';
 
@@ -36,11 +37,26 @@ export interface Candidate {
 export function settle(candidates: readonly Candidate[], existing: ReadonlyMap<string, SignalRecord>): SignalInput[] {
   const out: SignalInput[] = [];
   for (const c of candidates) {
-    if (c.signal) out.push(c.signal);
+    if (c.signal)
+      out.push(
+        markedDemo(
+          c.signal,
+          isSyntheticSignalKey(c.key, () => false),
+        ),
+      );
     else {
       const old = existing.get(c.key);
       if (old) out.push(retired(old, 'withdrawn', c.case));
     }
   }
   return out;
+}
+
+/**
+ * A signal derived from demo data says so in its titles, which cases take from their origin signal
+ * (docs/data.md, "Real and synthetic data"): `[demo] ` before each.
+ */
+export function markedDemo(signal: SignalInput, synthetic: boolean): SignalInput {
+  if (!synthetic) return signal;
+  return { ...signal, title_pt: demoTitle(signal.title_pt), title_en: demoTitle(signal.title_en) };
 }

@@ -7,10 +7,11 @@
  * the next run derive them all again, which writes only what the crash left unwritten.
  */
 
+import { isDemoIndicatorSource } from '../lib/provenance.js';
 import type { ObservationRow } from '../store/records.js';
 import type { InstantPosition } from '../store/signal-queries.js';
 import type { SignalRecord } from '../store/signal-records.js';
-import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
+import { DETECTOR_ORIGIN, type DetectionContext, markedDemo } from './detection-context.js';
 import type { DetectionStore } from './detection-store.js';
 import { INDICATORS, indicatorSignals } from './indicator-signals.js';
 import { addWrites, DEFAULT_BATCH_SIZE, type DetectorSummary, emptySummary } from './procurement-detector.js';
@@ -47,7 +48,8 @@ export async function detectIndicators(
         const rows = await store.series({ indicator: indicator.key, municipalityId: m.id, limit: SERIES_LIMIT });
         if (rows.length > 0) series.set(m.id, rows);
       }
-      const signals = indicatorSignals(indicator, series, ctx, stored.get(indicator.key) ?? new Map());
+      const synthetic = isDemoIndicatorSource(indicator.source);
+      const signals = indicatorSignals(indicator, series, ctx, stored.get(indicator.key) ?? new Map()).map((s) => markedDemo(s, synthetic));
       for (let i = 0; i < signals.length; i += batchSize) {
         addWrites(summary, await store.writeSignals({ signals: signals.slice(i, i + batchSize), now: options.now }));
         summary.batches++;

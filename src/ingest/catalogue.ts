@@ -26,14 +26,42 @@ export {
 /** A catalogue entry: an indicator without its `source`, which whoever loads the data fills in. */
 export type CatalogueEntry = Omit<IndicatorRecord, 'source'>;
 
+/**
+ * Where INE (Statistics Portugal) publishes an indicator, as far as public sources tell (docs/data.md, The indicator
+ * catalogue): its code (`varcd`), the category of each extra dimension that is the municipality's total, how sure
+ * the code is and the evidence. Null where no code was found with high or medium confidence: left empty, not guessed.
+ * These fields stay in the file, for `import ine` and `sync ine`; the store keeps the indicator without them.
+ */
+export interface IneMapping {
+  readonly ine_varcd: string | null;
+  readonly ine_dimensions: Readonly<Record<string, string>> | null;
+  readonly ine_confidence: 'high' | 'medium' | null;
+  readonly ine_evidence: string | null;
+  readonly ine_note: string | null;
+}
+
 export function readIndicatorCatalogue(path = dataFile('indicators.json')): CatalogueEntry[] {
-  let data: unknown;
+  return validateIndicatorCatalogue(readCatalogueJson(path), path);
+}
+
+/** The INE mapping of every catalogue indicator, by key. */
+export function readIneMappings(path = dataFile('indicators.json')): Map<string, IneMapping> {
+  const data = readCatalogueJson(path);
+  validateIndicatorCatalogue(data, path);
+  return new Map(
+    (data as Record<string, unknown>[]).map((e) => [
+      e.key as string,
+      Object.fromEntries(Object.keys(INE_FIELDS).map((f) => [f, e[f] ?? null])) as unknown as IneMapping,
+    ]),
+  );
+}
+
+function readCatalogueJson(path: string): unknown {
   try {
-    data = JSON.parse(readFileSync(path, 'utf8'));
+    return JSON.parse(readFileSync(path, 'utf8'));
   } catch (error) {
     throw new Error(`indicator catalogue ${path}: not readable JSON (${(error as Error).message})`);
   }
-  return validateIndicatorCatalogue(data, path);
 }
 
 type Check = (value: unknown) => string | undefined;
@@ -70,6 +98,20 @@ const FIELDS: Record<keyof CatalogueEntry, Check> = {
   frequency: oneOf(FREQUENCIES),
 };
 
+const INE_FIELDS: Record<keyof IneMapping, Check> = {
+  ine_varcd: (v) => (v === null ? undefined : pattern(/^\d{7}$/, 'a 7-digit INE code (leading zeros kept) or null')(v)),
+  ine_dimensions: (v) =>
+    v === null ||
+    (typeof v === 'object' &&
+      !Array.isArray(v) &&
+      Object.entries(v).every(([d, c]) => /^dim_\d+$/.test(d) && typeof c === 'string' && c !== ''))
+      ? undefined
+      : 'must be null or an object of dim_N → category code',
+  ine_confidence: (v) => (v === null ? undefined : oneOf(['high', 'medium'])(v)),
+  ine_evidence: optionalText,
+  ine_note: optionalText,
+};
+
 /** Checks parsed catalogue JSON; throws an Error naming the entry and the field at the first problem. */
 export function validateIndicatorCatalogue(data: unknown, label = 'indicator catalogue'): CatalogueEntry[] {
   if (!Array.isArray(data)) throw new Error(`${label}: expected a JSON array of indicators`);
@@ -85,8 +127,17 @@ export function validateIndicatorCatalogue(data: unknown, label = 'indicator cat
       const problem = check(record[field]);
       if (problem) throw new Error(`${where}: field "${field}" ${problem}`);
     }
+    for (const [field, check] of Object.entries(INE_FIELDS)) {
+      // Optional: an entry without them has no INE code (docs/data.md).
+      const problem = check(record[field] ?? null);
+      if (problem) throw new Error(`${where}: field "${field}" ${problem}`);
+    }
+    // A code without its confidence and evidence would be a guess nobody can check.
+    if ((record.ine_varcd ?? null) !== null && ((record.ine_confidence ?? null) === null || (record.ine_evidence ?? null) === null)) {
+      throw new Error(`${where}: field "ine_varcd" needs "ine_confidence" and "ine_evidence"`);
+    }
     for (const field of Object.keys(record)) {
-      if (!(field in FIELDS)) throw new Error(`${where}: field "${field}" is not a catalogue field`);
+      if (!(field in FIELDS) && !(field in INE_FIELDS)) throw new Error(`${where}: field "${field}" is not a catalogue field`);
     }
     // Money needs its currency, and nothing else may claim one: clients format values by it.
     const money = record.unit === 'eur' || record.unit === 'eur_per_capita';

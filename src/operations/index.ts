@@ -7,6 +7,7 @@ import { alertMatches } from './alerts/alert-matches.js';
 import { alertRules } from './alerts/alert-rules.js';
 import { indicatorsGet } from './indicators/indicators-get.js';
 import { indicatorsList } from './indicators/indicators-list.js';
+import { indicatorsMedians } from './indicators/indicators-medians.js';
 import { indicatorsSeries } from './indicators/indicators-series.js';
 import { indicatorsSnapshot } from './indicators/indicators-snapshot.js';
 import { indicatorsStats } from './indicators/indicators-stats.js';
@@ -32,14 +33,17 @@ import { signalFamilies } from './signals/signal-families.js';
 import { signalTypes } from './signals/signal-types.js';
 import { signalsGet } from './signals/signals-get.js';
 import { signalsList } from './signals/signals-list.js';
+import { sources } from './sources/sources.js';
 
 export const OPERATIONS: readonly AnyOperation[] = [
   me,
+  sources,
   indicatorsList,
   indicatorsGet,
   indicatorsSeries,
   indicatorsSnapshot,
   indicatorsStats,
+  indicatorsMedians,
   municipalitiesSearch,
   municipalitiesGet,
   municipalitiesIndicators,

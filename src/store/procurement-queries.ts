@@ -40,6 +40,8 @@ export interface ContractFilter {
   maxAmount?: number;
   /** Folded words (text-match `queryTokens`) that must all occur in the object or description. */
   words?: readonly string[];
+  /** Only records of this source (`base`, `demo`, …). */
+  source?: string;
 }
 
 export const AGGREGATE_DIMENSIONS = [
@@ -59,6 +61,8 @@ export interface AggregateQuery {
   from?: string;
   to?: string;
   groupBy: readonly AggregateDimension[];
+  /** Only contracts of this source: counted from the contracts (the rollups sum every source). */
+  source?: string;
 }
 
 /**
@@ -88,6 +92,8 @@ export interface EntityFilter {
   kind?: EntityKind;
   /** The entity that is this municipality. */
   municipalityId?: number;
+  /** Entities a record of this source names: a party of one of its contracts, or the buyer of one of its notices. */
+  source?: string;
 }
 
 /** Contracts and euros of one entity in one year, as buyer and as supplier. */
@@ -122,6 +128,8 @@ export interface AnnouncementFilter {
   words?: readonly string[];
   /** `published`: publication date descending, then id descending; `deadline`: deadline ascending, then id ascending. */
   order: 'published' | 'deadline';
+  /** Only records of this source (`base`, `demo`, …). */
+  source?: string;
 }
 
 export interface AmendmentFilter {
@@ -131,6 +139,16 @@ export interface AmendmentFilter {
   /** Inclusive bounds on the amendment date. */
   from?: string;
   to?: string;
+  /** Only records of this source (`base`, `demo`, …). */
+  source?: string;
+}
+
+/** How many records of one kind a procurement source holds, and when the last of them was imported. */
+export interface ProcurementSourceCount {
+  source: string;
+  records: 'contracts' | 'announcements' | 'amendments';
+  count: number;
+  last_imported_at: string | null;
 }
 
 /** One contracting process: the contracts sharing a procedure id, or a lone contract that has none. */

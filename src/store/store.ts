@@ -24,6 +24,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from './procurement-queries.js';
 import type {
   AmendmentInput,
@@ -51,6 +52,7 @@ import type {
   PlanRecord,
   WriteSummary,
 } from './records.js';
+import type { DemoRemovalSummary } from './shared/demo-removal.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
 import type {
   AlertMatchInput,
@@ -81,8 +83,13 @@ export interface AccessStore {
 
   createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
   listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
-  /** Marks a key revoked; false when there is no such key or it was already revoked. */
+  /** Marks a key revoked and moves the access version; false when there is no such key or it was already revoked. */
   revokeApiKey(id: number, now: string): Promise<boolean>;
+  /**
+   * A number that moves whenever a key is revoked, seen by every process at once; cheap enough to read on every
+   * request, so that cached grants are dropped at the next one (docs/architecture.md, Revocation).
+   */
+  accessVersion(): Promise<number>;
   /** The key with this lookup part, its account and plan. */
   findKeyGrant(lookup: string): Promise<KeyGrant | undefined>;
 
@@ -121,8 +128,8 @@ export interface SeriesQuery {
 export interface ObservationStore {
   /** Points of one indicator for one municipality, by reference_date ascending. */
   series(query: SeriesQuery): Promise<ObservationRow[]>;
-  /** The latest point of each municipality that has one, for one indicator. */
-  latestPerMunicipality(indicator: string): Promise<ObservationRow[]>;
+  /** The latest point of each municipality that has one, for one indicator; with `asOf`, the latest on or before it. */
+  latestPerMunicipality(indicator: string, asOf?: string): Promise<ObservationRow[]>;
   /** The latest point of every indicator for one municipality. */
   latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]>;
   /**
@@ -162,6 +169,11 @@ export interface ProcurementWriteStore {
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary>;
   /** Recomputes derived figures (entity totals and counts) after loads; cheap to call when nothing changed. */
   refreshProcurementRollups(): Promise<void>;
+  /**
+   * Deletes every record the demo generated and what was derived from it (store/shared/demo-removal.ts), in one
+   * transaction: imported data, accounts, keys, rules and usage stay.
+   */
+  removeDemoData(): Promise<DemoRemovalSummary>;
 }
 
 /**
@@ -171,6 +183,8 @@ export interface ProcurementWriteStore {
 export interface ProcurementReadStore {
   /** Codes in the CPV vocabulary (0 before it is loaded). */
   countCpvs(): Promise<number>;
+  /** Records per procurement source and kind, with the latest import time (the `sources` operation). */
+  procurementSources(): Promise<ProcurementSourceCount[]>;
   /** Contracts matching every filter, by publication date descending then id descending. */
   listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;
   getContract(id: number): Promise<ContractDetailRecord | undefined>;

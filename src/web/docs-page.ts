@@ -95,7 +95,15 @@ of range, gets 422 <code>validation-error</code> naming it. The same operations,
 also an A2A agent (card at <a href="${esc(`${baseUrl}${AGENT_CARD_PATH}`)}"><code>${esc(AGENT_CARD_PATH)}</code></a>,
 JSON-RPC at <code>${esc(baseUrl)}/a2a</code>) and an MCP server (Streamable HTTP at <code>${esc(baseUrl)}/mcp</code>):
 each operation's name below is its skill id and its tool name there. The machine-readable description is the
-<a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>`,
+<a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>
+<p id="synthetic"><strong>The default data is synthetic.</strong> A new installation starts with a generated demo
+dataset: invented series for the real 308 municipalities and invented contracts, notices and amendments with their
+signals and cases. Every record that holds data says which it is: <code>synthetic: true</code> on generated data,
+<code>false</code> on real data (OCDS releases carry it through the synthetic extension), and the titles of signals
+and cases made from generated data begin with <code>[demo]</code>. <code>GET /v1/sources</code> lists each source
+with its licence, record counts and last import; procurement lists and the aggregate take <code>source=base</code>
+for real data only. Real data comes in with <code>munidata import</code>; <code>munidata demo remove</code> deletes the
+generated data, and <code>munidata serve --no-demo</code> runs on real data only.</p>`,
   );
 }
 

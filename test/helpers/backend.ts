@@ -95,7 +95,7 @@ class TestPostgresStore extends PostgresStore {
 
   constructor(database: string) {
     // Few connections per store: a run holds many stores at once on one server.
-    super(openPools(databaseUrl(database), undefined, 4));
+    super(openPools(databaseUrl(database), undefined, 4), databaseUrl(database));
     this.#database = database;
   }
 

@@ -90,7 +90,7 @@ export async function callOn(
       kind,
       fields: fieldsOf(json?.errors),
       body: res.body,
-      request: `GET ${url}`,
+      request: `GET ${url} -H 'authorization: Bearer $KEY'`,
       formProblem,
     };
   }
@@ -123,8 +123,8 @@ export async function callOn(
   const url = channel === 'a2a' ? '/a2a' : '/mcp';
   const res = await t.app.http.inject({ method: 'POST', url, headers, payload: body });
   const json = parse(res.body);
-  const request = `POST ${url} ${Object.entries(headers)
-    .filter(([name]) => name !== 'authorization')
+  // The key stays out of test output: $KEY stands for it.
+  const request = `POST ${url} ${Object.entries({ ...headers, authorization: 'Bearer $KEY' })
     .map(([name, value]) => `-H '${name}: ${value}'`)
     .join(' ')} --data '${body}'`;
   let kind: string | undefined;

@@ -13,8 +13,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches } from '../../core/etag.js';
-import { type ApiError, toApiError } from '../../lib/errors.js';
+import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
+import type { RefusalForm } from '../http/framework-refusal.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -85,6 +86,9 @@ export interface A2aAgent<P, S> {
   challenge?(error: ApiError, request: FastifyRequest): string;
 }
 
+/** Methods other than POST on the endpoint: 405 with `Allow: POST`. (HEAD comes with GET.) */
+const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
+
 /** Mounts the JSON-RPC endpoint at `path` (and `path/`: clients that join the interface URL as a base post there). */
 export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent: A2aAgent<P, S>): void {
   app.register(async (scope) => {
@@ -92,9 +96,40 @@ export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent
     // Fastify's own refusals before the handler (body too large, unreadable Content-Type) as JSON-RPC answers.
     scope.setErrorHandler((error, request, reply) => answerFastifyError(error, request, reply));
     const handler = (request: FastifyRequest, reply: FastifyReply) => handleRpc(agent, request, reply);
-    scope.post(path, handler);
-    scope.post(`${path}/`, handler);
+    const notPost = (request: FastifyRequest, reply: FastifyReply) => refuseMethod(agent, request, reply);
+    for (const url of [path, `${path}/`]) {
+      scope.post(url, handler);
+      scope.route({ method: [...NOT_POST], url, handler: notPost });
+    }
   });
+}
+
+/** A2A's form of a refusal of the whole HTTP request made before any route ran (app.ts): the JSON-RPC error body. */
+export const a2aRefusal: RefusalForm = (error, place) => ({
+  contentType: 'application/json; charset=utf-8',
+  body: serialize(toErrorResponse(null, apiErrorToJsonRpc(error, place))),
+});
+
+/**
+ * 405 with `Allow: POST` in A2A's form: the endpoint speaks JSON-RPC over POST only (the card is a GET elsewhere).
+ * The request still counts against the per-minute limit; a company agent that does not exist is still a 404.
+ */
+async function refuseMethod<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
+  const place = agent.errorPlace(request);
+  let principal: P | undefined;
+  try {
+    principal = await agent.admit(request);
+  } catch (error) {
+    const refusal = toApiError(error);
+    if (refusal.kind === 'not-found' || refusal.kind === 'service-unavailable') {
+      return sendHttpRefusal(agent, request, reply, refusal, place, {}, null);
+    }
+  }
+  const error = new ApiError('method-not-allowed', {
+    detail: `${request.method} is not served: A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at /.well-known/agent-card.json.`,
+  });
+  reply.header('allow', 'POST');
+  return sendHttpRefusal(agent, request, reply, error, place, agent.headers(principal), null);
 }
 
 // ---------------------------------------------------------------------------------------------------------

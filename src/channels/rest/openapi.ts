@@ -55,7 +55,8 @@ export function restParameters(op: AnyOperation): RestParameter[] {
       required: where === 'path' || required.has(name),
       description,
       schema,
-      repeatable: schema.type === 'array',
+      // A list, or one value or a list (indicators_series' `municipality`): repeat the parameter for several.
+      repeatable: schema.type === 'array' || (schema.anyOf ?? []).some((member) => member.type === 'array'),
     };
   };
   const query = Object.keys(properties).filter((name) => !inPath.includes(name));

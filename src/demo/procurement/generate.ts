@@ -26,6 +26,7 @@
  * Same (seed, year-month of `today`, N) ⇒ identical output. The data is anchored on the month: next month the
  * same contracts move one month later.
  */
+import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
 import type { AmendmentInput, AnnouncementInput, ContractInput, EntityInput } from '../../store/procurement-records.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { hashSeed, Rng } from '../random.js';
@@ -43,7 +44,7 @@ import {
   valueCap,
 } from './procedures.js';
 
-export const DEMO_PROCUREMENT_SOURCE = 'demo';
+export { DEMO_PROCUREMENT_SOURCE };
 export const DEFAULT_CHUNK = 10_000;
 /** Procedures announced but not yet awarded, generated whatever the number of contracts. */
 export const PENDING_OPEN = 220;

@@ -7,9 +7,13 @@
  * Municipal rows without a value (confidential, "x", …) are written as null points: INE publishes the point,
  * only not its value, and a null overwrites a value an earlier import may have stored.
  */
+import { AdminError } from '../../lib/admin-error.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
+import type { Unit } from '../../lib/vocabulary.js';
 import type { IndicatorRecord, ObservationInput } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { type AggregateLevel, makeGeocodeResolver } from './geocode.js';
+import { ineUnitOf, unitFits } from './ine-unit.js';
 import { type IneIndicator, type IneParseOptions, parseIneResponse } from './parse.js';
 import { periodToReferenceDate } from './period.js';
 
@@ -20,6 +24,10 @@ export interface IneImportOptions extends IneParseOptions {
   treatment?: 'raw' | 'estimated';
   /** Which INE indicator to take when the response holds several. */
   ineCode?: string;
+  /** The INE code the catalogue gives the indicator (`ine_varcd`): a file of another code is refused. */
+  catalogueCode?: string | null;
+  /** Import even when the file's code or unit contradicts the indicator, or its series holds another source's data. */
+  force?: boolean;
 }
 
 export interface IneUnplacedRow {
@@ -71,8 +79,6 @@ export interface IneImportReport {
   warnings: string[];
 }
 
-const DEMO_SOURCE_PREFIX = 'munidata demo';
-
 export async function importIne(store: Store, input: string | unknown, options: IneImportOptions): Promise<IneImportReport> {
   const treatment = options.treatment ?? 'raw';
   if (treatment !== 'raw' && treatment !== 'estimated') throw new Error(`treatment must be raw or estimated, not "${treatment}"`);
@@ -81,8 +87,10 @@ export async function importIne(store: Store, input: string | unknown, options: 
   if (municipalities.length === 0) throw new Error('no municipalities in the store: run `munidata migrate` first');
 
   const ine = pickIndicator(parseIneResponse(input, options), options.ineCode);
+  const unit = ineUnitOf(ine.title);
+  if (!options.force) refuseContradictions(indicator, ine, unit, options.catalogueCode ?? null);
   const resolve = makeGeocodeResolver(municipalities);
-  const mode = (indicator.source ?? '').startsWith(DEMO_SOURCE_PREFIX) ? 'replace' : 'merge';
+  const mode = isDemoIndicatorSource(indicator.source) ? 'replace' : 'merge';
 
   const report: IneImportReport = {
     indicator: indicator.key,
@@ -166,6 +174,31 @@ export async function importIne(store: Store, input: string | unknown, options: 
   report.source = sourceLabel(ine);
   await store.setIndicatorSource(indicator.key, report.source);
   return report;
+}
+
+/**
+ * The file must be the indicator asked for (docs/data.md, Importing INE data): its code the catalogue's, its unit
+ * one the indicator's unit can be, and the series it goes into the demo's or this same code's — never another
+ * source's, replaced without a word. `--force` (`force`) overrides all three, for a code the catalogue lacks.
+ */
+function refuseContradictions(indicator: IndicatorRecord, ine: IneIndicator, unit: string | undefined, catalogueCode: string | null): void {
+  const override = 'pass --force to import it anyway';
+  if (catalogueCode !== null && ine.code !== catalogueCode) {
+    throw new AdminError(
+      `the file holds INE indicator ${ine.code} ("${ine.title}"), but "${indicator.key}" is INE ${catalogueCode} in the catalogue: the code contradicts the indicator; ${override}`,
+    );
+  }
+  if (unit !== undefined && !unitFits(unit, indicator.unit as Unit)) {
+    throw new AdminError(
+      `the file's unit (${unit}, INE ${ine.code}) contradicts "${indicator.key}", whose unit is ${indicator.unit}; ${override}`,
+    );
+  }
+  const source = indicator.source ?? '';
+  if (source !== '' && !isDemoIndicatorSource(source) && !source.startsWith(`INE ${ine.code} `) && source !== `INE ${ine.code}`) {
+    throw new AdminError(
+      `"${indicator.key}" holds another source's series ("${source}"), which INE ${ine.code} would merge into: it holds another source; ${override}`,
+    );
+  }
 }
 
 /** "INE 0008264 — Taxa bruta de natalidade (‰)": the title up to its first " por " or ";". */

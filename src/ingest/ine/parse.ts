@@ -123,6 +123,11 @@ function parseIndicator(item: unknown, index: number, wanted: Record<string, str
   };
 }
 
+/** INE answered a refusal instead of data (an invalid code, a period not published yet). */
+export class IneErrorResponse extends Error {
+  override name = 'IneErrorResponse';
+}
+
 /** `Sucesso: {Falso: [{Msg}]}` is INE's way of refusing a request (e.g. an invalid code). */
 function failOnError(item: Obj): void {
   const sucesso = item.Sucesso;
@@ -131,7 +136,7 @@ function failOnError(item: Obj): void {
     .map((m) => (isObj(m) ? str(m.Msg) : str(m)))
     .filter((m): m is string => !!m);
   const code = str(item.IndicadorCod);
-  throw new Error(`INE returned an error${code ? ` for indicator ${code}` : ''}: ${messages.join('; ') || '(no message)'}`);
+  throw new IneErrorResponse(`INE returned an error${code ? ` for indicator ${code}` : ''}: ${messages.join('; ') || '(no message)'}`);
 }
 
 function toObservation(period: string, row: unknown, code: string): IneObservation {

@@ -7,7 +7,7 @@ import { ApiError } from '../../lib/errors.js';
 import type { Store } from '../../store/store.js';
 import { instantPosition, SinceInstant, utcInstant } from '../shared/instants.js';
 import { MAX_MUNICIPALITIES } from '../shared/municipality-filters.js';
-import { toAlertMatch } from './resources.js';
+import { matchesSynthetic, toAlertMatch } from './resources.js';
 import { AlertMatchSummary, MatchStatus } from './schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -66,8 +66,9 @@ export const alertMatches = defineOperation({
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
+    const synthetic = await matchesSynthetic(store, reference, rows);
     return paging.page(
-      rows.map((m) => toAlertMatch(m, caller.plan.judge)),
+      rows.map((m, i) => toAlertMatch(m, caller.plan.judge, synthetic[i])),
       (m) => [m.matched_at, m.id],
     );
   },

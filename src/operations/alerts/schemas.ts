@@ -4,7 +4,7 @@
  * plans that include the judge and only once a verdict exists.
  */
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../core/schemas.js';
+import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { ALERT_SOURCE_TYPES, MATCH_STATUSES, MATCHER_TYPES, TARGET_SCOPES } from '../../lib/vocabulary.js';
 
 const Text = (description?: string) => Nullable(Type.String(description ? { description } : {}));
@@ -61,6 +61,7 @@ export const AlertMatchSummary = Type.Object(
     status: MatchStatus,
     matched_at: Nullable(Type.String({ format: 'date-time', description: 'When the matcher recorded it; lists are newest first.' })),
     case_id: Nullable(Type.Integer({ description: 'The signal case it belongs to (signal_cases_get).' })),
+    synthetic: Synthetic,
     judge: Type.Optional(Nullable(AlertJudge)),
   },
   { title: 'AlertMatchSummary' },

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { findIndicator } from './find-indicator.js';
 import { IndicatorKey, IndicatorStats } from './schemas.js';
 import { loadSnapshot } from './snapshot.js';
@@ -22,7 +23,8 @@ export const indicatorsStats = defineOperation({
     const indicator = findIndicator(reference, input.key);
     const { sortedValues: v, asOf } = await loadSnapshot(reference, store, indicator, caller.plan);
     const n = v.length;
-    if (n === 0) return { indicator: indicator.key, count: 0, min: null, max: null, mean: null, median: null, as_of: asOf };
+    const synthetic = isDemoIndicatorSource(indicator.source);
+    if (n === 0) return { indicator: indicator.key, count: 0, min: null, max: null, mean: null, median: null, as_of: asOf, synthetic };
     const sum = v.reduce((a, b) => a + b, 0);
     const median = n % 2 === 1 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     return {
@@ -33,6 +35,7 @@ export const indicatorsStats = defineOperation({
       mean: round(sum / n),
       median: round(median),
       as_of: asOf,
+      synthetic,
     };
   },
 });

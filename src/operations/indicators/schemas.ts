@@ -1,6 +1,6 @@
 /** Resource schemas of the indicators domain, as the OpenAPI document publishes them (docs/decisions.md). */
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../core/schemas.js';
+import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } from '../../lib/vocabulary.js';
 
 const Enum = (values: readonly string[], description?: string) => StringEnum(values, description ? { description } : {});
@@ -27,6 +27,7 @@ const summaryFields = {
   unit_display: Type.Optional(Nullable(Type.String())),
   direction: Enum(DIRECTIONS, 'Whether higher values are better, worse, or neither.'),
   source: Type.Optional(Nullable(Type.String({ description: 'Where the data comes from; demo data says so.' }))),
+  synthetic: Synthetic,
   country_code: Type.String(),
   value_domain: Enum(VALUE_DOMAINS),
   treatment: Treatment,
@@ -56,6 +57,7 @@ export const IndicatorStats = Type.Object(
     mean: Type.Optional(Nullable(Type.Number())),
     median: Type.Optional(Nullable(Type.Number())),
     as_of: Type.Optional(Nullable(Type.String({ format: 'date', description: 'Latest reference date.' }))),
+    synthetic: Synthetic,
   },
   { title: 'IndicatorStats' },
 );
@@ -66,6 +68,7 @@ export const SeriesPoint = Type.Object(
     reference_date: Type.String({ format: 'date', description: 'Last day of the reference period.' }),
     value: Type.Optional(Nullable(Type.Number())),
     treatment: Treatment,
+    synthetic: Synthetic,
   },
   { title: 'SeriesPoint' },
 );
@@ -76,9 +79,13 @@ export const SnapshotRow = Type.Object(
     name: Type.String(),
     district: Type.String(),
     value: Type.Optional(Nullable(Type.Number())),
+    reference_date: Type.Optional(
+      Nullable(Type.String({ format: 'date', description: 'Date of `value` (last day of its period); null without one.' })),
+    ),
     percentile: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
     is_stale: Type.Optional(Type.Boolean({ default: false })),
     treatment: Treatment,
+    synthetic: Synthetic,
   },
   { title: 'SnapshotRow' },
 );

@@ -1,4 +1,5 @@
 /** Records → resources of the indicators domain. */
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { IndicatorRecord } from '../../store/records.js';
 
 export function toIndicatorSummary(i: IndicatorRecord) {
@@ -11,6 +12,7 @@ export function toIndicatorSummary(i: IndicatorRecord) {
     unit_display: i.unit_display,
     direction: i.direction,
     source: i.source,
+    synthetic: isDemoIndicatorSource(i.source),
     country_code: i.country_code,
     value_domain: i.value_domain,
     treatment: i.treatment,

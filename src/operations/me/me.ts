@@ -12,7 +12,8 @@ export const me = defineOperation({
   description:
     'Call this first. It says which plan the key belongs to, its scopes, the data domains the plan includes ' +
     '(an operation of another domain is refused), whether raw values are served, the per-minute and monthly ' +
-    'limits, the history depth of series, and how many requests remain this month. It uses no quota.',
+    'limits, the history depth of series, and how many requests remain this month. It uses no quota. `sources` ' +
+    '(GET /v1/sources, its address in `sources_url`) says where the data comes from and which of it is synthetic.',
   domain: null,
   scope: null,
   free: true,
@@ -37,13 +38,16 @@ export const me = defineOperation({
         period_start: Type.Optional(Nullable(Type.String({ format: 'date' }))),
         period_end: Type.Optional(Nullable(Type.String({ format: 'date' }))),
       }),
+      sources_url: Type.String({
+        description: 'Where the data comes from and which of it is synthetic (operation `sources`, free of quota).',
+      }),
     },
     { title: 'MeResponse' },
   ),
   rest: { path: '/v1/me' },
   cache: 'caller',
   examples: [{ title: 'Plan, limits and usage', input: {} }],
-  async handler(_input, { caller, usage }) {
+  async handler(_input, { caller, usage, baseUrl }) {
     const { plan, account } = caller;
     const { used, period } = await usage();
     return {
@@ -65,6 +69,7 @@ export const me = defineOperation({
         period_start: period.start,
         period_end: period.end,
       },
+      sources_url: `${baseUrl}/v1/sources`,
     };
   },
 });

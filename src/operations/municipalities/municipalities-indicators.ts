@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { MunicipalityRef } from '../../core/schemas.js';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { Category } from '../indicators/schemas.js';
 import { servedValue } from '../indicators/values.js';
 import { findMunicipality } from './find-municipality.js';
@@ -33,6 +34,7 @@ export const municipalitiesIndicators = defineOperation({
           category: indicator.category,
           reference_date: row.reference_date,
           ...servedValue(row, caller.plan),
+          synthetic: isDemoIndicatorSource(indicator.source),
         },
       ];
     });

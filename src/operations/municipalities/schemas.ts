@@ -1,6 +1,6 @@
 /** Resource schemas of municipalities, plus the additive integer `id` (docs/decisions.md, Identifiers). */
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../core/schemas.js';
+import { Nullable, Synthetic } from '../../core/schemas.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { Category, Treatment } from '../indicators/schemas.js';
 
@@ -25,6 +25,7 @@ export const MunicipalityIndicatorValue = Type.Object(
     reference_date: Type.String({ format: 'date' }),
     value: Type.Optional(Nullable(Type.Number())),
     treatment: Treatment,
+    synthetic: Synthetic,
   },
   { title: 'MunicipalityIndicatorValue' },
 );

@@ -8,7 +8,7 @@ import type { ReferenceData } from '../../core/reference.js';
 import { queryTokens } from '../../lib/text-match.js';
 import type { ContractFilter } from '../../store/procurement-queries.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { CpvPrefix, checkRange, FromDate, Nif, SearchText, ToDate } from './inputs.js';
+import { CpvPrefix, checkRange, FromDate, Nif, SearchText, SourceFilter, ToDate } from './inputs.js';
 import { OcdsMethod } from './schemas.js';
 
 /** The filter parameters (spread them into an operation's input object, next to `...Paging`). */
@@ -30,6 +30,7 @@ export const contractFilterParams = {
   min_amount: Type.Optional(Type.Number({ minimum: 0, description: 'Lowest contract price included, euros.' })),
   max_amount: Type.Optional(Type.Number({ minimum: 0, description: 'Highest contract price included, euros.' })),
   q: SearchText('the object or description'),
+  source: SourceFilter,
 };
 
 const ContractFilterInput = Type.Object(contractFilterParams);
@@ -43,7 +44,7 @@ export const CONTRACT_FILTERS_DESCRIPTION =
   'digits (`45` construction work). `procedure_type`: the Portuguese label, any case or accents (`Concurso ' +
   'público`); `method`: its OCDS method. `from`/`to`: publication dates, inclusive. `min_amount`/`max_amount`: the ' +
   'contract price in euros (without VAT), inclusive; contracts without a price only match when no amount bound is ' +
-  'given. `q`: words in the object or description.';
+  'given. `q`: words in the object or description. `source`: `base` (real) or `demo` (synthetic) records only.';
 
 /** The store filter of these inputs; 422 for an unknown municipality or a range whose ends are swapped. */
 export function contractFilterOf(input: ContractFilterInput, reference: ReferenceData): ContractFilter {
@@ -61,5 +62,6 @@ export function contractFilterOf(input: ContractFilterInput, reference: Referenc
     minAmount: input.min_amount,
     maxAmount: input.max_amount,
     words: input.q === undefined ? undefined : queryTokens(input.q),
+    source: input.source,
   };
 }

@@ -4,8 +4,9 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
-import { DateString } from '../../core/schemas.js';
+import { DateString, StringEnum } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { PROCUREMENT_SOURCES } from '../../lib/provenance.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
 import { municipalityIds } from '../shared/municipality-filters.js';
 
@@ -20,6 +21,13 @@ export const CpvPrefix = Type.String({
   description: 'The first 1 to 8 digits of a CPV code: `45` is construction work, `4523` roads and pipelines.',
   examples: ['45'],
 });
+
+/** Real and demo data apart (docs/data.md, "Real and synthetic data"): `base` is the portal's, `demo` generated. */
+export const SourceFilter = Type.Optional(
+  StringEnum(PROCUREMENT_SOURCES, {
+    description: 'Only records of this source: `base` (real, the national procurement portal) or `demo` (synthetic). `sources` lists them.',
+  }),
+);
 
 export const FromDate = (what: string) => Type.Optional({ ...DateString, description: `First ${what} included (YYYY-MM-DD).` });
 export const ToDate = (what: string) => Type.Optional({ ...DateString, description: `Last ${what} included (YYYY-MM-DD).` });

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
+import { DEMO_PROCUREMENT_SOURCE, isDemoProcurementSource } from '../../lib/provenance.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { checkRange, FromDate, ToDate } from './inputs.js';
+import { checkRange, FromDate, SourceFilter, ToDate } from './inputs.js';
 import { AggregateAnswer, AggregateDimension } from './schemas.js';
 
 /** An answer is one JSON document: a grouping finer than this is refused; narrow the filters or the dimensions. */
@@ -40,6 +41,7 @@ export const procurementAggregate = defineOperation({
           description: 'The dimensions of the groups, in key order (repeat the parameter). Default: year.',
         }),
       ),
+      source: SourceFilter,
     },
     { additionalProperties: false },
   ),
@@ -56,11 +58,13 @@ export const procurementAggregate = defineOperation({
   async handler(input, { reference, store }) {
     checkRange(input.from, input.to, 'from', 'to');
     const groupBy = input.group_by ?? ['year'];
+    const executedIn = municipalityIds(reference, input.executed_in, 'executed_in');
     const result = await store.aggregateContracts({
-      executedIn: municipalityIds(reference, input.executed_in, 'executed_in'),
+      executedIn,
       from: input.from,
       to: input.to,
       groupBy,
+      source: input.source,
     });
     if (result.groups.length > MAX_GROUPS) {
       throw new ApiError('validation-error', {
@@ -68,6 +72,17 @@ export const procurementAggregate = defineOperation({
         errors: [{ field: 'group_by', message: `gives more than ${MAX_GROUPS} groups with these filters` }],
       });
     }
-    return { group_by: [...groupBy], groups: result.groups, totals: result.totals };
+    // Synthetic when demo contracts are among those counted: of the source asked for, or found in the same scope.
+    const synthetic =
+      input.source !== undefined
+        ? isDemoProcurementSource(input.source)
+        : result.totals.count > 0 &&
+          (
+            await store.listContracts(
+              { municipalityIds: executedIn, from: input.from, to: input.to, source: DEMO_PROCUREMENT_SOURCE },
+              { limit: 1 },
+            )
+          ).length > 0;
+    return { group_by: [...groupBy], groups: result.groups, totals: result.totals, synthetic };
   },
 });

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { checkRange, datePosition, FromDate, ToDate } from './inputs.js';
+import { checkRange, datePosition, FromDate, SourceFilter, ToDate } from './inputs.js';
 import { toAmendment } from './resources.js';
 import { Amendment } from './schemas.js';
 
@@ -25,6 +25,7 @@ export const procurementAmendments = defineOperation({
       municipality: Type.Optional(MunicipalityRefs('Of contracts executed in this municipality (code, slug or name).')),
       from: FromDate('amendment date'),
       to: ToDate('amendment date'),
+      source: SourceFilter,
       ...Paging,
     },
     { additionalProperties: false },
@@ -50,6 +51,7 @@ export const procurementAmendments = defineOperation({
         municipalityIds: municipalityIds(reference, input.municipality, 'municipality'),
         from: input.from,
         to: input.to,
+        source: input.source,
       },
       { after: datePosition(paging.after), limit: paging.limit + 1 },
     );

@@ -4,7 +4,7 @@ import { Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
 import { findDistrict } from '../municipalities/find-district.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { CpvPrefix, checkRange, datePosition, FromDate, SearchText, ToDate } from './inputs.js';
+import { CpvPrefix, checkRange, datePosition, FromDate, SearchText, SourceFilter, ToDate } from './inputs.js';
 import { dayOf, toAnnouncement } from './resources.js';
 import { Announcement } from './schemas.js';
 
@@ -34,6 +34,7 @@ export const procurementAnnouncements = defineOperation({
       closing_after: FromDate('proposal deadline'),
       closing_before: ToDate('proposal deadline'),
       q: SearchText('the object'),
+      source: SourceFilter,
       ...Paging,
     },
     { additionalProperties: false },
@@ -60,6 +61,7 @@ export const procurementAnnouncements = defineOperation({
         closingBefore: input.closing_before,
         words: input.q === undefined ? undefined : queryTokens(input.q),
         order: openOnly ? 'deadline' : 'published',
+        source: input.source,
       },
       { after: datePosition(paging.after), limit: paging.limit + 1 },
     );

@@ -2,8 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { MunicipalityRef, Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
-import { findMunicipalityFilter } from './inputs.js';
-import { toEntity } from './resources.js';
+import { findMunicipalityFilter, SourceFilter } from './inputs.js';
+import { entitySynthetic, toEntity } from './resources.js';
 import { Entity, EntityKind } from './schemas.js';
 
 export const procurementEntities = defineOperation({
@@ -24,6 +24,7 @@ export const procurementEntities = defineOperation({
       q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name or tax number.' })),
       kind: Type.Optional(EntityKind),
       municipality: Type.Optional({ ...MunicipalityRef, description: 'The municipality (code, slug or name) whose entity to list.' }),
+      source: SourceFilter,
       ...Paging,
     },
     { additionalProperties: false },
@@ -42,9 +43,11 @@ export const procurementEntities = defineOperation({
         words: input.q === undefined ? undefined : queryTokens(input.q),
         kind: input.kind,
         municipalityId: findMunicipalityFilter(reference, input.municipality, 'municipality'),
+        source: input.source,
       },
       { after: paging.after as string | undefined, limit: paging.limit + 1 },
     );
-    return paging.page(rows.map(toEntity), (e) => e.nif);
+    const items = await Promise.all(rows.map(async (e) => toEntity(e, await entitySynthetic(store, e.nif))));
+    return paging.page(items, (e) => e.nif);
   },
 });

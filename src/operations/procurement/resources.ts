@@ -1,5 +1,7 @@
 /** Store records → the resources of schemas.ts, field for field (the one place their shapes meet). */
+
 import type { Static } from '@sinclair/typebox';
+import { DEMO_PROCUREMENT_SOURCE, isDemoProcurementSource } from '../../lib/provenance.js';
 import type {
   AmendmentRecord,
   AnnouncementRecord,
@@ -7,6 +9,7 @@ import type {
   ContractRecord,
   EntityRecord,
 } from '../../store/procurement-records.js';
+import type { Store } from '../../store/store.js';
 import type { Amendment, Announcement, ContractDetail, ContractSummary, Entity } from './schemas.js';
 
 export function toContractSummary(c: ContractRecord): Static<typeof ContractSummary> {
@@ -14,6 +17,7 @@ export function toContractSummary(c: ContractRecord): Static<typeof ContractSumm
     id: c.id,
     source: c.source,
     source_id: c.source_id,
+    synthetic: isDemoProcurementSource(c.source),
     procedure_id: c.procedure_id,
     object: c.object,
     procedure_type: c.procedure_type,
@@ -65,11 +69,13 @@ export function toAmendment(a: AmendmentRecord): Static<typeof Amendment> {
     link: a.link,
     source: a.source,
     source_id: a.source_id,
+    synthetic: isDemoProcurementSource(a.source),
     imported_at: a.imported_at,
   };
 }
 
-export function toEntity(e: EntityRecord): Static<typeof Entity> {
+/** `synthetic`: whether any of its contracts is demo data (entitySynthetic). */
+export function toEntity(e: EntityRecord, synthetic: boolean): Static<typeof Entity> {
   return {
     nif: e.nif,
     name: e.name,
@@ -80,6 +86,7 @@ export function toEntity(e: EntityRecord): Static<typeof Entity> {
     contracts_as_supplier: e.contracts_as_supplier,
     total_as_buyer_eur: e.total_as_buyer_eur,
     total_as_supplier_eur: e.total_as_supplier_eur,
+    synthetic,
   };
 }
 
@@ -101,6 +108,7 @@ export function toAnnouncement(a: AnnouncementRecord, today: string): Static<typ
     district: a.district,
     link: a.link,
     source: a.source,
+    synthetic: isDemoProcurementSource(a.source),
     imported_at: a.imported_at,
   };
 }
@@ -108,4 +116,9 @@ export function toAnnouncement(a: AnnouncementRecord, today: string): Static<typ
 /** The calendar day of an instant, UTC. */
 export function dayOf(now: Date): string {
   return now.toISOString().slice(0, 10);
+}
+
+/** Whether any contract of the entity (as buyer or supplier) is demo data: its counts and totals then are too. */
+export async function entitySynthetic(store: Pick<Store, 'listContracts'>, nif: string): Promise<boolean> {
+  return (await store.listContracts({ party: nif, source: DEMO_PROCUREMENT_SOURCE }, { limit: 1 })).length > 0;
 }

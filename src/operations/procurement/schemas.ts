@@ -4,7 +4,7 @@
  * euros as numbers, dates YYYY-MM-DD; a field the source has nothing for is present and null.
  */
 import { type TSchema, Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../core/schemas.js';
+import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { ENTITY_KINDS, OCDS_METHODS } from '../../lib/vocabulary.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 
@@ -39,6 +39,7 @@ export const Cpv = Type.Object(
 const provenance = {
   source: Type.String({ description: 'Where the record comes from: `base` (the national procurement portal), `demo`, …' }),
   source_id: Type.String({ description: "The record's id at its source (the portal's contract id or notice number)." }),
+  synthetic: Synthetic,
 };
 
 const contractSummaryFields = {
@@ -113,6 +114,9 @@ const entityFields = {
   contracts_as_supplier: Type.Integer(),
   total_as_buyer_eur: Type.Number(),
   total_as_supplier_eur: Type.Number(),
+  synthetic: Type.Boolean({
+    description: 'true when any of its contracts (and so its counts and totals) are generated demo data; false when all are real.',
+  }),
 };
 
 export const Entity = Type.Object(entityFields, { title: 'Entity' });
@@ -158,6 +162,7 @@ export const Announcement = Type.Object(
     district: Text('The district the notice names, if any.'),
     link: Text(),
     source: provenance.source,
+    synthetic: Synthetic,
     imported_at: Type.String({ format: 'date-time' }),
   },
   { title: 'Announcement' },
@@ -191,6 +196,9 @@ export const AggregateAnswer = Type.Object(
       }),
     ),
     totals: Type.Object({ count: Type.Integer(), total_eur: Type.Number() }, { description: 'Every matching contract once.' }),
+    synthetic: Type.Boolean({
+      description: 'true when generated demo contracts are among those counted (pass `source=base` for real data only).',
+    }),
   },
   { title: 'ProcurementAggregate' },
 );

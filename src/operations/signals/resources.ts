@@ -1,10 +1,17 @@
 /** Store records → the resources of schemas.ts, field for field (the one place their shapes meet). */
 import type { Static } from '@sinclair/typebox';
+import type { ReferenceData } from '../../core/reference.js';
+import { type IndicatorIsSynthetic, isDemoIndicatorSource, isSyntheticCaseKey, isSyntheticSignalKey } from '../../lib/provenance.js';
 import type { SignalFamily, SignalType } from '../../signals/catalogue.js';
 import type { CaseDetailRecord, CaseRecord, SignalRecord } from '../../store/signal-records.js';
 import type { SignalCaseDetail, SignalCaseSummary, SignalDetail, SignalFamilyInfo, SignalSummary, SignalTypeInfo } from './schemas.js';
 
-export function toSignalSummary(s: SignalRecord): Static<typeof SignalSummary> {
+/** Whether an indicator's data is demo data, from the catalogue held in memory (src/lib/provenance.ts). */
+export function indicatorSynthetic(reference: ReferenceData): IndicatorIsSynthetic {
+  return (key) => isDemoIndicatorSource(reference.indicator(key)?.source);
+}
+
+export function toSignalSummary(s: SignalRecord, synthetic: IndicatorIsSynthetic): Static<typeof SignalSummary> {
   return {
     id: s.id,
     type: s.type,
@@ -24,12 +31,13 @@ export function toSignalSummary(s: SignalRecord): Static<typeof SignalSummary> {
     actionability: s.actionability,
     first_seen_at: s.first_seen_at,
     last_seen_at: s.last_seen_at,
+    synthetic: isSyntheticSignalKey(s.key, synthetic),
   };
 }
 
-export function toSignalDetail(s: SignalRecord): Static<typeof SignalDetail> {
+export function toSignalDetail(s: SignalRecord, synthetic: IndicatorIsSynthetic): Static<typeof SignalDetail> {
   return {
-    ...toSignalSummary(s),
+    ...toSignalSummary(s, synthetic),
     summary_en: s.summary_en,
     why_it_matters_pt: s.why_it_matters_pt,
     why_it_matters_en: s.why_it_matters_en,
@@ -60,7 +68,7 @@ export function toTypeInfo(t: SignalType): Static<typeof SignalTypeInfo> {
   };
 }
 
-export function toCaseSummary(c: CaseRecord): Static<typeof SignalCaseSummary> {
+export function toCaseSummary(c: CaseRecord, synthetic: IndicatorIsSynthetic): Static<typeof SignalCaseSummary> {
   return {
     id: c.id,
     type: c.type,
@@ -77,12 +85,13 @@ export function toCaseSummary(c: CaseRecord): Static<typeof SignalCaseSummary> {
     amount_eur: c.amount_eur,
     first_seen_at: c.first_seen_at,
     last_seen_at: c.last_seen_at,
+    synthetic: isSyntheticCaseKey(c.key, synthetic),
   };
 }
 
-export function toCaseDetail(c: CaseDetailRecord): Static<typeof SignalCaseDetail> {
+export function toCaseDetail(c: CaseDetailRecord, synthetic: IndicatorIsSynthetic): Static<typeof SignalCaseDetail> {
   return {
-    ...toCaseSummary(c),
+    ...toCaseSummary(c, synthetic),
     previous_stage: c.previous_stage,
     location_text: c.location_text,
     event_date: c.event_date,

@@ -4,7 +4,7 @@
  * is nothing. Dates YYYY-MM-DD, instants RFC 3339 UTC.
  */
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../core/schemas.js';
+import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import {
   ACTIONABILITIES,
   CASE_EVENT_TYPES,
@@ -57,6 +57,7 @@ const signalSummaryFields = {
   ),
   first_seen_at: Instant('When a detection first wrote it.'),
   last_seen_at: Instant('When a detection last changed it; lists are ordered by it, newest first.'),
+  synthetic: Synthetic,
 };
 
 export const SignalSummary = Type.Object(signalSummaryFields, { title: 'SignalSummary' });
@@ -124,6 +125,7 @@ const caseSummaryFields = {
   amount_eur: Nullable(Type.Number({ description: 'The current amount, euros without VAT.' })),
   first_seen_at: Instant('When its first signal was seen.'),
   last_seen_at: Instant('When one of its signals last changed; lists are ordered by it, newest first.'),
+  synthetic: Synthetic,
 };
 
 export const SignalCaseSummary = Type.Object(caseSummaryFields, { title: 'SignalCaseSummary' });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
-import { toCaseDetail } from './resources.js';
+import { indicatorSynthetic, toCaseDetail } from './resources.js';
 import { SignalCaseDetail } from './schemas.js';
 
 export const signalCasesGet = defineOperation({
@@ -20,9 +20,9 @@ export const signalCasesGet = defineOperation({
   rest: { path: '/v1/signal-cases/:case_id' },
   cache: 'data',
   examples: [{ title: 'Case 1', input: { case_id: 1 } }],
-  async handler(input, { store }) {
+  async handler(input, { reference, store }) {
     const found = await store.getCase(input.case_id);
     if (!found) throw new ApiError('not-found', { detail: `No case with id ${input.case_id}. GET /v1/signal-cases lists them.` });
-    return toCaseDetail(found);
+    return toCaseDetail(found, indicatorSynthetic(reference));
   },
 });

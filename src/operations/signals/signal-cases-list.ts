@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { instantPosition } from '../shared/instants.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { toCaseSummary } from './resources.js';
+import { indicatorSynthetic, toCaseSummary } from './resources.js';
 import { SignalCaseSummary, SignalFamilyKey } from './schemas.js';
 
 export const signalCasesList = defineOperation({
@@ -46,6 +46,9 @@ export const signalCasesList = defineOperation({
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
-    return paging.page(rows.map(toCaseSummary), (c) => [c.last_seen_at, c.id]);
+    return paging.page(
+      rows.map((c) => toCaseSummary(c, indicatorSynthetic(reference))),
+      (c) => [c.last_seen_at, c.id],
+    );
   },
 });

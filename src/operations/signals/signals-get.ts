@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
-import { toSignalDetail } from './resources.js';
+import { indicatorSynthetic, toSignalDetail } from './resources.js';
 import { SignalDetail } from './schemas.js';
 
 export const signalsGet = defineOperation({
@@ -22,9 +22,9 @@ export const signalsGet = defineOperation({
   rest: { path: '/v1/signals/:signal_id' },
   cache: 'data',
   examples: [{ title: 'Signal 1', input: { signal_id: 1 } }],
-  async handler(input, { store }) {
+  async handler(input, { reference, store }) {
     const signal = await store.getSignal(input.signal_id);
     if (!signal) throw new ApiError('not-found', { detail: `No signal with id ${input.signal_id}. GET /v1/signals lists them.` });
-    return toSignalDetail(signal);
+    return toSignalDetail(signal, indicatorSynthetic(reference));
   },
 });

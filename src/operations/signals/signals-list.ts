@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { instantPosition, SinceInstant, utcInstant } from '../shared/instants.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { toSignalSummary } from './resources.js';
+import { indicatorSynthetic, toSignalSummary } from './resources.js';
 import { SignalFamilyKey, SignalSummary, SignalTypeKey, ValueTier } from './schemas.js';
 
 export const signalsList = defineOperation({
@@ -54,6 +54,9 @@ export const signalsList = defineOperation({
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
-    return paging.page(rows.map(toSignalSummary), (s) => [s.last_seen_at, s.id]);
+    return paging.page(
+      rows.map((s) => toSignalSummary(s, indicatorSynthetic(reference))),
+      (s) => [s.last_seen_at, s.id],
+    );
   },
 });

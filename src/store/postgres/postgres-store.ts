@@ -2,7 +2,9 @@
  * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads.
  * Same records and semantics as the SQLite store, method for method: the same tests run on both.
  */
+
 import { randomBytes } from 'node:crypto';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { postgresConsoleSql } from '../console/postgres-console-sql.js';
 import { oauthSqlOver } from '../oauth/console-sql-oauth.js';
@@ -19,6 +21,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from '../procurement-queries.js';
 import type {
   AmendmentRecord,
@@ -42,6 +45,16 @@ import type {
   WriteSummary,
 } from '../records.js';
 import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
+import {
+  DEMO_CONTRACT_FACTS,
+  DEMO_CONTRACT_PLACES,
+  type DemoRemovalSummary,
+  demoRemovalCounts,
+  demoRemovalStatements,
+  demoSets,
+  removeFromRollups,
+} from '../shared/demo-removal.js';
+import { RollupDeltas } from '../shared/rollup-deltas.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
   AlertMatchInput,
@@ -60,6 +73,7 @@ import type {
   SignalWriteSummary,
 } from '../signal-records.js';
 import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery, Store } from '../store.js';
+import { AccessVersionWatch, bumpAccessVersion } from './access-version.js';
 import { PostgresAgentHostStore } from './agents/agent-host-store.js';
 import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, type Row, type Sql, sqlOn } from './db.js';
@@ -75,7 +89,7 @@ import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
-import { refreshEntityTotals } from './procurement/rollups.js';
+import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import { POSTGRES_COLUMNS } from './procurement/rows.js';
 import { saveRows } from './save-rows.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
@@ -104,7 +118,7 @@ export interface PostgresStoreOptions {
 }
 
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize));
+  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize), options.url);
 }
 
 export class PostgresStore implements Store {
@@ -121,14 +135,18 @@ export class PostgresStore implements Store {
   /** The OAuth authorization server's records (SQL shared with SQLite in ../oauth/). */
   readonly oauth: OAuthSqlStore;
 
-  constructor(pools: Pools) {
+  /** The access version, heard through LISTEN (access-version.ts). */
+  readonly #access: AccessVersionWatch;
+
+  constructor(pools: Pools, url: string) {
     this.#pools = pools;
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.agents = new PostgresAgentHostStore(this.#primary);
     const shared = postgresConsoleSql(pools.primary);
     this.console = new ConsoleSqlStore(shared);
-    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared), () => bumpAccessVersion(this.#primary));
+    this.#access = new AccessVersionWatch(url, this.#primary);
   }
 
   #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
@@ -155,7 +173,12 @@ export class PostgresStore implements Store {
     return String(row.value);
   }
 
+  accessVersion(): Promise<number> {
+    return this.#access.current();
+  }
+
   async close(): Promise<void> {
+    await this.#access.close();
     await closePools(this.#pools);
   }
 
@@ -228,8 +251,12 @@ export class PostgresStore implements Store {
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
-    const rows = await this.#primary('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [now, id]);
-    return rows.length === 1;
+    const version = await this.#transaction(async (sql) => {
+      const rows = await sql('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [now, id]);
+      return rows.length === 1 ? bumpAccessVersion(sql) : undefined;
+    });
+    if (version !== undefined) this.#access.advance(version);
+    return version !== undefined;
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
@@ -327,11 +354,11 @@ export class PostgresStore implements Store {
     )) as unknown as ObservationRow[];
   }
 
-  async latestPerMunicipality(indicator: string): Promise<ObservationRow[]> {
+  async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     return (await this.#read(
       `SELECT DISTINCT ON (municipality_id) municipality_id, reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = $1 AND value IS NOT NULL ORDER BY municipality_id, reference_date DESC`,
-      [indicator],
+       WHERE indicator = $1 AND value IS NOT NULL AND reference_date <= $2 ORDER BY municipality_id, reference_date DESC`,
+      [indicator, asOf],
     )) as unknown as ObservationRow[];
   }
 
@@ -363,6 +390,48 @@ export class PostgresStore implements Store {
 
   async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
     return this.#transaction((sql) => saveCpvs(sql, rows));
+  }
+
+  async procurementSources(): Promise<ProcurementSourceCount[]> {
+    const rows = await this.#read(
+      `SELECT source, 'contracts' AS records, count(*) AS n, max(imported_at) AS last FROM contracts GROUP BY source
+       UNION ALL SELECT source, 'announcements', count(*), max(imported_at) FROM announcements GROUP BY source
+       UNION ALL SELECT source, 'amendments', count(*), max(imported_at) FROM amendments GROUP BY source`,
+    );
+    return rows.map((r) => ({
+      source: String(r.source),
+      records: r.records as ProcurementSourceCount['records'],
+      count: Number(r.n),
+      last_imported_at: r.last === null ? null : String(r.last),
+    }));
+  }
+
+  async removeDemoData(): Promise<DemoRemovalSummary> {
+    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
+    const sets = demoSets(demoIndicators);
+    return this.#transaction(async (sql): Promise<DemoRemovalSummary> => {
+      const [counts] = await sql(demoRemovalCounts(demoIndicators));
+      const deltas = new RollupDeltas();
+      removeFromRollups(deltas, await sql(DEMO_CONTRACT_FACTS), await sql(DEMO_CONTRACT_PLACES));
+      const { before, entities } = demoRemovalStatements(demoIndicators);
+      for (const statement of before) await sql(statement);
+      await flushRollups(sql, deltas);
+      const [orphans] = await sql(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`);
+      for (const statement of entities) await sql(statement);
+      await refreshEntityTotals(sql);
+      await bumpDataVersion(sql);
+      return {
+        contracts: Number(counts.contracts),
+        announcements: Number(counts.announcements),
+        amendments: Number(counts.amendments),
+        entities: Number(orphans.n),
+        observations: Number(counts.observations),
+        indicators: demoIndicators,
+        signals: Number(counts.signals),
+        cases: Number(counts.cases),
+        alert_matches: Number(counts.alert_matches),
+      };
+    });
   }
 
   async countCpvs(): Promise<number> {

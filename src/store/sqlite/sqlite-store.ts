@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { consoleMigration } from '../console/console-migration.js';
 import { ConsoleSqlStore } from '../console/console-sql-store.js';
 import { sqliteConsoleSql } from '../console/sqlite-console-sql.js';
@@ -24,6 +25,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
   ProcessKey,
+  ProcurementSourceCount,
 } from '../procurement-queries.js';
 import type {
   AmendmentRecord,
@@ -47,6 +49,16 @@ import type {
   WriteSummary,
 } from '../records.js';
 import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
+import {
+  DEMO_CONTRACT_FACTS,
+  DEMO_CONTRACT_PLACES,
+  type DemoRemovalSummary,
+  demoRemovalCounts,
+  demoRemovalStatements,
+  demoSets,
+  removeFromRollups,
+} from '../shared/demo-removal.js';
+import { RollupDeltas } from '../shared/rollup-deltas.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from '../signal-queries.js';
 import type {
   AlertMatchInput,
@@ -77,7 +89,7 @@ import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
-import { refreshEntityTotals } from './procurement/rollups.js';
+import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import { SQLITE_COLUMNS, type Sql } from './procurement/sql.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
@@ -125,7 +137,13 @@ export class SqliteStore implements Store {
     this.agents = new SqliteAgentHostStore(db);
     const shared = sqliteConsoleSql(db);
     this.console = new ConsoleSqlStore(shared);
-    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared), async () =>
+      db
+        .prepare(
+          "INSERT INTO meta (key, value) VALUES ('access_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        )
+        .run(),
+    );
   }
 
   /** Prepared statements are cached by their text: preparing is the costly part of a query. */
@@ -238,7 +256,21 @@ export class SqliteStore implements Store {
   }
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
-    return this.#sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+    return this.#db.transaction(() => {
+      const revoked = this.#sql('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id).changes === 1;
+      if (revoked) {
+        this.#sql(
+          "INSERT INTO meta (key, value) VALUES ('access_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        ).run();
+      }
+      return revoked;
+    })();
+  }
+
+  /** One row read (microseconds): every process on the file sees a revocation at its next request. */
+  async accessVersion(): Promise<number> {
+    const row = this.#sql("SELECT value FROM meta WHERE key = 'access_version'").get() as Row | undefined;
+    return Number(row?.value ?? 0);
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
@@ -354,12 +386,12 @@ export class SqliteStore implements Store {
     }) as ObservationRow[];
   }
 
-  async latestPerMunicipality(indicator: string): Promise<ObservationRow[]> {
+  async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     // SQLite returns the other columns of the row holding max(): the latest non-null point per municipality.
     return this.#sql(
       `SELECT municipality_id, max(reference_date) AS reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = ? AND value IS NOT NULL GROUP BY municipality_id`,
-    ).all(indicator) as ObservationRow[];
+       WHERE indicator = ? AND value IS NOT NULL AND reference_date <= ? GROUP BY municipality_id`,
+    ).all(indicator, asOf) as ObservationRow[];
   }
 
   async latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]> {
@@ -447,6 +479,56 @@ export class SqliteStore implements Store {
       const summary = saveCpvs(this.#prepared, rows);
       if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
       return summary;
+    })();
+  }
+
+  async procurementSources(): Promise<ProcurementSourceCount[]> {
+    const rows = this.#sql(
+      `SELECT source, 'contracts' AS records, count(*) AS n, max(imported_at) AS last FROM contracts GROUP BY source
+       UNION ALL SELECT source, 'announcements', count(*), max(imported_at) FROM announcements GROUP BY source
+       UNION ALL SELECT source, 'amendments', count(*), max(imported_at) FROM amendments GROUP BY source`,
+    ).all() as Row[];
+    return rows.map((r) => ({
+      source: String(r.source),
+      records: r.records as ProcurementSourceCount['records'],
+      count: Number(r.n),
+      last_imported_at: r.last === null ? null : String(r.last),
+    }));
+  }
+
+  async removeDemoData(): Promise<DemoRemovalSummary> {
+    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
+    const sets = demoSets(demoIndicators);
+    return this.#db.transaction((): DemoRemovalSummary => {
+      const counts = this.#db.prepare(demoRemovalCounts(demoIndicators)).get() as Row;
+      const deltas = new RollupDeltas();
+      removeFromRollups(
+        deltas,
+        this.#db.prepare(DEMO_CONTRACT_FACTS).all() as Row[],
+        this.#db.prepare(DEMO_CONTRACT_PLACES).all() as Row[],
+      );
+      const { before, entities } = demoRemovalStatements(demoIndicators, {
+        contracts: [`DELETE FROM contracts_fts WHERE rowid IN (${sets.contracts})`],
+        announcements: [`DELETE FROM announcements_fts WHERE rowid IN (${sets.announcements})`],
+        entities: [`DELETE FROM entities_fts WHERE rowid IN (SELECT id FROM entities WHERE ${sets.orphanEntities})`],
+      });
+      for (const statement of before) this.#db.prepare(statement).run();
+      flushRollups(this.#prepared, deltas);
+      const orphans = Number((this.#db.prepare(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`).get() as Row).n);
+      for (const statement of entities) this.#db.prepare(statement).run();
+      refreshEntityTotals(this.#prepared);
+      this.#bumpDataVersion();
+      return {
+        contracts: Number(counts.contracts),
+        announcements: Number(counts.announcements),
+        amendments: Number(counts.amendments),
+        entities: orphans,
+        observations: Number(counts.observations),
+        indicators: demoIndicators,
+        signals: Number(counts.signals),
+        cases: Number(counts.cases),
+        alert_matches: Number(counts.alert_matches),
+      };
     })();
   }
 

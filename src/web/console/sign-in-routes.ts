@@ -122,7 +122,7 @@ async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRe
 
 /** Back to the console page asked for before signing in; never to another site. */
 function safeNext(next: string | undefined): string {
-  return next && /^\/console(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/console';
+  return next && /^\/(?:console|explore)(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/console';
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {

@@ -6,6 +6,7 @@ import { OCID_PATTERN, OCID_PREFIX, parseOcid } from './ocid.js';
 import { packageHead, releasesOf, serviceUrl } from './packages.js';
 import { byDate } from './releases.js';
 import { OcdsRecordPackage } from './schemas.js';
+import { syntheticExtensionUrl } from './synthetic-extension.js';
 
 export const procurementOcdsRecord = defineOperation({
   name: 'procurement_ocds_record',
@@ -54,7 +55,7 @@ export const procurementOcdsRecord = defineOperation({
     const ordered = byDate(releases);
     const uri = serviceUrl(baseUrl, `/v1/procurement/ocds/records/${encodeURIComponent(input.ocid)}`);
     return {
-      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString()),
+      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString(), [syntheticExtensionUrl(baseUrl)]),
       records: [{ ocid: input.ocid, releases: ordered, compiledRelease: compileReleases(input.ocid, ordered) }],
     } as Static<typeof OcdsRecordPackage>;
   },

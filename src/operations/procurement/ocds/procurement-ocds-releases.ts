@@ -6,6 +6,7 @@ import { datePosition } from '../inputs.js';
 import { OCID_PREFIX } from './ocid.js';
 import { PAGINATION_EXTENSION, packageHead, releasesOf, serviceUrl } from './packages.js';
 import { OcdsReleasePackage } from './schemas.js';
+import { syntheticExtensionUrl } from './synthetic-extension.js';
 
 const PATH = '/v1/procurement/ocds/releases';
 
@@ -54,7 +55,7 @@ export const procurementOcdsReleases = defineOperation({
             query.map(([name, value]) => [name, name === 'cursor' ? page.next_cursor : value] as const),
           );
     return {
-      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString(), [PAGINATION_EXTENSION]),
+      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString(), [PAGINATION_EXTENSION, syntheticExtensionUrl(baseUrl)]),
       releases,
       ...(next === undefined ? {} : { links: { next } }),
       next_cursor: page.next_cursor,

@@ -9,6 +9,7 @@
  *
  * A field the source has nothing for is left out (OCDS has no use for null here), never guessed.
  */
+import { isDemoProcurementSource } from '../../../lib/provenance.js';
 import { fold } from '../../../lib/text-match.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRef, PartyRecord } from '../../../store/procurement-records.js';
 import { ocidOf } from './ocid.js';
@@ -214,6 +215,8 @@ export function contractReleases(
 ): Json[] {
   const ocid = ocidOf(c);
   const buyer = c.buyers[0];
+  // The synthetic extension (synthetic-extension.ts): every release says whether it is demo data.
+  const synthetic = isDemoProcurementSource(c.source);
   const base = compact({
     ocid,
     id: contractReleaseId(c),
@@ -229,6 +232,7 @@ export function contractReleases(
     contracts: [contract(c)],
     relatedProcesses:
       c.framework_agreement === null ? [] : [{ id: 'framework', relationship: ['framework'], title: c.framework_agreement }],
+    synthetic,
   });
   const releases: Json[] = [base];
   let before = base.id as string;
@@ -264,6 +268,7 @@ export function contractReleases(
             ],
           }),
         ],
+        synthetic,
       }),
     );
     before = id;

@@ -177,6 +177,9 @@ export const OcdsRelease = Type.Object(
     awards: Type.Optional(Type.Array(Award)),
     contracts: Type.Optional(Type.Array(Contract)),
     relatedProcesses: Type.Optional(Type.Array(RelatedProcess)),
+    synthetic: Type.Boolean({
+      description: 'The synthetic extension (docs/ocds.md): true when the release describes generated demo data, false for real data.',
+    }),
   },
   { title: 'OcdsRelease' },
 );
@@ -192,7 +195,7 @@ const Publisher = Type.Object(
 const packageFields = {
   uri: Type.String({ description: 'The URL of this package.' }),
   version: StringEnum([OCDS_VERSION] as const),
-  extensions: Type.Optional(Type.Array(Type.String(), { description: 'URLs of the OCDS extensions used (pagination).' })),
+  extensions: Type.Optional(Type.Array(Type.String(), { description: 'URLs of the OCDS extensions used (pagination, synthetic).' })),
   publishedDate: DateTime('When the newest record in the package was imported (now, for an empty package).'),
   publisher: Publisher,
 };

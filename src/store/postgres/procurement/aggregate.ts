@@ -23,7 +23,8 @@ export async function aggregateContracts(sql: Sql, query: AggregateQuery): Promi
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
   if (query.groupBy.length === 0) return { groups: [], totals: (await aggregateContracts(sql, { ...query, groupBy: ['year'] })).totals };
   const executedIn = query.executedIn ?? [];
-  const rollupsAnswer = !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
+  // The rollups sum every source: one source's figures are counted from its contracts.
+  const rollupsAnswer = query.source === undefined && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const parts: Promise<CountedPart>[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
@@ -128,6 +129,7 @@ async function fromContracts(sql: Sql, query: AggregateQuery, from: string | und
   const published = dateRange(from, to);
   const p = new Params();
   const conditions = published.on('c.published_on', p);
+  if (query.source !== undefined) conditions.push(`c.source = ${p.add(query.source)}`);
   const municipalities = executedIn.length > 0 ? p.add(executedIn) : undefined;
   if (municipalities) {
     // The municipalities' index ranges (with the dates) find the contracts; no other contract is read.

@@ -27,6 +27,7 @@ export async function listAmendments(sql: Sql, filter: AmendmentFilter, page: Ke
       (p) => {
         const conditions = dateRange(filter.from, filter.to).on('a.date', p);
         if (filter.contractId !== undefined) conditions.push(`a.contract_id = ${p.add(filter.contractId)}`);
+        if (filter.source !== undefined) conditions.push(`a.source = ${p.add(filter.source)}`);
         if (filter.municipalityIds && filter.municipalityIds.length > 0) {
           conditions.push(
             `EXISTS (SELECT 1 FROM contract_municipalities x WHERE x.contract_id = a.contract_id AND x.municipality_id = ANY(${p.add(filter.municipalityIds)}::integer[]))`,

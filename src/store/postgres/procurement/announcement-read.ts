@@ -79,6 +79,7 @@ function residualConditions(filter: AnnouncementFilter, applied: Dimension, p: P
       `EXISTS (SELECT 1 FROM announcement_cpvs x WHERE x.announcement_id = a.id AND x.cpv LIKE ${p.add(prefixPattern(filter.cpvPrefix))})`,
     );
   }
+  if (filter.source !== undefined) conditions.push(`a.source = ${p.add(filter.source)}`);
   if (filter.words && filter.words.length > 0) conditions.push(...wordConditions('a.search_text', filter.words, p));
   return conditions;
 }

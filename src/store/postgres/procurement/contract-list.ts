@@ -77,6 +77,7 @@ function residualConditions(filter: ContractFilter, applied: Dimension | undefin
   }
   if (filter.procedureType !== undefined) conditions.push(`c.procedure_key = ${p.add(procedureKey(filter.procedureType))}`);
   if (filter.method !== undefined) conditions.push(`c.ocds_method = ${p.add(filter.method)}`);
+  if (filter.source !== undefined) conditions.push(`c.source = ${p.add(filter.source)}`);
   if (filter.minAmount !== undefined) conditions.push(`c.price_eur >= ${p.add(filter.minAmount)}`);
   if (filter.maxAmount !== undefined) conditions.push(`c.price_eur <= ${p.add(filter.maxAmount)}`);
   if (filter.words && filter.words.length > 0) conditions.push(...wordConditions('c.search_text', filter.words, p));

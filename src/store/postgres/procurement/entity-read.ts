@@ -14,6 +14,12 @@ export async function listEntities(sql: Sql, filter: EntityFilter, page: KeysetP
   if (filter.words && filter.words.length > 0) conditions.push(...wordConditions('e.search_text', filter.words, p));
   if (filter.kind !== undefined) conditions.push(`e.kind = ${p.add(filter.kind)}`);
   if (filter.municipalityId !== undefined) conditions.push(`e.municipality_id = ${p.add(filter.municipalityId)}`);
+  if (filter.source !== undefined) {
+    const source = p.add(filter.source);
+    conditions.push(
+      `(EXISTS (SELECT 1 FROM contract_parties p JOIN contracts c ON c.id = p.contract_id WHERE p.nif = e.nif AND c.source = ${source}) OR EXISTS (SELECT 1 FROM announcements a WHERE a.buyer_nif = e.nif AND a.source = ${source}))`,
+    );
+  }
   if (page.after !== undefined) conditions.push(`e.nif > ${p.add(page.after)}`);
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
   return (await sql(`SELECT ${ENTITY_SELECT} ${where} ORDER BY e.nif LIMIT ${p.add(page.limit)}`, p.values)).map(toEntity);

@@ -26,7 +26,8 @@ export function aggregateContracts(sql: Sql, query: AggregateQuery): AggregateRe
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
   if (query.groupBy.length === 0) return { groups: [], totals: aggregateContracts(sql, { ...query, groupBy: ['year'] }).totals };
   const executedIn = query.executedIn ?? [];
-  const rollupsAnswer = !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
+  // The rollups sum every source: one source's figures are counted from its contracts.
+  const rollupsAnswer = query.source === undefined && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const counted: CountedPart[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
@@ -122,6 +123,10 @@ function fromContracts(sql: Sql, query: AggregateQuery, from: string | undefined
   const published = dateRange(from, to, 'published');
   const params: Params = { ...published.params, executedIn: jsonList(executedIn) };
   const conditions = published.on('c.published_on');
+  if (query.source !== undefined) {
+    conditions.push('c.source = @source');
+    params.source = query.source;
+  }
   if (executedIn.length > 0) {
     // The municipalities' index ranges (with the dates) find the contracts; no other contract is read.
     conditions.push(

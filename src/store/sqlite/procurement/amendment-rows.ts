@@ -40,6 +40,10 @@ export function listAmendments(sql: Sql, filter: AmendmentFilter, page: KeysetPa
     );
     params.municipalities = jsonList(filter.municipalityIds);
   }
+  if (filter.source !== undefined) {
+    conditions.push('a.source = @source');
+    params.source = filter.source;
+  }
   const ids = readKeyset(sql, [source], {
     select: 'a.id AS id, a.date AS date',
     direction: 'desc',

@@ -109,6 +109,10 @@ function residualConditions(filter: AnnouncementFilter, applied: Dimension): { c
     conditions.push('EXISTS (SELECT 1 FROM announcement_cpvs x WHERE x.announcement_id = a.id AND x.cpv LIKE @cpvPattern)');
     params.cpvPattern = `${filter.cpvPrefix}%`;
   }
+  if (filter.source !== undefined) {
+    conditions.push('a.source = @source');
+    params.source = filter.source;
+  }
   if (filter.words && filter.words.length > 0) {
     const words = wordConditions('a.search_text', filter.words);
     conditions.push(...words.conditions);

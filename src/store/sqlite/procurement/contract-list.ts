@@ -176,6 +176,10 @@ function residualConditions(filter: ContractFilter, applied: Dimension | undefin
     conditions.push('c.ocds_method = @method');
     params.method = filter.method;
   }
+  if (filter.source !== undefined) {
+    conditions.push('c.source = @source');
+    params.source = filter.source;
+  }
   if (applied !== 'amount') {
     const amount = amountConditions(filter);
     conditions.push(...amount.where);

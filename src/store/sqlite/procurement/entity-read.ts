@@ -36,6 +36,12 @@ export function listEntities(sql: Sql, filter: EntityFilter, page: KeysetPage<st
     conditions.push('e.municipality_id = @municipalityId');
     params.municipalityId = filter.municipalityId;
   }
+  if (filter.source !== undefined) {
+    conditions.push(
+      '(EXISTS (SELECT 1 FROM contract_parties p JOIN contracts c ON c.id = p.contract_id WHERE p.nif = e.nif AND c.source = @source) OR EXISTS (SELECT 1 FROM announcements a WHERE a.buyer_nif = e.nif AND a.source = @source))',
+    );
+    params.source = filter.source;
+  }
   if (page.after !== undefined) {
     conditions.push('e.nif > @after');
     params.after = page.after;

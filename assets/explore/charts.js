@@ -1,0 +1,273 @@
+/**
+ * The explorer's charts, drawn as SVG with d3's scales, axes and shapes: lines over time (a municipality's series
+ * with its district's and the national medians), stacked yearly bars, ranked horizontal bars, a timeline of dated
+ * events and a sparkline. Colours are colour-blind-safe (Okabe–Ito); lines also differ by dash, not colour alone.
+ */
+import { h } from './common.js';
+
+/** Okabe–Ito: distinguishable by the common colour-vision deficiencies. */
+export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000', '#999999'];
+
+function frame(width, height, label) {
+  return d3.create('svg').attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img').attr('aria-label', label);
+}
+
+function key(entries) {
+  return h(
+    'ul',
+    { class: 'key' },
+    entries.map(({ label, color, dashed }) => {
+      const line = h('span', { class: `line${dashed ? ' dashed' : ''}` });
+      line.style.borderTopColor = color;
+      return h('li', {}, line, label);
+    }),
+  );
+}
+
+/**
+ * Lines over time: `series` = [{label, color, dashed, points: [{date: Date, value}]}]; `format(value)` for the
+ * axis and the labels.
+ */
+export function lineChart({ series, label, format, width = 640, height = 280 }) {
+  const margin = { top: 12, right: 16, bottom: 26, left: 64 };
+  const all = series.flatMap((s) => s.points).filter((p) => p.value !== null && p.value !== undefined);
+  const x = d3
+    .scaleUtc()
+    .domain(d3.extent(all, (p) => p.date))
+    .range([margin.left, width - margin.right]);
+  const [lo, hi] = d3.extent(all, (p) => p.value);
+  const pad = (hi - lo || Math.abs(hi) || 1) * 0.08;
+  const y = d3
+    .scaleLinear()
+    .domain([lo >= 0 && lo - pad < 0 ? 0 : lo - pad, hi + pad])
+    .nice()
+    .range([height - margin.bottom, margin.top]);
+  const svg = frame(width, height, label);
+  svg
+    .append('g')
+    .attr('class', 'grid')
+    .selectAll('line')
+    .data(y.ticks(5))
+    .join('line')
+    .attr('x1', margin.left)
+    .attr('x2', width - margin.right)
+    .attr('y1', y)
+    .attr('y2', y);
+  svg
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(0,${height - margin.bottom})`)
+    .call(
+      d3
+        .axisBottom(x)
+        .ticks(Math.min(8, width / 80))
+        .tickSizeOuter(0),
+    );
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(${margin.left},0)`).call(d3.axisLeft(y).ticks(5).tickFormat(format));
+  const line = d3
+    .line()
+    .defined((p) => p.value !== null && p.value !== undefined)
+    .x((p) => x(p.date))
+    .y((p) => y(p.value));
+  for (const s of series) {
+    svg
+      .append('path')
+      .attr('fill', 'none')
+      .attr('stroke', s.color)
+      .attr('stroke-width', s.width ?? 2)
+      .attr('stroke-dasharray', s.dashed ? '5 4' : null)
+      .attr('d', line(s.points))
+      .attr('class', `series ${s.className ?? ''}`);
+    if (s.dots) {
+      svg
+        .append('g')
+        .selectAll('circle')
+        .data(s.points.filter((p) => p.value !== null && p.value !== undefined))
+        .join('circle')
+        .attr('cx', (p) => x(p.date))
+        .attr('cy', (p) => y(p.value))
+        .attr('r', 3)
+        .attr('fill', s.color)
+        .append('title')
+        .text((p) => `${p.date.getUTCFullYear()}: ${format(p.value)}`);
+    }
+  }
+  return h('div', { class: 'chart' }, svg.node(), key(series));
+}
+
+/** A tiny line without axes, for the key figures. */
+export function sparkline(values, color = '#1f5f8b') {
+  const width = 120;
+  const height = 28;
+  const points = values.filter((v) => v !== null && v !== undefined);
+  // Stretched to its card's width: the stroke keeps its width (non-scaling), only the time axis stretches.
+  const svg = frame(width, height, '').attr('aria-hidden', 'true').attr('preserveAspectRatio', 'none');
+  if (points.length < 2) return svg.node();
+  const x = d3
+    .scaleLinear()
+    .domain([0, values.length - 1])
+    .range([2, width - 2]);
+  const y = d3
+    .scaleLinear()
+    .domain(d3.extent(points))
+    .range([height - 3, 3]);
+  svg
+    .append('path')
+    .attr('fill', 'none')
+    .attr('stroke', color)
+    .attr('stroke-width', 1.6)
+    .attr('vector-effect', 'non-scaling-stroke')
+    .attr(
+      'd',
+      d3
+        .line()
+        .defined((v) => v !== null && v !== undefined)
+        .x((_, i) => x(i))
+        .y((v) => y(v))(values),
+    );
+  return svg.node();
+}
+
+/**
+ * Stacked vertical bars: `rows` = [{x, parts: {name: value}}], `names` in stacking order (colours follow it);
+ * `format` for the axis.
+ */
+export function stackedBars({ rows, names, label, format, width = 640, height = 300 }) {
+  const margin = { top: 12, right: 12, bottom: 26, left: 64 };
+  const colors = new Map(names.map((n, i) => [n, PALETTE[i % PALETTE.length]]));
+  const stack = d3
+    .stack()
+    .keys(names)
+    .value((row, name) => row.parts[name] ?? 0)(rows);
+  const x = d3
+    .scaleBand()
+    .domain(rows.map((r) => r.x))
+    .range([margin.left, width - margin.right])
+    .padding(0.2);
+  const y = d3
+    .scaleLinear()
+    .domain([0, d3.max(stack.at(-1) ?? [], (d) => d[1]) || 1])
+    .nice()
+    .range([height - margin.bottom, margin.top]);
+  const svg = frame(width, height, label);
+  svg
+    .append('g')
+    .attr('class', 'grid')
+    .selectAll('line')
+    .data(y.ticks(5))
+    .join('line')
+    .attr('x1', margin.left)
+    .attr('x2', width - margin.right)
+    .attr('y1', y)
+    .attr('y2', y);
+  for (const layer of stack) {
+    svg
+      .append('g')
+      .attr('fill', colors.get(layer.key))
+      .selectAll('rect')
+      .data(layer)
+      .join('rect')
+      .attr('x', (d) => x(d.data.x))
+      .attr('width', x.bandwidth())
+      .attr('y', (d) => y(d[1]))
+      .attr('height', (d) => Math.max(0, y(d[0]) - y(d[1])))
+      .append('title')
+      .text((d) => `${d.data.x} · ${layer.key}: ${format(d.data.parts[layer.key] ?? 0)}`);
+  }
+  svg
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(0,${height - margin.bottom})`)
+    .call(d3.axisBottom(x).tickSizeOuter(0));
+  svg.append('g').attr('class', 'axis').attr('transform', `translate(${margin.left},0)`).call(d3.axisLeft(y).ticks(5).tickFormat(format));
+  return h('div', { class: 'chart' }, svg.node(), key(names.map((n) => ({ label: n, color: colors.get(n) }))));
+}
+
+/** Ranked horizontal bars: `rows` = [{label, value, href?}], longest first; labels above their bars (narrow screens). */
+export function horizontalBars({ rows, label, format, width = 640, color = '#0072B2' }) {
+  const band = 34;
+  /** Characters of a label that fit the width (about 6.6 px each at 12 px); the table has them whole. */
+  const fits = Math.floor(width / 6.6);
+  const height = rows.length * band + 8;
+  const x = d3
+    .scaleLinear()
+    .domain([0, d3.max(rows, (r) => r.value) || 1])
+    .range([0, width - 110]);
+  const svg = frame(width, height, label);
+  const row = svg
+    .selectAll('g')
+    .data(rows)
+    .join('g')
+    .attr('transform', (_, i) => `translate(0,${i * band + 4})`);
+  row
+    .append('text')
+    .attr('x', 0)
+    .attr('y', 11)
+    .attr('class', 'bar-label')
+    .text((r) => (r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label));
+  row
+    .append('rect')
+    .attr('x', 0)
+    .attr('y', 15)
+    .attr('height', 13)
+    .attr('width', (r) => Math.max(1, x(r.value)))
+    .attr('fill', color);
+  row
+    .append('text')
+    .attr('x', (r) => Math.max(1, x(r.value)) + 6)
+    .attr('y', 26)
+    .attr('class', 'bar-value')
+    .text((r) => format(r.value));
+  return h('div', { class: 'chart' }, svg.node());
+}
+
+/**
+ * A timeline: dated events as dots on lanes (`lanes` in order), newest on the right; `events` = [{date: Date,
+ * lane, label}]. Dots are drawn half-transparent so that piles show as darker.
+ */
+export function timeline({ events, lanes, label, width = 640, laneNames = (l) => l }) {
+  const margin = { top: 8, right: 14, bottom: 26, left: 14 };
+  const laneHeight = 34;
+  const height = margin.top + lanes.length * laneHeight + margin.bottom + 14;
+  const x = d3
+    .scaleUtc()
+    .domain(d3.extent(events, (e) => e.date))
+    .nice()
+    .range([margin.left, width - margin.right]);
+  const colors = new Map(lanes.map((l, i) => [l, PALETTE[i % PALETTE.length]]));
+  const svg = frame(width, height, label);
+  lanes.forEach((lane, i) => {
+    const y = margin.top + i * laneHeight + 14;
+    svg.append('text').attr('x', margin.left).attr('y', y).attr('class', 'lane-label').text(laneNames(lane));
+    svg
+      .append('line')
+      .attr('x1', margin.left)
+      .attr('x2', width - margin.right)
+      .attr('y1', y + 12)
+      .attr('y2', y + 12)
+      .attr('stroke', '#eef1f4');
+    svg
+      .append('g')
+      .attr('fill', colors.get(lane))
+      .attr('fill-opacity', 0.55)
+      .selectAll('circle')
+      .data(events.filter((e) => e.lane === lane))
+      .join('circle')
+      .attr('cx', (e) => x(e.date))
+      .attr('cy', y + 12)
+      .attr('r', 4.5)
+      .append('title')
+      .text((e) => e.label);
+  });
+  svg
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(0,${height - margin.bottom})`)
+    .call(
+      d3
+        .axisBottom(x)
+        .ticks(Math.min(8, width / 90))
+        .tickSizeOuter(0),
+    );
+  return h('div', { class: 'chart' }, svg.node());
+}

@@ -1,0 +1,299 @@
+/**
+ * What every view of the explorer shares: its configuration, reading the explorer's data routes (the same requests
+ * as /v1, answered for the session), the "data" link of each picture, the view's state in its URL, formatting,
+ * tables, the synthetic-data label and the attribution. No framework: DOM calls and d3 (a global, served by us).
+ */
+
+export const config = JSON.parse(document.getElementById('explore-config').textContent);
+
+// ---------------------------------------------------------------------------------------------------------
+// Elements
+// ---------------------------------------------------------------------------------------------------------
+
+/** `h('p', {class: 'x'}, 'text', child)`: an element; attributes starting with `on` become listeners. */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+export function clear(element) {
+  element.replaceChildren();
+  return element;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Data
+// ---------------------------------------------------------------------------------------------------------
+
+/** The query string of a request, parameters in the order given; arrays repeat their parameter. */
+export function queryString(params = {}) {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    for (const v of Array.isArray(value) ? value : [value]) search.append(name, String(v));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/** One API request: its /v1 path and query, and where the explorer answers it as JSON and as CSV. */
+export function request(path, params = {}) {
+  const v1 = `${path}${queryString(params)}`;
+  return {
+    v1,
+    apiUrl: `${config.baseUrl}${v1}`,
+    jsonUrl: `${config.apiPrefix}${v1}`,
+    csvUrl: `${config.csvPrefix}${v1}`,
+  };
+}
+
+export class ApiProblem extends Error {
+  constructor(status, problem) {
+    super(problem?.detail ?? problem?.title ?? `HTTP ${status}`);
+    this.status = status;
+    this.problem = problem;
+  }
+}
+
+/**
+ * GET one request's JSON. The browser's cache keeps the answer with its ETag and revalidates it with
+ * If-None-Match: an unchanged answer comes back 304, free of quota (docs/explorer.md).
+ */
+export async function get(req) {
+  const response = await fetch(req.jsonUrl, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+  // A session that ended sends the request to the sign-in page (303): go there, and come back after.
+  if (response.status === 401 || (response.redirected && new URL(response.url).pathname.startsWith('/console/sign-in'))) {
+    location.assign(`/console/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`);
+    throw new ApiProblem(401, { title: 'Signed out' });
+  }
+  const body = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiProblem(response.status, body);
+  return body;
+}
+
+/** Every page of a paged request (at most `maxPages`): the items, and whether more were left. */
+export async function getPages(path, params, maxPages = 5) {
+  const items = [];
+  const requests = [];
+  let cursor;
+  for (let i = 0; i < maxPages; i++) {
+    const req = request(path, { ...params, cursor });
+    requests.push(req);
+    const page = await get(req);
+    items.push(...page.items);
+    if (!page.has_more) return { items, requests, more: false };
+    cursor = page.next_cursor;
+  }
+  return { items, requests, more: true };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The view's state, in its URL
+// ---------------------------------------------------------------------------------------------------------
+
+export function readState(defaults = {}) {
+  const search = new URLSearchParams(location.search);
+  const state = { ...defaults };
+  for (const name of Object.keys(defaults)) {
+    if (Array.isArray(defaults[name])) {
+      const all = search.getAll(name);
+      if (all.length > 0) state[name] = all;
+    } else if (search.has(name)) state[name] = search.get(name);
+  }
+  return state;
+}
+
+/** Writes the state into the address (replacing the history entry unless `push`), leaving out defaults. */
+export function writeState(state, defaults = {}, push = false) {
+  const shown = {};
+  for (const [name, value] of Object.entries(state)) {
+    if (JSON.stringify(value) !== JSON.stringify(defaults[name])) shown[name] = value;
+  }
+  const url = `${location.pathname}${queryString(shown)}`;
+  if (url !== location.pathname + location.search) history[push ? 'pushState' : 'replaceState'](null, '', url);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Formatting (Portuguese conventions: 1 234,5)
+// ---------------------------------------------------------------------------------------------------------
+
+const numberFormats = new Map();
+export function formatNumber(value, digits = 2) {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  let format = numberFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('pt-PT', { maximumFractionDigits: digits });
+    numberFormats.set(digits, format);
+  }
+  return format.format(value);
+}
+
+/** A value in its indicator's unit: `7,2 %`, `12 345 hab.`, `1 200 €/m²`. */
+export function formatValue(value, indicator) {
+  if (value === null || value === undefined) return 'no data';
+  const digits = Math.abs(value) >= 1000 ? 0 : Math.abs(value) >= 100 ? 1 : 2;
+  const unit = indicator?.unit_display ?? '';
+  return unit ? `${formatNumber(value, digits)} ${unit}` : formatNumber(value, digits);
+}
+
+export function formatEuros(value) {
+  if (value === null || value === undefined) return '—';
+  const abs = Math.abs(value);
+  if (abs >= 1e9) return `${formatNumber(value / 1e9, 2)} mil M€`;
+  if (abs >= 1e6) return `${formatNumber(value / 1e6, 1)} M€`;
+  if (abs >= 1e4) return `${formatNumber(value / 1e3, 0)} mil €`;
+  return `${formatNumber(value, 0)} €`;
+}
+
+export function yearOf(date) {
+  return date ? date.slice(0, 4) : '';
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Pieces of every picture
+// ---------------------------------------------------------------------------------------------------------
+
+/**
+ * A picture: heading, notes (synthetic label, scale, caveats), the drawing, a table beside it (the text
+ * alternative) and the "data" links naming the exact API requests behind it.
+ */
+export function figure({ id, title, subtitle, synthetic, requests, body, table, notes = [], attribution = [] }) {
+  const caption = h('figcaption', {}, h('h2', { id: `${id}-title` }, title), subtitle ? h('p', { class: 'subtitle' }, subtitle) : null);
+  const badge = synthetic ? syntheticBadge() : null;
+  return h(
+    'figure',
+    { class: 'picture', id, 'aria-labelledby': `${id}-title` },
+    caption,
+    badge,
+    body,
+    notes.length
+      ? h(
+          'ul',
+          { class: 'notes' },
+          notes.map((n) => h('li', {}, n)),
+        )
+      : null,
+    table ? h('details', { class: 'table' }, h('summary', {}, 'Table'), table) : null,
+    requests.length ? h('div', { class: 'data-links' }, dataLinks(requests)) : null,
+    attribution.length ? h('p', { class: 'attribution' }, attribution.join(' ')) : null,
+  );
+}
+
+export function syntheticBadge() {
+  return h('p', { class: 'synthetic', role: 'note' }, h('strong', {}, 'Synthetic data'), ' — generated demo figures, not real statistics.');
+}
+
+/** The "data" disclosure: each request as the API URL (to copy), opened here as JSON and as CSV. */
+export function dataLinks(requests) {
+  const list = h('ul', {});
+  for (const req of requests) {
+    list.append(
+      h(
+        'li',
+        {},
+        h('code', { class: 'api-url' }, `GET ${req.apiUrl}`),
+        ' ',
+        h('a', { href: req.jsonUrl, class: 'json', target: '_blank', rel: 'noopener' }, 'JSON'),
+        ' · ',
+        h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV'),
+      ),
+    );
+  }
+  return h(
+    'details',
+    { class: 'data' },
+    h('summary', {}, 'data'),
+    h('p', {}, 'The API requests behind this picture (send them with your API key; here they open with your session):'),
+    list,
+  );
+}
+
+/**
+ * A table from rows and columns `{label, value(row), numeric, href(row)}`. `stack`: on a narrow screen each row
+ * becomes a block of labelled lines instead of a table wider than the screen.
+ */
+export function table(columns, rows, caption, { stack = false } = {}) {
+  const head = h(
+    'tr',
+    {},
+    columns.map((c) => h('th', { scope: 'col', class: c.numeric ? 'num' : null }, c.label)),
+  );
+  const body = rows.map((row) =>
+    h(
+      'tr',
+      {},
+      columns.map((c, i) => {
+        const text = c.value(row);
+        const content = c.href ? h('a', { href: c.href(row) }, text) : text;
+        return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
+      }),
+    ),
+  );
+  return h(
+    'div',
+    { class: 'scroll' },
+    h('table', { class: stack ? 'stack' : null }, caption ? h('caption', {}, caption) : null, h('thead', {}, head), h('tbody', {}, body)),
+  );
+}
+
+export function showError(container, error) {
+  clear(container).append(
+    h('div', { class: 'error', role: 'alert' }, h('strong', {}, error.problem?.title ?? 'Something went wrong'), ' ', error.message),
+  );
+}
+
+/** Whether a row or an indicator holds generated data: `synthetic` where answers carry it, else the source. */
+export function isSynthetic(item) {
+  if (!item) return false;
+  if (typeof item.synthetic === 'boolean') return item.synthetic;
+  if (typeof item.source === 'string') return item.source === 'demo' || /synthetic/i.test(item.source);
+  const title = item.title_en ?? item.title_pt;
+  return typeof title === 'string' && title.startsWith('[demo]');
+}
+
+/**
+ * Whether answers hold generated data, as they say it: an answer's own `synthetic` (the aggregate), or any of its
+ * items' or groups'; undefined when none says (answers of a service without the field).
+ */
+export function syntheticOf(...answers) {
+  let said;
+  for (const answer of answers) {
+    const parts = [answer, ...(Array.isArray(answer) ? answer : []), ...(answer?.items ?? []), ...(answer?.groups ?? [])];
+    for (const part of parts) {
+      if (typeof part?.synthetic === 'boolean') said = (said ?? false) || part.synthetic;
+    }
+  }
+  return said;
+}
+
+/** Whether the store's data is generated, when the rows of a picture do not say (the indicator catalogue does). */
+let catalogueSynthetic;
+export async function datasetSynthetic() {
+  catalogueSynthetic ??= get(request('/v1/indicators', { limit: 1 }))
+    .then((page) => isSynthetic(page.items[0]))
+    .catch(() => false);
+  return catalogueSynthetic;
+}
+
+export function municipalityHref(code) {
+  return `/explore/municipalities/${code}`;
+}
+
+export function view() {
+  return document.getElementById('view');
+}
+
+/** The width, in CSS pixels, a chart of the view has: the whole column, or half of it beside another (wide screens). */
+export function chartWidth(half = false) {
+  const full = Math.max(300, Math.min(1180, view().clientWidth - 40));
+  return half && window.innerWidth > 900 ? Math.floor((full - 40) / 2) : full;
+}

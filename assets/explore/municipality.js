@@ -1,0 +1,388 @@
+/**
+ * A municipality's page (/explore/municipalities/{code or slug}): key figures with their trend, a series chart
+ * for any indicator beside its district's and the national medians, procurement (euros per year by procedure
+ * type, top suppliers, latest contracts), signals and cases on a timeline, and its neighbours on a small map.
+ * Each part is shown when the plan includes its domain. State in the URL: ?indicator=….
+ */
+
+import { horizontalBars, lineChart, PALETTE, sparkline, stackedBars, timeline } from './charts.js';
+import {
+  chartWidth,
+  clear,
+  config,
+  datasetSynthetic,
+  figure,
+  formatEuros,
+  formatNumber,
+  formatValue,
+  get,
+  getPages,
+  h,
+  isSynthetic,
+  municipalityHref,
+  readState,
+  request,
+  showError,
+  syntheticOf,
+  table,
+  view,
+  writeState,
+} from './common.js';
+import { loadTopology, neighbourMap } from './geo.js';
+import { FAMILIES, procedureFamily } from './procedures.js';
+
+const municipality = config.municipality;
+const DEFAULTS = { indicator: 'population' };
+const state = readState(DEFAULTS);
+const root = view();
+const KEY_FIGURES = [
+  'population',
+  'unemployment_rate',
+  'purchasing_power_index',
+  'average_monthly_earnings',
+  'ageing_index',
+  'median_housing_price_m2',
+  'municipal_debt_per_capita',
+  'direct_award_share',
+];
+
+async function start() {
+  const parts = {
+    intro: h(
+      'p',
+      { class: 'subtitle' },
+      `${municipality.district} · code ${municipality.code} · `,
+      h('a', { href: '/explore' }, 'back to the map'),
+    ),
+    figures: h('section', { 'aria-labelledby': 'figures-title' }),
+    series: h('section', {}),
+    procurement: h('section', {}),
+    signals: h('section', {}),
+    neighbours: h('section', {}),
+  };
+  clear(root).append(...Object.values(parts));
+  try {
+    const catalogue = (await getPages('/v1/indicators', { limit: 200 })).items;
+    const tasks = [keyFigures(parts.figures, catalogue), seriesChart(parts.series, catalogue), neighbours(parts.neighbours)];
+    if (config.domains.includes('procurement')) tasks.push(procurement(parts.procurement));
+    if (config.domains.includes('signals')) tasks.push(signals(parts.signals));
+    await Promise.all(tasks);
+  } catch (error) {
+    showError(root, error);
+  }
+  root.setAttribute('data-ready', 'true');
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function keyFigures(section, catalogue) {
+  const latestReq = request(`/v1/municipalities/${municipality.code}/indicators`);
+  const latest = await get(latestReq);
+  const byKey = new Map(catalogue.map((i) => [i.key, i]));
+  const keys = KEY_FIGURES.filter((k) => byKey.has(k));
+  const seriesReqs = keys.map((k) => request(`/v1/indicators/${k}/series`, { municipality: municipality.code, limit: 200 }));
+  const series = await Promise.all(seriesReqs.map((r) => get(r).then((page) => page.items)));
+  const cards = keys.map((k, i) => {
+    const indicator = byKey.get(k);
+    const points = series[i];
+    // The trend compares the two latest values there are: a gap in the series is skipped, not read as a change.
+    const known = points.filter((p) => p.value !== null && p.value !== undefined);
+    const last = known.at(-1);
+    const previous = known.at(-2);
+    return h(
+      'a',
+      { class: 'figure-card', href: `?indicator=${k}#series`, 'data-indicator': k },
+      h('p', { class: 'name' }, indicator.name),
+      h('p', { class: 'value' }, formatValue(last?.value ?? null, indicator)),
+      trend(indicator, previous, last),
+      sparkline(points.map((p) => p.value)),
+    );
+  });
+  const synthetic = keys.some((k) => isSynthetic(byKey.get(k)));
+  section.append(
+    figure({
+      id: 'figures',
+      title: 'Key figures',
+      subtitle: 'The latest value of each, with the change from the period before; the line is its whole series.',
+      synthetic,
+      body: h('div', { class: 'figures' }, cards),
+      requests: [latestReq, ...seriesReqs],
+      table: table(
+        [
+          { label: 'Indicator', value: (r) => r.name, href: (r) => `?indicator=${r.indicator}#series` },
+          { label: 'Category', value: (r) => r.category.replaceAll('_', ' ') },
+          { label: 'Value', value: (r) => formatValue(r.value, byKey.get(r.indicator)), numeric: true },
+          { label: 'As of', value: (r) => r.reference_date },
+        ],
+        latest,
+        `Every indicator's latest value in ${municipality.name}`,
+      ),
+    }),
+  );
+}
+
+function trend(indicator, previous, last) {
+  if (!previous || !last || previous.value === null || last.value === null) return h('p', { class: 'trend flat' }, 'no earlier value');
+  const change = last.value - previous.value;
+  const relative = previous.value !== 0 ? (change / Math.abs(previous.value)) * 100 : null;
+  const better = indicator.direction === 'neutral' || change === 0 ? null : change > 0 === (indicator.direction === 'higher_is_better');
+  const arrow = change > 0 ? '▲' : change < 0 ? '▼' : '■';
+  const words = `${arrow} ${change > 0 ? '+' : ''}${formatNumber(relative ?? change, 1)}${relative === null ? '' : ' %'} since ${previous.reference_date.slice(0, 4)}`;
+  return h(
+    'p',
+    { class: `trend ${better === null ? 'flat' : better ? 'up' : 'down'}` },
+    words,
+    better === null ? '' : better ? ' (better)' : ' (worse)',
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function seriesChart(section, catalogue) {
+  const holder = h('div', { id: 'series' });
+  const select = h(
+    'select',
+    { id: 'series-indicator' },
+    [...d3.group(catalogue, (i) => i.category)].map(([category, items]) =>
+      h(
+        'optgroup',
+        { label: category.replaceAll('_', ' ') },
+        items.map((i) => h('option', { value: i.key }, i.name)),
+      ),
+    ),
+  );
+  select.value = catalogue.some((i) => i.key === state.indicator) ? state.indicator : 'population';
+  select.addEventListener('change', () => {
+    state.indicator = select.value;
+    writeState(state, DEFAULTS, true);
+    draw();
+  });
+  section.append(
+    h(
+      'form',
+      { class: 'controls', onsubmit: (e) => e.preventDefault() },
+      h('div', { class: 'field' }, h('label', { for: 'series-indicator' }, 'Series'), select),
+    ),
+    holder,
+  );
+
+  async function draw() {
+    const indicator = catalogue.find((i) => i.key === select.value);
+    const seriesReq = request(`/v1/indicators/${indicator.key}/series`, { municipality: municipality.code, limit: 200 });
+    const mediansReq = config.mediansOperation
+      ? request(`/v1/indicators/${indicator.key}/medians`, { district: municipality.district })
+      : null;
+    try {
+      const [series, medians] = await Promise.all([get(seriesReq), mediansReq ? get(mediansReq) : []]);
+      const points = series.items.map((p) => ({ date: new Date(p.reference_date), value: p.value }));
+      const national = medians.map((m) => ({ date: new Date(m.reference_date), value: m.national_median }));
+      const district = medians.map((m) => ({ date: new Date(m.reference_date), value: m.district_median }));
+      const format = (v) => formatValue(v, indicator);
+      const lines = [
+        { label: municipality.name, color: PALETTE[0], points, width: 2.6, dots: true, className: 'own' },
+        mediansReq
+          ? { label: `${municipality.district} median`, color: PALETTE[1], dashed: true, points: district, className: 'district' }
+          : null,
+        mediansReq
+          ? { label: 'national median', color: PALETTE[7], dashed: true, width: 1.4, points: national, className: 'national' }
+          : null,
+      ].filter(Boolean);
+      const byDate = new Map(medians.map((m) => [m.reference_date, m]));
+      const chart =
+        points.length > 0
+          ? lineChart({
+              width: chartWidth(),
+              height: Math.min(320, Math.round(chartWidth() * 0.45)),
+              series: lines,
+              label: `${indicator.name} in ${municipality.name} over time`,
+              format: (v) => formatNumber(v, 2),
+            })
+          : h('p', {}, 'No data for this indicator.');
+      clear(holder).append(
+        figure({
+          id: 'series-chart',
+          title: `${indicator.name} in ${municipality.name}`,
+          subtitle: `${indicator.unit_display ?? indicator.unit}, by reference period${mediansReq ? `, beside the medians of the ${municipality.district} district's municipalities and of all 308` : ''}`,
+          synthetic: isSynthetic(indicator) || series.items.some((p) => p.synthetic === true),
+          body: chart,
+          requests: [seriesReq, mediansReq].filter(Boolean),
+          table: table(
+            [
+              { label: 'Period', value: (p) => p.reference_date },
+              { label: municipality.name, value: (p) => format(p.value), numeric: true },
+              {
+                label: `${municipality.district} median`,
+                value: (p) => format(byDate.get(p.reference_date)?.district_median ?? null),
+                numeric: true,
+              },
+              { label: 'National median', value: (p) => format(byDate.get(p.reference_date)?.national_median ?? null), numeric: true },
+            ],
+            series.items,
+            `${indicator.name}: ${municipality.name} and the medians`,
+          ),
+        }),
+      );
+      holder.setAttribute('data-indicator', indicator.key);
+    } catch (error) {
+      showError(holder, error);
+    }
+  }
+  await draw();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function procurement(section) {
+  const byYearReq = request('/v1/procurement/aggregate', { executed_in: municipality.code, group_by: ['year', 'procedure_type'] });
+  const suppliersReq = request('/v1/procurement/aggregate', { executed_in: municipality.code, group_by: 'supplier' });
+  const contractsReq = request('/v1/procurement/contracts', { municipality: municipality.code, limit: 10 });
+  const [byYear, suppliers, contracts] = await Promise.all([get(byYearReq), get(suppliersReq), get(contractsReq)]);
+  const synthetic = syntheticOf(byYear, suppliers, contracts) ?? (contracts.items.some(isSynthetic) || (await datasetSynthetic()));
+  const years = d3.rollup(
+    byYear.groups,
+    (groups) =>
+      d3.rollup(
+        groups,
+        (g) => d3.sum(g, (x) => x.total_eur),
+        (x) => procedureFamily(x.key.procedure_type),
+      ),
+    (g) => String(g.key.year),
+  );
+  const rows = [...years].sort(([a], [b]) => a.localeCompare(b)).map(([year, parts]) => ({ x: year, parts: Object.fromEntries(parts) }));
+  const top = suppliers.groups
+    .slice()
+    .sort((a, b) => b.total_eur - a.total_eur)
+    .slice(0, 10)
+    .map((g) => ({ label: g.labels?.supplier ?? g.key.supplier, value: g.total_eur, nif: g.key.supplier, count: g.count }));
+  section.append(
+    h(
+      'div',
+      { class: 'grid-2' },
+      figure({
+        id: 'procurement-years',
+        title: 'Public contracts by year',
+        subtitle: `Euros (without VAT) of the contracts executed in ${municipality.name}, by procedure type`,
+        synthetic,
+        body: rows.length
+          ? stackedBars({
+              width: chartWidth(true),
+              rows,
+              names: FAMILIES,
+              label: `Contract euros per year in ${municipality.name}`,
+              format: formatEuros,
+            })
+          : h('p', {}, 'No contracts.'),
+        requests: [byYearReq],
+        table: table(
+          [
+            { label: 'Year', value: (r) => r.x },
+            ...FAMILIES.map((f) => ({ label: f, value: (r) => formatEuros(r.parts[f] ?? 0), numeric: true })),
+          ],
+          rows,
+          'Contract euros per year and procedure type',
+        ),
+        attribution: synthetic ? [] : [config.attribution.base],
+      }),
+      figure({
+        id: 'procurement-suppliers',
+        title: 'Top suppliers',
+        subtitle: `The ten suppliers with the most euros in contracts executed in ${municipality.name}, all years`,
+        synthetic,
+        body: top.length
+          ? horizontalBars({ width: chartWidth(true), rows: top, label: 'Top suppliers by contract euros', format: formatEuros })
+          : h('p', {}, 'No contracts.'),
+        requests: [suppliersReq],
+        table: table(
+          [
+            { label: 'Supplier', value: (r) => r.label },
+            { label: 'NIF', value: (r) => r.nif },
+            { label: 'Contracts', value: (r) => r.count, numeric: true },
+            { label: 'Euros', value: (r) => formatEuros(r.value), numeric: true },
+          ],
+          top,
+        ),
+      }),
+    ),
+    figure({
+      id: 'latest-contracts',
+      title: 'Latest contracts',
+      subtitle: 'The ten most recently published',
+      synthetic,
+      body: table(
+        [
+          { label: 'Published', value: (c) => c.published_on ?? '—' },
+          { label: 'Object', value: (c) => c.object },
+          { label: 'Procedure', value: (c) => c.procedure_type },
+          { label: 'Supplier', value: (c) => c.suppliers.map((s) => s.name).join(', ') },
+          { label: 'Price', value: (c) => formatEuros(c.price_eur), numeric: true },
+        ],
+        contracts.items,
+        `Latest contracts executed in ${municipality.name}`,
+        { stack: true },
+      ),
+      requests: [contractsReq],
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function signals(section) {
+  const signalsReq = request('/v1/signals', { municipality: municipality.code, limit: 200 });
+  const casesReq = request('/v1/signal-cases', { municipality: municipality.code, limit: 20 });
+  const [list, cases] = await Promise.all([get(signalsReq), get(casesReq)]);
+  const synthetic = syntheticOf(list, cases) ?? (list.items.some(isSynthetic) || (await datasetSynthetic()));
+  const events = list.items.map((s) => ({
+    date: new Date(s.event_date ?? s.first_seen_at),
+    lane: s.family,
+    label: `${(s.event_date ?? s.first_seen_at).slice(0, 10)} · ${s.title_en ?? s.title_pt}`,
+  }));
+  const lanes = [...new Set(events.map((e) => e.lane))].sort();
+  section.append(
+    figure({
+      id: 'signals-timeline',
+      title: 'Signals and cases',
+      subtitle: `The ${list.items.length} most recent signals in ${municipality.name}${list.has_more ? ' (more in the API)' : ''}, by family, on their event date`,
+      synthetic,
+      body: events.length
+        ? timeline({ width: chartWidth(), events, lanes, label: `Signals in ${municipality.name} over time` })
+        : h('p', {}, 'No signals.'),
+      requests: [signalsReq, casesReq],
+      table: table(
+        [
+          { label: 'Case', value: (c) => c.title_en ?? c.title_pt },
+          { label: 'Status', value: (c) => c.status },
+          { label: 'Signals', value: (c) => c.source_count ?? '', numeric: true },
+          { label: 'Last seen', value: (c) => (c.last_seen_at ?? '').slice(0, 10) },
+        ],
+        cases.items,
+        `Signal cases in ${municipality.name}, newest first`,
+      ),
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+async function neighbours(section) {
+  const topology = await loadTopology();
+  const { svg, neighbours: around } = neighbourMap(topology, municipality.code, {
+    label: `${municipality.name} and its neighbours`,
+    open: (code) => location.assign(municipalityHref(code)),
+  });
+  section.append(
+    figure({
+      id: 'neighbours',
+      title: 'Neighbours',
+      subtitle: around.length
+        ? `${around.length} municipalities share a border with ${municipality.name}`
+        : `${municipality.name} shares no land border`,
+      body: svg,
+      requests: [],
+      table: table([{ label: 'Neighbour', value: (n) => n.name, href: (n) => municipalityHref(n.dico) }], around),
+      attribution: [config.attribution.caop],
+    }),
+  );
+}
+
+start();

@@ -1,0 +1,55 @@
+/**
+ * The explorer's data: every operation of the registry under `/explore/api` + its REST path (JSON) and under
+ * `/explore/csv` + its REST path (CSV, for list operations), for the viewer's session instead of an API key.
+ * The request after the prefix is exactly the `/v1` request a picture's "data" link names, and it runs through
+ * the same core: plan, domains, per-minute limit, monthly quota, validation, handler, the answer cache and the
+ * ETag (the same bytes and the same ETag as `/v1`; a 304 is free). See docs/explorer.md.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitHeaders } from '../../channels/http/limit-headers.js';
+import { sendProblem } from '../../channels/http/problem-reply.js';
+import { CSV_MEDIA_TYPE } from '../../core/csv.js';
+import type { Admission, Core } from '../../core/execute.js';
+import type { AnyOperation } from '../../core/operation.js';
+import { toApiError } from '../../lib/errors.js';
+import type { Registry } from '../../operations/registry.js';
+import { admitViewer } from './viewer.js';
+
+export const API_PREFIX = '/explore/api';
+export const CSV_PREFIX = '/explore/csv';
+
+export function registerExplorerApi(app: FastifyInstance, core: Core, registry: Registry): void {
+  for (const operation of registry.all) {
+    app.get(`${API_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'json', request, reply));
+    if (core.offersCsv(operation)) {
+      app.get(`${CSV_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'csv', request, reply));
+    }
+  }
+}
+
+async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv', request: FastifyRequest, reply: FastifyReply) {
+  let admission: Admission | undefined;
+  try {
+    admission = await admitViewer(core, request, reply);
+    if (!admission) return reply;
+    const outcome = await core.execute({
+      admission,
+      operation,
+      input: { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) },
+      encoding: 'text',
+      // The `/v1` request this one mirrors: the same cached answer, the same bytes, the same ETag.
+      requestKey: request.url.slice((format === 'json' ? API_PREFIX : CSV_PREFIX).length),
+      ifNoneMatch: request.headers['if-none-match'],
+      format,
+    });
+    reply
+      .headers(rateLimitHeaders(admission.minute, outcome.month))
+      .header('cache-control', operation.cache === 'caller' ? 'private, no-store' : 'private, max-age=60')
+      .header('vary', 'Cookie, Authorization');
+    if (outcome.etag !== undefined) reply.header('etag', outcome.etag);
+    if (outcome.notModified) return reply.code(304).send();
+    return reply.type(format === 'csv' ? CSV_MEDIA_TYPE : 'application/json; charset=utf-8').send(outcome.body);
+  } catch (error) {
+    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, minute: admission?.minute });
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * `/explore`: the explorer's pages, its static files and its data routes (docs/explorer.md), registered in the
+ * signed-in scope of the site (the console's cookies, CSRF and security headers). Pages are for signed-in users:
+ * a visitor is sent to sign in; a plan without a view's data domain is told so.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Core } from '../../core/execute.js';
+import type { ReferenceData } from '../../core/reference.js';
+import { type ApiError, ERROR_KINDS, toApiError } from '../../lib/errors.js';
+import type { Registry } from '../../operations/registry.js';
+import { loadAssets } from './assets.js';
+import { registerExplorerApi } from './explore-api.js';
+import { type PageFacts, renderPage, renderRefusal, VIEW_DOMAIN, type View } from './pages.js';
+import { admitViewer } from './viewer.js';
+
+export function registerExplorer(app: FastifyInstance, core: Core, registry: Registry): void {
+  registerExplorerApi(app, core, registry);
+
+  const capabilities = explorerCapabilities(registry);
+  const assets = loadAssets();
+  app.get('/explore/assets/:name', (request, reply) => {
+    const asset = assets.get((request.params as { name: string }).name);
+    if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('No such file.');
+    // Revalidated on every use (no-cache): a new release is seen at once, an unchanged file costs a 304.
+    reply.header('etag', asset.etag).header('cache-control', 'public, no-cache');
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  });
+
+  app.get('/explore', (request, reply) => page(core, request, reply, 'map', { params: capabilities }));
+  // The procurement and signals views filter by district and municipality: the list of the 308 comes with the page.
+  const withPlaces = async (): Promise<Partial<PageFacts>> => ({ params: { municipalities: placesOf(await core.reference()) } });
+  app.get('/explore/procurement', async (request, reply) => page(core, request, reply, 'procurement', await withPlaces()));
+  app.get('/explore/signals', async (request, reply) => page(core, request, reply, 'signals', await withPlaces()));
+  app.get('/explore/municipalities/:ref', async (request, reply) => {
+    const ref = (request.params as { ref: string }).ref;
+    const municipality = (await core.reference()).municipality(ref);
+    if (!municipality) {
+      return refuse(
+        reply,
+        404,
+        'No such municipality',
+        `No municipality has the code or slug “${ref}”. Codes have 4 digits (Lisboa is 1106).`,
+      );
+    }
+    return page(core, request, reply, 'municipality', {
+      heading: municipality.name,
+      params: {
+        ...capabilities,
+        municipality: { code: municipality.code, slug: municipality.slug, name: municipality.name, district: municipality.district },
+      },
+    });
+  });
+}
+
+async function page(core: Core, request: FastifyRequest, reply: FastifyReply, view: View, extra: Partial<PageFacts> = {}) {
+  let domains: PageFacts['domains'];
+  try {
+    const admission = await admitViewer(core, request, reply);
+    if (!admission) return reply;
+    domains = admission.caller.plan.api_access ? admission.caller.plan.domains : [];
+  } catch (error) {
+    const apiError = toApiError(error);
+    return refuse(reply, ERROR_KINDS[apiError.kind].status, ERROR_KINDS[apiError.kind].title, detailOf(apiError));
+  }
+  if (!domains.includes(VIEW_DOMAIN[view])) {
+    return refuse(reply, 403, 'Not in your plan', `This view shows ${VIEW_DOMAIN[view]} data, which your plan does not include.`);
+  }
+  return reply
+    .header('cache-control', 'private, no-store')
+    .type('text/html; charset=utf-8')
+    .send(renderPage({ view, baseUrl: core.baseUrl, domains, ...extra }));
+}
+
+function refuse(reply: FastifyReply, status: number, title: string, detail: string) {
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(renderRefusal(status, title, detail));
+}
+
+function detailOf(error: ApiError): string {
+  return error.detail ?? ERROR_KINDS[error.kind].title;
+}
+
+/** What the view scripts may ask of the API beyond today's operations, read from the operations' input schemas. */
+function explorerCapabilities(registry: Registry): Record<string, boolean | number> {
+  const inputOf = (name: string) => registry.all.find((op) => op.name === name)?.input.properties ?? {};
+  const snapshot = inputOf('indicators_snapshot');
+  return {
+    snapshotTakesDate: 'date' in snapshot,
+    /** The largest snapshot page: every municipality in one request where the operation allows it. */
+    snapshotLimit: Math.min(308, (snapshot.limit as { maximum?: number } | undefined)?.maximum ?? 200),
+    mediansOperation: registry.all.some((op) => op.name === 'indicators_medians'),
+  };
+}
+
+/** Code, name and district of each municipality, by code: reference data, the same for every viewer. */
+function placesOf(reference: ReferenceData): { code: string; name: string; district: string }[] {
+  return reference.municipalities.map((m) => ({ code: m.code, name: m.name, district: m.district }));
+}
