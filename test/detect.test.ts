@@ -120,7 +120,8 @@ describe('procurement detectors', () => {
         open++;
         const left = days(TODAY, a.deadline_on);
         expect(s.actionability).toBe(left <= 14 ? 'act_now' : left <= 60 ? 'prepare' : 'monitor');
-        expect(s.title_pt).toMatch(/^Concurso aberto: /);
+        // The announcements are the demo generator's: their signals say so first (docs/data.md, synthetic data).
+        expect(s.title_pt).toMatch(/^\[demo\] Concurso aberto: /);
       } else {
         expect(s.actionability).toBe('informational');
       }
