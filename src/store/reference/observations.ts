@@ -3,13 +3,13 @@
  * replacing write are deleted in one statement, and new, changed and renormalized points upserted in one.
  * Call it inside a transaction.
  */
+import { appendChanges } from '../journal/journal.js';
+import { bumpDataVersion } from '../meta.js';
 import type { ObservationInput, WriteSummary } from '../records.js';
-import { bumpDataVersion } from './data-version.js';
-import type { Row, Sql } from './db.js';
-import { appendChanges } from './signals/journal.js';
+import type { Row, SqlPort } from '../sql/port.js';
 
 export async function writeObservations(
-  sql: Sql,
+  tx: SqlPort,
   indicator: string,
   rows: readonly ObservationInput[],
   options: { replace?: boolean },
@@ -18,7 +18,9 @@ export async function writeObservations(
   const keyOf = (r: ObservationInput | Row) => `${r.municipality_id}|${r.reference_date}`;
   const stored = new Map(
     (
-      await sql('SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations WHERE indicator = $1', [indicator])
+      await tx.query('SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations WHERE indicator = $1', [
+        indicator,
+      ])
     ).map((r) => [keyOf(r), r]),
   );
   // Later points of the same municipality and date win, as they would written one after the other.
@@ -46,10 +48,14 @@ export async function writeObservations(
     const keep = new Set(rows.map(keyOf));
     const gone = [...stored.values()].filter((r) => !keep.has(keyOf(r)));
     if (gone.length > 0) {
-      await sql(
+      const batch = tx.dialect.rows('$2', [
+        ['municipality_id', 'integer'],
+        ['reference_date', 'text'],
+      ]);
+      await tx.run(
         `DELETE FROM observations WHERE indicator = $1
-           AND (municipality_id, reference_date) IN (SELECT * FROM unnest($2::integer[], $3::text[]))`,
-        [indicator, gone.map((r) => r.municipality_id), gone.map((r) => r.reference_date)],
+           AND EXISTS (SELECT 1 FROM ${batch} AS g WHERE g.municipality_id = observations.municipality_id AND g.reference_date = observations.reference_date)`,
+        [indicator, JSON.stringify(gone.map((r) => [r.municipality_id, r.reference_date]))],
       );
       removed = gone.length;
       for (const r of gone) {
@@ -81,31 +87,31 @@ export async function writeObservations(
   for (const [key, r] of written) after.set(key, { ...r, value_norm: undefined });
   const norms = normalized([...after.values()]);
   const upserts = [...after.entries()].filter(([key, r]) => written.has(key) || norms.get(r) !== r.value_norm).map(([, r]) => r);
-  await sql(
+  const batch = tx.dialect.rows('$2', [
+    ['municipality_id', 'integer'],
+    ['reference_date', 'text'],
+    ['value', 'real'],
+    ['value_norm', 'real'],
+    ['treatment', 'text'],
+  ]);
+  await tx.run(
     `INSERT INTO observations (indicator, municipality_id, reference_date, value, value_norm, treatment)
-     SELECT $1, * FROM unnest($2::integer[], $3::text[], $4::double precision[], $5::double precision[], $6::text[])
+     SELECT $1, u.municipality_id, u.reference_date, u.value, u.value_norm, u.treatment FROM ${batch} AS u WHERE true
      ON CONFLICT (indicator, municipality_id, reference_date) DO UPDATE
        SET value = excluded.value, value_norm = excluded.value_norm, treatment = excluded.treatment`,
-    [
-      indicator,
-      upserts.map((r) => r.municipality_id),
-      upserts.map((r) => r.reference_date),
-      upserts.map((r) => r.value),
-      upserts.map((r) => norms.get(r) ?? null),
-      upserts.map((r) => r.treatment),
-    ],
+    [indicator, JSON.stringify(upserts.map((r) => [r.municipality_id, r.reference_date, r.value, norms.get(r) ?? null, r.treatment]))],
   );
   await appendChanges(
-    sql,
+    tx,
     [...touched].map(([id, date]) => ({ kind: 'observation', id, key: indicator, date })),
   );
-  await bumpDataVersion(sql);
+  await bumpDataVersion(tx);
   return summary;
 }
 
 /**
  * value_norm = the value's position between the lowest and highest value of all municipalities at the same
- * reference date, 0 to 100 with two decimals (50 when all are equal; null without a value), as in the SQLite store.
+ * reference date, 0 to 100 with two decimals (50 when all are equal; null without a value).
  */
 function normalized<T extends { reference_date: string; value: number | null }>(points: readonly T[]): Map<T, number | null> {
   const range = new Map<string, { lo: number; hi: number }>();
