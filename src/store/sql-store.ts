@@ -35,7 +35,9 @@ import type {
   CaseUpdate,
   ChangeEntry,
   PendingCase,
+  SignalInput,
   SignalRecord,
+  SignalWriteSummary,
 } from './signal-records.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
@@ -51,6 +53,7 @@ import { findCaseId, type PendingMarks, pendingCases, saveCases } from './signal
 import { readInstantIds } from './signals/instant-keyset.js';
 import { signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
+import { writeSignals } from './signals/signal-write.js';
 import type { SqlPorts } from './sql/port.js';
 import type { SeriesQuery } from './store.js';
 
@@ -192,6 +195,19 @@ export abstract class SqlStore {
   // ── signals, cases, alerts (./signals/) ─────────────────────────────────
   // What detectors and the matcher are about to process is read from the primary, lists served to callers from
   // the replica.
+
+  writeSignals(batch: {
+    signals: readonly SignalInput[];
+    now: string;
+    watermark?: { name: string; value: string };
+  }): Promise<SignalWriteSummary> {
+    return this.ports.primary.transaction(async (tx) => {
+      const summary = await writeSignals(tx, batch.signals, batch.now);
+      if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
+      if (summary.inserted + summary.updated > 0) await bumpDataVersion(tx);
+      return summary;
+    });
+  }
 
   getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]> {
     return loadSignalsByKeys(this.ports.primary, keys);

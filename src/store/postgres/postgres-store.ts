@@ -20,7 +20,6 @@ import type {
   EntityRecord,
 } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
-import type { SignalInput, SignalWriteSummary } from '../signal-records.js';
 import { SqlStore } from '../sql-store.js';
 import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.js';
 import { bumpDataVersion } from './data-version.js';
@@ -37,8 +36,6 @@ import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
-import { setWatermark } from './signals/journal.js';
-import { writeSignals } from './signals/signal-write.js';
 
 export interface PostgresStoreOptions {
   /** The primary (`postgres://…`): writes, migrations, and reads that must see their own writes. */
@@ -182,17 +179,4 @@ export class PostgresStore extends SqlStore implements Store {
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
   // Consumers (detectors, the alert matcher) read the journal, signals and cases they are about to process from
   // the primary: a replica may lag behind the watermark they keep there.
-
-  async writeSignals(batch: {
-    signals: readonly SignalInput[];
-    now: string;
-    watermark?: { name: string; value: string };
-  }): Promise<SignalWriteSummary> {
-    return this.#transaction(async (sql) => {
-      const summary = await writeSignals(sql, batch.signals, batch.now);
-      if (batch.watermark) await setWatermark(sql, batch.watermark.name, batch.watermark.value);
-      if (summary.inserted + summary.updated > 0) await bumpDataVersion(sql);
-      return summary;
-    });
-  }
 }

@@ -21,7 +21,6 @@ import type {
   EntityRecord,
 } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
-import type { SignalInput, SignalWriteSummary } from '../signal-records.js';
 import { applyMigrations, migrationsFor } from '../sql/migration.js';
 import { SHARED_MIGRATIONS } from '../sql/migrations.js';
 import { SqlStore } from '../sql-store.js';
@@ -40,8 +39,6 @@ import { entityCounterparts, entityYears, getEntity, listEntities } from './proc
 import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import type { Sql } from './procurement/sql.js';
-import { setWatermark } from './signals/journal.js';
-import { writeSignals } from './signals/signal-write.js';
 
 type Row = Record<string, unknown>;
 
@@ -184,17 +181,4 @@ export class SqliteStore extends SqlStore implements Store {
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
-
-  async writeSignals(batch: {
-    signals: readonly SignalInput[];
-    now: string;
-    watermark?: { name: string; value: string };
-  }): Promise<SignalWriteSummary> {
-    return this.#db.transaction(() => {
-      const summary = writeSignals(this.#prepared, batch.signals, batch.now);
-      if (batch.watermark) setWatermark(this.#prepared, batch.watermark.name, batch.watermark.value);
-      if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
-      return summary;
-    })();
-  }
 }
