@@ -3,9 +3,8 @@
  * written once (src/store/sql/migration.ts), on the backend of the run: the same statements, the same answers.
  */
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresPort } from '../src/store/postgres/db.js';
+import { closePools, openPools, postgresPort } from '../src/store/postgres/db.js';
 import { POSTGRES_SCHEMA } from '../src/store/postgres/migrate.js';
 import { POSTGRES_TYPES } from '../src/store/postgres/migrations.js';
 import { applyMigrations, FIRST_SHARED_VERSION, migrationsFor, type SharedMigration } from '../src/store/sql/migration.js';
@@ -42,10 +41,11 @@ describe('the SQL port', () => {
   beforeAll(async () => {
     if (onPostgres) {
       await createDatabase(database);
-      const pool = new pg.Pool({ connectionString: databaseUrl(database), max: 3 });
-      port = postgresPort(pool);
+      // The store's own pools: its type parsers read bigint and numeric as numbers.
+      const pools = openPools(databaseUrl(database), undefined, 3);
+      port = postgresPort(pools.primary);
       close = async () => {
-        await pool.end();
+        await closePools(pools);
         await dropDatabase(database);
       };
     } else {

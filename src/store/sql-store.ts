@@ -8,7 +8,11 @@ import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpDataVersion, readDataVersion, readSecret } from './meta.js';
-import type { KeysetPage } from './procurement-queries.js';
+import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
+import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
+import { loadProcessContracts } from './procurement/process-read.js';
+import type { KeysetPage, ProcessKey } from './procurement-queries.js';
+import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from './procurement-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -313,5 +317,27 @@ export abstract class SqlStore {
       if (dismissed) await bumpDataVersion(tx);
       return dismissed;
     });
+  }
+
+  // ── procurement records read back (./procurement/) ──────────────────────
+
+  getContract(id: number): Promise<ContractDetailRecord | undefined> {
+    return loadContractDetail(this.ports.replica, id);
+  }
+
+  getContracts(ids: readonly number[]): Promise<ContractRecord[]> {
+    return loadContracts(this.ports.replica, ids);
+  }
+
+  getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
+    return loadAmendments(this.ports.replica, ids);
+  }
+
+  contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
+    return loadContractAmendments(this.ports.replica, contractIds);
+  }
+
+  processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
+    return loadProcessContracts(this.ports.replica, source, process);
   }
 }

@@ -1,3 +1,5 @@
+import { loadAmendments } from '../procurement/amendment-rows.js';
+import { loadContracts } from '../procurement/contract-rows.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -9,16 +11,8 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
-  ProcessKey,
 } from '../procurement-queries.js';
-import type {
-  AmendmentRecord,
-  AnnouncementRecord,
-  ContractDetailRecord,
-  ContractRecord,
-  CpvRecord,
-  EntityRecord,
-} from '../procurement-records.js';
+import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
 import { SqlStore } from '../sql-store.js';
 import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.js';
@@ -26,15 +20,13 @@ import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
 import { migratePostgres } from './migrate.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { getAmendments, listAmendments } from './procurement/amendment-rows.js';
+import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
-import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
-import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 
 export interface PostgresStoreOptions {
@@ -117,15 +109,7 @@ export class PostgresStore extends SqlStore implements Store {
   }
 
   async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
-    return loadContracts(this.#read, await listContractIds(this.#read, filter, page));
-  }
-
-  async getContract(id: number): Promise<ContractDetailRecord | undefined> {
-    return loadContractDetail(this.#read, id);
-  }
-
-  async getContracts(ids: readonly number[]): Promise<ContractRecord[]> {
-    return loadContracts(this.#read, ids);
+    return loadContracts(this.ports.replica, await listContractIds(this.#read, filter, page));
   }
 
   async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
@@ -157,23 +141,11 @@ export class PostgresStore extends SqlStore implements Store {
   }
 
   async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return listAmendments(this.#read, filter, page);
-  }
-
-  async contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadContractAmendments(this.#read, contractIds);
-  }
-
-  async processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
-    return loadProcessContracts(this.#read, source, process);
+    return loadAmendments(this.ports.replica, await listAmendmentIds(this.#read, filter, page));
   }
 
   async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
     return loadAnnouncements(this.#read, ids);
-  }
-
-  async getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
-    return getAmendments(this.#read, ids);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────

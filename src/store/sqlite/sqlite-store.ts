@@ -1,4 +1,6 @@
 import type Database from 'better-sqlite3';
+import { loadAmendments } from '../procurement/amendment-rows.js';
+import { loadContracts } from '../procurement/contract-rows.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -10,16 +12,8 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
-  ProcessKey,
 } from '../procurement-queries.js';
-import type {
-  AmendmentRecord,
-  AnnouncementRecord,
-  ContractDetailRecord,
-  ContractRecord,
-  CpvRecord,
-  EntityRecord,
-} from '../procurement-records.js';
+import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
 import { applyMigrations, migrationsFor } from '../sql/migration.js';
 import { SHARED_MIGRATIONS } from '../sql/migrations.js';
@@ -28,15 +22,13 @@ import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.
 import { openSqliteDatabase, SqlitePort } from './connection.js';
 import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { listAmendments, loadAmendments } from './procurement/amendment-rows.js';
+import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
-import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
-import { loadContractAmendments, loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import type { Sql } from './procurement/sql.js';
 
@@ -121,11 +113,7 @@ export class SqliteStore extends SqlStore implements Store {
   }
 
   async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
-    return loadContracts(this.#prepared, listContractIds(this.#prepared, filter, page));
-  }
-
-  async getContract(id: number): Promise<ContractDetailRecord | undefined> {
-    return loadContractDetail(this.#prepared, id);
+    return loadContracts(this.ports.replica, listContractIds(this.#prepared, filter, page));
   }
 
   async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
@@ -157,27 +145,11 @@ export class SqliteStore extends SqlStore implements Store {
   }
 
   async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return listAmendments(this.#prepared, filter, page);
-  }
-
-  async contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadContractAmendments(this.#prepared, contractIds);
-  }
-
-  async processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
-    return loadProcessContracts(this.#prepared, source, process);
+    return loadAmendments(this.ports.replica, listAmendmentIds(this.#prepared, filter, page));
   }
 
   async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
     return loadAnnouncements(this.#prepared, ids);
-  }
-
-  async getContracts(ids: readonly number[]): Promise<ContractRecord[]> {
-    return loadContracts(this.#prepared, ids);
-  }
-
-  async getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.#prepared, ids);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
