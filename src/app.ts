@@ -4,26 +4,37 @@
  */
 import { randomBytes } from 'node:crypto';
 import compress from '@fastify/compress';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Authenticator } from './access/authenticate.js';
 import type { Counters } from './access/counters.js';
+import { DailyUsage } from './access/daily-usage.js';
 import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
+import { a2aRefusal } from './channels/a2a/a2a-protocol.js';
+import { problemRefusal, type Refusal, type RefusalForm, requestLinePath, writeSocketRefusal } from './channels/http/framework-refusal.js';
 import { sendProblem } from './channels/http/problem-reply.js';
+import { type LogDestination, loggerOptions, OneLinePerRequest } from './channels/http/request-log.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
+import { mcpRefusal } from './channels/mcp/mcp-protocol.js';
+import { MCP_PATH } from './channels/mcp/protocol.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
+import { parseQueryString } from './channels/rest/query-string.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
-import type { Config } from './config.js';
+import { type Config, DEFAULT_TIMEOUTS, type Timeouts } from './config.js';
 import { CursorCodec } from './core/cursor.js';
 import { Core } from './core/execute.js';
 import { ReferenceCache } from './core/reference.js';
-import { ApiError, toApiError } from './lib/errors.js';
+import { ApiError, kindOfStatus, toApiError } from './lib/errors.js';
+import type { ProxyTrust } from './lib/proxy-trust.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { Store } from './store/store.js';
+import { registerConsole } from './web/console/console-routes.js';
+import { registerSignedInScope } from './web/console/signed-in.js';
 import { registerDocs } from './web/docs-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
+import { registerHomeRoute } from './web/home-route.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -35,6 +46,8 @@ export interface AppDeps {
   readonly registry?: Registry;
   /** Log to stdout (the server) or not (tests). */
   readonly logger?: boolean;
+  /** Where the log lines go instead of stdout (a test reading them); implies `logger`. */
+  readonly logDestination?: LogDestination;
   /** The company-agent host's limits, task runner periods and test hooks. */
   readonly agents?: AgentHostOptions;
 }
@@ -53,15 +66,38 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const { config, store } = deps;
   const clock = deps.clock ?? Date.now;
   const registry = deps.registry ?? createRegistry();
+  const nextRequestId = requestIds();
+  const refusal = (error: ApiError, requestId: string, path: string) =>
+    refusalFormOf(path)(error, { baseUrl: config.baseUrl, requestId, instance: path });
   const http = Fastify({
-    logger: deps.logger ? { level: config.logLevel, redact: ['req.headers.authorization', 'req.headers["x-api-key"]'] } : false,
-    genReqId: requestIds(),
-    trustProxy: false,
+    logger: deps.logger || deps.logDestination ? loggerOptions(config.logLevel, deps.logDestination) : false,
+    logController: new OneLinePerRequest(),
+    genReqId: () => nextRequestId(),
+    // Behind a load balancer the client's address is in X-Forwarded-For, trusted only from the peers configured.
+    trustProxy: fastifyTrust(config.trustProxy ?? false),
+    ...serverTimeouts(config.timeouts ?? DEFAULT_TIMEOUTS),
+    routerOptions: {
+      // Query values are decoded strictly (query-string.ts) and read as their types by the core (docs/api.md).
+      querystringParser: parseQueryString,
+      // A path parameter of any length reaches the core, which answers as on A2A and MCP (422 naming it, or 404);
+      // the request line is bounded by Node's header limit (431).
+      maxParamLength: MAX_PATH_PARAM_LENGTH,
+    },
+    // Refusals made before any route runs, in the form of the channel the request was for (framework-refusal.ts).
+    frameworkErrors: (error, request, reply) => sendRefusal(request, reply, frameworkRefusal(error), refusal),
+    clientErrorHandler: (error: Error & { code?: string; rawPacket?: unknown }, socket) => {
+      if (error.code === 'ECONNRESET' || socket.destroyed) return;
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+      const apiError = new ApiError(kindOfStatus(status), { detail: CLIENT_ERROR_DETAIL[status] });
+      const requestId = nextRequestId();
+      writeSocketRefusal(socket, apiError, requestId, refusal(apiError, requestId, requestLinePath(error.rawPacket)));
+    },
     // While draining, a request pipelined on a busy connection is answered (with `Connection: close`), not
     // refused with Fastify's own 503, which is not a problem document: shutting down loses nobody's request.
     return503OnClosing: false,
   });
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
+  const dailyUsage = new DailyUsage(store);
   const core = new Core({
     store,
     counters,
@@ -71,6 +107,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     clock,
     baseUrl: config.baseUrl,
     operations: registry.all,
+    dailyUsage,
   });
 
   http.setNotFoundHandler((request, reply) =>
@@ -79,14 +116,18 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
   http.setErrorHandler((error, request, reply) => {
-    // Errors raised by Fastify itself before a handler runs (a malformed request): a client error stays one.
+    // Errors raised by Fastify itself before a handler runs (a malformed request): a client error stays one, of
+    // the kind its status names, in the channel's form.
     const status = (error as { statusCode?: number }).statusCode;
-    const apiError =
-      status !== undefined && status >= 400 && status < 500
-        ? new ApiError('validation-error', { detail: (error as Error).message })
-        : toApiError(error);
-    return sendProblem(request, reply, apiError, { baseUrl: config.baseUrl });
+    if (status === undefined || status < 400 || status >= 500) {
+      return sendProblem(request, reply, toApiError(error), { baseUrl: config.baseUrl });
+    }
+    return sendRefusal(request, reply, new ApiError(kindOfStatus(status), { detail: (error as Error).message }), refusal);
   });
+  // Routes outside the JSON-RPC endpoints take no body: one sent along (a GET's, a POST's refused with 405) is read
+  // up to a limit and ignored, so its content type or syntax never decides the answer.
+  http.removeAllContentTypeParsers();
+  http.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: IGNORED_BODY_LIMIT }, (_request, _body, done) => done(null, undefined));
 
   // The REST routes write their answers themselves, request id and compression included (rest-channel.ts):
   // they are registered in a scope of their own, outside the hook and the compression plugin the others use.
@@ -103,7 +144,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
+    registerHomeRoute(scope, config.baseUrl, MCP_PATH);
     registerHealthRoutes(scope, { store, counters });
+  });
+  // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
+  // the data channels never pay for them. A page that needs a session registers here and calls requireUser.
+  await http.register(async (people) => {
+    await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
+    registerConsole(people);
   });
   if (!registeredHost) throw new Error('the agent host was not registered');
   const agentHost = registeredHost;
@@ -124,8 +172,75 @@ export async function createApp(deps: AppDeps): Promise<App> {
         clearInterval(sweep);
       }
       await agentHost.close();
+      await dailyUsage.close();
       await counters.close();
     },
+  };
+}
+
+/** Longer than any parameter a schema accepts; a longer request line is refused by Node (431). */
+const MAX_PATH_PARAM_LENGTH = 16_384;
+/** What a route without a body reads of one before refusing it with 413. */
+const IGNORED_BODY_LIMIT = 64 * 1024;
+
+const CLIENT_ERROR_DETAIL: Record<number, string> = {
+  400: 'The HTTP request could not be parsed.',
+  408: 'The request did not arrive in time.',
+  431: 'The request line and headers exceed 16 KiB.',
+};
+
+/** The error form of the channel a path belongs to: JSON-RPC on the A2A and MCP endpoints, a problem elsewhere. */
+function refusalFormOf(path: string): RefusalForm {
+  if (/\/a2a\/?$/.test(path)) return a2aRefusal;
+  if (/\/mcp\/?$/.test(path)) return mcpRefusal;
+  return problemRefusal;
+}
+
+/** A Fastify error raised before routing as one of the table's kinds. */
+function frameworkRefusal(error: FastifyError): ApiError {
+  if (error.code === 'FST_ERR_BAD_URL') {
+    const message = 'is not valid percent-encoded UTF-8';
+    return new ApiError('validation-error', { detail: `path: ${message}`, errors: [{ field: 'path', message }] });
+  }
+  return new ApiError(kindOfStatus(error.statusCode ?? 400), { detail: error.message });
+}
+
+function sendRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: ApiError,
+  refusal: (error: ApiError, requestId: string, path: string) => Refusal,
+): FastifyReply {
+  const { contentType, body } = refusal(error, request.id, request.url.split('?')[0]);
+  return reply.code(error.status).header('request-id', request.id).header('cache-control', 'no-store').type(contentType).send(body);
+}
+
+/**
+ * Fastify's form of TRUST_PROXY. A hop count is a function trusting the first `hops` peers back from the socket
+ * (Fastify 5 reads a bare number as "trust none"): the client is the address that many entries from the end of
+ * X-Forwarded-For. Only right when the service cannot be reached but through those proxies (docs/deploy.md).
+ */
+function fastifyTrust(trust: ProxyTrust): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return [...trust];
+}
+
+/**
+ * Node's timeouts, so that a slow client cannot hold a connection (docs/deploy.md, Timeouts). Node checks the
+ * header and request timeouts on a sweep (every 30 s by default): a sweep at a tenth of the header timeout (at
+ * most every second) cuts a dribbling client close to its deadline.
+ */
+function serverTimeouts(timeouts: Timeouts) {
+  return {
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(timeouts.headersMs / 10))),
+    },
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionTimeout: timeouts.idleMs,
   };
 }
 

@@ -2,6 +2,7 @@
  * Configuration, read once from the environment, validated and frozen.
  * Only `src/main.ts` touches the process environment, and only to hand it to `loadConfig` (a test scans for it).
  */
+import { type ProxyTrust, parseProxyTrust } from './lib/proxy-trust.js';
 
 export interface Config {
   /** SQLite file of the embedded store. */
@@ -21,7 +22,25 @@ export interface Config {
   readonly redisUrl?: string;
   /** Prefix of every counter key in Redis (`REDIS_PREFIX`, default `munidata:`): deployments sharing one Redis keep apart. */
   readonly redisPrefix?: string;
+  /** Which peers may name the client's address in `X-Forwarded-For` (`TRUST_PROXY`); false: none (the default). */
+  readonly trustProxy?: ProxyTrust;
+  /** How long a client may take (docs/deploy.md, Timeouts). */
+  readonly timeouts?: Timeouts;
 }
+
+export interface Timeouts {
+  /** To send the request line and headers (`HEADERS_TIMEOUT_MS`). */
+  readonly headersMs: number;
+  /** To send the whole request, body included (`REQUEST_TIMEOUT_MS`). */
+  readonly requestMs: number;
+  /** A kept-alive connection idle between requests (`KEEP_ALIVE_TIMEOUT_MS`). */
+  readonly keepAliveMs: number;
+  /** A connection with no byte either way while a request is open (`IDLE_TIMEOUT_MS`). */
+  readonly idleMs: number;
+}
+
+/** Defaults suited to a read API: requests are a line, a few headers and at most a small JSON body. */
+export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -46,7 +65,40 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     redisUrl: parseRedisUrl(env.REDIS_URL),
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    timeouts: parseTimeouts(env),
   });
+}
+
+function parseTrustProxy(text: string | undefined): ProxyTrust {
+  const trust = parseProxyTrust(text);
+  if (typeof trust === 'object' && 'error' in trust) {
+    throw new ConfigError(`TRUST_PROXY must be false, a hop count or a comma-separated list of addresses and CIDR ranges: ${trust.error}`);
+  }
+  return trust;
+}
+
+function parseTimeouts(env: Record<string, string | undefined>): Timeouts {
+  const ms = (name: string, fallback: number) => {
+    const text = env[name]?.trim();
+    if (!text) return fallback;
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || value < 100 || value > 3_600_000) {
+      throw new ConfigError(`${name} must be a whole number of milliseconds from 100 to 3600000; got "${env[name]}"`);
+    }
+    return value;
+  };
+  const timeouts = {
+    headersMs: ms('HEADERS_TIMEOUT_MS', DEFAULT_TIMEOUTS.headersMs),
+    requestMs: ms('REQUEST_TIMEOUT_MS', DEFAULT_TIMEOUTS.requestMs),
+    keepAliveMs: ms('KEEP_ALIVE_TIMEOUT_MS', DEFAULT_TIMEOUTS.keepAliveMs),
+    idleMs: ms('IDLE_TIMEOUT_MS', DEFAULT_TIMEOUTS.idleMs),
+  };
+  // Node refuses a header timeout longer than the request's: the headers are part of the request.
+  if (timeouts.headersMs > timeouts.requestMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed REQUEST_TIMEOUT_MS (${timeouts.requestMs})`);
+  }
+  return Object.freeze(timeouts);
 }
 
 function parseRedisUrl(text: string | undefined): string | undefined {

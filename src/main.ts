@@ -10,6 +10,7 @@ import { registerAlertCommands } from './cli/alert-commands.js';
 import { cliContext } from './cli/context.js';
 import { registerDataCommands } from './cli/data-commands.js';
 import { registerServeCommand } from './cli/serve-command.js';
+import { registerUsersCommands } from './cli/users-commands.js';
 import { ConfigError, loadConfig } from './config.js';
 import { AdminError } from './lib/admin-error.js';
 
@@ -25,6 +26,7 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
   registerAdminCommands(program, cli);
   registerAgentsCommands(program, cli);
   registerAlertCommands(program, cli);
+  registerUsersCommands(program, cli);
   await program.parseAsync(argv);
 }
 

@@ -36,6 +36,33 @@ describe('authentication', () => {
     expectProblem(await t.get('/v1/me', { key: null, headers: { authorization: `Basic ${t.keys.premium}` } }), 401, 'invalid-auth');
   });
 
+  it('says what is missing when the key is sent without "Bearer", on every channel', async () => {
+    const headers = { authorization: t.keys.premium };
+    for (const [path, method] of [
+      ['/v1/me', 'GET'],
+      ['/mcp', 'POST'],
+      ['/a2a', 'POST'],
+    ] as const) {
+      const res = await t.app.http.inject({
+        method,
+        url: path,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: method === 'POST' ? '{}' : undefined,
+      });
+      expect(res.statusCode, path).toBe(401);
+      const detail = JSON.stringify(res.json());
+      expect(detail, path).toMatch(/without its scheme/);
+      expect(detail, path).not.toMatch(/wrong, expired or revoked/);
+      expect(detail, path).not.toContain(t.keys.premium);
+    }
+    const other = await t.get('/v1/me', { key: null, headers: { authorization: `Token ${t.keys.premium}` } });
+    expectProblem(other, 401, 'invalid-auth');
+    expect(other.json.detail).toMatch(/does not use the "Bearer" scheme/);
+    expect(other.body).not.toContain(t.keys.premium);
+    const empty = await t.get('/v1/me', { key: null, headers: { authorization: 'Bearer' } });
+    expect(empty.json.detail).toMatch(/no key follows/);
+  });
+
   it('refuses a key that differs from a real one in its last character', async () => {
     const last = t.keys.premium.at(-1) === 'a' ? 'b' : 'a';
     expectProblem(await t.get('/v1/me', { key: t.keys.premium.slice(0, -1) + last }), 401, 'invalid-auth');
@@ -65,7 +92,7 @@ describe('authentication', () => {
     const record = keys.find((k) => k.id === created.key.id);
     expect(record?.hash).toBe(hashSecret(created.secret));
     expect(JSON.stringify(keys)).not.toContain(created.secret);
-    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
+    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{46}$/);
   });
 });
 

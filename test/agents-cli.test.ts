@@ -167,10 +167,10 @@ describe('munidata agents', () => {
       channel: 'mcp',
       licensed: true,
       deployment: 'acme-eng',
-      secret: expect.stringMatching(/^sk_live_[A-Za-z0-9]{40}$/),
+      secret: expect.stringMatching(/^sk_live_[A-Za-z0-9]{46}$/),
     });
     const human = await run('agents', 'credentials', 'create', '--deployment', 'acme-eng', '--channel', 'a2a');
-    expect(human).toMatch(/Created a2a credential \d+ for "acme-eng"\.\n\n {2}sk_live_\w{40}\n\nThis secret is shown once/);
+    expect(human).toMatch(/Created a2a credential \d+ for "acme-eng"\.\n\n {2}sk_live_\w{46}\n\nThis secret is shown once/);
     await expect(run('agents', 'credentials', 'create', '--deployment', 'acme-eng', '--channel', 'smtp')).rejects.toThrow(/a2a or mcp/);
 
     const listed = await run('agents', 'credentials', 'list', '--deployment', 'acme-eng');

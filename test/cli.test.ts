@@ -126,7 +126,7 @@ describe('keys', () => {
   it('prints the secret once; lists never show it nor its hash; the store file does not hold it', async () => {
     const { db, id } = await withAccount();
     const created = await runJson(db, ['keys', 'create', '--account', String(id)]);
-    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{40}$/);
+    expect(created.secret).toMatch(/^sk_live_[A-Za-z0-9]{46}$/);
     expect(created).toMatchObject({ id: expect.any(Number), account_id: id, revoked_at: null, expires_at: null });
     const secret: string = created.secret;
     const hash = createHash('sha256').update(secret).digest('hex');

@@ -10,7 +10,34 @@ describe('loadConfig', () => {
       baseUrl: 'http://127.0.0.1:8080',
       agentsUrl: 'http://127.0.0.1:8080/agents',
       logLevel: 'info',
+      trustProxy: false,
+      timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 },
     });
+  });
+
+  it('reads TRUST_PROXY: off by default, a hop count, or a list of addresses and CIDR ranges', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      '::1',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0/8', 'example.com', '10.0.0.1,,10.0.0.2', '11']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
+  it('reads the timeouts, in milliseconds, and keeps the headers within the request', () => {
+    expect(
+      loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '65000', IDLE_TIMEOUT_MS: '9000' })
+        .timeouts,
+    ).toEqual({ headersMs: 2000, requestMs: 4000, keepAliveMs: 65_000, idleMs: 9000 });
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5s' })).toThrow(/HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ IDLE_TIMEOUT_MS: '0' })).toThrow(/IDLE_TIMEOUT_MS/);
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS .* REQUEST_TIMEOUT_MS/);
   });
 
   it('reads AGENTS_URL (default {BASE_URL}/agents): an absolute http(s) URL, without trailing slash', () => {

@@ -377,7 +377,9 @@ describe('every list operation', () => {
       expect(names).toContain(name);
     }
     for (const name of ['me', 'indicators_get', 'indicators_stats', 'municipalities_get']) expect(names).not.toContain(name);
-    for (const op of registry.all) expect(csvTable(op.output) !== undefined, op.name).toBe(isListOutput(op.output));
+    for (const op of registry.all) {
+      expect(csvTable(op.output, op.csvRows) !== undefined, op.name).toBe(isListOutput(op.output) || op.csvRows !== undefined);
+    }
   });
 
   it.each(lists.map((op) => [op.name, op] as const))('%s: a header is derived from the item schema', (_name, op) => {
@@ -491,7 +493,7 @@ describe('OpenAPI and the reference page', () => {
   it('declares text/csv on the 200 of list operations only, with its header row', () => {
     for (const op of registry.all) {
       const content = doc.paths[openApiPath(op.rest.path)].get.responses['200'].content;
-      const table = csvTable(op.output);
+      const table = csvTable(op.output, op.csvRows);
       if (table === undefined) {
         expect(content['text/csv'], op.name).toBeUndefined();
         continue;
@@ -510,5 +512,82 @@ describe('OpenAPI and the reference page', () => {
     expect(page).toContain('href="#csv"');
     expect(page).toContain('Accept: text/csv');
     expect(page).toContain('<code>\\\\</code> and <code>\\|</code>');
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// format=, the spreadsheet variant, file names and the aggregate
+// ---------------------------------------------------------------------------------------------------------
+
+/** The `excel-pt` reader: `;` separated, quoted like RFC 4180; the byte-order mark is checked and dropped first. */
+function parseExcelPt(text: string): string[][] {
+  expect(text.charCodeAt(0)).toBe(0xfeff);
+  const swapped = text.slice(1).replace(/[,;]/g, (c) => (c === ';' ? ',' : ';'));
+  return parseCsv(swapped).rows.map((row) => row.map((f) => f.replace(/;/g, ',')));
+}
+
+describe('format=csv, format=csv-excel and Content-Disposition', () => {
+  const snapshot = '/v1/indicators/population_density/snapshot?limit=20';
+
+  it('answers format=csv as Accept: text/csv does, with a file name', async () => {
+    const byParameter = await t.get(`${snapshot}&format=csv`);
+    const byHeader = await csvGet(snapshot);
+    expect(byParameter.status).toBe(200);
+    expect(byParameter.headers['content-type']).toBe(CSV_TYPE);
+    expect(byParameter.body).toBe(byHeader.body);
+    expect(byParameter.headers['content-disposition']).toBe('attachment; filename="indicators-snapshot-population-density.csv"');
+    expect(byHeader.headers['content-disposition']).toBe('attachment; filename="indicators-snapshot-population-density.csv"');
+  });
+
+  it('lets format=json win over Accept: text/csv, and JSON answers carry no file name', async () => {
+    const res = await csvGet(`${snapshot}&format=json`);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['content-disposition']).toBeUndefined();
+    expect(res.json.items).toHaveLength(20);
+  });
+
+  it('writes csv-excel with ;, decimal commas and a byte-order mark, the same table otherwise', async () => {
+    const plain = parseCsv((await t.get(`${snapshot}&format=csv`)).body).rows;
+    const res = await t.get(`${snapshot}&format=csv-excel`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe(CSV_TYPE);
+    const excel = parseExcelPt(res.body);
+    expect(excel[0]).toEqual(plain[0]);
+    const numeric = new Set(['value', 'percentile']);
+    let decimals = 0;
+    for (let r = 1; r < plain.length; r++) {
+      plain[0].forEach((column, c) => {
+        const expected = numeric.has(column) ? plain[r][c].replace('.', ',') : plain[r][c];
+        expect(excel[r][c], `${column} of row ${r}`).toBe(expected);
+        if (numeric.has(column) && excel[r][c].includes(',')) decimals++;
+      });
+    }
+    expect(decimals).toBeGreaterThan(0);
+    expect(res.body).toContain('Águeda');
+  });
+
+  it('refuses an unknown format, and CSV of an operation that is not a list', async () => {
+    const unknown = await t.get(`${snapshot}&format=xlsx`);
+    expect(unknown.status).toBe(422);
+    expect(unknown.json.errors[0].field).toBe('format');
+    const single = await t.get('/v1/municipalities/1106?format=csv');
+    expect(single.status).toBe(422);
+    expect(single.json.errors[0].field).toBe('format');
+    expect((await t.get('/v1/municipalities/1106?format=json')).status).toBe(200);
+  });
+
+  it('answers the aggregate as CSV, one row per group, the same groups as the JSON', async () => {
+    const url = '/v1/procurement/aggregate?group_by=year&group_by=cpv_division&executed_in=porto';
+    const json = await t.get(url);
+    expect(json.status).toBe(200);
+    const res = await t.get(`${url}&format=csv`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="procurement-aggregate.csv"');
+    const { header, rows } = records(res);
+    expect(header).toEqual(expect.arrayContaining(['key.year', 'key.cpv_division', 'labels.cpv_division', 'count', 'total_eur']));
+    expect(rows.length).toBe(json.json.groups.length);
+    expect(rows).toEqual(expectedRecords(json.json.groups, header));
+    const viaAccept = await csvGet(url);
+    expect(viaAccept.body).toBe(res.body);
   });
 });

@@ -169,12 +169,26 @@ describe('procurement detectors', () => {
     }
   });
 
-  it('signal direct_award_high_value for ajustes diretos above 20 000 € (goods, services) or 30 000 € (works)', async () => {
+  it('signal direct_award_high_value for ajustes diretos above their regime’s ceiling (docs/signals.md)', async () => {
+    // Goods and services / works: CCP 20 000 / 30 000 €, Azores 75 000 / 150 000 €, Madeira 27 000 / 40 500 €.
+    // The demo's legal bases cite the CCP, so the buyer's region decides; unknown region: the highest ceiling.
+    const ceilings = { national: [20_000, 30_000], azores: [75_000, 150_000], madeira: [27_000, 40_500] } as const;
+    const regionOf = (m: MunicipalityRecord) =>
+      m.district === 'Região Autónoma dos Açores' ? 'azores' : m.district === 'Região Autónoma da Madeira' ? 'madeira' : 'national';
+    const byNif = new Map([...municipalities.values()].map((m) => [m.nif, m]));
+    const regime = (c: ContractRecord) => {
+      const buyer = c.buyers.map((b) => (b.nif ? byNif.get(b.nif) : undefined)).find(Boolean);
+      if (buyer) return regionOf(buyer);
+      const regions = new Set(c.municipalities.map((code) => regionOf(municipalities.get(code) as MunicipalityRecord)));
+      return regions.size === 1 ? [...regions][0] : null;
+    };
     const direct = await allContracts(store, { method: 'direct', minAmount: 20_000.01 });
     const expected = direct.filter((c) => {
       if (!/^ajuste direc?to/.test(fold(c.procedure_type ?? ''))) return false;
-      const works = c.contract_types.some((t) => t.startsWith('Empreitada'));
-      return (c.price_eur as number) > (works ? 30_000 : 20_000);
+      const works = c.contract_types.some((t) => t.startsWith('Empreitada')) ? 1 : 0;
+      const r = regime(c);
+      const ceiling = r ? ceilings[r][works] : Math.max(...Object.values(ceilings).map((x) => x[works]));
+      return (c.price_eur as number) > ceiling;
     });
     expect(expected.length).toBeGreaterThan(10);
     expect(expected.some((c) => c.contract_types.some((t) => t.startsWith('Empreitada')))).toBe(true);
@@ -186,7 +200,7 @@ describe('procurement detectors', () => {
     for (const c of expected) {
       const s = byKey.get(key('direct_award_high_value', c.source, c.source_id)) as SignalRecord;
       expect(s).toMatchObject({ stage: 'contracted', amount_eur: c.price_eur });
-      expect(s.summary_pt).toMatch(/excede o limite de (20|30) 000 €/);
+      expect(s.summary_pt).toMatch(/excede o limite de (20 000|30 000|27 000|40 500|75 000|150 000) €/);
     }
   });
 

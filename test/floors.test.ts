@@ -26,7 +26,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'channels/a2a': ['lib', 'core', 'operations', 'channels/http', 'channels/jsonrpc'],
   'channels/mcp': ['lib', 'core', 'operations', 'channels/http', 'channels/jsonrpc'],
   agents: ['lib', 'store', 'access', 'core', 'operations', 'channels/http', 'channels/a2a', 'channels/mcp', 'config'],
-  web: ['lib', 'store', 'access', 'core', 'operations', 'channels/rest', 'channels/a2a'],
+  web: ['lib', 'store', 'access', 'core', 'operations', 'channels/rest', 'channels/a2a', 'admin', 'agents'],
   admin: ['lib', 'signals', 'store', 'access', 'ingest', 'alerts'],
   demo: ['lib', 'store', 'access', 'admin', 'ingest', 'detect', 'alerts'],
   config: ['lib'],

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { buildOpenApi, openApiPath, pathParameterNames } from '../src/channels/rest/openapi.js';
+import { csvTable } from '../src/core/csv.js';
 import { plainSchema } from '../src/core/json-schema.js';
 import type { AnyOperation } from '../src/core/operation.js';
 import { ERROR_KINDS } from '../src/lib/errors.js';
@@ -110,9 +111,13 @@ describe('OpenAPI document', () => {
   it('gives every input property exactly one parameter with the schema’s required flag', () => {
     for (const op of registry.all) {
       const input = plainSchema(op.input);
-      const params = getOperation(op)
+      const all = getOperation(op)
         .parameters.map(deref)
         .filter((p: Json) => p.in !== 'header');
+      // `format` is the REST channel's own (the representation, docs/api.md CSV): on the operations with a CSV form.
+      const format = all.filter((p: Json) => p.name === 'format');
+      expect(format.length, op.name).toBe(csvTable(op.output, op.csvRows) === undefined ? 0 : 1);
+      const params = all.filter((p: Json) => p.name !== 'format');
       expect(params.map((p: Json) => p.name).sort(), op.name).toEqual(Object.keys(input.properties ?? {}).sort());
       for (const p of params) {
         expect(p.required, `${op.name}.${p.name}`).toBe(p.in === 'path' || (input.required ?? []).includes(p.name));
@@ -143,7 +148,9 @@ describe('OpenAPI document', () => {
       // Lookups take a `limit` for their ranked (unpaged) list, with bounds of their own.
       if (!limit || plainSchema(op.output).properties?.next_cursor === undefined) continue;
       paged++;
-      expect(limit.schema, op.name).toMatchObject({ type: 'integer', minimum: 1, maximum: 200, default: 50 });
+      // A snapshot page holds up to all 308 municipalities (docs/api.md, Series and snapshots).
+      const maximum = op.name === 'indicators_snapshot' ? 308 : 200;
+      expect(limit.schema, op.name).toMatchObject({ type: 'integer', minimum: 1, maximum, default: 50 });
       expect(limit.required).toBe(false);
       expect(getOperation(op).responses['200'].headers.Link, op.name).toBeDefined();
     }
@@ -153,11 +160,12 @@ describe('OpenAPI document', () => {
   it('carries the examples of each operation on its parameters and its 200 answer', () => {
     const series = operationNamed('indicators_series');
     const municipality = series.parameters.find((p: Json) => p.name === 'municipality');
-    expect((Object.values(municipality.examples) as Json[]).map((e) => e.value)).toEqual(['1106', 'porto']);
+    expect((Object.values(municipality.examples) as Json[]).map((e) => e.value)).toEqual(['1106', 'porto', ['porto', 'Vila Nova de Gaia']]);
     const examples = Object.values(series.responses['200'].content['application/json'].examples) as Json[];
     expect(examples.map((e) => e['x-request-example'])).toEqual([
       `${BASE_URL}/v1/indicators/population/series?municipality=1106`,
       `${BASE_URL}/v1/indicators/birth_rate/series?municipality=porto&from=2018-01-01`,
+      `${BASE_URL}/v1/indicators/population/series?municipality=porto&municipality=Vila+Nova+de+Gaia&from=2020-01-01`,
     ]);
     for (const e of examples) expect(e.value).toBeUndefined();
   });

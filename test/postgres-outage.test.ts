@@ -27,6 +27,7 @@ import {
   type Channel,
   type DataInput,
   dataRequest,
+  expectUnavailable,
   fetchAnswer,
   isAdmitted,
   startLoad,
@@ -179,6 +180,31 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     const deadline = Date.now() + 5_000;
     while ((await charged()) !== admitted && Date.now() < deadline) await sleep(100);
     expect(await charged()).toBe(admitted);
+  });
+
+  it('a valid key it cannot check while the store is gone is 503 with Retry-After, never a strike against the address', async () => {
+    // A key never used on this instance: its grant is not cached, so every request needs the store to check it.
+    const unchecked = await customer(store, 'outage_unchecked', { requests_per_minute: 1_000_000, requests_per_month: 1_000_000 });
+    const sendUnchecked = (channel: Channel) => fetchAnswer(origin, dataRequest(channel, unchecked.key));
+    await proxy.cut();
+    try {
+      // More than the 60 a minute an address may fail to authenticate (docs/api.md): none of these is a failure.
+      for (let i = 0; i < 70; i++) {
+        const channel = CHANNELS[i % CHANNELS.length];
+        expectUnavailable(channel, await sendUnchecked(channel));
+      }
+    } finally {
+      await proxy.restore();
+    }
+    const restoredAt = Date.now();
+    let last: Answer | undefined;
+    while (Date.now() - restoredAt < RECOVERY_BOUND_MS) {
+      last = await sendUnchecked('rest');
+      if (last.status === 200) break;
+      await sleep(100);
+    }
+    expect(last?.status, last?.body).toBe(200);
+    for (const channel of CHANNELS) expect(isAdmitted(channel, await sendUnchecked(channel))).toBe(true);
   });
 
   it('stops cleanly afterwards (SIGTERM), and nothing is charged twice', async () => {

@@ -354,23 +354,16 @@ describe('10 000 contracts in one batch, read through every index', () => {
   let store: Store;
   let dbPath: string;
   let fixture: Fixture;
-  let writeMs = 0;
   /** Contract ids follow the fixture's order (checked in the first test). */
   const idOf = (c: ContractInput) => fixture.contracts.indexOf(c) + 1;
 
   beforeAll(async () => {
     ({ store, dbPath } = await freshStore());
     fixture = buildFixture({ contracts: COUNT, today: TODAY });
-    const start = performance.now();
+    // How fast this is, is measured by bench/procurement.js, not here: a timed test fails on a busy machine.
     await store.writeProcurement({ contracts: fixture.contracts });
-    writeMs = performance.now() - start;
   });
   afterAll(() => store.close());
-
-  it('writes them fast (well under a second on an idle machine; the bound here allows for a busy CI)', () => {
-    console.log(`10 000 contracts written in ${Math.round(writeMs)} ms`);
-    expect(writeMs).toBeLessThan(5_000);
-  });
 
   /** Every page of the list, in order, as source ids. */
   async function walk(filter: ContractFilter, limit = 700): Promise<ContractRecord[]> {

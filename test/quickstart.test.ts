@@ -15,7 +15,7 @@ import { testDir } from './helpers/temp-dir.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
 const DIST_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
-const KEY = /sk_live_[A-Za-z0-9]{40}/;
+const KEY = /sk_live_[A-Za-z0-9]{46}/;
 const LISTENING = /listening on /;
 
 interface Server {

@@ -776,11 +776,13 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
   });
 
   it('rejects bad limits and unknown parameters on /snapshot with 422', async () => {
-    for (const limit of ['0', '-1', '1.5', '201', 'abc']) {
+    // A snapshot page holds up to all 308 municipalities (docs/api.md, Snapshots); other lists stop at 200.
+    for (const limit of ['0', '-1', '1.5', '309', 'abc']) {
       expectValidation(await t.get(`/v1/indicators/population/snapshot?limit=${limit}`), 'limit');
     }
     expectValidation(await t.get('/v1/indicators/population/snapshot?municipality=1106'), 'municipality');
     expect((await t.get('/v1/indicators/population/snapshot?limit=200')).json.items).toHaveLength(200);
+    expect((await t.get('/v1/indicators/population/snapshot?limit=308')).json.items).toHaveLength(308);
   });
 
   it('on premium_indicators, the snapshot serves normalized values within 0..100', async () => {

@@ -1,15 +1,22 @@
 /**
- * API key secrets: `sk_live_` + 40 random base62 characters (238 bits). The store keeps only the first
- * 12 random characters (to find the key) and a SHA-256 of the whole secret (to check it, in constant time).
- * A secret is shown once, when created, and never logged.
+ * API key secrets (docs/api.md, Key format): `sk_live_` + 40 random base62 characters (238 bits) + a 6-character
+ * checksum, the CRC32 of those 40 characters in base62 (padded with its zero digit, `A`), as GitHub's tokens carry one: a secret
+ * scanner can tell a real key from random text without calling us, and a mistyped key is refused before the
+ * store is read. Keys issued before the checksum (`sk_live_` + 40) keep working.
+ *
+ * The store keeps only the first 12 random characters (to find the key) and a SHA-256 of the whole secret (to
+ * check it, in constant time). A secret is shown once, when created, and never logged.
  */
 import { hash, randomInt, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 
 export const KEY_PREFIX = 'sk_live_';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const RANDOM_LENGTH = 40;
+const CHECKSUM_LENGTH = 6;
 const LOOKUP_LENGTH = 12;
-const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[A-Za-z0-9]{${RANDOM_LENGTH}}$`);
+/** A key of either format: the random part, then the checksum when there is one. */
+const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}([A-Za-z0-9]{${RANDOM_LENGTH}})([A-Za-z0-9]{${CHECKSUM_LENGTH}})?$`);
 
 export interface NewKeySecret {
   secret: string;
@@ -20,14 +27,31 @@ export interface NewKeySecret {
 export function generateKeySecret(): NewKeySecret {
   let random = '';
   for (let i = 0; i < RANDOM_LENGTH; i++) random += ALPHABET[randomInt(ALPHABET.length)];
-  const secret = KEY_PREFIX + random;
+  const secret = KEY_PREFIX + random + checksumOf(random);
   return { secret, lookup: lookupOf(secret), hash: hashSecret(secret) };
 }
 
-/** The lookup part of a well-formed secret, or undefined when the text cannot be one of our keys. */
+/**
+ * The lookup part of a well-formed secret, or undefined when the text cannot be one of our keys: the wrong shape,
+ * or a checksum that does not match (no store is read for it, and it counts as a failed credential).
+ */
 export function parseKeySecret(text: string): { lookup: string; hash: string } | undefined {
-  if (!KEY_PATTERN.test(text)) return undefined;
+  const match = KEY_PATTERN.exec(text);
+  if (!match) return undefined;
+  const [, random, checksum] = match;
+  if (checksum !== undefined && checksum !== checksumOf(random as string)) return undefined;
   return { lookup: lookupOf(text), hash: hashSecret(text) };
+}
+
+/** The CRC32 of the random part, in base62, padded to six characters (62^6 > 2^32). */
+export function checksumOf(random: string): string {
+  let n = crc32(random);
+  let text = '';
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    text = ALPHABET[n % 62] + text;
+    n = Math.floor(n / 62);
+  }
+  return text;
 }
 
 /** The one-shot `crypto.hash`: it runs on every request, and is cheaper than a `createHash` object. */

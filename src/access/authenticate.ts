@@ -35,7 +35,7 @@ export class Authenticator {
   async authenticate(headers: CredentialHeaders, nowMs: number): Promise<Caller> {
     const secret = credentialOf(headers);
     const parsed = secret === undefined ? undefined : parseKeySecret(secret);
-    if (!parsed) throw invalid(secret === undefined ? 'No API key was sent. Send `Authorization: Bearer sk_live_…`.' : undefined);
+    if (!parsed) throw invalid(secret === undefined ? 'No API key was sent. Send `Authorization: Bearer sk_live_…`.' : malformed(headers));
 
     let entry = this.#cache.get(parsed.hash);
     if (!entry || entry.until <= nowMs) {
@@ -69,6 +69,22 @@ export function credentialOf(headers: CredentialHeaders): string | undefined {
   }
   const apiKey = headers.apiKey?.trim();
   return apiKey ? apiKey : undefined;
+}
+
+/**
+ * What is wrong with an `Authorization` header that holds no Bearer credential: a key sent without its scheme is
+ * not a wrong key, and saying so spares the caller a hunt for a revoked key (docs/api.md, Authentication).
+ */
+function malformed(headers: CredentialHeaders): string | undefined {
+  const authorization = headers.authorization?.trim();
+  if (!authorization || /^Bearer\s+\S+$/i.test(authorization)) return undefined;
+  if (/^sk_[a-z]+_\S+$/i.test(authorization)) {
+    return 'The Authorization header holds the key without its scheme: "Bearer " is missing. Send `Authorization: Bearer sk_live_…`.';
+  }
+  if (/^Bearer\s*$/i.test(authorization))
+    return 'The Authorization header says "Bearer" but no key follows it. Send `Authorization: Bearer sk_live_…`.';
+  // The header's text is not echoed: a token sent by mistake is a secret too.
+  return 'The Authorization header does not use the "Bearer" scheme, the only one the service takes. Send `Authorization: Bearer sk_live_…`.';
 }
 
 function invalid(detail = 'The API key is not valid: it is wrong, expired or revoked.'): ApiError {

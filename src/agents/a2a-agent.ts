@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { type A2aAgent, type Json, type MethodAnswer, paramsError, taskNotFound } from '../channels/a2a/a2a-protocol.js';
 import { A2A_CODES, type ErrorPlace, protocolError } from '../channels/a2a/errors.js';
+import { type ListTasksQuery, historyLengthOf as readHistoryLength, type TaskStateName } from '../channels/a2a/list-tasks.js';
 import type { SkillCall } from '../channels/a2a/send-message.js';
 import { type AgentTaskRecord, type AgentTaskState, FINAL_TASK_STATES } from '../store/agent-records.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';
@@ -15,16 +16,8 @@ import type { AnySkill } from './skill.js';
 import type { TaskRunner } from './tasks/runner.js';
 import { messageResult, taskJson } from './tasks/wire.js';
 
-const TASK_STATES: readonly AgentTaskState[] = ['SUBMITTED', 'WORKING', 'COMPLETED', 'FAILED', 'CANCELED', 'REJECTED'];
-/** TaskState numbers of the A2A proto, for clients that send enums as integers. */
-const STATE_NUMBERS: Record<number, AgentTaskState> = {
-  1: 'SUBMITTED',
-  2: 'WORKING',
-  3: 'COMPLETED',
-  4: 'FAILED',
-  5: 'CANCELED',
-  7: 'REJECTED',
-};
+/** The states ListTasks filters by are the states tasks are stored in (a compile-time check). */
+const _sameStates: [TaskStateName, AgentTaskState] extends [AgentTaskState, TaskStateName] ? true : never = true;
 
 export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
   readonly #deps: HostDeps;
@@ -117,27 +110,20 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
   }
 
   /** The credential's tasks, status timestamp descending; `nextPageToken` is "" on the last page. */
-  async listTasks(caller: AgentCaller, params: Json, pageSize: number): Promise<string> {
-    const contextId = params.contextId ?? params.context_id;
-    if (contextId !== undefined && typeof contextId !== 'string') throw paramsError('contextId', 'must be a string');
-    const statusSince = params.statusTimestampAfter ?? params.status_timestamp_after;
-    if (statusSince !== undefined && (typeof statusSince !== 'string' || Number.isNaN(Date.parse(statusSince)))) {
-      throw paramsError('statusTimestampAfter', 'must be an RFC 3339 timestamp');
-    }
+  async listTasks(caller: AgentCaller, query: ListTasksQuery): Promise<string> {
     const filter = {
       credentialId: caller.credential.id,
-      contextId: contextId === '' ? undefined : contextId,
-      state: stateOf(params.status),
-      updatedSince: statusSince === undefined ? undefined : new Date(statusSince as string).toISOString(),
+      contextId: query.contextId,
+      state: query.status,
+      updatedSince: query.statusTimestampAfter,
     };
-    const token = params.pageToken ?? params.page_token;
-    const after = token === undefined || token === '' ? undefined : positionOf(token);
+    const after = query.pageToken === undefined ? undefined : positionOf(query.pageToken);
+    const { pageSize } = query;
     const rows = await this.#deps.store.agents.listAgentTasks(filter, { after, limit: pageSize + 1 });
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
-    const includeArtifacts = (params.includeArtifacts ?? params.include_artifacts) === true;
     return JSON.stringify({
-      tasks: page.map((task) => taskJson(task, { includeArtifacts, historyLength: historyLengthOf(params) })),
+      tasks: page.map((task) => taskJson(task, { includeArtifacts: query.includeArtifacts, historyLength: query.historyLength })),
       nextPageToken: rows.length > pageSize ? Buffer.from(JSON.stringify([last.updated_at, last.id])).toString('base64url') : '',
       pageSize,
       totalSize: await this.#deps.store.agents.countAgentTasks(filter),
@@ -153,20 +139,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
 }
 
 function historyLengthOf(params: Json): number | undefined {
-  const value = params.historyLength ?? params.history_length;
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw paramsError('historyLength', 'must be an integer ≥ 0');
-  return value;
-}
-
-function stateOf(status: unknown): AgentTaskState | undefined {
-  if (status === undefined || status === null || status === '' || status === 0 || status === 'TASK_STATE_UNSPECIFIED') return undefined;
-  if (typeof status === 'number' && STATE_NUMBERS[status]) return STATE_NUMBERS[status];
-  if (typeof status === 'string') {
-    const name = status.replace(/^TASK_STATE_/, '') as AgentTaskState;
-    if (TASK_STATES.includes(name)) return name;
-  }
-  throw paramsError('status', `must be a task state: ${TASK_STATES.map((s) => `TASK_STATE_${s}`).join(', ')}`);
+  return readHistoryLength(params.historyLength ?? params.history_length);
 }
 
 function positionOf(token: unknown): { updated_at: string; id: string } {

@@ -4,7 +4,7 @@ import { migrate } from '../admin/migrate.js';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
-import { findDemoAccount, issueDemoKey } from '../demo/demo-account.js';
+import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-account.js';
 import { loadDemo } from '../demo/load-demo.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -34,12 +34,24 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   // Only a store that holds the demo dataset has the demo account; a production store never gets one.
   const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
   // The demo company agents go with the demo account: created (and published) once, fresh credentials at every start.
-  if (demoKey) await ensureDemoAgents(store, now);
+  if (demoKey) await ensureDemoAgents(store, now, demoKey.key.account_id);
   const demoAgents = demoKey ? await issueDemoAgentCredentials(store, now) : [];
+  const demoOwner = demoKey ? await issueDemoOwnerLink(store, now, config.baseUrl) : undefined;
 
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
-  const lines = [`munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`, `Docs: ${config.baseUrl}/docs`];
+  const lines = [
+    `munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`,
+    `Docs: ${config.baseUrl}/docs`,
+    `Console: ${config.baseUrl}/console`,
+  ];
+  if (demoOwner) {
+    lines.push(
+      '',
+      `Demo owner ${demoOwner.email}: sign in to the console with this one-time link (a new one at every start):`,
+      `  ${demoOwner.link}`,
+    );
+  }
   if (demoKey) {
     lines.push(
       '',

@@ -16,10 +16,19 @@
  * COPY); booleans `true`/`false`; numbers as JSON writes them (dot decimal, no grouping). A field is quoted when
  * it holds a comma, a double quote, CR or LF, and quotes inside are doubled. Every line, the last one too, ends
  * with CRLF. Text is UTF-8 without a byte-order mark.
+ *
+ * The `excel-pt` dialect is the same table for a spreadsheet set to Portuguese (docs/api.md, CSV): `;` between
+ * fields, a decimal comma in numbers, and a UTF-8 byte-order mark so that the accents are read as UTF-8.
+ *
+ * An operation whose answer is not a list but holds one (the aggregate's `groups`) names that member as its
+ * `csvRows`: one row per element.
  */
 import type { TSchema } from '@sinclair/typebox';
 
 export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8; header=present';
+
+/** `rfc4180`: `,` and dot decimals; `excel-pt`: `;`, decimal commas and a byte-order mark. */
+export type CsvDialect = 'rfc4180' | 'excel-pt';
 
 /** The CSV form of one list operation's answers. */
 export interface CsvTable {
@@ -27,7 +36,7 @@ export interface CsvTable {
   /** True when the item schema is an object with properties (else one `value` column holds each item). */
   readonly fromProperties: boolean;
   /** The whole answer: header row, then one row per item. */
-  render(value: unknown): string;
+  render(value: unknown, dialect?: CsvDialect): string;
 }
 
 type Schema = {
@@ -45,25 +54,38 @@ type Cell = string | null;
 interface Column {
   readonly name: string;
   readonly cell: (item: unknown) => Cell;
+  /** A single number (not a list): the `excel-pt` dialect writes it with a decimal comma. */
+  readonly numeric?: boolean;
 }
 
-/** The CSV table of an operation's output, or `undefined` when the operation is not a list endpoint. */
-export function csvTable(output: TSchema): CsvTable | undefined {
-  const item = listItemSchema(JSON.parse(JSON.stringify(output)) as Schema);
+/**
+ * The CSV table of an operation's output, or `undefined` when the operation is not a list endpoint. `rowsMember`
+ * names the array member of a non-list answer whose elements are the rows (`groups`); default `items`.
+ */
+export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | undefined {
+  const item = listItemSchema(JSON.parse(JSON.stringify(output)) as Schema, rowsMember);
   if (item === undefined) return undefined;
   const fromProperties = isObjectWithProperties(item);
   const columns = fromProperties ? objectColumns(item, '') : arrayOrLeafColumns('value', item, (row) => row);
-  const header = `${columns.map((c) => field(c.name)).join(',')}\r\n`;
+  const headers = {
+    rfc4180: `${columns.map((c) => field(c.name, ',')).join(',')}\r\n`,
+    'excel-pt': `\uFEFF${columns.map((c) => field(c.name, ';')).join(';')}\r\n`,
+  };
   return {
     columns: columns.map((c) => c.name),
     fromProperties,
-    render(value: unknown): string {
-      const rows = rowsOf(value);
+    render(value: unknown, dialect: CsvDialect = 'rfc4180'): string {
+      const rows = rowsOf(value, rowsMember);
+      const separator = dialect === 'excel-pt' ? ';' : ',';
       const lines = new Array<string>(rows.length + 1);
-      lines[0] = header;
+      lines[0] = headers[dialect];
       for (let i = 0; i < rows.length; i++) {
         const row = rows[i];
-        lines[i + 1] = `${columns.map((c) => field(c.cell(row))).join(',')}\r\n`;
+        const cells = columns.map((c) => {
+          const text = c.cell(row);
+          return field(dialect === 'excel-pt' && text !== null && c.numeric ? text.replace('.', ',') : text, separator);
+        });
+        lines[i + 1] = `${cells.join(separator)}\r\n`;
       }
       return lines.join('');
     },
@@ -74,11 +96,11 @@ export function csvTable(output: TSchema): CsvTable | undefined {
 // Schema → columns
 // ---------------------------------------------------------------------------------------------------------
 
-/** The item schema of a page (`properties.items.items`) or of an array output. */
-function listItemSchema(output: Schema): Schema | undefined {
+/** The item schema of a page (`properties.items.items`), of an array output, or of the `rowsMember` array. */
+function listItemSchema(output: Schema, rowsMember: string): Schema | undefined {
   const schema = unwrap(output);
   if (isArraySchema(schema)) return elementSchema(schema);
-  const items = schema.properties?.items;
+  const items = schema.properties?.[rowsMember];
   if (items === undefined) return undefined;
   const array = unwrap(items);
   return isArraySchema(array) ? elementSchema(array) : undefined;
@@ -126,7 +148,7 @@ function objectColumns(schema: Schema & { properties: Record<string, Schema> }, 
     const at = (row: unknown) => member(row, name);
     const sub = unwrap(property);
     if (isObjectWithProperties(sub)) {
-      for (const c of objectColumns(sub, path)) columns.push({ name: c.name, cell: (row) => c.cell(at(row)) });
+      for (const c of objectColumns(sub, path)) columns.push({ name: c.name, cell: (row) => c.cell(at(row)), numeric: c.numeric });
     } else {
       columns.push(...arrayOrLeafColumns(path, sub, at));
     }
@@ -135,7 +157,7 @@ function objectColumns(schema: Schema & { properties: Record<string, Schema> }, 
 }
 
 function arrayOrLeafColumns(path: string, schema: Schema, at: (row: unknown) => unknown): Column[] {
-  if (!isArraySchema(schema)) return [leafColumn(path, at)];
+  if (!isArraySchema(schema)) return [{ ...leafColumn(path, at), numeric: schema.type === 'number' || schema.type === 'integer' }];
   const element = elementSchema(schema);
   if (isObjectWithProperties(element)) {
     // One column per property of the element, joining the elements' values in order.
@@ -160,9 +182,9 @@ function member(row: unknown, name: string): unknown {
 // Values → fields
 // ---------------------------------------------------------------------------------------------------------
 
-function rowsOf(value: unknown): unknown[] {
+function rowsOf(value: unknown, rowsMember: string): unknown[] {
   if (Array.isArray(value)) return value;
-  const items = member(value, 'items');
+  const items = member(value, rowsMember);
   return Array.isArray(items) ? items : [];
 }
 
@@ -192,9 +214,10 @@ function joinList(list: unknown, cell: (element: unknown) => Cell): Cell {
   return list.map((element) => (cell(element) ?? '').replace(/[\\|]/g, '\\$&')).join('|');
 }
 
-/** RFC 4180 §2: quote a field holding a comma, a double quote, CR or LF, doubling the quotes inside. */
-function field(text: Cell): string {
+/** RFC 4180 §2: quote a field holding the separator, a double quote, CR or LF, doubling the quotes inside. */
+function field(text: Cell, separator: ',' | ';'): string {
   if (text === null) return '';
   if (text === '') return '""';
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  const special = separator === ',' ? /[",\r\n]/ : /[";\r\n]/;
+  return special.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

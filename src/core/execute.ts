@@ -11,9 +11,12 @@ import type { TObject } from '@sinclair/typebox';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
 import type { Caller } from '../access/caller.js';
 import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
+import type { DailyUsage } from '../access/daily-usage.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
+import { DependencyUnavailableError } from '../lib/dependency.js';
 import { ApiError, toApiError } from '../lib/errors.js';
 import type { LimitState } from '../lib/limit-state.js';
+import type { UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
 import { type CsvTable, csvTable } from './csv.js';
@@ -31,6 +34,14 @@ export const ANONYMOUS_PER_MINUTE = 60;
 export interface RequestFacts extends CredentialHeaders {
   origin?: string;
   clientAddress: string;
+  /** Filled in as the request goes: the account admitted, the operation run (the request's log line). */
+  trace?: RequestTrace;
+}
+
+/** What a request's log line tells beyond HTTP; written by `admit` and `execute`. */
+export interface RequestTrace {
+  accountId?: number;
+  operation?: string;
 }
 
 /** The UTC day and the monthly period (`YYYY-MM`, first and last day) an instant falls in. */
@@ -49,13 +60,15 @@ interface Calendar {
 export interface Admission {
   readonly caller: Caller;
   readonly minute: RateDecision | undefined;
+  /** The request's trace, where `execute` names the operation. */
+  readonly trace?: RequestTrace;
 }
 
 /**
  * The representations an answer can be sent in: JSON always; CSV for list operations (csv.ts). REST negotiates
  * which; the core renders it, because the ETag, the 304 and with it the quota refund are decided on the bytes sent.
  */
-export type Format = 'json' | 'csv';
+export type Format = 'json' | 'csv' | 'csv-excel';
 
 export interface Outcome {
   readonly value: unknown;
@@ -70,6 +83,9 @@ export interface Outcome {
   readonly month: LimitState | undefined;
 }
 
+/** An outcome with the channel's answer that `execute`'s `finish` built from it inside the charge window. */
+export type Finished<R> = Outcome & { readonly finished: R };
+
 export interface ExecuteRequest {
   readonly admission: Admission;
   readonly operation: AnyOperation;
@@ -82,6 +98,8 @@ export interface ExecuteRequest {
   readonly etag?: boolean;
   /** The request as received, when the channel can name it exactly (REST: the URL); see `#answer`. */
   readonly requestKey?: string;
+  /** The channel asking: a charged request is counted for the day under it (the console's usage chart). */
+  readonly channel?: UsageChannel;
 }
 
 export interface CoreDeps {
@@ -93,6 +111,8 @@ export interface CoreDeps {
   readonly clock: () => number;
   readonly baseUrl: string;
   readonly operations: readonly AnyOperation[];
+  /** Charged requests per day and channel (the console's chart); absent, they are not split. */
+  readonly dailyUsage?: DailyUsage;
 }
 
 export class Core {
@@ -104,7 +124,7 @@ export class Core {
     this.#deps = deps;
     const csv = new Map<string, CsvTable>();
     for (const op of deps.operations) {
-      const table = csvTable(op.output);
+      const table = csvTable(op.output, op.csvRows);
       if (table) csv.set(op.name, table);
     }
     this.#csv = csv;
@@ -137,17 +157,20 @@ export class Core {
     try {
       caller = await this.#deps.authenticator.authenticate(request, now);
     } catch (error) {
+      // A credential that could not be checked (the store unreachable) is no failure of the caller's: 503, no strike.
+      if (error instanceof DependencyUnavailableError) throw error;
       // A failed credential still costs the address one request, so keys cannot be guessed at full speed.
       await this.limitAnonymous(request.clientAddress);
       throw error;
     }
+    if (request.trace) request.trace.accountId = caller.account.id;
     const perMinute = caller.plan.requests_per_minute;
     let minute: RateDecision | undefined;
     if (perMinute !== null) {
       minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, now);
       if (!minute.allowed) throw rateLimited(minute);
     }
-    return { caller, minute };
+    return { caller, minute, trace: request.trace };
   }
 
   async reference() {
@@ -170,9 +193,17 @@ export class Core {
     return this.#deps.operations.filter((op) => canCall(op, caller, betaGates));
   }
 
-  async execute(request: ExecuteRequest): Promise<Outcome> {
+  /**
+   * Runs one operation call. `finish`, when given, builds the channel's answer from the outcome (its envelope, its
+   * headers): it runs inside the charge window, before the quota is committed, so an answer that fails to be built
+   * is refunded like any other error (docs/api.md, Limits and quota); its value comes back as `finished`.
+   */
+  async execute(request: ExecuteRequest): Promise<Outcome>;
+  async execute<R>(request: ExecuteRequest, finish: (outcome: Outcome) => R | Promise<R>): Promise<Finished<R>>;
+  async execute<R>(request: ExecuteRequest, finish?: (outcome: Outcome) => R | Promise<R>): Promise<Outcome | Finished<R>> {
     const { admission, operation } = request;
     const { caller } = admission;
+    if (admission.trace) admission.trace.operation = operation.name;
     const nowMs = this.#deps.clock();
     // Without awaiting when the reference data is fresh: this runs on every operation call.
     const reference = this.#deps.reference.fresh(nowMs) ?? (await this.#deps.reference.current(nowMs));
@@ -185,13 +216,19 @@ export class Core {
       const rendered = await this.#answer(request, reference, nowMs, calendar);
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
+      const reported = charged && notModified ? refunded(month) : month;
+      const outcome: Outcome = { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month: reported };
+      // Not awaited when `finish` is synchronous: this is every request's path.
+      let finished = finish?.(outcome);
+      if (finished instanceof Promise) finished = await finished;
       if (charged) {
-        if (notModified) {
-          await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
-          month = refunded(month);
-        } else await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
+        else {
+          await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+          if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
+        }
       }
-      return { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month };
+      return finish === undefined ? outcome : { ...outcome, finished: finished as R };
     } catch (error) {
       if (charged) {
         await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
@@ -238,8 +275,8 @@ export class Core {
       };
       const value = await operation.handler(input as never, ctx);
       const json = JSON.stringify(value);
-      const csv = format === 'csv' ? this.#csv.get(operation.name) : undefined;
-      const body = Buffer.from(csv ? csv.render(value) : json);
+      const csv = format === 'json' ? undefined : this.#csv.get(operation.name);
+      const body = Buffer.from(csv ? csv.render(value, format === 'csv-excel' ? 'excel-pt' : 'rfc4180') : json);
       // Hashing bytes, not a string: a string would be re-encoded first.
       rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
       if (key !== undefined) reference.responses.set(key, rendered);

@@ -91,5 +91,14 @@ export const PROBLEM_SCHEMA: JsonSchema = {
         properties: { field: { type: 'string' }, message: { type: 'string' } },
       },
     },
+    suggestions: {
+      type: 'array',
+      description: 'What the request may have meant, closest first (an unknown municipality: the nearest names).',
+      items: {
+        type: 'object',
+        required: ['code', 'name'],
+        properties: { code: { type: 'string' }, slug: { type: 'string' }, name: { type: 'string' } },
+      },
+    },
   },
 };

@@ -36,6 +36,11 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   readonly cache: 'caller' | 'data';
   /** Free of quota (`me`). */
   readonly free?: boolean;
+  /**
+   * An answer that is not a list but holds one: the member whose elements are the rows of its CSV form (the
+   * aggregate's `groups`). Lists (a page's `items`, an array) need nothing here.
+   */
+  readonly csvRows?: string;
   readonly examples: readonly OperationExample[];
   readonly handler: (input: Static<I>, ctx: OperationContext) => Promise<Static<O>> | Static<O>;
 }

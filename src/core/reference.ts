@@ -3,6 +3,7 @@
  * plus a memo for derived results (snapshots). All of it is dropped when the store's data version moves;
  * the version is read at most once a second, so an import in another process shows within a second.
  */
+import { nameKey } from '../lib/text-match.js';
 import type { IndicatorRecord, MunicipalityRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { ResponseCache } from './response-cache.js';
@@ -15,6 +16,8 @@ export class ReferenceData {
   readonly indicators: readonly IndicatorRecord[];
   readonly betaGates: ReadonlySet<string>;
   readonly #byRef = new Map<string, MunicipalityRecord>();
+  /** By name key (case, accents and hyphens folded away): names first, then slugs, the first of a shared name kept. */
+  readonly #byName = new Map<string, MunicipalityRecord>();
   readonly #byId = new Map<number, MunicipalityRecord>();
   readonly #indicators = new Map<string, IndicatorRecord>();
   readonly #memo = new Map<string, Promise<unknown>>();
@@ -36,12 +39,18 @@ export class ReferenceData {
       this.#byRef.set(m.slug, m);
       this.#byId.set(m.id, m);
     }
+    for (const m of init.municipalities) if (!this.#byName.has(nameKey(m.name))) this.#byName.set(nameKey(m.name), m);
+    for (const m of init.municipalities) if (!this.#byName.has(nameKey(m.slug))) this.#byName.set(nameKey(m.slug), m);
     for (const i of init.indicators) this.#indicators.set(i.key, i);
   }
 
-  /** A municipality by its 4-digit code or its slug (slugs case-insensitively). */
+  /**
+   * A municipality by its 4-digit code, its slug or its name, case- and accent-insensitively (`Guimarães`,
+   * `guimaraes`, `VILA NOVA DE GAIA`). Two municipalities share a name (Lagoa, in the Algarve and in the Azores):
+   * the name is the first one's, as its slug is; the other is reached by its slug or code (docs/api.md).
+   */
   municipality(ref: string): MunicipalityRecord | undefined {
-    return this.#byRef.get(ref) ?? this.#byRef.get(ref.trim().toLowerCase());
+    return this.#byRef.get(ref) ?? this.#byRef.get(ref.trim().toLowerCase()) ?? this.#byName.get(nameKey(ref));
   }
 
   municipalityById(id: number): MunicipalityRecord | undefined {

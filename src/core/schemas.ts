@@ -27,8 +27,9 @@ export const DateString = Type.String({ format: 'date', description: 'A date, YY
 export const MunicipalityRef = Type.String({
   minLength: 1,
   maxLength: 100,
-  description: "The service's 4-digit municipality code (e.g. `1106`) or its slug (e.g. `lisboa`).",
-  examples: ['1106', 'vila-nova-de-gaia'],
+  description:
+    "The service's 4-digit municipality code (e.g. `1106`), its slug (e.g. `lisboa`) or its name, case and accents ignored (`Guimarães`, `guimaraes`).",
+  examples: ['1106', 'vila-nova-de-gaia', 'Guimarães'],
 });
 
 /**

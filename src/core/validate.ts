@@ -1,45 +1,44 @@
 /**
- * Input validation, in one place for every channel. REST query strings arrive as text and are coerced to
- * the schema's types; JSON channels (A2A, MCP) send typed JSON and are validated strictly, without coercion.
+ * Input validation, in one place for every channel. REST query strings arrive as text and are read strictly as
+ * the schema's types (input-values.ts); JSON channels (A2A, MCP) send typed JSON. Both then meet the same rules
+ * for text and integers, and the same schema, without coercion.
  */
 import type { TObject } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { ApiError, type FieldError } from '../lib/errors.js';
+import { readInputValues } from './input-values.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 export type InputEncoding = 'text' | 'json';
 
-function makeAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    useDefaults: true,
-    coerceTypes: coerce ? 'array' : false,
-    strict: false,
-  });
-  addFormats(ajv, ['date', 'date-time']);
-  return ajv;
-}
+const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
+addFormats(ajv, ['date', 'date-time']);
+const compiled = new WeakMap<TObject, ValidateFunction>();
 
-const ajvs: Record<InputEncoding, Ajv> = { text: makeAjv(true), json: makeAjv(false) };
-const compiled: Record<InputEncoding, WeakMap<TObject, ValidateFunction>> = { text: new WeakMap(), json: new WeakMap() };
-
-export function compileInput(schema: TObject, encoding: InputEncoding): ValidateFunction {
-  let validate = compiled[encoding].get(schema);
+/** The schema's validator; input of either encoding meets it once its values are read (`validateInput`). */
+export function compileInput(schema: TObject, _encoding: InputEncoding = 'json'): ValidateFunction {
+  let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajvs[encoding].compile(schema);
-    compiled[encoding].set(schema, validate);
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
   }
   return validate;
 }
 
-/** Validates (and, for text input, coerces and fills defaults in) `input`; throws `validation-error`. */
+/**
+ * Reads (text input: as the schema's types), checks and fills defaults in `input`; throws `validation-error`
+ * naming every offending field.
+ */
 export function validateInput(schema: TObject, input: Record<string, unknown>, encoding: InputEncoding): void {
-  const validate = compileInput(schema, encoding);
-  if (!validate(input)) {
-    const errors = dedupe((validate.errors ?? []).map(toFieldError));
+  const valueErrors = readInputValues(schema, input, encoding === 'text');
+  const validate = compileInput(schema);
+  if (!validate(input) || valueErrors.length > 0) {
+    const reported = new Set(valueErrors.map((e) => e.field));
+    const schemaErrors = (validate.errors ?? []).map(toFieldError).filter((e) => !reported.has(e.field));
+    const errors = dedupe([...valueErrors, ...schemaErrors]);
     throw new ApiError('validation-error', {
       detail: errors.map((e) => `${e.field}: ${e.message}`).join('; '),
       errors,

@@ -29,6 +29,8 @@ export const PENALTIES = {
   derived: 0.05,
   /** A comparison resting on few points: under 20 municipalities for a median, under 10 periods for a record. */
   thin: 0.1,
+  /** A direct award whose legal regime (CCP, Azores, Madeira) neither its legal basis nor its buyer's region tells. */
+  regime: 0.2,
 } as const;
 
 export type Missing = keyof typeof PENALTIES;

@@ -3,8 +3,10 @@
  *  - contract_awarded: a price of 75 000 € or more (the medium value tier and above);
  *  - direct_award_high_value: an ajuste direto (OCDS method `direct` and a procedure type "Ajuste direto…": the
  *    other direct methods, call-offs of single-supplier frameworks and excluded contracting, have no such
- *    ceiling) above the general regime's ceiling of the CCP: 20 000 € for goods and services, 30 000 € for public
- *    works (a contract type "Empreitada…"). Above it a direct award needs a material ground, worth a look.
+ *    ceiling) above the ceiling of its legal regime — the CCP on the mainland, the Azores' and Madeira's own
+ *    regimes (direct-award-regime.ts) — for goods and services or for public works (a contract type
+ *    "Empreitada…"). Above it a direct award needs a material ground, worth a look. A contract whose regime
+ *    cannot be told is held to the highest ceiling, at a lower confidence.
  * Both are active while the contract is being executed and expire once it is closed (`closed_on`).
  */
 import { fold } from '../lib/text-match.js';
@@ -13,12 +15,12 @@ import type { ContractRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
+import { ceilingFor, DIRECT_AWARD_CEILINGS, type RegimeReading, readRegime } from './direct-award-regime.js';
 import { contractEvidence, subjectOf } from './evidence.js';
 import { clip, euros, list, longDate } from './format.js';
 import { contractCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 export const AWARD_THRESHOLD_EUR = 75_000;
-export const DIRECT_AWARD_CEILING_EUR = { goods_services: 20_000, works: 30_000 } as const;
 /** The order in which a contract's signals are considered: the first it has opens its case when no notice did. */
 export const CONTRACT_SIGNAL_ORDER = ['contract_awarded', 'direct_award_high_value'] as const;
 const TITLE_OBJECT = 120;
@@ -27,8 +29,19 @@ export function isWorks(c: Pick<ContractRecord, 'contract_types'>): boolean {
   return c.contract_types.some((t) => /^empreitada/i.test(t.trim()));
 }
 
-export function directAwardCeiling(c: Pick<ContractRecord, 'contract_types'>): number {
-  return isWorks(c) ? DIRECT_AWARD_CEILING_EUR.works : DIRECT_AWARD_CEILING_EUR.goods_services;
+/** The contract's legal regime, from its legal basis and its buyer's region. */
+export function contractRegime(c: ContractRecord, ctx: DetectionContext): RegimeReading {
+  return readRegime(
+    c.legal_basis,
+    ctx.places.regionOf(
+      c.municipalities,
+      c.buyers.map((b) => b.nif),
+    ),
+  );
+}
+
+export function directAwardCeiling(c: ContractRecord, ctx: DetectionContext): number {
+  return ceilingFor(contractRegime(c, ctx), isWorks(c));
 }
 
 export function isAjusteDireto(c: Pick<ContractRecord, 'ocds_method' | 'procedure_type'>): boolean {
@@ -36,16 +49,16 @@ export function isAjusteDireto(c: Pick<ContractRecord, 'ocds_method' | 'procedur
 }
 
 /** The types a contract signals, in CONTRACT_SIGNAL_ORDER. */
-export function contractSignalTypes(c: ContractRecord): string[] {
+export function contractSignalTypes(c: ContractRecord, ctx: DetectionContext): string[] {
   const types: string[] = [];
   if (c.price_eur === null) return types;
   if (c.price_eur >= AWARD_THRESHOLD_EUR) types.push('contract_awarded');
-  if (isAjusteDireto(c) && c.price_eur > directAwardCeiling(c)) types.push('direct_award_high_value');
+  if (isAjusteDireto(c) && c.price_eur > directAwardCeiling(c, ctx)) types.push('direct_award_high_value');
   return types;
 }
 
 export function contractCandidates(c: ContractRecord, ctx: DetectionContext): Candidate[] {
-  const types = contractSignalTypes(c);
+  const types = contractSignalTypes(c, ctx);
   return CONTRACT_SIGNAL_ORDER.map((type) => ({
     key: procurementSignalKey(type, c.source, c.source_id),
     signal: types.includes(type) ? contractSignal(c, ctx, type, types) : null,
@@ -122,21 +135,29 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
       actionability: 'informational',
     };
   }
-  const ceiling = directAwardCeiling(c);
+  const reading = contractRegime(c, ctx);
   const works = isWorks(c);
+  const ceiling = ceilingFor(reading, works);
   const legal = c.legal_basis
     ? { pt: ` Fundamento invocado: ${c.legal_basis}.`, en: ` Legal basis cited: ${c.legal_basis}.` }
     : { pt: '', en: '' };
+  const regime = reading.regime
+    ? { pt: `no ${DIRECT_AWARD_CEILINGS[reading.regime].law_pt}`, en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}` }
+    : {
+        pt: 'no regime mais permissivo (o regime jurídico aplicável não se apura do fundamento nem da região da entidade)',
+        en: 'of the most permissive regime (the applicable legal regime cannot be told from the legal basis or the buyer’s region)',
+      };
   return {
     ...common,
+    confidence: reading.regime ? common.confidence : confidence(procurementReliability(c.source), [...missing, 'regime']),
     title_pt: `Ajuste direto de ${euros(price, 'pt')}: ${object} (${buyer})`,
     title_en: `${euros(price, 'en')} direct award: ${object} (${buyer})`,
     summary_pt:
-      `${facts.pt} O valor excede o limite de ${euros(ceiling, 'pt')} do ajuste direto no regime geral para ` +
-      `${works ? 'empreitadas' : 'bens e serviços'}.${legal.pt}${closing.pt}`,
+      `${facts.pt} O valor excede o limite de ${euros(ceiling, 'pt')} do ajuste direto para ` +
+      `${works ? 'empreitadas' : 'bens e serviços'} ${regime.pt}.${legal.pt}${closing.pt}`,
     summary_en:
-      `${facts.en} The amount exceeds the ${euros(ceiling, 'en')} ceiling of the general direct-award regime for ` +
-      `${works ? 'public works' : 'goods and services'}.${legal.en}${closing.en}`,
+      `${facts.en} The amount exceeds the ${euros(ceiling, 'en')} direct-award ceiling for ` +
+      `${works ? 'public works' : 'goods and services'} ${regime.en}.${legal.en}${closing.en}`,
     why_it_matters_pt:
       'Acima deste limite, um ajuste direto só é permitido com um fundamento material (urgência imperiosa, direitos exclusivos, concurso deserto…): vale a pena verificar qual foi invocado.',
     why_it_matters_en:

@@ -4,6 +4,7 @@
  * their tax number.
  */
 import type { MunicipalityRecord } from '../store/records.js';
+import { type Regime, regimeOfMunicipality } from './direct-award-regime.js';
 import { list } from './format.js';
 
 export interface Placed {
@@ -46,5 +47,16 @@ export class Places {
     const names = own.map((m) => m.name);
     const text = names.length > 0 ? list(names, 'pt') : fallbackText?.trim() || (filed ? filed.name : null);
     return { municipality_id: filed?.id ?? null, location_text: text, names: names.length > 0 ? names : filed ? [filed.name] : [] };
+  }
+
+  /**
+   * The legal regime of a record's buyer (docs/signals.md, direct-award ceilings): a municipal buyer's own
+   * municipality; else the record's municipalities when they all lie in one region; else null (unknown).
+   */
+  regionOf(codes: readonly string[], buyerNifs: readonly (string | null)[]): Regime | null {
+    const buyer = buyerNifs.map((n) => (n ? this.#byNif.get(n) : undefined)).find((m) => m !== undefined);
+    if (buyer) return regimeOfMunicipality(buyer);
+    const regimes = new Set(codes.map((c) => this.#byCode.get(c)).flatMap((m) => (m ? [regimeOfMunicipality(m)] : [])));
+    return regimes.size === 1 ? ([...regimes][0] as Regime) : null;
   }
 }

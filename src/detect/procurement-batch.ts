@@ -55,7 +55,7 @@ async function amendmentSignalCandidates(
   const contracts = new Map(loaded.map((c) => [c.id, c]));
   const missing = [...new Set(amendments.map((m) => m.contract_id).filter((id) => !contracts.has(id)))];
   for (const c of await store.getContracts(missing)) contracts.set(c.id, c);
-  const types = new Map([...contracts.values()].map((c) => [c.id, contractSignalTypes(c)]));
+  const types = new Map([...contracts.values()].map((c) => [c.id, contractSignalTypes(c, ctx)]));
   // Where neither a notice nor the contract opens the case, its first price-changing amendment does.
   const amended = new Set(amendments.map((m) => m.contract_id));
   const openedByAmendment = [...contracts.values()].filter(

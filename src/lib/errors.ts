@@ -30,6 +30,14 @@ export interface ErrorKindInfo {
 }
 
 export const ERROR_KINDS = {
+  'bad-request': {
+    status: 400,
+    title: 'Malformed request',
+    description:
+      'The HTTP request cannot be read: a malformed request line or header, a URL that is not valid, or a body that cannot be parsed. Nothing was run or charged.',
+    a2a: 'http',
+    mcp: 'http',
+  },
   'invalid-cursor': {
     status: 400,
     title: 'Invalid cursor',
@@ -103,12 +111,34 @@ export const ERROR_KINDS = {
     a2a: 'http',
     mcp: 'http',
   },
+  'request-timeout': {
+    status: 408,
+    title: 'Request timeout',
+    description: 'The request (its headers or its body) did not arrive in time; the connection is closed. Send it again, whole.',
+    a2a: 'http',
+    mcp: 'http',
+  },
+  'payload-too-large': {
+    status: 413,
+    title: 'Request body too large',
+    description: 'The request body is larger than the endpoint accepts (1 MiB on A2A and MCP; the REST interface takes no body).',
+    a2a: 'http',
+    mcp: 'http',
+  },
   'validation-error': {
     status: 422,
     title: 'Invalid parameter',
     description: 'A parameter has the wrong type, is out of range or is unknown. `errors` names each offending parameter.',
     a2a: -32602,
     mcp: 'result',
+  },
+  'header-fields-too-large': {
+    status: 431,
+    title: 'Request headers too large',
+    description:
+      'The request line and headers together exceed the size the server reads (16 KiB). Send fewer or shorter headers, or a shorter URL.',
+    a2a: 'http',
+    mcp: 'http',
   },
   'rate-limited': {
     status: 429,
@@ -142,9 +172,17 @@ export interface FieldError {
   readonly message: string;
 }
 
+/** A value the request may have meant (an unknown municipality's nearest names), listed in `suggestions`. */
+export interface Suggestion {
+  readonly code: string;
+  readonly slug?: string;
+  readonly name: string;
+}
+
 export interface ApiErrorOptions {
   readonly detail?: string;
   readonly errors?: readonly FieldError[];
+  readonly suggestions?: readonly Suggestion[];
   /** Seconds to wait, sent as `Retry-After`. */
   readonly retryAfter?: number;
   readonly featureKey?: string;
@@ -159,6 +197,7 @@ export class ApiError extends Error {
   readonly kind: ErrorKind;
   readonly detail: string | undefined;
   readonly errors: readonly FieldError[] | undefined;
+  readonly suggestions: readonly Suggestion[] | undefined;
   readonly retryAfter: number | undefined;
   readonly featureKey: string | undefined;
   readonly upgradeUrl: string | undefined;
@@ -171,6 +210,7 @@ export class ApiError extends Error {
     this.kind = kind;
     this.detail = options.detail;
     this.errors = options.errors;
+    this.suggestions = options.suggestions;
     this.retryAfter = options.retryAfter;
     this.featureKey = options.featureKey;
     this.upgradeUrl = options.upgradeUrl;
@@ -212,6 +252,7 @@ export interface Problem {
   feature_key?: string;
   upgrade_url?: string;
   errors?: FieldError[];
+  suggestions?: Suggestion[];
 }
 
 export function problemTypeUrl(baseUrl: string, kind: ErrorKind): string {
@@ -228,5 +269,28 @@ export function toProblem(error: ApiError, where: { baseUrl: string; requestId?:
   if (error.featureKey !== undefined) problem.feature_key = error.featureKey;
   if (error.upgradeUrl !== undefined) problem.upgrade_url = error.upgradeUrl;
   if (error.errors !== undefined && error.errors.length > 0) problem.errors = [...error.errors];
+  if (error.suggestions !== undefined) problem.suggestions = [...error.suggestions];
   return problem;
+}
+
+/**
+ * The kind of an HTTP status the framework (Fastify, Node's HTTP parser) answered with before any route ran: every
+ * such answer is still one of the table's kinds, in the channel's form.
+ */
+export function kindOfStatus(status: number): ErrorKind {
+  switch (status) {
+    case 404:
+      return 'not-found';
+    case 405:
+      return 'method-not-allowed';
+    case 408:
+      return 'request-timeout';
+    case 413:
+      return 'payload-too-large';
+    case 414:
+    case 431:
+      return 'header-fields-too-large';
+    default:
+      return status >= 400 && status < 500 ? 'bad-request' : 'internal';
+  }
 }

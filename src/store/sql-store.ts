@@ -6,6 +6,7 @@
  */
 import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
+import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpDataVersion, readDataVersion, readSecret } from './meta.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
@@ -67,12 +68,15 @@ export abstract class SqlStore {
   readonly #reference: SqlReferenceStore;
   /** The company-agent host's records (./agents/), on the primary. */
   readonly agents: SqlAgentHostStore;
+  /** The account console's records (./console/), on the primary. */
+  readonly console: ConsoleSqlStore;
 
   constructor(ports: SqlPorts) {
     this.ports = ports;
     this.#access = new SqlAccessStore(ports);
     this.#reference = new SqlReferenceStore(ports);
     this.agents = new SqlAgentHostStore(ports.primary);
+    this.console = new ConsoleSqlStore(ports.primary);
   }
 
   // ── meta ──────────────────────────────────────────────────────────────────

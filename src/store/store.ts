@@ -10,6 +10,7 @@ import type {
   NewAgentCredential,
   NewAgentTask,
 } from './agent-records.js';
+import type { ConsoleStore } from './console/console-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -138,8 +139,11 @@ export interface SeriesQuery {
 export interface ObservationStore {
   /** Points of one indicator for one municipality, by reference_date ascending. */
   series(query: SeriesQuery): Promise<ObservationRow[]>;
-  /** The latest point with a value of each municipality that has one, for one indicator, by municipality id. */
-  latestPerMunicipality(indicator: string): Promise<ObservationRow[]>;
+  /**
+   * The latest point with a value of each municipality that has one, for one indicator, by municipality id; with
+   * `asOf`, the latest on or before it.
+   */
+  latestPerMunicipality(indicator: string, asOf?: string): Promise<ObservationRow[]>;
   /** The latest point with a value of every indicator for one municipality, by indicator key. */
   latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]>;
   /**
@@ -401,5 +405,7 @@ export interface Store
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */
   readonly agents: AgentHostStore;
+  /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
+  readonly console: ConsoleStore;
   close(): Promise<void>;
 }

@@ -195,9 +195,16 @@ function csvSection(baseUrl: string): string {
 quota (one request), errors (still <code>application/problem+json</code>) and conditional requests (the CSV has its
 own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints answer JSON whatever
 <code>Accept</code> says. Quality values count: <code>text/csv;q=0.5, application/json</code> gets JSON, and
-<code>*/*</code> or no <code>Accept</code> gets JSON.</p>
+<code>*/*</code> or no <code>Accept</code> gets JSON. Where a header cannot be sent (a link, a spreadsheet's
+“from web”), the query parameter <code>format=csv</code> asks the same, and wins over <code>Accept</code>;
+<code>format=json</code> asks for JSON. The aggregate answers CSV too, one row per group.</p>
 <pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${esc(`${baseUrl}/v1/municipalities?limit=200`)}"</pre>
 <ul>
+<li><code>format=csv-excel</code> is the same table for a spreadsheet set to Portuguese (Excel, LibreOffice):
+<code>;</code> between fields, numbers with a decimal comma (<code>1234,5</code>), and a UTF-8 byte-order mark so
+that accents open right. Use <code>format=csv</code> for programs.</li>
+<li>CSV answers carry <code>Content-Disposition: attachment; filename="…"</code>, named after the operation and
+its path (<code>indicators-snapshot-population.csv</code>).</li>
 <li>The answer is <code>${esc('text/csv; charset=utf-8; header=present')}</code>: UTF-8 (no byte-order mark), one
 header row, then one row per item; every line ends with CRLF. An empty result is the header row alone.</li>
 <li>Columns come from the item's schema, in its order, so they do not change with the data. A nested object becomes
@@ -299,7 +306,7 @@ ${examples.length > 0 ? `<p>Examples:</p>\n<ul class="examples">\n${examples.joi
 function csvNote(op: AnyOperation): string {
   const columns = csvColumns(op);
   if (columns === undefined) return '';
-  return `Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>), columns ${columns.map((c) => `<code>${esc(c)}</code>`).join(', ')}.`;
+  return `Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>, <code>format=csv</code> or <code>format=csv-excel</code>)${op.csvRows === undefined ? '' : `, one row per element of <code>${esc(op.csvRows)}</code>`}, columns ${columns.map((c) => `<code>${esc(c)}</code>`).join(', ')}.`;
 }
 
 function parameterTable(parameters: RestParameter[]): string {

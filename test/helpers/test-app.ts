@@ -10,6 +10,7 @@ import { RedisCounters } from '../../src/access/redis-counters.js';
 import { createKey } from '../../src/admin/keys.js';
 import { type PlanChanges, savePlan } from '../../src/admin/plans.js';
 import { type App, createApp } from '../../src/app.js';
+import type { LogDestination } from '../../src/channels/http/request-log.js';
 import { loadConfig } from '../../src/config.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -67,7 +68,9 @@ export function copyDemoStore(): { store: Store; dbPath: string } {
 }
 
 /** `baseUrl`: the public address the app names in links (default BASE_URL); a browser test passes where it listens. */
-export async function startTestApp(options: { store?: Store; dbPath?: string; baseUrl?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  options: { store?: Store; dbPath?: string; baseUrl?: string; logTo?: LogDestination; env?: Record<string, string> } = {},
+): Promise<TestApp> {
   const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
   const clock = {
     now: Date.now(),
@@ -75,7 +78,12 @@ export async function startTestApp(options: { store?: Store; dbPath?: string; ba
       this.now += ms;
     },
   };
-  const config = loadConfig({ BASE_URL: options.baseUrl ?? BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    BASE_URL: options.baseUrl ?? BASE_URL,
+    ...storeEnv(dbPath),
+    LOG_LEVEL: options.logTo ? 'info' : 'silent',
+    ...options.env,
+  });
   const now = new Date(clock.now);
 
   await savePlan(store, 'signals_only', { api_access: true, domains: ['signals'], raw_values: true }, 'create').catch(() => {});
@@ -101,7 +109,13 @@ export async function startTestApp(options: { store?: Store; dbPath?: string; ba
   // On PostgreSQL the counters are Redis ones, under a prefix of this app's own (account ids repeat across files).
   const redisPrefix = onPostgres ? uniquePrefix('app') : undefined;
   const counters = redisPrefix ? await RedisCounters.open({ url: REDIS_URL, store, prefix: redisPrefix }) : undefined;
-  const app = await createApp({ config, store, clock: () => clock.now, ...(counters && { counters }) });
+  const app = await createApp({
+    config,
+    store,
+    clock: () => clock.now,
+    ...(counters && { counters }),
+    ...(options.logTo && { logDestination: options.logTo }),
+  });
   return {
     app,
     store,

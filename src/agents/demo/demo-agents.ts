@@ -12,12 +12,17 @@ import { SOLAR_INSTALLER } from './solar-installer.js';
 
 export const DEMO_DEPLOYMENTS: readonly DeploymentSpec[] = [SOLAR_INSTALLER, ENGINEERING_CONSULTANCY];
 
-/** Creates and publishes the demo deployments that are missing (an existing one is left as its admin set it). */
-export async function ensureDemoAgents(store: Store, now: Date): Promise<DeploymentRecord[]> {
+/**
+ * Creates and publishes the demo deployments that are missing (an existing one is left as its admin set it);
+ * with `ownerAccountId` (the demo account), they belong to it in the console.
+ */
+export async function ensureDemoAgents(store: Store, now: Date, ownerAccountId?: number): Promise<DeploymentRecord[]> {
   const records: DeploymentRecord[] = [];
   for (const spec of DEMO_DEPLOYMENTS) {
     const existing = await store.agents.getDeployment(spec.slug);
-    records.push(existing ?? (await setDeploymentStatus(store, (await createDeployment(store, spec, now)).slug, 'live', now)));
+    const record = existing ?? (await setDeploymentStatus(store, (await createDeployment(store, spec, now)).slug, 'live', now));
+    if (ownerAccountId !== undefined) await store.console.setDeploymentOwner(record.id, ownerAccountId);
+    records.push(record);
   }
   return records;
 }

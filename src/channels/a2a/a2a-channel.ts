@@ -18,9 +18,10 @@ import type { Registry } from '../../operations/registry.js';
 import { rateLimitHeaders } from '../http/limit-headers.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
-import { type A2aAgent, type Json, type MethodAnswer, mountA2aEndpoint, sendCard, taskNotFound } from './a2a-protocol.js';
+import { type A2aAgent, type MethodAnswer, mountA2aEndpoint, paramsError, sendCard, taskNotFound } from './a2a-protocol.js';
 import { A2A_PATH, AGENT_CARD_PATH, type CardSkill, type CardSpec, Cards } from './card.js';
 import type { ErrorPlace } from './errors.js';
+import type { ListTasksQuery } from './list-tasks.js';
 import { messageResultBytes, type SkillCall } from './send-message.js';
 
 const AGENT_NAME = 'munidata';
@@ -94,8 +95,12 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
 
   async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
-    const outcome = await this.#core.execute({ admission, operation: call.skill, input: call.input, encoding: 'json', etag: false });
-    return { result: messageResultBytes(call, outcome), quota: outcome.month };
+    // The message is built inside the charge window: if building it fails, the call is refunded.
+    const { finished, month } = await this.#core.execute(
+      { admission, operation: call.skill, input: call.input, encoding: 'json', etag: false, channel: 'a2a' },
+      (outcome) => messageResultBytes(call, outcome),
+    );
+    return { result: finished, quota: month };
   }
 
   async extendedCard(admission: Admission): Promise<string> {
@@ -110,9 +115,10 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
     throw taskNotFound(id, NO_TASKS);
   }
 
-  /** The data agent creates no tasks: always an empty, well-formed page. */
-  async listTasks(_admission: Admission, _params: Json, pageSize: number): Promise<string> {
-    return JSON.stringify({ tasks: [], nextPageToken: '', pageSize, totalSize: 0 });
+  /** The data agent creates no tasks: always an empty, well-formed page; it issued no page token to continue. */
+  async listTasks(_admission: Admission, query: ListTasksQuery): Promise<string> {
+    if (query.pageToken !== undefined) throw paramsError('pageToken', 'is not a token this agent issued');
+    return JSON.stringify({ tasks: [], nextPageToken: '', pageSize: query.pageSize, totalSize: 0 });
   }
 }
 

@@ -13,8 +13,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches } from '../../core/etag.js';
-import { type ApiError, toApiError } from '../../lib/errors.js';
+import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
+import type { RefusalForm } from '../http/framework-refusal.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -28,14 +29,15 @@ import {
 } from '../jsonrpc/jsonrpc.js';
 import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
 import type { Cards } from './card.js';
-import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, protocolError } from './errors.js';
+import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, paramsError, protocolError } from './errors.js';
+import { type ListTasksQuery, readListTasks } from './list-tasks.js';
 import { continuedTaskId, readSendMessage, type SkillCall } from './send-message.js';
 import { requestedVersion } from './version.js';
 
+export { paramsError };
+
 /** `public`: shared caches may keep the card; it changes only with a deployment. */
 const CARD_CACHE_CONTROL = 'public, max-age=300';
-export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
-export const LIST_TASKS_MAX_PAGE_SIZE = 100;
 const PUSH_METHODS = new Set([
   'CreateTaskPushNotificationConfig',
   'GetTaskPushNotificationConfig',
@@ -75,8 +77,12 @@ export interface A2aAgent<P, S> {
   extendedCard(principal: P): Promise<string>;
   getTask(principal: P, id: string, params: Json): Promise<string>;
   cancelTask(principal: P, id: string): Promise<string>;
-  listTasks(principal: P, params: Json, pageSize: number): Promise<string>;
+  /** ListTasks, its parameters checked (list-tasks.ts); a page token is the agent's to read. */
+  listTasks(principal: P, query: ListTasksQuery): Promise<string>;
 }
+
+/** Methods other than POST on the endpoint: 405 with `Allow: POST`. (HEAD comes with GET.) */
+const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
 
 /** Mounts the JSON-RPC endpoint at `path` (and `path/`: clients that join the interface URL as a base post there). */
 export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent: A2aAgent<P, S>): void {
@@ -85,9 +91,40 @@ export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent
     // Fastify's own refusals before the handler (body too large, unreadable Content-Type) as JSON-RPC answers.
     scope.setErrorHandler((error, request, reply) => answerFastifyError(error, request, reply));
     const handler = (request: FastifyRequest, reply: FastifyReply) => handleRpc(agent, request, reply);
-    scope.post(path, handler);
-    scope.post(`${path}/`, handler);
+    const notPost = (request: FastifyRequest, reply: FastifyReply) => refuseMethod(agent, request, reply);
+    for (const url of [path, `${path}/`]) {
+      scope.post(url, handler);
+      scope.route({ method: [...NOT_POST], url, handler: notPost });
+    }
   });
+}
+
+/** A2A's form of a refusal of the whole HTTP request made before any route ran (app.ts): the JSON-RPC error body. */
+export const a2aRefusal: RefusalForm = (error, place) => ({
+  contentType: 'application/json; charset=utf-8',
+  body: serialize(toErrorResponse(null, apiErrorToJsonRpc(error, place))),
+});
+
+/**
+ * 405 with `Allow: POST` in A2A's form: the endpoint speaks JSON-RPC over POST only (the card is a GET elsewhere).
+ * The request still counts against the per-minute limit; a company agent that does not exist is still a 404.
+ */
+async function refuseMethod<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
+  const place = agent.errorPlace(request);
+  let principal: P | undefined;
+  try {
+    principal = await agent.admit(request);
+  } catch (error) {
+    const refusal = toApiError(error);
+    if (refusal.kind === 'not-found' || refusal.kind === 'service-unavailable') {
+      return sendHttpRefusal(request, reply, refusal, place, {}, null);
+    }
+  }
+  const error = new ApiError('method-not-allowed', {
+    detail: `${request.method} is not served: A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at /.well-known/agent-card.json.`,
+  });
+  reply.header('allow', 'POST');
+  return sendHttpRefusal(request, reply, error, place, agent.headers(principal), null);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -179,7 +216,7 @@ async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: strin
     case 'CancelTask':
       return { result: await agent.cancelTask(principal, taskIdOf(params)) };
     case 'ListTasks':
-      return { result: await agent.listTasks(principal, params, pageSizeOf(params)) };
+      return { result: await agent.listTasks(principal, readListTasks(params)) };
     case 'SendStreamingMessage':
     case 'SubscribeToTask':
       throw protocolError(
@@ -203,22 +240,6 @@ function taskIdOf(params: Json): string {
   const taskId = params.id;
   if (typeof taskId !== 'string' || taskId === '') throw paramsError('id', 'is required: the task id');
   return taskId;
-}
-
-function pageSizeOf(params: Json): number {
-  const pageSize = params.pageSize ?? params.page_size;
-  if (pageSize === undefined) return LIST_TASKS_DEFAULT_PAGE_SIZE;
-  if (typeof pageSize !== 'number' || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > LIST_TASKS_MAX_PAGE_SIZE) {
-    throw paramsError('pageSize', `must be an integer from 1 to ${LIST_TASKS_MAX_PAGE_SIZE}`);
-  }
-  return pageSize;
-}
-
-/** -32602 naming one field of `params`, with a google.rpc.BadRequest. */
-export function paramsError(name: string, message: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${name} ${message}.`, [
-    { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ field: name, description: message }] },
-  ]);
 }
 
 /** -32001: no such task (or not this caller's). */

@@ -7,7 +7,7 @@
  * `a2a-protocol.org` domain with the spec's reason.
  */
 import { type ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo, type Problem, toProblem } from '../../lib/errors.js';
-import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
+import { JSONRPC_CODES, JsonRpcError } from '../jsonrpc/jsonrpc.js';
 
 /** The A2A-specific JSON-RPC codes (A2A 1.0 §9.5) this channel answers with. */
 export const A2A_CODES = {
@@ -113,4 +113,11 @@ function problemEntry(problem: Problem, baseUrl: string): Record<string, unknown
 /** An error of the A2A protocol itself (not a REST kind): its code, message and spec reason. */
 export function protocolError(code: number, reason: string, message: string, metadata: Record<string, string> = {}): JsonRpcError {
   return new JsonRpcError(code, message, [errorInfo(reason, A2A_PROTOCOL_DOMAIN, metadata)]);
+}
+
+/** -32602 naming one field of `params`, with a google.rpc.BadRequest. */
+export function paramsError(name: string, message: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${name} ${message}.`, [
+    { '@type': BAD_REQUEST_TYPE, fieldViolations: [{ field: name, description: message }] },
+  ]);
 }

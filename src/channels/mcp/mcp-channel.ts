@@ -65,13 +65,18 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
   }
 
   async callTool(admission: Admission, tool: Tool, args: Json): Promise<MethodAnswer> {
-    const outcome = await this.#core.execute({
-      admission,
-      operation: tool.operation,
-      input: args,
-      encoding: 'json',
-      etag: false, // no conditional requests on MCP
-    });
-    return { result: this.#results.get(outcome.json, tool.wrapsArray), quota: outcome.month };
+    // The result is built inside the charge window: if building it fails, the call is refunded.
+    const { finished, month } = await this.#core.execute(
+      {
+        admission,
+        operation: tool.operation,
+        input: args,
+        encoding: 'json',
+        etag: false, // no conditional requests on MCP
+        channel: 'mcp',
+      },
+      (outcome) => this.#results.get(outcome.json, tool.wrapsArray),
+    );
+    return { result: finished, quota: month };
   }
 }

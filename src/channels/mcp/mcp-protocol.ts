@@ -20,6 +20,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
+import type { RefusalForm } from '../http/framework-refusal.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -278,6 +279,15 @@ function sendHttpRefusal<P, T>(
   const rpc = new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem);
   return sendJson(reply, serialize(toErrorResponse(id, rpc)));
 }
+
+/** MCP's form of a refusal of the whole HTTP request made before any route ran (app.ts): -32000 with the problem. */
+export const mcpRefusal: RefusalForm = (error, place) => {
+  const problem = mcpProblem(error, place);
+  return {
+    contentType: 'application/json',
+    body: serialize(toErrorResponse(null, new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem))),
+  };
+};
 
 /** The request's id, if the body is a readable request (for answers given before the body is dispatched). */
 function idOf(body: unknown): JsonRpcId {

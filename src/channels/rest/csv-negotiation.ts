@@ -1,4 +1,35 @@
-/** Content negotiation of the REST channel: does a request's `Accept` ask for the CSV form of a list (docs/api.md, CSV)? */
+/**
+ * Content negotiation of the REST channel (docs/api.md, CSV): the `format` query parameter when given (`json`,
+ * `csv`, `csv-excel`: a link can ask for CSV, which a header cannot), else whether `Accept` prefers `text/csv`.
+ */
+import type { Format } from '../../core/execute.js';
+import { ApiError } from '../../lib/errors.js';
+
+/** The query parameter every REST operation takes beside its input; it is not part of the operation's input. */
+export const FORMAT_PARAMETER = 'format';
+export const FORMATS = ['json', 'csv', 'csv-excel'] as const satisfies readonly Format[];
+
+/**
+ * The representation a request asks for. `format` is a demand: an unknown value, or a CSV form of an operation that
+ * has none, is 422. `Accept` is a preference: an operation without a CSV form answers JSON whatever it says.
+ */
+export function requestedFormat(format: unknown, accept: string | undefined, offersCsv: boolean): Format {
+  if (format === undefined) return offersCsv && prefersCsv(accept) ? 'csv' : 'json';
+  const value = Array.isArray(format) ? format[format.length - 1] : format;
+  if (!(FORMATS as readonly unknown[]).includes(value)) {
+    throw new ApiError('validation-error', {
+      detail: `\`format\` must be one of ${FORMATS.join(', ')}.`,
+      errors: [{ field: FORMAT_PARAMETER, message: `must be one of ${FORMATS.join(', ')}` }],
+    });
+  }
+  if (value !== 'json' && !offersCsv) {
+    throw new ApiError('validation-error', {
+      detail: `This operation answers JSON only: \`format=${value}\` is offered on lists and the aggregate.`,
+      errors: [{ field: FORMAT_PARAMETER, message: 'must be json here' }],
+    });
+  }
+  return value as Format;
+}
 
 const OFFERED = ['application/json', 'text/csv'] as const;
 

@@ -12,6 +12,7 @@ import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../lib/errors.js';
 import { OPENAPI_DOCUMENT_VERSION, SERVICE_API_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
+import { FORMAT_PARAMETER, FORMATS } from './csv-negotiation.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,7 +55,8 @@ export function restParameters(op: AnyOperation): RestParameter[] {
       required: where === 'path' || required.has(name),
       description,
       schema,
-      repeatable: schema.type === 'array',
+      // A list, or one value or a list (indicators_series' `municipality`): repeat the parameter for several.
+      repeatable: schema.type === 'array' || (schema.anyOf ?? []).some((member) => member.type === 'array'),
     };
   };
   const query = Object.keys(properties).filter((name) => !inPath.includes(name));
@@ -81,7 +83,7 @@ export function exampleRequestUrl(op: AnyOperation, example: OperationExample, b
  * which answer JSON only.
  */
 export function csvColumns(op: AnyOperation): readonly string[] | undefined {
-  return csvTable(op.output)?.columns;
+  return csvTable(op.output, op.csvRows)?.columns;
 }
 
 /** The error kinds of each HTTP status, in status order (403 has several). */
@@ -127,7 +129,7 @@ export function buildOpenApi(registry: Registry, baseUrl: string): Record<string
     components: {
       schemas: { ...hoister.components, Problem: PROBLEM_SCHEMA },
       responses: errorResponses(baseUrl),
-      parameters: { IfNoneMatch: IF_NONE_MATCH },
+      parameters: { IfNoneMatch: IF_NONE_MATCH, Format: FORMAT },
       headers: HEADERS,
       securitySchemes: SECURITY_SCHEMES,
     },
@@ -143,7 +145,11 @@ function operationObject(op: AnyOperation, baseUrl: string, hoister: SchemaHoist
     'x-mcp-tool': op.name,
     'x-a2a-skill': op.name,
     'x-scope': op.scope,
-    parameters: [...restParameters(op).map((p) => parameterObject(p, op.examples)), { $ref: '#/components/parameters/IfNoneMatch' }],
+    parameters: [
+      ...restParameters(op).map((p) => parameterObject(p, op.examples)),
+      ...(csvColumns(op) === undefined ? [] : [{ $ref: '#/components/parameters/Format' }]),
+      { $ref: '#/components/parameters/IfNoneMatch' },
+    ],
     responses: {
       '200': successResponse(op, baseUrl, hoister),
       '304': notModifiedResponse(),
@@ -163,7 +169,9 @@ function operationDescription(op: AnyOperation): string {
   const columns = csvColumns(op);
   if (columns !== undefined) {
     notes.push(
-      `Also as CSV (RFC 4180): send \`Accept: text/csv\` for a header row and one row per item, with the same filters and ` +
+      `Also as CSV (RFC 4180): send \`Accept: text/csv\` or \`format=csv\` (\`format=csv-excel\` for a spreadsheet set ` +
+        `to Portuguese: \`;\`, decimal comma, byte-order mark) for a header row and one row per ` +
+        `${op.csvRows === undefined ? 'item' : `element of \`${op.csvRows}\``}, with the same filters and ` +
         `paging; columns ${columns.map((c) => `\`${c}\``).join(', ')}. Nested objects become dotted columns, lists are ` +
         'joined by `|`; see the reference page.',
     );
@@ -213,8 +221,9 @@ function successResponse(op: AnyOperation, baseUrl: string, hoister: SchemaHoist
     );
   }
   const media: Json = { 'application/json': content };
-  const csv = csvTable(op.output);
+  const csv = csvTable(op.output, op.csvRows);
   if (csv !== undefined) {
+    headers['Content-Disposition'] = { $ref: '#/components/headers/Content-Disposition' };
     media['text/csv'] = {
       schema: { type: 'string', description: `\`${CSV_MEDIA_TYPE}\`: a header row, then one row per item; CRLF line ends.` },
       examples: { header: { summary: 'The header row (every answer starts with it, even an empty one)', value: csv.render([]) } },
@@ -360,6 +369,10 @@ const HEADERS: Json = {
     description: 'On a page that has a next one: its cursor, the same as `next_cursor` (the only place a CSV answer carries it).',
     schema: { type: 'string' },
   },
+  'Content-Disposition': {
+    description: 'On a CSV answer: `attachment; filename="<operation>-<path parameters>.csv"`, the name to save it under.',
+    schema: { type: 'string' },
+  },
   'Retry-After': {
     description: 'Seconds to wait before retrying.',
     schema: { type: 'integer', minimum: 1 },
@@ -379,6 +392,17 @@ const IF_NONE_MATCH: Json = {
   required: false,
   description: 'The `ETag` of an earlier answer; an unchanged answer is a 304 without body, free of quota.',
   schema: { type: 'string' },
+};
+
+const FORMAT: Json = {
+  name: FORMAT_PARAMETER,
+  in: 'query',
+  required: false,
+  description:
+    'The representation, when a link cannot send `Accept`: `json`, `csv` (RFC 4180, as `Accept: text/csv`) or ' +
+    '`csv-excel` (for a spreadsheet set to Portuguese: `;` between fields, decimal comma, UTF-8 byte-order mark). ' +
+    'Given, it wins over `Accept`.',
+  schema: { type: 'string', enum: [...FORMATS] },
 };
 
 const SECURITY_SCHEMES: Json = {

@@ -8,6 +8,7 @@
  * plugin) cost more per request than the rest of the channel. Compression is done here, once per cached answer
  * (content-encoding.ts). Fastify still routes, parses the query, logs and answers HEAD.
  */
+import { validateHeaderValue } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSV_MEDIA_TYPE } from '../../core/csv.js';
 import type { Admission, Core, Outcome } from '../../core/execute.js';
@@ -18,7 +19,7 @@ import { rateLimitHeaderList } from '../http/limit-headers.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
 import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
-import { prefersCsv } from './csv-negotiation.js';
+import { FORMAT_PARAMETER, requestedFormat } from './csv-negotiation.js';
 
 const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
@@ -57,32 +58,61 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
   const { csv } = route;
   const headers = request.headers;
   let admission: Admission | undefined;
-  // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
-  const asCsv = csv && prefersCsv(header(headers.accept));
   try {
     admission = await core.admit(requestFacts(request));
-    const input = { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) };
-    const outcome = await core.execute({
-      admission,
-      operation: route.operation,
-      input,
-      encoding: 'text',
-      requestKey: request.url,
-      ifNoneMatch: headers['if-none-match'],
-      format: asCsv ? 'csv' : 'json',
-    });
-    const list = answerHeaders(route, request, core.baseUrl, admission, outcome);
-    if (outcome.notModified) return writeAnswer(reply, 304, list, undefined);
-    const encoding = encodingFor(outcome.body, request);
-    // Awaited only when compressing: the hot path (no Accept-Encoding, or a small answer) takes no promise here.
-    const body = encoding ? await encodeBody(outcome.body, encoding) : outcome.body;
-    if (encoding) list.push('content-encoding', encoding);
-    list.push('content-type', asCsv ? CSV_MEDIA_TYPE : JSON_MEDIA_TYPE, 'content-length', String(body.length));
-    writeAnswer(reply, 200, list, body);
+    const { [FORMAT_PARAMETER]: formatParameter, ...query } = request.query as Record<string, unknown>;
+    // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
+    const format = requestedFormat(formatParameter, header(headers.accept), csv);
+    const asCsv = format !== 'json';
+    const input = { ...query, ...(request.params as Record<string, unknown>) };
+    const admitted = admission;
+    // The answer's headers and bytes are made inside the charge window: if making them fails, nothing is charged.
+    const { finished } = await core.execute(
+      {
+        admission,
+        operation: route.operation,
+        input,
+        encoding: 'text',
+        requestKey: request.url,
+        ifNoneMatch: headers['if-none-match'],
+        format,
+        channel: 'rest',
+      },
+      (outcome) => prepareAnswer(route, request, core.baseUrl, admitted, outcome, asCsv),
+    );
+    writeAnswer(reply, finished.status, finished.headers, finished.body);
   } catch (error) {
     if (reply.raw.headersSent) throw error; // nothing more can be said on this response; Fastify logs it
     return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, minute: admission?.minute });
   }
+}
+
+interface PreparedAnswer {
+  readonly status: 200 | 304;
+  readonly headers: string[];
+  readonly body: Buffer | undefined;
+}
+
+/** Status, headers and bytes of a successful answer (compressed when asked for), or of its 304. */
+function prepareAnswer(
+  route: RouteFacts,
+  request: FastifyRequest,
+  baseUrl: string,
+  admission: Admission,
+  outcome: Outcome,
+  asCsv: boolean,
+): PreparedAnswer | Promise<PreparedAnswer> {
+  const list = answerHeaders(route, request, baseUrl, admission, outcome);
+  if (asCsv) list.push('content-disposition', `attachment; filename="${csvFileName(route.operation, request.params)}"`);
+  if (outcome.notModified) return { status: 304, headers: list, body: undefined };
+  const encoding = encodingFor(outcome.body, request);
+  const done = (body: Buffer): PreparedAnswer => {
+    if (encoding) list.push('content-encoding', encoding);
+    list.push('content-type', asCsv ? CSV_MEDIA_TYPE : JSON_MEDIA_TYPE, 'content-length', String(body.length));
+    return { status: 200, headers: list, body };
+  };
+  // A promise only when compressing: the hot path (no Accept-Encoding, or a small answer) takes none here.
+  return encoding ? encodeBody(outcome.body, encoding).then(done) : done(outcome.body);
 }
 
 /** The headers of a successful answer (or its 304), as a flat `[name, value, …]` list. */
@@ -94,7 +124,9 @@ function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: stri
   const next = nextCursorOf(outcome.value);
   if (next) {
     // A CSV body has no room for `next_cursor`: the headers carry it (for JSON too, alike).
-    list.push('link', `<${nextPageUrl(baseUrl, request.url, next)}>; rel="next"`, 'next-cursor', next);
+    const link = `<${nextPageUrl(baseUrl, request.url, next)}>; rel="next"`;
+    validateHeaderValue('link', link); // throws here, inside the charge window, rather than in writeHead
+    list.push('link', link, 'next-cursor', next);
   }
   return list;
 }
@@ -108,6 +140,25 @@ function writeAnswer(reply: FastifyReply, status: number, headers: string[], bod
   reply.hijack();
   reply.raw.writeHead(status, headers);
   reply.raw.end(body);
+}
+
+/**
+ * The file a CSV answer is saved as: the operation and its path parameters (`indicators-snapshot-population.csv`),
+ * kept to letters, digits and hyphens so that the header needs no quoting rules.
+ */
+function csvFileName(operation: AnyOperation, params: unknown): string {
+  const parts = [operation.name, ...Object.values((params ?? {}) as Record<string, unknown>).map(String)];
+  const name = parts
+    .map((p) =>
+      p
+        .normalize('NFD')
+        .replace(/[^A-Za-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, ''),
+    )
+    .filter(Boolean)
+    .join('-')
+    .toLowerCase();
+  return `${name.slice(0, 120)}.csv`;
 }
 
 function header(value: string | string[] | undefined): string | undefined {

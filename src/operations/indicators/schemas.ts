@@ -76,6 +76,9 @@ export const SnapshotRow = Type.Object(
     name: Type.String(),
     district: Type.String(),
     value: Type.Optional(Nullable(Type.Number())),
+    reference_date: Type.Optional(
+      Nullable(Type.String({ format: 'date', description: 'Date of `value` (last day of its period); null without one.' })),
+    ),
     percentile: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
     is_stale: Type.Optional(Type.Boolean({ default: false })),
     treatment: Treatment,

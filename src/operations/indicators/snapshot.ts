@@ -1,7 +1,8 @@
 /**
  * The snapshot of an indicator: every municipality's latest point, with its percentile and staleness.
  * Computed once per indicator, value kind and data version (ReferenceData.memo), then paged from memory:
- * the percentile needs all 308 values anyway.
+ * the percentile needs all 308 values anyway. With `asOf`, each municipality's latest point on or before that date:
+ * the snapshot as it stood then (docs/api.md, Snapshots).
  */
 import type { ReferenceData } from '../../core/reference.js';
 import type { IndicatorRecord, PlanRecord, Treatment } from '../../store/records.js';
@@ -13,6 +14,8 @@ export interface SnapshotEntry {
   name: string;
   district: string;
   value: number | null;
+  /** The date of the value (the last day of its period); null where the municipality has none. */
+  reference_date: string | null;
   percentile: number | null;
   is_stale: boolean;
   treatment: Treatment;
@@ -27,9 +30,15 @@ export interface Snapshot {
   asOf: string | null;
 }
 
-export function loadSnapshot(reference: ReferenceData, store: Store, indicator: IndicatorRecord, plan: PlanRecord): Promise<Snapshot> {
-  return reference.memo(`snapshot:${indicator.key}:${plan.raw_values ? 'raw' : 'normalized'}`, async () => {
-    const latest = new Map((await store.latestPerMunicipality(indicator.key)).map((r) => [r.municipality_id, r]));
+export function loadSnapshot(
+  reference: ReferenceData,
+  store: Store,
+  indicator: IndicatorRecord,
+  plan: PlanRecord,
+  date?: string,
+): Promise<Snapshot> {
+  return reference.memo(`snapshot:${indicator.key}:${plan.raw_values ? 'raw' : 'normalized'}:${date ?? 'latest'}`, async () => {
+    const latest = new Map((await store.latestPerMunicipality(indicator.key, date)).map((r) => [r.municipality_id, r]));
     let asOf: string | null = null;
     for (const r of latest.values()) if (asOf === null || r.reference_date > asOf) asOf = r.reference_date;
 
@@ -47,6 +56,7 @@ export function loadSnapshot(reference: ReferenceData, store: Store, indicator: 
         name: m.name,
         district: m.district,
         value,
+        reference_date: point?.date ?? null,
         percentile: value === null ? null : percentileOf(sortedValues, value),
         is_stale: point !== undefined && asOf !== null && point.date < asOf,
         treatment: point?.treatment ?? emptyTreatment(indicator.treatment, plan),

@@ -1,13 +1,16 @@
 import type { ReferenceData } from '../../core/reference.js';
 import { ApiError } from '../../lib/errors.js';
 import type { MunicipalityRecord } from '../../store/records.js';
+import { closestMunicipalities, didYouMean } from '../shared/closest-municipalities.js';
 
-/** The municipality with this code or slug, or 404 `not-found`. */
+/** The municipality with this code, slug or name (case and accents ignored), or 404 `not-found` with the closest names. */
 export function findMunicipality(reference: ReferenceData, ref: string): MunicipalityRecord {
   const municipality = reference.municipality(ref);
   if (!municipality) {
+    const suggestions = closestMunicipalities(reference, ref);
     throw new ApiError('not-found', {
-      detail: `No municipality with code or slug "${ref}". Codes have 4 digits (Lisboa is 1106); GET /v1/municipalities lists them.`,
+      detail: `No municipality with code, slug or name "${ref}".${didYouMean(suggestions)} Codes have 4 digits (Lisboa is 1106); GET /v1/municipalities lists them.`,
+      suggestions,
     });
   }
   return municipality;

@@ -13,7 +13,7 @@ import { OcdsMethod } from './schemas.js';
 
 /** The filter parameters (spread them into an operation's input object, next to `...Paging`). */
 export const contractFilterParams = {
-  municipality: Type.Optional(MunicipalityRefs('Executed in this municipality (code or slug).')),
+  municipality: Type.Optional(MunicipalityRefs('Executed in this municipality (code, slug or name).')),
   buyer: Type.Optional({ ...Nif, description: 'Tax number of a contracting entity (9 digits).' }),
   supplier: Type.Optional({ ...Nif, description: 'Tax number of a supplier (9 digits).' }),
   cpv: Type.Optional(CpvPrefix),
@@ -37,7 +37,7 @@ export type ContractFilterInput = Static<typeof ContractFilterInput>;
 
 /** What the filters mean, for an operation's description. */
 export const CONTRACT_FILTERS_DESCRIPTION =
-  'Every filter given must hold. `municipality` (code or slug, repeatable): executed in any of them. `buyer` / ' +
+  'Every filter given must hold. `municipality` (code, slug or name, repeatable): executed in any of them. `buyer` / ' +
   '`supplier`: the tax number of a contracting entity / a supplier (procurement_lookup_entities finds it by name; ' +
   'a municipality’s own is in procurement_lookup_municipalities). `cpv`: the main CPV code starts with these ' +
   'digits (`45` construction work). `procedure_type`: the Portuguese label, any case or accents (`Concurso ' +

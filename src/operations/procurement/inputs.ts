@@ -50,7 +50,7 @@ export function datePosition(after: unknown): DatePosition | undefined {
   return { date, id };
 }
 
-/** The id of one municipality filter (code or slug); unknown is 422. */
+/** The id of one municipality filter (code, slug or name); unknown is 422. */
 export function findMunicipalityFilter(reference: ReferenceData, ref: string | undefined, field: string): number | undefined {
   return ref === undefined ? undefined : municipalityIds(reference, [ref], field)?.[0];
 }

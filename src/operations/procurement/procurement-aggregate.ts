@@ -22,12 +22,13 @@ export const procurementAggregate = defineOperation({
     'one executed in two municipalities for each municipality — so group sums can exceed `totals`, which count every ' +
     'matching contract once. `executed_in` (codes or slugs, repeatable): contracts executed in any of them (grouped ' +
     'by municipality, only those municipalities appear). `from`/`to`: publication dates, inclusive. `labels` names ' +
-    'the CPV divisions, entities and municipalities of each key.',
+    'the CPV divisions, entities and municipalities of each key. Also as CSV, one row per group (the totals are in ' +
+    'the JSON answer only).',
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(
     {
-      executed_in: Type.Optional(MunicipalityRefs('Contracts executed in this municipality (code or slug).')),
+      executed_in: Type.Optional(MunicipalityRefs('Contracts executed in this municipality (code, slug or name).')),
       from: FromDate('publication date'),
       to: ToDate('publication date'),
       group_by: Type.Optional(
@@ -45,6 +46,8 @@ export const procurementAggregate = defineOperation({
   output: AggregateAnswer,
   rest: { path: '/v1/procurement/aggregate' },
   cache: 'data',
+  // The CSV form has one row per group (docs/api.md, CSV); the totals are in the JSON answer.
+  csvRows: 'groups',
   examples: [
     { title: 'Contracts executed in Lisboa per year since 2024', input: { executed_in: ['1106'], from: '2024-01-01', group_by: ['year'] } },
     { title: 'Porto by CPV division', input: { executed_in: ['porto'], group_by: ['cpv_division'] } },

@@ -22,7 +22,7 @@ export const procurementAmendments = defineOperation({
   input: Type.Object(
     {
       contract: Type.Optional(Type.Integer({ minimum: 1, description: 'A contract id.' })),
-      municipality: Type.Optional(MunicipalityRefs('Of contracts executed in this municipality (code or slug).')),
+      municipality: Type.Optional(MunicipalityRefs('Of contracts executed in this municipality (code, slug or name).')),
       from: FromDate('amendment date'),
       to: ToDate('amendment date'),
       ...Paging,

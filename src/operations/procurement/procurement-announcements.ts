@@ -16,7 +16,7 @@ export const procurementAnnouncements = defineOperation({
     'Lists procurement announcements (notices opening a procedure). Default order: publication date descending, ' +
     'then id descending. With `open_only=true`: only announcements whose proposal deadline is today (UTC) or later, ' +
     'soonest closing first (deadline ascending, then id). `district`: the district (or autonomous region) the notice ' +
-    'names or one of its municipalities is in; `municipality` (code or slug, repeatable): placed in any of them. ' +
+    'names or one of its municipalities is in; `municipality` (code, slug or name, repeatable): placed in any of them. ' +
     '`cpv`: any of its CPV codes starts with these digits. `closing_after`/`closing_before`: deadline bounds, ' +
     'inclusive. `q`: words in the object. `is_open` says whether the deadline is today or later.',
   domain: 'procurement',
@@ -26,7 +26,7 @@ export const procurementAnnouncements = defineOperation({
       district: Type.Optional(
         Type.String({ minLength: 1, maxLength: 100, description: 'District or autonomous region name (accents optional).' }),
       ),
-      municipality: Type.Optional(MunicipalityRefs('Placed in this municipality (code or slug).')),
+      municipality: Type.Optional(MunicipalityRefs('Placed in this municipality (code, slug or name).')),
       cpv: Type.Optional(CpvPrefix),
       open_only: Type.Optional(
         Type.Boolean({ default: false, description: 'Only announcements still open (deadline today or later), soonest closing first.' }),

@@ -13,7 +13,7 @@ export const procurementEntities = defineOperation({
   description:
     'Lists the entities of public procurement — municipalities, other public bodies, companies, persons — ordered by ' +
     'tax number; page with `cursor`. `q`: words in the name or the tax number (case- and accent-insensitive, every ' +
-    'word must occur). `kind`: one kind. `municipality` (code or slug): the entity that is that municipality. ' +
+    'word must occur). `kind`: one kind. `municipality` (code, slug or name): the entity that is that municipality. ' +
     'Totals count each contract once per role: contracts_as_buyer and total_as_buyer_eur sum the price of the ' +
     'contracts where the entity is a contracting entity; the supplier figures likewise. For a name typed by a ' +
     'person (typos, partial), procurement_lookup_entities ranks the best matches first.',
@@ -23,7 +23,7 @@ export const procurementEntities = defineOperation({
     {
       q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name or tax number.' })),
       kind: Type.Optional(EntityKind),
-      municipality: Type.Optional({ ...MunicipalityRef, description: 'The municipality (code or slug) whose entity to list.' }),
+      municipality: Type.Optional({ ...MunicipalityRef, description: 'The municipality (code, slug or name) whose entity to list.' }),
       ...Paging,
     },
     { additionalProperties: false },

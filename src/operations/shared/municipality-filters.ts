@@ -7,6 +7,7 @@ import { Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
 import { MunicipalityRef } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { closestMunicipalities, didYouMean } from './closest-municipalities.js';
 
 export const MAX_MUNICIPALITIES = 50;
 
@@ -17,13 +18,18 @@ export const MunicipalityRefs = (description: string) =>
     description: `${description} Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
   });
 
-/** The ids of these municipality codes or slugs; an unknown one is 422 `validation-error` naming it. */
+/**
+ * The ids of these municipality codes, slugs or names; an unknown one is 422 `validation-error` naming it, with the
+ * closest names to the first unknown one as `suggestions`.
+ */
 export function municipalityIds(reference: ReferenceData, refs: readonly string[] | undefined, field: string): number[] | undefined {
   if (refs === undefined) return undefined;
   const unknown = refs.filter((ref) => reference.municipality(ref) === undefined);
   if (unknown.length > 0) {
+    const suggestions = closestMunicipalities(reference, unknown[0]);
     throw new ApiError('validation-error', {
-      detail: `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}. Use the 4-digit code (Lisboa is 1106) or the slug; municipalities_search and procurement_lookup_municipalities find them by name.`,
+      detail: `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}.${didYouMean(suggestions)} Use the 4-digit code (Lisboa is 1106), the slug or the name; municipalities_search and procurement_lookup_municipalities find them.`,
+      suggestions,
       errors: [{ field, message: `has unknown municipality ${unknown.join(', ')}` }],
     });
   }

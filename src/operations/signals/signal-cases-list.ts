@@ -14,14 +14,14 @@ export const signalCasesList = defineOperation({
     'Lists signal cases: the signals about one thing grouped together (a procurement procedure from its notice to ' +
     'its award, contract and amendments; an indicator episode), with the current stage, status, amount and how ' +
     'many signals it holds (`source_count`). Ordered by last_seen_at descending, then id descending; page with ' +
-    '`cursor`. `family`; `municipality` (code or slug, repeatable): in any of them. A case of a single signal is ' +
+    '`cursor`. `family`; `municipality` (code, slug or name, repeatable): in any of them. A case of a single signal is ' +
     'episodic and left out unless `include_episodic=true`. signal_cases_get gives a case’s history and its signals.',
   domain: 'signals',
   scope: 'signals:read',
   input: Type.Object(
     {
       family: Type.Optional(SignalFamilyKey),
-      municipality: Type.Optional(MunicipalityRefs('In this municipality (code or slug).')),
+      municipality: Type.Optional(MunicipalityRefs('In this municipality (code, slug or name).')),
       include_episodic: Type.Optional(Type.Boolean({ default: false, description: 'Also cases of a single signal (default false).' })),
       ...Paging,
     },

@@ -14,7 +14,7 @@ export const signalsList = defineOperation({
     'Lists signals: items we detected in procurement and indicator data (or received from outside detectors), each ' +
     'with a family, a type, a municipality, titles, a stage, a value tier, a confidence and what to do about it. ' +
     'Ordered by last_seen_at descending, then id descending; page with `cursor`. Every filter given must hold: ' +
-    '`type` / `family` (signal_types and signal_families list them), `municipality` (code or slug, repeatable): in ' +
+    '`type` / `family` (signal_types and signal_families list them), `municipality` (code, slug or name, repeatable): in ' +
     'any of them, `min_confidence` (0–1, inclusive), `value_tier`. `since` is a watermark: only signals first seen ' +
     'or changed at or after it — keep the newest last_seen_at you have read and pass it next time to get what is ' +
     'new. signals_get gives one signal with its evidence; signal_cases_list groups signals about the same thing.',
@@ -24,7 +24,7 @@ export const signalsList = defineOperation({
     {
       type: Type.Optional(SignalTypeKey),
       family: Type.Optional(SignalFamilyKey),
-      municipality: Type.Optional(MunicipalityRefs('In this municipality (code or slug).')),
+      municipality: Type.Optional(MunicipalityRefs('In this municipality (code, slug or name).')),
       min_confidence: Type.Optional(
         Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Lowest confidence included, 0.0 to 1.0 (default 0).' }),
       ),

@@ -71,11 +71,11 @@ export class PostgresStore extends SqlStore implements Store {
 
   // ── observations: the latest point per group ──────────────────────────────
 
-  async latestPerMunicipality(indicator: string): Promise<ObservationRow[]> {
+  async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     return (await this.#read(
       `SELECT DISTINCT ON (municipality_id) municipality_id, reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = $1 AND value IS NOT NULL ORDER BY municipality_id, reference_date DESC`,
-      [indicator],
+       WHERE indicator = $1 AND value IS NOT NULL AND reference_date <= $2 ORDER BY municipality_id, reference_date DESC`,
+      [indicator, asOf],
     )) as unknown as ObservationRow[];
   }
 

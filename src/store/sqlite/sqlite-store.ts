@@ -73,12 +73,12 @@ export class SqliteStore extends SqlStore implements Store {
 
   // ── observations: the latest point per group (SQLite returns the other columns of the row holding max()) ──
 
-  async latestPerMunicipality(indicator: string): Promise<ObservationRow[]> {
+  async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     // SQLite returns the other columns of the row holding max(): the latest non-null point per municipality.
     return this.#sql(
       `SELECT municipality_id, max(reference_date) AS reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = ? AND value IS NOT NULL GROUP BY municipality_id`,
-    ).all(indicator) as ObservationRow[];
+       WHERE indicator = ? AND value IS NOT NULL AND reference_date <= ? GROUP BY municipality_id`,
+    ).all(indicator, asOf) as ObservationRow[];
   }
 
   async latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]> {

@@ -1,0 +1,52 @@
+/**
+ * Charged requests per account, day and channel, for the console's usage chart (docs/console.md). Counted in
+ * memory on the hot path and written to the store in batches every second (added, so that every instance's
+ * counts sum up), like the usage journal. The month's total the console shows is the counters' own figure,
+ * the one `/v1/me` reports; these daily counts split it by day and channel.
+ */
+import type { DailyUsageEntry, UsageChannel } from '../store/console/console-records.js';
+import type { Store } from '../store/store.js';
+
+const FLUSH_EVERY_MS = 1_000;
+
+export class DailyUsage {
+  readonly #store: Store;
+  #pending = new Map<string, DailyUsageEntry>();
+  readonly #timer: NodeJS.Timeout;
+  #tail: Promise<void> = Promise.resolve();
+
+  constructor(store: Store) {
+    this.#store = store;
+    this.#timer = setInterval(() => void this.flush().catch(() => {}), FLUSH_EVERY_MS);
+    this.#timer.unref();
+  }
+
+  add(accountId: number, day: string, channel: UsageChannel): void {
+    const key = `${accountId}|${day}|${channel}`;
+    const entry = this.#pending.get(key);
+    if (entry) entry.count++;
+    else this.#pending.set(key, { accountId, day, channel, count: 1 });
+  }
+
+  /** Writes what is pending; a failed batch is kept for the next. */
+  flush(): Promise<void> {
+    const run = this.#tail.then(async () => {
+      if (this.#pending.size === 0) return;
+      const batch = [...this.#pending.values()];
+      this.#pending = new Map();
+      try {
+        await this.#store.console.addDailyUsage(batch);
+      } catch (error) {
+        for (const e of batch) for (let i = 0; i < e.count; i++) this.add(e.accountId, e.day, e.channel);
+        throw error;
+      }
+    });
+    this.#tail = run.catch(() => {});
+    return run;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.#timer);
+    await this.flush().catch(() => {});
+  }
+}

@@ -1,0 +1,89 @@
+/**
+ * The console's stylesheet and script, served from this process (no CDN, no build step). The script only
+ * enhances: copy buttons, and reading a chosen deployment file into the upload form's text area.
+ */
+import type { FastifyInstance } from 'fastify';
+
+const CSS = `
+:root { --ink: #1d2430; --muted: #5b6473; --line: #d9dee6; --bg: #f6f7f9; --card: #fff; --accent: #0b5cad; --bad: #a61b1b; --ok: #1c6b38; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
+a { color: var(--accent); }
+.top { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1.5rem; background: var(--card); border-bottom: 1px solid var(--line); }
+.brand { font-weight: 700; color: var(--ink); text-decoration: none; }
+.brand span { font-weight: 400; color: var(--muted); }
+nav { display: flex; flex-wrap: wrap; gap: 0.25rem; }
+nav a { padding: 0.3rem 0.7rem; border-radius: 6px; text-decoration: none; color: var(--ink); }
+nav a[aria-current="page"] { background: #e4ecf7; color: var(--accent); font-weight: 600; }
+.who { margin-left: auto; display: flex; gap: 0.6rem; align-items: center; color: var(--muted); font-size: 0.9rem; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
+h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
+h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; }
+section, .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; margin: 0 0 1rem; }
+table { width: 100%; border-collapse: collapse; font-size: 0.92rem; }
+th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #eef1f5; padding: 0.1em 0.3em; border-radius: 4px; }
+label { display: block; margin: 0.6rem 0 0.2rem; font-weight: 600; }
+input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { width: 100%; padding: 0.45rem 0.55rem; border: 1px solid #b9c1cc; border-radius: 6px; font: inherit; background: #fff; }
+textarea { font: 0.85rem/1.4 ui-monospace, monospace; min-height: 14rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.6rem 0; }
+fieldset label { display: inline-flex; gap: 0.3rem; font-weight: 400; margin-right: 1rem; }
+button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; margin-top: 0.8rem; }
+button.secondary { background: #fff; color: var(--accent); }
+button.danger { background: var(--bad); border-color: var(--bad); }
+button.link { background: none; border: none; color: var(--accent); padding: 0; margin: 0; text-decoration: underline; }
+td form, td button { display: inline; margin: 0; }
+td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
+.error { color: var(--bad); background: #fbeaea; border: 1px solid #efc4c4; padding: 0.6rem 0.8rem; border-radius: 6px; white-space: pre-wrap; }
+.notice { color: var(--ok); background: #e8f5ec; border: 1px solid #bfe0c9; padding: 0.6rem 0.8rem; border-radius: 6px; }
+.secret { background: #fff8e1; border: 1px solid #f0d98c; padding: 0.4rem 1rem; border-radius: 8px; margin-bottom: 1rem; }
+.copy-row { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
+.copy-row code { font-size: 1rem; padding: 0.3rem 0.5rem; word-break: break-all; }
+.copy-row button { margin: 0; }
+.muted { color: var(--muted); }
+.pill { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef1f5; }
+.pill.live { background: #e3f4e8; color: var(--ok); }
+.pill.paused, .pill.revoked { background: #fbeaea; color: var(--bad); }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 0.8rem; margin-bottom: 1rem; }
+.figures div { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.7rem 1rem; }
+.figures b { display: block; font-size: 1.35rem; font-variant-numeric: tabular-nums; }
+progress { width: 100%; height: 0.5rem; margin-top: 0.4rem; accent-color: var(--accent); }
+svg.chart { width: 100%; height: auto; max-height: 18rem; }
+svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
+.legend { display: flex; gap: 1rem; font-size: 0.9rem; }
+.legend i { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.3rem; vertical-align: -1px; }
+.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } .mcp { fill: #2f9e6b; background: #2f9e6b; }
+.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1rem; }
+`;
+
+const JS = `
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('[data-copy]');
+  if (!button) return;
+  const text = document.getElementById(button.dataset.copy).textContent;
+  navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied'; }, () => { button.textContent = 'Select and copy'; });
+});
+document.addEventListener('change', (event) => {
+  const input = event.target;
+  if (!input.matches || !input.matches('input[type=file][data-into]')) return;
+  const file = input.files && input.files[0];
+  if (!file) return;
+  file.text().then((text) => {
+    document.getElementById(input.dataset.into).value = text;
+    const name = document.getElementById(input.dataset.name);
+    if (name) name.value = file.name;
+  });
+});
+`;
+
+export function registerConsoleAssets(scope: FastifyInstance): void {
+  scope.get('/console/assets/console.css', (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').type('text/css; charset=utf-8').send(CSS),
+  );
+  scope.get('/console/assets/console.js', (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').type('text/javascript; charset=utf-8').send(JS),
+  );
+}

@@ -1,0 +1,19 @@
+/** The account console under /console (docs/console.md): its assets, sign-in, and one file of routes per page. */
+import type { FastifyInstance } from 'fastify';
+import { registerConsoleAssets } from './assets.js';
+import { registerKeysPage } from './keys-page.js';
+import { registerSignInRoutes } from './sign-in-routes.js';
+import { requireUser } from './signed-in.js';
+import { registerUsagePage } from './usage-page.js';
+
+export function registerConsole(scope: FastifyInstance): void {
+  registerConsoleAssets(scope);
+  registerSignInRoutes(scope);
+  scope.get('/console', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    return reply.redirect('/console/keys', 303);
+  });
+  registerKeysPage(scope);
+  registerUsagePage(scope);
+}

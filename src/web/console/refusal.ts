@@ -1,0 +1,39 @@
+/** A refused console request (no session, wrong role, not this account's, bad form) and its HTML page. */
+import type { FastifyReply } from 'fastify';
+import { esc } from './html.js';
+
+export class ConsoleRefusal extends Error {
+  override name = 'ConsoleRefusal';
+  readonly status: number;
+
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/** Not found, whether it does not exist or belongs to another account: the answer does not tell which. */
+export function notFound(what: string): ConsoleRefusal {
+  return new ConsoleRefusal(404, `No such ${what} in your account.`);
+}
+
+const TITLES: Record<number, string> = {
+  400: 'That did not work',
+  401: 'Signed out',
+  403: 'Not allowed',
+  404: 'Not found',
+  500: 'Server error',
+};
+
+export function renderRefusal(reply: FastifyReply, refusal: ConsoleRefusal): FastifyReply {
+  const title = TITLES[refusal.status] ?? 'That did not work';
+  return reply
+    .code(refusal.status)
+    .type('text/html; charset=utf-8')
+    .send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)} — munidata console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
+<body class="narrow"><main><h1>${esc(title)}</h1><p class="error" role="alert">${esc(refusal.message)}</p>
+<p><a href="/console">Back to the console</a></p></main></body></html>
+`);
+}

@@ -1,0 +1,158 @@
+/**
+ * Signing in and out (docs/console.md): the sign-in form with its lock-out, sign-out, sign-out everywhere, the
+ * one-time set-password link of a new user and the one-time sign-in link of the demo owner.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
+import { endOtherSessions, endSession, startSession } from '../../admin/sessions.js';
+import { checkSignIn, SIGN_IN_WINDOW_MINUTES } from '../../admin/sign-in.js';
+import { setPassword, useLink } from '../../admin/users.js';
+import { AdminError } from '../../lib/admin-error.js';
+import type { UserRecord } from '../../store/console/console-records.js';
+import { csrfField, esc, message, plainPage } from './html.js';
+import { requireUser } from './signed-in.js';
+
+type Form = Record<string, string | undefined>;
+
+export function registerSignInRoutes(scope: FastifyInstance): void {
+  scope.get('/console/sign-in', async (request, reply) => {
+    const query = request.query as Form;
+    const notice = query.signed_out !== undefined ? 'You are signed out.' : undefined;
+    return html(reply, 200, signInPage(await reply.generateCsrf(), { next: query.next, notice }));
+  });
+
+  scope.post('/console/sign-in', async (request, reply) => {
+    const form = (request.body ?? {}) as Form;
+    const { store, clock } = scope.signedInDeps;
+    const email = form.email ?? '';
+    const outcome = await checkSignIn(store, { email, password: form.password ?? '', address: request.ip }, new Date(clock()));
+    if (!outcome.ok) {
+      const text =
+        outcome.reason === 'locked'
+          ? `Too many failed sign-ins for this email or from this address. Wait ${SIGN_IN_WINDOW_MINUTES} minutes, then try again.`
+          : 'The email or the password is not right.';
+      return html(
+        reply,
+        outcome.reason === 'locked' ? 429 : 401,
+        signInPage(await reply.generateCsrf(), { next: form.next, email, error: text }),
+      );
+    }
+    await signIn(request, reply, outcome.user);
+    return reply.redirect(safeNext(form.next), 303);
+  });
+
+  scope.post('/console/sign-out', async (request, reply) => {
+    const { store, clock } = scope.signedInDeps;
+    const token = request.cookies[scope.consoleCookies.session];
+    if (token) await endSession(store, token, new Date(clock()));
+    reply.clearCookie(scope.consoleCookies.session, scope.consoleCookies.options);
+    return reply.redirect('/console/sign-in?signed_out', 303);
+  });
+
+  scope.post('/console/sign-out-everywhere', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    await endOtherSessions(scope.signedInDeps.store, who.user.id, new Date(scope.signedInDeps.clock()));
+    reply.clearCookie(scope.consoleCookies.session, scope.consoleCookies.options);
+    return reply.redirect('/console/sign-in?signed_out', 303);
+  });
+
+  // A link's token is used by the form's POST, not by opening the link (mail scanners open links).
+  scope.get('/console/set-password', async (request, reply) => {
+    const token = (request.query as Form).token ?? '';
+    return html(reply, 200, setPasswordPage(await reply.generateCsrf(), token));
+  });
+
+  scope.post('/console/set-password', async (request, reply) => {
+    const form = (request.body ?? {}) as Form;
+    const { store, clock } = scope.signedInDeps;
+    const token = form.token ?? '';
+    const password = form.password ?? '';
+    const problem =
+      password !== (form.confirm ?? '')
+        ? 'The two passwords differ.'
+        : password.trim().length < PASSWORD_MIN_LENGTH
+          ? `A password needs at least ${PASSWORD_MIN_LENGTH} characters.`
+          : undefined;
+    if (problem) return html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
+    const link = await useLink(store, token, new Date(clock()));
+    if (link?.purpose !== 'set-password') {
+      return html(
+        reply,
+        400,
+        setPasswordPage(
+          await reply.generateCsrf(),
+          token,
+          'This link was used already, has expired or is not right. Ask your account owner for a new one.',
+        ),
+      );
+    }
+    try {
+      await setPassword(store, link.user.id, password);
+    } catch (error) {
+      if (error instanceof AdminError) return html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, error.message));
+      throw error;
+    }
+    await signIn(request, reply, link.user);
+    return reply.redirect('/console', 303);
+  });
+
+  // The demo owner's link printed by `npm start`: one click signs in (once; the next start prints a new one).
+  scope.get('/console/link', async (request, reply) => {
+    const { store, clock } = scope.signedInDeps;
+    const link = await useLink(store, (request.query as Form).token ?? '', new Date(clock()));
+    if (link?.purpose !== 'sign-in') {
+      return html(
+        reply,
+        400,
+        signInPage(await reply.generateCsrf(), { error: 'This sign-in link was used already or has expired. Sign in with your password.' }),
+      );
+    }
+    await signIn(request, reply, link.user);
+    return reply.redirect('/console', 303);
+  });
+}
+
+async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRecord): Promise<void> {
+  const { store, clock } = request.server.signedInDeps;
+  const cookies = request.server.consoleCookies;
+  const started = await startSession(store, user, { userAgent: request.headers['user-agent'], address: request.ip }, new Date(clock()));
+  reply.setCookie(cookies.session, started.token, { ...cookies.options, expires: started.expiresAt });
+}
+
+/** Back to the console page asked for before signing in; never to another site. */
+function safeNext(next: string | undefined): string {
+  return next && /^\/console(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/console';
+}
+
+function html(reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).type('text/html; charset=utf-8').send(body);
+}
+
+function signInPage(csrf: string, o: { next?: string; email?: string; error?: string; notice?: string }): string {
+  return plainPage(
+    'Sign in',
+    `${message('error', o.error)}${message('notice', o.notice)}
+<form method="post" action="/console/sign-in" class="card">${csrfField(csrf)}
+<input type="hidden" name="next" value="${esc(o.next ?? '')}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email ?? '')}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+<p class="muted">No password yet? Use the one-time link your account owner gave you.</p>`,
+  );
+}
+
+function setPasswordPage(csrf: string, token: string, error?: string): string {
+  return plainPage(
+    'Set your password',
+    `${message('error', error)}
+<form method="post" action="/console/set-password" class="card">${csrfField(csrf)}
+<input type="hidden" name="token" value="${esc(token)}">
+<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
+<label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<button type="submit">Set password and sign in</button>
+</form>`,
+  );
+}

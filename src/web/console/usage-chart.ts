@@ -1,0 +1,64 @@
+/**
+ * The usage chart: one stacked bar per day of the month, a colour per channel (REST, A2A, MCP), drawn as SVG on
+ * the server (no script, no chart library to serve). Each bar has a <title> for its figures.
+ */
+import type { UsageChannel } from '../../store/console/console-records.js';
+import { esc } from './html.js';
+
+export const CHANNELS: readonly { id: UsageChannel; label: string }[] = [
+  { id: 'rest', label: 'REST' },
+  { id: 'a2a', label: 'A2A' },
+  { id: 'mcp', label: 'MCP' },
+];
+
+export type DayCounts = Record<UsageChannel, number>;
+
+export function usageChart(days: readonly { day: string; counts: DayCounts }[]): string {
+  const width = 760;
+  const height = 220;
+  const left = 44;
+  const bottom = 24;
+  const top = 10;
+  const plotHeight = height - bottom - top;
+  const max = Math.max(1, ...days.map((d) => total(d.counts)));
+  const scale = niceCeiling(max);
+  const slot = (width - left - 6) / Math.max(1, days.length);
+  const bar = Math.max(2, slot * 0.7);
+  const grid = [0, 0.5, 1]
+    .map((f) => {
+      const y = top + plotHeight - f * plotHeight;
+      return `<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${Math.round(scale * f)}</text>`;
+    })
+    .join('');
+  const bars = days
+    .map((d, i) => {
+      const x = left + i * slot + (slot - bar) / 2;
+      let y = top + plotHeight;
+      const parts = CHANNELS.map((c) => {
+        const h = (d.counts[c.id] / scale) * plotHeight;
+        y -= h;
+        return h > 0
+          ? `<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}"/>`
+          : '';
+      }).join('');
+      const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${d.counts[c.id]}`).join(', ')}`;
+      const dayLabel =
+        i % 5 === 0 || i === days.length - 1
+          ? `<text x="${(x + bar / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle">${Number(d.day.slice(8))}</text>`
+          : '';
+      return `<g><title>${esc(label)}</title>${parts}</g>${dayLabel}`;
+    })
+    .join('');
+  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests per day and channel this month">${grid}${bars}</svg>`;
+}
+
+export function total(counts: DayCounts): number {
+  return counts.rest + counts.a2a + counts.mcp;
+}
+
+/** 1, 2 or 5 times a power of ten, at least `n`: round figures on the axis. */
+function niceCeiling(n: number): number {
+  const power = 10 ** Math.floor(Math.log10(n));
+  for (const f of [1, 2, 5, 10]) if (f * power >= n) return f * power;
+  return 10 * power;
+}

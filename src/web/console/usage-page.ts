@@ -1,0 +1,82 @@
+/**
+ * Usage and plan (docs/console.md): this month's requests against the quota — the figure `/v1/me` reports, read
+ * from the same counters — split per channel and per day in a chart, and the plan's limits and domains.
+ */
+import type { FastifyInstance } from 'fastify';
+import { monthlyPeriod } from '../../access/counters.js';
+import { esc, page } from './html.js';
+import { requireUser } from './signed-in.js';
+import { CHANNELS, type DayCounts, total, usageChart } from './usage-chart.js';
+
+export function registerUsagePage(scope: FastifyInstance): void {
+  const { store, counters, dailyUsage, clock } = scope.signedInDeps;
+
+  scope.get('/console/usage', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    const now = new Date(clock());
+    const period = monthlyPeriod(now);
+    await dailyUsage.flush().catch(() => {});
+    const used = await counters.usage(who.account.id, period.key);
+    const rows = await store.console.dailyUsage(who.account.id, period.start, period.end);
+    const today = now.toISOString().slice(0, 10);
+    const days: { day: string; counts: DayCounts }[] = [];
+    for (let d = new Date(`${period.start}T00:00:00Z`); d.toISOString().slice(0, 10) <= today; d = new Date(d.getTime() + 86_400_000)) {
+      days.push({ day: d.toISOString().slice(0, 10), counts: { rest: 0, a2a: 0, mcp: 0 } });
+    }
+    const byDay = new Map(days.map((d) => [d.day, d.counts]));
+    const perChannel: DayCounts = { rest: 0, a2a: 0, mcp: 0 };
+    for (const row of rows) {
+      const counts = byDay.get(row.day);
+      if (counts) counts[row.channel] += row.count;
+      perChannel[row.channel] += row.count;
+    }
+    const { plan } = who;
+    const quota = plan.requests_per_month;
+    const share = quota ? Math.min(100, (used / quota) * 100) : 0;
+    const limit = (n: number | null, unit: string) => (n === null ? 'unlimited' : `${n.toLocaleString('en')} ${unit}`);
+    const body = `
+<div class="figures">
+<div>This month <b id="used">${used.toLocaleString('en')}</b> of ${esc(quota === null ? 'unlimited' : quota.toLocaleString('en'))} requests
+${quota ? `<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
+<div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${esc(period.end)}</div>
+${CHANNELS.map((c) => `<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`).join('\n')}
+</div>
+<section>
+<h2>Requests per day</h2>
+<p class="legend">${CHANNELS.map((c) => `<span><i class="${c.id}"></i>${c.label}</span>`).join('')}</p>
+${usageChart(days)}
+<p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${esc(period.start)} to ${esc(period.end)} (UTC).
+The total is the one <code>GET /v1/me</code> reports; the split per channel counts from the day this console began counting.</p>
+</section>
+<section>
+<h2>Plan: ${esc(plan.name)} <span class="pill">${esc(plan.code)}</span></h2>
+<table><tbody>
+<tr><th>Requests per minute</th><td id="per-minute">${esc(limit(plan.requests_per_minute, 'a minute'))}</td></tr>
+<tr><th>Requests per month</th><td>${esc(limit(quota, 'a month'))}</td></tr>
+<tr><th>Data domains</th><td id="domains">${plan.domains.length ? plan.domains.map((d) => `<span class="pill">${esc(d)}</span>`).join(' ') : 'none'}</td></tr>
+<tr><th>History window of series</th><td>${esc(plan.history_years === null ? 'all years' : `${plan.history_years} years`)}</td></tr>
+<tr><th>Alert window</th><td>${esc(plan.alerts_history_days === null ? 'all matches' : `${plan.alerts_history_days} days`)}</td></tr>
+<tr><th>Data API (REST, A2A, MCP)</th><td>${plan.api_access ? 'included' : 'not included'}</td></tr>
+</tbody></table>
+</section>
+<section>
+<h2>Per day</h2>
+<table><thead><tr><th>Day</th>${CHANNELS.map((c) => `<th class="num">${c.label}</th>`).join('')}<th class="num">Total</th></tr></thead><tbody>
+${
+  days
+    .filter((d) => total(d.counts) > 0)
+    .reverse()
+    .map(
+      (d) =>
+        `<tr><td>${esc(d.day)}</td>${CHANNELS.map((c) => `<td class="num">${d.counts[c.id]}</td>`).join('')}<td class="num">${total(d.counts)}</td></tr>`,
+    )
+    .join('\n') || '<tr><td colspan="5" class="muted">No requests yet this month.</td></tr>'
+}
+</tbody></table>
+</section>`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page({ title: 'Usage and plan', who, csrf: await reply.generateCsrf(), section: 'usage', body }));
+  });
+}

@@ -1,0 +1,198 @@
+/**
+ * Answers made before any route runs — by Fastify (a URL it cannot decode, a body it will not read) or by Node's
+ * HTTP parser (headers too large, a malformed request) — and the methods an endpoint does not serve: each is in
+ * the form of the channel the request was for, with a request id (docs/api.md, Errors; docs/a2a.md; docs/mcp.md).
+ * Over a real socket where Node answers itself.
+ */
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectProblem, expectValidation } from './helpers/expectations.js';
+import { BASE_URL, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
+
+let t: TestApp;
+let port: number;
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  port = (t.app.http.server.address() as { port: number }).port;
+});
+afterAll(() => t.close());
+
+async function send(
+  method: string,
+  url: string,
+  options: { headers?: Record<string, string>; payload?: string } = {},
+): Promise<TestResponse> {
+  t.clock.advance(61_000);
+  const res = await t.app.http.inject({
+    method: method as 'GET',
+    url,
+    headers: { authorization: `Bearer ${t.keys.premium}`, ...options.headers },
+    payload: options.payload,
+  });
+  let json: any;
+  try {
+    json = JSON.parse(res.body);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, body: res.body, json };
+}
+
+/** Raw bytes to the listening server; the whole answer, as text, once the server closes or after a pause. */
+function raw(request: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk) => {
+      data += chunk;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head, ...rest] = data.split('\r\n\r\n');
+      const [statusLine, ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
+    });
+    socket.write(request);
+    setTimeout(() => socket.end(), 1000);
+  });
+}
+
+/** A JSON-RPC refusal of the whole request on A2A: the status, and -32000 with ErrorInfo + problem carrying the id. */
+function expectA2aRefusal(res: TestResponse, status: number, kind: string) {
+  expect(res.status, res.body).toBe(status);
+  expect(res.json.jsonrpc).toBe('2.0');
+  expect(res.json.error.code).toBe(-32000);
+  expect(res.json.error.data[0]).toMatchObject({ reason: kind.toUpperCase().replaceAll('-', '_'), metadata: { kind } });
+  expect(res.json.error.data[1]).toMatchObject({ type: `${BASE_URL}/problems/${kind}`, status });
+  expect(res.json.error.data[1].request_id).toBe(res.headers['request-id']);
+}
+
+function expectMcpRefusal(res: TestResponse, status: number, kind: string) {
+  expect(res.status, res.body).toBe(status);
+  expect(res.json.jsonrpc).toBe('2.0');
+  expect(res.json.error.code).toBe(-32000);
+  expect(res.json.error.data).toMatchObject({ type: `${BASE_URL}/problems/${kind}`, status });
+  expect(res.json.error.data.request_id).toBe(res.headers['request-id']);
+}
+
+describe('REST: every answer a problem document', () => {
+  it('a path that is not valid percent-encoding or UTF-8 is 422 naming the path', async () => {
+    for (const url of ['/v1/indicators/%ZZ', '/v1/indicators/%ED%A0%80', '/v1/signals/%FF']) {
+      expectValidation(await send('GET', url), 'path');
+    }
+  });
+
+  it('a path parameter of any length reaches the core: 422 naming it, as on A2A and MCP', async () => {
+    expectValidation(await send('GET', `/v1/indicators/${'a'.repeat(150)}`), 'key');
+    expectValidation(await send('GET', `/v1/municipalities/${'x'.repeat(5000)}`), 'code');
+  });
+
+  it('a GET with a body is answered as without one, whatever its content type or syntax', async () => {
+    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/weird' }, {}] as Record<string, string>[]) {
+      const res = await send('GET', '/v1/indicators?limit=1', { headers, payload: '{not json' });
+      expect(res.status, res.body).toBe(200);
+    }
+  });
+
+  it('other methods are 405 with Allow whatever the body: bad JSON, an odd content type, none', async () => {
+    for (const [headers, payload] of [
+      [{ 'content-type': 'application/json' }, '{'],
+      [{ 'content-type': 'application/json' }, ''],
+      [{ 'content-type': 'text/weird' }, 'x'],
+    ] as const) {
+      const res = await send('POST', '/v1/indicators', { headers, payload });
+      expectProblem(res, 405, 'method-not-allowed');
+      expect(res.headers.allow).toBe('GET, HEAD');
+    }
+  });
+
+  it('a body over the limit is 413 payload-too-large; an unknown route is 404 whatever its body', async () => {
+    expectProblem(
+      await send('POST', '/v1/indicators', { headers: { 'content-type': 'application/json' }, payload: 'x'.repeat(100_000) }),
+      413,
+      'payload-too-large',
+    );
+    expectProblem(await send('POST', '/nowhere', { headers: { 'content-type': 'application/json' }, payload: '{' }), 404, 'not-found');
+    expectProblem(await send('DELETE', '/v1/nothing'), 404, 'not-found');
+  });
+
+  it('a malformed content type is 400 bad-request, not Fastify JSON', async () => {
+    expectProblem(await send('POST', '/nowhere', { headers: { 'content-type': '/;;' }, payload: 'x' }), 400, 'bad-request');
+  });
+
+  it('headers too large (431) and an unparsable request (400) come from Node as problem documents with a request id', async () => {
+    const big = await raw(`GET /v1/indicators HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big.status).toBe(431);
+    expect(big.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = JSON.parse(big.body);
+    expect(problem).toMatchObject({ type: `${BASE_URL}/problems/header-fields-too-large`, status: 431 });
+    expect(problem.request_id).toMatch(/^req_/);
+    expect(big.headers['request-id']).toBe(problem.request_id);
+
+    const garbage = await raw('GET /v1/indicators HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    expect(garbage.status).toBe(400);
+    expect(JSON.parse(garbage.body)).toMatchObject({ type: `${BASE_URL}/problems/bad-request`, status: 400 });
+
+    const longUrl = await raw(`GET /v1/indicators/${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(longUrl.status).toBe(431);
+    expect(JSON.parse(longUrl.body).request_id).toBe(longUrl.headers['request-id']);
+  });
+
+  it('OPTIONS is 405 as before (no CORS: browser requests are refused)', async () => {
+    const res = await send('OPTIONS', '/v1/indicators', {
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+    });
+    expectProblem(res, 405, 'method-not-allowed');
+  });
+});
+
+describe('A2A and MCP: JSON-RPC refusals', () => {
+  it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('%s /a2a is 405 with Allow: POST, in the A2A form', async (method) => {
+    for (const url of ['/a2a', '/a2a/']) {
+      const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
+      expectA2aRefusal(res, 405, 'method-not-allowed');
+      expect(res.headers.allow).toBe('POST');
+    }
+  });
+
+  it('a company agent that does not exist is still 404 (in the A2A form), not 405', async () => {
+    const res = await send('GET', '/agents/no-such-agent/a2a');
+    expect(res.status, res.body).toBe(404);
+    expect(res.json.error.data[0]).toMatchObject({ reason: 'NOT_FOUND' });
+    expect(res.headers.allow).toBeUndefined();
+  });
+
+  it('HEAD /a2a is 405 too', async () => {
+    const res = await send('HEAD', '/a2a');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+  });
+
+  it('headers too large on /a2a and /mcp are JSON-RPC refusals with the status', async () => {
+    for (const [path, check] of [
+      ['/a2a', (body: any) => expect(body.error.data[1]).toMatchObject({ status: 431 })],
+      ['/mcp', (body: any) => expect(body.error.data).toMatchObject({ status: 431 })],
+    ] as const) {
+      const res = await raw(`POST ${path} HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`);
+      expect(res.status).toBe(431);
+      const body = JSON.parse(res.body);
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+      check(body);
+    }
+  });
+
+  it('a bad URL on the MCP path is a JSON-RPC refusal', async () => {
+    const res = await send('POST', '/mcp%ZZ');
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+  });
+
+  it('MCP non-POST methods keep their 405', async () => {
+    const res = await send('DELETE', '/mcp');
+    expectMcpRefusal(res, 405, 'method-not-allowed');
+    expect(res.headers.allow).toBe('POST');
+  });
+});

@@ -1,0 +1,35 @@
+/** `GET /`: the bare address points to the reference, the OpenAPI document, the agent card and the MCP endpoint. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+describe('GET /', () => {
+  it('answers a small HTML page with links to /docs, the OpenAPI document, the agent card and /mcp, without a key', async () => {
+    const res = await t.get('/', { key: null, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    for (const href of ['/docs', '/v1/openapi.json', '/.well-known/agent-card.json', '/mcp']) {
+      expect(res.body).toContain(`href="${BASE_URL}${href}"`);
+    }
+  });
+
+  it('answers JSON to a client asking for application/json, and each address it names answers', async () => {
+    const res = await t.get('/', { key: null, headers: { accept: 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json).toMatchObject({
+      docs: `${BASE_URL}/docs`,
+      openapi: `${BASE_URL}/v1/openapi.json`,
+      agent_card: `${BASE_URL}/.well-known/agent-card.json`,
+      mcp: `${BASE_URL}/mcp`,
+    });
+    for (const url of [res.json.docs, res.json.openapi, res.json.agent_card]) {
+      expect((await t.get(url.slice(BASE_URL.length), { key: null })).status, url).toBe(200);
+    }
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * The rules for input values (docs/api.md, Input values), the same on every channel: text without control
+ * characters or lone surrogates, numbers and booleans read strictly from REST text, integers a JSON number holds
+ * exactly. Each refusal is 422 `validation-error` naming the parameter on REST, A2A and MCP, and is not charged.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { monthlyPeriod } from '../src/access/counters.js';
+import type { AnyOperation } from '../src/core/operation.js';
+import { expectValidation } from './helpers/expectations.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const op = (name: string): AnyOperation => t.app.registry.get(name) as AnyOperation;
+const usage = () => t.app.counters.usage(t.accounts.premium, monthlyPeriod(new Date(t.clock.now)).key);
+
+/** The same input on the three channels: each a 422 naming `field`, none charged. */
+async function refusedEverywhere(name: string, input: Record<string, unknown>, field: string) {
+  t.clock.advance(61_000);
+  const before = await usage();
+  for (const channel of CHANNEL_NAMES) {
+    const answer = await callOn(t, channel, op(name), input, t.keys.premium);
+    expect(answer, `${name} on ${channel}`).toBeDefined();
+    expect(answer?.formProblem, `${channel}: ${answer?.body}`).toBeUndefined();
+    expect(answer?.kind, `${name} ${JSON.stringify(input)} on ${channel}: ${answer?.body}`).toBe('validation-error');
+    expect(answer?.fields, `${channel}: ${answer?.body}`).toContain(field);
+  }
+  expect(await usage(), `${name} ${JSON.stringify(input)} was charged`).toBe(before);
+}
+
+describe('text: control characters and lone surrogates', () => {
+  const searches: [string, Record<string, unknown>][] = [
+    ['procurement_contracts', {}],
+    ['procurement_entities', {}],
+    ['procurement_announcements', {}],
+    ['procurement_ocds_releases', {}],
+    ['municipalities_search', {}],
+    ['indicators_list', {}],
+    ['procurement_lookup_entities', {}],
+  ];
+
+  it.each(searches)('a NUL byte in q of %s is refused on every channel, naming q', async (name, base) => {
+    await refusedEverywhere(name, { ...base, q: 'a\u0000b' }, 'q');
+  });
+
+  it.each(['\n', '\t', '\r', '\u001b', '\u007f', '\u0085'])('the control character %j is refused, not stripped', async (char) => {
+    await refusedEverywhere('municipalities_search', { q: `lis${char}boa` }, 'q');
+  });
+
+  it('a lone surrogate is refused on every channel, naming the field, and charges nothing', async () => {
+    await refusedEverywhere('municipalities_search', { q: '\ud800' }, 'q');
+    await refusedEverywhere('municipalities_search', { q: 'a\udc00b' }, 'q');
+  });
+
+  it('REST bytes that are not UTF-8 are refused like a lone surrogate, not searched as U+FFFD', async () => {
+    for (const q of ['%FF', '%ED%A0%80', 'a%C3', '%C0%AF']) {
+      expectValidation(await t.get(`/v1/municipalities?q=${q}`), 'q');
+    }
+  });
+
+  it('a control character in one value of a repeated parameter is refused', async () => {
+    expectValidation(await t.get('/v1/signals?municipality=lisboa&municipality=por%00to'), 'municipality');
+  });
+
+  it('well-formed text outside ASCII still works: accents, a surrogate pair, a percent sign', async () => {
+    for (const q of ['%C3%89vora', '%F0%9F%98%80', '100%25', 'l+i']) {
+      const res = await t.get(`/v1/municipalities?q=${q}`);
+      expect(res.status, `${q}: ${res.body}`).toBe(200);
+    }
+    const evora = await t.get('/v1/municipalities?q=%C3%89vora');
+    expect(evora.json.items.map((m: { name: string }) => m.name)).toContain('Évora');
+  });
+});
+
+describe('numbers and booleans: one strict reading', () => {
+  it.each([
+    ['indicators_list', { limit: '0x10' }, 'limit'],
+    ['indicators_list', { limit: '1e1' }, 'limit'],
+    ['indicators_list', { limit: ' 5 ' }, 'limit'],
+    ['indicators_list', { limit: '+5' }, 'limit'],
+    ['indicators_list', { limit: '05' }, 'limit'],
+    ['indicators_list', { limit: '5.0' }, 'limit'],
+    ['indicators_list', { limit: '' }, 'limit'],
+    ['signals_list', { min_confidence: ' ' }, 'min_confidence'],
+    ['signals_list', { min_confidence: '' }, 'min_confidence'],
+    ['signals_list', { min_confidence: '.5' }, 'min_confidence'],
+    ['procurement_contracts', { min_amount: 'Infinity' }, 'min_amount'],
+    ['procurement_contracts', { min_amount: 'NaN' }, 'min_amount'],
+    ['procurement_contracts', { min_amount: '1_000' }, 'min_amount'],
+    ['signals_get', { signal_id: '0x10' }, 'signal_id'],
+    ['signals_get', { signal_id: '1e3' }, 'signal_id'],
+    ['signals_get', { signal_id: '99999999999999999999' }, 'signal_id'],
+    ['procurement_announcements', { open_only: '1' }, 'open_only'],
+    ['procurement_announcements', { open_only: 'yes' }, 'open_only'],
+    ['procurement_announcements', { open_only: 'TRUE' }, 'open_only'],
+    ['procurement_announcements', { open_only: '' }, 'open_only'],
+  ])('REST %s %j is 422 naming the parameter', async (name, input, field) => {
+    const url = `${op(name).rest.path.replace(/:([a-z_]+)/, (_, p) => String((input as Record<string, string>)[p] ?? ''))}`;
+    const query = Object.entries(input)
+      .filter(([p]) => !op(name).rest.path.includes(`:${p}`))
+      .map(([p, v]) => `${p}=${encodeURIComponent(v)}`)
+      .join('&');
+    t.clock.advance(61_000);
+    expectValidation(await t.get(query ? `${url}?${query}` : url), field);
+  });
+
+  it('the same strings are refused as the wrong type on A2A and MCP: the same kind, the same field', async () => {
+    await refusedEverywhere('indicators_list', { limit: '0x10' }, 'limit');
+    await refusedEverywhere('signals_get', { signal_id: '1e3' }, 'signal_id');
+    await refusedEverywhere('procurement_announcements', { open_only: 'yes' }, 'open_only');
+  });
+
+  it('an id beyond the integer range is 422 on every channel, never a lookup of a rounded id', async () => {
+    await refusedEverywhere('signals_get', { signal_id: 1e20 }, 'signal_id');
+    await refusedEverywhere('procurement_contract_get', { id: 2 ** 53 }, 'id');
+    const res = await t.get('/v1/signals/99999999999999999999');
+    expect(res.body).not.toContain('100000000000000000000');
+  });
+
+  it('plain decimal values are read as before', async () => {
+    for (const url of [
+      '/v1/indicators?limit=16',
+      '/v1/signals?min_confidence=0.5',
+      '/v1/signals?min_confidence=1',
+      '/v1/procurement/contracts?min_amount=1000.50',
+      '/v1/procurement/announcements?open_only=true',
+      '/v1/procurement/announcements?open_only=false',
+    ]) {
+      t.clock.advance(61_000);
+      const res = await t.get(url);
+      expect(res.status, `${url}: ${res.body}`).toBe(200);
+    }
+    const page = await t.get('/v1/indicators?limit=2');
+    expect(page.json.items).toHaveLength(2);
+  });
+
+  it('a scalar parameter given twice is refused; an array parameter may be given once or repeated', async () => {
+    expectValidation(await t.get('/v1/indicators?limit=1&limit=2'), 'limit');
+    expect((await t.get('/v1/signals?municipality=lisboa')).status).toBe(200);
+    expect((await t.get('/v1/signals?municipality=lisboa&municipality=porto')).status).toBe(200);
+  });
+
+  it('prototype names are unknown parameters, refused by name', async () => {
+    for (const name of ['__proto__', 'constructor', 'prototype', 'hasOwnProperty']) {
+      expectValidation(await t.get(`/v1/indicators?${name}=1`), name);
+    }
+  });
+});
+
+describe('an answer that fails after the handler', () => {
+  it('is refunded: the channel builds it inside the charge window', async () => {
+    t.clock.advance(61_000);
+    const before = await usage();
+    const admission = await t.app.core.admit({ authorization: `Bearer ${t.keys.premium}`, clientAddress: '127.0.0.1' });
+    const call = t.app.core.execute({ admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json' }, () => {
+      throw new Error('the envelope could not be built');
+    });
+    await expect(call).rejects.toMatchObject({ kind: 'internal' });
+    expect(await usage()).toBe(before);
+    const built = await t.app.core.execute(
+      { admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json' },
+      (outcome) => outcome.body.length,
+    );
+    expect(built.finished).toBeGreaterThan(0);
+    expect(await usage()).toBe(before + 1);
+  });
+
+  it('A2A SendMessage with "q": "\\ud800" is the same kind on all three channels and leaves usage unchanged', async () => {
+    await refusedEverywhere('municipalities_search', { q: '\ud800' }, 'q');
+  });
+});
