@@ -195,25 +195,4 @@ function isConnectionError(error: Error): boolean {
   return error instanceof DependencyUnavailableError || isConnectionFailure(error);
 }
 
-/**
- * Positional parameters built alongside the SQL text: `p.add(value)` gives the placeholder to write (`$3`).
- * Conditions assembled piece by piece never count placeholders by hand.
- */
-export class Params {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards in it taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** A LIKE pattern matching what starts with `text`. */
-export function prefixPattern(text: string): string {
-  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { containsPattern, Params, prefixPattern } from '../sql/params.js';
