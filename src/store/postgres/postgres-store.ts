@@ -1,3 +1,8 @@
+/**
+ * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads,
+ * behind the SQL port (./db.ts). Every behaviour written once lives in ../sql-store.ts; what is here is
+ * PostgreSQL's own: its procurement reads and bulk loads (pg_trgm, COPY, ./procurement/) and DISTINCT ON reads.
+ */
 import { loadAmendments } from '../procurement/amendment-rows.js';
 import { loadContracts } from '../procurement/contract-rows.js';
 import type {
