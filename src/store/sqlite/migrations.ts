@@ -1,4 +1,6 @@
 /**
+ * Per dialect: versions 1–99 as each database was created, never edited (from 100 on: ../sql/migrations.ts).
+ *
  * The SQLite schema, as numbered migrations applied in order and recorded in `schema_migrations`.
  * A migration, once released, is never edited: a change is a new entry.
  */

@@ -1,4 +1,6 @@
 /**
+ * Per dialect: the bulk load (prepared per-row statements in SQLite, COPY in PostgreSQL).
+ *
  * A procurement batch, written in one transaction on one client, in the order of the SQLite store (entities,
  * contracts, announcements, amendments) and with the same counts — but set-wise: what is stored is read once
  * per table, the decisions are taken in memory in batch order, and rows go in with COPY. Any error rolls the
