@@ -152,26 +152,35 @@ describe('the SQL port', () => {
   });
 
   it('keeps a transaction’s writes from other statements until it commits', async () => {
-    let seenOutside: unknown;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let outside: Promise<void> = Promise.resolve();
-    const transaction = port.transaction(async (tx) => {
-      await tx.run("UPDATE notes SET title = 'renamed' WHERE id = 1");
-      outside = port.query('SELECT title FROM notes WHERE id = 1').then((rows) => {
-        seenOutside = rows[0].title;
+    if (onPostgres) {
+      // Another statement runs on another connection at once, and reads the row as last committed.
+      await port.transaction(async (tx) => {
+        await tx.run("UPDATE notes SET title = 'renamed' WHERE id = 1");
+        expect(await port.query('SELECT title FROM notes WHERE id = 1')).toEqual([{ title: 'first' }]);
       });
-      await held;
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    // On SQLite the outside read waits for the end of the transaction; on PostgreSQL it reads the committed row.
-    expect(seenOutside === undefined || seenOutside === 'first').toBe(true);
-    release();
-    await transaction;
-    await outside;
-    expect(seenOutside).toBe(onPostgres ? 'first' : 'renamed');
+    } else {
+      // SQLite has one connection: a statement outside the transaction waits for its end, then sees its writes.
+      let seenOutside: unknown;
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let outside: Promise<void> = Promise.resolve();
+      const transaction = port.transaction(async (tx) => {
+        await tx.run("UPDATE notes SET title = 'renamed' WHERE id = 1");
+        outside = port.query('SELECT title FROM notes WHERE id = 1').then((rows) => {
+          seenOutside = rows[0].title;
+        });
+        await held;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(seenOutside).toBeUndefined();
+      release();
+      await transaction;
+      await outside;
+      expect(seenOutside).toBe('renamed');
+    }
+    expect(await port.query('SELECT title FROM notes WHERE id = 1')).toEqual([{ title: 'renamed' }]);
   });
 });
 
