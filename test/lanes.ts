@@ -50,6 +50,31 @@ export const NEEDS = {
   ],
 } as const;
 
+/**
+ * Files whose every assertion is the same whichever store the app runs on: checks of the sources and the build,
+ * the published surface, the protocol suites and Inspector, pages read in the browser whose data the channel
+ * tests compare on both stores, the README's quick start (SQLite by definition), and input fuzzing that is
+ * refused before any store is read. `npm test` runs them once, on SQLite; the PostgreSQL run leaves them out, so
+ * that CI stays within its time (on a 2-core machine the whole suite on both stores took 23 minutes).
+ */
+export const SAME_ON_EVERY_STORE: readonly string[] = [
+  'test/build-script.test.ts',
+  'test/floors.test.ts',
+  'test/lanes.test.ts',
+  'test/self-contained.test.ts',
+  'test/surface.test.ts',
+  'test/mcp-conformance.test.ts',
+  'test/mcp-inspector.test.ts',
+  'test/oauth-conformance.test.ts',
+  'test/docs-page.test.ts',
+  'test/explore-browser.test.ts',
+  'test/quickstart.test.ts',
+  'test/fuzz.test.ts',
+];
+
+/** The PostgreSQL run of `npm test` (`npm run test:postgres`). */
+export const POSTGRES_RUN = process.env.MUNIDATA_TEST_BACKEND === 'postgres';
+
 /** `MUNIDATA_TEST_LANE=fast` (npm run test:fast): only the files that need none of the above. */
 export const FAST_LANE = process.env.MUNIDATA_TEST_LANE === 'fast';
 
