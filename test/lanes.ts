@@ -17,9 +17,15 @@ export const NEEDS = {
     'test/revocation.test.ts',
   ],
   /** Chromium, through playwright-core. */
-  browser: ['test/docs-page.test.ts', 'test/console-browser.test.ts', 'test/explore-browser.test.ts', 'test/oauth-browser.test.ts'],
+  browser: [
+    'test/docs-page.test.ts',
+    'test/console-browser.test.ts',
+    'test/explore-browser.test.ts',
+    'test/oauth-browser.test.ts',
+    'test/oauth-conformance.test.ts',
+  ],
   /** Packages fetched and run by npx (the MCP conformance suite and Inspector, Node 22). */
-  npx: ['test/mcp-conformance.test.ts', 'test/mcp-inspector.test.ts', 'test/postgres-outage.test.ts'],
+  npx: ['test/mcp-conformance.test.ts', 'test/mcp-inspector.test.ts', 'test/postgres-outage.test.ts', 'test/oauth-conformance.test.ts'],
   /** Child processes of the compiled CLI (dist/, so a build first) or of the compiler: not in-process. */
   processes: [
     'test/cli.test.ts',

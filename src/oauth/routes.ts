@@ -46,7 +46,20 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
     for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
       scope.route({ method: ['GET', 'OPTIONS'], url: path, handler: delegate });
     }
-    scope.route({ method: ['GET', 'POST'], url: OAUTH_PATHS.authorization, handler: delegate });
+    // A client that names no scope asks for every data scope (the holder narrows them on the consent page): the
+    // library would otherwise grant nothing and answer access_denied.
+    scope.route({
+      method: ['GET', 'POST'],
+      url: OAUTH_PATHS.authorization,
+      handler: (request, reply) => {
+        const url = new URL(request.raw.url ?? '/', 'http://request.invalid');
+        if (request.method === 'GET' && !url.searchParams.has('scope')) {
+          url.searchParams.set('scope', deps.server.scopes.join(' '));
+          request.raw.url = `${url.pathname}${url.search}`;
+        }
+        return delegate(request, reply);
+      },
+    });
     scope.get(`${OAUTH_PATHS.authorization}/:uid`, delegate);
     scope.route({ method: ['POST', 'OPTIONS'], url: OAUTH_PATHS.token, handler: delegate });
     scope.route({ method: ['POST', 'OPTIONS'], url: OAUTH_PATHS.revocation, handler: delegate });

@@ -83,7 +83,14 @@ export interface RunResult {
  * `npx -y -p <package>… -- <command> <args>`, asynchronously (the app under test runs in this process and must
  * keep answering). Fails after `timeoutMs`.
  */
-export function npx(packages: readonly string[], command: string, args: readonly string[], timeoutMs: number): Promise<RunResult> {
+export function npx(
+  packages: readonly string[],
+  command: string,
+  args: readonly string[],
+  timeoutMs: number,
+  /** Told of each chunk the command prints, as it prints it (a command that waits for a browser prints its URL). */
+  onStdout?: (chunk: string) => void,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['-y', ...packages.flatMap((p) => ['-p', p]), '--', command, ...args], {
       env: { ...process.env, npm_config_yes: 'true', npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
@@ -93,6 +100,7 @@ export function npx(packages: readonly string[], command: string, args: readonly
     let stderr = '';
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
+      onStdout?.(String(chunk));
     });
     child.stderr.on('data', (chunk) => {
       stderr += chunk;

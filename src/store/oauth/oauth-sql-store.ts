@@ -40,10 +40,13 @@ const SWEEP_EVERY = 200;
 
 export class OAuthSqlStore implements OAuthStore {
   readonly #sql: OAuthSql;
+  /** Bumps the store's access version (docs/architecture.md, Revocation): every instance rereads its cached grants. */
+  readonly #bumpAccessVersion: () => Promise<unknown>;
   #writes = 0;
 
-  constructor(sql: OAuthSql) {
+  constructor(sql: OAuthSql, bumpAccessVersion: () => Promise<unknown>) {
     this.#sql = sql;
+    this.#bumpAccessVersion = bumpAccessVersion;
   }
 
   async oauthUpsert(model: string, id: string, payload: Record<string, unknown>, expiresAtMs: number | null): Promise<void> {
@@ -79,6 +82,8 @@ export class OAuthSqlStore implements OAuthStore {
 
   async oauthRevokeGrant(grantId: string): Promise<void> {
     await this.#sql.run("DELETE FROM oauth_records WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)", [grantId]);
+    // After the delete is committed: an instance that rereads then finds the grant gone, as for a revoked key.
+    await this.#bumpAccessVersion();
   }
 
   async oauthList(model: string, nowMs: number, filter: { accountId?: string } = {}): Promise<OAuthRecord[]> {

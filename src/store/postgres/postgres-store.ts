@@ -145,7 +145,7 @@ export class PostgresStore implements Store {
     this.agents = new PostgresAgentHostStore(this.#primary);
     const shared = postgresConsoleSql(pools.primary);
     this.console = new ConsoleSqlStore(shared);
-    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared), () => bumpAccessVersion(this.#primary));
     this.#access = new AccessVersionWatch(url, this.#primary);
   }
 

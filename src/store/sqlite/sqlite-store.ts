@@ -137,7 +137,13 @@ export class SqliteStore implements Store {
     this.agents = new SqliteAgentHostStore(db);
     const shared = sqliteConsoleSql(db);
     this.console = new ConsoleSqlStore(shared);
-    this.oauth = new OAuthSqlStore(oauthSqlOver(shared));
+    this.oauth = new OAuthSqlStore(oauthSqlOver(shared), async () =>
+      db
+        .prepare(
+          "INSERT INTO meta (key, value) VALUES ('access_version', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+        )
+        .run(),
+    );
   }
 
   /** Prepared statements are cached by their text: preparing is the costly part of a query. */
