@@ -59,7 +59,12 @@ export async function matchesSynthetic(
   reference: ReferenceData,
   matches: readonly AlertMatchRecord[],
 ): Promise<boolean[]> {
-  const ids = (type: string) => matches.filter((m) => m.item_key.startsWith(`${type}:`)).map((m) => Number(m.item_key.split(':')[1]));
+  // Only keys that name a stored row by its integer id (a match of an outside item names none): never NaN to SQL.
+  const ids = (type: string) =>
+    matches
+      .filter((m) => m.item_key.startsWith(`${type}:`))
+      .map((m) => Number(m.item_key.split(':')[1]))
+      .filter((id) => Number.isSafeInteger(id));
   const indicatorSynthetic = (key: string) => isDemoIndicatorSource(reference.indicator(key)?.source);
   const synthetic = new Set<string>();
   for (const s of await store.getSignals(ids('signal')))
