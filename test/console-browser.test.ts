@@ -8,14 +8,14 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOLAR_INSTALLER } from '../src/agents/demo/solar-installer.js';
 import { CHANNELS, type Channel, dataRequest } from './helpers/channels.js';
+import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = resolve(import.meta.dirname, '../screenshots/console');
 
 let t: TestApp;
@@ -68,18 +68,7 @@ beforeAll(async () => {
   await t.app.http.listen({ host: '127.0.0.1', port });
   ana = await consoleUser(t, { accountId: t.accounts.premium, email: 'ana@premium.example', role: 'owner' });
   bruno = await consoleUser(t, { accountId: t.accounts.beta, email: 'bruno@beta.example', role: 'admin' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   seller = await open();
   buyer = await open();
 }, 60_000);

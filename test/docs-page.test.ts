@@ -3,10 +3,11 @@
  * (scripts/ensure-chromium.sh installs it before the tests). What a reader sees, follows and copies.
  */
 import { createServer } from 'node:net';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_CARD_PATH } from '../src/channels/a2a/card.js';
 import { ERROR_KINDS, problemTypeUrl } from '../src/lib/errors.js';
+import { launchChromium } from './helpers/chromium.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
@@ -14,8 +15,6 @@ declare const document: {
   getElementById(id: string): unknown;
   documentElement: { scrollWidth: number; clientWidth: number };
 };
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 let t: TestApp;
 let base: string;
@@ -30,18 +29,7 @@ beforeAll(async () => {
   // The page names the public address in its links and examples: here, where the test server listens.
   t = await startTestApp({ baseUrl: base });
   await t.app.http.listen({ host: '127.0.0.1', port });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());

@@ -6,8 +6,9 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -15,7 +16,6 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 declare const document: any;
 declare const window: any;
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = join(import.meta.dirname, '..', 'screenshots', 'explorer');
 
 let t: TestApp;
@@ -30,18 +30,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   t = await startTestApp({ baseUrl: base });
   await t.app.http.listen({ host: '127.0.0.1', port });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   // A member of the premium account, signed in through the console's sign-in page in each browser.
   const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'analyst@premium.example', role: 'member' });
   desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });

@@ -9,17 +9,17 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createClient } from '../src/oauth/clients.js';
+import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { CONFORMANCE, NODE_22, npx } from './helpers/mcp-tools.js';
 import { freePort } from './helpers/redis.js';
 import { testDir } from './helpers/temp-dir.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCENARIOS = ['authorization-server-metadata-endpoint', 'authorization-code-grant'];
 
 let t: TestApp;
@@ -31,10 +31,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   t = await startTestApp({ baseUrl: base });
   await t.app.http.listen({ host: '127.0.0.1', port });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
