@@ -8,7 +8,7 @@ import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
 import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
-import { bumpAccessVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
+import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
