@@ -12,10 +12,11 @@ import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion,
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
+import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
-import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from './procurement-records.js';
+import type { AmendmentRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -354,7 +355,15 @@ export abstract class SqlStore {
     });
   }
 
-  // ── procurement records read back (./procurement/) ──────────────────────
+  // ── procurement (./procurement/) ─────────────────────────────────────────
+
+  saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
+    return this.ports.primary.transaction((tx) => saveCpvs(tx, rows));
+  }
+
+  countCpvs(): Promise<number> {
+    return countCpvs(this.ports.replica);
+  }
 
   getContract(id: number): Promise<ContractDetailRecord | undefined> {
     return loadContractDetail(this.ports.replica, id);

@@ -18,8 +18,8 @@ import type {
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
-import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
+import type { AmendmentRecord, AnnouncementRecord, ContractRecord, EntityRecord } from '../procurement-records.js';
+import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
   DEMO_CONTRACT_PLACES,
@@ -42,7 +42,6 @@ import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
-import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
@@ -124,15 +123,6 @@ export class PostgresStore extends SqlStore implements Store {
   }
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
-
-  async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
-    return this.#transaction((sql) => saveCpvs(sql, rows));
-  }
-
-  async countCpvs(): Promise<number> {
-    const [row] = await this.#read('SELECT count(*) AS n FROM cpvs');
-    return Number(row.n);
-  }
 
   async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
     return inTransaction(this.#pools.primary, (sql, client) => writeBatch(sql, client, batch));
