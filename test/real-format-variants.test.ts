@@ -568,6 +568,11 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
       writeFileSync(damaged, readFileSync(zip).subarray(0, 200));
       await expect(runDataCommand(fresh, ['import', 'base', damaged])).rejects.toThrow(AdminError);
       await expect(runDataCommand(fresh, ['import', 'base', damaged])).rejects.toThrow(/cortado\.zip: ZIP: /);
+      // The portal's XLSX copy of a year is a ZIP as well: refused, saying what to take instead.
+      const workbook = join(dir, 'contratos2025.xlsx');
+      writeFileSync(workbook, zipOf('xl/workbook.xml', Buffer.from('<workbook/>')));
+      await expect(runDataCommand(fresh, ['import', 'base', workbook])).rejects.toThrow(/is an Excel workbook \(XLSX\), which is not read/);
+      expect(await fresh.listContracts({}, { limit: 100 })).toHaveLength(26);
     } finally {
       await fresh.close();
     }
