@@ -100,8 +100,9 @@ describe('values', () => {
     expect(() => yesNo('Talvez')).toThrow(FieldError);
   });
 
-  it('treats NULL, empty, "-" and Inexistente as nothing', () => {
-    for (const nothing of ['NULL', 'null', '', '  ', '-', 'Inexistente', null, undefined]) expect(text(nothing)).toBeNull();
+  it('treats NULL, empty, "-", Inexistente and the portal’s "Não aplicável." as nothing', () => {
+    for (const nothing of ['NULL', 'null', '', '  ', '-', 'Inexistente', 'Não aplicável.', 'Nao aplicavel', null, undefined])
+      expect(text(nothing)).toBeNull();
     expect(text('  Aquisição de serviços ')).toBe('Aquisição de serviços');
     expect(text('HIGINO PINHEIRO &amp; IRMÃO, LDA')).toBe('HIGINO PINHEIRO & IRMÃO, LDA');
   });
@@ -125,6 +126,11 @@ describe('values', () => {
     expect(wholeNumber('1096')).toBe(1096);
     expect(wholeNumber(90.0)).toBe(90);
     expect(() => wholeNumber('12,5')).toThrow('whole number');
+    // Periods as the portal's pages write them; another unit is refused, not converted.
+    expect(wholeNumber('260 dias')).toBe(260);
+    expect(wholeNumber('1 dia')).toBe(1);
+    expect(amount('4.404,08 €')).toBe(4404.08);
+    expect(() => wholeNumber('3 meses')).toThrow('"3 meses" is not a number');
   });
 
   it('splits multi-valued cells on | (and on ; when every piece is an item)', () => {

@@ -6,6 +6,7 @@ import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport
 import { readIneMappings } from '../ingest/catalogue.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import { parseIneResponse } from '../ingest/ine/parse.js';
+import { isZip, theDataFileIn } from '../ingest/sync/zip.js';
 import { AdminError } from '../lib/admin-error.js';
 import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
@@ -81,6 +82,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
       }),
     );
 
+  registerBaseImport(imports, cli, 'auto');
   for (const dataset of ['contracts', 'announcements', 'amendments'] as const) registerBaseImport(imports, cli, dataset);
   registerSignalImport(imports, cli);
   registerDetectCommand(program, cli);
@@ -119,30 +121,34 @@ function contractCount(text: string): number {
   return n;
 }
 
-const BASE_DESCRIPTIONS: Record<BaseDataset, string> = {
+const BASE_DESCRIPTIONS: Record<BaseDataset | 'auto', string> = {
+  auto: 'Import a Portal BASE export of any of the three datasets, told by its fields (contracts, announcements or modifications)',
   contracts: 'Import a Portal BASE contracts export (contratos: JSON as on dados.gov.pt, or CSV)',
   announcements: 'Import a Portal BASE announcements export (anúncios: JSON or CSV)',
   amendments: 'Import a Portal BASE contract modifications export (modificações contratuais: JSON or CSV)',
 };
 
 /**
- * `import base-<dataset> FILE [--format json|csv]`. Exit 0 when the file was imported (rejected rows are listed
- * in the report), 2 when it cannot be read or parsed at all (nothing is written then).
+ * `import base-<dataset> FILE [--format json|csv]`, and `import base FILE` (the dataset told by the file's fields).
+ * FILE may be the ZIP the portal publishes a year's contracts in (the one JSON or CSV file inside is read). Exit 0
+ * when the file was imported (rejected rows are listed in the report), 2 when it cannot be read or parsed at all
+ * (nothing is written then).
  */
-function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseDataset): void {
+function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseDataset | 'auto'): void {
   imports
-    .command(`base-${dataset}`)
+    .command(dataset === 'auto' ? 'base' : `base-${dataset}`)
     .description(BASE_DESCRIPTIONS[dataset])
-    .argument('<file>', 'the export file (.json or .csv)')
+    .argument('<file>', 'the export file (.json, .csv, or a .zip holding one)')
     .option('--format <format>', 'json or csv (default: from the file name)')
-    .action((file: string, o: { format?: string }) => {
-      const format = baseFormat(file, o.format);
-      return readFile(file).then(
+    .action((file: string, o: { format?: string }) =>
+      readFile(file).then(
         (bytes) =>
           cli.withStore(async (store) => {
             let report: BaseImportReport;
             try {
-              report = await importBase(dataset, store, bytes, { format, fileName: file });
+              const data = isZip(bytes) ? unzipped(bytes, file) : { bytes, name: file, format: null };
+              const format = o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
+              report = await importBase(dataset, store, data.bytes, { format, fileName: data.name });
             } catch (error) {
               if (error instanceof BaseFileError) throw new AdminError(`${file}: ${error.message}`);
               throw error;
@@ -152,8 +158,17 @@ function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseData
         (error: NodeJS.ErrnoException) => {
           throw new AdminError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
         },
-      );
-    });
+      ),
+    );
+}
+
+/** The data file inside a ZIP; an archive that cannot be read is the file's fault (exit 2), not ours. */
+function unzipped(bytes: Buffer, file: string): { bytes: Buffer; name: string; format: BaseFormat } {
+  try {
+    return theDataFileIn(bytes, file);
+  } catch (error) {
+    throw new AdminError(`${file}: ${(error as Error).message}`);
+  }
 }
 
 function baseFormat(file: string, option: string | undefined): BaseFormat {

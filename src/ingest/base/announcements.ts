@@ -31,7 +31,7 @@ export function announcementFromRow(row: RowReader, ctx: RowContext): Announceme
   const deadline = row.read('DataLimitePropostas', date);
   const periodDays = row.read('PrazoPropostas', wholeNumber);
   const object = row.read('descricaoAnuncio', longText);
-  const cpvs = [...new Set(row.readEach('CPVs', items(row.value('CPVs'), looksLikeCpv), parseCpv))];
+  const cpvs = [...new Set(row.readEach('CPVs', looksLikeCpv, parseCpv))];
   const basePrice = row.read('PrecoBase', euros);
   const contractTypes = row.read(['tiposContrato', 'tipoContrato'], (v) => items(v)) ?? [];
   const procedureType = row.read('modeloAnuncio', text);

@@ -58,11 +58,11 @@ export function contractFromRow(row: RowReader, ctx: RowContext): ContractRow | 
   const description = row.read('descContrato', longText);
   const procedureType = row.read('tipoprocedimento', text);
   const contractTypes = row.read('tipoContrato', (v) => items(v)) ?? [];
-  const cpvs = unique(row.readEach('cpv', items(row.value('cpv'), looksLikeCpv), parseCpv));
+  const cpvs = unique(row.readEach('cpv', looksLikeCpv, parseCpv));
 
   const buyers = distinctParties(readBuyers(row));
-  const suppliers = distinctParties(row.readEach('adjudicatarios', items(row.value('adjudicatarios'), looksLikeParty), parseParty));
-  const competitors = distinctParties(row.readEach('concorrentes', items(row.value('concorrentes'), looksLikeParty), parseParty));
+  const suppliers = distinctParties(row.readEach('adjudicatarios', looksLikeParty, parseParty));
+  const competitors = distinctParties(row.readEach('concorrentes', looksLikeParty, parseParty));
 
   const basePrice = row.read('precoBaseProcedimento', euros);
   const price = row.read('precoContratual', euros);
@@ -136,8 +136,7 @@ export function withRegionalRegime(legalBasis: string | null, regime: string | n
 
 /** `adjudicante` ("NIF - name" items), or the simplified CSV's tax number and name in two columns. */
 function readBuyers(row: RowReader): ParsedParty[] {
-  const listed = row.value('adjudicante');
-  if (listed !== undefined) return row.readEach('adjudicante', items(listed, looksLikeParty), parseParty);
+  if (row.value('adjudicante') !== undefined) return row.readEach('adjudicante', looksLikeParty, parseParty);
   const nif = row.read('NIPC_entidade_comunicante', text);
   const name = row.read('entidade_comunicante', text);
   try {

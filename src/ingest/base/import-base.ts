@@ -123,13 +123,19 @@ export function importBaseAmendments(
   return importBase('amendments', store, input, options);
 }
 
+/**
+ * @param asked the dataset the file must be, or 'auto' to tell it from the file's fields (`munidata import base`):
+ *   modifications have `modifContrato…` fields, contracts an `idcontrato` (and no modification field), announcements
+ *   an `nAnuncio` without `idcontrato`.
+ */
 export async function importBase(
-  dataset: BaseDataset,
+  asked: BaseDataset | 'auto',
   store: BaseImportStore,
   input: string | Uint8Array,
   options: BaseImportOptions,
 ): Promise<BaseImportReport> {
   const file = readBaseFile(input, options.format);
+  const dataset = asked === 'auto' ? datasetOf(file) : asked;
   checkSignature(dataset, file);
   const municipalities = await store.listMunicipalities();
   if (municipalities.length === 0) throw new Error('no municipalities in the store: run `munidata migrate` first');
@@ -163,7 +169,7 @@ export async function importBase(
     return true;
   };
 
-  for (const raw of file.records) {
+  const readRecord = (raw: RawRecord) => {
     const row = new RowReader(raw);
     const idField = SIGNATURE[dataset].id;
     const rawId = sourceIdOf(raw, idField);
@@ -195,6 +201,15 @@ export async function importBase(
         lineOfAmendment.set(m.input.source_id, raw.line);
       }
     }
+  };
+
+  for (const raw of file.records) {
+    try {
+      readRecord(raw);
+    } catch (error) {
+      // A shape no parser foresaw costs its row, never the file: the row is reported with what went wrong.
+      reject(raw, sourceIdOf(raw, SIGNATURE[dataset].id), `the record could not be read: ${(error as Error).message}`);
+    }
   }
 
   const batch: ProcurementBatch = { entities: entities.list(), contracts, announcements, amendments };
@@ -221,6 +236,22 @@ export async function importBase(
     places_unresolved: { count: places.count, examples: places.examples },
     orphan_amendments: { count: orphanItems.length, items: orphanItems },
   };
+}
+
+function datasetOf(file: ParsedFile): BaseDataset {
+  if (file.records.length === 0) throw new BaseFileError('the file holds no records: nothing to import');
+  const fits = (dataset: BaseDataset) => {
+    const { id, anyOf } = SIGNATURE[dataset];
+    const has = (f: string) => file.fields.has(fieldKey(f));
+    return has(id) && anyOf.some(has);
+  };
+  // Most specific first: a contracts file has nAnuncio and idINCM too, so announcements come last.
+  const found = (['amendments', 'contracts', 'announcements'] as const).find(fits);
+  if (found) return found;
+  const seen = file.fieldNames.slice(0, 12).join(', ');
+  throw new BaseFileError(
+    `this is no BASE file we know: contracts have idcontrato, announcements nAnuncio, modifications idcontrato and modifContratoData (it has: ${seen || 'no fields'})`,
+  );
 }
 
 function checkSignature(dataset: BaseDataset, file: ParsedFile): void {

@@ -3,7 +3,7 @@
  * errors and reads as null, so one pass collects every problem of the row.
  */
 import { fieldKey, type RawRecord } from './read-file.js';
-import { FieldError } from './values.js';
+import { FieldError, items } from './values.js';
 
 export class RowReader {
   readonly errors: string[] = [];
@@ -33,10 +33,22 @@ export class RowReader {
     }
   }
 
-  /** Parses every item of a multi-valued field; a bad item is an error of the field (all are listed). */
-  readEach<T>(field: string, values: string[], parse: (item: string) => T): T[] {
+  /**
+   * Parses every item of a multi-valued field (see `items`: a JSON array, or a flattened cell); a bad item is an
+   * error of the field (all are listed). A value that is no list of texts at all (an array of objects) is one error
+   * of the field too: the row is rejected, the import goes on.
+   */
+  readEach<T>(field: string, looksLikeItem: (piece: string) => boolean, parse: (item: string) => T): T[] {
+    let pieces: string[];
+    try {
+      pieces = items(this.value(field), looksLikeItem);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      this.errors.push(`${field}: ${error.message}`);
+      return [];
+    }
     const out: T[] = [];
-    for (const v of values) {
+    for (const v of pieces) {
       try {
         out.push(parse(v));
       } catch (error) {

@@ -9,8 +9,21 @@ export class FieldError extends Error {
   override name = 'FieldError';
 }
 
-/** Texts that mean "nothing" in BASE files: the literal NULL of the database dumps, '-' and 'Inexistente' (PrecoBase). */
-const NOTHING = new Set(['', 'null', '-', 'inexistente']);
+/**
+ * Texts that mean "nothing" in BASE files: the literal NULL of the database dumps, '-', 'Inexistente' (PrecoBase)
+ * and the portal's own 'Não aplicável.' (its framework-agreement fields on a contract outside any framework).
+ */
+const NOTHING = new Set(['', 'null', '-', 'inexistente', 'nao aplicavel', 'nao aplicavel.']);
+
+/** Whether a trimmed text is one of the NOTHING markers (compared without case or accents). */
+function isNothing(trimmed: string): boolean {
+  return NOTHING.has(
+    trimmed
+      .normalize('NFD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase(),
+  );
+}
 
 /** `&amp;` and friends: BASE stores some names HTML-escaped ("HIGINO PINHEIRO &amp; IRMÃO, LDA"). */
 const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ' };
@@ -44,14 +57,14 @@ export function text(value: unknown): string | null {
   }
   if (typeof value !== 'string') throw new FieldError(`${shown(value)} is not text`);
   const trimmed = decodeEntities(value.replace(/[\r\n\t\v\f]+/g, ' ').trim());
-  return NOTHING.has(trimmed.toLowerCase()) ? null : trimmed;
+  return isNothing(trimmed) ? null : trimmed;
 }
 
 /** Like text(), for long free texts: keeps the line breaks (normalised to \n). */
 export function longText(value: unknown): string | null {
   if (typeof value !== 'string') return text(value);
   const trimmed = decodeEntities(value.replace(/\r\n?/g, '\n').trim());
-  return NOTHING.has(trimmed.toLowerCase()) ? null : trimmed;
+  return isNothing(trimmed) ? null : trimmed;
 }
 
 /** `Sim` → true, `Não`/`Nao` → false (any case); JSON booleans and true/false as they are. */
@@ -105,9 +118,12 @@ export function euros(value: unknown): number | null {
   return Math.round(n * 100) / 100;
 }
 
-/** A whole number that is not negative (days). `90`, `90.0`, `"90"`, `"90,0"`. */
+/**
+ * A whole number that is not negative (days). `90`, `90.0`, `"90"`, `"90,0"`, and `"90 dias"` as the portal's pages
+ * write a period (`"1 dia"`). Another unit (`"3 meses"`) is refused, not converted.
+ */
 export function wholeNumber(value: unknown): number | null {
-  const n = amount(value);
+  const n = amount(typeof value === 'string' ? value.replace(/\s*dias?\.?\s*$/i, '') : value);
   if (n === null) return null;
   if (!Number.isInteger(n) || n < 0) throw new FieldError(`${shown(value)} is not a whole number`);
   return n;

@@ -9,7 +9,7 @@
 import type { ProcurementWriteStore, ReferenceStore } from '../../store/store.js';
 import { type BaseDataset, type BaseFormat, importBase } from '../base/import-base.js';
 import type { FetchedFile, PoliteClient } from './polite-client.js';
-import { isZip, readZip } from './zip.js';
+import { isZip, theDataFileIn } from './zip.js';
 
 /** dados.gov.pt's dataset API; `{base}/{slug}/` describes a dataset and lists its files (`resources`). */
 export const DEFAULT_BASE_DATA_URL = 'https://dados.gov.pt/api/1/datasets';
@@ -146,9 +146,7 @@ function yearlyResources(dataset: unknown, sinceYear: number): Resource[] {
 function unpack(fetched: FetchedFile, resource: Resource): { bytes: Buffer; format: BaseFormat; name: string } {
   const name = decodeURIComponent(resource.url.split('?')[0].split('/').pop() ?? resource.title);
   if (!isZip(fetched.body)) return { bytes: fetched.body, format: /\.csv$/i.test(name) ? 'csv' : 'json', name };
-  const entries = readZip(fetched.body).filter((e) => /\.(json|csv)$/i.test(e.name));
-  if (entries.length !== 1) throw new Error(`${name}: expected one JSON or CSV file in the archive, found ${entries.length}`);
-  return { bytes: entries[0].data, format: /\.csv$/i.test(entries[0].name) ? 'csv' : 'json', name: `${name}:${entries[0].name}` };
+  return theDataFileIn(fetched.body, name);
 }
 
 function fileLine(r: SyncFileReport): string {

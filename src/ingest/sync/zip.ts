@@ -52,6 +52,18 @@ export function readZip(bytes: Buffer): ZipEntry[] {
   return entries;
 }
 
+/** The one data file of an archive as the portal publishes them (a ZIP holding one JSON or CSV file). */
+export function theDataFileIn(bytes: Buffer, archiveName: string): { bytes: Buffer; name: string; format: 'json' | 'csv' } {
+  const all = readZip(bytes);
+  // An XLSX workbook is a ZIP too: the portal publishes each year in XLSX beside the JSON.
+  if (all.some((e) => e.name === 'xl/workbook.xml')) {
+    throw new Error("this is an Excel workbook (XLSX), which is not read: take the year's JSON file, or save the sheet as CSV");
+  }
+  const entries = all.filter((e) => /\.(json|jsonl|ndjson|csv)$/i.test(e.name));
+  if (entries.length !== 1) throw new Error(`${archiveName}: expected one JSON or CSV file in the archive, found ${entries.length}`);
+  return { bytes: entries[0].data, name: `${archiveName}:${entries[0].name}`, format: /\.csv$/i.test(entries[0].name) ? 'csv' : 'json' };
+}
+
 function findEndOfCentralDirectory(bytes: Buffer): number {
   // The record is 22 bytes plus a comment of up to 65 535 bytes, at the very end.
   for (let at = bytes.length - 22; at >= Math.max(0, bytes.length - 22 - 65_535); at--) {
