@@ -13,7 +13,8 @@ import { CACHE_DIR } from './procurement-db.js';
 
 const { contractQuery } = await import('../dist/store/sqlite/procurement/contract-list.js');
 const { readKeyset, sourceSql } = await import('../dist/store/sqlite/procurement/keyset.js');
-const { loadContracts } = await import('../dist/store/sqlite/procurement/contract-rows.js');
+const { loadContracts } = await import('../dist/store/procurement/contract-rows.js');
+const { SqlitePort } = await import('../dist/store/sqlite/connection.js');
 const { aggregateContracts } = await import('../dist/store/sqlite/procurement/aggregate.js');
 
 const isoDay = (d) => d.toISOString().slice(0, 10);
@@ -44,6 +45,7 @@ for (const contracts of sizes) {
   db.pragma('cache_size = -65536'); // as the store
   const prepared = new Map();
   const sql = (text) => prepared.get(text) ?? prepared.set(text, db.prepare(text)).get(text);
+  const port = new SqlitePort(db);
   console.log(`\n════ ${contracts.toLocaleString('en-US')} contracts (${file})`);
 
   for (const { name, filter } of LISTS) {
@@ -56,7 +58,7 @@ for (const contracts of sizes) {
     }
     const ids = readKeyset(sql, sources, query).map((r) => Number(r.id));
     console.log(
-      `   ids of one page: ${timed(() => readKeyset(sql, sources, query))}; loading the 51 contracts: ${timed(() => loadContracts(sql, ids))}`,
+      `   ids of one page: ${timed(() => readKeyset(sql, sources, query))}; loading the 51 contracts: ${await timedAsync(() => loadContracts(port, ids))}`,
     );
   }
 
@@ -87,6 +89,17 @@ function explain(db, text, ...params) {
 }
 
 /** Median time of a few runs after a first (warming) one. */
+async function timedAsync(fn) {
+  await fn();
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return `${median(times).toFixed(2)} ms`;
+}
+
 function timed(fn) {
   fn();
   const times = [];

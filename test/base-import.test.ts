@@ -6,11 +6,8 @@
 
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
-import type { CliContext } from '../src/cli/context.js';
-import { registerDataCommands } from '../src/cli/data-commands.js';
 import { parseCpv } from '../src/ingest/base/cpv.js';
 import {
   BaseFileError,
@@ -30,6 +27,7 @@ import { countryFromNif, isValidNif, kindFromNif } from '../src/lib/nif.js';
 import type { ContractRecord } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
+import { runDataCommand as cli } from './helpers/data-cli.js';
 import { testDir } from './helpers/temp-dir.js';
 
 const FIXTURE = (name: string) => new URL(`fixtures/${name}`, import.meta.url);
@@ -842,37 +840,6 @@ describe('a failing file leaves no trace', () => {
 describe('munidata import base-*', () => {
   const dir = testDir('munidata-base-');
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-  async function cli(store: Store, args: string[]): Promise<string> {
-    const program = new Command('munidata').option('--json', '', false).exitOverride();
-    const context: CliContext = {
-      config: {
-        dbPath: ':memory:',
-        host: '127.0.0.1',
-        port: 0,
-        baseUrl: 'http://127.0.0.1',
-        agentsUrl: 'http://127.0.0.1/agents',
-        logLevel: 'silent',
-        ineApiUrl: 'http://127.0.0.1',
-        baseDataUrl: 'http://127.0.0.1',
-      },
-      json: () => program.opts().json === true,
-      withStore: (work) => work(store as unknown as Store),
-    };
-    registerDataCommands(program, context);
-    let out = '';
-    const write = process.stdout.write;
-    process.stdout.write = ((chunk: string) => {
-      out += chunk;
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      await program.parseAsync(['node', 'munidata', ...args]);
-    } finally {
-      process.stdout.write = write;
-    }
-    return out;
-  }
 
   it('imports a file (format from its name), prints the report, lists rejected rows', async () => {
     const store = await freshStore();

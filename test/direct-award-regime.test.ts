@@ -47,6 +47,22 @@ const MADE = [
     precoContratual: 80_000,
     adjudicante: ['510858287 - JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA'],
   },
+  {
+    // A regional body (not a municipality) citing the CCP, executed in the region named down to the region only.
+    ...row('10556626'),
+    idcontrato: '90000005',
+    precoContratual: 80_000,
+    adjudicante: ['512021155 - Instituto de Alimentação e Mercados Agrícolas, I. P. R. A.'],
+    localExecucao: ['Portugal, Região Autónoma dos Açores'],
+  },
+  {
+    // A buyer of unknown region citing the CCP, whose record's `regime` names Madeira's decree.
+    ...row('10557987'),
+    idcontrato: '90000006',
+    precoContratual: 30_000,
+    adjudicante: ['510858287 - JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA'],
+    regime: 'Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08',
+  },
 ];
 
 describe('the regime read from the legal basis and the region', () => {
@@ -59,6 +75,18 @@ describe('the regime read from the legal basis and the region', () => {
     expect(readRegime(row('10548417').fundamentacao, 'azores')).toEqual({ regime: 'azores', told_by: 'region' });
     // The Lei n.º 30/2021 basis has a year but no region letter.
     expect(readRegime(row('10542387').fundamentacao, null).regime).toBeNull();
+    // However the decree is written: abbreviated, unaccented, spaced, a two-digit year, in a record's `regime`.
+    for (const basis of [
+      'alínea a) do artigo 20.º do DLR n.º 27/2015/A',
+      'Artigo 20, alinea a) do Decreto Legislativo Regional n 27/2015/A, de 29 de dezembro',
+      'Dec. Legislativo Regional n.º 27 / 2015 / A',
+    ])
+      expect(readRegime(basis, 'national'), basis).toEqual({ regime: 'azores', told_by: 'legal_basis' });
+    for (const basis of ['DLR 34/2008/M', 'DLR nº 34/08/M', 'Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08'])
+      expect(readRegime(basis, null), basis).toEqual({ regime: 'madeira', told_by: 'legal_basis' });
+    // National acts, and a number followed by an alínea, name no region.
+    for (const basis of ['Código dos Contratos Públicos (DL111-B/2017) e Lei n.º 30/2021, de 21.05', 'Lei n.º 5/2020/a)'])
+      expect(readRegime(basis, null).regime, basis).toBeNull();
   });
 });
 
@@ -101,6 +129,18 @@ describe('direct_award_high_value on real rows', () => {
     const s = signals.get(key('90000002')) as SignalRecord;
     expect(s.summary_pt).toContain('excede o limite de 27 000 €');
     expect(s.summary_en).toContain('Madeira');
+  });
+
+  it('the region named without a municipality, and a record’s regional `regime`, tell the regime too', () => {
+    const azores = signals.get(key('90000005')) as SignalRecord;
+    expect(azores.summary_pt).toContain(
+      'excede o limite de 75 000 € do ajuste direto para bens e serviços no regime da Região Autónoma dos Açores',
+    );
+    const madeira = signals.get(key('90000006')) as SignalRecord;
+    expect(madeira.summary_pt).toContain('excede o limite de 27 000 €');
+    expect(madeira.summary_pt).toContain(
+      'Fundamento invocado: Artigo 24.º, n.º 1, alínea c) do Código dos Contratos Públicos; regime: Código',
+    );
   });
 
   it('a regime that cannot be told: only above the highest ceiling (75 000 €), at a confidence 0.20 lower, saying so', () => {

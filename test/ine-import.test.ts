@@ -295,6 +295,32 @@ describe('importIne with synthetic responses', () => {
     await store.close();
   });
 
+  it('takes as a dimension’s total its T, else the one category labelled so, else nothing (and says which it took)', () => {
+    const housing = (labels: Record<string, string>) =>
+      dadosResponse({
+        '2024': Object.entries(labels).map(([code, label]) => ({
+          geocod: '1A01106',
+          geodsg: 'Lisboa',
+          dim_3: code,
+          dim_3_t: label,
+          valor: '1',
+        })),
+      });
+    const [byLabel] = parseIneResponse(housing({ H1: 'Total', H11: 'Novos', H12: 'Existentes' }));
+    expect(byLabel.dimensions).toEqual({ dim_3: { code: 'H1', label: 'Total', chosen: 'label' } });
+    expect(byLabel.observations.map((o) => o.dims.dim_3)).toEqual(['H1']);
+    expect(byLabel.non_total.by_category).toEqual({ 'dim_3=H11': 1, 'dim_3=H12': 1 });
+    const [sexes] = parseIneResponse(housing({ '1': 'H', '2': 'M', '9': 'HM' }));
+    expect(sexes.dimensions.dim_3).toEqual({ code: '9', label: 'HM', chosen: 'label' });
+    // Two categories labelled as a total, or none: not guessed — T stands, and every row is non-total.
+    const [twoTotals] = parseIneResponse(housing({ A: 'Total', B: 'Total geral' }));
+    expect(twoTotals.dimensions.dim_3).toEqual({ code: 'T', label: null, chosen: 'T' });
+    expect(twoTotals.observations).toEqual([]);
+    // A category asked for wins over the total.
+    const [asked] = parseIneResponse(housing({ H1: 'Total', H12: 'Existentes' }), { dimensions: { dim_3: 'H12' } });
+    expect(asked.dimensions.dim_3).toEqual({ code: 'H12', label: 'Existentes', chosen: 'asked' });
+  });
+
   it('reports a duplicate row for one municipality and date instead of writing it twice', async () => {
     const store = await storeWith();
     const r = await importIne(

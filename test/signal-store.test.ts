@@ -20,11 +20,11 @@ import type {
   SignalInput,
   SignalRecord,
 } from '../src/store/signal-records.js';
-import type { OrderedSource } from '../src/store/sqlite/procurement/keyset.js';
-import { alertMatchQuery } from '../src/store/sqlite/signals/alert-matches.js';
-import { caseQuery } from '../src/store/sqlite/signals/case-read.js';
-import { type InstantQuery, instantPageSql } from '../src/store/sqlite/signals/instant-keyset.js';
-import { signalQuery } from '../src/store/sqlite/signals/signal-list.js';
+import { alertMatchQuery } from '../src/store/signals/alert-matches.js';
+import { caseQuery } from '../src/store/signals/case-read.js';
+import { type InstantQuery, instantPageSql } from '../src/store/signals/instant-keyset.js';
+import { signalQuery } from '../src/store/signals/signal-list.js';
+import { SQLITE_DIALECT } from '../src/store/sqlite/connection.js';
 import type { Store } from '../src/store/store.js';
 import { onPostgres } from './helpers/backend.js';
 import { buildFixture } from './helpers/procurement-fixture.js';
@@ -384,11 +384,17 @@ function newestFirst<T extends { id: number }>(at: (row: T) => string) {
 }
 
 /** A page is its sources' index ranges read in list order and merged as they go: never a sort, never a scan of the table. */
-function expectIndexWalks(dbPath: string, queries: { name: string; sources: OrderedSource[]; query: InstantQuery }[]) {
+function expectIndexWalks(dbPath: string, queries: { name: string; query: InstantQuery }[]) {
   const db = new Database(dbPath, { readonly: true });
   try {
-    for (const { name, sources, query } of queries) {
-      const { text, params } = instantPageSql(sources, { ...query, page: { after: { at: '2025-06-15T00:00:00Z', id: 300 }, limit: 51 } });
+    for (const { name, query } of queries) {
+      const { sources } = query;
+      const { text, values } = instantPageSql(SQLITE_DIALECT, {
+        ...query,
+        page: { after: { at: '2025-06-15T00:00:00Z', id: 300 }, limit: 51 },
+      });
+      // `$1`, `$2`, … are parameters named "1", "2", … to SQLite (src/store/sqlite/connection.ts).
+      const params = Object.fromEntries(values.map((value, i) => [i + 1, Array.isArray(value) ? JSON.stringify(value) : value]));
       const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
       expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
       expect(plan.match(/USING (COVERING )?INDEX/g), `${name}: ${plan}`).toHaveLength(sources.length);
@@ -659,8 +665,8 @@ describe('listing signals and cases', () => {
   // The SQLite store's query plans (its indexes named in each source); PostgreSQL plans its own.
   it.skipIf(onPostgres)('plans every list as ordered index ranges', () => {
     expectIndexWalks(dbPath, [
-      ...signalFilters.map(([name, filter]) => ({ name, ...signalQuery(filter, { limit: 51 }) })),
-      ...caseFilters.map(([name, filter]) => ({ name, ...caseQuery(filter, { limit: 51 }) })),
+      ...signalFilters.map(([name, filter]) => ({ name, query: signalQuery(SQLITE_DIALECT, filter, { limit: 51 }) })),
+      ...caseFilters.map(([name, filter]) => ({ name, query: caseQuery(SQLITE_DIALECT, filter, { limit: 51 }) })),
     ]);
   });
 });
@@ -903,7 +909,7 @@ describe('alert templates, rules and matches', () => {
     it.skipIf(onPostgres)('plans every list as ordered index ranges', () => {
       expectIndexWalks(
         dbPath,
-        filters.map(([name, filterOf]) => ({ name, ...alertMatchQuery(filterOf({ alice, bob }), { limit: 51 }) })),
+        filters.map(([name, filterOf]) => ({ name, query: alertMatchQuery(SQLITE_DIALECT, filterOf({ alice, bob }), { limit: 51 }) })),
       );
     });
   });

@@ -5,7 +5,6 @@
  * not be fetched writes nothing, and a second run fetches only what is new (docs/data.md, Syncing).
  */
 import { readFileSync } from 'node:fs';
-import { crc32, deflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { readIneMappings } from '../src/ingest/catalogue.js';
@@ -19,6 +18,7 @@ import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
 import { type ReplayServer, type Reply, startReplayServer } from './helpers/replay-server.js';
 import { copyDemoStore } from './helpers/test-app.js';
+import { zipOf } from './helpers/zip.js';
 
 const FIXTURE = (name: string) => readFileSync(new URL(`fixtures/${name}`, import.meta.url));
 const INE_SAMPLE = JSON.parse(FIXTURE('ine-indicator-sample.json').toString('utf8'))[0];
@@ -173,38 +173,6 @@ describe('the INE catalogue codes and the import guards', () => {
 });
 
 // ------------------------------------------------------------------------------------------------ BASE
-
-/** A ZIP archive of one deflated file, as the portal publishes each year's contracts. */
-function zipOf(name: string, data: Buffer): Buffer {
-  const deflated = deflateRawSync(data);
-  const fileName = Buffer.from(name);
-  const local = Buffer.alloc(30);
-  local.writeUInt32LE(0x04034b50, 0);
-  local.writeUInt16LE(20, 4);
-  local.writeUInt16LE(8, 8);
-  local.writeUInt32LE(crc32(data), 14);
-  local.writeUInt32LE(deflated.length, 18);
-  local.writeUInt32LE(data.length, 22);
-  local.writeUInt16LE(fileName.length, 26);
-  const central = Buffer.alloc(46);
-  central.writeUInt32LE(0x02014b50, 0);
-  central.writeUInt16LE(20, 4);
-  central.writeUInt16LE(20, 6);
-  central.writeUInt16LE(8, 10);
-  central.writeUInt32LE(crc32(data), 16);
-  central.writeUInt32LE(deflated.length, 20);
-  central.writeUInt32LE(data.length, 24);
-  central.writeUInt16LE(fileName.length, 28);
-  central.writeUInt32LE(0, 42);
-  const directoryAt = local.length + fileName.length + deflated.length;
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(1, 8);
-  end.writeUInt16LE(1, 10);
-  end.writeUInt32LE(central.length + fileName.length, 12);
-  end.writeUInt32LE(directoryAt, 16);
-  return Buffer.concat([local, fileName, deflated, central, fileName, end]);
-}
 
 const CONTRACTS = FIXTURE('base-contracts-sample.json');
 const CONTRACTS_ZIP = zipOf('ContratosPublicos2024.json', CONTRACTS);

@@ -58,9 +58,14 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     .argument('<file>', 'a saved response of the INE JSON API (pindica.jsp)')
     .option('--indicator <key>', "the catalogue key the data belongs to (default: the one whose INE code is the file's)")
     .option('--force', "import even when the file's code or unit contradicts the indicator, or its series holds another source", false)
-    .action((file: string, o: { indicator?: string; force: boolean }) =>
+    .option(
+      '--dimension <dim=code...>',
+      "the category to take of an extra dimension, e.g. dim_3=H1 (default: the catalogue's, else each dimension's total)",
+    )
+    .action((file: string, o: { indicator?: string; force: boolean; dimension?: string[] }) =>
       cli.withStore(async (store) => {
         const text = await readFile(file, 'utf8');
+        const asked = o.dimension ? dimensionChoices(o.dimension) : undefined;
         const mappings = readIneMappings();
         const key = o.indicator ?? indicatorOfFile(text, mappings);
         const mapping = mappings.get(key);
@@ -69,7 +74,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
         const report = await importIne(store, text, {
           indicator: key,
           catalogueCode: mapping?.ine_varcd ?? null,
-          dimensions: sameCode ? (mapping?.ine_dimensions ?? undefined) : undefined,
+          dimensions: asked ?? (sameCode ? (mapping?.ine_dimensions ?? undefined) : undefined),
           force: o.force,
         });
         print(cli.json(), report, () => JSON.stringify(report, null, 2));
@@ -80,6 +85,17 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   registerSignalImport(imports, cli);
   registerDetectCommand(program, cli);
   registerSyncCommands(program, cli);
+}
+
+/** `--dimension dim_3=H1 4=T` → `{ dim_3: 'H1', dim_4: 'T' }`. */
+function dimensionChoices(choices: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const choice of choices) {
+    const m = /^(?:dim_)?(\d+)=(\S+)$/.exec(choice.trim());
+    if (!m) throw new AdminError(`--dimension takes dim_N=CODE (e.g. dim_3=H1), not "${choice}"`);
+    out[`dim_${m[1]}`] = m[2];
+  }
+  return out;
 }
 
 /** The catalogue indicator whose INE code (`ine_varcd`) is the file's `IndicadorCod`. */

@@ -36,6 +36,7 @@ export function contractRegime(c: ContractRecord, ctx: DetectionContext): Regime
     ctx.places.regionOf(
       c.municipalities,
       c.buyers.map((b) => b.nif),
+      c.execution_places_text,
     ),
   );
 }

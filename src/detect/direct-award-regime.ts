@@ -7,7 +7,7 @@
  * they all lie in one region). When neither tells it, the contract is judged against the highest ceiling of the
  * three and any signal carries the `regime` penalty: a ceiling we cannot attribute is not a finding.
  */
-import { fold } from '../lib/text-match.js';
+import { regionOfLegalText } from '../lib/regional-law.js';
 import type { MunicipalityRecord } from '../store/records.js';
 
 export type Regime = 'national' | 'azores' | 'madeira';
@@ -59,15 +59,12 @@ export function regimeOfMunicipality(m: Pick<MunicipalityRecord, 'district'>): R
 }
 
 /**
- * The regime a legal basis names: a regional decree (legislative or regulatory) is numbered `N/YYYY/A` in the
- * Azores and `N/YYYY/M` in Madeira. A basis citing only the CCP names no region: Madeira's adaptation keeps the
- * CCP's articles, and Azorean authorities cite them too.
+ * The regime a legal basis names: a regional act (legislative or regulatory) is numbered `N/YYYY/A` in the Azores
+ * and `N/YYYY/M` in Madeira (lib/regional-law.ts). A basis citing only the CCP names no region: Madeira's adaptation
+ * keeps the CCP's articles, and Azorean authorities cite them too.
  */
 export function regimeOfLegalBasis(legalBasis: string | null): Regime | null {
-  if (!legalBasis) return null;
-  const region = /\b\d{1,3}\s*\/\s*\d{4}\s*\/\s*([am])\b/.exec(fold(legalBasis).toLowerCase());
-  if (!region) return null;
-  return region[1] === 'a' ? 'azores' : 'madeira';
+  return regionOfLegalText(legalBasis);
 }
 
 /**

@@ -71,46 +71,65 @@ import type {
   SignalWriteSummary,
 } from './signal-records.js';
 
+/**
+ * Every method below holds for both databases (src/store/sql-store.ts writes each once). Unless a method says
+ * otherwise: a write is one transaction, all of it or none; a write that changes what callers are served bumps
+ * the data version in that transaction; reads that serve callers may go to a replica (they see writes once it
+ * has them), and reads by writers and consumers go to the primary.
+ */
 export interface AccessStore {
+  /** By code. */
   listPlans(): Promise<PlanRecord[]>;
   getPlan(code: string): Promise<PlanRecord | undefined>;
-  /** Creates or replaces a plan. */
+  /** Creates or replaces a plan (by code); idempotent. */
   savePlan(plan: PlanRecord): Promise<void>;
 
+  /** A new account with a new id (ids only grow). */
   createAccount(input: { name: string; plan_code: string; beta: boolean; now: string }): Promise<AccountRecord>;
+  /** By id. */
   listAccounts(): Promise<AccountRecord[]>;
   getAccount(id: number): Promise<AccountRecord | undefined>;
 
+  /** A new key; fails when the lookup part is taken (it is unique). */
   createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
+  /** An account's keys by id, revoked ones included. */
   listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
-  /** Marks a key revoked and moves the access version; false when there is no such key or it was already revoked. */
+  /** Marks a key revoked, once, and moves the access version: false when there is no such key or it was already revoked (its revoked_at stays). */
   revokeApiKey(id: number, now: string): Promise<boolean>;
   /**
    * A number that moves whenever a key is revoked, seen by every process at once; cheap enough to read on every
    * request, so that cached grants are dropped at the next one (docs/architecture.md, Revocation).
    */
   accessVersion(): Promise<number>;
-  /** The key with this lookup part, its account and plan. */
+  /** The key with this lookup part, its account and plan, read together in one statement. */
   findKeyGrant(lookup: string): Promise<KeyGrant | undefined>;
 
-  /** Operation names and domains that only beta accounts may call. */
+  /** Operation names and domains that only beta accounts may call, sorted. */
   listBetaGates(): Promise<string[]>;
+  /** Idempotent; the data version moves only when the gate changed. */
   setBetaGate(target: string, on: boolean): Promise<void>;
 }
 
 export interface UsageStore {
-  /** Committed requests of an account in a monthly period (`YYYY-MM`). */
+  /** Committed requests of an account in a monthly period (`YYYY-MM`), from the primary; 0 before any. */
   getUsage(accountId: number, period: string): Promise<number>;
-  /** Adds counts to the persisted usage, atomically for the whole batch. */
+  /** Adds counts to the persisted usage, atomically for the whole batch (entries of one account and period are summed). Not idempotent: each call adds. */
   addUsage(entries: readonly { accountId: number; period: string; count: number }[]): Promise<void>;
 }
 
 export interface ReferenceStore {
+  /** By code. */
   listMunicipalities(): Promise<MunicipalityRecord[]>;
+  /**
+   * Inserts or updates by id, counting inserted, updated and unchanged rows (an unchanged row is not written);
+   * idempotent. A row given twice is compared with the one given before it.
+   */
   saveMunicipalities(rows: readonly MunicipalityRecord[]): Promise<WriteSummary>;
+  /** By key. */
   listIndicators(): Promise<IndicatorRecord[]>;
+  /** As saveMunicipalities, by key. */
   saveIndicators(rows: readonly IndicatorRecord[]): Promise<WriteSummary>;
-  /** Sets the `source` label of an indicator (an importer does when its data replaces another source). */
+  /** Sets the `source` label of an indicator (an importer does when its data replaces another source); idempotent. */
   setIndicatorSource(key: string, source: string): Promise<void>;
 }
 
@@ -128,14 +147,19 @@ export interface SeriesQuery {
 export interface ObservationStore {
   /** Points of one indicator for one municipality, by reference_date ascending. */
   series(query: SeriesQuery): Promise<ObservationRow[]>;
-  /** The latest point of each municipality that has one, for one indicator; with `asOf`, the latest on or before it. */
+  /**
+   * The latest point with a value of each municipality that has one, for one indicator, by municipality id; with
+   * `asOf`, the latest on or before it.
+   */
   latestPerMunicipality(indicator: string, asOf?: string): Promise<ObservationRow[]>;
-  /** The latest point of every indicator for one municipality. */
+  /** The latest point with a value of every indicator for one municipality, by indicator key. */
   latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]>;
   /**
-   * Writes observations of one indicator (insert or update by municipality and reference date) and
-   * recomputes the normalized values of the reference dates touched. With `replace`, the indicator's
-   * other observations are removed first, in the same transaction.
+   * Writes observations of one indicator (insert or update by municipality and reference date; a point given
+   * twice is written as last given) and recomputes the normalized values of the reference dates touched. With
+   * `replace`, the indicator's other observations are removed, in the same transaction. Appends one
+   * `observation` journal entry per municipality whose points changed. Idempotent: an unchanged point is counted,
+   * not written.
    */
   writeObservations(indicator: string, rows: readonly ObservationInput[], options?: { replace?: boolean }): Promise<WriteSummary>;
   countObservations(indicator?: string): Promise<number>;
@@ -159,7 +183,7 @@ export interface ProcurementBatchSummary {
 }
 
 export interface ProcurementWriteStore {
-  /** The CPV vocabulary (codes without check digit, Portuguese and English labels). */
+  /** The CPV vocabulary (codes without check digit, Portuguese and English labels), upserted by code; idempotent. */
   saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary>;
   /**
    * Upserts by (source, source_id) — entities by tax number — in one transaction. A party of a contract
@@ -167,7 +191,7 @@ export interface ProcurementWriteStore {
    * are counted as such and not rewritten.
    */
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary>;
-  /** Recomputes derived figures (entity totals and counts) after loads; cheap to call when nothing changed. */
+  /** Recomputes derived figures (entity totals and counts) after loads, in one transaction; idempotent, and cheap when nothing changed. */
   refreshProcurementRollups(): Promise<void>;
   /**
    * Deletes every record the demo generated and what was derived from it (store/shared/demo-removal.ts), in one
@@ -237,6 +261,7 @@ export interface JournalStore {
   lastChangeSeq(): Promise<number>;
   /** A consumer's saved position (`detect:procurement`, `detect:sweep`, …); null before its first save. */
   getWatermark(name: string): Promise<string | null>;
+  /** Replaces a consumer's position (last write wins). */
   setWatermark(name: string, value: string): Promise<void>;
 }
 
@@ -253,13 +278,17 @@ export interface SignalWriteStore {
     now: string;
     watermark?: { name: string; value: string };
   }): Promise<SignalWriteSummary>;
-  /** Signals by key (unknown keys skipped). */
+  /** Signals by key (unknown keys skipped), by id, from the primary. */
   getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]>;
-  /** Signals by id, in the order of `ids`; unknown ids skipped. */
+  /** Signals by id, in the order of `ids`; unknown ids skipped; from the primary. */
   getSignals(ids: readonly number[]): Promise<SignalRecord[]>;
   /** Cases marked pending by writeSignals, by id ascending, at most `limit`, with their events and signals. */
   pendingCases(limit: number): Promise<PendingCase[]>;
-  /** Writes computed cases, appends their events and clears their pending marks, in one transaction. */
+  /**
+   * Writes computed cases, appends their events and clears their pending marks, in one transaction: only the mark
+   * pendingCases handed out, so a case a signal write touched since stays pending. Fails (and writes nothing)
+   * on an unknown case id. Not idempotent for events: each call appends them.
+   */
   saveCases(updates: readonly CaseUpdate[]): Promise<void>;
   /** The id of the case with this key, if any. */
   findCaseId(key: string): Promise<number | undefined>;
@@ -276,14 +305,16 @@ export interface SignalReadStore {
 }
 
 export interface AlertStore {
-  /** Upserts templates by key (migrate seeds them); ids stay stable. */
+  /** Upserts templates by key (migrate seeds them); ids stay stable; an unchanged template is not rewritten. */
   saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void>;
+  /** By id. */
   listAlertTemplates(): Promise<AlertTemplateRecord[]>;
+  /** A new rule, enabled, with matched_seq 0. */
   createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord>;
   getAlertRule(id: number): Promise<AlertRuleRecord | undefined>;
   /** By id ascending. */
   listAlertRules(filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]>;
-  /** False when there is no such rule. */
+  /** False when there is no such rule; idempotent (the data version moves only on a change). */
   setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean>;
   /**
    * Records matches — a (rule, item_key) pair already recorded is skipped, never written twice — and sets
@@ -305,10 +336,14 @@ export interface AlertStore {
  * in one process only), quotes and committed actions. Held by `Store.agents`.
  */
 export interface AgentHostStore {
-  /** Creates a deployment; undefined when the slug is taken. */
+  /**
+   * Creates a deployment (revision 1); undefined when the slug is taken. Everything here reads and writes the
+   * primary, one statement per method: a task's claim and its reads see each other at once.
+   */
   createDeployment(input: { slug: string; status: DeploymentStatus; spec: string; now: string }): Promise<DeploymentRecord | undefined>;
-  /** Replaces a deployment's spec (and bumps its revision); undefined when there is no such slug. */
+  /** Replaces a deployment's spec and bumps its revision (even when the spec is the same); undefined when there is no such slug. */
   updateDeployment(slug: string, spec: string, now: string): Promise<DeploymentRecord | undefined>;
+  /** Sets the status, bumping the revision only when it changed; undefined when there is no such slug. */
   setDeploymentStatus(slug: string, status: DeploymentStatus, now: string): Promise<DeploymentRecord | undefined>;
   getDeployment(slug: string): Promise<DeploymentRecord | undefined>;
   getDeploymentById(id: number): Promise<DeploymentRecord | undefined>;
@@ -352,6 +387,7 @@ export interface AgentHostStore {
   /** Ids of tasks a process may claim now: SUBMITTED, or WORKING with a lease ended before `now`; oldest first. */
   claimableAgentTasks(now: string, limit: number): Promise<string[]>;
 
+  /** Stores a quote; fails when its id is taken. */
   createAgentQuote(quote: AgentQuoteRecord): Promise<void>;
   getAgentQuote(id: string): Promise<AgentQuoteRecord | undefined>;
   /**
@@ -372,11 +408,15 @@ export interface Store
     SignalWriteStore,
     SignalReadStore,
     AlertStore {
-  /** Creates or upgrades the schema and seeds the plans; idempotent. */
+  /**
+   * Creates or upgrades the schema: each pending migration (the dialect's below version 100, those written once
+   * from 100 on) in its own transaction, recorded in `schema_migrations`; idempotent, and safe when several
+   * instances start at once (PostgreSQL: under a session lock).
+   */
   migrate(): Promise<void>;
-  /** A number that changes whenever data served to callers changes, so caches know to drop. */
+  /** A number that grows whenever data served to callers changes (bumped inside the write's transaction), so caches know to drop. */
   dataVersion(): Promise<number>;
-  /** A per-installation random secret (created at migration), e.g. to sign cursors. */
+  /** A per-installation random secret, created at first use; every instance gets the first one stored. */
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */
   readonly agents: AgentHostStore;

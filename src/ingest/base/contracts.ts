@@ -4,6 +4,7 @@
  * `NIPC_entidade_comunicante` + `entidade_comunicante`). Only `idcontrato` is required; every other field may be
  * absent (→ null or []), but a field that is present must be well formed, or the row is rejected.
  */
+import { regionOfLegalText } from '../../lib/regional-law.js';
 import type { ContractInput } from '../../store/procurement-records.js';
 import { distinctParties, type RowContext, resolvePlaces, toParty } from './context.js';
 import { looksLikeCpv, parseCpv } from './cpv.js';
@@ -75,6 +76,7 @@ export function contractFromRow(row: RowReader, ctx: RowContext): ContractRow | 
   const frameworkNumber = row.read('numAcordoQuadro', text);
   const frameworkText = row.read('DescrAcordoQuadro', text);
   const legalBasis = row.read('fundamentacao', text);
+  const regime = row.read('regime', text);
   const green = row.read('ContratEcologico', yesNo);
   const centralized = row.read('ProcedimentoCentralizado', yesNo);
   const procedureId = row.read('idprocedimento', idText);
@@ -110,12 +112,26 @@ export function contractFromRow(row: RowReader, ctx: RowContext): ContractRow | 
     execution_places_text: placeTexts.length > 0 ? placeTexts.join('; ') : null,
     municipality_ids: places.municipalityIds,
     framework_agreement: frameworkText && frameworkNumber ? `${frameworkText} (${frameworkNumber})` : (frameworkText ?? frameworkNumber),
-    legal_basis: legalBasis,
+    legal_basis: withRegionalRegime(legalBasis, regime),
     green,
     centralized,
     link: contractLink(id),
   };
   return { input, parties: [...buyers, ...suppliers, ...competitors], unresolvedPlaces: places.unresolved };
+}
+
+/**
+ * The legal basis as the record gives it (`fundamentacao`), and its `regime` after it when the regime names an
+ * autonomous region's act the basis does not: "Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos;
+ * regime: Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08" is a contract under
+ * Madeira's regime, though its article is the CCP's (docs/signals.md, Direct-award ceilings by legal regime).
+ * The national regimes ("Código dos Contratos Públicos (DL111-B/2017) e Lei n.º 30/2021…") add nothing the basis
+ * does not say, and are left out.
+ */
+export function withRegionalRegime(legalBasis: string | null, regime: string | null): string | null {
+  const region = regionOfLegalText(regime);
+  if (region === null || regionOfLegalText(legalBasis) === region) return legalBasis;
+  return legalBasis === null ? `regime: ${regime}` : `${legalBasis}; regime: ${regime}`;
 }
 
 /** `adjudicante` ("NIF - name" items), or the simplified CSV's tax number and name in two columns. */

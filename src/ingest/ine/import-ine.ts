@@ -73,6 +73,8 @@ export interface IneImportReport {
   };
   aggregates: Record<AggregateLevel, number>;
   non_total: IneIndicator['non_total'];
+  /** The category taken of each extra dimension (the one asked for, or the total), rows of others are non_total. */
+  dimensions: IneIndicator['dimensions'];
   /** Rows of periods whose label gave no reference date (listed in unknown_periods). */
   unknown_period_rows: number;
   unplaced: IneUnplacedRow[];
@@ -112,6 +114,7 @@ export async function importIne(store: Store, input: string | unknown, options: 
     null_values: { by_sign: {}, unreadable: [] },
     aggregates: { country: 0, nuts1: 0, nuts2: 0, nuts3: 0, parish: 0 },
     non_total: ine.non_total,
+    dimensions: ine.dimensions,
     unknown_period_rows: 0,
     unplaced: [],
     warnings: [],
@@ -165,6 +168,7 @@ export async function importIne(store: Store, input: string | unknown, options: 
   if (rows.length === 0) {
     // Writing nothing in replace mode would wipe the demo series for an empty import: refuse to touch the store.
     report.warnings.push('no municipal observation could be placed: nothing was written');
+    if (ine.observations.length === 0 && ine.non_total.count > 0) report.warnings.push(otherCategoriesOnly(ine));
     return report;
   }
   const before = await store.countObservations(indicator.key);
@@ -199,6 +203,21 @@ function refuseContradictions(indicator: IndicatorRecord, ine: IneIndicator, uni
       `"${indicator.key}" holds another source's series ("${source}"), which INE ${ine.code} would merge into: it holds another source; ${override}`,
     );
   }
+}
+
+/**
+ * Every row was of a category other than the one taken (a dimension whose total is coded neither `T` nor labelled
+ * "Total"): say which there were, and how to choose one.
+ */
+function otherCategoriesOnly(ine: IneIndicator): string {
+  const taken = Object.entries(ine.dimensions).map(([d, c]) => `${d}=${c.code}`);
+  const seen = Object.entries(ine.non_total.by_category)
+    .slice(0, 10)
+    .map(([category, n]) => `${category} (${n} rows)`);
+  return (
+    `every row is of another category than ${taken.join(', ')}: ${seen.join(', ')}; ` +
+    "choose the category that is the total with --dimension dim_N=CODE (INE's metadata, pindicaMeta.jsp, names them)"
+  );
 }
 
 /** "INE 0008264 — Taxa bruta de natalidade (‰)": the title up to its first " por " or ";". */

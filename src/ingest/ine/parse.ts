@@ -5,7 +5,7 @@
  * a single object is accepted too. See docs/data.md ("Importing INE data").
  *
  * Observations whose extra dimensions (dim_3, dim_4, …) are not the selected categories — by default the
- * totals, "T" — are not the indicator's municipal value (they are e.g. one sex or one age group); they are
+ * totals, "T" or the category labelled "Total" — are not the indicator's municipal value (they are e.g. one sex or one age group); they are
  * counted, by category, instead of returned, so that the importer can report them.
  */
 
@@ -40,10 +40,15 @@ export interface IneIndicator {
   observations: IneObservation[];
   /** Rows left out for their dimensions: count, and count per `dim_N=code`. */
   non_total: { count: number; by_category: Record<string, number> };
+  /**
+   * The category taken of each extra dimension the response has: the one asked for, else its total — the code
+   * `T`, or, when the dimension has no `T`, the one category labelled as the total (`dim_N_t` "Total", "HM").
+   */
+  dimensions: Record<string, { code: string; label: string | null; chosen: 'asked' | 'T' | 'label' }>;
 }
 
 export interface IneParseOptions {
-  /** Category code per dimension (`dim_3` or `3` → code); dimensions not named must be the total "T". */
+  /** Category code per dimension (`dim_3` or `3` → code); dimensions not named must be their total (see `dimensions`). */
   dimensions?: Record<string, string>;
 }
 
@@ -80,32 +85,43 @@ function parseIndicator(item: unknown, index: number, wanted: Record<string, str
   if (!code) throw new Error(`INE response item ${index} has no IndicadorCod`);
   const byPeriod = item[variant] as Obj;
 
-  const observations: IneObservation[] = [];
-  const nonTotal = { count: 0, by_category: {} as Record<string, number> };
-  const seenDims = new Set<string>();
-  let rowsRead = 0;
+  const all: IneObservation[] = [];
+  const categories = new Map<string, Map<string, string | null>>(); // dim_N → code → its label (dim_N_t)
   for (const [period, rows] of Object.entries(byPeriod)) {
     if (!Array.isArray(rows)) throw new Error(`INE indicator ${code}: period "${period}" does not hold an array`);
     for (const row of rows) {
-      rowsRead++;
       const obs = toObservation(period, row, code);
-      for (const d of Object.keys(obs.dims)) seenDims.add(d);
-      const off = Object.entries(obs.dims).filter(([d, c]) => c !== (wanted[d] ?? 'T'));
-      if (off.length === 0) {
-        observations.push(obs);
-      } else {
-        nonTotal.count++;
-        const key = off.map(([d, c]) => `${d}=${c}`).join(',');
-        nonTotal.by_category[key] = (nonTotal.by_category[key] ?? 0) + 1;
+      all.push(obs);
+      for (const [d, c] of Object.entries(obs.dims)) {
+        const seen = categories.get(d) ?? new Map<string, string | null>();
+        if (!seen.get(c)) seen.set(c, str((row as Obj)[`${d}_t`]));
+        categories.set(d, seen);
       }
     }
   }
   // Naming a dimension the response does not have would silently select nothing, or everything.
-  const missing = Object.keys(wanted).filter((d) => !seenDims.has(d));
+  const missing = Object.keys(wanted).filter((d) => !categories.has(d));
   if (missing.length > 0) {
     throw new Error(
-      `INE indicator ${code} has no dimension ${missing.join(', ')} (its dimensions: ${[...seenDims].sort().join(', ') || 'none'})`,
+      `INE indicator ${code} has no dimension ${missing.join(', ')} (its dimensions: ${[...categories.keys()].sort().join(', ') || 'none'})`,
     );
+  }
+  const dimensions: IneIndicator['dimensions'] = {};
+  for (const [d, seen] of [...categories].sort(([a], [b]) => a.localeCompare(b))) {
+    dimensions[d] = wanted[d] !== undefined ? { code: wanted[d], label: seen.get(wanted[d]) ?? null, chosen: 'asked' } : totalOf(seen);
+  }
+
+  const observations: IneObservation[] = [];
+  const nonTotal = { count: 0, by_category: {} as Record<string, number> };
+  for (const obs of all) {
+    const off = Object.entries(obs.dims).filter(([d, c]) => c !== dimensions[d].code);
+    if (off.length === 0) {
+      observations.push(obs);
+    } else {
+      nonTotal.count++;
+      const key = off.map(([d, c]) => `${d}=${c}`).join(',');
+      nonTotal.by_category[key] = (nonTotal.by_category[key] ?? 0) + 1;
+    }
   }
 
   return {
@@ -117,9 +133,10 @@ function parseIndicator(item: unknown, index: number, wanted: Record<string, str
     last_updated: str(item.DataUltimoAtualizacao) ?? str(item.DataUltimoPref),
     latest_period: str(item.UltimoPref),
     periods: Object.keys(byPeriod),
-    rows_read: rowsRead,
+    rows_read: all.length,
     observations,
     non_total: nonTotal,
+    dimensions,
   };
 }
 
@@ -159,6 +176,21 @@ function toObservation(period: string, row: unknown, code: string): IneObservati
     sinal_conv_desc: str(row.sinal_conv_desc),
     dims,
   };
+}
+
+/** Labels INE gives a dimension's total category: "Total" (also "Total geral"…), and "HM" (both sexes). */
+const TOTAL_LABEL = /^(total\b|hm$)/;
+
+/**
+ * The total category of a dimension the caller did not choose: `T` (INE's usual code), else the only category
+ * labelled as the total — some indicators code it otherwise (`H1` "Total" of the housing categories). Without
+ * either, `T` stands: every row of the dimension is then non-total, and the report says which categories there were.
+ */
+function totalOf(seen: ReadonlyMap<string, string | null>): IneIndicator['dimensions'][string] {
+  if (seen.has('T')) return { code: 'T', label: seen.get('T') ?? null, chosen: 'T' };
+  const labelled = [...seen].filter(([, label]) => label !== null && TOTAL_LABEL.test(label.trim().toLowerCase()));
+  if (labelled.length === 1) return { code: labelled[0][0], label: labelled[0][1], chosen: 'label' };
+  return { code: 'T', label: null, chosen: 'T' };
 }
 
 /** Accepts `dim_3` or `3` as the dimension name. */

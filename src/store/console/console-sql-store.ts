@@ -1,4 +1,6 @@
-/** The console's records over SQL, written once for both stores (the subset of SQL SQLite and PostgreSQL share). */
+/** The console's records, written once for both stores over the SQL port (../sql/port.ts). */
+
+import type { SqlPort, Row as SqlRow } from '../sql/port.js';
 import type {
   DailyUsageEntry,
   LicenceRecord,
@@ -11,19 +13,18 @@ import type {
   UserRecord,
   UserRole,
 } from './console-records.js';
-import type { ConsoleSql, SqlRow } from './console-sql.js';
 import type { ConsoleStore } from './console-store.js';
 
 export class ConsoleSqlStore implements ConsoleStore {
-  readonly #sql: ConsoleSql;
+  readonly #port: SqlPort;
 
-  constructor(sql: ConsoleSql) {
-    this.#sql = sql;
+  constructor(port: SqlPort) {
+    this.#port = port;
   }
 
   async createUser(input: NewUser): Promise<UserRecord | undefined> {
-    const [row] = await this.#sql.rows(
-      `INSERT INTO console_users (account_id, email, display_name, role, created_at) VALUES (?, ?, ?, ?, ?)
+    const [row] = await this.#port.query(
+      `INSERT INTO console_users (account_id, email, display_name, role, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (email) DO NOTHING RETURNING *`,
       [input.account_id, input.email.toLowerCase(), input.display_name, input.role, input.now],
     );
@@ -31,30 +32,30 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async getUser(id: number): Promise<UserRecord | undefined> {
-    const [row] = await this.#sql.rows('SELECT * FROM console_users WHERE id = ?', [id]);
+    const [row] = await this.#port.query('SELECT * FROM console_users WHERE id = $1', [id]);
     return row ? toUser(row) : undefined;
   }
 
   async findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    const [row] = await this.#sql.rows('SELECT * FROM console_users WHERE email = ?', [email.toLowerCase()]);
+    const [row] = await this.#port.query('SELECT * FROM console_users WHERE email = $1', [email.toLowerCase()]);
     return row ? toUser(row) : undefined;
   }
 
   async listUsers(accountId?: number): Promise<UserRecord[]> {
     const rows =
       accountId === undefined
-        ? await this.#sql.rows('SELECT * FROM console_users ORDER BY id')
-        : await this.#sql.rows('SELECT * FROM console_users WHERE account_id = ? ORDER BY id', [accountId]);
+        ? await this.#port.query('SELECT * FROM console_users ORDER BY id')
+        : await this.#port.query('SELECT * FROM console_users WHERE account_id = $1 ORDER BY id', [accountId]);
     return rows.map(toUser);
   }
 
   async setUserPassword(id: number, passwordHash: string): Promise<boolean> {
-    const rows = await this.#sql.rows('UPDATE console_users SET password_hash = ? WHERE id = ? RETURNING id', [passwordHash, id]);
+    const rows = await this.#port.query('UPDATE console_users SET password_hash = $1 WHERE id = $2 RETURNING id', [passwordHash, id]);
     return rows.length > 0;
   }
 
   async disableUser(id: number, now: string): Promise<boolean> {
-    const rows = await this.#sql.rows('UPDATE console_users SET disabled_at = ? WHERE id = ? AND disabled_at IS NULL RETURNING id', [
+    const rows = await this.#port.query('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL RETURNING id', [
       now,
       id,
     ]);
@@ -62,7 +63,7 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async createOneTimeLink(link: NewOneTimeLink): Promise<void> {
-    await this.#sql.rows('INSERT INTO console_links (hash, user_id, purpose, expires_at, created_at) VALUES (?, ?, ?, ?, ?)', [
+    await this.#port.query('INSERT INTO console_links (hash, user_id, purpose, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
       link.hash,
       link.user_id,
       link.purpose,
@@ -72,59 +73,62 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async useOneTimeLink(hash: string, now: string): Promise<{ user_id: number; purpose: OneTimeLinkPurpose } | undefined> {
-    const [row] = await this.#sql.rows(
-      'UPDATE console_links SET used_at = ? WHERE hash = ? AND used_at IS NULL AND expires_at > ? RETURNING user_id, purpose',
+    const [row] = await this.#port.query(
+      'UPDATE console_links SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id, purpose',
       [now, hash, now],
     );
     return row ? { user_id: Number(row.user_id), purpose: row.purpose as OneTimeLinkPurpose } : undefined;
   }
 
   async createSession(session: NewSession): Promise<void> {
-    await this.#sql.rows(
+    await this.#port.query(
       `INSERT INTO console_sessions (id, user_id, created_at, last_seen_at, expires_at, user_agent, address)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [session.id, session.user_id, session.now, session.now, session.expires_at, session.user_agent, session.address],
     );
   }
 
   async getSession(id: string): Promise<SessionRecord | undefined> {
-    const [row] = await this.#sql.rows('SELECT * FROM console_sessions WHERE id = ?', [id]);
+    const [row] = await this.#port.query('SELECT * FROM console_sessions WHERE id = $1', [id]);
     return row ? toSession(row) : undefined;
   }
 
   async touchSession(id: string, now: string): Promise<void> {
-    await this.#sql.rows('UPDATE console_sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?', [now, id, now]);
+    await this.#port.query('UPDATE console_sessions SET last_seen_at = $1 WHERE id = $2 AND last_seen_at < $3', [now, id, now]);
   }
 
   async endSession(id: string, now: string): Promise<boolean> {
-    const rows = await this.#sql.rows('UPDATE console_sessions SET ended_at = ? WHERE id = ? AND ended_at IS NULL RETURNING id', [now, id]);
+    const rows = await this.#port.query('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL RETURNING id', [
+      now,
+      id,
+    ]);
     return rows.length > 0;
   }
 
   async endUserSessions(userId: number, now: string, keep?: string): Promise<number> {
-    const rows = await this.#sql.rows(
-      'UPDATE console_sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL AND id <> ? RETURNING id',
+    const rows = await this.#port.query(
+      'UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3 RETURNING id',
       [now, userId, keep ?? ''],
     );
     return rows.length;
   }
 
   async listOpenSessions(userId: number, now: string): Promise<SessionRecord[]> {
-    const rows = await this.#sql.rows(
-      'SELECT * FROM console_sessions WHERE user_id = ? AND ended_at IS NULL AND expires_at > ? ORDER BY created_at DESC, id',
+    const rows = await this.#port.query(
+      'SELECT * FROM console_sessions WHERE user_id = $1 AND ended_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id',
       [userId, now],
     );
     return rows.map(toSession);
   }
 
   async recordSignInFailure(subjects: readonly string[], at: string): Promise<void> {
-    await this.#sql.transaction(async (sql) => {
-      for (const subject of subjects) await sql.rows('INSERT INTO console_sign_in_failures (subject, at) VALUES (?, ?)', [subject, at]);
+    await this.#port.transaction(async (tx) => {
+      for (const subject of subjects) await tx.query('INSERT INTO console_sign_in_failures (subject, at) VALUES ($1, $2)', [subject, at]);
     });
   }
 
   async countSignInFailures(subject: string, since: string): Promise<number> {
-    const [row] = await this.#sql.rows('SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = ? AND at >= ?', [
+    const [row] = await this.#port.query('SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = $1 AND at >= $2', [
       subject,
       since,
     ]);
@@ -132,53 +136,55 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async pruneSignInFailures(before: string): Promise<void> {
-    await this.#sql.rows('DELETE FROM console_sign_in_failures WHERE at < ?', [before]);
+    await this.#port.query('DELETE FROM console_sign_in_failures WHERE at < $1', [before]);
   }
 
   async setDeploymentOwner(deploymentId: number, accountId: number): Promise<void> {
-    await this.#sql.rows(
-      'INSERT INTO console_deployment_owners (deployment_id, account_id) VALUES (?, ?) ON CONFLICT (deployment_id) DO NOTHING',
+    await this.#port.query(
+      'INSERT INTO console_deployment_owners (deployment_id, account_id) VALUES ($1, $2) ON CONFLICT (deployment_id) DO NOTHING',
       [deploymentId, accountId],
     );
   }
 
   async getDeploymentOwner(deploymentId: number): Promise<number | undefined> {
-    const [row] = await this.#sql.rows('SELECT account_id FROM console_deployment_owners WHERE deployment_id = ?', [deploymentId]);
+    const [row] = await this.#port.query('SELECT account_id FROM console_deployment_owners WHERE deployment_id = $1', [deploymentId]);
     return row ? Number(row.account_id) : undefined;
   }
 
   async listDeploymentOwners(): Promise<Map<number, number>> {
-    const rows = await this.#sql.rows('SELECT deployment_id, account_id FROM console_deployment_owners');
+    const rows = await this.#port.query('SELECT deployment_id, account_id FROM console_deployment_owners');
     return new Map(rows.map((r) => [Number(r.deployment_id), Number(r.account_id)]));
   }
 
   async createLicence(input: Omit<LicenceRecord, 'id' | 'created_at' | 'revoked_at'> & { now: string }): Promise<LicenceRecord> {
-    const [row] = await this.#sql.rows(
-      `INSERT INTO console_licences (deployment_id, buyer_account_id, credential_id, created_at) VALUES (?, ?, ?, ?) RETURNING *`,
+    const [row] = await this.#port.query(
+      `INSERT INTO console_licences (deployment_id, buyer_account_id, credential_id, created_at) VALUES ($1, $2, $3, $4) RETURNING *`,
       [input.deployment_id, input.buyer_account_id, input.credential_id, input.now],
     );
     return toLicence(row);
   }
 
   async getLicence(id: number): Promise<LicenceRecord | undefined> {
-    const [row] = await this.#sql.rows('SELECT * FROM console_licences WHERE id = ?', [id]);
+    const [row] = await this.#port.query('SELECT * FROM console_licences WHERE id = $1', [id]);
     return row ? toLicence(row) : undefined;
   }
 
   async listLicencesOfDeployments(deploymentIds: readonly number[]): Promise<LicenceRecord[]> {
     if (deploymentIds.length === 0) return [];
-    const marks = deploymentIds.map(() => '?').join(', ');
-    const rows = await this.#sql.rows(`SELECT * FROM console_licences WHERE deployment_id IN (${marks}) ORDER BY id DESC`, deploymentIds);
+    const rows = await this.#port.query(
+      `SELECT * FROM console_licences WHERE ${this.#port.dialect.inList('deployment_id', '$1')} ORDER BY id DESC`,
+      [deploymentIds],
+    );
     return rows.map(toLicence);
   }
 
   async listLicencesOfBuyer(accountId: number): Promise<LicenceRecord[]> {
-    const rows = await this.#sql.rows('SELECT * FROM console_licences WHERE buyer_account_id = ? ORDER BY id DESC', [accountId]);
+    const rows = await this.#port.query('SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [accountId]);
     return rows.map(toLicence);
   }
 
   async revokeLicence(id: number, now: string): Promise<boolean> {
-    const rows = await this.#sql.rows('UPDATE console_licences SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING id', [
+    const rows = await this.#port.query('UPDATE console_licences SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [
       now,
       id,
     ]);
@@ -187,10 +193,10 @@ export class ConsoleSqlStore implements ConsoleStore {
 
   async recordKeyUse(entries: readonly { keyId: number; at: string }[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.#sql.transaction(async (sql) => {
+    await this.#port.transaction(async (tx) => {
       for (const e of entries) {
-        await sql.rows(
-          `INSERT INTO console_key_use (key_id, last_used_at) VALUES (?, ?)
+        await tx.run(
+          `INSERT INTO console_key_use (key_id, last_used_at) VALUES ($1, $2)
            ON CONFLICT (key_id) DO UPDATE SET last_used_at = CASE WHEN excluded.last_used_at > console_key_use.last_used_at
              THEN excluded.last_used_at ELSE console_key_use.last_used_at END`,
           [e.keyId, e.at],
@@ -201,17 +207,19 @@ export class ConsoleSqlStore implements ConsoleStore {
 
   async keysLastUsed(keyIds: readonly number[]): Promise<Map<number, string>> {
     if (keyIds.length === 0) return new Map();
-    const marks = keyIds.map(() => '?').join(', ');
-    const rows = await this.#sql.rows(`SELECT key_id, last_used_at FROM console_key_use WHERE key_id IN (${marks})`, keyIds);
+    const rows = await this.#port.query(
+      `SELECT key_id, last_used_at FROM console_key_use WHERE ${this.#port.dialect.inList('key_id', '$1')}`,
+      [keyIds],
+    );
     return new Map(rows.map((r) => [Number(r.key_id), String(r.last_used_at)]));
   }
 
   async addDailyUsage(entries: readonly DailyUsageEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.#sql.transaction(async (sql) => {
+    await this.#port.transaction(async (tx) => {
       for (const e of entries) {
-        await sql.rows(
-          `INSERT INTO console_usage_days (account_id, day, channel, count) VALUES (?, ?, ?, ?)
+        await tx.query(
+          `INSERT INTO console_usage_days (account_id, day, channel, count) VALUES ($1, $2, $3, $4)
            ON CONFLICT (account_id, day, channel) DO UPDATE SET count = console_usage_days.count + excluded.count`,
           [e.accountId, e.day, e.channel, e.count],
         );
@@ -220,8 +228,8 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async dailyUsage(accountId: number, fromDay: string, toDay: string): Promise<Omit<DailyUsageEntry, 'accountId'>[]> {
-    const rows = await this.#sql.rows(
-      'SELECT day, channel, count FROM console_usage_days WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day, channel',
+    const rows = await this.#port.query(
+      'SELECT day, channel, count FROM console_usage_days WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, channel',
       [accountId, fromDay, toDay],
     );
     return rows.map((r) => ({ day: String(r.day), channel: r.channel as UsageChannel, count: Number(r.count) }));

@@ -1,6 +1,6 @@
 /**
- * The access version on PostgreSQL (Store.accessVersion; docs/architecture.md, Revocation): a counter in `meta`,
- * bumped in the transaction that revokes a key, which also sends `NOTIFY munidata_access` with the new value.
+ * The access version on PostgreSQL (Store.accessVersion; docs/architecture.md, Revocation): a counter in `meta`
+ * (../meta.ts), bumped in the transaction that revokes a key, which also sends `NOTIFY munidata_access` with the new value.
  * Every instance keeps one connection LISTENing and holds the value in memory, so reading it on every request
  * costs nothing; the notification arrives when the revoking transaction commits, before the CLI that ran it has
  * even exited. While that connection is down (or not yet up) the value is read from the table; if the store
@@ -9,30 +9,21 @@
  */
 import pg from 'pg';
 import { DependencyUnavailableError } from '../../lib/dependency.js';
-import type { Sql } from './db.js';
+import { readAccessVersion } from '../meta.js';
+import type { SqlPort } from '../sql/port.js';
 
 const CHANNEL = 'munidata_access';
 /** Between attempts to (re)open the listening connection. */
 const RETRY_MS = 1_000;
 
-/** Bumps the version and notifies every listening instance; inside the revoking transaction. The new version. */
-export async function bumpAccessVersion(sql: Sql): Promise<number> {
-  const [row] = await sql(
-    `INSERT INTO meta (key, value) VALUES ('access_version', '1')
-     ON CONFLICT (key) DO UPDATE SET value = (meta.value::bigint + 1)::text RETURNING value`,
-  );
-  await sql('SELECT pg_notify($1, $2)', [CHANNEL, String(row?.value)]);
-  return Number(row?.value);
-}
-
-async function readAccessVersion(sql: Sql): Promise<number> {
-  const [row] = await sql("SELECT value FROM meta WHERE key = 'access_version'");
-  return Number(row?.value ?? 0);
+/** Tells every listening instance the new version; inside the revoking transaction (delivered at its commit). */
+export async function notifyAccessVersion(tx: SqlPort, version: number): Promise<void> {
+  await tx.query('SELECT pg_notify($1, $2)', [CHANNEL, String(version)]);
 }
 
 export class AccessVersionWatch {
   readonly #url: string;
-  readonly #primary: Sql;
+  readonly #primary: SqlPort;
   #client: pg.Client | undefined;
   /** The value while listening; undefined otherwise. */
   #listened: number | undefined;
@@ -41,7 +32,7 @@ export class AccessVersionWatch {
   #nextAttemptMs = 0;
   #closed = false;
 
-  constructor(url: string, primary: Sql) {
+  constructor(url: string, primary: SqlPort) {
     this.#url = url;
     this.#primary = primary;
   }

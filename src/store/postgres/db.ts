@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { DependencyUnavailableError } from '../../lib/dependency.js';
+import type { ColumnType, Dialect, SqlPort } from '../sql/port.js';
 import { isConnectionFailure, unavailableWhenUnreachable } from './failures.js';
 
 export type Row = Record<string, unknown>;
@@ -122,29 +123,76 @@ export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: p
   }
 }
 
+/** PostgreSQL hands back lists as arrays and flags as booleans. */
+export const POSTGRES_DIALECT: Dialect = {
+  name: 'postgres',
+  columns: {
+    list: (value) => value as string[],
+    flag: (value) => (value === null || value === undefined ? null : Boolean(value)),
+  },
+  inList: (expression, placeholder) => `${expression} = ANY(${placeholder})`,
+  rows: (placeholder, columns) =>
+    `(SELECT ${columns.map(([name, type], i) => `(e.v ->> ${i})::${PG_TYPES[type]} AS ${name}`).join(', ')}, e.n AS ord
+      FROM jsonb_array_elements(CAST(${placeholder} AS jsonb)) WITH ORDINALITY AS e (v, n))`,
+  turnLock: (key) => `SELECT pg_advisory_xact_lock(${BigInt(key)}::bigint)`,
+  isTrue: (expression) => expression,
+  indexed: (table, alias) => `${table} ${alias}`,
+  mergeOrdered: (arms, order, merged, limit) =>
+    arms.length === 1
+      ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}`
+      : `${arms.map((arm) => `(${arm} ORDER BY ${order} LIMIT ${limit})`).join(' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
+};
+
+const PG_TYPES: Record<ColumnType, string> = { text: 'text', integer: 'integer', bigint: 'bigint', real: 'double precision' };
+
+/**
+ * The SQL port (../sql/port.ts) over a pool (each transaction on a client of its own) or over one client (a
+ * session that holds a lock: its transactions run on it). `pg` takes booleans, arrays and null as they are.
+ */
+export function postgresPort(target: pg.Pool | pg.PoolClient): SqlPort {
+  const sql = sqlOn(target);
+  const port: SqlPort = {
+    dialect: POSTGRES_DIALECT,
+    query: sql,
+    async run(text, values) {
+      try {
+        return (await target.query(text, values as unknown[])).rowCount ?? 0;
+      } catch (error) {
+        throw unavailableWhenUnreachable(error);
+      }
+    },
+    async script(text) {
+      await sql(text);
+    },
+    transaction(work) {
+      if (target instanceof pg.Pool) return inTransaction(target, (_sql, client) => work(insideTransaction(client)));
+      return onClient(target, work);
+    },
+  };
+  return port;
+}
+
+/** The port of a client inside a transaction: a transaction begun there joins the open one. */
+function insideTransaction(client: pg.PoolClient): SqlPort {
+  const port: SqlPort = { ...postgresPort(client), transaction: (work) => work(port) };
+  return port;
+}
+
+/** A transaction on a client held for a session (a migration under its lock). */
+async function onClient<T>(client: pg.PoolClient, work: (tx: SqlPort) => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work(insideTransaction(client));
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw unavailableWhenUnreachable(error);
+  }
+}
+
 function isConnectionError(error: Error): boolean {
   return error instanceof DependencyUnavailableError || isConnectionFailure(error);
 }
 
-/**
- * Positional parameters built alongside the SQL text: `p.add(value)` gives the placeholder to write (`$3`).
- * Conditions assembled piece by piece never count placeholders by hand.
- */
-export class Params {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-/** A LIKE pattern matching `text` anywhere, with LIKE's own wildcards in it taken literally. */
-export function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** A LIKE pattern matching what starts with `text`. */
-export function prefixPattern(text: string): string {
-  return `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+export { containsPattern, Params, prefixPattern } from '../sql/params.js';

@@ -1,8 +1,25 @@
 /**
+ * Per dialect: versions 1–99 as each database was created, never edited (from 100 on: ../sql/migrations.ts).
+ *
  * The SQLite schema, as numbered migrations applied in order and recorded in `schema_migrations`.
  * A migration, once released, is never edited: a change is a new entry.
  */
-export const SQLITE_MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+import type { DdlTypes, Migration } from '../sql/migration.js';
+
+/** The column types of the migrations written once (../sql/migrations.ts). */
+export const SQLITE_TYPES: DdlTypes = {
+  id: 'INTEGER PRIMARY KEY',
+  ref: 'INTEGER',
+  integer: 'INTEGER',
+  bigint: 'INTEGER',
+  real: 'REAL',
+  text: 'TEXT',
+  key: 'TEXT',
+  flag: 'INTEGER',
+  list: 'TEXT',
+};
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'foundation',

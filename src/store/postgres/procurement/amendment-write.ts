@@ -3,11 +3,12 @@
  * contract source id (stored, or written earlier in the batch). One whose contract is in neither is an orphan:
  * reported, not written.
  */
+
+import type { Change } from '../../journal/journal.js';
 import type { AmendmentInput } from '../../procurement-records.js';
 import { AMENDMENT_COLUMNS, amendmentRow } from '../../shared/amendment-row.js';
 import { amendmentFingerprint } from '../../shared/fingerprint.js';
 import { upsertRows } from '../copy.js';
-import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
 /** Writes the batch's amendments; gives the journal entries of those inserted or changed. */

@@ -2,11 +2,12 @@
  * Announcements upserted by (source, source_id), as in the SQLite store: a changed one keeps its id and gets its
  * child rows (CPVs, municipalities, districts) rewritten.
  */
+
+import type { Change } from '../../journal/journal.js';
 import type { AnnouncementInput } from '../../procurement-records.js';
 import { ANNOUNCEMENT_COLUMNS, announcementDistricts, announcementRow } from '../../shared/announcement-row.js';
 import { announcementFingerprint } from '../../shared/fingerprint.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
-import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
 const CHILD_TABLES = ['announcement_cpvs', 'announcement_municipalities', 'announcement_districts'];

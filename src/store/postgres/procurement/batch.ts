@@ -1,4 +1,6 @@
 /**
+ * Per dialect: the bulk load (prepared per-row statements in SQLite, COPY in PostgreSQL).
+ *
  * A procurement batch, written in one transaction on one client, in the order of the SQLite store (entities,
  * contracts, announcements, amendments) and with the same counts — but set-wise: what is stored is read once
  * per table, the decisions are taken in memory in batch order, and rows go in with COPY. Any error rolls the
@@ -6,12 +8,12 @@
  */
 import type pg from 'pg';
 import { fold } from '../../../lib/text-match.js';
+import { appendChanges } from '../../journal/journal.js';
+import { bumpDataVersion } from '../../meta.js';
 import type { ProcurementWriteSummary } from '../../procurement-records.js';
 import { EntityQueue, RollupDeltas } from '../../shared/rollup-deltas.js';
 import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';
-import { bumpDataVersion } from '../data-version.js';
-import type { Sql } from '../db.js';
-import { appendChanges } from '../signals/journal.js';
+import { postgresPort, type Sql } from '../db.js';
 import { writeAmendments } from './amendment-write.js';
 import { planAnnouncements } from './announcement-write.js';
 import { planContracts } from './contract-write.js';
@@ -66,12 +68,13 @@ export async function writeBatch(sql: Sql, client: pg.PoolClient, batch: Procure
     ...(await writeAnnouncements()),
     ...(await writeAmendments(context, batch.amendments ?? [])),
   ];
-  await appendChanges(sql, changes);
+  const port = postgresPort(client);
+  await appendChanges(port, changes);
   await flushRollups(sql, context.rollups);
   await flushEntityQueue(sql, context.entityQueue);
   const { summary } = context;
   const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some((s) => s.inserted + s.updated > 0);
-  if (changed) await bumpDataVersion(sql);
+  if (changed) await bumpDataVersion(port);
   return summary;
 }
 

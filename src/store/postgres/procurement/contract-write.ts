@@ -3,11 +3,12 @@
  * alone; a changed contract keeps its id, gets its child rows (parties, CPVs, municipalities) rewritten and its
  * old figures taken out of the rollups before the new ones go in.
  */
+
+import type { Change } from '../../journal/journal.js';
 import type { ContractInput } from '../../procurement-records.js';
 import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../../shared/contract-row.js';
 import { contractFingerprint } from '../../shared/fingerprint.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
-import type { Change } from '../signals/journal.js';
 import { allocateIds, type BatchContext, sourceKey, storedBySourceKey } from './batch.js';
 
 interface Pending {

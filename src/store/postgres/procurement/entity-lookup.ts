@@ -1,4 +1,6 @@
 /**
+ * Per dialect: typo-tolerant lookup is FTS5 trigrams in SQLite and pg_trgm similarity in PostgreSQL.
+ *
  * Candidates for an entity lookup (the caller scores them): tax numbers starting with the text, names starting
  * with it, names containing its words, and — for typos — the names most similar to it by pg_trgm's word
  * similarity (the text against the best-matching run of a name), through the trigram index. Each kind of

@@ -3,12 +3,9 @@
  * PostgreSQL-specific ones.
  */
 import type { ColumnDecoding } from '../../shared/row-values.js';
+import { POSTGRES_DIALECT } from '../db.js';
 
 export { dateOrNull, euros, groupRows, numberOrNull, textOrNull } from '../../shared/row-values.js';
 
-export function booleanOrNull(value: unknown): boolean | null {
-  return value === null || value === undefined ? null : Boolean(value);
-}
-
-/** PostgreSQL hands back lists as arrays and flags as booleans. */
-export const POSTGRES_COLUMNS: ColumnDecoding = { list: (value) => value as string[], flag: booleanOrNull };
+/** PostgreSQL hands back lists as arrays and flags as booleans (the dialect's decoding). */
+export const POSTGRES_COLUMNS: ColumnDecoding = POSTGRES_DIALECT.columns;

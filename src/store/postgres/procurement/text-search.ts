@@ -1,4 +1,6 @@
 /**
+ * Per dialect: full-text search is FTS5 in SQLite and pg_trgm in PostgreSQL.
+ *
  * `q` on PostgreSQL: each folded word must occur in the record's folded text column, as `LIKE '%word%'` — an exact
  * substring test that the column's pg_trgm GIN index answers (words shorter than three letters are checked row by
  * row). The planner weighs the index against walking the list's order, as SQLite's store does by hand.

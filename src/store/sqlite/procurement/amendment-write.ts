@@ -6,7 +6,7 @@
 import type { AmendmentInput } from '../../procurement-records.js';
 import { AMENDMENT_COLUMNS, amendmentRow } from '../../shared/amendment-row.js';
 import { amendmentFingerprint } from '../../shared/fingerprint.js';
-import { appendChange } from '../signals/journal.js';
+import { appendChange } from './append-change.js';
 import type { BatchContext } from './batch.js';
 import type { Row } from './sql.js';
 

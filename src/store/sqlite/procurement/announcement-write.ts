@@ -5,7 +5,7 @@
 import type { AnnouncementInput } from '../../procurement-records.js';
 import { ANNOUNCEMENT_COLUMNS, announcementDistricts, announcementRow } from '../../shared/announcement-row.js';
 import { announcementFingerprint } from '../../shared/fingerprint.js';
-import { appendChange } from '../signals/journal.js';
+import { appendChange } from './append-change.js';
 import type { BatchContext } from './batch.js';
 import type { Row } from './sql.js';
 

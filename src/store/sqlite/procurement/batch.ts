@@ -1,4 +1,6 @@
 /**
+ * Per dialect: the bulk load (prepared per-row statements in SQLite, COPY in PostgreSQL).
+ *
  * A procurement batch, written in one transaction: entities first (so that a batch's own entity list wins over
  * names guessed from parties), then contracts, announcements and amendments (which find their contracts among
  * those just written). Any error — a foreign key, a bad row — rolls the whole batch back.

@@ -7,7 +7,7 @@ import type { ContractInput } from '../../procurement-records.js';
 import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../../shared/contract-row.js';
 import { contractFingerprint } from '../../shared/fingerprint.js';
 import type { RollupFacts } from '../../shared/rollup-deltas.js';
-import { appendChange } from '../signals/journal.js';
+import { appendChange } from './append-change.js';
 import type { BatchContext } from './batch.js';
 import type { Row } from './sql.js';
 

@@ -1,4 +1,6 @@
 /**
+ * Per dialect: typo-tolerant lookup is FTS5 trigrams in SQLite and pg_trgm similarity in PostgreSQL.
+ *
  * Candidates for an entity lookup (the caller scores them): tax numbers starting with the text, names starting
  * with it, names containing its words, and — for typos — names sharing the most letter trigrams with it.
  * Each kind of candidate is bounded, so a lookup costs the same however many entities there are.

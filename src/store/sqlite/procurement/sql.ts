@@ -1,6 +1,7 @@
 /** What the procurement modules share: the store's statement cache, row and parameter types, small helpers. */
 import type Database from 'better-sqlite3';
 import type { ColumnDecoding } from '../../shared/row-values.js';
+import { SQLITE_DIALECT } from '../connection.js';
 
 /** A prepared statement for this SQL text, from the store's cache (preparing is the costly part). */
 export type Sql = (text: string) => Database.Statement;
@@ -13,9 +14,5 @@ export function jsonList(values: readonly unknown[]): string {
   return JSON.stringify(values);
 }
 
-export function booleanOrNull(value: unknown): boolean | null {
-  return value === null || value === undefined ? null : value === 1;
-}
-
-/** SQLite's lists are JSON text and its flags 0 or 1. */
-export const SQLITE_COLUMNS: ColumnDecoding = { list: (value) => JSON.parse(String(value)), flag: booleanOrNull };
+/** SQLite's lists are JSON text and its flags 0 or 1 (the dialect's decoding). */
+export const SQLITE_COLUMNS: ColumnDecoding = SQLITE_DIALECT.columns;

@@ -1,4 +1,6 @@
 /**
+ * Per dialect: full-text search is FTS5 in SQLite and pg_trgm in PostgreSQL.
+ *
  * `q` over the FTS5 trigram indexes. The indexes keep no positions (detail=none: a third of the size), so a word
  * is looked up as "all of its trigrams occur" — a superset of "the word occurs", which the caller then checks
  * exactly with `instr` on the folded text column. Words shorter than three letters have no trigram: they are

@@ -1,0 +1,69 @@
+/**
+ * The change journal and consumers' watermarks, in every store (see JournalStore in ../store.ts). Writers append
+ * inside their own transaction, after taking their turn (`dialect.turnLock`): with several writers, entries then
+ * commit in seq order, so a consumer that has read up to seq n never later finds an entry below n that committed
+ * after it read.
+ */
+import type { ChangeEntry, ChangeKind } from '../signal-records.js';
+import type { SqlPort } from '../sql/port.js';
+
+/** The turn-lock key of journal writers ('changes' as bytes). */
+const JOURNAL_TURN = '27980790367741299';
+
+export interface Change {
+  kind: ChangeKind;
+  id: number;
+  key: string | null;
+  date: string | null;
+}
+
+/** Appends entries in the order given, in one statement; returns their seqs, ascending. */
+export async function appendChanges(tx: SqlPort, changes: readonly Change[]): Promise<number[]> {
+  if (changes.length === 0) return [];
+  const turn = tx.dialect.turnLock(JOURNAL_TURN);
+  if (turn) await tx.run(turn);
+  const batch = tx.dialect.rows('$1', [
+    ['kind', 'text'],
+    ['record_id', 'integer'],
+    ['record_key', 'text'],
+    ['item_date', 'text'],
+  ]);
+  const rows = await tx.query(
+    `INSERT INTO changes (kind, record_id, record_key, item_date)
+     SELECT c.kind, c.record_id, c.record_key, c.item_date FROM ${batch} AS c WHERE true ORDER BY c.ord
+     RETURNING seq`,
+    [JSON.stringify(changes.map((c) => [c.kind, c.id, c.key, c.date || null]))],
+  );
+  return rows.map((r) => Number(r.seq)).sort((a, b) => a - b);
+}
+
+export async function readChanges(port: SqlPort, afterSeq: number, limit: number): Promise<ChangeEntry[]> {
+  const rows = await port.query('SELECT seq, kind, record_id, record_key, item_date FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [
+    afterSeq,
+    limit,
+  ]);
+  return rows.map((row) => ({
+    seq: Number(row.seq),
+    kind: row.kind as ChangeKind,
+    id: Number(row.record_id),
+    key: (row.record_key as string | null) ?? null,
+    date: (row.item_date as string | null) ?? null,
+  }));
+}
+
+export async function lastChangeSeq(port: SqlPort): Promise<number> {
+  const [row] = await port.query('SELECT coalesce(max(seq), 0) AS seq FROM changes');
+  return Number(row.seq);
+}
+
+export async function getWatermark(port: SqlPort, name: string): Promise<string | null> {
+  const [row] = await port.query('SELECT value FROM watermarks WHERE name = $1', [name]);
+  return row ? String(row.value) : null;
+}
+
+export async function setWatermark(port: SqlPort, name: string, value: string): Promise<void> {
+  await port.run('INSERT INTO watermarks (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [
+    name,
+    value,
+  ]);
+}

@@ -1,0 +1,136 @@
+/**
+ * Alert matches: recorded once per (rule, item) — the unique pair makes a second write of it a no-op, whoever
+ * writes it — and listed newest first (matched_at descending, then id descending) within one account. The
+ * source a page reads (instant-keyset.ts):
+ *
+ *   rule           → alert_matches_by_rule
+ *   municipalities → alert_matches_by_municipality, one range per municipality, merged
+ *   status         → alert_matches_by_status
+ *   otherwise      → alert_matches_by_account
+ */
+import type { KeysetPage } from '../procurement-queries.js';
+import { toAlertMatch } from '../shared/alert-rows.js';
+import type { AlertMatchFilter, InstantPosition } from '../signal-queries.js';
+import type { AlertMatchInput, AlertMatchRecord } from '../signal-records.js';
+import type { Params } from '../sql/params.js';
+import type { Dialect, SqlPort } from '../sql/port.js';
+import { type InstantQuery, inOrder, readInstantIds, unique } from './instant-keyset.js';
+
+const MATCH_ROW = [
+  ['rule_id', 'integer'],
+  ['account_id', 'integer'],
+  ['item_key', 'text'],
+  ['source_type', 'text'],
+  ['municipality_id', 'integer'],
+  ['score', 'real'],
+  ['title', 'text'],
+  ['snippet', 'text'],
+  ['link', 'text'],
+  ['matched_at', 'text'],
+  ['case_id', 'integer'],
+  ['judge', 'text'],
+] as const;
+const COLUMNS = MATCH_ROW.map(([name]) => name).join(', ');
+
+/** Inside the caller's transaction: the matches (a pair already there is skipped) and the rules' positions. */
+export async function recordAlertMatches(
+  tx: SqlPort,
+  matches: readonly AlertMatchInput[],
+  matchedSeq: readonly { ruleId: number; seq: number }[],
+): Promise<{ inserted: number; skipped: number }> {
+  let inserted = 0;
+  if (matches.length > 0) {
+    const ruleIds = [...new Set(matches.map((m) => m.rule_id))];
+    const accounts = new Map(
+      (await tx.query(`SELECT id, account_id FROM alert_rules WHERE ${tx.dialect.inList('id', '$1')}`, [ruleIds])).map((r) => [
+        Number(r.id),
+        Number(r.account_id),
+      ]),
+    );
+    for (const id of ruleIds) if (!accounts.has(id)) throw new Error(`recordAlertMatches: no alert rule ${id}`);
+    // One row per (rule, item): a pair met twice in the batch is written as first given.
+    const seen = new Set<string>();
+    const fresh = matches.filter((m) => {
+      const key = `${m.rule_id}\u0000${m.item_key}`;
+      return !seen.has(key) && seen.add(key);
+    });
+    const rows = fresh.map((m) => [
+      m.rule_id,
+      accounts.get(m.rule_id),
+      m.item_key,
+      m.source_type,
+      m.municipality_id,
+      m.score,
+      m.title,
+      m.snippet,
+      m.link,
+      m.matched_at,
+      m.case_id,
+      m.judge === null ? null : JSON.stringify(m.judge),
+    ]);
+    inserted = await tx.run(
+      `INSERT INTO alert_matches (${COLUMNS})
+       SELECT ${COLUMNS} FROM ${tx.dialect.rows('$1', MATCH_ROW)} AS m
+       -- Pairs already recorded are left out before they are numbered, so that skipping never uses up ids.
+       WHERE NOT EXISTS (SELECT 1 FROM alert_matches x WHERE x.rule_id = m.rule_id AND x.item_key = m.item_key)
+       ORDER BY m.ord
+       ON CONFLICT (rule_id, item_key) DO NOTHING`,
+      [JSON.stringify(rows)],
+    );
+  }
+  for (const { ruleId, seq } of matchedSeq) await tx.run('UPDATE alert_rules SET matched_seq = $1 WHERE id = $2', [seq, ruleId]);
+  return { inserted, skipped: matches.length - inserted };
+}
+
+export async function listAlertMatches(
+  port: SqlPort,
+  filter: AlertMatchFilter,
+  page: KeysetPage<InstantPosition>,
+): Promise<AlertMatchRecord[]> {
+  return loadAlertMatches(port, await readInstantIds(port, alertMatchQuery(port.dialect, filter, page)));
+}
+
+/** The query of a page; exported for the tests that EXPLAIN it. */
+export function alertMatchQuery(dialect: Dialect, filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): InstantQuery {
+  const ofAccount = (p: Params) => `m.account_id = ${p.add(filter.accountId)}`;
+  const municipalities = filter.municipalityIds && filter.municipalityIds.length > 0 ? unique(filter.municipalityIds) : undefined;
+  let sources: InstantQuery['sources'];
+  if (filter.ruleId !== undefined) {
+    // The account too: a rule of another account yields nothing.
+    sources = [{ index: 'alert_matches_by_rule', where: (p) => [`m.rule_id = ${p.add(filter.ruleId)}`, ofAccount(p)] }];
+  } else if (municipalities) {
+    sources = municipalities.map((id) => ({
+      index: 'alert_matches_by_municipality',
+      where: (p: Params) => [ofAccount(p), `m.municipality_id = ${p.add(id)}`],
+    }));
+  } else if (filter.status !== undefined) {
+    sources = [{ index: 'alert_matches_by_status', where: (p) => [ofAccount(p), `m.status = ${p.add(filter.status)}`] }];
+  } else {
+    sources = [{ index: 'alert_matches_by_account', where: (p) => [ofAccount(p)] }];
+  }
+  const residual = (p: Params) => {
+    const conditions: string[] = [];
+    if (municipalities && filter.ruleId !== undefined) conditions.push(dialect.inList('m.municipality_id', p.add(municipalities)));
+    if (filter.status !== undefined && (filter.ruleId !== undefined || municipalities))
+      conditions.push(`m.status = ${p.add(filter.status)}`);
+    return conditions;
+  };
+  return { table: 'alert_matches', alias: 'm', column: 'matched_at', sources, residual, since: filter.since, page };
+}
+
+const MATCH_SELECT = 'SELECT m.*, r.name AS rule_name FROM alert_matches m JOIN alert_rules r ON r.id = m.rule_id';
+
+async function loadAlertMatches(port: SqlPort, ids: readonly number[]): Promise<AlertMatchRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await port.query(`${MATCH_SELECT} WHERE ${port.dialect.inList('m.id', '$1')}`, [ids]);
+  return inOrder(ids, new Map(rows.map((row) => [Number(row.id), toAlertMatch(row)])));
+}
+
+export async function getAlertMatch(port: SqlPort, id: number): Promise<AlertMatchRecord | undefined> {
+  const [row] = await port.query(`${MATCH_SELECT} WHERE m.id = $1`, [id]);
+  return row && toAlertMatch(row);
+}
+
+export async function dismissAlertMatch(tx: SqlPort, id: number): Promise<boolean> {
+  return (await tx.run("UPDATE alert_matches SET status = 'dismissed' WHERE id = $1 AND status <> 'dismissed'", [id])) === 1;
+}

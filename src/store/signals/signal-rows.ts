@@ -1,0 +1,30 @@
+/** Signals read back: one statement for a whole page, with the case each signal is linked to (rows → records: shared/signal-rows.ts). */
+import { toSignal } from '../shared/signal-rows.js';
+import type { SignalRecord } from '../signal-records.js';
+import type { Row, SqlPort } from '../sql/port.js';
+import { inOrder } from './instant-keyset.js';
+
+/** Select list and FROM clause of a signal with its case (alias `s`). */
+const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id';
+
+/** The signals with these ids, in the order of `ids`; unknown ids skipped. */
+export async function loadSignals(port: SqlPort, ids: readonly number[]): Promise<SignalRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.id', '$1')}`, [ids]);
+  return inOrder(ids, new Map(rows.map((row) => [Number(row.id), toSignal(row)])));
+}
+
+/** The signals with these keys, by id; unknown keys skipped. */
+export async function loadSignalsByKeys(port: SqlPort, keys: readonly string[]): Promise<SignalRecord[]> {
+  if (keys.length === 0) return [];
+  return (await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.key', '$1')} ORDER BY s.id`, [keys])).map(toSignal);
+}
+
+/** The signals linked to these cases, with their relationship, by case then signal id. */
+export function loadCaseSignals(port: SqlPort, caseIds: readonly number[]): Promise<Row[]> {
+  return port.query(
+    `SELECT s.*, l.case_id, l.relationship FROM ${port.dialect.indexed('case_links', 'l', 'case_links_by_case')}
+     JOIN signals s ON s.id = l.signal_id WHERE ${port.dialect.inList('l.case_id', '$1')} ORDER BY l.case_id, l.signal_id`,
+    [caseIds],
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * Signals upserted by key, inside the caller's transaction. A signal whose fingerprint is unchanged is not
+ * touched: no write, no journal entry, no pending mark — so writing the same input twice changes nothing the
+ * second time. An inserted or changed one appends a `signal` journal entry, is linked to its case (created on
+ * first sight; a signal is in at most one case, so a changed case key moves it; a link is rewritten only when
+ * its case or relationship changed) and marks pending, once per batch, the cases it joined or left, with the seq
+ * of its latest journal entry.
+ *
+ * Set-wise: the decisions are taken in memory in batch order, then each table is written in one or two
+ * statements (`dialect.rows`), whatever the batch's size.
+ */
+import { appendChanges } from '../journal/journal.js';
+import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
+import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
+import type { ColumnType, Row, SqlPort } from '../sql/port.js';
+
+const NUMBERS: Partial<Record<string, ColumnType>> = { municipality_id: 'integer', confidence: 'real', amount_eur: 'real' };
+const WRITTEN = ['origin', 'fingerprint', ...SIGNAL_COLUMNS] as const;
+const WRITTEN_ROW = WRITTEN.map((c) => [c, NUMBERS[c] ?? 'text'] as const);
+
+interface Stored {
+  id: number | undefined;
+  fingerprint: string;
+  caseId: number | null;
+  relationship: string | null;
+}
+
+interface Write {
+  input: SignalInput;
+  /** Before this write (undefined: a new signal). */
+  old: Stored | undefined;
+  values: unknown[];
+}
+
+export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[], now: string): Promise<SignalWriteSummary> {
+  const summary: SignalWriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
+  const current = await storedSignals(
+    tx,
+    signals.map((s) => s.key),
+  );
+  const writes: Write[] = [];
+  for (const input of signals) {
+    const columns = signalRow(input);
+    const fingerprint = signalFingerprint(input, columns);
+    const old = current.get(input.key);
+    if (old?.fingerprint === fingerprint) {
+      summary.unchanged++;
+      continue;
+    }
+    if (old) summary.updated++;
+    else summary.inserted++;
+    writes.push({ input, old, values: [input.origin, fingerprint, ...SIGNAL_COLUMNS.map((c) => columns[c])] });
+    // A key met twice in one batch compares with what was just written.
+    current.set(input.key, { id: old?.id, fingerprint, caseId: null, relationship: input.case?.relationship ?? null });
+  }
+  if (writes.length === 0) return summary;
+
+  // The rows as last written in the batch: new keys inserted (ids assigned in batch order), stored ones updated.
+  const last = new Map(writes.map((w) => [w.input.key, w]));
+  const ids = new Map<string, number>();
+  for (const [key, s] of current) if (s.id !== undefined) ids.set(key, s.id);
+  const inserts = [...last.values()].filter((w) => !ids.has(w.input.key));
+  const updates = [...last.values()].filter((w) => ids.has(w.input.key));
+  if (inserts.length > 0) {
+    const batch = tx.dialect.rows('$1', [['key', 'text'], ...WRITTEN_ROW]);
+    const inserted = await tx.query(
+      `INSERT INTO signals (key, ${WRITTEN.join(', ')}, first_seen_at, last_seen_at)
+       SELECT v.key, ${WRITTEN.map((c) => `v.${c}`).join(', ')}, $2, $2 FROM ${batch} AS v WHERE true ORDER BY v.ord
+       RETURNING id, key`,
+      [JSON.stringify(inserts.map((w) => [w.input.key, ...w.values])), now],
+    );
+    for (const row of inserted) ids.set(String(row.key), Number(row.id));
+  }
+  if (updates.length > 0) {
+    const batch = tx.dialect.rows('$1', [['id', 'integer'], ...WRITTEN_ROW]);
+    await tx.run(
+      `UPDATE signals AS s SET ${WRITTEN.map((c) => `${c} = v.${c}`).join(', ')}, last_seen_at = $2
+       FROM ${batch} AS v WHERE s.id = v.id`,
+      [JSON.stringify(updates.map((w) => [ids.get(w.input.key), ...w.values])), now],
+    );
+  }
+  const caseIds = await caseIdsOf(
+    tx,
+    writes.flatMap((w) => (w.input.case ? [w.input.case] : [])),
+  );
+  const seqs = await appendChanges(
+    tx,
+    writes.map((w) => ({ kind: 'signal', id: ids.get(w.input.key) as number, key: null, date: now.slice(0, 10) })),
+  );
+
+  // Links and pending marks, decided write by write (the mark of a case: the seq of its latest change).
+  const links = new Map<number, { caseId: number; relationship: string } | null>();
+  const marks = new Map<number, number>();
+  const linked = new Map<string, { caseId: number | null; relationship: string | null }>();
+  writes.forEach((w, i) => {
+    const id = ids.get(w.input.key) as number;
+    const before = linked.get(w.input.key) ?? { caseId: w.old?.caseId ?? null, relationship: w.old?.relationship ?? null };
+    const caseId = w.input.case ? (caseIds.get(w.input.case.key) as number) : null;
+    const relationship = w.input.case?.relationship ?? null;
+    if (before.caseId !== null && before.caseId !== caseId) {
+      marks.set(before.caseId, seqs[i]);
+      if (caseId === null) links.set(id, null);
+    }
+    if (caseId !== null) {
+      if (before.caseId !== caseId || before.relationship !== relationship) links.set(id, { caseId, relationship: relationship as string });
+      marks.set(caseId, seqs[i]);
+    }
+    linked.set(w.input.key, { caseId, relationship });
+  });
+  const unlinked = [...links].filter(([, link]) => link === null).map(([id]) => id);
+  const relinked = [...links].flatMap(([id, link]) => (link === null ? [] : [[id, link.caseId, link.relationship]]));
+  if (unlinked.length > 0) await tx.run(`DELETE FROM case_links WHERE ${tx.dialect.inList('signal_id', '$1')}`, [unlinked]);
+  if (relinked.length > 0) {
+    const batch = tx.dialect.rows('$1', [
+      ['signal_id', 'integer'],
+      ['case_id', 'integer'],
+      ['relationship', 'text'],
+    ]);
+    await tx.run(
+      `INSERT INTO case_links (signal_id, case_id, relationship) SELECT l.signal_id, l.case_id, l.relationship FROM ${batch} AS l WHERE true
+       ON CONFLICT (signal_id) DO UPDATE SET case_id = excluded.case_id, relationship = excluded.relationship`,
+      [JSON.stringify(relinked)],
+    );
+  }
+  if (marks.size > 0) {
+    const batch = tx.dialect.rows('$1', [
+      ['id', 'integer'],
+      ['seq', 'bigint'],
+    ]);
+    await tx.run(`UPDATE cases AS c SET pending = m.seq FROM ${batch} AS m WHERE c.id = m.id`, [JSON.stringify([...marks])]);
+  }
+  return summary;
+}
+
+/** What is stored of the batch's signals that exist already: one statement for the batch. */
+async function storedSignals(tx: SqlPort, keys: readonly string[]): Promise<Map<string, Stored>> {
+  const rows = await tx.query(
+    `SELECT s.id, s.key, s.fingerprint, l.case_id, l.relationship FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
+     WHERE ${tx.dialect.inList('s.key', '$1')}`,
+    [keys],
+  );
+  return new Map(
+    rows.map((r: Row) => [
+      String(r.key),
+      {
+        id: Number(r.id),
+        fingerprint: String(r.fingerprint),
+        caseId: r.case_id === null ? null : Number(r.case_id),
+        relationship: (r.relationship as string | null) ?? null,
+      },
+    ]),
+  );
+}
+
+/**
+ * Case ids by key, created on first sight (never computed yet: listed once saveCases has written them) in the
+ * order first met. Looked up before inserting: an insert that conflicts would use up an id.
+ */
+async function caseIdsOf(tx: SqlPort, refs: readonly SignalCaseRef[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  if (refs.length === 0) return ids;
+  const firstByKey = new Map<string, SignalCaseRef>();
+  for (const ref of refs) if (!firstByKey.has(ref.key)) firstByKey.set(ref.key, ref);
+  for (const row of await tx.query(`SELECT id, key FROM cases WHERE ${tx.dialect.inList('key', '$1')}`, [[...firstByKey.keys()]])) {
+    ids.set(String(row.key), Number(row.id));
+  }
+  const missing = [...firstByKey.values()].filter((r) => !ids.has(r.key));
+  if (missing.length > 0) {
+    const batch = tx.dialect.rows('$1', [
+      ['key', 'text'],
+      ['type', 'text'],
+      ['family', 'text'],
+    ]);
+    const rows = await tx.query(
+      `INSERT INTO cases (key, type, family) SELECT n.key, n.type, n.family FROM ${batch} AS n WHERE true ORDER BY n.ord RETURNING id, key`,
+      [JSON.stringify(missing.map((r) => [r.key, r.type, r.family]))],
+    );
+    for (const row of rows) ids.set(String(row.key), Number(row.id));
+  }
+  return ids;
+}

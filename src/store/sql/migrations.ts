@@ -1,0 +1,9 @@
+/**
+ * The migrations written once, from version 100 on (see ./migration.ts): one text for both stores, with the
+ * column types of `DdlTypes`. A migration, once released, is never edited: a change is a new entry.
+ */
+import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
+import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
+import type { SharedMigration } from './migration.js';
+
+export const SHARED_MIGRATIONS: readonly SharedMigration[] = [CONSOLE_MIGRATION, CONSOLE_KEY_USE_MIGRATION, OAUTH_MIGRATION];
