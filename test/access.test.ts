@@ -153,7 +153,8 @@ describe('access policy', () => {
       beta: false,
       domains: ['indicators'],
       raw_values: false,
-      scopes: ['indicators:read', 'signals:read', 'procurement:read', 'alerts:read'],
+      // A key made without --scopes holds them all; the plan decides which domains they reach.
+      scopes: ['indicators:read', 'signals:read', 'procurement:read', 'alerts:read', 'bulk:read'],
       limits: { requests_per_minute: 300, requests_per_month: 50000, history_years: 10, alerts_history_days: null },
     });
     const now = new Date(t.clock.now);

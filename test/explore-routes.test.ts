@@ -70,7 +70,7 @@ describe('explorer pages', () => {
     for (const attributes of scripts) expect(attributes).toMatch(/src="\/explore\/assets\/|type="application\/json"/);
     const config = JSON.parse(/<script type="application\/json" id="explore-config">(.*?)<\/script>/s.exec(res.body)?.[1] ?? '{}');
     expect(config).toMatchObject({ view: 'map', baseUrl: 'http://munidata.test', apiPrefix: '/explore/api', csvPrefix: '/explore/csv' });
-    expect(config.domains).toEqual(['indicators', 'signals', 'procurement', 'alerts']);
+    expect(config.domains).toEqual(['indicators', 'signals', 'procurement', 'alerts', 'bulk']);
     expect(res.body).toContain('href="/explore/procurement"');
   });
 

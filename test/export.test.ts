@@ -34,11 +34,13 @@ describe('export', () => {
     expect(contracts?.rows).toBe(viaApi.length);
     const header = (await t.get('/v1/procurement/contracts?limit=1&format=csv')).body.split('\r\n')[0];
     expect(lines(join(dir, 'contracts.csv'))[0]).toBe(header);
-    // Every series point of every municipality: Porto's population, as the API serves it.
+    // Every series point of every municipality, each naming its indicator: Porto's population, as the API serves it.
     const porto = await collectPages(t, '/v1/indicators/population/series?municipality=porto&limit=200');
     const observations = lines(join(dir, 'observations.csv'));
-    const portoPopulation = observations.filter((l) => l.startsWith('1312,')).length;
-    expect(portoPopulation).toBeGreaterThanOrEqual(porto.length);
+    expect(observations[0]).toBe('indicator,municipality,reference_date,value,treatment,synthetic');
+    const portoPopulation = observations.filter((l) => l.startsWith('population,1312,'));
+    expect(portoPopulation.length).toBeGreaterThan(0);
+    expect(portoPopulation.map((l) => l.split(',')[2])).toEqual(porto.map((p) => p.reference_date));
     expect(observations.length - 1).toBe(tables.find((x) => x.table === 'observations')?.rows);
   }, 120_000);
 

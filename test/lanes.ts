@@ -37,8 +37,8 @@ export const NEEDS = {
   ],
   /**
    * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset
-   * several times (seeds, months, interrupted and resumed runs): 10 to 40 s apiece here, together more than the
-   * rest of the fast lane. Every other file still works on the demo store.
+   * several times (seeds, months, interrupted and resumed runs), or reads every table of it whole (export, bulk):
+   * 10 to 40 s apiece here, together more than the rest of the fast lane. Every other file still works on the demo store.
    */
   slow: [
     'test/demo.test.ts',
@@ -47,6 +47,7 @@ export const NEEDS = {
     'test/alerts-matcher.test.ts',
     'test/journal-backfill.test.ts',
     'test/export.test.ts',
+    'test/bulk.test.ts',
   ],
 } as const;
 

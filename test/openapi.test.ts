@@ -79,8 +79,10 @@ describe('OpenAPI document', () => {
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
   });
 
-  it('has one path with one GET per operation, operationId = name', () => {
-    expect(Object.keys(doc.paths)).toHaveLength(registry.all.length);
+  it('has one path with one GET per operation, operationId = name (and one per file route: the bulk download)', () => {
+    const downloads = registry.all.filter((op) => op.rest.download !== undefined);
+    expect(downloads.map((op) => op.name)).toEqual(['bulk_datasets']);
+    expect(Object.keys(doc.paths)).toHaveLength(registry.all.length + downloads.length);
     const ids: string[] = [];
     for (const op of registry.all) {
       const item = doc.paths[openApiPath(op.rest.path)];
@@ -90,6 +92,19 @@ describe('OpenAPI document', () => {
       expect(item.get['x-a2a-skill']).toBe(op.name);
       expect(item.get['x-scope']).toBe(op.scope);
       expect(item.get.tags).toEqual([op.domain ?? 'account']);
+      ids.push(item.get.operationId);
+    }
+    for (const op of downloads) {
+      const item = doc.paths['/v1/bulk/{dataset}'];
+      expect(Object.keys(item)).toEqual(['get']);
+      // REST only: no skill or tool of that name; the operation that lists the files is both.
+      expect(item.get.operationId).toBe('bulk_download');
+      expect(item.get['x-download-of']).toBe(op.name);
+      expect(item.get['x-mcp-tool']).toBeUndefined();
+      expect(item.get.tags).toEqual(['bulk']);
+      expect(item.get.parameters[0]).toMatchObject({ name: 'dataset', in: 'path', required: true });
+      expect(item.get.parameters[0].schema.enum).toEqual(expect.arrayContaining(['contracts', 'observations', 'municipalities']));
+      expect(Object.keys(item.get.responses['200'].content)).toEqual(['text/csv']);
       ids.push(item.get.operationId);
     }
     expect(new Set(ids).size).toBe(ids.length);
@@ -228,7 +243,7 @@ describe('OpenAPI document', () => {
 
   it('declares tags for the account and every data domain', () => {
     const names = (doc.tags as Json[]).map((t) => t.name);
-    expect(names).toEqual(['account', 'indicators', 'signals', 'procurement', 'alerts']);
+    expect(names).toEqual(['account', 'indicators', 'signals', 'procurement', 'alerts', 'bulk']);
     for (const tag of doc.tags as Json[]) expect(tag.description).toBeTruthy();
     for (const op of registry.all) expect(names).toContain(getOperation(op).tags[0]);
   });

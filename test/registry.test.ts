@@ -40,6 +40,8 @@ const DOCUMENTED_ROUTES = [
   '/v1/procurement/amendments',
   '/v1/procurement/ocds/releases',
   '/v1/procurement/ocds/records/{ocid}',
+  // Bulk download (docs/api.md, Bulk download): the list; each file is its REST-only route /v1/bulk/{dataset}.
+  '/v1/bulk',
 ];
 
 describe('the registry', () => {
@@ -78,6 +80,7 @@ describe('the registry', () => {
         'procurement_amendments',
         'procurement_ocds_releases',
         'procurement_ocds_record',
+        'bulk_datasets',
       ].sort(),
     );
   });
@@ -105,6 +108,13 @@ describe('the registry', () => {
     expect(() => new Registry([first, first])).toThrow(/Duplicate operation name/);
     expect(() => new Registry([first, { ...first, name: 'other' }])).toThrow(/Duplicate REST path/);
     expect(() => new Registry([{ ...first, domain: 'signals', scope: 'indicators:read' }])).toThrow(/needs scope/);
+    // A file route (the bulk download) is a route like any other, and its operationId names no operation.
+    const bulk = OPERATIONS.find((op) => op.rest.download !== undefined);
+    if (!bulk?.rest.download) throw new Error('no operation has a file route');
+    const route = bulk.rest.download;
+    expect(() => new Registry([bulk, { ...first, rest: { path: route.path } }])).toThrow(/Duplicate REST path/);
+    expect(() => new Registry([bulk, { ...first, name: route.operationId }])).toThrow(/is an operation's name/);
+    expect(() => new Registry([{ ...bulk, rest: { ...bulk.rest, download: { ...route, path: '/v1/bulk/:name' } } }])).toThrow(/:dataset/);
   });
 });
 

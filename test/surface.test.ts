@@ -3,7 +3,7 @@
  * sees any change of it in the diff.
  *
  * - `operations/<name>.json`, one per operation: its REST path item as the OpenAPI document gives it (route,
- *   parameters, responses), its MCP tool as `tools/list` gives it (name, title, description, inputSchema,
+ *   parameters, responses), and that of its REST-only file route if it has one (`download`), its MCP tool as `tools/list` gives it (name, title, description, inputSchema,
  *   outputSchema, annotations) and its A2A skill as the agent card gives it, with the skill's input schema from
  *   the card's extension.
  * - `service.json`: everything else those three documents say (OpenAPI info, components, tags; the cards without
@@ -139,10 +139,20 @@ function operationOf(item: Json): string {
   return item.get.operationId;
 }
 
+/** The operation whose REST-only file route a path item is (`x-download-of`), or undefined. */
+function downloadOf(item: Json): string | undefined {
+  return item.get?.['x-download-of'];
+}
+
 function split(s: Served): Map<string, Json> {
   const files = new Map<string, Json>();
-  const paths = Object.entries(s.openapi.paths as Json);
+  const all = Object.entries(s.openapi.paths as Json);
+  const paths = all.filter(([, item]) => downloadOf(item) === undefined);
+  const downloads = new Map(
+    all.filter(([, item]) => downloadOf(item) !== undefined).map(([path, item]) => [downloadOf(item), { path, ...item }]),
+  );
   const names = paths.map(([, item]) => operationOf(item));
+  expect([...downloads.keys()].filter((name) => !names.includes(name as string))).toEqual([]);
   // The three channels publish the same operations, in the same order.
   expect(s.tools.map((tool) => tool.name)).toEqual(names);
   expect(s.card.skills.map((skill: Json) => skill.id)).toEqual(names);
@@ -153,6 +163,7 @@ function split(s: Served): Map<string, Json> {
     files.set(`operations/${name}.json`, {
       operation: name,
       rest: { path, ...item },
+      ...(downloads.has(name) && { download: downloads.get(name) }),
       mcp: s.tools[i],
       a2a: { skill: s.card.skills[i], inputSchema: inputSchemasOf(s.card)[name] },
     });
@@ -170,7 +181,12 @@ function split(s: Served): Map<string, Json> {
 function join_(files: Map<string, Json>): Served {
   const service = files.get('service.json') as Json;
   const ops = (service.operations as string[]).map((name) => files.get(`operations/${name}.json`) as Json);
-  const byPath = new Map(ops.map((op) => [op.rest.path, op.rest]));
+  const byPath = new Map<string, Json>(
+    ops.flatMap((op): [string, Json][] => [
+      [op.rest.path, op.rest],
+      ...(op.download ? [[op.download.path, op.download] as [string, Json]] : []),
+    ]),
+  );
   const skills = new Map(ops.map((op) => [op.operation, op.a2a.skill]));
   const schemas = new Map(ops.map((op) => [op.operation, op.a2a.inputSchema]));
   return {

@@ -2,6 +2,7 @@
 
 import type { Caller } from '../access/caller.js';
 import type { Store } from '../store/store.js';
+import type { DatasetFiles } from './dataset-files.js';
 import type { ReferenceData } from './reference.js';
 
 export interface PageResult<T> {
@@ -34,4 +35,6 @@ export interface OperationContext {
   readonly baseUrl: string;
   /** The caller's usage this month (read lazily: only `me` needs it). */
   usage(): Promise<Usage>;
+  /** The datasets offered whole and their files (docs/api.md, Bulk download): for the operation that lists them. */
+  readonly datasets: DatasetFiles;
 }

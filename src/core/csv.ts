@@ -30,6 +30,9 @@ export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8; header=present';
 /** `rfc4180`: `,` and dot decimals; `excel-pt`: `;`, decimal commas and a byte-order mark. */
 export type CsvDialect = 'rfc4180' | 'excel-pt';
 
+/** The `format` values of the CSV forms (docs/api.md, CSV) and the dialect each is written in. */
+export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<string, CsvDialect>;
+
 /** The CSV form of one list operation's answers. */
 export interface CsvTable {
   readonly columns: readonly string[];
@@ -37,6 +40,13 @@ export interface CsvTable {
   readonly fromProperties: boolean;
   /** The whole answer: header row, then one row per item. */
   render(value: unknown, dialect?: CsvDialect): string;
+  /**
+   * The header row alone (after the byte-order mark in `excel-pt`), with `leading` columns first: a file that
+   * gathers the answers of several inputs names the input in them (a bulk file's `indicator`, docs/api.md).
+   */
+  header(dialect?: CsvDialect, leading?: readonly string[]): string;
+  /** The rows of these items, without the header; the `leading` cells (one per leading column) start every row. */
+  rows(items: readonly unknown[], dialect?: CsvDialect, leading?: readonly Cell[]): string;
 }
 
 type Schema = {
@@ -49,7 +59,7 @@ type Schema = {
 };
 
 /** A cell's text before quoting; `null` is an empty unquoted field. */
-type Cell = string | null;
+export type Cell = string | null;
 
 interface Column {
   readonly name: string;
@@ -67,29 +77,43 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
   if (item === undefined) return undefined;
   const fromProperties = isObjectWithProperties(item);
   const columns = fromProperties ? objectColumns(item, '') : arrayOrLeafColumns('value', item, (row) => row);
-  const headers = {
-    rfc4180: `${columns.map((c) => field(c.name, ',')).join(',')}\r\n`,
-    'excel-pt': `\uFEFF${columns.map((c) => field(c.name, ';')).join(';')}\r\n`,
+  const headerOf = (dialect: CsvDialect, leading: readonly string[] = []) => {
+    const separator = separatorOf(dialect);
+    const names = [...leading, ...columns.map((c) => c.name)];
+    return `${dialect === 'excel-pt' ? '\uFEFF' : ''}${names.map((name) => field(name, separator)).join(separator)}\r\n`;
+  };
+  const headers = { rfc4180: headerOf('rfc4180'), 'excel-pt': headerOf('excel-pt') };
+  const rowsText = (rows: readonly unknown[], dialect: CsvDialect, leading: readonly Cell[]): string => {
+    const separator = separatorOf(dialect);
+    const prefix = leading.map((cell) => `${field(cell, separator)}${separator}`).join('');
+    const lines = new Array<string>(rows.length);
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      const cells = columns.map((c) => {
+        const text = c.cell(row);
+        return field(dialect === 'excel-pt' && text !== null && c.numeric ? text.replace('.', ',') : text, separator);
+      });
+      lines[i] = `${prefix}${cells.join(separator)}\r\n`;
+    }
+    return lines.join('');
   };
   return {
     columns: columns.map((c) => c.name),
     fromProperties,
     render(value: unknown, dialect: CsvDialect = 'rfc4180'): string {
-      const rows = rowsOf(value, rowsMember);
-      const separator = dialect === 'excel-pt' ? ';' : ',';
-      const lines = new Array<string>(rows.length + 1);
-      lines[0] = headers[dialect];
-      for (let i = 0; i < rows.length; i++) {
-        const row = rows[i];
-        const cells = columns.map((c) => {
-          const text = c.cell(row);
-          return field(dialect === 'excel-pt' && text !== null && c.numeric ? text.replace('.', ',') : text, separator);
-        });
-        lines[i + 1] = `${cells.join(separator)}\r\n`;
-      }
-      return lines.join('');
+      return headers[dialect] + rowsText(rowsOf(value, rowsMember), dialect, []);
+    },
+    header(dialect: CsvDialect = 'rfc4180', leading: readonly string[] = []): string {
+      return leading.length === 0 ? headers[dialect] : headerOf(dialect, leading);
+    },
+    rows(items: readonly unknown[], dialect: CsvDialect = 'rfc4180', leading: readonly Cell[] = []): string {
+      return rowsText(items, dialect, leading);
     },
   };
+}
+
+function separatorOf(dialect: CsvDialect): ',' | ';' {
+  return dialect === 'excel-pt' ? ';' : ',';
 }
 
 // ---------------------------------------------------------------------------------------------------------

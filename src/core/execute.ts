@@ -19,8 +19,10 @@ import type { LimitState } from '../lib/limit-state.js';
 import type { UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
 import type { OperationContext, PageResult, Paging } from './context.js';
-import { type CsvTable, csvTable } from './csv.js';
+import { CSV_FORMAT_DIALECTS, type CsvTable, csvTable } from './csv.js';
 import { type CursorCodec, cursorScope } from './cursor.js';
+import { DatasetFiles } from './dataset-files.js';
+import type { Dataset, DatasetReadContext } from './datasets.js';
 import { etagMatches } from './etag.js';
 import type { AnyOperation } from './operation.js';
 import type { ReferenceCache, ReferenceData } from './reference.js';
@@ -68,7 +70,10 @@ export interface Admission {
  * The representations an answer can be sent in: JSON always; CSV for list operations (csv.ts). REST negotiates
  * which; the core renders it, because the ETag, the 304 and with it the quota refund are decided on the bytes sent.
  */
-export type Format = 'json' | 'csv' | 'csv-excel';
+export type Format = 'json' | FileFormat;
+
+/** The CSV representations: CSV, or CSV for a spreadsheet set to Portuguese (a bulk file has only these). */
+export type FileFormat = keyof typeof CSV_FORMAT_DIALECTS;
 
 export interface Outcome {
   readonly value: unknown;
@@ -102,6 +107,31 @@ export interface ExecuteRequest {
   readonly channel?: UsageChannel;
 }
 
+export interface DownloadRequest {
+  readonly admission: Admission;
+  /** The operation whose `rest.download` route was asked: its domain, scope and beta gate guard every file. */
+  readonly operation: AnyOperation;
+  readonly dataset: string;
+  readonly format: FileFormat;
+  readonly ifNoneMatch?: string;
+  readonly channel?: UsageChannel;
+}
+
+/** One dataset's file, as `download` hands it to the channel to send. */
+export interface Download {
+  readonly dataset: Dataset;
+  readonly format: FileFormat;
+  /** Its length in bytes, known once it was measured for this data version (listing the datasets measures them). */
+  readonly size: number | undefined;
+  /** A hash of its bytes, known with `size`. */
+  readonly etag: string | undefined;
+  /** The caller's `If-None-Match` matched `etag`: answer 304, nothing is charged. */
+  readonly notModified: boolean;
+  readonly month: LimitState | undefined;
+  /** The file's bytes (none on a 304); they throw when the answer must be cut (the data moved, the store failed). */
+  readonly body: AsyncIterable<Buffer>;
+}
+
 export interface CoreDeps {
   readonly store: Store;
   readonly counters: Counters;
@@ -119,6 +149,7 @@ export class Core {
   readonly #deps: CoreDeps;
   /** The CSV form of each list operation, derived once from its output schema. */
   readonly #csv: ReadonlyMap<string, CsvTable>;
+  readonly #datasets: DatasetFiles;
 
   constructor(deps: CoreDeps) {
     this.#deps = deps;
@@ -128,6 +159,7 @@ export class Core {
       if (table) csv.set(op.name, table);
     }
     this.#csv = csv;
+    this.#datasets = new DatasetFiles(deps.operations);
   }
 
   /** Whether an operation's answers have a CSV form (list operations). */
@@ -248,6 +280,65 @@ export class Core {
   }
 
   /**
+   * Sends one dataset's file (docs/api.md, Bulk download): the guards of `operation` and then of the dataset's own
+   * operation, one unit of quota reserved, then `send` writes the file. The unit is committed once `send` returns (a
+   * client that hung up midway was still sent what it read) and given back when it throws or the answer is a 304.
+   */
+  async download(request: DownloadRequest, send: (download: Download) => Promise<void>): Promise<void> {
+    const { admission, operation } = request;
+    const { caller } = admission;
+    if (admission.trace) admission.trace.operation = operation.rest.download?.operationId ?? operation.name;
+    const nowMs = this.#deps.clock();
+    const reference = await this.#deps.reference.current(nowMs);
+    checkAccess(operation, caller, reference.betaGates, this.#deps.baseUrl);
+    const calendar = this.#calendar(nowMs);
+    let month = await this.#reserve(caller, calendar, nowMs);
+    let notModified = false;
+    try {
+      const dataset = this.#datasets.resolve(request.dataset, caller, reference.betaGates, this.#deps.baseUrl);
+      const ctx = this.#context(caller, reference, nowMs, calendar);
+      const dialect = CSV_FORMAT_DIALECTS[request.format];
+      const measure = this.#datasets.measured(dataset, ctx);
+      const etag = measure?.etags[dialect];
+      notModified = etag !== undefined && etagMatches(request.ifNoneMatch, etag);
+      await send({
+        dataset,
+        format: request.format,
+        size: measure?.bytes[dialect],
+        etag,
+        notModified,
+        month: notModified ? refunded(month) : month,
+        body: notModified ? noBytes() : this.#datasets.file(dataset, ctx, dialect, measure),
+      });
+    } catch (error) {
+      await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
+      month = refunded(month);
+      throw toApiError(error).withQuota(month);
+    }
+    if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
+    else {
+      await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+      if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
+    }
+  }
+
+  /** What a handler receives for this caller, but paging (each call has its own). */
+  #context(caller: Caller, reference: ReferenceData, nowMs: number, calendar: Calendar): DatasetReadContext {
+    return {
+      caller,
+      store: this.#deps.store,
+      reference,
+      now: new Date(nowMs),
+      baseUrl: this.#deps.baseUrl,
+      usage: async () => ({
+        used: await this.#deps.counters.usage(caller.account.id, calendar.period),
+        period: { start: calendar.start, end: calendar.end },
+      }),
+      datasets: this.#datasets,
+    };
+  }
+
+  /**
    * Validates the input and runs the handler — or, for data operations, takes the answer from the cache of this
    * data version. A request the channel can name exactly (`requestKey`, the REST URL) is looked up before
    * validation: the same text validates to the same input, so a repeated request skips that work too.
@@ -270,22 +361,11 @@ export class Core {
     const key = cached ? responseKey(operation.name, caller.plan, day, format, input) : undefined;
     let rendered = key === undefined ? undefined : reference.responses.get(key);
     if (!rendered) {
-      const ctx: OperationContext = {
-        caller,
-        store: this.#deps.store,
-        reference,
-        paging: this.#paging(operation.name, input),
-        now: new Date(nowMs),
-        baseUrl: this.#deps.baseUrl,
-        usage: async () => ({
-          used: await this.#deps.counters.usage(caller.account.id, calendar.period),
-          period: { start: calendar.start, end: calendar.end },
-        }),
-      };
+      const ctx: OperationContext = { ...this.#context(caller, reference, nowMs, calendar), paging: this.#paging(operation.name, input) };
       const value = await operation.handler(input as never, ctx);
       const json = JSON.stringify(value);
       const csv = format === 'json' ? undefined : this.#csv.get(operation.name);
-      const body = Buffer.from(csv ? csv.render(value, format === 'csv-excel' ? 'excel-pt' : 'rfc4180') : json);
+      const body = Buffer.from(csv && format !== 'json' ? csv.render(value, CSV_FORMAT_DIALECTS[format]) : json);
       // Hashing bytes, not a string: a string would be re-encoded first.
       rendered = { value, json, body, etag: `W/"${createHash('sha1').update(body).digest('base64url')}"` };
       if (key !== undefined) reference.responses.set(key, rendered);
@@ -369,6 +449,8 @@ function rateLimited(decision: RateDecision): ApiError {
 function refunded(month: LimitState | undefined): LimitState | undefined {
   return month && month.remaining < month.limit ? { ...month, remaining: month.remaining + 1 } : month;
 }
+
+async function* noBytes(): AsyncGenerator<Buffer> {}
 
 function nextMonthStart(periodEnd: string): string {
   const d = new Date(`${periodEnd}T00:00:00Z`);

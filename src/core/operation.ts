@@ -11,6 +11,16 @@ export interface OperationExample {
   readonly input: Record<string, unknown>;
 }
 
+/** A REST-only file route of an operation (docs/api.md, Bulk download); the OpenAPI document describes it from this. */
+export interface DownloadRoute {
+  /** Fastify-style path whose one parameter, `:dataset`, names the file. */
+  readonly path: string;
+  /** Its OpenAPI `operationId` (no skill or tool has it). */
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+}
+
 export interface Operation<I extends TObject = TObject, O extends TSchema = TSchema> {
   readonly name: string;
   /** Short human title (MCP tool title, A2A skill name). */
@@ -28,6 +38,12 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
   readonly rest: {
     /** Fastify-style path with `:param` segments, e.g. `/v1/indicators/:key/series`. */
     readonly path: string;
+    /**
+     * REST only: a file route beside the operation, for the files its answer lists (the bulk download). A2A and MCP
+     * list the operation alone; its answer carries each file's REST address, which agents fetch over HTTP with the
+     * same key. The route is guarded like the operation (its domain, scope and beta gate) and charged one request.
+     */
+    readonly download?: DownloadRoute;
   };
   /**
    * `caller`: the answer depends on who asks (usage, own rules) → `Cache-Control: private, no-store`.

@@ -66,8 +66,11 @@ export class ResponseCache {
   }
 }
 
-/** What an answer may depend on besides its input: the plan's value kind and history depth, and the day. */
-function variantOf(operation: string, plan: PlanRecord, day: string, format: string): string {
+/**
+ * What an answer may depend on besides its input: the plan's value kind and history depth, and the day (a bulk
+ * file's measure too, dataset-files.ts).
+ */
+export function variantOf(operation: string, plan: PlanRecord, day: string, format: string): string {
   return `${operation}|${plan.raw_values ? 'raw' : 'norm'}|${plan.history_years}|${day}|${format}`;
 }
 

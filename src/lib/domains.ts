@@ -20,6 +20,12 @@ export const DOMAINS = {
     scope: 'alerts:read',
     description: "The caller's alert rules and the matches on them.",
   },
+  // Not a body of data but a way to take it: each dataset of the plan's other domains, whole, as one file. A domain
+  // because plans, keys, beta gates and refusals already speak in domains (docs/api.md, Bulk download).
+  bulk: {
+    scope: 'bulk:read',
+    description: "Bulk download: each dataset of the plan's other data domains, whole, as one CSV file (one request of quota each).",
+  },
 } as const;
 
 export type Domain = keyof typeof DOMAINS;

@@ -5,6 +5,7 @@
 import type { AnyOperation } from '../core/operation.js';
 import { alertMatches } from './alerts/alert-matches.js';
 import { alertRules } from './alerts/alert-rules.js';
+import { bulkDatasets } from './bulk/bulk-datasets.js';
 import { indicatorsGet } from './indicators/indicators-get.js';
 import { indicatorsList } from './indicators/indicators-list.js';
 import { indicatorsMedians } from './indicators/indicators-medians.js';
@@ -66,6 +67,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   procurementOcdsRecord,
   alertRules,
   alertMatches,
+  bulkDatasets,
 ];
 
 export function createRegistry(operations: readonly AnyOperation[] = OPERATIONS): Registry {

@@ -1,6 +1,7 @@
 /**
  * The registry built from the operation list. It refuses, before the server listens, anything that would
- * make the derived surfaces ambiguous: a duplicate name or route, a domain without its scope.
+ * make the derived surfaces ambiguous: a duplicate name or route (a download route included), a domain without
+ * its scope.
  */
 
 import type { AnyOperation } from '../core/operation.js';
@@ -19,9 +20,18 @@ export class Registry {
       if (op.domain !== null && op.scope !== DOMAINS[op.domain].scope) {
         throw new Error(`${op.name}: domain ${op.domain} needs scope ${DOMAINS[op.domain].scope}, not ${op.scope}`);
       }
-      const pathParams = [...op.rest.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
-      for (const p of pathParams) {
+      for (const p of pathParams(op.rest.path)) {
         if (!op.input.required?.includes(p)) throw new Error(`${op.name}: path parameter :${p} is not a required input`);
+      }
+      const download = op.rest.download;
+      if (download !== undefined) {
+        if (paths.has(download.path) || download.path === op.rest.path)
+          throw new Error(`Duplicate REST path "${download.path}" (${op.name})`);
+        if (pathParams(download.path).join() !== 'dataset') throw new Error(`${op.name}: a download path takes one parameter, :dataset`);
+        if (operations.some((o) => o.name === download.operationId)) {
+          throw new Error(`${op.name}: download operationId "${download.operationId}" is an operation's name`);
+        }
+        paths.add(download.path);
       }
       this.#byName.set(op.name, op);
       paths.add(op.rest.path);
@@ -32,4 +42,8 @@ export class Registry {
   get(name: string): AnyOperation | undefined {
     return this.#byName.get(name);
   }
+}
+
+function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
 }

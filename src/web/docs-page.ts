@@ -6,7 +6,14 @@
  */
 
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
-import { csvColumns, exampleRequestUrl, openApiPath, type RestParameter, restParameters } from '../channels/rest/openapi.js';
+import {
+  csvColumns,
+  downloadParameters,
+  exampleRequestUrl,
+  openApiPath,
+  type RestParameter,
+  restParameters,
+} from '../channels/rest/openapi.js';
 import { isPaged, type JsonSchema } from '../core/json-schema.js';
 import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
@@ -26,7 +33,7 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
     pagingSection(),
     csvSection(baseUrl),
     conditionalSection(),
-    ...groups.map((g) => domainSection(g, baseUrl)),
+    ...groups.map((g) => domainSection(g, baseUrl, registry)),
     errorsSection(baseUrl),
   ];
   return `<!doctype html>
@@ -273,18 +280,18 @@ function tableOfContents(groups: OperationGroup[]): string {
     ['conditional-requests', 'Conditional requests'],
   ];
   const link = (id: string, text: string) => `<a href="#${esc(id)}">${esc(text)}</a>`;
-  const domainItems = groups.map(
-    (g) => `<li>${link(`domain-${g.tag}`, g.tag)}<ul>${g.operations.map((op) => `<li>${link(op.name, op.name)}</li>`).join('')}</ul></li>`,
-  );
+  const operationItems = (op: AnyOperation) =>
+    `<li>${link(op.name, op.name)}</li>${op.rest.download ? `<li>${link(op.rest.download.operationId, op.rest.download.operationId)}</li>` : ''}`;
+  const domainItems = groups.map((g) => `<li>${link(`domain-${g.tag}`, g.tag)}<ul>${g.operations.map(operationItems).join('')}</ul></li>`);
   return `<nav><ul>${general.map(([id, text]) => `<li>${link(id, text)}</li>`).join('')}${domainItems.join('')}<li>${link('errors', 'Errors')}</li></ul></nav>`;
 }
 
-function domainSection(group: OperationGroup, baseUrl: string): string {
+function domainSection(group: OperationGroup, baseUrl: string, registry: Registry): string {
   const scope = group.tag === ACCOUNT_TAG ? '' : ` Scope: <code>${esc(DOMAINS[group.tag as keyof typeof DOMAINS].scope)}</code>.`;
   return section(
     `domain-${group.tag}`,
     group.tag === ACCOUNT_TAG ? 'Account' : `Domain: ${group.tag}`,
-    `<p>${prose(group.description)}${scope}</p>\n${group.operations.map((op) => operationBlock(op, baseUrl)).join('\n')}`,
+    `<p>${prose(group.description)}${scope}</p>\n${group.operations.map((op) => operationBlock(op, baseUrl) + downloadBlock(op, baseUrl, registry)).join('\n')}`,
   );
 }
 
@@ -307,6 +314,27 @@ function operationBlock(op: AnyOperation, baseUrl: string): string {
 ${notes.length > 0 ? `<p class="notes">${notes.join(' ')}</p>` : ''}
 ${parameters.length > 0 ? parameterTable(parameters) : '<p>No parameters.</p>'}
 ${examples.length > 0 ? `<p>Examples:</p>\n<ul class="examples">\n${examples.join('\n')}\n</ul>` : ''}
+</article>`;
+}
+
+/** The REST-only file route of an operation that has one (the bulk download), with the parameters OpenAPI gives it. */
+function downloadBlock(op: AnyOperation, baseUrl: string, registry: Registry): string {
+  const route = op.rest.download;
+  if (route === undefined) return '';
+  const [dataset] = downloadParameters(op, registry);
+  const first = String(dataset.schema.enum?.[0] ?? 'contracts');
+  const url = `${baseUrl}${route.path.replace(':dataset', first)}`;
+  return `
+<article id="${esc(route.operationId)}">
+<h3><span class="method">GET</span> <code>${esc(openApiPath(route.path))}</code></h3>
+<p class="opname">REST only — the files <code>${esc(op.name)}</code> lists (agents fetch them over HTTP with the same key)</p>
+<p><strong>${prose(route.summary)}</strong></p>
+<p>${prose(route.description)}</p>
+${parameterTable(downloadParameters(op, registry))}
+<p>Example:</p>
+<ul class="examples">
+<li>${esc(first)}, as a spreadsheet set to Portuguese opens it<br><code class="url">GET ${esc(`${url}?format=csv-excel`)}</code></li>
+</ul>
 </article>`;
 }
 

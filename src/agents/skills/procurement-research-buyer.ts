@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateString } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
-import { bestMatch } from '../../operations/procurement/lookup-match.js';
+import { bestMatch } from '../../lib/name-match.js';
 import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
 import { contractCitation, euros, formatEuros, restUrl } from '../citations.js';

@@ -5,9 +5,10 @@
  * which must show exactly what this document declares.
  */
 import { STATUS_CODES } from 'node:http';
-import { CSV_MEDIA_TYPE, csvTable } from '../../core/csv.js';
+import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE, csvTable } from '../../core/csv.js';
+import { datasetsOf } from '../../core/datasets.js';
 import { isPaged, type JsonSchema, mapSchemas, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
-import type { AnyOperation, OperationExample } from '../../core/operation.js';
+import type { AnyOperation, DownloadRoute, OperationExample } from '../../core/operation.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../lib/errors.js';
 import { OPENAPI_DOCUMENT_VERSION, SERVICE_API_VERSION } from '../../lib/service.js';
@@ -63,6 +64,29 @@ export function restParameters(op: AnyOperation): RestParameter[] {
   return [...inPath.map((n) => toParameter(n, 'path')), ...query.map((n) => toParameter(n, 'query'))];
 }
 
+/** The parameters of an operation's file route (`rest.download`): the dataset, and the CSV form. */
+export function downloadParameters(op: AnyOperation, registry: Registry): RestParameter[] {
+  const formats = Object.keys(CSV_FORMAT_DIALECTS);
+  return [
+    {
+      name: 'dataset',
+      in: 'path',
+      required: true,
+      description: `A \`name\` that \`${op.name}\` lists (the datasets of the plan's domains).`,
+      schema: { type: 'string', enum: datasetsOf(registry.all).map((d) => d.name) },
+      repeatable: false,
+    },
+    {
+      name: FORMAT_PARAMETER,
+      in: 'query',
+      required: false,
+      description: '`csv` (RFC 4180) or `csv-excel` (for a spreadsheet set to Portuguese: `;`, decimal comma, byte-order mark).',
+      schema: { type: 'string', enum: formats, default: 'csv' },
+      repeatable: false,
+    },
+  ];
+}
+
 /** The full request URL of an example: path parameters substituted, the rest as a query string (arrays repeated). */
 export function exampleRequestUrl(op: AnyOperation, example: OperationExample, baseUrl: string): string {
   const inPath = new Set(pathParameterNames(op.rest.path));
@@ -105,6 +129,8 @@ export function buildOpenApi(registry: Registry, baseUrl: string): Record<string
   const paths: Json = {};
   for (const op of registry.all) {
     paths[openApiPath(op.rest.path)] = { get: operationObject(op, baseUrl, hoister) };
+    const download = op.rest.download;
+    if (download) paths[openApiPath(download.path)] = { get: downloadObject(op, download, registry) };
   }
   return {
     openapi: '3.1.0',
@@ -152,6 +178,47 @@ function operationObject(op: AnyOperation, baseUrl: string, hoister: SchemaHoist
     ],
     responses: {
       '200': successResponse(op, baseUrl, hoister),
+      '304': notModifiedResponse(),
+      ...errorResponseRefs(),
+    },
+  };
+}
+
+/**
+ * The REST-only file route of an operation (the bulk download): `x-download-of` names the operation that lists its
+ * files, which is the A2A skill and the MCP tool; the route itself is neither.
+ */
+function downloadObject(op: AnyOperation, route: DownloadRoute, registry: Registry): Json {
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: [
+      route.description,
+      `Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain, and the domain and scope of the dataset's own operation.`,
+    ].join('\n\n'),
+    tags: [op.domain ?? ACCOUNT_TAG],
+    'x-download-of': op.name,
+    'x-scope': op.scope,
+    parameters: [...downloadParameters(op, registry).map((p) => parameterObject(p, [])), { $ref: '#/components/parameters/IfNoneMatch' }],
+    responses: {
+      '200': {
+        description: route.summary,
+        headers: {
+          ETag: { $ref: '#/components/headers/ETag' },
+          'Content-Length': {
+            description: 'The size the list gives, once the file was measured since the data last changed; absent when compressed.',
+            schema: { type: 'integer' },
+          },
+          'Content-Disposition': { description: '`attachment; filename="<dataset>.csv"`.', schema: { type: 'string' } },
+          'Cache-Control': { description: '`private, max-age=60`.', schema: { type: 'string' } },
+          ...COMMON_HEADER_REFS,
+        },
+        content: {
+          'text/csv': {
+            schema: { type: 'string', description: `\`${CSV_MEDIA_TYPE}\`: a header row, then every row of the dataset; CRLF line ends.` },
+          },
+        },
+      },
       '304': notModifiedResponse(),
       ...errorResponseRefs(),
     },

@@ -1,5 +1,6 @@
 /**
- * The REST channel: one GET route per operation, derived from the registry. It maps path and query to the
+ * The REST channel: one GET route per operation, derived from the registry, and the file route of an operation that
+ * has one (bulk-download.ts). It maps path and query to the
  * operation's input and the outcome or error to HTTP; every check and every handler runs in the core.
  * List endpoints also answer `text/csv` when the request's `Accept` prefers it (csv.ts); errors stay problem+json.
  *
@@ -18,6 +19,7 @@ import type { Registry } from '../../operations/registry.js';
 import { rateLimitHeaderList } from '../http/limit-headers.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
+import { registerDownloadRoute } from './bulk-download.js';
 import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
 import { FORMAT_PARAMETER, requestedFormat } from './csv-negotiation.js';
 
@@ -43,15 +45,24 @@ export function registerRestChannel(app: FastifyInstance, core: Core, registry: 
       vary: csv ? 'Authorization, X-API-Key, Accept, Accept-Encoding' : 'Authorization, X-API-Key, Accept-Encoding',
     };
     app.get(operation.rest.path, (request, reply) => handle(core, route, request, reply));
-    app.route({
-      method: [...NOT_GET],
-      url: operation.rest.path,
-      handler: (request, reply) =>
-        sendProblem(request, reply, new ApiError('method-not-allowed', { detail: `${request.method} is not allowed; use GET.` }), {
-          baseUrl: core.baseUrl,
-        }),
-    });
+    refuseOtherMethods(app, operation.rest.path, core.baseUrl);
+    if (operation.rest.download) {
+      registerDownloadRoute(app, core, operation, operation.rest.download);
+      refuseOtherMethods(app, operation.rest.download.path, core.baseUrl);
+    }
   }
+}
+
+/** The interface is read-only: any other method on a route is 405 (`Allow: GET, HEAD`). */
+function refuseOtherMethods(app: FastifyInstance, url: string, baseUrl: string): void {
+  app.route({
+    method: [...NOT_GET],
+    url,
+    handler: (request, reply) =>
+      sendProblem(request, reply, new ApiError('method-not-allowed', { detail: `${request.method} is not allowed; use GET.` }), {
+        baseUrl,
+      }),
+  });
 }
 
 async function handle(core: Core, route: RouteFacts, request: FastifyRequest, reply: FastifyReply) {

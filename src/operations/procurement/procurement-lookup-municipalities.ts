@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
+import { bestMatch, byRelevance } from '../../lib/name-match.js';
 import { LOOKUP_DEFAULT, LookupLimit, LookupText } from './lookup-inputs.js';
-import { bestMatch, byRelevance } from './lookup-match.js';
 import { MunicipalityLookupEntry } from './schemas.js';
 
 export const procurementLookupMunicipalities = defineOperation({

@@ -5,10 +5,9 @@
  */
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
+import { MATCH_KINDS } from '../../lib/name-match.js';
 import { ENTITY_KINDS, OCDS_METHODS } from '../../lib/vocabulary.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
-
-export const MATCH_KINDS = ['exact', 'prefix', 'contains', 'fuzzy'] as const;
 
 const Euros = (description?: string) => Nullable(Type.Number(description ? { description } : {}));
 const Day = (description?: string) => Nullable(Type.String({ format: 'date', ...(description ? { description } : {}) }));

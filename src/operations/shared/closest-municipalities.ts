@@ -4,7 +4,7 @@
  */
 import type { ReferenceData } from '../../core/reference.js';
 import type { Suggestion } from '../../lib/errors.js';
-import { bestMatch, byRelevance } from '../procurement/lookup-match.js';
+import { bestMatch, byRelevance } from '../../lib/name-match.js';
 
 const MAX_SUGGESTIONS = 5;
 

@@ -1,6 +1,6 @@
 /**
  * How well a text typed by a person matches a record known under a few names (a municipality's name, slug and
- * code; an entity's name and tax number). Texts are compared as name keys (folded, punctuation as spaces), so
+ * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded, punctuation as spaces), so
  * case, accents and hyphens never matter. Kinds, best first, with a score in 0–1 that orders them:
  *
  *   exact     the whole name                                   1
@@ -11,8 +11,9 @@
  *             letters (a number with a wrong digit is another number)
  */
 
-import { nameKey } from '../../lib/text-match.js';
-import type { MATCH_KINDS } from './schemas.js';
+import { nameKey } from './text-match.js';
+
+export const MATCH_KINDS = ['exact', 'prefix', 'contains', 'fuzzy'] as const;
 
 export type MatchKind = (typeof MATCH_KINDS)[number];
 
