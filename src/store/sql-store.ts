@@ -13,6 +13,7 @@ import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
+import { entitiesWithContractsFrom } from './procurement/entity-sources.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
@@ -383,6 +384,10 @@ export abstract class SqlStore {
 
   processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
     return loadProcessContracts(this.ports.replica, source, process);
+  }
+
+  entitiesWithContractsFrom(nifs: readonly string[], source: string): Promise<Set<string>> {
+    return entitiesWithContractsFrom(this.ports.replica, nifs, source);
   }
 
   procurementSources(): Promise<ProcurementSourceCount[]> {

@@ -217,6 +217,8 @@ export interface ProcurementReadStore {
   /** Entities by tax number ascending. Totals are those of the last `refreshProcurementRollups`. */
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]>;
   getEntity(nif: string): Promise<EntityRecord | undefined>;
+  /** Those of `nifs` that are buyer or supplier in at least one contract of `source`; one read for a whole page. */
+  entitiesWithContractsFrom(nifs: readonly string[], source: string): Promise<Set<string>>;
   /** An entity's contracts per publication year (ascending; unknown year last), as buyer and as supplier. */
   entityYears(nif: string): Promise<EntityYearRecord[]>;
   /**

@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { MunicipalityRef, Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
 import { findMunicipalityFilter, SourceFilter } from './inputs.js';
-import { entitySynthetic, toEntity } from './resources.js';
+import { demoEntities, toEntity } from './resources.js';
 import { Entity, EntityKind } from './schemas.js';
 
 export const procurementEntities = defineOperation({
@@ -47,7 +47,11 @@ export const procurementEntities = defineOperation({
       },
       { after: paging.after as string | undefined, limit: paging.limit + 1 },
     );
-    const items = await Promise.all(rows.map(async (e) => toEntity(e, await entitySynthetic(store, e.nif))));
+    const demo = await demoEntities(
+      store,
+      rows.map((e) => e.nif),
+    );
+    const items = rows.map((e) => toEntity(e, demo.has(e.nif)));
     return paging.page(items, (e) => e.nif);
   },
 });

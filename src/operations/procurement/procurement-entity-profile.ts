@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
 import { Nif } from './inputs.js';
-import { entitySynthetic, toContractSummary, toEntity } from './resources.js';
+import { demoEntities, toContractSummary, toEntity } from './resources.js';
 import { EntityProfile } from './schemas.js';
 
 const TOP_COUNTERPARTS = 10;
@@ -32,15 +32,15 @@ export const procurementEntityProfile = defineOperation({
         detail: `No procurement entity with tax number ${input.nif}. procurement_lookup_entities finds entities by name.`,
       });
     }
-    const [byYear, topSuppliers, topBuyers, recent, synthetic] = await Promise.all([
+    const [byYear, topSuppliers, topBuyers, recent, demo] = await Promise.all([
       store.entityYears(entity.nif),
       store.entityCounterparts(entity.nif, 'buyer', TOP_COUNTERPARTS),
       store.entityCounterparts(entity.nif, 'supplier', TOP_COUNTERPARTS),
       store.listContracts({ party: entity.nif }, { limit: RECENT_CONTRACTS }),
-      entitySynthetic(store, entity.nif),
+      demoEntities(store, [entity.nif]),
     ]);
     return {
-      ...toEntity(entity, synthetic),
+      ...toEntity(entity, demo.has(entity.nif)),
       by_year: byYear,
       top_suppliers: topSuppliers,
       top_buyers: topBuyers,

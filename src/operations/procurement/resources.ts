@@ -74,7 +74,7 @@ export function toAmendment(a: AmendmentRecord): Static<typeof Amendment> {
   };
 }
 
-/** `synthetic`: whether any of its contracts is demo data (entitySynthetic). */
+/** `synthetic`: whether any of its contracts is demo data (demoEntities). */
 export function toEntity(e: EntityRecord, synthetic: boolean): Static<typeof Entity> {
   return {
     nif: e.nif,
@@ -118,7 +118,10 @@ export function dayOf(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
-/** Whether any contract of the entity (as buyer or supplier) is demo data: its counts and totals then are too. */
-export async function entitySynthetic(store: Pick<Store, 'listContracts'>, nif: string): Promise<boolean> {
-  return (await store.listContracts({ party: nif, source: DEMO_PROCUREMENT_SOURCE }, { limit: 1 })).length > 0;
+/**
+ * Which of these entities have a demo contract (as buyer or supplier): their counts and totals then hold demo
+ * data too. One read for a whole page.
+ */
+export function demoEntities(store: Pick<Store, 'entitiesWithContractsFrom'>, nifs: readonly string[]): Promise<Set<string>> {
+  return store.entitiesWithContractsFrom(nifs, DEMO_PROCUREMENT_SOURCE);
 }
