@@ -15,7 +15,7 @@ const { contractQuery } = await import('../dist/store/sqlite/procurement/contrac
 const { readKeyset, sourceSql } = await import('../dist/store/sqlite/procurement/keyset.js');
 const { loadContracts } = await import('../dist/store/procurement/contract-rows.js');
 const { SqlitePort } = await import('../dist/store/sqlite/connection.js');
-const { aggregateContracts } = await import('../dist/store/sqlite/procurement/aggregate.js');
+const { aggregateContracts } = await import('../dist/store/procurement/aggregate.js');
 
 const isoDay = (d) => d.toISOString().slice(0, 10);
 const today = new Date();
@@ -64,21 +64,21 @@ for (const contracts of sizes) {
 
   for (const { name, query } of AGGREGATES) {
     console.log(`\n── ${name}`);
-    // A Sql that explains and times every statement the aggregate runs.
-    const traced = (text) => {
-      const statement = sql(text);
-      const run = (method) => (params) => {
-        const args = params === undefined ? [] : [params];
-        explain(db, text, ...args);
+    // A port that explains and times every statement the aggregate runs.
+    const traced = {
+      dialect: port.dialect,
+      async query(text, values) {
+        const bound =
+          values === undefined ? [] : [Object.fromEntries(values.map((v, i) => [i + 1, Array.isArray(v) ? JSON.stringify(v) : v]))];
+        explain(db, text, ...bound);
         const started = performance.now();
-        const result = statement[method](...args);
-        console.log(`   ${(performance.now() - started).toFixed(2)} ms${method === 'all' ? `, ${result.length} rows` : ''}`);
-        return result;
-      };
-      return { all: run('all'), get: run('get') };
+        const rows = await port.query(text, values);
+        console.log(`   ${(performance.now() - started).toFixed(2)} ms, ${rows.length} rows`);
+        return rows;
+      },
     };
-    aggregateContracts(traced, query);
-    console.log(`   whole aggregate: ${timed(() => aggregateContracts(sql, query))}`);
+    await aggregateContracts(traced, query);
+    console.log(`   whole aggregate: ${await timedAsync(() => aggregateContracts(port, query))}`);
   }
   db.close();
 }

@@ -4,19 +4,25 @@
  * extend this class with their connections and with what their SQL truly does differently (docs/architecture.md,
  * "The store").
  */
+
+import { isDemoIndicatorSource } from '../lib/provenance.js';
 import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
 import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
+import { aggregateContracts } from './procurement/aggregate.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
+import { writeBatch } from './procurement/batch-write.js';
+import type { BulkLoad } from './procurement/bulk-load.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { entitiesWithContractsFrom } from './procurement/entity-sources.js';
 import { loadProcessContracts } from './procurement/process-read.js';
+import { refreshEntityTotals } from './procurement/rollups.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
-import type { KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
+import type { AggregateQuery, AggregateResult, KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
 import type { AmendmentRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
 import type {
   AccountRecord,
@@ -31,6 +37,7 @@ import type {
   WriteSummary,
 } from './records.js';
 import { SqlReferenceStore } from './reference/reference-store.js';
+import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
 import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
 import type {
   AlertMatchInput,
@@ -64,7 +71,7 @@ import { signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
-import type { SeriesQuery } from './store.js';
+import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery } from './store.js';
 
 export abstract class SqlStore {
   protected readonly ports: SqlPorts;
@@ -365,6 +372,28 @@ export abstract class SqlStore {
   countCpvs(): Promise<number> {
     return countCpvs(this.ports.replica);
   }
+
+  aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
+    return aggregateContracts(this.ports.replica, query);
+  }
+
+  refreshProcurementRollups(): Promise<void> {
+    return this.ports.primary.transaction(async (tx) => {
+      if (await refreshEntityTotals(tx)) await bumpDataVersion(tx);
+    });
+  }
+
+  writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
+    return this.bulkTransaction((tx, load) => writeBatch(tx, load, batch));
+  }
+
+  async removeDemoData(): Promise<DemoRemovalSummary> {
+    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
+    return this.bulkTransaction((tx, load) => removeDemoRecords(tx, load, demoIndicators));
+  }
+
+  /** Runs `work` in one transaction on the primary, with the dialect's bulk load (./procurement/bulk-load.ts) on its connection. */
+  protected abstract bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T>;
 
   getContract(id: number): Promise<ContractDetailRecord | undefined> {
     return loadContractDetail(this.ports.replica, id);

@@ -173,7 +173,7 @@ export function postgresPort(target: pg.Pool | pg.PoolClient): SqlPort {
 }
 
 /** The port of a client inside a transaction: a transaction begun there joins the open one. */
-function insideTransaction(client: pg.PoolClient): SqlPort {
+export function insideTransaction(client: pg.PoolClient): SqlPort {
   const port: SqlPort = { ...postgresPort(client), transaction: (work) => work(port) };
   return port;
 }

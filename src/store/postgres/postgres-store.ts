@@ -1,14 +1,7 @@
-/**
- * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads,
- * behind the SQL port (./db.ts). Every behaviour written once lives in ../sql-store.ts; what is here is
- * PostgreSQL's own: its procurement reads and bulk loads (pg_trgm, COPY, ./procurement/) and DISTINCT ON reads.
- */
-import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { loadAmendments } from '../procurement/amendment-rows.js';
+import type { BulkLoad } from '../procurement/bulk-load.js';
 import { loadContracts } from '../procurement/contract-rows.js';
 import type {
-  AggregateQuery,
-  AggregateResult,
   AmendmentFilter,
   AnnouncementFilter,
   ContractFilter,
@@ -20,31 +13,18 @@ import type {
 } from '../procurement-queries.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
-import {
-  DEMO_CONTRACT_FACTS,
-  DEMO_CONTRACT_PLACES,
-  type DemoRemovalSummary,
-  demoRemovalCounts,
-  demoRemovalStatements,
-  demoSets,
-  removeFromRollups,
-} from '../shared/demo-removal.js';
-import { RollupDeltas } from '../shared/rollup-deltas.js';
 import type { SqlPort } from '../sql/port.js';
 import { SqlStore } from '../sql-store.js';
-import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.js';
+import type { Store } from '../store.js';
 import { AccessVersionWatch, notifyAccessVersion } from './access-version.js';
-import { bumpDataVersion } from './data-version.js';
-import { closePools, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
+import { closePools, insideTransaction, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
 import { migratePostgres } from './migrate.js';
-import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
-import { writeBatch } from './procurement/batch.js';
+import { PostgresBulkLoad } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
-import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 
 export interface PostgresStoreOptions {
   /** The primary (`postgres://…`): writes, migrations, and reads that must see their own writes. */
@@ -75,10 +55,6 @@ export class PostgresStore extends SqlStore implements Store {
     this.#primary = sqlOn(pools.primary);
     this.#read = sqlOn(pools.replica);
     this.#accessWatch = new AccessVersionWatch(url, this.ports.primary);
-  }
-
-  #transaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
-    return inTransaction(this.#pools.primary, (sql) => work(sql));
   }
 
   async migrate(): Promise<void> {
@@ -124,50 +100,12 @@ export class PostgresStore extends SqlStore implements Store {
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
 
-  async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
-    return inTransaction(this.#pools.primary, (sql, client) => writeBatch(sql, client, batch));
-  }
-
-  async refreshProcurementRollups(): Promise<void> {
-    await this.#transaction(async (sql) => {
-      if (await refreshEntityTotals(sql)) await bumpDataVersion(sql);
-    });
-  }
-
-  async removeDemoData(): Promise<DemoRemovalSummary> {
-    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
-    const sets = demoSets(demoIndicators);
-    return this.#transaction(async (sql): Promise<DemoRemovalSummary> => {
-      const [counts] = await sql(demoRemovalCounts(demoIndicators));
-      const deltas = new RollupDeltas();
-      removeFromRollups(deltas, await sql(DEMO_CONTRACT_FACTS), await sql(DEMO_CONTRACT_PLACES));
-      const { before, entities } = demoRemovalStatements(demoIndicators);
-      for (const statement of before) await sql(statement);
-      await flushRollups(sql, deltas);
-      const [orphans] = await sql(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`);
-      for (const statement of entities) await sql(statement);
-      await refreshEntityTotals(sql);
-      await bumpDataVersion(sql);
-      return {
-        contracts: Number(counts.contracts),
-        announcements: Number(counts.announcements),
-        amendments: Number(counts.amendments),
-        entities: Number(orphans.n),
-        observations: Number(counts.observations),
-        indicators: demoIndicators,
-        signals: Number(counts.signals),
-        cases: Number(counts.cases),
-        alert_matches: Number(counts.alert_matches),
-      };
-    });
+  protected override bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T> {
+    return inTransaction(this.#pools.primary, (_sql, client) => work(insideTransaction(client), new PostgresBulkLoad(client)));
   }
 
   async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
     return loadContracts(this.ports.replica, await listContractIds(this.#read, filter, page));
-  }
-
-  async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
-    return aggregateContracts(this.#read, query);
   }
 
   async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {

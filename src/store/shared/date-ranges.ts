@@ -2,6 +2,7 @@
  * Date ranges, the same for every store: the bounds a date filter applies, and the whole months of a range with
  * the partly covered months at its ends (the rollups answer the first, the contracts themselves the second).
  */
+import type { Params } from '../sql/params.js';
 
 /**
  * The whole months of a date range (as `YYYY-MM` bounds for BETWEEN) and the partial months at its ends. No
@@ -44,4 +45,17 @@ function previousMonth(date: string): string {
  */
 export function dateBounds(from: string | undefined, to: string | undefined): { lower?: string; upper?: string } {
   return from === undefined && to === undefined ? {} : { lower: from ?? '0000-01-01', upper: to };
+}
+
+/** The conditions of a date filter on a column, their bounds added to the statement's parameters. */
+export function dateRange(from: string | undefined, to: string | undefined) {
+  const { lower, upper } = dateBounds(from, to);
+  return {
+    on(column: string, p: Params): string[] {
+      const conditions: string[] = [];
+      if (lower !== undefined) conditions.push(`${column} >= ${p.add(lower)}`);
+      if (upper !== undefined) conditions.push(`${column} <= ${p.add(upper)}`);
+      return conditions;
+    },
+  };
 }

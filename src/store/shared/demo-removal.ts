@@ -1,13 +1,17 @@
 /**
- * `munidata demo remove` (docs/data.md, "Real and synthetic data"): the statements that delete every record the
- * demo generated, and what was derived from it, the same in every store. They run in one transaction, in this
- * order (children before parents, matches and links before what they point to), after the store has taken the
- * demo contracts out of the rollups; the store then recomputes the totals of the entities they named. Imported
- * data, accounts, keys, alert rules and usage are not touched. Every value is a constant of ours, quoted here: the
- * statements take no parameters, so one text serves both dialects.
+ * `munidata demo remove` (docs/data.md, "Real and synthetic data"): every record the demo generated, and what
+ * was derived from it, deleted the same way in every store by `removeDemoRecords`, in one transaction: children
+ * before parents, matches and links before what they point to; the demo contracts taken out of the rollups, the
+ * totals of the entities they named recomputed, and the full-text rows of what goes deleted through the dialect's
+ * bulk load. Imported data, accounts, keys, alert rules and usage are not touched. Every value is a constant of
+ * ours, quoted here: the statements take no parameters, so one text serves both dialects.
  */
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
-import type { RollupDeltas } from './rollup-deltas.js';
+import { bumpDataVersion } from '../meta.js';
+import type { BulkLoad } from '../procurement/bulk-load.js';
+import { flushRollups, refreshEntityTotals } from '../procurement/rollups.js';
+import type { SqlPort } from '../sql/port.js';
+import { RollupDeltas } from './rollup-deltas.js';
 
 export interface DemoRemovalSummary {
   contracts: number;
@@ -26,7 +30,7 @@ const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const DEMO = quote(DEMO_PROCUREMENT_SOURCE);
 
 /** The sets the statements delete, as SQL conditions and subqueries. */
-export function demoSets(demoIndicators: readonly string[]) {
+function demoSets(demoIndicators: readonly string[]) {
   const indicators = demoIndicators.length > 0 ? demoIndicators.map(quote).join(', ') : "''";
   const contracts = `SELECT id FROM contracts WHERE source = ${DEMO}`;
   const announcements = `SELECT id FROM announcements WHERE source = ${DEMO}`;
@@ -54,6 +58,8 @@ export function demoSets(demoIndicators: readonly string[]) {
     AND NOT EXISTS (SELECT 1 FROM announcements a WHERE a.buyer_nif = entities.nif)`;
   return {
     indicators,
+    /** The demo's own contracts and announcements. */
+    demoSource: `source = ${DEMO}`,
     contracts,
     announcements,
     amendments,
@@ -68,7 +74,7 @@ export function demoSets(demoIndicators: readonly string[]) {
 }
 
 /** Counts of what `demoRemovalStatements` deletes, as one SELECT (run it first, in the same transaction). */
-export function demoRemovalCounts(demoIndicators: readonly string[]): string {
+function demoRemovalCounts(demoIndicators: readonly string[]): string {
   const s = demoSets(demoIndicators);
   return `SELECT
     (SELECT count(*) FROM contracts WHERE source = ${DEMO}) AS contracts,
@@ -90,14 +96,8 @@ function matchWhere(s: ReturnType<typeof demoSets>): string {
   ].join(' OR ');
 }
 
-/**
- * The deletions, in order. `textIndexes` (SQLite): the statements that empty the full-text rows of the records
- * deleted, which must run while the records are still there.
- */
-export function demoRemovalStatements(
-  demoIndicators: readonly string[],
-  textIndexes: { contracts: string[]; announcements: string[]; entities: string[] } = { contracts: [], announcements: [], entities: [] },
-): { before: string[]; entities: string[] } {
+/** The deletions, in order: `before` the rollups are flushed and the orphaned entities counted, then `entities`. */
+function demoRemovalStatements(demoIndicators: readonly string[]): { before: string[]; entities: string[] } {
   const s = demoSets(demoIndicators);
   const before = [
     `DELETE FROM alert_matches WHERE ${matchWhere(s)}`,
@@ -112,8 +112,6 @@ export function demoRemovalStatements(
     `DELETE FROM signals WHERE ${s.signalWhere}`,
     `INSERT INTO entity_rollup_queue (nif) SELECT DISTINCT n.nif FROM (${s.named}) n
        WHERE n.nif NOT IN (SELECT nif FROM entity_rollup_queue)`,
-    ...textIndexes.contracts,
-    ...textIndexes.announcements,
     `DELETE FROM amendments WHERE ${s.amendmentWhere}`,
     `DELETE FROM contract_cpvs WHERE contract_id IN (${s.contracts})`,
     `DELETE FROM contract_parties WHERE contract_id IN (${s.contracts})`,
@@ -126,17 +124,17 @@ export function demoRemovalStatements(
     `DELETE FROM observations WHERE indicator IN (${s.indicators})`,
     `UPDATE indicators SET source = NULL WHERE key IN (${s.indicators})`,
   ];
-  const entities = [...textIndexes.entities, `DELETE FROM entities WHERE ${s.orphanEntities}`];
+  const entities = [`DELETE FROM entities WHERE ${s.orphanEntities}`];
   return { before, entities };
 }
 
 /** What the demo contracts contribute to the rollups, read before they go (two queries, joined here). */
-export const DEMO_CONTRACT_FACTS = `SELECT id, published_on, cpv_division, procedure_type, price_eur FROM contracts WHERE source = ${DEMO}`;
-export const DEMO_CONTRACT_PLACES = `SELECT contract_id, municipality_id FROM contract_municipalities
+const DEMO_CONTRACT_FACTS = `SELECT id, published_on, cpv_division, procedure_type, price_eur FROM contracts WHERE source = ${DEMO}`;
+const DEMO_CONTRACT_PLACES = `SELECT contract_id, municipality_id FROM contract_municipalities
   WHERE contract_id IN (SELECT id FROM contracts WHERE source = ${DEMO})`;
 
 /** Takes the demo contracts out of the rollup deltas (shared/rollup-deltas.ts) from the rows of the two queries. */
-export function removeFromRollups(
+function removeFromRollups(
   deltas: RollupDeltas,
   facts: readonly Record<string, unknown>[],
   places: readonly Record<string, unknown>[],
@@ -155,4 +153,36 @@ export function removeFromRollups(
       municipality_ids: placed.get(Number(c.id)) ?? [],
     });
   }
+}
+
+/**
+ * Runs the removal inside `tx` and says what went. The full-text rows of what goes are deleted through the
+ * dialect's bulk load while their records are still there (none where the text index follows its table by itself).
+ */
+export async function removeDemoRecords(tx: SqlPort, load: BulkLoad, demoIndicators: readonly string[]): Promise<DemoRemovalSummary> {
+  const sets = demoSets(demoIndicators);
+  const [counts] = await tx.query(demoRemovalCounts(demoIndicators));
+  const deltas = new RollupDeltas();
+  removeFromRollups(deltas, await tx.query(DEMO_CONTRACT_FACTS), await tx.query(DEMO_CONTRACT_PLACES));
+  const { before, entities } = demoRemovalStatements(demoIndicators);
+  await load.unindexText('contracts', sets.demoSource, []);
+  await load.unindexText('announcements', sets.demoSource, []);
+  for (const statement of before) await tx.run(statement);
+  await flushRollups(tx, deltas);
+  const [orphans] = await tx.query(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`);
+  await load.unindexText('entities', sets.orphanEntities, []);
+  for (const statement of entities) await tx.run(statement);
+  await refreshEntityTotals(tx);
+  await bumpDataVersion(tx);
+  return {
+    contracts: Number(counts.contracts),
+    announcements: Number(counts.announcements),
+    amendments: Number(counts.amendments),
+    entities: Number(orphans.n),
+    observations: Number(counts.observations),
+    indicators: [...demoIndicators],
+    signals: Number(counts.signals),
+    cases: Number(counts.cases),
+    alert_matches: Number(counts.alert_matches),
+  };
 }

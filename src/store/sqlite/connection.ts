@@ -46,11 +46,12 @@ type Bound = Record<number, unknown>;
 function bind(values: readonly unknown[] | undefined): Bound | undefined {
   if (values === undefined || values.length === 0) return undefined;
   const bound: Bound = {};
-  for (let i = 0; i < values.length; i++) bound[i + 1] = encode(values[i]);
+  for (let i = 0; i < values.length; i++) bound[i + 1] = encodeValue(values[i]);
   return bound;
 }
 
-function encode(value: unknown): unknown {
+/** A value as SQLite columns hold it: no list or boolean types, so a list is JSON text and a flag 0 or 1. */
+export function encodeValue(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (Array.isArray(value)) return JSON.stringify(value);

@@ -4,12 +4,10 @@
  * loads (FTS5, INDEXED BY, prepared per-row writes, ./procurement/) and the latest point per group.
  */
 import type Database from 'better-sqlite3';
-import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { loadAmendments } from '../procurement/amendment-rows.js';
+import type { BulkLoad } from '../procurement/bulk-load.js';
 import { loadContracts } from '../procurement/contract-rows.js';
 import type {
-  AggregateQuery,
-  AggregateResult,
   AmendmentFilter,
   AnnouncementFilter,
   ContractFilter,
@@ -21,33 +19,20 @@ import type {
 } from '../procurement-queries.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
-import {
-  DEMO_CONTRACT_FACTS,
-  DEMO_CONTRACT_PLACES,
-  type DemoRemovalSummary,
-  demoRemovalCounts,
-  demoRemovalStatements,
-  demoSets,
-  removeFromRollups,
-} from '../shared/demo-removal.js';
-import { RollupDeltas } from '../shared/rollup-deltas.js';
 import { applyMigrations, migrationsFor } from '../sql/migration.js';
 import { SHARED_MIGRATIONS } from '../sql/migrations.js';
+import type { SqlPort } from '../sql/port.js';
 import { SqlStore } from '../sql-store.js';
-import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.js';
+import type { Store } from '../store.js';
 import { openSqliteDatabase, SqlitePort } from './connection.js';
 import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
-import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
-import { writeBatch } from './procurement/batch.js';
+import { SqliteBulkLoad } from './procurement/batch.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
-import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import type { Sql } from './procurement/sql.js';
-
-type Row = Record<string, unknown>;
 
 /** Every migration of the SQLite store, in order. */
 export const SQLITE_SCHEMA = migrationsFor(SQLITE_MIGRATIONS, SHARED_MIGRATIONS, SQLITE_TYPES);
@@ -58,12 +43,10 @@ export function openSqliteStore(path: string): SqliteStore {
 
 export class SqliteStore extends SqlStore implements Store {
   readonly #port: SqlitePort;
-  readonly #db: Database.Database;
 
   constructor(port: SqlitePort) {
     super({ primary: port, replica: port });
     this.#port = port;
-    this.#db = port.db;
   }
 
   /** Prepared statements are cached by their text: preparing is the costly part of a query. */
@@ -76,10 +59,6 @@ export class SqliteStore extends SqlStore implements Store {
 
   async migrate(): Promise<void> {
     await applyMigrations(this.#port, SQLITE_SCHEMA, () => new Date().toISOString());
-  }
-
-  #bumpDataVersion(): void {
-    this.#sql("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'data_version'").run();
   }
 
   async close(): Promise<void> {
@@ -105,59 +84,12 @@ export class SqliteStore extends SqlStore implements Store {
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
 
-  async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
-    return writeBatch(this.#db, this.#prepared, batch, () => this.#bumpDataVersion());
-  }
-
-  async refreshProcurementRollups(): Promise<void> {
-    this.#db.transaction(() => {
-      if (refreshEntityTotals(this.#prepared)) this.#bumpDataVersion();
-    })();
-  }
-
-  /** SQLite's own: the FTS5 rows of what is removed go with it, and the rollups are flushed by prepared statements. */
-  async removeDemoData(): Promise<DemoRemovalSummary> {
-    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
-    const sets = demoSets(demoIndicators);
-    return this.#db.transaction((): DemoRemovalSummary => {
-      const counts = this.#db.prepare(demoRemovalCounts(demoIndicators)).get() as Row;
-      const deltas = new RollupDeltas();
-      removeFromRollups(
-        deltas,
-        this.#db.prepare(DEMO_CONTRACT_FACTS).all() as Row[],
-        this.#db.prepare(DEMO_CONTRACT_PLACES).all() as Row[],
-      );
-      const { before, entities } = demoRemovalStatements(demoIndicators, {
-        contracts: [`DELETE FROM contracts_fts WHERE rowid IN (${sets.contracts})`],
-        announcements: [`DELETE FROM announcements_fts WHERE rowid IN (${sets.announcements})`],
-        entities: [`DELETE FROM entities_fts WHERE rowid IN (SELECT id FROM entities WHERE ${sets.orphanEntities})`],
-      });
-      for (const statement of before) this.#db.prepare(statement).run();
-      flushRollups(this.#prepared, deltas);
-      const orphans = Number((this.#db.prepare(`SELECT count(*) AS n FROM entities WHERE ${sets.orphanEntities}`).get() as Row).n);
-      for (const statement of entities) this.#db.prepare(statement).run();
-      refreshEntityTotals(this.#prepared);
-      this.#bumpDataVersion();
-      return {
-        contracts: Number(counts.contracts),
-        announcements: Number(counts.announcements),
-        amendments: Number(counts.amendments),
-        entities: orphans,
-        observations: Number(counts.observations),
-        indicators: demoIndicators,
-        signals: Number(counts.signals),
-        cases: Number(counts.cases),
-        alert_matches: Number(counts.alert_matches),
-      };
-    })();
+  protected override bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T> {
+    return this.#port.transaction((tx) => work(tx, new SqliteBulkLoad(this.#port, tx)));
   }
 
   async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
     return loadContracts(this.ports.replica, listContractIds(this.#prepared, filter, page));
-  }
-
-  async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
-    return aggregateContracts(this.#prepared, query);
   }
 
   async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {

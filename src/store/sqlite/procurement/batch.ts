@@ -1,66 +1,47 @@
 /**
- * Per dialect: the bulk load (prepared per-row statements in SQLite, COPY in PostgreSQL).
- *
- * A procurement batch, written in one transaction: entities first (so that a batch's own entity list wins over
- * names guessed from parties), then contracts, announcements and amendments (which find their contracts among
- * those just written). Any error — a foreign key, a bad row — rolls the whole batch back.
+ * Per dialect: the bulk load (../../procurement/bulk-load.ts) — SQLite's is one prepared statement per row,
+ * bound by position, on the connection of the open transaction (PostgreSQL's is COPY). better-sqlite3 runs each
+ * at once: a million-contract load pays a B-tree insert per row and little else, where a statement over a whole
+ * batch as JSON would parse it first. Full-text rows go to the FTS5 table beside each record table (`<table>_fts`,
+ * keyed by the record's rowid), from the search text the record holds.
  */
-import type Database from 'better-sqlite3';
-import { fold } from '../../../lib/text-match.js';
-import type { ProcurementWriteSummary } from '../../procurement-records.js';
-import { EntityQueue, RollupDeltas } from '../../shared/rollup-deltas.js';
-import type { ProcurementBatch, ProcurementBatchSummary } from '../../store.js';
-import { writeAmendment } from './amendment-write.js';
-import { writeAnnouncement } from './announcement-write.js';
-import { writeContract } from './contract-write.js';
-import { EntityWriter } from './entity-write.js';
-import { flushEntityQueue, flushRollups } from './rollups.js';
-import type { Row, Sql } from './sql.js';
+import type { BulkLoad, BulkRow, TextIndexed } from '../../procurement/bulk-load.js';
+import type { SqlPort } from '../../sql/port.js';
+import { encodeValue, type SqlitePort } from '../connection.js';
 
-export interface BatchContext {
-  readonly sql: Sql;
-  readonly summary: ProcurementBatchSummary;
-  readonly entities: EntityWriter;
-  readonly rollups: RollupDeltas;
-  readonly entityQueue: EntityQueue;
-  /** Folded district name of each municipality id. */
-  readonly districtOf: ReadonlyMap<number, string>;
-}
+export class SqliteBulkLoad implements BulkLoad {
+  readonly #port: SqlitePort;
+  /** The open transaction, for the statements with `$n` parameters. */
+  readonly #tx: SqlPort;
 
-/** Runs `batch` in one transaction; `onChange` (inside it) when anything was inserted or updated. */
-export function writeBatch(db: Database.Database, sql: Sql, batch: ProcurementBatch, onChange: () => void): ProcurementBatchSummary {
-  return db.transaction(() => {
-    const municipalities = sql('SELECT id, nif, district FROM municipalities').all() as Row[];
-    const entities = new EntityWriter(sql, new Map(municipalities.map((m) => [String(m.nif), Number(m.id)])));
-    const context: BatchContext = {
-      sql,
-      summary: {
-        entities: entities.summary,
-        contracts: emptySummary(),
-        announcements: emptySummary(),
-        amendments: emptySummary(),
-        orphan_amendments: [],
-      },
-      entities,
-      rollups: new RollupDeltas(),
-      entityQueue: new EntityQueue(),
-      districtOf: new Map(municipalities.map((m) => [Number(m.id), fold(String(m.district))])),
-    };
-    for (const entity of batch.entities ?? []) entities.upsert(entity);
-    for (const contract of batch.contracts ?? []) writeContract(context, contract);
-    for (const announcement of batch.announcements ?? []) writeAnnouncement(context, announcement);
-    for (const amendment of batch.amendments ?? []) writeAmendment(context, amendment);
-    flushRollups(sql, context.rollups);
-    flushEntityQueue(sql, context.entityQueue);
-    const { summary } = context;
-    const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some(
-      (s) => s.inserted + s.updated > 0,
+  constructor(port: SqlitePort, tx: SqlPort) {
+    this.#port = port;
+    this.#tx = tx;
+  }
+
+  async newIds(table: string, count: number): Promise<number[]> {
+    if (count === 0) return [];
+    // An INTEGER PRIMARY KEY without AUTOINCREMENT: SQLite gives a new row the largest id plus one.
+    const { last } = this.#port.statement(`SELECT coalesce(max(id), 0) AS last FROM ${table}`).get() as { last: number };
+    return Array.from({ length: count }, (_, i) => last + 1 + i);
+  }
+
+  async write(table: string, columns: readonly string[], rows: readonly BulkRow[], replaceOn?: string): Promise<void> {
+    if (rows.length === 0) return;
+    const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
+    const statement = this.#port.statement(
+      replaceOn === undefined
+        ? insert
+        : `${insert} ON CONFLICT (${replaceOn}) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`,
     );
-    if (changed) onChange();
-    return summary;
-  })();
-}
+    for (const row of rows) statement.run(row.map(encodeValue));
+  }
 
-function emptySummary(): ProcurementWriteSummary {
-  return { inserted: 0, updated: 0, unchanged: 0 };
+  async indexText(table: TextIndexed, where: string, values: readonly unknown[]): Promise<void> {
+    await this.#tx.run(`INSERT INTO ${table}_fts (rowid, text) SELECT id, search_text FROM ${table} WHERE ${where}`, values);
+  }
+
+  async unindexText(table: TextIndexed, where: string, values: readonly unknown[]): Promise<void> {
+    await this.#tx.run(`DELETE FROM ${table}_fts WHERE rowid IN (SELECT id FROM ${table} WHERE ${where})`, values);
+  }
 }

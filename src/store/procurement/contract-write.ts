@@ -1,0 +1,113 @@
+/**
+ * Contracts upserted by (source, source_id). An unchanged fingerprint is counted and left alone; a changed
+ * contract keeps its id, gets its child rows (parties, CPVs, municipalities, text row) rewritten and its old
+ * figures taken out of the rollups before the new ones go in. Every contract inserted or changed appends a
+ * `contract` journal entry.
+ */
+
+import type { Change } from '../journal/journal.js';
+import type { ContractInput } from '../procurement-records.js';
+import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../shared/contract-row.js';
+import { contractFingerprint } from '../shared/fingerprint.js';
+import { type BatchContext, changeOf, type Held, storedBySourceKey, writeRecords } from './batch-write.js';
+import type { BulkRow } from './bulk-load.js';
+
+interface Pending {
+  /** The stored id, or undefined for a new contract (given one when written). */
+  id: number | undefined;
+  row: ContractRow;
+  parties: { role: string; position: number; nif: string | null; name: string }[];
+  cpvs: string[];
+  municipalityIds: number[];
+}
+
+const CHILD_TABLES = ['contract_parties', 'contract_cpvs', 'contract_municipalities'];
+
+/**
+ * Decides what each contract of the batch does; returns the write, to run once the entities are written, which
+ * gives the journal entries of the contracts it inserted or changed.
+ */
+export async function planContracts(batch: BatchContext, inputs: readonly ContractInput[]): Promise<() => Promise<Change[]>> {
+  const { tx, summary } = batch;
+  const held = new Map<string, Held>(await storedBySourceKey(tx, 'contracts', inputs));
+  const pending = new Map<string, Pending>();
+  for (const input of inputs) {
+    const fingerprint = contractFingerprint(input);
+    const change = changeOf(held, summary.contracts, input, fingerprint);
+    if (!change) continue;
+    const parties: Pending['parties'] = [];
+    for (const [role, field] of CONTRACT_ROLES) {
+      uniqueParties(input[field]).forEach((party, position) => {
+        const nif = batch.entities.ensure(party);
+        parties.push({ role, position, nif, name: party.name.trim() });
+        if (role !== 'competitor') batch.entityQueue.add(nif);
+      });
+    }
+    pending.set(change.key, {
+      id: change.id,
+      row: contractRow(input, fingerprint),
+      parties,
+      cpvs: input.cpvs,
+      municipalityIds: [...new Set(input.municipality_ids)],
+    });
+  }
+
+  return async () => {
+    const { load } = batch;
+    const writes = [...pending.values()];
+    await forgetContracts(
+      batch,
+      writes.flatMap((w) => (w.id === undefined ? [] : [w.id])),
+    );
+    await writeRecords(load, 'contracts', CONTRACT_COLUMNS, writes, (w) => CONTRACT_COLUMNS.map((c) => w.row[c]));
+    const parties: BulkRow[] = [];
+    const cpvs: BulkRow[] = [];
+    const places: BulkRow[] = [];
+    for (const w of writes) {
+      const id = w.id as number;
+      for (const p of w.parties) parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur]);
+      for (const [position, cpv] of w.cpvs.entries()) cpvs.push([id, position, cpv]);
+      for (const municipalityId of w.municipalityIds) places.push([id, municipalityId, w.row.published_on]);
+      batch.rollups.add({ ...w.row, municipality_ids: w.municipalityIds });
+    }
+    await load.write('contract_parties', ['contract_id', 'role', 'position', 'nif', 'name', 'published_on', 'price_eur'], parties);
+    await load.write('contract_cpvs', ['contract_id', 'position', 'cpv'], cpvs);
+    await load.write('contract_municipalities', ['contract_id', 'municipality_id', 'published_on'], places);
+    if (writes.length > 0) {
+      await load.indexText('contracts', tx.dialect.inList('id', '$1'), [writes.map((w) => w.id)]);
+    }
+    return writes.map((w) => ({ kind: 'contract', id: w.id as number, key: null, date: w.row.published_on }));
+  };
+}
+
+/** Takes stored contracts' children, text rows and rollup figures away before they are rewritten. */
+async function forgetContracts(batch: BatchContext, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const { tx } = batch;
+  const inList = (column: string) => tx.dialect.inList(column, '$1');
+  const parties = await tx.query(`SELECT nif FROM contract_parties WHERE ${inList('contract_id')} AND role IN ('buyer', 'supplier')`, [
+    ids,
+  ]);
+  for (const party of parties) batch.entityQueue.add(party.nif as string | null);
+  const placed = new Map<number, number[]>();
+  for (const p of await tx.query(`SELECT contract_id, municipality_id FROM contract_municipalities WHERE ${inList('contract_id')}`, [
+    ids,
+  ])) {
+    const id = Number(p.contract_id);
+    placed.set(id, [...(placed.get(id) ?? []), Number(p.municipality_id)]);
+  }
+  for (const row of await tx.query(
+    `SELECT id, published_on, cpv_division, procedure_type, price_eur FROM contracts WHERE ${inList('id')}`,
+    [ids],
+  )) {
+    batch.rollups.remove({
+      published_on: String(row.published_on),
+      cpv_division: row.cpv_division as string | null,
+      procedure_type: row.procedure_type as string | null,
+      price_eur: row.price_eur === null ? null : Number(row.price_eur),
+      municipality_ids: placed.get(Number(row.id)) ?? [],
+    });
+  }
+  await batch.load.unindexText('contracts', inList('id'), [ids]);
+  for (const table of CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE ${inList('contract_id')}`, [ids]);
+}
