@@ -11,10 +11,12 @@ import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journa
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
+import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
-import type { KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
+import type { TextSearch } from './procurement/text-search.js';
+import type { ContractFilter, DatePosition, KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
 import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from './procurement-records.js';
 import type {
   AccountRecord,
@@ -355,6 +357,14 @@ export abstract class SqlStore {
   }
 
   // ── procurement records read back (./procurement/) ──────────────────────
+
+  /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
+  protected abstract readonly textSearch: TextSearch;
+
+  async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
+    const port = this.ports.replica;
+    return loadContracts(port, await listContractIds(port, this.textSearch, filter, page));
+  }
 
   getContract(id: number): Promise<ContractDetailRecord | undefined> {
     return loadContractDetail(this.ports.replica, id);

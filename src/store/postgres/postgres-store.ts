@@ -5,20 +5,18 @@
  */
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { loadAmendments } from '../procurement/amendment-rows.js';
-import { loadContracts } from '../procurement/contract-rows.js';
 import type {
   AggregateQuery,
   AggregateResult,
   AmendmentFilter,
   AnnouncementFilter,
-  ContractFilter,
   CounterpartRecord,
   DatePosition,
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
+import type { AmendmentRecord, AnnouncementRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
@@ -41,11 +39,11 @@ import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
-import { listContractIds } from './procurement/contract-list.js';
 import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
+import { POSTGRES_TEXT_SEARCH } from './procurement/text-search.js';
 
 export interface PostgresStoreOptions {
   /** The primary (`postgres://…`): writes, migrations, and reads that must see their own writes. */
@@ -125,6 +123,8 @@ export class PostgresStore extends SqlStore implements Store {
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
 
+  protected readonly textSearch = POSTGRES_TEXT_SEARCH;
+
   async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
     return this.#transaction((sql) => saveCpvs(sql, rows));
   }
@@ -170,10 +170,6 @@ export class PostgresStore extends SqlStore implements Store {
         alert_matches: Number(counts.alert_matches),
       };
     });
-  }
-
-  async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
-    return loadContracts(this.ports.replica, await listContractIds(this.#read, filter, page));
   }
 
   async aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {

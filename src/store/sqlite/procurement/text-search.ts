@@ -6,7 +6,18 @@
  * exactly with `instr` on the folded text column. Words shorter than three letters have no trigram: they are
  * only checked that way.
  */
+import type { TextSearch } from '../../procurement/text-search.js';
 import type { Sql } from './sql.js';
+
+/** `q` in SQLite: exact checks with `instr`, and the FTS5 table of each record table (`contracts_fts`, …) as its matches. */
+export const SQLITE_TEXT_SEARCH: TextSearch = {
+  wordConditions: (column, words, p) => words.map((word) => `instr(${column}, ${p.add(word)}) > 0`),
+  matches(table, words) {
+    const query = ftsQuery(words);
+    if (query === undefined) return undefined;
+    return { from: `${table}_fts f`, where: (p) => `${table}_fts MATCH ${p.add(query)}` };
+  },
+};
 
 /** Above this many FTS matches, walking a list's ordered index and checking the text is cheaper than sorting matches. */
 export const TEXT_SET_LIMIT = 1000;
