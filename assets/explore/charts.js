@@ -12,6 +12,20 @@ function frame(width, height, label) {
   return d3.create('svg').attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img').attr('aria-label', label);
 }
 
+/** Horizontal lines at the value axis's ticks, across the plot, behind the marks. */
+function gridLines(svg, y, left, right) {
+  svg
+    .append('g')
+    .attr('class', 'grid')
+    .selectAll('line')
+    .data(y.ticks(5))
+    .join('line')
+    .attr('x1', left)
+    .attr('x2', right)
+    .attr('y1', y)
+    .attr('y2', y);
+}
+
 function key(entries) {
   return h(
     'ul',
@@ -43,16 +57,7 @@ export function lineChart({ series, label, format, width = 640, height = 280 }) 
     .nice()
     .range([height - margin.bottom, margin.top]);
   const svg = frame(width, height, label);
-  svg
-    .append('g')
-    .attr('class', 'grid')
-    .selectAll('line')
-    .data(y.ticks(5))
-    .join('line')
-    .attr('x1', margin.left)
-    .attr('x2', width - margin.right)
-    .attr('y1', y)
-    .attr('y2', y);
+  gridLines(svg, y, margin.left, width - margin.right);
   svg
     .append('g')
     .attr('class', 'axis')
@@ -150,16 +155,7 @@ export function stackedBars({ rows, names, label, format, width = 640, height = 
     .nice()
     .range([height - margin.bottom, margin.top]);
   const svg = frame(width, height, label);
-  svg
-    .append('g')
-    .attr('class', 'grid')
-    .selectAll('line')
-    .data(y.ticks(5))
-    .join('line')
-    .attr('x1', margin.left)
-    .attr('x2', width - margin.right)
-    .attr('y1', y)
-    .attr('y2', y);
+  gridLines(svg, y, margin.left, width - margin.right);
   for (const layer of stack) {
     svg
       .append('g')

@@ -13,11 +13,12 @@ import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
+import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
 import type { ContractFilter, DatePosition, KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
-import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from './procurement-records.js';
+import type { AmendmentRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -356,7 +357,15 @@ export abstract class SqlStore {
     });
   }
 
-  // ── procurement records read back (./procurement/) ──────────────────────
+  // ── procurement (./procurement/) ─────────────────────────────────────────
+
+  saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
+    return this.ports.primary.transaction((tx) => saveCpvs(tx, rows));
+  }
+
+  countCpvs(): Promise<number> {
+    return countCpvs(this.ports.replica);
+  }
 
   /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
   protected abstract readonly textSearch: TextSearch;

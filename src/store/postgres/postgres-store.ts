@@ -16,8 +16,8 @@ import type {
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
-import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
+import type { AmendmentRecord, AnnouncementRecord, EntityRecord } from '../procurement-records.js';
+import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
   DEMO_CONTRACT_PLACES,
@@ -39,7 +39,6 @@ import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
-import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
@@ -123,17 +122,6 @@ export class PostgresStore extends SqlStore implements Store {
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
 
-  protected readonly textSearch = POSTGRES_TEXT_SEARCH;
-
-  async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
-    return this.#transaction((sql) => saveCpvs(sql, rows));
-  }
-
-  async countCpvs(): Promise<number> {
-    const [row] = await this.#read('SELECT count(*) AS n FROM cpvs');
-    return Number(row.n);
-  }
-
   async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
     return inTransaction(this.#pools.primary, (sql, client) => writeBatch(sql, client, batch));
   }
@@ -191,6 +179,9 @@ export class PostgresStore extends SqlStore implements Store {
   async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
     return entityCounterparts(this.#read, nif, as, limit);
   }
+
+  /** `q`: FTS5 or pg_trgm (./procurement/text-search.ts), for the lists written once. */
+  protected readonly textSearch = POSTGRES_TEXT_SEARCH;
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
     return lookupEntityCandidates(this.#read, text, limit);

@@ -17,8 +17,8 @@ import type {
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, CpvRecord, EntityRecord } from '../procurement-records.js';
-import type { IndicatorObservationRow, ObservationRow, WriteSummary } from '../records.js';
+import type { AmendmentRecord, AnnouncementRecord, EntityRecord } from '../procurement-records.js';
+import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
   DEMO_CONTRACT_PLACES,
@@ -39,7 +39,6 @@ import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
-import { saveCpvs } from './procurement/cpv-write.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
@@ -103,20 +102,6 @@ export class SqliteStore extends SqlStore implements Store {
   }
 
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
-
-  protected readonly textSearch = SQLITE_TEXT_SEARCH;
-
-  async saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
-    return this.#db.transaction(() => {
-      const summary = saveCpvs(this.#prepared, rows);
-      if (summary.inserted + summary.updated > 0) this.#bumpDataVersion();
-      return summary;
-    })();
-  }
-
-  async countCpvs(): Promise<number> {
-    return Number((this.#sql('SELECT count(*) AS n FROM cpvs').get() as Row).n);
-  }
 
   async writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
     return writeBatch(this.#db, this.#prepared, batch, () => this.#bumpDataVersion());
@@ -184,6 +169,9 @@ export class SqliteStore extends SqlStore implements Store {
   async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
     return entityCounterparts(this.#prepared, nif, as, limit);
   }
+
+  /** `q`: FTS5 or pg_trgm (./procurement/text-search.ts), for the lists written once. */
+  protected readonly textSearch = SQLITE_TEXT_SEARCH;
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
     return lookupEntityCandidates(this.#prepared, text, limit);
