@@ -10,6 +10,7 @@ import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
+import { listAmendmentIds } from './procurement/amendment-list.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
@@ -17,7 +18,14 @@ import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
-import type { ContractFilter, DatePosition, KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
+import type {
+  AmendmentFilter,
+  ContractFilter,
+  DatePosition,
+  KeysetPage,
+  ProcessKey,
+  ProcurementSourceCount,
+} from './procurement-queries.js';
 import type { AmendmentRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
 import type {
   AccountRecord,
@@ -373,6 +381,11 @@ export abstract class SqlStore {
   async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
     const port = this.ports.replica;
     return loadContracts(port, await listContractIds(port, this.textSearch, filter, page));
+  }
+
+  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
+    const port = this.ports.replica;
+    return loadAmendments(port, await listAmendmentIds(port, filter, page));
   }
 
   getContract(id: number): Promise<ContractDetailRecord | undefined> {

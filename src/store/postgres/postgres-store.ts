@@ -4,11 +4,9 @@
  * PostgreSQL's own: its procurement reads and bulk loads (pg_trgm, COPY, ./procurement/) and DISTINCT ON reads.
  */
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
-import { loadAmendments } from '../procurement/amendment-rows.js';
 import type {
   AggregateQuery,
   AggregateResult,
-  AmendmentFilter,
   AnnouncementFilter,
   CounterpartRecord,
   DatePosition,
@@ -16,7 +14,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, EntityRecord } from '../procurement-records.js';
+import type { AnnouncementRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
@@ -36,7 +34,6 @@ import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
 import { migratePostgres } from './migrate.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
@@ -189,10 +186,6 @@ export class PostgresStore extends SqlStore implements Store {
 
   async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
     return listAnnouncements(this.#read, filter, page);
-  }
-
-  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.ports.replica, await listAmendmentIds(this.#read, filter, page));
   }
 
   async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {

@@ -5,11 +5,9 @@
  */
 import type Database from 'better-sqlite3';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
-import { loadAmendments } from '../procurement/amendment-rows.js';
 import type {
   AggregateQuery,
   AggregateResult,
-  AmendmentFilter,
   AnnouncementFilter,
   CounterpartRecord,
   DatePosition,
@@ -17,7 +15,7 @@ import type {
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, EntityRecord } from '../procurement-records.js';
+import type { AnnouncementRecord, EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
@@ -36,7 +34,6 @@ import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.
 import { openSqliteDatabase, SqlitePort } from './connection.js';
 import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { listAmendmentIds } from './procurement/amendment-rows.js';
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
@@ -179,10 +176,6 @@ export class SqliteStore extends SqlStore implements Store {
 
   async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
     return listAnnouncements(this.#prepared, filter, page);
-  }
-
-  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.ports.replica, listAmendmentIds(this.#prepared, filter, page));
   }
 
   async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
