@@ -12,6 +12,7 @@ import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion,
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { listAmendmentIds } from './procurement/amendment-list.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
+import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
@@ -20,13 +21,14 @@ import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
 import type {
   AmendmentFilter,
+  AnnouncementFilter,
   ContractFilter,
   DatePosition,
   KeysetPage,
   ProcessKey,
   ProcurementSourceCount,
 } from './procurement-queries.js';
-import type { AmendmentRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
+import type { AmendmentRecord, AnnouncementRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -386,6 +388,14 @@ export abstract class SqlStore {
   async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
     const port = this.ports.replica;
     return loadAmendments(port, await listAmendmentIds(port, filter, page));
+  }
+
+  listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
+    return listAnnouncements(this.ports.replica, this.textSearch, filter, page);
+  }
+
+  getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
+    return loadAnnouncements(this.ports.replica, ids);
   }
 
   getContract(id: number): Promise<ContractDetailRecord | undefined> {

@@ -7,14 +7,12 @@ import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type {
   AggregateQuery,
   AggregateResult,
-  AnnouncementFilter,
   CounterpartRecord,
-  DatePosition,
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AnnouncementRecord, EntityRecord } from '../procurement-records.js';
+import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
@@ -34,7 +32,6 @@ import { bumpDataVersion } from './data-version.js';
 import { closePools, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
 import { migratePostgres } from './migrate.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
@@ -182,14 +179,6 @@ export class PostgresStore extends SqlStore implements Store {
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
     return lookupEntityCandidates(this.#read, text, limit);
-  }
-
-  async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
-    return listAnnouncements(this.#read, filter, page);
-  }
-
-  async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.#read, ids);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────

@@ -8,14 +8,12 @@ import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type {
   AggregateQuery,
   AggregateResult,
-  AnnouncementFilter,
   CounterpartRecord,
-  DatePosition,
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
 } from '../procurement-queries.js';
-import type { AnnouncementRecord, EntityRecord } from '../procurement-records.js';
+import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
   DEMO_CONTRACT_FACTS,
@@ -34,7 +32,6 @@ import type { ProcurementBatch, ProcurementBatchSummary, Store } from '../store.
 import { openSqliteDatabase, SqlitePort } from './connection.js';
 import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
-import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
@@ -172,14 +169,6 @@ export class SqliteStore extends SqlStore implements Store {
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
     return lookupEntityCandidates(this.#prepared, text, limit);
-  }
-
-  async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
-    return listAnnouncements(this.#prepared, filter, page);
-  }
-
-  async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.#prepared, ids);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
