@@ -16,6 +16,7 @@ import { listAnnouncements, loadAnnouncements } from './procurement/announcement
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
+import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
@@ -23,12 +24,22 @@ import type {
   AmendmentFilter,
   AnnouncementFilter,
   ContractFilter,
+  CounterpartRecord,
   DatePosition,
+  EntityFilter,
+  EntityYearRecord,
   KeysetPage,
   ProcessKey,
   ProcurementSourceCount,
 } from './procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractDetailRecord,
+  ContractRecord,
+  CpvRecord,
+  EntityRecord,
+} from './procurement-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -396,6 +407,22 @@ export abstract class SqlStore {
 
   getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
     return loadAnnouncements(this.ports.replica, ids);
+  }
+
+  listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
+    return listEntities(this.ports.replica, this.textSearch, filter, page);
+  }
+
+  getEntity(nif: string): Promise<EntityRecord | undefined> {
+    return getEntity(this.ports.replica, nif);
+  }
+
+  entityYears(nif: string): Promise<EntityYearRecord[]> {
+    return entityYears(this.ports.replica, nif);
+  }
+
+  entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
+    return entityCounterparts(this.ports.replica, nif, as, limit);
   }
 
   getContract(id: number): Promise<ContractDetailRecord | undefined> {

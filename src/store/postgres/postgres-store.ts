@@ -4,14 +4,7 @@
  * PostgreSQL's own: its procurement reads and bulk loads (pg_trgm, COPY, ./procurement/) and DISTINCT ON reads.
  */
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
-import type {
-  AggregateQuery,
-  AggregateResult,
-  CounterpartRecord,
-  EntityFilter,
-  EntityYearRecord,
-  KeysetPage,
-} from '../procurement-queries.js';
+import type { AggregateQuery, AggregateResult } from '../procurement-queries.js';
 import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
@@ -34,7 +27,6 @@ import { migratePostgres } from './migrate.js';
 import { aggregateContracts } from './procurement/aggregate.js';
 import { writeBatch } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
-import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import { POSTGRES_TEXT_SEARCH } from './procurement/text-search.js';
 
@@ -158,27 +150,11 @@ export class PostgresStore extends SqlStore implements Store {
     return aggregateContracts(this.#read, query);
   }
 
-  async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
-    return listEntities(this.#read, filter, page);
-  }
-
-  async getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.#read, nif);
-  }
-
-  async entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.#read, nif);
-  }
-
-  async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.#read, nif, as, limit);
-  }
-
-  /** `q`: FTS5 or pg_trgm (./procurement/text-search.ts), for the lists written once. */
+  /** `q` through pg_trgm (./procurement/text-search.ts), for the lists written once (../procurement/). */
   protected readonly textSearch = POSTGRES_TEXT_SEARCH;
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
-    return lookupEntityCandidates(this.#read, text, limit);
+    return lookupEntityCandidates(this.ports.replica, text, limit);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────

@@ -5,14 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
-import type {
-  AggregateQuery,
-  AggregateResult,
-  CounterpartRecord,
-  EntityFilter,
-  EntityYearRecord,
-  KeysetPage,
-} from '../procurement-queries.js';
+import type { AggregateQuery, AggregateResult } from '../procurement-queries.js';
 import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import {
@@ -34,7 +27,6 @@ import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
 import { aggregateContracts } from './procurement/aggregate.js';
 import { writeBatch } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
-import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { flushRollups, refreshEntityTotals } from './procurement/rollups.js';
 import type { Sql } from './procurement/sql.js';
 import { SQLITE_TEXT_SEARCH } from './procurement/text-search.js';
@@ -148,27 +140,11 @@ export class SqliteStore extends SqlStore implements Store {
     return aggregateContracts(this.#prepared, query);
   }
 
-  async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
-    return listEntities(this.#prepared, filter, page);
-  }
-
-  async getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.#prepared, nif);
-  }
-
-  async entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.#prepared, nif);
-  }
-
-  async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.#prepared, nif, as, limit);
-  }
-
-  /** `q`: FTS5 or pg_trgm (./procurement/text-search.ts), for the lists written once. */
+  /** `q` through FTS5 (./procurement/text-search.ts), for the lists written once (../procurement/). */
   protected readonly textSearch = SQLITE_TEXT_SEARCH;
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
-    return lookupEntityCandidates(this.#prepared, text, limit);
+    return lookupEntityCandidates(this.ports.replica, text, limit);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
