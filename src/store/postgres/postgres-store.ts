@@ -1,7 +1,7 @@
 /**
  * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads,
  * behind the SQL port (./db.ts). Every behaviour written once lives in ../sql-store.ts; what is here is
- * PostgreSQL's own: its procurement reads and bulk loads (pg_trgm, COPY, ./procurement/) and DISTINCT ON reads.
+ * PostgreSQL's own: its full-text search and bulk loads (pg_trgm, COPY, ./procurement/) and DISTINCT ON reads.
  */
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { AggregateQuery, AggregateResult } from '../procurement-queries.js';

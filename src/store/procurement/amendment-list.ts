@@ -1,12 +1,20 @@
 /** The amendment list's keyset page (the records are read by amendment-rows.ts). */
 import type { AmendmentFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
 import type { Params } from '../sql/params.js';
-import type { SqlPort } from '../sql/port.js';
-import { dateRange, type OrderedSource, readKeysetIds } from './keyset.js';
+import type { Dialect, SqlPort } from '../sql/port.js';
+import { dateRange, type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
 
-/** Amendments by date descending then id: one contract's through its index, otherwise through the date index. */
+/** Ids (in list order) of one page of amendments. */
 export function listAmendmentIds(port: SqlPort, filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<number[]> {
-  const { indexed, inList } = port.dialect;
+  return readKeysetIds(port, amendmentQuery(port.dialect, filter, page));
+}
+
+/**
+ * By date descending then id: one contract's through its index, otherwise through the date index. The query of a
+ * page; exported for the tests that EXPLAIN it.
+ */
+export function amendmentQuery(dialect: Dialect, filter: AmendmentFilter, page: KeysetPage<DatePosition>): KeysetQuery {
+  const { indexed, inList } = dialect;
   const { contractId } = filter;
   const source: OrderedSource =
     contractId === undefined
@@ -28,5 +36,5 @@ export function listAmendmentIds(port: SqlPort, filter: AmendmentFilter, page: K
     }
     return conditions;
   };
-  return readKeysetIds(port, { sources: [source], residual, direction: 'desc', page });
+  return { sources: [source], residual, direction: 'desc', page };
 }

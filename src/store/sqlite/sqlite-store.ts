@@ -1,7 +1,7 @@
 /**
  * The embedded store: one SQLite file through better-sqlite3 (WAL), behind the SQL port (./connection.ts). Every
- * behaviour written once lives in ../sql-store.ts; what is here is SQLite's own: its procurement reads and bulk
- * loads (FTS5, INDEXED BY, prepared per-row writes, ./procurement/) and the latest point per group.
+ * behaviour written once lives in ../sql-store.ts; what is here is SQLite's own: its full-text search and bulk
+ * loads (FTS5, prepared per-row writes, ./procurement/) and the latest point per group.
  */
 import type Database from 'better-sqlite3';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
