@@ -11,8 +11,9 @@ import Database from 'better-sqlite3';
 import { median } from './lib.js';
 import { CACHE_DIR } from './procurement-db.js';
 
-const { contractQuery } = await import('../dist/store/sqlite/procurement/contract-list.js');
-const { readKeyset, sourceSql } = await import('../dist/store/sqlite/procurement/keyset.js');
+const { contractQuery } = await import('../dist/store/procurement/contract-list.js');
+const { keysetSql, readKeysetIds } = await import('../dist/store/procurement/keyset.js');
+const { SQLITE_TEXT_SEARCH } = await import('../dist/store/sqlite/procurement/text-search.js');
 const { loadContracts } = await import('../dist/store/procurement/contract-rows.js');
 const { SqlitePort } = await import('../dist/store/sqlite/connection.js');
 const { aggregateContracts } = await import('../dist/store/procurement/aggregate.js');
@@ -51,14 +52,13 @@ for (const contracts of sizes) {
   for (const { name, filter } of LISTS) {
     console.log(`\n── ${name}`);
     const page = { limit: 51 };
-    const { sources, query } = contractQuery(sql, filter, page);
-    for (const source of sources) {
-      const { text, params } = sourceSql(source, query);
-      explain(db, text, params);
-    }
-    const ids = readKeyset(sql, sources, query).map((r) => Number(r.id));
+    const query = await contractQuery(port, SQLITE_TEXT_SEARCH, filter, page);
+    const { text, values } = keysetSql(port.dialect, query);
+    // `$1`, `$2`, … are parameters named "1", "2", … to SQLite (src/store/sqlite/connection.ts).
+    explain(db, text, Object.fromEntries(values.map((v, i) => [i + 1, Array.isArray(v) ? JSON.stringify(v) : v])));
+    const ids = await readKeysetIds(port, query);
     console.log(
-      `   ids of one page: ${timed(() => readKeyset(sql, sources, query))}; loading the 51 contracts: ${await timedAsync(() => loadContracts(port, ids))}`,
+      `   ids of one page: ${await timedAsync(() => readKeysetIds(port, query))}; loading the 51 contracts: ${await timedAsync(() => loadContracts(port, ids))}`,
     );
   }
 

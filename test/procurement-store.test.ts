@@ -5,10 +5,23 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AggregateKey, AggregateQuery, AggregateResult, ContractFilter } from '../src/store/procurement-queries.js';
+import { amendmentQuery } from '../src/store/procurement/amendment-list.js';
+import { announcementQuery } from '../src/store/procurement/announcement-read.js';
+import { contractQuery } from '../src/store/procurement/contract-list.js';
+import { entityListSql } from '../src/store/procurement/entity-read.js';
+import { keysetSql } from '../src/store/procurement/keyset.js';
+import type {
+  AggregateKey,
+  AggregateQuery,
+  AggregateResult,
+  AmendmentFilter,
+  AnnouncementFilter,
+  ContractFilter,
+  EntityFilter,
+} from '../src/store/procurement-queries.js';
 import type { ContractInput, ContractRecord } from '../src/store/procurement-records.js';
-import { contractQuery } from '../src/store/sqlite/procurement/contract-list.js';
-import { sourceSql } from '../src/store/sqlite/procurement/keyset.js';
+import { SqlitePort } from '../src/store/sqlite/connection.js';
+import { SQLITE_TEXT_SEARCH } from '../src/store/sqlite/procurement/text-search.js';
 import type { Store } from '../src/store/store.js';
 import { onPostgres } from './helpers/backend.js';
 import { BUYERS, buildFixture, type Fixture, IMPORTED_AT, PERSON, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
@@ -440,23 +453,90 @@ describe('10 000 contracts in one batch, read through every index', () => {
   }
 
   // The SQLite store's query plans; PostgreSQL plans its own.
-  it.skipIf(onPostgres)('plans every list as ordered index ranges: no sort of the whole list, no scan of the table', () => {
-    const db = new Database(dbPath, { readonly: true });
-    const sql = (text: string) => db.prepare(text);
+  it.skipIf(onPostgres)('plans every list as ordered index ranges: no sort of the whole list, no scan of the table', async () => {
+    const port = new SqlitePort(new Database(dbPath, { readonly: true }));
     try {
       for (const [name, filter] of cases) {
-        const { sources, query } = contractQuery(sql, filter, { after: { date: '2025-01-01', id: 5000 }, limit: 51 });
-        for (const source of sources) {
-          const { text, params } = sourceSql(source, query);
-          const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
-          // A source that starts from a bounded set (the text index, the price index) sorts at most that set.
-          const bounded = /contracts_fts|contracts_by_price/.test(source.from);
-          if (!bounded) expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
-          expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN c(?! USING)/);
-        }
+        const query = await contractQuery(port, SQLITE_TEXT_SEARCH, filter, { after: { date: '2025-01-01', id: 5000 }, limit: 51 });
+        const { text, values } = keysetSql(port.dialect, query);
+        const plan = (await port.query(`EXPLAIN QUERY PLAN ${text}`, values)).map((r) => r.detail).join(' | ');
+        // A source that starts from a bounded set (the text index, the price index) sorts at most that set.
+        const bounded = query.sources.some((source) => /contracts_fts|contracts_by_price/.test(source.from));
+        if (!bounded) expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
+        expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN c(?! USING)/);
+        // Several sources are merged as they are read, each in list order.
+        if (query.sources.length > 1) expect(plan, `${name}: ${plan}`).toMatch(/MERGE \(UNION\)/);
       }
     } finally {
-      db.close();
+      port.close();
+    }
+  });
+});
+
+describe('announcements, amendments and entities, read through their indexes', () => {
+  let store: Store;
+  let dbPath: string;
+
+  beforeAll(async () => {
+    ({ store, dbPath } = await freshStore());
+    await store.writeProcurement(buildFixture({ contracts: 300, today: TODAY }));
+  });
+  afterAll(() => store.close());
+
+  // The SQLite store's query plans (its own, whatever the data: the store runs no ANALYZE); PostgreSQL plans its own.
+  it.skipIf(onPostgres)('plans every list as ordered index ranges: no sort of the whole list, no scan of the table', async () => {
+    const port = new SqlitePort(new Database(dbPath, { readonly: true }));
+    const explain = async ({ text, values }: { text: string; values: unknown[] }) =>
+      (await port.query(`EXPLAIN QUERY PLAN ${text}`, values)).map((r) => r.detail).join(' | ');
+    const page = { after: { date: '2025-06-01', id: 30 }, limit: 51 };
+    const [lisboa, porto] = BUYERS;
+    try {
+      const announcements: [string, AnnouncementFilter][] = [
+        ['newest first', { order: 'published' }],
+        ['open, soonest closing first', { order: 'deadline', openOn: TODAY }],
+        ['two municipalities', { order: 'published', municipalityIds: [lisboa.id, porto.id] }],
+        ['two municipalities, by deadline', { order: 'deadline', municipalityIds: [lisboa.id, porto.id], openOn: TODAY }],
+        ['district', { order: 'published', district: fold(lisboa.district) }],
+        ['district, by deadline', { order: 'deadline', district: fold(lisboa.district) }],
+        ['CPV and closing dates', { order: 'published', cpvPrefix: '45', closingAfter: '2025-06-01', closingBefore: '2025-08-31' }],
+        ['words', { order: 'published', words: ['concurso'] }],
+        ['short word in a district', { order: 'published', words: ['de'], district: fold(lisboa.district) }],
+      ];
+      for (const [name, filter] of announcements) {
+        const query = await announcementQuery(port, SQLITE_TEXT_SEARCH, filter, page);
+        const plan = await explain(keysetSql(port.dialect, query));
+        // A source that starts from the text index's matches sorts at most those.
+        if (!query.sources.some((source) => source.from.includes('_fts'))) expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
+        expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN a(?! USING)/);
+        if (query.sources.length > 1) expect(plan, `${name}: ${plan}`).toMatch(/MERGE \(UNION\)/);
+      }
+      const amendments: [string, AmendmentFilter][] = [
+        ['newest first', {}],
+        ['one contract', { contractId: 13 }],
+        ['municipalities and dates', { municipalityIds: [lisboa.id, porto.id], from: '2025-01-01', to: '2025-12-31' }],
+        ['source', { source: 'fixture' }],
+      ];
+      for (const [name, filter] of amendments) {
+        const plan = await explain(keysetSql(port.dialect, amendmentQuery(port.dialect, filter, page)));
+        expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
+        expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN a(?! USING)/);
+      }
+      const entities: [string, EntityFilter, boolean][] = [
+        ['by tax number', {}, false],
+        ['kind', { kind: 'company' }, false],
+        ['source', { source: 'fixture' }, false],
+        ['short word', { words: ['de'] }, false],
+        // Bounded: the text index's few matches, the municipality's one entity.
+        ['words', { words: ['municipio'] }, true],
+        ['municipality', { municipalityId: lisboa.id }, true],
+      ];
+      for (const [name, filter, bounded] of entities) {
+        const plan = await explain(await entityListSql(port, SQLITE_TEXT_SEARCH, filter, { after: '5', limit: 51 }));
+        if (!bounded) expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
+        expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN e(?! USING)/);
+      }
+    } finally {
+      port.close();
     }
   });
 });

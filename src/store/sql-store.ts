@@ -13,17 +13,42 @@ import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journa
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { aggregateContracts } from './procurement/aggregate.js';
+import { listAmendmentIds } from './procurement/amendment-list.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
+import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch-write.js';
 import type { BulkLoad } from './procurement/bulk-load.js';
+import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
+import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { entitiesWithContractsFrom } from './procurement/entity-sources.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
-import type { AggregateQuery, AggregateResult, KeysetPage, ProcessKey, ProcurementSourceCount } from './procurement-queries.js';
-import type { AmendmentRecord, ContractDetailRecord, ContractRecord, CpvRecord } from './procurement-records.js';
+import type { TextSearch } from './procurement/text-search.js';
+import type {
+  AggregateQuery,
+  AggregateResult,
+  AmendmentFilter,
+  AnnouncementFilter,
+  ContractFilter,
+  CounterpartRecord,
+  DatePosition,
+  EntityFilter,
+  EntityYearRecord,
+  KeysetPage,
+  ProcessKey,
+  ProcurementSourceCount,
+} from './procurement-queries.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractDetailRecord,
+  ContractRecord,
+  CpvRecord,
+  EntityRecord,
+} from './procurement-records.js';
 import type {
   AccountRecord,
   ApiKeyRecord,
@@ -371,6 +396,43 @@ export abstract class SqlStore {
 
   countCpvs(): Promise<number> {
     return countCpvs(this.ports.replica);
+  }
+
+  /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
+  protected abstract readonly textSearch: TextSearch;
+
+  async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
+    const port = this.ports.replica;
+    return loadContracts(port, await listContractIds(port, this.textSearch, filter, page));
+  }
+
+  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
+    const port = this.ports.replica;
+    return loadAmendments(port, await listAmendmentIds(port, filter, page));
+  }
+
+  listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
+    return listAnnouncements(this.ports.replica, this.textSearch, filter, page);
+  }
+
+  getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
+    return loadAnnouncements(this.ports.replica, ids);
+  }
+
+  listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
+    return listEntities(this.ports.replica, this.textSearch, filter, page);
+  }
+
+  getEntity(nif: string): Promise<EntityRecord | undefined> {
+    return getEntity(this.ports.replica, nif);
+  }
+
+  entityYears(nif: string): Promise<EntityYearRecord[]> {
+    return entityYears(this.ports.replica, nif);
+  }
+
+  entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
+    return entityCounterparts(this.ports.replica, nif, as, limit);
   }
 
   aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {

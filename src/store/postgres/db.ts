@@ -137,10 +137,11 @@ export const POSTGRES_DIALECT: Dialect = {
   turnLock: (key) => `SELECT pg_advisory_xact_lock(${BigInt(key)}::bigint)`,
   isTrue: (expression) => expression,
   indexed: (table, alias) => `${table} ${alias}`,
-  mergeOrdered: (arms, order, merged, limit) =>
+  mergeOrdered: (arms, order, merged, limit, overlapping = false) =>
     arms.length === 1
       ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}`
-      : `${arms.map((arm) => `(${arm} ORDER BY ${order} LIMIT ${limit})`).join(' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
+      : `${arms.map((arm) => `(${arm} ORDER BY ${order} LIMIT ${limit})`).join(overlapping ? ' UNION ' : ' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
+  weighsIndexes: true,
 };
 
 const PG_TYPES: Record<ColumnType, string> = { text: 'text', integer: 'integer', bigint: 'bigint', real: 'double precision' };

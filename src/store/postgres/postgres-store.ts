@@ -1,17 +1,11 @@
-import { loadAmendments } from '../procurement/amendment-rows.js';
+/**
+ * The scale-out store: PostgreSQL through `pg` pools, a primary for writes and (optionally) a replica for reads,
+ * behind the SQL port (./db.ts). Every behaviour written once lives in ../sql-store.ts; what is here is
+ * PostgreSQL's own: its full-text search and bulk loads (pg_trgm, COPY, ./procurement/), DISTINCT ON reads and
+ * the access version heard through LISTEN.
+ */
 import type { BulkLoad } from '../procurement/bulk-load.js';
-import { loadContracts } from '../procurement/contract-rows.js';
-import type {
-  AmendmentFilter,
-  AnnouncementFilter,
-  ContractFilter,
-  CounterpartRecord,
-  DatePosition,
-  EntityFilter,
-  EntityYearRecord,
-  KeysetPage,
-} from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, EntityRecord } from '../procurement-records.js';
+import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import type { SqlPort } from '../sql/port.js';
 import { SqlStore } from '../sql-store.js';
@@ -19,12 +13,9 @@ import type { Store } from '../store.js';
 import { AccessVersionWatch, notifyAccessVersion } from './access-version.js';
 import { closePools, insideTransaction, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
 import { migratePostgres } from './migrate.js';
-import { listAmendmentIds } from './procurement/amendment-rows.js';
-import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { PostgresBulkLoad } from './procurement/batch.js';
-import { listContractIds } from './procurement/contract-list.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
-import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
+import { POSTGRES_TEXT_SEARCH } from './procurement/text-search.js';
 
 export interface PostgresStoreOptions {
   /** The primary (`postgres://…`): writes, migrations, and reads that must see their own writes. */
@@ -104,40 +95,11 @@ export class PostgresStore extends SqlStore implements Store {
     return inTransaction(this.#pools.primary, (_sql, client) => work(insideTransaction(client), new PostgresBulkLoad(client)));
   }
 
-  async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
-    return loadContracts(this.ports.replica, await listContractIds(this.#read, filter, page));
-  }
-
-  async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
-    return listEntities(this.#read, filter, page);
-  }
-
-  async getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.#read, nif);
-  }
-
-  async entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.#read, nif);
-  }
-
-  async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.#read, nif, as, limit);
-  }
+  /** `q` through pg_trgm (./procurement/text-search.ts), for the lists written once (../procurement/). */
+  protected readonly textSearch = POSTGRES_TEXT_SEARCH;
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
-    return lookupEntityCandidates(this.#read, text, limit);
-  }
-
-  async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
-    return listAnnouncements(this.#read, filter, page);
-  }
-
-  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.ports.replica, await listAmendmentIds(this.#read, filter, page));
-  }
-
-  async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.#read, ids);
+    return lookupEntityCandidates(this.ports.replica, text, limit);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────

@@ -60,9 +60,16 @@ export interface Dialect {
   /**
    * One page of a list merged from arms, each a SELECT read in the list's order from its own index: `order` is
    * the arm's ORDER BY, `merged` the same over the arms' output columns. SQLite merges a compound lazily when
-   * only the compound is ordered; PostgreSQL wants each arm ordered and cut to plan a Merge Append.
+   * only the compound is ordered; PostgreSQL wants each arm ordered and cut to plan a Merge Append. With
+   * `overlapping`, arms may yield the same row (a contract in two of the municipalities asked): it is kept once.
    */
-  mergeOrdered(arms: readonly string[], order: string, merged: string, limit: string): string;
+  mergeOrdered(arms: readonly string[], order: string, merged: string, limit: string, overlapping?: boolean): string;
+  /**
+   * Whether the planner itself weighs a bounded set from another index (a price range, the text index's matches)
+   * against walking a keyset list's order, from its statistics (PostgreSQL). When it does not (SQLite, whose lists
+   * name their index), a list counts such a set, up to a cap, and starts from it when it is small.
+   */
+  readonly weighsIndexes: boolean;
 }
 
 /** The types a batch of rows (`Dialect.rows`) reads its values as. */

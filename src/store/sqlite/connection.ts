@@ -24,8 +24,11 @@ export const SQLITE_DIALECT: Dialect = {
   turnLock: () => undefined,
   isTrue: (expression) => `${expression} = 1`,
   indexed: (table, alias, index) => `${table} ${alias} INDEXED BY ${index}`,
-  mergeOrdered: (arms, order, merged, limit) =>
-    arms.length === 1 ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}` : `${arms.join(' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
+  mergeOrdered: (arms, order, merged, limit, overlapping = false) =>
+    arms.length === 1
+      ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}`
+      : `${arms.join(overlapping ? ' UNION ' : ' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
+  weighsIndexes: false,
 };
 
 export function openSqliteDatabase(path: string): Database.Database {

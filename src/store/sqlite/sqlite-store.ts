@@ -1,23 +1,11 @@
 /**
  * The embedded store: one SQLite file through better-sqlite3 (WAL), behind the SQL port (./connection.ts). Every
- * behaviour written once lives in ../sql-store.ts; what is here is SQLite's own: its procurement reads and bulk
- * loads (FTS5, INDEXED BY, prepared per-row writes, ./procurement/) and the latest point per group.
+ * behaviour written once lives in ../sql-store.ts; what is here is SQLite's own: its full-text search and bulk
+ * loads (FTS5, prepared per-row writes, ./procurement/) and the latest point per group.
  */
 import type Database from 'better-sqlite3';
-import { loadAmendments } from '../procurement/amendment-rows.js';
 import type { BulkLoad } from '../procurement/bulk-load.js';
-import { loadContracts } from '../procurement/contract-rows.js';
-import type {
-  AmendmentFilter,
-  AnnouncementFilter,
-  ContractFilter,
-  CounterpartRecord,
-  DatePosition,
-  EntityFilter,
-  EntityYearRecord,
-  KeysetPage,
-} from '../procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, EntityRecord } from '../procurement-records.js';
+import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
 import { applyMigrations, migrationsFor } from '../sql/migration.js';
 import { SHARED_MIGRATIONS } from '../sql/migrations.js';
@@ -26,13 +14,10 @@ import { SqlStore } from '../sql-store.js';
 import type { Store } from '../store.js';
 import { openSqliteDatabase, SqlitePort } from './connection.js';
 import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
-import { listAmendmentIds } from './procurement/amendment-rows.js';
-import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { SqliteBulkLoad } from './procurement/batch.js';
-import { listContractIds } from './procurement/contract-list.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
-import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import type { Sql } from './procurement/sql.js';
+import { SQLITE_TEXT_SEARCH } from './procurement/text-search.js';
 
 /** Every migration of the SQLite store, in order. */
 export const SQLITE_SCHEMA = migrationsFor(SQLITE_MIGRATIONS, SHARED_MIGRATIONS, SQLITE_TYPES);
@@ -88,40 +73,11 @@ export class SqliteStore extends SqlStore implements Store {
     return this.#port.transaction((tx) => work(tx, new SqliteBulkLoad(this.#port, tx)));
   }
 
-  async listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]> {
-    return loadContracts(this.ports.replica, listContractIds(this.#prepared, filter, page));
-  }
-
-  async listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
-    return listEntities(this.#prepared, filter, page);
-  }
-
-  async getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.#prepared, nif);
-  }
-
-  async entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.#prepared, nif);
-  }
-
-  async entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.#prepared, nif, as, limit);
-  }
+  /** `q` through FTS5 (./procurement/text-search.ts), for the lists written once (../procurement/). */
+  protected readonly textSearch = SQLITE_TEXT_SEARCH;
 
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
-    return lookupEntityCandidates(this.#prepared, text, limit);
-  }
-
-  async listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]> {
-    return listAnnouncements(this.#prepared, filter, page);
-  }
-
-  async listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.ports.replica, listAmendmentIds(this.#prepared, filter, page));
-  }
-
-  async getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.#prepared, ids);
+    return lookupEntityCandidates(this.ports.replica, text, limit);
   }
 
   // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────

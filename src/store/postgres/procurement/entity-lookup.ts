@@ -7,14 +7,15 @@
  * candidate is bounded, so a lookup costs the same however many entities there are.
  */
 import { nameKey } from '../../../lib/text-match.js';
+import { loadEntities } from '../../procurement/entity-read.js';
 import type { EntityRecord } from '../../procurement-records.js';
-import { Params, prefixPattern, type Row, type Sql } from '../db.js';
-import { loadEntities } from './entity-read.js';
+import { Params, prefixPattern } from '../../sql/params.js';
+import type { Row, SqlPort } from '../../sql/port.js';
 import { wordConditions } from './text-search.js';
 
 const CANDIDATES_PER_KIND = 200;
 
-export async function lookupEntityCandidates(sql: Sql, text: string, limit: number): Promise<EntityRecord[]> {
+export async function lookupEntityCandidates(port: SqlPort, text: string, limit: number): Promise<EntityRecord[]> {
   const key = nameKey(text);
   if (key === '') return [];
   const cap = Math.max(CANDIDATES_PER_KIND, limit);
@@ -23,9 +24,11 @@ export async function lookupEntityCandidates(sql: Sql, text: string, limit: numb
   const p = new Params();
   const containingWhere = wordConditions('search_text', words, p).join(' AND ');
   const [byNumber, byStart, containing] = await Promise.all([
-    /^\d+$/.test(compact) ? sql('SELECT nif FROM entities WHERE nif LIKE $1 ORDER BY nif LIMIT $2', [prefixPattern(compact), cap]) : [],
-    sql('SELECT nif FROM entities WHERE name_key LIKE $1 ORDER BY name_key LIMIT $2', [prefixPattern(key), cap]),
-    sql(`SELECT nif, name_key FROM entities WHERE ${containingWhere} LIMIT ${p.add(cap)}`, p.values),
+    /^\d+$/.test(compact)
+      ? port.query('SELECT nif FROM entities WHERE nif LIKE $1 ORDER BY nif LIMIT $2', [prefixPattern(compact), cap])
+      : [],
+    port.query('SELECT nif FROM entities WHERE name_key LIKE $1 ORDER BY name_key LIMIT $2', [prefixPattern(key), cap]),
+    port.query(`SELECT nif, name_key FROM entities WHERE ${containingWhere} LIMIT ${p.add(cap)}`, p.values),
   ]);
   const nifs = new Set<string>();
   const add = (rows: Row[]) => {
@@ -38,7 +41,12 @@ export async function lookupEntityCandidates(sql: Sql, text: string, limit: numb
   // Typos are looked for in names only: a number with a wrong digit is another number. `<%` is true above
   // pg_trgm.word_similarity_threshold, which the store's connections set (db.ts).
   if (contained < limit && [...compact].length >= 4 && /\p{L}/u.test(compact)) {
-    add(await sql('SELECT nif FROM entities WHERE $1 <% name_key ORDER BY word_similarity($1, name_key) DESC, nif LIMIT $2', [key, cap]));
+    add(
+      await port.query('SELECT nif FROM entities WHERE $1 <% name_key ORDER BY word_similarity($1, name_key) DESC, nif LIMIT $2', [
+        key,
+        cap,
+      ]),
+    );
   }
-  return loadEntities(sql, [...nifs]);
+  return loadEntities(port, [...nifs]);
 }

@@ -1,12 +1,17 @@
 /**
- * Per dialect: full-text search is FTS5 in SQLite and pg_trgm in PostgreSQL.
+ * Per dialect (pg_trgm here, FTS5 in SQLite): the SQL of `q` differs, not only its plan. Where a list starts
+ * reading is written once (../../procurement/text-search.ts) over what this file gives.
  *
  * `q` on PostgreSQL: each folded word must occur in the record's folded text column, as `LIKE '%word%'` — an exact
  * substring test that the column's pg_trgm GIN index answers (words shorter than three letters are checked row by
- * row). The planner weighs the index against walking the list's order, as SQLite's store does by hand.
+ * row). The index is on the column itself, so there is no separate set of matches to start from: the planner
+ * weighs the index against walking the list's order (`dialect.weighsIndexes`).
  */
-import { containsPattern, type Params } from '../db.js';
+import type { TextSearch } from '../../procurement/text-search.js';
+import { containsPattern, type Params } from '../../sql/params.js';
 
 export function wordConditions(column: string, words: readonly string[], p: Params): string[] {
   return words.map((word) => `${column} LIKE ${p.add(containsPattern(word))}`);
 }
+
+export const POSTGRES_TEXT_SEARCH: TextSearch = { wordConditions, matches: () => undefined };

@@ -7,10 +7,10 @@
  */
 
 import { nameKey } from '../../../lib/text-match.js';
+import { entitySelect } from '../../procurement/entity-read.js';
 import type { EntityRecord } from '../../procurement-records.js';
 import { toEntity } from '../../shared/entity-rows.js';
-import { ENTITY_SELECT } from './entity-read.js';
-import type { Row, Sql } from './sql.js';
+import type { Row, SqlPort } from '../../sql/port.js';
 import { ftsQuery, quoteTerm, trigrams } from './text-search.js';
 
 const CANDIDATES_PER_KIND = 200;
@@ -18,7 +18,7 @@ const CANDIDATES_PER_KIND = 200;
 const COMMON_TRIGRAM = 5000;
 const RAREST_TRIGRAMS = 8;
 
-export function lookupEntityCandidates(sql: Sql, text: string, limit: number): EntityRecord[] {
+export async function lookupEntityCandidates(port: SqlPort, text: string, limit: number): Promise<EntityRecord[]> {
   const key = nameKey(text);
   if (key === '') return [];
   const ids = new Set<number>();
@@ -28,40 +28,38 @@ export function lookupEntityCandidates(sql: Sql, text: string, limit: number): E
   const cap = Math.max(CANDIDATES_PER_KIND, limit);
   const compact = key.replace(/ /g, '');
   if (/^\d+$/.test(compact)) {
-    add(sql("SELECT id FROM entities WHERE nif >= @q AND nif < @q || ':' ORDER BY nif LIMIT @cap").all({ q: compact, cap }) as Row[]);
+    add(await port.query("SELECT id FROM entities WHERE nif >= $1 AND nif < $1 || ':' ORDER BY nif LIMIT $2", [compact, cap]));
   }
   add(
-    sql(
-      'SELECT id FROM entities INDEXED BY entities_by_name WHERE name_key >= @q AND name_key < @q || char(1114111) ORDER BY name_key LIMIT @cap',
-    ).all({ q: key, cap }) as Row[],
+    await port.query(
+      'SELECT id FROM entities INDEXED BY entities_by_name WHERE name_key >= $1 AND name_key < $1 || char(1114111) ORDER BY name_key LIMIT $2',
+      [key, cap],
+    ),
   );
   const words = key.split(' ');
   const fts = ftsQuery(words);
   let containing = 0;
   if (fts !== undefined) {
-    const rows = sql(
-      'SELECT e.id, e.name_key FROM entities_fts f JOIN entities e ON e.id = f.rowid WHERE entities_fts MATCH @fts LIMIT @cap',
-    ).all({ fts, cap }) as Row[];
+    const rows = await port.query(
+      'SELECT e.id, e.name_key FROM entities_fts f JOIN entities e ON e.id = f.rowid WHERE entities_fts MATCH $1 LIMIT $2',
+      [fts, cap],
+    );
     add(rows);
     containing = rows.filter((r) => words.every((w) => String(r.name_key).includes(w))).length;
   }
   // Typos are looked for in names only: a number with a wrong digit is another number.
-  if (containing < limit && [...compact].length >= 4 && /\p{L}/u.test(compact)) add(similarNames(sql, key, cap));
+  if (containing < limit && [...compact].length >= 4 && /\p{L}/u.test(compact)) add(await similarNames(port, key, cap));
   if (ids.size === 0) return [];
-  return (
-    sql(`SELECT ${ENTITY_SELECT} WHERE e.id IN (SELECT value FROM json_each(@ids))`).all({ ids: JSON.stringify([...ids]) }) as Row[]
-  ).map(toEntity);
+  return (await port.query(`${entitySelect()} WHERE ${port.dialect.inList('e.id', '$1')}`, [[...ids]])).map(toEntity);
 }
 
 /**
  * Ids of the names sharing the most trigrams with the key, counted over its rarest trigrams only: a typo leaves
  * most of them intact, and a rare trigram narrows the names to a few, so the work stays bounded.
  */
-function similarNames(sql: Sql, key: string, cap: number): Row[] {
+async function similarNames(port: SqlPort, key: string, cap: number): Promise<Row[]> {
   const grams = trigrams(key);
-  const counts = sql('SELECT term, doc FROM entities_fts_terms WHERE term IN (SELECT value FROM json_each(@grams))').all({
-    grams: JSON.stringify(grams),
-  }) as Row[];
+  const counts = await port.query(`SELECT term, doc FROM entities_fts_terms WHERE ${port.dialect.inList('term', '$1')}`, [grams]);
   const rarest = counts
     .filter((c) => Number(c.doc) <= COMMON_TRIGRAM)
     .sort((a, b) => Number(a.doc) - Number(b.doc))
@@ -69,7 +67,7 @@ function similarNames(sql: Sql, key: string, cap: number): Row[] {
     .map((c) => String(c.term));
   const shared = new Map<number, number>();
   for (const gram of rarest) {
-    for (const row of sql('SELECT rowid AS id FROM entities_fts WHERE entities_fts MATCH @term').all({ term: quoteTerm(gram) }) as Row[]) {
+    for (const row of await port.query('SELECT rowid AS id FROM entities_fts WHERE entities_fts MATCH $1', [quoteTerm(gram)])) {
       shared.set(Number(row.id), (shared.get(Number(row.id)) ?? 0) + 1);
     }
   }

@@ -1,17 +1,25 @@
 /**
- * Per dialect: full-text search is FTS5 in SQLite and pg_trgm in PostgreSQL.
+ * Per dialect (FTS5 here, pg_trgm in PostgreSQL): the SQL of `q` differs, not only its plan. Where a list starts
+ * reading is written once (../../procurement/text-search.ts) over what this file gives.
  *
- * `q` over the FTS5 trigram indexes. The indexes keep no positions (detail=none: a third of the size), so a word
- * is looked up as "all of its trigrams occur" — a superset of "the word occurs", which the caller then checks
- * exactly with `instr` on the folded text column. Words shorter than three letters have no trigram: they are
- * only checked that way.
+ * `q` over the FTS5 trigram indexes (`contracts_fts`, `announcements_fts`, `entities_fts`, one per record table,
+ * keyed by the record's id). The indexes keep no positions (detail=none: a third of the size), so a word is looked
+ * up as "all of its trigrams occur" — a superset of "the word occurs", which is then checked exactly with `instr`
+ * on the folded text column. Words shorter than three letters have no trigram: they are only checked that way.
  */
-import type { Sql } from './sql.js';
+import type { TextSearch } from '../../procurement/text-search.js';
 
-/** Above this many FTS matches, walking a list's ordered index and checking the text is cheaper than sorting matches. */
-export const TEXT_SET_LIMIT = 1000;
 /** Enough trigrams to make a long word selective; more only make the index work harder. */
 const MAX_TRIGRAMS_PER_WORD = 8;
+
+export const SQLITE_TEXT_SEARCH: TextSearch = {
+  wordConditions: (column, words, p) => words.map((word) => `instr(${column}, ${p.add(word)}) > 0`),
+  matches(table, words) {
+    const query = ftsQuery(words);
+    if (query === undefined) return undefined;
+    return { from: `${table}_fts f`, where: (p) => `${table}_fts MATCH ${p.add(query)}` };
+  },
+};
 
 export function trigrams(word: string): string[] {
   const chars = [...word];
@@ -35,23 +43,4 @@ export function ftsQuery(words: readonly string[]): string | undefined {
 
 export function quoteTerm(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
-}
-
-/** The exact check of each word on a folded text column, with its parameters (`@w0`, `@w1`, …). */
-export function wordConditions(column: string, words: readonly string[]): { conditions: string[]; params: Record<string, string> } {
-  const params: Record<string, string> = {};
-  const conditions = words.map((word, i) => {
-    params[`w${i}`] = word;
-    return `instr(${column}, @w${i}) > 0`;
-  });
-  return { conditions, params };
-}
-
-/** Whether at most `TEXT_SET_LIMIT` rows of `table` match: then the matches are the cheapest place to start. */
-export function isSmallTextSet(sql: Sql, table: string, query: string): boolean {
-  const row = sql(`SELECT count(*) AS n FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH @query LIMIT @cap)`).get({
-    query,
-    cap: TEXT_SET_LIMIT + 1,
-  }) as { n: number };
-  return row.n <= TEXT_SET_LIMIT;
 }
