@@ -5,8 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportTables } from '../src/cli/export-command.js';
+import { csvCells } from './helpers/csv-cells.js';
 import { testDir } from './helpers/temp-dir.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -58,6 +60,41 @@ describe('export', () => {
     }
   }, 120_000);
 
+  it('writes the same tables as Parquet files, typed columns holding the CSV export cell for cell', async () => {
+    const csvDir = testDir('munidata-export-');
+    const parquetDir = testDir('munidata-export-');
+    const csv = await exportTables(t.store, { dir: csvDir, format: 'csv', plan: 'premium' });
+    const parquet = await exportTables(t.store, { dir: parquetDir, format: 'parquet', plan: 'premium' });
+    expect(parquet.map((x) => [x.table, x.rows])).toEqual(csv.map((x) => [x.table, x.rows]));
+    for (const table of parquet) {
+      expect(table.file).toBe(join(parquetDir, `${table.table}.parquet`));
+      const [header, ...rows] = csvCells(readFileSync(join(csvDir, `${table.table}.csv`), 'utf8'));
+      const file = await asyncBufferFromFile(table.file);
+      const metadata = await parquetMetadataAsync(file);
+      expect(
+        metadata.schema.slice(1).map((c) => c.name),
+        table.table,
+      ).toEqual(header);
+      expect(Number(metadata.num_rows), table.table).toBe(rows.length);
+      const read = await parquetReadObjects({ file });
+      // Each value as the CSV writes it: a number as JSON writes it, a boolean as true/false, a null as an empty field.
+      const asCells = read.map((row) => header.map((name) => cellOf(row[name as string])));
+      expect(asCells, table.table).toEqual(rows);
+    }
+    // The types a reader gets: numbers as numbers, the synthetic flag a boolean, codes as text with their leading zeros.
+    const types = async (name: string) => {
+      const metadata = await parquetMetadataAsync(await asyncBufferFromFile(join(parquetDir, `${name}.parquet`)));
+      return Object.fromEntries(metadata.schema.slice(1).map((c) => [c.name, c.converted_type ?? c.type]));
+    };
+    const observations = await types('observations');
+    expect(observations).toMatchObject({ indicator: 'UTF8', municipality: 'UTF8', value: 'DOUBLE', synthetic: 'BOOLEAN' });
+    const municipalities = await parquetReadObjects({ file: await asyncBufferFromFile(join(parquetDir, 'municipalities.parquet')) });
+    expect(municipalities.find((m) => m.code === '0101')).toMatchObject({ code: '0101', name: 'Águeda' });
+    const contracts = await types('contracts');
+    expect(Object.values(contracts)).toContain('DOUBLE');
+    expect(contracts.synthetic).toBe('BOOLEAN');
+  }, 240_000);
+
   it('leaves out the domains a plan lacks', async () => {
     const plans = await t.store.listPlans();
     const withoutProcurement = plans.find((p) => !p.domains.includes('procurement'));
@@ -66,3 +103,10 @@ describe('export', () => {
     expect(tables.map((x) => x.table)).not.toContain('contracts');
   }, 120_000);
 });
+
+/** A value read from Parquet as core/csv.ts writes its cell. */
+function cellOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  return String(value); // numbers as JSON writes them, bigints, booleans as true/false
+}

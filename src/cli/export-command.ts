@@ -1,9 +1,9 @@
 /**
- * `munidata export --format csv|sqlite [--plan CODE] DIR`: every table a plan may read, whole, for analysts who
+ * `munidata export --format csv|sqlite|parquet [--plan CODE] DIR`: every table a plan may read, whole, for analysts who
  * want the data rather than the API (docs/data.md, Exporting). The tables are the service's datasets
  * (core/datasets.ts, the same the bulk download serves) of the plan's data domains, each answered by its operation's
  * own handler, page after page, and written in the columns of its CSV form (core/csv.ts) — so an export holds what
- * the API serves that plan, in the same shape. Parquet is not offered: docs/data.md says why.
+ * the API serves that plan, in the same shape (Parquet: typed columns of the same cells, export-parquet.ts).
  */
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,12 @@ import { SCOPES } from '../lib/domains.js';
 import { createRegistry } from '../operations/index.js';
 import type { Store } from '../store/store.js';
 import type { CliContext } from './context.js';
+import { writeParquetFile } from './export-parquet.js';
 import { print } from './output.js';
+
+/** The formats of an export: one file per table (`csv`, `parquet`) or one SQLite file holding them all. */
+export const EXPORT_FORMATS = ['csv', 'sqlite', 'parquet'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface ExportedTable {
   readonly table: string;
@@ -30,16 +35,15 @@ export interface ExportedTable {
 export function registerExportCommand(program: Command, cli: CliContext): void {
   program
     .command('export')
-    .description('Write every table a plan may read (default premium) to DIR, as CSV files or one SQLite file')
+    .description('Write every table a plan may read (default premium) to DIR, as CSV or Parquet files or one SQLite file')
     .argument('<dir>', 'the folder to write into (created if missing)')
-    .option('--format <format>', 'csv or sqlite', 'csv')
+    .option('--format <format>', EXPORT_FORMATS.join(', '), 'csv')
     .option('--plan <code>', 'the plan whose data domains and values to export', 'premium')
     .action((dir: string, o: { format: string; plan: string }) => {
-      if (o.format !== 'csv' && o.format !== 'sqlite') {
-        throw new AdminError(`--format must be csv or sqlite, not "${o.format}" (parquet is not offered: docs/data.md, Exporting)`);
-      }
+      const format = EXPORT_FORMATS.find((f) => f === o.format);
+      if (format === undefined) throw new AdminError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, not "${o.format}"`);
       return cli.withStore(async (store) => {
-        const tables = await exportTables(store, { dir, format: o.format as 'csv' | 'sqlite', plan: o.plan });
+        const tables = await exportTables(store, { dir, format, plan: o.plan });
         print(cli.json(), { dir, format: o.format, plan: o.plan, tables }, () =>
           tables.map((t) => `${t.table}: ${t.rows} rows → ${t.file}`).join('\n'),
         );
@@ -47,10 +51,7 @@ export function registerExportCommand(program: Command, cli: CliContext): void {
     });
 }
 
-export async function exportTables(
-  store: Store,
-  options: { dir: string; format: 'csv' | 'sqlite'; plan: string },
-): Promise<ExportedTable[]> {
+export async function exportTables(store: Store, options: { dir: string; format: ExportFormat; plan: string }): Promise<ExportedTable[]> {
   const plan = await store.getPlan(options.plan);
   if (!plan) throw new AdminError(`no plan "${options.plan}"; munidata plans list shows them`);
   const now = new Date();
@@ -80,8 +81,12 @@ export async function exportTables(
   const written: ExportedTable[] = [];
   try {
     for (const dataset of datasets) {
-      const file = db ? sqlitePath : join(options.dir, `${dataset.name}.csv`);
-      const rows = db ? await writeSqliteTable(db, dataset, ctx) : await writeCsvFile(file, dataset, ctx);
+      const file = db ? sqlitePath : join(options.dir, `${dataset.name}.${options.format}`);
+      const rows = db
+        ? await writeSqliteTable(db, dataset, ctx)
+        : options.format === 'parquet'
+          ? await writeParquetFile(file, dataset, ctx)
+          : await writeCsvFile(file, dataset, ctx);
       written.push({ table: dataset.name, operation: dataset.operation.name, rows, file });
     }
   } finally {
@@ -106,7 +111,7 @@ async function writeCsvFile(file: string, dataset: Dataset, ctx: DatasetReadCont
   return rows;
 }
 
-/** One table of text columns named as the CSV's, filled page by page from the CSV rows (the same cells); its row count. */
+/** One table of text columns named as the CSV's, filled page by page with the CSV's cells; its row count. */
 async function writeSqliteTable(db: Database.Database, dataset: Dataset, ctx: DatasetReadContext): Promise<number> {
   const name = dataset.name;
   const columns = [...dataset.leading, ...dataset.table.columns];
@@ -119,50 +124,13 @@ async function writeSqliteTable(db: Database.Database, dataset: Dataset, ctx: Da
   db.exec('BEGIN');
   try {
     for await (const page of datasetPages(dataset, ctx)) {
-      for (const record of parseCsv(dataset.table.rows(page.items, 'rfc4180', page.leading))) insert.run(record);
+      for (const record of dataset.table.cells(page.items, page.leading)) insert.run(record);
       rows += page.items.length;
     }
     db.exec('COMMIT');
   } catch (error) {
     db.exec('ROLLBACK');
     throw error;
-  }
-  return rows;
-}
-
-/** RFC 4180 as core/csv.ts writes it: an empty unquoted field is null, `""` an empty string. */
-function parseCsv(text: string): (string | null)[][] {
-  const rows: (string | null)[][] = [];
-  let row: (string | null)[] = [];
-  let i = 0;
-  while (i < text.length) {
-    let value: string | null;
-    if (text[i] === '"') {
-      let v = '';
-      i++;
-      for (;;) {
-        if (text[i] === '"' && text[i + 1] === '"') {
-          v += '"';
-          i += 2;
-        } else if (text[i] === '"') {
-          i++;
-          break;
-        } else v += text[i++];
-      }
-      value = v;
-    } else {
-      let end = i;
-      while (end < text.length && text[end] !== ',' && text[end] !== '\r') end++;
-      value = end === i ? null : text.slice(i, end);
-      i = end;
-    }
-    row.push(value);
-    if (text[i] === ',') i++;
-    else {
-      i += 2; // CRLF
-      rows.push(row);
-      row = [];
-    }
   }
   return rows;
 }

@@ -47,7 +47,17 @@ export interface CsvTable {
   header(dialect?: CsvDialect, leading?: readonly string[]): string;
   /** The rows of these items, without the header; the `leading` cells (one per leading column) start every row. */
   rows(items: readonly unknown[], dialect?: CsvDialect, leading?: readonly Cell[]): string;
+  /** What each column holds (in `columns` order), for a writer with typed columns (the Parquet export). */
+  readonly kinds: readonly ColumnKind[];
+  /** The same rows as `rows` writes in `rfc4180`, as cells before quoting (`null` is an empty field). */
+  cells(items: readonly unknown[], leading?: readonly Cell[]): Cell[][];
 }
+
+/**
+ * What a column's cells hold: a single number (`integer` when the schema says so), a boolean, or text (strings,
+ * dates, joined lists, JSON). Its cells are the text of such a value, as JSON writes it.
+ */
+export type ColumnKind = 'integer' | 'number' | 'boolean' | 'text';
 
 type Schema = {
   type?: string | string[];
@@ -64,8 +74,8 @@ export type Cell = string | null;
 interface Column {
   readonly name: string;
   readonly cell: (item: unknown) => Cell;
-  /** A single number (not a list): the `excel-pt` dialect writes it with a decimal comma. */
-  readonly numeric?: boolean;
+  /** A single number or boolean (not a list); a `number` or `integer` is written with a decimal comma in `excel-pt`. */
+  readonly kind: ColumnKind;
 }
 
 /**
@@ -91,7 +101,8 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
       const row = rows[i];
       const cells = columns.map((c) => {
         const text = c.cell(row);
-        return field(dialect === 'excel-pt' && text !== null && c.numeric ? text.replace('.', ',') : text, separator);
+        const numeric = c.kind === 'number' || c.kind === 'integer';
+        return field(dialect === 'excel-pt' && text !== null && numeric ? text.replace('.', ',') : text, separator);
       });
       lines[i] = `${prefix}${cells.join(separator)}\r\n`;
     }
@@ -108,6 +119,10 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
     },
     rows(items: readonly unknown[], dialect: CsvDialect = 'rfc4180', leading: readonly Cell[] = []): string {
       return rowsText(items, dialect, leading);
+    },
+    kinds: columns.map((c) => c.kind),
+    cells(items: readonly unknown[], leading: readonly Cell[] = []): Cell[][] {
+      return items.map((row) => [...leading, ...columns.map((c) => c.cell(row))]);
     },
   };
 }
@@ -172,7 +187,7 @@ function objectColumns(schema: Schema & { properties: Record<string, Schema> }, 
     const at = (row: unknown) => member(row, name);
     const sub = unwrap(property);
     if (isObjectWithProperties(sub)) {
-      for (const c of objectColumns(sub, path)) columns.push({ name: c.name, cell: (row) => c.cell(at(row)), numeric: c.numeric });
+      for (const c of objectColumns(sub, path)) columns.push({ name: c.name, cell: (row) => c.cell(at(row)), kind: c.kind });
     } else {
       columns.push(...arrayOrLeafColumns(path, sub, at));
     }
@@ -181,21 +196,36 @@ function objectColumns(schema: Schema & { properties: Record<string, Schema> }, 
 }
 
 function arrayOrLeafColumns(path: string, schema: Schema, at: (row: unknown) => unknown): Column[] {
-  if (!isArraySchema(schema)) return [{ ...leafColumn(path, at), numeric: schema.type === 'number' || schema.type === 'integer' }];
+  if (!isArraySchema(schema)) return [{ ...leafColumn(path, at), kind: leafKind(schema) }];
   const element = elementSchema(schema);
   if (isObjectWithProperties(element)) {
     // One column per property of the element, joining the elements' values in order.
     return objectColumns(element, path).map((c) => ({
       name: c.name,
       cell: (row) => joinList(at(row), c.cell),
+      kind: 'text',
     }));
   }
-  if (isArraySchema(element)) return [leafColumn(path, at)]; // an array of arrays: JSON text
-  return [{ name: path, cell: (row) => joinList(at(row), scalarText) }];
+  if (isArraySchema(element)) return [{ ...leafColumn(path, at), kind: 'text' }]; // an array of arrays: JSON text
+  return [{ name: path, cell: (row) => joinList(at(row), scalarText), kind: 'text' }];
 }
 
-function leafColumn(name: string, at: (row: unknown) => unknown): Column {
+function leafColumn(name: string, at: (row: unknown) => unknown): Omit<Column, 'kind'> {
   return { name, cell: (row) => scalarText(at(row)) };
+}
+
+/** A scalar schema's kind; a union of types (or none) is text, as its cells may be any of them. */
+function leafKind(schema: Schema): ColumnKind {
+  switch (schema.type) {
+    case 'integer':
+      return 'integer';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    default:
+      return 'text';
+  }
 }
 
 function member(row: unknown, name: string): unknown {
