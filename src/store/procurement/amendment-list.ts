@@ -1,8 +1,9 @@
 /** The amendment list's keyset page (the records are read by amendment-rows.ts). */
 import type { AmendmentFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
+import { dateRange } from '../shared/date-ranges.js';
 import type { Params } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
-import { dateRange, type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
+import { type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
 
 /** Ids (in list order) of one page of amendments. */
 export function listAmendmentIds(port: SqlPort, filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<number[]> {

@@ -10,11 +10,12 @@
  */
 import type { AnnouncementFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
 import type { AnnouncementRecord } from '../procurement-records.js';
+import { dateRange } from '../shared/date-ranges.js';
 import { toAnnouncement } from '../shared/procurement-rows.js';
 import { groupRows } from '../shared/row-values.js';
 import { type Params, prefixPattern } from '../sql/params.js';
 import type { Dialect, Row, SqlPort } from '../sql/port.js';
-import { dateRange, type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
+import { type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
 import { type TextSearch, textStart } from './text-search.js';
 
 type Dimension = 'municipality' | 'district' | undefined;

@@ -12,10 +12,11 @@
  *   otherwise                 → contracts_by_date
  */
 import type { ContractFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
+import { dateRange } from '../shared/date-ranges.js';
 import { procedureKey } from '../shared/procurement-keys.js';
 import { type Params, prefixPattern } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
-import { dateRange, isSmallSet, type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
+import { isSmallSet, type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
 import { type TextSearch, textStart } from './text-search.js';
 
 type Dimension = 'amount' | 'supplier' | 'buyer' | 'party' | 'municipality' | 'cpv' | 'procedure';

@@ -10,7 +10,6 @@
  * so that it never trades the list's order for another range and sorts the whole result.
  */
 import type { DatePosition, KeysetPage } from '../procurement-queries.js';
-import { dateBounds } from '../shared/date-ranges.js';
 import { Params } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
 
@@ -62,19 +61,6 @@ export function keysetSql(dialect: Dialect, query: KeysetQuery): { text: string;
 export async function readKeysetIds(port: SqlPort, query: KeysetQuery): Promise<number[]> {
   const { text, values } = keysetSql(port.dialect, query);
   return (await port.query(text, values)).map((row) => Number(row.id));
-}
-
-/** Inclusive date bounds, as conditions on a column; a bounded range never includes unknown dates (stored as ''). */
-export function dateRange(from: string | undefined, to: string | undefined) {
-  const { lower, upper } = dateBounds(from, to);
-  return {
-    on(column: string, p: Params): string[] {
-      const conditions: string[] = [];
-      if (lower !== undefined) conditions.push(`${column} >= ${p.add(lower)}`);
-      if (upper !== undefined) conditions.push(`${column} <= ${p.add(upper)}`);
-      return conditions;
-    },
-  };
 }
 
 /** Up to this many rows, a bounded set (text matches, a price range) sorted is cheaper than walking a list's order. */
