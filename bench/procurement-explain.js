@@ -44,8 +44,6 @@ for (const contracts of sizes) {
   }
   const db = new Database(file, { readonly: true });
   db.pragma('cache_size = -65536'); // as the store
-  const prepared = new Map();
-  const sql = (text) => prepared.get(text) ?? prepared.set(text, db.prepare(text)).get(text);
   const port = new SqlitePort(db);
   console.log(`\n════ ${contracts.toLocaleString('en-US')} contracts (${file})`);
 
@@ -95,17 +93,6 @@ async function timedAsync(fn) {
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
     await fn();
-    times.push(performance.now() - started);
-  }
-  return `${median(times).toFixed(2)} ms`;
-}
-
-function timed(fn) {
-  fn();
-  const times = [];
-  for (let i = 0; i < 5; i++) {
-    const started = performance.now();
-    fn();
     times.push(performance.now() - started);
   }
   return `${median(times).toFixed(2)} ms`;

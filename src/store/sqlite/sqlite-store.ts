@@ -16,7 +16,6 @@ import { openSqliteDatabase, SqlitePort } from './connection.js';
 import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
 import { SqliteBulkLoad } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
-import type { Sql } from './procurement/sql.js';
 import { SQLITE_TEXT_SEARCH } from './procurement/text-search.js';
 
 /** Every migration of the SQLite store, in order. */
@@ -38,9 +37,6 @@ export class SqliteStore extends SqlStore implements Store {
   #sql(text: string): Database.Statement {
     return this.#port.statement(text);
   }
-
-  /** The statement cache as the SQL modules (./procurement/, ./signals/) take it. */
-  readonly #prepared: Sql = (text) => this.#sql(text);
 
   async migrate(): Promise<void> {
     await applyMigrations(this.#port, SQLITE_SCHEMA, () => new Date().toISOString());
