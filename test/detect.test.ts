@@ -320,7 +320,7 @@ describe('running detection again', () => {
       counts.set(s.case_id as number, (counts.get(s.case_id as number) ?? 0) + 1);
     }
     for (const [id, count] of counts) expect((await store.getCase(id))?.source_count, `case ${id}`).toBe(count);
-  });
+  }, 120_000); // one getCase per case: about 12 s on PostgreSQL on a quiet 2-core machine, over 30 s under load
 });
 
 describe('an interrupted run', () => {

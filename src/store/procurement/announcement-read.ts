@@ -12,10 +12,10 @@ import type { AnnouncementFilter, DatePosition, KeysetPage } from '../procuremen
 import type { AnnouncementRecord } from '../procurement-records.js';
 import { dateRange } from '../shared/date-ranges.js';
 import { toAnnouncement } from '../shared/procurement-rows.js';
-import { groupRows } from '../shared/row-values.js';
 import { type Params, prefixPattern } from '../sql/params.js';
-import type { Dialect, Row, SqlPort } from '../sql/port.js';
+import type { Dialect, SqlPort } from '../sql/port.js';
 import { type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
+import { cpvsByRecord, inIdOrder, placesByRecord } from './record-parts.js';
 import { type TextSearch, textStart } from './text-search.js';
 
 type Dimension = 'municipality' | 'district' | undefined;
@@ -130,29 +130,10 @@ function residualConditions(dialect: Dialect, search: TextSearch, filter: Announ
 /** The announcements with these ids, in the order of `ids`; unknown ids skipped. */
 export async function loadAnnouncements(port: SqlPort, ids: readonly number[]): Promise<AnnouncementRecord[]> {
   if (ids.length === 0) return [];
-  const inIds = (column: string) => port.dialect.inList(column, '$1');
-  const values = [ids];
   const [rows, cpvs, places] = await Promise.all([
-    port.query(`SELECT * FROM announcements WHERE ${inIds('id')}`, values),
-    port.query(
-      `SELECT x.announcement_id, x.cpv, v.label_pt, v.label_en FROM announcement_cpvs x LEFT JOIN cpvs v ON v.code = x.cpv
-       WHERE ${inIds('x.announcement_id')} ORDER BY x.announcement_id, x.position`,
-      values,
-    ),
-    port.query(
-      `SELECT x.announcement_id, m.code FROM announcement_municipalities x JOIN municipalities m ON m.id = x.municipality_id
-       WHERE ${inIds('x.announcement_id')} ORDER BY x.announcement_id, m.code`,
-      values,
-    ),
+    port.query(`SELECT * FROM announcements WHERE ${port.dialect.inList('id', '$1')}`, [ids]),
+    cpvsByRecord(port, 'announcement', ids),
+    placesByRecord(port, 'announcement', ids),
   ]);
-  const byAnnouncement = (list: Row[]) => groupRows(list, (r) => Number(r.announcement_id));
-  const cpvsOf = byAnnouncement(cpvs);
-  const placesOf = byAnnouncement(places);
-  const byId = new Map(
-    rows.map((row) => {
-      const id = Number(row.id);
-      return [id, toAnnouncement(row, cpvsOf.get(id) ?? [], placesOf.get(id) ?? [], port.dialect.columns)] as const;
-    }),
-  );
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return inIdOrder(ids, rows, (row, id) => toAnnouncement(row, cpvs.get(id) ?? [], places.get(id) ?? [], port.dialect.columns));
 }

@@ -2,8 +2,9 @@
 import type { ContractDetailRecord, ContractRecord } from '../procurement-records.js';
 import { toAmendment, toContract } from '../shared/procurement-rows.js';
 import { groupRows } from '../shared/row-values.js';
-import type { Row, SqlPort } from '../sql/port.js';
+import type { SqlPort } from '../sql/port.js';
 import { AMENDMENT_SELECT } from './amendment-rows.js';
+import { cpvsByRecord, inIdOrder, placesByRecord } from './record-parts.js';
 
 /** The contracts with these ids, in the order of `ids`; unknown ids skipped. */
 export async function loadContracts(port: SqlPort, ids: readonly number[]): Promise<ContractRecord[]> {
@@ -20,28 +21,13 @@ export async function loadContracts(port: SqlPort, ids: readonly number[]): Prom
       `SELECT contract_id, role, nif, name FROM contract_parties WHERE ${inIds('contract_id')} ORDER BY contract_id, role, position`,
       values,
     ),
-    port.query(
-      `SELECT x.contract_id, x.cpv, v.label_pt, v.label_en FROM contract_cpvs x LEFT JOIN cpvs v ON v.code = x.cpv
-       WHERE ${inIds('x.contract_id')} ORDER BY x.contract_id, x.position`,
-      values,
-    ),
-    port.query(
-      `SELECT x.contract_id, m.code FROM contract_municipalities x JOIN municipalities m ON m.id = x.municipality_id
-       WHERE ${inIds('x.contract_id')} ORDER BY x.contract_id, m.code`,
-      values,
-    ),
+    cpvsByRecord(port, 'contract', ids),
+    placesByRecord(port, 'contract', ids),
   ]);
-  const byContract = (list: Row[]) => groupRows(list, (r) => Number(r.contract_id));
-  const partiesOf = byContract(parties);
-  const cpvsOf = byContract(cpvs);
-  const placesOf = byContract(places);
-  const byId = new Map(
-    rows.map((row) => {
-      const id = Number(row.id);
-      return [id, toContract(row, partiesOf.get(id) ?? [], cpvsOf.get(id) ?? [], placesOf.get(id) ?? [], port.dialect.columns)] as const;
-    }),
+  const partiesOf = groupRows(parties, (r) => Number(r.contract_id));
+  return inIdOrder(ids, rows, (row, id) =>
+    toContract(row, partiesOf.get(id) ?? [], cpvs.get(id) ?? [], places.get(id) ?? [], port.dialect.columns),
   );
-  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function loadContractDetail(port: SqlPort, id: number): Promise<ContractDetailRecord | undefined> {
