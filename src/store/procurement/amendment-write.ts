@@ -8,28 +8,28 @@ import type { Change } from '../journal/journal.js';
 import type { AmendmentInput } from '../procurement-records.js';
 import { AMENDMENT_COLUMNS, amendmentRow } from '../shared/amendment-row.js';
 import { amendmentFingerprint } from '../shared/fingerprint.js';
-import { type BatchContext, changeOf, type Held, sourceKey, storedBySourceKey, writeRecords } from './batch-write.js';
+import { type BatchContext, writeRecords } from './batch-write.js';
+import { type Held, heldRecords } from './held-records.js';
 
 /** Writes the batch's amendments; gives the journal entries of those inserted or changed. */
 export async function writeAmendments(batch: BatchContext, inputs: readonly AmendmentInput[]): Promise<Change[]> {
   if (inputs.length === 0) return [];
   const { tx, summary } = batch;
-  const contracts = await storedBySourceKey(
+  const contracts = await heldRecords(
     tx,
     'contracts',
     inputs.map((m) => ({ source: m.source, source_id: m.contract_source_id })),
   );
-  const held = new Map<string, Held>(await storedBySourceKey(tx, 'amendments', inputs));
-  const pending = new Map<string, { id: number | undefined; row: ReturnType<typeof amendmentRow> }>();
+  const held = await heldRecords(tx, 'amendments', inputs);
+  const pending = new Map<Held, { id: number | undefined; row: ReturnType<typeof amendmentRow> }>();
   for (const input of inputs) {
-    const contract = contracts.get(sourceKey(input.source, input.contract_source_id));
-    if (!contract) {
+    const contractId = contracts.get(input.source, input.contract_source_id)?.id;
+    if (contractId === undefined) {
       summary.orphan_amendments.push(input.source_id);
       continue;
     }
-    const fingerprint = amendmentFingerprint(input);
-    const change = changeOf(held, summary.amendments, input, fingerprint);
-    if (change) pending.set(change.key, { id: change.id, row: amendmentRow(input, contract.id, fingerprint) });
+    const record = held.change(summary.amendments, input, amendmentFingerprint(input));
+    if (record) pending.set(record, { id: record.id, row: amendmentRow(input, contractId, record.fingerprint) });
   }
   const writes = [...pending.values()];
   await writeRecords(batch.load, 'amendments', AMENDMENT_COLUMNS, writes, (w) => AMENDMENT_COLUMNS.map((c) => w.row[c]));

@@ -8,8 +8,9 @@ import type { Change } from '../journal/journal.js';
 import type { AnnouncementInput } from '../procurement-records.js';
 import { ANNOUNCEMENT_COLUMNS, announcementDistricts, announcementRow } from '../shared/announcement-row.js';
 import { announcementFingerprint } from '../shared/fingerprint.js';
-import { type BatchContext, changeOf, type Held, storedBySourceKey, writeRecords } from './batch-write.js';
+import { type BatchContext, writeRecords } from './batch-write.js';
 import type { BulkRow } from './bulk-load.js';
+import { type Held, heldRecords } from './held-records.js';
 
 const CHILD_TABLES = ['announcement_cpvs', 'announcement_municipalities', 'announcement_districts'];
 
@@ -24,20 +25,25 @@ interface Pending {
 /** Decides what each announcement of the batch does; returns the write (giving its journal entries), to run once the entities are written. */
 export async function planAnnouncements(batch: BatchContext, inputs: readonly AnnouncementInput[]): Promise<() => Promise<Change[]>> {
   const { tx, summary } = batch;
-  const held = new Map<string, Held>(await storedBySourceKey(tx, 'announcements', inputs));
-  const pending = new Map<string, Pending>();
+  const held = await heldRecords(tx, 'announcements', inputs);
+  const changed: { input: AnnouncementInput; record: Held }[] = [];
   for (const input of inputs) {
-    const fingerprint = announcementFingerprint(input);
-    const change = changeOf(held, summary.announcements, input, fingerprint);
-    if (!change) continue;
+    const record = held.change(summary.announcements, input, announcementFingerprint(input));
+    if (record) changed.push({ input, record });
+  }
+  await batch.entities.load(
+    tx,
+    changed.map(({ input }) => input.buyer.nif),
+  );
+  const pending = new Map<Held, Pending>();
+  for (const { input, record } of changed) {
     const municipalityIds = [...new Set(input.municipality_ids)];
-    const districts = announcementDistricts(input, municipalityIds, batch.districtOf);
-    pending.set(change.key, {
-      id: change.id,
-      row: announcementRow(input, fingerprint, batch.entities.ensure(input.buyer)),
+    pending.set(record, {
+      id: record.id,
+      row: announcementRow(input, record.fingerprint, batch.entities.ensure(input.buyer)),
       cpvs: input.cpvs,
       municipalityIds,
-      districts,
+      districts: announcementDistricts(input, municipalityIds, batch.districtOf),
     });
   }
 

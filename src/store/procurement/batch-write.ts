@@ -48,18 +48,15 @@ export async function writeBatch(tx: SqlPort, load: BulkLoad, batch: Procurement
     entityQueue: new EntityQueue(),
     districtOf: new Map(municipalities.map((m) => [Number(m.id), fold(String(m.district))])),
   };
-  const contracts = batch.contracts ?? [];
-  const announcements = batch.announcements ?? [];
-  await entities.load(tx, [
-    ...(batch.entities ?? []).map((e) => e.nif),
-    ...contracts.flatMap((c) => [...c.buyers, ...c.suppliers, ...c.competitors].map((p) => p.nif)),
-    ...announcements.map((a) => a.buyer.nif),
-  ]);
+  await entities.load(
+    tx,
+    (batch.entities ?? []).map((e) => e.nif),
+  );
   for (const entity of batch.entities ?? []) entities.upsert(entity);
   // Planning decides what changes and meets the parties (creating entities); rows that refer to entities are
   // written once the entities are.
-  const writeContracts = await planContracts(context, contracts);
-  const writeAnnouncements = await planAnnouncements(context, announcements);
+  const writeContracts = await planContracts(context, batch.contracts ?? []);
+  const writeAnnouncements = await planAnnouncements(context, batch.announcements ?? []);
   await entities.flush(tx, load);
   // Journal entries in batch order, kind after kind: contracts, announcements, amendments.
   const changes = [
@@ -78,60 +75,6 @@ export async function writeBatch(tx: SqlPort, load: BulkLoad, batch: Procurement
 
 function emptySummary(): ProcurementWriteSummary {
   return { inserted: 0, updated: 0, unchanged: 0 };
-}
-
-/** The key of a record at its source. */
-export function sourceKey(source: string, sourceId: string): string {
-  return `${source}\u0000${sourceId}`;
-}
-
-/** A record as stored, or as written earlier in the batch (no id yet: new in it). */
-export interface Held {
-  id: number | undefined;
-  fingerprint: string;
-}
-
-/**
- * Whether the batch changes a record, counted in `summary`: unchanged (undefined) when `held` has its fingerprint,
- * else the key it goes under and the id it keeps (undefined: new). `held` then holds it as written.
- */
-export function changeOf(
-  held: Map<string, Held>,
-  summary: ProcurementWriteSummary,
-  record: { source: string; source_id: string },
-  fingerprint: string,
-): { key: string; id: number | undefined } | undefined {
-  const key = sourceKey(record.source, record.source_id);
-  const before = held.get(key);
-  if (before?.fingerprint === fingerprint) {
-    summary.unchanged++;
-    return undefined;
-  }
-  if (before) summary.updated++;
-  else summary.inserted++;
-  held.set(key, { id: before?.id, fingerprint });
-  return { key, id: before?.id };
-}
-
-/** The stored (source, source_id) → id and fingerprint of a table's records that a batch names. */
-export async function storedBySourceKey(
-  tx: SqlPort,
-  table: 'contracts' | 'announcements' | 'amendments',
-  keys: readonly { source: string; source_id: string }[],
-): Promise<Map<string, { id: number; fingerprint: string }>> {
-  if (keys.length === 0) return new Map();
-  const named = tx.dialect.rows('$1', [
-    ['source', 'text'],
-    ['source_id', 'text'],
-  ]);
-  const rows = await tx.query(
-    `SELECT t.id, t.source, t.source_id, t.fingerprint FROM ${named} AS k
-     JOIN ${table} t ON t.source = k.source AND t.source_id = k.source_id`,
-    [JSON.stringify(keys.map((k) => [k.source, k.source_id]))],
-  );
-  return new Map(
-    rows.map((r) => [sourceKey(String(r.source), String(r.source_id)), { id: Number(r.id), fingerprint: String(r.fingerprint) }]),
-  );
 }
 
 /**

@@ -9,8 +9,9 @@ import type { Change } from '../journal/journal.js';
 import type { ContractInput } from '../procurement-records.js';
 import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../shared/contract-row.js';
 import { contractFingerprint } from '../shared/fingerprint.js';
-import { type BatchContext, changeOf, type Held, storedBySourceKey, writeRecords } from './batch-write.js';
+import { type BatchContext, writeRecords } from './batch-write.js';
 import type { BulkRow } from './bulk-load.js';
+import { type Held, heldRecords } from './held-records.js';
 
 interface Pending {
   /** The stored id, or undefined for a new contract (given one when written). */
@@ -29,12 +30,19 @@ const CHILD_TABLES = ['contract_parties', 'contract_cpvs', 'contract_municipalit
  */
 export async function planContracts(batch: BatchContext, inputs: readonly ContractInput[]): Promise<() => Promise<Change[]>> {
   const { tx, summary } = batch;
-  const held = new Map<string, Held>(await storedBySourceKey(tx, 'contracts', inputs));
-  const pending = new Map<string, Pending>();
+  const held = await heldRecords(tx, 'contracts', inputs);
+  const changed: { input: ContractInput; record: Held }[] = [];
   for (const input of inputs) {
-    const fingerprint = contractFingerprint(input);
-    const change = changeOf(held, summary.contracts, input, fingerprint);
-    if (!change) continue;
+    const record = held.change(summary.contracts, input, contractFingerprint(input));
+    if (record) changed.push({ input, record });
+  }
+  // The parties of what changes, in batch order: their entities are created on first sight.
+  await batch.entities.load(
+    tx,
+    changed.flatMap(({ input }) => [...input.buyers, ...input.suppliers, ...input.competitors].map((p) => p.nif)),
+  );
+  const pending = new Map<Held, Pending>();
+  for (const { input, record } of changed) {
     const parties: Pending['parties'] = [];
     for (const [role, field] of CONTRACT_ROLES) {
       uniqueParties(input[field]).forEach((party, position) => {
@@ -43,9 +51,9 @@ export async function planContracts(batch: BatchContext, inputs: readonly Contra
         if (role !== 'competitor') batch.entityQueue.add(nif);
       });
     }
-    pending.set(change.key, {
-      id: change.id,
-      row: contractRow(input, fingerprint),
+    pending.set(record, {
+      id: record.id,
+      row: contractRow(input, record.fingerprint),
       parties,
       cpvs: input.cpvs,
       municipalityIds: [...new Set(input.municipality_ids)],

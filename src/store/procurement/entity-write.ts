@@ -1,9 +1,9 @@
 /**
  * Entities written in a batch: upserted from the batch's own entity list, or created on first sight from a party
  * of a contract or an announcement (then never overwritten by a later sighting: an entity list, such as the
- * portal's entity export, is the authority on names and kinds). The stored entities a batch names are read once
- * (`load`); the decisions are taken in memory, in batch order, and the new and changed entities written at once
- * (`flush`), before the rows that refer to them.
+ * portal's entity export, is the authority on names and kinds). The stored entities that the batch's list and its
+ * new or changed records name are read set-wise (`load`); the decisions are taken in memory, in batch order, and
+ * the new and changed entities written at once (`flush`), before the rows that refer to them.
  */
 
 import type { EntityInput, Party, ProcurementWriteSummary } from '../procurement-records.js';
@@ -17,6 +17,8 @@ export class EntityWriter {
   /** Municipality ids by their own tax number: a party with one of these is the municipality. */
   readonly #municipalityByNif: ReadonlyMap<string, number>;
   readonly #stored = new Map<string, Row>();
+  /** Tax numbers looked for in the store already (found or not). */
+  readonly #asked = new Set<string>();
   /** New or changed entities, as they will be written. */
   readonly #written = new Map<string, EntityInput>();
 
@@ -24,13 +26,21 @@ export class EntityWriter {
     this.#municipalityByNif = municipalityByNif;
   }
 
-  /** Reads the stored entities among these tax numbers (as parties give them). */
+  /**
+   * Reads the stored entities among these tax numbers (as parties give them), before `upsert` or `ensure` meets
+   * them; each number is read once per batch.
+   */
   async load(tx: SqlPort, nifs: Iterable<string>): Promise<void> {
-    const wanted = [...new Set([...nifs].flatMap((nif) => entityNif(nif) ?? []))];
-    if (wanted.length === 0) return;
+    const wanted = new Set<string>();
+    for (const given of nifs) {
+      const nif = entityNif(given);
+      if (nif !== null && !this.#asked.has(nif)) wanted.add(nif);
+    }
+    if (wanted.size === 0) return;
+    for (const nif of wanted) this.#asked.add(nif);
     for (const row of await tx.query(
       `SELECT nif, name, kind, country, municipality_id FROM entities WHERE ${tx.dialect.inList('nif', '$1')}`,
-      [wanted],
+      [[...wanted]],
     )) {
       this.#stored.set(String(row.nif), row);
     }
