@@ -1,8 +1,10 @@
 /**
- * Migrations: numbered, applied in order, each in its own transaction, recorded in `schema_migrations`. Versions
- * 1–99 are the schemas each dialect wrote before the store was written once (../sqlite/migrations.ts,
- * ../postgres/migrations.ts; never edited); from 100 on a migration is written once (./migrations.ts), its DDL
- * types named through `DdlTypes`, so that a new table is one text for both stores.
+ * Migrations: numbered, applied in order, each in its own transaction, recorded in `schema_migrations`. Every
+ * table is written once, its column types and the few forms the databases write differently named through
+ * `DdlTypes`, so that a table is one text for both stores (test/__schema__/ holds what each database makes of it).
+ * Versions 1–99 were released per dialect, each with its own numbering (../sqlite/migrations.ts,
+ * ../postgres/migrations.ts list them over the texts of ../schema/); from 100 on a migration has one version on
+ * both (./migrations.ts).
  */
 import type { SqlPort } from './port.js';
 
@@ -23,8 +25,9 @@ export interface SharedMigration {
 export const FIRST_SHARED_VERSION = 100;
 
 /**
- * Column types by what they hold. Text that lists are ordered or ranged by is `key` (byte order in both, as
- * SQLite compares: COLLATE "C" in PostgreSQL); instants and dates are text (RFC 3339, compared as text).
+ * Column types by what they hold, and the few table and index forms the databases write differently. Text that
+ * lists are ordered or ranged by is `key` (byte order in both, as SQLite compares: COLLATE "C" in PostgreSQL);
+ * instants and dates are text (RFC 3339, compared as text).
  */
 export interface DdlTypes {
   /** An integer primary key the database assigns (`INSERT … RETURNING id`). */
@@ -42,6 +45,31 @@ export interface DdlTypes {
   readonly flag: string;
   /** A list of strings (bound as an array; read with `dialect.columns.list`). */
   readonly list: string;
+  /** A primary key the database assigns in increasing order and never reuses (the change journal's `seq`). */
+  readonly sequence: string;
+  /** A flag's values as a default is written. */
+  readonly false: string;
+  readonly true: string;
+  /** The condition that a flag column is true: the dialect's own (`Dialect.isTrue`), as the queries that use a partial index state it. */
+  isTrue(column: string): string;
+  /** Written after a table's closing parenthesis: the rows stored in primary-key order (SQLite's WITHOUT ROWID). */
+  readonly clustered: string;
+  /** An index's columns: `keys` ordered, `carried` only read from it (PostgreSQL's INCLUDE; more keys in SQLite). */
+  covering(keys: string, carried: string): string;
+  /** The text search's tables and indexes (each dialect's ./procurement/text-search.ts). */
+  readonly search: TextSearchDdl;
+}
+
+/** What `q` and the name lookups read: FTS5 tables in SQLite, pg_trgm indexes in PostgreSQL. */
+export interface TextSearchDdl {
+  /** Before the first of them (PostgreSQL's extension). */
+  readonly setup: string;
+  /** The key columns of a searched table whose key is `column` (FTS5 finds rows by an integer rowid). */
+  naturalKey(column: string, type: string): string;
+  /** What finds `table`'s rows by the words of their `search_text`. */
+  index(table: string): string;
+  /** What the typo-tolerant entity lookups read (the trigrams of `entities.name_key`). */
+  readonly entityNames: string;
 }
 
 /** The dialect's migrations then the shared ones, with their SQL for `types`, by version. */

@@ -1,6 +1,6 @@
 /**
- * The migrations written once, from version 100 on (see ./migration.ts): one text for both stores, with the
- * column types of `DdlTypes`. A migration, once released, is never edited: a change is a new entry.
+ * The migrations from version 100 on (see ./migration.ts): one text and one version for both stores, over
+ * `DdlTypes`. A released migration never changes what it makes: a change is a new entry.
  */
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';

@@ -8,6 +8,7 @@
  * weighs the index against walking the list's order (`dialect.weighsIndexes`).
  */
 import type { TextSearch } from '../../procurement/text-search.js';
+import type { TextSearchDdl } from '../../sql/migration.js';
 import { containsPattern, type Params } from '../../sql/params.js';
 
 export function wordConditions(column: string, words: readonly string[], p: Params): string[] {
@@ -15,3 +16,11 @@ export function wordConditions(column: string, words: readonly string[], p: Para
 }
 
 export const POSTGRES_TEXT_SEARCH: TextSearch = { wordConditions, matches: () => undefined };
+
+/** pg_trgm's GIN indexes on the folded columns themselves: `search_text` for `q`, `name_key` for the lookups. */
+export const POSTGRES_TEXT_SEARCH_DDL: TextSearchDdl = {
+  setup: 'CREATE EXTENSION IF NOT EXISTS pg_trgm;',
+  naturalKey: (column, type) => `${column} ${type} PRIMARY KEY`,
+  index: (table) => `CREATE INDEX ${table}_text ON ${table} USING gin (search_text gin_trgm_ops);`,
+  entityNames: 'CREATE INDEX entities_name_trigrams ON entities USING gin (name_key gin_trgm_ops);',
+};

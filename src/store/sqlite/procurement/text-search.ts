@@ -8,6 +8,7 @@
  * on the folded text column. Words shorter than three letters have no trigram: they are only checked that way.
  */
 import type { TextSearch } from '../../procurement/text-search.js';
+import type { TextSearchDdl } from '../../sql/migration.js';
 
 /** Enough trigrams to make a long word selective; more only make the index work harder. */
 const MAX_TRIGRAMS_PER_WORD = 8;
@@ -44,3 +45,17 @@ export function ftsQuery(words: readonly string[]): string | undefined {
 export function quoteTerm(term: string): string {
   return `"${term.replaceAll('"', '""')}"`;
 }
+
+/**
+ * The FTS5 tables `q` reads: contentless (the folded text is in the record's `search_text`), trigram tokens without
+ * positions, one row per record keyed by its integer id, which is why entities (keyed by tax number) also have one.
+ */
+export const SQLITE_TEXT_SEARCH_DDL: TextSearchDdl = {
+  setup: '',
+  naturalKey: (column, type) => `id INTEGER PRIMARY KEY, -- a stable rowid for the text index\n  ${column} ${type} NOT NULL UNIQUE`,
+  index: (table) => `CREATE VIRTUAL TABLE ${table}_fts USING fts5 (
+  text, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1', detail = 'none'
+);`,
+  // How many names hold each trigram: lookups for typos start from the rare trigrams of what was typed.
+  entityNames: 'CREATE VIRTUAL TABLE entities_fts_terms USING fts5vocab (entities_fts, row);',
+};
