@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (last step): signal detection and alert matching on the demo data set with N contracts, from
- * scratch. The cached database of bench/procurement-db.js (`.bench/procurement-<N>.db`: the demo data, the demo
- * account and its alert rules, no signals) is copied to a temporary file so that it stays pristine; on the copy:
+ * scratch. The cached database of bench/procurement-db.js (`.bench/procurement-<N>.db`, or its PostgreSQL database
+ * with BENCH_STORE=postgres: the demo data, the demo account and its alert rules, no signals) is copied so that it
+ * stays pristine; on the copy:
  *
  *   1. runDetection (procurement detectors, deadline sweep, indicator detectors, cases), then runAlertMatching;
  *   2. the same again: nothing changed, so this is what a scheduled run costs when there is nothing new.
@@ -11,17 +12,13 @@
  *
  * Environment (bench only):
  *   BENCH_DETECT_SIZES  contract counts, comma-separated (default 1000000; 100000 when time is short)
+ *   BENCH_STORE         `postgres` to run on PostgreSQL (BENCH_POSTGRES_URL, see postgres-db.js); SQLite by default
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fmt, loadLine, machineLine, table } from './lib.js';
-import { cachedProcurementDb } from './procurement-db.js';
+import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
 
 const SIZES = (process.env.BENCH_DETECT_SIZES ?? '1000000').split(',').map(Number);
 
-const { migrate } = await import('../dist/admin/migrate.js');
-const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
 const { runDetection } = await import('../dist/detect/run-detection.js');
 const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
 
@@ -33,14 +30,8 @@ async function timed(work) {
 
 /** Detection then matching on a fresh copy of the N-contract database, twice. */
 async function measure(contracts) {
-  const cached = await cachedProcurementDb(contracts);
-  const tempDir = mkdtempSync(join(tmpdir(), `munidata-bench-detect-${contracts}-`));
-  const dbPath = join(tempDir, 'bench.db');
-  copyFileSync(cached, dbPath);
-  if (existsSync(`${cached}-wal`)) copyFileSync(`${cached}-wal`, `${dbPath}-wal`);
-  const store = openSqliteStore(dbPath);
+  const { store, remove } = await copyProcurementDb(contracts);
   try {
-    await migrate(store); // a newer schema than the cached file's
     const count = (await store.aggregateContracts({ groupBy: ['year'] })).totals.count;
     const runs = [];
     for (const label of ['from scratch', 'again, nothing new']) {
@@ -55,11 +46,11 @@ async function measure(contracts) {
     return { contracts: count, runs };
   } finally {
     await store.close();
-    rmSync(tempDir, { recursive: true, force: true });
+    await remove();
   }
 }
 
-console.log(`\nSignal detection and alert matching — ${machineLine()}; ${loadLine()}\n`);
+console.log(`\nSignal detection and alert matching on ${BENCH_STORE} — ${machineLine()}; ${loadLine()}\n`);
 const rows = [];
 let idempotent = true;
 for (const size of SIZES) {

@@ -1,7 +1,9 @@
 /**
- * The databases of `bench/procurement.js`: the demo data set with N synthetic contracts, cached in
- * `.bench/procurement-<N>.db` (built when missing: migrate + the demo data, without detection, with seed 42 and N
- * contracts; 1 000 000 contracts take a few minutes), and a throw-away copy of it with the bench plans, accounts and keys.
+ * The databases of `bench/procurement.js` and `bench/detect.js`: the demo data set with N synthetic contracts
+ * (migrate + the demo data, without detection, with seed 42 and N contracts; 1 000 000 contracts take a few
+ * minutes), built when missing and cached, and a throw-away copy of it with the bench plans, accounts and keys.
+ * The store is SQLite (`.bench/procurement-<N>.db`) or, with BENCH_STORE=postgres, PostgreSQL (the database
+ * `munidata_bench_procurement_<N>`, see postgres-db.js).
  *
  *   node bench/procurement-db.js 100000 1000000   builds the missing caches only
  */
@@ -10,17 +12,42 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DIST, ROOT, SEED } from './lib.js';
+import { cachedPostgresDb, copyForRun, dropDatabase } from './postgres-db.js';
 
 export const CACHE_DIR = join(ROOT, '.bench');
 
-/** `.bench/procurement-<contracts>.db`, built when missing. Returns its path. */
-export async function cachedProcurementDb(contracts) {
-  if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
-  const cached = join(CACHE_DIR, `procurement-${contracts}.db`);
-  if (existsSync(cached)) return cached;
+/** The store the procurement benches run on: `sqlite` (the default) or `postgres`. */
+export const BENCH_STORE = process.env.BENCH_STORE === 'postgres' ? 'postgres' : 'sqlite';
+
+async function loadData(store, contracts) {
   const { migrate } = await import('../dist/admin/migrate.js');
   // The data without detection: bench/detect.js times detection on a copy, from scratch.
   const { loadDemoData } = await import('../dist/demo/load-demo.js');
+  await migrate(store);
+  await loadDemoData(store, { seed: SEED, contracts });
+}
+
+/** `munidata_bench_procurement_<contracts>` on the bench's PostgreSQL server, built when missing. Returns its name. */
+async function cachedPostgresProcurementDb(contracts) {
+  const name = `munidata_bench_procurement_${contracts}`;
+  await cachedPostgresDb(name, `migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts`, async (url) => {
+    const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
+    const store = openPostgresStore({ url });
+    try {
+      await loadData(store, contracts);
+    } finally {
+      await store.close();
+    }
+  });
+  return name;
+}
+
+/** `.bench/procurement-<contracts>.db` (or its PostgreSQL database), built when missing. Returns its path (or name). */
+export async function cachedProcurementDb(contracts) {
+  if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
+  if (BENCH_STORE === 'postgres') return cachedPostgresProcurementDb(contracts);
+  const cached = join(CACHE_DIR, `procurement-${contracts}.db`);
+  if (existsSync(cached)) return cached;
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
   mkdirSync(CACHE_DIR, { recursive: true });
   const building = join(CACHE_DIR, `procurement-${contracts}.${process.pid}.db`);
@@ -28,8 +55,7 @@ export async function cachedProcurementDb(contracts) {
   process.stdout.write(`Building ${cached} (migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts)… `);
   try {
     const store = openSqliteStore(building);
-    await migrate(store);
-    await loadDemoData(store, { seed: SEED, contracts });
+    await loadData(store, contracts);
     await store.close(); // checkpoints the WAL into the file
     renameSync(building, cached);
   } finally {
@@ -40,29 +66,47 @@ export async function cachedProcurementDb(contracts) {
 }
 
 /**
- * A copy of the cached database in a temporary directory, with `keys` accounts and keys, each on a plan of its own
+ * A copy of the cached database (a file in a temporary directory, or `CREATE DATABASE … TEMPLATE`), migrated to the
+ * current schema, with a store open on it. `remove()` deletes the copy once the store is closed; it removes a file
+ * at once (so it may be called from an exit handler), a database when its promise settles (postgres-db.js drops the
+ * copies of killed runs on the next run).
+ */
+export async function copyProcurementDb(contracts) {
+  const cached = await cachedProcurementDb(contracts);
+  const { migrate } = await import('../dist/admin/migrate.js');
+  let copy;
+  if (BENCH_STORE === 'postgres') {
+    const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
+    const { name, url } = await copyForRun(cached, String(contracts));
+    copy = { store: openPostgresStore({ url, poolSize: 4 }), location: url, remove: () => dropDatabase(name) };
+  } else {
+    const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+    const tempDir = mkdtempSync(join(tmpdir(), `munidata-bench-procurement-${contracts}-`));
+    const dbPath = join(tempDir, 'bench.db');
+    copyFileSync(cached, dbPath);
+    if (existsSync(`${cached}-wal`)) copyFileSync(`${cached}-wal`, `${dbPath}-wal`);
+    const remove = async () => rmSync(tempDir, { recursive: true, force: true });
+    copy = { store: openSqliteStore(dbPath), location: dbPath, remove };
+  }
+  await migrate(copy.store); // a newer schema than the cached one's
+  return copy;
+}
+
+/**
+ * A copy of the cached database (copyProcurementDb) with `keys` accounts and keys, each on a plan of its own
  * (`bench_proc_<i>`): API access, the procurement domain, raw values, 1e9 requests per minute and 1e12 per month
  * (very large but finite: the rate limiter and the quota run on every request and never refuse one). The plans
  * differ only in `history_years` (i + 1), which no procurement operation reads but the response cache's key
  * includes: the same URL under two keys is two cache entries and the same database work (see procurement.js).
- * Returns the file, its directory (to remove) and the secrets, in plan order.
+ * Returns where the copy is (a file or a URL, for server-full.js), how to remove it, and the secrets, in plan order.
  */
 export async function preparedProcurementDb(contracts, keys) {
-  const cached = await cachedProcurementDb(contracts);
-  const { migrate } = await import('../dist/admin/migrate.js');
   const { savePlan } = await import('../dist/admin/plans.js');
   const { createAccount } = await import('../dist/admin/accounts.js');
   const { createKey } = await import('../dist/admin/keys.js');
-  const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
-
-  const tempDir = mkdtempSync(join(tmpdir(), `munidata-bench-procurement-${contracts}-`));
-  const dbPath = join(tempDir, 'bench.db');
-  copyFileSync(cached, dbPath);
-  if (existsSync(`${cached}-wal`)) copyFileSync(`${cached}-wal`, `${dbPath}-wal`);
-  const store = openSqliteStore(dbPath);
+  const { store, location, remove } = await copyProcurementDb(contracts);
   const now = new Date();
   try {
-    await migrate(store); // a newer schema than the cached file's
     const secrets = [];
     for (let i = 0; i < keys; i++) {
       const plan = `bench_proc_${i}`;
@@ -84,7 +128,7 @@ export async function preparedProcurementDb(contracts, keys) {
       const { secret } = await createKey(store, { accountId: account.id, label: 'bench', scopes: ['procurement:read'] }, now);
       secrets.push(secret);
     }
-    return { dbPath, tempDir, secrets };
+    return { dbPath: location, remove, secrets };
   } finally {
     await store.close();
   }

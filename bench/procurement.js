@@ -34,11 +34,11 @@
  *                   pages) one after the other: many short alternating runs cancel more of the drift of a shared
  *                   machine than a few long ones.
  *   BENCH_PROCUREMENT_SIZES  the two contract counts, comma-separated (default 100000,1000000)
+ *   BENCH_STORE     `postgres` to run on PostgreSQL (BENCH_POSTGRES_URL, see postgres-db.js); SQLite by default
  */
-import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { cpuTime, fmt, get, loadLine, machineLine, median, positiveNumber, startChild, stopAllChildren, stopChild, table } from './lib.js';
-import { preparedProcurementDb } from './procurement-db.js';
+import { BENCH_STORE, preparedProcurementDb } from './procurement-db.js';
 
 const CONNECTIONS = 10;
 const WARMUP_SECONDS = 2;
@@ -137,7 +137,7 @@ main().then(
 );
 
 async function main() {
-  console.log('munidata bench: procurement at 100 000 and 1 000 000 contracts (full stack, autocannon)');
+  console.log(`munidata bench: procurement at 100 000 and 1 000 000 contracts on ${BENCH_STORE} (full stack, autocannon)`);
   console.log(machineLine());
   console.log(
     `autocannon: ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up per server and scenario, ` +
@@ -146,17 +146,17 @@ async function main() {
   );
 
   const servers = [];
-  const tempDirs = [];
+  const copies = [];
   process.on('exit', () => {
-    for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+    for (const remove of copies) remove();
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143));
 
   try {
     for (const contracts of SIZES) {
       const started = Date.now();
-      const { dbPath, tempDir, secrets } = await preparedProcurementDb(contracts, KEYS);
-      tempDirs.push(tempDir);
+      const { dbPath, remove, secrets } = await preparedProcurementDb(contracts, KEYS);
+      copies.push(remove);
       const handle = await startChild('server-full.js', [dbPath], []);
       servers.push({ contracts, handle, secrets, counter: 0, label: label(contracts) });
       console.log(`${label(contracts)} contracts: copy, ${KEYS} keys and server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -250,6 +250,7 @@ async function main() {
     return 0;
   } finally {
     for (const server of servers) await stopChild(server.handle);
+    for (const remove of copies.splice(0)) await remove();
   }
 }
 

@@ -29,12 +29,11 @@
  * Environment (bench only):
  *   BENCH_DURATION       seconds per measured run (default 5; the warm-up run is 2 s)
  *   BENCH_ROUNDS         rounds per scenario, single and pair alternately (default 2; the median is reported)
- *   BENCH_POSTGRES_URL   the PostgreSQL server's maintenance database (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   BENCH_POSTGRES_URL   the PostgreSQL server's maintenance database (postgres-db.js)
  *   BENCH_REDIS_URL      Redis (default $REDIS_URL, else redis://127.0.0.1:6379)
  */
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import {
   addBenchKey,
   CONNECTIONS,
@@ -53,16 +52,16 @@ import {
   stopChild,
   table,
 } from './lib.js';
+import { cachedPostgresDb, copyForRun, dropDatabase } from './postgres-db.js';
 
 const WARMUP_SECONDS = 2;
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 5);
 const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 2));
-const SERVER_URL = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The cached PostgreSQL bench database: the demo data, built once. */
 const CACHED_DB = 'munidata_bench';
-/** This run's copy of it, and its Redis key prefix. */
-const RUN_DB = `munidata_bench_run_${process.pid}`;
+/** This run's copy of it (named by postgres-db.js), and its Redis key prefix. */
+let runDb;
 const REDIS_PREFIX = `munidata-bench:${process.pid}:`;
 const FUTURE_MONTHS = 9_600;
 
@@ -88,61 +87,29 @@ function monthEnd(i) {
 
 // ── PostgreSQL and Redis ────────────────────────────────────────────────────────────────────────────────────────
 
-function databaseUrl(name) {
-  const url = new URL(SERVER_URL);
-  url.pathname = `/${name}`;
-  return url.href;
-}
-
-async function onServer(work) {
-  const client = new pg.Client(SERVER_URL);
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * `munidata_bench`, built when missing (migrate + the demo data, seed 42, as lib.js builds .bench/demo.db) under a
- * temporary name and renamed once complete, so that an interrupted build is never taken for the cache.
- */
-async function cachedPostgresDb() {
-  const exists = await onServer(
-    async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [CACHED_DB])).rowCount > 0,
-  );
-  if (exists) return;
-  const { migrate } = await import('../dist/admin/migrate.js');
-  const { loadDemo } = await import('../dist/demo/load-demo.js');
-  const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
-  const building = `${CACHED_DB}_building_${process.pid}`;
-  const started = Date.now();
-  process.stdout.write(`Building the PostgreSQL database ${CACHED_DB} (migrate + demo data, seed ${SEED})… `);
-  await onServer((client) => client.query(`CREATE DATABASE ${building}`));
-  try {
-    const store = openPostgresStore({ url: databaseUrl(building) });
+/** The demo data on PostgreSQL, built once (migrate + the demo data, seed 42, as lib.js builds .bench/demo.db). */
+async function cachedDemoDb() {
+  await cachedPostgresDb(CACHED_DB, `migrate + demo data, seed ${SEED}`, async (url) => {
+    const { migrate } = await import('../dist/admin/migrate.js');
+    const { loadDemo } = await import('../dist/demo/load-demo.js');
+    const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
+    const store = openPostgresStore({ url });
     try {
       await migrate(store);
       await loadDemo(store, { seed: SEED });
     } finally {
       await store.close();
     }
-    await onServer((client) => client.query(`ALTER DATABASE ${building} RENAME TO ${CACHED_DB}`));
-  } finally {
-    await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`));
-  }
-  process.stdout.write(`${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  });
 }
 
 /** This run's copy of the cached database, migrated, with the bench key; returns its URL and the key's secret. */
 async function preparePostgresDb() {
-  await cachedPostgresDb();
-  await dropAbandonedRuns();
-  await onServer((client) => client.query(`CREATE DATABASE ${RUN_DB} TEMPLATE ${CACHED_DB}`));
+  await cachedDemoDb();
+  const { name, url } = await copyForRun(CACHED_DB);
+  runDb = name;
   const { migrate } = await import('../dist/admin/migrate.js');
   const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
-  const url = databaseUrl(RUN_DB);
   const store = openPostgresStore({ url, poolSize: 2 });
   try {
     await migrate(store); // a newer schema than the cached database's
@@ -152,29 +119,8 @@ async function preparePostgresDb() {
   }
 }
 
-/** Copies left by runs that were killed (their process is gone). */
-async function dropAbandonedRuns() {
-  const names = await onServer(async (client) =>
-    (await client.query("SELECT datname FROM pg_database WHERE datname LIKE 'munidata\\_bench\\_run\\_%'")).rows.map((r) => r.datname),
-  );
-  for (const name of names) {
-    const pid = Number(name.slice('munidata_bench_run_'.length));
-    if (isAlive(pid)) continue;
-    await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  }
-}
-
-function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-}
-
 async function cleanUp() {
-  await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${RUN_DB} WITH (FORCE)`)).catch(() => {});
+  if (runDb) await dropDatabase(runDb).catch(() => {});
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0 });
   try {
     await redis.connect();
