@@ -1,7 +1,8 @@
 /**
  * The benches' PostgreSQL databases (scale-out.js, and procurement.js and detect.js with BENCH_STORE=postgres): a
- * cached database per data set, built once under a temporary name and renamed when complete (so that an interrupted
- * build is never taken for the cache), and each run's copy of it (`CREATE DATABASE … TEMPLATE`), dropped at the end.
+ * cached database per data set, built once under a temporary name, vacuumed and analyzed, and renamed when complete
+ * (so that an interrupted build is never taken for the cache), and each run's copy of it (`CREATE DATABASE …
+ * TEMPLATE`), dropped at the end.
  *
  * Environment: BENCH_POSTGRES_URL, the server's maintenance database (default postgres://postgres@127.0.0.1:5432/postgres).
  */
@@ -43,12 +44,28 @@ export async function cachedPostgresDb(name, describe, build) {
   await onServer((client) => client.query(`CREATE DATABASE ${building}`));
   try {
     await build(databaseUrl(building));
+    await vacuumAnalyze(databaseUrl(building));
     await onServer((client) => client.query(`ALTER DATABASE ${building} RENAME TO ${name}`));
   } finally {
     await onServer((client) => client.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`));
   }
   process.stdout.write(`${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   return true;
+}
+
+/**
+ * The planner's statistics and the visibility map, as autovacuum leaves a database some time after a load: without
+ * them the first minutes after a bulk load plan blind, which is not what a deployment serves from. A copy made
+ * from the template keeps both.
+ */
+async function vacuumAnalyze(url) {
+  const client = new pg.Client(url);
+  await client.connect();
+  try {
+    await client.query('VACUUM ANALYZE');
+  } finally {
+    await client.end();
+  }
 }
 
 /** A copy of `template` for this run (`tag` tells the copies of one run apart); returns its name and URL. */
