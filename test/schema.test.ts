@@ -8,15 +8,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closePools, openPools, postgresPort } from '../src/store/postgres/db.js';
 import { POSTGRES_SCHEMA } from '../src/store/postgres/migrate.js';
 import { applyMigrations } from '../src/store/sql/migration.js';
 import type { SqlPort } from '../src/store/sql/port.js';
-import { openSqliteDatabase, SqlitePort } from '../src/store/sqlite/connection.js';
 import { SQLITE_SCHEMA } from '../src/store/sqlite/sqlite-store.js';
-import { createDatabase, databaseUrl, dropDatabase, newDatabaseName, onPostgres, TEST_BACKEND } from './helpers/backend.js';
+import { onPostgres, openTestPort, TEST_BACKEND } from './helpers/backend.js';
 import { dumpSchema } from './helpers/schema-dump.js';
-import { testDir } from './helpers/temp-dir.js';
 
 const DIR = join(import.meta.dirname, '__schema__');
 const FILE = join(DIR, `${TEST_BACKEND}.txt`);
@@ -25,20 +22,7 @@ const UPDATE = process.env.UPDATE_SNAPSHOTS === '1';
 let port: SqlPort;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  if (onPostgres) {
-    const database = newDatabaseName();
-    await createDatabase(database);
-    const pools = openPools(databaseUrl(database), undefined, 2);
-    port = postgresPort(pools.primary);
-    close = async () => {
-      await closePools(pools);
-      await dropDatabase(database);
-    };
-  } else {
-    const sqlite = new SqlitePort(openSqliteDatabase(join(testDir('munidata-schema-'), 'schema.db')));
-    port = sqlite;
-    close = async () => sqlite.close();
-  }
+  ({ port, close } = await openTestPort());
   await applyMigrations(port, onPostgres ? POSTGRES_SCHEMA : SQLITE_SCHEMA, () => '2026-11-25T00:00:00.000Z');
 });
 afterAll(async () => close?.());

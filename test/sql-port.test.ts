@@ -2,20 +2,16 @@
  * The SQL port every behaviour of the store is written once over (src/store/sql/port.ts), and the migrations
  * written once (src/store/sql/migration.ts), on the backend of the run: the same statements, the same answers.
  */
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closePools, openPools, postgresPort } from '../src/store/postgres/db.js';
 import { POSTGRES_SCHEMA } from '../src/store/postgres/migrate.js';
 import { POSTGRES_TYPES } from '../src/store/postgres/migrations.js';
 import { applyMigrations, FIRST_SHARED_VERSION, migrationsFor, type SharedMigration } from '../src/store/sql/migration.js';
 import { SHARED_MIGRATIONS } from '../src/store/sql/migrations.js';
 import { Params } from '../src/store/sql/params.js';
 import type { SqlPort } from '../src/store/sql/port.js';
-import { openSqliteDatabase, SqlitePort } from '../src/store/sqlite/connection.js';
 import { SQLITE_TYPES } from '../src/store/sqlite/migrations.js';
 import { SQLITE_SCHEMA } from '../src/store/sqlite/sqlite-store.js';
-import { createDatabase, databaseUrl, dropDatabase, newDatabaseName, onPostgres } from './helpers/backend.js';
-import { testDir } from './helpers/temp-dir.js';
+import { onPostgres, openTestPort } from './helpers/backend.js';
 
 /** A table such as the next issues add: written once, with the dialect's column types. */
 const NOTES: SharedMigration = {
@@ -36,23 +32,8 @@ CREATE TABLE notes (
 describe('the SQL port', () => {
   let port: SqlPort;
   let close: () => Promise<void>;
-  const database = newDatabaseName();
-
   beforeAll(async () => {
-    if (onPostgres) {
-      await createDatabase(database);
-      // The store's own pools: its type parsers read bigint and numeric as numbers.
-      const pools = openPools(databaseUrl(database), undefined, 3);
-      port = postgresPort(pools.primary);
-      close = async () => {
-        await closePools(pools);
-        await dropDatabase(database);
-      };
-    } else {
-      const sqlite = new SqlitePort(openSqliteDatabase(join(testDir('munidata-port-'), 'port.db')));
-      port = sqlite;
-      close = async () => sqlite.close();
-    }
+    ({ port, close } = await openTestPort());
     const migrations = migrationsFor([], [NOTES], onPostgres ? POSTGRES_TYPES : SQLITE_TYPES);
     await applyMigrations(port, migrations, () => '2026-11-24T00:00:00.000Z');
     // Applied once: a second run finds it recorded.

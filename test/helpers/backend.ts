@@ -8,8 +8,10 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
-import { openPools } from '../../src/store/postgres/db.js';
+import { closePools, openPools, postgresPort } from '../../src/store/postgres/db.js';
 import { openPostgresStore, PostgresStore } from '../../src/store/postgres/postgres-store.js';
+import type { SqlPort } from '../../src/store/sql/port.js';
+import { openSqliteDatabase, SqlitePort } from '../../src/store/sqlite/connection.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testDir } from './temp-dir.js';
@@ -156,6 +158,27 @@ for (let attempt = 0; ; attempt++) {
 }
 await client.end();
 `;
+
+/**
+ * A bare SQL port on a fresh SQLite file or PostgreSQL database of its own (no schema), through the store's own
+ * connections (PostgreSQL: its pools, whose type parsers read bigint and numeric as numbers); `close` drops it.
+ */
+export async function openTestPort(): Promise<{ port: SqlPort; close: () => Promise<void> }> {
+  if (!onPostgres) {
+    const sqlite = new SqlitePort(openSqliteDatabase(join(testDir('munidata-port-'), 'port.db')));
+    return { port: sqlite, close: async () => sqlite.close() };
+  }
+  const database = newDatabaseName();
+  await createDatabase(database);
+  const pools = openPools(databaseUrl(database), undefined, 3);
+  return {
+    port: postgresPort(pools.primary),
+    close: async () => {
+      await closePools(pools);
+      await dropDatabase(database);
+    },
+  };
+}
 
 /** A second store on the file or database another store opened (as a restarted process would); closing it drops nothing. */
 export function openStoreAt(dbPath: string): Store {
