@@ -12,6 +12,7 @@ import { contractFingerprint } from '../shared/fingerprint.js';
 import { type BatchContext, writeRecords } from './batch-write.js';
 import type { BulkRow } from './bulk-load.js';
 import { type Held, heldRecords } from './held-records.js';
+import { takeOutOfRollups } from './rollups.js';
 
 interface Pending {
   /** The stored id, or undefined for a new contract (given one when written). */
@@ -97,25 +98,7 @@ async function forgetContracts(batch: BatchContext, ids: readonly number[]): Pro
     ids,
   ]);
   for (const party of parties) batch.entityQueue.add(party.nif as string | null);
-  const placed = new Map<number, number[]>();
-  for (const p of await tx.query(`SELECT contract_id, municipality_id FROM contract_municipalities WHERE ${inList('contract_id')}`, [
-    ids,
-  ])) {
-    const id = Number(p.contract_id);
-    placed.set(id, [...(placed.get(id) ?? []), Number(p.municipality_id)]);
-  }
-  for (const row of await tx.query(
-    `SELECT id, published_on, cpv_division, procedure_type, price_eur FROM contracts WHERE ${inList('id')}`,
-    [ids],
-  )) {
-    batch.rollups.remove({
-      published_on: String(row.published_on),
-      cpv_division: row.cpv_division as string | null,
-      procedure_type: row.procedure_type as string | null,
-      price_eur: row.price_eur === null ? null : Number(row.price_eur),
-      municipality_ids: placed.get(Number(row.id)) ?? [],
-    });
-  }
+  await takeOutOfRollups(tx, batch.rollups, inList('c.id'), [ids]);
   await batch.load.unindexText('contracts', inList('id'), [ids]);
   for (const table of CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE ${inList('contract_id')}`, [ids]);
 }

@@ -8,6 +8,33 @@
 import type { EntityQueue, RollupDeltas, SetDelta } from '../shared/rollup-deltas.js';
 import type { ColumnType, SqlPort } from '../sql/port.js';
 
+/**
+ * Takes the stored contracts that `where` names (a condition on `contracts c`, its values bound from $1) out of the
+ * rollup deltas: what they contribute, read before they are rewritten or deleted (two statements).
+ */
+export async function takeOutOfRollups(tx: SqlPort, deltas: RollupDeltas, where: string, values: readonly unknown[]): Promise<void> {
+  const placed = new Map<number, number[]>();
+  for (const p of await tx.query(
+    `SELECT x.contract_id, x.municipality_id FROM contracts c JOIN contract_municipalities x ON x.contract_id = c.id WHERE ${where}`,
+    values,
+  )) {
+    const id = Number(p.contract_id);
+    placed.set(id, [...(placed.get(id) ?? []), Number(p.municipality_id)]);
+  }
+  for (const c of await tx.query(
+    `SELECT c.id, c.published_on, c.cpv_division, c.procedure_type, c.price_eur FROM contracts c WHERE ${where}`,
+    values,
+  )) {
+    deltas.remove({
+      published_on: String(c.published_on),
+      cpv_division: c.cpv_division === null ? null : String(c.cpv_division),
+      procedure_type: c.procedure_type === null ? null : String(c.procedure_type),
+      price_eur: c.price_eur === null ? null : Number(c.price_eur),
+      municipality_ids: placed.get(Number(c.id)) ?? [],
+    });
+  }
+}
+
 /** Adds a batch's rollup deltas to contract_rollups, contract_month_rollups and contract_set_rollups. */
 export async function flushRollups(tx: SqlPort, deltas: RollupDeltas): Promise<void> {
   const { fine, months, sets } = deltas.take();

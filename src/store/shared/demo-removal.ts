@@ -9,7 +9,7 @@
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
 import { bumpDataVersion } from '../meta.js';
 import type { BulkLoad } from '../procurement/bulk-load.js';
-import { flushRollups, refreshEntityTotals } from '../procurement/rollups.js';
+import { flushRollups, refreshEntityTotals, takeOutOfRollups } from '../procurement/rollups.js';
 import type { SqlPort } from '../sql/port.js';
 import { RollupDeltas } from './rollup-deltas.js';
 
@@ -128,33 +128,6 @@ function demoRemovalStatements(demoIndicators: readonly string[]): { before: str
   return { before, entities };
 }
 
-/** What the demo contracts contribute to the rollups, read before they go (two queries, joined here). */
-const DEMO_CONTRACT_FACTS = `SELECT id, published_on, cpv_division, procedure_type, price_eur FROM contracts WHERE source = ${DEMO}`;
-const DEMO_CONTRACT_PLACES = `SELECT contract_id, municipality_id FROM contract_municipalities
-  WHERE contract_id IN (SELECT id FROM contracts WHERE source = ${DEMO})`;
-
-/** Takes the demo contracts out of the rollup deltas (shared/rollup-deltas.ts) from the rows of the two queries. */
-function removeFromRollups(
-  deltas: RollupDeltas,
-  facts: readonly Record<string, unknown>[],
-  places: readonly Record<string, unknown>[],
-): void {
-  const placed = new Map<number, number[]>();
-  for (const p of places) {
-    const id = Number(p.contract_id);
-    placed.set(id, [...(placed.get(id) ?? []), Number(p.municipality_id)]);
-  }
-  for (const c of facts) {
-    deltas.remove({
-      published_on: String(c.published_on),
-      cpv_division: c.cpv_division === null ? null : String(c.cpv_division),
-      procedure_type: c.procedure_type === null ? null : String(c.procedure_type),
-      price_eur: c.price_eur === null ? null : Number(c.price_eur),
-      municipality_ids: placed.get(Number(c.id)) ?? [],
-    });
-  }
-}
-
 /**
  * Runs the removal inside `tx` and says what went. The full-text rows of what goes are deleted through the
  * dialect's bulk load while their records are still there (none where the text index follows its table by itself).
@@ -163,7 +136,7 @@ export async function removeDemoRecords(tx: SqlPort, load: BulkLoad, demoIndicat
   const sets = demoSets(demoIndicators);
   const [counts] = await tx.query(demoRemovalCounts(demoIndicators));
   const deltas = new RollupDeltas();
-  removeFromRollups(deltas, await tx.query(DEMO_CONTRACT_FACTS), await tx.query(DEMO_CONTRACT_PLACES));
+  await takeOutOfRollups(tx, deltas, `c.source = ${DEMO}`, []);
   const { before, entities } = demoRemovalStatements(demoIndicators);
   await load.unindexText('contracts', sets.demoSource, []);
   await load.unindexText('announcements', sets.demoSource, []);
