@@ -21,6 +21,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
+import { headerValue } from '../http/header-value.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -116,7 +117,7 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
     return sendHttpRefusal(agent, request, reply, toApiError(error), undefined, idOf(request.body));
   }
 
-  const version = single(request.headers['mcp-protocol-version']);
+  const version = headerValue(request.headers['mcp-protocol-version']);
   if (version !== undefined && !isSupportedVersion(version)) {
     return sendRpcError(reply, agent.headers(principal), idOf(request.body), unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
   }
@@ -239,10 +240,6 @@ async function handleNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyReques
 // ---------------------------------------------------------------------------------------------------------
 // Answers
 // ---------------------------------------------------------------------------------------------------------
-
-export function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
 
 function sendJson(reply: FastifyReply, body: string | Buffer) {
   return reply.header('cache-control', 'no-store').type('application/json').send(body);

@@ -16,6 +16,7 @@ import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE } from '../../core/csv.js';
 import type { Admission, Core, Download, FileFormat } from '../../core/execute.js';
 import type { AnyOperation, DownloadRoute } from '../../core/operation.js';
 import { ApiError, toApiError } from '../../lib/errors.js';
+import { headerValue } from '../http/header-value.js';
 import { rateLimitHeaderList } from '../http/limit-headers.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
@@ -38,7 +39,7 @@ async function handleDownload(core: Core, operation: AnyOperation, request: Fast
     const format = fileFormat(request.query as Record<string, unknown>);
     const { dataset } = request.params as { dataset: string };
     await core.download(
-      { admission, operation, dataset, format, ifNoneMatch: header(request.headers['if-none-match']), channel: 'rest' },
+      { admission, operation, dataset, format, ifNoneMatch: headerValue(request.headers['if-none-match']), channel: 'rest' },
       (file) => sendFile(request, reply, admitted, file),
     );
   } catch (error) {
@@ -91,7 +92,7 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, admission:
       ahead.push(next.value);
     }
   }
-  const encoding = negotiateEncoding(header(request.headers['accept-encoding']));
+  const encoding = negotiateEncoding(headerValue(request.headers['accept-encoding']));
   headers.push('content-type', CSV_MEDIA_TYPE, 'content-disposition', `attachment; filename="${file.dataset.name}.csv"`);
   if (encoding !== undefined) headers.push('content-encoding', encoding);
   else if (file.size !== undefined) headers.push('content-length', String(file.size));
@@ -119,8 +120,4 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, admission:
     if (failure !== undefined) throw failure;
     request.log.debug({ err: error, request_id: request.id }, 'bulk file: the client closed the connection');
   }
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -16,6 +16,7 @@ import type { Admission, Core, Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ApiError, toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
+import { headerValue } from '../http/header-value.js';
 import { rateLimitHeaderList } from '../http/limit-headers.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
@@ -73,7 +74,7 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
     admission = await core.admit(requestFacts(request));
     const { [FORMAT_PARAMETER]: formatParameter, ...query } = request.query as Record<string, unknown>;
     // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
-    const format = requestedFormat(formatParameter, header(headers.accept), csv);
+    const format = requestedFormat(formatParameter, headerValue(headers.accept), csv);
     const asCsv = format !== 'json';
     const input = { ...query, ...(request.params as Record<string, unknown>) };
     const admitted = admission;
@@ -144,7 +145,7 @@ function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: stri
 
 /** The encoding to send `body` in: compressed from 1 KiB when `Accept-Encoding` allows. */
 function encodingFor(body: Buffer, request: FastifyRequest): ContentEncoding | undefined {
-  return body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(header(request.headers['accept-encoding'])) : undefined;
+  return body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(headerValue(request.headers['accept-encoding'])) : undefined;
 }
 
 function writeAnswer(reply: FastifyReply, status: number, headers: string[], body: Buffer | undefined): void {
@@ -170,10 +171,6 @@ function csvFileName(operation: AnyOperation, params: unknown): string {
     .join('-')
     .toLowerCase();
   return `${name.slice(0, 120)}.csv`;
-}
-
-function header(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }
 
 function nextCursorOf(value: unknown): string | undefined {
