@@ -20,6 +20,21 @@ export interface Paging {
   page<T>(rows: T[], positionOf: (row: T) => unknown): PageResult<T>;
 }
 
+/**
+ * `rows` (up to `limit + 1`) cut to one page: when there is a row more, the page ends at `limit` and `cursorFor`
+ * names the position of its last row as `next_cursor`.
+ */
+export function cutPage<T>(
+  rows: T[],
+  limit: number,
+  positionOf: (row: T) => unknown,
+  cursorFor: (position: unknown) => string,
+): PageResult<T> {
+  if (rows.length <= limit) return { items: rows, next_cursor: null, has_more: false };
+  const items = rows.slice(0, limit);
+  return { items, next_cursor: cursorFor(positionOf(items[items.length - 1])), has_more: true };
+}
+
 export interface Usage {
   /** Charged requests in the current monthly period. */
   readonly used: number;

@@ -9,7 +9,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { Domain } from '../lib/domains.js';
-import type { OperationContext, PageResult, Paging } from './context.js';
+import { cutPage, type OperationContext, type PageResult, type Paging } from './context.js';
 import { type Cell, type CsvTable, csvTable } from './csv.js';
 import type { AnyOperation } from './operation.js';
 import type { ReferenceData } from './reference.js';
@@ -107,10 +107,10 @@ export async function* datasetPages(dataset: Dataset, ctx: DatasetReadContext): 
         limit,
         after,
         page<T>(rows: T[], positionOf: (row: T) => unknown): PageResult<T> {
-          if (rows.length <= limit) return { items: rows, next_cursor: null, has_more: false };
-          const kept = rows.slice(0, limit);
-          next = positionOf(kept[kept.length - 1]);
-          return { items: kept, next_cursor: 'next', has_more: true };
+          return cutPage(rows, limit, positionOf, (position) => {
+            next = position;
+            return 'next';
+          });
         },
       };
       const value = (await op.handler(input as never, { ...ctx, paging })) as unknown;

@@ -18,7 +18,7 @@ import { ApiError, toApiError } from '../lib/errors.js';
 import type { LimitState } from '../lib/limit-state.js';
 import type { UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
-import type { OperationContext, PageResult, Paging } from './context.js';
+import { cutPage, type OperationContext, type PageResult, type Paging } from './context.js';
 import { CSV_FORMAT_DIALECTS, type CsvTable, csvTable } from './csv.js';
 import { type CursorCodec, cursorScope } from './cursor.js';
 import { DatasetFiles } from './dataset-files.js';
@@ -430,9 +430,7 @@ export class Core {
         return typeof input.cursor === 'string' ? cursors.decode(scopeOf(), input.cursor) : undefined;
       },
       page<T>(rows: T[], positionOf: (row: T) => unknown): PageResult<T> {
-        if (rows.length <= limit) return { items: rows, next_cursor: null, has_more: false };
-        const items = rows.slice(0, limit);
-        return { items, next_cursor: cursors.encode(scopeOf(), positionOf(items[items.length - 1])), has_more: true };
+        return cutPage(rows, limit, positionOf, (position) => cursors.encode(scopeOf(), position));
       },
     };
   }
