@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Command } from 'commander';
 import type { Caller } from '../access/caller.js';
-import { DatasetFiles } from '../core/dataset-files.js';
+import { DatasetFiles, fileChunks } from '../core/dataset-files.js';
 import { type Dataset, type DatasetReadContext, datasetPages } from '../core/datasets.js';
 import { ReferenceCache } from '../core/reference.js';
 import { AdminError } from '../lib/admin-error.js';
@@ -95,15 +95,14 @@ export async function exportTables(store: Store, options: { dir: string; format:
   return written;
 }
 
-/** The dataset as one CSV file, written page by page; its row count. */
+/** The dataset as one CSV file, written page by page as the bulk download makes it; its row count. */
 async function writeCsvFile(file: string, dataset: Dataset, ctx: DatasetReadContext): Promise<number> {
   const fd = openSync(file, 'w');
   let rows = 0;
   try {
-    writeSync(fd, dataset.table.header('rfc4180', dataset.leading));
-    for await (const page of datasetPages(dataset, ctx)) {
-      writeSync(fd, dataset.table.rows(page.items, 'rfc4180', page.leading));
-      rows += page.items.length;
+    for await (const chunk of fileChunks(dataset, ctx, ['rfc4180'])) {
+      writeSync(fd, chunk.bytes[0]);
+      rows += chunk.rows.length;
     }
   } finally {
     closeSync(fd);

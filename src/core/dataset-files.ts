@@ -120,7 +120,7 @@ export class DatasetFiles {
   async *file(dataset: Dataset, ctx: DatasetReadContext, dialect: CsvDialect, announced?: DatasetMeasure): AsyncGenerator<Buffer> {
     const length = announced?.bytes[dialect];
     let sent = 0;
-    for await (const chunk of chunks(dataset, ctx, [dialect])) {
+    for await (const chunk of fileChunks(dataset, ctx, [dialect])) {
       const bytes = chunk.bytes[0];
       sent += bytes.length;
       if (length !== undefined && sent > length) throw new FileChangedError(`${dataset.name} grew while it was sent`);
@@ -152,8 +152,8 @@ interface Chunk {
   readonly rows: readonly unknown[];
 }
 
-/** The file in each of `dialects` side by side, chunk by chunk: one read of the data serves them all. */
-async function* chunks(dataset: Dataset, ctx: DatasetReadContext, dialects: readonly CsvDialect[]): AsyncGenerator<Chunk> {
+/** The file in each of `dialects` side by side, chunk by chunk (the header, then a page's rows): one read of the data serves them all. */
+export async function* fileChunks(dataset: Dataset, ctx: DatasetReadContext, dialects: readonly CsvDialect[]): AsyncGenerator<Chunk> {
   yield { bytes: dialects.map((d) => Buffer.from(dataset.table.header(d, dataset.leading))), rows: [] };
   for await (const page of datasetPages(dataset, ctx)) {
     if (page.items.length === 0) continue;
@@ -166,7 +166,7 @@ async function measureFile(dataset: Dataset, ctx: DatasetReadContext): Promise<D
   const bytes = DIALECTS.map(() => 0);
   let rows = 0;
   let syntheticRows = 0;
-  for await (const chunk of chunks(dataset, ctx, DIALECTS)) {
+  for await (const chunk of fileChunks(dataset, ctx, DIALECTS)) {
     chunk.bytes.forEach((buffer, i) => {
       hashes[i].update(buffer);
       bytes[i] += buffer.length;
