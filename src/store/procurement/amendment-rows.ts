@@ -5,6 +5,7 @@
  */
 import type { AmendmentRecord } from '../procurement-records.js';
 import { toAmendment } from '../shared/procurement-rows.js';
+import { inIdOrder } from '../shared/row-values.js';
 import type { SqlPort } from '../sql/port.js';
 
 /** Select list and FROM clause of an amendment with its derived previous price (alias `a`). */
@@ -21,8 +22,7 @@ export const AMENDMENT_SELECT = `a.*, coalesce(
 export async function loadAmendments(port: SqlPort, ids: readonly number[]): Promise<AmendmentRecord[]> {
   if (ids.length === 0) return [];
   const rows = await port.query(`SELECT ${AMENDMENT_SELECT} WHERE ${port.dialect.inList('a.id', '$1')}`, [ids]);
-  const byId = new Map(rows.map((row) => [Number(row.id), toAmendment(row)]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
+  return inIdOrder(ids, rows, (row) => toAmendment(row));
 }
 
 /** The amendments of these contracts, by contract (in the order of `contractIds`), then date, then id. */

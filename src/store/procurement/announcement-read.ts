@@ -12,10 +12,11 @@ import type { AnnouncementFilter, DatePosition, KeysetPage } from '../procuremen
 import type { AnnouncementRecord } from '../procurement-records.js';
 import { dateRange } from '../shared/date-ranges.js';
 import { toAnnouncement } from '../shared/procurement-rows.js';
+import { inIdOrder } from '../shared/row-values.js';
 import { type Params, prefixPattern } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
 import { type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
-import { cpvsByRecord, inIdOrder, placesByRecord } from './record-parts.js';
+import { cpvsByRecord, placesByRecord } from './record-parts.js';
 import { type TextSearch, textStart } from './text-search.js';
 
 type Dimension = 'municipality' | 'district' | undefined;

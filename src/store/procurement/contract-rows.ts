@@ -1,10 +1,10 @@
 /** Contract records read back from their tables: one statement per table for a whole page, never one per contract. */
 import type { ContractDetailRecord, ContractRecord } from '../procurement-records.js';
 import { toAmendment, toContract } from '../shared/procurement-rows.js';
-import { groupRows } from '../shared/row-values.js';
+import { groupRows, inIdOrder } from '../shared/row-values.js';
 import type { SqlPort } from '../sql/port.js';
 import { AMENDMENT_SELECT } from './amendment-rows.js';
-import { cpvsByRecord, inIdOrder, placesByRecord } from './record-parts.js';
+import { cpvsByRecord, placesByRecord } from './record-parts.js';
 
 /** The contracts with these ids, in the order of `ids`; unknown ids skipped. */
 export async function loadContracts(port: SqlPort, ids: readonly number[]): Promise<ContractRecord[]> {

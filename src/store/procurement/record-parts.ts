@@ -25,9 +25,3 @@ export async function placesByRecord(port: SqlPort, owner: Owner, ids: readonly 
   );
   return groupRows(rows, (r) => Number(r.owner));
 }
-
-/** Records built from their rows, in the order of `ids`; unknown ids skipped. */
-export function inIdOrder<T>(ids: readonly number[], rows: readonly Row[], build: (row: Row, id: number) => T): T[] {
-  const byId = new Map(rows.map((row) => [Number(row.id), build(row, Number(row.id))]));
-  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as T] : []));
-}

@@ -40,3 +40,9 @@ export function groupRows<K>(rows: readonly Row[], keyOf: (row: Row) => K): Map<
   }
   return groups;
 }
+
+/** Records built from their rows (keyed by their `id` column), in the order of `ids`; unknown ids skipped. */
+export function inIdOrder<T>(ids: readonly number[], rows: readonly Row[], build: (row: Row, id: number) => T): T[] {
+  const byId = new Map(rows.map((row) => [Number(row.id), build(row, Number(row.id))]));
+  return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as T] : []));
+}

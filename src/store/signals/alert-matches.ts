@@ -10,11 +10,12 @@
  */
 import type { KeysetPage } from '../procurement-queries.js';
 import { toAlertMatch } from '../shared/alert-rows.js';
+import { inIdOrder } from '../shared/row-values.js';
 import type { AlertMatchFilter, InstantPosition } from '../signal-queries.js';
 import type { AlertMatchInput, AlertMatchRecord } from '../signal-records.js';
 import type { Params } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
-import { type InstantQuery, inOrder, readInstantIds, unique } from './instant-keyset.js';
+import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
 const MATCH_ROW = [
   ['rule_id', 'integer'],
@@ -123,7 +124,7 @@ const MATCH_SELECT = 'SELECT m.*, r.name AS rule_name FROM alert_matches m JOIN 
 async function loadAlertMatches(port: SqlPort, ids: readonly number[]): Promise<AlertMatchRecord[]> {
   if (ids.length === 0) return [];
   const rows = await port.query(`${MATCH_SELECT} WHERE ${port.dialect.inList('m.id', '$1')}`, [ids]);
-  return inOrder(ids, new Map(rows.map((row) => [Number(row.id), toAlertMatch(row)])));
+  return inIdOrder(ids, rows, (row) => toAlertMatch(row));
 }
 
 export async function getAlertMatch(port: SqlPort, id: number): Promise<AlertMatchRecord | undefined> {

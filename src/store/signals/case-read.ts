@@ -10,18 +10,19 @@
  */
 import type { KeysetPage } from '../procurement-queries.js';
 import { toCase } from '../shared/case-rows.js';
+import { inIdOrder } from '../shared/row-values.js';
 import type { CaseFilter, InstantPosition } from '../signal-queries.js';
 import type { CaseDetailRecord, CaseRecord } from '../signal-records.js';
 import type { Params } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
 import { loadCaseEvents } from './case-write.js';
-import { type InstantQuery, inOrder, readInstantIds, unique } from './instant-keyset.js';
+import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
 export async function listCases(port: SqlPort, filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]> {
   const ids = await readInstantIds(port, caseQuery(port.dialect, filter, page));
   if (ids.length === 0) return [];
   const rows = await port.query(`SELECT * FROM cases WHERE ${port.dialect.inList('id', '$1')}`, [ids]);
-  return inOrder(ids, new Map(rows.map((row) => [Number(row.id), toCase(row)])));
+  return inIdOrder(ids, rows, (row) => toCase(row));
 }
 
 /** The query of a page; exported for the tests that EXPLAIN it. */

@@ -63,8 +63,3 @@ export async function readInstantIds(port: SqlPort, query: InstantQuery): Promis
 export function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
-
-/** The rows with these ids, in the order of `ids`; unknown ids skipped. */
-export function inOrder<T>(ids: readonly number[], byId: Map<number, T>): T[] {
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}

@@ -1,8 +1,9 @@
 /** Signals read back: one statement for a whole page, with the case each signal is linked to (rows → records: shared/signal-rows.ts). */
+
+import { inIdOrder } from '../shared/row-values.js';
 import { toSignal } from '../shared/signal-rows.js';
 import type { SignalRecord } from '../signal-records.js';
 import type { Row, SqlPort } from '../sql/port.js';
-import { inOrder } from './instant-keyset.js';
 
 /** Select list and FROM clause of a signal with its case (alias `s`). */
 const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id';
@@ -11,7 +12,7 @@ const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links
 export async function loadSignals(port: SqlPort, ids: readonly number[]): Promise<SignalRecord[]> {
   if (ids.length === 0) return [];
   const rows = await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.id', '$1')}`, [ids]);
-  return inOrder(ids, new Map(rows.map((row) => [Number(row.id), toSignal(row)])));
+  return inIdOrder(ids, rows, (row) => toSignal(row));
 }
 
 /** The signals with these keys, by id; unknown keys skipped. */
