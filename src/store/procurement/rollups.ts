@@ -6,6 +6,7 @@
  * store interface has it (after loads). Call them inside the writing transaction.
  */
 import type { EntityQueue, RollupDeltas, SetDelta } from '../shared/rollup-deltas.js';
+import { groupRows } from '../shared/row-values.js';
 import type { ColumnType, SqlPort } from '../sql/port.js';
 
 /**
@@ -13,14 +14,13 @@ import type { ColumnType, SqlPort } from '../sql/port.js';
  * rollup deltas: what they contribute, read before they are rewritten or deleted (two statements).
  */
 export async function takeOutOfRollups(tx: SqlPort, deltas: RollupDeltas, where: string, values: readonly unknown[]): Promise<void> {
-  const placed = new Map<number, number[]>();
-  for (const p of await tx.query(
-    `SELECT x.contract_id, x.municipality_id FROM contracts c JOIN contract_municipalities x ON x.contract_id = c.id WHERE ${where}`,
-    values,
-  )) {
-    const id = Number(p.contract_id);
-    placed.set(id, [...(placed.get(id) ?? []), Number(p.municipality_id)]);
-  }
+  const placed = groupRows(
+    await tx.query(
+      `SELECT x.contract_id, x.municipality_id FROM contracts c JOIN contract_municipalities x ON x.contract_id = c.id WHERE ${where}`,
+      values,
+    ),
+    (p) => Number(p.contract_id),
+  );
   for (const c of await tx.query(
     `SELECT c.id, c.published_on, c.cpv_division, c.procedure_type, c.price_eur FROM contracts c WHERE ${where}`,
     values,
@@ -30,7 +30,7 @@ export async function takeOutOfRollups(tx: SqlPort, deltas: RollupDeltas, where:
       cpv_division: c.cpv_division === null ? null : String(c.cpv_division),
       procedure_type: c.procedure_type === null ? null : String(c.procedure_type),
       price_eur: c.price_eur === null ? null : Number(c.price_eur),
-      municipality_ids: placed.get(Number(c.id)) ?? [],
+      municipality_ids: (placed.get(Number(c.id)) ?? []).map((p) => Number(p.municipality_id)),
     });
   }
 }
