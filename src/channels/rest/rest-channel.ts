@@ -148,10 +148,11 @@ function encodingFor(body: Buffer, request: FastifyRequest): ContentEncoding | u
   return body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(headerValue(request.headers['accept-encoding'])) : undefined;
 }
 
+/** A HEAD answer has GET's headers, `content-length` included, and no body (RFC 9110, 9.3.2). */
 function writeAnswer(reply: FastifyReply, status: number, headers: string[], body: Buffer | undefined): void {
   reply.hijack();
   reply.raw.writeHead(status, headers);
-  reply.raw.end(body);
+  reply.raw.end(reply.request.method === 'HEAD' ? undefined : body);
 }
 
 /**
