@@ -60,6 +60,7 @@ export const NEEDS = {
  */
 export const SAME_ON_EVERY_STORE: readonly string[] = [
   'test/build-script.test.ts',
+  'test/dependencies.test.ts',
   'test/floors.test.ts',
   'test/lanes.test.ts',
   'test/self-contained.test.ts',
