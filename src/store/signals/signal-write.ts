@@ -10,13 +10,12 @@
  * statements (`dialect.rows`), whatever the batch's size.
  */
 import { appendChanges } from '../journal/journal.js';
-import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
+import { SIGNAL_FIELDS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
 import type { ColumnType, Row, SqlPort } from '../sql/port.js';
 
-const NUMBERS: Partial<Record<string, ColumnType>> = { municipality_id: 'integer', confidence: 'real', amount_eur: 'real' };
-const WRITTEN = ['origin', 'fingerprint', ...SIGNAL_COLUMNS] as const;
-const WRITTEN_ROW = WRITTEN.map((c) => [c, NUMBERS[c] ?? 'text'] as const);
+const WRITTEN_ROW: [string, ColumnType][] = [['origin', 'text'], ['fingerprint', 'text'], ...SIGNAL_FIELDS.batch()];
+const WRITTEN = WRITTEN_ROW.map(([column]) => column);
 
 interface Stored {
   id: number | undefined;
@@ -49,7 +48,7 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
     }
     if (old) summary.updated++;
     else summary.inserted++;
-    writes.push({ input, old, values: [input.origin, fingerprint, ...SIGNAL_COLUMNS.map((c) => columns[c])] });
+    writes.push({ input, old, values: [input.origin, fingerprint, ...SIGNAL_FIELDS.columns.map((c) => columns[c])] });
     // A key met twice in one batch compares with what was just written.
     current.set(input.key, { id: old?.id, fingerprint, caseId: null, relationship: input.case?.relationship ?? null });
   }
