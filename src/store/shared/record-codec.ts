@@ -4,8 +4,8 @@
  * checks the fields against the record type (a vocabulary such as `Stage` is read as its text).
  */
 import type { ColumnType, SqlPort } from '../sql/port.js';
-import * as value from './row-values.js';
 import type { ColumnDecoding, Row } from './row-values.js';
+import * as value from './row-values.js';
 
 /** How one column becomes its field (`decode`: how the dialect reads lists and flags back) and what a batch binds it as. */
 export interface Column<T> {
@@ -23,9 +23,8 @@ export const int = column('integer', (v) => Number(v));
 export const intOrNull = column('integer', value.numberOrNull);
 export const number = column('real', (v) => Number(v));
 export const numberOrNull = column('real', value.numberOrNull);
-// biome-ignore lint/suspicious/noExplicitAny: a JSON column holds what its record type says, as JSON.parse gives it.
+// A JSON column holds what its record type says, as JSON.parse gives it.
 export const json = column<any>('text', (v) => JSON.parse(String(v)));
-// biome-ignore lint/suspicious/noExplicitAny: as `json`.
 export const jsonOrNull = column<any>('text', (v) => (v === null ? null : JSON.parse(String(v))));
 export const list = column('text', (v, decode) => decode.list(v));
 /** A flag that is set or not (a null column is not set). */
