@@ -4,6 +4,7 @@
  * checks the fields against the record type (a vocabulary such as `Stage` is read as its text).
  */
 import type { ColumnType, SqlPort } from '../sql/port.js';
+import { insertInto } from '../sql/statements.js';
 import type { ColumnDecoding, Row } from './row-values.js';
 import * as value from './row-values.js';
 
@@ -11,9 +12,11 @@ import * as value from './row-values.js';
 export interface Column<T> {
   readonly read: (value: unknown, decode: ColumnDecoding) => T;
   readonly type: ColumnType;
+  /** The field as bound (a JSON column's text; the adapters encode lists and flags themselves). */
+  readonly write?: (field: T) => unknown;
 }
 
-const column = <T>(type: ColumnType, read: (value: unknown, decode: ColumnDecoding) => T): Column<T> => ({ read, type });
+const column = <T>(type: ColumnType, read: Column<T>['read'], write?: Column<T>['write']): Column<T> => ({ read, type, write });
 
 export const text = column('text', (v) => String(v));
 export const textOrNull = column('text', value.textOrNull);
@@ -24,8 +27,12 @@ export const intOrNull = column('integer', value.numberOrNull);
 export const number = column('real', (v) => Number(v));
 export const numberOrNull = column('real', value.numberOrNull);
 // A JSON column holds what its record type says, as JSON.parse gives it.
-export const json = column<any>('text', (v) => JSON.parse(String(v)));
-export const jsonOrNull = column<any>('text', (v) => (v === null ? null : JSON.parse(String(v))));
+export const json = column<any>('text', (v) => JSON.parse(String(v)), JSON.stringify);
+export const jsonOrNull = column<any>(
+  'text',
+  (v) => (v === null ? null : JSON.parse(String(v))),
+  (field) => (field === null ? null : JSON.stringify(field)),
+);
 export const list = column('text', (v, decode) => decode.list(v));
 /** A flag that is set or not (a null column is not set). */
 export const flag = column('integer', (v, decode) => decode.flag(v) === true);
@@ -48,14 +55,22 @@ export interface RecordCodec<R> {
   all(port: SqlPort, sql: string, values?: readonly unknown[]): Promise<R[]>;
   /** The record of a statement's first row; undefined when it has none. */
   first(port: SqlPort, sql: string, values?: readonly unknown[]): Promise<R | undefined>;
-  /** The columns but `except`, with the types a batch of rows binds them as (`Dialect.rows`). */
-  batch(...except: (keyof R & string)[]): [string, ColumnType][];
+  /** Inserts `record`'s `columns` into `table` and reads back the row as stored. */
+  insert(port: SqlPort, table: string, record: object, columns: readonly (keyof R & string)[]): Promise<R>;
+  /** As `insert`, but nothing when a row with the same `key` is there already. */
+  insertNew(port: SqlPort, table: string, record: object, columns: readonly (keyof R & string)[], key: string): Promise<R | undefined>;
+  /** The values of `columns` (each of the codec's) as bound, from a record or input that has those fields. */
+  values(record: object, columns: readonly (keyof R & string)[]): unknown[];
+  /** The columns but `except`. */
+  except(...except: (keyof R & string)[]): (keyof R & string)[];
+  /** These columns (all by default) with the types a batch of rows binds them as (`Dialect.rows`). */
+  batch(columns?: readonly (keyof R & string)[]): [string, ColumnType][];
 }
 
 export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
   const entries = Object.entries(fields) as [keyof R & string, Column<unknown>][];
   const read = objectReader<R>(entries);
-  return {
+  const codec: RecordCodec<R> = {
     fields,
     columns: entries.map(([name]) => name),
     read,
@@ -65,8 +80,20 @@ export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
       const [row] = await port.query(sql, values);
       return row && read(row, port.dialect.columns);
     },
-    batch: (...except) => entries.filter(([name]) => !except.includes(name)).map(([name, c]) => [name, c.type]),
+    insert: async (port, table, record, columns) =>
+      read((await port.query(`${insertInto(table, columns)} RETURNING *`, codec.values(record, columns)))[0], port.dialect.columns),
+    insertNew: (port, table, record, columns, key) =>
+      codec.first(port, `${insertInto(table, columns)} ON CONFLICT (${key}) DO NOTHING RETURNING *`, codec.values(record, columns)),
+    values: (record, columns) =>
+      columns.map((name) => {
+        const field = (record as Record<string, unknown>)[name] ?? null;
+        const { write } = fields[name] as Column<unknown>;
+        return write ? write(field) : field;
+      }),
+    except: (...except) => entries.map(([name]) => name).filter((name) => !except.includes(name)),
+    batch: (columns = entries.map(([name]) => name)) => columns.map((name) => [name, (fields[name] as Column<unknown>).type]),
   };
+  return codec;
 }
 
 /**
