@@ -7,10 +7,16 @@ import { bumpDataVersion } from '../meta.js';
 import type { AccountRecord, ApiKeyRecord, KeyGrant, NewApiKey, PlanRecord } from '../records.js';
 import { ACCOUNT, API_KEY, PLAN } from '../shared/access-rows.js';
 import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
-import { insertInto, setExcluded } from '../sql/statements.js';
+import { insertInto, qualified, setExcluded } from '../sql/statements.js';
 import type { AccessStore, UsageStore } from '../store.js';
 
 const SAVE_PLAN = `${insertInto('plans', PLAN.columns)} ON CONFLICT (code) DO UPDATE SET ${setExcluded(PLAN.except('code'))}`;
+
+/** One statement for what authentication needs: the key, its account and the account's plan (names clashing renamed). */
+const GRANT_SELECT = `SELECT ${qualified('k', API_KEY.columns)},
+    a.name AS account_name, a.plan_code, a.beta, a.created_at AS account_created_at,
+    p.name AS plan_name, ${qualified('p', PLAN.except('code', 'name'))}
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.code = a.plan_code WHERE k.lookup = $1`;
 
 export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'accessVersion'>, UsageStore {
   readonly #ports: SqlPorts;
@@ -60,15 +66,7 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
-    // One statement for what authentication needs: the key, its account and the account's plan.
-    const [row] = await this.#ports.replica.query(
-      `SELECT k.id, k.account_id, k.lookup, k.hash, k.label, k.scopes, k.expires_at, k.revoked_at, k.created_at,
-         a.name AS account_name, a.plan_code, a.beta, a.created_at AS account_created_at,
-         p.name AS plan_name, p.api_access, p.domains, p.raw_values, p.judge, p.requests_per_minute, p.requests_per_month,
-         p.history_years, p.alerts_history_days
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.code = a.plan_code WHERE k.lookup = $1`,
-      [lookup],
-    );
+    const [row] = await this.#ports.replica.query(GRANT_SELECT, [lookup]);
     if (!row) return undefined;
     const account: Row = {
       id: row.account_id,

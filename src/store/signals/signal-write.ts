@@ -13,6 +13,7 @@ import { appendChanges } from '../journal/journal.js';
 import { SIGNAL_FIELDS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
 import type { ColumnType, Row, SqlPort } from '../sql/port.js';
+import { qualified } from '../sql/statements.js';
 
 const WRITTEN_ROW: [string, ColumnType][] = [['origin', 'text'], ['fingerprint', 'text'], ...SIGNAL_FIELDS.batch()];
 const WRITTEN = WRITTEN_ROW.map(([column]) => column);
@@ -64,7 +65,7 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
     const batch = tx.dialect.rows('$1', [['key', 'text'], ...WRITTEN_ROW]);
     const inserted = await tx.query(
       `INSERT INTO signals (key, ${WRITTEN.join(', ')}, first_seen_at, last_seen_at)
-       SELECT v.key, ${WRITTEN.map((c) => `v.${c}`).join(', ')}, $2, $2 FROM ${batch} AS v WHERE true ORDER BY v.ord
+       SELECT v.key, ${qualified('v', WRITTEN)}, $2, $2 FROM ${batch} AS v WHERE true ORDER BY v.ord
        RETURNING id, key`,
       [JSON.stringify(inserts.map((w) => [w.input.key, ...w.values])), now],
     );

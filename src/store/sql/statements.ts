@@ -9,3 +9,8 @@ export function insertInto(table: string, columns: readonly string[]): string {
 export function setExcluded(columns: readonly string[]): string {
   return columns.map((c) => `${c} = excluded.${c}`).join(', ');
 }
+
+/** `t.a, t.b`: the columns of the table under `alias`, for a select list. */
+export function qualified(alias: string, columns: readonly string[]): string {
+  return columns.map((c) => `${alias}.${c}`).join(', ');
+}
