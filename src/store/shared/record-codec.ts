@@ -1,7 +1,7 @@
 /**
  * A record's columns, written once: each field named with how its column is read back. The column list, the
- * read mapper and the types a batch of rows binds them as (`Dialect.rows`) all follow from it, and TypeScript
- * checks the fields against the record type (a vocabulary such as `Stage` is read as its text).
+ * read mapper, the values bound and the types a batch of rows binds them as (`Dialect.rows`) all follow from it,
+ * and TypeScript checks the fields against the record type (a vocabulary such as `Stage` is read as its text).
  */
 import type { ColumnType, SqlPort } from '../sql/port.js';
 import { insertInto } from '../sql/statements.js';
@@ -11,12 +11,13 @@ import * as value from './row-values.js';
 /** How one column becomes its field (`decode`: how the dialect reads lists and flags back) and what a batch binds it as. */
 export interface Column<T> {
   readonly read: (value: unknown, decode: ColumnDecoding) => T;
-  readonly type: ColumnType;
+  /** None for lists and flags: a batch of rows (`Dialect.rows`) has no type for them. */
+  readonly type: ColumnType | undefined;
   /** The field as bound (a JSON column's text; the adapters encode lists and flags themselves). */
   readonly write?: (field: T) => unknown;
 }
 
-const column = <T>(type: ColumnType, read: Column<T>['read'], write?: Column<T>['write']): Column<T> => ({ read, type, write });
+const column = <T>(type: ColumnType | undefined, read: Column<T>['read'], write?: Column<T>['write']): Column<T> => ({ read, type, write });
 
 export const text = column('text', (v) => String(v));
 export const textOrNull = column('text', value.textOrNull);
@@ -33,10 +34,9 @@ export const jsonOrNull = column<any>(
   (v) => (v === null ? null : JSON.parse(String(v))),
   (field) => (field === null ? null : JSON.stringify(field)),
 );
-export const list = column('text', (v, decode) => decode.list(v));
+export const list = column(undefined, (v, decode) => decode.list(v));
 /** A flag that is set or not (a null column is not set). */
-export const flag = column('integer', (v, decode) => decode.flag(v) === true);
-export const flagOrNull = column('integer', (v, decode) => decode.flag(v));
+export const flag = column(undefined, (v, decode) => decode.flag(v) === true);
 
 /** A field's type as its column holds it: a vocabulary (a union of strings) is text. */
 type Stored<T> = T extends string ? string : T extends readonly string[] ? string[] : T;
@@ -91,7 +91,12 @@ export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
         return write ? write(field) : field;
       }),
     except: (...except) => entries.map(([name]) => name).filter((name) => !except.includes(name)),
-    batch: (columns = entries.map(([name]) => name)) => columns.map((name) => [name, (fields[name] as Column<unknown>).type]),
+    batch: (columns = entries.map(([name]) => name)) =>
+      columns.map((name) => {
+        const { type } = fields[name] as Column<unknown>;
+        if (type === undefined) throw new Error(`recordCodec: ${name} is a list or a flag, which a batch of rows cannot bind`);
+        return [name, type];
+      }),
   };
   return codec;
 }
