@@ -25,11 +25,11 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
     this.#ports = ports;
   }
 
-  listPlans(): Promise<PlanRecord[]> {
+  async listPlans(): Promise<PlanRecord[]> {
     return PLAN.all(this.#ports.replica, 'SELECT * FROM plans ORDER BY code');
   }
 
-  getPlan(code: string): Promise<PlanRecord | undefined> {
+  async getPlan(code: string): Promise<PlanRecord | undefined> {
     return PLAN.first(this.#ports.replica, 'SELECT * FROM plans WHERE code = $1', [code]);
   }
 
@@ -37,23 +37,23 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
     await this.#ports.primary.run(SAVE_PLAN, PLAN.values(plan, PLAN.columns));
   }
 
-  createAccount(input: { name: string; plan_code: string; beta: boolean; now: string }): Promise<AccountRecord> {
+  async createAccount(input: { name: string; plan_code: string; beta: boolean; now: string }): Promise<AccountRecord> {
     return ACCOUNT.insert(this.#ports.primary, 'accounts', { ...input, created_at: input.now }, ACCOUNT.except('id'));
   }
 
-  listAccounts(): Promise<AccountRecord[]> {
+  async listAccounts(): Promise<AccountRecord[]> {
     return ACCOUNT.all(this.#ports.replica, 'SELECT * FROM accounts ORDER BY id');
   }
 
-  getAccount(id: number): Promise<AccountRecord | undefined> {
+  async getAccount(id: number): Promise<AccountRecord | undefined> {
     return ACCOUNT.first(this.#ports.replica, 'SELECT * FROM accounts WHERE id = $1', [id]);
   }
 
-  createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
+  async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
     return API_KEY.insert(this.#ports.primary, 'api_keys', { ...input, created_at: input.now }, API_KEY.except('id', 'revoked_at'));
   }
 
-  listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
+  async listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
     return API_KEY.all(this.#ports.replica, 'SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id', [accountId]);
   }
 
