@@ -32,7 +32,12 @@ export class SqlAgentHostStore implements AgentHostStore {
 
   // ── deployments ───────────────────────────────────────────────────────────
 
-  createDeployment(input: { slug: string; status: DeploymentStatus; spec: string; now: string }): Promise<DeploymentRecord | undefined> {
+  async createDeployment(input: {
+    slug: string;
+    status: DeploymentStatus;
+    spec: string;
+    now: string;
+  }): Promise<DeploymentRecord | undefined> {
     const record = { ...input, revision: 1, created_at: input.now, updated_at: input.now };
     return DEPLOYMENT.insertNew(this.#port, 'agent_deployments', record, DEPLOYMENT.except('id'), 'slug');
   }
@@ -54,30 +59,30 @@ export class SqlAgentHostStore implements AgentHostStore {
     return this.getDeployment(slug);
   }
 
-  getDeployment(slug: string): Promise<DeploymentRecord | undefined> {
+  async getDeployment(slug: string): Promise<DeploymentRecord | undefined> {
     return DEPLOYMENT.first(this.#port, 'SELECT * FROM agent_deployments WHERE slug = $1', [slug]);
   }
 
-  getDeploymentById(id: number): Promise<DeploymentRecord | undefined> {
+  async getDeploymentById(id: number): Promise<DeploymentRecord | undefined> {
     return DEPLOYMENT.first(this.#port, 'SELECT * FROM agent_deployments WHERE id = $1', [id]);
   }
 
-  listDeployments(): Promise<DeploymentRecord[]> {
+  async listDeployments(): Promise<DeploymentRecord[]> {
     return DEPLOYMENT.all(this.#port, 'SELECT * FROM agent_deployments ORDER BY slug');
   }
 
   // ── credentials ───────────────────────────────────────────────────────────
 
-  createAgentCredential(input: NewAgentCredential): Promise<AgentCredentialRecord> {
+  async createAgentCredential(input: NewAgentCredential): Promise<AgentCredentialRecord> {
     const columns = AGENT_CREDENTIAL.except('id', 'revoked_at');
     return AGENT_CREDENTIAL.insert(this.#port, 'agent_credentials', { ...input, created_at: input.now }, columns);
   }
 
-  findAgentCredential(lookup: string): Promise<AgentCredentialRecord | undefined> {
+  async findAgentCredential(lookup: string): Promise<AgentCredentialRecord | undefined> {
     return AGENT_CREDENTIAL.first(this.#port, 'SELECT * FROM agent_credentials WHERE lookup = $1', [lookup]);
   }
 
-  listAgentCredentials(deploymentId: number): Promise<AgentCredentialRecord[]> {
+  async listAgentCredentials(deploymentId: number): Promise<AgentCredentialRecord[]> {
     return AGENT_CREDENTIAL.all(this.#port, 'SELECT * FROM agent_credentials WHERE deployment_id = $1 ORDER BY id', [deploymentId]);
   }
 
@@ -87,16 +92,16 @@ export class SqlAgentHostStore implements AgentHostStore {
 
   // ── tasks ─────────────────────────────────────────────────────────────────
 
-  createAgentTask(input: NewAgentTask): Promise<AgentTaskRecord> {
+  async createAgentTask(input: NewAgentTask): Promise<AgentTaskRecord> {
     const task = { ...input, state: 'SUBMITTED', attempts: 0, created_at: input.now, updated_at: input.now };
     return AGENT_TASK.insert(this.#port, 'agent_tasks', task, NEW_TASK_COLUMNS);
   }
 
-  getAgentTask(id: string): Promise<AgentTaskRecord | undefined> {
+  async getAgentTask(id: string): Promise<AgentTaskRecord | undefined> {
     return AGENT_TASK.first(this.#port, 'SELECT * FROM agent_tasks WHERE id = $1', [id]);
   }
 
-  listAgentTasks(filter: AgentTaskFilter, page: { after?: AgentTaskPosition; limit: number }): Promise<AgentTaskRecord[]> {
+  async listAgentTasks(filter: AgentTaskFilter, page: { after?: AgentTaskPosition; limit: number }): Promise<AgentTaskRecord[]> {
     const after = page.after;
     return AGENT_TASK.all(
       this.#port,
@@ -112,7 +117,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return Number(row.n);
   }
 
-  claimAgentTask(id: string, worker: string, leaseUntil: string, now: string): Promise<AgentTaskRecord | undefined> {
+  async claimAgentTask(id: string, worker: string, leaseUntil: string, now: string): Promise<AgentTaskRecord | undefined> {
     return AGENT_TASK.first(
       this.#port,
       `UPDATE agent_tasks SET state = 'WORKING', worker = $2, lease_until = $3, attempts = attempts + 1,
@@ -144,7 +149,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return finished === 1;
   }
 
-  cancelAgentTask(id: string, now: string): Promise<AgentTaskRecord | undefined> {
+  async cancelAgentTask(id: string, now: string): Promise<AgentTaskRecord | undefined> {
     return AGENT_TASK.first(
       this.#port,
       `UPDATE agent_tasks SET state = 'CANCELED', worker = NULL, lease_until = NULL, updated_at = $1
@@ -174,7 +179,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     await this.#port.run(insertInto('agent_quotes', AGENT_QUOTE.columns), AGENT_QUOTE.values(quote, AGENT_QUOTE.columns));
   }
 
-  getAgentQuote(id: string): Promise<AgentQuoteRecord | undefined> {
+  async getAgentQuote(id: string): Promise<AgentQuoteRecord | undefined> {
     return AGENT_QUOTE.first(this.#port, 'SELECT * FROM agent_quotes WHERE id = $1', [id]);
   }
 
@@ -187,7 +192,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return (await this.getAgentCommitment(commitment.quote_id)) as AgentCommitmentRecord;
   }
 
-  getAgentCommitment(quoteId: string): Promise<AgentCommitmentRecord | undefined> {
+  async getAgentCommitment(quoteId: string): Promise<AgentCommitmentRecord | undefined> {
     return AGENT_COMMITMENT.first(this.#port, 'SELECT * FROM agent_commitments WHERE quote_id = $1', [quoteId]);
   }
 }
