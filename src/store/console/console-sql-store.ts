@@ -57,20 +57,20 @@ export class ConsoleSqlStore implements ConsoleStore {
     this.#port = port;
   }
 
-  createUser(input: NewUser): Promise<UserRecord | undefined> {
+  async createUser(input: NewUser): Promise<UserRecord | undefined> {
     const user = { ...input, email: input.email.toLowerCase(), created_at: input.now };
     return USER.insertNew(this.#port, 'console_users', user, ['account_id', 'email', 'display_name', 'role', 'created_at'], 'email');
   }
 
-  getUser(id: number): Promise<UserRecord | undefined> {
+  async getUser(id: number): Promise<UserRecord | undefined> {
     return USER.first(this.#port, 'SELECT * FROM console_users WHERE id = $1', [id]);
   }
 
-  findUserByEmail(email: string): Promise<UserRecord | undefined> {
+  async findUserByEmail(email: string): Promise<UserRecord | undefined> {
     return USER.first(this.#port, 'SELECT * FROM console_users WHERE email = $1', [email.toLowerCase()]);
   }
 
-  listUsers(accountId?: number): Promise<UserRecord[]> {
+  async listUsers(accountId?: number): Promise<UserRecord[]> {
     return accountId === undefined
       ? USER.all(this.#port, 'SELECT * FROM console_users ORDER BY id')
       : USER.all(this.#port, 'SELECT * FROM console_users WHERE account_id = $1 ORDER BY id', [accountId]);
@@ -107,7 +107,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     await this.#port.run(insertInto('console_sessions', NEW_SESSION_COLUMNS), SESSION.values(record, NEW_SESSION_COLUMNS));
   }
 
-  getSession(id: string): Promise<SessionRecord | undefined> {
+  async getSession(id: string): Promise<SessionRecord | undefined> {
     return SESSION.first(this.#port, 'SELECT * FROM console_sessions WHERE id = $1', [id]);
   }
 
@@ -119,7 +119,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     return (await this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL', [now, id])) > 0;
   }
 
-  endUserSessions(userId: number, now: string, keep?: string): Promise<number> {
+  async endUserSessions(userId: number, now: string, keep?: string): Promise<number> {
     return this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3', [
       now,
       userId,
@@ -127,7 +127,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     ]);
   }
 
-  listOpenSessions(userId: number, now: string): Promise<SessionRecord[]> {
+  async listOpenSessions(userId: number, now: string): Promise<SessionRecord[]> {
     return SESSION.all(
       this.#port,
       'SELECT * FROM console_sessions WHERE user_id = $1 AND ended_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id',
@@ -170,11 +170,11 @@ export class ConsoleSqlStore implements ConsoleStore {
     return new Map(rows.map((r) => [Number(r.deployment_id), Number(r.account_id)]));
   }
 
-  createLicence(input: Omit<LicenceRecord, 'id' | 'created_at' | 'revoked_at'> & { now: string }): Promise<LicenceRecord> {
+  async createLicence(input: Omit<LicenceRecord, 'id' | 'created_at' | 'revoked_at'> & { now: string }): Promise<LicenceRecord> {
     return LICENCE.insert(this.#port, 'console_licences', { ...input, created_at: input.now }, LICENCE.except('id', 'revoked_at'));
   }
 
-  getLicence(id: number): Promise<LicenceRecord | undefined> {
+  async getLicence(id: number): Promise<LicenceRecord | undefined> {
     return LICENCE.first(this.#port, 'SELECT * FROM console_licences WHERE id = $1', [id]);
   }
 
@@ -184,7 +184,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     return LICENCE.all(this.#port, `SELECT * FROM console_licences WHERE ${inDeployments} ORDER BY id DESC`, [deploymentIds]);
   }
 
-  listLicencesOfBuyer(accountId: number): Promise<LicenceRecord[]> {
+  async listLicencesOfBuyer(accountId: number): Promise<LicenceRecord[]> {
     return LICENCE.all(this.#port, 'SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [accountId]);
   }
 
