@@ -82,7 +82,7 @@ export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
     },
     insert: async (port, table, record, columns) =>
       read((await port.query(`${insertInto(table, columns)} RETURNING *`, codec.values(record, columns)))[0], port.dialect.columns),
-    insertNew: (port, table, record, columns, key) =>
+    insertNew: async (port, table, record, columns, key) =>
       codec.first(port, `${insertInto(table, columns)} ON CONFLICT (${key}) DO NOTHING RETURNING *`, codec.values(record, columns)),
     values: (record, columns) =>
       columns.map((name) => {
