@@ -4,6 +4,7 @@
  */
 
 import type { EntityKind, OcdsMethod } from '../lib/vocabulary.js';
+import type { WriteSummary } from './records.js';
 
 export type { EntityKind, OcdsMethod };
 
@@ -163,8 +164,4 @@ export interface EntityRecord {
 }
 
 /** What a bulk write did. `rejected` rows never reach the store: importers report them. */
-export interface ProcurementWriteSummary {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type ProcurementWriteSummary = WriteSummary;

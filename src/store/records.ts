@@ -107,6 +107,7 @@ export interface ObservationInput {
   treatment: Exclude<Treatment, 'normalized'>;
 }
 
+/** What a write did, counted in records: new, changed, and given again unchanged (not rewritten). */
 export interface WriteSummary {
   inserted: number;
   updated: number;

@@ -16,6 +16,7 @@ import type {
   TargetScope,
   ValueTier,
 } from '../lib/vocabulary.js';
+import type { WriteSummary } from './records.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Change journal
@@ -124,11 +125,7 @@ export interface SignalRecord extends SignalFields {
   case_id: number | null;
 }
 
-export interface SignalWriteSummary {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type SignalWriteSummary = WriteSummary;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Cases

@@ -5,9 +5,18 @@
  */
 import { bumpDataVersion } from '../meta.js';
 import type { AccountRecord, ApiKeyRecord, KeyGrant, NewApiKey, PlanRecord } from '../records.js';
-import { toAccount, toKey, toPlan } from '../shared/access-rows.js';
+import { ACCOUNT, API_KEY, PLAN } from '../shared/access-rows.js';
 import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
+import { insertInto, qualified, setExcluded } from '../sql/statements.js';
 import type { AccessStore, UsageStore } from '../store.js';
+
+const SAVE_PLAN = `${insertInto('plans', PLAN.columns)} ON CONFLICT (code) DO UPDATE SET ${setExcluded(PLAN.except('code'))}`;
+
+/** One statement for what authentication needs: the key, its account and the account's plan (names clashing renamed). */
+const GRANT_SELECT = `SELECT ${qualified('k', API_KEY.columns)},
+    a.name AS account_name, a.plan_code, a.beta, a.created_at AS account_created_at,
+    p.name AS plan_name, ${qualified('p', PLAN.except('code', 'name'))}
+  FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.code = a.plan_code WHERE k.lookup = $1`;
 
 export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'accessVersion'>, UsageStore {
   readonly #ports: SqlPorts;
@@ -16,72 +25,36 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
     this.#ports = ports;
   }
 
-  get #columns() {
-    return this.#ports.primary.dialect.columns;
-  }
-
   async listPlans(): Promise<PlanRecord[]> {
-    return (await this.#ports.replica.query('SELECT * FROM plans ORDER BY code')).map((row) => toPlan(row, this.#columns));
+    return PLAN.all(this.#ports.replica, 'SELECT * FROM plans ORDER BY code');
   }
 
   async getPlan(code: string): Promise<PlanRecord | undefined> {
-    const [row] = await this.#ports.replica.query('SELECT * FROM plans WHERE code = $1', [code]);
-    return row && toPlan(row, this.#columns);
+    return PLAN.first(this.#ports.replica, 'SELECT * FROM plans WHERE code = $1', [code]);
   }
 
   async savePlan(plan: PlanRecord): Promise<void> {
-    await this.#ports.primary.run(
-      `INSERT INTO plans (code, name, api_access, domains, raw_values, judge, requests_per_minute, requests_per_month, history_years, alerts_history_days)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-       ON CONFLICT (code) DO UPDATE SET name = excluded.name, api_access = excluded.api_access, domains = excluded.domains,
-         raw_values = excluded.raw_values, judge = excluded.judge, requests_per_minute = excluded.requests_per_minute,
-         requests_per_month = excluded.requests_per_month, history_years = excluded.history_years,
-         alerts_history_days = excluded.alerts_history_days`,
-      [
-        plan.code,
-        plan.name,
-        plan.api_access,
-        plan.domains,
-        plan.raw_values,
-        plan.judge,
-        plan.requests_per_minute,
-        plan.requests_per_month,
-        plan.history_years,
-        plan.alerts_history_days,
-      ],
-    );
+    await this.#ports.primary.run(SAVE_PLAN, PLAN.values(plan, PLAN.columns));
   }
 
   async createAccount(input: { name: string; plan_code: string; beta: boolean; now: string }): Promise<AccountRecord> {
-    const [row] = await this.#ports.primary.query(
-      'INSERT INTO accounts (name, plan_code, beta, created_at) VALUES ($1, $2, $3, $4) RETURNING *',
-      [input.name, input.plan_code, input.beta, input.now],
-    );
-    return toAccount(row, this.#columns);
+    return ACCOUNT.insert(this.#ports.primary, 'accounts', { ...input, created_at: input.now }, ACCOUNT.except('id'));
   }
 
   async listAccounts(): Promise<AccountRecord[]> {
-    return (await this.#ports.replica.query('SELECT * FROM accounts ORDER BY id')).map((row) => toAccount(row, this.#columns));
+    return ACCOUNT.all(this.#ports.replica, 'SELECT * FROM accounts ORDER BY id');
   }
 
   async getAccount(id: number): Promise<AccountRecord | undefined> {
-    const [row] = await this.#ports.replica.query('SELECT * FROM accounts WHERE id = $1', [id]);
-    return row && toAccount(row, this.#columns);
+    return ACCOUNT.first(this.#ports.replica, 'SELECT * FROM accounts WHERE id = $1', [id]);
   }
 
   async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
-    const [row] = await this.#ports.primary.query(
-      `INSERT INTO api_keys (account_id, lookup, hash, label, scopes, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING *`,
-      [input.account_id, input.lookup, input.hash, input.label, input.scopes, input.expires_at, input.now],
-    );
-    return toKey(row, this.#columns);
+    return API_KEY.insert(this.#ports.primary, 'api_keys', { ...input, created_at: input.now }, API_KEY.except('id', 'revoked_at'));
   }
 
   async listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
-    return (await this.#ports.replica.query('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id', [accountId])).map((row) =>
-      toKey(row, this.#columns),
-    );
+    return API_KEY.all(this.#ports.replica, 'SELECT * FROM api_keys WHERE account_id = $1 ORDER BY id', [accountId]);
   }
 
   /** Revokes the key and moves the access version in one transaction (`moveAccess`); false when nothing changed. */
@@ -93,15 +66,7 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
   }
 
   async findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
-    // One statement for what authentication needs: the key, its account and the account's plan.
-    const [row] = await this.#ports.replica.query(
-      `SELECT k.id, k.account_id, k.lookup, k.hash, k.label, k.scopes, k.expires_at, k.revoked_at, k.created_at,
-         a.name AS account_name, a.plan_code, a.beta, a.created_at AS account_created_at,
-         p.name AS plan_name, p.api_access, p.domains, p.raw_values, p.judge, p.requests_per_minute, p.requests_per_month,
-         p.history_years, p.alerts_history_days
-       FROM api_keys k JOIN accounts a ON a.id = k.account_id JOIN plans p ON p.code = a.plan_code WHERE k.lookup = $1`,
-      [lookup],
-    );
+    const [row] = await this.#ports.replica.query(GRANT_SELECT, [lookup]);
     if (!row) return undefined;
     const account: Row = {
       id: row.account_id,
@@ -111,7 +76,8 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
       created_at: row.account_created_at,
     };
     const plan: Row = { ...row, code: row.plan_code, name: row.plan_name };
-    return { key: toKey(row, this.#columns), account: toAccount(account, this.#columns), plan: toPlan(plan, this.#columns) };
+    const { columns } = this.#ports.replica.dialect;
+    return { key: API_KEY.read(row, columns), account: ACCOUNT.read(account, columns), plan: PLAN.read(plan, columns) };
   }
 
   async listBetaGates(): Promise<string[]> {

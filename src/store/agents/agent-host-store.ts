@@ -18,8 +18,9 @@ import type {
   NewAgentCredential,
   NewAgentTask,
 } from '../agent-records.js';
-import { toCredential, toDeployment, toTask } from '../shared/agent-rows.js';
+import { AGENT_COMMITMENT, AGENT_CREDENTIAL, AGENT_QUOTE, AGENT_TASK, DEPLOYMENT } from '../shared/agent-rows.js';
 import type { SqlPort } from '../sql/port.js';
+import { insertInto } from '../sql/statements.js';
 import type { AgentHostStore } from '../store.js';
 
 export class SqlAgentHostStore implements AgentHostStore {
@@ -37,12 +38,8 @@ export class SqlAgentHostStore implements AgentHostStore {
     spec: string;
     now: string;
   }): Promise<DeploymentRecord | undefined> {
-    const [row] = await this.#port.query(
-      `INSERT INTO agent_deployments (slug, status, spec, revision, created_at, updated_at) VALUES ($1, $2, $3, 1, $4, $4)
-       ON CONFLICT (slug) DO NOTHING RETURNING *`,
-      [input.slug, input.status, input.spec, input.now],
-    );
-    return row && toDeployment(row);
+    const record = { ...input, revision: 1, created_at: input.now, updated_at: input.now };
+    return DEPLOYMENT.insertNew(this.#port, 'agent_deployments', record, DEPLOYMENT.except('id'), 'slug');
   }
 
   async updateDeployment(slug: string, spec: string, now: string): Promise<DeploymentRecord | undefined> {
@@ -63,39 +60,30 @@ export class SqlAgentHostStore implements AgentHostStore {
   }
 
   async getDeployment(slug: string): Promise<DeploymentRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM agent_deployments WHERE slug = $1', [slug]);
-    return row && toDeployment(row);
+    return DEPLOYMENT.first(this.#port, 'SELECT * FROM agent_deployments WHERE slug = $1', [slug]);
   }
 
   async getDeploymentById(id: number): Promise<DeploymentRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM agent_deployments WHERE id = $1', [id]);
-    return row && toDeployment(row);
+    return DEPLOYMENT.first(this.#port, 'SELECT * FROM agent_deployments WHERE id = $1', [id]);
   }
 
   async listDeployments(): Promise<DeploymentRecord[]> {
-    return (await this.#port.query('SELECT * FROM agent_deployments ORDER BY slug')).map(toDeployment);
+    return DEPLOYMENT.all(this.#port, 'SELECT * FROM agent_deployments ORDER BY slug');
   }
 
   // ── credentials ───────────────────────────────────────────────────────────
 
   async createAgentCredential(input: NewAgentCredential): Promise<AgentCredentialRecord> {
-    const [row] = await this.#port.query(
-      `INSERT INTO agent_credentials (deployment_id, channel, licensed, lookup, hash, label, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
-       RETURNING *`,
-      [input.deployment_id, input.channel, input.licensed, input.lookup, input.hash, input.label, input.now],
-    );
-    return toCredential(row);
+    const columns = AGENT_CREDENTIAL.except('id', 'revoked_at');
+    return AGENT_CREDENTIAL.insert(this.#port, 'agent_credentials', { ...input, created_at: input.now }, columns);
   }
 
   async findAgentCredential(lookup: string): Promise<AgentCredentialRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM agent_credentials WHERE lookup = $1', [lookup]);
-    return row && toCredential(row);
+    return AGENT_CREDENTIAL.first(this.#port, 'SELECT * FROM agent_credentials WHERE lookup = $1', [lookup]);
   }
 
   async listAgentCredentials(deploymentId: number): Promise<AgentCredentialRecord[]> {
-    return (await this.#port.query('SELECT * FROM agent_credentials WHERE deployment_id = $1 ORDER BY id', [deploymentId])).map(
-      toCredential,
-    );
+    return AGENT_CREDENTIAL.all(this.#port, 'SELECT * FROM agent_credentials WHERE deployment_id = $1 ORDER BY id', [deploymentId]);
   }
 
   async revokeAgentCredential(id: number, now: string): Promise<boolean> {
@@ -105,29 +93,23 @@ export class SqlAgentHostStore implements AgentHostStore {
   // ── tasks ─────────────────────────────────────────────────────────────────
 
   async createAgentTask(input: NewAgentTask): Promise<AgentTaskRecord> {
-    const [row] = await this.#port.query(
-      `INSERT INTO agent_tasks (id, deployment_id, credential_id, context_id, skill, input, message, state, attempts, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'SUBMITTED', 0, $8, $8) RETURNING *`,
-      [input.id, input.deployment_id, input.credential_id, input.context_id, input.skill, input.input, input.message, input.now],
-    );
-    return toTask(row);
+    const task = { ...input, state: 'SUBMITTED', attempts: 0, created_at: input.now, updated_at: input.now };
+    return AGENT_TASK.insert(this.#port, 'agent_tasks', task, NEW_TASK_COLUMNS);
   }
 
   async getAgentTask(id: string): Promise<AgentTaskRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM agent_tasks WHERE id = $1', [id]);
-    return row && toTask(row);
+    return AGENT_TASK.first(this.#port, 'SELECT * FROM agent_tasks WHERE id = $1', [id]);
   }
 
   async listAgentTasks(filter: AgentTaskFilter, page: { after?: AgentTaskPosition; limit: number }): Promise<AgentTaskRecord[]> {
     const after = page.after;
-    return (
-      await this.#port.query(
-        `SELECT * FROM agent_tasks WHERE ${TASK_FILTER}
-           AND (CAST($5 AS text) IS NULL OR updated_at < $5 OR (updated_at = $5 AND id < $6))
-         ORDER BY updated_at DESC, id DESC LIMIT $7`,
-        [...filterValues(filter), after?.updated_at ?? null, after?.id ?? null, page.limit],
-      )
-    ).map(toTask);
+    return AGENT_TASK.all(
+      this.#port,
+      `SELECT * FROM agent_tasks WHERE ${TASK_FILTER}
+         AND (CAST($5 AS text) IS NULL OR updated_at < $5 OR (updated_at = $5 AND id < $6))
+       ORDER BY updated_at DESC, id DESC LIMIT $7`,
+      [...filterValues(filter), after?.updated_at ?? null, after?.id ?? null, page.limit],
+    );
   }
 
   async countAgentTasks(filter: AgentTaskFilter): Promise<number> {
@@ -136,14 +118,14 @@ export class SqlAgentHostStore implements AgentHostStore {
   }
 
   async claimAgentTask(id: string, worker: string, leaseUntil: string, now: string): Promise<AgentTaskRecord | undefined> {
-    const [row] = await this.#port.query(
+    return AGENT_TASK.first(
+      this.#port,
       `UPDATE agent_tasks SET state = 'WORKING', worker = $2, lease_until = $3, attempts = attempts + 1,
          updated_at = CASE WHEN state = 'SUBMITTED' THEN $4 ELSE updated_at END
        WHERE id = $1 AND (state = 'SUBMITTED' OR (state = 'WORKING' AND (lease_until IS NULL OR lease_until < $4)))
        RETURNING *`,
       [id, worker, leaseUntil, now],
     );
-    return row && toTask(row);
   }
 
   async renewAgentTaskLeases(worker: string, ids: readonly string[], leaseUntil: string): Promise<void> {
@@ -168,12 +150,12 @@ export class SqlAgentHostStore implements AgentHostStore {
   }
 
   async cancelAgentTask(id: string, now: string): Promise<AgentTaskRecord | undefined> {
-    const [row] = await this.#port.query(
+    return AGENT_TASK.first(
+      this.#port,
       `UPDATE agent_tasks SET state = 'CANCELED', worker = NULL, lease_until = NULL, updated_at = $1
        WHERE id = $2 AND state IN ('SUBMITTED', 'WORKING') RETURNING *`,
       [now, id],
     );
-    return row && toTask(row);
   }
 
   async releaseAgentTasks(worker: string): Promise<number> {
@@ -194,30 +176,29 @@ export class SqlAgentHostStore implements AgentHostStore {
   // ── quotes and commitments ────────────────────────────────────────────────
 
   async createAgentQuote(quote: AgentQuoteRecord): Promise<void> {
-    await this.#port.query(
-      `INSERT INTO agent_quotes (id, deployment_id, credential_id, action, quote, valid_until, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [quote.id, quote.deployment_id, quote.credential_id, quote.action, quote.quote, quote.valid_until, quote.created_at],
-    );
+    await this.#port.run(insertInto('agent_quotes', AGENT_QUOTE.columns), AGENT_QUOTE.values(quote, AGENT_QUOTE.columns));
   }
 
   async getAgentQuote(id: string): Promise<AgentQuoteRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM agent_quotes WHERE id = $1', [id]);
-    return row && (row as unknown as AgentQuoteRecord);
+    return AGENT_QUOTE.first(this.#port, 'SELECT * FROM agent_quotes WHERE id = $1', [id]);
   }
 
   async commitAgentQuote(commitment: AgentCommitmentRecord): Promise<AgentCommitmentRecord> {
-    await this.#port.query(
-      `INSERT INTO agent_commitments (quote_id, reference, outcome, committed_at) VALUES ($1, $2, $3, $4) ON CONFLICT (quote_id) DO NOTHING`,
-      [commitment.quote_id, commitment.reference, commitment.outcome, commitment.committed_at],
+    const { columns } = AGENT_COMMITMENT;
+    await this.#port.run(
+      `${insertInto('agent_commitments', columns)} ON CONFLICT (quote_id) DO NOTHING`,
+      AGENT_COMMITMENT.values(commitment, columns),
     );
     return (await this.getAgentCommitment(commitment.quote_id)) as AgentCommitmentRecord;
   }
 
   async getAgentCommitment(quoteId: string): Promise<AgentCommitmentRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM agent_commitments WHERE quote_id = $1', [quoteId]);
-    return row as unknown as AgentCommitmentRecord | undefined;
+    return AGENT_COMMITMENT.first(this.#port, 'SELECT * FROM agent_commitments WHERE quote_id = $1', [quoteId]);
   }
 }
+
+/** What creating a task writes: it starts unclaimed, with no answer yet. */
+const NEW_TASK_COLUMNS = AGENT_TASK.except('result', 'error', 'worker', 'lease_until');
 
 const TASK_FILTER = `credential_id = $1
   AND (CAST($2 AS text) IS NULL OR context_id = $2)

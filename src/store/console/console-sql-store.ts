@@ -1,6 +1,8 @@
 /** The console's records, written once for both stores over the SQL port (../sql/port.ts). */
 
-import type { SqlPort, Row as SqlRow } from '../sql/port.js';
+import { int, recordCodec, text, textOrNull } from '../shared/record-codec.js';
+import type { SqlPort } from '../sql/port.js';
+import { insertInto } from '../sql/statements.js';
 import type {
   DailyUsageEntry,
   LicenceRecord,
@@ -11,9 +13,42 @@ import type {
   SessionRecord,
   UsageChannel,
   UserRecord,
-  UserRole,
 } from './console-records.js';
 import type { ConsoleStore } from './console-store.js';
+
+const USER = recordCodec<UserRecord>({
+  id: int,
+  account_id: int,
+  email: text,
+  display_name: text,
+  role: text,
+  password_hash: textOrNull,
+  created_at: text,
+  disabled_at: textOrNull,
+});
+
+const SESSION = recordCodec<SessionRecord>({
+  id: text,
+  user_id: int,
+  created_at: text,
+  last_seen_at: text,
+  expires_at: text,
+  ended_at: textOrNull,
+  user_agent: textOrNull,
+  address: textOrNull,
+});
+
+/** What opening a session writes: it has not ended. */
+const NEW_SESSION_COLUMNS = SESSION.except('ended_at');
+
+const LICENCE = recordCodec<LicenceRecord>({
+  id: int,
+  deployment_id: int,
+  buyer_account_id: int,
+  credential_id: int,
+  created_at: text,
+  revoked_at: textOrNull,
+});
 
 export class ConsoleSqlStore implements ConsoleStore {
   readonly #port: SqlPort;
@@ -23,47 +58,34 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async createUser(input: NewUser): Promise<UserRecord | undefined> {
-    const [row] = await this.#port.query(
-      `INSERT INTO console_users (account_id, email, display_name, role, created_at) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (email) DO NOTHING RETURNING *`,
-      [input.account_id, input.email.toLowerCase(), input.display_name, input.role, input.now],
-    );
-    return row ? toUser(row) : undefined;
+    const user = { ...input, email: input.email.toLowerCase(), created_at: input.now };
+    return USER.insertNew(this.#port, 'console_users', user, ['account_id', 'email', 'display_name', 'role', 'created_at'], 'email');
   }
 
   async getUser(id: number): Promise<UserRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM console_users WHERE id = $1', [id]);
-    return row ? toUser(row) : undefined;
+    return USER.first(this.#port, 'SELECT * FROM console_users WHERE id = $1', [id]);
   }
 
   async findUserByEmail(email: string): Promise<UserRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM console_users WHERE email = $1', [email.toLowerCase()]);
-    return row ? toUser(row) : undefined;
+    return USER.first(this.#port, 'SELECT * FROM console_users WHERE email = $1', [email.toLowerCase()]);
   }
 
   async listUsers(accountId?: number): Promise<UserRecord[]> {
-    const rows =
-      accountId === undefined
-        ? await this.#port.query('SELECT * FROM console_users ORDER BY id')
-        : await this.#port.query('SELECT * FROM console_users WHERE account_id = $1 ORDER BY id', [accountId]);
-    return rows.map(toUser);
+    return accountId === undefined
+      ? USER.all(this.#port, 'SELECT * FROM console_users ORDER BY id')
+      : USER.all(this.#port, 'SELECT * FROM console_users WHERE account_id = $1 ORDER BY id', [accountId]);
   }
 
   async setUserPassword(id: number, passwordHash: string): Promise<boolean> {
-    const rows = await this.#port.query('UPDATE console_users SET password_hash = $1 WHERE id = $2 RETURNING id', [passwordHash, id]);
-    return rows.length > 0;
+    return (await this.#port.run('UPDATE console_users SET password_hash = $1 WHERE id = $2', [passwordHash, id])) > 0;
   }
 
   async disableUser(id: number, now: string): Promise<boolean> {
-    const rows = await this.#port.query('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL RETURNING id', [
-      now,
-      id,
-    ]);
-    return rows.length > 0;
+    return (await this.#port.run('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL', [now, id])) > 0;
   }
 
   async createOneTimeLink(link: NewOneTimeLink): Promise<void> {
-    await this.#port.query('INSERT INTO console_links (hash, user_id, purpose, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
+    await this.#port.run(insertInto('console_links', ['hash', 'user_id', 'purpose', 'expires_at', 'created_at']), [
       link.hash,
       link.user_id,
       link.purpose,
@@ -81,16 +103,12 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async createSession(session: NewSession): Promise<void> {
-    await this.#port.query(
-      `INSERT INTO console_sessions (id, user_id, created_at, last_seen_at, expires_at, user_agent, address)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [session.id, session.user_id, session.now, session.now, session.expires_at, session.user_agent, session.address],
-    );
+    const record = { ...session, created_at: session.now, last_seen_at: session.now };
+    await this.#port.run(insertInto('console_sessions', NEW_SESSION_COLUMNS), SESSION.values(record, NEW_SESSION_COLUMNS));
   }
 
   async getSession(id: string): Promise<SessionRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM console_sessions WHERE id = $1', [id]);
-    return row ? toSession(row) : undefined;
+    return SESSION.first(this.#port, 'SELECT * FROM console_sessions WHERE id = $1', [id]);
   }
 
   async touchSession(id: string, now: string): Promise<void> {
@@ -98,27 +116,23 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async endSession(id: string, now: string): Promise<boolean> {
-    const rows = await this.#port.query('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL RETURNING id', [
-      now,
-      id,
-    ]);
-    return rows.length > 0;
+    return (await this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL', [now, id])) > 0;
   }
 
   async endUserSessions(userId: number, now: string, keep?: string): Promise<number> {
-    const rows = await this.#port.query(
-      'UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3 RETURNING id',
-      [now, userId, keep ?? ''],
-    );
-    return rows.length;
+    return this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3', [
+      now,
+      userId,
+      keep ?? '',
+    ]);
   }
 
   async listOpenSessions(userId: number, now: string): Promise<SessionRecord[]> {
-    const rows = await this.#port.query(
+    return SESSION.all(
+      this.#port,
       'SELECT * FROM console_sessions WHERE user_id = $1 AND ended_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id',
       [userId, now],
     );
-    return rows.map(toSession);
   }
 
   async recordSignInFailure(subjects: readonly string[], at: string): Promise<void> {
@@ -157,38 +171,25 @@ export class ConsoleSqlStore implements ConsoleStore {
   }
 
   async createLicence(input: Omit<LicenceRecord, 'id' | 'created_at' | 'revoked_at'> & { now: string }): Promise<LicenceRecord> {
-    const [row] = await this.#port.query(
-      `INSERT INTO console_licences (deployment_id, buyer_account_id, credential_id, created_at) VALUES ($1, $2, $3, $4) RETURNING *`,
-      [input.deployment_id, input.buyer_account_id, input.credential_id, input.now],
-    );
-    return toLicence(row);
+    return LICENCE.insert(this.#port, 'console_licences', { ...input, created_at: input.now }, LICENCE.except('id', 'revoked_at'));
   }
 
   async getLicence(id: number): Promise<LicenceRecord | undefined> {
-    const [row] = await this.#port.query('SELECT * FROM console_licences WHERE id = $1', [id]);
-    return row ? toLicence(row) : undefined;
+    return LICENCE.first(this.#port, 'SELECT * FROM console_licences WHERE id = $1', [id]);
   }
 
   async listLicencesOfDeployments(deploymentIds: readonly number[]): Promise<LicenceRecord[]> {
     if (deploymentIds.length === 0) return [];
-    const rows = await this.#port.query(
-      `SELECT * FROM console_licences WHERE ${this.#port.dialect.inList('deployment_id', '$1')} ORDER BY id DESC`,
-      [deploymentIds],
-    );
-    return rows.map(toLicence);
+    const inDeployments = this.#port.dialect.inList('deployment_id', '$1');
+    return LICENCE.all(this.#port, `SELECT * FROM console_licences WHERE ${inDeployments} ORDER BY id DESC`, [deploymentIds]);
   }
 
   async listLicencesOfBuyer(accountId: number): Promise<LicenceRecord[]> {
-    const rows = await this.#port.query('SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [accountId]);
-    return rows.map(toLicence);
+    return LICENCE.all(this.#port, 'SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [accountId]);
   }
 
   async revokeLicence(id: number, now: string): Promise<boolean> {
-    const rows = await this.#port.query('UPDATE console_licences SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL RETURNING id', [
-      now,
-      id,
-    ]);
-    return rows.length > 0;
+    return (await this.#port.run('UPDATE console_licences SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
   }
 
   async recordKeyUse(entries: readonly { keyId: number; at: string }[]): Promise<void> {
@@ -234,41 +235,4 @@ export class ConsoleSqlStore implements ConsoleStore {
     );
     return rows.map((r) => ({ day: String(r.day), channel: r.channel as UsageChannel, count: Number(r.count) }));
   }
-}
-
-function toUser(row: SqlRow): UserRecord {
-  return {
-    id: Number(row.id),
-    account_id: Number(row.account_id),
-    email: String(row.email),
-    display_name: String(row.display_name),
-    role: row.role as UserRole,
-    password_hash: row.password_hash === null ? null : String(row.password_hash),
-    created_at: String(row.created_at),
-    disabled_at: row.disabled_at === null ? null : String(row.disabled_at),
-  };
-}
-
-function toSession(row: SqlRow): SessionRecord {
-  return {
-    id: String(row.id),
-    user_id: Number(row.user_id),
-    created_at: String(row.created_at),
-    last_seen_at: String(row.last_seen_at),
-    expires_at: String(row.expires_at),
-    ended_at: row.ended_at === null ? null : String(row.ended_at),
-    user_agent: row.user_agent === null ? null : String(row.user_agent),
-    address: row.address === null ? null : String(row.address),
-  };
-}
-
-function toLicence(row: SqlRow): LicenceRecord {
-  return {
-    id: Number(row.id),
-    deployment_id: Number(row.deployment_id),
-    buyer_account_id: Number(row.buyer_account_id),
-    credential_id: Number(row.credential_id),
-    created_at: String(row.created_at),
-    revoked_at: row.revoked_at === null ? null : String(row.revoked_at),
-  };
 }

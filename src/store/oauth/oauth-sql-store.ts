@@ -1,50 +1,21 @@
 /**
  * The authorization server's records in SQL, written once for both stores (docs/oauth.md, Scale-out): one table
  * keyed by model and id, the payload as JSON text, and the columns searched by read out of it when written. Every
- * instance reads and writes the same rows, so that any instance serves any step of a flow. Statements use `$n`
- * placeholders (both stores read them).
+ * instance reads and writes the same rows, so that any instance serves any step of a flow.
  */
 import type { OAuthRecord, OAuthStore } from '../oauth-store.js';
-
-/** What this needs of a SQL driver: statements with `$n` placeholders, their rows, and counts of changed rows. */
-export interface OAuthSql {
-  query(text: string, values?: readonly unknown[]): Promise<Record<string, unknown>[]>;
-  run(text: string, values?: readonly unknown[]): Promise<number>;
-}
-
-/** The table, in the column types both stores share (`key` sorts bytewise, `bigint` holds milliseconds). */
-export function oauthTableDdl(types: { key: string; text: string; bigint: string }): string {
-  return `
-CREATE TABLE oauth_records (
-  model ${types.key} NOT NULL,
-  id ${types.key} NOT NULL,
-  payload ${types.text} NOT NULL,
-  grant_id ${types.key},
-  uid ${types.key},
-  account_id ${types.key},
-  expires_at ${types.bigint},
-  consumed ${types.bigint} NOT NULL DEFAULT 0,
-  first_used_at ${types.bigint},
-  last_used_at ${types.bigint},
-  PRIMARY KEY (model, id)
-);
-CREATE INDEX oauth_records_grant ON oauth_records (grant_id);
-CREATE INDEX oauth_records_uid ON oauth_records (model, uid);
-CREATE INDEX oauth_records_account ON oauth_records (model, account_id);
-CREATE INDEX oauth_records_expiry ON oauth_records (expires_at);
-`;
-}
+import type { SqlPort } from '../sql/port.js';
 
 /** Expired records are swept once every this many writes. */
 const SWEEP_EVERY = 200;
 
 export class OAuthSqlStore implements OAuthStore {
-  readonly #sql: OAuthSql;
+  readonly #sql: SqlPort;
   /** Bumps the store's access version (docs/architecture.md, Revocation): every instance rereads its cached grants. */
   readonly #bumpAccessVersion: () => Promise<unknown>;
   #writes = 0;
 
-  constructor(sql: OAuthSql, bumpAccessVersion: () => Promise<unknown>) {
+  constructor(sql: SqlPort, bumpAccessVersion: () => Promise<unknown>) {
     this.#sql = sql;
     this.#bumpAccessVersion = bumpAccessVersion;
   }

@@ -3,10 +3,12 @@
  * the fastest way in. `upsertRows` copies into a temporary table first when some rows replace stored ones, then
  * merges them with one INSERT … ON CONFLICT. Use them on the client of a transaction.
  */
+
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { setExcluded } from '../sql/statements.js';
 import { unavailableWhenUnreachable } from './failures.js';
 
 export type CopyValue = string | number | boolean | null | undefined | readonly string[];
@@ -78,10 +80,10 @@ export async function upsertRows(
   };
   await run(`CREATE TEMP TABLE ${stage} (LIKE ${table} INCLUDING DEFAULTS) ON COMMIT DROP`);
   await copyRows(client, stage, columns, rows);
-  const updates = columns.filter((c) => c !== options.key).map((c) => `${c} = excluded.${c}`);
+  const updates = setExcluded(columns.filter((c) => c !== options.key));
   await run(
     `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.join(', ')} FROM ${stage}
-     ON CONFLICT (${options.key}) DO UPDATE SET ${updates.join(', ')}`,
+     ON CONFLICT (${options.key}) DO UPDATE SET ${updates}`,
   );
   await run(`DROP TABLE ${stage}`);
 }

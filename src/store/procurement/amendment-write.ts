@@ -6,7 +6,7 @@
 
 import type { Change } from '../journal/journal.js';
 import type { AmendmentInput } from '../procurement-records.js';
-import { AMENDMENT_COLUMNS, amendmentRow } from '../shared/amendment-row.js';
+import { amendmentRow } from '../shared/amendment-row.js';
 import { amendmentFingerprint } from '../shared/fingerprint.js';
 import { type BatchContext, writeRecords } from './batch-write.js';
 import { type Held, heldRecords } from './held-records.js';
@@ -32,6 +32,6 @@ export async function writeAmendments(batch: BatchContext, inputs: readonly Amen
     if (record) pending.set(record, { id: record.id, row: amendmentRow(input, contractId, record.fingerprint) });
   }
   const writes = [...pending.values()];
-  await writeRecords(batch.load, 'amendments', AMENDMENT_COLUMNS, writes, (w) => AMENDMENT_COLUMNS.map((c) => w.row[c]));
+  await writeRecords(batch.load, 'amendments', writes);
   return writes.map((w) => ({ kind: 'amendment', id: w.id as number, key: null, date: w.row.date }));
 }

@@ -6,7 +6,7 @@
 
 import type { Change } from '../journal/journal.js';
 import type { AnnouncementInput } from '../procurement-records.js';
-import { ANNOUNCEMENT_COLUMNS, announcementDistricts, announcementRow } from '../shared/announcement-row.js';
+import { announcementDistricts, announcementRow } from '../shared/announcement-row.js';
 import { announcementFingerprint } from '../shared/fingerprint.js';
 import { type BatchContext, writeRecords } from './batch-write.js';
 import type { BulkRow } from './bulk-load.js';
@@ -56,7 +56,7 @@ export async function planAnnouncements(batch: BatchContext, inputs: readonly An
       for (const table of CHILD_TABLES)
         await tx.run(`DELETE FROM ${table} WHERE ${tx.dialect.inList('announcement_id', '$1')}`, [replaced]);
     }
-    await writeRecords(load, 'announcements', ANNOUNCEMENT_COLUMNS, writes, (w) => ANNOUNCEMENT_COLUMNS.map((c) => w.row[c]));
+    await writeRecords(load, 'announcements', writes);
     const cpvs: BulkRow[] = [];
     const places: BulkRow[] = [];
     const districts: BulkRow[] = [];

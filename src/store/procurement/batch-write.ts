@@ -79,22 +79,23 @@ function emptySummary(): ProcurementWriteSummary {
 
 /**
  * Writes a table's records decided by a batch: those without an id (new) get fresh ones, in batch order, and are
- * inserted; the others replace the stored rows with their id. `values` gives a record's columns after the id.
+ * inserted; the others replace the stored rows with their id. The columns after the id are the keys of each
+ * record's `row`, which one object literal builds (contractRow, …): every row has them in the same order.
  */
-export async function writeRecords<W extends { id: number | undefined }>(
+export async function writeRecords<W extends { id: number | undefined; row: object }>(
   load: BulkLoad,
   table: 'contracts' | 'announcements' | 'amendments',
-  columns: readonly string[],
   writes: readonly W[],
-  values: (write: W) => readonly unknown[],
 ): Promise<void> {
+  if (writes.length === 0) return;
+  const columns = ['id', ...Object.keys(writes[0].row)];
   const added = writes.filter((w) => w.id === undefined);
   const ids = await load.newIds(table, added.length);
   added.forEach((w, i) => {
     w.id = ids[i];
   });
   const isNew = new Set(added);
-  const row = (w: W) => [w.id, ...values(w)];
-  await load.write(table, ['id', ...columns], added.map(row));
-  await load.write(table, ['id', ...columns], writes.filter((w) => !isNew.has(w)).map(row), 'id');
+  const row = (w: W) => [w.id, ...Object.values(w.row)];
+  await load.write(table, columns, added.map(row));
+  await load.write(table, columns, writes.filter((w) => !isNew.has(w)).map(row), 'id');
 }

@@ -7,7 +7,7 @@
 
 import type { Change } from '../journal/journal.js';
 import type { ContractInput } from '../procurement-records.js';
-import { CONTRACT_COLUMNS, CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../shared/contract-row.js';
+import { CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../shared/contract-row.js';
 import { contractFingerprint } from '../shared/fingerprint.js';
 import { type BatchContext, writeRecords } from './batch-write.js';
 import type { BulkRow } from './bulk-load.js';
@@ -68,7 +68,7 @@ export async function planContracts(batch: BatchContext, inputs: readonly Contra
       batch,
       writes.flatMap((w) => (w.id === undefined ? [] : [w.id])),
     );
-    await writeRecords(load, 'contracts', CONTRACT_COLUMNS, writes, (w) => CONTRACT_COLUMNS.map((c) => w.row[c]));
+    await writeRecords(load, 'contracts', writes);
     const parties: BulkRow[] = [];
     const cpvs: BulkRow[] = [];
     const places: BulkRow[] = [];

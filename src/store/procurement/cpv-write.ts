@@ -7,23 +7,22 @@
 import { bumpDataVersion } from '../meta.js';
 import type { CpvRecord } from '../procurement-records.js';
 import type { WriteSummary } from '../records.js';
+import { recordCodec, text, textOrNull } from '../shared/record-codec.js';
 import type { SqlPort } from '../sql/port.js';
+import { setExcluded } from '../sql/statements.js';
 
-type CpvRow = [code: string, division: string, label_pt: string | null, label_en: string | null];
+const CPV = recordCodec<CpvRecord>({ code: text, division: text, label_pt: textOrNull, label_en: textOrNull });
+const COLUMNS = CPV.columns.join(', ');
 
 /** Call it inside a transaction. */
 export async function saveCpvs(tx: SqlPort, cpvs: readonly CpvRecord[]): Promise<WriteSummary> {
   const summary: WriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
   if (cpvs.length === 0) return summary;
-  const stored = new Map<string, CpvRow>();
-  for (const r of await tx.query(`SELECT code, division, label_pt, label_en FROM cpvs WHERE ${tx.dialect.inList('code', '$1')}`, [
-    cpvs.map((c) => c.code),
-  ])) {
-    stored.set(String(r.code), [String(r.code), String(r.division), r.label_pt as string | null, r.label_en as string | null]);
-  }
-  const written = new Map<string, CpvRow>();
+  const held = await CPV.all(tx, `SELECT ${COLUMNS} FROM cpvs WHERE ${tx.dialect.inList('code', '$1')}`, [cpvs.map((c) => c.code)]);
+  const stored = new Map(held.map((cpv) => [cpv.code, CPV.values(cpv, CPV.columns)]));
+  const written = new Map<string, unknown[]>();
   for (const cpv of cpvs) {
-    const row: CpvRow = [cpv.code, cpv.division, cpv.label_pt ?? null, cpv.label_en ?? null];
+    const row = CPV.values(cpv, CPV.columns);
     const old = stored.get(cpv.code);
     if (!old) summary.inserted++;
     else if (old.every((value, i) => value === row[i])) {
@@ -34,15 +33,9 @@ export async function saveCpvs(tx: SqlPort, cpvs: readonly CpvRecord[]): Promise
     written.set(cpv.code, row);
   }
   if (written.size === 0) return summary;
-  const rows = tx.dialect.rows('$1', [
-    ['code', 'text'],
-    ['division', 'text'],
-    ['label_pt', 'text'],
-    ['label_en', 'text'],
-  ]);
   await tx.run(
-    `INSERT INTO cpvs (code, division, label_pt, label_en) SELECT v.code, v.division, v.label_pt, v.label_en FROM ${rows} AS v WHERE true
-     ON CONFLICT (code) DO UPDATE SET division = excluded.division, label_pt = excluded.label_pt, label_en = excluded.label_en`,
+    `INSERT INTO cpvs (${COLUMNS}) SELECT ${COLUMNS} FROM ${tx.dialect.rows('$1', CPV.batch())} AS v WHERE true
+     ON CONFLICT (code) DO UPDATE SET ${setExcluded(CPV.except('code'))}`,
     [JSON.stringify([...written.values()])],
   );
   await bumpDataVersion(tx);

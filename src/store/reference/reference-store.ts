@@ -3,23 +3,11 @@
  * ../store.ts). Every write is one transaction with one data-version bump when anything changed.
  */
 import { bumpDataVersion } from '../meta.js';
-import type {
-  IndicatorObservationRow,
-  IndicatorRecord,
-  MunicipalityRecord,
-  ObservationInput,
-  ObservationRow,
-  WriteSummary,
-} from '../records.js';
+import type { IndicatorRecord, MunicipalityRecord, ObservationInput, ObservationRow, WriteSummary } from '../records.js';
 import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
+import { insertInto, setExcluded } from '../sql/statements.js';
 import type { ReferenceStore, SeriesQuery } from '../store.js';
 import { writeObservations } from './observations.js';
-
-/** The reads whose SQL differs: the latest point per group (a bare column of max() in SQLite, DISTINCT ON in PostgreSQL). */
-export interface LatestObservations {
-  latestPerMunicipality(indicator: string): Promise<ObservationRow[]>;
-  latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]>;
-}
 
 export class SqlReferenceStore implements ReferenceStore {
   readonly #ports: SqlPorts;
@@ -94,8 +82,7 @@ async function saveRows(tx: SqlPort, table: string, pk: string, rows: readonly R
     rows.map((r) => r[pk]),
   ]);
   const existing = new Map(stored.map((r) => [r[pk], r]));
-  const upsert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')})
-     ON CONFLICT (${pk}) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`;
+  const upsert = `${insertInto(table, columns)} ON CONFLICT (${pk}) DO UPDATE SET ${setExcluded(columns)}`;
   for (const row of rows) {
     const old = existing.get(row[pk]);
     if (!old) summary.inserted++;

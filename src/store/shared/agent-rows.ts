@@ -1,59 +1,61 @@
-/**
- * Agent-host rows as records, the same in every store. A credential's `licensed` is 0/1 in SQLite and a boolean
- * in PostgreSQL; `Boolean` reads both.
- */
+/** Agent-host rows as records, the same in every store (a credential's `licensed` is a flag: 0/1 in SQLite). */
 import type {
-  AgentChannel,
+  AgentCommitmentRecord,
   AgentCredentialRecord,
+  AgentQuoteRecord,
   AgentTaskRecord,
-  AgentTaskState,
   DeploymentRecord,
-  DeploymentStatus,
 } from '../agent-records.js';
-import { type Row, textOrNull } from './row-values.js';
+import { flag, int, recordCodec, text, textOrNull } from './record-codec.js';
 
-export function toDeployment(row: Row): DeploymentRecord {
-  return {
-    id: Number(row.id),
-    slug: String(row.slug),
-    status: row.status as DeploymentStatus,
-    spec: String(row.spec),
-    revision: Number(row.revision),
-    created_at: String(row.created_at),
-    updated_at: String(row.updated_at),
-  };
-}
+export const DEPLOYMENT = recordCodec<DeploymentRecord>({
+  id: int,
+  slug: text,
+  status: text,
+  spec: text,
+  revision: int,
+  created_at: text,
+  updated_at: text,
+});
 
-export function toCredential(row: Row): AgentCredentialRecord {
-  return {
-    id: Number(row.id),
-    deployment_id: Number(row.deployment_id),
-    channel: row.channel as AgentChannel,
-    licensed: Boolean(row.licensed),
-    lookup: String(row.lookup),
-    hash: String(row.hash),
-    label: textOrNull(row.label),
-    revoked_at: textOrNull(row.revoked_at),
-    created_at: String(row.created_at),
-  };
-}
+export const AGENT_CREDENTIAL = recordCodec<AgentCredentialRecord>({
+  id: int,
+  deployment_id: int,
+  channel: text,
+  licensed: flag,
+  lookup: text,
+  hash: text,
+  label: textOrNull,
+  revoked_at: textOrNull,
+  created_at: text,
+});
 
-export function toTask(row: Row): AgentTaskRecord {
-  return {
-    id: String(row.id),
-    deployment_id: Number(row.deployment_id),
-    credential_id: Number(row.credential_id),
-    context_id: String(row.context_id),
-    skill: String(row.skill),
-    input: String(row.input),
-    message: String(row.message),
-    state: row.state as AgentTaskState,
-    result: textOrNull(row.result),
-    error: textOrNull(row.error),
-    worker: textOrNull(row.worker),
-    lease_until: textOrNull(row.lease_until),
-    attempts: Number(row.attempts),
-    created_at: String(row.created_at),
-    updated_at: String(row.updated_at),
-  };
-}
+export const AGENT_TASK = recordCodec<AgentTaskRecord>({
+  id: text,
+  deployment_id: int,
+  credential_id: int,
+  context_id: text,
+  skill: text,
+  input: text,
+  message: text,
+  state: text,
+  result: textOrNull,
+  error: textOrNull,
+  worker: textOrNull,
+  lease_until: textOrNull,
+  attempts: int,
+  created_at: text,
+  updated_at: text,
+});
+
+export const AGENT_QUOTE = recordCodec<AgentQuoteRecord>({
+  id: text,
+  deployment_id: int,
+  credential_id: int,
+  action: text,
+  quote: text,
+  valid_until: text,
+  created_at: text,
+});
+
+export const AGENT_COMMITMENT = recordCodec<AgentCommitmentRecord>({ quote_id: text, reference: text, outcome: text, committed_at: text });

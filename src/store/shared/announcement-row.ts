@@ -6,24 +6,6 @@ import { fold } from '../../lib/text-match.js';
 import type { AnnouncementInput } from '../procurement-records.js';
 import { searchText } from './procurement-keys.js';
 
-export const ANNOUNCEMENT_COLUMNS = [
-  'source',
-  'source_id',
-  'fingerprint',
-  'published_on',
-  'deadline_on',
-  'buyer_nif',
-  'buyer_name',
-  'object',
-  'base_price_eur',
-  'contract_types',
-  'procedure_type',
-  'district',
-  'link',
-  'search_text',
-  'imported_at',
-] as const;
-
 /**
  * The stored row, with the list of contract types as a JavaScript array (a store without list columns encodes it).
  * `buyerNif` is the entity the buyer was filed under (the batch's entity writer decides it).
@@ -45,7 +27,7 @@ export function announcementRow(input: AnnouncementInput, fingerprint: string, b
     link: input.link ?? null,
     search_text: searchText(input.object),
     imported_at: input.imported_at,
-  } satisfies Record<(typeof ANNOUNCEMENT_COLUMNS)[number], unknown>;
+  };
 }
 
 /**

@@ -24,38 +24,6 @@ export function uniqueParties(parties: readonly Party[]): Party[] {
   });
 }
 
-export const CONTRACT_COLUMNS = [
-  'source',
-  'source_id',
-  'fingerprint',
-  'procedure_id',
-  'announcement_number',
-  'object',
-  'description',
-  'procedure_type',
-  'procedure_key',
-  'ocds_method',
-  'contract_types',
-  'cpv_main',
-  'cpv_division',
-  'base_price_eur',
-  'price_eur',
-  'effective_price_eur',
-  'published_on',
-  'awarded_on',
-  'signed_on',
-  'closed_on',
-  'execution_days',
-  'execution_places_text',
-  'framework_agreement',
-  'legal_basis',
-  'green',
-  'centralized',
-  'link',
-  'search_text',
-  'imported_at',
-] as const;
-
 /**
  * The stored row, with lists and flags as JavaScript values (a store without those column types encodes them).
  * Fields a producer left undefined are stored as null rather than failing the batch.
@@ -92,7 +60,7 @@ export function contractRow(c: ContractInput, fingerprint: string) {
     link: c.link ?? null,
     search_text: searchText(c.object, c.description),
     imported_at: c.imported_at,
-  } satisfies Record<(typeof CONTRACT_COLUMNS)[number], unknown>;
+  };
 }
 
 export type ContractRow = ReturnType<typeof contractRow>;

@@ -9,7 +9,7 @@
  *   otherwise      → alert_matches_by_account
  */
 import type { KeysetPage } from '../procurement-queries.js';
-import { toAlertMatch } from '../shared/alert-rows.js';
+import { ALERT_MATCH } from '../shared/alert-rows.js';
 import { inIdOrder } from '../shared/row-values.js';
 import type { AlertMatchFilter, InstantPosition } from '../signal-queries.js';
 import type { AlertMatchInput, AlertMatchRecord } from '../signal-records.js';
@@ -17,21 +17,9 @@ import type { Params } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
 import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
-const MATCH_ROW = [
-  ['rule_id', 'integer'],
-  ['account_id', 'integer'],
-  ['item_key', 'text'],
-  ['source_type', 'text'],
-  ['municipality_id', 'integer'],
-  ['score', 'real'],
-  ['title', 'text'],
-  ['snippet', 'text'],
-  ['link', 'text'],
-  ['matched_at', 'text'],
-  ['case_id', 'integer'],
-  ['judge', 'text'],
-] as const;
-const COLUMNS = MATCH_ROW.map(([name]) => name).join(', ');
+/** What recording a match writes: the store numbers it and it starts as new. */
+const WRITTEN = ALERT_MATCH.except('id', 'rule_name', 'status');
+const COLUMNS = WRITTEN.join(', ');
 
 /** Inside the caller's transaction: the matches (a pair already there is skipped) and the rules' positions. */
 export async function recordAlertMatches(
@@ -55,23 +43,10 @@ export async function recordAlertMatches(
       const key = `${m.rule_id}\u0000${m.item_key}`;
       return !seen.has(key) && seen.add(key);
     });
-    const rows = fresh.map((m) => [
-      m.rule_id,
-      accounts.get(m.rule_id),
-      m.item_key,
-      m.source_type,
-      m.municipality_id,
-      m.score,
-      m.title,
-      m.snippet,
-      m.link,
-      m.matched_at,
-      m.case_id,
-      m.judge === null ? null : JSON.stringify(m.judge),
-    ]);
+    const rows = fresh.map((m) => ALERT_MATCH.values({ ...m, account_id: accounts.get(m.rule_id) }, WRITTEN));
     inserted = await tx.run(
       `INSERT INTO alert_matches (${COLUMNS})
-       SELECT ${COLUMNS} FROM ${tx.dialect.rows('$1', MATCH_ROW)} AS m
+       SELECT ${COLUMNS} FROM ${tx.dialect.rows('$1', ALERT_MATCH.batch(WRITTEN))} AS m
        -- Pairs already recorded are left out before they are numbered, so that skipping never uses up ids.
        WHERE NOT EXISTS (SELECT 1 FROM alert_matches x WHERE x.rule_id = m.rule_id AND x.item_key = m.item_key)
        ORDER BY m.ord
@@ -124,12 +99,11 @@ const MATCH_SELECT = 'SELECT m.*, r.name AS rule_name FROM alert_matches m JOIN 
 async function loadAlertMatches(port: SqlPort, ids: readonly number[]): Promise<AlertMatchRecord[]> {
   if (ids.length === 0) return [];
   const rows = await port.query(`${MATCH_SELECT} WHERE ${port.dialect.inList('m.id', '$1')}`, [ids]);
-  return inIdOrder(ids, rows, (row) => toAlertMatch(row));
+  return inIdOrder(ids, rows, ALERT_MATCH.reader(port));
 }
 
 export async function getAlertMatch(port: SqlPort, id: number): Promise<AlertMatchRecord | undefined> {
-  const [row] = await port.query(`${MATCH_SELECT} WHERE m.id = $1`, [id]);
-  return row && toAlertMatch(row);
+  return ALERT_MATCH.first(port, `${MATCH_SELECT} WHERE m.id = $1`, [id]);
 }
 
 export async function dismissAlertMatch(tx: SqlPort, id: number): Promise<boolean> {

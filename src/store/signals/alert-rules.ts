@@ -1,55 +1,38 @@
 /** Alert templates (predefined subscriptions, upserted by key) and accounts' rules, listed by id. */
 import type { KeysetPage } from '../procurement-queries.js';
-import { toAlertRule, toAlertTemplate } from '../shared/alert-rows.js';
+import { ALERT_RULE, ALERT_TEMPLATE } from '../shared/alert-rows.js';
 import type { AlertRuleFilter } from '../signal-queries.js';
 import type { AlertRuleInput, AlertRuleRecord, AlertTemplateInput, AlertTemplateRecord } from '../signal-records.js';
 import { Params } from '../sql/params.js';
 import type { SqlPort } from '../sql/port.js';
+import { insertInto, setExcluded } from '../sql/statements.js';
 
-const TEMPLATE_COLUMNS = ['key', 'name', 'description', 'matcher_type', 'params', 'source_types', 'target_scope'] as const;
-const UPDATED = TEMPLATE_COLUMNS.filter((c) => c !== 'key');
+const TEMPLATE_COLUMNS = ALERT_TEMPLATE.except('id');
+const UPDATED = ALERT_TEMPLATE.except('id', 'key');
 // An unchanged template is not rewritten (every column is NOT NULL, so <> compares them all): the count is of real changes.
-const SAVE_TEMPLATE = `INSERT INTO alert_templates (${TEMPLATE_COLUMNS.join(', ')}) VALUES (${TEMPLATE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
-  ON CONFLICT (key) DO UPDATE SET ${UPDATED.map((c) => `${c} = excluded.${c}`).join(', ')}
+const SAVE_TEMPLATE = `${insertInto('alert_templates', TEMPLATE_COLUMNS)} ON CONFLICT (key) DO UPDATE SET ${setExcluded(UPDATED)}
   WHERE ${UPDATED.map((c) => `alert_templates.${c} <> excluded.${c}`).join(' OR ')}`;
 
 /** Upserts by key, ids kept; true when any template was inserted or changed. */
 export async function saveAlertTemplates(tx: SqlPort, rows: readonly AlertTemplateInput[]): Promise<boolean> {
   let changes = 0;
-  for (const t of rows) {
-    const values = [t.key, t.name, t.description, t.matcher_type, JSON.stringify(t.params), JSON.stringify(t.source_types), t.target_scope];
-    changes += await tx.run(SAVE_TEMPLATE, values);
-  }
+  for (const t of rows) changes += await tx.run(SAVE_TEMPLATE, ALERT_TEMPLATE.values(t, TEMPLATE_COLUMNS));
   return changes > 0;
 }
 
 export async function listAlertTemplates(port: SqlPort): Promise<AlertTemplateRecord[]> {
-  return (await port.query('SELECT * FROM alert_templates ORDER BY id')).map(toAlertTemplate);
+  return ALERT_TEMPLATE.all(port, 'SELECT * FROM alert_templates ORDER BY id');
 }
 
+/** What creating a rule writes: the store numbers it, enables it and keeps its position in the journal. */
+const RULE_COLUMNS = ALERT_RULE.except('id', 'enabled', 'matched_seq');
+
 export async function createAlertRule(tx: SqlPort, input: AlertRuleInput): Promise<AlertRuleRecord> {
-  const [row] = await tx.query(
-    `INSERT INTO alert_rules (account_id, name, matcher_type, params, source_types, municipality_ids, target_scope, district, template_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING *`,
-    [
-      input.account_id,
-      input.name,
-      input.matcher_type,
-      JSON.stringify(input.params),
-      JSON.stringify(input.source_types),
-      JSON.stringify(input.municipality_ids),
-      input.target_scope,
-      input.district,
-      input.template_id,
-      input.now,
-    ],
-  );
-  return toAlertRule(row, tx.dialect.columns);
+  return ALERT_RULE.insert(tx, 'alert_rules', { ...input, created_at: input.now }, RULE_COLUMNS);
 }
 
 export async function getAlertRule(port: SqlPort, id: number): Promise<AlertRuleRecord | undefined> {
-  const [row] = await port.query('SELECT * FROM alert_rules WHERE id = $1', [id]);
-  return row && toAlertRule(row, port.dialect.columns);
+  return ALERT_RULE.first(port, 'SELECT * FROM alert_rules WHERE id = $1', [id]);
 }
 
 /** By id ascending; one account's through its index. */
@@ -58,11 +41,11 @@ export async function listAlertRules(port: SqlPort, filter: AlertRuleFilter, pag
   const conditions = [`id > ${p.add(page.after ?? 0)}`];
   if (filter.accountId !== undefined) conditions.push(`account_id = ${p.add(filter.accountId)}`);
   if (filter.enabledOnly) conditions.push(port.dialect.isTrue('enabled'));
-  const rows = await port.query(
+  return ALERT_RULE.all(
+    port,
     `SELECT * FROM alert_rules WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT ${p.add(page.limit)}`,
     p.values,
   );
-  return rows.map((row) => toAlertRule(row, port.dialect.columns));
 }
 
 /** Whether the rule exists, and whether this changed it. */

@@ -9,7 +9,7 @@
  *   otherwise      → cases_[linked_]by_seen
  */
 import type { KeysetPage } from '../procurement-queries.js';
-import { toCase } from '../shared/case-rows.js';
+import { CASE } from '../shared/case-rows.js';
 import { inIdOrder } from '../shared/row-values.js';
 import type { CaseFilter, InstantPosition } from '../signal-queries.js';
 import type { CaseDetailRecord, CaseRecord } from '../signal-records.js';
@@ -22,7 +22,7 @@ export async function listCases(port: SqlPort, filter: CaseFilter, page: KeysetP
   const ids = await readInstantIds(port, caseQuery(port.dialect, filter, page));
   if (ids.length === 0) return [];
   const rows = await port.query(`SELECT * FROM cases WHERE ${port.dialect.inList('id', '$1')}`, [ids]);
-  return inIdOrder(ids, rows, (row) => toCase(row));
+  return inIdOrder(ids, rows, CASE.reader(port));
 }
 
 /** The query of a page; exported for the tests that EXPLAIN it. */
@@ -60,7 +60,7 @@ export async function getCase(port: SqlPort, id: number): Promise<CaseDetailReco
   ]);
   if (!row) return undefined;
   return {
-    ...toCase(row),
+    ...CASE.read(row, port.dialect.columns),
     events: events.get(id) ?? [],
     linked_signals: links.map((l) => ({
       signal_id: Number(l.signal_id),

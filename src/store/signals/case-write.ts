@@ -5,9 +5,9 @@
  * signal write touched in between (another process importing, say) stays pending and is computed again.
  */
 import type { CaseRelationship } from '../../lib/vocabulary.js';
-import { CASE_COLUMNS, caseRow, type PendingMarks, toCaseEvent, toCaseFields } from '../shared/case-rows.js';
+import { CASE_EVENT, CASE_FIELDS, caseRow, type PendingMarks } from '../shared/case-rows.js';
 import { groupRows } from '../shared/row-values.js';
-import { toSignal } from '../shared/signal-rows.js';
+import { SIGNAL } from '../shared/signal-rows.js';
 import type { CaseEventRecord, CaseUpdate, PendingCase } from '../signal-records.js';
 import type { SqlPort } from '../sql/port.js';
 import { loadCaseSignals } from './signal-rows.js';
@@ -31,15 +31,18 @@ export async function pendingCases(port: SqlPort, limit: number, marks: PendingM
       key: String(row.key),
       type: String(row.type),
       family: String(row.family),
-      fields: port.dialect.columns.flag(row.computed) ? toCaseFields(row) : null,
+      fields: port.dialect.columns.flag(row.computed) ? CASE_FIELDS.read(row, port.dialect.columns) : null,
       events: events.get(id) ?? [],
-      signals: (signals.get(id) ?? []).map((r) => ({ signal: toSignal(r), relationship: r.relationship as CaseRelationship })),
+      signals: (signals.get(id) ?? []).map((r) => ({
+        signal: SIGNAL.read(r, port.dialect.columns),
+        relationship: r.relationship as CaseRelationship,
+      })),
     };
   });
 }
 
-const n = CASE_COLUMNS.length;
-const SAVE = `UPDATE cases SET ${CASE_COLUMNS.map((c, i) => `${c} = $${i + 1}`).join(', ')}, computed = $${n + 3},
+const n = CASE_FIELDS.columns.length;
+const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i + 1}`).join(', ')}, computed = $${n + 3},
   pending = CASE WHEN CAST($${n + 1} AS bigint) IS NULL OR pending = $${n + 1} THEN NULL ELSE pending END
   WHERE id = $${n + 2}`;
 
@@ -65,9 +68,9 @@ export async function findCaseId(port: SqlPort, key: string): Promise<number | u
 /** The events of these cases, oldest first, by case. */
 export async function loadCaseEvents(port: SqlPort, caseIds: readonly number[]): Promise<Map<number, CaseEventRecord[]>> {
   const rows = await port.query(
-    `SELECT case_id, event_type, old_value, new_value, reason, created_at FROM case_events
+    `SELECT case_id, ${CASE_EVENT.columns.join(', ')} FROM case_events
      WHERE ${port.dialect.inList('case_id', '$1')} ORDER BY case_id, id`,
     [caseIds],
   );
-  return new Map([...groupRows(rows, (r) => Number(r.case_id))].map(([id, group]) => [id, group.map(toCaseEvent)]));
+  return new Map([...groupRows(rows, (r) => Number(r.case_id))].map(([id, group]) => [id, group.map(CASE_EVENT.reader(port))]));
 }

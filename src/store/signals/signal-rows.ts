@@ -1,7 +1,7 @@
 /** Signals read back: one statement for a whole page, with the case each signal is linked to (rows → records: shared/signal-rows.ts). */
 
 import { inIdOrder } from '../shared/row-values.js';
-import { toSignal } from '../shared/signal-rows.js';
+import { SIGNAL } from '../shared/signal-rows.js';
 import type { SignalRecord } from '../signal-records.js';
 import type { Row, SqlPort } from '../sql/port.js';
 
@@ -12,13 +12,13 @@ const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links
 export async function loadSignals(port: SqlPort, ids: readonly number[]): Promise<SignalRecord[]> {
   if (ids.length === 0) return [];
   const rows = await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.id', '$1')}`, [ids]);
-  return inIdOrder(ids, rows, (row) => toSignal(row));
+  return inIdOrder(ids, rows, SIGNAL.reader(port));
 }
 
 /** The signals with these keys, by id; unknown keys skipped. */
 export async function loadSignalsByKeys(port: SqlPort, keys: readonly string[]): Promise<SignalRecord[]> {
   if (keys.length === 0) return [];
-  return (await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.key', '$1')} ORDER BY s.id`, [keys])).map(toSignal);
+  return SIGNAL.all(port, `${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.key', '$1')} ORDER BY s.id`, [keys]);
 }
 
 /** The signals linked to these cases, with their relationship, by case then signal id. */

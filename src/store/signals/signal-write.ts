@@ -10,13 +10,13 @@
  * statements (`dialect.rows`), whatever the batch's size.
  */
 import { appendChanges } from '../journal/journal.js';
-import { SIGNAL_COLUMNS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
+import { SIGNAL_FIELDS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
 import type { ColumnType, Row, SqlPort } from '../sql/port.js';
+import { qualified } from '../sql/statements.js';
 
-const NUMBERS: Partial<Record<string, ColumnType>> = { municipality_id: 'integer', confidence: 'real', amount_eur: 'real' };
-const WRITTEN = ['origin', 'fingerprint', ...SIGNAL_COLUMNS] as const;
-const WRITTEN_ROW = WRITTEN.map((c) => [c, NUMBERS[c] ?? 'text'] as const);
+const WRITTEN_ROW: [string, ColumnType][] = [['origin', 'text'], ['fingerprint', 'text'], ...SIGNAL_FIELDS.batch()];
+const WRITTEN = WRITTEN_ROW.map(([column]) => column);
 
 interface Stored {
   id: number | undefined;
@@ -49,7 +49,7 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
     }
     if (old) summary.updated++;
     else summary.inserted++;
-    writes.push({ input, old, values: [input.origin, fingerprint, ...SIGNAL_COLUMNS.map((c) => columns[c])] });
+    writes.push({ input, old, values: [input.origin, fingerprint, ...SIGNAL_FIELDS.columns.map((c) => columns[c])] });
     // A key met twice in one batch compares with what was just written.
     current.set(input.key, { id: old?.id, fingerprint, caseId: null, relationship: input.case?.relationship ?? null });
   }
@@ -65,7 +65,7 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
     const batch = tx.dialect.rows('$1', [['key', 'text'], ...WRITTEN_ROW]);
     const inserted = await tx.query(
       `INSERT INTO signals (key, ${WRITTEN.join(', ')}, first_seen_at, last_seen_at)
-       SELECT v.key, ${WRITTEN.map((c) => `v.${c}`).join(', ')}, $2, $2 FROM ${batch} AS v WHERE true ORDER BY v.ord
+       SELECT v.key, ${qualified('v', WRITTEN)}, $2, $2 FROM ${batch} AS v WHERE true ORDER BY v.ord
        RETURNING id, key`,
       [JSON.stringify(inserts.map((w) => [w.input.key, ...w.values])), now],
     );

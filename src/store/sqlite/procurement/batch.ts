@@ -5,8 +5,10 @@
  * batch as JSON would parse it first. Full-text rows go to the FTS5 table beside each record table (`<table>_fts`,
  * keyed by the record's rowid), from the search text the record holds.
  */
+
 import type { BulkLoad, BulkRow, TextIndexed } from '../../procurement/bulk-load.js';
 import type { SqlPort } from '../../sql/port.js';
+import { setExcluded } from '../../sql/statements.js';
 import { encodeValue, type SqlitePort } from '../connection.js';
 
 export class SqliteBulkLoad implements BulkLoad {
@@ -30,9 +32,7 @@ export class SqliteBulkLoad implements BulkLoad {
     if (rows.length === 0) return;
     const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
     const statement = this.#port.statement(
-      replaceOn === undefined
-        ? insert
-        : `${insert} ON CONFLICT (${replaceOn}) DO UPDATE SET ${columns.map((c) => `${c} = excluded.${c}`).join(', ')}`,
+      replaceOn === undefined ? insert : `${insert} ON CONFLICT (${replaceOn}) DO UPDATE SET ${setExcluded(columns)}`,
     );
     for (const row of rows) statement.run(row.map(encodeValue));
   }
