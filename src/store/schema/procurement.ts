@@ -8,7 +8,7 @@
  * indexes in order and stop after a page: no OFFSET, no sort of the whole result. Folded text columns
  * (search_text, name_key) are written by the store, so matching is the same code on both databases.
  */
-import type { DdlTypes } from '../sql/migration.js';
+import type { DdlTypes, SharedMigration } from '../sql/migration.js';
 
 export const procurement = (t: DdlTypes): string => `
 ${t.search.setup}
@@ -205,3 +205,15 @@ CREATE INDEX amendments_by_date ON amendments (date DESC, id DESC);
 
 /** The OCDS record of a contracting process gathers the contracts that share its procedure id (SQLite version 3). */
 export const PROCESS_INDEX = 'CREATE INDEX contracts_by_procedure_id ON contracts (source, procedure_id);';
+
+/**
+ * Version 103: contract_rollups' primary key carries the sums, so that the aggregate reads a scope's rows from the
+ * key alone. In PostgreSQL a scope's rows lie on pages spread over the whole table (the scope-0 rows of 100 000
+ * contracts on 1,550 of its 1,558 pages), so reading them from the table cost as many pages as the table has, which
+ * grows faster than the rows do (docs/performance.md, "Procurement").
+ */
+export const ROLLUP_SUMS_IN_KEY: SharedMigration = {
+  version: 103,
+  name: 'contract-rollup-sums-in-key',
+  sql: (t) => t.carryInPrimaryKey('contract_rollups', 'scope, month, cpv_division, procedure_type', 'count, total_cents'),
+};

@@ -56,6 +56,12 @@ export interface DdlTypes {
   readonly clustered: string;
   /** An index's columns: `keys` ordered, `carried` only read from it (PostgreSQL's INCLUDE; more keys in SQLite). */
   covering(keys: string, carried: string): string;
+  /**
+   * Makes an existing table's primary key carry the `carried` columns too, so that reading them by a range of the key
+   * is index-only: PostgreSQL's INCLUDE (the heap holds rows in no order, so a range of one key's rows visits pages
+   * spread over the whole table); nothing in SQLite, whose clustered table is its primary key's b-tree already.
+   */
+  carryInPrimaryKey(table: string, keys: string, carried: string): string;
   /** The text search's tables and indexes (each dialect's ./procurement/text-search.ts). */
   readonly search: TextSearchDdl;
 }

@@ -28,6 +28,7 @@ export const SQLITE_TYPES: DdlTypes = {
   isTrue: SQLITE_DIALECT.isTrue,
   clustered: ' WITHOUT ROWID',
   covering: (keys, carried) => `(${keys}, ${carried})`,
+  carryInPrimaryKey: () => '',
   search: SQLITE_TEXT_SEARCH_DDL,
 };
 
