@@ -68,7 +68,9 @@ export class Authenticator {
     const parsed = parseKeySecret(secret);
     if (!parsed) throw invalid(malformed(headers));
 
-    const version = await this.#store.accessVersion();
+    const current = this.#store.accessVersion();
+    // Not awaited when the store knows it at once (SQLite's read, PostgreSQL's held value): every request's path.
+    const version = typeof current === 'number' ? current : await current;
     let entry = this.#cache.get(parsed.hash);
     if (!entry || entry.until <= nowMs || entry.version !== version) {
       entry = { ...(await this.#load(parsed.lookup, parsed.hash)), until: nowMs + CACHE_MS, version };

@@ -15,8 +15,11 @@ export async function bumpDataVersion(tx: SqlPort): Promise<void> {
   await tx.run("UPDATE meta SET value = CAST(CAST(value AS bigint) + 1 AS text) WHERE key = 'data_version'");
 }
 
+/** The access version's row; SQLite also runs it as a prepared statement of its own (sqlite-store.ts). */
+export const ACCESS_VERSION_SQL = "SELECT value FROM meta WHERE key = 'access_version'";
+
 export async function readAccessVersion(port: SqlPort): Promise<number> {
-  const [row] = await port.query("SELECT value FROM meta WHERE key = 'access_version'");
+  const [row] = await port.query(ACCESS_VERSION_SQL);
   return Number(row?.value ?? 0);
 }
 

@@ -168,8 +168,8 @@ export abstract class SqlStore {
     return version !== undefined;
   }
 
-  /** Read on every request: one indexed row in SQLite; PostgreSQL holds it from LISTEN (its store overrides this). */
-  accessVersion(): Promise<number> {
+  /** Read on every request: one indexed row (SQLite overrides this to read it at once); PostgreSQL holds it from LISTEN. */
+  accessVersion(): number | Promise<number> {
     return readAccessVersion(this.ports.primary);
   }
 

@@ -37,8 +37,12 @@ export class AccessVersionWatch {
     this.#primary = primary;
   }
 
-  async current(): Promise<number> {
-    if (this.#listened !== undefined) return this.#listened;
+  /** The value held while listening, at once (every request reads it); otherwise read from the table. */
+  current(): number | Promise<number> {
+    return this.#listened ?? this.#read();
+  }
+
+  async #read(): Promise<number> {
     this.#listen();
     try {
       const version = await readAccessVersion(this.#primary);

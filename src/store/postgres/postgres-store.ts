@@ -59,7 +59,7 @@ export class PostgresStore extends SqlStore implements Store {
 
   // ── the access version: held from LISTEN, announced by NOTIFY (./access-version.ts) ──
 
-  override accessVersion(): Promise<number> {
+  override accessVersion(): number | Promise<number> {
     return this.#accessWatch.current();
   }
 

@@ -97,6 +97,11 @@ export class SqlitePort implements SqlPort {
     return statement;
   }
 
+  /** A transaction holds the connection: a statement run now, outside it, would see its uncommitted writes. */
+  get busy(): boolean {
+    return this.#open !== undefined;
+  }
+
   #all(text: string, values: readonly unknown[] | undefined): Row[] {
     const statement = this.statement(text);
     const bound = bind(values);

@@ -4,6 +4,7 @@
  * loads (FTS5, prepared per-row writes, ./procurement/) and the latest point per group.
  */
 import type Database from 'better-sqlite3';
+import { ACCESS_VERSION_SQL } from '../meta.js';
 import type { BulkLoad } from '../procurement/bulk-load.js';
 import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
@@ -37,6 +38,19 @@ export class SqliteStore extends SqlStore implements Store {
   #sql(text: string): Database.Statement {
     return this.#port.statement(text);
   }
+
+  /**
+   * Read on every request (docs/architecture.md, Revocation): one prepared statement run at once, without the port's
+   * promise and row object, when no transaction holds the connection (otherwise it waits for the transaction, as
+   * every statement does). The read itself is most of the cost: SQLite opens a read transaction on the file for it.
+   */
+  override accessVersion(): number | Promise<number> {
+    if (this.#port.busy) return super.accessVersion();
+    this.#accessVersion ??= this.#port.db.prepare(ACCESS_VERSION_SQL).pluck();
+    return Number(this.#accessVersion.get() ?? 0);
+  }
+
+  #accessVersion: Database.Statement | undefined;
 
   async migrate(): Promise<void> {
     await applyMigrations(this.#port, SQLITE_SCHEMA, () => new Date().toISOString());
