@@ -258,7 +258,16 @@ export class Core {
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       const reported = charged && notModified ? refunded(month) : month;
-      const outcome: Outcome = { value: rendered.value, json: rendered.json, body: rendered.body, etag, notModified, month: reported };
+      // One object, `finished` set once known, rather than a copy of the outcome with it: this is every request's path.
+      const outcome: { -readonly [K in keyof Finished<R>]: Finished<R>[K] } = {
+        value: rendered.value,
+        json: rendered.json,
+        body: rendered.body,
+        etag,
+        notModified,
+        month: reported,
+        finished: undefined as R,
+      };
       // Not awaited when `finish` is synchronous: this is every request's path.
       let finished = finish?.(outcome);
       if (finished instanceof Promise) finished = await finished;
@@ -269,7 +278,9 @@ export class Core {
           if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
         }
       }
-      return finish === undefined ? outcome : { ...outcome, finished: finished as R };
+      if (finish === undefined) return outcome;
+      outcome.finished = finished as R;
+      return outcome;
     } catch (error) {
       if (charged) {
         await this.#deps.counters.refundQuota(caller.account.id, calendar.period);

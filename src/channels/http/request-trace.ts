@@ -1,18 +1,22 @@
 /**
  * What a request's log line says beyond HTTP (request-log.ts): the account that was admitted and the operation
- * that ran. The core writes them as it goes (`RequestFacts.trace`); kept beside the request, not in it, so that
- * the hot path adds no Fastify decoration.
+ * that ran. The core writes them as it goes (`RequestFacts.trace`); kept on the Node request under a symbol of this
+ * module's, not as a Fastify decoration, and not in a WeakMap, whose entries cost every request more than a property.
  */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { RequestTrace } from '../../core/execute.js';
 
-const traces = new WeakMap<FastifyRequest, RequestTrace>();
+const TRACE = Symbol('munidata.requestTrace');
+
+type TracedMessage = IncomingMessage & { [TRACE]?: RequestTrace };
 
 export function traceOf(request: FastifyRequest): RequestTrace {
-  let trace = traces.get(request);
-  if (!trace) {
+  const raw = request.raw as TracedMessage;
+  let trace = raw[TRACE];
+  if (trace === undefined) {
     trace = {};
-    traces.set(request, trace);
+    raw[TRACE] = trace;
   }
   return trace;
 }
