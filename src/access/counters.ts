@@ -18,15 +18,19 @@ export interface QuotaReservation {
   readonly used: number;
 }
 
+/**
+ * The four counts every request makes may answer without a promise when nothing has to be waited for (the in-process
+ * counters, once a period is loaded): the core's hot path then takes none. Callers await only a promise.
+ */
 export interface Counters {
   /** Counts one request against `key`'s per-minute limit (sliding window). */
-  hitRate(key: string, perMinute: number, nowMs: number): Promise<RateDecision>;
+  hitRate(key: string, perMinute: number, nowMs: number): RateDecision | Promise<RateDecision>;
   /** Reserves one request of the monthly quota; never grants more than `limit` (null: unlimited). */
-  reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation>;
+  reserveQuota(accountId: number, period: string, limit: number | null): QuotaReservation | Promise<QuotaReservation>;
   /** Turns a reservation into a charged request (the answer was a success). */
-  commitQuota(accountId: number, period: string): Promise<void>;
+  commitQuota(accountId: number, period: string): void | Promise<void>;
   /** Releases a reservation (the answer was an error or a 304). */
-  refundQuota(accountId: number, period: string): Promise<void>;
+  refundQuota(accountId: number, period: string): void | Promise<void>;
   /** Charged requests of the period. */
   usage(accountId: number, period: string): Promise<number>;
   /** Resolves when the counters can be used (readiness); throws DependencyUnavailableError when they cannot. */

@@ -27,7 +27,8 @@ export class MemoryCounters implements Counters {
     this.#journal = new UsageJournal(usage);
   }
 
-  async hitRate(key: string, perMinute: number, nowMs: number): Promise<RateDecision> {
+  // Synchronous once the period's cell is loaded (Counters: the hot path takes no promise here).
+  hitRate(key: string, perMinute: number, nowMs: number): RateDecision {
     const { decision, next } = gcra(Math.max(this.#tat.get(key) ?? nowMs, nowMs), nowMs, perMinute);
     if (decision.allowed) {
       this.#tat.set(key, next);
@@ -36,23 +37,27 @@ export class MemoryCounters implements Counters {
     return decision;
   }
 
-  async reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation> {
-    const cell = await this.#cell(accountId, period);
-    const used = cell.committed + cell.reserved;
-    if (limit !== null && used >= limit) return { granted: false, used };
-    cell.reserved++;
-    return { granted: true, used: used + 1 };
+  reserveQuota(accountId: number, period: string, limit: number | null): QuotaReservation | Promise<QuotaReservation> {
+    const cell = this.#cell(accountId, period);
+    return cell instanceof Promise ? cell.then((loaded) => reserveIn(loaded, limit)) : reserveIn(cell, limit);
   }
 
-  async commitQuota(accountId: number, period: string): Promise<void> {
-    const cell = await this.#cell(accountId, period);
+  commitQuota(accountId: number, period: string): void | Promise<void> {
+    const cell = this.#cell(accountId, period);
+    if (cell instanceof Promise) return cell.then((loaded) => this.#commitIn(loaded, accountId, period));
+    this.#commitIn(cell, accountId, period);
+  }
+
+  refundQuota(accountId: number, period: string): void | Promise<void> {
+    const cell = this.#cell(accountId, period);
+    if (cell instanceof Promise) return cell.then(refundIn);
+    refundIn(cell);
+  }
+
+  #commitIn(cell: QuotaCell, accountId: number, period: string): void {
     cell.reserved--;
     cell.committed++;
     this.#journal.add(accountId, period);
-  }
-
-  async refundQuota(accountId: number, period: string): Promise<void> {
-    (await this.#cell(accountId, period)).reserved--;
   }
 
   async usage(accountId: number, period: string): Promise<number> {
@@ -91,4 +96,16 @@ export class MemoryCounters implements Counters {
   #prune(nowMs: number): void {
     for (const [key, tat] of this.#tat) if (tat <= nowMs) this.#tat.delete(key);
   }
+}
+
+/** One unit reserved unless the limit is reached; one synchronous step, so concurrent requests never overshoot. */
+function reserveIn(cell: QuotaCell, limit: number | null): QuotaReservation {
+  const used = cell.committed + cell.reserved;
+  if (limit !== null && used >= limit) return { granted: false, used };
+  cell.reserved++;
+  return { granted: true, used: used + 1 };
+}
+
+function refundIn(cell: QuotaCell): void {
+  cell.reserved--;
 }

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import type { Authenticator, CredentialHeaders } from '../access/authenticate.js';
 import type { Caller } from '../access/caller.js';
-import { type Counters, monthlyPeriod, type RateDecision } from '../access/counters.js';
+import { type Counters, monthlyPeriod, type QuotaReservation, type RateDecision } from '../access/counters.js';
 import type { DailyUsage } from '../access/daily-usage.js';
 import { apiAccessRefusal, canCall, checkAccess } from '../access/policy.js';
 import { DependencyUnavailableError } from '../lib/dependency.js';
@@ -197,7 +197,9 @@ export class Core {
     }
     if (request.trace) request.trace.accountId = caller.account.id;
     if (caller.keyId !== null) this.#deps.dailyUsage?.keyUsed(caller.keyId, now); // an OAuth token has no key
-    return this.admitCaller(caller, request.trace);
+    // Without awaiting when the counters answer at once (in-process): this is every request's path.
+    const minute = this.#countMinute(caller);
+    return admitted(caller, minute instanceof Promise ? await minute : minute, request.trace);
   }
 
   /**
@@ -205,13 +207,13 @@ export class Core {
    * per-minute limit of its account, shared with its keys.
    */
   async admitCaller(caller: Caller, trace?: RequestFacts['trace']): Promise<Admission> {
+    return admitted(caller, await this.#countMinute(caller), trace);
+  }
+
+  /** One request counted against the per-minute limit of the caller's account (none when its plan has no limit). */
+  #countMinute(caller: Caller): RateDecision | undefined | Promise<RateDecision> {
     const perMinute = caller.plan.requests_per_minute;
-    let minute: RateDecision | undefined;
-    if (perMinute !== null) {
-      minute = await this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, this.#deps.clock());
-      if (!minute.allowed) throw rateLimited(minute);
-    }
-    return { caller, minute, trace };
+    return perMinute === null ? undefined : this.#deps.counters.hitRate(`acct:${caller.account.id}`, perMinute, this.#deps.clock());
   }
 
   async reference() {
@@ -252,9 +254,14 @@ export class Core {
 
     const calendar = this.#calendar(nowMs);
     const charged = !operation.free;
-    let month = charged ? await this.#reserve(caller, calendar, nowMs) : undefined;
+    // Each step below awaits only a promise: with in-process counters and a cached answer, none is taken.
+    let month: LimitState | undefined;
+    if (charged) {
+      const reserved = this.#reserve(caller, calendar, nowMs);
+      month = reserved instanceof Promise ? await reserved : reserved;
+    }
     try {
-      const rendered = await this.#answer(request, reference, nowMs, calendar);
+      const rendered = this.#cachedAnswer(request, calendar, reference) ?? (await this.#answer(request, reference, nowMs, calendar));
       const etag = request.etag === false && request.ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && request.ifNoneMatch !== undefined && etagMatches(request.ifNoneMatch, etag);
       const reported = charged && notModified ? refunded(month) : month;
@@ -272,11 +279,11 @@ export class Core {
       let finished = finish?.(outcome);
       if (finished instanceof Promise) finished = await finished;
       if (charged) {
-        if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
-        else {
-          await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
-          if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
-        }
+        const counted = notModified
+          ? this.#deps.counters.refundQuota(caller.account.id, calendar.period)
+          : this.#deps.counters.commitQuota(caller.account.id, calendar.period);
+        if (counted instanceof Promise) await counted;
+        if (!notModified && request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
       }
       if (finish === undefined) return outcome;
       outcome.finished = finished as R;
@@ -350,9 +357,25 @@ export class Core {
   }
 
   /**
+   * The answer of a request the channel can name exactly (`requestKey`, the REST URL), from the cache of this data
+   * version, looked up before validation: the same text validates to the same input, so a repeated request skips
+   * that work too. Without a promise: this is every repeated request's path.
+   */
+  #cachedAnswer(request: ExecuteRequest, calendar: Calendar, reference: ReferenceData): Rendered | undefined {
+    const rawKey = this.#rawKey(request, calendar);
+    return rawKey === undefined ? undefined : reference.responses.get(rawKey);
+  }
+
+  #rawKey(request: ExecuteRequest, calendar: Calendar): string | undefined {
+    const { operation } = request;
+    if (operation.cache !== 'data' || request.requestKey === undefined) return undefined;
+    const format = request.format ?? 'json';
+    return requestResponseKey(operation.name, request.admission.caller.plan, calendar.day, format, request.encoding, request.requestKey);
+  }
+
+  /**
    * Validates the input and runs the handler — or, for data operations, takes the answer from the cache of this
-   * data version. A request the channel can name exactly (`requestKey`, the REST URL) is looked up before
-   * validation: the same text validates to the same input, so a repeated request skips that work too.
+   * data version (under the validated input's key; `#cachedAnswer` has looked the request's own text up already).
    */
   async #answer(request: ExecuteRequest, reference: ReferenceData, nowMs: number, calendar: Calendar): Promise<Rendered> {
     const { operation, admission } = request;
@@ -360,12 +383,7 @@ export class Core {
     const cached = operation.cache === 'data';
     const format = request.format ?? 'json';
     const { day } = calendar;
-    const rawKey =
-      cached && request.requestKey !== undefined
-        ? requestResponseKey(operation.name, caller.plan, day, format, request.encoding, request.requestKey)
-        : undefined;
-    const rawHit = rawKey === undefined ? undefined : reference.responses.get(rawKey);
-    if (rawHit) return rawHit;
+    const rawKey = this.#rawKey(request, calendar);
 
     const input = { ...request.input };
     validateInput(operation.input as TObject, input, request.encoding);
@@ -408,10 +426,19 @@ export class Core {
 
   #calendarCache: Calendar | undefined;
 
-  /** Reserves one unit of the month's quota; the quota's state after it (undefined for an unlimited plan). */
-  async #reserve(caller: Caller, calendar: Calendar, nowMs: number): Promise<LimitState | undefined> {
+  /**
+   * Reserves one unit of the month's quota; the quota's state after it (undefined for an unlimited plan). A promise
+   * only when the counters answer with one.
+   */
+  #reserve(caller: Caller, calendar: Calendar, nowMs: number): LimitState | undefined | Promise<LimitState | undefined> {
     const limit = caller.plan.requests_per_month;
-    const reservation = await this.#deps.counters.reserveQuota(caller.account.id, calendar.period, limit);
+    const reservation = this.#deps.counters.reserveQuota(caller.account.id, calendar.period, limit);
+    return reservation instanceof Promise
+      ? reservation.then((settled) => this.#reserved(settled, limit, calendar, nowMs))
+      : this.#reserved(reservation, limit, calendar, nowMs);
+  }
+
+  #reserved(reservation: QuotaReservation, limit: number | null, calendar: Calendar, nowMs: number): LimitState | undefined {
     const secondsLeft = Math.max(1, Math.ceil((calendar.periodEndMs - nowMs) / 1000));
     const month = limit === null ? undefined : { limit, remaining: Math.max(0, limit - reservation.used), resetSeconds: secondsLeft };
     if (!reservation.granted) {
@@ -445,6 +472,12 @@ export class Core {
       },
     };
   }
+}
+
+/** The admission of a caller whose per-minute limit (if it has one) was counted: refused when it is reached. */
+function admitted(caller: Caller, minute: RateDecision | undefined, trace: RequestTrace | undefined): Admission {
+  if (minute !== undefined && !minute.allowed) throw rateLimited(minute);
+  return { caller, minute, trace };
 }
 
 function rateLimited(decision: RateDecision): ApiError {
