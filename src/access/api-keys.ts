@@ -36,11 +36,31 @@ export function generateKeySecret(): NewKeySecret {
  * or a checksum that does not match (no store is read for it, and it counts as a failed credential).
  */
 export function parseKeySecret(text: string): { lookup: string; hash: string } | undefined {
+  const shaped = shapedKeySecret(text);
+  return shaped && checksumHolds(shaped) ? { lookup: shaped.lookup, hash: shaped.hash } : undefined;
+}
+
+/** A text of a key's shape, its checksum not yet checked (`checksumHolds`); undefined when it has not the shape. */
+export interface ShapedKeySecret {
+  readonly lookup: string;
+  readonly hash: string;
+  readonly random: string;
+  readonly checksum: string | undefined;
+}
+
+/**
+ * `parseKeySecret` in two steps, for the authenticator: a secret whose hash it holds an answer for was checked
+ * whole when that answer was made (the same text, the same hash), so the checksum is computed only when it has none.
+ */
+export function shapedKeySecret(text: string): ShapedKeySecret | undefined {
   const match = KEY_PATTERN.exec(text);
   if (!match) return undefined;
-  const [, random, checksum] = match;
-  if (checksum !== undefined && checksum !== checksumOf(random as string)) return undefined;
-  return { lookup: lookupOf(text), hash: hashSecret(text) };
+  return { lookup: lookupOf(text), hash: hashSecret(text), random: match[1] as string, checksum: match[2] };
+}
+
+/** A key issued before the checksum has none; any other must carry the right one. */
+export function checksumHolds(secret: ShapedKeySecret): boolean {
+  return secret.checksum === undefined || secret.checksum === checksumOf(secret.random);
 }
 
 /** The CRC32 of the random part, in base62, padded to six characters (62^6 > 2^32). */

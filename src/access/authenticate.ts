@@ -12,7 +12,7 @@
 import { ApiError } from '../lib/errors.js';
 import { isApiKeyShaped } from '../lib/oauth-resource.js';
 import type { AccessStore } from '../store/store.js';
-import { hashSecret, parseKeySecret, sameHash } from './api-keys.js';
+import { checksumHolds, hashSecret, sameHash, shapedKeySecret } from './api-keys.js';
 import type { Caller } from './caller.js';
 import type { GrantRevocations, TokenVerifier } from './tokens.js';
 
@@ -65,8 +65,9 @@ export class Authenticator {
     if (secret !== '' && !isApiKeyShaped(secret) && headers.tokenAudience !== undefined && this.#tokens) {
       return this.#authenticateToken(secret, headers.tokenAudience, nowMs);
     }
-    const parsed = parseKeySecret(secret);
-    if (!parsed) throw invalid(malformed(headers));
+    const parsed = shapedKeySecret(secret);
+    // A mistyped key is refused before the store is read; one with a cached answer was checked when it was made.
+    if (!parsed || (!this.#cache.has(parsed.hash) && !checksumHolds(parsed))) throw invalid(malformed(headers));
 
     const current = this.#store.accessVersion();
     // Not awaited when the store knows it at once (SQLite's read, PostgreSQL's held value): every request's path.
