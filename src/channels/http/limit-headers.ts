@@ -6,20 +6,27 @@ import type { LimitState } from '../../lib/limit-state.js';
 
 const MONTH_SECONDS = 30 * 24 * 3600;
 
-/** Policies depend only on a plan's two limits: built once per pair, not on every answer. */
-const policies = new Map<string, string>();
+/**
+ * Policies depend only on a plan's two limits: built once per pair, not on every answer, and found by the two
+ * numbers (per-minute limit, then monthly; undefined when there is none) without building a key.
+ */
+const policies = new Map<number | undefined, Map<number | undefined, string>>();
 
 /** Appends the limit headers to a flat `[name, value, …]` list (the REST hot path writes headers so). */
 export function rateLimitHeaderList(minute: LimitState | undefined, month: LimitState | undefined, list: string[]): void {
   if (!minute && !month) return;
-  const policyKey = `${minute?.limit}|${month?.limit}`;
-  let policy = policies.get(policyKey);
+  let byMonth = policies.get(minute?.limit);
+  if (byMonth === undefined) {
+    byMonth = new Map();
+    policies.set(minute?.limit, byMonth);
+  }
+  let policy = byMonth.get(month?.limit);
   if (policy === undefined) {
     const parts: string[] = [];
     if (minute) parts.push(`"minute";q=${minute.limit};w=60`);
     if (month) parts.push(`"month";q=${month.limit};w=${MONTH_SECONDS}`);
     policy = parts.join(', ');
-    policies.set(policyKey, policy);
+    byMonth.set(month?.limit, policy);
   }
   const minuteState = minute ? `"minute";r=${minute.remaining};t=${minute.resetSeconds}` : '';
   const monthState = month ? `"month";r=${month.remaining};t=${month.resetSeconds}` : '';
