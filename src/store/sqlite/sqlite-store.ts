@@ -18,6 +18,7 @@ import { SQLITE_MIGRATIONS, SQLITE_TYPES } from './migrations.js';
 import { SqliteBulkLoad } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
 import { SQLITE_TEXT_SEARCH } from './procurement/text-search.js';
+import { SharedRead } from './shared-read.js';
 
 /** Every migration of the SQLite store, in order. */
 export const SQLITE_SCHEMA = migrationsFor(SQLITE_MIGRATIONS, SHARED_MIGRATIONS, SQLITE_TYPES);
@@ -40,17 +41,22 @@ export class SqliteStore extends SqlStore implements Store {
   }
 
   /**
-   * Read on every request (docs/architecture.md, Revocation): one prepared statement run at once, without the port's
-   * promise and row object, when no transaction holds the connection (otherwise it waits for the transaction, as
-   * every statement does). The read itself is most of the cost: SQLite opens a read transaction on the file for it.
+   * Asked on every request (docs/architecture.md, Revocation): the requests of one turn of the event loop share one
+   * read of the row (./shared-read.ts), which starts after each of them asked. The read is one prepared statement run
+   * at once when no transaction holds the connection (otherwise it waits for the transaction, as every statement
+   * does); most of its cost is the read transaction SQLite opens on the file for it, two file-lock system calls.
    */
-  override accessVersion(): number | Promise<number> {
-    if (this.#port.busy) return super.accessVersion();
-    this.#accessVersion ??= this.#port.db.prepare(ACCESS_VERSION_SQL).pluck();
-    return Number(this.#accessVersion.get() ?? 0);
+  override accessVersion(): Promise<number> {
+    return this.#accessVersion.get();
   }
 
-  #accessVersion: Database.Statement | undefined;
+  readonly #accessVersion = new SharedRead(() => {
+    if (this.#port.busy) return super.accessVersion();
+    this.#accessVersionRead ??= this.#port.db.prepare(ACCESS_VERSION_SQL).pluck();
+    return Number(this.#accessVersionRead.get() ?? 0);
+  });
+
+  #accessVersionRead: Database.Statement | undefined;
 
   async migrate(): Promise<void> {
     await applyMigrations(this.#port, SQLITE_SCHEMA, () => new Date().toISOString());
