@@ -10,8 +10,8 @@
  *             → MCP-Protocol-Version one of the three versions (400, -32022) → Content-Type (415)
  *             → one JSON-RPC message (400: -32700, batch -32600) → a notification or a response from the client:
  *             202, empty body
- *   the era:  a request of the 2026-07-28 revision (`_meta` version, `server/discover`) goes to `modern-era.ts`,
- *             which checks its headers and `_meta` and runs tools/list and tools/call through the same dispatch
+ *   the era:  a request of the 2026-07-28 revision (`_meta` version, `server/discover`) is checked by
+ *             `modern-era.ts` (its headers and `_meta`); tools/list and tools/call then run through the same dispatch
  *   JSON-RPC: method (-32601) → params (-32602) → initialize | ping | tools/list | tools/call
  *   tools/call: unknown tool (-32602) → the agent's call → result, or `isError` result, or an HTTP-level refusal
  *
@@ -35,7 +35,7 @@ import {
 } from '../jsonrpc/jsonrpc.js';
 import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
 import { isHttpLevel, MCP_HTTP_REFUSAL_CODE, McpStatusError, mcpProblem, type ProblemPlace, unsupportedVersion } from './errors.js';
-import { isModernRequest, modernResponse, serveModern } from './modern-era.js';
+import { isModernRequest, modernResponse, planModern } from './modern-era.js';
 import { isSupportedVersion, negotiateVersion, type ServerFacts, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
 import { errorResultJson } from './results.js';
 
@@ -155,8 +155,10 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
     if (params === undefined) throw invalidParams('params must be an object');
     const run = (method: string, runParams: Json) => dispatch(agent, principal, request, method, runParams);
     if (isModernRequest(rpc.method, params, version)) {
-      const answer = await serveModern(agent.facts(principal), request.headers, rpc.method, params, run);
-      return sendJson(reply.headers(agent.headers(principal, answer.quota)), modernResponse(id, answer));
+      // The era changes the envelope, not the work: the same dispatch runs tools/list and tools/call.
+      const plan = planModern(agent.facts(principal), request.headers, rpc.method, params);
+      const { result, quota }: MethodAnswer = plan.result === undefined ? await run(rpc.method, params) : { result: plan.result };
+      return sendJson(reply.headers(agent.headers(principal, quota)), modernResponse(id, result, plan.tail));
     }
     const { result, quota } = await run(rpc.method, params);
     return sendJson(reply.headers(agent.headers(principal, quota)), serializeRawResult(id, result));

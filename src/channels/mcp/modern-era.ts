@@ -14,9 +14,17 @@
  */
 import { JSONRPC_CODES, type JsonRpcId } from '../jsonrpc/jsonrpc.js';
 import { MCP_CODES, McpStatusError, unsupportedVersion } from './errors.js';
-import type { Json, MethodAnswer } from './mcp-protocol.js';
+import type { Json } from './mcp-protocol.js';
 import { isLegacyVersion, MODERN_PROTOCOL_VERSION, RESULT_TTL_MS, type ServerFacts, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
-import { expectHeader, HeaderMismatch, type Headers } from './request-headers.js';
+import {
+  expectHeader,
+  HeaderMismatch,
+  type Headers,
+  METHOD_HEADER,
+  type MirroredHeader,
+  NAME_HEADER,
+  PROTOCOL_VERSION_HEADER,
+} from './request-headers.js';
 
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
@@ -25,43 +33,47 @@ export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilit
 const LIST_MEMBERS = `"ttlMs":${RESULT_TTL_MS},"cacheScope":"private",`;
 
 /**
- * A method's answer in the modern era: its result, and the bytes that replace the result object's closing brace
- * (its added members, then the braces closing the result and the response), or none when the result is whole.
+ * What replaces a result object's closing brace (its added members, then the braces closing the result and the
+ * response), as text (for results that are text) and as bytes (for results that are bytes).
  */
-export interface ModernAnswer extends MethodAnswer {
-  readonly tail?: Tail;
-}
-
-/** The same tail as text (for results that are text) and as bytes (for results that are bytes). */
-interface Tail {
+export interface Tail {
   readonly text: string;
   readonly bytes: Buffer;
 }
 
-interface Tails {
-  readonly call: Tail;
-  readonly list: Tail;
+/**
+ * How a modern request is answered once its envelope is checked: its method runs as in the 2025 era and the
+ * result takes `tail` in place of its closing brace (tools/list, tools/call); or the answer is `result`, whole
+ * (server/discover).
+ */
+export type ModernPlan = { readonly tail: Tail; readonly result?: undefined } | { readonly tail?: undefined; readonly result: string };
+
+interface Plans {
+  readonly call: ModernPlan;
+  readonly list: ModernPlan;
+  readonly discover: ModernPlan;
 }
 
 function tail(text: string): Tail {
-  return { text, bytes: Buffer.from(text) };
+  return Object.freeze({ text, bytes: Buffer.from(text) });
 }
 
-/** The tails of each server's results, built once per server (its facts). */
-const tails = new WeakMap<ServerFacts, Tails>();
+/** The plans of each server's requests, built once per server (its facts): a request allocates none. */
+const plans = new WeakMap<ServerFacts, Plans>();
 
-function tailsOf(facts: ServerFacts): Tails {
-  let found = tails.get(facts);
+function plansOf(facts: ServerFacts): Plans {
+  let found = plans.get(facts);
   if (found === undefined) {
     // tools/call and tools/list results are never the empty object, so the members always follow a comma.
-    found = { call: tail(`,${facts.modernMembers}}}`), list: tail(`,${LIST_MEMBERS}${facts.modernMembers}}}`) };
-    tails.set(facts, found);
+    found = Object.freeze({
+      call: Object.freeze({ tail: tail(`,${facts.modernMembers}}}`) }),
+      list: Object.freeze({ tail: tail(`,${LIST_MEMBERS}${facts.modernMembers}}}`) }),
+      discover: Object.freeze({ result: facts.discover }),
+    });
+    plans.set(facts, found);
   }
   return found;
 }
-
-/** The method runner of the 2025 era, which serves `tools/list` and `tools/call` for both eras. */
-export type Dispatch = (method: string, params: Json) => Promise<MethodAnswer>;
 
 /**
  * Whether a request belongs to the modern era: its `_meta` names a version that is not a 2025 one (those are
@@ -75,23 +87,20 @@ export function isModernRequest(method: string, params: Json, headerVersion: str
   return method === 'server/discover' || headerVersion === MODERN_PROTOCOL_VERSION;
 }
 
-/** Runs one request of the modern era; throws a JsonRpcError (with its HTTP status when it has one) or an ApiError. */
-export async function serveModern(
-  facts: ServerFacts,
-  headers: Headers,
-  method: string,
-  params: Json,
-  dispatch: Dispatch,
-): Promise<ModernAnswer> {
+/**
+ * Checks one request of the modern era and says how to answer it; throws a JsonRpcError (with its HTTP status
+ * when it has one). Synchronous, so that a modern call awaits its method once, as a 2025 call does.
+ */
+export function planModern(facts: ServerFacts, headers: Headers, method: string, params: Json): ModernPlan {
   checkEnvelope(headers, method, params);
   switch (method) {
     case 'server/discover':
-      return { result: facts.discover };
+      return plansOf(facts).discover;
     case 'tools/list':
-      return { ...(await dispatch(method, params)), tail: tailsOf(facts).list };
+      return plansOf(facts).list;
     case 'tools/call':
-      if (typeof params.name === 'string') checkHeader(headers, 'Mcp-Name', params.name, 'params.name', true);
-      return { ...(await dispatch(method, params)), tail: tailsOf(facts).call };
+      if (typeof params.name === 'string') checkHeader(headers, NAME_HEADER, params.name, 'params.name');
+      return plansOf(facts).call;
     default:
       // initialize, ping, logging/setLevel… are not methods of this revision: unknown methods all the same.
       throw new McpStatusError(
@@ -111,14 +120,14 @@ function checkEnvelope(headers: Headers, method: string, params: Json): void {
   if (capabilities === null || typeof capabilities !== 'object' || Array.isArray(capabilities)) {
     throw missingMeta(CLIENT_CAPABILITIES_META, 'an object, the client capabilities for this request ({} for none)');
   }
-  checkHeader(headers, 'MCP-Protocol-Version', version, `params._meta["${PROTOCOL_VERSION_META}"]`);
+  checkHeader(headers, PROTOCOL_VERSION_HEADER, version, `params._meta["${PROTOCOL_VERSION_META}"]`);
   if (version !== MODERN_PROTOCOL_VERSION) throw unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS);
-  checkHeader(headers, 'Mcp-Method', method, 'method');
+  checkHeader(headers, METHOD_HEADER, method, 'method');
 }
 
-function checkHeader(headers: Headers, name: string, bodyValue: string, bodyField: string, decodes = false): void {
+function checkHeader(headers: Headers, header: MirroredHeader, bodyValue: string, bodyField: string): void {
   try {
-    expectHeader(headers, name, bodyValue, bodyField, decodes);
+    expectHeader(headers, header, bodyValue, bodyField);
   } catch (error) {
     if (error instanceof HeaderMismatch) throw new McpStatusError(400, MCP_CODES.headerMismatch, error.message);
     throw error;
@@ -137,17 +146,21 @@ function metaOf(params: Json): Json | undefined {
 }
 
 /**
- * The success response of a modern request: the method's result (JSON text or bytes of an object) with its tail
- * in place of the closing brace. The result's bytes are copied once, as the 2025 era's response copies them.
+ * The success response of a modern request: the method's result (JSON text or bytes of an object) with the
+ * plan's tail in place of the closing brace. The result's bytes are copied once, whole, as the 2025 era's
+ * response copies them (the tail's first byte then overwrites the brace): no view of the result is made.
  */
-export function modernResponse(id: JsonRpcId, answer: ModernAnswer): string | Buffer {
-  const { result, tail } = answer;
+export function modernResponse(id: JsonRpcId, result: string | Buffer, tail: Tail | undefined): string | Buffer {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
   if (typeof result === 'string') return tail === undefined ? `${head}${result}}` : `${head}${result.slice(0, -1)}${tail.text}`;
-  const headBytes = Buffer.from(head);
-  if (tail === undefined) return Buffer.concat([headBytes, result, CLOSE]);
-  const end = result.length - 1;
-  return Buffer.concat([headBytes, result.subarray(0, end), tail.bytes], headBytes.length + end + tail.bytes.length);
+  const end = tail === undefined ? CLOSE : tail.bytes;
+  const headLength = Buffer.byteLength(head);
+  const start = headLength + result.length - (tail === undefined ? 0 : 1);
+  const response = Buffer.allocUnsafe(start + end.length);
+  response.write(head, 0);
+  response.set(result, headLength);
+  response.set(end, start);
+  return response;
 }
 
 const CLOSE = Buffer.from('}');
