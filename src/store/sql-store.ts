@@ -2,7 +2,11 @@
  * The store, written once over the SQL port (./sql/port.ts): each behaviour lives in one module of its area
  * (./access, ./reference, ./journal, ./agents, …) and runs on both databases. The SQLite and PostgreSQL stores
  * extend this class with their connections and with what their SQL truly does differently (docs/architecture.md,
- * "The store").
+ * "The store"). What each method guarantees is said once, on the interfaces of ./store.ts.
+ *
+ * A method that is an area's function run on one port, or a method of the access or reference area, is not written
+ * out here: the tables below name it once and ./sql/bind-methods.ts adds it to the class, typed from the function.
+ * What is written out does more than that (a transaction, the data version, two steps).
  */
 
 import { isDemoIndicatorSource } from '../lib/provenance.js';
@@ -27,55 +31,18 @@ import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
-import type {
-  AggregateQuery,
-  AggregateResult,
-  AmendmentFilter,
-  AnnouncementFilter,
-  ContractFilter,
-  CounterpartRecord,
-  DatePosition,
-  EntityFilter,
-  EntityYearRecord,
-  KeysetPage,
-  ProcessKey,
-  ProcurementSourceCount,
-} from './procurement-queries.js';
-import type {
-  AmendmentRecord,
-  AnnouncementRecord,
-  ContractDetailRecord,
-  ContractRecord,
-  CpvRecord,
-  EntityRecord,
-} from './procurement-records.js';
-import type {
-  AccountRecord,
-  ApiKeyRecord,
-  IndicatorRecord,
-  KeyGrant,
-  MunicipalityRecord,
-  NewApiKey,
-  ObservationInput,
-  ObservationRow,
-  PlanRecord,
-  WriteSummary,
-} from './records.js';
+import type { AmendmentFilter, AnnouncementFilter, ContractFilter, DatePosition, EntityFilter, KeysetPage } from './procurement-queries.js';
+import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from './procurement-records.js';
+import type { WriteSummary } from './records.js';
 import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
-import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
+import type { InstantPosition, SignalFilter } from './signal-queries.js';
 import type {
   AlertMatchInput,
-  AlertMatchRecord,
   AlertRuleInput,
   AlertRuleRecord,
   AlertTemplateInput,
-  AlertTemplateRecord,
-  CaseDetailRecord,
-  CaseRecord,
   CaseUpdate,
-  ChangeEntry,
-  PendingCase,
   SignalInput,
   SignalRecord,
   SignalWriteSummary,
@@ -95,8 +62,85 @@ import { readInstantIds } from './signals/instant-keyset.js';
 import { signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
+import { forwardTo, type OnPorts, runOnPort } from './sql/bind-methods.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
-import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery } from './store.js';
+import type { ProcurementBatch, ProcurementBatchSummary } from './store.js';
+
+/**
+ * Reads by writers and consumers (detectors, the alert matcher, the journal's watermarks), on the primary: a replica
+ * may lag behind what they are about to process.
+ */
+const ON_PRIMARY = {
+  secret: readSecret,
+  readChanges,
+  lastChangeSeq,
+  getWatermark,
+  setWatermark,
+  getSignalsByKeys: loadSignalsByKeys,
+  getSignals: loadSignals,
+  findCaseId,
+};
+
+/** Reads served to callers, on the replica. */
+const ON_REPLICA = {
+  dataVersion: readDataVersion,
+  listCases,
+  getCase,
+  listAlertTemplates,
+  getAlertRule,
+  listAlertRules,
+  listAlertMatches,
+  getAlertMatch,
+  countCpvs,
+  getAnnouncements: loadAnnouncements,
+  getEntity,
+  entityYears,
+  entityCounterparts,
+  aggregateContracts,
+  getContract: loadContractDetail,
+  getContracts: loadContracts,
+  getAmendments: loadAmendments,
+  contractAmendments: loadContractAmendments,
+  processContracts: loadProcessContracts,
+  entitiesWithContractsFrom,
+  procurementSources: procurementSourceCounts,
+};
+
+/** Plans, accounts, keys and usage (./access/): all but the revocation, which moves the access version here. */
+const ACCESS_METHODS = [
+  'listPlans',
+  'getPlan',
+  'savePlan',
+  'createAccount',
+  'listAccounts',
+  'getAccount',
+  'createApiKey',
+  'listApiKeys',
+  'findKeyGrant',
+  'listBetaGates',
+  'setBetaGate',
+  'getUsage',
+  'addUsage',
+] as const satisfies readonly (keyof SqlAccessStore)[];
+
+/** Municipalities, the catalogue and observations (./reference/). */
+const REFERENCE_METHODS = [
+  'listMunicipalities',
+  'saveMunicipalities',
+  'listIndicators',
+  'saveIndicators',
+  'setIndicatorSource',
+  'series',
+  'countObservations',
+  'writeObservations',
+] as const satisfies readonly (keyof SqlReferenceStore)[];
+
+// The methods the tables above add to the class (see the static block), typed from what they run.
+export interface SqlStore
+  extends OnPorts<typeof ON_PRIMARY>,
+    OnPorts<typeof ON_REPLICA>,
+    Pick<SqlAccessStore, (typeof ACCESS_METHODS)[number]>,
+    Pick<SqlReferenceStore, (typeof REFERENCE_METHODS)[number]> {}
 
 export abstract class SqlStore {
   protected readonly ports: SqlPorts;
@@ -109,6 +153,14 @@ export abstract class SqlStore {
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
   readonly oauth: OAuthSqlStore;
 
+  static {
+    const ports = (store: SqlStore) => store.ports;
+    runOnPort(SqlStore.prototype, ports, 'primary', ON_PRIMARY);
+    runOnPort(SqlStore.prototype, ports, 'replica', ON_REPLICA);
+    forwardTo(SqlStore.prototype, (store: SqlStore) => store.#access, ACCESS_METHODS);
+    forwardTo(SqlStore.prototype, (store: SqlStore) => store.#reference, REFERENCE_METHODS);
+  }
+
   constructor(ports: SqlPorts) {
     this.ports = ports;
     this.#access = new SqlAccessStore(ports);
@@ -118,49 +170,19 @@ export abstract class SqlStore {
     this.oauth = new OAuthSqlStore(ports.primary, () => this.#moveAccessVersion());
   }
 
-  // ── meta ──────────────────────────────────────────────────────────────────
-
-  dataVersion(): Promise<number> {
-    return readDataVersion(this.ports.replica);
+  /**
+   * `work` in one transaction on the primary, the data version moved in it when `changed` says that what `work`
+   * did changes what callers are served.
+   */
+  #write<T>(work: (tx: SqlPort) => Promise<T>, changed: (result: T) => boolean): Promise<T> {
+    return this.ports.primary.transaction(async (tx) => {
+      const result = await work(tx);
+      if (changed(result)) await bumpDataVersion(tx);
+      return result;
+    });
   }
 
-  secret(name: string): Promise<string> {
-    return readSecret(this.ports.primary, name);
-  }
-
-  // ── plans, accounts, keys, usage (./access/) ─────────────────────────────
-
-  listPlans(): Promise<PlanRecord[]> {
-    return this.#access.listPlans();
-  }
-
-  getPlan(code: string): Promise<PlanRecord | undefined> {
-    return this.#access.getPlan(code);
-  }
-
-  savePlan(plan: PlanRecord): Promise<void> {
-    return this.#access.savePlan(plan);
-  }
-
-  createAccount(input: { name: string; plan_code: string; beta: boolean; now: string }): Promise<AccountRecord> {
-    return this.#access.createAccount(input);
-  }
-
-  listAccounts(): Promise<AccountRecord[]> {
-    return this.#access.listAccounts();
-  }
-
-  getAccount(id: number): Promise<AccountRecord | undefined> {
-    return this.#access.getAccount(id);
-  }
-
-  createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
-    return this.#access.createApiKey(input);
-  }
-
-  listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
-    return this.#access.listApiKeys(accountId);
-  }
+  // ── keys and the access version ──────────────────────────────────────────
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
     const version = await this.#access.revokeApiKey(id, now, (tx) => this.#bumpAccess(tx));
@@ -168,7 +190,7 @@ export abstract class SqlStore {
     return version !== undefined;
   }
 
-  /** Read on every request: one indexed row (SQLite overrides this to read it at once); PostgreSQL holds it from LISTEN. */
+  /** Read on every request: one indexed row (SQLite overrides this to share the read); PostgreSQL holds it from LISTEN. */
   accessVersion(): number | Promise<number> {
     return readAccessVersion(this.ports.primary);
   }
@@ -192,122 +214,37 @@ export abstract class SqlStore {
     this.accessVersionCommitted(version);
   }
 
-  findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
-    return this.#access.findKeyGrant(lookup);
-  }
-
-  listBetaGates(): Promise<string[]> {
-    return this.#access.listBetaGates();
-  }
-
-  setBetaGate(target: string, on: boolean): Promise<void> {
-    return this.#access.setBetaGate(target, on);
-  }
-
-  getUsage(accountId: number, period: string): Promise<number> {
-    return this.#access.getUsage(accountId, period);
-  }
-
-  addUsage(entries: readonly { accountId: number; period: string; count: number }[]): Promise<void> {
-    return this.#access.addUsage(entries);
-  }
-
-  // ── reference data and observations (./reference/) ──────────────────────
-
-  listMunicipalities(): Promise<MunicipalityRecord[]> {
-    return this.#reference.listMunicipalities();
-  }
-
-  saveMunicipalities(rows: readonly MunicipalityRecord[]): Promise<WriteSummary> {
-    return this.#reference.saveMunicipalities(rows);
-  }
-
-  listIndicators(): Promise<IndicatorRecord[]> {
-    return this.#reference.listIndicators();
-  }
-
-  saveIndicators(rows: readonly IndicatorRecord[]): Promise<WriteSummary> {
-    return this.#reference.saveIndicators(rows);
-  }
-
-  setIndicatorSource(key: string, source: string): Promise<void> {
-    return this.#reference.setIndicatorSource(key, source);
-  }
-
-  series(query: SeriesQuery): Promise<ObservationRow[]> {
-    return this.#reference.series(query);
-  }
-
-  countObservations(indicator?: string): Promise<number> {
-    return this.#reference.countObservations(indicator);
-  }
-
-  writeObservations(indicator: string, rows: readonly ObservationInput[], options?: { replace?: boolean }): Promise<WriteSummary> {
-    return this.#reference.writeObservations(indicator, rows, options);
-  }
-
-  // ── the change journal (./journal/) ─────────────────────────────────────
-  // Consumers (detectors, the alert matcher) read it from the primary: a replica may lag behind their watermarks.
-
-  readChanges(afterSeq: number, limit: number): Promise<ChangeEntry[]> {
-    return readChanges(this.ports.primary, afterSeq, limit);
-  }
-
-  lastChangeSeq(): Promise<number> {
-    return lastChangeSeq(this.ports.primary);
-  }
-
-  getWatermark(name: string): Promise<string | null> {
-    return getWatermark(this.ports.primary, name);
-  }
-
-  setWatermark(name: string, value: string): Promise<void> {
-    return setWatermark(this.ports.primary, name, value);
-  }
-
   // ── signals, cases, alerts (./signals/) ─────────────────────────────────
-  // What detectors and the matcher are about to process is read from the primary, lists served to callers from
-  // the replica.
 
   writeSignals(batch: {
     signals: readonly SignalInput[];
     now: string;
     watermark?: { name: string; value: string };
   }): Promise<SignalWriteSummary> {
-    return this.ports.primary.transaction(async (tx) => {
-      const summary = await writeSignals(tx, batch.signals, batch.now);
-      if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
-      if (summary.inserted + summary.updated > 0) await bumpDataVersion(tx);
-      return summary;
-    });
-  }
-
-  getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]> {
-    return loadSignalsByKeys(this.ports.primary, keys);
-  }
-
-  getSignals(ids: readonly number[]): Promise<SignalRecord[]> {
-    return loadSignals(this.ports.primary, ids);
+    return this.#write(
+      async (tx) => {
+        const summary = await writeSignals(tx, batch.signals, batch.now);
+        if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
+        return summary;
+      },
+      (summary) => summary.inserted + summary.updated > 0,
+    );
   }
 
   /** The pending mark of each case handed out by pendingCases, which saveCases clears (see ./signals/case-write.ts). */
   readonly #pendingMarks: PendingMarks = new Map();
 
-  pendingCases(limit: number): Promise<PendingCase[]> {
+  pendingCases(limit: number) {
     return pendingCases(this.ports.primary, limit, this.#pendingMarks);
   }
 
   async saveCases(updates: readonly CaseUpdate[]): Promise<void> {
-    await this.ports.primary.transaction(async (tx) => {
-      await saveCases(tx, updates, this.#pendingMarks);
-      if (updates.length > 0) await bumpDataVersion(tx);
-    });
+    await this.#write(
+      (tx) => saveCases(tx, updates, this.#pendingMarks),
+      () => updates.length > 0,
+    );
     // Once committed: a rolled-back save still needs its marks.
     for (const update of updates) this.#pendingMarks.delete(update.id);
-  }
-
-  findCaseId(key: string): Promise<number | undefined> {
-    return findCaseId(this.ports.primary, key);
   }
 
   async listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]> {
@@ -319,83 +256,50 @@ export abstract class SqlStore {
     return (await loadSignals(this.ports.replica, [id]))[0];
   }
 
-  listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]> {
-    return listCases(this.ports.replica, filter, page);
-  }
-
-  getCase(id: number): Promise<CaseDetailRecord | undefined> {
-    return getCase(this.ports.replica, id);
-  }
-
   async saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void> {
-    await this.ports.primary.transaction(async (tx) => {
-      if (await saveAlertTemplates(tx, rows)) await bumpDataVersion(tx);
-    });
-  }
-
-  listAlertTemplates(): Promise<AlertTemplateRecord[]> {
-    return listAlertTemplates(this.ports.replica);
+    await this.#write(
+      (tx) => saveAlertTemplates(tx, rows),
+      (changed) => changed,
+    );
   }
 
   createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord> {
-    return this.ports.primary.transaction(async (tx) => {
-      const rule = await createAlertRule(tx, input);
-      await bumpDataVersion(tx);
-      return rule;
-    });
+    return this.#write(
+      (tx) => createAlertRule(tx, input),
+      () => true,
+    );
   }
 
-  getAlertRule(id: number): Promise<AlertRuleRecord | undefined> {
-    return getAlertRule(this.ports.replica, id);
-  }
-
-  listAlertRules(filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]> {
-    return listAlertRules(this.ports.replica, filter, page);
-  }
-
-  setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
-    return this.ports.primary.transaction(async (tx) => {
-      const { found, changed } = await setAlertRuleEnabled(tx, id, enabled);
-      if (changed) await bumpDataVersion(tx);
-      return found;
-    });
+  async setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
+    return (
+      await this.#write(
+        (tx) => setAlertRuleEnabled(tx, id, enabled),
+        ({ changed }) => changed,
+      )
+    ).found;
   }
 
   recordAlertMatches(batch: {
     matches: readonly AlertMatchInput[];
     matchedSeq: readonly { ruleId: number; seq: number }[];
   }): Promise<{ inserted: number; skipped: number }> {
-    return this.ports.primary.transaction(async (tx) => {
-      const counts = await recordAlertMatches(tx, batch.matches, batch.matchedSeq);
-      if (counts.inserted > 0) await bumpDataVersion(tx);
-      return counts;
-    });
-  }
-
-  listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]> {
-    return listAlertMatches(this.ports.replica, filter, page);
-  }
-
-  getAlertMatch(id: number): Promise<AlertMatchRecord | undefined> {
-    return getAlertMatch(this.ports.replica, id);
+    return this.#write(
+      (tx) => recordAlertMatches(tx, batch.matches, batch.matchedSeq),
+      ({ inserted }) => inserted > 0,
+    );
   }
 
   dismissAlertMatch(id: number): Promise<boolean> {
-    return this.ports.primary.transaction(async (tx) => {
-      const dismissed = await dismissAlertMatch(tx, id);
-      if (dismissed) await bumpDataVersion(tx);
-      return dismissed;
-    });
+    return this.#write(
+      (tx) => dismissAlertMatch(tx, id),
+      (dismissed) => dismissed,
+    );
   }
 
   // ── procurement (./procurement/) ─────────────────────────────────────────
 
   saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
     return this.ports.primary.transaction((tx) => saveCpvs(tx, rows));
-  }
-
-  countCpvs(): Promise<number> {
-    return countCpvs(this.ports.replica);
   }
 
   /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
@@ -415,34 +319,12 @@ export abstract class SqlStore {
     return listAnnouncements(this.ports.replica, this.textSearch, filter, page);
   }
 
-  getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.ports.replica, ids);
-  }
-
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
     return listEntities(this.ports.replica, this.textSearch, filter, page);
   }
 
-  getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.ports.replica, nif);
-  }
-
-  entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.ports.replica, nif);
-  }
-
-  entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.ports.replica, nif, as, limit);
-  }
-
-  aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
-    return aggregateContracts(this.ports.replica, query);
-  }
-
   refreshProcurementRollups(): Promise<void> {
-    return this.ports.primary.transaction(async (tx) => {
-      if (await refreshEntityTotals(tx)) await bumpDataVersion(tx);
-    });
+    return this.#write(refreshEntityTotals, (changed) => changed).then(() => undefined);
   }
 
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
@@ -456,32 +338,4 @@ export abstract class SqlStore {
 
   /** Runs `work` in one transaction on the primary, with the dialect's bulk load (./procurement/bulk-load.ts) on its connection. */
   protected abstract bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T>;
-
-  getContract(id: number): Promise<ContractDetailRecord | undefined> {
-    return loadContractDetail(this.ports.replica, id);
-  }
-
-  getContracts(ids: readonly number[]): Promise<ContractRecord[]> {
-    return loadContracts(this.ports.replica, ids);
-  }
-
-  getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.ports.replica, ids);
-  }
-
-  contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadContractAmendments(this.ports.replica, contractIds);
-  }
-
-  processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
-    return loadProcessContracts(this.ports.replica, source, process);
-  }
-
-  entitiesWithContractsFrom(nifs: readonly string[], source: string): Promise<Set<string>> {
-    return entitiesWithContractsFrom(this.ports.replica, nifs, source);
-  }
-
-  procurementSources(): Promise<ProcurementSourceCount[]> {
-    return procurementSourceCounts(this.ports.replica);
-  }
 }
