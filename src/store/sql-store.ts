@@ -3,6 +3,10 @@
  * (./access, ./reference, ./journal, ./agents, …) and runs on both databases. The SQLite and PostgreSQL stores
  * extend this class with their connections and with what their SQL truly does differently (docs/architecture.md,
  * "The store").
+ *
+ * What each method guarantees is said once, on the role interfaces of ./store.ts, which the subclasses implement;
+ * here a method is, most often, one line naming the area's function and the port it runs on, its signature that
+ * function's.
  */
 
 import { isDemoIndicatorSource } from '../lib/provenance.js';
@@ -27,59 +31,13 @@ import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
-import type {
-  AggregateQuery,
-  AggregateResult,
-  AmendmentFilter,
-  AnnouncementFilter,
-  ContractFilter,
-  CounterpartRecord,
-  DatePosition,
-  EntityFilter,
-  EntityYearRecord,
-  KeysetPage,
-  ProcessKey,
-  ProcurementSourceCount,
-} from './procurement-queries.js';
-import type {
-  AmendmentRecord,
-  AnnouncementRecord,
-  ContractDetailRecord,
-  ContractRecord,
-  CpvRecord,
-  EntityRecord,
-} from './procurement-records.js';
-import type {
-  AccountRecord,
-  ApiKeyRecord,
-  IndicatorRecord,
-  KeyGrant,
-  MunicipalityRecord,
-  NewApiKey,
-  ObservationInput,
-  ObservationRow,
-  PlanRecord,
-  WriteSummary,
-} from './records.js';
+import type { AmendmentFilter, AnnouncementFilter, ContractFilter, DatePosition, EntityFilter, KeysetPage } from './procurement-queries.js';
+import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from './procurement-records.js';
+import type { WriteSummary } from './records.js';
 import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
-import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
-import type {
-  AlertMatchInput,
-  AlertMatchRecord,
-  AlertRuleInput,
-  AlertRuleRecord,
-  AlertTemplateInput,
-  AlertTemplateRecord,
-  CaseDetailRecord,
-  CaseRecord,
-  CaseUpdate,
-  ChangeEntry,
-  PendingCase,
-  SignalInput,
-  SignalRecord,
-  SignalWriteSummary,
-} from './signal-records.js';
+import type { InstantPosition, SignalFilter } from './signal-queries.js';
+import type { AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
   createAlertRule,
@@ -96,71 +54,62 @@ import { signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
-import type { ProcurementBatch, ProcurementBatchSummary, SeriesQuery } from './store.js';
+import type { AlertStore, ProcurementBatch, ProcurementBatchSummary, SignalWriteStore } from './store.js';
 
-export abstract class SqlStore {
-  protected readonly ports: SqlPorts;
-  readonly #access: SqlAccessStore;
-  readonly #reference: SqlReferenceStore;
+/** Holds the ports before SqlStore's fields are made from them: a base class is constructed before its subclass's fields. */
+abstract class OnPorts {
+  constructor(protected readonly ports: SqlPorts) {}
+}
+
+export abstract class SqlStore extends OnPorts {
+  readonly #access = new SqlAccessStore(this.ports);
+  readonly #reference = new SqlReferenceStore(this.ports);
   /** The company-agent host's records (./agents/), on the primary. */
-  readonly agents: SqlAgentHostStore;
+  readonly agents = new SqlAgentHostStore(this.ports.primary);
   /** The account console's records (./console/), on the primary. */
-  readonly console: ConsoleSqlStore;
+  readonly console = new ConsoleSqlStore(this.ports.primary);
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
-  readonly oauth: OAuthSqlStore;
+  readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
 
-  constructor(ports: SqlPorts) {
-    this.ports = ports;
-    this.#access = new SqlAccessStore(ports);
-    this.#reference = new SqlReferenceStore(ports);
-    this.agents = new SqlAgentHostStore(ports.primary);
-    this.console = new ConsoleSqlStore(ports.primary);
-    this.oauth = new OAuthSqlStore(ports.primary, () => this.#moveAccessVersion());
+  /** `read` as a method of this store, on the replica (reads that serve callers). */
+  #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {
+    return (...args) => read(this.ports.replica, ...args);
+  }
+
+  /** `work` as a method of this store, on the primary (writes, and reads by writers and consumers). */
+  #onPrimary<A extends unknown[], R>(work: (port: SqlPort, ...args: A) => R): (...args: A) => R {
+    return (...args) => work(this.ports.primary, ...args);
+  }
+
+  /** Runs `work` in one transaction on the primary, bumping the data version there when `changed` says it changed something. */
+  #write<T>(work: (tx: SqlPort) => Promise<T>, changed: (result: T) => boolean): Promise<T> {
+    return this.ports.primary.transaction(async (tx) => {
+      const result = await work(tx);
+      if (changed(result)) await bumpDataVersion(tx);
+      return result;
+    });
   }
 
   // ── meta ──────────────────────────────────────────────────────────────────
 
-  dataVersion(): Promise<number> {
-    return readDataVersion(this.ports.replica);
-  }
-
-  secret(name: string): Promise<string> {
-    return readSecret(this.ports.primary, name);
-  }
+  readonly dataVersion = this.#onReplica(readDataVersion);
+  readonly secret = this.#onPrimary(readSecret);
 
   // ── plans, accounts, keys, usage (./access/) ─────────────────────────────
 
-  listPlans(): Promise<PlanRecord[]> {
-    return this.#access.listPlans();
-  }
-
-  getPlan(code: string): Promise<PlanRecord | undefined> {
-    return this.#access.getPlan(code);
-  }
-
-  savePlan(plan: PlanRecord): Promise<void> {
-    return this.#access.savePlan(plan);
-  }
-
-  createAccount(input: { name: string; plan_code: string; beta: boolean; now: string }): Promise<AccountRecord> {
-    return this.#access.createAccount(input);
-  }
-
-  listAccounts(): Promise<AccountRecord[]> {
-    return this.#access.listAccounts();
-  }
-
-  getAccount(id: number): Promise<AccountRecord | undefined> {
-    return this.#access.getAccount(id);
-  }
-
-  createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
-    return this.#access.createApiKey(input);
-  }
-
-  listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
-    return this.#access.listApiKeys(accountId);
-  }
+  readonly listPlans = this.#access.listPlans.bind(this.#access);
+  readonly getPlan = this.#access.getPlan.bind(this.#access);
+  readonly savePlan = this.#access.savePlan.bind(this.#access);
+  readonly createAccount = this.#access.createAccount.bind(this.#access);
+  readonly listAccounts = this.#access.listAccounts.bind(this.#access);
+  readonly getAccount = this.#access.getAccount.bind(this.#access);
+  readonly createApiKey = this.#access.createApiKey.bind(this.#access);
+  readonly listApiKeys = this.#access.listApiKeys.bind(this.#access);
+  readonly findKeyGrant = this.#access.findKeyGrant.bind(this.#access);
+  readonly listBetaGates = this.#access.listBetaGates.bind(this.#access);
+  readonly setBetaGate = this.#access.setBetaGate.bind(this.#access);
+  readonly getUsage = this.#access.getUsage.bind(this.#access);
+  readonly addUsage = this.#access.addUsage.bind(this.#access);
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
     const version = await this.#access.revokeApiKey(id, now, (tx) => this.#bumpAccess(tx));
@@ -192,123 +141,60 @@ export abstract class SqlStore {
     this.accessVersionCommitted(version);
   }
 
-  findKeyGrant(lookup: string): Promise<KeyGrant | undefined> {
-    return this.#access.findKeyGrant(lookup);
-  }
-
-  listBetaGates(): Promise<string[]> {
-    return this.#access.listBetaGates();
-  }
-
-  setBetaGate(target: string, on: boolean): Promise<void> {
-    return this.#access.setBetaGate(target, on);
-  }
-
-  getUsage(accountId: number, period: string): Promise<number> {
-    return this.#access.getUsage(accountId, period);
-  }
-
-  addUsage(entries: readonly { accountId: number; period: string; count: number }[]): Promise<void> {
-    return this.#access.addUsage(entries);
-  }
-
   // ── reference data and observations (./reference/) ──────────────────────
 
-  listMunicipalities(): Promise<MunicipalityRecord[]> {
-    return this.#reference.listMunicipalities();
-  }
-
-  saveMunicipalities(rows: readonly MunicipalityRecord[]): Promise<WriteSummary> {
-    return this.#reference.saveMunicipalities(rows);
-  }
-
-  listIndicators(): Promise<IndicatorRecord[]> {
-    return this.#reference.listIndicators();
-  }
-
-  saveIndicators(rows: readonly IndicatorRecord[]): Promise<WriteSummary> {
-    return this.#reference.saveIndicators(rows);
-  }
-
-  setIndicatorSource(key: string, source: string): Promise<void> {
-    return this.#reference.setIndicatorSource(key, source);
-  }
-
-  series(query: SeriesQuery): Promise<ObservationRow[]> {
-    return this.#reference.series(query);
-  }
-
-  countObservations(indicator?: string): Promise<number> {
-    return this.#reference.countObservations(indicator);
-  }
-
-  writeObservations(indicator: string, rows: readonly ObservationInput[], options?: { replace?: boolean }): Promise<WriteSummary> {
-    return this.#reference.writeObservations(indicator, rows, options);
-  }
+  readonly listMunicipalities = this.#reference.listMunicipalities.bind(this.#reference);
+  readonly saveMunicipalities = this.#reference.saveMunicipalities.bind(this.#reference);
+  readonly listIndicators = this.#reference.listIndicators.bind(this.#reference);
+  readonly saveIndicators = this.#reference.saveIndicators.bind(this.#reference);
+  readonly setIndicatorSource = this.#reference.setIndicatorSource.bind(this.#reference);
+  readonly series = this.#reference.series.bind(this.#reference);
+  readonly countObservations = this.#reference.countObservations.bind(this.#reference);
+  readonly writeObservations = this.#reference.writeObservations.bind(this.#reference);
 
   // ── the change journal (./journal/) ─────────────────────────────────────
   // Consumers (detectors, the alert matcher) read it from the primary: a replica may lag behind their watermarks.
 
-  readChanges(afterSeq: number, limit: number): Promise<ChangeEntry[]> {
-    return readChanges(this.ports.primary, afterSeq, limit);
-  }
-
-  lastChangeSeq(): Promise<number> {
-    return lastChangeSeq(this.ports.primary);
-  }
-
-  getWatermark(name: string): Promise<string | null> {
-    return getWatermark(this.ports.primary, name);
-  }
-
-  setWatermark(name: string, value: string): Promise<void> {
-    return setWatermark(this.ports.primary, name, value);
-  }
+  readonly readChanges = this.#onPrimary(readChanges);
+  readonly lastChangeSeq = this.#onPrimary(lastChangeSeq);
+  readonly getWatermark = this.#onPrimary(getWatermark);
+  readonly setWatermark = this.#onPrimary(setWatermark);
 
   // ── signals, cases, alerts (./signals/) ─────────────────────────────────
   // What detectors and the matcher are about to process is read from the primary, lists served to callers from
   // the replica.
 
-  writeSignals(batch: {
-    signals: readonly SignalInput[];
-    now: string;
-    watermark?: { name: string; value: string };
-  }): Promise<SignalWriteSummary> {
-    return this.ports.primary.transaction(async (tx) => {
-      const summary = await writeSignals(tx, batch.signals, batch.now);
-      if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
-      if (summary.inserted + summary.updated > 0) await bumpDataVersion(tx);
-      return summary;
-    });
+  writeSignals(batch: Parameters<SignalWriteStore['writeSignals']>[0]) {
+    return this.#write(
+      async (tx) => {
+        const summary = await writeSignals(tx, batch.signals, batch.now);
+        if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
+        return summary;
+      },
+      (summary) => summary.inserted + summary.updated > 0,
+    );
   }
 
-  getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]> {
-    return loadSignalsByKeys(this.ports.primary, keys);
-  }
-
-  getSignals(ids: readonly number[]): Promise<SignalRecord[]> {
-    return loadSignals(this.ports.primary, ids);
-  }
+  readonly getSignalsByKeys = this.#onPrimary(loadSignalsByKeys);
+  readonly getSignals = this.#onPrimary(loadSignals);
 
   /** The pending mark of each case handed out by pendingCases, which saveCases clears (see ./signals/case-write.ts). */
   readonly #pendingMarks: PendingMarks = new Map();
 
-  pendingCases(limit: number): Promise<PendingCase[]> {
+  pendingCases(limit: number) {
     return pendingCases(this.ports.primary, limit, this.#pendingMarks);
   }
 
   async saveCases(updates: readonly CaseUpdate[]): Promise<void> {
-    await this.ports.primary.transaction(async (tx) => {
-      await saveCases(tx, updates, this.#pendingMarks);
-      if (updates.length > 0) await bumpDataVersion(tx);
-    });
+    await this.#write(
+      (tx) => saveCases(tx, updates, this.#pendingMarks),
+      () => updates.length > 0,
+    );
     // Once committed: a rolled-back save still needs its marks.
     for (const update of updates) this.#pendingMarks.delete(update.id);
   }
 
-  findCaseId(key: string): Promise<number | undefined> {
-    return findCaseId(this.ports.primary, key);
-  }
+  readonly findCaseId = this.#onPrimary(findCaseId);
 
   async listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]> {
     const port = this.ports.replica;
@@ -319,73 +205,51 @@ export abstract class SqlStore {
     return (await loadSignals(this.ports.replica, [id]))[0];
   }
 
-  listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]> {
-    return listCases(this.ports.replica, filter, page);
-  }
-
-  getCase(id: number): Promise<CaseDetailRecord | undefined> {
-    return getCase(this.ports.replica, id);
-  }
+  readonly listCases = this.#onReplica(listCases);
+  readonly getCase = this.#onReplica(getCase);
 
   async saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void> {
-    await this.ports.primary.transaction(async (tx) => {
-      if (await saveAlertTemplates(tx, rows)) await bumpDataVersion(tx);
-    });
+    await this.#write(
+      (tx) => saveAlertTemplates(tx, rows),
+      (changed) => changed,
+    );
   }
 
-  listAlertTemplates(): Promise<AlertTemplateRecord[]> {
-    return listAlertTemplates(this.ports.replica);
+  readonly listAlertTemplates = this.#onReplica(listAlertTemplates);
+
+  createAlertRule(input: AlertRuleInput) {
+    return this.#write(
+      (tx) => createAlertRule(tx, input),
+      () => true,
+    );
   }
 
-  createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord> {
-    return this.ports.primary.transaction(async (tx) => {
-      const rule = await createAlertRule(tx, input);
-      await bumpDataVersion(tx);
-      return rule;
-    });
+  readonly getAlertRule = this.#onReplica(getAlertRule);
+  readonly listAlertRules = this.#onReplica(listAlertRules);
+
+  async setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
+    const { found } = await this.#write(
+      (tx) => setAlertRuleEnabled(tx, id, enabled),
+      ({ changed }) => changed,
+    );
+    return found;
   }
 
-  getAlertRule(id: number): Promise<AlertRuleRecord | undefined> {
-    return getAlertRule(this.ports.replica, id);
+  recordAlertMatches(batch: Parameters<AlertStore['recordAlertMatches']>[0]) {
+    return this.#write(
+      (tx) => recordAlertMatches(tx, batch.matches, batch.matchedSeq),
+      ({ inserted }) => inserted > 0,
+    );
   }
 
-  listAlertRules(filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]> {
-    return listAlertRules(this.ports.replica, filter, page);
-  }
-
-  setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
-    return this.ports.primary.transaction(async (tx) => {
-      const { found, changed } = await setAlertRuleEnabled(tx, id, enabled);
-      if (changed) await bumpDataVersion(tx);
-      return found;
-    });
-  }
-
-  recordAlertMatches(batch: {
-    matches: readonly AlertMatchInput[];
-    matchedSeq: readonly { ruleId: number; seq: number }[];
-  }): Promise<{ inserted: number; skipped: number }> {
-    return this.ports.primary.transaction(async (tx) => {
-      const counts = await recordAlertMatches(tx, batch.matches, batch.matchedSeq);
-      if (counts.inserted > 0) await bumpDataVersion(tx);
-      return counts;
-    });
-  }
-
-  listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]> {
-    return listAlertMatches(this.ports.replica, filter, page);
-  }
-
-  getAlertMatch(id: number): Promise<AlertMatchRecord | undefined> {
-    return getAlertMatch(this.ports.replica, id);
-  }
+  readonly listAlertMatches = this.#onReplica(listAlertMatches);
+  readonly getAlertMatch = this.#onReplica(getAlertMatch);
 
   dismissAlertMatch(id: number): Promise<boolean> {
-    return this.ports.primary.transaction(async (tx) => {
-      const dismissed = await dismissAlertMatch(tx, id);
-      if (dismissed) await bumpDataVersion(tx);
-      return dismissed;
-    });
+    return this.#write(
+      (tx) => dismissAlertMatch(tx, id),
+      (dismissed) => dismissed,
+    );
   }
 
   // ── procurement (./procurement/) ─────────────────────────────────────────
@@ -394,9 +258,7 @@ export abstract class SqlStore {
     return this.ports.primary.transaction((tx) => saveCpvs(tx, rows));
   }
 
-  countCpvs(): Promise<number> {
-    return countCpvs(this.ports.replica);
-  }
+  readonly countCpvs = this.#onReplica(countCpvs);
 
   /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
   protected abstract readonly textSearch: TextSearch;
@@ -415,34 +277,19 @@ export abstract class SqlStore {
     return listAnnouncements(this.ports.replica, this.textSearch, filter, page);
   }
 
-  getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]> {
-    return loadAnnouncements(this.ports.replica, ids);
-  }
+  readonly getAnnouncements = this.#onReplica(loadAnnouncements);
 
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
     return listEntities(this.ports.replica, this.textSearch, filter, page);
   }
 
-  getEntity(nif: string): Promise<EntityRecord | undefined> {
-    return getEntity(this.ports.replica, nif);
-  }
+  readonly getEntity = this.#onReplica(getEntity);
+  readonly entityYears = this.#onReplica(entityYears);
+  readonly entityCounterparts = this.#onReplica(entityCounterparts);
+  readonly aggregateContracts = this.#onReplica(aggregateContracts);
 
-  entityYears(nif: string): Promise<EntityYearRecord[]> {
-    return entityYears(this.ports.replica, nif);
-  }
-
-  entityCounterparts(nif: string, as: 'buyer' | 'supplier', limit: number): Promise<CounterpartRecord[]> {
-    return entityCounterparts(this.ports.replica, nif, as, limit);
-  }
-
-  aggregateContracts(query: AggregateQuery): Promise<AggregateResult> {
-    return aggregateContracts(this.ports.replica, query);
-  }
-
-  refreshProcurementRollups(): Promise<void> {
-    return this.ports.primary.transaction(async (tx) => {
-      if (await refreshEntityTotals(tx)) await bumpDataVersion(tx);
-    });
+  async refreshProcurementRollups(): Promise<void> {
+    await this.#write(refreshEntityTotals, (changed) => changed);
   }
 
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
@@ -457,31 +304,11 @@ export abstract class SqlStore {
   /** Runs `work` in one transaction on the primary, with the dialect's bulk load (./procurement/bulk-load.ts) on its connection. */
   protected abstract bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T>;
 
-  getContract(id: number): Promise<ContractDetailRecord | undefined> {
-    return loadContractDetail(this.ports.replica, id);
-  }
-
-  getContracts(ids: readonly number[]): Promise<ContractRecord[]> {
-    return loadContracts(this.ports.replica, ids);
-  }
-
-  getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadAmendments(this.ports.replica, ids);
-  }
-
-  contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]> {
-    return loadContractAmendments(this.ports.replica, contractIds);
-  }
-
-  processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]> {
-    return loadProcessContracts(this.ports.replica, source, process);
-  }
-
-  entitiesWithContractsFrom(nifs: readonly string[], source: string): Promise<Set<string>> {
-    return entitiesWithContractsFrom(this.ports.replica, nifs, source);
-  }
-
-  procurementSources(): Promise<ProcurementSourceCount[]> {
-    return procurementSourceCounts(this.ports.replica);
-  }
+  readonly getContract = this.#onReplica(loadContractDetail);
+  readonly getContracts = this.#onReplica(loadContracts);
+  readonly getAmendments = this.#onReplica(loadAmendments);
+  readonly contractAmendments = this.#onReplica(loadContractAmendments);
+  readonly processContracts = this.#onReplica(loadProcessContracts);
+  readonly entitiesWithContractsFrom = this.#onReplica(entitiesWithContractsFrom);
+  readonly procurementSources = this.#onReplica(procurementSourceCounts);
 }
