@@ -1,17 +1,6 @@
-import type {
-  AgentCommitmentRecord,
-  AgentCredentialRecord,
-  AgentQuoteRecord,
-  AgentTaskFilter,
-  AgentTaskPosition,
-  AgentTaskRecord,
-  DeploymentRecord,
-  DeploymentStatus,
-  NewAgentCredential,
-  NewAgentTask,
-} from './agent-records.js';
-import type { ConsoleStore } from './console/console-store.js';
-import type { OAuthStore } from './oauth-store.js';
+import type { AgentHostStore } from './agents/agent-host-store.js';
+import type { ConsoleStore } from './console/console-sql-store.js';
+import type { OAuthStore } from './oauth/oauth-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -332,72 +321,6 @@ export interface AlertStore {
   getAlertMatch(id: number): Promise<AlertMatchRecord | undefined>;
   /** Sets a match's status to dismissed; false when there is no such match or it was dismissed already. */
   dismissAlertMatch(id: number): Promise<boolean>;
-}
-
-/**
- * The company-agent host (src/agents): deployments, their credentials, tasks (with claims, so that a task runs
- * in one process only), quotes and committed actions. Held by `Store.agents`.
- */
-export interface AgentHostStore {
-  /**
-   * Creates a deployment (revision 1); undefined when the slug is taken. Everything here reads and writes the
-   * primary, one statement per method: a task's claim and its reads see each other at once.
-   */
-  createDeployment(input: { slug: string; status: DeploymentStatus; spec: string; now: string }): Promise<DeploymentRecord | undefined>;
-  /** Replaces a deployment's spec and bumps its revision (even when the spec is the same); undefined when there is no such slug. */
-  updateDeployment(slug: string, spec: string, now: string): Promise<DeploymentRecord | undefined>;
-  /** Sets the status, bumping the revision only when it changed; undefined when there is no such slug. */
-  setDeploymentStatus(slug: string, status: DeploymentStatus, now: string): Promise<DeploymentRecord | undefined>;
-  getDeployment(slug: string): Promise<DeploymentRecord | undefined>;
-  getDeploymentById(id: number): Promise<DeploymentRecord | undefined>;
-  /** By slug. */
-  listDeployments(): Promise<DeploymentRecord[]>;
-
-  createAgentCredential(input: NewAgentCredential): Promise<AgentCredentialRecord>;
-  findAgentCredential(lookup: string): Promise<AgentCredentialRecord | undefined>;
-  /** A deployment's credentials by id. */
-  listAgentCredentials(deploymentId: number): Promise<AgentCredentialRecord[]>;
-  /** False when there is no such credential or it was revoked already. */
-  revokeAgentCredential(id: number, now: string): Promise<boolean>;
-
-  /** A new task, SUBMITTED. */
-  createAgentTask(input: NewAgentTask): Promise<AgentTaskRecord>;
-  getAgentTask(id: string): Promise<AgentTaskRecord | undefined>;
-  /** A credential's tasks by status timestamp descending, then id descending. */
-  listAgentTasks(filter: AgentTaskFilter, page: { after?: AgentTaskPosition; limit: number }): Promise<AgentTaskRecord[]>;
-  countAgentTasks(filter: AgentTaskFilter): Promise<number>;
-  /**
-   * Claims a task for `worker` until `leaseUntil`, in one atomic update: only a SUBMITTED task, or a WORKING one
-   * whose lease ended before `now`, can be claimed; it becomes WORKING. Undefined when the claim failed (another
-   * process holds it, or it is final).
-   */
-  claimAgentTask(id: string, worker: string, leaseUntil: string, now: string): Promise<AgentTaskRecord | undefined>;
-  /** Extends the leases of the tasks `worker` still holds. */
-  renewAgentTaskLeases(worker: string, ids: readonly string[], leaseUntil: string): Promise<void>;
-  /**
-   * Ends a task `worker` holds (WORKING, claimed by it): false when it no longer does (canceled, or taken over
-   * after its lease ended) — the outcome is then dropped.
-   */
-  finishAgentTask(
-    id: string,
-    worker: string,
-    outcome: { state: 'COMPLETED' | 'FAILED' | 'REJECTED'; result: string | null; error: string | null; now: string },
-  ): Promise<boolean>;
-  /** Cancels a task that is not final; undefined when it is final (or unknown). */
-  cancelAgentTask(id: string, now: string): Promise<AgentTaskRecord | undefined>;
-  /** Lets go of the claims of `worker` (a process shutting down), so that another process resumes them at once. */
-  releaseAgentTasks(worker: string): Promise<number>;
-  /** Ids of tasks a process may claim now: SUBMITTED, or WORKING with a lease ended before `now`; oldest first. */
-  claimableAgentTasks(now: string, limit: number): Promise<string[]>;
-
-  /** Stores a quote; fails when its id is taken. */
-  createAgentQuote(quote: AgentQuoteRecord): Promise<void>;
-  getAgentQuote(id: string): Promise<AgentQuoteRecord | undefined>;
-  /**
-   * Records the commitment of a quote once: the first call stores `commitment`; every call returns the one stored.
-   */
-  commitAgentQuote(commitment: AgentCommitmentRecord): Promise<AgentCommitmentRecord>;
-  getAgentCommitment(quoteId: string): Promise<AgentCommitmentRecord | undefined>;
 }
 
 export interface Store

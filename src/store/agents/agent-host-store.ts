@@ -21,9 +21,7 @@ import type {
 import { AGENT_COMMITMENT, AGENT_CREDENTIAL, AGENT_QUOTE, AGENT_TASK, DEPLOYMENT } from '../shared/agent-rows.js';
 import type { SqlPort } from '../sql/port.js';
 import { insertInto } from '../sql/statements.js';
-import type { AgentHostStore } from '../store.js';
-
-export class SqlAgentHostStore implements AgentHostStore {
+export class SqlAgentHostStore {
   readonly #port: SqlPort;
 
   constructor(port: SqlPort) {
@@ -32,6 +30,7 @@ export class SqlAgentHostStore implements AgentHostStore {
 
   // ── deployments ───────────────────────────────────────────────────────────
 
+  /** Creates a deployment (revision 1); undefined when the slug is taken. */
   async createDeployment(input: {
     slug: string;
     status: DeploymentStatus;
@@ -42,6 +41,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return DEPLOYMENT.insertNew(this.#port, 'agent_deployments', record, DEPLOYMENT.except('id'), 'slug');
   }
 
+  /** Replaces a deployment's spec and bumps its revision (even when the spec is the same); undefined when there is no such slug. */
   async updateDeployment(slug: string, spec: string, now: string): Promise<DeploymentRecord | undefined> {
     await this.#port.query('UPDATE agent_deployments SET spec = $1, revision = revision + 1, updated_at = $2 WHERE slug = $3', [
       spec,
@@ -51,6 +51,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return this.getDeployment(slug);
   }
 
+  /** Sets the status, bumping the revision only when it changed; undefined when there is no such slug. */
   async setDeploymentStatus(slug: string, status: DeploymentStatus, now: string): Promise<DeploymentRecord | undefined> {
     await this.#port.query(
       'UPDATE agent_deployments SET status = $1, revision = revision + 1, updated_at = $2 WHERE slug = $3 AND status <> $1',
@@ -67,6 +68,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return DEPLOYMENT.first(this.#port, 'SELECT * FROM agent_deployments WHERE id = $1', [id]);
   }
 
+  /** By slug. */
   async listDeployments(): Promise<DeploymentRecord[]> {
     return DEPLOYMENT.all(this.#port, 'SELECT * FROM agent_deployments ORDER BY slug');
   }
@@ -82,16 +84,19 @@ export class SqlAgentHostStore implements AgentHostStore {
     return AGENT_CREDENTIAL.first(this.#port, 'SELECT * FROM agent_credentials WHERE lookup = $1', [lookup]);
   }
 
+  /** A deployment's credentials by id. */
   async listAgentCredentials(deploymentId: number): Promise<AgentCredentialRecord[]> {
     return AGENT_CREDENTIAL.all(this.#port, 'SELECT * FROM agent_credentials WHERE deployment_id = $1 ORDER BY id', [deploymentId]);
   }
 
+  /** False when there is no such credential or it was revoked already. */
   async revokeAgentCredential(id: number, now: string): Promise<boolean> {
     return (await this.#port.run('UPDATE agent_credentials SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) === 1;
   }
 
   // ── tasks ─────────────────────────────────────────────────────────────────
 
+  /** A new task, SUBMITTED. */
   async createAgentTask(input: NewAgentTask): Promise<AgentTaskRecord> {
     const task = { ...input, state: 'SUBMITTED', attempts: 0, created_at: input.now, updated_at: input.now };
     return AGENT_TASK.insert(this.#port, 'agent_tasks', task, NEW_TASK_COLUMNS);
@@ -101,6 +106,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return AGENT_TASK.first(this.#port, 'SELECT * FROM agent_tasks WHERE id = $1', [id]);
   }
 
+  /** A credential's tasks by status timestamp descending, then id descending. */
   async listAgentTasks(filter: AgentTaskFilter, page: { after?: AgentTaskPosition; limit: number }): Promise<AgentTaskRecord[]> {
     const after = page.after;
     return AGENT_TASK.all(
@@ -117,6 +123,11 @@ export class SqlAgentHostStore implements AgentHostStore {
     return Number(row.n);
   }
 
+  /**
+   * Claims a task for `worker` until `leaseUntil`, in one atomic update: only a SUBMITTED task, or a WORKING one
+   * whose lease ended before `now`, can be claimed; it becomes WORKING. Undefined when the claim failed (another
+   * process holds it, or it is final).
+   */
   async claimAgentTask(id: string, worker: string, leaseUntil: string, now: string): Promise<AgentTaskRecord | undefined> {
     return AGENT_TASK.first(
       this.#port,
@@ -128,6 +139,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     );
   }
 
+  /** Extends the leases of the tasks `worker` still holds. */
   async renewAgentTaskLeases(worker: string, ids: readonly string[], leaseUntil: string): Promise<void> {
     if (ids.length === 0) return;
     await this.#port.run(
@@ -136,6 +148,10 @@ export class SqlAgentHostStore implements AgentHostStore {
     );
   }
 
+  /**
+   * Ends a task `worker` holds (WORKING, claimed by it): false when it no longer does (canceled, or taken over
+   * after its lease ended) — the outcome is then dropped.
+   */
   async finishAgentTask(
     id: string,
     worker: string,
@@ -149,6 +165,7 @@ export class SqlAgentHostStore implements AgentHostStore {
     return finished === 1;
   }
 
+  /** Cancels a task that is not final; undefined when it is final (or unknown). */
   async cancelAgentTask(id: string, now: string): Promise<AgentTaskRecord | undefined> {
     return AGENT_TASK.first(
       this.#port,
@@ -158,10 +175,12 @@ export class SqlAgentHostStore implements AgentHostStore {
     );
   }
 
+  /** Lets go of the claims of `worker` (a process shutting down), so that another process resumes them at once. */
   async releaseAgentTasks(worker: string): Promise<number> {
     return this.#port.run("UPDATE agent_tasks SET worker = NULL, lease_until = NULL WHERE worker = $1 AND state = 'WORKING'", [worker]);
   }
 
+  /** Ids of tasks a process may claim now: SUBMITTED, or WORKING with a lease ended before `now`; oldest first. */
   async claimableAgentTasks(now: string, limit: number): Promise<string[]> {
     return (
       await this.#port.query(
@@ -175,6 +194,7 @@ export class SqlAgentHostStore implements AgentHostStore {
 
   // ── quotes and commitments ────────────────────────────────────────────────
 
+  /** Stores a quote; fails when its id is taken. */
   async createAgentQuote(quote: AgentQuoteRecord): Promise<void> {
     await this.#port.run(insertInto('agent_quotes', AGENT_QUOTE.columns), AGENT_QUOTE.values(quote, AGENT_QUOTE.columns));
   }
@@ -183,6 +203,9 @@ export class SqlAgentHostStore implements AgentHostStore {
     return AGENT_QUOTE.first(this.#port, 'SELECT * FROM agent_quotes WHERE id = $1', [id]);
   }
 
+  /**
+   * Records the commitment of a quote once: the first call stores `commitment`; every call returns the one stored.
+   */
   async commitAgentQuote(commitment: AgentCommitmentRecord): Promise<AgentCommitmentRecord> {
     const { columns } = AGENT_COMMITMENT;
     await this.#port.run(
@@ -208,3 +231,9 @@ const TASK_FILTER = `credential_id = $1
 function filterValues(filter: AgentTaskFilter): unknown[] {
   return [filter.credentialId, filter.contextId ?? null, filter.state ?? null, filter.updatedSince ?? null];
 }
+
+/**
+ * The company-agent host (src/agents): deployments, their credentials, tasks (with claims, so that a task runs in
+ * one process only), quotes and committed actions. Held by `Store.agents`; each method's guarantee is on it above.
+ */
+export type AgentHostStore = Pick<SqlAgentHostStore, keyof SqlAgentHostStore>;

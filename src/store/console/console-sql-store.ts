@@ -1,4 +1,4 @@
-/** The console's records, written once for both stores over the SQL port (../sql/port.ts). */
+/** The console's records (held by `Store.console`), written once for both stores over the SQL port (../sql/port.ts). */
 
 import { int, recordCodec, text, textOrNull } from '../shared/record-codec.js';
 import type { SqlPort } from '../sql/port.js';
@@ -14,7 +14,6 @@ import type {
   UsageChannel,
   UserRecord,
 } from './console-records.js';
-import type { ConsoleStore } from './console-store.js';
 
 const USER = recordCodec<UserRecord>({
   id: int,
@@ -50,13 +49,14 @@ const LICENCE = recordCodec<LicenceRecord>({
   revoked_at: textOrNull,
 });
 
-export class ConsoleSqlStore implements ConsoleStore {
+export class ConsoleSqlStore {
   readonly #port: SqlPort;
 
   constructor(port: SqlPort) {
     this.#port = port;
   }
 
+  /** A new user; undefined when the email is taken (in any account). */
   async createUser(input: NewUser): Promise<UserRecord | undefined> {
     const user = { ...input, email: input.email.toLowerCase(), created_at: input.now };
     return USER.insertNew(this.#port, 'console_users', user, ['account_id', 'email', 'display_name', 'role', 'created_at'], 'email');
@@ -66,20 +66,24 @@ export class ConsoleSqlStore implements ConsoleStore {
     return USER.first(this.#port, 'SELECT * FROM console_users WHERE id = $1', [id]);
   }
 
+  /** By lower-cased email. */
   async findUserByEmail(email: string): Promise<UserRecord | undefined> {
     return USER.first(this.#port, 'SELECT * FROM console_users WHERE email = $1', [email.toLowerCase()]);
   }
 
+  /** An account's users (every account's when undefined), by id. */
   async listUsers(accountId?: number): Promise<UserRecord[]> {
     return accountId === undefined
       ? USER.all(this.#port, 'SELECT * FROM console_users ORDER BY id')
       : USER.all(this.#port, 'SELECT * FROM console_users WHERE account_id = $1 ORDER BY id', [accountId]);
   }
 
+  /** False when there is no such user. */
   async setUserPassword(id: number, passwordHash: string): Promise<boolean> {
     return (await this.#port.run('UPDATE console_users SET password_hash = $1 WHERE id = $2', [passwordHash, id])) > 0;
   }
 
+  /** Marks a user disabled; false when there is no such user or it was disabled already. */
   async disableUser(id: number, now: string): Promise<boolean> {
     return (await this.#port.run('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL', [now, id])) > 0;
   }
@@ -94,6 +98,10 @@ export class ConsoleSqlStore implements ConsoleStore {
     ]);
   }
 
+  /**
+   * Uses a link once, atomically: the first call before it expires gets its user and purpose, every later one
+   * (or one after expiry) undefined.
+   */
   async useOneTimeLink(hash: string, now: string): Promise<{ user_id: number; purpose: OneTimeLinkPurpose } | undefined> {
     const [row] = await this.#port.query(
       'UPDATE console_links SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id, purpose',
@@ -115,10 +123,12 @@ export class ConsoleSqlStore implements ConsoleStore {
     await this.#port.query('UPDATE console_sessions SET last_seen_at = $1 WHERE id = $2 AND last_seen_at < $3', [now, id, now]);
   }
 
+  /** Ends one session; false when it had ended already (or never was). */
   async endSession(id: string, now: string): Promise<boolean> {
     return (await this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL', [now, id])) > 0;
   }
 
+  /** Ends every open session of a user but `keep`; gives how many. */
   async endUserSessions(userId: number, now: string, keep?: string): Promise<number> {
     return this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3', [
       now,
@@ -127,6 +137,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     ]);
   }
 
+  /** A user's sessions that have not ended and are before their absolute end, newest first. */
   async listOpenSessions(userId: number, now: string): Promise<SessionRecord[]> {
     return SESSION.all(
       this.#port,
@@ -135,12 +146,14 @@ export class ConsoleSqlStore implements ConsoleStore {
     );
   }
 
+  /** One failed sign-in, counted against each subject (`email:…`, `addr:…`). */
   async recordSignInFailure(subjects: readonly string[], at: string): Promise<void> {
     await this.#port.transaction(async (tx) => {
       for (const subject of subjects) await tx.query('INSERT INTO console_sign_in_failures (subject, at) VALUES ($1, $2)', [subject, at]);
     });
   }
 
+  /** Failures of `subject` at or after `since`. */
   async countSignInFailures(subject: string, since: string): Promise<number> {
     const [row] = await this.#port.query('SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = $1 AND at >= $2', [
       subject,
@@ -149,10 +162,12 @@ export class ConsoleSqlStore implements ConsoleStore {
     return Number(row.n);
   }
 
+  /** Forgets failures before `before` (kept only as long as the window that counts them). */
   async pruneSignInFailures(before: string): Promise<void> {
     await this.#port.query('DELETE FROM console_sign_in_failures WHERE at < $1', [before]);
   }
 
+  /** Records which account owns a deployment (once; a later call for the same deployment is ignored). */
   async setDeploymentOwner(deploymentId: number, accountId: number): Promise<void> {
     await this.#port.query(
       'INSERT INTO console_deployment_owners (deployment_id, account_id) VALUES ($1, $2) ON CONFLICT (deployment_id) DO NOTHING',
@@ -160,11 +175,13 @@ export class ConsoleSqlStore implements ConsoleStore {
     );
   }
 
+  /** The owning account, or undefined for a deployment made only with the command line. */
   async getDeploymentOwner(deploymentId: number): Promise<number | undefined> {
     const [row] = await this.#port.query('SELECT account_id FROM console_deployment_owners WHERE deployment_id = $1', [deploymentId]);
     return row ? Number(row.account_id) : undefined;
   }
 
+  /** Every owned deployment's owner, by deployment id. */
   async listDeploymentOwners(): Promise<Map<number, number>> {
     const rows = await this.#port.query('SELECT deployment_id, account_id FROM console_deployment_owners');
     return new Map(rows.map((r) => [Number(r.deployment_id), Number(r.account_id)]));
@@ -178,20 +195,24 @@ export class ConsoleSqlStore implements ConsoleStore {
     return LICENCE.first(this.#port, 'SELECT * FROM console_licences WHERE id = $1', [id]);
   }
 
+  /** Licences of these deployments (the seller's view), newest first. */
   async listLicencesOfDeployments(deploymentIds: readonly number[]): Promise<LicenceRecord[]> {
     if (deploymentIds.length === 0) return [];
     const inDeployments = this.#port.dialect.inList('deployment_id', '$1');
     return LICENCE.all(this.#port, `SELECT * FROM console_licences WHERE ${inDeployments} ORDER BY id DESC`, [deploymentIds]);
   }
 
+  /** Licences an account holds (the buyer's view), newest first. */
   async listLicencesOfBuyer(accountId: number): Promise<LicenceRecord[]> {
     return LICENCE.all(this.#port, 'SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [accountId]);
   }
 
+  /** False when there is no such licence or it was revoked already. */
   async revokeLicence(id: number, now: string): Promise<boolean> {
     return (await this.#port.run('UPDATE console_licences SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
   }
 
+  /** Records when keys were used (a later instant than the one stored wins). */
   async recordKeyUse(entries: readonly { keyId: number; at: string }[]): Promise<void> {
     if (entries.length === 0) return;
     await this.#port.transaction(async (tx) => {
@@ -206,6 +227,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     });
   }
 
+  /** The last use of each of these keys that has one. */
   async keysLastUsed(keyIds: readonly number[]): Promise<Map<number, string>> {
     if (keyIds.length === 0) return new Map();
     const rows = await this.#port.query(
@@ -215,6 +237,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     return new Map(rows.map((r) => [Number(r.key_id), String(r.last_used_at)]));
   }
 
+  /** Adds counts to the daily usage per channel, atomically for the whole batch. */
   async addDailyUsage(entries: readonly DailyUsageEntry[]): Promise<void> {
     if (entries.length === 0) return;
     await this.#port.transaction(async (tx) => {
@@ -228,6 +251,7 @@ export class ConsoleSqlStore implements ConsoleStore {
     });
   }
 
+  /** An account's daily counts from `fromDay` to `toDay` (inclusive), by day then channel. */
   async dailyUsage(accountId: number, fromDay: string, toDay: string): Promise<Omit<DailyUsageEntry, 'accountId'>[]> {
     const rows = await this.#port.query(
       'SELECT day, channel, count FROM console_usage_days WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, channel',
@@ -236,3 +260,6 @@ export class ConsoleSqlStore implements ConsoleStore {
     return rows.map((r) => ({ day: String(r.day), channel: r.channel as UsageChannel, count: Number(r.count) }));
   }
 }
+
+/** What the console needs of the store (`Store.console`); each method's guarantee is on ConsoleSqlStore above. */
+export type ConsoleStore = Pick<ConsoleSqlStore, keyof ConsoleSqlStore>;
