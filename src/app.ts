@@ -32,7 +32,7 @@ import { type AuthorizationServer, createAuthorizationServer } from './oauth/aut
 import { registerOAuthRoutes } from './oauth/routes.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
-import type { OAuthStore } from './store/oauth-store.js';
+import type { OAuthStore } from './store/oauth/oauth-sql-store.js';
 import type { Store } from './store/store.js';
 import { registerAppsPage } from './web/console/apps-page.js';
 import { registerConnectPage } from './web/console/connect-page.js';

@@ -3,7 +3,7 @@
  * keyed by model and id, so that any instance serves any step of a flow. Expired records are not found.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
-import type { OAuthStore } from '../store/oauth-store.js';
+import type { OAuthStore } from '../store/oauth/oauth-sql-store.js';
 import { isLoopbackClientId, loopbackMetadataDocument } from './cimd-guard.js';
 
 export interface AdapterOptions {

@@ -11,7 +11,7 @@ import type { GrantRevocationFeed } from '../access/grant-revocations.js';
 import type { TokenVerifier, VerifiedToken } from '../access/tokens.js';
 import { isScope, SCOPES, type Scope } from '../lib/domains.js';
 import { OAUTH_PATHS, oauthResource } from '../lib/oauth-resource.js';
-import type { OAuthStore } from '../store/oauth-store.js';
+import type { OAuthStore } from '../store/oauth/oauth-sql-store.js';
 import { adapterFactory } from './adapter.js';
 import { cimdAllowFetch } from './cimd-guard.js';
 import { registrationValidator } from './client-policy.js';

@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { JWK } from 'oidc-provider';
-import type { OAuthStore } from '../store/oauth-store.js';
+import type { OAuthStore } from '../store/oauth/oauth-sql-store.js';
 
 const MODEL = 'SigningKeys';
 const ID = 'jwks';

@@ -2,11 +2,11 @@
  * The store, written once over the SQL port (./sql/port.ts): each behaviour lives in one module of its area
  * (./access, ./reference, ./journal, ./agents, …) and runs on both databases. The SQLite and PostgreSQL stores
  * extend this class with their connections and with what their SQL truly does differently (docs/architecture.md,
- * "The store"). What each method guarantees is said once, on the interfaces of ./store.ts.
+ * "The store").
  *
- * A method that is an area's function run on one port, or a method of the access or reference area, is not written
- * out here: the tables below name it once and ./sql/bind-methods.ts adds it to the class, typed from the function.
- * What is written out does more than that (a transaction, the data version, two steps).
+ * What each method guarantees is said once, on the role interfaces of ./store.ts, which the subclasses implement;
+ * here a method is, most often, one line naming the area's function and the port it runs on, its signature that
+ * function's.
  */
 
 import { isDemoIndicatorSource } from '../lib/provenance.js';
@@ -37,16 +37,7 @@ import type { WriteSummary } from './records.js';
 import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
 import type { InstantPosition, SignalFilter } from './signal-queries.js';
-import type {
-  AlertMatchInput,
-  AlertRuleInput,
-  AlertRuleRecord,
-  AlertTemplateInput,
-  CaseUpdate,
-  SignalInput,
-  SignalRecord,
-  SignalWriteSummary,
-} from './signal-records.js';
+import type { AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
   createAlertRule,
@@ -62,118 +53,35 @@ import { readInstantIds } from './signals/instant-keyset.js';
 import { signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
-import { forwardTo, type OnPorts, runOnPort } from './sql/bind-methods.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
-import type { ProcurementBatch, ProcurementBatchSummary } from './store.js';
+import type { AlertStore, ProcurementBatch, ProcurementBatchSummary, SignalWriteStore } from './store.js';
 
-/**
- * Reads by writers and consumers (detectors, the alert matcher, the journal's watermarks), on the primary: a replica
- * may lag behind what they are about to process.
- */
-const ON_PRIMARY = {
-  secret: readSecret,
-  readChanges,
-  lastChangeSeq,
-  getWatermark,
-  setWatermark,
-  getSignalsByKeys: loadSignalsByKeys,
-  getSignals: loadSignals,
-  findCaseId,
-};
+/** Holds the ports before SqlStore's fields are made from them: a base class is constructed before its subclass's fields. */
+abstract class OnPorts {
+  constructor(protected readonly ports: SqlPorts) {}
+}
 
-/** Reads served to callers, on the replica. */
-const ON_REPLICA = {
-  dataVersion: readDataVersion,
-  listCases,
-  getCase,
-  listAlertTemplates,
-  getAlertRule,
-  listAlertRules,
-  listAlertMatches,
-  getAlertMatch,
-  countCpvs,
-  getAnnouncements: loadAnnouncements,
-  getEntity,
-  entityYears,
-  entityCounterparts,
-  aggregateContracts,
-  getContract: loadContractDetail,
-  getContracts: loadContracts,
-  getAmendments: loadAmendments,
-  contractAmendments: loadContractAmendments,
-  processContracts: loadProcessContracts,
-  entitiesWithContractsFrom,
-  procurementSources: procurementSourceCounts,
-};
-
-/** Plans, accounts, keys and usage (./access/): all but the revocation, which moves the access version here. */
-const ACCESS_METHODS = [
-  'listPlans',
-  'getPlan',
-  'savePlan',
-  'createAccount',
-  'listAccounts',
-  'getAccount',
-  'createApiKey',
-  'listApiKeys',
-  'findKeyGrant',
-  'listBetaGates',
-  'setBetaGate',
-  'getUsage',
-  'addUsage',
-] as const satisfies readonly (keyof SqlAccessStore)[];
-
-/** Municipalities, the catalogue and observations (./reference/). */
-const REFERENCE_METHODS = [
-  'listMunicipalities',
-  'saveMunicipalities',
-  'listIndicators',
-  'saveIndicators',
-  'setIndicatorSource',
-  'series',
-  'countObservations',
-  'writeObservations',
-] as const satisfies readonly (keyof SqlReferenceStore)[];
-
-// The methods the tables above add to the class (see the static block), typed from what they run.
-export interface SqlStore
-  extends OnPorts<typeof ON_PRIMARY>,
-    OnPorts<typeof ON_REPLICA>,
-    Pick<SqlAccessStore, (typeof ACCESS_METHODS)[number]>,
-    Pick<SqlReferenceStore, (typeof REFERENCE_METHODS)[number]> {}
-
-export abstract class SqlStore {
-  protected readonly ports: SqlPorts;
-  readonly #access: SqlAccessStore;
-  readonly #reference: SqlReferenceStore;
+export abstract class SqlStore extends OnPorts {
+  readonly #access = new SqlAccessStore(this.ports);
+  readonly #reference = new SqlReferenceStore(this.ports);
   /** The company-agent host's records (./agents/), on the primary. */
-  readonly agents: SqlAgentHostStore;
+  readonly agents = new SqlAgentHostStore(this.ports.primary);
   /** The account console's records (./console/), on the primary. */
-  readonly console: ConsoleSqlStore;
+  readonly console = new ConsoleSqlStore(this.ports.primary);
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
-  readonly oauth: OAuthSqlStore;
+  readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
 
-  static {
-    const ports = (store: SqlStore) => store.ports;
-    runOnPort(SqlStore.prototype, ports, 'primary', ON_PRIMARY);
-    runOnPort(SqlStore.prototype, ports, 'replica', ON_REPLICA);
-    forwardTo(SqlStore.prototype, (store: SqlStore) => store.#access, ACCESS_METHODS);
-    forwardTo(SqlStore.prototype, (store: SqlStore) => store.#reference, REFERENCE_METHODS);
+  /** `read` as a method of this store, on the replica (reads that serve callers). */
+  #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {
+    return (...args) => read(this.ports.replica, ...args);
   }
 
-  constructor(ports: SqlPorts) {
-    this.ports = ports;
-    this.#access = new SqlAccessStore(ports);
-    this.#reference = new SqlReferenceStore(ports);
-    this.agents = new SqlAgentHostStore(ports.primary);
-    this.console = new ConsoleSqlStore(ports.primary);
-    this.oauth = new OAuthSqlStore(ports.primary, () => this.#moveAccessVersion());
+  /** `work` as a method of this store, on the primary (writes, and reads by writers and consumers). */
+  #onPrimary<A extends unknown[], R>(work: (port: SqlPort, ...args: A) => R): (...args: A) => R {
+    return (...args) => work(this.ports.primary, ...args);
   }
 
-  /**
-   * `work` in one transaction on the primary, the data version moved in it when `changed` says that what `work`
-   * did changes what callers are served.
-   */
+  /** Runs `work` in one transaction on the primary, bumping the data version there when `changed` says it changed something. */
   #write<T>(work: (tx: SqlPort) => Promise<T>, changed: (result: T) => boolean): Promise<T> {
     return this.ports.primary.transaction(async (tx) => {
       const result = await work(tx);
@@ -182,7 +90,26 @@ export abstract class SqlStore {
     });
   }
 
-  // ── keys and the access version ──────────────────────────────────────────
+  // ── meta ──────────────────────────────────────────────────────────────────
+
+  readonly dataVersion = this.#onReplica(readDataVersion);
+  readonly secret = this.#onPrimary(readSecret);
+
+  // ── plans, accounts, keys, usage (./access/) ─────────────────────────────
+
+  readonly listPlans = this.#access.listPlans.bind(this.#access);
+  readonly getPlan = this.#access.getPlan.bind(this.#access);
+  readonly savePlan = this.#access.savePlan.bind(this.#access);
+  readonly createAccount = this.#access.createAccount.bind(this.#access);
+  readonly listAccounts = this.#access.listAccounts.bind(this.#access);
+  readonly getAccount = this.#access.getAccount.bind(this.#access);
+  readonly createApiKey = this.#access.createApiKey.bind(this.#access);
+  readonly listApiKeys = this.#access.listApiKeys.bind(this.#access);
+  readonly findKeyGrant = this.#access.findKeyGrant.bind(this.#access);
+  readonly listBetaGates = this.#access.listBetaGates.bind(this.#access);
+  readonly setBetaGate = this.#access.setBetaGate.bind(this.#access);
+  readonly getUsage = this.#access.getUsage.bind(this.#access);
+  readonly addUsage = this.#access.addUsage.bind(this.#access);
 
   async revokeApiKey(id: number, now: string): Promise<boolean> {
     const version = await this.#access.revokeApiKey(id, now, (tx) => this.#bumpAccess(tx));
@@ -190,7 +117,7 @@ export abstract class SqlStore {
     return version !== undefined;
   }
 
-  /** Read on every request: one indexed row (SQLite overrides this to share the read); PostgreSQL holds it from LISTEN. */
+  /** Read on every request: one indexed row (SQLite overrides this to share the read per turn); PostgreSQL holds it from LISTEN. */
   accessVersion(): number | Promise<number> {
     return readAccessVersion(this.ports.primary);
   }
@@ -214,13 +141,30 @@ export abstract class SqlStore {
     this.accessVersionCommitted(version);
   }
 
-  // ── signals, cases, alerts (./signals/) ─────────────────────────────────
+  // ── reference data and observations (./reference/) ──────────────────────
 
-  writeSignals(batch: {
-    signals: readonly SignalInput[];
-    now: string;
-    watermark?: { name: string; value: string };
-  }): Promise<SignalWriteSummary> {
+  readonly listMunicipalities = this.#reference.listMunicipalities.bind(this.#reference);
+  readonly saveMunicipalities = this.#reference.saveMunicipalities.bind(this.#reference);
+  readonly listIndicators = this.#reference.listIndicators.bind(this.#reference);
+  readonly saveIndicators = this.#reference.saveIndicators.bind(this.#reference);
+  readonly setIndicatorSource = this.#reference.setIndicatorSource.bind(this.#reference);
+  readonly series = this.#reference.series.bind(this.#reference);
+  readonly countObservations = this.#reference.countObservations.bind(this.#reference);
+  readonly writeObservations = this.#reference.writeObservations.bind(this.#reference);
+
+  // ── the change journal (./journal/) ─────────────────────────────────────
+  // Consumers (detectors, the alert matcher) read it from the primary: a replica may lag behind their watermarks.
+
+  readonly readChanges = this.#onPrimary(readChanges);
+  readonly lastChangeSeq = this.#onPrimary(lastChangeSeq);
+  readonly getWatermark = this.#onPrimary(getWatermark);
+  readonly setWatermark = this.#onPrimary(setWatermark);
+
+  // ── signals, cases, alerts (./signals/) ─────────────────────────────────
+  // What detectors and the matcher are about to process is read from the primary, lists served to callers from
+  // the replica.
+
+  writeSignals(batch: Parameters<SignalWriteStore['writeSignals']>[0]) {
     return this.#write(
       async (tx) => {
         const summary = await writeSignals(tx, batch.signals, batch.now);
@@ -230,6 +174,9 @@ export abstract class SqlStore {
       (summary) => summary.inserted + summary.updated > 0,
     );
   }
+
+  readonly getSignalsByKeys = this.#onPrimary(loadSignalsByKeys);
+  readonly getSignals = this.#onPrimary(loadSignals);
 
   /** The pending mark of each case handed out by pendingCases, which saveCases clears (see ./signals/case-write.ts). */
   readonly #pendingMarks: PendingMarks = new Map();
@@ -247,6 +194,8 @@ export abstract class SqlStore {
     for (const update of updates) this.#pendingMarks.delete(update.id);
   }
 
+  readonly findCaseId = this.#onPrimary(findCaseId);
+
   async listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]> {
     const port = this.ports.replica;
     return loadSignals(port, await readInstantIds(port, signalQuery(port.dialect, filter, page)));
@@ -256,6 +205,9 @@ export abstract class SqlStore {
     return (await loadSignals(this.ports.replica, [id]))[0];
   }
 
+  readonly listCases = this.#onReplica(listCases);
+  readonly getCase = this.#onReplica(getCase);
+
   async saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void> {
     await this.#write(
       (tx) => saveAlertTemplates(tx, rows),
@@ -263,31 +215,35 @@ export abstract class SqlStore {
     );
   }
 
-  createAlertRule(input: AlertRuleInput): Promise<AlertRuleRecord> {
+  readonly listAlertTemplates = this.#onReplica(listAlertTemplates);
+
+  createAlertRule(input: AlertRuleInput) {
     return this.#write(
       (tx) => createAlertRule(tx, input),
       () => true,
     );
   }
 
+  readonly getAlertRule = this.#onReplica(getAlertRule);
+  readonly listAlertRules = this.#onReplica(listAlertRules);
+
   async setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean> {
-    return (
-      await this.#write(
-        (tx) => setAlertRuleEnabled(tx, id, enabled),
-        ({ changed }) => changed,
-      )
-    ).found;
+    const { found } = await this.#write(
+      (tx) => setAlertRuleEnabled(tx, id, enabled),
+      ({ changed }) => changed,
+    );
+    return found;
   }
 
-  recordAlertMatches(batch: {
-    matches: readonly AlertMatchInput[];
-    matchedSeq: readonly { ruleId: number; seq: number }[];
-  }): Promise<{ inserted: number; skipped: number }> {
+  recordAlertMatches(batch: Parameters<AlertStore['recordAlertMatches']>[0]) {
     return this.#write(
       (tx) => recordAlertMatches(tx, batch.matches, batch.matchedSeq),
       ({ inserted }) => inserted > 0,
     );
   }
+
+  readonly listAlertMatches = this.#onReplica(listAlertMatches);
+  readonly getAlertMatch = this.#onReplica(getAlertMatch);
 
   dismissAlertMatch(id: number): Promise<boolean> {
     return this.#write(
@@ -301,6 +257,8 @@ export abstract class SqlStore {
   saveCpvs(rows: readonly CpvRecord[]): Promise<WriteSummary> {
     return this.ports.primary.transaction((tx) => saveCpvs(tx, rows));
   }
+
+  readonly countCpvs = this.#onReplica(countCpvs);
 
   /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
   protected abstract readonly textSearch: TextSearch;
@@ -319,12 +277,19 @@ export abstract class SqlStore {
     return listAnnouncements(this.ports.replica, this.textSearch, filter, page);
   }
 
+  readonly getAnnouncements = this.#onReplica(loadAnnouncements);
+
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
     return listEntities(this.ports.replica, this.textSearch, filter, page);
   }
 
-  refreshProcurementRollups(): Promise<void> {
-    return this.#write(refreshEntityTotals, (changed) => changed).then(() => undefined);
+  readonly getEntity = this.#onReplica(getEntity);
+  readonly entityYears = this.#onReplica(entityYears);
+  readonly entityCounterparts = this.#onReplica(entityCounterparts);
+  readonly aggregateContracts = this.#onReplica(aggregateContracts);
+
+  async refreshProcurementRollups(): Promise<void> {
+    await this.#write(refreshEntityTotals, (changed) => changed);
   }
 
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
@@ -338,4 +303,12 @@ export abstract class SqlStore {
 
   /** Runs `work` in one transaction on the primary, with the dialect's bulk load (./procurement/bulk-load.ts) on its connection. */
   protected abstract bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T>;
+
+  readonly getContract = this.#onReplica(loadContractDetail);
+  readonly getContracts = this.#onReplica(loadContracts);
+  readonly getAmendments = this.#onReplica(loadAmendments);
+  readonly contractAmendments = this.#onReplica(loadContractAmendments);
+  readonly processContracts = this.#onReplica(loadProcessContracts);
+  readonly entitiesWithContractsFrom = this.#onReplica(entitiesWithContractsFrom);
+  readonly procurementSources = this.#onReplica(procurementSourceCounts);
 }

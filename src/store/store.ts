@@ -1,6 +1,6 @@
-import type { SqlAgentHostStore } from './agents/agent-host-store.js';
-import type { ConsoleSqlStore } from './console/console-sql-store.js';
-import type { OAuthStore } from './oauth-store.js';
+import type { AgentHostStore } from './agents/agent-host-store.js';
+import type { ConsoleStore } from './console/console-sql-store.js';
+import type { OAuthStore } from './oauth/oauth-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -345,9 +345,9 @@ export interface Store
   /** A per-installation random secret, created at first use; every instance gets the first one stored. */
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */
-  readonly agents: SqlAgentHostStore;
+  readonly agents: AgentHostStore;
   /** The account console's records: users, sessions, licences, daily usage (docs/console.md). */
-  readonly console: ConsoleSqlStore;
+  readonly console: ConsoleStore;
   /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
   readonly oauth: OAuthStore;
   close(): Promise<void>;

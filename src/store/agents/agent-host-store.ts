@@ -21,11 +21,6 @@ import type {
 import { AGENT_COMMITMENT, AGENT_CREDENTIAL, AGENT_QUOTE, AGENT_TASK, DEPLOYMENT } from '../shared/agent-rows.js';
 import type { SqlPort } from '../sql/port.js';
 import { insertInto } from '../sql/statements.js';
-
-/**
- * The company-agent host (src/agents): deployments, their credentials, tasks (with claims, so that a task runs in
- * one process only), quotes and committed actions. Held by `Store.agents`; what each method guarantees is said on it.
- */
 export class SqlAgentHostStore {
   readonly #port: SqlPort;
 
@@ -35,10 +30,7 @@ export class SqlAgentHostStore {
 
   // ── deployments ───────────────────────────────────────────────────────────
 
-  /**
-   * Creates a deployment (revision 1); undefined when the slug is taken. Everything here reads and writes the
-   * primary, one statement per method: a task's claim and its reads see each other at once.
-   */
+  /** Creates a deployment (revision 1); undefined when the slug is taken. */
   async createDeployment(input: {
     slug: string;
     status: DeploymentStatus;
@@ -239,3 +231,9 @@ const TASK_FILTER = `credential_id = $1
 function filterValues(filter: AgentTaskFilter): unknown[] {
   return [filter.credentialId, filter.contextId ?? null, filter.state ?? null, filter.updatedSince ?? null];
 }
+
+/**
+ * The company-agent host (src/agents): deployments, their credentials, tasks (with claims, so that a task runs in
+ * one process only), quotes and committed actions. Held by `Store.agents`; each method's guarantee is on it above.
+ */
+export type AgentHostStore = Pick<SqlAgentHostStore, keyof SqlAgentHostStore>;

@@ -1,7 +1,4 @@
-/**
- * The console's records (held by `Store.console`), written once for both stores over the SQL port (../sql/port.ts);
- * what each method guarantees is said on it.
- */
+/** The console's records (held by `Store.console`), written once for both stores over the SQL port (../sql/port.ts). */
 
 import { int, recordCodec, text, textOrNull } from '../shared/record-codec.js';
 import type { SqlPort } from '../sql/port.js';
@@ -263,3 +260,6 @@ export class ConsoleSqlStore {
     return rows.map((r) => ({ day: String(r.day), channel: r.channel as UsageChannel, count: Number(r.count) }));
   }
 }
+
+/** What the console needs of the store (`Store.console`); each method's guarantee is on ConsoleSqlStore above. */
+export type ConsoleStore = Pick<ConsoleSqlStore, keyof ConsoleSqlStore>;

@@ -3,13 +3,30 @@
  * keyed by model and id, the payload as JSON text, and the columns searched by read out of it when written. Every
  * instance reads and writes the same rows, so that any instance serves any step of a flow.
  */
-import type { OAuthRecord, OAuthStore } from '../oauth-store.js';
 import type { SqlPort } from '../sql/port.js';
+
+/**
+ * What the authorization server keeps (docs/oauth.md): one record per model (`Client`, `Grant`, `AuthorizationCode`,
+ * `AccessToken`, `RefreshToken`, `Session`, `Interaction`, the signing keys…) and id, with its payload as the
+ * OAuth library wrote it. The columns the server searches by — grant, interaction uid, account — are read out of
+ * the payload once, when it is written.
+ */
+export interface OAuthRecord {
+  readonly model: string;
+  readonly id: string;
+  readonly payload: Record<string, unknown>;
+  /** Milliseconds since the epoch; null for records that do not expire (clients, signing keys). */
+  readonly expiresAtMs: number | null;
+  readonly consumed: boolean;
+  /** The first and the last time a token of this grant was accepted (Grant records only). */
+  readonly firstUsedAtMs: number | null;
+  readonly lastUsedAtMs: number | null;
+}
 
 /** Expired records are swept once every this many writes. */
 const SWEEP_EVERY = 200;
 
-export class OAuthSqlStore implements OAuthStore {
+export class OAuthSqlStore {
   readonly #sql: SqlPort;
   /** Bumps the store's access version (docs/architecture.md, Revocation): every instance rereads its cached grants. */
   readonly #bumpAccessVersion: () => Promise<unknown>;
@@ -33,6 +50,7 @@ export class OAuthSqlStore implements OAuthStore {
     }
   }
 
+  /** The record, unless it has expired. */
   async oauthFind(model: string, id: string, nowMs: number): Promise<OAuthRecord | undefined> {
     const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND id = $2 AND ${LIVE}`, [model, id, nowMs]);
     return rows[0] && toRecord(rows[0]);
@@ -51,12 +69,14 @@ export class OAuthSqlStore implements OAuthStore {
     await this.#sql.run('DELETE FROM oauth_records WHERE model = $1 AND id = $2', [model, id]);
   }
 
+  /** Removes every record of the grant, of every model (the grant itself, its codes and tokens). */
   async oauthRevokeGrant(grantId: string): Promise<void> {
     await this.#sql.run("DELETE FROM oauth_records WHERE grant_id = $1 OR (model = 'Grant' AND id = $1)", [grantId]);
     // After the delete is committed: an instance that rereads then finds the grant gone, as for a revoked key.
     await this.#bumpAccessVersion();
   }
 
+  /** Live records of a model, optionally those of one account, oldest first. */
   async oauthList(model: string, nowMs: number, filter: { accountId?: string } = {}): Promise<OAuthRecord[]> {
     const rows =
       filter.accountId === undefined
@@ -94,3 +114,6 @@ function toRecord(row: Record<string, unknown>): OAuthRecord {
 function text(value: unknown): string | null {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
+
+/** What the authorization server needs of the store (`Store.oauth`); each method's guarantee is on OAuthSqlStore above. */
+export type OAuthStore = Pick<OAuthSqlStore, keyof OAuthSqlStore>;

@@ -101,8 +101,4 @@ export class PostgresStore extends SqlStore implements Store {
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
     return lookupEntityCandidates(this.ports.replica, text, limit);
   }
-
-  // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
-  // Consumers (detectors, the alert matcher) read the journal, signals and cases they are about to process from
-  // the primary: a replica may lag behind the watermark they keep there.
 }

@@ -95,6 +95,4 @@ export class SqliteStore extends SqlStore implements Store {
   async lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
     return lookupEntityCandidates(this.ports.replica, text, limit);
   }
-
-  // ── journal, signals, cases, alerts (SQL in ./signals/) ──────────────────
 }
