@@ -70,7 +70,8 @@ export class Authenticator {
     if (!parsed || (!this.#cache.has(parsed.hash) && !checksumHolds(parsed))) throw invalid(malformed(headers));
 
     const current = this.#store.accessVersion();
-    // Not awaited when the store knows it at once (SQLite's read, PostgreSQL's held value): every request's path.
+    // Not awaited when the store knows it at once (PostgreSQL's held value): every request's path. SQLite's is the
+    // read the requests of one turn of the event loop share.
     const version = typeof current === 'number' ? current : await current;
     let entry = this.#cache.get(parsed.hash);
     if (!entry || entry.until <= nowMs || entry.version !== version) {

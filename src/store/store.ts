@@ -87,8 +87,9 @@ export interface AccessStore {
   revokeApiKey(id: number, now: string): Promise<boolean>;
   /**
    * A number that moves whenever a key is revoked, seen by every process at once; cheap enough to read on every
-   * request, so that cached grants are dropped at the next one (docs/architecture.md, Revocation). A number when it
-   * is known without waiting (SQLite's read, PostgreSQL's value held from LISTEN): the hot path then takes no promise.
+   * request, so that cached grants are dropped at the next one (docs/architecture.md, Revocation): always from a read
+   * that started after the call. A number when it is known without waiting (PostgreSQL's value held from LISTEN):
+   * the hot path then takes no promise; SQLite's is a promise of the read the turn's requests share.
    */
   accessVersion(): number | Promise<number>;
   /** The key with this lookup part, its account and plan, read together in one statement. */
