@@ -210,7 +210,7 @@ export const PROCESS_INDEX = 'CREATE INDEX contracts_by_procedure_id ON contract
  * Version 103: contract_rollups' primary key carries the sums, so that the aggregate reads a scope's rows from the
  * key alone. In PostgreSQL a scope's rows lie on pages spread over the whole table (the scope-0 rows of 100 000
  * contracts on 1,550 of its 1,558 pages), so reading them from the table cost as many pages as the table has, which
- * grows faster than the rows do (docs/performance.md, "Procurement").
+ * grows faster than the rows do (docs/performance-history.md, "2026-11-28: the PostgreSQL national aggregate").
  */
 export const ROLLUP_SUMS_IN_KEY: SharedMigration = {
   version: 103,
