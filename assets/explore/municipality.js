@@ -95,7 +95,7 @@ async function keyFigures(section, catalogue) {
       h('p', { class: 'name' }, indicator.name),
       h('p', { class: 'value' }, formatValue(last?.value ?? null, indicator)),
       trend(indicator, previous, last),
-      sparkline(points.map((p) => p.value)),
+      sparkline(points.map((p) => ({ date: new Date(p.reference_date), value: p.value }))),
     );
   });
   const synthetic = keys.some((k) => isSynthetic(byKey.get(k)));
