@@ -197,12 +197,16 @@ export function horizontalBars({ rows, label, format, width = 640, color = '#007
     .data(rows)
     .join('g')
     .attr('transform', (_, i) => `translate(0,${i * band + 4})`);
-  row
-    .append('text')
-    .attr('x', 0)
-    .attr('y', 11)
-    .attr('class', 'bar-label')
-    .text((r) => (r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label));
+  // A row that names a thing with a page of its own (a supplier) links its label there.
+  row.each(function (r) {
+    const holder = r.href ? d3.select(this).append('a').attr('href', r.href) : d3.select(this);
+    holder
+      .append('text')
+      .attr('x', 0)
+      .attr('y', 11)
+      .attr('class', 'bar-label')
+      .text(r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label);
+  });
   row
     .append('rect')
     .attr('x', 0)
