@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
+import { countBy, signalsByEvent } from './helpers/signals-by-event.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
@@ -197,6 +198,25 @@ describe('the indicator map', () => {
     await page.close();
   });
 
+  it("judges a past date's values stale against that date, not against today's latest", async () => {
+    const date = '2014-12-31';
+    const rows = await snapshotRows('population', date);
+    const asOf = rows.map((r) => r.reference_date).reduce((a, b) => (b !== null && b > a ? b : a), '');
+    const latest = (await api('/v1/indicators/population/stats')).as_of;
+    expect(asOf <= date && asOf < latest).toBe(true);
+    const stale = rows.filter((r) => r.is_stale && r.value !== null);
+    expect(stale.length).toBeGreaterThan(0);
+    const page = await open(desktop, `/explore?indicator=population&date=${date}`);
+    await page.locator('.stage[data-indicator="population"] svg.map').waitFor();
+    const notes = await page.locator('#indicator-map .notes').innerText();
+    expect(notes).toContain(`${stale.length} municipalities' latest value is older than ${asOf}`);
+    expect(await page.locator('ul.legend').innerText()).toContain(`older than ${asOf}`);
+    expect(`${notes} ${await page.locator('ul.legend').innerText()}`).not.toContain(latest);
+    await page.locator(`svg.map path.m[data-code="${stale[0].municipality}"]`).hover({ timeout: 5000 });
+    expect(await page.locator('.tip').innerText()).toContain(`stale: older than ${asOf} (${stale[0].reference_date})`);
+    await page.close();
+  });
+
   it('at 390 px: no sideways scroll, the map and legend stacked', async () => {
     const page = await open(phone, '/explore?indicator=unemployment_rate');
     await page.locator('svg.map').waitFor();
@@ -212,6 +232,54 @@ describe('the indicator map', () => {
 });
 
 describe('a municipality page', () => {
+  /** The series chart's dots by period (their titles, `2014: …`) and its axis ticks by label, as x positions. */
+  async function seriesPositions(page: Page): Promise<{ dots: Record<string, number>; ticks: Record<string, number> }> {
+    return page.evaluate(() => {
+      const dots: Record<string, number> = {};
+      for (const c of document.querySelectorAll('#series-chart circle')) {
+        dots[c.querySelector('title').textContent.split(':')[0]] = Number(c.getAttribute('cx'));
+      }
+      const ticks: Record<string, number> = {};
+      for (const t of document.querySelectorAll('#series-chart .axis .tick')) {
+        const x = /translate\(([\d.]+),0\)/.exec(t.getAttribute('transform'))?.[1];
+        if (x !== undefined) ticks[t.textContent] = Number(x);
+      }
+      return { dots, ticks };
+    });
+  }
+
+  it('draws each value of a series on its own period, a missing period as a gap at its own tick', async () => {
+    // Porto's population has no value for 2014 and 2024 in the demo data: the gaps must sit there.
+    const series = (await api('/v1/indicators/population/series?municipality=1312&limit=200')).items;
+    const missing = series.filter((p: any) => p.value === null).map((p: any) => p.reference_date.slice(0, 4));
+    expect(missing.length).toBeGreaterThan(0);
+    const page = await open(desktop, '/explore/municipalities/1312?indicator=population');
+    await page.locator('#series[data-indicator="population"] svg path.series.own').waitFor();
+    const { dots, ticks } = await seriesPositions(page);
+    const years = series.filter((p: any) => p.value !== null).map((p: any) => p.reference_date.slice(0, 4));
+    expect(
+      Object.keys(dots)
+        .filter((k) => years.includes(k))
+        .sort(),
+    ).toEqual(years.sort());
+    for (const year of years) if (year in ticks) expect(Math.abs(dots[year] - ticks[year]), year).toBeLessThan(1);
+    for (const year of missing) {
+      expect(dots[year]).toBeUndefined();
+      const before = dots[String(Number(year) - 1)];
+      const after = dots[String(Number(year) + 1)];
+      expect(ticks[year], year).toBeGreaterThan(before);
+      if (after !== undefined) expect(ticks[year], year).toBeLessThan(after);
+    }
+    // A monthly series: January's value sits on its year's tick, every value on its own month.
+    await page.locator('#series-indicator').selectOption('registered_unemployed');
+    await page.locator('#series[data-indicator="registered_unemployed"] svg path.series.own').waitFor();
+    const monthly = await seriesPositions(page);
+    const januaries = Object.keys(monthly.ticks).filter((label) => /^\d{4}$/.test(label) && `${label}-01` in monthly.dots);
+    expect(januaries.length).toBeGreaterThan(3);
+    for (const year of januaries) expect(Math.abs(monthly.dots[`${year}-01`] - monthly.ticks[year]), year).toBeLessThan(1);
+    await page.close();
+  });
+
   it("shows the series of the indicator in its URL, with the district's and the national medians of the API", async () => {
     const page = await open(desktop, '/explore/municipalities/porto?indicator=unemployment_rate');
     await page.locator('#series[data-indicator="unemployment_rate"] svg path.series.own').waitFor();
@@ -249,6 +317,17 @@ describe('a municipality page', () => {
     const suppliers = await api('/v1/procurement/aggregate?executed_in=1312&group_by=supplier');
     const top = suppliers.groups.slice().sort((a: any, b: any) => b.total_eur - a.total_eur)[0];
     expect(await page.locator('#procurement-suppliers tbody tr').first().locator('td').first().textContent()).toBe(top.key.supplier);
+    // Suppliers and contracts open their own pages, which show the API's record.
+    expect(await page.locator('#procurement-suppliers tbody tr').first().locator('a').first().getAttribute('href')).toBe(
+      `/explore/entities/${top.key.supplier}`,
+    );
+    const contractLink = page.locator('#latest-contracts tbody tr').first().locator('a').first();
+    expect(await contractLink.getAttribute('href')).toBe(`/explore/contracts/${contracts.items[0].id}`);
+    const supplierLink = page
+      .locator('#latest-contracts tbody tr')
+      .first()
+      .locator(`a[href="/explore/entities/${contracts.items[0].suppliers[0].nif}"]`);
+    expect(await supplierLink.textContent()).toBe(contracts.items[0].suppliers[0].name);
     const neighbours = await page.$$eval('#neighbours tbody a', (links) => links.map((a) => a.textContent));
     expect(neighbours.sort()).toEqual(['Gondomar', 'Maia', 'Matosinhos', 'Vila Nova de Gaia']);
     const signals = await api('/v1/signals?municipality=1312&limit=200');
@@ -272,14 +351,23 @@ async function timelineTotal(page: Page): Promise<number> {
   return titles.reduce((sum, title) => sum + Number(title.split(': ')[1]), 0);
 }
 
-/** Every "data" link of a page opens the same answer as its /v1 request with the API key. */
+/**
+ * Every "data" link of a page opens the same answer as its /v1 request with the API key; the explorer's own request
+ * (the latest signals) the signals its /v1/signals request names, by event date.
+ */
 async function expectDataLinksMatchApi(page: Page): Promise<number> {
   const links = await page.locator('details.data a.json').all();
   for (const link of links) {
     const href = (await link.getAttribute('href')) as string;
     const viaLink = await page.request.get(`${base}${href}`);
     expect(viaLink.status(), href).toBe(200);
-    expect(await viaLink.text(), href).toBe((await t.get(href.slice('/explore/api'.length))).body);
+    const url = new URL(href, base);
+    if (url.pathname === '/explore/api/signals/latest') {
+      const limit = Number(url.searchParams.get('limit'));
+      url.searchParams.delete('limit');
+      const all = await signalsByEvent(t, url.searchParams.toString());
+      expect((await viaLink.json()).items, href).toEqual(all.slice(0, limit));
+    } else expect(await viaLink.text(), href).toBe((await t.get(href.slice('/explore/api'.length))).body);
   }
   return links.length;
 }
@@ -311,18 +399,90 @@ describe('the procurement view', () => {
   });
 });
 
+describe('the procurement view, everywhere', () => {
+  it('links each municipality of the direct-award table to its page, and a row without one to nothing', async () => {
+    const groups = (await api('/v1/procurement/aggregate?group_by=municipality')).groups;
+    const page = await open(desktop, '/explore/procurement');
+    await page.locator('.stage[data-ready="all"]').waitFor();
+    const hrefs = await page.$$eval('#direct-award-map tbody a', (links) => links.map((a) => a.getAttribute('href')));
+    expect(hrefs.length).toBe(groups.filter((g: any) => g.key.municipality !== null).length);
+    for (const href of hrefs) expect(href).toMatch(/^\/explore\/municipalities\/\d{4}$/);
+    if (groups.some((g: any) => g.key.municipality === null)) {
+      const row = page.locator('#direct-award-map tbody tr', { hasText: 'No municipality given' });
+      expect(await row.count()).toBe(1);
+      expect(await row.locator('a').count()).toBe(0);
+    }
+    await page.close();
+  });
+});
+
 describe('the signals view', () => {
-  it('maps and lists the signals /v1/signals answers for its filters', async () => {
+  /** The view's table: [event date, municipality, type, signal title, confidence, signal href] per row. */
+  async function latestRows(page: Page): Promise<string[][]> {
+    return page.$$eval('#signals-latest tbody tr', (rows) =>
+      rows.map((r) => [...[...r.children].map((c) => c.textContent), r.children[3].querySelector('a')?.getAttribute('href')]),
+    );
+  }
+
+  it('shows what happened lately, and where: the latest events of every family, by event date', { timeout: 60_000 }, async () => {
+    const all = await signalsByEvent(t);
+    const families = countBy(all, 'family');
+    expect(Object.keys(families).length).toBeGreaterThan(1);
+    const page = await open(desktop, '/explore/signals');
+    await page.locator('.stage[data-ready]').waitFor();
+    const shown = all.slice(0, 1000);
+    // The table lists the latest 200 events, latest first, each linked to its signal's page.
+    const rows = await latestRows(page);
+    expect(rows.map((r) => r[3])).toEqual(shown.slice(0, 200).map((s) => s.title_en ?? s.title_pt));
+    expect(rows.map((r) => r[0])).toEqual(shown.slice(0, 200).map((s) => s.event_date ?? s.first_seen_at.slice(0, 10)));
+    expect(rows.map((r) => r[5])).toEqual(shown.slice(0, 200).map((s) => `/explore/signals/${s.id}`));
+    // It says how it is ordered, and every family in its share of what matches.
+    const summary = await page.locator('.stage .summary').allInnerTexts();
+    expect(summary.join(' ')).toContain('ordered by event date');
+    const shownPerFamily = countBy(shown, 'family');
+    for (const [family, n] of Object.entries(families)) {
+      const label = (await api('/v1/signal-families')).find((f: any) => f.key === family).label_en;
+      const share = Math.round((n / all.length) * 100);
+      expect(summary[1]).toContain(
+        `${label} ${new Intl.NumberFormat('pt-PT').format(n)} (${share} %; ${shownPerFamily[family] ?? 0} shown)`,
+      );
+    }
+    // The timeline counts the same events, one lane per family, month by month (not one spike).
+    expect(await timelineTotal(page)).toBe(shown.length);
+    const months = await page.$$eval('#signals-timeline svg rect title', (ts) => new Set(ts.map((t) => t.textContent.split(':')[0])).size);
+    const expectedMonths = new Set(shown.map((s) => (s.event_date ?? s.first_seen_at).slice(0, 7))).size;
+    expect(months).toBe(expectedMonths);
+    expect(months).toBeGreaterThan(1);
+    const lanes = await page.$$eval('#signals-timeline text.lane-label', (ts) => ts.length);
+    expect(lanes).toBe(Object.keys(shownPerFamily).length);
+    // The map counts them where they happened: every municipality with one of them is filled, no other.
+    expect(await page.locator('#signals-map svg.map path.m').count()).toBe(308);
+    const filled = await page.$$eval(
+      '#signals-map svg.map path.m',
+      (paths) => paths.filter((p) => p.getAttribute('fill') !== '#f4f5f6').length,
+    );
+    expect(filled).toBe(new Set(shown.filter((s) => s.municipality_id !== null).map((s) => s.municipality_id)).size);
+    await page.screenshot({ path: join(SHOTS, 'signals-1280.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('keeps to its filters, and its data link answers the same', async () => {
+    const all = await signalsByEvent(t, 'family=procurement');
     const page = await open(desktop, '/explore/signals?family=procurement');
     await page.locator('.stage[data-ready]').waitFor();
-    const first = await api('/v1/signals?family=procurement&limit=200');
-    const titles = await page.$$eval('#signals-timeline tbody tr', (rows) => rows.map((r) => r.children[3].textContent));
-    expect(titles.slice(0, 200)).toEqual(first.items.map((s: any) => s.title_en ?? s.title_pt));
-    expect(await page.locator('#signals-map svg.map path.m').count()).toBe(308);
-    const shown = Number((await page.locator('.stage .summary').innerText()).replace(/\D.*$/, ''));
+    const rows = await latestRows(page);
+    expect(rows.map((r) => r[5])).toEqual(all.slice(0, 200).map((s) => `/explore/signals/${s.id}`));
+    const shown = Math.min(1000, all.length);
     expect(await timelineTotal(page)).toBe(shown);
     expect(await expectDataLinksMatchApi(page)).toBeGreaterThan(0);
-    await page.screenshot({ path: join(SHOTS, 'signals-1280.png'), fullPage: true });
+    // A signal opens on its own page: the API's record, its place linked.
+    await page.locator('#signals-latest tbody tr').first().locator('a[href^="/explore/signals/"]').click();
+    await page.waitForURL(`${base}/explore/signals/${all[0].id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    expect(await page.locator('h1').innerText()).toBe(all[0].title_en ?? all[0].title_pt);
+    const detail = await api(`/v1/signals/${all[0].id}`);
+    expect(await page.locator('#signal').innerText()).toContain(detail.summary_en ?? detail.summary_pt);
+    expect(await page.locator('#signal-evidence tbody tr').count()).toBe(detail.evidence.length);
     await page.close();
     const small = await open(phone, '/explore/signals?family=procurement');
     await small.locator('.stage[data-ready]').waitFor();
@@ -330,6 +490,76 @@ describe('the signals view', () => {
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
     await small.screenshot({ path: join(SHOTS, 'signals-390.png'), fullPage: true });
     await small.close();
+  });
+});
+
+describe('the detail views', () => {
+  it('show a contract and a supplier as the API has them, each linked to the other, with no sideways scroll', async () => {
+    const contract = (await api('/v1/procurement/contracts?municipality=1312&limit=1')).items[0];
+    const full = await api(`/v1/procurement/contracts/${contract.id}`);
+    for (const context of [desktop, phone]) {
+      const page = await open(context, `/explore/contracts/${contract.id}`);
+      await page.locator('#view[data-ready]').waitFor();
+      expect(await page.locator('h1').innerText()).toBe(full.object);
+      const supplier = page.locator(`#contract a[href="/explore/entities/${full.suppliers[0].nif}"]`);
+      expect(await supplier.textContent()).toBe(full.suppliers[0].name);
+      expect(await page.locator('#contract a[href="/explore/municipalities/1312"]').textContent()).toBe('Porto');
+      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+      if (context === phone) {
+        await page.screenshot({ path: join(SHOTS, 'contract-390.png'), fullPage: true });
+        await page.close();
+        continue;
+      }
+      await page.screenshot({ path: join(SHOTS, 'contract-1280.png'), fullPage: true });
+      await supplier.click();
+      await page.waitForURL(`${base}/explore/entities/${full.suppliers[0].nif}`);
+      await page.locator('#view[data-ready]').waitFor();
+      const entity = await api(`/v1/procurement/entities/${full.suppliers[0].nif}`);
+      expect(await page.locator('h1').innerText()).toBe(entity.name);
+      const listed = await page.$$eval('#entity-contracts tbody a[href^="/explore/contracts/"]', (links) =>
+        links.map((a) => a.getAttribute('href')),
+      );
+      expect(listed).toEqual(entity.recent_contracts.map((c: any) => `/explore/contracts/${c.id}`));
+      expect(await expectDataLinksMatchApi(page)).toBeGreaterThan(0);
+      await page.screenshot({ path: join(SHOTS, 'entity-1280.png'), fullPage: true });
+      await page.close();
+    }
+  });
+
+  it('say what the API says of an unknown one', async () => {
+    const page = await open(desktop, '/explore/contracts/999999999');
+    await page.locator('#view[data-ready]').waitFor();
+    expect(await page.locator('#view .error').innerText()).toContain('Not found');
+    await page.close();
+    // The browser logs the API's 404 as it logs any failed load: that one is expected here, and only that one.
+    const logged = pageErrors.filter((e) => e.startsWith('/explore/contracts/999999999:'));
+    expect(logged.every((e) => e.includes('404'))).toBe(true);
+    pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((e) => !logged.includes(e)));
+  });
+});
+
+describe('every view', () => {
+  it('gives every control a label a screen reader reads', async () => {
+    const contract = (await api('/v1/procurement/contracts?limit=1')).items[0];
+    const views = [
+      ['/explore', '.stage[data-indicator] svg.map'],
+      ['/explore/municipalities/1312', '#view[data-ready]'],
+      ['/explore/procurement', '.stage[data-ready]'],
+      ['/explore/signals', '.stage[data-ready]'],
+      [`/explore/contracts/${contract.id}`, '#view[data-ready]'],
+    ];
+    for (const [path, ready] of views) {
+      const page = await open(desktop, path);
+      await page.locator(ready).first().waitFor();
+      const unlabelled = await page.$$eval('select, input:not([type=hidden]), textarea', (controls) =>
+        controls
+          .filter((c: any) => c.labels.length === 0 && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
+          .map((c: any) => c.outerHTML.slice(0, 80)),
+      );
+      expect(unlabelled, path).toEqual([]);
+      await page.close();
+    }
   });
 });
 

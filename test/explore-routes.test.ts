@@ -2,9 +2,12 @@
  * The explorer's routes over HTTP (in-process): who sees which page, the files it loads and their weight, and
  * its data routes, which answer exactly what /v1 answers (bytes, ETag, quota) for the viewer (docs/explorer.md).
  */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { countBy, signalsByEvent } from './helpers/signals-by-event.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -97,6 +100,43 @@ describe('explorer pages', () => {
     expect(signalsOnly.status).toBe(403);
   });
 
+  it('opens a contract, a buyer or supplier and a signal on a page of its own, for plans with their domain', async () => {
+    const contract = (await t.get('/v1/procurement/contracts?limit=1')).json.items[0];
+    const signal = (await t.get('/v1/signals?limit=1')).json.items[0];
+    const pages: [string, Record<string, unknown>][] = [
+      [`/explore/contracts/${contract.id}`, { view: 'contract', id: String(contract.id) }],
+      [`/explore/entities/${contract.suppliers[0].nif}`, { view: 'entity', nif: contract.suppliers[0].nif }],
+      [`/explore/signals/${signal.id}`, { view: 'signal', id: String(signal.id) }],
+    ];
+    for (const [path, expected] of pages) {
+      const res = await look('premium', path);
+      expect(res.status, path).toBe(200);
+      const config = JSON.parse(/<script type="application\/json" id="explore-config">(.*?)<\/script>/s.exec(res.body)?.[1] ?? '{}');
+      expect(config, path).toMatchObject(expected);
+      expect(config.municipalities, path).toHaveLength(308);
+    }
+    // An address that cannot name one is no page; a plan without the domain is told so.
+    for (const path of ['/explore/contracts/abc', '/explore/contracts/0', '/explore/entities/12345', '/explore/signals/1e3']) {
+      const res = await look('premium', path);
+      expect(res.status, path).toBe(404);
+      expect(res.body, path).toContain('Not found');
+    }
+    expect((await look('indicatorsOnly', `/explore/contracts/${contract.id}`)).status).toBe(403);
+    expect((await look('indicatorsOnly', `/explore/signals/${signal.id}`)).status).toBe(403);
+  });
+
+  it('links every page, a refusal too, back to the console and the home page', async () => {
+    for (const path of ['/explore', '/explore/procurement', '/explore/signals', '/explore/municipalities/1106', '/explore/signals/1']) {
+      const res = await look('premium', path);
+      expect(res.status, path).toBe(200);
+      expect(res.body, path).toContain('<a href="/console">Console</a>');
+      expect(res.body, path).toContain('<a href="/">Home</a>');
+    }
+    const refused = await look('indicatorsOnly', '/explore/procurement');
+    expect(refused.body).toContain('<a href="/console">Console</a>');
+    expect(refused.body).toContain('<a href="/">Home</a>');
+  });
+
   it('tells a plan without data access why there is nothing to see', async () => {
     const res = await look('free', '/explore');
     expect(res.status).toBe(403);
@@ -133,7 +173,7 @@ describe('explorer files', () => {
   it('weighs under 250 KB compressed, every file of every view', async () => {
     const own = (await look('premium', '/explore')).body;
     expect(own).toContain('/explore/assets/map.js');
-    const names = [...files, 'municipality.js', 'procurement.js', 'signals.js', 'charts.js'];
+    const names = [...new Set([...files, ...readdirSync(join(import.meta.dirname, '..', 'assets', 'explore'))])];
     let total = gzipSync(own).length;
     for (const name of names) {
       const res = await t.app.http.inject({ method: 'GET', url: `/explore/assets/${name}` });
@@ -179,5 +219,39 @@ describe('explorer data routes', () => {
     expect(visitor.headers.location).toMatch(/^\/console\/sign-in\?next=/);
     const invalid = await look('premium', '/explore/api/v1/indicators/unemployment_rate/snapshot?limit=0');
     expect(invalid.status).toBe(422);
+  });
+});
+
+describe("the explorer's own request: the latest signals by event date", () => {
+  it('answers the signals /v1/signals answers for the same filters, latest event first, with the counts of all', async () => {
+    for (const query of ['', 'family=procurement', 'municipality=1312&min_confidence=0.7']) {
+      const all = await signalsByEvent(t, query);
+      const res = await look('premium', `/explore/api/signals/latest?limit=300${query ? `&${query}` : ''}`);
+      expect(res.status, query).toBe(200);
+      expect(res.headers['cache-control']).toBe('private, max-age=60');
+      expect(
+        res.json.items.map((s: any) => s.id),
+        query,
+      ).toEqual(all.slice(0, 300).map((s) => s.id));
+      expect(res.json.items[0], query).toEqual(all[0]);
+      expect(res.json.matched, query).toBe(all.length);
+      expect(res.json.families, query).toEqual(countBy(all, 'family'));
+      expect(res.json.types, query).toEqual(countBy(all, 'type'));
+    }
+  });
+
+  it('is one request of the quota, refused like /v1/signals where the plan or the input says no', async () => {
+    const before = await usedThisMonth(t.keys.premium);
+    expect((await look('premium', '/explore/api/signals/latest?limit=7')).status).toBe(200);
+    expect(await usedThisMonth(t.keys.premium)).toBe(before + 1);
+    const refused = await look('indicatorsOnly', '/explore/api/signals/latest');
+    expect(refused.status).toBe(403);
+    expect(refused.json.type).toContain('domain-not-in-plan');
+    for (const bad of ['limit=1001', 'limit=0', 'cursor=abc', 'family=nope', 'since=yesterday', 'colour=red']) {
+      const res = await look('premium', `/explore/api/signals/latest?${bad}`);
+      expect(res.status, bad).toBe(422);
+    }
+    // Not an address of the public API.
+    expect((await t.get('/v1/signals/latest')).status).not.toBe(200);
   });
 });

@@ -4,6 +4,7 @@
  * events and a sparkline. Colours are colour-blind-safe (Okabe–Ito); lines also differ by dash, not colour alone.
  */
 import { h } from './common.js';
+import { periodOf } from './periods.js';
 
 /** Okabe–Ito: distinguishable by the common colour-vision deficiencies. */
 export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000', '#999999'];
@@ -39,15 +40,18 @@ function key(entries) {
 }
 
 /**
- * Lines over time: `series` = [{label, color, dashed, points: [{date: Date, value}]}]; `format(value)` for the
- * axis and the labels.
+ * Lines over time: `series` = [{label, color, dashed, points: [{date: Date, value}]}], each point dated the last
+ * day of its period (periods.js); `format(value)` for the axis and the labels. A point is drawn on its period's
+ * tick, and a missing period leaves its gap around that period's own tick.
  */
 export function lineChart({ series, label, format, width = 640, height = 280 }) {
   const margin = { top: 12, right: 16, bottom: 26, left: 64 };
   const all = series.flatMap((s) => s.points).filter((p) => p.value !== null && p.value !== undefined);
+  const period = periodOf(series.flatMap((s) => s.points.map((p) => p.date)));
+  const at = (p) => period.start(p.date);
   const x = d3
     .scaleUtc()
-    .domain(d3.extent(all, (p) => p.date))
+    .domain(d3.extent(all, at))
     .range([margin.left, width - margin.right]);
   const [lo, hi] = d3.extent(all, (p) => p.value);
   const pad = (hi - lo || Math.abs(hi) || 1) * 0.08;
@@ -62,17 +66,12 @@ export function lineChart({ series, label, format, width = 640, height = 280 }) 
     .append('g')
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height - margin.bottom})`)
-    .call(
-      d3
-        .axisBottom(x)
-        .ticks(Math.min(8, width / 80))
-        .tickSizeOuter(0),
-    );
+    .call(period.axis(d3.axisBottom(x), x, Math.max(2, Math.floor(width / 70))).tickSizeOuter(0));
   svg.append('g').attr('class', 'axis').attr('transform', `translate(${margin.left},0)`).call(d3.axisLeft(y).ticks(5).tickFormat(format));
   const line = d3
     .line()
     .defined((p) => p.value !== null && p.value !== undefined)
-    .x((p) => x(p.date))
+    .x((p) => x(at(p)))
     .y((p) => y(p.value));
   for (const s of series) {
     svg
@@ -89,32 +88,35 @@ export function lineChart({ series, label, format, width = 640, height = 280 }) 
         .selectAll('circle')
         .data(s.points.filter((p) => p.value !== null && p.value !== undefined))
         .join('circle')
-        .attr('cx', (p) => x(p.date))
+        .attr('cx', (p) => x(at(p)))
         .attr('cy', (p) => y(p.value))
         .attr('r', 3)
         .attr('fill', s.color)
+        .attr('data-period', (p) => period.label(p.date))
         .append('title')
-        .text((p) => `${p.date.getUTCFullYear()}: ${format(p.value)}`);
+        .text((p) => `${period.label(p.date)}: ${format(p.value)}`);
     }
   }
   return h('div', { class: 'chart' }, svg.node(), key(series));
 }
 
-/** A tiny line without axes, for the key figures. */
-export function sparkline(values, color = '#1f5f8b') {
+/** A tiny line without axes, for the key figures: `points` = [{date, value}], each on its period as in lineChart. */
+export function sparkline(points, color = '#1f5f8b') {
   const width = 120;
   const height = 28;
-  const points = values.filter((v) => v !== null && v !== undefined);
+  const known = points.filter((p) => p.value !== null && p.value !== undefined);
   // Stretched to its card's width: the stroke keeps its width (non-scaling), only the time axis stretches.
   const svg = frame(width, height, '').attr('aria-hidden', 'true').attr('preserveAspectRatio', 'none');
-  if (points.length < 2) return svg.node();
+  if (known.length < 2) return svg.node();
+  const period = periodOf(points.map((p) => p.date));
+  const at = (p) => period.start(p.date);
   const x = d3
-    .scaleLinear()
-    .domain([0, values.length - 1])
+    .scaleUtc()
+    .domain(d3.extent(known, at))
     .range([2, width - 2]);
   const y = d3
     .scaleLinear()
-    .domain(d3.extent(points))
+    .domain(d3.extent(known, (p) => p.value))
     .range([height - 3, 3]);
   svg
     .append('path')
@@ -126,9 +128,9 @@ export function sparkline(values, color = '#1f5f8b') {
       'd',
       d3
         .line()
-        .defined((v) => v !== null && v !== undefined)
-        .x((_, i) => x(i))
-        .y((v) => y(v))(values),
+        .defined((p) => p.value !== null && p.value !== undefined)
+        .x((p) => x(at(p)))
+        .y((p) => y(p.value))(points),
     );
   return svg.node();
 }
@@ -195,12 +197,16 @@ export function horizontalBars({ rows, label, format, width = 640, color = '#007
     .data(rows)
     .join('g')
     .attr('transform', (_, i) => `translate(0,${i * band + 4})`);
-  row
-    .append('text')
-    .attr('x', 0)
-    .attr('y', 11)
-    .attr('class', 'bar-label')
-    .text((r) => (r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label));
+  // A row that names a thing with a page of its own (a supplier) links its label there.
+  row.each(function (r) {
+    const holder = r.href ? d3.select(this).append('a').attr('href', r.href) : d3.select(this);
+    holder
+      .append('text')
+      .attr('x', 0)
+      .attr('y', 11)
+      .attr('class', 'bar-label')
+      .text(r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label);
+  });
   row
     .append('rect')
     .attr('x', 0)
@@ -278,11 +284,27 @@ export function timeline({ events, lanes, label, width = 640, laneNames = (l) =>
     .append('g')
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height - margin.bottom})`)
-    .call(
-      d3
-        .axisBottom(x)
-        .ticks(Math.min(8, width / 90))
-        .tickSizeOuter(0),
-    );
+    .call(monthAxis(x, Math.max(2, Math.floor(width / 80))));
   return h('div', { class: 'chart' }, svg.node(), h('p', { class: 'chart-note' }, `Signals per month; the tallest bar is ${most}.`));
+}
+
+/**
+ * The time axis of bars per month: a tick where a month (or a year) begins, its name centred over the bars it
+ * names — "Oct" over October's bar, "2025" over 2025's — and none past the last bar.
+ */
+function monthAxis(x, most) {
+  const end = x.range()[1];
+  const steps = [
+    ...[1, 2, 3, 6].map((n) => [d3.utcMonth.every(n), d3.utcMonth]),
+    ...[1, 2, 5, 10].map((n) => [d3.utcYear.every(n), d3.utcYear]),
+  ];
+  const centre = (t, unit) => (x(t) + Math.min(end, x(unit.offset(t, 1)))) / 2;
+  const [ticks, unit] = steps
+    .map(([step, unit]) => [x.ticks(step).filter((t) => x(t) < end - 1), unit])
+    .find(([t]) => t.length <= most) ?? [[], d3.utcYear];
+  const label = unit === d3.utcYear ? d3.utcFormat('%Y') : (t, i) => d3.utcFormat(i === 0 || t.getUTCMonth() === 0 ? '%b %Y' : '%b')(t);
+  return (g) => {
+    g.call(d3.axisBottom(x).tickValues(ticks).tickFormat(label).tickSizeOuter(0));
+    g.selectAll('.tick text').attr('x', (t) => centre(t, unit) - x(t));
+  };
 }

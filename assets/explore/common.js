@@ -56,6 +56,14 @@ export function request(path, params = {}) {
   };
 }
 
+/**
+ * One of the explorer's own requests (no /v1 path answers it, docs/explorer.md): opened here with the session,
+ * JSON only. `about` says what it is made of, in the "data" link.
+ */
+export function explorerRequest(path, params = {}, about = '') {
+  return { v1: null, apiUrl: null, jsonUrl: `${config.apiPrefix}${path}${queryString(params)}`, csvUrl: null, about };
+}
+
 export class ApiProblem extends Error {
   constructor(status, problem) {
     super(problem?.detail ?? problem?.title ?? `HTTP ${status}`);
@@ -196,16 +204,19 @@ export function syntheticBadge() {
 export function dataLinks(requests) {
   const list = h('ul', {});
   for (const req of requests) {
+    const json = h('a', { href: req.jsonUrl, class: 'json', target: '_blank', rel: 'noopener' }, 'JSON');
     list.append(
-      h(
-        'li',
-        {},
-        h('code', { class: 'api-url' }, `GET ${req.apiUrl}`),
-        ' ',
-        h('a', { href: req.jsonUrl, class: 'json', target: '_blank', rel: 'noopener' }, 'JSON'),
-        ' · ',
-        h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV'),
-      ),
+      req.apiUrl
+        ? h(
+            'li',
+            {},
+            h('code', { class: 'api-url' }, `GET ${req.apiUrl}`),
+            ' ',
+            json,
+            ' · ',
+            h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV'),
+          )
+        : h('li', { class: 'explorer-only' }, h('code', { class: 'explorer-url' }, `GET ${req.jsonUrl}`), ' ', json, ' — ', req.about),
     );
   }
   return h(
@@ -219,9 +230,10 @@ export function dataLinks(requests) {
 
 /**
  * A table from rows and columns `{label, value(row), numeric, href(row)}`. `stack`: on a narrow screen each row
- * becomes a block of labelled lines instead of a table wider than the screen.
+ * becomes a block of labelled lines instead of a table wider than the screen; `tall`: a long table shown open
+ * scrolls inside its box.
  */
-export function table(columns, rows, caption, { stack = false } = {}) {
+export function table(columns, rows, caption, { stack = false, tall = false } = {}) {
   const head = h(
     'tr',
     {},
@@ -233,16 +245,35 @@ export function table(columns, rows, caption, { stack = false } = {}) {
       {},
       columns.map((c, i) => {
         const text = c.value(row);
-        const content = c.href ? h('a', { href: c.href(row) }, text) : text;
+        // A row whose thing has no address (a contract without a municipality) shows its text, not a broken link.
+        const href = c.href?.(row);
+        const content = href ? h('a', { href }, text) : text;
         return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
       }),
     ),
   );
   return h(
     'div',
-    { class: 'scroll' },
+    { class: tall ? 'scroll tall' : 'scroll' },
     h('table', { class: stack ? 'stack' : null }, caption ? h('caption', {}, caption) : null, h('thead', {}, head), h('tbody', {}, body)),
   );
+}
+
+/** A record's facts as a definition list: `[label, value]` pairs, a value a text or an element; empty ones left out. */
+export function facts(pairs) {
+  const shown = pairs.filter(([, value]) => value !== null && value !== undefined && value !== '');
+  return h(
+    'dl',
+    { class: 'facts' },
+    shown.flatMap(([label, value]) => [h('dt', {}, label), h('dd', {}, value)]),
+  );
+}
+
+/** A municipality by its code, linked to its page: its name where the page knows the places, else the code. */
+export function municipalityLink(code) {
+  const place = (config.municipalities ?? []).find((m) => m.code === code);
+  const href = municipalityHref(code);
+  return href ? h('a', { href }, place?.name ?? code) : null;
 }
 
 export function showError(container, error) {
@@ -284,8 +315,35 @@ export async function datasetSynthetic() {
   return catalogueSynthetic;
 }
 
-export function municipalityHref(code) {
-  return `/explore/municipalities/${code}`;
+// Where each thing a picture names is shown on its own: null when the row does not name one (never `…/null`).
+const hrefOf = (path) => (id) => (id === null || id === undefined || id === '' ? null : `${path}/${encodeURIComponent(id)}`);
+export const municipalityHref = hrefOf('/explore/municipalities');
+export const contractHref = hrefOf('/explore/contracts');
+export const entityHref = hrefOf('/explore/entities');
+export const signalHref = hrefOf('/explore/signals');
+
+/** The parties of a contract (buyers or suppliers) by name, each linked to its page where it has a tax number. */
+export function partyLinks(parties) {
+  return h(
+    'span',
+    {},
+    parties.flatMap((p, i) => {
+      const href = entityHref(p.nif);
+      return [i > 0 ? ', ' : null, href ? h('a', { href }, p.name ?? p.nif) : (p.name ?? '—')];
+    }),
+  );
+}
+
+/** When a signal's event happened (YYYY-MM-DD): its event date, or the day it was first seen when it has none. */
+export function eventDay(signal) {
+  return signal.event_date ?? signal.first_seen_at?.slice(0, 10) ?? '';
+}
+
+/** Signals name their municipality by its integer id: its place (code, name, district), or undefined. */
+let placesById;
+export function placeOfSignal(signal) {
+  placesById ??= new Map((config.municipalities ?? []).map((m) => [m.id, m]));
+  return placesById.get(signal.municipality_id);
 }
 
 export function view() {

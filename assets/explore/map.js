@@ -128,7 +128,14 @@ function buildControls() {
       )
     : h('p', { class: 'period', id: 'period-note' }, 'Period: the latest of each municipality');
   controls.append(
-    h('div', { class: 'field wide' }, h('label', { for: 'indicator-search' }, 'Indicator'), search, select),
+    h(
+      'div',
+      { class: 'field wide' },
+      h('label', { for: 'indicator' }, 'Indicator'),
+      h('label', { for: 'indicator-search', class: 'visually-hidden' }, 'Search indicators'),
+      search,
+      select,
+    ),
     h('div', { class: 'field row' }, scale, period),
   );
   syncControls();
@@ -200,6 +207,8 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   const synthetic = syntheticOf(rows) ?? isSynthetic(indicator);
   const missing = rows.filter((r) => r.value === null || r.value === undefined).length;
   const stale = rows.filter((r) => r.is_stale).length;
+  // What `is_stale` was judged against: the snapshot's own latest date — on a past date's map, that date's, not today's.
+  const asOf = d3.max(rows, (r) => r.reference_date) ?? stats.as_of;
 
   const map = choropleth(topology, {
     label: `Map of ${indicator.name} by municipality. Arrow keys move between municipalities, Enter opens one.`,
@@ -217,8 +226,8 @@ function render(topology, indicator, snapshot, stats, statsReq) {
         formatValue(row.value, indicator),
         `rank ${rank.get(code)} of ${ranked.length} · percentile ${formatNumber(row.percentile, 1)}`,
         row.is_stale
-          ? `stale: older than ${stats.as_of}${row.reference_date ? ` (${row.reference_date})` : ''}`
-          : `as of ${row.reference_date ?? stats.as_of ?? ''}`,
+          ? `stale: older than ${asOf}${row.reference_date ? ` (${row.reference_date})` : ''}`
+          : `as of ${row.reference_date ?? asOf ?? ''}`,
       ].filter(Boolean);
     },
     open: (code) => location.assign(municipalityHref(code)),
@@ -229,7 +238,7 @@ function render(topology, indicator, snapshot, stats, statsReq) {
       ? `National median ${formatValue(centre, indicator)}; ${shown.length} municipalities with a value on or before ${state.date}.`
       : `National median ${formatValue(stats.median, indicator)}; ${stats.count} municipalities with a value, as of ${stats.as_of ?? '—'}.`,
     missing ? `${missing} municipalities have no data (hatched grey), never shown as zero.` : null,
-    stale ? `${stale} municipalities' latest value is older than ${stats.as_of} (stale, hatched over their colour).` : null,
+    stale ? `${stale} municipalities' latest value is older than ${asOf} (stale, hatched over their colour).` : null,
     indicator.treatment === 'normalized' || rows[0]?.treatment === 'normalized'
       ? 'Your plan serves a normalized 0–100 index instead of the values.'
       : null,
@@ -237,7 +246,12 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   ].filter(Boolean);
 
   const tableRows = rows.slice().sort((a, b) => (rank.get(a.municipality) ?? 9999) - (rank.get(b.municipality) ?? 9999));
-  const body = h('div', { class: 'map-and-legend' }, map.element, legend(scale, indicator, counts));
+  const body = h(
+    'div',
+    { class: 'map-and-legend' },
+    map.element,
+    legend(scale, indicator, counts, { stale: `older than ${asOf ?? 'the latest period'} (stale)` }),
+  );
   return figure({
     id: 'indicator-map',
     title: `${indicator.name} by municipality`,

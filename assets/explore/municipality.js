@@ -10,7 +10,11 @@ import {
   chartWidth,
   clear,
   config,
+  contractHref,
   datasetSynthetic,
+  entityHref,
+  eventDay,
+  explorerRequest,
   figure,
   formatEuros,
   formatNumber,
@@ -20,9 +24,11 @@ import {
   h,
   isSynthetic,
   municipalityHref,
+  partyLinks,
   readState,
   request,
   showError,
+  signalHref,
   syntheticOf,
   table,
   view,
@@ -35,6 +41,8 @@ const municipality = config.municipality;
 const DEFAULTS = { indicator: 'population' };
 const state = readState(DEFAULTS);
 const root = view();
+/** The latest signals the page reads (by event date). */
+const LATEST_SIGNALS = 200;
 const KEY_FIGURES = [
   'population',
   'unemployment_rate',
@@ -95,7 +103,7 @@ async function keyFigures(section, catalogue) {
       h('p', { class: 'name' }, indicator.name),
       h('p', { class: 'value' }, formatValue(last?.value ?? null, indicator)),
       trend(indicator, previous, last),
-      sparkline(points.map((p) => p.value)),
+      sparkline(points.map((p) => ({ date: new Date(p.reference_date), value: p.value }))),
     );
   });
   const synthetic = keys.some((k) => isSynthetic(byKey.get(k)));
@@ -253,7 +261,13 @@ async function procurement(section) {
     .slice()
     .sort((a, b) => b.total_eur - a.total_eur)
     .slice(0, 10)
-    .map((g) => ({ label: g.labels?.supplier ?? g.key.supplier, value: g.total_eur, nif: g.key.supplier, count: g.count }));
+    .map((g) => ({
+      label: g.labels?.supplier ?? g.key.supplier,
+      value: g.total_eur,
+      nif: g.key.supplier,
+      count: g.count,
+      href: entityHref(g.key.supplier),
+    }));
   section.append(
     h(
       'div',
@@ -294,7 +308,7 @@ async function procurement(section) {
         requests: [suppliersReq],
         table: table(
           [
-            { label: 'Supplier', value: (r) => r.label },
+            { label: 'Supplier', value: (r) => r.label, href: (r) => r.href },
             { label: 'NIF', value: (r) => r.nif },
             { label: 'Contracts', value: (r) => r.count, numeric: true },
             { label: 'Euros', value: (r) => formatEuros(r.value), numeric: true },
@@ -311,9 +325,9 @@ async function procurement(section) {
       body: table(
         [
           { label: 'Published', value: (c) => c.published_on ?? '—' },
-          { label: 'Object', value: (c) => c.object },
+          { label: 'Object', value: (c) => c.object, href: (c) => contractHref(c.id) },
           { label: 'Procedure', value: (c) => c.procedure_type },
-          { label: 'Supplier', value: (c) => c.suppliers.map((s) => s.name).join(', ') },
+          { label: 'Supplier', value: (c) => partyLinks(c.suppliers) },
           { label: 'Price', value: (c) => formatEuros(c.price_eur), numeric: true },
         ],
         contracts.items,
@@ -328,35 +342,54 @@ async function procurement(section) {
 // ---------------------------------------------------------------------------------------------------------
 
 async function signals(section) {
-  const signalsReq = request('/v1/signals', { municipality: municipality.code, limit: 200 });
+  // The latest events by event date, as the signals view reads them (docs/explorer.md, Signals).
+  const v1 = request('/v1/signals', { municipality: municipality.code });
+  const signalsReq = explorerRequest(
+    config.latestSignalsPath,
+    { municipality: municipality.code, limit: LATEST_SIGNALS },
+    `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), latest event first.`,
+  );
   const casesReq = request('/v1/signal-cases', { municipality: municipality.code, limit: 20 });
-  const [list, cases] = await Promise.all([get(signalsReq), get(casesReq)]);
-  const synthetic = syntheticOf(list, cases) ?? (list.items.some(isSynthetic) || (await datasetSynthetic()));
-  const events = list.items.map((s) => ({
-    date: new Date(s.event_date ?? s.first_seen_at),
-    lane: s.family,
-    label: `${(s.event_date ?? s.first_seen_at).slice(0, 10)} · ${s.title_en ?? s.title_pt}`,
-  }));
+  const [latest, cases] = await Promise.all([get(signalsReq), get(casesReq)]);
+  const synthetic = syntheticOf(latest.items, cases) ?? (latest.items.some(isSynthetic) || (await datasetSynthetic()));
+  const events = latest.items.map((s) => ({ date: new Date(eventDay(s)), lane: s.family }));
   const lanes = [...new Set(events.map((e) => e.lane))].sort();
+  const which =
+    latest.matched > latest.items.length
+      ? `The ${latest.items.length} latest of the ${formatNumber(latest.matched, 0)} signals in ${municipality.name}`
+      : `The ${latest.items.length} signals in ${municipality.name}`;
   section.append(
     figure({
       id: 'signals-timeline',
       title: 'Signals and cases',
-      subtitle: `The ${list.items.length} most recent signals in ${municipality.name}${list.has_more ? ' (more in the API)' : ''}, by family, on their event date`,
+      subtitle: `${which}, by family, per month of their event date (when it happened, not when it was detected)`,
       synthetic,
       body: events.length
         ? timeline({ width: chartWidth(), events, lanes, label: `Signals in ${municipality.name} over time` })
         : h('p', {}, 'No signals.'),
       requests: [signalsReq, casesReq],
-      table: table(
-        [
-          { label: 'Case', value: (c) => c.title_en ?? c.title_pt },
-          { label: 'Status', value: (c) => c.status },
-          { label: 'Signals', value: (c) => c.source_count ?? '', numeric: true },
-          { label: 'Last seen', value: (c) => (c.last_seen_at ?? '').slice(0, 10) },
-        ],
-        cases.items,
-        `Signal cases in ${municipality.name}, newest first`,
+      table: h(
+        'div',
+        {},
+        table(
+          [
+            { label: 'Event date', value: (s) => eventDay(s) },
+            { label: 'Signal', value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`, href: (s) => signalHref(s.id) },
+            { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
+          ],
+          latest.items,
+          `The latest signals in ${municipality.name}, latest event first`,
+        ),
+        table(
+          [
+            { label: 'Case', value: (c) => c.title_en ?? c.title_pt },
+            { label: 'Status', value: (c) => c.status },
+            { label: 'Signals', value: (c) => c.source_count ?? '', numeric: true },
+            { label: 'Last seen', value: (c) => (c.last_seen_at ?? '').slice(0, 10) },
+          ],
+          cases.items,
+          `Signal cases in ${municipality.name}, newest first`,
+        ),
       ),
     }),
   );

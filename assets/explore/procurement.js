@@ -256,7 +256,13 @@ function directAwardMap(topology, byPlace, mapReq, synthetic, where, period) {
     open: (code) => location.assign(municipalityHref(code)),
   });
   const rows = [...perPlace]
-    .map(([code, p]) => ({ code, name: nameOf.get(code)?.name ?? code, district: nameOf.get(code)?.district ?? '', ...p }))
+    // Contracts whose place of execution names no municipality are a row of their own, without a page to open.
+    .map(([code, p]) => ({
+      code,
+      name: code ? (nameOf.get(code)?.name ?? code) : 'No municipality given',
+      district: nameOf.get(code)?.district ?? '',
+      ...p,
+    }))
     .sort((a, b) => (b.share ?? -1) - (a.share ?? -1));
   return figure({
     id: 'direct-award-map',

@@ -66,7 +66,10 @@ function equalBreaks(min, max, n) {
   return breaks;
 }
 
-/** The legend: one swatch per class with its range in the indicator's unit, then no data and stale. */
+/**
+ * The legend: one swatch per class with its range in the indicator's unit, then no data and stale (`stale`: false,
+ * or the words for it).
+ */
 export function legend(scale, indicator, counts, { missing = 'no data', stale = true } = {}) {
   const { breaks, colors } = scale;
   const items = colors.map((color, i) => {
@@ -91,7 +94,7 @@ export function legend(scale, indicator, counts, { missing = 'no data', stale = 
     missing
       ? h('li', {}, h('span', { class: `swatch ${missing === 'none' ? 'none' : 'missing'}` }), missing === 'none' ? 'none' : missing)
       : null,
-    stale ? h('li', {}, h('span', { class: 'swatch stale' }), 'older than the latest period (stale)') : null,
+    stale ? h('li', {}, h('span', { class: 'swatch stale' }), stale === true ? 'older than the latest period (stale)' : stale) : null,
   );
   // Swatch colours are set through the CSSOM (no inline style attribute in the markup).
   for (const swatch of list.querySelectorAll('[data-color]')) swatch.style.background = swatch.getAttribute('data-color');

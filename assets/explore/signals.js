@@ -1,8 +1,8 @@
 /**
- * The signals view (/explore/signals): a map and a timeline of the signals matching the filters of /v1/signals
- * (family, type, district or municipality, lowest confidence, value tier, seen since). The most recent 1 000
- * matching signals are read (five pages of 200, newest first) and the pictures say when there were more.
- * State in the URL: ?family=…&type=…&district=…&municipality=…&min_confidence=…&value_tier=…&since=….
+ * The signals view (/explore/signals): what happened lately, and where — the latest 1 000 events (by event date,
+ * not by when they were detected) among the signals matching the filters of /v1/signals (family, type, district or
+ * municipality, lowest confidence, value tier, detected since), every family in its share, on a map, a timeline
+ * and a table. State in the URL: ?family=…&type=…&district=…&municipality=…&min_confidence=…&value_tier=…&since=….
  */
 import { timeline } from './charts.js';
 import {
@@ -10,16 +10,19 @@ import {
   clear,
   config,
   datasetSynthetic,
+  eventDay,
+  explorerRequest,
   figure,
   formatNumber,
   get,
-  getPages,
   h,
   isSynthetic,
   municipalityHref,
+  placeOfSignal,
   readState,
   request,
   showError,
+  signalHref,
   syntheticOf,
   table,
   view,
@@ -34,7 +37,9 @@ const root = view();
 const places = config.municipalities;
 const byCode = new Map(places.map((m) => [m.code, m]));
 const districts = [...new Set(places.map((m) => m.district))].sort((a, b) => a.localeCompare(b, 'pt'));
-const MAX_PAGES = 5;
+/** The latest events a view reads (the explorer's request answers up to 1 000), and those its table lists. */
+const LATEST = 1000;
+const TABLE_ROWS = 200;
 const controls = h('form', { class: 'controls', onsubmit: (e) => e.preventDefault() });
 const stage = h('div', { class: 'stage' });
 let families = [];
@@ -87,7 +92,7 @@ function buildControls() {
         ['very_large', 'very large'],
       ]),
     ),
-    field('since', 'Seen since', h('input', { id: 'since', name: 'since', type: 'date' })),
+    field('since', 'Detected since', h('input', { id: 'since', name: 'since', type: 'date' })),
   );
   for (const name of Object.keys(DEFAULTS)) {
     const input = controls.querySelector(`#${name}`);
@@ -118,8 +123,12 @@ function filters() {
     min_confidence: state.min_confidence || undefined,
     value_tier: state.value_tier || undefined,
     since: state.since ? `${state.since}T00:00:00Z` : undefined,
-    limit: 200,
   };
+}
+
+/** "a, b and c" */
+function listed(parts) {
+  return parts.length < 2 ? parts.join('') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}`;
 }
 
 let drawing = 0;
@@ -127,21 +136,45 @@ async function draw() {
   const mine = ++drawing;
   stage.setAttribute('aria-busy', 'true');
   try {
-    const [list, topology] = await Promise.all([getPages('/v1/signals', filters(), MAX_PAGES), loadTopology()]);
+    const f = filters();
+    const v1 = request('/v1/signals', f);
+    const latestReq = explorerRequest(
+      config.latestSignalsPath,
+      { ...f, limit: LATEST },
+      `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), latest event first, with how many match per family and type.`,
+    );
+    const [latest, topology] = await Promise.all([get(latestReq), loadTopology()]);
     if (mine !== drawing) return;
-    const synthetic = syntheticOf(list.items) ?? (list.items.some(isSynthetic) || (await datasetSynthetic()));
-    const signals = list.items;
-    const more = list.more ? ` — the ${formatNumber(signals.length, 0)} most recent; more match (see the data link)` : '';
+    const signals = latest.items;
+    const synthetic = syntheticOf(signals) ?? (signals.some(isSynthetic) || (await datasetSynthetic()));
     const typeLabel = new Map(types.map((t) => [t.key, t.label_en]));
     const familyLabel = new Map(families.map((f) => [f.key, f.label_en]));
-    const perPlace = d3.rollup(
-      signals.filter((s) => s.municipality_id !== null),
+    const newest = signals.length ? eventDay(signals[0]) : '';
+    const oldest = signals.length ? eventDay(signals.at(-1)) : '';
+    const span = signals.length ? `, from ${oldest} to ${newest}` : '';
+    const which =
+      latest.matched > signals.length
+        ? `The ${formatNumber(signals.length, 0)} latest events of ${formatNumber(latest.matched, 0)} matching signals`
+        : `All ${formatNumber(signals.length, 0)} matching signals`;
+    // Every family in proportion: how many match in all, and how many of them are among the latest shown.
+    const shownPerFamily = d3.rollup(
+      signals,
       (g) => g.length,
-      (s) => s.municipality_id,
+      (s) => s.family,
     );
-    // Signals name municipalities by integer id (1–308, the order of the codes).
+    const proportions = Object.entries(latest.families)
+      .sort(([, a], [, b]) => b - a)
+      .map(
+        ([family, n]) =>
+          `${familyLabel.get(family) ?? family} ${formatNumber(n, 0)} (${formatNumber((n / latest.matched) * 100, 0)} %; ${formatNumber(shownPerFamily.get(family) ?? 0, 0)} shown)`,
+      );
+
+    const countByCode = new Map();
+    for (const s of signals) {
+      const code = placeOfSignal(s)?.code;
+      if (code) countByCode.set(code, (countByCode.get(code) ?? 0) + 1);
+    }
     const codes = places.map((m) => m.code);
-    const countByCode = new Map([...perPlace].map(([id, n]) => [codes[id - 1], n]));
     const indicator = { name: 'Signals', unit: 'count', unit_display: 'signals', direction: 'neutral', value_domain: 'count' };
     const values = codes.map((c) => countByCode.get(c) ?? 0);
     const scale = classify(
@@ -154,31 +187,28 @@ async function draw() {
       if (c >= 0) counts[c] = (counts[c] ?? 0) + 1;
     }
     const map = choropleth(topology, {
-      label: 'Map of the number of signals by municipality. Arrow keys move, Enter opens.',
+      label: 'Map of the number of latest signals by municipality. Arrow keys move, Enter opens.',
       style: (code) => {
         const n = countByCode.get(code) ?? 0;
         return n > 0 ? { fill: scale.colors[scale.classOf(n)] } : { fill: '#f4f5f6' };
       },
-      describe: (code, name) => [name, byCode.get(code)?.district ?? '', `${countByCode.get(code) ?? 0} signals in this selection`],
+      describe: (code, name) => [name, byCode.get(code)?.district ?? '', `${countByCode.get(code) ?? 0} of the latest events shown`],
       open: (code) => location.assign(municipalityHref(code)),
     });
     const lanesBy = state.family || state.type ? 'type' : 'family';
-    const events = signals.map((s) => ({
-      date: new Date(s.event_date ?? s.first_seen_at),
-      lane: s[lanesBy],
-      label: `${(s.event_date ?? s.first_seen_at).slice(0, 10)} · ${byCode.get(codes[s.municipality_id - 1])?.name ?? ''} · ${s.title_en ?? s.title_pt}`,
-    }));
+    const events = signals.map((s) => ({ date: new Date(eventDay(s)), lane: s[lanesBy] }));
     const lanes = [...new Set(events.map((e) => e.lane))].sort();
-    const requests = list.requests;
+    const requests = [latestReq];
     clear(stage).append(
-      h('p', { class: 'summary' }, `${formatNumber(signals.length, 0)} signals${more}.`),
+      h('p', { class: 'summary' }, `${which}${span}, ordered by event date (when it happened, not when it was detected).`),
+      latest.matched ? h('p', { class: 'summary families' }, `Matching, by family: ${listed(proportions)}.`) : null,
       h(
         'div',
         { class: 'grid-2 signals' },
         figure({
           id: 'signals-map',
           title: 'Where',
-          subtitle: `Signals per municipality${more}`,
+          subtitle: `Where the ${formatNumber(signals.length, 0)} latest events happened${span}`,
           synthetic,
           body: h('div', {}, map.element, legend(scale, indicator, counts, { missing: 'none', stale: false })),
           requests,
@@ -198,7 +228,7 @@ async function draw() {
         figure({
           id: 'signals-timeline',
           title: 'When',
-          subtitle: `By event date, one lane per ${lanesBy}`,
+          subtitle: `The same events per month of their event date, one lane per ${lanesBy}`,
           synthetic,
           body: events.length
             ? timeline({
@@ -210,21 +240,33 @@ async function draw() {
               })
             : h('p', {}, 'No signal matches.'),
           requests,
-          table: table(
-            [
-              { label: 'Date', value: (s) => (s.event_date ?? s.first_seen_at).slice(0, 10) },
-              { label: 'Municipality', value: (s) => byCode.get(codes[s.municipality_id - 1])?.name ?? '—' },
-              { label: 'Type', value: (s) => typeLabel.get(s.type) ?? s.type },
-              { label: 'Signal', value: (s) => s.title_en ?? s.title_pt },
-              { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
-            ],
-            signals.slice(0, 200),
-            signals.length > 200 ? 'The 200 most recent of the selection' : undefined,
-          ),
         }),
       ),
+      figure({
+        id: 'signals-latest',
+        title: 'What happened lately',
+        subtitle: `The ${formatNumber(Math.min(TABLE_ROWS, signals.length), 0)} latest events, latest first; open one for its evidence`,
+        synthetic,
+        body: table(
+          [
+            { label: 'Event date', value: (s) => eventDay(s) },
+            {
+              label: 'Municipality',
+              value: (s) => placeOfSignal(s)?.name ?? s.location_text ?? '—',
+              href: (s) => municipalityHref(placeOfSignal(s)?.code),
+            },
+            { label: 'Type', value: (s) => typeLabel.get(s.type) ?? s.type },
+            { label: 'Signal', value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`, href: (s) => signalHref(s.id) },
+            { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
+          ],
+          signals.slice(0, TABLE_ROWS),
+          `The latest events${span}, by event date`,
+          { stack: true, tall: true },
+        ),
+        requests,
+      }),
     );
-    stage.setAttribute('data-ready', JSON.stringify(filters()));
+    stage.setAttribute('data-ready', JSON.stringify(f));
   } catch (error) {
     showError(stage, error);
   } finally {

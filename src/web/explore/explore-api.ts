@@ -3,7 +3,8 @@
  * `/explore/csv` + its REST path (CSV, for list operations), for the viewer's session instead of an API key.
  * The request after the prefix is exactly the `/v1` request a picture's "data" link names, and it runs through
  * the same core: plan, domains, per-minute limit, monthly quota, validation, handler, the answer cache and the
- * ETag (the same bytes and the same ETag as `/v1`; a 304 is free). See docs/explorer.md.
+ * ETag (the same bytes and the same ETag as `/v1`; a 304 is free). Beside them, the explorer's own requests, which
+ * no /v1 path answers, through the same core (latest-signals.ts). See docs/explorer.md.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../../channels/http/limit-headers.js';
@@ -13,6 +14,7 @@ import type { Admission, Core } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
+import { latestSignalsOperation } from './latest-signals.js';
 import { admitViewer } from './viewer.js';
 
 export const API_PREFIX = '/explore/api';
@@ -25,6 +27,15 @@ export function registerExplorerApi(app: FastifyInstance, core: Core, registry: 
       app.get(`${CSV_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'csv', request, reply));
     }
   }
+  for (const operation of explorerOperations(registry)) {
+    app.get(`${API_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'json', request, reply));
+  }
+}
+
+/** The explorer's own operations: built on the registry's, served only here (never on /v1, A2A or MCP). */
+function explorerOperations(registry: Registry): AnyOperation[] {
+  const signalsList = registry.all.find((op) => op.name === 'signals_list');
+  return signalsList ? [latestSignalsOperation(signalsList)] : [];
 }
 
 async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv', request: FastifyRequest, reply: FastifyReply) {
@@ -37,7 +48,8 @@ async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv
       operation,
       input: { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) },
       encoding: 'text',
-      // The `/v1` request this one mirrors: the same cached answer, the same bytes, the same ETag.
+      // The `/v1` request this one mirrors: the same cached answer, the same bytes, the same ETag (an explorer
+      // operation's own request is its own key: the operation's name is part of every key).
       requestKey: request.url.slice((format === 'json' ? API_PREFIX : CSV_PREFIX).length),
       ifNoneMatch: request.headers['if-none-match'],
       format,

@@ -15,6 +15,7 @@ import { admitViewer } from './viewer.js';
 
 export function registerExplorer(app: FastifyInstance, core: Core, registry: Registry): void {
   registerExplorerApi(app, core, registry);
+  registerDetails(app, core);
 
   const capabilities = explorerCapabilities(registry);
   const assets = loadAssets();
@@ -51,6 +52,29 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
       },
     });
   });
+}
+
+/**
+ * The detail views: a contract, a buyer or supplier, a signal — each the API's own record of it, opened from the
+ * tables and charts that name it. The address's identifier must have the form the API's takes; the API then says
+ * whether the thing exists.
+ */
+const DETAILS: readonly { view: View; path: string; param: string; form: RegExp; what: string }[] = [
+  { view: 'contract', path: '/explore/contracts/:id', param: 'id', form: /^[1-9]\d{0,14}$/, what: 'A contract id is a whole number.' },
+  { view: 'entity', path: '/explore/entities/:nif', param: 'nif', form: /^\d{9}$/, what: 'A tax number (NIF) has 9 digits.' },
+  { view: 'signal', path: '/explore/signals/:id', param: 'id', form: /^[1-9]\d{0,14}$/, what: 'A signal id is a whole number.' },
+];
+
+function registerDetails(app: FastifyInstance, core: Core): void {
+  for (const { view, path, param, form, what } of DETAILS) {
+    app.get(path, async (request, reply) => {
+      const value = (request.params as Record<string, string>)[param];
+      if (!form.test(value)) return refuse(reply, 404, 'Not found', `There is nothing at this address. ${what}`);
+      // Each names municipalities (by code or id): their names come with the page.
+      const places = placesOf(await core.reference());
+      return page(core, request, reply, view, { params: { [param]: value, municipalities: places } });
+    });
+  }
 }
 
 async function page(core: Core, request: FastifyRequest, reply: FastifyReply, view: View, extra: Partial<PageFacts> = {}) {
@@ -96,7 +120,10 @@ function explorerCapabilities(registry: Registry): Record<string, boolean | numb
   };
 }
 
-/** Code, name and district of each municipality, by code: reference data, the same for every viewer. */
-function placesOf(reference: ReferenceData): { code: string; name: string; district: string }[] {
-  return reference.municipalities.map((m) => ({ code: m.code, name: m.name, district: m.district }));
+/**
+ * Id, code, name and district of each municipality: reference data, the same for every viewer (signals name their
+ * municipality by its id).
+ */
+function placesOf(reference: ReferenceData): { id: number; code: string; name: string; district: string }[] {
+  return reference.municipalities.map((m) => ({ id: m.id, code: m.code, name: m.name, district: m.district }));
 }

@@ -6,8 +6,9 @@
 import type { Domain } from '../../lib/domains.js';
 import { API_PREFIX, CSV_PREFIX } from './explore-api.js';
 import { html, jsonScript, type Markup } from './html.js';
+import { LATEST_SIGNALS_PATH } from './latest-signals.js';
 
-export type View = 'map' | 'municipality' | 'procurement' | 'signals';
+export type View = 'map' | 'municipality' | 'procurement' | 'signals' | 'contract' | 'entity' | 'signal';
 
 /** The data domain a view cannot do without: a plan without it does not see the view (docs/explorer.md). */
 export const VIEW_DOMAIN: Record<View, Domain> = {
@@ -15,6 +16,9 @@ export const VIEW_DOMAIN: Record<View, Domain> = {
   municipality: 'indicators',
   procurement: 'procurement',
   signals: 'signals',
+  contract: 'procurement',
+  entity: 'procurement',
+  signal: 'signals',
 };
 
 const VIEW_TITLE: Record<View, string> = {
@@ -22,6 +26,9 @@ const VIEW_TITLE: Record<View, string> = {
   municipality: 'Municipality',
   procurement: 'Procurement',
   signals: 'Signals',
+  contract: 'Contract',
+  entity: 'Buyer or supplier',
+  signal: 'Signal',
 };
 
 /** The three sources every picture may draw on, credited under the pictures (docs/explorer.md). */
@@ -47,6 +54,7 @@ export function renderPage(facts: PageFacts): string {
     baseUrl: facts.baseUrl,
     apiPrefix: API_PREFIX,
     csvPrefix: CSV_PREFIX,
+    latestSignalsPath: LATEST_SIGNALS_PATH,
     domains: facts.domains,
     attribution: ATTRIBUTION,
     ...facts.params,
@@ -91,7 +99,7 @@ function navigation(facts: PageFacts): Markup {
 <a class="brand" href="/explore">munidata <span>explorer</span></a>
 <nav aria-label="Views"><ul>${shown.map(
     ([view, href, text]) => html`<li><a href="${href}"${facts.view === view ? html` aria-current="page"` : ''}>${text}</a></li>`,
-  )}<li class="console"><a href="/console">Console</a></li></ul></nav>
+  )}<li class="console"><a href="/console">Console</a></li><li><a href="/">Home</a></li></ul></nav>
 </header>`;
 }
 
@@ -106,7 +114,8 @@ export function renderRefusal(status: number, title: string, detail: string): st
 <link rel="stylesheet" href="/explore/assets/explore.css">
 </head>
 <body>
-<header class="top"><a class="brand" href="/explore">munidata <span>explorer</span></a></header>
+<header class="top"><a class="brand" href="/explore">munidata <span>explorer</span></a>
+<nav aria-label="Elsewhere"><ul><li class="console"><a href="/console">Console</a></li><li><a href="/">Home</a></li></ul></nav></header>
 <main id="main"><h1>${title}</h1><p>${detail}</p><p class="muted">HTTP ${status}</p></main>
 </body>
 </html>

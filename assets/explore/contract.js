@@ -1,0 +1,103 @@
+/**
+ * A contract (/explore/contracts/{id}): the API's record of it — what was bought, by whom and from whom (each
+ * party linked to its page), where it is executed, the prices and dates, its CPV codes and amendments, and the
+ * published record it comes from.
+ */
+import {
+  clear,
+  config,
+  facts,
+  figure,
+  formatEuros,
+  get,
+  h,
+  isSynthetic,
+  municipalityLink,
+  partyLinks,
+  request,
+  showError,
+  table,
+  view,
+} from './common.js';
+
+async function start() {
+  const root = view();
+  const req = request(`/v1/procurement/contracts/${encodeURIComponent(config.id)}`);
+  try {
+    const c = await get(req);
+    const name = c.object ?? `Contract ${c.id}`;
+    document.title = `${name} — munidata explorer`;
+    document.getElementById('title').textContent = name;
+    const places = (c.municipalities ?? []).map(municipalityLink).filter(Boolean);
+    clear(root).append(
+      ...[
+        figure({
+          id: 'contract',
+          title: 'The contract',
+          subtitle: `${c.procedure_type ?? 'Procedure not given'} · published ${c.published_on ?? '—'}`,
+          synthetic: c.synthetic ?? isSynthetic(c),
+          requests: [req],
+          body: facts([
+            ['Buyer', partyLinks(c.buyers ?? [])],
+            ['Supplier', partyLinks(c.suppliers ?? [])],
+            [
+              'Executed in',
+              places.length
+                ? h(
+                    'span',
+                    {},
+                    places.flatMap((a, i) => [i > 0 ? ', ' : null, a]),
+                  )
+                : 'no municipality given',
+            ],
+            ['Price', c.price_eur === null ? null : `${formatEuros(c.price_eur)} (without VAT)`],
+            ['Base price', c.base_price_eur === null ? null : formatEuros(c.base_price_eur)],
+            ['Effective price', c.effective_price_eur === null ? null : formatEuros(c.effective_price_eur)],
+            ['Procedure', c.procedure_type],
+            ['Contract type', (c.contract_types ?? []).join(', ')],
+            ['Legal basis', c.legal_basis],
+            ['Awarded', c.awarded_on],
+            ['Signed', c.signed_on],
+            ['Published', c.published_on],
+            ['Execution', c.execution_days === null || c.execution_days === undefined ? null : `${c.execution_days} days`],
+            ['Closed', c.closed_on],
+            ['Description', c.description !== c.object ? c.description : null],
+            ['Published record', c.link ? h('a', { href: c.link, rel: 'noopener' }, c.link) : null],
+          ]),
+          table: (c.cpv ?? []).length
+            ? table(
+                [
+                  { label: 'CPV', value: (r) => r.code },
+                  { label: 'What', value: (r) => r.label_en ?? r.label_pt ?? '' },
+                ],
+                c.cpv,
+                'CPV codes of the contract',
+              )
+            : null,
+        }),
+        (c.amendments ?? []).length
+          ? figure({
+              id: 'amendments',
+              title: 'Amendments',
+              synthetic: c.synthetic ?? isSynthetic(c),
+              requests: [],
+              body: table(
+                Object.keys(c.amendments[0]).map((key) => ({
+                  label: key.replaceAll('_', ' '),
+                  value: (a) => (typeof a[key] === 'number' && key.endsWith('_eur') ? formatEuros(a[key]) : String(a[key] ?? '—')),
+                })),
+                c.amendments,
+                undefined,
+                { stack: true },
+              ),
+            })
+          : null,
+      ].filter(Boolean),
+    );
+  } catch (error) {
+    showError(root, error);
+  }
+  root.setAttribute('data-ready', 'true');
+}
+
+start();

@@ -1,0 +1,98 @@
+/**
+ * A signal (/explore/signals/{id}): the API's record of it — what happened, where and when, why it matters and
+ * what to do, how sure the detection is, and the evidence behind it, each source linked where it has an address.
+ */
+import {
+  clear,
+  config,
+  eventDay,
+  facts,
+  figure,
+  formatEuros,
+  formatNumber,
+  get,
+  h,
+  isSynthetic,
+  municipalityLink,
+  placeOfSignal,
+  request,
+  showError,
+  table,
+  view,
+} from './common.js';
+
+async function start() {
+  const root = view();
+  const req = request(`/v1/signals/${encodeURIComponent(config.id)}`);
+  try {
+    const s = await get(req);
+    const name = s.title_en ?? s.title_pt ?? `Signal ${s.id}`;
+    document.title = `${name} — munidata explorer`;
+    document.getElementById('title').textContent = name;
+    const place = placeOfSignal(s);
+    const synthetic = s.synthetic ?? isSynthetic(s);
+    clear(root).append(
+      ...[
+        figure({
+          id: 'signal',
+          title: 'What happened',
+          subtitle: `${s.family} · ${s.type.replaceAll('_', ' ')} · event date ${eventDay(s)}`,
+          synthetic,
+          requests: [req],
+          body: h(
+            'div',
+            {},
+            h('p', {}, s.summary_en ?? s.summary_pt ?? ''),
+            facts([
+              ['Where', place ? municipalityLink(place.code) : s.location_text],
+              ['Event date', s.event_date],
+              ['Deadline', s.deadline_date],
+              ['Amount', s.amount_eur === null ? null : `${formatEuros(s.amount_eur)} (without VAT)`],
+              ['Stage', s.stage],
+              ['Status', s.status],
+              ['Confidence', formatNumber(s.confidence, 2)],
+              ['Why it matters', s.why_it_matters_en ?? s.why_it_matters_pt],
+              ['Next step', s.next_step_pt],
+              [
+                'Detected',
+                `${(s.first_seen_at ?? '').slice(0, 10)}${s.last_seen_at !== s.first_seen_at ? `, last changed ${(s.last_seen_at ?? '').slice(0, 10)}` : ''}`,
+              ],
+              ['In Portuguese', s.title_en && s.title_pt ? s.title_pt : null],
+            ]),
+            h(
+              'p',
+              {},
+              h(
+                'a',
+                { href: `/explore/signals${place ? `?municipality=${place.code}` : ''}` },
+                place ? `Latest signals in ${place.name}` : 'Latest signals',
+              ),
+            ),
+          ),
+        }),
+        figure({
+          id: 'signal-evidence',
+          title: 'Evidence',
+          synthetic,
+          requests: [req],
+          body: table(
+            [
+              { label: 'Source', value: (e) => e.source_title ?? e.source_type, href: (e) => e.source_url },
+              { label: 'Date', value: (e) => e.source_date ?? '—' },
+              { label: 'Excerpt', value: (e) => e.excerpt_pt ?? '' },
+              { label: 'Confidence', value: (e) => formatNumber(e.confidence, 2), numeric: true },
+            ],
+            s.evidence ?? [],
+            undefined,
+            { stack: true },
+          ),
+        }),
+      ].filter(Boolean),
+    );
+  } catch (error) {
+    showError(root, error);
+  }
+  root.setAttribute('data-ready', 'true');
+}
+
+start();
