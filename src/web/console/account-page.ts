@@ -10,11 +10,10 @@ import { openSessions } from '../../admin/sessions.js';
 import { changePassword, createUser, disableUser, listUsers } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { USER_ROLES } from '../../store/console/console-records.js';
+import { formOf } from './form-fields.js';
 import { csrfField, date, esc, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
-
-type Form = Record<string, string | undefined>;
 
 export function registerAccountPage(scope: FastifyInstance): void {
   const { store, clock, baseUrl } = scope.signedInDeps;
@@ -30,12 +29,12 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     requireRole(who, 'owner');
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const csrf = await reply.generateCsrf();
     try {
       const created = await createUser(
         store,
-        { accountId: who.account.id, email: form.email ?? '', role: form.role ?? '', name: form.name },
+        { accountId: who.account.id, email: form.text('email'), role: form.text('role'), name: form.optional('name') },
         now(),
         baseUrl,
       );
@@ -61,11 +60,12 @@ export function registerAccountPage(scope: FastifyInstance): void {
   scope.post('/console/account/password', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const csrf = await reply.generateCsrf();
-    if ((form.password ?? '') !== (form.confirm ?? '')) return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
+    const next = form.text('password');
+    if (next !== form.text('confirm')) return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
     try {
-      await changePassword(store, who.user, form.current ?? '', form.password ?? '');
+      await changePassword(store, who.user, form.text('current'), next);
       return send(reply, who, csrf, { notice: 'Your password is changed.' });
     } catch (error) {
       if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
