@@ -1,10 +1,11 @@
 /**
  * The sign-in lock-out under concurrency (docs/console.md, "Sign-in, sessions and cookies"): at most 10 failed
  * password checks per email, and per address, inside 15 minutes, whatever the number of attempts in flight at
- * once, on one instance and across two instances sharing one PostgreSQL store.
+ * once, on one instance and across two instances sharing one PostgreSQL store; the change-password form counts
+ * against the same limit, and a change of password ends the user's other sessions.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGN_IN_FAILURES_ALLOWED } from '../src/admin/sign-in.js';
+import { SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_MINUTES } from '../src/admin/sign-in.js';
 import { onPostgres, openStoreAt } from './helpers/backend.js';
 import { ConsoleClient, type ConsoleResponse, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -112,5 +113,53 @@ describe.runIf(onPostgres)('a burst of sign-ins across two instances sharing Pos
     );
     expect(statuses(answers)).toEqual({ 401: SIGN_IN_FAILURES_ALLOWED, 429: BURST - SIGN_IN_FAILURES_ALLOWED });
     for (const app of [t, second]) expect((await new ConsoleClient(app, '10.23.0.3').signIn(user.email, user.password)).status).toBe(429);
+  });
+});
+
+describe('the change-password form', () => {
+  it(`counts a wrong current password like a failed sign-in: ${SIGN_IN_FAILURES_ALLOWED} checked, then 429`, async () => {
+    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'oracle@premium.example', role: 'member' });
+    const c = new ConsoleClient(t, '10.24.0.1');
+    await c.signIn(user.email, user.password);
+    await c.get('/console/account');
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        c.post('/console/account/password', { current: `guess ${i}`, password: 'a brand new password', confirm: 'a brand new password' }),
+      ),
+    );
+    expect(statuses(answers)).toEqual({ 400: SIGN_IN_FAILURES_ALLOWED, 429: 25 - SIGN_IN_FAILURES_ALLOWED });
+    for (const a of answers.filter((x) => x.status === 429)) expect(a.body).toContain('Too many failed sign-ins');
+    // Even the right current password is not looked at now, and the sign-in form of that email is locked too.
+    const right = await c.post('/console/account/password', {
+      current: user.password,
+      password: 'a brand new password',
+      confirm: 'a brand new password',
+    });
+    expect(right.status).toBe(429);
+    expect((await new ConsoleClient(t, '10.24.0.2').signIn(user.email, user.password)).status).toBe(429);
+    t.clock.advance(SIGN_IN_WINDOW_MINUTES * 60_000 + 1000);
+    expect((await new ConsoleClient(t, '10.24.0.3').signIn(user.email, user.password)).status).toBe(303);
+  });
+
+  it('ends the other sessions of the user: their cookies are refused; the session that changed it goes on', async () => {
+    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'two-browsers@premium.example', role: 'member' });
+    const laptop = new ConsoleClient(t, '10.25.0.1');
+    const phone = new ConsoleClient(t, '10.25.0.2');
+    await laptop.signIn(user.email, user.password);
+    await phone.signIn(user.email, user.password);
+    expect((await phone.get('/console/keys')).status).toBe(200);
+    await laptop.get('/console/account');
+    const changed = await laptop.post('/console/account/password', {
+      current: user.password,
+      password: 'another long password',
+      confirm: 'another long password',
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain('Your password is changed');
+    expect((await phone.get('/console/keys')).status).toBe(303);
+    expect((await phone.post('/console/sign-out-everywhere')).status).toBe(401);
+    expect((await laptop.get('/console/keys')).status).toBe(200);
+    expect((await new ConsoleClient(t, '10.25.0.3').signIn(user.email, user.password)).status).toBe(401);
+    expect((await new ConsoleClient(t, '10.25.0.4').signIn(user.email, 'another long password')).status).toBe(303);
   });
 });

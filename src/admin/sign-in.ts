@@ -53,7 +53,8 @@ export async function limitedCheck(
 ): Promise<boolean | 'locked'> {
   const since = new Date(now.getTime() - SIGN_IN_WINDOW_MINUTES * 60_000).toISOString();
   const subjects = [`email:${who.email.trim().toLowerCase()}`, `addr:${who.address}`];
-  const reserved = await store.console.reserveSignInAttempt(subjects, now.toISOString(), since, SIGN_IN_FAILURES_ALLOWED);
+  const at = now.toISOString();
+  const reserved = await store.console.reserveSignInAttempt(subjects, at, since, SIGN_IN_FAILURES_ALLOWED);
   if (!reserved) return 'locked';
   let passed: boolean;
   try {

@@ -84,6 +84,12 @@ export class ConsoleSqlStore {
     return (await this.#port.run('UPDATE console_users SET password_hash = $1 WHERE id = $2', [passwordHash, id])) > 0;
   }
 
+  /** Sets the password of a user who has none yet; false when there is no such user or it has one already. */
+  async setFirstUserPassword(id: number, passwordHash: string): Promise<boolean> {
+    const sql = 'UPDATE console_users SET password_hash = $1 WHERE id = $2 AND password_hash IS NULL';
+    return (await this.#port.run(sql, [passwordHash, id])) > 0;
+  }
+
   /** Marks a user disabled; false when there is no such user or it was disabled already. */
   async disableUser(id: number, now: string): Promise<boolean> {
     return (await this.#port.run('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL', [now, id])) > 0;

@@ -3,10 +3,11 @@
  * one-time set-password link of a new user and the one-time sign-in link of the demo owner.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setPasswordWithLink } from '../../admin/password-changes.js';
 import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
 import { endOtherSessions, endSession, startSession } from '../../admin/sessions.js';
-import { checkSignIn, SIGN_IN_WINDOW_MINUTES } from '../../admin/sign-in.js';
-import { setPassword, useLink } from '../../admin/users.js';
+import { checkSignIn, LOCKED_OUT_MESSAGE } from '../../admin/sign-in.js';
+import { useLink } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { UserRecord } from '../../store/console/console-records.js';
 import { formOf, queryOf } from './form-fields.js';
@@ -27,10 +28,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const next = form.optional('next');
     const outcome = await checkSignIn(store, { email, password: form.text('password'), address: request.ip }, new Date(clock()));
     if (!outcome.ok) {
-      const text =
-        outcome.reason === 'locked'
-          ? `Too many failed sign-ins for this email or from this address. Wait ${SIGN_IN_WINDOW_MINUTES} minutes, then try again.`
-          : 'The email or the password is not right.';
+      const text = outcome.reason === 'locked' ? LOCKED_OUT_MESSAGE : 'The email or the password is not right.';
       return html(reply, outcome.reason === 'locked' ? 429 : 401, signInPage(await reply.generateCsrf(), { next, email, error: text }));
     }
     await signIn(request, reply, outcome.user);
@@ -63,32 +61,17 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const { store, clock } = scope.signedInDeps;
     const token = form.text('token');
     const password = form.text('password');
-    const problem =
-      password !== form.text('confirm')
-        ? 'The two passwords differ.'
-        : password.trim().length < PASSWORD_MIN_LENGTH
-          ? `A password needs at least ${PASSWORD_MIN_LENGTH} characters.`
-          : undefined;
-    if (problem) return html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
-    const link = await useLink(store, token, new Date(clock()));
-    if (link?.purpose !== 'set-password') {
-      return html(
-        reply,
-        400,
-        setPasswordPage(
-          await reply.generateCsrf(),
-          token,
-          'This link was used already, has expired or is not right. Ask your account owner for a new one.',
-        ),
-      );
-    }
+    const refuse = async (problem: string) => html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
+    if (password !== form.text('confirm')) return refuse('The two passwords differ.');
+    let user: UserRecord | undefined;
     try {
-      await setPassword(store, link.user.id, password);
+      user = await setPasswordWithLink(store, token, password, new Date(clock()));
     } catch (error) {
-      if (error instanceof AdminError) return html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, error.message));
+      if (error instanceof AdminError) return refuse(error.message);
       throw error;
     }
-    await signIn(request, reply, link.user);
+    if (!user) return refuse('This link was used already, has expired or is not right. Ask your account owner for a new one.');
+    await signIn(request, reply, user);
     return reply.redirect('/console', 303);
   });
 
