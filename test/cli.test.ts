@@ -225,6 +225,26 @@ describe('users', () => {
     expect((await runJson(db, ['users', 'list']))[1].disabled_at).toEqual(expect.any(String));
   });
 
+  it('prints a fresh set-password link for a user (a reset), and refuses a disabled or unknown one with exit code 2', async () => {
+    const db = freshDb();
+    const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
+    const created = await runJson(db, ['users', 'create', '--account', String(account.id), '--email', 'ana@example.pt', '--role', 'owner']);
+    const human = await run(db, ['users', 'reset-password', String(created.id)]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain('ana@example.pt');
+    expect(human.stdout).toMatch(/\/console\/set-password\?token=[A-Za-z0-9_-]{32}\n/);
+    const reset = await runJson(db, ['users', 'reset-password', String(created.id)]);
+    expect(reset).toMatchObject({ id: created.id, email: 'ana@example.pt' });
+    expect(reset.set_password_link).toMatch(/\/console\/set-password\?token=/);
+    expect(reset.set_password_link).not.toBe(created.set_password_link);
+    await runJson(db, ['users', 'disable', String(created.id)]);
+    for (const id of [String(created.id), '999']) {
+      const refused = await run(db, ['users', 'reset-password', id]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('No active user');
+    }
+  });
+
   it('refuses a taken email, an unknown role and an unknown account with exit code 2', async () => {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);

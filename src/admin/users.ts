@@ -8,7 +8,7 @@ import { hashSecret } from '../access/api-keys.js';
 import { AdminError } from '../lib/admin-error.js';
 import { type OneTimeLinkPurpose, USER_ROLES, type UserRecord, type UserRole } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
-import { checkNewPassword, hashPassword, passwordMatches } from './passwords.js';
+import { checkNewPassword, hashPassword } from './passwords.js';
 
 /** How long a one-time link works. */
 export const LINK_HOURS = 24;
@@ -97,14 +97,6 @@ export async function useLink(
 export async function setPassword(store: Store, userId: number, password: string): Promise<void> {
   checkNewPassword(password);
   if (!(await store.console.setUserPassword(userId, await hashPassword(password)))) throw new AdminError(`No user with id ${userId}.`);
-}
-
-/** A signed-in user's change: the current password first. */
-export async function changePassword(store: Store, user: UserRecord, current: string, next: string): Promise<void> {
-  if (user.password_hash === null || !(await passwordMatches(user.password_hash, current))) {
-    throw new AdminError('The current password is not right.');
-  }
-  await setPassword(store, user.id, next);
 }
 
 export function userView(user: UserRecord): UserView {

@@ -1,5 +1,6 @@
 /** `users`: the people who sign in to the account console (docs/console.md). */
 import type { Command } from 'commander';
+import { issuePasswordLink } from '../admin/password-changes.js';
 import { createUser, disableUser, listUsers } from '../admin/users.js';
 import { USER_ROLES } from '../store/console/console-records.js';
 import { positiveInt } from './admin-commands.js';
@@ -43,6 +44,24 @@ export function registerUsersCommands(program: Command, cli: CliContext): void {
         const rows = await listUsers(store, o.account);
         print(cli.json(), rows, () =>
           table(rows as never, ['id', 'account_id', 'email', 'display_name', 'role', 'has_password', 'created_at', 'disabled_at']),
+        );
+      }),
+    );
+  users
+    .command('reset-password')
+    .description('Print a fresh one-time link where a user sets a new password (their sessions end when it is used)')
+    .argument('<user_id>', 'user id', positiveInt)
+    .action((userId: number) =>
+      cli.withStore(async (store) => {
+        const issued = await issuePasswordLink(store, userId, new Date(), cli.config.baseUrl);
+        print(cli.json(), { id: userId, email: issued.email, set_password_link: issued.link }, () =>
+          [
+            `A one-time link for ${issued.email} to set a new password:`,
+            '',
+            `  ${issued.link}`,
+            '',
+            'It works once and expires in 24 hours. Until it is used, the current password (if any) still works.',
+          ].join('\n'),
         );
       }),
     );

@@ -1,5 +1,6 @@
 /** The console's records (held by `Store.console`), written once for both stores over the SQL port (../sql/port.ts). */
 
+import { createHash } from 'node:crypto';
 import { int, recordCodec, text, textOrNull } from '../shared/record-codec.js';
 import type { SqlPort } from '../sql/port.js';
 import { insertInto } from '../sql/statements.js';
@@ -83,6 +84,12 @@ export class ConsoleSqlStore {
     return (await this.#port.run('UPDATE console_users SET password_hash = $1 WHERE id = $2', [passwordHash, id])) > 0;
   }
 
+  /** Sets the password of a user who has none yet; false when there is no such user or it has one already. */
+  async setFirstUserPassword(id: number, passwordHash: string): Promise<boolean> {
+    const sql = 'UPDATE console_users SET password_hash = $1 WHERE id = $2 AND password_hash IS NULL';
+    return (await this.#port.run(sql, [passwordHash, id])) > 0;
+  }
+
   /** Marks a user disabled; false when there is no such user or it was disabled already. */
   async disableUser(id: number, now: string): Promise<boolean> {
     return (await this.#port.run('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL', [now, id])) > 0;
@@ -146,20 +153,38 @@ export class ConsoleSqlStore {
     );
   }
 
-  /** One failed sign-in, counted against each subject (`email:…`, `addr:…`). */
-  async recordSignInFailure(subjects: readonly string[], at: string): Promise<void> {
-    await this.#port.transaction(async (tx) => {
-      for (const subject of subjects) await tx.query('INSERT INTO console_sign_in_failures (subject, at) VALUES ($1, $2)', [subject, at]);
+  /**
+   * Reserves one password check against each subject (`email:…`, `addr:…`), atomically: undefined, and nothing
+   * written, when a subject already has `allowed` attempts at or after `since`; else one row per subject, whose
+   * ids are returned. Concurrent reservations of a subject take turns (on every instance sharing the store), so
+   * a burst is counted exactly like a sequence. A reservation kept is a failure; `releaseSignInAttempt` refunds it.
+   */
+  async reserveSignInAttempt(subjects: readonly string[], at: string, since: string, allowed: number): Promise<number[] | undefined> {
+    return this.#port.transaction(async (tx) => {
+      // In a fixed order, so that two reservations sharing both subjects cannot wait for each other.
+      for (const key of subjects.map(turnKey).sort()) {
+        const lock = tx.dialect.turnLock(key);
+        if (lock) await tx.query(lock);
+      }
+      for (const subject of subjects) {
+        const [row] = await tx.query('SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = $1 AND at >= $2', [
+          subject,
+          since,
+        ]);
+        if (Number(row.n) >= allowed) return undefined;
+      }
+      const ids: number[] = [];
+      for (const subject of subjects) {
+        const [row] = await tx.query('INSERT INTO console_sign_in_failures (subject, at) VALUES ($1, $2) RETURNING id', [subject, at]);
+        ids.push(Number(row.id));
+      }
+      return ids;
     });
   }
 
-  /** Failures of `subject` at or after `since`. */
-  async countSignInFailures(subject: string, since: string): Promise<number> {
-    const [row] = await this.#port.query('SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = $1 AND at >= $2', [
-      subject,
-      since,
-    ]);
-    return Number(row.n);
+  /** Refunds a reservation of `reserveSignInAttempt` (the password was right). */
+  async releaseSignInAttempt(ids: readonly number[]): Promise<void> {
+    await this.#port.run(`DELETE FROM console_sign_in_failures WHERE ${this.#port.dialect.inList('id', '$1')}`, [[...ids]]);
   }
 
   /** Forgets failures before `before` (kept only as long as the window that counts them). */
@@ -263,3 +288,8 @@ export class ConsoleSqlStore {
 
 /** What the console needs of the store (`Store.console`); each method's guarantee is on ConsoleSqlStore above. */
 export type ConsoleStore = Pick<ConsoleSqlStore, keyof ConsoleSqlStore>;
+
+/** The 64-bit key of a subject's turn (dialect.turnLock): the first 8 bytes of its SHA-256. */
+function turnKey(subject: string): string {
+  return createHash('sha256').update(`console sign-in ${subject}`).digest().readBigInt64BE(0).toString();
+}

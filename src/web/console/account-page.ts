@@ -5,16 +5,16 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { hashSecret } from '../../access/api-keys.js';
+import { changePassword, LockedOutError } from '../../admin/password-changes.js';
 import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
 import { openSessions } from '../../admin/sessions.js';
-import { changePassword, createUser, disableUser, listUsers } from '../../admin/users.js';
+import { createUser, disableUser, listUsers } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { USER_ROLES } from '../../store/console/console-records.js';
+import { formOf } from './form-fields.js';
 import { csrfField, date, esc, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
-
-type Form = Record<string, string | undefined>;
 
 export function registerAccountPage(scope: FastifyInstance): void {
   const { store, clock, baseUrl } = scope.signedInDeps;
@@ -30,12 +30,12 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     requireRole(who, 'owner');
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const csrf = await reply.generateCsrf();
     try {
       const created = await createUser(
         store,
-        { accountId: who.account.id, email: form.email ?? '', role: form.role ?? '', name: form.name },
+        { accountId: who.account.id, email: form.text('email'), role: form.text('role'), name: form.optional('name') },
         now(),
         baseUrl,
       );
@@ -61,14 +61,19 @@ export function registerAccountPage(scope: FastifyInstance): void {
   scope.post('/console/account/password', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const csrf = await reply.generateCsrf();
-    if ((form.password ?? '') !== (form.confirm ?? '')) return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
+    const next = form.text('password');
+    if (next !== form.text('confirm')) return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
     try {
-      await changePassword(store, who.user, form.current ?? '', form.password ?? '');
-      return send(reply, who, csrf, { notice: 'Your password is changed.' });
+      const input = { current: form.text('current'), next, address: request.ip, keepSession: who.session.id };
+      await changePassword(store, who.user.id, input, now());
+      const done = who.user.password_hash === null ? 'set' : 'changed';
+      const notice = `Your password is ${done}; your other sessions have ended.`;
+      return send(reply, { ...who, user: (await store.console.getUser(who.user.id)) ?? who.user }, csrf, { notice });
     } catch (error) {
-      if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
+      if (error instanceof AdminError)
+        return send(reply.code(error instanceof LockedOutError ? 429 : 400), who, csrf, { error: error.message });
       throw error;
     }
   });
@@ -118,15 +123,26 @@ export function registerAccountPage(scope: FastifyInstance): void {
 <h2>Members</h2>
 <section id="members"><table><thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th><th></th></tr></thead><tbody>${memberRows}</tbody></table></section>
 ${invite}
-<h2>Change your password</h2>
-<form method="post" action="/console/account/password" class="card">${csrfField(csrf)}
-<label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>
-<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
-<label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
-<button type="submit">Change password</button></form>
+${passwordForm(csrf, who.user.password_hash !== null)}
 <h2>Your sessions</h2>
 <section id="sessions"><table><thead><tr><th>Signed in</th><th>Last seen</th><th>Browser</th><th>Address</th><th></th></tr></thead><tbody>${sessionRows}</tbody></table>
 <form method="post" action="/console/sign-out-everywhere">${csrfField(csrf)}<button type="submit" class="danger">Sign out everywhere</button></form></section>`;
     return sendHtml(reply, page({ title: 'Account', who, csrf, section: 'account', body }));
   }
+}
+
+/**
+ * Change of password: with the current one; a user who has none yet (the demo owner, signed in with the link
+ * printed at start) sets one without it.
+ */
+function passwordForm(csrf: string, hasPassword: boolean): string {
+  const current = hasPassword
+    ? '<label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>'
+    : '<p class="muted" id="no-password">You signed in with a one-time link and have no password yet. Set one to sign in with your email next time.</p>';
+  return `<h2>${hasPassword ? 'Change your password' : 'Set a password'}</h2>
+<form method="post" action="/console/account/password" class="card">${csrfField(csrf)}
+${current}
+<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
+<label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<button type="submit">${hasPassword ? 'Change password' : 'Set password'}</button></form>`;
 }

@@ -19,11 +19,11 @@ import { DeploymentSpecError } from '../../agents/deployment-spec.js';
 import { revokeLicence } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
+import { formOf } from './form-fields.js';
 import { confirmPage, csrfField, date, esc, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
-type Form = Record<string, string | undefined>;
 type Params = { slug: string; id?: string };
 
 export function registerAgentsPage(scope: FastifyInstance): void {
@@ -52,18 +52,18 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.post('/console/agents/upload', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const csrf = await reply.generateCsrf();
-    const text = form.file ?? '';
+    const text = form.text('file');
+    const filename = form.optional('filename');
     if (!text.trim()) return listPage(reply.code(400), who, csrf, { error: 'Choose a deployment file, or paste its content.' });
     try {
-      const { record, created } = await uploadDeployment(store, who.account.id, { text, name: form.filename }, now());
+      const { record, created } = await uploadDeployment(store, who.account.id, { text, name: filename }, now());
       const verb = created ? 'Created the draft' : 'Updated';
       return listPage(reply, who, csrf, { notice: `${verb} “${specOf(record).name}” (${record.slug}), revision ${record.revision}.` });
     } catch (error) {
-      if (error instanceof DeploymentSpecError)
-        return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename: form.filename });
-      if (error instanceof AdminError) return listPage(reply.code(400), who, csrf, { error: error.message, text, filename: form.filename });
+      if (error instanceof DeploymentSpecError) return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename });
+      if (error instanceof AdminError) return listPage(reply.code(400), who, csrf, { error: error.message, text, filename });
       throw error;
     }
   });
@@ -94,12 +94,12 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
     const record = await ownDeployment(who, (request.params as Params).slug);
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const csrf = await reply.generateCsrf();
     try {
       const created = await createCredential(
         store,
-        { slug: record.slug, channel: form.channel ?? '', label: form.label?.trim() || undefined },
+        { slug: record.slug, channel: form.text('channel'), label: form.text('label').trim() || undefined },
         now(),
       );
       return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });

@@ -10,6 +10,7 @@ import { DOMAINS, isScope } from '../../lib/domains.js';
 import { OAUTH_PATHS } from '../../lib/oauth-resource.js';
 import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { approve, browserInteraction, type ConsentRequest, consentRequest } from '../../oauth/consent.js';
+import { formOf } from './form-fields.js';
 import { csrfField, esc, page } from './html.js';
 import { ConsoleRefusal } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -40,8 +41,8 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
     const who = await requireUser(request, reply);
     if (!who) return reply;
     const interaction = await thisBrowsersInteraction(request, reply);
-    const form = (request.body ?? {}) as Record<string, string | string[] | undefined>;
-    const allowed = form.decision === 'allow' ? ([] as string[]).concat(form.scopes ?? []).filter(isScope) : [];
+    const form = formOf(request);
+    const allowed = form.text('decision') === 'allow' ? form.list('scopes').filter(isScope) : [];
     if (allowed.length > 0) requireRole(who, 'owner');
     const next = await approve(oauth.provider, interaction, who.account.id, allowed);
     return reply.redirect(next, 303);

@@ -8,11 +8,10 @@ import { createKey, listKeys, type PublicKeyView, revokeKey } from '../../admin/
 import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
+import { formOf } from './form-fields.js';
 import { csrfField, date, esc, message, page, secretOnce } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
-
-type Form = Record<string, string | string[] | undefined>;
 
 export function registerKeysPage(scope: FastifyInstance): void {
   const { store, clock } = scope.signedInDeps;
@@ -27,8 +26,8 @@ export function registerKeysPage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     requireRole(who, 'owner');
-    const form = (request.body ?? {}) as Form;
-    const scopes = ([] as string[]).concat(form.scopes ?? []);
+    const form = formOf(request);
+    const scopes = form.list('scopes');
     const csrf = await reply.generateCsrf();
     if (scopes.length === 0) return send(reply.code(400), who, csrf, { error: 'Choose at least one scope.' });
     const outside = scopes.filter((s) => !planScopes(who.plan).includes(s));
@@ -41,8 +40,8 @@ export function registerKeysPage(scope: FastifyInstance): void {
         {
           accountId: who.account.id,
           scopes,
-          label: text(form.label) || undefined,
-          expires: text(form.expires) || undefined,
+          label: form.text('label').trim() || undefined,
+          expires: form.text('expires').trim() || undefined,
         },
         new Date(clock()),
       );
@@ -139,8 +138,4 @@ ${form}`,
 /** The scopes of the plan's domains: a key gets a subset of them. */
 function planScopes(plan: PlanRecord): string[] {
   return plan.domains.map((d) => DOMAINS[d].scope);
-}
-
-function text(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value)?.trim() ?? '';
 }

@@ -3,42 +3,36 @@
  * one-time set-password link of a new user and the one-time sign-in link of the demo owner.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setPasswordWithLink } from '../../admin/password-changes.js';
 import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
 import { endOtherSessions, endSession, startSession } from '../../admin/sessions.js';
-import { checkSignIn, SIGN_IN_WINDOW_MINUTES } from '../../admin/sign-in.js';
-import { setPassword, useLink } from '../../admin/users.js';
+import { checkSignIn, LOCKED_OUT_MESSAGE } from '../../admin/sign-in.js';
+import { useLink } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { UserRecord } from '../../store/console/console-records.js';
+import { formOf, queryOf } from './form-fields.js';
 import { csrfField, esc, message, plainPage } from './html.js';
 import { requireUser } from './signed-in.js';
 
-type Form = Record<string, string | undefined>;
-
 export function registerSignInRoutes(scope: FastifyInstance): void {
   scope.get('/console/sign-in', async (request, reply) => {
-    const query = request.query as Form;
-    const notice = query.signed_out !== undefined ? 'You are signed out.' : undefined;
-    return html(reply, 200, signInPage(await reply.generateCsrf(), { next: query.next, notice }));
+    const query = queryOf(request);
+    const notice = query.optional('signed_out') !== undefined ? 'You are signed out.' : undefined;
+    return html(reply, 200, signInPage(await reply.generateCsrf(), { next: query.optional('next'), notice }));
   });
 
   scope.post('/console/sign-in', async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const { store, clock } = scope.signedInDeps;
-    const email = form.email ?? '';
-    const outcome = await checkSignIn(store, { email, password: form.password ?? '', address: request.ip }, new Date(clock()));
+    const email = form.text('email');
+    const next = form.optional('next');
+    const outcome = await checkSignIn(store, { email, password: form.text('password'), address: request.ip }, new Date(clock()));
     if (!outcome.ok) {
-      const text =
-        outcome.reason === 'locked'
-          ? `Too many failed sign-ins for this email or from this address. Wait ${SIGN_IN_WINDOW_MINUTES} minutes, then try again.`
-          : 'The email or the password is not right.';
-      return html(
-        reply,
-        outcome.reason === 'locked' ? 429 : 401,
-        signInPage(await reply.generateCsrf(), { next: form.next, email, error: text }),
-      );
+      const text = outcome.reason === 'locked' ? LOCKED_OUT_MESSAGE : 'The email or the password is not right.';
+      return html(reply, outcome.reason === 'locked' ? 429 : 401, signInPage(await reply.generateCsrf(), { next, email, error: text }));
     }
     await signIn(request, reply, outcome.user);
-    return reply.redirect(safeNext(form.next), 303);
+    return reply.redirect(safeNext(next), 303);
   });
 
   scope.post('/console/sign-out', async (request, reply) => {
@@ -59,48 +53,32 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
 
   // A link's token is used by the form's POST, not by opening the link (mail scanners open links).
   scope.get('/console/set-password', async (request, reply) => {
-    const token = (request.query as Form).token ?? '';
-    return html(reply, 200, setPasswordPage(await reply.generateCsrf(), token));
+    return html(reply, 200, setPasswordPage(await reply.generateCsrf(), queryOf(request).text('token')));
   });
 
   scope.post('/console/set-password', async (request, reply) => {
-    const form = (request.body ?? {}) as Form;
+    const form = formOf(request);
     const { store, clock } = scope.signedInDeps;
-    const token = form.token ?? '';
-    const password = form.password ?? '';
-    const problem =
-      password !== (form.confirm ?? '')
-        ? 'The two passwords differ.'
-        : password.trim().length < PASSWORD_MIN_LENGTH
-          ? `A password needs at least ${PASSWORD_MIN_LENGTH} characters.`
-          : undefined;
-    if (problem) return html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
-    const link = await useLink(store, token, new Date(clock()));
-    if (link?.purpose !== 'set-password') {
-      return html(
-        reply,
-        400,
-        setPasswordPage(
-          await reply.generateCsrf(),
-          token,
-          'This link was used already, has expired or is not right. Ask your account owner for a new one.',
-        ),
-      );
-    }
+    const token = form.text('token');
+    const password = form.text('password');
+    const refuse = async (problem: string) => html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
+    if (password !== form.text('confirm')) return refuse('The two passwords differ.');
+    let user: UserRecord | undefined;
     try {
-      await setPassword(store, link.user.id, password);
+      user = await setPasswordWithLink(store, token, password, new Date(clock()));
     } catch (error) {
-      if (error instanceof AdminError) return html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, error.message));
+      if (error instanceof AdminError) return refuse(error.message);
       throw error;
     }
-    await signIn(request, reply, link.user);
+    if (!user) return refuse('This link was used already, has expired or is not right. Ask your account owner for a new one.');
+    await signIn(request, reply, user);
     return reply.redirect('/console', 303);
   });
 
   // The demo owner's link printed by `npm start`: one click signs in (once; the next start prints a new one).
   scope.get('/console/link', async (request, reply) => {
     const { store, clock } = scope.signedInDeps;
-    const link = await useLink(store, (request.query as Form).token ?? '', new Date(clock()));
+    const link = await useLink(store, queryOf(request).text('token'), new Date(clock()));
     if (link?.purpose !== 'sign-in') {
       return html(
         reply,
@@ -120,9 +98,13 @@ async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRe
   reply.setCookie(cookies.session, started.token, { ...cookies.options, expires: started.expiresAt });
 }
 
-/** Back to the console page asked for before signing in; never to another site. */
+/**
+ * Back to the console or explorer page asked for before signing in; never to another site, and only a path of
+ * printable ASCII (what `requireUser` sends, percent-encoded): anything else, such as CR, LF or a character a
+ * header cannot carry, falls back to the console.
+ */
 function safeNext(next: string | undefined): string {
-  return next && /^\/(?:console|explore)(?:[/?#]|$)/.test(next) && !next.startsWith('//') ? next : '/console';
+  return next && /^\/(?:console|explore)(?:[/?#]|$)/.test(next) && /^[\x21-\x7e]+$/.test(next) ? next : '/console';
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {
