@@ -11,6 +11,11 @@ export interface Config {
   readonly databaseUrl?: string;
   /** A PostgreSQL read replica for the reads; only with `databaseUrl`. */
   readonly databaseReadUrl?: string;
+  /**
+   * How long a served request waits on PostgreSQL (`DATABASE_TIMEOUT_MS`): for a connection, and for each statement
+   * (docs/deploy.md, When a dependency fails).
+   */
+  readonly databaseTimeoutMs: number;
   readonly host: string;
   readonly port: number;
   /** Public address used in links, problem `type` URIs and cards; no trailing slash. */
@@ -43,6 +48,9 @@ export interface Timeouts {
   readonly idleMs: number;
 }
 
+/** A statement of a served request that takes longer is given up, and the request answered 503. */
+export const DEFAULT_DATABASE_TIMEOUT_MS = 5_000;
+
 /** Defaults suited to a read API: requests are a line, a few headers and at most a small JSON body. */
 export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 });
 
@@ -62,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dbPath: env.MUNIDATA_DB?.trim() || './munidata.db',
     databaseUrl: parsePostgresUrl('DATABASE_URL', env.DATABASE_URL),
     databaseReadUrl: parseDatabaseReadUrl(env),
+    databaseTimeoutMs: parseMilliseconds(env, 'DATABASE_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUT_MS),
     host,
     port,
     baseUrl,
@@ -84,16 +93,19 @@ function parseTrustProxy(text: string | undefined): ProxyTrust {
   return trust;
 }
 
+/** A duration in whole milliseconds, from 100 ms to an hour. */
+function parseMilliseconds(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const text = env[name]?.trim();
+  if (!text) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 100 || value > 3_600_000) {
+    throw new ConfigError(`${name} must be a whole number of milliseconds from 100 to 3600000; got "${env[name]}"`);
+  }
+  return value;
+}
+
 function parseTimeouts(env: Record<string, string | undefined>): Timeouts {
-  const ms = (name: string, fallback: number) => {
-    const text = env[name]?.trim();
-    if (!text) return fallback;
-    const value = Number(text);
-    if (!/^\d+$/.test(text) || value < 100 || value > 3_600_000) {
-      throw new ConfigError(`${name} must be a whole number of milliseconds from 100 to 3600000; got "${env[name]}"`);
-    }
-    return value;
-  };
+  const ms = (name: string, fallback: number) => parseMilliseconds(env, name, fallback);
   const timeouts = {
     headersMs: ms('HEADERS_TIMEOUT_MS', DEFAULT_TIMEOUTS.headersMs),
     requestMs: ms('REQUEST_TIMEOUT_MS', DEFAULT_TIMEOUTS.requestMs),

@@ -5,6 +5,7 @@ describe('loadConfig', () => {
   it('has the defaults the README states', () => {
     expect(loadConfig({})).toEqual({
       dbPath: './munidata.db',
+      databaseTimeoutMs: 5_000,
       host: '127.0.0.1',
       port: 8080,
       baseUrl: 'http://127.0.0.1:8080',
@@ -40,6 +41,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5s' })).toThrow(/HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ IDLE_TIMEOUT_MS: '0' })).toThrow(/IDLE_TIMEOUT_MS/);
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS .* REQUEST_TIMEOUT_MS/);
+  });
+
+  it('reads DATABASE_TIMEOUT_MS, how long a served request waits on PostgreSQL: 100 ms to an hour', () => {
+    expect(loadConfig({ DATABASE_TIMEOUT_MS: '1500' }).databaseTimeoutMs).toBe(1500);
+    for (const bad of ['0', '99', '5s', '1.5', '3600001']) {
+      expect(() => loadConfig({ DATABASE_TIMEOUT_MS: bad }), bad).toThrow(/DATABASE_TIMEOUT_MS/);
+    }
   });
 
   it('reads INE_API_URL and BASE_DATA_URL for munidata sync: absolute http(s) URLs, without trailing slash', () => {

@@ -26,6 +26,7 @@ import {
   startLoad,
 } from './helpers/channels.js';
 import { deleteKeys, type OutageRedis, sleep, startOutageRedis, uniquePrefix } from './helpers/redis.js';
+import { startTcpProxy } from './helpers/tcp-proxy.js';
 import { BASE_URL, copyDemoStore } from './helpers/test-app.js';
 
 const PREFIX = uniquePrefix('faults');
@@ -194,6 +195,49 @@ describe('Redis stops and returns', () => {
     expect(await held(accountId, monthlyPeriod(new Date()).key)).toBe(0);
     expect(await charged(accountId)).toBe(tally.admitted);
     expect(await used(key)).toBe(tally.admitted);
+  });
+});
+
+describe('Redis stalls (packets held, not refused)', () => {
+  it("every channel answers 503 with Retry-After within the counters' command timeout, and nothing is charged when it ends", async () => {
+    // The same store, with counters that reach Redis through a proxy that can hold every packet.
+    const redis = new URL(outage.url);
+    const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port) });
+    const counters = await RedisCounters.open({ url: `redis://127.0.0.1:${proxy.port}`, store, prefix: PREFIX });
+    const stallApp = await createApp({ config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent' }), store, counters });
+    const send = async (channel: Channel, key: string) => {
+      const { method, url, headers, body } = dataRequest(channel, key);
+      const res = await stallApp.http.inject({ method, url, headers, payload: body });
+      return answer(res.statusCode, res.headers, res.body);
+    };
+    const usedThere = async (key: string) =>
+      JSON.parse((await stallApp.http.inject({ url: '/v1/me', headers: { authorization: `Bearer ${key}` } })).body);
+    try {
+      const { accountId, key } = await customer();
+      for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel, key))).toBe(true);
+      proxy.stall();
+      try {
+        for (const channel of CHANNELS) {
+          const sent = performance.now();
+          expectUnavailable(channel, await send(channel, key));
+          // One command given up on (a second) before the answer; room for a shared machine.
+          expect(performance.now() - sent, channel).toBeLessThan(2_500);
+        }
+      } finally {
+        await proxy.restore();
+      }
+      // What the stall held reaches Redis now: the rate checks count, no reservation is charged.
+      const deadline = Date.now() + 3_000;
+      while (counters.unsettled > 0 && Date.now() < deadline) await sleep(50);
+      expect(counters.unsettled).toBe(0);
+      expect(await held(accountId, monthlyPeriod(new Date()).key)).toBe(0);
+      expect((await usedThere(key)).usage.requests_this_month).toBe(3);
+      await counters.flush();
+      expect(await store.getUsage(accountId, monthlyPeriod(new Date()).key)).toBe(3);
+    } finally {
+      await stallApp.close();
+      await proxy.close();
+    }
   });
 });
 

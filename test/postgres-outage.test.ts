@@ -6,7 +6,8 @@
  * ones refused. Every answer is then a success or a 503 with Retry-After in the channel's form, each within a
  * bound; the process stays up, /healthz 200 and /readyz 503 naming the store. The proxy restored, service
  * resumes by itself within seconds. Exactly the successes are charged: in Redis, and in the store once the
- * usage held through the outage is written.
+ * usage held through the outage is written. Then the proxy stalls (connections open, every packet held): store
+ * reads are 503 within the instance's DATABASE_TIMEOUT_MS and a grace, and stay uncharged when the stall ends.
  *
  * Runs in the PostgreSQL pass of `npm test` only (MUNIDATA_TEST_BACKEND=postgres), although it uses PostgreSQL
  * and Redis whatever the backend: it checks the PostgreSQL store's connection handling, as postgres-store.test.ts
@@ -18,7 +19,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPeriod } from '../src/access/counters.js';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyUnavailableError } from '../src/lib/dependency.js';
-import { closePools, inTransaction, openPools } from '../src/store/postgres/db.js';
+import { CANCEL_GRACE_MS, closePools, inTransaction, openPools } from '../src/store/postgres/db.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { databaseUrl, dropDatabase, newDatabaseName, onPostgres } from './helpers/backend.js';
 import {
@@ -45,11 +46,18 @@ import { deleteKeys, freePort, sleep, uniquePrefix } from './helpers/redis.js';
 import { startTcpProxy, type TcpProxy } from './helpers/tcp-proxy.js';
 import { BASE_URL } from './helpers/test-app.js';
 
+/** The instance's DATABASE_TIMEOUT_MS: a statement or a connection that takes longer is given up on. */
+const DATABASE_TIMEOUT_MS = 1_000;
 /**
  * The longest any answer may take, outage or not. A refused or cut connection fails at once; waiting for a
- * connection that never comes would take the pool's connection timeout (5 s).
+ * connection that never comes would take the pool's connection timeout (DATABASE_TIMEOUT_MS).
  */
 const ANSWER_BOUND_MS = 3_000;
+/**
+ * The longest an answer may take while PostgreSQL is stalled: its statement given up on (DATABASE_TIMEOUT_MS, then
+ * the client's CANCEL_GRACE_MS), and room for a shared machine; without a timeout it would wait for the stall's end.
+ */
+const STALL_ANSWER_BOUND_MS = DATABASE_TIMEOUT_MS + CANCEL_GRACE_MS + 1_500;
 /** How soon after PostgreSQL returns the instance must be ready again, with no restart. */
 const RECOVERY_BOUND_MS = 5_000;
 
@@ -78,7 +86,12 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     proxiedUrl = proxied.href;
     municipalities = (await store.listMunicipalities()).map((m) => m.code);
     customerOf = await customer(store, 'outage', { requests_per_minute: null, requests_per_month: 1_000_000 });
-    instance = await startInstance(await freePort(), { DATABASE_URL: proxiedUrl, REDIS_PREFIX: prefix, BASE_URL });
+    instance = await startInstance(await freePort(), {
+      DATABASE_URL: proxiedUrl,
+      DATABASE_TIMEOUT_MS: String(DATABASE_TIMEOUT_MS),
+      REDIS_PREFIX: prefix,
+      BASE_URL,
+    });
     origin = `http://127.0.0.1:${instance.port}`;
   }, 60_000);
 
@@ -205,6 +218,52 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     }
     expect(last?.status, last?.body).toBe(200);
     for (const channel of CHANNELS) expect(isAdmitted(channel, await sendUnchecked(channel))).toBe(true);
+  });
+
+  it('stalled (packets held, not refused): 503 with Retry-After within the timeout on every channel, and not charged when the stall ends', async () => {
+    // Warm: the key's grant held (5 s), the month in Redis, the listening connection up.
+    for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel, unreadSeries()))).toBe(true);
+    admitted += CHANNELS.length;
+    expect(await used()).toBe(admitted);
+
+    proxy.stall();
+    let answers: { channel: Channel; answer: Answer; ms: number }[] = [];
+    try {
+      // Twelve at once (more than the pool's ten connections), each a series nobody asked for: it reads the store.
+      answers = await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => {
+          const channel = CHANNELS[i % CHANNELS.length];
+          const sent = performance.now();
+          const answer = await send(channel, unreadSeries());
+          return { channel, answer, ms: performance.now() - sent };
+        }),
+      );
+      const live = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(ANSWER_BOUND_MS) });
+      expect(live.status).toBe(200);
+    } finally {
+      await proxy.restore();
+    }
+    for (const { channel, answer, ms } of answers) {
+      expectUnavailable(channel, answer);
+      expect(ms, `${channel}: answered after ${Math.round(ms)} ms`).toBeLessThan(STALL_ANSWER_BOUND_MS);
+    }
+    // What the stall held reaches PostgreSQL now, and its answers go to connections the instance gave up: the
+    // requests were refunded when refused, and stay so.
+    await sleep(2_000);
+    expect(await used()).toBe(admitted);
+    expect(isRunning(instance.child), instance.output.stderr).toBe(true);
+
+    // And it serves again by itself.
+    const restoredAt = performance.now();
+    let last: Answer | undefined;
+    while (performance.now() - restoredAt < RECOVERY_BOUND_MS) {
+      last = await send('rest', unreadSeries());
+      if (isAdmitted('rest', last)) break;
+      await sleep(100);
+    }
+    expect(last && isAdmitted('rest', last), last?.body).toBe(true);
+    admitted += 1;
+    expect(await used()).toBe(admitted);
   });
 
   it('stops cleanly afterwards (SIGTERM), and nothing is charged twice', async () => {

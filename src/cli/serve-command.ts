@@ -1,6 +1,5 @@
 /** `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. */
 import type { Command } from 'commander';
-import { migrate } from '../admin/migrate.js';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
@@ -8,6 +7,7 @@ import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-
 import { loadDemo } from '../demo/load-demo.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { cliContext } from './context.js';
 import { closeOnSignals } from './graceful-shutdown.js';
 
 export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
@@ -24,22 +24,26 @@ export function registerServeCommand(program: Command, env: Record<string, strin
 }
 
 async function serve(config: Config, demo: boolean): Promise<void> {
-  const store = openStore(config);
-  await migrate(store);
   const now = new Date();
-  if (demo && (await holdsNoData(store))) {
-    process.stdout.write(
-      'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, marked synthetic: true in every answer.\n',
-    );
-    await loadDemo(store, { today: now }); // the demo account and its alert rules included
-  }
-  // Only a store that holds the demo dataset has the demo account; a production store never gets one.
-  const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
-  // The demo company agents go with the demo account: created (and published) once, fresh credentials at every start.
-  if (demoKey) await ensureDemoAgents(store, now, demoKey.key.account_id);
-  const demoAgents = demoKey ? await issueDemoAgentCredentials(store, now) : [];
-  const demoOwner = demoKey ? await issueDemoOwnerLink(store, now, config.baseUrl) : undefined;
+  // Migrations and the demo's load may run long: on a store of their own, whose statements have no time limit.
+  const { demoKey, demoAgents, demoOwner } = await cliContext(config, () => false).withStore(async (store) => {
+    if (demo && (await holdsNoData(store))) {
+      process.stdout.write(
+        'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, marked synthetic: true in every answer.\n',
+      );
+      await loadDemo(store, { today: now }); // the demo account and its alert rules included
+    }
+    // Only a store that holds the demo dataset has the demo account; a production store never gets one.
+    const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
+    // The demo company agents go with the demo account: created (and published) once, fresh credentials at every start.
+    if (demoKey) await ensureDemoAgents(store, now, demoKey.key.account_id);
+    const demoAgents = demoKey ? await issueDemoAgentCredentials(store, now) : [];
+    const demoOwner = demoKey ? await issueDemoOwnerLink(store, now, config.baseUrl) : undefined;
+    return { demoKey, demoAgents, demoOwner };
+  });
 
+  // Requests wait on the store at most DATABASE_TIMEOUT_MS a statement, then are answered 503 (docs/deploy.md).
+  const store = openStore(config, { timeoutMs: config.databaseTimeoutMs });
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
   const lines = [

@@ -9,6 +9,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { Domain } from '../lib/domains.js';
+import { takeTurn } from '../lib/turns.js';
 import { cutPage, type OperationContext, type PageResult, type Paging } from './context.js';
 import { type Cell, type CsvTable, csvTable } from './csv.js';
 import type { AnyOperation } from './operation.js';
@@ -98,6 +99,7 @@ export async function* datasetPages(dataset: Dataset, ctx: DatasetReadContext): 
   for (const { input: given, leading } of dataset.inputs(ctx.reference)) {
     let after: unknown;
     for (;;) {
+      await takeTurn(); // a page a turn: a dataset never holds the event loop for more (../lib/turns.ts)
       const input: Record<string, unknown> = { ...given };
       if (pageSize !== undefined) input.limit = pageSize;
       validateInput(op.input as TObject, input, 'json');

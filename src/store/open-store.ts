@@ -12,8 +12,15 @@ export interface StoreLocation {
   readonly databaseReadUrl?: string;
 }
 
-export function openStore(config: StoreLocation): Store {
-  if (config.databaseUrl) return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl });
+/**
+ * The store, for the CLI's commands (migrations and loads go unbounded) or, with `timeoutMs`, for serving: on
+ * PostgreSQL a request then waits at most that long for a connection and for each statement (SQLite, in the
+ * process, has nothing to wait for).
+ */
+export function openStore(config: StoreLocation, serving?: { timeoutMs: number }): Store {
+  if (config.databaseUrl) {
+    return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl, timeoutMs: serving?.timeoutMs });
+  }
   return openSqliteStore(config.dbPath);
 }
 

@@ -6,6 +6,7 @@
 import { Command } from 'commander';
 import type { CliContext } from '../../src/cli/context.js';
 import { registerDataCommands } from '../../src/cli/data-commands.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS } from '../../src/config.js';
 import type { Store } from '../../src/store/store.js';
 
 export async function runDataCommand(store: Store, args: string[]): Promise<string> {
@@ -13,6 +14,7 @@ export async function runDataCommand(store: Store, args: string[]): Promise<stri
   const context: CliContext = {
     config: {
       dbPath: ':memory:',
+      databaseTimeoutMs: DEFAULT_DATABASE_TIMEOUT_MS,
       host: '127.0.0.1',
       port: 0,
       baseUrl: 'http://127.0.0.1',

@@ -34,14 +34,30 @@ export interface Pools {
   readonly replica: pg.Pool;
 }
 
-export function openPools(url: string, readUrl?: string, poolSize = 10): Pools {
+/** How long a connection may take when no `timeoutMs` bounds the statements (the CLI's migrations and imports). */
+const CONNECT_TIMEOUT_MS = 5_000;
+/**
+ * How much longer than PostgreSQL's own `statement_timeout` the client waits for a statement's answer: enough for
+ * the server's cancellation to arrive, so only a network that delivers nothing is given up on by the client.
+ */
+export const CANCEL_GRACE_MS = 1_000;
+
+/**
+ * Pools on the primary and, when given, the replica. With `timeoutMs` (a served request's bound; the CLI's long
+ * loads and migrations go without), taking a connection waits at most that long, PostgreSQL cancels a statement
+ * that runs longer (`statement_timeout`), and the client gives up `CANCEL_GRACE_MS` later on one whose answer has
+ * not come (a stalled network never delivers the server's cancellation): each fails as the store being
+ * unavailable (./failures.ts).
+ */
+export function openPools(url: string, readUrl?: string, poolSize = 10, timeoutMs?: number): Pools {
   const open = (connectionString: string) => {
     const pool = new pg.Pool({
       connectionString,
       types,
       max: poolSize,
       idleTimeoutMillis: 30_000,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: timeoutMs ?? CONNECT_TIMEOUT_MS,
+      ...(timeoutMs !== undefined && { statement_timeout: timeoutMs, query_timeout: timeoutMs + CANCEL_GRACE_MS }),
       // Typo-tolerant lookups (`<%`) take names whose best-matching run shares this much of the text's
       // trigrams; pg_trgm's default (0.6) misses one typo in a short word ("lisbao" for "lisboa": 0.57).
       options: '-c pg_trgm.word_similarity_threshold=0.3',
@@ -116,11 +132,20 @@ export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: p
     return result;
   } catch (error) {
     broken = error;
-    await client.query('ROLLBACK').catch(() => {});
+    await rollBack(client, error);
     throw unavailableWhenUnreachable(error);
   } finally {
     release(broken);
   }
+}
+
+/**
+ * Rolls back the open transaction after `failure`, unless the connection itself failed (lost, or a statement
+ * given up on): then nothing would answer, and the connection, destroyed, ends the transaction with it.
+ */
+async function rollBack(client: pg.PoolClient, failure: unknown): Promise<void> {
+  if (failure instanceof Error && isConnectionError(failure)) return;
+  await client.query('ROLLBACK').catch(() => {});
 }
 
 /** PostgreSQL hands back lists as arrays and flags as booleans. */
@@ -187,7 +212,7 @@ async function onClient<T>(client: pg.PoolClient, work: (tx: SqlPort) => Promise
     await client.query('COMMIT');
     return result;
   } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
+    await rollBack(client, error);
     throw unavailableWhenUnreachable(error);
   }
 }

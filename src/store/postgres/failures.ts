@@ -20,14 +20,16 @@ const NETWORK_MESSAGES = [
   /Connection terminated/i,
   /timeout exceeded when trying to connect/i,
   /Client has encountered a connection error/i,
+  /^timeout expired$/i, // a connection not made within its timeout
+  /^Query read timeout$/i, // a statement whose answer did not come in time (the pool's `query_timeout`)
 ];
 
 /**
- * SQLSTATEs of a server that is going away, starting or refusing: class 08 (connection exception), 57P01
- * admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or in recovery), 53300
- * too_many_connections.
+ * SQLSTATEs of a server that is going away, starting, refusing or not answering in time: class 08 (connection
+ * exception), 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now (starting up or in recovery),
+ * 53300 too_many_connections, 57014 query_canceled (a statement cancelled by `statement_timeout`).
  */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']);
 
 export function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

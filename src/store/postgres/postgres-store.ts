@@ -24,10 +24,12 @@ export interface PostgresStoreOptions {
   readUrl?: string;
   /** Connections per pool at most (10 by default). */
   poolSize?: number;
+  /** How long to wait for a connection and for each statement (./db.ts, openPools); unbounded when absent. */
+  timeoutMs?: number;
 }
 
 export function openPostgresStore(options: PostgresStoreOptions): PostgresStore {
-  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize), options.url);
+  return new PostgresStore(openPools(options.url, options.readUrl, options.poolSize, options.timeoutMs), options.url);
 }
 
 export class PostgresStore extends SqlStore implements Store {
