@@ -56,7 +56,7 @@ svg.chart { width: 100%; height: auto; max-height: 18rem; }
 svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
 .legend { display: flex; gap: 1rem; font-size: 0.9rem; }
 .legend i { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.3rem; vertical-align: -1px; }
-.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } .mcp { fill: #2f9e6b; background: #2f9e6b; }
+.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } .mcp { fill: #2f9e6b; background: #2f9e6b; } .explorer { fill: #7a4fb0; background: #7a4fb0; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1rem; }
 `;
 
