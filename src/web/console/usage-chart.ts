@@ -30,7 +30,9 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
   const grid = [0, 0.5, 1]
     .map((f) => {
       const y = top + plotHeight - f * plotHeight;
-      return `<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${Math.round(scale * f)}</text>`;
+      // A half of 1 is no count of requests: that line goes without a figure.
+      const figure = Number.isInteger(scale * f) ? `<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>` : '';
+      return `<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/>${figure}`;
     })
     .join('');
   const bars = days
