@@ -497,7 +497,9 @@ function admitted(caller: Caller, minute: RateDecision | undefined, trace: Reque
  */
 function usageChannel(request: ExecuteRequest | DownloadRequest): UsageChannel {
   const channel = request.channel ?? request.admission.channel;
-  if (channel === undefined) throw new Error('A charged call named no channel to count it under (ExecuteRequest.channel)');
+  if (channel === undefined) {
+    throw new Error('A charged call named no channel to count it under (ExecuteRequest.channel).');
+  }
   return channel;
 }
 

@@ -76,7 +76,9 @@ svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
   .figures div { padding: 0.5rem 0.7rem; }
   svg.chart text { font-size: 22px; }
   table.stacked td[data-label] { position: relative; padding-left: 7.5rem; min-height: 1.5em; }
-  table.stacked td[data-label]::before { content: attr(data-label); position: absolute; left: 0; width: 7rem; color: var(--muted); font-weight: 600; }
+  table.stacked td[data-label]::before {
+    content: attr(data-label); position: absolute; left: 0; width: 7rem; color: var(--muted); font-weight: 600;
+  }
 }
 `;
 

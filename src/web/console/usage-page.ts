@@ -9,6 +9,8 @@ import { esc, page } from './html.js';
 import { requireUser } from './signed-in.js';
 import { CHANNELS, type DayCounts, noCounts, total, usageChart } from './usage-chart.js';
 
+const UNSPLIT_NOTE = '; what was counted before this split began, or in the last second on another instance, is shown as not split';
+
 export function registerUsagePage(scope: FastifyInstance): void {
   const { store, counters, dailyUsage, clock } = scope.signedInDeps;
 
@@ -44,15 +46,15 @@ export function registerUsagePage(scope: FastifyInstance): void {
 ${quota ? `<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
 <div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${esc(period.end)}</div>
 ${CHANNELS.map((c) => `<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`).join('\n')}
-${unsplit > 0 ? `<div>Not split by channel <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> counted before the split began</div>` : ''}
+${unsplit > 0 ? `<div>Not split <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> by channel</div>` : ''}
 </div>
 <section>
 <h2>Requests per day</h2>
 <p class="legend">${CHANNELS.map((c) => `<span><i class="${c.id}"></i>${c.label}</span>`).join('')}</p>
 ${usageChart(days)}
 <p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${esc(period.start)} to ${esc(period.end)} (UTC).
-The total is the one <code>GET /v1/me</code> reports, and every request in it is in one part: REST (with bulk files), A2A, MCP, or
-the explorer's views (each data request a picture makes)${unsplit > 0 ? '; what was counted before this split began, or in the last second on another instance, is shown as not split' : ''}.</p>
+The total is the one <code>GET /v1/me</code> reports, and every request in it is in one part: REST (with bulk
+files), A2A, MCP, or the explorer's views (each data request a picture makes)${unsplit > 0 ? UNSPLIT_NOTE : ''}.</p>
 </section>
 <section>
 <h2>Plan: ${esc(plan.name)} <span class="pill">${esc(plan.code)}</span></h2>
