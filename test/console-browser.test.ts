@@ -14,7 +14,12 @@ import { SOLAR_INSTALLER } from '../src/agents/demo/solar-installer.js';
 import { CHANNELS, type Channel, dataRequest } from './helpers/channels.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { pkce } from './helpers/oauth-flow.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
+declare const document: { documentElement: { scrollWidth: number } };
+declare function getComputedStyle(element: unknown, pseudo: string): { content: string };
 
 const SHOTS = resolve(import.meta.dirname, '../screenshots/console');
 
@@ -209,6 +214,80 @@ describe('the console in a browser', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'GetExtendedAgentCard', params: {} }),
     });
     expect(refused.status).toBe(401);
+  });
+
+  it('lays every page out within a phone’s width and a desktop’s: none scrolls sideways', async () => {
+    // The buyer holds a licence; the seller connects an app through the consent page: every table has rows.
+    const client = await t.app.http.inject({
+      method: 'POST',
+      url: '/oauth/register',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ client_name: 'Phone test app', redirect_uris: [`${base}/`], token_endpoint_auth_method: 'none' }),
+    });
+    const authorize = new URL(`${base}/oauth/authorize`);
+    const { challenge } = pkce();
+    for (const [name, value] of Object.entries({
+      client_id: JSON.parse(client.body).client_id,
+      response_type: 'code',
+      redirect_uri: `${base}/`,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      scope: 'indicators:read signals:read',
+      resource: `${base}/mcp`,
+      state: 'phone',
+    })) {
+      authorize.searchParams.set(name, value);
+    }
+    const revokeLink = await seller.page
+      .goto(`${base}/console/keys`)
+      .then(() => seller.page.locator('a:has-text("Revoke…")').first().getAttribute('href'));
+    const pages: [string, string][] = [
+      ['home', '/'],
+      ['docs', '/docs'],
+      ['consent', authorize.href],
+      ['keys', '/console/keys'],
+      ['key-revoke', String(revokeLink)],
+      ['apps', '/console/apps'],
+      ['usage', '/console/usage'],
+      ['agents', '/console/agents'],
+      ['deployment', '/console/agents/ana-solar'],
+      ['marketplace', '/console/marketplace'],
+      ['account', '/console/account'],
+    ];
+    for (const width of [390, 1280]) {
+      const wide = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
+      const visitor = await browser.newPage({ viewport: { width, height: 844 } });
+      await visitor.goto(`${base}/console/sign-in`);
+      expect(await wide(visitor), `sign-in at ${width}`).toBeLessThanOrEqual(width);
+      await visitor.close();
+      for (const who of [seller, buyer]) await who.page.setViewportSize({ width, height: 844 });
+      for (const [name, path] of pages) {
+        await seller.page.goto(path.startsWith('http') ? path : `${base}${path}`);
+        expect(await wide(seller.page), `${name} at ${width}`).toBeLessThanOrEqual(width);
+        await shot(seller.page, `${width}-${name}`);
+        if (name === 'consent' && width === 390) {
+          await seller.page.click('button:has-text("Allow")');
+          await seller.page.waitForURL(/\/\?code=/);
+        }
+      }
+      await buyer.page.goto(`${base}/console/marketplace`);
+      expect(await wide(buyer.page), `buyer's marketplace at ${width}`).toBeLessThanOrEqual(width);
+      // A refusal's page (404, meant: outside the error log of the walk).
+      const refused = await seller.context.newPage();
+      await refused.setViewportSize({ width, height: 844 });
+      await refused.goto(`${base}/console/keys/999999/revoke`);
+      expect(await wide(refused), `a refusal at ${width}`).toBeLessThanOrEqual(width);
+      await refused.close();
+      await shot(buyer.page, `${width}-buyer-marketplace`);
+    }
+    // On a phone a table too wide for its box is read row by row, each cell beside its column's heading.
+    await seller.page.setViewportSize({ width: 390, height: 844 });
+    await seller.page.goto(`${base}/console/keys`);
+    const cell = seller.page.locator('table.stacked tbody tr').first().locator('td[data-label="Scopes"]');
+    await expect(cell.evaluate((td) => getComputedStyle(td, '::before').content)).resolves.toBe('"Scopes"');
+    await seller.page.goto(`${base}/console/apps`);
+    await expect(seller.page.locator('tr', { hasText: 'Phone test app' }).count()).resolves.toBe(1);
+    await seller.page.setViewportSize({ width: 1200, height: 900 });
   });
 
   it('shows the account page and signs out', async () => {

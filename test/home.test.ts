@@ -1,4 +1,7 @@
-/** `GET /`: the bare address points to the reference, the OpenAPI document, the agent card and the MCP endpoint. */
+/**
+ * `GET /`: the bare address points to the reference, the OpenAPI document, the agent card and the MCP endpoint, and a
+ * person to the explorer and the account console.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -9,11 +12,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('GET /', () => {
-  it('answers a small HTML page with links to /docs, the OpenAPI document, the agent card and /mcp, without a key', async () => {
+  it('answers a small HTML page with links to /docs, the OpenAPI document, the agent card, /mcp, the explorer and the console, without a key', async () => {
     const res = await t.get('/', { key: null, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    for (const href of ['/docs', '/v1/openapi.json', '/.well-known/agent-card.json', '/mcp']) {
+    for (const href of ['/docs', '/v1/openapi.json', '/.well-known/agent-card.json', '/mcp', '/explore', '/console']) {
       expect(res.body).toContain(`href="${BASE_URL}${href}"`);
     }
   });
@@ -27,9 +30,17 @@ describe('GET /', () => {
       openapi: `${BASE_URL}/v1/openapi.json`,
       agent_card: `${BASE_URL}/.well-known/agent-card.json`,
       mcp: `${BASE_URL}/mcp`,
+      explorer: `${BASE_URL}/explore`,
+      console: `${BASE_URL}/console`,
     });
     for (const url of [res.json.docs, res.json.openapi, res.json.agent_card]) {
       expect((await t.get(url.slice(BASE_URL.length), { key: null })).status, url).toBe(200);
+    }
+    // The people's pages send a visitor to sign in, and back to the page afterwards.
+    for (const url of [res.json.explorer, res.json.console]) {
+      const page = await t.get(url.slice(BASE_URL.length), { key: null, headers: { accept: 'text/html' } });
+      expect(page.status, url).toBe(303);
+      expect(page.headers.location, url).toMatch(/^\/console\/sign-in\?next=/);
     }
   });
 });

@@ -160,13 +160,16 @@ describe('an answer that fails after the handler', () => {
     t.clock.advance(61_000);
     const before = await usage();
     const admission = await t.app.core.admit({ authorization: `Bearer ${t.keys.premium}`, clientAddress: '127.0.0.1' });
-    const call = t.app.core.execute({ admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json' }, () => {
-      throw new Error('the envelope could not be built');
-    });
+    const call = t.app.core.execute(
+      { admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json', channel: 'rest' },
+      () => {
+        throw new Error('the envelope could not be built');
+      },
+    );
     await expect(call).rejects.toMatchObject({ kind: 'internal' });
     expect(await usage()).toBe(before);
     const built = await t.app.core.execute(
-      { admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json' },
+      { admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json', channel: 'rest' },
       (outcome) => outcome.body.length,
     );
     expect(built.finished).toBeGreaterThan(0);

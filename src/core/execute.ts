@@ -64,6 +64,11 @@ export interface Admission {
   readonly minute: RateDecision | undefined;
   /** The request's trace, where `execute` names the operation. */
   readonly trace?: RequestTrace;
+  /**
+   * The channel of every call of this admission, when admitting already told it: a session reads through the
+   * explorer (`admitCaller`). An API key may be used on any channel, which names itself on each call instead.
+   */
+  readonly channel?: UsageChannel;
 }
 
 /**
@@ -103,7 +108,10 @@ export interface ExecuteRequest {
   readonly etag?: boolean;
   /** The request as received, when the channel can name it exactly (REST: the URL); see `#answer`. */
   readonly requestKey?: string;
-  /** The channel asking: a charged request is counted for the day under it (the console's usage chart). */
+  /**
+   * The channel asking, unless the admission names it: a charged request is counted for the day under it (the
+   * console's usage split, whose parts must sum to the month's total). A call with neither is refused uncharged.
+   */
   readonly channel?: UsageChannel;
 }
 
@@ -114,6 +122,7 @@ export interface DownloadRequest {
   readonly dataset: string;
   readonly format: FileFormat;
   readonly ifNoneMatch?: string;
+  /** As `ExecuteRequest.channel`. */
   readonly channel?: UsageChannel;
 }
 
@@ -207,7 +216,7 @@ export class Core {
    * per-minute limit of its account, shared with its keys.
    */
   async admitCaller(caller: Caller, trace?: RequestFacts['trace']): Promise<Admission> {
-    return admitted(caller, await this.#countMinute(caller), trace);
+    return { ...admitted(caller, await this.#countMinute(caller), trace), channel: 'explorer' };
   }
 
   /** One request counted against the per-minute limit of the caller's account (none when its plan has no limit). */
@@ -254,6 +263,7 @@ export class Core {
 
     const calendar = this.#calendar(nowMs);
     const charged = !operation.free;
+    const channel = charged ? usageChannel(request) : undefined;
     // Each step below awaits only a promise: with in-process counters and a cached answer, none is taken.
     let month: LimitState | undefined;
     if (charged) {
@@ -283,7 +293,7 @@ export class Core {
           ? this.#deps.counters.refundQuota(caller.account.id, calendar.period)
           : this.#deps.counters.commitQuota(caller.account.id, calendar.period);
         if (counted instanceof Promise) await counted;
-        if (!notModified && request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
+        if (!notModified && channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, channel);
       }
       if (finish === undefined) return outcome;
       outcome.finished = finished as R;
@@ -310,6 +320,7 @@ export class Core {
     const reference = await this.#deps.reference.current(nowMs);
     checkAccess(operation, caller, reference.betaGates, this.#deps.baseUrl);
     const calendar = this.#calendar(nowMs);
+    const channel = usageChannel(request);
     let month = await this.#reserve(caller, calendar, nowMs);
     let notModified = false;
     try {
@@ -336,7 +347,7 @@ export class Core {
     if (notModified) await this.#deps.counters.refundQuota(caller.account.id, calendar.period);
     else {
       await this.#deps.counters.commitQuota(caller.account.id, calendar.period);
-      if (request.channel !== undefined) this.#deps.dailyUsage?.add(caller.account.id, calendar.day, request.channel);
+      this.#deps.dailyUsage?.add(caller.account.id, calendar.day, channel);
     }
   }
 
@@ -478,6 +489,18 @@ export class Core {
 function admitted(caller: Caller, minute: RateDecision | undefined, trace: RequestTrace | undefined): Admission {
   if (minute !== undefined && !minute.allowed) throw rateLimited(minute);
   return { caller, minute, trace };
+}
+
+/**
+ * The channel a charged call is counted under. One that names none is a channel written without it: refused before
+ * anything is reserved, rather than charged outside every part of the usage split.
+ */
+function usageChannel(request: ExecuteRequest | DownloadRequest): UsageChannel {
+  const channel = request.channel ?? request.admission.channel;
+  if (channel === undefined) {
+    throw new Error('A charged call named no channel to count it under (ExecuteRequest.channel).');
+  }
+  return channel;
 }
 
 function rateLimited(decision: RateDecision): ApiError {

@@ -1,11 +1,13 @@
 /**
  * `GET /`: where a person or a program that typed the service's bare address goes next — the reference page, the
- * OpenAPI document, the A2A agent card and the MCP endpoint. A small HTML page for a browser; JSON for a client
- * that asks for `application/json` (docs/api.md, The service's address). No credential, no limit.
+ * OpenAPI document, the A2A agent card, the MCP endpoint, and for people the account console and the explorer. A
+ * small HTML page for a browser; JSON for a client that asks for `application/json` (docs/api.md, The service's
+ * address). No credential, no limit.
  */
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
+import { CONSOLE_PATH, EXPLORER_PATH } from './people-paths.js';
 
 export interface ServiceLinks {
   readonly name: string;
@@ -15,6 +17,8 @@ export interface ServiceLinks {
   readonly agent_card: string;
   readonly mcp: string;
   readonly rest: string;
+  readonly console: string;
+  readonly explorer: string;
 }
 
 /** `mcpPath` comes from the top floor: this floor does not import the MCP channel (docs/architecture.md). */
@@ -27,6 +31,8 @@ export function serviceLinks(baseUrl: string, mcpPath: string): ServiceLinks {
     agent_card: `${baseUrl}${AGENT_CARD_PATH}`,
     mcp: `${baseUrl}${mcpPath}`,
     rest: `${baseUrl}/v1`,
+    console: `${baseUrl}${CONSOLE_PATH}`,
+    explorer: `${baseUrl}${EXPLORER_PATH}`,
   };
 }
 
@@ -61,11 +67,17 @@ function renderHome(links: ServiceLinks): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>munidata</title>
 <link rel="icon" href="data:,">
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{font-size:.85em;color:#555}li{margin:.4rem 0}</style>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{font-size:.85em;color:#555;overflow-wrap:anywhere}li{margin:.4rem 0}h2{font-size:1.1rem;margin-top:1.5rem}</style>
 </head>
 <body>
 <h1>munidata</h1>
 <p>Portuguese municipal data as a read-only service (API version <code>${esc(links.api_version)}</code>). Every call needs an API key: <code>Authorization: Bearer sk_live_…</code>.</p>
+<h2>For people</h2>
+<ul>
+${row('Explorer', links.explorer, 'the data as maps and charts, each with the API requests behind it (signed in):')}
+${row('Account console', links.console, 'sign in to manage API keys, usage, connected apps and company agents:')}
+</ul>
+<h2>For programs</h2>
 <ul>
 ${row('API reference', links.docs, 'every operation, its parameters and errors:')}
 ${row('OpenAPI 3.1 document', links.openapi, 'the REST interface under /v1:')}

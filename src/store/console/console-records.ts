@@ -58,7 +58,12 @@ export interface LicenceRecord {
   revoked_at: string | null;
 }
 
-export type UsageChannel = 'rest' | 'a2a' | 'mcp';
+/**
+ * The ways in that a charged request is counted under, one part each of the console's usage split: every charged
+ * request comes in by one of them (docs/console.md), so the parts sum to the month's total.
+ */
+export const USAGE_CHANNELS = ['rest', 'a2a', 'mcp', 'explorer'] as const;
+export type UsageChannel = (typeof USAGE_CHANNELS)[number];
 
 export interface DailyUsageEntry {
   accountId: number;

@@ -21,12 +21,12 @@ main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; }
 section > :first-child, .card > :first-child { margin-top: 0; }
-section, .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; margin: 0 0 1rem; }
+section, .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; margin: 0 0 1rem; overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; font-size: 0.92rem; }
 th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #eef1f5; padding: 0.1em 0.3em; border-radius: 4px; }
+code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #eef1f5; padding: 0.1em 0.3em; border-radius: 4px; overflow-wrap: break-word; }
 label { display: block; margin: 0.6rem 0 0.2rem; font-weight: 600; }
 input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { width: 100%; padding: 0.45rem 0.55rem; border: 1px solid #b9c1cc; border-radius: 6px; font: inherit; background: #fff; }
 textarea { font: 0.85rem/1.4 ui-monospace, monospace; min-height: 14rem; }
@@ -48,7 +48,7 @@ td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
 .pill { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef1f5; }
 .pill.live { background: #e3f4e8; color: var(--ok); }
 .pill.paused, .pill.revoked { background: #fbeaea; color: var(--bad); }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(11rem, 1fr)); gap: 0.8rem; margin-bottom: 1rem; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(9.5rem, 100%), 1fr)); gap: 0.8rem; margin-bottom: 1rem; }
 .figures div { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.7rem 1rem; }
 .figures b { display: block; font-size: 1.35rem; font-variant-numeric: tabular-nums; }
 progress { width: 100%; height: 0.5rem; margin-top: 0.4rem; accent-color: var(--accent); }
@@ -56,8 +56,30 @@ svg.chart { width: 100%; height: auto; max-height: 18rem; }
 svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
 .legend { display: flex; gap: 1rem; font-size: 0.9rem; }
 .legend i { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.3rem; vertical-align: -1px; }
-.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } .mcp { fill: #2f9e6b; background: #2f9e6b; }
-.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1rem; }
+.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } .mcp { fill: #2f9e6b; background: #2f9e6b; } .explorer { fill: #7a4fb0; background: #7a4fb0; }
+.grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); gap: 1rem; }
+/* Nothing widens the page (docs/console.md, "Phones"): a box whose content is wider scrolls inside itself (above), long
+   codes wrap, and on a phone console.js lays a table too wide for its box out as one block per row, each cell beside
+   its column's heading. */
+@media (max-width: 40rem) {
+  .top { padding: 0.5rem 1rem; gap: 0.4rem 1rem; }
+  .who { margin-left: 0; }
+  main { padding: 0.5rem 1rem 2rem; }
+  section, .card { padding: 0.8rem; }
+  table.stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+  table.stacked, table.stacked tbody, table.stacked tr, table.stacked td { display: block; }
+  table.stacked tr { padding: 0.4rem 0; border-bottom: 1px solid var(--line); }
+  table.stacked td { border: 0; padding: 0.15rem 0; text-align: left; }
+  th, td { padding: 0.4rem 0.3rem; }
+  table.stacked td, table > tbody:first-child > tr > td { overflow-wrap: anywhere; }
+  .figures { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.5rem; }
+  .figures div { padding: 0.5rem 0.7rem; }
+  svg.chart text { font-size: 22px; }
+  table.stacked td[data-label] { position: relative; padding-left: 7.5rem; min-height: 1.5em; }
+  table.stacked td[data-label]::before {
+    content: attr(data-label); position: absolute; left: 0; width: 7rem; color: var(--muted); font-weight: 600;
+  }
+}
 `;
 
 const JS = `
@@ -66,6 +88,39 @@ document.addEventListener('click', (event) => {
   if (!button) return;
   const text = document.getElementById(button.dataset.copy).textContent;
   navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied'; }, () => { button.textContent = 'Select and copy'; });
+});
+// A table too wide for its box on a phone becomes one block per row (console.css, table.stacked), each cell labelled
+// with its column's heading; without this script it scrolls inside its box instead.
+const phone = window.matchMedia('(max-width: 40rem)');
+const tables = [...document.querySelectorAll('table')].filter((table) => table.tHead);
+for (const table of tables) {
+  const headings = [...table.tHead.rows[0].cells].map((th) => th.textContent.trim());
+  for (const body of table.tBodies) {
+    for (const row of body.rows) {
+      let column = 0;
+      for (const cell of row.cells) {
+        if (cell.colSpan === 1 && headings[column]) cell.dataset.label = headings[column];
+        column += cell.colSpan;
+      }
+    }
+  }
+}
+function fitTables() {
+  for (const table of tables) table.classList.remove('stacked');
+  if (!phone.matches) return;
+  for (const table of tables) {
+    const box = table.parentElement;
+    const style = getComputedStyle(box);
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (table.offsetWidth > room + 1) table.classList.add('stacked');
+  }
+}
+fitTables();
+let fitting = false;
+window.addEventListener('resize', () => {
+  if (fitting) return;
+  fitting = true;
+  requestAnimationFrame(() => { fitting = false; fitTables(); });
 });
 document.addEventListener('change', (event) => {
   const input = event.target;

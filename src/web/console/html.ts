@@ -4,6 +4,7 @@
  * script of the copy buttons are served from /console/assets (assets.ts). Every text goes through `esc`.
  */
 import type { FastifyReply } from 'fastify';
+import { EXPLORER_PATH } from '../people-paths.js';
 import type { SignedIn } from './signed-in.js';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -39,9 +40,12 @@ export interface PageParts {
 
 export function page(parts: PageParts): string {
   const { who } = parts;
-  const nav = SECTIONS.filter((s) => !s.roles || s.roles.includes(who.user.role))
-    .map((s) => `<a href="/console/${s.id}"${s.id === parts.section ? ' aria-current="page"' : ''}>${esc(s.label)}</a>`)
-    .join('');
+  const nav =
+    SECTIONS.filter((s) => !s.roles || s.roles.includes(who.user.role))
+      .map((s) => `<a href="/console/${s.id}"${s.id === parts.section ? ' aria-current="page"' : ''}>${esc(s.label)}</a>`)
+      .join('') +
+    // The explorer reads the data as the account's plan allows: a plan without data access has no view there.
+    (who.plan.api_access ? `<a href="${EXPLORER_PATH}">Explorer</a>` : '');
   return shell(
     parts.title,
     `<header class="top">

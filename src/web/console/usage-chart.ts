@@ -1,17 +1,20 @@
 /**
- * The usage chart: one stacked bar per day of the month, a colour per channel (REST, A2A, MCP), drawn as SVG on
- * the server (no script, no chart library to serve). Each bar has a <title> for its figures.
+ * The usage chart: one stacked bar per day of the month, a colour per channel (REST, A2A, MCP, the explorer),
+ * drawn as SVG on the server (no script, no chart library to serve). Each bar has a <title> for its figures.
  */
-import type { UsageChannel } from '../../store/console/console-records.js';
+import { USAGE_CHANNELS, type UsageChannel } from '../../store/console/console-records.js';
 import { esc } from './html.js';
 
-export const CHANNELS: readonly { id: UsageChannel; label: string }[] = [
-  { id: 'rest', label: 'REST' },
-  { id: 'a2a', label: 'A2A' },
-  { id: 'mcp', label: 'MCP' },
-];
+/** A label for every channel a charge is counted under: a channel added there without one does not compile. */
+const LABELS: Record<UsageChannel, string> = { rest: 'REST', a2a: 'A2A', mcp: 'MCP', explorer: 'Explorer' };
+
+export const CHANNELS: readonly { id: UsageChannel; label: string }[] = USAGE_CHANNELS.map((id) => ({ id, label: LABELS[id] }));
 
 export type DayCounts = Record<UsageChannel, number>;
+
+export function noCounts(): DayCounts {
+  return Object.fromEntries(USAGE_CHANNELS.map((id) => [id, 0])) as DayCounts;
+}
 
 export function usageChart(days: readonly { day: string; counts: DayCounts }[]): string {
   const width = 760;
@@ -27,7 +30,9 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
   const grid = [0, 0.5, 1]
     .map((f) => {
       const y = top + plotHeight - f * plotHeight;
-      return `<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/><text x="${left - 6}" y="${y + 4}" text-anchor="end">${Math.round(scale * f)}</text>`;
+      // A half of 1 is no count of requests: that line goes without a figure.
+      const figure = Number.isInteger(scale * f) ? `<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>` : '';
+      return `<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/>${figure}`;
     })
     .join('');
   const bars = days
@@ -53,7 +58,7 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
 }
 
 export function total(counts: DayCounts): number {
-  return counts.rest + counts.a2a + counts.mcp;
+  return USAGE_CHANNELS.reduce((sum, id) => sum + counts[id], 0);
 }
 
 /** 1, 2 or 5 times a power of ten, at least `n`: round figures on the axis. */

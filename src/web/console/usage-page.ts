@@ -1,12 +1,15 @@
 /**
  * Usage and plan (docs/console.md): this month's requests against the quota — the figure `/v1/me` reports, read
- * from the same counters — split per channel and per day in a chart, and the plan's limits and domains.
+ * from the same counters — split per channel (REST, A2A, MCP, the explorer) and per day in a chart, and the plan's
+ * limits and domains. The parts sum to the total: what the daily counts do not hold is shown as its own part.
  */
 import type { FastifyInstance } from 'fastify';
 import { monthlyPeriod } from '../../access/counters.js';
 import { esc, page } from './html.js';
 import { requireUser } from './signed-in.js';
-import { CHANNELS, type DayCounts, total, usageChart } from './usage-chart.js';
+import { CHANNELS, type DayCounts, noCounts, total, usageChart } from './usage-chart.js';
+
+const UNSPLIT_NOTE = '; what was counted before this split began, or in the last second on another instance, is shown as not split';
 
 export function registerUsagePage(scope: FastifyInstance): void {
   const { store, counters, dailyUsage, clock } = scope.signedInDeps;
@@ -22,15 +25,17 @@ export function registerUsagePage(scope: FastifyInstance): void {
     const today = now.toISOString().slice(0, 10);
     const days: { day: string; counts: DayCounts }[] = [];
     for (let d = new Date(`${period.start}T00:00:00Z`); d.toISOString().slice(0, 10) <= today; d = new Date(d.getTime() + 86_400_000)) {
-      days.push({ day: d.toISOString().slice(0, 10), counts: { rest: 0, a2a: 0, mcp: 0 } });
+      days.push({ day: d.toISOString().slice(0, 10), counts: noCounts() });
     }
     const byDay = new Map(days.map((d) => [d.day, d.counts]));
-    const perChannel: DayCounts = { rest: 0, a2a: 0, mcp: 0 };
+    const perChannel: DayCounts = noCounts();
     for (const row of rows) {
       const counts = byDay.get(row.day);
       if (counts) counts[row.channel] += row.count;
       perChannel[row.channel] += row.count;
     }
+    // Charged before the daily counts began, or on another instance in the last second (not yet written).
+    const unsplit = Math.max(0, used - total(perChannel));
     const { plan } = who;
     const quota = plan.requests_per_month;
     const share = quota ? Math.min(100, (used / quota) * 100) : 0;
@@ -41,13 +46,15 @@ export function registerUsagePage(scope: FastifyInstance): void {
 ${quota ? `<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
 <div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${esc(period.end)}</div>
 ${CHANNELS.map((c) => `<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`).join('\n')}
+${unsplit > 0 ? `<div>Not split <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> by channel</div>` : ''}
 </div>
 <section>
 <h2>Requests per day</h2>
 <p class="legend">${CHANNELS.map((c) => `<span><i class="${c.id}"></i>${c.label}</span>`).join('')}</p>
 ${usageChart(days)}
 <p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${esc(period.start)} to ${esc(period.end)} (UTC).
-The total is the one <code>GET /v1/me</code> reports; the split per channel counts from the day this console began counting.</p>
+The total is the one <code>GET /v1/me</code> reports, and every request in it is in one part: REST (with bulk
+files), A2A, MCP, or the explorer's views (each data request a picture makes)${unsplit > 0 ? UNSPLIT_NOTE : ''}.</p>
 </section>
 <section>
 <h2>Plan: ${esc(plan.name)} <span class="pill">${esc(plan.code)}</span></h2>
@@ -71,7 +78,7 @@ ${
       (d) =>
         `<tr><td>${esc(d.day)}</td>${CHANNELS.map((c) => `<td class="num">${d.counts[c.id]}</td>`).join('')}<td class="num">${total(d.counts)}</td></tr>`,
     )
-    .join('\n') || '<tr><td colspan="5" class="muted">No requests yet this month.</td></tr>'
+    .join('\n') || `<tr><td colspan="${CHANNELS.length + 2}" class="muted">No requests yet this month.</td></tr>`
 }
 </tbody></table>
 </section>`;
