@@ -17,6 +17,7 @@ import { etagMatches } from '../../core/etag.js';
 import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
+import { methodsOtherThan } from '../http/methods.js';
 import { MAX_PARAMS_DEPTH } from '../jsonrpc/depth.js';
 import { sendAccepted } from '../jsonrpc/http-replies.js';
 import {
@@ -89,8 +90,8 @@ export interface A2aAgent<P, S> {
   challenge?(error: ApiError, request: FastifyRequest): string;
 }
 
-/** Methods other than POST on the endpoint: 405 with `Allow: POST`. (HEAD comes with GET.) */
-const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
+/** Methods other than POST on the endpoint, every one Node reads: 405 with `Allow: POST`. */
+const NOT_POST = methodsOtherThan(['POST']);
 
 /** Mounts the JSON-RPC endpoint at `path` (and `path/`: clients that join the interface URL as a base post there). */
 export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent: A2aAgent<P, S>): void {
@@ -102,7 +103,7 @@ export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent
     const notPost = (request: FastifyRequest, reply: FastifyReply) => refuseMethod(agent, request, reply);
     for (const url of [path, `${path}/`]) {
       scope.post(url, handler);
-      scope.route({ method: [...NOT_POST], url, handler: notPost });
+      scope.route({ method: NOT_POST, url, handler: notPost });
     }
   });
 }

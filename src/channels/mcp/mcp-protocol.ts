@@ -22,6 +22,7 @@ import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
 import { headerValue } from '../http/header-value.js';
+import { methodsOtherThan } from '../http/methods.js';
 import { sendAccepted } from '../jsonrpc/http-replies.js';
 import {
   isJsonContentType,
@@ -48,8 +49,8 @@ export interface MethodAnswer {
   readonly quota?: LimitState;
 }
 
-/** Methods other than POST: refused with 405. (HEAD comes with GET.) */
-const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
+/** Methods other than POST, every one Node reads: refused with 405. */
+const NOT_POST = methodsOtherThan(['POST']);
 const ALLOW = 'POST';
 const EMPTY_RESULT = '{}';
 
@@ -102,7 +103,7 @@ export function mountMcpEndpoint<P, T>(app: FastifyInstance, path: string, agent
       return sendJson(reply.code(Math.min(status, 500)), serialize(toErrorResponse(null, rpc)));
     });
     scope.post(path, (request, reply) => handlePost(agent, request, reply));
-    scope.route({ method: [...NOT_POST], url: path, handler: (request, reply) => handleNotPost(agent, request, reply) });
+    scope.route({ method: NOT_POST, url: path, handler: (request, reply) => handleNotPost(agent, request, reply) });
   });
 }
 

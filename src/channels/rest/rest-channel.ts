@@ -18,13 +18,14 @@ import { ApiError, toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
 import { headerValue } from '../http/header-value.js';
 import { rateLimitHeaderList } from '../http/limit-headers.js';
+import { methodsOtherThan } from '../http/methods.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
 import { registerDownloadRoute } from './bulk-download.js';
 import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
 import { FORMAT_PARAMETER, requestedFormat } from './csv-negotiation.js';
 
-const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const NOT_GET = methodsOtherThan(['GET']);
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 
 /** What a route's answers share, computed once per operation. */
@@ -57,7 +58,7 @@ export function registerRestChannel(app: FastifyInstance, core: Core, registry: 
 /** The interface is read-only: any other method on a route is 405 (`Allow: GET, HEAD`). */
 function refuseOtherMethods(app: FastifyInstance, url: string, baseUrl: string): void {
   app.route({
-    method: [...NOT_GET],
+    method: NOT_GET,
     url,
     handler: (request, reply) =>
       sendProblem(request, reply, new ApiError('method-not-allowed', { detail: `${request.method} is not allowed; use GET.` }), {
