@@ -203,7 +203,7 @@ describe("every method and the answers Node gives before routing, in the channel
   const SLUG = DEMO_DEPLOYMENTS[0].slug;
   const ODD_METHODS = ['TRACE', 'PROPFIND', 'SEARCH', 'PURGE', 'MKCOL', 'QUERY'];
 
-  it.each(ODD_METHODS)('%s on every JSON-RPC endpoint is 405 with Allow: POST, on REST with Allow: GET, HEAD', async (method) => {
+  it.each(ODD_METHODS)('%s on every JSON-RPC endpoint is 405 with Allow: POST, on GET routes with Allow: GET, HEAD', async (method) => {
     for (const url of ['/a2a', '/a2a/', `/agents/${SLUG}/a2a`]) {
       const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
       expectA2aRefusal(res, 405, 'method-not-allowed');
@@ -214,9 +214,11 @@ describe("every method and the answers Node gives before routing, in the channel
       expectMcpRefusal(res, 405, 'method-not-allowed');
       expect(res.headers.allow, url).toBe('POST');
     }
-    const rest = await send(method, '/v1/indicators', { headers: { 'content-type': 'application/json' } });
-    expectProblem(rest, 405, 'method-not-allowed');
-    expect(rest.headers.allow).toBe('GET, HEAD');
+    for (const url of ['/v1/indicators', '/.well-known/agent-card.json', `/agents/${SLUG}/.well-known/agent-card.json`]) {
+      const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 405, 'method-not-allowed');
+      expect(res.headers.allow, url).toBe('GET, HEAD');
+    }
   });
 
   it("an HTTP/1.1 request without Host is 400 in the channel's form, with its request id; HTTP/1.0 needs none", async () => {
@@ -229,6 +231,9 @@ describe("every method and the answers Node gives before routing, in the channel
     const a2a = await raw('POST /a2a HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}');
     expect(a2a.status).toBe(400);
     expect(JSON.parse(a2a.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    const twice = await raw('GET /v1/indicators HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n');
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body).detail).toMatch(/one Host header/);
     const old = await raw('GET /healthz HTTP/1.0\r\n\r\n');
     expect(old.status).toBe(200);
   });

@@ -6,6 +6,8 @@
  */
 import { METHODS } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../../lib/errors.js';
+import { sendProblem } from './problem-reply.js';
 
 const ARRIVING_METHODS = METHODS.filter((method) => method !== 'CONNECT');
 
@@ -23,4 +25,18 @@ export function routeEveryMethod(app: FastifyInstance): void {
 export function methodsOtherThan(served: readonly string[]): string[] {
   const left = new Set(served.includes('GET') ? [...served, 'HEAD'] : served);
   return ARRIVING_METHODS.filter((method) => !left.has(method));
+}
+
+const NOT_GET = methodsOtherThan(['GET']);
+
+/** Every other method on a GET route (REST, the agent cards): 405 with `Allow: GET, HEAD`, a problem document. */
+export function refuseMethodsOtherThanGet(app: FastifyInstance, url: string, baseUrl: string): void {
+  app.route({
+    method: NOT_GET,
+    url,
+    handler: (request, reply) => {
+      const error = new ApiError('method-not-allowed', { detail: `${request.method} is not allowed; use GET.` });
+      return sendProblem(request, reply, error, { baseUrl });
+    },
+  });
 }

@@ -1,9 +1,9 @@
 /**
- * The HTTP server, with the answers Node would give itself before Fastify sees a request made in the service's form
- * (docs/api.md, Errors): an HTTP/1.1 request without `Host` (400), an `Expect` other than `100-continue` (417) and
- * CONNECT (501: the service is no proxy). Node answers the first two with an empty body and drops a CONNECT
- * without a word; here each gets the refusal of the channel its path belongs to, with a request id.
- */
+ * The HTTP server, with the answers Node would give itself before Fastify sees a request made in the service's
+ * form (docs/api.md, Errors): an HTTP/1.1 request without `Host`, or any with two (400), an `Expect` other than
+ * `100-continue` (417) and CONNECT (501: the service is no proxy). Node answers the first with an empty body or
+ * not at all, the second with an empty body, and drops a CONNECT without a word; here each gets the refusal of the
+ * channel its path belongs to, with a request id. */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ApiError } from '../../lib/errors.js';
@@ -25,14 +25,15 @@ type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 /** Fastify's `serverFactory`: Node's server as Fastify would make it, Host checked by us instead of by Node. */
 export function createGuardedServer(handler: Handler, options: ServerOptions, refuse: PathRefusal): Server {
   const server = createServer({ ...options.http, requireHostHeader: false }, (request, response) => {
-    if (lacksHost(request)) return answer(response, refuse, noHost(), request.url);
+    const hostProblem = hostProblemOf(request);
+    if (hostProblem !== undefined) return answer(response, refuse, hostProblem, request.url);
     handler(request, response);
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
   if (options.connectionTimeout !== undefined) server.setTimeout(options.connectionTimeout);
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
-    const error = lacksHost(request) ? noHost() : unmetExpectation(request.headers.expect);
+    const error = hostProblemOf(request) ?? unmetExpectation(request.headers.expect);
     answer(response, refuse, error, request.url);
   });
   server.on('connect', (request: IncomingMessage, socket: Socket) => {
@@ -45,13 +46,22 @@ export function createGuardedServer(handler: Handler, options: ServerOptions, re
   return server;
 }
 
-/** RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host (HTTP/1.0 need not send one). */
-function lacksHost(request: IncomingMessage): boolean {
-  return request.headers.host === undefined && request.httpVersion === '1.1';
+/**
+ * RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host (HTTP/1.0 need not send one) and to
+ * any request with more than one (Node would keep the first).
+ */
+function hostProblemOf(request: IncomingMessage): ApiError | undefined {
+  if (request.headers.host === undefined) {
+    return request.httpVersion === '1.1' ? badHost('An HTTP/1.1 request must carry a Host header.') : undefined;
+  }
+  const raw = request.rawHeaders;
+  let hosts = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i].length === 4 && raw[i].toLowerCase() === 'host') hosts++;
+  return hosts > 1 ? badHost('A request must carry one Host header, not several.') : undefined;
 }
 
-function noHost(): ApiError {
-  return new ApiError('bad-request', { detail: 'An HTTP/1.1 request must carry a Host header.' });
+function badHost(detail: string): ApiError {
+  return new ApiError('bad-request', { detail });
 }
 
 function unmetExpectation(expect: string | undefined): ApiError {
