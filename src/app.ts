@@ -14,6 +14,8 @@ import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agen
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { a2aRefusal } from './channels/a2a/a2a-protocol.js';
 import { problemRefusal, type Refusal, type RefusalForm, requestLinePath, writeSocketRefusal } from './channels/http/framework-refusal.js';
+import { routeEveryMethod } from './channels/http/methods.js';
+import { createGuardedServer } from './channels/http/pre-routing.js';
 import { sendProblem } from './channels/http/problem-reply.js';
 import { type LogDestination, loggerOptions, OneLinePerRequest } from './channels/http/request-log.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
@@ -83,6 +85,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const refusal = (error: ApiError, requestId: string, path: string) =>
     refusalFormOf(path)(error, { baseUrl: config.baseUrl, requestId, instance: path });
   const http = Fastify({
+    // Node's own answers before a request reaches Fastify (no Host, an odd Expect, CONNECT), in the channel's form.
+    serverFactory: (handler, options) =>
+      createGuardedServer(handler, options, (error, path) => {
+        const requestId = nextRequestId();
+        return { requestId, refusal: refusal(error, requestId, path) };
+      }),
     logger: deps.logger || deps.logDestination ? loggerOptions(config.logLevel, deps.logDestination) : false,
     logController: new OneLinePerRequest(),
     genReqId: () => nextRequestId(),
@@ -109,6 +117,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     // refused with Fastify's own 503, which is not a problem document: shutting down loses nobody's request.
     return503OnClosing: false,
   });
+  // Every method Node reads reaches a route, so an endpoint answers the ones it does not serve with 405.
+  routeEveryMethod(http);
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
   const oauth = await createAuthorizationServer({
     baseUrl: config.baseUrl,

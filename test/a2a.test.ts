@@ -62,7 +62,36 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** A client that fetches the card without `A2A-Version`, as the TCK does; `legacyCompat` reads 0.3 cards too. */
+async function clientFromHeaderlessCard(legacyCompat: boolean): Promise<Client> {
+  const withoutVersion: typeof fetch = (input, init) => localFetch(input, { ...init, headers: {} });
+  const compat = { legacyCompat: { enabled: legacyCompat } };
+  return new ClientFactory(
+    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+      transports: [new JsonRpcTransportFactory({ fetchImpl: localFetch, ...compat })],
+      preferredTransports: ['JSONRPC'],
+      cardResolver: new DefaultAgentCardResolver({ fetchImpl: withoutVersion, ...compat }),
+    }),
+  ).createFromUrl(BASE_URL);
+}
+
 describe('agent card through the SDK', () => {
+  it.each([false, true])('a 1.0 client reading the card served without A2A-Version finds the 1.0 interface (compat %s)', async (compat) => {
+    const reader = await clientFromHeaderlessCard(compat);
+    const answer = asWireMessage(await reader.sendMessage(sendRequest('me', {}), auth(t.keys.premium)));
+    expect(answer).toMatchObject({ role: 'ROLE_AGENT', metadata: { skill: 'me', rest: '/v1/me' } });
+    // The card it read was the 0.3-shaped one, and /a2a still refuses a call without the version.
+    const raw = await fetch(`${address}/.well-known/agent-card.json`);
+    expect(((await raw.json()) as { preferredTransport?: string }).preferredTransport).toBe('JSONRPC');
+    const unversioned = await t.app.http.inject({
+      method: 'POST',
+      url: '/a2a',
+      headers: { authorization: `Bearer ${t.keys.premium}`, 'content-type': 'application/json' },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'message/send', params: {} }),
+    });
+    expect(JSON.parse(unversioned.body).error.code).toBe(-32009);
+  });
+
   it('resolves the 1.0 card with one skill per operation', async () => {
     const card = await new DefaultAgentCardResolver({ fetchImpl: localFetch }).resolve(BASE_URL);
     const wire = AgentCard.toJSON(card) as any;
@@ -195,13 +224,16 @@ describe('the card over HTTP', () => {
     }
     for (const headers of [{}, { 'a2a-version': '0.3' }, { 'a2a-version': '' }] as Record<string, string>[]) {
       const json = (await card(headers)).json();
+      // 0.3-shaped, claiming only what the endpoint serves: protocol 1.0 (a 0.3 call gets -32009), and the 1.0
+      // interface a 1.0 client looks for.
       expect(json).toMatchObject({
-        protocolVersion: '0.3.0',
+        protocolVersion: '1.0',
         url: `${BASE_URL}/a2a`,
         preferredTransport: 'JSONRPC',
         supportsAuthenticatedExtendedCard: true,
       });
-      expect(json.supportedInterfaces).toBeUndefined();
+      const v1 = (await card({ 'a2a-version': '1.0' })).json();
+      expect(json.supportedInterfaces).toEqual(v1.supportedInterfaces);
       expect(json.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
       expect(json.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     }

@@ -4,7 +4,7 @@
  * committed twice, expired and unknown quotes, licensed versus full credentials, ListTasks and CancelTask.
  */
 import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Task } from '@a2a-js/sdk';
-import { type Client, DefaultAgentCardResolver } from '@a2a-js/sdk/client';
+import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DEPLOYMENTS } from '../src/agents/demo/demo-agents.js';
 import { SKILL_IDS } from '../src/agents/skills/ids.js';
@@ -140,6 +140,28 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     for (const skill of card.skills) {
       for (const example of skill.examples) expect(JSON.parse(example).skill).toBe(skill.id);
     }
+  });
+
+  it('a 1.0 client reading the card served without A2A-Version (as the TCK) finds the 1.0 interface', async () => {
+    const fetchImpl = localFetch(host);
+    const withoutVersion: typeof fetch = (input, init) => fetchImpl(input, { ...init, headers: {} });
+    const reader = await new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new JsonRpcTransportFactory({ fetchImpl })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: withoutVersion }),
+      }),
+    ).createFromUrl(`${AGENTS_URL}/${slug}/`);
+    host.clock.advance(1_000);
+    const answer = Message.toJSON(
+      (await reader.sendMessage(
+        skillRequest('check_service_area', { municipality: facts.inside }),
+        bearer(host.credentials[slug].a2a),
+      )) as Message,
+    ) as any;
+    expect(answer.parts[0].data).toMatchObject({ inside: true });
+    const legacy = await (await withoutVersion(`${AGENTS_URL}/${slug}/.well-known/agent-card.json`)).json();
+    const endpoint = `${AGENTS_URL}/${slug}/a2a`;
+    expect(legacy).toMatchObject({ protocolVersion: '1.0', url: endpoint, preferredTransport: 'JSONRPC' });
   });
 
   it('check_service_area: a message, inside or not, and why', async () => {

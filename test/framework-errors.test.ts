@@ -6,6 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEPLOYMENTS, ensureDemoAgents } from '../src/agents/demo/demo-agents.js';
 import { expectProblem, expectValidation } from './helpers/expectations.js';
 import { BASE_URL, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
@@ -13,6 +14,7 @@ let t: TestApp;
 let port: number;
 beforeAll(async () => {
   t = await startTestApp();
+  await ensureDemoAgents(t.store, new Date(t.clock.now));
   await t.app.http.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.http.server.address() as { port: number }).port;
 });
@@ -194,5 +196,74 @@ describe('A2A and MCP: JSON-RPC refusals', () => {
     const res = await send('DELETE', '/mcp');
     expectMcpRefusal(res, 405, 'method-not-allowed');
     expect(res.headers.allow).toBe('POST');
+  });
+});
+
+describe("every method and the answers Node gives before routing, in the channel's form", () => {
+  const SLUG = DEMO_DEPLOYMENTS[0].slug;
+  const ODD_METHODS = ['TRACE', 'PROPFIND', 'SEARCH', 'PURGE', 'MKCOL', 'QUERY'];
+
+  it.each(ODD_METHODS)('%s on every JSON-RPC endpoint is 405 with Allow: POST, on GET routes with Allow: GET, HEAD', async (method) => {
+    for (const url of ['/a2a', '/a2a/', `/agents/${SLUG}/a2a`]) {
+      const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
+      expectA2aRefusal(res, 405, 'method-not-allowed');
+      expect(res.headers.allow, url).toBe('POST');
+    }
+    for (const url of ['/mcp', `/agents/${SLUG}/mcp`]) {
+      const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
+      expectMcpRefusal(res, 405, 'method-not-allowed');
+      expect(res.headers.allow, url).toBe('POST');
+    }
+    for (const url of ['/v1/indicators', '/.well-known/agent-card.json', `/agents/${SLUG}/.well-known/agent-card.json`]) {
+      const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 405, 'method-not-allowed');
+      expect(res.headers.allow, url).toBe('GET, HEAD');
+    }
+  });
+
+  it("an HTTP/1.1 request without Host is 400 in the channel's form, with its request id; HTTP/1.0 needs none", async () => {
+    const rest = await raw('GET /v1/indicators HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n');
+    expect(rest.status).toBe(400);
+    expect(rest.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = JSON.parse(rest.body);
+    expect(problem).toMatchObject({ type: `${BASE_URL}/problems/bad-request`, status: 400, instance: '/v1/indicators' });
+    expect(problem.request_id).toBe(rest.headers['request-id']);
+    const a2a = await raw('POST /a2a HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}');
+    expect(a2a.status).toBe(400);
+    expect(JSON.parse(a2a.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
+    const twice = await raw('GET /v1/indicators HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n');
+    expect(twice.status).toBe(400);
+    expect(JSON.parse(twice.body).detail).toMatch(/one Host header/);
+    const old = await raw('GET /healthz HTTP/1.0\r\n\r\n');
+    expect(old.status).toBe(200);
+  });
+
+  it("an Expect other than 100-continue is 417 in the channel's form; 100-continue still works", async () => {
+    const rest = await raw('GET /v1/indicators HTTP/1.1\r\nHost: x\r\nExpect: xyz\r\n\r\n');
+    expect(rest.status).toBe(417);
+    expect(rest.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const problem = JSON.parse(rest.body);
+    expect(problem).toMatchObject({ type: `${BASE_URL}/problems/expectation-failed`, status: 417 });
+    expect(problem.request_id).toBe(rest.headers['request-id']);
+    const mcp = await raw('POST /mcp HTTP/1.1\r\nHost: x\r\nExpect: xyz\r\nContent-Length: 2\r\n\r\n{}');
+    expect(mcp.status).toBe(417);
+    const inMcp = JSON.parse(mcp.body).error.data;
+    expect(inMcp).toMatchObject({ type: `${BASE_URL}/problems/expectation-failed`, status: 417 });
+    const described = await t.get('/problems/expectation-failed', { key: null });
+    expect(described.json).toMatchObject({ status: 417 });
+    const continued = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    expect(continued.status).toBe(100);
+    expect(continued.body).toContain('HTTP/1.1 200');
+  });
+
+  it('CONNECT is answered 501 not-implemented, a problem document, then the connection closed', async () => {
+    const tunnel = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+    expect(tunnel.status).toBe(501);
+    expect(tunnel.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(JSON.parse(tunnel.body)).toMatchObject({ type: `${BASE_URL}/problems/not-implemented`, status: 501 });
+    expect(tunnel.headers.connection).toBe('close');
+    const onA2a = await raw('CONNECT /a2a HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(onA2a.status).toBe(501);
+    expect(JSON.parse(onA2a.body)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32000 } });
   });
 });

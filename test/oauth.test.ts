@@ -6,6 +6,7 @@
  * reused rotated refresh token, a metadata document on a private address, a token in the query string.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEPLOYMENTS, ensureDemoAgents } from '../src/agents/demo/demo-agents.js';
 import { SCOPES } from '../src/lib/domains.js';
 import { REGISTRATIONS_PER_MINUTE } from '../src/oauth/routes.js';
 import { authorize, connectedClient, consent, pkce, REDIRECT, RESOURCE, register, tokenRequest } from './helpers/oauth-flow.js';
@@ -198,6 +199,40 @@ describe('the resource refuses', () => {
     const res = await mcp(null, 'me', {}, `/mcp?access_token=${tokens.access_token}`);
     expect(res.status).toBe(401);
     expect(res.challenge).toContain('error="invalid_token"');
+  });
+
+  it('a token in X-API-Key, even a good one, on /mcp, /a2a and a company agent: tokens travel only as Bearer', async () => {
+    const { tokens } = await connectedClient(t, t.accounts.premium);
+    await ensureDemoAgents(t.store, new Date(t.clock.now));
+    const rpc = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } } };
+    for (const url of ['/mcp', '/a2a', `/agents/${DEMO_DEPLOYMENTS[0].slug}/a2a`, `/agents/${DEMO_DEPLOYMENTS[0].slug}/mcp`]) {
+      const res = await t.app.http.inject({
+        method: 'POST',
+        url,
+        headers: { ...JSON_HEADERS, 'a2a-version': '1.0', 'x-api-key': tokens.access_token },
+        payload: JSON.stringify(url.endsWith('mcp') ? { jsonrpc: '2.0', id: 1, method: 'tools/list' } : rpc),
+      });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.headers['www-authenticate'], url).toMatch(/^Bearer/);
+      expect(JSON.parse(res.body).error.code, url).toBe(-32000);
+    }
+    const onMcp = await t.app.http.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...JSON_HEADERS, 'x-api-key': tokens.access_token },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(onMcp.headers['www-authenticate']).toBe(`Bearer resource_metadata="${MCP_METADATA}", error="invalid_token"`);
+    expect(JSON.parse(onMcp.body).error.data.detail).toMatch(/Authorization: Bearer/);
+    // The same token as Bearer still works, and an API key in X-API-Key too.
+    expect((await mcp(tokens.access_token, 'me')).status).toBe(200);
+    const keyInHeader = await t.app.http.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...JSON_HEADERS, 'x-api-key': t.keys.premium },
+      payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(keyInHeader.statusCode).toBe(200);
   });
 
   it('a token on the REST API, which takes API keys only', async () => {

@@ -63,6 +63,8 @@ export class Authenticator {
     if (secret === undefined) throw invalid('No API key was sent. Send `Authorization: Bearer sk_live_…`.');
     // A malformed Authorization header gives an empty credential: it is answered as a key's, with what is wrong.
     if (secret !== '' && !isApiKeyShaped(secret) && headers.tokenAudience !== undefined && this.#tokens) {
+      // Tokens travel only in `Authorization: Bearer` (docs/oauth.md); X-API-Key takes API keys.
+      if (!headers.authorization?.trim()) throw tokenOutsideAuthorization();
       return this.#authenticateToken(secret, headers.tokenAudience, nowMs);
     }
     const parsed = shapedKeySecret(secret);
@@ -171,6 +173,14 @@ function malformed(headers: CredentialHeaders): string | undefined {
 
 function invalid(detail = 'The API key is not valid: it is wrong, expired or revoked.'): ApiError {
   return new ApiError('invalid-auth', { detail });
+}
+
+/** A value in X-API-Key that is not an API key, on a channel that takes tokens: never read as a token. */
+function tokenOutsideAuthorization(): ApiError {
+  return new ApiError('invalid-auth', {
+    detail: 'X-API-Key takes API keys (sk_live_…) only: an OAuth access token is accepted only as `Authorization: Bearer …`.',
+    challenge: 'invalid_token',
+  });
 }
 
 /** A bearer value that is not an API key and not a live access token for this resource (RFC 6750 `invalid_token`). */

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Counters } from '../access/counters.js';
 import { mountA2aEndpoint, sendCard } from '../channels/a2a/a2a-protocol.js';
 import { A2A_PATH, AGENT_CARD_PATH } from '../channels/a2a/card.js';
+import { refuseMethodsOtherThanGet } from '../channels/http/methods.js';
 import { sendProblem } from '../channels/http/problem-reply.js';
 import { mountMcpEndpoint } from '../channels/mcp/mcp-protocol.js';
 import { MCP_PATH } from '../channels/mcp/protocol.js';
@@ -71,6 +72,9 @@ export function registerAgentHost(
   const base = `${agentsMountPath(config.agentsUrl)}/:slug`;
   http.get(`${base}${AGENT_CARD_PATH}`, (request, reply) => serveCard(host, request, reply));
   http.get(`${base}/artifacts/:artifact`, (request, reply) => serveArtifact(host, request, reply));
+  for (const url of [`${base}${AGENT_CARD_PATH}`, `${base}/artifacts/:artifact`]) {
+    refuseMethodsOtherThanGet(http, url, config.baseUrl);
+  }
   mountA2aEndpoint(http, `${base}${A2A_PATH}`, new HostA2aAgent(host, runner, options.blockingWaitMs ?? 10_000));
   mountMcpEndpoint(http, `${base}${MCP_PATH}`, new HostMcpServer(host));
 

@@ -125,6 +125,13 @@ export const ERROR_KINDS = {
     a2a: 'http',
     mcp: 'http',
   },
+  'expectation-failed': {
+    status: 417,
+    title: 'Expectation failed',
+    description: 'The request has an `Expect` header the service cannot meet: only `Expect: 100-continue` is understood.',
+    a2a: 'http',
+    mcp: 'http',
+  },
   'validation-error': {
     status: 422,
     title: 'Invalid parameter',
@@ -153,6 +160,13 @@ export const ERROR_KINDS = {
     description: 'An unexpected error. It has been logged with the `request_id`; retry later or report the id.',
     a2a: -32603,
     mcp: 'result',
+  },
+  'not-implemented': {
+    status: 501,
+    title: 'Method not implemented',
+    description: 'The method is served on no resource: CONNECT asks for a tunnel, and the service is no proxy.',
+    a2a: 'http',
+    mcp: 'http',
   },
   'service-unavailable': {
     status: 503,
@@ -298,10 +312,13 @@ export function kindOfStatus(status: number): ErrorKind {
       return 'request-timeout';
     case 413:
       return 'payload-too-large';
+    case 417:
+      return 'expectation-failed';
     case 414:
     case 431:
       return 'header-fields-too-large';
     default:
+      if (status === 501) return 'not-implemented';
       return status >= 400 && status < 500 ? 'bad-request' : 'internal';
   }
 }

@@ -17,6 +17,7 @@ import { authorizationServerMetadataUrl, OAUTH_PATHS, oauthResource } from '../.
 import { OPENAPI_DOCUMENT_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
 import { rateLimitHeaders } from '../http/limit-headers.js';
+import { refuseMethodsOtherThanGet } from '../http/methods.js';
 import { protectedResourceChallenge, protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
@@ -74,6 +75,7 @@ function cardSkill(op: AnyOperation): CardSkill {
 export function registerA2aChannel(app: FastifyInstance, core: Core, registry: Registry): void {
   const cards = new Cards(dataCardSpec(core.baseUrl, registry.all));
   app.get(AGENT_CARD_PATH, (request, reply) => serveCard(core, cards, request, reply));
+  refuseMethodsOtherThanGet(app, AGENT_CARD_PATH, core.baseUrl);
   mountA2aEndpoint(app, A2A_PATH, new DataAgent(core, registry, cards));
 }
 

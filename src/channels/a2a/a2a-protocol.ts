@@ -7,7 +7,8 @@
  *
  * POST, in order:
  *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
- *   JSON-RPC: Content-Type (-32005) → JSON (-32700) → A2A-Version 1.0 (-32009) → request object (-32600)
+ *   JSON-RPC: Content-Type (-32005) → JSON (-32700) → a notification (no `id`): 202, empty, not run
+ *             → A2A-Version 1.0 (-32009) → request object (-32600), params nested too deeply (-32602)
  *             → method (-32601) → params: for SendMessage the task it continues (-32001), then the message and
  *             the skill (-32602, -32005, -32004, …)
  */
@@ -16,6 +17,9 @@ import { etagMatches } from '../../core/etag.js';
 import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
+import { methodsOtherThan } from '../http/methods.js';
+import { MAX_PARAMS_DEPTH } from '../jsonrpc/depth.js';
+import { sendAccepted } from '../jsonrpc/http-replies.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -86,8 +90,8 @@ export interface A2aAgent<P, S> {
   challenge?(error: ApiError, request: FastifyRequest): string;
 }
 
-/** Methods other than POST on the endpoint: 405 with `Allow: POST`. (HEAD comes with GET.) */
-const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
+/** Methods other than POST on the endpoint, every one Node reads: 405 with `Allow: POST`. */
+const NOT_POST = methodsOtherThan(['POST']);
 
 /** Mounts the JSON-RPC endpoint at `path` (and `path/`: clients that join the interface URL as a base post there). */
 export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent: A2aAgent<P, S>): void {
@@ -99,7 +103,7 @@ export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent
     const notPost = (request: FastifyRequest, reply: FastifyReply) => refuseMethod(agent, request, reply);
     for (const url of [path, `${path}/`]) {
       scope.post(url, handler);
-      scope.route({ method: [...NOT_POST], url, handler: notPost });
+      scope.route({ method: NOT_POST, url, handler: notPost });
     }
   });
 }
@@ -172,6 +176,8 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
   }
   const parsed = parseJsonRpc(rawBody(request.body));
   if (!parsed.ok && parsed.error.code === JSONRPC_CODES.parseError) return answer(reply, agent.headers(principal), null, parsed.error);
+  // JSON-RPC 2.0 §4.1: a notification gets no answer, so it is not run (nothing executed, charged or created).
+  if (parsed.ok && parsed.notification) return sendAccepted(reply, agent.headers(principal));
 
   const version = requestedVersion(request.headers['a2a-version'], request.query);
   if (!version.isV1) {
@@ -187,7 +193,7 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
       ),
     );
   }
-  if (!parsed.ok) return answer(reply, agent.headers(principal), parsed.id, parsed.error);
+  if (!parsed.ok) return answer(reply, agent.headers(principal), parsed.id, inA2aForm(parsed.error));
 
   const { request: rpc, id } = parsed;
   try {
@@ -239,6 +245,12 @@ async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: strin
       }
       throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}.`);
   }
+}
+
+/** An envelope error as A2A gives it: -32602 (params nested too deeply) names the field, with a BadRequest. */
+function inA2aForm(error: JsonRpcError): JsonRpcError {
+  if (error.code !== JSONRPC_CODES.invalidParams) return error;
+  return paramsError('params', `is nested deeper than ${MAX_PARAMS_DEPTH} levels`);
 }
 
 function taskIdOf(params: Json): string {

@@ -2,8 +2,8 @@
  * Agent cards of any agent this service hosts — the data service (derived from the registry) and each company
  * deployment (derived from its skills): one skill per callable thing, the JSON Schema of each skill's input in
  * the card's extension, the credential as Bearer and as `X-API-Key`. Two shapes: A2A 1.0 (ProtoJSON,
- * `supportedInterfaces`, oneof security schemes) and the 0.3 compatibility card (`url`, `preferredTransport`,
- * OpenAPI-style security schemes).
+ * `supportedInterfaces`, oneof security schemes) and the 0.3-shaped compatibility card (`url`,
+ * `preferredTransport`, OpenAPI-style security schemes), which names the same 1.0 interface.
  *
  * The public cards are serialised once, with their ETag; extended cards (cut to the skills a credential can
  * call) are serialised once per distinct set of skills.
@@ -12,7 +12,6 @@ import { createHash } from 'node:crypto';
 import type { JsonSchema } from '../../core/json-schema.js';
 
 export const A2A_PROTOCOL_VERSION = '1.0';
-export const A2A_LEGACY_CARD_VERSION = '0.3.0';
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
 export const A2A_PATH = '/a2a';
 /** The card extension that carries every skill's input schema (`capabilities.extensions[0]`). */
@@ -152,12 +151,17 @@ function capabilities(skills: readonly CardSkill[]) {
   };
 }
 
+/** The one interface: JSON-RPC at the exact endpoint, protocol 1.0. */
+function supportedInterfaces(spec: CardSpec) {
+  return [{ url: spec.url, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }];
+}
+
 /** The A2A 1.0 card (ProtoJSON). */
 export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.skills): Record<string, unknown> {
   return {
     name: spec.name,
     description: spec.description,
-    supportedInterfaces: [{ url: spec.url, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
+    supportedInterfaces: supportedInterfaces(spec),
     provider: spec.provider,
     version: spec.version,
     ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
@@ -169,12 +173,18 @@ export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.sk
   };
 }
 
-/** The A2A 0.3 compatibility card, served when the request names no 1.0 version. */
+/**
+ * The 0.3-shaped compatibility card, served when the request names no 1.0 version (a client that fetched the card
+ * without `A2A-Version`, as the TCK does). It claims nothing the endpoint refuses: its `protocolVersion` is 1.0, the
+ * only one `url` speaks (a 0.3 call gets -32009), and it carries the 1.0 card's `supportedInterfaces` too, which 1.0
+ * clients read first (a card with them is a 1.0 card to them, whatever else it holds): docs/a2a.md, The agent card.
+ */
 export function buildLegacyCard(spec: CardSpec): Record<string, unknown> {
   return {
-    protocolVersion: A2A_LEGACY_CARD_VERSION,
+    protocolVersion: A2A_PROTOCOL_VERSION,
     name: spec.name,
     description: spec.description,
+    supportedInterfaces: supportedInterfaces(spec),
     url: spec.url,
     preferredTransport: 'JSONRPC',
     additionalInterfaces: [{ url: spec.url, transport: 'JSONRPC' }],

@@ -7,6 +7,8 @@
  * expect one request per POST.
  */
 
+import { MAX_PARAMS_DEPTH, nestsDeeperThan } from './depth.js';
+
 /** A request id: string or number; `null` only in answers to requests whose id could not be read. */
 export type JsonRpcId = string | number | null;
 
@@ -113,7 +115,16 @@ export function parseJsonRpc(body: string | Buffer | unknown): ParsedRequest {
   if (params !== undefined && (params === null || typeof params !== 'object')) {
     return invalid(id, '"params" must be an object or an array when present.');
   }
-  return { ok: true, request: message as unknown as JsonRpcRequest, id, notification: !('id' in message) };
+  const notification = !('id' in message);
+  // A notification is never run, so its depth does not matter; a request nested too deeply is refused here, once.
+  if (!notification && nestsDeeperThan(message, MAX_PARAMS_DEPTH + 1)) {
+    const why = `nested deeper than ${MAX_PARAMS_DEPTH} levels`;
+    if (params !== undefined && nestsDeeperThan(params, MAX_PARAMS_DEPTH)) {
+      return { ok: false, id, error: new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`) };
+    }
+    return invalid(id, `a member is ${why}.`);
+  }
+  return { ok: true, request: message as unknown as JsonRpcRequest, id, notification };
 }
 
 function invalid(id: JsonRpcId, why: string): ParsedRequest {

@@ -8,8 +8,8 @@
  * POST, in order:
  *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
  *             → MCP-Protocol-Version one of the three versions (400, -32022) → Content-Type (415)
- *             → one JSON-RPC message (400: -32700, batch -32600) → a notification or a response from the client:
- *             202, empty body
+ *             → one JSON-RPC message (400: -32700, batch -32600; params nested too deeply: -32602)
+ *             → a notification or a response from the client: 202, empty body
  *   the era:  a request of the 2026-07-28 revision (`_meta` version, `server/discover`) is checked by
  *             `modern-era.ts` (its headers and `_meta`); tools/list and tools/call then run through the same dispatch
  *   JSON-RPC: method (-32601) → params (-32602) → initialize | ping | tools/list | tools/call
@@ -22,6 +22,8 @@ import { ApiError, toApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
 import { headerValue } from '../http/header-value.js';
+import { methodsOtherThan } from '../http/methods.js';
+import { sendAccepted } from '../jsonrpc/http-replies.js';
 import {
   isJsonContentType,
   JSONRPC_CODES,
@@ -47,8 +49,8 @@ export interface MethodAnswer {
   readonly quota?: LimitState;
 }
 
-/** Methods other than POST: refused with 405. (HEAD comes with GET.) */
-const NOT_POST = ['GET', 'DELETE', 'PUT', 'PATCH', 'OPTIONS'] as const;
+/** Methods other than POST, every one Node reads: refused with 405. */
+const NOT_POST = methodsOtherThan(['POST']);
 const ALLOW = 'POST';
 const EMPTY_RESULT = '{}';
 
@@ -101,7 +103,7 @@ export function mountMcpEndpoint<P, T>(app: FastifyInstance, path: string, agent
       return sendJson(reply.code(Math.min(status, 500)), serialize(toErrorResponse(null, rpc)));
     });
     scope.post(path, (request, reply) => handlePost(agent, request, reply));
-    scope.route({ method: [...NOT_POST], url: path, handler: (request, reply) => handleNotPost(agent, request, reply) });
+    scope.route({ method: NOT_POST, url: path, handler: (request, reply) => handleNotPost(agent, request, reply) });
   });
 }
 
@@ -137,7 +139,9 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
   if (!parsed.ok) {
     // A JSON-RPC response POSTed by the client (to a request this server never sends) is accepted and ignored.
     if (parsed.error.code === JSONRPC_CODES.invalidRequest && isClientResponse(text)) return sendAccepted(reply, agent.headers(principal));
-    return sendRpcError(reply.code(400), agent.headers(principal), parsed.id, parsed.error);
+    // A malformed message is a 400; params nested too deeply (jsonrpc/depth.ts) are answered as any bad params.
+    const status = parsed.error.code === JSONRPC_CODES.invalidParams ? 200 : 400;
+    return sendRpcError(reply.code(status), agent.headers(principal), parsed.id, parsed.error);
   }
   if (parsed.notification) return sendAccepted(reply, agent.headers(principal));
   const { request: rpc, id } = parsed;
@@ -245,11 +249,6 @@ async function handleNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyReques
 
 function sendJson(reply: FastifyReply, body: string | Buffer) {
   return reply.header('cache-control', 'no-store').type('application/json').send(body);
-}
-
-/** 202 with no body (Fastify would send `null` for `send(null)` under a JSON content type). */
-function sendAccepted(reply: FastifyReply, headers: Record<string, string>) {
-  return reply.code(202).headers(headers).header('cache-control', 'no-store').send();
 }
 
 /** A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set. */

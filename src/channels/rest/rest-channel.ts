@@ -14,17 +14,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CSV_MEDIA_TYPE } from '../../core/csv.js';
 import type { Admission, Core, Outcome } from '../../core/execute.js';
 import type { AnyOperation } from '../../core/operation.js';
-import { ApiError, toApiError } from '../../lib/errors.js';
+import { toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
 import { headerValue } from '../http/header-value.js';
 import { rateLimitHeaderList } from '../http/limit-headers.js';
+import { refuseMethodsOtherThanGet } from '../http/methods.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
 import { registerDownloadRoute } from './bulk-download.js';
 import { type ContentEncoding, encodeBody, MIN_COMPRESSED_BYTES, negotiateEncoding } from './content-encoding.js';
 import { FORMAT_PARAMETER, requestedFormat } from './csv-negotiation.js';
 
-const NOT_GET = ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 const JSON_MEDIA_TYPE = 'application/json; charset=utf-8';
 
 /** What a route's answers share, computed once per operation. */
@@ -46,24 +46,13 @@ export function registerRestChannel(app: FastifyInstance, core: Core, registry: 
       vary: csv ? 'Authorization, X-API-Key, Accept, Accept-Encoding' : 'Authorization, X-API-Key, Accept-Encoding',
     };
     app.get(operation.rest.path, (request, reply) => handle(core, route, request, reply));
-    refuseOtherMethods(app, operation.rest.path, core.baseUrl);
+    // The interface is read-only: any other method on a route is 405 (`Allow: GET, HEAD`).
+    refuseMethodsOtherThanGet(app, operation.rest.path, core.baseUrl);
     if (operation.rest.download) {
       registerDownloadRoute(app, core, operation, operation.rest.download);
-      refuseOtherMethods(app, operation.rest.download.path, core.baseUrl);
+      refuseMethodsOtherThanGet(app, operation.rest.download.path, core.baseUrl);
     }
   }
-}
-
-/** The interface is read-only: any other method on a route is 405 (`Allow: GET, HEAD`). */
-function refuseOtherMethods(app: FastifyInstance, url: string, baseUrl: string): void {
-  app.route({
-    method: [...NOT_GET],
-    url,
-    handler: (request, reply) =>
-      sendProblem(request, reply, new ApiError('method-not-allowed', { detail: `${request.method} is not allowed; use GET.` }), {
-        baseUrl,
-      }),
-  });
 }
 
 async function handle(core: Core, route: RouteFacts, request: FastifyRequest, reply: FastifyReply) {
