@@ -98,6 +98,12 @@ describe.each(SLUGS)('deployment %s', (slug) => {
       arguments: { buyer: '999999999' },
     })) as CallToolResult;
     expect(unknownBuyer.structuredContent).toMatchObject({ status: 404 });
+    const backwards = (await client.callTool({
+      name: 'procurement_research_buyer',
+      arguments: { buyer: '500051070', from: '2024-12-31', to: '2024-01-01' },
+    })) as CallToolResult;
+    expect(backwards.isError).toBe(true);
+    expect(backwards.structuredContent).toMatchObject({ status: 422, errors: [{ field: 'from' }] });
     // Skills not offered on MCP are not tools.
     await expect(client.callTool({ name: 'prepare_action', arguments: {} })).rejects.toThrow(/Unknown tool/);
     await client.close();

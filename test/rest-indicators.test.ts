@@ -559,6 +559,18 @@ describe('GET /v1/indicators/{key}/series', () => {
       });
       for (const p of items) expect(p.reference_date >= windowStart).toBe(true);
     });
+
+    it('medians take the same window and refuse a from after to as series do', async () => {
+      const windowStart = yearsAgo(t.clock.now, N);
+      const full = (await t.get('/v1/indicators/population/medians', { key: bulkKey })).json;
+      expect(full.some((p: any) => p.reference_date < windowStart)).toBe(true); // the window does cut something
+      const clamped = await t.get('/v1/indicators/population/medians?from=1990-01-01', { key: shortKey });
+      expect(clamped.status, clamped.body).toBe(200);
+      expect(clamped.json.map((p: any) => p.reference_date)).toEqual(
+        full.map((p: any) => p.reference_date).filter((d: string) => d >= windowStart),
+      );
+      expectValidation(await t.get('/v1/indicators/population/medians?from=2022-01-01&to=2021-01-01'), 'from');
+    });
   });
 
   describe('values by plan', () => {

@@ -56,7 +56,7 @@ const LEASE_MS = 5 * 60_000;
 const USED_TTL_MS = 40 * 86_400_000;
 const COMMAND_TIMEOUT_MS = 1_000;
 /** How often settlements left by a fault are retried, while there are any. */
-const SETTLE_EVERY_MS = 500;
+const RETRY_EVERY_MS = 500;
 /** Settlements kept for Redis's return; past this the oldest go (see the header). */
 const MAX_UNSETTLED = 100_000;
 
@@ -102,8 +102,8 @@ return 1
 
 interface Scripts {
   munidataGcra(key: string, nowMs: number, intervalMs: number, windowMs: number): Promise<[number, string]>;
-  munidataReserve(used: string, held: string, limit: number, leaseMs: number, id: string): Promise<[number, number]>;
-  munidataCommit(used: string, held: string, id: string): Promise<number>;
+  munidataReserve(usedKey: string, heldKey: string, limit: number, leaseMs: number, id: string): Promise<[number, number]>;
+  munidataCommit(usedKey: string, heldKey: string, id: string): Promise<number>;
 }
 
 /** Where connection changes are reported (Fastify's logger fits). */
@@ -134,8 +134,8 @@ interface Month {
   readonly id: string;
   readonly accountId: number;
   readonly period: string;
-  readonly used: string;
-  readonly held: string;
+  readonly usedKey: string;
+  readonly heldKey: string;
 }
 
 export class RedisCounters implements Counters {
@@ -147,14 +147,14 @@ export class RedisCounters implements Counters {
   /** This instance's part of every reservation id. */
   readonly #instance = randomBytes(6).toString('hex');
   #sequence = 0;
-  /** This instance's unsettled reservation ids per month, oldest first. */
-  readonly #held = new Map<string, string[]>();
+  /** This instance's open reservations (granted, not yet committed or refunded): their ids per month, oldest first. */
+  readonly #openReservations = new Map<string, string[]>();
   readonly #rebuilding = new Map<string, Promise<void>>();
   #reachable: boolean | undefined;
   /** Settlements a fault left for later, oldest first. */
   #unsettled: Unsettled[] = [];
-  #settling: Promise<void> | undefined;
-  #settleTimer: NodeJS.Timeout | undefined;
+  #retrying: Promise<void> | undefined;
+  #retryTimer: NodeJS.Timeout | undefined;
   readonly #log: CountersLog | undefined;
 
   /** Connects (waiting up to two seconds) and returns the counters; unreachable, they answer 503 until Redis is. */
@@ -188,7 +188,7 @@ export class RedisCounters implements Counters {
     redis.on('ready', () => {
       if (this.#reachable === false) options.log?.info({}, 'counters: Redis reachable again');
       this.#reachable = true;
-      void this.settle();
+      void this.#retryUnsettled();
     });
     this.#redis = redis as Redis & Scripts;
   }
@@ -222,46 +222,46 @@ export class RedisCounters implements Counters {
   async reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation> {
     const month = this.#month(accountId, period);
     const id = `${this.#instance}:${(this.#sequence++).toString(36)}`;
-    const reserve = () => this.#command(() => this.#redis.munidataReserve(month.used, month.held, limit ?? -1, this.#leaseMs, id));
+    const tryReserve = () => this.#command(() => this.#redis.munidataReserve(month.usedKey, month.heldKey, limit ?? -1, this.#leaseMs, id));
     let status: number;
     let used: number;
     try {
-      [status, used] = await reserve();
+      [status, used] = await tryReserve();
       if (status === -1) {
         await this.#rebuild(month);
-        [status, used] = await reserve();
+        [status, used] = await tryReserve();
         if (status === -1) throw new DependencyUnavailableError('counters', { cause: new Error('the month count vanished twice') });
       }
     } catch (error) {
       // Redis may have applied the reservation before the reply was lost: release it when Redis answers again.
-      if (error instanceof DependencyUnavailableError) this.#leave({ kind: 'release', month, id });
+      if (error instanceof DependencyUnavailableError) this.#retryLater({ kind: 'release', month, id });
       throw error;
     }
     if (status === 0) return { granted: false, used };
-    const ids = this.#held.get(month.id);
+    const ids = this.#openReservations.get(month.id);
     if (ids) ids.push(id);
-    else this.#held.set(month.id, [id]);
+    else this.#openReservations.set(month.id, [id]);
     return { granted: true, used };
   }
 
   async commitQuota(accountId: number, period: string): Promise<void> {
     const month = this.#month(accountId, period);
-    const id = this.#settle(month);
+    const id = this.#takeOldestReservation(month);
     // Charged whatever Redis says now: the reservation was granted and the answer succeeded.
     this.#journal.add(accountId, period);
     try {
-      await this.#redis.munidataCommit(month.used, month.held, id);
+      await this.#redis.munidataCommit(month.usedKey, month.heldKey, id);
     } catch (error) {
       if (unavailable(error) === error) throw error; // an error Redis replied to a valid connection: a bug
-      this.#leave({ kind: 'commit', month, id });
+      this.#retryLater({ kind: 'commit', month, id });
     }
   }
 
   async refundQuota(accountId: number, period: string): Promise<void> {
     const month = this.#month(accountId, period);
-    const id = this.#settle(month);
+    const id = this.#takeOldestReservation(month);
     // Not reaching Redis here costs the caller nothing; the unit comes back once Redis answers again.
-    await this.#redis.zrem(month.held, id).catch(() => this.#leave({ kind: 'release', month, id }));
+    await this.#redis.zrem(month.heldKey, id).catch(() => this.#retryLater({ kind: 'release', month, id }));
   }
 
   /** Settlements left by a fault, not yet confirmed by Redis. */
@@ -270,49 +270,49 @@ export class RedisCounters implements Counters {
   }
 
   /** Retries the settlements a fault left, in order, until one fails; concurrent calls share one pass. */
-  settle(): Promise<void> {
-    this.#settling ??= this.#settlePass().finally(() => {
-      this.#settling = undefined;
+  #retryUnsettled(): Promise<void> {
+    this.#retrying ??= this.#retryPass().finally(() => {
+      this.#retrying = undefined;
     });
-    return this.#settling;
+    return this.#retrying;
   }
 
-  async #settlePass(): Promise<void> {
+  async #retryPass(): Promise<void> {
     while (this.#unsettled.length > 0) {
       const next = this.#unsettled[0] as Unsettled;
       const { month, id } = next;
       try {
-        if (next.kind === 'commit') await this.#redis.munidataCommit(month.used, month.held, id);
-        else await this.#redis.zrem(month.held, id);
+        if (next.kind === 'commit') await this.#redis.munidataCommit(month.usedKey, month.heldKey, id);
+        else await this.#redis.zrem(month.heldKey, id);
       } catch (error) {
         // Still unreachable: the timer or the reconnection tries again. (A script error would never pass: dropped.)
         if (unavailable(error) !== error) return;
       }
       this.#unsettled.shift();
     }
-    clearInterval(this.#settleTimer);
-    this.#settleTimer = undefined;
+    clearInterval(this.#retryTimer);
+    this.#retryTimer = undefined;
   }
 
   /** Keeps a settlement for when Redis answers again; bounded, the oldest dropped past MAX_UNSETTLED. */
-  #leave(settlement: Unsettled): void {
+  #retryLater(settlement: Unsettled): void {
     this.#unsettled.push(settlement);
     if (this.#unsettled.length > MAX_UNSETTLED) {
       this.#unsettled.splice(0, this.#unsettled.length - MAX_UNSETTLED);
       this.#log?.warn({ kept: MAX_UNSETTLED }, 'counters: too many settlements waiting for Redis; the oldest were dropped');
     }
-    if (!this.#settleTimer) {
-      this.#settleTimer = setInterval(() => void this.settle(), SETTLE_EVERY_MS);
-      this.#settleTimer.unref();
+    if (!this.#retryTimer) {
+      this.#retryTimer = setInterval(() => void this.#retryUnsettled(), RETRY_EVERY_MS);
+      this.#retryTimer.unref();
     }
   }
 
   async usage(accountId: number, period: string): Promise<number> {
     const month = this.#month(accountId, period);
-    let used = await this.#command(() => this.#redis.get(month.used));
+    let used = await this.#command(() => this.#redis.get(month.usedKey));
     if (used === null) {
       await this.#rebuild(month);
-      used = await this.#command(() => this.#redis.get(month.used));
+      used = await this.#command(() => this.#redis.get(month.usedKey));
     }
     return Number(used ?? 0);
   }
@@ -326,8 +326,8 @@ export class RedisCounters implements Counters {
   }
 
   async close(): Promise<void> {
-    clearInterval(this.#settleTimer);
-    await this.settle().catch(() => {});
+    clearInterval(this.#retryTimer);
+    await this.#retryUnsettled().catch(() => {});
     try {
       await this.#journal.close();
     } finally {
@@ -338,14 +338,14 @@ export class RedisCounters implements Counters {
   #month(accountId: number, period: string): Month {
     const id = `${accountId}:${period}`;
     const base = `${this.#prefix}{q:${id}}`;
-    return { id, accountId, period, used: `${base}:used`, held: `${base}:held` };
+    return { id, accountId, period, usedKey: `${base}:used`, heldKey: `${base}:held` };
   }
 
   /** Takes this instance's oldest unsettled reservation of the month. */
-  #settle(month: Month): string {
-    const ids = this.#held.get(month.id);
+  #takeOldestReservation(month: Month): string {
+    const ids = this.#openReservations.get(month.id);
     const id = ids?.shift() ?? '';
-    if (ids?.length === 0) this.#held.delete(month.id);
+    if (ids?.length === 0) this.#openReservations.delete(month.id);
     return id;
   }
 
@@ -360,7 +360,7 @@ export class RedisCounters implements Counters {
         .exclusive(async () => {
           const persisted = await this.#store.getUsage(month.accountId, month.period);
           const count = persisted + this.#journal.pending(month.accountId, month.period);
-          await this.#command(() => this.#redis.set(month.used, count, 'PX', USED_TTL_MS, 'NX'));
+          await this.#command(() => this.#redis.set(month.usedKey, count, 'PX', USED_TTL_MS, 'NX'));
         })
         .finally(() => this.#rebuilding.delete(month.id));
       this.#rebuilding.set(month.id, running);

@@ -1,8 +1,9 @@
 /**
  * The deterministic demo data: every catalogue indicator for every municipality.
  *
- * Model (see model.ts and models.ts): value = level(municipality size and traits) × exp(trend·t + slow wave +
- * national curve + monthly seasonality + noise), rounded to the model's decimals and clamped to the unit's range.
+ * Model (series-model.ts; one per indicator in indicator-models.ts): value = level(municipality size and traits)
+ * × exp(trend·t + slow wave + national curve + monthly seasonality + noise), rounded to the model's decimals and
+ * clamped to the unit's range.
  * Annual series cover ANNUAL_YEARS ending with the last complete year, monthly ones MONTHLY_MONTHS ending with the
  * last complete month. Imperfections are built in on purpose, as in real sources: ~1.5% of points missing, ~1%
  * null (more in small municipalities for `sparse` indicators), and 5% of municipalities whose series of some
@@ -18,11 +19,11 @@
 
 import type { CatalogueEntry } from '../ingest/catalogue.js';
 import type { Frequency, MunicipalityRecord, ObservationInput } from '../store/records.js';
-import { curveAt, fallbackModel, type Model } from './model.js';
-import { MODELS } from './models.js';
+import { MODELS } from './indicator-models.js';
 import { type Period, periodsFor } from './periods.js';
 import { type Profile, profileOf } from './profile.js';
 import { hashSeed, normalAt, Rng, uniformAt } from './random.js';
+import { curveAt, fallbackModel, type Model } from './series-model.js';
 
 export interface DemoOptions {
   seed: number;

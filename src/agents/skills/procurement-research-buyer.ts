@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DateString } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import { bestMatch } from '../../lib/name-match.js';
+import { checkRange } from '../../operations/shared/ranges.js';
 import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
 import { contractCitation, euros, formatEuros, restUrl } from '../citations.js';
@@ -41,11 +42,7 @@ export const procurementResearchBuyer = defineSkill({
     const today = now.toISOString().slice(0, 10);
     const to = input.to ?? today;
     const from = input.from ?? addDays(to, -365);
-    if (from > to)
-      throw new ApiError('validation-error', {
-        detail: '`from` is after `to`.',
-        errors: [{ field: 'from', message: 'must not be after `to`' }],
-      });
+    checkRange(from, to, 'from', 'to', 'after');
     const buyer = await findBuyer(store, input.buyer);
     const { contracts, truncated } = await contractsOf(store, buyer.nif, from, to);
 

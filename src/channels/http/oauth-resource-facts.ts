@@ -4,7 +4,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RequestFacts } from '../../core/execute.js';
-import { type ApiError, ApiError as Refusal } from '../../lib/errors.js';
+import { ApiError } from '../../lib/errors.js';
 import { bearerChallenge, oauthResource, protectedResourceMetadataUrl } from '../../lib/oauth-resource.js';
 import { requestFacts } from './request-facts.js';
 
@@ -15,7 +15,7 @@ import { requestFacts } from './request-facts.js';
 export function protectedResourceFacts(request: FastifyRequest, baseUrl: string): RequestFacts {
   const query = request.query as Record<string, unknown> | undefined;
   if (query && typeof query === 'object' && 'access_token' in query) {
-    throw new Refusal('invalid-auth', {
+    throw new ApiError('invalid-auth', {
       detail: 'Access tokens are accepted only in the Authorization header (`Authorization: Bearer …`), never in the query string.',
       challenge: 'invalid_token',
     });

@@ -1,15 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import type { ReferenceData } from '../../core/reference.js';
-import { DateString, Nullable, Synthetic } from '../../core/schemas.js';
-import { ApiError } from '../../lib/errors.js';
+import { Nullable, Synthetic } from '../../core/schemas.js';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { fold } from '../../lib/text-match.js';
 import type { IndicatorRecord, PlanRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { findDistrict } from '../municipalities/find-district.js';
+import { FromDate, seriesRange, ToDate } from '../shared/date-range.js';
 import { findIndicator } from './find-indicator.js';
-import { historyWindowStart } from './history-window.js';
 import { IndicatorKey } from './schemas.js';
 import { servedValue } from './values.js';
 
@@ -41,8 +40,8 @@ export const indicatorsMedians = defineOperation({
     {
       key: IndicatorKey,
       district: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' })),
-      from: Type.Optional({ ...DateString, description: 'First reference date included (YYYY-MM-DD).' }),
-      to: Type.Optional({ ...DateString, description: 'Last reference date included (YYYY-MM-DD).' }),
+      from: FromDate('reference date'),
+      to: ToDate('reference date'),
     },
     { additionalProperties: false },
   ),
@@ -59,18 +58,11 @@ export const indicatorsMedians = defineOperation({
   async handler(input, { reference, store, caller, now }) {
     const indicator = findIndicator(reference, input.key);
     const district = input.district === undefined ? undefined : findDistrict(reference, input.district);
-    if (input.from !== undefined && input.to !== undefined && input.from > input.to) {
-      throw new ApiError('validation-error', {
-        detail: '`from` is after `to`.',
-        errors: [{ field: 'from', message: 'must not be after `to`' }],
-      });
-    }
-    const windowStart = historyWindowStart(now, caller.plan.history_years);
-    const from = windowStart !== undefined && (input.from === undefined || input.from < windowStart) ? windowStart : input.from;
+    const { from, to } = seriesRange(input, caller.plan, now);
     const byDate = await valuesByDate(reference, store, indicator, caller.plan);
     const points = [];
     for (const [date, values] of byDate) {
-      if ((from !== undefined && date < from) || (input.to !== undefined && date > input.to)) continue;
+      if ((from !== undefined && date < from) || (to !== undefined && date > to)) continue;
       const all = values.map((v) => v.value);
       const point: Record<string, unknown> = { reference_date: date, national_median: median(all), national_count: all.length };
       point.synthetic = isDemoIndicatorSource(indicator.source);

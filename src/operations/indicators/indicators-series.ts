@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { DateString, MunicipalityRef, Page, Paging } from '../../core/schemas.js';
-import { ApiError } from '../../lib/errors.js';
+import { MunicipalityRef, Page, Paging } from '../../core/schemas.js';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { findMunicipality } from '../municipalities/find-municipality.js';
+import { FromDate, seriesRange, ToDate } from '../shared/date-range.js';
 import { MAX_MUNICIPALITIES } from '../shared/municipality-filters.js';
 import { findIndicator } from './find-indicator.js';
-import { historyWindowStart } from './history-window.js';
 import { IndicatorKey, SeriesPoint } from './schemas.js';
 import { servedValue } from './values.js';
 
@@ -30,8 +29,8 @@ export const indicatorsSeries = defineOperation({
         description: `The municipality (code, slug or name); repeat it, or give a list, for up to ${MAX_MUNICIPALITIES}.`,
         examples: ['1106', ['porto', 'Vila Nova de Gaia']],
       }),
-      from: Type.Optional({ ...DateString, description: 'First reference date included (YYYY-MM-DD).' }),
-      to: Type.Optional({ ...DateString, description: 'Last reference date included (YYYY-MM-DD).' }),
+      from: FromDate('reference date'),
+      to: ToDate('reference date'),
       ...Paging,
     },
     { additionalProperties: false },
@@ -53,14 +52,7 @@ export const indicatorsSeries = defineOperation({
     const municipalities = [...new Map(refs.map((ref) => findMunicipality(reference, ref)).map((m) => [m.code, m])).values()].sort(
       (a, b) => (a.code < b.code ? -1 : 1),
     );
-    if (input.from !== undefined && input.to !== undefined && input.from > input.to) {
-      throw new ApiError('validation-error', {
-        detail: '`from` is after `to`.',
-        errors: [{ field: 'from', message: 'must not be after `to`' }],
-      });
-    }
-    const windowStart = historyWindowStart(now, caller.plan.history_years);
-    const from = windowStart !== undefined && (input.from === undefined || input.from < windowStart) ? windowStart : input.from;
+    const { from, to } = seriesRange(input, caller.plan, now);
     const after = seriesPosition(paging.after, municipalities);
     const synthetic = isDemoIndicatorSource(indicator.source);
     const points: { municipality: string; reference_date: string; value: number | null; treatment: string; synthetic: boolean }[] = [];
@@ -70,7 +62,7 @@ export const indicatorsSeries = defineOperation({
         indicator: indicator.key,
         municipalityId: municipality.id,
         from,
-        to: input.to,
+        to,
         after: after !== undefined && municipality.code === after.code ? after.date : undefined,
         limit: paging.limit + 1 - points.length,
       });

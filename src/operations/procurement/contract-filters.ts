@@ -7,8 +7,10 @@ import { type Static, Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
 import { queryTokens } from '../../lib/text-match.js';
 import type { ContractFilter } from '../../store/procurement-queries.js';
+import { FromDate, ToDate } from '../shared/date-range.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { CpvPrefix, checkRange, FromDate, Nif, SearchText, SourceFilter, ToDate } from './inputs.js';
+import { checkRange } from '../shared/ranges.js';
+import { CpvPrefix, Nif, SearchText, SourceFilter } from './inputs.js';
 import { OcdsMethod } from './schemas.js';
 
 /** The filter parameters (spread them into an operation's input object, next to `...Paging`). */

@@ -1,11 +1,10 @@
 /**
- * Input pieces the procurement operations share, and their checks beyond the schema: ranges whose ends are in
- * the wrong order, cursor positions. Municipality filters are shared with other domains (../shared).
+ * Input pieces the procurement operations share, and their checks beyond the schema: cursor positions, one
+ * municipality as a filter. Municipality lists, date ranges and the order of a range's ends are shared (../shared).
  */
 import { Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
-import { DateString, StringEnum } from '../../core/schemas.js';
-import { ApiError } from '../../lib/errors.js';
+import { StringEnum } from '../../core/schemas.js';
 import { PROCUREMENT_SOURCES } from '../../lib/provenance.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
 import { municipalityIds } from '../shared/municipality-filters.js';
@@ -29,9 +28,6 @@ export const SourceFilter = Type.Optional(
   }),
 );
 
-export const FromDate = (what: string) => Type.Optional({ ...DateString, description: `First ${what} included (YYYY-MM-DD).` });
-export const ToDate = (what: string) => Type.Optional({ ...DateString, description: `Last ${what} included (YYYY-MM-DD).` });
-
 export const SearchText = (what: string) =>
   Type.Optional(
     Type.String({
@@ -40,16 +36,6 @@ export const SearchText = (what: string) =>
       description: `Words to find in ${what}: case- and accent-insensitive, every word must occur (as part of a word too).`,
     }),
   );
-
-/** 422 when the lower end of a range is above its upper end. */
-export function checkRange<T extends string | number>(low: T | undefined, high: T | undefined, lowField: string, highField: string): void {
-  if (low !== undefined && high !== undefined && low > high) {
-    throw new ApiError('validation-error', {
-      detail: `\`${lowField}\` is above \`${highField}\`.`,
-      errors: [{ field: lowField, message: `must not be above \`${highField}\`` }],
-    });
-  }
-}
 
 /** The [date, id] position a date-ordered list put in its cursor (the cursor is signed: its shape is ours). */
 export function datePosition(after: unknown): DatePosition | undefined {

@@ -3,8 +3,10 @@ import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
 import { DEMO_PROCUREMENT_SOURCE, isDemoProcurementSource } from '../../lib/provenance.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
+import { FromDate, ToDate } from '../shared/date-range.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { checkRange, FromDate, SourceFilter, ToDate } from './inputs.js';
+import { checkRange } from '../shared/ranges.js';
+import { SourceFilter } from './inputs.js';
 import { AggregateAnswer, AggregateDimension } from './schemas.js';
 
 /** An answer is one JSON document: a grouping finer than this is refused; narrow the filters or the dimensions. */

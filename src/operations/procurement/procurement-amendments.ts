@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { FromDate, ToDate } from '../shared/date-range.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { checkRange, datePosition, FromDate, SourceFilter, ToDate } from './inputs.js';
+import { checkRange } from '../shared/ranges.js';
+import { datePosition, SourceFilter } from './inputs.js';
 import { toAmendment } from './resources.js';
 import { Amendment } from './schemas.js';
 

@@ -3,8 +3,10 @@ import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
 import { findDistrict } from '../municipalities/find-district.js';
+import { FromDate, ToDate } from '../shared/date-range.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
-import { CpvPrefix, checkRange, datePosition, FromDate, SearchText, SourceFilter, ToDate } from './inputs.js';
+import { checkRange } from '../shared/ranges.js';
+import { CpvPrefix, datePosition, SearchText, SourceFilter } from './inputs.js';
 import { dayOf, toAnnouncement } from './resources.js';
 import { Announcement } from './schemas.js';
 

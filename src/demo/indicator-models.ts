@@ -4,9 +4,10 @@
  * Portuguese series (the 2012–2014 crisis, the housing boom, the 2020 pandemic, the 2017 fires). Plausible,
  * never real: the demo data must not be mistaken for published statistics.
  */
-import type { Model } from './model.js';
-import { countNoise, events, ratios, yearly } from './model.js';
+
 import type { Profile, Region } from './profile.js';
+import type { Model } from './series-model.js';
+import { countNoise, events, ratios, yearly } from './series-model.js';
 
 const log10 = Math.log10;
 /** Below ~30 000 inhabitants fixed costs and transfers weigh more per inhabitant. */
