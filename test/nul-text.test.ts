@@ -127,3 +127,46 @@ describe('OAuth', () => {
     expect(res.json.error).toBe('invalid_grant');
   });
 });
+
+describe('every route', () => {
+  /** The app's routes as Fastify lists them (method and path, `:name` for a parameter). */
+  function routes(): { method: string; path: string }[] {
+    const listed: { method: string; path: string }[] = [];
+    for (const line of t.app.http.printRoutes({ commonPrefix: false }).split('\n')) {
+      const m = /[─└├]+ (\S+) \(([A-Z, ]+)\)/.exec(line);
+      for (const method of m?.[2].split(', ') ?? [])
+        if (method !== 'HEAD' && method !== 'OPTIONS') listed.push({ method, path: `/${(m?.[1] ?? '').replace(/^\//, '')}` });
+    }
+    return listed;
+  }
+
+  it('a NUL in each path parameter, in query parameters and in form fields is never a fault, signed in or not', async () => {
+    const owner = await consoleUser(t, { accountId: t.accounts.premium, email: 'routes@premium.example', role: 'owner' });
+    const c = new ConsoleClient(t);
+    await c.signIn(owner.email, owner.password);
+    const cookie = [...c.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const fields = ['email', 'password', 'current', 'name', 'slug', 'label', 'token', 'id', 'uid', 'client_id', 'next', 'q'];
+    const query = fields.map((f) => `${f}=a%00b`).join('&');
+    const all = routes();
+    expect(all.length).toBeGreaterThan(100);
+    const faults: string[] = [];
+    for (const { method, path } of all) {
+      const url = path.replace(/:[A-Za-z_]+|\*/g, 'a%00b');
+      for (const [target, headers] of [
+        [url, {}],
+        [`${url}?${query}`, { cookie, authorization: `Bearer ${t.keys.premium}` }],
+      ] as const) {
+        t.clock.advance(61_000);
+        const form = method === 'POST' ? `_csrf=${c.csrf}&${query}` : undefined;
+        const res = await t.app.http.inject({
+          method: method as 'GET',
+          url: target,
+          headers: { ...headers, ...(form && { 'content-type': 'application/x-www-form-urlencoded' }) },
+          payload: form,
+        });
+        if (res.statusCode >= 500) faults.push(`${method} ${target} → ${res.statusCode} ${res.body.slice(0, 160)}`);
+      }
+    }
+    expect(faults).toEqual([]);
+  }, 120_000);
+});
