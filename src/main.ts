@@ -35,7 +35,8 @@ async function main(argv: string[], env: Record<string, string | undefined>): Pr
 }
 
 main(process.argv, process.env).catch((error: unknown) => {
-  if (error instanceof CommanderError) process.exit(error.exitCode);
+  // A usage error (unknown command or option, a bad argument) exits 2 like every refused command; help exits 0.
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   if (error instanceof AdminError || error instanceof ConfigError) {
     process.stderr.write(`munidata: ${error.message}\n`);
     process.exit(2);

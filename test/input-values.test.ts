@@ -155,6 +155,108 @@ describe('numbers and booleans: one strict reading', () => {
   });
 });
 
+describe('dates and date-times: one calendar (docs/api.md, Dates)', () => {
+  const impossibleInstants = [
+    '2016-12-31T24:00:00Z',
+    '2016-12-31T23:60:00Z',
+    '2016-12-31T23:59:61Z',
+    '2023-02-29T12:00:00Z',
+    '2024-02-30T00:00:00Z',
+    '2024-13-01T00:00:00Z',
+    '2016-12-31T23:59:59+24:00',
+  ];
+
+  it.each(impossibleInstants)('since=%s is 422 naming since on every channel, uncharged', async (since) => {
+    await refusedEverywhere('signals_list', { since }, 'since');
+    await refusedEverywhere('alert_matches', { since }, 'since');
+  });
+
+  it('a leap second is read as the next second, on every channel: never a fault', async () => {
+    for (const name of ['signals_list', 'signal_cases_list', 'alert_matches']) {
+      if (!('since' in (op(name).input as { properties: object }).properties)) continue;
+      for (const channel of CHANNEL_NAMES) {
+        t.clock.advance(61_000);
+        const answer = await callOn(t, channel, op(name), { since: '2016-12-31T23:59:60Z' }, t.keys.premium);
+        expect(answer?.status, `${name} on ${channel}: ${answer?.body}`).toBe(200);
+        expect(answer?.kind, `${name} on ${channel}: ${answer?.body}`).toBeUndefined();
+      }
+    }
+    // The same list as from the next second, in an offset too; and a leap second inside the data's span.
+    const { items } = (await t.get('/v1/signals?limit=1')).json;
+    const seen = new Date(items[0].last_seen_at);
+    const leap = (at: Date) => `${new Date(at.getTime() - 60_000).toISOString().slice(0, 17)}60Z`;
+    const minute = new Date(Math.floor(seen.getTime() / 60_000) * 60_000);
+    const ids = async (url: string) => ((await t.get(url)).json.items as { signal_id: number }[]).map((s) => s.signal_id);
+    const fromMinute = await ids(`/v1/signals?since=${minute.toISOString()}&limit=50`);
+    expect(fromMinute).toContain(items[0].signal_id);
+    expect(await ids(`/v1/signals?since=${leap(minute)}&limit=50`)).toEqual(fromMinute);
+    expect(await ids('/v1/signals?since=2016-12-31T23:59:60Z')).toEqual(await ids('/v1/signals?since=2017-01-01T00:00:00Z'));
+    expect(await ids(`/v1/signals?since=${encodeURIComponent('2017-01-01T00:59:60+01:00')}`)).toEqual(
+      await ids('/v1/signals?since=2017-01-01T00:00:00Z'),
+    );
+  });
+
+  it.each([
+    '2024-02-30',
+    '2023-02-29',
+    '2024-13-01',
+    '2024-00-10',
+    '2024-04-31',
+    '2024-1-01',
+  ])('the date %s is 422 naming the parameter on every channel', async (date) => {
+    await refusedEverywhere('procurement_contracts', { from: date }, 'from');
+    await refusedEverywhere('procurement_amendments', { to: date }, 'to');
+    await refusedEverywhere('indicators_snapshot', { key: 'population', date }, 'date');
+  });
+
+  it('a leap day is a date', async () => {
+    for (const url of ['/v1/procurement/contracts?from=2024-02-29', '/v1/indicators/population/snapshot?date=2000-02-29']) {
+      t.clock.advance(61_000);
+      const res = await t.get(url);
+      expect(res.status, `${url}: ${res.body}`).toBe(200);
+    }
+  });
+});
+
+describe('integers that would read as Infinity', () => {
+  it('309 digits on REST is 422 naming the parameter, never a lookup of Infinity', async () => {
+    const digits = '9'.repeat(309);
+    for (const [url, field] of [
+      [`/v1/signals/${digits}`, 'signal_id'],
+      [`/v1/signal-cases/${digits}`, 'case_id'],
+      [`/v1/procurement/contracts/${digits}`, 'id'],
+      [`/v1/procurement/amendments?contract=${digits}`, 'contract'],
+      [`/v1/alert-matches?rule=${digits}`, 'rule'],
+      [`/v1/signals?min_confidence=0.${digits}`, undefined],
+      [`/v1/procurement/contracts?min_amount=${digits}`, 'min_amount'],
+    ] as const) {
+      t.clock.advance(61_000);
+      const res = await t.get(url);
+      expect(res.body).not.toContain('Infinity');
+      if (field === undefined) expect(res.status, `${url}: ${res.body}`).toBe(200);
+      else expectValidation(res, field);
+    }
+  });
+
+  it.each([
+    ['signals_get', 'signal_id'],
+    ['signal_cases_get', 'case_id'],
+    ['procurement_contract_get', 'id'],
+    ['procurement_amendments', 'contract'],
+    ['alert_matches', 'rule'],
+  ])('%s with %s 1e400 (JSON), -1e400 or 1e300 is 422 naming it on every channel', async (name, field) => {
+    const base = op(name).examples[0]?.input ?? {};
+    for (const value of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e300]) {
+      await refusedEverywhere(name, { ...base, [field]: value }, field);
+    }
+  });
+
+  it('a number parameter is finite', async () => {
+    await refusedEverywhere('procurement_contracts', { min_amount: Number.POSITIVE_INFINITY }, 'min_amount');
+    await refusedEverywhere('signals_list', { min_confidence: Number.NEGATIVE_INFINITY }, 'min_confidence');
+  });
+});
+
 describe('an answer that fails after the handler', () => {
   it('is refunded: the channel builds it inside the charge window', async () => {
     t.clock.advance(61_000);

@@ -29,6 +29,7 @@ export const NEEDS = {
   /** Child processes of the compiled CLI (dist/, so a build first) or of the compiler: not in-process. */
   processes: [
     'test/cli.test.ts',
+    'test/cli-usage.test.ts',
     'test/quickstart.test.ts',
     'test/build-script.test.ts',
     'test/multi-instance.test.ts',

@@ -1,6 +1,7 @@
 /** Creating, listing and revoking API keys. The secret exists only in the value `createKey` returns. */
 import { generateKeySecret } from '../access/api-keys.js';
 import { AdminError } from '../lib/admin-error.js';
+import { isDate } from '../lib/calendar.js';
 import { isScope, SCOPES, type Scope } from '../lib/domains.js';
 import type { ApiKeyRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -77,8 +78,8 @@ function parseScopes(scopes: string[] | undefined): Scope[] {
 
 /** `--expires YYYY-MM-DD`: the key works through that day (UTC) and stops at the next midnight. */
 function parseExpiry(date: string, now: Date): string {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? new Date(`${date}T00:00:00Z`) : undefined;
-  if (!day || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) {
+  const day = isDate(date) ? new Date(`${date}T00:00:00Z`) : undefined;
+  if (!day) {
     throw new AdminError(`--expires must be a date YYYY-MM-DD; got "${date}".`);
   }
   const end = new Date(day.getTime() + 86_400_000);

@@ -9,6 +9,7 @@ import { type A2aAgent, type Json, type MethodAnswer, paramsError, taskNotFound 
 import { A2A_CODES, type ErrorPlace, protocolError } from '../channels/a2a/errors.js';
 import { type ListTasksQuery, historyLengthOf as readHistoryLength, type TaskStateName } from '../channels/a2a/list-tasks.js';
 import type { SkillCall } from '../channels/a2a/send-message.js';
+import { lookUp } from '../lib/storable-text.js';
 import { type AgentTaskRecord, type AgentTaskState, FINAL_TASK_STATES } from '../store/agent-records.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';
 import { checkCallable, type HostDeps, runSkill, validSkillInput } from './execute.js';
@@ -132,7 +133,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
 
   /** A task of this credential (another credential's task is as unknown as a made-up id). */
   async #ownTask(caller: AgentCaller, id: string): Promise<AgentTaskRecord> {
-    const task = await this.#deps.store.agents.getAgentTask(id);
+    const task = await lookUp(() => this.#deps.store.agents.getAgentTask(id));
     if (!task || task.credential_id !== caller.credential.id) throw taskNotFound(id);
     return task;
   }

@@ -13,6 +13,7 @@ import { requestFacts } from '../channels/http/request-facts.js';
 import type { Core } from '../core/execute.js';
 import type { ReferenceData } from '../core/reference.js';
 import { ApiError } from '../lib/errors.js';
+import { lookUp } from '../lib/storable-text.js';
 import type { AgentChannel, AgentCredentialRecord } from '../store/agent-records.js';
 import type { Store } from '../store/store.js';
 import type { Deployment } from './deployment.js';
@@ -53,7 +54,7 @@ export function slugOf(request: FastifyRequest): string {
 /** The live deployment of this request's slug that has `channel`, or a 404. */
 export async function liveDeployment(deps: AdmissionDeps, request: FastifyRequest, channel: AgentChannel | undefined, nowMs: number) {
   const reference = await deps.core.reference();
-  const deployment = await deps.deployments.get(slugOf(request), reference, nowMs);
+  const deployment = await lookUp(() => deps.deployments.get(slugOf(request), reference, nowMs));
   if (!deployment?.live || (channel !== undefined && !deployment.hasChannel(channel))) {
     throw new ApiError('not-found', {
       detail: `No live agent${channel === undefined ? '' : ` with the ${channel.toUpperCase()} channel`} at ${request.url.split('?')[0]}.`,

@@ -7,6 +7,7 @@ import { AdminError } from '../lib/admin-error.js';
 import { DOMAIN_NAMES, isDomain } from '../lib/domains.js';
 import { createRegistry } from '../operations/index.js';
 import type { CliContext } from './context.js';
+import { dayArgument } from './date-arguments.js';
 import { print, table } from './output.js';
 
 export function registerAdminCommands(program: Command, cli: CliContext): void {
@@ -43,7 +44,7 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
     .description('Create an API key; prints the secret once')
     .requiredOption('--account <id>', 'account id', positiveInt)
     .option('--scopes <list>', 'comma-separated scopes (default: all)', list)
-    .option('--expires <date>', 'last day the key works, YYYY-MM-DD (UTC)')
+    .option('--expires <date>', 'last day the key works, YYYY-MM-DD (UTC)', dayArgument)
     .option('--label <text>', 'a note to recognise the key by')
     .action((o: { account: number; scopes?: string[]; expires?: string; label?: string }) =>
       cli.withStore(async (store) => {
@@ -170,7 +171,7 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
 
 export function positiveInt(text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;
 }
 

@@ -4,6 +4,7 @@ import { PoliteClient } from '../ingest/sync/polite-client.js';
 import { syncBase } from '../ingest/sync/sync-base.js';
 import { syncIne } from '../ingest/sync/sync-ine.js';
 import type { CliContext } from './context.js';
+import { periodArgument } from './date-arguments.js';
 import { print } from './output.js';
 
 export function registerSyncCommands(program: Command, cli: CliContext): void {
@@ -12,7 +13,7 @@ export function registerSyncCommands(program: Command, cli: CliContext): void {
     .command('ine')
     .description("INE's JSON API → the indicators whose INE code the catalogue knows (INE_API_URL, default https://www.ine.pt)")
     .option('--indicator <key...>', 'only these catalogue keys (default: every indicator with an INE code)')
-    .option('--since <date>', 'first period for an indicator holding none of its INE data yet (YYYY or YYYY-MM-DD)')
+    .option('--since <date>', 'first period for an indicator holding none of its INE data yet (YYYY or YYYY-MM-DD)', periodArgument)
     .option('--force', "import even when a file's code or unit contradicts its indicator", false)
     .action((o: { indicator?: string[]; since?: string; force: boolean }) =>
       cli.withStore(async (store) => {
@@ -36,7 +37,7 @@ export function registerSyncCommands(program: Command, cli: CliContext): void {
   sync
     .command('base')
     .description("The procurement portal's open-data files (dados.gov.pt; BASE_DATA_URL) → contracts, announcements, amendments")
-    .option('--since <date>', "files of this date's year and later (YYYY or YYYY-MM-DD; default the current year)")
+    .option('--since <date>', "files of this date's year and later (YYYY or YYYY-MM-DD; default the current year)", periodArgument)
     .action((o: { since?: string }) =>
       cli.withStore(async (store) => {
         const log = progress;

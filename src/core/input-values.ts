@@ -8,7 +8,7 @@
  *   decimal notation (no `0x10`, `1e1`, padding, `+5`, `Infinity`, empty text), a boolean as `true` or `false`;
  *   an array parameter is repeated (`?municipality=a&municipality=b`), a scalar is given once;
  * - an integer is within the range a JSON number holds exactly (±2^53−1) on every channel: a larger id cannot
- *   name anything and must not be rounded into one that does.
+ *   name anything and must not be rounded into one that does (nor read as Infinity); a number is finite.
  */
 import type { TSchema } from '@sinclair/typebox';
 import type { FieldError } from '../lib/errors.js';
@@ -23,6 +23,7 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 export const TEXT_RULE = 'must be Unicode text without control characters (U+0000–U+001F, U+007F–U+009F) or lone surrogates';
 export const INTEGER_RANGE = `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+export const FINITE_NUMBER = 'must be a finite number';
 
 /** Why a string is not acceptable text, or undefined when it is. */
 export function textProblem(value: string): string | undefined {
@@ -67,7 +68,7 @@ export function readInputValues(schema: TSchema, input: Record<string, unknown>,
       errors.push({ field: name, message: read.error });
       continue;
     }
-    const range = integerRangeProblem(property, read.value);
+    const range = numberProblem(property, read.value);
     if (range !== undefined) {
       errors.push({ field: name, message: range });
       continue;
@@ -125,9 +126,16 @@ function readScalar(property: JsonSchema, raw: unknown): Read {
   }
 }
 
-function integerRangeProblem(property: JsonSchema, value: unknown): string | undefined {
+/**
+ * An integer parameter holds a safe integer and a number parameter a finite number, whatever the channel: a JSON
+ * `1e400` or 309 decimal digits read as Infinity, which the schema's `integer` type and its bounds would let pass.
+ */
+function numberProblem(property: JsonSchema, value: unknown): string | undefined {
   const types = (property.anyOf ?? [property]).map((m) => (m.type === 'array' ? m.items?.type : m.type));
-  if (!types.includes('integer')) return undefined;
-  const values = Array.isArray(value) ? value : [value];
-  return values.some((v) => typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v)) ? INTEGER_RANGE : undefined;
+  const values = (Array.isArray(value) ? value : [value]).filter((v): v is number => typeof v === 'number');
+  if (types.includes('integer') && values.some((v) => !Number.isSafeInteger(v) && (Number.isInteger(v) || !Number.isFinite(v)))) {
+    return INTEGER_RANGE;
+  }
+  if (types.includes('number') && values.some((v) => !Number.isFinite(v))) return FINITE_NUMBER;
+  return undefined;
 }

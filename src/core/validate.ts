@@ -5,17 +5,16 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { isDate, isDateTime } from '../lib/calendar.js';
 import { ApiError, type FieldError } from '../lib/errors.js';
 import { readInputValues } from './input-values.js';
-
-// ajv-formats ships CommonJS; under NodeNext its default export is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 
 export type InputEncoding = 'text' | 'json';
 
 const ajv = new Ajv({ allErrors: true, useDefaults: true, coerceTypes: false, strict: false });
-addFormats(ajv, ['date', 'date-time']);
+// The calendar's own reader (lib/calendar.ts), so that what validation accepts is what the handlers can read.
+ajv.addFormat('date', { type: 'string', validate: isDate });
+ajv.addFormat('date-time', { type: 'string', validate: isDateTime });
 const compiled = new WeakMap<TObject, ValidateFunction>();
 
 /** The schema's validator; input of either encoding meets it once its values are read (`validateInput`). */

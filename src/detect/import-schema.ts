@@ -5,6 +5,7 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { isDate } from '../lib/calendar.js';
 import { ACTIONABILITIES, CASE_RELATIONSHIPS, EVIDENCE_SOURCE_TYPES, SIGNAL_STATUSES, STAGES, VALUE_TIERS } from '../lib/vocabulary.js';
 import { SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 
@@ -83,7 +84,8 @@ export const ImportedSignal = Type.Object(
 export type ImportedSignal = Static<typeof ImportedSignal>;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv, ['date', 'uri']);
+addFormats(ajv, ['uri']);
+ajv.addFormat('date', { type: 'string', validate: isDate });
 const check = ajv.compile<ImportedSignal>(ImportedSignal);
 
 /** The line's problems, `field: what is wrong`, or none. */

@@ -6,6 +6,7 @@
  */
 import { DependencyUnavailableError } from './dependency.js';
 import type { LimitState } from './limit-state.js';
+import { UnstorableTextError } from './storable-text.js';
 
 export interface ErrorKindInfo {
   readonly status: number;
@@ -263,6 +264,7 @@ export function toApiError(error: unknown): ApiError {
       cause: error,
     });
   }
+  if (error instanceof UnstorableTextError) return new ApiError('validation-error', { detail: error.message, cause: error });
   return new ApiError('internal', { cause: error });
 }
 

@@ -3,6 +3,7 @@
  * keyed by model and id, so that any instance serves any step of a flow. Expired records are not found.
  */
 import type { Adapter, AdapterPayload } from 'oidc-provider';
+import { lookUp } from '../lib/storable-text.js';
 import type { OAuthStore } from '../store/oauth/oauth-sql-store.js';
 import { isLoopbackClientId, loopbackMetadataDocument } from './cimd-guard.js';
 
@@ -32,7 +33,7 @@ class OAuthAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const record = await this.#store.oauthFind(this.#model, id, Date.now());
+    const record = await lookUp(() => this.#store.oauthFind(this.#model, id, Date.now()));
     if (record) return withConsumed(record.payload, record.consumed);
     if (this.#model === 'Client' && this.#options.loopbackMetadataDocuments && isLoopbackClientId(id)) {
       return (await loopbackMetadataDocument(id)) as AdapterPayload | undefined;
@@ -41,7 +42,7 @@ class OAuthAdapter implements Adapter {
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    const record = await this.#store.oauthFindByUid(this.#model, uid, Date.now());
+    const record = await lookUp(() => this.#store.oauthFindByUid(this.#model, uid, Date.now()));
     return record ? withConsumed(record.payload, record.consumed) : undefined;
   }
 

@@ -36,13 +36,31 @@ export function encodeQueryText(value: string): string {
 }
 
 /**
+ * A number as JSON text; ±Infinity as `1e400` and `-1e400`, which every JSON parser reads as Infinity (and REST's
+ * digits as such too): JSON.stringify would write `null`.
+ */
+function jsonNumber(value: number): string {
+  return Number.isFinite(value) ? JSON.stringify(value) : `${value < 0 ? '-' : ''}1e400`;
+}
+
+const NON_FINITE = '\u2063non-finite\u2063';
+
+/** JSON text of a payload, its infinite numbers written as `1e400` (above). */
+export function jsonText(payload: unknown): string {
+  return JSON.stringify(payload, (_name, value: unknown) =>
+    typeof value === 'number' && !Number.isFinite(value) && !Number.isNaN(value) ? `${NON_FINITE}${value}` : value,
+  ).replace(new RegExp(`"${NON_FINITE}(-?)Infinity"`, 'g'), '$11e400');
+}
+
+/**
  * The REST URL for an input: path parameters in the path, the rest as the query (arrays repeated, other values
  * as their JSON text, strings as they are). Undefined when a value has no REST spelling (an object, null).
  */
 export function restUrl(op: AnyOperation, input: Record<string, unknown>): string | undefined {
   const spell = (value: unknown): string | undefined => {
     if (typeof value === 'string') return value;
-    if (typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+    if (typeof value === 'number') return Number.isNaN(value) ? undefined : jsonNumber(value);
+    if (typeof value === 'boolean') return JSON.stringify(value);
     return undefined;
   };
   let path = op.rest.path;
@@ -119,7 +137,7 @@ export async function callOn(
           accept: 'application/json, text/event-stream',
           'mcp-protocol-version': '2025-11-25',
         };
-  const body = JSON.stringify(payload);
+  const body = jsonText(payload);
   const url = channel === 'a2a' ? '/a2a' : '/mcp';
   const res = await t.app.http.inject({ method: 'POST', url, headers, payload: body });
   const json = parse(res.body);

@@ -4,6 +4,7 @@
  * strictly, -32602 naming the field (docs/a2a.md, Tasks). What a page token means is the agent's: the protocol only
  * says it is a string.
  */
+import { instantMs } from '../../lib/calendar.js';
 import { paramsError } from './errors.js';
 
 export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
@@ -28,7 +29,6 @@ export interface ListTasksQuery {
 type Json = Record<string, unknown>;
 
 /** RFC 3339 `date-time`: a full date, a time with seconds, optional fractions, and `Z` or an offset. */
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
 /** ListTasks `params`, each field checked; throws -32602 naming the first bad one. */
 export function readListTasks(params: Json): ListTasksQuery {
@@ -86,20 +86,7 @@ function stateOf(status: unknown): TaskStateName | undefined {
 
 function instantOf(value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const text = typeof value === 'string' ? value : '';
-  const match = RFC3339.exec(text);
-  if (match) {
-    const [, year, month, day, hour, minute, second, , , offsetHour, offsetMinute] = match;
-    const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-    const sameDay = date.getUTCFullYear() === Number(year) && date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
-    const inRange =
-      Number(hour) <= 23 &&
-      Number(minute) <= 59 &&
-      Number(second) <= 60 &&
-      Number(offsetHour ?? 0) <= 23 &&
-      Number(offsetMinute ?? 0) <= 59;
-    const ms = Date.parse(text.replace(/:60(?=[.Zz+-])/, ':59'));
-    if (sameDay && inRange && !Number.isNaN(ms)) return new Date(ms).toISOString();
-  }
+  const ms = typeof value === 'string' ? instantMs(value) : undefined;
+  if (ms !== undefined) return new Date(ms).toISOString();
   throw paramsError('statusTimestampAfter', 'must be an RFC 3339 timestamp, e.g. 2026-01-31T12:00:00Z');
 }

@@ -4,6 +4,7 @@
  * (`2026-07-14T09:30:00Z`), so a `since` given in any offset or with a fraction is brought to that form first.
  */
 import { Type } from '@sinclair/typebox';
+import { instantMs } from '../../lib/calendar.js';
 import type { InstantPosition } from '../../store/signal-queries.js';
 
 export const SinceInstant = (what: string) =>
@@ -16,10 +17,11 @@ export const SinceInstant = (what: string) =>
 
 /**
  * The instant in the store's form: UTC, whole seconds, `Z`. A fraction is rounded up, so that "at or after"
- * keeps its meaning on whole-second values (09:30:00.5 admits 09:30:01, not 09:30:00).
+ * keeps its meaning on whole-second values (09:30:00.5 admits 09:30:01, not 09:30:00); a leap second is read by
+ * the calendar's reader (the next second). A string is one validation accepted (format `date-time`).
  */
 export function utcInstant(instant: Date | string): string {
-  const ms = typeof instant === 'string' ? Date.parse(instant) : instant.getTime();
+  const ms = typeof instant === 'string' ? (instantMs(instant) ?? Number.NaN) : instant.getTime();
   return new Date(Math.ceil(ms / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

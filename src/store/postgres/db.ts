@@ -4,9 +4,11 @@
  * as JavaScript numbers (counts and sums are bigint or numeric in PostgreSQL), and a connection that fails is
  * reported as the dependency being unavailable, never as a bug of the request.
  */
+
 import pg from 'pg';
 import { DependencyUnavailableError } from '../../lib/dependency.js';
 import type { ColumnType, Dialect, SqlPort } from '../sql/port.js';
+import { refuseUnstorable } from '../sql/storable.js';
 import { isConnectionFailure, unavailableWhenUnreachable } from './failures.js';
 
 export type Row = Record<string, unknown>;
@@ -78,6 +80,7 @@ export async function closePools(pools: Pools): Promise<void> {
 /** Statements through a pool or one client (a transaction), with connection failures translated. */
 export function sqlOn(target: pg.Pool | pg.PoolClient): Sql {
   return async (text, values) => {
+    refuseUnstorable(values);
     try {
       return (await target.query(text, values as unknown[])).rows;
     } catch (error) {
@@ -181,6 +184,7 @@ export function postgresPort(target: pg.Pool | pg.PoolClient): SqlPort {
     dialect: POSTGRES_DIALECT,
     query: sql,
     async run(text, values) {
+      refuseUnstorable(values);
       try {
         return (await target.query(text, values as unknown[])).rowCount ?? 0;
       } catch (error) {

@@ -6,10 +6,12 @@
  * One connection serves the whole process, so a transaction must keep other statements out while it is open
  * (they would see, or join, its writes): statements outside it wait until it ends.
  */
+
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Dialect, Row, SqlPort } from '../sql/port.js';
+import { refuseUnstorable } from '../sql/storable.js';
 
 /** SQLite's lists are JSON text and its flags 0 or 1. */
 export const SQLITE_DIALECT: Dialect = {
@@ -48,6 +50,7 @@ type Bound = Record<number, unknown>;
 /** `$1`, `$2`, … are parameters named "1", "2", … to SQLite: bound from an object keyed by position. */
 function bind(values: readonly unknown[] | undefined): Bound | undefined {
   if (values === undefined || values.length === 0) return undefined;
+  refuseUnstorable(values);
   const bound: Bound = {};
   for (let i = 0; i < values.length; i++) bound[i + 1] = encodeValue(values[i]);
   return bound;
