@@ -4,7 +4,12 @@
  * file is a ZIP), with 429s and connections dropped half-way through a body: what is imported is whole, what could
  * not be fetched writes nothing, and a second run fetches only what is new (docs/data.md, Syncing).
  */
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { readIneMappings } from '../src/ingest/catalogue.js';
@@ -17,6 +22,7 @@ import { AdminError } from '../src/lib/admin-error.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
 import { type ReplayServer, type Reply, startReplayServer } from './helpers/replay-server.js';
+import { testDir } from './helpers/temp-dir.js';
 import { copyDemoStore } from './helpers/test-app.js';
 import { zipOf } from './helpers/zip.js';
 
@@ -239,4 +245,94 @@ describe('sync base', () => {
     expect(report.files[0]).toMatchObject({ dataset: 'contracts', year: 2024, status: 'failed' });
     expect(await store.listContracts({}, { limit: 10 })).toEqual([]);
   });
+});
+
+/** A loopback port nothing listens on: one the system handed out and took back. */
+async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A host name that never resolves (RFC 6761 reserves `.invalid`): no request leaves the machine. */
+const NOWHERE = 'http://munidata-sync.invalid';
+
+describe('a host that cannot be resolved or reached', () => {
+  // The client's own defaults (5 retries, waits from 1 s): before, each indicator took half a minute to give up.
+  it('stops sync ine at its first request, naming the address, with no retry and no other indicator asked', async () => {
+    const store = await demoStore();
+    const keys = [...readIneMappings()].filter(([, m]) => m.ine_varcd !== null).map(([key]) => key);
+    expect(keys.length).toBeGreaterThan(2);
+    const lines: string[] = [];
+    const started = Date.now();
+    const report = await syncIne(store, { client: new PoliteClient({ log: (l) => lines.push(l) }), baseUrl: NOWHERE, now: NOW });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.ok).toBe(false);
+    expect(report.requests).toBe(1);
+    expect(report.indicators).toHaveLength(1);
+    expect(report.indicators[0].error).toMatch(
+      /^http:\/\/munidata-sync\.invalid\/ine\/json_indicador\/pindica\.jsp\?.*: cannot reach munidata-sync\.invalid: .*resolve/,
+    );
+    expect(report.stopped).toBe(report.indicators[0].error);
+    expect(report.not_tried).toEqual(keys.slice(1));
+    expect(lines.join('\n')).not.toMatch(/retry/);
+  }, 20_000);
+
+  it('stops sync base when the connection is refused, naming the address and port', async () => {
+    const port = await unusedPort();
+    const store = await freshStore();
+    const started = Date.now();
+    const report = await syncBase(store, { client: new PoliteClient(), baseUrl: `http://127.0.0.1:${port}/api/1/datasets`, now: NOW });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.ok).toBe(false);
+    expect(report.requests).toBe(1);
+    expect(report.files).toHaveLength(1);
+    expect(report.stopped).toMatch(
+      new RegExp(`cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused.*ECONNREFUSED 127\\.0\\.0\\.1:${port}`),
+    );
+    expect(report.not_tried).toEqual(['announcements', 'amendments']);
+  }, 20_000);
+
+  it('still retries a server that answers "later" or drops the connection, and fails at once on a refusal', async () => {
+    server = await startReplayServer(
+      (_url, n): Reply => (n === 1 ? { status: 503 } : n === 2 ? { drop: true, body: 'x'.repeat(100) } : { status: 404 }),
+    );
+    const fetching = client().get(`${server.url}/file`);
+    await expect(fetching).rejects.toThrow(/HTTP 404/);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('ends munidata sync ine and sync base within seconds, exit 1, saying what could not be reached', async () => {
+    const dir = testDir('munidata-sync-');
+    const bin = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
+    const port = await unusedPort();
+    const { BASE_URL: _vite, ...env } = process.env;
+    const run = async (args: string[]) => {
+      const started = Date.now();
+      const childEnv = {
+        ...env,
+        MUNIDATA_DB: join(dir, 'sync.db'),
+        LOG_LEVEL: 'silent',
+        INE_API_URL: NOWHERE,
+        BASE_DATA_URL: `http://127.0.0.1:${port}/api/1/datasets`,
+      };
+      const result = await promisify(execFile)(process.execPath, [bin, ...args], { env: childEnv }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+      );
+      return { ...result, seconds: (Date.now() - started) / 1000 };
+    };
+    expect((await run(['migrate'])).code).toBe(0);
+    const ine = await run(['sync', 'ine']);
+    expect(ine.code, ine.stderr).toBe(1);
+    expect(ine.seconds).toBeLessThan(15);
+    expect(ine.stderr).toMatch(/FAILED — .*http:\/\/munidata-sync\.invalid\/ine\/.*: cannot reach munidata-sync\.invalid/);
+    expect(ine.stdout).toMatch(/^1 requests to http:\/\/munidata-sync\.invalid; stopped: .*cannot reach .*; \d+ indicators not tried/);
+    const base = await run(['sync', 'base']);
+    expect(base.code, base.stderr).toBe(1);
+    expect(base.seconds).toBeLessThan(15);
+    expect(base.stdout).toMatch(new RegExp(`stopped: .*cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused`));
+  }, 60_000);
 });
