@@ -5,10 +5,15 @@
  * docs list: plain or missing PKCE, wrong verifier, reused code, wrong redirect, another resource, expired token,
  * reused rotated refresh token, a metadata document on a private address, a token in the query string.
  */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/lib/domains.js';
 import { REGISTRATIONS_PER_MINUTE } from '../src/oauth/routes.js';
 import { authorize, connectedClient, consent, pkce, REDIRECT, RESOURCE, register, tokenRequest } from './helpers/oauth-flow.js';
+import { testDir } from './helpers/temp-dir.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -295,6 +300,40 @@ describe('the authorization server refuses', () => {
     const web = await register(t, { redirect_uris: ['http://app.example/callback'] });
     expect(web.status).toBe(400);
   });
+
+  it('each bad redirect URI with its own reason, naming it, at registration and in munidata oauth clients create', async () => {
+    const refusals: [string, RegExp][] = [
+      ['http://app.example/callback', /plain http on app\.example: use https, or http only on a loopback address/],
+      ['http://127.0.0.2/callback', /plain http on 127\.0\.0\.2: use https/],
+      ['https://app.example/callback#done', /has a fragment/],
+      ['/callback', /is not an absolute URI/],
+      ['app.example/callback', /is not an absolute URI/],
+      ['com.example.app:/callback', /uses the com\.example\.app scheme: use https/],
+      ['ftp://app.example/callback', /uses the ftp scheme/],
+    ];
+    const bin = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
+    const { BASE_URL: _vite, ...env } = process.env;
+    const cliEnv = { ...env, MUNIDATA_DB: join(testDir('munidata-oauth-'), 'cli.db'), LOG_LEVEL: 'silent' };
+    const munidata = (args: string[]) =>
+      promisify(execFile)(process.execPath, [bin, ...args], { env: cliEnv }).then(
+        () => ({ code: 0, stderr: '' }),
+        (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
+      );
+    expect((await munidata(['migrate'])).code).toBe(0);
+    for (const [uri, reason] of refusals) {
+      const res = await register(t, { redirect_uris: ['https://app.example/fine', uri] });
+      expect(res.status, uri).toBe(400);
+      expect(res.json.error, uri).toBe('invalid_redirect_uri');
+      expect(res.json.error_description, uri).toContain(`redirect_uris: ${JSON.stringify(uri)}`);
+      expect(res.json.error_description, uri).toMatch(reason);
+      expect(res.json.error_description, uri).not.toMatch(/did not match/);
+      const cli = await munidata(['oauth', 'clients', 'create', '--name', 'App', '--redirect-uri', uri]);
+      expect(cli.code, uri).toBe(2);
+      expect(cli.stderr, uri).toContain(`The client is not valid: redirect_uris: ${JSON.stringify(uri)}`);
+      expect(cli.stderr, uri).toMatch(reason);
+    }
+    expect((await munidata(['oauth', 'clients', 'create', '--name', 'App', '--redirect-uri', 'http://[::1]:4000/cb'])).code).toBe(0);
+  }, 120_000);
 
   it('a resource other than the MCP endpoint', async () => {
     const client = (await register(t)).json;
