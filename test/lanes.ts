@@ -29,6 +29,7 @@ export const NEEDS = {
   /** Child processes of the compiled CLI (dist/, so a build first) or of the compiler: not in-process. */
   processes: [
     'test/cli.test.ts',
+    'test/cli-help.test.ts',
     'test/quickstart.test.ts',
     'test/build-script.test.ts',
     'test/multi-instance.test.ts',
@@ -60,6 +61,7 @@ export const NEEDS = {
  */
 export const SAME_ON_EVERY_STORE: readonly string[] = [
   'test/build-script.test.ts',
+  'test/cli-help.test.ts',
   'test/dependencies.test.ts',
   'test/floors.test.ts',
   'test/lanes.test.ts',

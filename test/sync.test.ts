@@ -4,12 +4,8 @@
  * file is a ZIP), with 429s and connections dropped half-way through a body: what is imported is whole, what could
  * not be fetched writes nothing, and a second run fetches only what is new (docs/data.md, Syncing).
  */
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { readIneMappings } from '../src/ingest/catalogue.js';
@@ -22,7 +18,6 @@ import { AdminError } from '../src/lib/admin-error.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
 import { type ReplayServer, type Reply, startReplayServer } from './helpers/replay-server.js';
-import { testDir } from './helpers/temp-dir.js';
 import { copyDemoStore } from './helpers/test-app.js';
 import { zipOf } from './helpers/zip.js';
 
@@ -303,36 +298,4 @@ describe('a host that cannot be resolved or reached', () => {
     await expect(fetching).rejects.toThrow(/HTTP 404/);
     expect(server.requests).toHaveLength(3);
   });
-
-  it('ends munidata sync ine and sync base within seconds, exit 1, saying what could not be reached', async () => {
-    const dir = testDir('munidata-sync-');
-    const bin = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
-    const port = await unusedPort();
-    const { BASE_URL: _vite, ...env } = process.env;
-    const run = async (args: string[]) => {
-      const started = Date.now();
-      const childEnv = {
-        ...env,
-        MUNIDATA_DB: join(dir, 'sync.db'),
-        LOG_LEVEL: 'silent',
-        INE_API_URL: NOWHERE,
-        BASE_DATA_URL: `http://127.0.0.1:${port}/api/1/datasets`,
-      };
-      const result = await promisify(execFile)(process.execPath, [bin, ...args], { env: childEnv }).then(
-        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-        (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
-      );
-      return { ...result, seconds: (Date.now() - started) / 1000 };
-    };
-    expect((await run(['migrate'])).code).toBe(0);
-    const ine = await run(['sync', 'ine']);
-    expect(ine.code, ine.stderr).toBe(1);
-    expect(ine.seconds).toBeLessThan(15);
-    expect(ine.stderr).toMatch(/FAILED — .*http:\/\/munidata-sync\.invalid\/ine\/.*: cannot reach munidata-sync\.invalid/);
-    expect(ine.stdout).toMatch(/^1 requests to http:\/\/munidata-sync\.invalid; stopped: .*cannot reach .*; \d+ indicators not tried/);
-    const base = await run(['sync', 'base']);
-    expect(base.code, base.stderr).toBe(1);
-    expect(base.seconds).toBeLessThan(15);
-    expect(base.stdout).toMatch(new RegExp(`stopped: .*cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused`));
-  }, 60_000);
 });
