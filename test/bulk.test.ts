@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, revokeKey } from '../src/admin/keys.js';
+import { csvCells } from './helpers/csv-cells.js';
 import { callOperation } from './helpers/operation-call.js';
 import { startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
 
@@ -82,6 +83,12 @@ describe('the list of datasets', () => {
     expect(entry('contracts').synthetic_rows).toBe(20_000);
     expect(entry('municipalities')).toMatchObject({ rows: 308, synthetic: false, synthetic_rows: 0, last_modified: null });
     expect(entry('observations').columns.slice(0, 3)).toEqual(['indicator', 'municipality', 'reference_date']);
+    // The aggregate counts the demo's contracts: each of its groups says so, as the operation's answer does.
+    const aggregate = await t.get('/v1/procurement/aggregate');
+    expect(aggregate.json.synthetic).toBe(true);
+    expect(entry('aggregate')).toMatchObject({ rows: aggregate.json.groups.length, synthetic: true });
+    expect(entry('aggregate').synthetic_rows).toBe(aggregate.json.groups.length);
+    expect(entry('aggregate').columns).toContain('synthetic');
     // The newest import of a contract, as `sources` gives it.
     const sources = await t.get('/v1/sources');
     const demo = sources.json.items.find((s: any) => s.key === 'demo');
@@ -97,6 +104,20 @@ describe('the list of datasets', () => {
     expect((await t.get('/v1/bulk?dataset=contracts', { key })).json.detail).toMatch(
       /bulk_indicators plan does not include the procurement domain/,
     );
+  }, 120_000);
+
+  it('counts as synthetic the rows whose synthetic column says true, in every dataset', async () => {
+    for (const d of premium.filter((x) => csvFile(x).size_bytes < 3_000_000)) {
+      const [header, ...rows] = csvCells((await t.get(new URL(csvFile(d).url).pathname)).body);
+      const column = header.indexOf('synthetic');
+      const generated = rows.filter((row) => row[column] === 'true').length;
+      expect({ name: d.name, rows: rows.length, synthetic_rows: generated, synthetic: generated > 0 }).toEqual({
+        name: d.name,
+        rows: d.rows,
+        synthetic_rows: d.synthetic_rows,
+        synthetic: d.synthetic,
+      });
+    }
   }, 120_000);
 
   it('lists one dataset with `dataset`', async () => {

@@ -80,7 +80,7 @@ afterAll(() => {
 describe('migrate and plans list', () => {
   it('seeds the default plans with their limits', async () => {
     const db = freshDb();
-    expect(await runJson(db, ['migrate'])).toEqual({ migrated: true });
+    expect(await runJson(db, ['migrate'])).toMatchObject({ migrated: true, plans: DEFAULT_PLANS.map((p) => p.code) });
     const plans = await runJson(db, ['plans', 'list']);
     const byCode = new Map(plans.map((p: any) => [p.code, p]));
     expect([...byCode.keys()].sort()).toEqual(['free', 'premium', 'premium_indicators']);

@@ -587,8 +587,43 @@ describe('format=csv, format=csv-excel and Content-Disposition', () => {
     const { header, rows } = records(res);
     expect(header).toEqual(expect.arrayContaining(['key.year', 'key.cpv_division', 'labels.cpv_division', 'count', 'total_eur']));
     expect(rows.length).toBe(json.json.groups.length);
-    expect(rows).toEqual(expectedRecords(json.json.groups, header));
+    // Each group carries the answer's synthetic flag (docs/api.md, CSV).
+    const groups = json.json.groups.map((g: object) => ({ ...g, synthetic: json.json.synthetic }));
+    expect(rows).toEqual(expectedRecords(groups, header));
     const viaAccept = await csvGet(url);
     expect(viaAccept.body).toBe(res.body);
+  });
+
+  it('says in a synthetic column of every aggregate row what the JSON says of the whole answer', async () => {
+    // The demo store's contracts are all generated; `source=base` counts the real ones alone (none here).
+    for (const [query, synthetic] of [
+      ['group_by=year', 'true'],
+      ['group_by=year&source=demo', 'true'],
+      ['group_by=year&source=base', 'false'],
+    ] as const) {
+      const url = `/v1/procurement/aggregate?${query}`;
+      const json = await t.get(url);
+      expect(json.json.synthetic, url).toBe(synthetic === 'true');
+      const { header, rows } = records(await t.get(`${url}&format=csv`));
+      expect(header.at(-1), url).toBe('synthetic');
+      expect(rows.length, url).toBe(json.json.groups.length);
+      for (const row of rows) expect(row.synthetic, url).toBe(synthetic);
+      const excel = (await t.get(`${url}&format=csv-excel`)).body.split('\r\n').filter(Boolean);
+      expect(excel.slice(1).map((line) => line.split(';').at(-1))).toEqual(rows.map(() => synthetic));
+    }
+  });
+});
+
+describe('what is generated', () => {
+  /** Whether an answer of this schema says `synthetic`, of itself or of its rows. */
+  const saysSynthetic = (schema: TSchema): boolean => JSON.stringify(schema).includes('"synthetic":{');
+
+  it('is a column of every CSV form whose JSON says it, of its rows or of the whole answer', () => {
+    const withCsv = createRegistry().all.filter((op) => csvTable(op.output, op.csvRows) !== undefined);
+    expect(withCsv.map((op) => op.name)).toContain('procurement_aggregate');
+    for (const op of withCsv) {
+      const columns = csvTable(op.output, op.csvRows)?.columns ?? [];
+      expect(columns.includes('synthetic'), op.name).toBe(saysSynthetic(op.output));
+    }
   });
 });

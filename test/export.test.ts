@@ -44,6 +44,12 @@ describe('export', () => {
     expect(portoPopulation.length).toBeGreaterThan(0);
     expect(portoPopulation.map((l) => l.split(',')[2])).toEqual(porto.map((p) => p.reference_date));
     expect(observations.length - 1).toBe(tables.find((x) => x.table === 'observations')?.rows);
+    // The aggregate of the demo's contracts says on every row that it is generated, as its JSON answer does.
+    const [aggregateHeader, ...groups] = csvCells(readFileSync(join(dir, 'aggregate.csv'), 'utf8'));
+    const synthetic = aggregateHeader.indexOf('synthetic');
+    expect(synthetic).toBeGreaterThan(-1);
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.map((g) => g[synthetic])).toEqual(groups.map(() => 'true'));
   }, 120_000);
 
   it('writes the same tables into one SQLite file, codes kept as text', async () => {
@@ -93,6 +99,7 @@ describe('export', () => {
     const contracts = await types('contracts');
     expect(Object.values(contracts)).toContain('DOUBLE');
     expect(contracts.synthetic).toBe('BOOLEAN');
+    expect((await types('aggregate')).synthetic).toBe('BOOLEAN');
   }, 240_000);
 
   it('leaves out the domains a plan lacks', async () => {

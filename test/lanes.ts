@@ -30,6 +30,7 @@ export const NEEDS = {
   processes: [
     'test/cli.test.ts',
     'test/cli-usage.test.ts',
+    'test/cli-help.test.ts',
     'test/quickstart.test.ts',
     'test/build-script.test.ts',
     'test/multi-instance.test.ts',
@@ -61,6 +62,7 @@ export const NEEDS = {
  */
 export const SAME_ON_EVERY_STORE: readonly string[] = [
   'test/build-script.test.ts',
+  'test/cli-help.test.ts',
   'test/dependencies.test.ts',
   'test/floors.test.ts',
   'test/lanes.test.ts',

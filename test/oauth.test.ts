@@ -5,6 +5,7 @@
  * docs list: plain or missing PKCE, wrong verifier, reused code, wrong redirect, another resource, expired token,
  * reused rotated refresh token, a metadata document on a private address, a token in the query string.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEPLOYMENTS, ensureDemoAgents } from '../src/agents/demo/demo-agents.js';
 import { SCOPES } from '../src/lib/domains.js';
@@ -121,6 +122,11 @@ describe('metadata', () => {
       flows: { authorizationCode: { tokenUrl: `${BASE_URL}/oauth/token` } },
     });
     expect(v03.security).toContainEqual({ oauth2: [] });
+    // docs/a2a.md says what the cards offer: each of their schemes, OAuth included.
+    const doc = readFileSync(new URL('../docs/a2a.md', import.meta.url), 'utf8');
+    for (const scheme of Object.keys(v1.securitySchemes)) expect(doc, scheme).toContain(`"${scheme}"`);
+    expect(doc).toMatch(/both cards list an `oauth2` scheme/);
+    expect(doc).not.toMatch(/OAuth is not offered/);
   });
 });
 
@@ -329,6 +335,27 @@ describe('the authorization server refuses', () => {
     expect(auth.uid).toBeTruthy();
     const web = await register(t, { redirect_uris: ['http://app.example/callback'] });
     expect(web.status).toBe(400);
+  });
+
+  it('each bad redirect URI with its own reason, naming it (invalid_redirect_uri)', async () => {
+    const refusals: [string, RegExp][] = [
+      ['http://app.example/callback', /plain http on app\.example: use https, or http only on a loopback address/],
+      ['http://127.0.0.2/callback', /plain http on 127\.0\.0\.2: use https/],
+      ['https://app.example/callback#done', /has a fragment/],
+      ['/callback', /is not an absolute URI/],
+      ['app.example/callback', /is not an absolute URI/],
+      ['com.example.app:/callback', /uses the com\.example\.app scheme: use https/],
+      ['ftp://app.example/callback', /uses the ftp scheme/],
+    ];
+    for (const [uri, reason] of refusals) {
+      const res = await register(t, { redirect_uris: ['https://app.example/fine', uri] });
+      expect(res.status, uri).toBe(400);
+      expect(res.json.error, uri).toBe('invalid_redirect_uri');
+      expect(res.json.error_description, uri).toContain(`redirect_uris: ${JSON.stringify(uri)}`);
+      expect(res.json.error_description, uri).toMatch(reason);
+      expect(res.json.error_description, uri).not.toMatch(/did not match/);
+    }
+    expect((await register(t, { redirect_uris: ['http://[::1]:4000/cb', 'http://localhost/cb'] })).status).toBe(201);
   });
 
   it('a resource other than the MCP endpoint', async () => {

@@ -5,7 +5,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -136,6 +136,34 @@ async function get(server: Server, path: string, key?: string) {
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
 }
 
+/**
+ * The README's company-agent example, as written there (its address and body), sent with the credential the start
+ * printed for that agent's A2A channel: it answers; the data API key, which the example must not suggest, gets 401.
+ */
+async function expectReadmeAgentExample(server: Server, stdout: string, dataKey: string): Promise<void> {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf('## Company agents'));
+  const example =
+    /curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"[\s\S]*?-d '([^']+)'/.exec(section);
+  if (!example) throw new Error('no company-agent example in the README');
+  const [, path, slug, placeholder, body] = example;
+  expect(placeholder).not.toMatch(/sk_live_/); // not the data key's placeholder
+  const credential = new RegExp(`\\n  ${slug}\\n.*\\n\\s+A2A\\s+\\S+\\s+credential (sk_live_\\S+)`).exec(stdout)?.[1];
+  expect(credential, `no A2A credential printed for ${slug}`).toMatch(KEY);
+  const send = (key: string) =>
+    fetch(`http://127.0.0.1:${server.port}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'a2a-version': '1.0', 'content-type': 'application/json' },
+      body,
+    });
+  const answer = await send(credential as string);
+  expect(answer.status).toBe(200);
+  const json = (await answer.json()) as { result?: unknown; error?: unknown };
+  expect(json.error).toBeUndefined();
+  expect(json.result).toBeDefined();
+  expect((await send(dataKey)).status).toBe(401);
+}
+
 function demoKey(stdout: string): string {
   const match = KEY.exec(stdout);
   if (!match) throw new Error(`no demo key in:\n${stdout}`);
@@ -180,6 +208,8 @@ describe('quickstart: munidata serve', () => {
       expect(docs.status).toBe(200);
       expect(docs.contentType).toMatch(/^text\/html/);
       expect(docs.body).toMatch(/<html/i);
+
+      await expectReadmeAgentExample(server, stdout, firstKey);
 
       const openapi = await get(server, '/v1/openapi.json');
       expect(openapi.status).toBe(200);

@@ -5,6 +5,7 @@
  * not be fetched writes nothing, and a second run fetches only what is new (docs/data.md, Syncing).
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { readIneMappings } from '../src/ingest/catalogue.js';
@@ -238,5 +239,63 @@ describe('sync base', () => {
     expect(report.ok).toBe(false);
     expect(report.files[0]).toMatchObject({ dataset: 'contracts', year: 2024, status: 'failed' });
     expect(await store.listContracts({}, { limit: 10 })).toEqual([]);
+  });
+});
+
+/** A loopback port nothing listens on: one the system handed out and took back. */
+async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** A host name that never resolves (RFC 6761 reserves `.invalid`): no request leaves the machine. */
+const NOWHERE = 'http://munidata-sync.invalid';
+
+describe('a host that cannot be resolved or reached', () => {
+  // The client's own defaults (5 retries, waits from 1 s): before, each indicator took half a minute to give up.
+  it('stops sync ine at its first request, naming the address, with no retry and no other indicator asked', async () => {
+    const store = await demoStore();
+    const keys = [...readIneMappings()].filter(([, m]) => m.ine_varcd !== null).map(([key]) => key);
+    expect(keys.length).toBeGreaterThan(2);
+    const lines: string[] = [];
+    const started = Date.now();
+    const report = await syncIne(store, { client: new PoliteClient({ log: (l) => lines.push(l) }), baseUrl: NOWHERE, now: NOW });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.ok).toBe(false);
+    expect(report.requests).toBe(1);
+    expect(report.indicators).toHaveLength(1);
+    expect(report.indicators[0].error).toMatch(
+      /^http:\/\/munidata-sync\.invalid\/ine\/json_indicador\/pindica\.jsp\?.*: cannot reach munidata-sync\.invalid: .*resolve/,
+    );
+    expect(report.stopped).toBe(report.indicators[0].error);
+    expect(report.not_tried).toEqual(keys.slice(1));
+    expect(lines.join('\n')).not.toMatch(/retry/);
+  }, 20_000);
+
+  it('stops sync base when the connection is refused, naming the address and port', async () => {
+    const port = await unusedPort();
+    const store = await freshStore();
+    const started = Date.now();
+    const report = await syncBase(store, { client: new PoliteClient(), baseUrl: `http://127.0.0.1:${port}/api/1/datasets`, now: NOW });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(report.ok).toBe(false);
+    expect(report.requests).toBe(1);
+    expect(report.files).toHaveLength(1);
+    expect(report.stopped).toMatch(
+      new RegExp(`cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused.*ECONNREFUSED 127\\.0\\.0\\.1:${port}`),
+    );
+    expect(report.not_tried).toEqual(['announcements', 'amendments']);
+  }, 20_000);
+
+  it('still retries a server that answers "later" or drops the connection, and fails at once on a refusal', async () => {
+    server = await startReplayServer(
+      (_url, n): Reply => (n === 1 ? { status: 503 } : n === 2 ? { drop: true, body: 'x'.repeat(100) } : { status: 404 }),
+    );
+    const fetching = client().get(`${server.url}/file`);
+    await expect(fetching).rejects.toThrow(/HTTP 404/);
+    expect(server.requests).toHaveLength(3);
   });
 });

@@ -1,5 +1,5 @@
 /** `alerts`: accounts' alert rules, predefined subscriptions, the matcher run alone, and dismissing a match. */
-import { type Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import {
   createAlertRule,
   dismissMatch,
@@ -27,15 +27,15 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
     .requiredOption('--account <id>', 'account id', positiveInt)
     .requiredOption('--name <name>', 'a name the account will recognise')
     .requiredOption('--type <type>', `matcher: ${MATCHER_TYPES.join(', ')}`)
-    .option('--keyword <phrase>', 'keyword: a phrase whose every word must occur (repeatable)', collect, [])
-    .option('--cpv <prefix>', 'cpv: a CPV prefix of 1–8 digits (repeatable)', collect, [])
-    .option('--nif <nif>', 'entity: a buyer or supplier tax number (repeatable)', collect, [])
-    .option('--signal-type <type>', `signal_type: ${SIGNAL_TYPE_KEYS.join(', ')} (repeatable)`, collect, [])
+    .addOption(repeatable('--keyword <phrase>', 'keyword: a phrase whose every word must occur'))
+    .addOption(repeatable('--cpv <prefix>', 'cpv: a CPV prefix of 1–8 digits'))
+    .addOption(repeatable('--nif <nif>', 'entity: a buyer or supplier tax number'))
+    .addOption(repeatable('--signal-type <type>', `signal_type: ${SIGNAL_TYPE_KEYS.join(', ')}`))
     .option('--indicator <key>', 'indicator_threshold: the indicator')
     .option('--above <n>', 'indicator_threshold: match values above n', finiteNumber)
     .option('--below <n>', 'indicator_threshold: match values below n', finiteNumber)
-    .option('--source-type <type>', `only these sources: ${ALERT_SOURCE_TYPES.join(', ')} (repeatable; default all)`, collect, [])
-    .option('--municipality <code|slug>', 'watch this municipality (repeatable)', collect, [])
+    .addOption(repeatable('--source-type <type>', `only these sources: ${ALERT_SOURCE_TYPES.join(', ')}`, 'all'))
+    .addOption(repeatable('--municipality <code|slug>', 'watch this municipality'))
     .option('--district <name>', "watch this district's municipalities")
     .action((o: CreateFlags) =>
       cli.withStore(async (store) => {
@@ -106,7 +106,7 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
     .description('Turn a predefined subscription on for an account (national unless --municipality or --district)')
     .requiredOption('--account <id>', 'account id', positiveInt)
     .requiredOption('--template <key>', 'template key (see alerts templates)')
-    .option('--municipality <code|slug>', 'only this municipality (repeatable)', collect, [])
+    .addOption(repeatable('--municipality <code|slug>', 'only this municipality'))
     .option('--district <name>', "only this district's municipalities")
     .action((o: { account: number; template: string; municipality: string[]; district?: string }) =>
       cli.withStore(async (store) => {
@@ -167,6 +167,11 @@ interface CreateFlags {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** An option given any number of times, collected into a list (none by default, or what `none` says it means). */
+function repeatable(flags: string, description: string, none = 'none'): Option {
+  return new Option(flags, `${description} (repeatable)`).argParser(collect).default([], none);
 }
 
 function finiteNumber(text: string): number {

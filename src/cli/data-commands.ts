@@ -1,6 +1,7 @@
 /** `migrate`, `demo` and `import`: getting data into the store. */
 import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
+import { migrate } from '../admin/migrate.js';
 import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../demo/load-demo.js';
 import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
 import { readIneMappings } from '../ingest/catalogue.js';
@@ -10,6 +11,7 @@ import { isZip, theDataFileIn } from '../ingest/sync/zip.js';
 import { AdminError } from '../lib/admin-error.js';
 import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
+import { demoRemovalText, demoText, ineImportText, migrateText } from './data-report-text.js';
 import { print } from './output.js';
 import { registerDetectCommand, registerSignalImport } from './signal-commands.js';
 import { registerSyncCommands } from './sync-commands.js';
@@ -17,9 +19,17 @@ import { registerSyncCommands } from './sync-commands.js';
 export function registerDataCommands(program: Command, cli: CliContext): void {
   program
     .command('migrate')
-    .description('Create or upgrade the schema and seed the default plans (idempotent)')
+    .description(
+      'Create or upgrade the schema and seed the reference data (default plans, municipalities, indicator catalogue, CPV vocabulary, alert templates); says what it applied (idempotent)',
+    )
     .action(() =>
-      cli.withStore(async () => print(cli.json(), { migrated: true }, () => `Store ${describeStore(cli.config)} is up to date.`)),
+      cli.withStore(
+        async (store) => {
+          const report = await migrate(store);
+          print(cli.json(), { migrated: true, ...report }, () => migrateText(describeStore(cli.config), report));
+        },
+        { migrate: false },
+      ),
     );
 
   const demo = program
@@ -28,16 +38,11 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
       'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
     )
     .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
-    .option(
-      '--contracts <n>',
-      `number of synthetic procurement contracts (default ${DEFAULT_DEMO_CONTRACTS})`,
-      contractCount,
-      DEFAULT_DEMO_CONTRACTS,
-    )
+    .option('--contracts <n>', 'number of synthetic procurement contracts', contractCount, DEFAULT_DEMO_CONTRACTS)
     .action((o: { seed: number; contracts: number }) =>
       cli.withStore(async (store) => {
         const summary = await loadDemo(store, { seed: o.seed, contracts: o.contracts });
-        print(cli.json(), summary, () => `Demo data loaded (seed ${o.seed}):\n${JSON.stringify(summary, null, 2)}`);
+        print(cli.json(), summary, () => demoText(summary));
       }),
     );
   demo
@@ -48,7 +53,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     .action(() =>
       cli.withStore(async (store) => {
         const removed = await store.removeDemoData();
-        print(cli.json(), removed, () => `Demo data removed:\n${JSON.stringify(removed, null, 2)}`);
+        print(cli.json(), removed, () => demoRemovalText(removed));
       }),
     );
 
@@ -78,7 +83,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
           dimensions: asked ?? (sameCode ? (mapping?.ine_dimensions ?? undefined) : undefined),
           force: o.force,
         });
-        print(cli.json(), report, () => JSON.stringify(report, null, 2));
+        print(cli.json(), report, () => ineImportText(report));
       }),
     );
 

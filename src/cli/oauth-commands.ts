@@ -1,10 +1,12 @@
-/** `oauth`: the authorization server's clients, grants (connected apps) and signing keys (docs/oauth.md). */
+/**
+ * `oauth`: the authorization server's clients, grants (connected apps) and signing keys (docs/oauth.md). The OAuth
+ * library is imported when a command needs the server, not with the CLI: on Node 20 it warns at import.
+ */
 import type { Command } from 'commander';
 import { openGrantRevocations } from '../access/grant-revocations.js';
 import { AdminError } from '../lib/admin-error.js';
-import { type AuthorizationServer, createAuthorizationServer } from '../oauth/authorization-server.js';
+import type { AuthorizationServer } from '../oauth/authorization-server.js';
 import { createClient, deleteClient, listClients } from '../oauth/clients.js';
-import { listConnectedApps, revokeGrant } from '../oauth/grants.js';
 import { listSigningKeys, rotateSigningKeys } from '../oauth/signing-keys.js';
 import type { Store } from '../store/store.js';
 import { positiveInt } from './admin-commands.js';
@@ -16,6 +18,7 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
   /** The server as the running service configures it, over this store; revocations reach the instances by Redis. */
   const withServer = (work: (server: AuthorizationServer) => Promise<void>) =>
     cli.withStore(async (store: Store) => {
+      const { createAuthorizationServer } = await import('../oauth/authorization-server.js');
       const revocations = await openGrantRevocations(cli.config);
       try {
         const server = await createAuthorizationServer({
@@ -76,6 +79,7 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
     .option('--account <id>', 'only this account', positiveInt)
     .action((o: { account?: number }) =>
       withServer(async (server) => {
+        const { listConnectedApps } = await import('../oauth/grants.js');
         const rows = await listConnectedApps(server, o.account);
         print(cli.json(), rows, () =>
           table(rows.map((r) => ({ ...r, scopes: r.scopes.join(' ') })) as never, [
@@ -96,6 +100,7 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
     .argument('<grant_id>')
     .action((grantId: string) =>
       withServer(async (server) => {
+        const { revokeGrant } = await import('../oauth/grants.js');
         if (!(await revokeGrant(server, grantId))) throw new AdminError(`No live grant ${grantId}.`);
         print(cli.json(), { grantId, revoked: true }, () => `Revoked grant ${grantId}.`);
       }),

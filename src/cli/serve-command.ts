@@ -1,7 +1,9 @@
-/** `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. */
+/**
+ * `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. The app (and
+ * with it the OAuth library, which warns at import on Node 20) is imported when the service starts, not with the CLI.
+ */
 import type { Command } from 'commander';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
-import { createApp } from '../app.js';
 import { type Config, loadConfig } from '../config.js';
 import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-account.js';
 import { loadDemo } from '../demo/load-demo.js';
@@ -13,7 +15,7 @@ import { closeOnSignals } from './graceful-shutdown.js';
 export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
   program
     .command('serve')
-    .description('Start the service (REST /v1, docs at /docs)')
+    .description('Start the service: REST /v1, A2A /a2a, MCP /mcp, company agents, console and explorer (docs at /docs)')
     .option('--port <n>', 'port to listen on (default $PORT or 8080)')
     .option('--host <h>', 'address to listen on (default $HOST or 127.0.0.1)')
     .option('--no-demo', 'do not load demo data into an empty store, nor print a demo key')
@@ -44,6 +46,7 @@ async function serve(config: Config, demo: boolean): Promise<void> {
 
   // Requests wait on the store at most DATABASE_TIMEOUT_MS a statement, then are answered 503 (docs/deploy.md).
   const store = openStore(config, { timeoutMs: config.databaseTimeoutMs });
+  const { createApp } = await import('../app.js');
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
   const lines = [

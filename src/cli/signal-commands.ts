@@ -45,7 +45,7 @@ const n = (x: number) => x.toLocaleString('en-US');
 const writes = (s: { inserted: number; updated: number; unchanged: number }) =>
   `${n(s.inserted)} inserted, ${n(s.updated)} updated, ${n(s.unchanged)} unchanged`;
 
-function detectText(r: DetectReport): string {
+export function detectText(r: DetectReport): string {
   return [
     `Detection at ${r.now} (${r.seconds} s)`,
     `  procurement: ${n(r.procurement.entries)} journal entries in ${n(r.procurement.batches)} batches`,

@@ -29,7 +29,13 @@ export function registerSyncCommands(program: Command, cli: CliContext): void {
         print(
           cli.json(),
           report,
-          () => `${report.requests} requests to ${report.base_url}; ${report.ok ? 'done' : 'some indicators failed (see above)'}`,
+          () =>
+            `${report.requests} requests to ${report.base_url}; ` +
+            (report.stopped !== null
+              ? `stopped: ${report.stopped}${notTried(report.not_tried, 'indicator')}`
+              : report.ok
+                ? 'done'
+                : 'some indicators failed (see above)'),
         );
         if (!report.ok) process.exitCode = 1;
       }),
@@ -45,11 +51,22 @@ export function registerSyncCommands(program: Command, cli: CliContext): void {
         print(
           cli.json(),
           report,
-          () => `${report.files.length} files, ${report.requests} requests; ${report.ok ? 'done' : 'some files failed (see above)'}`,
+          () =>
+            `${report.files.length} files, ${report.requests} requests; ` +
+            (report.stopped !== null
+              ? `stopped: ${report.stopped}${notTried(report.not_tried, 'dataset')}`
+              : report.ok
+                ? 'done'
+                : 'some files failed (see above)'),
         );
         if (!report.ok) process.exitCode = 1;
       }),
     );
+}
+
+/** What a stopped sync left out, after its reason. */
+function notTried(names: readonly string[], what: string): string {
+  return names.length === 0 ? '' : `; ${names.length} ${what}${names.length === 1 ? '' : 's'} not tried (${names.join(', ')})`;
 }
 
 /** Progress goes to stderr, so that `--json` keeps stdout for the report alone. */

@@ -21,7 +21,8 @@
  * fields, a decimal comma in numbers, and a UTF-8 byte-order mark so that the accents are read as UTF-8.
  *
  * An operation whose answer is not a list but holds one (the aggregate's `groups`) names that member as its
- * `csvRows`: one row per element.
+ * `csvRows`: one row per element. When such an answer says `synthetic` of itself and its elements do not, each row
+ * carries the answer's flag in a last `synthetic` column (`answerRows`): every CSV form says what is generated.
  */
 import type { TSchema } from '@sinclair/typebox';
 
@@ -36,6 +37,8 @@ export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } a
 /** The CSV form of one list operation's answers. */
 export interface CsvTable {
   readonly columns: readonly string[];
+  /** The rows of an answer, each as its columns read it (with the answer's own `synthetic` where it has one). */
+  answerRows(value: unknown): unknown[];
   /** True when the item schema is an object with properties (else one `value` column holds each item). */
   readonly fromProperties: boolean;
   /** The whole answer: header row, then one row per item. */
@@ -83,8 +86,17 @@ interface Column {
  * names the array member of a non-list answer whose elements are the rows (`groups`); default `items`.
  */
 export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | undefined {
-  const item = listItemSchema(JSON.parse(JSON.stringify(output)) as Schema, rowsMember);
-  if (item === undefined) return undefined;
+  const answer = JSON.parse(JSON.stringify(output)) as Schema;
+  const listed = listItemSchema(answer, rowsMember);
+  if (listed === undefined) return undefined;
+  const inherits = inheritsSynthetic(answer, listed);
+  const item = inherits ? withSynthetic(listed) : listed;
+  const answerRows = (value: unknown): unknown[] => {
+    const rows = rowsOf(value, rowsMember);
+    if (!inherits) return rows;
+    const synthetic = member(value, SYNTHETIC);
+    return rows.map((row) => ({ ...(row as object), [SYNTHETIC]: synthetic }));
+  };
   const fromProperties = isObjectWithProperties(item);
   const columns = fromProperties ? objectColumns(item, '') : arrayOrLeafColumns('value', item, (row) => row);
   const headerOf = (dialect: CsvDialect, leading: readonly string[] = []) => {
@@ -110,9 +122,10 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
   };
   return {
     columns: columns.map((c) => c.name),
+    answerRows,
     fromProperties,
     render(value: unknown, dialect: CsvDialect = 'rfc4180'): string {
-      return headers[dialect] + rowsText(rowsOf(value, rowsMember), dialect, []);
+      return headers[dialect] + rowsText(answerRows(value), dialect, []);
     },
     header(dialect: CsvDialect = 'rfc4180', leading: readonly string[] = []): string {
       return leading.length === 0 ? headers[dialect] : headerOf(dialect, leading);
@@ -143,6 +156,21 @@ function listItemSchema(output: Schema, rowsMember: string): Schema | undefined 
   if (items === undefined) return undefined;
   const array = unwrap(items);
   return isArraySchema(array) ? elementSchema(array) : undefined;
+}
+
+/** The flag of generated data (docs/data.md, Real and synthetic data). */
+const SYNTHETIC = 'synthetic';
+
+/** An answer holding its rows (not itself a list) that says `synthetic` of itself, over rows that do not say it. */
+function inheritsSynthetic(answer: Schema, item: Schema): boolean {
+  const outer = unwrap(answer);
+  if (isArraySchema(outer) || outer.properties?.[SYNTHETIC] === undefined) return false;
+  return isObjectWithProperties(item) && item.properties[SYNTHETIC] === undefined;
+}
+
+/** The item schema with the answer's `synthetic` as its last property. */
+function withSynthetic(item: Schema): Schema {
+  return { ...item, properties: { ...item.properties, [SYNTHETIC]: { type: 'boolean' } } };
 }
 
 function elementSchema(array: Schema): Schema {

@@ -116,8 +116,7 @@ export async function* datasetPages(dataset: Dataset, ctx: DatasetReadContext): 
         },
       };
       const value = (await op.handler(input as never, { ...ctx, paging })) as unknown;
-      const items = Array.isArray(value) ? value : ((value as Record<string, unknown>)[op.csvRows ?? 'items'] as unknown[]);
-      yield { items, leading };
+      yield { items: dataset.table.answerRows(value), leading };
       if (next === undefined) break;
       after = next;
     }

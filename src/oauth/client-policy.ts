@@ -9,9 +9,16 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import { errors } from 'oidc-provider';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const LOOPBACK_NAMES = 'a loopback address (127.0.0.1, [::1] or localhost)';
 
 export type ClientOrigin = 'cli' | 'registration' | 'metadata-document';
 
+/**
+ * Checked before the library's own checks (which name no URI and word a plain-http one as "did not match"), so that
+ * every refusal of a redirect URI, on every path (`munidata oauth clients create`, registration, metadata documents),
+ * names the URI and its own reason. The message starts with `redirect_uris`: the library answers it
+ * `invalid_redirect_uri` (RFC 7591 §3.2.2).
+ */
 export function registrationValidator(
   ctx: KoaContextWithOIDC | undefined,
   key: string,
@@ -22,19 +29,33 @@ export function registrationValidator(
   if (ctx?.oidc?.route === 'registration') metadata.munidata_origin = undefined;
   else if (value !== undefined && value !== 'cli') metadata.munidata_origin = undefined;
   const uris = Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as unknown[]) : [];
-  let loopback = 0;
   for (const uri of uris) {
-    const url = typeof uri === 'string' ? URL.parse(uri) : null;
-    if (!url) continue; // the library names the malformed one
-    const isLoopback = url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-    if (url.protocol === 'http:' && !isLoopback) {
-      throw new errors.InvalidRedirectUri('redirect_uris must use https, or http on a loopback address (127.0.0.1, [::1], localhost)');
-    }
-    if (isLoopback) loopback++;
+    const problem = redirectUriProblem(uri);
+    if (problem !== undefined) throw new errors.InvalidClientMetadata(`redirect_uris: ${problem}`);
   }
-  if (uris.length > 0 && loopback === uris.length) {
+  if (uris.length > 0 && uris.every((uri) => isLoopback(URL.parse(String(uri))))) {
     metadata.application_type = 'native';
   }
+}
+
+/** Why this redirect URI is refused (docs/oauth.md, Registration), in words that name it; undefined when it is not. */
+export function redirectUriProblem(uri: unknown): string | undefined {
+  if (typeof uri !== 'string') return `${JSON.stringify(uri)} is not a string`;
+  const shown = JSON.stringify(uri);
+  const url = URL.parse(uri);
+  if (url === null) return `${shown} is not an absolute URI: give its scheme and host (https://app.example/callback)`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return `${shown} uses the ${url.protocol.slice(0, -1)} scheme: use https, or http on ${LOOPBACK_NAMES}`;
+  }
+  if (uri.includes('#')) return `${shown} has a fragment (#…): a redirect URI must not (RFC 6749 §3.1.2)`;
+  if (url.protocol === 'http:' && !isLoopback(url)) {
+    return `${shown} uses plain http on ${url.hostname}: use https, or http only on ${LOOPBACK_NAMES}`;
+  }
+  return undefined;
+}
+
+function isLoopback(url: URL | null): boolean {
+  return url !== null && url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
 }
 
 /** How a client came to be known: a URL client id is a metadata document; `cli` pre-registered; else registration. */

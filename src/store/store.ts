@@ -59,6 +59,7 @@ import type {
   SignalRecord,
   SignalWriteSummary,
 } from './signal-records.js';
+import type { AppliedMigration } from './sql/migration.js';
 
 /**
  * Every method below holds for both databases (src/store/sql-store.ts writes each once). Unless a method says
@@ -338,9 +339,9 @@ export interface Store
   /**
    * Creates or upgrades the schema: each pending migration (the dialect's below version 100, those written once
    * from 100 on) in its own transaction, recorded in `schema_migrations`; idempotent, and safe when several
-   * instances start at once (PostgreSQL: under a session lock).
+   * instances start at once (PostgreSQL: under a session lock). Resolves with the migrations this call applied.
    */
-  migrate(): Promise<void>;
+  migrate(): Promise<readonly AppliedMigration[]>;
   /** A number that grows whenever data served to callers changes (bumped inside the write's transaction), so caches know to drop. */
   dataVersion(): Promise<number>;
   /** A per-installation random secret, created at first use; every instance gets the first one stored. */

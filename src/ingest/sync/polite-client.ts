@@ -1,8 +1,9 @@
 /**
  * The HTTP client of `munidata sync` (docs/data.md, Syncing): one request at a time, a pause between requests,
- * and on a 429, a 5xx, a timeout or a connection dropped mid-answer, retries with growing waits (the server's
- * `Retry-After` when it sends one). An answer is returned only when its body was read to the end, so an importer
- * never sees half a file.
+ * and retries with growing waits (the server's `Retry-After` when it sends one) only on answers that say "later":
+ * a 429, a 5xx, a timeout, a connection dropped mid-answer. A host that cannot be resolved or reached, or any other
+ * failure, fails at once. An answer is returned only when its body was read to the end, so an importer never sees
+ * half a file.
  */
 
 export interface PoliteClientOptions {
@@ -44,7 +45,47 @@ export class SyncHttpError extends Error {
   }
 }
 
+/**
+ * The host could not be resolved or reached (its name does not resolve, nothing listens, no route): asking again,
+ * or asking it for the next file, will not help, so a sync stops there.
+ */
+export class HostUnreachableError extends SyncHttpError {
+  constructor(url: string, message: string) {
+    super(url, undefined, message);
+    this.name = 'HostUnreachableError';
+  }
+}
+
 const RETRYABLE = (status: number) => status === 429 || status === 408 || status >= 500;
+
+/** The codes of a connection dropped or stalled once it was made: worth asking again later. */
+const DROPPED = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+
+/** The codes of a host that cannot be resolved or reached, each with what it means to a person. */
+const UNREACHABLE: Readonly<Record<string, string>> = {
+  ENOTFOUND: 'its name does not resolve',
+  EAI_AGAIN: 'its name could not be resolved (no answer from DNS: offline?)',
+  EAI_FAIL: 'its name could not be resolved',
+  EAI_NONAME: 'its name does not resolve',
+  ECONNREFUSED: 'the connection was refused (nothing listens there)',
+  EHOSTUNREACH: 'no route to the host',
+  EHOSTDOWN: 'the host is down',
+  ENETUNREACH: 'the network is unreachable (offline?)',
+  ENETDOWN: 'the network is down',
+  EADDRNOTAVAIL: 'its address cannot be reached from here',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection was not accepted in time',
+};
+
+/** A body that ended before its `Content-Length`: the connection dropped mid-answer. */
+class CutShortError extends Error {}
 
 export class PoliteClient {
   readonly #options: Required<Omit<PoliteClientOptions, 'log'>> & Pick<PoliteClientOptions, 'log'>;
@@ -87,7 +128,7 @@ export class PoliteClient {
           const body = Buffer.from(await response.arrayBuffer());
           const expected = response.headers.get('content-length');
           if (expected !== null && response.headers.get('content-encoding') === null && Number(expected) !== body.length) {
-            throw new Error(`body cut short: ${body.length} of ${expected} bytes`);
+            throw new CutShortError(`body cut short: ${body.length} of ${expected} bytes`);
           }
           return { url, status: response.status, body, headers: response.headers, attempts: attempt };
         }
@@ -97,7 +138,10 @@ export class PoliteClient {
         retryAfterMs = retryAfter(response.headers.get('retry-after'));
       } catch (error) {
         if (error instanceof SyncHttpError) throw error;
-        lastProblem = describe(error);
+        const failure = classify(error);
+        if (failure.kind === 'unreachable') throw new HostUnreachableError(url, `${url}: cannot reach ${hostOf(url)}: ${failure.problem}`);
+        if (failure.kind === 'refused') throw new SyncHttpError(url, undefined, `${url}: ${failure.problem}`);
+        lastProblem = failure.problem;
       }
       if (attempt > o.retries) break;
       const wait = Math.min(o.maxDelayMs, retryAfterMs ?? o.baseDelayMs * 2 ** (attempt - 1));
@@ -123,9 +167,48 @@ function retryAfter(header: string | null): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
-function describe(error: unknown): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError') return 'timed out';
-  const cause = e.cause?.code ?? e.cause?.message;
-  return cause ? `${e.message ?? 'failed'} (${cause})` : (e.message ?? String(error));
+/** Whether a failed request is worth asking again, and what went wrong, in words. */
+function classify(error: unknown): { kind: 'later' | 'unreachable' | 'refused'; problem: string } {
+  if (error instanceof CutShortError) return { kind: 'later', problem: error.message };
+  const e = error as { name?: string; message?: string };
+  if (e.name === 'TimeoutError') return { kind: 'later', problem: 'timed out' };
+  const cause = rootCause(error);
+  const code = cause.code ?? '';
+  const at = cause.address === undefined ? '' : ` ${cause.address}${cause.port === undefined ? '' : `:${cause.port}`}`;
+  if (code in UNREACHABLE) return { kind: 'unreachable', problem: `${UNREACHABLE[code]} (${code}${at})` };
+  const problem =
+    cause.message && cause.message !== e.message ? `${e.message ?? 'failed'} (${cause.message})` : (e.message ?? String(error));
+  // undici's "terminated": the body's connection closed before its end.
+  if (DROPPED.has(code) || e.message === 'terminated') return { kind: 'later', problem };
+  return { kind: 'refused', problem };
+}
+
+interface ErrorCause {
+  readonly code?: string;
+  readonly message?: string;
+  readonly address?: string;
+  readonly port?: number;
+}
+
+/**
+ * The innermost cause of a failed fetch that has a code (undici's TypeError wraps the socket's error, or an
+ * AggregateError of one per address tried); the innermost one when none has.
+ */
+function rootCause(error: unknown): ErrorCause {
+  const chain: (ErrorCause & { cause?: unknown; errors?: unknown[] })[] = [];
+  let current: unknown = error;
+  while (current !== null && typeof current === 'object' && chain.length < 6) {
+    const link = current as ErrorCause & { cause?: unknown; errors?: unknown[] };
+    chain.push(link);
+    current = link.cause ?? link.errors?.[0];
+  }
+  return chain.findLast((link) => typeof link.code === 'string') ?? chain.at(-1) ?? {};
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }

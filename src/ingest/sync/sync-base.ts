@@ -4,11 +4,11 @@
  * transaction per file, so a file that could not be fetched whole writes nothing, and upserts by portal id, so a
  * file fetched again changes only what changed. Incremental by year: the files of the years from `since` (default:
  * the current year, the one the portal still updates) on. Contracts first, then announcements and amendments
- * (an amendment needs its contract). See docs/data.md, Syncing.
+ * (an amendment needs its contract). A host that cannot be reached stops the sync. See docs/data.md, Syncing.
  */
 import type { ProcurementWriteStore, ReferenceStore } from '../../store/store.js';
 import { type BaseDataset, type BaseFormat, importBase } from '../base/import-base.js';
-import type { FetchedFile, PoliteClient } from './polite-client.js';
+import { type FetchedFile, HostUnreachableError, type PoliteClient } from './polite-client.js';
 import { isZip, theDataFileIn } from './zip.js';
 
 /** dados.gov.pt's dataset API; `{base}/{slug}/` describes a dataset and lists its files (`resources`). */
@@ -52,6 +52,10 @@ export interface SyncBaseReport {
   readonly files: SyncFileReport[];
   readonly requests: number;
   readonly ok: boolean;
+  /** Why the sync stopped before its last file (a host cannot be reached); null when it did not. */
+  readonly stopped: string | null;
+  /** The datasets it did not ask for, having stopped. */
+  readonly not_tried: BaseDataset[];
 }
 
 interface Resource {
@@ -69,7 +73,14 @@ export async function syncBase(
   const now = options.now ?? new Date();
   const sinceYear = sinceYearOf(options.since, now);
   const files: SyncFileReport[] = [];
-  for (const { dataset, slug } of BASE_DATASETS.filter((d) => !options.datasets || options.datasets.includes(d.dataset))) {
+  const datasets = BASE_DATASETS.filter((d) => !options.datasets || options.datasets.includes(d.dataset));
+  let stopped: string | null = null;
+  const notTried: BaseDataset[] = [];
+  for (const { dataset, slug } of datasets) {
+    if (stopped !== null) {
+      notTried.push(dataset);
+      continue;
+    }
     const listUrl = `${baseUrl}/${slug}/`;
     let resources: Resource[];
     try {
@@ -77,10 +88,12 @@ export async function syncBase(
     } catch (error) {
       files.push({ dataset, year: sinceYear, url: listUrl, status: 'failed', error: `the list of files: ${(error as Error).message}` });
       options.log?.(`BASE ${dataset}: FAILED — cannot read the list of files at ${listUrl}: ${(error as Error).message}`);
+      if (error instanceof HostUnreachableError) stopped = error.message;
       continue;
     }
     if (resources.length === 0) options.log?.(`BASE ${dataset}: no file of ${sinceYear} or later at ${listUrl}`);
     for (const resource of resources) {
+      if (stopped !== null) break;
       const report: SyncFileReport = { dataset, year: resource.year, url: resource.url, status: 'failed' };
       files.push(report);
       try {
@@ -100,6 +113,7 @@ export async function syncBase(
         });
       } catch (error) {
         report.error = (error as Error).message;
+        if (error instanceof HostUnreachableError) stopped = error.message;
       }
       options.log?.(fileLine(report));
     }
@@ -109,7 +123,9 @@ export async function syncBase(
     since_year: sinceYear,
     files,
     requests: options.client.requests,
-    ok: files.every((f) => f.status === 'imported'),
+    ok: stopped === null && files.every((f) => f.status === 'imported'),
+    stopped,
+    not_tried: notTried,
   };
 }
 

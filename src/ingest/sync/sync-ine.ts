@@ -4,14 +4,15 @@
  * through the INE importer — one transaction per answer, so an answer that could not be fetched whole writes
  * nothing. Incremental: an indicator that already holds this INE code's data is fetched from its latest stored
  * period on (that period again, for INE's revisions); otherwise from `since` (default: 15 years, or 36 months,
- * back). Polite: one request at a time (polite-client.ts). See docs/data.md, Syncing.
+ * back). Polite: one request at a time (polite-client.ts). A host that cannot be reached stops the sync: every
+ * indicator asks the same one. See docs/data.md, Syncing.
  */
 import { AdminError } from '../../lib/admin-error.js';
 import type { Store } from '../../store/store.js';
 import { type IneMapping, readIneMappings } from '../catalogue.js';
 import { importIne } from '../ine/import-ine.js';
 import { IneErrorResponse } from '../ine/parse.js';
-import type { PoliteClient } from './polite-client.js';
+import { HostUnreachableError, type PoliteClient } from './polite-client.js';
 
 export const DEFAULT_INE_BASE_URL = 'https://www.ine.pt';
 
@@ -52,6 +53,10 @@ export interface SyncIneReport {
   readonly requests: number;
   /** Every indicator synced or found nothing new. */
   readonly ok: boolean;
+  /** Why the sync stopped before its last indicator (the host cannot be reached); null when it did not. */
+  readonly stopped: string | null;
+  /** The indicators it did not ask for, having stopped. */
+  readonly not_tried: string[];
 }
 
 export async function syncIne(store: Store, options: SyncIneOptions): Promise<SyncIneReport> {
@@ -72,7 +77,9 @@ export async function syncIne(store: Store, options: SyncIneOptions): Promise<Sy
   }
 
   const reports: SyncIndicatorReport[] = [];
+  let stopped: string | null = null;
   for (const key of keys) {
+    if (stopped !== null) break;
     const mapping = mappings.get(key) as IneMapping & { ine_varcd: string };
     const indicator = catalogue.find((i) => i.key === key);
     const monthly = indicator?.frequency === 'monthly';
@@ -88,6 +95,7 @@ export async function syncIne(store: Store, options: SyncIneOptions): Promise<Sy
       } catch (error) {
         report.status = 'failed';
         report.error = (error as Error).message;
+        if (error instanceof HostUnreachableError) stopped = error.message;
         break;
       }
       try {
@@ -117,7 +125,14 @@ export async function syncIne(store: Store, options: SyncIneOptions): Promise<Sy
     }
     options.log?.(progressLine(report, periods));
   }
-  return { base_url: baseUrl, indicators: reports, requests: options.client.requests, ok: reports.every((r) => r.status === 'ok') };
+  return {
+    base_url: baseUrl,
+    indicators: reports,
+    requests: options.client.requests,
+    ok: stopped === null && reports.every((r) => r.status === 'ok'),
+    stopped,
+    not_tried: keys.slice(reports.length),
+  };
 }
 
 interface Period {

@@ -3,7 +3,7 @@
  * together wait for the first one and then find nothing left to do.
  */
 import type pg from 'pg';
-import { applyMigrations, migrationsFor } from '../sql/migration.js';
+import { type AppliedMigration, applyMigrations, migrationsFor } from '../sql/migration.js';
 import { SHARED_MIGRATIONS } from '../sql/migrations.js';
 import { checkOut, postgresPort } from './db.js';
 import { POSTGRES_MIGRATIONS, POSTGRES_TYPES } from './migrations.js';
@@ -14,13 +14,13 @@ const MIGRATION_LOCK = 0x6d756e6964617461n;
 /** Every migration of the PostgreSQL store, in order. */
 export const POSTGRES_SCHEMA = migrationsFor(POSTGRES_MIGRATIONS, SHARED_MIGRATIONS, POSTGRES_TYPES);
 
-export async function migratePostgres(pool: pg.Pool): Promise<void> {
+export async function migratePostgres(pool: pg.Pool): Promise<AppliedMigration[]> {
   const { client, release } = await checkOut(pool);
   let failure: unknown;
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK.toString()]);
     try {
-      await applyMigrations(postgresPort(client), POSTGRES_SCHEMA, () => new Date().toISOString());
+      return await applyMigrations(postgresPort(client), POSTGRES_SCHEMA, () => new Date().toISOString());
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK.toString()]).catch(() => {});
     }

@@ -7,6 +7,7 @@
 import type { BulkLoad } from '../procurement/bulk-load.js';
 import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
+import type { AppliedMigration } from '../sql/migration.js';
 import type { SqlPort } from '../sql/port.js';
 import { SqlStore } from '../sql-store.js';
 import type { Store } from '../store.js';
@@ -50,8 +51,8 @@ export class PostgresStore extends SqlStore implements Store {
     this.#accessWatch = new AccessVersionWatch(url, this.ports.primary);
   }
 
-  async migrate(): Promise<void> {
-    await migratePostgres(this.#pools.primary);
+  migrate(): Promise<AppliedMigration[]> {
+    return migratePostgres(this.#pools.primary);
   }
 
   async close(): Promise<void> {

@@ -86,15 +86,23 @@ export function migrationsFor(dialect: readonly Migration[], shared: readonly Sh
   return all.sort((a, b) => a.version - b.version);
 }
 
+/** A migration this run applied. */
+export interface AppliedMigration {
+  readonly version: number;
+  readonly name: string;
+}
+
 /**
- * Applies the migrations not yet recorded, each with its record in one transaction, and seeds the data version.
- * Idempotent; concurrent instances must be kept apart by the caller (PostgreSQL: a session lock).
+ * Applies the migrations not yet recorded, each with its record in one transaction, and seeds the data version;
+ * returns those it applied, in order. Idempotent; concurrent instances must be kept apart by the caller
+ * (PostgreSQL: a session lock).
  */
-export async function applyMigrations(port: SqlPort, migrations: readonly Migration[], now: () => string): Promise<void> {
+export async function applyMigrations(port: SqlPort, migrations: readonly Migration[], now: () => string): Promise<AppliedMigration[]> {
   await port.script(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
   );
   const applied = new Set((await port.query('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
+  const appliedNow: AppliedMigration[] = [];
   for (const migration of migrations) {
     if (applied.has(migration.version)) continue;
     await port.transaction(async (tx) => {
@@ -105,6 +113,8 @@ export async function applyMigrations(port: SqlPort, migrations: readonly Migrat
         now(),
       ]);
     });
+    appliedNow.push({ version: migration.version, name: migration.name });
   }
   await port.run("INSERT INTO meta (key, value) VALUES ('data_version', '1') ON CONFLICT (key) DO NOTHING");
+  return appliedNow;
 }

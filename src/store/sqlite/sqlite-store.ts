@@ -8,7 +8,7 @@ import { ACCESS_VERSION_SQL } from '../meta.js';
 import type { BulkLoad } from '../procurement/bulk-load.js';
 import type { EntityRecord } from '../procurement-records.js';
 import type { IndicatorObservationRow, ObservationRow } from '../records.js';
-import { applyMigrations, migrationsFor } from '../sql/migration.js';
+import { type AppliedMigration, applyMigrations, migrationsFor } from '../sql/migration.js';
 import { SHARED_MIGRATIONS } from '../sql/migrations.js';
 import type { SqlPort } from '../sql/port.js';
 import { SqlStore } from '../sql-store.js';
@@ -58,8 +58,8 @@ export class SqliteStore extends SqlStore implements Store {
 
   #accessVersionRead: Database.Statement | undefined;
 
-  async migrate(): Promise<void> {
-    await applyMigrations(this.#port, SQLITE_SCHEMA, () => new Date().toISOString());
+  migrate(): Promise<AppliedMigration[]> {
+    return applyMigrations(this.#port, SQLITE_SCHEMA, () => new Date().toISOString());
   }
 
   async close(): Promise<void> {

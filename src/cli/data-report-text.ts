@@ -1,0 +1,72 @@
+/**
+ * What `migrate`, `demo`, `demo remove` and `import ine` did, in a few lines for people; `--json` prints the same
+ * reports whole (output.ts).
+ */
+import type { MigrateReport } from '../admin/migrate.js';
+import type { DemoSummary } from '../demo/load-demo.js';
+import type { IneImportReport } from '../ingest/ine/import-ine.js';
+import type { WriteSummary } from '../store/records.js';
+import type { DemoRemovalSummary } from '../store/shared/demo-removal.js';
+import { detectText } from './signal-commands.js';
+
+const n = (x: number) => x.toLocaleString('en-US');
+const writes = (s: WriteSummary) => `${n(s.inserted)} inserted, ${n(s.updated)} updated, ${n(s.unchanged)} unchanged`;
+
+/** Each migration applied and what was seeded, or that there was nothing to do. */
+export function migrateText(store: string, r: MigrateReport): string {
+  const seeded = [
+    r.plans.length > 0 ? `the default plans ${r.plans.join(', ')}` : '',
+    r.indicators > 0 ? `${n(r.indicators)} catalogue indicators (no data yet)` : '',
+    r.cpvs > 0 ? `${n(r.cpvs)} CPV codes` : '',
+  ].filter(Boolean);
+  if (r.migrations.length === 0 && seeded.length === 0) return `Store ${store} was up to date: nothing to apply.`;
+  const lines = [`Store ${store}:`];
+  if (r.migrations.length > 0) {
+    lines.push(`  applied ${r.migrations.length} schema migrations: ${r.migrations.map((m) => `${m.version} ${m.name}`).join(', ')}`);
+  } else {
+    lines.push('  schema up to date (no migration pending)');
+  }
+  if (seeded.length > 0) lines.push(`  seeded ${seeded.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function demoText(r: DemoSummary): string {
+  const p = r.procurement;
+  const lines = [
+    `Demo data loaded (seed ${r.seed}): SYNTHETIC, marked synthetic: true in every answer`,
+    `  municipalities: ${writes(r.municipalities)}`,
+    `  indicators: ${writes(r.indicators)}${r.skipped.length > 0 ? `; left to their other source: ${r.skipped.join(', ')}` : ''}`,
+    `  series points: ${writes(r.observations)}`,
+    `  contracts (${n(p.generated)} generated): ${writes(p.contracts)}`,
+    `  announcements: ${writes(p.announcements)}`,
+    `  amendments: ${writes(p.amendments)}`,
+    `  entities: ${writes(p.entities)}`,
+    `  the demo account's alert rules: ${n(r.alert_rules)}`,
+  ];
+  return `${lines.join('\n')}\n${detectText(r.detection)}`;
+}
+
+export function demoRemovalText(r: DemoRemovalSummary): string {
+  return [
+    'Demo data removed:',
+    `  ${n(r.contracts)} contracts, ${n(r.announcements)} announcements, ${n(r.amendments)} amendments, ${n(r.entities)} entities`,
+    `  ${n(r.observations)} series points of ${r.indicators.length} indicators${r.indicators.length > 0 ? ` (${r.indicators.join(', ')})` : ''}`,
+    `  ${n(r.signals)} signals, ${n(r.cases)} cases, ${n(r.alert_matches)} alert matches`,
+  ].join('\n');
+}
+
+export function ineImportText(r: IneImportReport): string {
+  const dated = r.periods.filter((p) => p.reference_date !== null);
+  const span = dated.length === 0 ? 'no dated period' : `${dated[0].label}…${dated[dated.length - 1].label}`;
+  const lines = [
+    `INE ${r.ine.code} (${r.ine.title}) → ${r.indicator}, ${r.mode === 'replace' ? 'replacing the demo series' : 'merged'}`,
+    `  ${r.periods.length} periods (${span}), ${n(r.rows_read)} rows read`,
+    `  placed ${n(r.placed.rows)} (${n(r.placed.with_value)} with a value, ${n(r.placed.null_value)} without): ` +
+      `${writes(r.placed)}${r.placed.removed > 0 ? `, ${n(r.placed.removed)} demo points removed` : ''}`,
+    `  source: ${r.source ?? '(none)'}`,
+  ];
+  if (r.unknown_periods.length > 0) lines.push(`  periods not understood (not placed): ${r.unknown_periods.join(', ')}`);
+  if (r.unplaced.length > 0) lines.push(`  rows not placed on a municipality: ${n(r.unplaced.length)} (--json lists them)`);
+  for (const warning of r.warnings) lines.push(`  warning: ${warning}`);
+  return lines.join('\n');
+}
