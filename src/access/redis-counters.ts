@@ -1,46 +1,13 @@
 /**
  * Counters on Redis, shared by every instance: N instances keep one per-minute limit and one monthly quota,
- * exactly, because each check is one Lua script (atomic on the server).
- *
- * Keys, under `prefix` (`munidata:` by default):
- *   rate:<key>                    the GCRA theoretical arrival time (ms, a double); expires when it is past
- *   {q:<account>:<period>}:used   requests charged in the month (an integer)
- *   {q:<account>:<period>}:held   reservations in flight: a sorted set, member = reservation id, score = the
- *                                 Redis time (ms) at which its lease ends
- * (The braces keep a month's two keys in one slot, should the Redis be a cluster.)
- *
- * Clocks: the rate limit runs on the caller's clock (`nowMs`, the app's clock, which tests move), as the
- * in-process counters do; the leases run on the Redis server's clock (TIME in the script), the one clock all
- * instances share.
- *
- * Reservations never settled: an instance that dies between reserving and committing leaves its member in
- * `held`. Each reservation first drops the members whose lease has ended, so a crash holds a unit of quota for
- * at most the lease (five minutes, far longer than any request), never for good. A counter with a TTL instead
- * would only expire once an account fell quiet; a sorted set forgets each dead reservation on time. Within one
- * instance and one month reservations are interchangeable, so the interface needs no reservation handle:
- * commit and refund settle this instance's oldest one, which leaves the youngest lease to the request still
- * running.
- *
- * Durability: Redis decides admission; the store keeps charges. Each commit is also recorded in the usage
- * journal, which writes to the store in batches (UsageStore.addUsage). When `used` is missing (Redis lost or
- * flushed) it is rebuilt before anything is admitted — the store's usage plus what this instance has not
- * written yet, set only if still absent (another instance may have rebuilt it first) — so losing Redis never
- * resets a month to zero. What other instances charged in their last second and had not written yet is not in
- * the rebuilt count: at most one flush interval of their traffic.
- *
- * Faults: commands fail fast rather than queue (no offline queue, a one-second command timeout) and ioredis
- * reconnects by itself. Not reaching Redis for a rate check or a reservation throws
- * DependencyUnavailableError('counters'): 503, and nothing is charged. Once a reservation is granted the answer
- * no longer depends on Redis (docs/deploy.md, When a dependency fails):
- *   - a commit that fails (or whose reply is lost) still charges: the answer is a success, the journal records it,
- *     and the commit is settled in Redis as soon as it answers again;
- *   - a refund that fails is settled the same way, so the unit comes back within seconds, not at the lease's end;
- *   - a reservation whose reply is lost (Redis may have applied it) is released the same way.
- * Settlements are idempotent: the commit script counts a reservation only when it removes it from `held`, so a
- * commit replayed after a lost reply is not counted twice, and a release removes a member that may be gone. So
- * after any cut Redis holds exactly the successful answers. The queue of settlements is bounded
- * (MAX_UNSETTLED): past it the oldest are dropped, and their leases settle them in Redis's favour (a refund) or
- * leave Redis one short of the store (a commit), which the store's count corrects at the next rebuild.
+ * exactly, because each check is one Lua script (atomic on the server). Keys (under `prefix`): `rate:<key>`, the
+ * GCRA arrival time; `{q:<account>:<period>}:used`, the month's charges; `…:held`, reservations in flight scored
+ * by their lease's end (Redis time). Rate checks run on the caller's clock, leases on Redis's.
+ * A dead instance's reservation lapses with its lease; commit and refund settle this instance's oldest one.
+ * Redis decides admission, the store keeps charges: a lost `used` is rebuilt from the store before admitting.
+ * Unreachable before a reservation → DependencyUnavailableError (503, nothing charged); after it, settlements
+ * are queued (MAX_UNSETTLED) and replayed idempotently. Why each choice: docs/deploy.md, "What Redis holds, and
+ * why the limits are exact" and "When a dependency fails".
  */
 import { randomBytes } from 'node:crypto';
 import { Redis, ReplyError } from 'ioredis';

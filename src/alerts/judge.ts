@@ -1,22 +1,7 @@
 /**
- * The judge: a verdict on whether a match calls the account to act (docs/alerts.md, The judge). It is an annotation
- * only — every match is recorded whatever the verdict, and `is_direct_action` false labels a passing mention, it
- * never withholds the alert. The matcher takes any `AlertJudge` (a language model behind it, say); its verdict is
- * stored with every match and served only to plans with `judge`. A judge that answers null (or fails) leaves the
- * verdict pending: the match is served without one.
- *
- * `ruleJudge`, the default, is deterministic and decides from what was matched, in this order:
- *   1. a keyword found only in the body (a description, a reason)  → false: a passing mention
- *   2. an open tender (an announcement, a `tender_open` or `deadline_closing` signal) whose deadline has not
- *      passed (or is unknown)                                       → true, `submit_proposal`
- *      … whose deadline has passed                                   → false
- *   3. a contract awarded to a watched entity (an entity rule whose tax number is the supplier of a contract, or
- *      a party of a contract signal — signals do not say which)     → true, `review_award`
- *   4. an amendment, an indicator signal                             → false: something to follow, not to act on
- *   5. anything else (an award to others, another signal)           → false: a reference
- * Confidence: 0.9 for a verdict read from the kind of record; 0.8 when an open tender gives no deadline or a
- * signal does not say the watched entity is the supplier; 0.7 for a passing mention (a description may still be
- * about the phrase).
+ * The judge: a verdict on whether a match calls the account to act. An annotation only: every match is recorded
+ * whatever the verdict; a judge that answers null (or fails) leaves it pending. `ruleJudge`, the default, is
+ * deterministic: the first of its rules that applies decides (docs/alerts.md, "The judge", with its confidences).
  */
 import type { AlertJudgeRecord, AlertRuleRecord } from '../store/signal-records.js';
 import type { AlertItem } from './item.js';

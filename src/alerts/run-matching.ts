@@ -1,20 +1,10 @@
 /**
- * The alert matcher: checks every enabled rule against what changed since it last looked, and records each
- * match once. Runs at the end of `munidata detect` and alone as `munidata alerts match`.
- *
- * - It reads the change journal from the lowest `matched_seq` of the enabled rules, in batches, and checks a
- *   rule only against entries after its own `matched_seq`. A batch's matches and the rules' new `matched_seq`
- *   are written in one transaction: a run that stops half-way leaves every rule at the end of a whole batch,
- *   and the next run carries on from there with the same result as one uninterrupted run.
- * - A (rule, item) pair is recorded once: a record updated later comes back in the journal and is checked
- *   again, but the store skips a pair it already holds.
- * - A new rule starts at `matched_seq` 0, so it is matched against everything already there; a disabled rule
- *   is not checked and keeps its `matched_seq`, so when enabled again it catches up.
- * - A match is dated (`matched_at`) by the run that recorded it, so that a client polling `alert_matches` with
- *   `since` set to its last poll never misses one — not even a match on a record published long ago and
- *   imported late. The item's own date is in its title, snippet and link.
- * - Items older than the longest alert window of the plans are skipped without being read (window.ts): an alert
- *   on something that old is news to nobody.
+ * The alert matcher: checks every enabled rule against what changed since it last looked (the change journal,
+ * from each rule's `matched_seq`), and records each (rule, item) match once. A batch's matches and the rules'
+ * `matched_seq` are written in one transaction, so a run cut half-way resumes with the same result; matches are
+ * dated by the run, so polling with `since` misses none; items older than the plans' longest window are skipped
+ * (window.ts). Runs at the end of `munidata detect` and alone as `munidata alerts match` (docs/alerts.md,
+ * "The matcher").
  */
 import type { AlertMatchInput, AlertRuleRecord, ChangeEntry } from '../store/signal-records.js';
 import type { AccessStore, AlertStore, JournalStore, ReferenceStore, SignalWriteStore } from '../store/store.js';

@@ -1,20 +1,7 @@
 /**
- * The deterministic demo data: every catalogue indicator for every municipality.
- *
- * Model (series-model.ts; one per indicator in indicator-models.ts): value = level(municipality size and traits)
- * × exp(trend·t + slow wave + national curve + monthly seasonality + noise), rounded to the model's decimals and
- * clamped to the unit's range.
- * Annual series cover ANNUAL_YEARS ending with the last complete year, monthly ones MONTHLY_MONTHS ending with the
- * last complete month. Imperfections are built in on purpose, as in real sources: ~1.5% of points missing, ~1%
- * null (more in small municipalities for `sparse` indicators), and 5% of municipalities whose series of some
- * indicators stop 1–3 periods early (stale). The last point of a series is never a gap, so that staleness comes
- * only from the stale set.
- *
- * Treatment: the catalogue's, except that the latest month of a monthly `raw` indicator is `estimated`
- * (provisional, as monthly sources revise their last figure).
- *
- * Same seed and same year/month of `today` ⇒ identical output; noise is indexed by period, so a later month
- * only appends points and leaves history unchanged.
+ * The deterministic demo data: every catalogue indicator for every municipality, with the imperfections real
+ * sources have (missing, null and stale points). Same seed and same year/month of `today` ⇒ identical output;
+ * noise is indexed by period, so a later month only appends points. The model: docs/data.md, "The demo dataset".
  */
 
 import type { CatalogueEntry } from '../ingest/catalogue.js';

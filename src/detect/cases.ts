@@ -1,19 +1,7 @@
 /**
- * A case's fields and the events to append, computed from its linked signals and what was stored before
- * (pure: same input, same output; a case computed again from unchanged signals appends nothing).
- *
- * Fields (withdrawn signals count for source_count and the seen instants only):
- *  - current_stage: the furthest stage any signal reached, in the procedure order (STAGES);
- *  - previous_stage: the stored current stage when it changed now, else the stored previous stage; for a case
- *    computed for the first time, the furthest stage before the current one among its signals;
- *  - amount_eur: the latest known amount (the signal with the latest event date, then the highest id); value_tier
- *    from it; deadline_date: the latest deadline; event_date: the latest event date;
- *  - status: closed when the stage is completed or cancelled, or every signal is expired or withdrawn;
- *  - title, summary, municipality and place from the origin signal (the earliest origin when a case has
- *    several; the earliest signal when it has none), confidence the highest, source_count the linked signals,
- *    first/last seen the earliest first_seen_at and the latest last_seen_at.
- * Events, oldest first: created (first computation), signal_linked once per signal ever linked, stage_changed,
- * amount_changed, deadline_changed, closed (when it becomes closed).
+ * A case's fields and the events to append, computed from its linked signals and what was stored before.
+ * Pure: same input, same output, so a case computed again from unchanged signals appends nothing.
+ * The rule for each field and event: docs/signals.md, "Cases".
  */
 
 import { STAGES, type Stage } from '../lib/vocabulary.js';

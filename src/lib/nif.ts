@@ -20,19 +20,9 @@ export function isValidNif(nif: string): boolean {
 }
 
 /**
- * The kind of an entity from its tax number and name. The first digits of a Portuguese NIF say who issued it
- * for whom (Autoridade Tributária):
- *   1, 2, 3   natural persons; 45 non-resident natural persons; 8 (former) sole traders  → person
- *   6         bodies of the central, regional or local public administration             → public_body
- *   5         legal persons (companies, associations, cooperatives, foundations — but also parishes, public
- *             institutes and schools, which are public bodies with a 5-number)            → company, or
- *             public_body when the name says so (Freguesia, Instituto…, Universidade…)
- *   7, 9      other taxpayers: investment funds, non-residents without establishment (71, 78, 98),
- *             condominiums, irregular companies, undivided inheritances (90, 91, 70, 74, 75), civil companies
- *             (99)                                                                         → company
- * `company` therefore means "a legal person outside the public administration", not only a commercial company.
- * A municipality's own NIF (our data/municipalities.csv) makes it `municipality` before any of this is asked.
- * Foreign tax ids (not nine digits) are companies: BASE lists foreign natural persons under RGPD, without id.
+ * The kind of an entity from its tax number and name: its first digits say who it was issued to (person,
+ * public_body, or company: a legal person outside the public administration), a 5-number public only when the
+ * name says so. Foreign ids (not nine digits) are companies. Which digits: docs/data.md, "What the importer derives".
  */
 export function kindFromNif(nif: string, name: string): EntityKind {
   if (!/^\d{9}$/.test(nif)) return 'company';

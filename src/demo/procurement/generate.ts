@@ -1,30 +1,9 @@
 /**
  * Synthetic procurement data that looks like municipal contracting in Portugal's BASE portal, at any scale.
- *
- * Model, per contract k (all its randomness is drawn from (seed, k), so contract k is the same contract whatever
- * the number of contracts asked for: 100 000 contracts are a prefix of 1 000 000):
- *  - buyer: the 308 municipalities (contracts 0…307 go to each of them once, in a seeded order; then by size,
- *    population^0.85) ≈ 77 % of contracts, parishes 10 %, municipal companies and municipalised services 9 %,
- *    inter-municipal bodies 4 % (entities.ts);
- *  - category (what is bought, catalogue.ts) by buyer kind; contract kind, CPV codes and object text follow;
- *  - procedure from the kind's (or category's) mix, with its OCDS method (procedures.ts);
- *  - price: log-normal around the category's median scaled by procedure, buyer kind and size, plus a Pareto
- *    tail (α ≈ 1.15) for competitive procedures; direct awards and consultas respect the CCP value limits
- *    (bunching just below them, as real data does) except the few that invoke a material criterion;
- *    base price ≥ price (the discount grows with the number of bidders);
- *  - suppliers from sector pools (national, or the buyer's district), Zipf-like; competitors for competitive
- *    procedures; a few consortia;
- *  - dates over the 6 years before the first day of `today`'s month (seasonal: December peak, August trough;
- *    growing over time; weekdays): awarded → signed → published; closed_on (and the effective price) for
- *    contracts whose execution ended; an announcement (notice) before the award for open and selective
- *    procedures;
- *  - amendments for ≈ 5 % of contracts (more for works): price up or down, dates after signing, reasons of the
- *    CCP.
- * Besides, 300 announcements of procedures not yet awarded: 220 with a deadline after the first day of the
- * month (open all month long for most), 80 closed and awaiting award.
- *
- * Same (seed, year-month of `today`, N) ⇒ identical output. The data is anchored on the month: next month the
- * same contracts move one month later.
+ * Contract k draws all its randomness from (seed, k), so it is the same whatever the number asked for (100 000
+ * contracts are a prefix of 1 000 000). Same (seed, year-month of `today`, N) ⇒ identical output, anchored on
+ * the month. Buyers, prices, suppliers, dates, amendments and pending announcements: docs/data.md, "The demo
+ * dataset".
  */
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
 import type { AmendmentInput, AnnouncementInput, ContractInput, EntityInput } from '../../store/procurement-records.js';

@@ -1,19 +1,8 @@
 /**
- * BASE contract modifications (modificações contratuais) → AmendmentInput.
- *
- * The portal gives a modification no id of its own (idcontrato repeats, one row per modification). Ours is
- * `<idcontrato>/<modification date YYYY-MM-DD, or "undated">/<n>`, n = 1, 2, … counting the file's
- * modifications of that contract on that date in file order. It is stable across re-imports of the same
- * file and across the yearly files (a modification keeps its contract and date), and a correction of a row's
- * price or reason updates the same amendment instead of adding one.
- *
- * - date: `modifContratoData` (`DD/MM/YYYY 00:00:00`); `modifDataPublicacao` is validated, not kept.
- * - new_price_eur: `modifContratoPrecoAlterado` — the contract price AFTER the modification, not a delta.
- * - previous_price_eur: null — the file does not carry it. The store derives it when read (the new price of the
- *   contract's previous amendment, else the contract price), so it stays right when an earlier modification
- *   arrives in a later file.
- * - reason: `modifContratoFundamento`, else `modifContratoTipoAto`.
- * - link: the contract's page on the portal.
+ * BASE contract modifications (modificações contratuais) → AmendmentInput. The portal gives a modification no
+ * id, so ours is `<idcontrato>/<date or "undated">/<n>`: stable across re-imports and yearly files, so a
+ * corrected row updates the same amendment. previous_price_eur stays null (the store derives it when read).
+ * The id and each field's column: docs/data.md, "What the importer derives".
  */
 import type { AmendmentInput } from '../../store/procurement-records.js';
 import type { RowContext } from './context.js';

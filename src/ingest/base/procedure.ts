@@ -1,34 +1,7 @@
 /**
- * Procedure types of the Código dos Contratos Públicos (CCP) → OCDS `procurementMethod`.
- *
- * OCDS 1.1 defines the four methods by who may submit a tender:
- *   open       all interested suppliers may submit a tender;
- *   selective  only qualified suppliers are invited to submit a tender;
- *   limited    the procuring entity contacts a number of suppliers of its choice;
- *   direct     the contract is awarded to a single supplier without competition.
- *
- * Mapping, by the CCP's rules for each procedure:
- *   Concurso público (normal, urgente, simplificado)                  → open: anyone may bid.
- *   Concurso limitado por prévia qualificação; Procedimento de
- *   negociação; Diálogo concorrencial; Parceria para a inovação      → selective: candidates apply, only
- *                                                                        those qualified are invited to bid.
- *   Consulta Prévia (and Consulta Prévia Simplificada)                → limited: the entity invites at least
- *                                                                        three suppliers of its choice.
- *   Ajuste Direto (regime geral, simplificado, especial)              → direct: one supplier, no competition.
- *   Ao abrigo de acordo-quadro (art.º 258.º)                          → direct: a framework with a single
- *                                                                        supplier; the call-off goes to it.
- *   Ao abrigo de acordo-quadro (art.º 259.º)                          → selective: a framework with several
- *                                                                        suppliers; the call-off invites all
- *                                                                        of them (a mini-competition among
- *                                                                        suppliers qualified in the first stage;
- *                                                                        OCDS guidance: a second-stage
- *                                                                        competition keeps the first stage's
- *                                                                        method, most often selective).
- *   Contratação excluída (I, II, …)                                   → direct: contracts outside the CCP's
- *                                                                        procedures (in-house, between public
- *                                                                        bodies…) go to one counterpart.
- * Anything else (a framework call-off without its article, concurso de conceção — which may be public or
- * limited —, special-sector regimes…) → null: not guessed. The Portuguese label is kept as published.
+ * Procedure types of the Código dos Contratos Públicos (CCP) → OCDS `procurementMethod`, by who may submit a
+ * tender under the CCP's rules for each procedure; anything unlisted → null, not guessed. The mapping and why
+ * each type gets its method: docs/data.md, "What the importer derives".
  */
 
 import { fold } from '../../lib/text-match.js';

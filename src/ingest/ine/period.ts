@@ -1,18 +1,8 @@
 /**
  * INE period labels (the keys of `Dados`/`Pref`) → our `reference_date`, the LAST day of the period
- * (docs/decisions.md, Formats: year 2021 → 2021-12-31, March 2024 → 2024-03-31).
- *
- * Recognised (case-insensitive, extra spaces ignored):
- * - year: "2022" → 2022-12-31
- * - quarter: "1.º Trimestre de 2026", "1º trimestre de 2026", "1st Quarter 2026" → 2026-03-31
- * - semester: "1.º Semestre de 2024", "2nd semester of 2024" → 2024-06-30 / 2024-12-31
- * - month: "Janeiro de 2024", "janeiro 2024", "January 2024" → 2024-01-31 (Fevereiro de 2024 → 2024-02-29)
- * - split year: "2021/2022", "2021 / 2022" → 2022-08-31.
- *   Decision: INE uses split years for school years (ano letivo, Sept–Aug), which end on 31 August of the later
- *   year. The later year's 12-31 would lie outside the period, breaking the "last day" rule, and could collide
- *   with a calendar-year point. Agricultural/other split years end on other days; they get the same date
- *   (their true end cannot be told from the label). Only consecutive years are accepted ("2011/2021" → null).
- * Anything else → null: the importer reports it and never guesses.
+ * (docs/decisions.md, Formats). Years, quarters, semesters and months in Portuguese or English; a split year
+ * (`2021/2022`, a school year) ends on 31 August of the later year. Anything else → null: the importer reports
+ * it and never guesses. The labels recognised and why August: docs/data.md, "Importing INE data", Periods.
  */
 import { MONTHS_EN, MONTHS_PT } from '../../lib/month-names.js';
 

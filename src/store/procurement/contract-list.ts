@@ -1,15 +1,13 @@
 /**
  * The contract list: publication date descending, then id descending. `contractSources` picks where a page
  * starts reading (keyset.ts), the first that applies; every other filter is checked on the rows it yields:
- *
  *   q with few matches        → the text index's matches, sorted (SQLite: text-search.ts)
  *   amount range, few matches → the price index, sorted (SQLite; PostgreSQL's planner weighs it itself)
  *   supplier / buyer / party  → contract_parties_by_nif, one range per role
  *   q (PostgreSQL)            → contracts_by_date, the planner weighing its text index against it
  *   municipality              → contract_municipalities_by_municipality, one range per municipality
  *   CPV prefix                → contracts_by_cpv, one range per division
- *   procedure type            → contracts_by_procedure
- *   otherwise                 → contracts_by_date
+ *   procedure type            → contracts_by_procedure; otherwise → contracts_by_date
  */
 import type { ContractFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
 import { dateRange } from '../shared/date-ranges.js';

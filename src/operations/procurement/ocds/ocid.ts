@@ -1,15 +1,8 @@
 /**
- * Open Contracting IDs. An ocid is the publisher's prefix plus an id of the contracting process:
- *
- *   ocds-munidata-<source>-proc-<procedure id>        contracts that share a procedure (its lots) are one process
- *   ocds-munidata-<source>-contract-<contract id>     a contract whose source gives no procedure id
- *
- * `<source>` is the record's source (`base`, `demo`, …: lowercase letters, digits, `_`), so that the same
- * procedure id from two sources never collides; `proc` / `contract` tell the two kinds of process id apart (the
- * portal numbers procedures and contracts independently, so one number can be both).
- *
- * Real OCDS prefixes are registered with the Open Contracting Partnership (`ocds-` + six characters). This one is
- * not registered: it marks the data as re-published by this service (docs/ocds.md).
+ * Open Contracting IDs: `ocds-munidata-<source>-proc-<procedure id>` for a procedure (its lots are one process),
+ * `ocds-munidata-<source>-contract-<contract id>` for a contract without one. The source keeps two sources' ids
+ * apart; `proc`/`contract` keep the portal's two numberings apart. The prefix is not registered with the Open
+ * Contracting Partnership: docs/ocds.md, "Contracting processes and the ocid".
  */
 import type { ProcessKey } from '../../../store/procurement-queries.js';
 
