@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { monthlyPeriod } from '../src/access/counters.js';
+import { buildCharged } from '../src/core/charge.js';
 import type { AnyOperation } from '../src/core/operation.js';
 import { expectValidation } from './helpers/expectations.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -262,19 +263,22 @@ describe('an answer that fails after the handler', () => {
     t.clock.advance(61_000);
     const before = await usage();
     const admission = await t.app.core.admit({ authorization: `Bearer ${t.keys.premium}`, clientAddress: '127.0.0.1' });
-    const call = t.app.core.execute(
-      { admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json', channel: 'rest' },
-      () => {
-        throw new Error('the envelope could not be built');
-      },
-    );
+    const request = {
+      admission,
+      operation: op('municipalities_search'),
+      input: { q: 'lisboa' },
+      encoding: 'json',
+      channel: 'rest',
+    } as const;
+    const failed = await t.app.core.execute(request);
+    const call = buildCharged(failed.charge, () => {
+      throw new Error('the envelope could not be built');
+    });
     await expect(call).rejects.toMatchObject({ kind: 'internal' });
     expect(await usage()).toBe(before);
-    const built = await t.app.core.execute(
-      { admission, operation: op('municipalities_search'), input: { q: 'lisboa' }, encoding: 'json', channel: 'rest' },
-      (outcome) => outcome.body.length,
-    );
-    expect(built.finished).toBeGreaterThan(0);
+    const outcome = await t.app.core.execute(request);
+    const built = await buildCharged(outcome.charge, () => outcome.body.length);
+    expect(built).toBeGreaterThan(0);
     expect(await usage()).toBe(before + 1);
   });
 

@@ -10,7 +10,7 @@ import { parseKeySecret, sameHash } from '../access/api-keys.js';
 import { credentialOf } from '../access/authenticate.js';
 import type { Counters, RateDecision } from '../access/counters.js';
 import { requestFacts } from '../channels/http/request-facts.js';
-import type { Core } from '../core/execute.js';
+import type { Core } from '../core/core.js';
 import type { ReferenceData } from '../core/reference.js';
 import { ApiError } from '../lib/errors.js';
 import { lookUp } from '../lib/storable-text.js';

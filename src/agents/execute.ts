@@ -5,7 +5,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import type { Counters } from '../access/counters.js';
-import type { Core } from '../core/execute.js';
+import type { Core } from '../core/core.js';
 import type { ReferenceData } from '../core/reference.js';
 import { validateInput } from '../core/validate.js';
 import { ApiError } from '../lib/errors.js';

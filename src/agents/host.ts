@@ -18,7 +18,7 @@ import { sendProblem } from '../channels/http/problem-reply.js';
 import { mountMcpEndpoint } from '../channels/mcp/mcp-protocol.js';
 import { MCP_PATH } from '../channels/mcp/protocol.js';
 import type { Config } from '../config.js';
-import type { Core } from '../core/execute.js';
+import type { Core } from '../core/core.js';
 import { ApiError, toApiError } from '../lib/errors.js';
 import type { AgentTaskRecord } from '../store/agent-records.js';
 import type { Store } from '../store/store.js';

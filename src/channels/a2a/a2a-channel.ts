@@ -7,7 +7,9 @@
  * Admission (HTTP level): Origin (403) → credential (401) → per-minute limit (429) → plan with data API access (403).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Admission, Core } from '../../core/execute.js';
+import type { Admission } from '../../core/admission.js';
+import { buildCharged } from '../../core/charge.js';
+import type { Core } from '../../core/core.js';
 import { plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ACCOUNT_TAG, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
@@ -113,12 +115,17 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
 
   async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
+    const outcome = await this.#core.execute({
+      admission,
+      operation: call.skill,
+      input: call.input,
+      encoding: 'json',
+      etag: false,
+      channel: 'a2a',
+    });
     // The message is built inside the charge window: if building it fails, the call is refunded.
-    const { finished, month } = await this.#core.execute(
-      { admission, operation: call.skill, input: call.input, encoding: 'json', etag: false, channel: 'a2a' },
-      (outcome) => messageResultBytes(call, outcome),
-    );
-    return { result: finished, quota: month };
+    const result = await buildCharged(outcome.charge, () => messageResultBytes(call, outcome));
+    return { result, quota: outcome.charge.month };
   }
 
   async extendedCard(admission: Admission): Promise<string> {

@@ -5,7 +5,7 @@
  * this service hosts (the data service and each company deployment): only the skill lookup differs.
  */
 import { randomUUID } from 'node:crypto';
-import type { Outcome } from '../../core/execute.js';
+import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
 import { isJsonContentType } from '../jsonrpc/jsonrpc.js';

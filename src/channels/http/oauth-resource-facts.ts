@@ -3,7 +3,7 @@
  * their admission reads of a request, and the `WWW-Authenticate` challenge of their 401 and step-up 403 answers.
  */
 import type { FastifyRequest } from 'fastify';
-import type { RequestFacts } from '../../core/execute.js';
+import type { RequestFacts } from '../../core/admission.js';
 import { ApiError } from '../../lib/errors.js';
 import { bearerChallenge, oauthResource, protectedResourceMetadataUrl } from '../../lib/oauth-resource.js';
 import { requestFacts } from './request-facts.js';

@@ -1,7 +1,7 @@
 /** What the core's admission reads of an HTTP request, the same for every channel. */
 
 import type { FastifyRequest } from 'fastify';
-import type { RequestFacts } from '../../core/execute.js';
+import type { RequestFacts } from '../../core/admission.js';
 import { headerValue } from './header-value.js';
 import { traceOf } from './request-trace.js';
 

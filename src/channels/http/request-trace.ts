@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
-import type { RequestTrace } from '../../core/execute.js';
+import type { RequestTrace } from '../../core/admission.js';
 
 const TRACE = Symbol('munidata.requestTrace');
 

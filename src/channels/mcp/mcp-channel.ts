@@ -7,10 +7,12 @@
  *
  * Admission (HTTP level): Origin (403) → credential (401) → per-minute limit (429) → plan with data API access (403).
  * Counting: every HTTP request counts against the per-minute limit (`core.admit`); only `tools/call` of a
- * data tool counts against the monthly quota (`core.execute` charges it; `me` is free).
+ * data tool counts against the monthly quota (`core.execute` reserves it, the channel commits it; `me` is free).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Admission, Core } from '../../core/execute.js';
+import type { Admission } from '../../core/admission.js';
+import { buildCharged } from '../../core/charge.js';
+import type { Core } from '../../core/core.js';
 import type { ApiError } from '../../lib/errors.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { Registry } from '../../operations/registry.js';
@@ -70,18 +72,16 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
   }
 
   async callTool(admission: Admission, tool: Tool, args: Json): Promise<MethodAnswer> {
+    const { json, charge } = await this.#core.execute({
+      admission,
+      operation: tool.operation,
+      input: args,
+      encoding: 'json',
+      etag: false, // no conditional requests on MCP
+      channel: 'mcp',
+    });
     // The result is built inside the charge window: if building it fails, the call is refunded.
-    const { finished, month } = await this.#core.execute(
-      {
-        admission,
-        operation: tool.operation,
-        input: args,
-        encoding: 'json',
-        etag: false, // no conditional requests on MCP
-        channel: 'mcp',
-      },
-      (outcome) => this.#results.get(outcome.json, tool.wrapsArray),
-    );
-    return { result: finished, quota: month };
+    const result = await buildCharged(charge, () => this.#results.get(json, tool.wrapsArray));
+    return { result, quota: charge.month };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The bulk download's file route (docs/api.md, Bulk download): `GET /v1/bulk/{dataset}`, the REST-only route of the
- * operation that lists the datasets (its `rest.download`). The core guards it, charges it one request and makes the
+ * operation that lists the datasets (its `rest.download`). The core guards it, reserves it one request and makes the
  * file; this writes the file to the Node response as it comes, with backpressure (a slow reader holds a page in
  * memory, never the file), compressed on the way when `Accept-Encoding` allows.
  *
@@ -12,8 +12,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Admission } from '../../core/admission.js';
+import { refundedError } from '../../core/charge.js';
+import type { Core } from '../../core/core.js';
 import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE } from '../../core/csv.js';
-import type { Admission, Core, Download, FileFormat } from '../../core/execute.js';
+import type { Download } from '../../core/download.js';
+import type { FileFormat } from '../../core/execution.js';
 import type { AnyOperation, DownloadRoute } from '../../core/operation.js';
 import { ApiError, toApiError } from '../../lib/errors.js';
 import { headerValue } from '../http/header-value.js';
@@ -33,22 +37,24 @@ export function registerDownloadRoute(app: FastifyInstance, core: Core, operatio
 
 async function handleDownload(core: Core, operation: AnyOperation, request: FastifyRequest, reply: FastifyReply) {
   let admission: Admission | undefined;
+  let file: Download | undefined;
   try {
     admission = await core.admit(requestFacts(request));
-    const admitted = admission;
     const format = fileFormat(request.query as Record<string, unknown>);
     const { dataset } = request.params as { dataset: string };
-    await core.download(
-      { admission, operation, dataset, format, ifNoneMatch: headerValue(request.headers['if-none-match']), channel: 'rest' },
-      (file) => sendFile(request, reply, admitted, file),
-    );
+    const ifNoneMatch = headerValue(request.headers['if-none-match']);
+    file = await core.download({ admission, operation, dataset, format, ifNoneMatch, channel: 'rest' });
+    await sendFile(request, reply, admission, file);
+    // Committed once sent: a client that hung up midway was still sent what it read.
+    await file.charge.commit();
   } catch (error) {
+    const refusal = file === undefined ? toApiError(error) : await refundedError(file.charge, error);
     if (reply.raw.headersSent) {
       request.log.warn({ err: error, request_id: request.id }, 'bulk file cut short');
       reply.raw.destroy();
       return;
     }
-    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, minute: admission?.minute });
+    return sendProblem(request, reply, refusal, { baseUrl: core.baseUrl, minute: admission?.minute });
   }
 }
 
@@ -74,7 +80,7 @@ function fileFormat(query: Record<string, unknown>): FileFormat {
 
 async function sendFile(request: FastifyRequest, reply: FastifyReply, admission: Admission, file: Download): Promise<void> {
   const headers: string[] = ['request-id', request.id];
-  rateLimitHeaderList(admission.minute, file.month, headers);
+  rateLimitHeaderList(admission.minute, file.charge.month, headers);
   if (file.etag !== undefined) headers.push('etag', file.etag);
   headers.push('cache-control', 'private, max-age=60', 'vary', 'Authorization, X-API-Key, Accept-Encoding');
   if (file.notModified) {
@@ -116,7 +122,7 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, admission:
   try {
     await (encoding === undefined ? pipeline(source, reply.raw) : pipeline(source, encodingStream(encoding), reply.raw));
   } catch (error) {
-    // Ours (the file failed): the core gives the request back and the answer is cut. Else the client hung up.
+    // Ours (the file failed): the charge is given back and the answer is cut. Else the client hung up.
     if (failure !== undefined) throw failure;
     request.log.debug({ err: error, request_id: request.id }, 'bulk file: the client closed the connection');
   }

@@ -2,7 +2,7 @@
  * Content negotiation of the REST channel (docs/api.md, CSV): the `format` query parameter when given (`json`,
  * `csv`, `csv-excel`: a link can ask for CSV, which a header cannot), else whether `Accept` prefers `text/csv`.
  */
-import type { Format } from '../../core/execute.js';
+import type { Format } from '../../core/execution.js';
 import { ApiError } from '../../lib/errors.js';
 
 /** The query parameter every REST operation takes beside its input; it is not part of the operation's input. */

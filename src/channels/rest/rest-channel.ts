@@ -11,8 +11,11 @@
  */
 import { validateHeaderValue } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Admission } from '../../core/admission.js';
+import { refundedError } from '../../core/charge.js';
+import type { Core } from '../../core/core.js';
 import { CSV_MEDIA_TYPE } from '../../core/csv.js';
-import type { Admission, Core, Outcome } from '../../core/execute.js';
+import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
@@ -59,32 +62,34 @@ async function handle(core: Core, route: RouteFacts, request: FastifyRequest, re
   const { csv } = route;
   const headers = request.headers;
   let admission: Admission | undefined;
+  let outcome: Outcome | undefined;
   try {
     admission = await core.admit(requestFacts(request));
     const query = request.query as Record<string, unknown>;
     // Only a list endpoint has a CSV form; any other answers JSON whatever `Accept` says (a preference, not a demand).
     const format = requestedFormat(query[FORMAT_PARAMETER], headerValue(headers.accept), csv);
-    const asCsv = format !== 'json';
     const input = operationInput(query, request.params as Record<string, unknown>);
-    const admitted = admission;
-    // The answer's headers and bytes are made inside the charge window: if making them fails, nothing is charged.
-    const { finished } = await core.execute(
-      {
-        admission,
-        operation: route.operation,
-        input,
-        encoding: 'text',
-        requestKey: request.url,
-        ifNoneMatch: headers['if-none-match'],
-        format,
-        channel: 'rest',
-      },
-      (outcome) => prepareAnswer(route, request, core.baseUrl, admitted, outcome, asCsv),
-    );
-    writeAnswer(reply, finished.status, finished.headers, finished.body);
+    outcome = await core.execute({
+      admission,
+      operation: route.operation,
+      input,
+      encoding: 'text',
+      requestKey: request.url,
+      ifNoneMatch: headers['if-none-match'],
+      format,
+      channel: 'rest',
+    });
+    // The answer's headers and bytes are made before the charge is committed: if making them fails, it is refunded.
+    // Neither step takes a promise unless it must (compression, counters out of process): the hot path.
+    let answer = prepareAnswer(route, request, core.baseUrl, admission, outcome, format !== 'json');
+    if (answer instanceof Promise) answer = await answer;
+    const committed = outcome.charge.commit();
+    if (committed instanceof Promise) await committed;
+    writeAnswer(reply, answer.status, answer.headers, answer.body);
   } catch (error) {
     if (reply.raw.headersSent) throw error; // nothing more can be said on this response; Fastify logs it
-    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, minute: admission?.minute });
+    const refusal = outcome === undefined ? toApiError(error) : await refundedError(outcome.charge, error);
+    return sendProblem(request, reply, refusal, { baseUrl: core.baseUrl, minute: admission?.minute });
   }
 }
 
@@ -137,7 +142,7 @@ function prepareAnswer(
 /** The headers of a successful answer (or its 304), as a flat `[name, value, …]` list. */
 function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: string, admission: Admission, outcome: Outcome): string[] {
   const list: string[] = ['request-id', request.id];
-  rateLimitHeaderList(admission.minute, outcome.month, list);
+  rateLimitHeaderList(admission.minute, outcome.charge.month, list);
   if (outcome.etag !== undefined) list.push('etag', outcome.etag);
   list.push('cache-control', route.cacheControl, 'vary', route.vary);
   const next = nextCursorOf(outcome.value);

@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE } from '../../core/csv.js';
-import type { FileFormat } from '../../core/execute.js';
+import type { FileFormat } from '../../core/execution.js';
 import { defineOperation } from '../../core/operation.js';
 import { Nullable, StringEnum } from '../../core/schemas.js';
 import { DOMAIN_NAMES } from '../../lib/domains.js';

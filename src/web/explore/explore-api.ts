@@ -9,8 +9,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitHeaders } from '../../channels/http/limit-headers.js';
 import { sendProblem } from '../../channels/http/problem-reply.js';
+import type { Admission } from '../../core/admission.js';
+import { refundedError } from '../../core/charge.js';
+import type { Core } from '../../core/core.js';
 import { CSV_MEDIA_TYPE } from '../../core/csv.js';
-import type { Admission, Core } from '../../core/execute.js';
+import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
@@ -40,10 +43,11 @@ function explorerOperations(registry: Registry): AnyOperation[] {
 
 async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv', request: FastifyRequest, reply: FastifyReply) {
   let admission: Admission | undefined;
+  let outcome: Outcome | undefined;
   try {
     admission = await admitViewer(core, request, reply);
     if (!admission) return reply;
-    const outcome = await core.execute({
+    outcome = await core.execute({
       admission,
       operation,
       input: { ...(request.query as Record<string, unknown>), ...(request.params as Record<string, unknown>) },
@@ -54,14 +58,16 @@ async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv
       ifNoneMatch: request.headers['if-none-match'],
       format,
     });
+    await outcome.charge.commit();
     reply
-      .headers(rateLimitHeaders(admission.minute, outcome.month))
+      .headers(rateLimitHeaders(admission.minute, outcome.charge.month))
       .header('cache-control', operation.cache === 'caller' ? 'private, no-store' : 'private, max-age=60')
       .header('vary', 'Cookie, Authorization');
     if (outcome.etag !== undefined) reply.header('etag', outcome.etag);
     if (outcome.notModified) return reply.code(304).send();
     return reply.type(format === 'csv' ? CSV_MEDIA_TYPE : 'application/json; charset=utf-8').send(outcome.body);
   } catch (error) {
-    return sendProblem(request, reply, toApiError(error), { baseUrl: core.baseUrl, minute: admission?.minute });
+    const refusal = outcome === undefined ? toApiError(error) : await refundedError(outcome.charge, error);
+    return sendProblem(request, reply, refusal, { baseUrl: core.baseUrl, minute: admission?.minute });
   }
 }

@@ -4,7 +4,7 @@
  * a visitor is sent to sign in; a plan without a view's data domain is told so.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Core } from '../../core/execute.js';
+import type { Core } from '../../core/core.js';
 import type { ReferenceData } from '../../core/reference.js';
 import { type ApiError, ERROR_KINDS, toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';

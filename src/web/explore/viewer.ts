@@ -4,7 +4,8 @@
  * data reads run under, admitted by the core with the account's per-minute limit, shared with its API keys.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Admission, Core } from '../../core/execute.js';
+import type { Admission } from '../../core/admission.js';
+import type { Core } from '../../core/core.js';
 import { SCOPES } from '../../lib/domains.js';
 import { requireUser } from '../console/signed-in.js';
 
