@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PLANS } from '../src/admin/default-plans.js';
 import { AGENT_CARD_PATH } from '../src/channels/a2a/card.js';
 import { ERROR_KINDS, problemTypeUrl } from '../src/lib/errors.js';
 import { launchChromium } from './helpers/chromium.js';
@@ -116,6 +117,20 @@ describe('/docs in a browser', () => {
       const res = await fetch(url, { headers: { authorization: `Bearer ${t.keys.beta}` } });
       expect(res.status, url).toBe(200);
     }
+  });
+
+  it('states the plans migrate seeds, and limit headers as an answer on such limits carries them', async () => {
+    const plans = await page.$$eval('#plans tbody tr td:first-child', (cells) => cells.map((c) => c.textContent));
+    expect(plans).toEqual(DEFAULT_PLANS.map((p) => p.code));
+    const shown = await page.$$eval('#limits li code', (codes) => codes.map((c) => c.textContent ?? ''));
+    const policy = shown.find((text) => text.includes(';q='));
+    const state = shown.find((text) => text.includes(';r='));
+    const [minute, month] = [...String(policy).matchAll(/q=(\d+)/g)].map((m) => Number(m[1]));
+    const { key } = await t.keyOnPlan('docs_limits', { requests_per_minute: minute, requests_per_month: month });
+    const res = await fetch(`${base}/v1/municipalities?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.headers.get('ratelimit-policy')).toBe(policy);
+    const form = (text: string | null) => String(text).replace(/=\d+/g, '=N');
+    expect(form(res.headers.get('ratelimit'))).toBe(form(state ?? ''));
   });
 
   it('reads on a phone: the page itself never scrolls sideways', async () => {

@@ -2,15 +2,18 @@
  * The reference page at `/docs`: one self-contained HTML document (inline CSS, no script, no external asset)
  * generated from the registry, the error table and the domain list, so that it says what the service does.
  * It uses the same derivations as the OpenAPI document (parameters, example URLs), so the two cannot disagree.
- * Every text is HTML-escaped; backtick spans in descriptions become <code>.
+ * The plans are the ones `migrate` seeds, the limit headers' example the OpenAPI document's; every page text goes
+ * through the `html` tag (html.ts), and backtick spans in descriptions become <code>.
  */
 
+import { DEFAULT_PLANS } from '../admin/default-plans.js';
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import {
   csvColumns,
   downloadParameters,
   exampleRequestUrl,
   openApiPath,
+  RATE_LIMIT_EXAMPLE,
   type RestParameter,
   restParameters,
 } from '../channels/rest/openapi.js';
@@ -21,6 +24,8 @@ import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../lib/errors.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
 import type { Registry } from '../operations/registry.js';
+import type { PlanRecord } from '../store/records.js';
+import { type Html, type HtmlValue, html, joined, trusted } from './html.js';
 
 export function renderDocsPage(registry: Registry, baseUrl: string): string {
   const groups = operationGroups(registry);
@@ -36,73 +41,78 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
     ...groups.map((g) => domainSection(g, baseUrl, registry)),
     errorsSection(baseUrl),
   ];
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>munidata — REST API reference</title>
 <link rel="icon" href="data:,">
-<style>${CSS}</style>
+<style>${trusted(CSS)}</style>
 </head>
 <body>
 <header><h1>munidata <small>REST API reference</small></h1>
-<p>API version <code>${esc(SERVICE_API_VERSION)}</code> · <a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI 3.1 document</a></p></header>
+<p>API version <code>${SERVICE_API_VERSION}</code> · <a href="${baseUrl}/v1/openapi.json">OpenAPI 3.1 document</a></p></header>
 ${tableOfContents(groups)}
 <main>
-${sections.join('\n')}
+${joined(sections, '\n')}
 </main>
 </body>
 </html>
-`;
+`.text;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Text helpers
 // ---------------------------------------------------------------------------------------------------------
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for element content and quoted attribute values alike. */
-function esc(text: unknown): string {
-  return String(text).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+/** Text in which the descriptions' `backtick spans` become <code>. */
+function prose(text: string): Html {
+  const parts: HtmlValue[] = [];
+  let at = 0;
+  for (const span of text.matchAll(/`([^`]+)`/g)) {
+    parts.push(text.slice(at, span.index), html`<code>${span[1]}</code>`);
+    at = span.index + span[0].length;
+  }
+  parts.push(text.slice(at));
+  return html`${parts}`;
 }
 
-/** Escaped text in which the descriptions' `backtick spans` become <code>. */
-function prose(text: string): string {
-  return esc(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+/** An error kind as the text names it: a kind that is not in the error table does not compile. */
+function kind(name: ErrorKind): Html {
+  return html`<code>${name}</code>`;
 }
 
-function section(id: string, title: string, body: string): string {
-  return `<section id="${esc(id)}">\n<h2>${esc(title)}</h2>\n${body}\n</section>`;
+function section(id: string, title: string, body: Html): Html {
+  return html`<section id="${id}">\n<h2>${title}</h2>\n${body}\n</section>`;
 }
 
-function table(headings: string[], rows: string[][]): string {
-  const head = headings.map((h) => `<th>${esc(h)}</th>`).join('');
-  const body = rows.map((cells) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+function table(headings: string[], rows: HtmlValue[][]): Html {
+  const head = headings.map((h) => html`<th>${h}</th>`);
+  const body = rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`);
   // Wide tables scroll inside their box on a narrow screen, so the page itself never scrolls sideways.
-  return `<div class="wide"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
+  return html`<div class="wide"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${joined(body, '\n')}\n</tbody>\n</table></div>`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // General sections (the rules every operation shares)
 // ---------------------------------------------------------------------------------------------------------
 
-function introSection(baseUrl: string): string {
+function introSection(baseUrl: string): Html {
   return section(
     'intro',
     'What this is',
-    `<p>munidata is a read-only data service over Portuguese municipal data: an indicator catalogue with
+    html`<p>munidata is a read-only data service over Portuguese municipal data: an indicator catalogue with
 per-municipality series, snapshots and statistics, the 308 municipalities, municipal signals and signal cases, each
 caller's alert rules and matches, and public procurement (contracts, entities, announcements, amendments). No language model is involved: every answer is a deterministic read.</p>
-<p>This page documents the REST interface under <code>${esc(baseUrl)}/v1</code>. Every endpoint is <code>GET</code>
+<p>This page documents the REST interface under <code>${baseUrl}/v1</code>. Every endpoint is <code>GET</code>
 (any other method gets 405) and answers <code>application/json</code>; errors are
 <code>application/problem+json</code>. A query parameter the endpoint does not know, or one of the wrong type or out
-of range, gets 422 <code>validation-error</code> naming it. The same operations, with the same key, plan and limits, are
-also an A2A agent (card at <a href="${esc(`${baseUrl}${AGENT_CARD_PATH}`)}"><code>${esc(AGENT_CARD_PATH)}</code></a>,
-JSON-RPC at <code>${esc(baseUrl)}/a2a</code>) and an MCP server (Streamable HTTP at <code>${esc(baseUrl)}/mcp</code>):
+of range, gets 422 ${kind('validation-error')} naming it. The same operations, with the same key, plan and limits, are
+also an A2A agent (card at <a href="${baseUrl}${AGENT_CARD_PATH}"><code>${AGENT_CARD_PATH}</code></a>,
+JSON-RPC at <code>${baseUrl}/a2a</code>) and an MCP server (Streamable HTTP at <code>${baseUrl}/mcp</code>):
 each operation's name below is its skill id and its tool name there. The machine-readable description is the
-<a href="${esc(`${baseUrl}/v1/openapi.json`)}">OpenAPI document</a>.</p>
+<a href="${baseUrl}/v1/openapi.json">OpenAPI document</a>.</p>
 <p id="synthetic"><strong>The default data is synthetic.</strong> A new installation starts with a generated demo
 dataset: invented series for the real 308 municipalities and invented contracts, notices and amendments with their
 signals and cases. Every record that holds data says which it is: <code>synthetic: true</code> on generated data,
@@ -114,98 +124,101 @@ generated data, and <code>munidata serve --no-demo</code> runs on real data only
   );
 }
 
-function authenticationSection(): string {
+function authenticationSection(): Html {
   return section(
     'authentication',
     'Authentication',
-    `<p>Every endpoint needs an API key. Keys start with <code>sk_live_</code>. Send it as</p>
+    html`<p>Every endpoint needs an API key. Keys start with <code>sk_live_</code>. Send it as</p>
 <pre>Authorization: Bearer sk_live_…</pre>
 <p>or, for clients that cannot set <code>Authorization</code>, as <code>X-API-Key: sk_live_…</code>.
-A missing, wrong, expired or revoked key gets 401 <code>invalid-auth</code>.</p>
+A missing, wrong, expired or revoked key gets 401 ${kind('invalid-auth')}.</p>
 <p><strong>Never use a key from a browser page.</strong> Keys must stay on a server: any request that carries an
 <code>Origin</code> header (which browsers add to cross-site requests) is refused with 403
-<code>origin-not-allowed</code>. Call the API from your back end.</p>`,
+${kind('origin-not-allowed')}. Call the API from your back end.</p>`,
   );
 }
 
-function startHereSection(baseUrl: string): string {
+function startHereSection(baseUrl: string): Html {
   return section(
     'start-here',
     'Start here',
-    `<p>First call <code>GET /v1/me</code>. It answers with the plan of the key, its scopes, the data domains the plan
+    html`<p>First call <code>GET /v1/me</code>. It answers with the plan of the key, its scopes, the data domains the plan
 includes, whether raw values are served, the limits and this month's usage. It uses no quota.</p>
-<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" ${esc(`${baseUrl}/v1/me`)}</pre>
-<p>An operation of a data domain the plan lacks gets 403 <code>domain-not-in-plan</code>; one that needs a scope the
-key lacks gets 403 <code>insufficient-scope</code>. <code>/v1/me</code> shows both lists.</p>`,
+<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" ${baseUrl}/v1/me</pre>
+<p>An operation of a data domain the plan lacks gets 403 ${kind('domain-not-in-plan')}; one that needs a scope the
+key lacks gets 403 ${kind('insufficient-scope')}. <code>/v1/me</code> shows both lists.</p>`,
   );
 }
 
-/** `upgrade_url` in problems points here (`{base_url}/docs#plans`). Limits are data in the store, so no numbers. */
-function plansSection(): string {
+/**
+ * The plans `migrate` seeds. `upgrade_url` in problems points here (`{base_url}/docs#plans`). Their limits are
+ * data in the store, which an operator changes: the page gives no numbers.
+ */
+function plansSection(): Html {
+  const noApi = html`no: every data call gets 403 ${kind('api-access-required')}; only <code>/v1/me</code> answers`;
+  const domains = (plan: PlanRecord) =>
+    plan.domains.length === 0
+      ? 'none'
+      : plan.domains.length === 1
+        ? html`<code>${plan.domains[0]}</code> only`
+        : joined(
+            plan.domains.map((d) => html`<code>${d}</code>`),
+            ', ',
+          );
+  const values = (plan: PlanRecord) =>
+    !plan.api_access
+      ? '—'
+      : plan.raw_values
+        ? 'raw values as published'
+        : html`normalized: a 0–100 index instead of the value (<code>treatment</code> is <code>normalized</code>)`;
+  const rows = DEFAULT_PLANS.map((plan) => [html`<code>${plan.code}</code>`, plan.api_access ? 'yes' : noApi, domains(plan), values(plan)]);
   return section(
     'plans',
     'Plans',
-    `${table(
-      ['Plan', 'Data API', 'Data domains', 'Values'],
-      [
-        [
-          '<code>free</code>',
-          'no: every data call gets 403 <code>api-access-required</code>; only <code>/v1/me</code> answers',
-          'none',
-          '—',
-        ],
-        ['<code>premium</code>', 'yes', DOMAIN_NAMES.map((d) => `<code>${esc(d)}</code>`).join(', '), 'raw values as published'],
-        [
-          '<code>premium_indicators</code>',
-          'yes',
-          '<code>indicators</code> only',
-          'normalized: a 0–100 index instead of the value (<code>treatment</code> is <code>normalized</code>)',
-        ],
-      ],
-    )}
+    html`${table(['Plan', 'Data API', 'Data domains', 'Values'], rows)}
 <p>The numbers (requests per minute, requests per month, years of series history, days of alert history) are set
 per plan and can change; <code>GET /v1/me</code> shows those of your plan under <code>limits</code>.</p>`,
   );
 }
 
-function limitsSection(): string {
+function limitsSection(): Html {
   return section(
     'limits',
     'Limits and quota',
-    `<ul>
+    html`<ul>
 <li><strong>Per-minute rate limit.</strong> Every request counts, including <code>/v1/me</code> and refused ones.
-Over the limit: 429 <code>rate-limited</code> with <code>Retry-After</code> (seconds to wait).</li>
+Over the limit: 429 ${kind('rate-limited')} with <code>Retry-After</code> (seconds to wait).</li>
 <li><strong>Monthly quota.</strong> Each successful data request counts as one, per calendar month (UTC). When it is
-used: 402 <code>quota-exceeded</code> until the next month.</li>
+used: 402 ${kind('quota-exceeded')} until the next month.</li>
 <li><strong>Free of quota:</strong> <code>/v1/me</code>, 304 answers (see conditional requests) and every error answer.</li>
 <li>Each answer to a known key carries <code>RateLimit-Policy</code> (the per-minute and monthly limits, e.g.
-<code>"minute";q=600;w=60, "month";q=100000;w=2592000</code>) and <code>RateLimit</code> (what remains and when it
-resets, e.g. <code>"minute";r=599;t=42, "month";r=99000;t=1209600</code>), plus a <code>Request-Id</code>.</li>
+<code>${RATE_LIMIT_EXAMPLE['ratelimit-policy']}</code>) and <code>RateLimit</code> (what remains and when it
+resets, e.g. <code>${RATE_LIMIT_EXAMPLE.ratelimit}</code>), plus a <code>Request-Id</code>.</li>
 <li>A series range reaching further back than the plan's <code>history_years</code> is clamped to that window, not refused.</li>
 </ul>`,
   );
 }
 
-function pagingSection(): string {
+function pagingSection(): Html {
   return section(
     'paging',
     'Paging',
-    `<p>List endpoints take <code>limit</code> (default ${DEFAULT_LIMIT}, maximum ${MAX_LIMIT}) and <code>cursor</code>.
-A <code>limit</code> of 0, negative, not an integer or above ${MAX_LIMIT} is 422 <code>validation-error</code>, never
+    html`<p>List endpoints take <code>limit</code> (default ${DEFAULT_LIMIT}, maximum ${MAX_LIMIT}) and <code>cursor</code>.
+A <code>limit</code> of 0, negative, not an integer or above ${MAX_LIMIT} is 422 ${kind('validation-error')}, never
 silently clamped. The answer is a page:</p>
 <pre>{"items": [...], "next_cursor": "…", "has_more": true}</pre>
 <p>Pass <code>next_cursor</code> as <code>cursor</code> with the same filters to get the next page; stop when
 <code>has_more</code> is false. The next page's URL also comes in a <code>Link: &lt;…&gt;; rel="next"</code> header.
 A cursor is bound to its endpoint and to its filters: using it elsewhere, with other filters, or edited, gets 400
-<code>invalid-cursor</code>.</p>`,
+${kind('invalid-cursor')}.</p>`,
   );
 }
 
-function csvSection(baseUrl: string): string {
+function csvSection(baseUrl: string): Html {
   return section(
     'csv',
     'CSV',
-    `<p>List endpoints (those that answer a page or an array) also answer CSV (RFC 4180): send
+    html`<p>List endpoints (those that answer a page or an array) also answer CSV (RFC 4180): send
 <code>Accept: text/csv</code>. The filters, <code>limit</code> and <code>cursor</code> are the same, and so are
 quota (one request), errors (still <code>application/problem+json</code>) and conditional requests (the CSV has its
 own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints answer JSON whatever
@@ -213,14 +226,14 @@ own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints
 <code>*/*</code> or no <code>Accept</code> gets JSON. Where a header cannot be sent (a link, a spreadsheet's
 “from web”), the query parameter <code>format=csv</code> asks the same, and wins over <code>Accept</code>;
 <code>format=json</code> asks for JSON. The aggregate answers CSV too, one row per group.</p>
-<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${esc(`${baseUrl}/v1/municipalities?limit=200`)}"</pre>
+<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${baseUrl}/v1/municipalities?limit=200"</pre>
 <ul>
 <li><code>format=csv-excel</code> is the same table for a spreadsheet set to Portuguese (Excel, LibreOffice):
 <code>;</code> between fields, numbers with a decimal comma (<code>1234,5</code>), and a UTF-8 byte-order mark so
 that accents open right. Use <code>format=csv</code> for programs.</li>
 <li>CSV answers carry <code>Content-Disposition: attachment; filename="…"</code>, named after the operation and
 its path (<code>indicators-snapshot-population.csv</code>).</li>
-<li>The answer is <code>${esc('text/csv; charset=utf-8; header=present')}</code>: UTF-8 (no byte-order mark), one
+<li>The answer is <code>text/csv; charset=utf-8; header=present</code>: UTF-8 (no byte-order mark), one
 header row, then one row per item; every line ends with CRLF. An empty result is the header row alone.</li>
 <li>Columns come from the item's schema, in its order, so they do not change with the data. A nested object becomes
 dotted columns (<code>key.year</code>); a list of values is one column, joined by <code>|</code>; a list of
@@ -236,11 +249,11 @@ written as in JSON (dot decimal).</li>
   );
 }
 
-function conditionalSection(): string {
+function conditionalSection(): Html {
   return section(
     'conditional-requests',
     'Conditional requests',
-    `<p>Every successful answer carries an <code>ETag</code>. Send it back as <code>If-None-Match</code>: if the answer
+    html`<p>Every successful answer carries an <code>ETag</code>. Send it back as <code>If-None-Match</code>: if the answer
 has not changed you get <code>304 Not Modified</code> without a body, and it is free of quota.</p>`,
   );
 }
@@ -268,7 +281,7 @@ function operationGroups(registry: Registry): OperationGroup[] {
   return groups.filter((g) => g.operations.length > 0);
 }
 
-function tableOfContents(groups: OperationGroup[]): string {
+function tableOfContents(groups: OperationGroup[]): Html {
   const general: [string, string][] = [
     ['intro', 'What this is'],
     ['authentication', 'Authentication'],
@@ -279,124 +292,134 @@ function tableOfContents(groups: OperationGroup[]): string {
     ['csv', 'CSV'],
     ['conditional-requests', 'Conditional requests'],
   ];
-  const link = (id: string, text: string) => `<a href="#${esc(id)}">${esc(text)}</a>`;
-  const operationItems = (op: AnyOperation) =>
-    `<li>${link(op.name, op.name)}</li>${op.rest.download ? `<li>${link(op.rest.download.operationId, op.rest.download.operationId)}</li>` : ''}`;
-  const domainItems = groups.map((g) => `<li>${link(`domain-${g.tag}`, g.tag)}<ul>${g.operations.map(operationItems).join('')}</ul></li>`);
-  return `<nav><ul>${general.map(([id, text]) => `<li>${link(id, text)}</li>`).join('')}${domainItems.join('')}<li>${link('errors', 'Errors')}</li></ul></nav>`;
+  const item = (id: string, text: string) => html`<li><a href="#${id}">${text}</a></li>`;
+  const operationItems = (op: AnyOperation) => [
+    item(op.name, op.name),
+    op.rest.download && item(op.rest.download.operationId, op.rest.download.operationId),
+  ];
+  const domainItems = groups.map((g) => html`<li><a href="#domain-${g.tag}">${g.tag}</a><ul>${g.operations.map(operationItems)}</ul></li>`);
+  return html`<nav><ul>${general.map(([id, text]) => item(id, text))}${domainItems}${item('errors', 'Errors')}</ul></nav>`;
 }
 
-function domainSection(group: OperationGroup, baseUrl: string, registry: Registry): string {
-  const scope = group.tag === ACCOUNT_TAG ? '' : ` Scope: <code>${esc(DOMAINS[group.tag as keyof typeof DOMAINS].scope)}</code>.`;
+function domainSection(group: OperationGroup, baseUrl: string, registry: Registry): Html {
+  const scope = group.tag !== ACCOUNT_TAG && html` Scope: <code>${DOMAINS[group.tag as keyof typeof DOMAINS].scope}</code>.`;
+  const blocks = group.operations.map((op) => html`${operationBlock(op, baseUrl)}${downloadBlock(op, baseUrl, registry)}`);
   return section(
     `domain-${group.tag}`,
     group.tag === ACCOUNT_TAG ? 'Account' : `Domain: ${group.tag}`,
-    `<p>${prose(group.description)}${scope}</p>\n${group.operations.map((op) => operationBlock(op, baseUrl) + downloadBlock(op, baseUrl, registry)).join('\n')}`,
+    html`<p>${prose(group.description)}${scope}</p>\n${joined(blocks, '\n')}`,
   );
 }
 
-function operationBlock(op: AnyOperation, baseUrl: string): string {
+function operationBlock(op: AnyOperation, baseUrl: string): Html {
   const notes = [
-    op.free ? 'Free of quota.' : '',
-    isPaged(op) ? 'Paged (see <a href="#paging">Paging</a>).' : '',
+    op.free && 'Free of quota.',
+    isPaged(op) && html`Paged (see <a href="#paging">Paging</a>).`,
     csvNote(op),
-    op.cache === 'caller' ? 'Not cached: the answer depends on the caller.' : '',
-  ].filter(Boolean);
+    op.cache === 'caller' && 'Not cached: the answer depends on the caller.',
+  ].filter((note) => note !== false && note !== undefined);
   const parameters = restParameters(op);
-  const examples = op.examples.map(
-    (e) => `<li>${esc(e.title)}<br><code class="url">GET ${esc(exampleRequestUrl(op, e, baseUrl))}</code></li>`,
-  );
-  return `<article id="${esc(op.name)}">
-<h3><span class="method">GET</span> <code>${esc(openApiPath(op.rest.path))}</code></h3>
-<p class="opname">Operation <code>${esc(op.name)}</code> — ${esc(op.title)}</p>
+  const examples = op.examples.map((e) => html`<li>${e.title}<br><code class="url">GET ${exampleRequestUrl(op, e, baseUrl)}</code></li>`);
+  return html`<article id="${op.name}">
+<h3><span class="method">GET</span> <code>${openApiPath(op.rest.path)}</code></h3>
+<p class="opname">Operation <code>${op.name}</code> — ${op.title}</p>
 <p><strong>${prose(op.summary)}</strong></p>
 <p>${prose(op.description)}</p>
-${notes.length > 0 ? `<p class="notes">${notes.join(' ')}</p>` : ''}
-${parameters.length > 0 ? parameterTable(parameters) : '<p>No parameters.</p>'}
-${examples.length > 0 ? `<p>Examples:</p>\n<ul class="examples">\n${examples.join('\n')}\n</ul>` : ''}
+${notes.length > 0 && html`<p class="notes">${joined(notes, ' ')}</p>`}
+${parameters.length > 0 ? parameterTable(parameters) : html`<p>No parameters.</p>`}
+${examples.length > 0 && html`<p>Examples:</p>\n<ul class="examples">\n${joined(examples, '\n')}\n</ul>`}
 </article>`;
 }
 
 /** The REST-only file route of an operation that has one (the bulk download), with the parameters OpenAPI gives it. */
-function downloadBlock(op: AnyOperation, baseUrl: string, registry: Registry): string {
+function downloadBlock(op: AnyOperation, baseUrl: string, registry: Registry): Html | undefined {
   const route = op.rest.download;
-  if (route === undefined) return '';
+  if (route === undefined) return undefined;
   const [dataset] = downloadParameters(op, registry);
   const first = String(dataset.schema.enum?.[0] ?? 'contracts');
   const url = `${baseUrl}${route.path.replace(':dataset', first)}`;
-  return `
-<article id="${esc(route.operationId)}">
-<h3><span class="method">GET</span> <code>${esc(openApiPath(route.path))}</code></h3>
-<p class="opname">REST only — the files <code>${esc(op.name)}</code> lists (agents fetch them over HTTP with the same key)</p>
+  return html`
+<article id="${route.operationId}">
+<h3><span class="method">GET</span> <code>${openApiPath(route.path)}</code></h3>
+<p class="opname">REST only — the files <code>${op.name}</code> lists (agents fetch them over HTTP with the same key)</p>
 <p><strong>${prose(route.summary)}</strong></p>
 <p>${prose(route.description)}</p>
 ${parameterTable(downloadParameters(op, registry))}
 <p>Example:</p>
 <ul class="examples">
-<li>${esc(first)}, as a spreadsheet set to Portuguese opens it<br><code class="url">GET ${esc(`${url}?format=csv-excel`)}</code></li>
+<li>${first}, as a spreadsheet set to Portuguese opens it<br><code class="url">GET ${url}?format=csv-excel</code></li>
 </ul>
 </article>`;
 }
 
 /** List endpoints: their CSV columns (see the CSV section). */
-function csvNote(op: AnyOperation): string {
+function csvNote(op: AnyOperation): Html | undefined {
   const columns = csvColumns(op);
-  if (columns === undefined) return '';
-  return `Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>, <code>format=csv</code> or <code>format=csv-excel</code>)${op.csvRows === undefined ? '' : `, one row per element of <code>${esc(op.csvRows)}</code>`}, columns ${columns.map((c) => `<code>${esc(c)}</code>`).join(', ')}.`;
+  if (columns === undefined) return undefined;
+  const rows = op.csvRows !== undefined && html`, one row per element of <code>${op.csvRows}</code>`;
+  const names = joined(
+    columns.map((c) => html`<code>${c}</code>`),
+    ', ',
+  );
+  return html`Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>, <code>format=csv</code> or <code>format=csv-excel</code>)${rows}, columns ${names}.`;
 }
 
-function parameterTable(parameters: RestParameter[]): string {
+function parameterTable(parameters: RestParameter[]): Html {
   return table(
     ['Name', 'In', 'Type', 'Required', 'Description'],
     parameters.map((p) => [
-      `<code>${esc(p.name)}</code>`,
-      esc(p.in),
-      typeText(p.schema) + (p.repeatable ? ' (repeat the parameter)' : ''),
+      html`<code>${p.name}</code>`,
+      p.in,
+      html`${typeText(p.schema)}${p.repeatable && ' (repeat the parameter)'}`,
       p.required ? 'yes' : 'no',
       p.description === undefined ? '' : prose(p.description),
     ]),
   );
 }
 
-/** A short, escaped type description: `integer, 1–200, default 50`, `string, one of: a, b`, `array of string`. */
-function typeText(schema: JsonSchema): string {
-  const parts: string[] = [];
-  if (schema.type === 'array' && schema.items) parts.push(`array of ${typeText(schema.items)}`);
-  else if (schema.type !== undefined) parts.push(esc([schema.type].flat().join(' or ')));
-  else if (schema.anyOf) parts.push(schema.anyOf.map(typeText).join(' or '));
-  if (typeof schema.format === 'string') parts.push(esc(schema.format));
-  if (schema.enum) parts.push(`one of: ${schema.enum.map((v) => `<code>${esc(v)}</code>`).join(', ')}`);
+/** A short type description: `integer, 1–200, default 50`, `string, one of: a, b`, `array of string`. */
+function typeText(schema: JsonSchema): Html {
+  const parts: HtmlValue[] = [];
+  if (schema.type === 'array' && schema.items) parts.push(html`array of ${typeText(schema.items)}`);
+  else if (schema.type !== undefined) parts.push([schema.type].flat().join(' or '));
+  else if (schema.anyOf) parts.push(joined(schema.anyOf.map(typeText), ' or '));
+  if (typeof schema.format === 'string') parts.push(schema.format);
+  if (schema.enum) {
+    const values = schema.enum.map((v) => html`<code>${v as HtmlValue}</code>`);
+    parts.push(html`one of: ${joined(values, ', ')}`);
+  }
   const min = schema.minimum;
   const max = schema.maximum;
-  if (min !== undefined && max !== undefined) parts.push(`${esc(min)} to ${esc(max)}`);
-  else if (min !== undefined) parts.push(`at least ${esc(min)}`);
-  else if (max !== undefined) parts.push(`at most ${esc(max)}`);
-  if (typeof schema.maxItems === 'number') parts.push(`at most ${esc(schema.maxItems)} values`);
-  if (schema.default !== undefined) parts.push(`default <code>${esc(JSON.stringify(schema.default))}</code>`);
-  return parts.join(', ') || 'any';
+  if (min !== undefined && max !== undefined) parts.push(`${min} to ${max}`);
+  else if (min !== undefined) parts.push(`at least ${min}`);
+  else if (max !== undefined) parts.push(`at most ${max}`);
+  if (typeof schema.maxItems === 'number') parts.push(`at most ${schema.maxItems} values`);
+  if (schema.default !== undefined) parts.push(html`default <code>${JSON.stringify(schema.default)}</code>`);
+  return parts.length > 0 ? joined(parts, ', ') : html`any`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------------------------
 
-function errorsSection(baseUrl: string): string {
+function errorsSection(baseUrl: string): Html {
   const kinds = (Object.keys(ERROR_KINDS) as ErrorKind[]).sort((a, b) => ERROR_KINDS[a].status - ERROR_KINDS[b].status);
+  const example = ERROR_KINDS['domain-not-in-plan'];
   return section(
     'errors',
     'Errors',
-    `<p>Errors are problem documents (RFC 9457), <code>application/problem+json</code>, with <code>type</code>,
+    html`<p>Errors are problem documents (RFC 9457), <code>application/problem+json</code>, with <code>type</code>,
 <code>title</code>, <code>status</code> and, where useful, <code>detail</code>, <code>instance</code>,
 <code>request_id</code> (the same as the <code>Request-Id</code> header), <code>feature_key</code>,
 <code>upgrade_url</code> and <code>errors</code> (each offending parameter, with <code>field</code> and
 <code>message</code>). The last segment of <code>type</code> is the kind; its URL describes it.</p>
-<pre>{"type": "${esc(problemTypeUrl(baseUrl, 'domain-not-in-plan'))}", "title": "${esc(ERROR_KINDS['domain-not-in-plan'].title)}", "status": 403, "request_id": "req_…"}</pre>
+<pre>{"type": "${problemTypeUrl(baseUrl, 'domain-not-in-plan')}", "title": "${example.title}", "status": ${example.status}, "request_id": "req_…"}</pre>
 ${table(
   ['Kind', 'Status', 'Title', 'Description'],
   kinds.map((k) => [
-    `<a href="${esc(problemTypeUrl(baseUrl, k))}"><code>${esc(k)}</code></a>`,
-    esc(ERROR_KINDS[k].status),
-    esc(ERROR_KINDS[k].title),
+    html`<a href="${problemTypeUrl(baseUrl, k)}"><code>${k}</code></a>`,
+    ERROR_KINDS[k].status,
+    ERROR_KINDS[k].title,
     prose(ERROR_KINDS[k].description),
   ]),
 )}

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
+import { html } from './html.js';
 import { CONSOLE_PATH, EXPLORER_PATH } from './people-paths.js';
 
 export interface ServiceLinks {
@@ -58,9 +59,8 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 function renderHome(links: ServiceLinks): string {
-  const row = (label: string, href: string, what: string) =>
-    `<li><a href="${esc(href)}">${esc(label)}</a> — ${esc(what)} <code>${esc(href)}</code></li>`;
-  return `<!doctype html>
+  const row = (label: string, href: string, what: string) => html`<li><a href="${href}">${label}</a> — ${what} <code>${href}</code></li>`;
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -71,7 +71,7 @@ function renderHome(links: ServiceLinks): string {
 </head>
 <body>
 <h1>munidata</h1>
-<p>Portuguese municipal data as a read-only service (API version <code>${esc(links.api_version)}</code>). Every call needs an API key: <code>Authorization: Bearer sk_live_…</code>.</p>
+<p>Portuguese municipal data as a read-only service (API version <code>${links.api_version}</code>). Every call needs an API key: <code>Authorization: Bearer sk_live_…</code>.</p>
 <h2>For people</h2>
 <ul>
 ${row('Explorer', links.explorer, 'the data as maps and charts, each with the API requests behind it (signed in):')}
@@ -86,11 +86,5 @@ ${row('MCP server', links.mcp, 'the same operations as MCP tools (Streamable HTT
 </ul>
 </body>
 </html>
-`;
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-function esc(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+`.text;
 }

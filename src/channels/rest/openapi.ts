@@ -13,6 +13,7 @@ import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../lib/errors.js';
 import { OPENAPI_DOCUMENT_VERSION, SERVICE_API_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
+import { rateLimitHeaders } from '../http/limit-headers.js';
 import { FORMAT_PARAMETER, FORMATS } from './csv-negotiation.js';
 
 type Json = Record<string, unknown>;
@@ -411,6 +412,12 @@ function componentName(title: string): string {
 
 const RETRY_AFTER_STATUSES = new Set([402, 429, 503]);
 
+/** The limit headers of an answer, as every answer's are written: the example here and on the docs page. */
+export const RATE_LIMIT_EXAMPLE = rateLimitHeaders(
+  { limit: 600, remaining: 599, resetSeconds: 42 },
+  { limit: 100_000, remaining: 99_000, resetSeconds: 1_209_600 },
+);
+
 const HEADERS: Json = {
   ETag: {
     description: 'Entity tag of the answer. Send it back as `If-None-Match`; an unchanged answer is a 304, free of quota.',
@@ -421,11 +428,11 @@ const HEADERS: Json = {
     schema: { type: 'string' },
   },
   RateLimit: {
-    description: 'What remains of each limit and when it resets, e.g. `"minute";r=599;t=42, "month";r=99000;t=1209600`.',
+    description: `What remains of each limit and when it resets, e.g. \`${RATE_LIMIT_EXAMPLE.ratelimit}\`.`,
     schema: { type: 'string' },
   },
   'RateLimit-Policy': {
-    description: 'The per-minute limit and the monthly quota of the plan, e.g. `"minute";q=600;w=60, "month";q=100000;w=2592000`.',
+    description: `The per-minute limit and the monthly quota of the plan, e.g. \`${RATE_LIMIT_EXAMPLE['ratelimit-policy']}\`.`,
     schema: { type: 'string' },
   },
   Link: {

@@ -7,7 +7,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { type ConnectedApp, listConnectedApps, revokeGrant } from '../../oauth/grants.js';
-import { csrfField, date, esc, message, page } from './html.js';
+import { html, joined } from '../html.js';
+import { csrfField, date, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -24,15 +25,16 @@ export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationSer
     requireRole(who, 'owner');
     const app = await ownApp(who, (request.params as { grant: string }).grant);
     const csrf = await reply.generateCsrf();
-    return reply.type('text/html; charset=utf-8').send(
+    return sendHtml(
+      reply,
       page({
         title: 'Disconnect an app',
         who,
         csrf,
         section: 'apps',
-        body: `<section><p>Disconnect <strong>${esc(app.clientName)}</strong>? Its access and refresh tokens stop working at once, on MCP and A2A;
+        body: html`<section><p>Disconnect <strong>${app.clientName}</strong>? Its access and refresh tokens stop working at once, on MCP and A2A;
 to use it again, connect it again.</p>
-<form method="post" action="/console/apps/${esc(app.grantId)}/disconnect">${csrfField(csrf)}
+<form method="post" action="/console/apps/${app.grantId}/disconnect">${csrfField(csrf)}
 <button type="submit" class="danger">Disconnect</button> <a href="/console/apps">Keep it</a></form></section>`,
       }),
     );
@@ -56,23 +58,25 @@ to use it again, connect it again.</p>
   async function send(reply: FastifyReply, who: SignedIn, csrf: string, o: { notice?: string }): Promise<FastifyReply> {
     const apps = await listConnectedApps(oauth, who.account.id);
     const owner = who.user.role === 'owner';
-    const rows = apps
-      .map(
-        (a) => `<tr><td>${esc(a.clientName)}</td><td><code>${esc(a.clientId)}</code></td>
-<td>${a.scopes.map((s) => `<span class="pill">${esc(s)}</span>`).join(' ')}</td><td>${date(a.connectedAt)}</td><td>${date(a.firstUsedAt)}</td><td>${date(a.lastUsedAt)}</td>
-<td>${owner ? `<a href="/console/apps/${esc(a.grantId)}/disconnect">Disconnect…</a>` : ''}</td></tr>`,
-      )
-      .join('\n');
-    return reply.type('text/html; charset=utf-8').send(
+    const rows = apps.map(
+      (a) => html`<tr><td>${a.clientName}</td><td><code>${a.clientId}</code></td>
+<td>${joined(
+        a.scopes.map((s) => html`<span class="pill">${s}</span>`),
+        ' ',
+      )}</td><td>${date(a.connectedAt)}</td><td>${date(a.firstUsedAt)}</td><td>${date(a.lastUsedAt)}</td>
+<td>${owner && html`<a href="/console/apps/${a.grantId}/disconnect">Disconnect…</a>`}</td></tr>`,
+    );
+    return sendHtml(
+      reply,
       page({
         title: 'Connected apps',
         who,
         csrf,
         section: 'apps',
-        body: `${message('notice', o.notice)}
+        body: html`${message('notice', o.notice)}
 <p class="muted">Apps you connected with OAuth (MCP clients, assistants, agents) read data for this account with your plan, quota and limits.</p>
 <section><table><thead><tr><th>App</th><th>Client id</th><th>Scopes</th><th>Connected</th><th>First used</th><th>Last used</th><th></th></tr></thead>
-<tbody>${rows || '<tr><td colspan="7" class="muted">No connected apps.</td></tr>'}</tbody></table></section>`,
+<tbody>${rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No connected apps.</td></tr>`}</tbody></table></section>`,
       }),
     );
   }

@@ -10,8 +10,9 @@ import { DOMAINS, isScope } from '../../lib/domains.js';
 import { OAUTH_PATHS } from '../../lib/oauth-resource.js';
 import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { approve, browserInteraction, type ConsentRequest, consentRequest } from '../../oauth/consent.js';
+import { html } from '../html.js';
 import { formOf } from './form-fields.js';
-import { csrfField, esc, page } from './html.js';
+import { csrfField, page, sendHtml } from './html.js';
 import { ConsoleRefusal } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -69,30 +70,29 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
 function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRequest): FastifyReply {
   const inPlan = new Set<string>(who.plan.domains.map((d) => DOMAINS[d].scope));
   const owner = who.user.role === 'owner';
-  const scopes = asked.scopes
-    .map((s) =>
-      inPlan.has(s)
-        ? `<label><input type="checkbox" name="scopes" value="${esc(s)}" checked> ${esc(s)}</label>`
-        : `<label class="muted"><input type="checkbox" disabled> ${esc(s)} (not in your plan)</label>`,
-    )
-    .join('');
+  const scopes = asked.scopes.map((s) =>
+    inPlan.has(s)
+      ? html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`
+      : html`<label class="muted"><input type="checkbox" disabled> ${s} (not in your plan)</label>`,
+  );
   const allow = owner
-    ? '<button type="submit" name="decision" value="allow">Allow</button>'
-    : '<p class="muted">Only the account’s owner connects apps.</p>';
-  return reply.type('text/html; charset=utf-8').send(
+    ? html`<button type="submit" name="decision" value="allow">Allow</button>`
+    : html`<p class="muted">Only the account’s owner connects apps.</p>`;
+  return sendHtml(
+    reply,
     page({
       title: 'Connect an app',
       who,
       csrf,
       section: 'apps',
-      body: `<section class="card">
-<p><strong id="client-name">${esc(asked.clientName)}</strong> wants to read munidata data for <strong>${esc(who.account.name)}</strong>, with your plan, quota and limits.</p>
+      body: html`<section class="card">
+<p><strong id="client-name">${asked.clientName}</strong> wants to read munidata data for <strong>${who.account.name}</strong>, with your plan, quota and limits.</p>
 <dl>
-<dt>Sends you back to</dt><dd id="redirect-host"><code>${esc(asked.redirectHost)}</code></dd>
-<dt>Client id</dt><dd><code>${esc(asked.clientId)}</code></dd>
-<dt>How it is known</dt><dd id="client-origin">${esc(ORIGINS[asked.origin])}</dd>
+<dt>Sends you back to</dt><dd id="redirect-host"><code>${asked.redirectHost}</code></dd>
+<dt>Client id</dt><dd><code>${asked.clientId}</code></dd>
+<dt>How it is known</dt><dd id="client-origin">${ORIGINS[asked.origin]}</dd>
 </dl>
-<form method="post" action="${esc(`${OAUTH_PATHS.consent}/${asked.uid}`)}">${csrfField(csrf)}
+<form method="post" action="${`${OAUTH_PATHS.consent}/${asked.uid}`}">${csrfField(csrf)}
 <fieldset><legend>It may read</legend>${scopes}</fieldset>
 ${allow} <button type="submit" name="decision" value="deny" class="link">Refuse</button>
 </form>

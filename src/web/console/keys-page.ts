@@ -8,8 +8,9 @@ import { createKey, listKeys, type PublicKeyView, revokeKey } from '../../admin/
 import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
+import { html, joined } from '../html.js';
 import { formOf } from './form-fields.js';
-import { csrfField, date, esc, message, page, secretOnce } from './html.js';
+import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -59,13 +60,14 @@ export function registerKeysPage(scope: FastifyInstance): void {
     requireRole(who, 'owner');
     const key = await ownKey(who, (request.params as { id: string }).id);
     const csrf = await reply.generateCsrf();
-    return reply.type('text/html; charset=utf-8').send(
+    return sendHtml(
+      reply,
       page({
         title: 'Revoke an API key',
         who,
         csrf,
         section: 'keys',
-        body: `<section><p>Revoke the key <code>${esc(key.prefix)}</code>${key.label ? ` (“${esc(key.label)}”)` : ''}? Every request with it is refused
+        body: html`<section><p>Revoke the key <code>${key.prefix}</code>${key.label && ` (“${key.label}”)`}? Every request with it is refused
 from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <form method="post" action="/console/keys/${key.id}/revoke">${csrfField(csrf)}
 <button type="submit" class="danger">Revoke this key</button> <a href="/console/keys">Keep it</a></form></section>`,
@@ -99,36 +101,38 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     await scope.signedInDeps.dailyUsage.flush().catch(() => {});
     const lastUsed = await store.console.keysLastUsed(keys.map((k) => k.id));
     const owner = who.user.role === 'owner';
-    const rows = keys
-      .map(
-        (k) => `<tr${k.revoked_at ? ' class="muted"' : ''}><td>${esc(k.label ?? '—')}</td><td><code>${esc(k.prefix)}</code></td>
-<td>${k.scopes.map((s) => `<span class="pill">${esc(s)}</span>`).join(' ')}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${date(k.expires_at)}</td>
-<td>${k.revoked_at ? `<span class="pill revoked">revoked ${date(k.revoked_at)}</span>` : owner ? `<a href="/console/keys/${k.id}/revoke">Revoke…</a>` : 'active'}</td></tr>`,
-      )
-      .join('\n');
+    const rows = keys.map(
+      (k) => html`<tr${k.revoked_at && html` class="muted"`}><td>${k.label ?? '—'}</td><td><code>${k.prefix}</code></td>
+<td>${joined(
+        k.scopes.map((s) => html`<span class="pill">${s}</span>`),
+        ' ',
+      )}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${date(k.expires_at)}</td>
+<td>${k.revoked_at ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>` : owner ? html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>` : 'active'}</td></tr>`,
+    );
     const form = owner
-      ? `<h2>Create a key</h2>
+      ? html`<h2>Create a key</h2>
 <form method="post" action="/console/keys" class="card">${csrfField(csrf)}
 <label for="label">Label</label><input id="label" name="label" type="text" maxlength="100" placeholder="What the key is for">
-<fieldset><legend>Scopes</legend>${planScopes(who.plan)
-          .map((s) => `<label><input type="checkbox" name="scopes" value="${esc(s)}" checked> ${esc(s)}</label>`)
-          .join('')}</fieldset>
+<fieldset><legend>Scopes</legend>${planScopes(who.plan).map(
+          (s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`,
+        )}</fieldset>
 <label for="expires">Last day it works (optional)</label><input id="expires" name="expires" type="date">
 <button type="submit">Create key</button>
 </form>`
-      : `<p class="muted">Only the account's owner creates and revokes keys.</p>`;
-    return reply.type('text/html; charset=utf-8').send(
+      : html`<p class="muted">Only the account's owner creates and revokes keys.</p>`;
+    return sendHtml(
+      reply,
       page({
         title: 'API keys',
         who,
         csrf,
         section: 'keys',
-        body: `${message('error', o.error)}${message('notice', o.notice)}${
-          o.secret ? secretOnce(`Your new key${o.created?.label ? ` “${o.created.label}”` : ''}:`, o.secret) : ''
+        body: html`${message('error', o.error)}${message('notice', o.notice)}${
+          o.secret && secretOnce(`Your new key${o.created?.label ? ` “${o.created.label}”` : ''}:`, o.secret)
         }
 <p class="muted">Keys are for servers: send one as <code>Authorization: Bearer sk_live_…</code> to REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>. Never put one in a web page.</p>
 <section><table><thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Works until</th><th></th></tr></thead>
-<tbody>${rows || '<tr><td colspan="7" class="muted">No keys yet.</td></tr>'}</tbody></table></section>
+<tbody>${rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No keys yet.</td></tr>`}</tbody></table></section>
 ${form}`,
       }),
     );

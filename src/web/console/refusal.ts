@@ -1,6 +1,7 @@
 /** A refused console request (no session, wrong role, not this account's, bad form) and its HTML page. */
 import type { FastifyReply } from 'fastify';
-import { esc } from './html.js';
+import { html } from '../html.js';
+import { sendHtml } from './html.js';
 
 export class ConsoleRefusal extends Error {
   override name = 'ConsoleRefusal';
@@ -27,13 +28,13 @@ const TITLES: Record<number, string> = {
 
 export function renderRefusal(reply: FastifyReply, refusal: ConsoleRefusal): FastifyReply {
   const title = TITLES[refusal.status] ?? 'That did not work';
-  return reply
-    .code(refusal.status)
-    .type('text/html; charset=utf-8')
-    .send(`<!doctype html>
+  return sendHtml(
+    reply.code(refusal.status),
+    html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)} — munidata console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
-<body class="narrow"><main><h1>${esc(title)}</h1><p class="error" role="alert">${esc(refusal.message)}</p>
+<title>${title} — munidata console</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
+<body class="narrow"><main><h1>${title}</h1><p class="error" role="alert">${refusal.message}</p>
 <p><a href="/console">Back to the console</a></p></main></body></html>
-`);
+`,
+  );
 }

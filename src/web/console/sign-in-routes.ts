@@ -10,15 +10,16 @@ import { checkSignIn, LOCKED_OUT_MESSAGE } from '../../admin/sign-in.js';
 import { useLink } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { UserRecord } from '../../store/console/console-records.js';
+import { type Html, html } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
-import { csrfField, esc, message, plainPage } from './html.js';
+import { csrfField, message, plainPage, sendHtml } from './html.js';
 import { requireUser } from './signed-in.js';
 
 export function registerSignInRoutes(scope: FastifyInstance): void {
   scope.get('/console/sign-in', async (request, reply) => {
     const query = queryOf(request);
     const notice = query.optional('signed_out') !== undefined ? 'You are signed out.' : undefined;
-    return html(reply, 200, signInPage(await reply.generateCsrf(), { next: query.optional('next'), notice }));
+    return sendPage(reply, 200, signInPage(await reply.generateCsrf(), { next: query.optional('next'), notice }));
   });
 
   scope.post('/console/sign-in', async (request, reply) => {
@@ -29,7 +30,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const outcome = await checkSignIn(store, { email, password: form.text('password'), address: request.ip }, new Date(clock()));
     if (!outcome.ok) {
       const text = outcome.reason === 'locked' ? LOCKED_OUT_MESSAGE : 'The email or the password is not right.';
-      return html(reply, outcome.reason === 'locked' ? 429 : 401, signInPage(await reply.generateCsrf(), { next, email, error: text }));
+      return sendPage(reply, outcome.reason === 'locked' ? 429 : 401, signInPage(await reply.generateCsrf(), { next, email, error: text }));
     }
     await signIn(request, reply, outcome.user);
     return reply.redirect(safeNext(next), 303);
@@ -53,7 +54,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
 
   // A link's token is used by the form's POST, not by opening the link (mail scanners open links).
   scope.get('/console/set-password', async (request, reply) => {
-    return html(reply, 200, setPasswordPage(await reply.generateCsrf(), queryOf(request).text('token')));
+    return sendPage(reply, 200, setPasswordPage(await reply.generateCsrf(), queryOf(request).text('token')));
   });
 
   scope.post('/console/set-password', async (request, reply) => {
@@ -61,7 +62,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const { store, clock } = scope.signedInDeps;
     const token = form.text('token');
     const password = form.text('password');
-    const refuse = async (problem: string) => html(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
+    const refuse = async (problem: string) => sendPage(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
     if (password !== form.text('confirm')) return refuse('The two passwords differ.');
     let user: UserRecord | undefined;
     try {
@@ -80,7 +81,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const { store, clock } = scope.signedInDeps;
     const link = await useLink(store, queryOf(request).text('token'), new Date(clock()));
     if (link?.purpose !== 'sign-in') {
-      return html(
+      return sendPage(
         reply,
         400,
         signInPage(await reply.generateCsrf(), { error: 'This sign-in link was used already or has expired. Sign in with your password.' }),
@@ -107,17 +108,17 @@ function safeNext(next: string | undefined): string {
   return next && /^\/(?:console|explore)(?:[/?#]|$)/.test(next) && /^[\x21-\x7e]+$/.test(next) ? next : '/console';
 }
 
-function html(reply: FastifyReply, status: number, body: string): FastifyReply {
-  return reply.code(status).type('text/html; charset=utf-8').send(body);
+function sendPage(reply: FastifyReply, status: number, body: Html): FastifyReply {
+  return sendHtml(reply.code(status), body);
 }
 
-function signInPage(csrf: string, o: { next?: string; email?: string; error?: string; notice?: string }): string {
+function signInPage(csrf: string, o: { next?: string; email?: string; error?: string; notice?: string }): Html {
   return plainPage(
     'Sign in',
-    `${message('error', o.error)}${message('notice', o.notice)}
+    html`${message('error', o.error)}${message('notice', o.notice)}
 <form method="post" action="/console/sign-in" class="card">${csrfField(csrf)}
-<input type="hidden" name="next" value="${esc(o.next ?? '')}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(o.email ?? '')}">
+<input type="hidden" name="next" value="${o.next ?? ''}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
 </form>
@@ -125,12 +126,12 @@ function signInPage(csrf: string, o: { next?: string; email?: string; error?: st
   );
 }
 
-function setPasswordPage(csrf: string, token: string, error?: string): string {
+function setPasswordPage(csrf: string, token: string, error?: string): Html {
   return plainPage(
     'Set your password',
-    `${message('error', error)}
+    html`${message('error', error)}
 <form method="post" action="/console/set-password" class="card">${csrfField(csrf)}
-<input type="hidden" name="token" value="${esc(token)}">
+<input type="hidden" name="token" value="${token}">
 <label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>
 <input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
 <label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>

@@ -3,7 +3,7 @@
  * drawn as SVG on the server (no script, no chart library to serve). Each bar has a <title> for its figures.
  */
 import { USAGE_CHANNELS, type UsageChannel } from '../../store/console/console-records.js';
-import { esc } from './html.js';
+import { type Html, html } from '../html.js';
 
 /** A label for every channel a charge is counted under: a channel added there without one does not compile. */
 const LABELS: Record<UsageChannel, string> = { rest: 'REST', a2a: 'A2A', mcp: 'MCP', explorer: 'Explorer' };
@@ -16,7 +16,7 @@ export function noCounts(): DayCounts {
   return Object.fromEntries(USAGE_CHANNELS.map((id) => [id, 0])) as DayCounts;
 }
 
-export function usageChart(days: readonly { day: string; counts: DayCounts }[]): string {
+export function usageChart(days: readonly { day: string; counts: DayCounts }[]): Html {
   const width = 760;
   const height = 220;
   const left = 44;
@@ -27,34 +27,29 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
   const scale = niceCeiling(max);
   const slot = (width - left - 6) / Math.max(1, days.length);
   const bar = Math.max(2, slot * 0.7);
-  const grid = [0, 0.5, 1]
-    .map((f) => {
-      const y = top + plotHeight - f * plotHeight;
-      // A half of 1 is no count of requests: that line goes without a figure.
-      const figure = Number.isInteger(scale * f) ? `<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>` : '';
-      return `<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/>${figure}`;
-    })
-    .join('');
-  const bars = days
-    .map((d, i) => {
-      const x = left + i * slot + (slot - bar) / 2;
-      let y = top + plotHeight;
-      const parts = CHANNELS.map((c) => {
-        const h = (d.counts[c.id] / scale) * plotHeight;
-        y -= h;
-        return h > 0
-          ? `<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}"/>`
-          : '';
-      }).join('');
-      const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${d.counts[c.id]}`).join(', ')}`;
-      const dayLabel =
-        i % 5 === 0 || i === days.length - 1
-          ? `<text x="${(x + bar / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle">${Number(d.day.slice(8))}</text>`
-          : '';
-      return `<g><title>${esc(label)}</title>${parts}</g>${dayLabel}`;
-    })
-    .join('');
-  return `<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests per day and channel this month">${grid}${bars}</svg>`;
+  const grid = [0, 0.5, 1].map((f) => {
+    const y = top + plotHeight - f * plotHeight;
+    // A half of 1 is no count of requests: that line goes without a figure.
+    const figure = Number.isInteger(scale * f) && html`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>`;
+    return html`<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/>${figure}`;
+  });
+  const bars = days.map((d, i) => {
+    const x = left + i * slot + (slot - bar) / 2;
+    let y = top + plotHeight;
+    const parts = CHANNELS.map((c) => {
+      const h = (d.counts[c.id] / scale) * plotHeight;
+      y -= h;
+      return (
+        h > 0 && html`<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}"/>`
+      );
+    });
+    const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${d.counts[c.id]}`).join(', ')}`;
+    const dayLabel =
+      (i % 5 === 0 || i === days.length - 1) &&
+      html`<text x="${(x + bar / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle">${Number(d.day.slice(8))}</text>`;
+    return html`<g><title>${label}</title>${parts}</g>${dayLabel}`;
+  });
+  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests per day and channel this month">${grid}${bars}</svg>`;
 }
 
 export function total(counts: DayCounts): number {

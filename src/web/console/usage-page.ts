@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { monthlyPeriod } from '../../access/counters.js';
-import { esc, page } from './html.js';
+import { type Html, html, joined } from '../html.js';
+import { page, sendHtml } from './html.js';
 import { requireUser } from './signed-in.js';
 import { CHANNELS, type DayCounts, noCounts, total, usageChart } from './usage-chart.js';
 
@@ -40,50 +41,62 @@ export function registerUsagePage(scope: FastifyInstance): void {
     const quota = plan.requests_per_month;
     const share = quota ? Math.min(100, (used / quota) * 100) : 0;
     const limit = (n: number | null, unit: string) => (n === null ? 'unlimited' : `${n.toLocaleString('en')} ${unit}`);
-    const body = `
+    const body = html`
 <div class="figures">
-<div>This month <b id="used">${used.toLocaleString('en')}</b> of ${esc(quota === null ? 'unlimited' : quota.toLocaleString('en'))} requests
-${quota ? `<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
-<div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${esc(period.end)}</div>
-${CHANNELS.map((c) => `<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`).join('\n')}
-${unsplit > 0 ? `<div>Not split <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> by channel</div>` : ''}
+<div>This month <b id="used">${used.toLocaleString('en')}</b> of ${quota === null ? 'unlimited' : quota.toLocaleString('en')} requests
+${quota ? html`<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
+<div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${period.end}</div>
+${joined(
+  CHANNELS.map((c) => html`<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`),
+  '\n',
+)}
+${unsplit > 0 && html`<div>Not split <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> by channel</div>`}
 </div>
 <section>
 <h2>Requests per day</h2>
-<p class="legend">${CHANNELS.map((c) => `<span><i class="${c.id}"></i>${c.label}</span>`).join('')}</p>
+<p class="legend">${CHANNELS.map((c) => html`<span><i class="${c.id}"></i>${c.label}</span>`)}</p>
 ${usageChart(days)}
-<p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${esc(period.start)} to ${esc(period.end)} (UTC).
+<p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${period.start} to ${period.end} (UTC).
 The total is the one <code>GET /v1/me</code> reports, and every request in it is in one part: REST (with bulk
 files), A2A, MCP, or the explorer's views (each data request a picture makes)${unsplit > 0 ? UNSPLIT_NOTE : ''}.</p>
 </section>
 <section>
-<h2>Plan: ${esc(plan.name)} <span class="pill">${esc(plan.code)}</span></h2>
+<h2>Plan: ${plan.name} <span class="pill">${plan.code}</span></h2>
 <table><tbody>
-<tr><th>Requests per minute</th><td id="per-minute">${esc(limit(plan.requests_per_minute, 'a minute'))}</td></tr>
-<tr><th>Requests per month</th><td>${esc(limit(quota, 'a month'))}</td></tr>
-<tr><th>Data domains</th><td id="domains">${plan.domains.length ? plan.domains.map((d) => `<span class="pill">${esc(d)}</span>`).join(' ') : 'none'}</td></tr>
-<tr><th>History window of series</th><td>${esc(plan.history_years === null ? 'all years' : `${plan.history_years} years`)}</td></tr>
-<tr><th>Alert window</th><td>${esc(plan.alerts_history_days === null ? 'all matches' : `${plan.alerts_history_days} days`)}</td></tr>
+<tr><th>Requests per minute</th><td id="per-minute">${limit(plan.requests_per_minute, 'a minute')}</td></tr>
+<tr><th>Requests per month</th><td>${limit(quota, 'a month')}</td></tr>
+<tr><th>Data domains</th><td id="domains">${
+      plan.domains.length
+        ? joined(
+            plan.domains.map((d) => html`<span class="pill">${d}</span>`),
+            ' ',
+          )
+        : 'none'
+    }</td></tr>
+<tr><th>History window of series</th><td>${plan.history_years === null ? 'all years' : `${plan.history_years} years`}</td></tr>
+<tr><th>Alert window</th><td>${plan.alerts_history_days === null ? 'all matches' : `${plan.alerts_history_days} days`}</td></tr>
 <tr><th>Data API (REST, A2A, MCP)</th><td>${plan.api_access ? 'included' : 'not included'}</td></tr>
 </tbody></table>
 </section>
 <section>
 <h2>Per day</h2>
-<table><thead><tr><th>Day</th>${CHANNELS.map((c) => `<th class="num">${c.label}</th>`).join('')}<th class="num">Total</th></tr></thead><tbody>
-${
-  days
+<table><thead><tr><th>Day</th>${CHANNELS.map((c) => html`<th class="num">${c.label}</th>`)}<th class="num">Total</th></tr></thead><tbody>
+${perDayRows(days)}
+</tbody></table>
+</section>`;
+    return sendHtml(reply, page({ title: 'Usage and plan', who, csrf: await reply.generateCsrf(), section: 'usage', body }));
+  });
+}
+
+/** The days with requests, the latest first. */
+function perDayRows(days: readonly { day: string; counts: DayCounts }[]): Html {
+  const rows = days
     .filter((d) => total(d.counts) > 0)
     .reverse()
     .map(
       (d) =>
-        `<tr><td>${esc(d.day)}</td>${CHANNELS.map((c) => `<td class="num">${d.counts[c.id]}</td>`).join('')}<td class="num">${total(d.counts)}</td></tr>`,
-    )
-    .join('\n') || `<tr><td colspan="${CHANNELS.length + 2}" class="muted">No requests yet this month.</td></tr>`
-}
-</tbody></table>
-</section>`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(page({ title: 'Usage and plan', who, csrf: await reply.generateCsrf(), section: 'usage', body }));
-  });
+        html`<tr><td>${d.day}</td>${CHANNELS.map((c) => html`<td class="num">${d.counts[c.id]}</td>`)}<td class="num">${total(d.counts)}</td></tr>`,
+    );
+  if (rows.length > 0) return joined(rows, '\n');
+  return html`<tr><td colspan="${CHANNELS.length + 2}" class="muted">No requests yet this month.</td></tr>`;
 }

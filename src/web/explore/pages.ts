@@ -4,8 +4,8 @@
  * and styles are files served by us (assets.ts): nothing inline, nothing from another origin.
  */
 import type { Domain } from '../../lib/domains.js';
+import { type Html, html, jsonScript } from '../html.js';
 import { API_PREFIX, CSV_PREFIX } from './explore-api.js';
-import { html, jsonScript, type Markup } from './html.js';
 import { LATEST_SIGNALS_PATH } from './latest-signals.js';
 
 export type View = 'map' | 'municipality' | 'procurement' | 'signals' | 'contract' | 'entity' | 'signal';
@@ -60,7 +60,8 @@ export function renderPage(facts: PageFacts): string {
     ...facts.params,
   };
   const title = facts.heading ?? VIEW_TITLE[facts.view];
-  return `<!doctype html>\n${html`<html lang="en">
+  return html`<!doctype html>
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -85,10 +86,10 @@ ${navigation(facts)}
 </footer>
 </body>
 </html>
-`}`;
+`.text;
 }
 
-function navigation(facts: PageFacts): Markup {
+function navigation(facts: PageFacts): Html {
   const links: [View, string, string][] = [
     ['map', '/explore', 'Map'],
     ['procurement', '/explore/procurement', 'Procurement'],
@@ -105,7 +106,8 @@ function navigation(facts: PageFacts): Markup {
 
 /** A page that says why there is nothing to show (no session is handled by a redirect, not here). */
 export function renderRefusal(status: number, title: string, detail: string): string {
-  return `<!doctype html>\n${html`<html lang="en">
+  return html`<!doctype html>
+<html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -119,5 +121,5 @@ export function renderRefusal(status: number, title: string, detail: string): st
 <main id="main"><h1>${title}</h1><p>${detail}</p><p class="muted">HTTP ${status}</p></main>
 </body>
 </html>
-`}`;
+`.text;
 }
