@@ -20,7 +20,7 @@ import { sendProblem } from './channels/http/problem-reply.js';
 import { type LogDestination, loggerOptions, OneLinePerRequest } from './channels/http/request-log.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { mcpRefusal } from './channels/mcp/mcp-protocol.js';
-import { MCP_PATH } from './channels/mcp/protocol.js';
+import { MCP_PATH } from './channels/mcp/server-facts.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
 import { parseQueryString } from './channels/rest/query-string.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';

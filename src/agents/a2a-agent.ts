@@ -5,10 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { type A2aAgent, type Json, type MethodAnswer, paramsError, taskNotFound } from '../channels/a2a/a2a-protocol.js';
-import { A2A_CODES, type ErrorPlace, protocolError } from '../channels/a2a/errors.js';
+import { type A2aAgent, type MethodAnswer, paramsError, taskNotFound } from '../channels/a2a/a2a-protocol.js';
+import { A2A_CODES, protocolError } from '../channels/a2a/errors.js';
 import { type ListTasksQuery, historyLengthOf as readHistoryLength, type TaskStateName } from '../channels/a2a/list-tasks.js';
 import type { SkillCall } from '../channels/a2a/send-message.js';
+import type { ErrorPlace } from '../lib/errors.js';
+import type { Json } from '../lib/json.js';
 import { lookUp } from '../lib/storable-text.js';
 import { type AgentTaskRecord, type AgentTaskState, FINAL_TASK_STATES } from '../store/agent-records.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';

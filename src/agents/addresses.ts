@@ -1,6 +1,6 @@
 /** Where a deployment answers: `{agents_url}/<slug>/…`. */
 import { A2A_PATH, AGENT_CARD_PATH } from '../channels/a2a/card.js';
-import { MCP_PATH } from '../channels/mcp/protocol.js';
+import { MCP_PATH } from '../channels/mcp/server-facts.js';
 
 export interface AgentAddresses {
   readonly base: string;

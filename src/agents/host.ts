@@ -16,7 +16,7 @@ import { A2A_PATH, AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import { refuseMethodsOtherThanGet } from '../channels/http/methods.js';
 import { sendProblem } from '../channels/http/problem-reply.js';
 import { mountMcpEndpoint } from '../channels/mcp/mcp-protocol.js';
-import { MCP_PATH } from '../channels/mcp/protocol.js';
+import { MCP_PATH } from '../channels/mcp/server-facts.js';
 import type { Config } from '../config.js';
 import type { Core } from '../core/core.js';
 import { ApiError, toApiError } from '../lib/errors.js';

@@ -5,10 +5,11 @@
  * lookups — each answering at once (no tasks on MCP).
  */
 import type { FastifyRequest } from 'fastify';
-import type { ProblemPlace } from '../channels/mcp/errors.js';
-import type { Json, McpAgent, MethodAnswer } from '../channels/mcp/mcp-protocol.js';
-import { type ServerFacts, serverFacts } from '../channels/mcp/protocol.js';
+import type { McpAgent, MethodAnswer } from '../channels/mcp/mcp-protocol.js';
+import { type ServerFacts, serverFacts } from '../channels/mcp/server-facts.js';
 import { plainSchema } from '../core/json-schema.js';
+import type { ErrorPlace } from '../lib/errors.js';
+import type { Json } from '../lib/json.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';
 import type { Deployment } from './deployment.js';
 import { checkCallable, type HostDeps, runSkill, validSkillInput } from './execute.js';
@@ -29,7 +30,7 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     this.#deps = deps;
   }
 
-  errorPlace(request: FastifyRequest): ProblemPlace {
+  errorPlace(request: FastifyRequest): ErrorPlace {
     return { baseUrl: this.#deps.core.baseUrl, requestId: request.id, instance: request.url.split('?')[0] };
   }
 

@@ -3,9 +3,8 @@
  * schemas, the MCP tool list and the company agents' skills all publish an operation's schemas the same way.
  */
 import type { TSchema } from '@sinclair/typebox';
+import type { Json } from '../lib/json.js';
 import type { AnyOperation } from './operation.js';
-
-type Json = Record<string, unknown>;
 
 /** A JSON Schema as plain JSON (no TypeBox symbols), with unions of string literals published as `enum`. */
 export type JsonSchema = Json & {

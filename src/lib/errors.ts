@@ -286,6 +286,13 @@ export function problemTypeUrl(baseUrl: string, kind: ErrorKind): string {
   return `${baseUrl}/problems/${kind}`;
 }
 
+/** Where an error happened: the service's base URL (problem types), the request id, the path (problem `instance`). */
+export interface ErrorPlace {
+  readonly baseUrl: string;
+  readonly requestId: string;
+  readonly instance: string;
+}
+
 export function toProblem(error: ApiError, where: { baseUrl: string; requestId?: string; instance?: string }): Problem {
   const info = ERROR_KINDS[error.kind];
   const problem: Problem = { type: problemTypeUrl(where.baseUrl, error.kind), title: info.title, status: info.status };

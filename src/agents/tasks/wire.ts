@@ -5,10 +5,9 @@
  * message.
  */
 import { randomUUID } from 'node:crypto';
+import type { Json } from '../../lib/json.js';
 import type { AgentTaskRecord } from '../../store/agent-records.js';
 import type { SkillAnswer } from '../skill.js';
-
-type Json = Record<string, unknown>;
 
 export function answerParts(answer: SkillAnswer): Json[] {
   const parts: Json[] = [

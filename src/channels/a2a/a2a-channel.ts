@@ -13,19 +13,17 @@ import type { Core } from '../../core/core.js';
 import { plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ACCOUNT_TAG, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
-import { type ApiError, toApiError } from '../../lib/errors.js';
-import type { LimitState } from '../../lib/limit-state.js';
+import { toApiError } from '../../lib/errors.js';
 import { authorizationServerMetadataUrl, OAUTH_PATHS, oauthResource } from '../../lib/oauth-resource.js';
 import { OPENAPI_DOCUMENT_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
-import { rateLimitHeaders } from '../http/limit-headers.js';
+import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
 import { refuseMethodsOtherThanGet } from '../http/methods.js';
-import { protectedResourceChallenge, protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import { sendProblem } from '../http/problem-reply.js';
 import { requestFacts } from '../http/request-facts.js';
-import { type A2aAgent, type MethodAnswer, mountA2aEndpoint, paramsError, sendCard, taskNotFound } from './a2a-protocol.js';
+import type { MethodAnswer } from '../jsonrpc/index.js';
+import { type A2aAgent, mountA2aEndpoint, paramsError, sendCard, taskNotFound } from './a2a-protocol.js';
 import { A2A_PATH, AGENT_CARD_PATH, type CardSkill, type CardSpec, Cards } from './card.js';
-import type { ErrorPlace } from './errors.js';
 import type { ListTasksQuery } from './list-tasks.js';
 import { messageResultBytes, type SkillCall } from './send-message.js';
 
@@ -82,31 +80,14 @@ export function registerA2aChannel(app: FastifyInstance, core: Core, registry: R
 }
 
 /** The data service as an A2A agent: skills are the registry's operations, run by the core; no tasks. */
-class DataAgent implements A2aAgent<Admission, AnyOperation> {
-  readonly #core: Core;
+class DataAgent extends DataChannelEndpoint implements A2aAgent<Admission, AnyOperation> {
   readonly #registry: Registry;
   readonly #cards: Cards;
 
   constructor(core: Core, registry: Registry, cards: Cards) {
-    this.#core = core;
+    super(core, A2A_PATH);
     this.#registry = registry;
     this.#cards = cards;
-  }
-
-  errorPlace(request: FastifyRequest): ErrorPlace {
-    return { baseUrl: this.#core.baseUrl, requestId: request.id, instance: A2A_PATH };
-  }
-
-  admit(request: FastifyRequest): Promise<Admission> {
-    return this.#core.admitDataChannel(protectedResourceFacts(request, this.#core.baseUrl));
-  }
-
-  challenge(error: ApiError, request: FastifyRequest): string {
-    return protectedResourceChallenge(error, request, this.#core.baseUrl, A2A_PATH);
-  }
-
-  headers(admission: Admission | undefined, quota?: LimitState): Record<string, string> {
-    return rateLimitHeaders(admission?.minute, quota);
   }
 
   skill(_admission: Admission, id: string): AnyOperation | undefined {
@@ -115,7 +96,7 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
 
   async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
-    const outcome = await this.#core.execute({
+    const outcome = await this.core.execute({
       admission,
       operation: call.skill,
       input: call.input,
@@ -129,7 +110,7 @@ class DataAgent implements A2aAgent<Admission, AnyOperation> {
   }
 
   async extendedCard(admission: Admission): Promise<string> {
-    return this.#cards.extended((await this.#core.callableOperations(admission.caller)).map((op) => op.name));
+    return this.#cards.extended((await this.core.callableOperations(admission.caller)).map((op) => op.name));
   }
 
   async getTask(_admission: Admission, id: string): Promise<string> {

@@ -14,30 +14,34 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches } from '../../core/etag.js';
-import { ApiError, toApiError } from '../../lib/errors.js';
+import type { ErrorPlace } from '../../lib/errors.js';
+import { type ApiError, toApiError } from '../../lib/errors.js';
+import { logIfInternal } from '../../lib/internal-error-log.js';
+import type { Json } from '../../lib/json.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
-import { methodsOtherThan } from '../http/methods.js';
-import { MAX_PARAMS_DEPTH } from '../jsonrpc/depth.js';
-import { sendAccepted } from '../jsonrpc/http-replies.js';
 import {
-  isJsonContentType,
   JSONRPC_CODES,
   JsonRpcError,
   type JsonRpcId,
+  JsonRpcReplies,
+  MAX_PARAMS_DEPTH,
+  type MethodAnswer,
+  mountJsonRpcEndpoint,
+  notPostRefusal,
   paramsObject,
-  parseJsonRpc,
-  serialize,
-  serializeRawResult,
-  toErrorResponse,
-} from '../jsonrpc/jsonrpc.js';
-import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
+  parseRequestBody,
+  requestIdOf,
+  unsupportedContentType,
+} from '../jsonrpc/index.js';
 import type { Cards } from './card.js';
-import { A2A_CODES, apiErrorToJsonRpc, type ErrorPlace, isHttpLevel, paramsError, protocolError } from './errors.js';
+import { A2A_CODES, apiErrorToJsonRpc, isHttpLevel, paramsError, protocolError } from './errors.js';
 import { type ListTasksQuery, readListTasks } from './list-tasks.js';
 import { continuedTaskId, readSendMessage, type SkillCall } from './send-message.js';
 import { requestedVersion } from './version.js';
 
+/** What a method of an `A2aAgent` answers (the toolkit's type, named here with the interface that uses it). */
+export type { MethodAnswer };
 export { paramsError };
 
 /** `public`: shared caches may keep the card; it changes only with a deployment. */
@@ -49,13 +53,7 @@ const PUSH_METHODS = new Set([
   'DeleteTaskPushNotificationConfig',
 ]);
 
-export type Json = Record<string, unknown>;
-
-/** A method's JSON-RPC `result` (JSON text or UTF-8 bytes), with the monthly quota's state when the call reserved quota. */
-export interface MethodAnswer {
-  readonly result: string | Buffer;
-  readonly quota?: LimitState;
-}
+const replies = new JsonRpcReplies('application/json; charset=utf-8');
 
 /**
  * An agent as the A2A protocol layer sees it. `P` is what its admission yields (the caller and its limit state),
@@ -90,35 +88,23 @@ export interface A2aAgent<P, S> {
   challenge?(error: ApiError, request: FastifyRequest): string;
 }
 
-/** Methods other than POST on the endpoint, every one Node reads: 405 with `Allow: POST`. */
-const NOT_POST = methodsOtherThan(['POST']);
-
 /** Mounts the JSON-RPC endpoint at `path` (and `path/`: clients that join the interface URL as a base post there). */
 export function mountA2aEndpoint<P, S>(app: FastifyInstance, path: string, agent: A2aAgent<P, S>): void {
-  app.register(async (scope) => {
-    acceptRawBodies(scope);
-    // Fastify's own refusals before the handler (body too large, unreadable Content-Type) as JSON-RPC answers.
-    scope.setErrorHandler((error, request, reply) => answerFastifyError(error, request, reply));
-    const handler = (request: FastifyRequest, reply: FastifyReply) => handleRpc(agent, request, reply);
-    const notPost = (request: FastifyRequest, reply: FastifyReply) => refuseMethod(agent, request, reply);
-    for (const url of [path, `${path}/`]) {
-      scope.post(url, handler);
-      scope.route({ method: NOT_POST, url, handler: notPost });
-    }
+  mountJsonRpcEndpoint(app, [path, `${path}/`], {
+    post: (request, reply) => handlePost(agent, request, reply),
+    notPost: (request, reply) => refuseNotPost(agent, request, reply),
+    refusedEarly: refuseEarly,
   });
 }
 
 /** A2A's form of a refusal of the whole HTTP request made before any route ran (app.ts): the JSON-RPC error body. */
-export const a2aRefusal: RefusalForm = (error, place) => ({
-  contentType: 'application/json; charset=utf-8',
-  body: serialize(toErrorResponse(null, apiErrorToJsonRpc(error, place))),
-});
+export const a2aRefusal: RefusalForm = replies.refusalForm(apiErrorToJsonRpc);
 
 /**
  * 405 with `Allow: POST` in A2A's form: the endpoint speaks JSON-RPC over POST only (the card is a GET elsewhere).
  * The request still counts against the per-minute limit; a company agent that does not exist is still a 404.
  */
-async function refuseMethod<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
+async function refuseNotPost<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
   const place = agent.errorPlace(request);
   let principal: P | undefined;
   try {
@@ -129,10 +115,11 @@ async function refuseMethod<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest
       return sendHttpRefusal(agent, request, reply, refusal, place, {}, null);
     }
   }
-  const error = new ApiError('method-not-allowed', {
-    detail: `${request.method} is not served: A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at /.well-known/agent-card.json.`,
-  });
-  reply.header('allow', 'POST');
+  const error = notPostRefusal(
+    request,
+    reply,
+    'A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at /.well-known/agent-card.json.',
+  );
   return sendHttpRefusal(agent, request, reply, error, place, agent.headers(principal), null);
 }
 
@@ -153,7 +140,7 @@ export function sendCard(cards: Cards, request: FastifyRequest, reply: FastifyRe
 // JSON-RPC
 // ---------------------------------------------------------------------------------------------------------
 
-async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
+async function handlePost<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, reply: FastifyReply) {
   const place = agent.errorPlace(request);
   let principal: P;
   try {
@@ -161,9 +148,9 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
   } catch (error) {
     return sendHttpRefusal(agent, request, reply, toApiError(error), place, {});
   }
-  const contentType = request.headers['content-type'];
-  if (contentType !== undefined && !isJsonContentType(contentType)) {
-    return answer(
+  const contentType = unsupportedContentType(request);
+  if (contentType !== undefined) {
+    return replies.sendError(
       reply,
       agent.headers(principal),
       null,
@@ -174,14 +161,16 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
       ),
     );
   }
-  const parsed = parseJsonRpc(rawBody(request.body));
-  if (!parsed.ok && parsed.error.code === JSONRPC_CODES.parseError) return answer(reply, agent.headers(principal), null, parsed.error);
+  const parsed = parseRequestBody(request.body);
+  if (!parsed.ok && parsed.error.code === JSONRPC_CODES.parseError) {
+    return replies.sendError(reply, agent.headers(principal), null, parsed.error);
+  }
   // JSON-RPC 2.0 §4.1: a notification gets no answer, so it is not run (nothing executed, charged or created).
-  if (parsed.ok && parsed.notification) return sendAccepted(reply, agent.headers(principal));
+  if (parsed.ok && parsed.notification) return replies.sendAccepted(reply, agent.headers(principal));
 
   const version = requestedVersion(request.headers['a2a-version'], request.query);
   if (!version.isV1) {
-    return answer(
+    return replies.sendError(
       reply,
       agent.headers(principal),
       parsed.id,
@@ -193,21 +182,21 @@ async function handleRpc<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, r
       ),
     );
   }
-  if (!parsed.ok) return answer(reply, agent.headers(principal), parsed.id, inA2aForm(parsed.error));
+  if (!parsed.ok) return replies.sendError(reply, agent.headers(principal), parsed.id, inA2aForm(parsed.error));
 
   const { request: rpc, id } = parsed;
   try {
     const params = paramsObject(rpc);
     if (params === undefined) throw paramsError('params', 'must be an object');
     const { result, quota } = await dispatch(agent, principal, rpc.method, params);
-    return sendRpc(reply.headers(agent.headers(principal, quota)), serializeRawResult(id, result));
+    return replies.sendResult(reply, agent.headers(principal, quota), id, result);
   } catch (error) {
-    if (error instanceof JsonRpcError) return answer(reply, agent.headers(principal), id, error);
+    if (error instanceof JsonRpcError) return replies.sendError(reply, agent.headers(principal), id, error);
     const apiError = toApiError(error);
     const headers = agent.headers(principal, apiError.quota);
     if (isHttpLevel(apiError)) return sendHttpRefusal(agent, request, reply, apiError, place, headers, id);
-    if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
-    return answer(reply, headers, id, apiErrorToJsonRpc(apiError, place));
+    logIfInternal(request, apiError);
+    return replies.sendError(reply, headers, id, apiErrorToJsonRpc(apiError, place));
   }
 }
 
@@ -270,30 +259,14 @@ export function taskNotFound(taskId: string, why = 'no task of this credential h
 
 /**
  * An error Fastify raised before the handler ran: an unreadable Content-Type is -32005 on HTTP 200 (like any
- * other unsupported content type); a body too large keeps its 4xx status with -32600; anything else is -32603.
+ * other unsupported content type); anything else as every JSON-RPC endpoint answers it.
  */
-function answerFastifyError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  const status = (error as { statusCode?: number }).statusCode ?? 500;
-  let rpc: JsonRpcError;
-  if (status === 415) {
-    rpc = protocolError(A2A_CODES.contentTypeNotSupported, 'CONTENT_TYPE_NOT_SUPPORTED', 'Send Content-Type: application/json.');
-  } else if (status < 500) {
-    rpc = new JsonRpcError(JSONRPC_CODES.invalidRequest, `Invalid Request: ${(error as Error).message}`);
-  } else {
-    request.log.error({ err: error, request_id: request.id }, 'internal error');
-    rpc = new JsonRpcError(JSONRPC_CODES.internalError);
+function refuseEarly(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if ((error as { statusCode?: number }).statusCode === 415) {
+    const rpc = protocolError(A2A_CODES.contentTypeNotSupported, 'CONTENT_TYPE_NOT_SUPPORTED', 'Send Content-Type: application/json.');
+    return replies.sendError(reply.code(200), {}, null, rpc);
   }
-  reply.code(status === 415 ? 200 : Math.min(status, 500));
-  return sendRpc(reply, serialize(toErrorResponse(null, rpc)));
-}
-
-function sendRpc(reply: FastifyReply, body: string | Buffer) {
-  return reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
-}
-
-/** A JSON-RPC error on HTTP 200. */
-function answer(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
-  return sendRpc(reply.headers(headers), serialize(toErrorResponse(id, error)));
+  return replies.refuseEarly(error, request, reply);
 }
 
 /**
@@ -307,18 +280,8 @@ function sendHttpRefusal<P, S>(
   error: ApiError,
   place: ErrorPlace,
   headers: Record<string, string>,
-  id: JsonRpcId = idOf(request.body),
+  id: JsonRpcId = requestIdOf(request.body),
 ) {
-  if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
-  reply.code(error.status).headers(headers);
-  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-  if (error.kind === 'invalid-auth' || error.challenge !== undefined) {
-    reply.header('www-authenticate', agent.challenge?.(error, request) ?? 'Bearer');
-  }
-  return sendRpc(reply, serialize(toErrorResponse(id, apiErrorToJsonRpc(error, place))));
-}
-
-/** The request's id, if the body is a readable request (for error answers before the body was parsed). */
-function idOf(body: unknown): JsonRpcId {
-  return parseJsonRpc(rawBody(body)).id;
+  const body = apiErrorToJsonRpc(error, place);
+  return replies.sendHttpRefusal(request, reply, { error, headers, id, body, challenge: agent.challenge?.bind(agent) });
 }

@@ -6,8 +6,10 @@
  * Errors of the A2A protocol itself (version, content type, tasks, streaming) carry an ErrorInfo of the
  * `a2a-protocol.org` domain with the spec's reason.
  */
+
+import type { ErrorPlace } from '../../lib/errors.js';
 import { type ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo, type Problem, toProblem } from '../../lib/errors.js';
-import { JSONRPC_CODES, JsonRpcError } from '../jsonrpc/jsonrpc.js';
+import { JSONRPC_CODES, JsonRpcError } from '../jsonrpc/index.js';
 
 /** The A2A-specific JSON-RPC codes (A2A 1.0 §9.5) this channel answers with. */
 export const A2A_CODES = {
@@ -57,13 +59,6 @@ export function errorInfo(reason: string, domain: string, metadata: Record<strin
   return { '@type': ERROR_INFO_TYPE, reason, domain, metadata };
 }
 
-export interface ErrorPlace {
-  readonly baseUrl: string;
-  readonly requestId: string;
-  /** The problem's `instance`: the A2A endpoint path. */
-  readonly instance: string;
-}
-
 /** The JSON-RPC code of a kind: its A2A code, or the HTTP-refusal code for kinds answered at the HTTP level. */
 export function codeOf(kind: ErrorKind): number {
   const a2a = ERROR_KINDS[kind].a2a;
@@ -82,7 +77,7 @@ export function isHttpLevel(error: ApiError): boolean {
 
 /** An ApiError as the JSON-RPC error of this channel: code from the table, ErrorInfo, problem, BadRequest. */
 export function apiErrorToJsonRpc(error: ApiError, where: ErrorPlace): JsonRpcError {
-  const problem = toProblem(error, { baseUrl: where.baseUrl, requestId: where.requestId, instance: where.instance });
+  const problem = toProblem(error, where);
   const metadata: Record<string, string> = {
     kind: error.kind,
     type: problem.type,

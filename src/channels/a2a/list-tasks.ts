@@ -5,6 +5,7 @@
  * says it is a string.
  */
 import { instantMs } from '../../lib/calendar.js';
+import type { Json } from '../../lib/json.js';
 import { paramsError } from './errors.js';
 
 export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
@@ -25,8 +26,6 @@ export interface ListTasksQuery {
   readonly historyLength: number | undefined;
   readonly includeArtifacts: boolean;
 }
-
-type Json = Record<string, unknown>;
 
 /** RFC 3339 `date-time`: a full date, a time with seconds, optional fractions, and `Z` or an offset. */
 

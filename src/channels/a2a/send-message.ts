@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
-import { isJsonContentType } from '../jsonrpc/jsonrpc.js';
+import type { Json } from '../../lib/json.js';
+import { isJsonContentType } from '../jsonrpc/index.js';
 import { A2A_CODES, protocolError } from './errors.js';
 
 export const MESSAGE_ID_MAX_LENGTH = 128;
@@ -28,8 +29,6 @@ export interface SkillCall<S> {
 export interface SkillLookup<P, S> {
   skill(principal: P, id: string): S | undefined;
 }
-
-type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -6,14 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { type ApiError, toProblem } from '../../lib/errors.js';
-
-export interface RefusalPlace {
-  readonly baseUrl: string;
-  readonly requestId: string;
-  /** The path the request was for (its problem's `instance`). */
-  readonly instance: string;
-}
+import { type ApiError, type ErrorPlace, toProblem } from '../../lib/errors.js';
 
 export interface Refusal {
   readonly contentType: string;
@@ -21,7 +14,7 @@ export interface Refusal {
 }
 
 /** A channel's error form for a refusal of the whole HTTP request. */
-export type RefusalForm = (error: ApiError, place: RefusalPlace) => Refusal;
+export type RefusalForm = (error: ApiError, place: ErrorPlace) => Refusal;
 
 export const problemRefusal: RefusalForm = (error, place) => ({
   contentType: 'application/problem+json; charset=utf-8',

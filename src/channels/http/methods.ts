@@ -4,27 +4,16 @@
  * parser refuses any other method token (400, framework-refusal.ts) and hands CONNECT to the server's `connect`
  * event (pre-routing.ts), so the set is Node's list without CONNECT.
  */
-import { METHODS } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
+import { ARRIVING_METHODS, methodsOtherThan } from '../../lib/http-methods.js';
 import { sendProblem } from './problem-reply.js';
-
-const ARRIVING_METHODS = METHODS.filter((method) => method !== 'CONNECT');
 
 /** Teaches Fastify (which routes only a few methods by default: GET, POST, TRACE…) every method Node reads. */
 export function routeEveryMethod(app: FastifyInstance): void {
   for (const method of ARRIVING_METHODS) {
     if (!app.supportedMethods.includes(method)) app.addHttpMethod(method, { hasBody: true });
   }
-}
-
-/**
- * Every method but `served`, for the route that refuses them. HEAD is left out whenever GET is served: Fastify
- * answers it with the GET route.
- */
-export function methodsOtherThan(served: readonly string[]): string[] {
-  const left = new Set(served.includes('GET') ? [...served, 'HEAD'] : served);
-  return ARRIVING_METHODS.filter((method) => !left.has(method));
 }
 
 const NOT_GET = methodsOtherThan(['GET']);

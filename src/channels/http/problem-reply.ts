@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ApiError, toProblem } from '../../lib/errors.js';
+import { logIfInternal } from '../../lib/internal-error-log.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import { rateLimitHeaders } from './limit-headers.js';
 
@@ -13,7 +14,7 @@ export function sendProblem(
   error: ApiError,
   where: { baseUrl: string; minute?: LimitState },
 ): FastifyReply {
-  if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
+  logIfInternal(request, error);
   const problem = toProblem(error, { baseUrl: where.baseUrl, requestId: request.id, instance: request.url.split('?')[0] });
   reply
     .code(error.status)

@@ -155,15 +155,11 @@ export function serialize(response: JsonRpcResponse): string {
   return JSON.stringify(response);
 }
 
-/**
- * A result response around a result that is already JSON text (for example the core's serialised outcome,
- * or a JSON prefix + that text): no parse and re-stringify on the hot path. `resultJson` must be valid JSON.
- */
 const RESULT_END = Buffer.from('}');
 
 /**
  * A success response around a result that is already JSON — text, or UTF-8 bytes (a cached answer is sent as
- * bytes without being decoded and encoded again).
+ * bytes without being decoded and encoded again): no parse and re-stringify on the hot path.
  */
 export function serializeRawResult(id: JsonRpcId, resultJson: string): string;
 export function serializeRawResult(id: JsonRpcId, resultJson: string | Buffer): string | Buffer;

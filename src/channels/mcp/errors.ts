@@ -9,8 +9,10 @@
  *   text: a failed call the model can read and correct (bad arguments, not found, quota used, a tool outside
  *   the plan or the key's scopes).
  */
-import { type ApiError, ERROR_KINDS, type Problem, toProblem } from '../../lib/errors.js';
-import { JsonRpcError } from '../jsonrpc/jsonrpc.js';
+
+import type { ErrorPlace } from '../../lib/errors.js';
+import { type ApiError, ERROR_KINDS, toProblem } from '../../lib/errors.js';
+import { JsonRpcError } from '../jsonrpc/index.js';
 
 /**
  * The JSON-RPC code in the body of an HTTP-level refusal: MCP defines none, so the first code of JSON-RPC's
@@ -24,15 +26,10 @@ export function isHttpLevel(error: ApiError): boolean {
   return ERROR_KINDS[error.kind].mcp === 'http' || error.challenge !== undefined;
 }
 
-/** Where an error happened: the service's base URL (problem types), the request id and the endpoint path. */
-export interface ProblemPlace {
-  readonly baseUrl: string;
-  readonly requestId: string;
-  readonly instance: string;
-}
-
-export function mcpProblem(error: ApiError, place: ProblemPlace): Problem {
-  return toProblem(error, place);
+/** A refusal of the whole HTTP request as its JSON-RPC error: -32000, the problem document in `data`. */
+export function httpRefusalError(error: ApiError, place: ErrorPlace): JsonRpcError {
+  const problem = toProblem(error, place);
+  return new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem);
 }
 
 /** The codes MCP 2026-07-28 defines (basic/index, Error Codes); the modern era answers them, and -32022 both eras. */

@@ -13,50 +13,32 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Admission } from '../../core/admission.js';
 import { buildCharged } from '../../core/charge.js';
 import type { Core } from '../../core/core.js';
-import type { ApiError } from '../../lib/errors.js';
-import type { LimitState } from '../../lib/limit-state.js';
+import type { Json } from '../../lib/json.js';
 import type { Registry } from '../../operations/registry.js';
-import { rateLimitHeaders } from '../http/limit-headers.js';
-import { protectedResourceChallenge, protectedResourceFacts } from '../http/oauth-resource-facts.js';
-import type { ProblemPlace } from './errors.js';
-import { type Json, type McpAgent, type MethodAnswer, mountMcpEndpoint } from './mcp-protocol.js';
-import { DATA_SERVER, MCP_PATH, type ServerFacts } from './protocol.js';
+import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
+import { protectedResourceFacts } from '../http/oauth-resource-facts.js';
+import type { MethodAnswer } from '../jsonrpc/index.js';
+import { type McpAgent, mountMcpEndpoint } from './mcp-protocol.js';
 import { SuccessResultCache } from './results.js';
+import { DATA_SERVER, MCP_PATH, type ServerFacts } from './server-facts.js';
 import { type Tool, ToolCatalogue } from './tools.js';
 
 export function registerMcpChannel(app: FastifyInstance, core: Core, registry: Registry): void {
   mountMcpEndpoint(app, MCP_PATH, new DataMcpServer(core, new ToolCatalogue(registry.all)));
 }
 
-class DataMcpServer implements McpAgent<Admission, Tool> {
-  readonly #core: Core;
+class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, Tool> {
   readonly #tools: ToolCatalogue;
   readonly #results = new SuccessResultCache();
 
   constructor(core: Core, tools: ToolCatalogue) {
-    this.#core = core;
+    super(core, MCP_PATH);
     this.#tools = tools;
-  }
-
-  errorPlace(request: FastifyRequest): ProblemPlace {
-    return { baseUrl: this.#core.baseUrl, requestId: request.id, instance: MCP_PATH };
-  }
-
-  admit(request: FastifyRequest): Promise<Admission> {
-    return this.#core.admitDataChannel(protectedResourceFacts(request, this.#core.baseUrl));
   }
 
   /** Counted against the key's plan when it is valid, else against the client address. */
   countRefused(request: FastifyRequest): Promise<Admission> {
-    return this.#core.admit(protectedResourceFacts(request, this.#core.baseUrl));
-  }
-
-  challenge(error: ApiError, request: FastifyRequest): string {
-    return protectedResourceChallenge(error, request, this.#core.baseUrl, MCP_PATH);
-  }
-
-  headers(admission: Admission | undefined, quota?: LimitState): Record<string, string> {
-    return rateLimitHeaders(admission?.minute, quota);
+    return this.core.admit(protectedResourceFacts(request, this.core.baseUrl));
   }
 
   facts(): ServerFacts {
@@ -64,7 +46,7 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
   }
 
   async listTools(admission: Admission): Promise<string> {
-    return this.#tools.listResult(await this.#core.callableOperations(admission.caller));
+    return this.#tools.listResult(await this.core.callableOperations(admission.caller));
   }
 
   tool(_admission: Admission, name: string): Tool | undefined {
@@ -72,7 +54,7 @@ class DataMcpServer implements McpAgent<Admission, Tool> {
   }
 
   async callTool(admission: Admission, tool: Tool, args: Json): Promise<MethodAnswer> {
-    const { json, charge } = await this.#core.execute({
+    const { json, charge } = await this.core.execute({
       admission,
       operation: tool.operation,
       input: args,

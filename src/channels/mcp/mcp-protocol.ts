@@ -18,40 +18,37 @@
  * GET, DELETE and every other method: 405 with `Allow: POST` (no SSE stream, no session to delete).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, toApiError } from '../../lib/errors.js';
+import type { ErrorPlace } from '../../lib/errors.js';
+import { type ApiError, toApiError, toProblem } from '../../lib/errors.js';
+import { logIfInternal } from '../../lib/internal-error-log.js';
+import type { Json } from '../../lib/json.js';
 import type { LimitState } from '../../lib/limit-state.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
 import { headerValue } from '../http/header-value.js';
-import { methodsOtherThan } from '../http/methods.js';
-import { sendAccepted } from '../jsonrpc/http-replies.js';
 import {
-  isJsonContentType,
   JSONRPC_CODES,
   JsonRpcError,
   type JsonRpcId,
+  JsonRpcReplies,
+  type MethodAnswer,
+  mountJsonRpcEndpoint,
+  notPostRefusal,
   paramsObject,
   parseJsonRpc,
-  serialize,
-  serializeRawResult,
-  toErrorResponse,
-} from '../jsonrpc/jsonrpc.js';
-import { acceptRawBodies, rawBody } from '../jsonrpc/raw-body.js';
-import { isHttpLevel, MCP_HTTP_REFUSAL_CODE, McpStatusError, mcpProblem, type ProblemPlace, unsupportedVersion } from './errors.js';
+  rawBody,
+  requestIdOf,
+  unsupportedContentType,
+} from '../jsonrpc/index.js';
+import { httpRefusalError, isHttpLevel, MCP_HTTP_REFUSAL_CODE, McpStatusError, unsupportedVersion } from './errors.js';
 import { isModernRequest, modernResponse, planModern } from './modern-era.js';
-import { isSupportedVersion, negotiateVersion, type ServerFacts, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
 import { errorResultJson } from './results.js';
+import type { ServerFacts } from './server-facts.js';
+import { isSupportedVersion, negotiateVersion, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
 
-export type Json = Record<string, unknown>;
+/** What a tool call of an `McpAgent` answers (the toolkit's type, named here with the interface that uses it). */
+export type { MethodAnswer };
 
-/** A method's JSON-RPC `result` (JSON text or UTF-8 bytes), with the monthly quota's state when the call reserved quota. */
-export interface MethodAnswer {
-  readonly result: string | Buffer;
-  readonly quota?: LimitState;
-}
-
-/** Methods other than POST, every one Node reads: refused with 405. */
-const NOT_POST = methodsOtherThan(['POST']);
-const ALLOW = 'POST';
+const replies = new JsonRpcReplies('application/json');
 const EMPTY_RESULT = '{}';
 
 /**
@@ -60,7 +57,7 @@ const EMPTY_RESULT = '{}';
  */
 export interface McpAgent<P, T> {
   /** Where errors of this request happened: problem `type` URLs and `instance`. */
-  errorPlace(request: FastifyRequest): ProblemPlace;
+  errorPlace(request: FastifyRequest): ErrorPlace;
   /** Who calls, counted against the limits. Any ApiError refuses the whole HTTP request with the kind's status. */
   admit(request: FastifyRequest): Promise<P>;
   /** Counts a request that is refused with 405 anyway (GET, DELETE…); undefined when it could not be admitted. */
@@ -90,20 +87,10 @@ export interface McpAgent<P, T> {
 
 /** Mounts the MCP endpoint at `path`: POST for messages, every other method 405. */
 export function mountMcpEndpoint<P, T>(app: FastifyInstance, path: string, agent: McpAgent<P, T>): void {
-  app.register(async (scope) => {
-    acceptRawBodies(scope);
-    // Fastify's own refusals before the handler (a body over the limit) as JSON-RPC answers with their status.
-    scope.setErrorHandler((error, request, reply) => {
-      const status = (error as { statusCode?: number }).statusCode ?? 500;
-      if (status >= 500) request.log.error({ err: error, request_id: request.id }, 'internal error');
-      const rpc =
-        status < 500
-          ? new JsonRpcError(JSONRPC_CODES.invalidRequest, (error as Error).message)
-          : new JsonRpcError(JSONRPC_CODES.internalError);
-      return sendJson(reply.code(Math.min(status, 500)), serialize(toErrorResponse(null, rpc)));
-    });
-    scope.post(path, (request, reply) => handlePost(agent, request, reply));
-    scope.route({ method: NOT_POST, url: path, handler: (request, reply) => handleNotPost(agent, request, reply) });
+  mountJsonRpcEndpoint(app, [path], {
+    post: (request, reply) => handlePost(agent, request, reply),
+    notPost: (request, reply) => refuseNotPost(agent, request, reply),
+    refusedEarly: replies.refuseEarly,
   });
 }
 
@@ -116,15 +103,20 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
   try {
     principal = await agent.admit(request);
   } catch (error) {
-    return sendHttpRefusal(agent, request, reply, toApiError(error), undefined, idOf(request.body));
+    return sendHttpRefusal(agent, request, reply, toApiError(error), undefined, requestIdOf(request.body));
   }
 
   const version = headerValue(request.headers['mcp-protocol-version']);
   if (version !== undefined && !isSupportedVersion(version)) {
-    return sendRpcError(reply, agent.headers(principal), idOf(request.body), unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS));
+    return sendRpcError(
+      reply,
+      agent.headers(principal),
+      requestIdOf(request.body),
+      unsupportedVersion(version, SUPPORTED_PROTOCOL_VERSIONS),
+    );
   }
-  const contentType = request.headers['content-type'];
-  if (contentType !== undefined && !isJsonContentType(contentType)) {
+  const contentType = unsupportedContentType(request);
+  if (contentType !== undefined) {
     return sendTransportError(
       reply,
       agent.headers(principal),
@@ -138,12 +130,14 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
   const parsed = parseJsonRpc(text);
   if (!parsed.ok) {
     // A JSON-RPC response POSTed by the client (to a request this server never sends) is accepted and ignored.
-    if (parsed.error.code === JSONRPC_CODES.invalidRequest && isClientResponse(text)) return sendAccepted(reply, agent.headers(principal));
+    if (parsed.error.code === JSONRPC_CODES.invalidRequest && isClientResponse(text)) {
+      return replies.sendAccepted(reply, agent.headers(principal));
+    }
     // A malformed message is a 400; params nested too deeply (jsonrpc/depth.ts) are answered as any bad params.
     const status = parsed.error.code === JSONRPC_CODES.invalidParams ? 200 : 400;
     return sendRpcError(reply.code(status), agent.headers(principal), parsed.id, parsed.error);
   }
-  if (parsed.notification) return sendAccepted(reply, agent.headers(principal));
+  if (parsed.notification) return replies.sendAccepted(reply, agent.headers(principal));
   const { request: rpc, id } = parsed;
   if (id === null) {
     return sendRpcError(
@@ -162,10 +156,10 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
       // The era changes the envelope, not the work: the same dispatch runs tools/list and tools/call.
       const plan = planModern(agent.facts(principal), request.headers, rpc.method, params);
       const { result, quota }: MethodAnswer = plan.result === undefined ? await run(rpc.method, params) : { result: plan.result };
-      return sendJson(reply.headers(agent.headers(principal, quota)), modernResponse(id, result, plan.tail));
+      return replies.send(reply.headers(agent.headers(principal, quota)), modernResponse(id, result, plan.tail));
     }
     const { result, quota } = await run(rpc.method, params);
-    return sendJson(reply.headers(agent.headers(principal, quota)), serializeRawResult(id, result));
+    return replies.sendResult(reply, agent.headers(principal, quota), id, result);
   } catch (error) {
     if (error instanceof JsonRpcError) return sendRpcError(reply, agent.headers(principal), id, error);
     return sendHttpRefusal(agent, request, reply, toApiError(error), principal, id);
@@ -212,8 +206,8 @@ async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: Fast
   } catch (error) {
     const apiError = toApiError(error);
     if (isHttpLevel(apiError)) throw apiError;
-    if (apiError.kind === 'internal') request.log.error({ err: apiError.cause ?? apiError, request_id: request.id }, 'internal error');
-    return { result: errorResultJson(mcpProblem(apiError, agent.errorPlace(request))), quota: apiError.quota };
+    logIfInternal(request, apiError);
+    return { result: errorResultJson(toProblem(apiError, agent.errorPlace(request))), quota: apiError.quota };
   }
 }
 
@@ -229,17 +223,18 @@ function invalidParams(why: string): JsonRpcError {
  * 405 whatever the credential: there is no SSE stream to open and no session to delete. The request still
  * counts against the per-minute limit (the agent decides whose).
  */
-async function handleNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, reply: FastifyReply) {
+async function refuseNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, reply: FastifyReply) {
   let principal: P | undefined;
   try {
     principal = await agent.countRefused(request);
   } catch {
     // Counted (or refused for its origin); the answer is 405 all the same.
   }
-  const error = new ApiError('method-not-allowed', {
-    detail: `${request.method} is not served: this MCP server is stateless and answers in JSON, with no SSE stream and no session. POST one JSON-RPC message per request.`,
-  });
-  reply.header('allow', ALLOW);
+  const error = notPostRefusal(
+    request,
+    reply,
+    'this MCP server is stateless and answers in JSON, with no SSE stream and no session. POST one JSON-RPC message per request.',
+  );
   return sendHttpRefusal(agent, request, reply, error, principal, null);
 }
 
@@ -247,14 +242,10 @@ async function handleNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyReques
 // Answers
 // ---------------------------------------------------------------------------------------------------------
 
-function sendJson(reply: FastifyReply, body: string | Buffer) {
-  return reply.header('cache-control', 'no-store').type('application/json').send(body);
-}
-
 /** A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set. */
 function sendRpcError(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
   if (error instanceof McpStatusError) reply.code(error.status);
-  return sendJson(reply.headers(headers), serialize(toErrorResponse(id, error)));
+  return replies.sendError(reply, headers, id, error);
 }
 
 /** A refusal of the transport (protocol version, content type): the HTTP status and a JSON-RPC error body. */
@@ -274,30 +265,13 @@ function sendHttpRefusal<P, T>(
   principal: P | undefined,
   id: JsonRpcId,
 ) {
-  if (error.kind === 'internal') request.log.error({ err: error.cause ?? error, request_id: request.id }, 'internal error');
-  const problem = mcpProblem(error, agent.errorPlace(request));
-  reply.code(error.status).headers(agent.headers(principal, error.quota));
-  if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-  if (error.kind === 'invalid-auth' || error.challenge !== undefined) {
-    reply.header('www-authenticate', agent.challenge?.(error, request) ?? 'Bearer');
-  }
-  const rpc = new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem);
-  return sendJson(reply, serialize(toErrorResponse(id, rpc)));
+  const body = httpRefusalError(error, agent.errorPlace(request));
+  const headers = agent.headers(principal, error.quota);
+  return replies.sendHttpRefusal(request, reply, { error, headers, id, body, challenge: agent.challenge?.bind(agent) });
 }
 
 /** MCP's form of a refusal of the whole HTTP request made before any route ran (app.ts): -32000 with the problem. */
-export const mcpRefusal: RefusalForm = (error, place) => {
-  const problem = mcpProblem(error, place);
-  return {
-    contentType: 'application/json',
-    body: serialize(toErrorResponse(null, new JsonRpcError(MCP_HTTP_REFUSAL_CODE, problem.detail ?? problem.title, problem))),
-  };
-};
-
-/** The request's id, if the body is a readable request (for answers given before the body is dispatched). */
-function idOf(body: unknown): JsonRpcId {
-  return parseJsonRpc(rawBody(body)).id;
-}
+export const mcpRefusal: RefusalForm = replies.refusalForm(httpRefusalError);
 
 /** A JSON-RPC response object (`result` or `error`, an id, no method): what a client sends back to a server request. */
 function isClientResponse(text: string): boolean {

@@ -12,10 +12,9 @@
  *   other (initialize and ping included) -32601 with HTTP 404 → for tools/call, Mcp-Name equal to
  *   `params.name` (-32020, 400) → the method's own answer, or its errors as in the 2025 era.
  */
-import { JSONRPC_CODES, type JsonRpcId } from '../jsonrpc/jsonrpc.js';
+import type { Json } from '../../lib/json.js';
+import { JSONRPC_CODES, type JsonRpcId } from '../jsonrpc/index.js';
 import { MCP_CODES, McpStatusError, unsupportedVersion } from './errors.js';
-import type { Json } from './mcp-protocol.js';
-import { isLegacyVersion, MODERN_PROTOCOL_VERSION, RESULT_TTL_MS, type ServerFacts, SUPPORTED_PROTOCOL_VERSIONS } from './protocol.js';
 import {
   expectHeader,
   HeaderMismatch,
@@ -25,6 +24,8 @@ import {
   NAME_HEADER,
   PROTOCOL_VERSION_HEADER,
 } from './request-headers.js';
+import { RESULT_TTL_MS, type ServerFacts } from './server-facts.js';
+import { isLegacyVersion, MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
 
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';

@@ -11,12 +11,11 @@ import { isPaged, type JsonSchema, mapSchemas, PROBLEM_SCHEMA, plainSchema } fro
 import type { AnyOperation, DownloadRoute, OperationExample } from '../../core/operation.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../lib/errors.js';
+import type { Json } from '../../lib/json.js';
 import { OPENAPI_DOCUMENT_VERSION, SERVICE_API_VERSION } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
 import { rateLimitHeaders } from '../http/limit-headers.js';
 import { FORMAT_PARAMETER, FORMATS } from './csv-negotiation.js';
-
-type Json = Record<string, unknown>;
 
 /** One REST parameter of an operation: a path segment or a query parameter, under the input's property name. */
 export interface RestParameter {

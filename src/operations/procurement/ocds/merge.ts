@@ -4,7 +4,7 @@
  * literals, and the whole-list-merge fields, are replaced whole; `id`, `date` and `tag` of the releases are
  * dropped, and the compiled release gets `tag: ['compiled']`, the latest date and `id` = `<ocid>-<date>`.
  */
-import type { Json } from './releases.js';
+import type { Json } from '../../../lib/json.js';
 
 /** Fields the release schema marks `wholeListMerge` (replaced whole, though they hold objects). */
 const WHOLE_LIST_MERGE = new Set(['additionalIdentifiers', 'additionalClassifications']);

@@ -4,9 +4,10 @@
  * queries for the whole set.
  */
 
+import type { Json } from '../../../lib/json.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord } from '../../../store/procurement-records.js';
 import type { Store } from '../../../store/store.js';
-import { contractReleases, type Json } from './releases.js';
+import { contractReleases } from './releases.js';
 import { OCDS_VERSION } from './schemas.js';
 
 export const PUBLISHER_NAME = 'munidata';

@@ -9,13 +9,12 @@
  *
  * A field the source has nothing for is left out (OCDS has no use for null here), never guessed.
  */
+
+import type { Json } from '../../../lib/json.js';
 import { isDemoProcurementSource } from '../../../lib/provenance.js';
 import { fold } from '../../../lib/text-match.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRef, PartyRecord } from '../../../store/procurement-records.js';
 import { ocidOf } from './ocid.js';
-
-// Loose JSON: the shapes are those of schemas.ts (OcdsRelease); building them as plain objects keeps `compact` simple.
-export type Json = Record<string, unknown>;
 
 export const CURRENCY = 'EUR';
 /** The language of the free text (objects, names, reasons): the portal publishes in Portuguese. */
