@@ -1,15 +1,9 @@
 /**
- * Runs tasks in this process through a small queue, and makes sure each task runs once even with several
- * processes on one store:
- *
- * - A task is claimed before it runs, by one atomic update (SUBMITTED, or WORKING with an ended lease → WORKING,
- *   held by this worker until `lease_until`); a process that loses the claim skips the task.
- * - While a task runs, its lease is renewed; its outcome is written only if this worker still holds it (a
- *   canceled task, or one taken over after a lease ended, keeps what it has).
- * - On start and then every few seconds, the runner looks for claimable tasks: those created by a process that
- *   stopped before running them, and those whose process died while running them (their lease ended).
- * - `close()` stops taking tasks, lets the running ones finish (up to `drainMs`), and releases the claims of any
- *   still running so that the next process resumes them at once.
+ * Runs tasks in this process through a small queue, each task once even with several processes on one store:
+ * a task is claimed by one atomic update and held under a lease that is renewed while it runs; its outcome is
+ * written only while the lease is still held; claimable tasks (left queued, or whose process died) are looked for
+ * on start and every few seconds; `close()` drains the running ones, then releases their claims.
+ * docs/agents.md, "Tasks", says why each step is safe.
  */
 import { randomBytes } from 'node:crypto';
 import type { AgentTaskRecord } from '../../store/agent-records.js';

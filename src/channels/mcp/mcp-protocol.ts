@@ -1,21 +1,10 @@
 /**
- * MCP over Streamable HTTP without sessions — one JSON-RPC message per POST, answered in JSON (never an SSE
- * stream) — for any server this service hosts: the data service at `/mcp` and every company deployment at
- * `{agents_url}/<slug>/mcp`. This module knows the protocol (transport rules, versions, the envelope, the
- * methods, which errors are HTTP refusals and which are `isError` results); what a server offers is the
- * `McpAgent` it is given.
- *
- * POST, in order:
- *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
- *             → MCP-Protocol-Version one of the three versions (400, -32022) → Content-Type (415)
- *             → one JSON-RPC message (400: -32700, batch -32600; params nested too deeply: -32602)
- *             → a notification or a response from the client: 202, empty body
- *   the era:  a request of the 2026-07-28 revision (`_meta` version, `server/discover`) is checked by
- *             `modern-era.ts` (its headers and `_meta`); tools/list and tools/call then run through the same dispatch
- *   JSON-RPC: method (-32601) → params (-32602) → initialize | ping | tools/list | tools/call
- *   tools/call: unknown tool (-32602) → the agent's call → result, or `isError` result, or an HTTP-level refusal
- *
- * GET, DELETE and every other method: 405 with `Allow: POST` (no SSE stream, no session to delete).
+ * MCP over Streamable HTTP without sessions (one JSON-RPC message per POST, answered in JSON, never an SSE stream)
+ * for any server this service hosts: the data service at `/mcp` and every company deployment at
+ * `{agents_url}/<slug>/mcp`. This module knows the protocol: transport rules, versions, the envelope, the methods,
+ * which errors are HTTP refusals and which are `isError` results; what a server offers is the `McpAgent` it is
+ * given. A 2026-07-28 request's own checks are `modern-era.ts`'s. The order of the checks and every refusal:
+ * docs/mcp.md, "Errors" and "Two eras on one endpoint". Methods other than POST: 405 with `Allow: POST`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorPlace } from '../../lib/errors.js';

@@ -1,16 +1,9 @@
 /**
- * The modern era of MCP (revision 2026-07-28) beside the 2025 revisions on the same endpoint (docs/mcp.md, "Two
- * eras on one endpoint"). A request that declares its version in `params._meta` is served on its own, with no
- * `initialize` and no session — which is how this server serves every request anyway — so the era changes the
- * envelope, not the work: the same `tools/list` and `tools/call` run, and this module adds the checks and the
- * result members the revision asks for.
- *
- * A modern request, in order (after the HTTP admission and the JSON-RPC envelope, shared with the 2025 era):
- *   `_meta` protocolVersion and clientCapabilities present (-32602, HTTP 400, naming the field)
- *   → MCP-Protocol-Version equal to `_meta`'s version (-32020, 400) → a version this server speaks (-32022, 400)
- *   → Mcp-Method equal to `method` (-32020, 400) → the method: server/discover | tools/list | tools/call, any
- *   other (initialize and ping included) -32601 with HTTP 404 → for tools/call, Mcp-Name equal to
- *   `params.name` (-32020, 400) → the method's own answer, or its errors as in the 2025 era.
+ * The modern era of MCP (revision 2026-07-28) beside the 2025 revisions on the same endpoint. A request that
+ * declares its version in `params._meta` is served on its own, with no `initialize` and no session, which is how
+ * this server serves every request anyway: the era changes the envelope, not the work. The same `tools/list` and
+ * `tools/call` run; this module adds the checks (`_meta`, the mirrored headers, the methods the revision has) and
+ * the result members the revision asks for, in the order docs/mcp.md, "Two eras on one endpoint", gives.
  */
 import type { Json } from '../../lib/json.js';
 import { JSONRPC_CODES, type JsonRpcId } from '../jsonrpc/index.js';
