@@ -114,7 +114,8 @@ export class Core {
     }
     try {
       const execution = this.#execution;
-      const rendered = execution.cached(request, calendar, reference) ?? (await execution.render(request, reference, nowMs, calendar));
+      const rendered =
+        execution.cached(request, calendar, reference) ?? (await execution.render(request, reference, nowMs, calendar));
       const { ifNoneMatch } = request;
       const etag = request.etag === false && ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag);

@@ -25,7 +25,10 @@ export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8; header=present';
 export type CsvDialect = 'rfc4180' | 'excel-pt';
 
 /** The `format` values of the CSV forms (docs/api.md, CSV) and the dialect each is written in. */
-export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<string, CsvDialect>;
+export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<
+  string,
+  CsvDialect
+>;
 
 /** The CSV form of one list operation's answers. */
 export interface CsvTable {

@@ -1,6 +1,7 @@
 /**
  * How well a text typed by a person matches a record known under a few names (a municipality's name, slug and
- * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded, punctuation as spaces), so
+ * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded, punctuation
+ * as spaces), so
  * case, accents and hyphens never matter. Kinds, best first, with a score in 0–1 that orders them:
  *
  *   exact     the whole name                                   1
@@ -39,7 +40,8 @@ function matchKey(query: string, name: string): Match | undefined {
   const coverage = Math.min(1, query.length / name.length);
   if (name === query) return { match: 'exact', score: 1 };
   if (name.startsWith(query)) return { match: 'prefix', score: round(0.75 + 0.2 * coverage) };
-  if (query.split(' ').every((word) => name.includes(word))) return { match: 'contains', score: round(0.5 + 0.2 * coverage) };
+  if (query.split(' ').every((word) => name.includes(word)))
+    return { match: 'contains', score: round(0.5 + 0.2 * coverage) };
   const allowed = typosAllowed(query);
   if (allowed === 0) return undefined;
   const distance = closestWindow(query, name, allowed);

@@ -108,7 +108,10 @@ export class TaskRunner {
     this.#queued.clear();
     const running = [...this.#running.values()];
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(running), new Promise((resolve) => (timer = setTimeout(resolve, this.#options.drainMs)))]);
+    await Promise.race([
+      Promise.allSettled(running),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.#options.drainMs))),
+    ]);
     clearTimeout(timer);
     // Anything still running now is abandoned: let the next process take it over without waiting for the lease.
     if (this.#running.size > 0) await this.#options.store.agents.releaseAgentTasks(this.worker).catch(() => 0);
@@ -133,7 +136,12 @@ export class TaskRunner {
     const now = this.#options.clock();
     let task: AgentTaskRecord | undefined;
     try {
-      task = await store.agents.claimAgentTask(id, this.worker, new Date(now + leaseMs).toISOString(), new Date(now).toISOString());
+      task = await store.agents.claimAgentTask(
+        id,
+        this.worker,
+        new Date(now + leaseMs).toISOString(),
+        new Date(now).toISOString(),
+      );
     } catch {
       return; // the store is unreachable: a later sweep retries
     }
@@ -143,7 +151,11 @@ export class TaskRunner {
       await hooks.beforeRun?.(task);
       outcome = await run(task);
     } catch {
-      outcome = { state: 'FAILED', result: null, error: JSON.stringify({ reason: 'INTERNAL', detail: 'The task failed unexpectedly.' }) };
+      outcome = {
+        state: 'FAILED',
+        result: null,
+        error: JSON.stringify({ reason: 'INTERNAL', detail: 'The task failed unexpectedly.' }),
+      };
     }
     // Written only while this worker holds the claim (see the store's finishAgentTask).
     await store.agents.finishAgentTask(id, this.worker, { ...outcome, now: this.#iso() }).catch(() => false);
@@ -152,7 +164,9 @@ export class TaskRunner {
   async #renew(): Promise<void> {
     if (this.#running.size === 0) return;
     const until = new Date(this.#options.clock() + this.#options.leaseMs).toISOString();
-    await this.#options.store.agents.renewAgentTaskLeases(this.worker, [...this.#running.keys()], until).catch(() => undefined);
+    await this.#options.store.agents
+      .renewAgentTaskLeases(this.worker, [...this.#running.keys()], until)
+      .catch(() => undefined);
   }
 
   #notify(id: string): void {

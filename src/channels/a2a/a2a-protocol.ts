@@ -194,7 +194,12 @@ async function handlePost<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, 
 }
 
 /** Runs one method; returns its `result`, or throws a JsonRpcError or an ApiError. */
-async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: string, params: Json): Promise<MethodAnswer> {
+async function dispatch<P, S>(
+  agent: A2aAgent<P, S>,
+  principal: P,
+  method: string,
+  params: Json,
+): Promise<MethodAnswer> {
   switch (method) {
     case 'SendMessage': {
       // The task the message continues must be one of this caller's (GetTask's rule) before its parts are read.
@@ -256,7 +261,11 @@ export function taskNotFound(taskId: string, why = 'no task of this credential h
  */
 function refuseEarly(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   if ((error as { statusCode?: number }).statusCode === 415) {
-    const rpc = protocolError(A2A_CODES.contentTypeNotSupported, 'CONTENT_TYPE_NOT_SUPPORTED', 'Send Content-Type: application/json.');
+    const rpc = protocolError(
+      A2A_CODES.contentTypeNotSupported,
+      'CONTENT_TYPE_NOT_SUPPORTED',
+      'Send Content-Type: application/json.',
+    );
     return replies.sendError(reply.code(200), {}, null, rpc);
   }
   return replies.refuseEarly(error, request, reply);

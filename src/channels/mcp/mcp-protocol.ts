@@ -56,7 +56,9 @@ export interface McpAgent<P, T> {
    * reported (its answer's, or its error's).
    */
   headers(principal: P | undefined, quota?: LimitState): Record<string, string>;
-  /** What the server says about itself: its `initialize` and `server/discover` results, its modern-era result members. */
+  /**
+   * What the server says about itself: its `initialize` and `server/discover` results, its modern-era result members.
+   */
   facts(principal: P): ServerFacts;
   /** The `tools/list` result (JSON text): the tools this caller may call. */
   listTools(principal: P): Promise<string>;
@@ -144,7 +146,8 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
     if (isModernRequest(rpc.method, params, version)) {
       // The era changes the envelope, not the work: the same dispatch runs tools/list and tools/call.
       const plan = planModern(agent.facts(principal), request.headers, rpc.method, params);
-      const { result, quota }: MethodAnswer = plan.result === undefined ? await run(rpc.method, params) : { result: plan.result };
+      const { result, quota }: MethodAnswer =
+        plan.result === undefined ? await run(rpc.method, params) : { result: plan.result };
       return replies.send(reply.headers(agent.headers(principal, quota)), modernResponse(id, result, plan.tail));
     }
     const { result, quota } = await run(rpc.method, params);
@@ -178,11 +181,19 @@ async function dispatch<P, T>(
     case 'ping':
       return { result: EMPTY_RESULT };
     default:
-      throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}. This server offers tools only.`);
+      throw new JsonRpcError(
+        JSONRPC_CODES.methodNotFound,
+        `Method not found: ${method}. This server offers tools only.`,
+      );
   }
 }
 
-async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: FastifyRequest, params: Json): Promise<MethodAnswer> {
+async function callTool<P, T>(
+  agent: McpAgent<P, T>,
+  principal: P,
+  request: FastifyRequest,
+  params: Json,
+): Promise<MethodAnswer> {
   const { name, arguments: args } = params;
   if (typeof name !== 'string' || name === '') throw invalidParams('name must be a string: the tool name');
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
@@ -231,14 +242,22 @@ async function refuseNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyReques
 // Answers
 // ---------------------------------------------------------------------------------------------------------
 
-/** A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set. */
+/**
+ * A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set.
+ */
 function sendRpcError(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
   if (error instanceof McpStatusError) reply.code(error.status);
   return replies.sendError(reply, headers, id, error);
 }
 
 /** A refusal of the transport (protocol version, content type): the HTTP status and a JSON-RPC error body. */
-function sendTransportError(reply: FastifyReply, headers: Record<string, string>, status: number, id: JsonRpcId, message: string) {
+function sendTransportError(
+  reply: FastifyReply,
+  headers: Record<string, string>,
+  status: number,
+  id: JsonRpcId,
+  message: string,
+) {
   return sendRpcError(reply.code(status), headers, id, new JsonRpcError(MCP_HTTP_REFUSAL_CODE, message));
 }
 
@@ -268,7 +287,12 @@ function isClientResponse(text: string): boolean {
     const value = JSON.parse(text) as unknown;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
     const message = value as Json;
-    return message.jsonrpc === '2.0' && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+    return (
+      message.jsonrpc === '2.0' &&
+      !('method' in message) &&
+      'id' in message &&
+      ('result' in message || 'error' in message)
+    );
   } catch {
     return false;
   }

@@ -40,7 +40,9 @@ export interface Tail {
  * result takes `tail` in place of its closing brace (tools/list, tools/call); or the answer is `result`, whole
  * (server/discover).
  */
-export type ModernPlan = { readonly tail: Tail; readonly result?: undefined } | { readonly tail?: undefined; readonly result: string };
+export type ModernPlan =
+  | { readonly tail: Tail; readonly result?: undefined }
+  | { readonly tail?: undefined; readonly result: string };
 
 interface Plans {
   readonly call: ModernPlan;
@@ -109,7 +111,8 @@ export function planModern(facts: ServerFacts, headers: Headers, method: string,
 function checkEnvelope(headers: Headers, method: string, params: Json): void {
   const meta = metaOf(params);
   const version = meta?.[PROTOCOL_VERSION_META];
-  if (typeof version !== 'string' || version === '') throw missingMeta(PROTOCOL_VERSION_META, 'a string, the protocol version');
+  if (typeof version !== 'string' || version === '')
+    throw missingMeta(PROTOCOL_VERSION_META, 'a string, the protocol version');
   const capabilities = meta?.[CLIENT_CAPABILITIES_META];
   if (capabilities === null || typeof capabilities !== 'object' || Array.isArray(capabilities)) {
     throw missingMeta(CLIENT_CAPABILITIES_META, 'an object, the client capabilities for this request ({} for none)');
@@ -129,9 +132,14 @@ function checkHeader(headers: Headers, header: MirroredHeader, bodyValue: string
 }
 
 function missingMeta(field: string, what: string): McpStatusError {
-  return new McpStatusError(400, JSONRPC_CODES.invalidParams, `Invalid params: params._meta["${field}"] is required: ${what}.`, {
-    field: `params._meta.${field}`,
-  });
+  return new McpStatusError(
+    400,
+    JSONRPC_CODES.invalidParams,
+    `Invalid params: params._meta["${field}"] is required: ${what}.`,
+    {
+      field: `params._meta.${field}`,
+    },
+  );
 }
 
 function metaOf(params: Json): Json | undefined {
@@ -146,7 +154,8 @@ function metaOf(params: Json): Json | undefined {
  */
 export function modernResponse(id: JsonRpcId, result: string | Buffer, tail: Tail | undefined): string | Buffer {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-  if (typeof result === 'string') return tail === undefined ? `${head}${result}}` : `${head}${result.slice(0, -1)}${tail.text}`;
+  if (typeof result === 'string')
+    return tail === undefined ? `${head}${result}}` : `${head}${result.slice(0, -1)}${tail.text}`;
   const end = tail === undefined ? CLOSE : tail.bytes;
   const headLength = Buffer.byteLength(head);
   const start = headLength + result.length - (tail === undefined ? 0 : 1);
