@@ -1,15 +1,13 @@
 /**
  * How well a text typed by a person matches a record known under a few names (a municipality's name, slug and
- * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded, punctuation
- * as spaces), so
- * case, accents and hyphens never matter. Kinds, best first, with a score in 0–1 that orders them:
+ * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded,
+ * punctuation as spaces), so case, accents and hyphens never matter. Kinds, best first, with a score in 0–1:
  *
  *   exact     the whole name                                   1
  *   prefix    the name starts with the text                    0.75–0.95 (the more of the name typed, the higher)
  *   contains  every word of the text occurs in the name        0.50–0.70
- *   fuzzy     within a few typos (insertions, deletions,       up to 0.45, less per typo
- *             substitutions, swapped neighbours) of the name or of a run of its words; only for texts with
- *             letters (a number with a wrong digit is another number)
+ *   fuzzy     within a few typos (insertions, deletions, substitutions, swapped neighbours) of the name or of a
+ *             run of its words, only for texts with letters (a number with a wrong digit is another number): ≤ 0.45
  */
 
 import { nameKey } from './text-match.js';
