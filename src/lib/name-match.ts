@@ -7,7 +7,7 @@
  *   prefix    the name starts with the text                    0.75–0.95 (the more of the name typed, the higher)
  *   contains  every word of the text occurs in the name        0.50–0.70
  *   fuzzy     within a few typos (insertions, deletions, substitutions, swapped neighbours) of the name or of a
- *             run of its words, only for texts with letters (a number with a wrong digit is another number): ≤ 0.45
+ *             run of its words: up to 0.45, less per typo; only for texts with letters (a wrong digit: another number)
  */
 
 import { nameKey } from './text-match.js';
