@@ -106,7 +106,12 @@ async function main() {
     const sizes = [`${fmt(Buffer.byteLength(ours.text))} bytes (service)`];
     sdk = [];
     for (const variant of PEERS) {
-      const handle = await startChild('server-a2a-sdk.js', [variant], [], { type: 'skill', skill, data, metadata: ourMessage.metadata });
+      const handle = await startChild('server-a2a-sdk.js', [variant], [], {
+        type: 'skill',
+        skill,
+        data,
+        metadata: ourMessage.metadata,
+      });
       peers[variant] = handle;
       sdk.push(handle);
       const theirs = await request(handle.port, 'POST', PATH, headers, BODY);
@@ -123,7 +128,9 @@ async function main() {
       }
       sizes.push(`${fmt(Buffer.byteLength(theirs.text))} (SDK ${variant})`);
     }
-    console.log(`SendMessage ${SKILL} ${JSON.stringify(INPUT)}: ${sizes.join(', ')}; every answer checked to be a JSON-RPC result`);
+    console.log(
+      `SendMessage ${SKILL} ${JSON.stringify(INPUT)}: ${sizes.join(', ')}; every answer checked to be a JSON-RPC result`,
+    );
 
     // 2. Warm up every server, then alternate measured runs.
     const servers = { service: full, ...Object.fromEntries(Object.entries(peers).map(([v, h]) => [`sdk-${v}`, h])) };
@@ -131,7 +138,8 @@ async function main() {
     for (const [name, handle] of Object.entries(servers)) warmups[name] = await run(handle, headers, WARMUP_SECONDS);
     const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
     for (let i = 0; i < ROUNDS; i++) {
-      for (const [name, handle] of Object.entries(servers)) rounds[name].push(await run(handle, headers, DURATION_SECONDS));
+      for (const [name, handle] of Object.entries(servers))
+        rounds[name].push(await run(handle, headers, DURATION_SECONDS));
     }
     for (const [name, results] of Object.entries(rounds)) {
       const bad = [warmups[name], ...results].find((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0);
@@ -151,12 +159,15 @@ async function main() {
   }
 }
 
-/** Why an answer is not a JSON-RPC 2.0 result of SendMessage with one agent message holding one data part; or undefined. */
+/**
+ * Why an answer is not a JSON-RPC 2.0 result of SendMessage with one agent message holding one data part; or undefined.
+ */
 function messageProblem(answer) {
   if (answer.status !== 200) return `answered HTTP ${answer.status}`;
   const body = answer.json;
   if (body?.jsonrpc !== '2.0' || body.id !== 1) return 'did not answer a JSON-RPC 2.0 response with id 1';
-  if (body.error !== undefined || body.result === undefined) return `answered a JSON-RPC error ${JSON.stringify(body.error)}`;
+  if (body.error !== undefined || body.result === undefined)
+    return `answered a JSON-RPC error ${JSON.stringify(body.error)}`;
   const message = body.result.message;
   if (
     typeof message?.messageId !== 'string' ||
@@ -192,7 +203,13 @@ function report(rounds) {
   console.log(
     table(
       ['server', 'messages/s', 'p50 ms', 'p99 ms', 'server CPU µs/req'],
-      Object.entries(sums).map(([name, s]) => [LABELS[name] ?? name, fmt(s.rps), String(s.p50), String(s.p99), fmt(s.cpuUs)]),
+      Object.entries(sums).map(([name, s]) => [
+        LABELS[name] ?? name,
+        fmt(s.rps),
+        String(s.p50),
+        String(s.p99),
+        fmt(s.cpuUs),
+      ]),
     ),
   );
   const service = sums.service;
@@ -206,7 +223,9 @@ function report(rounds) {
       variant === TARGET_PEER
         ? `target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`
         : 'for information (the SDK at its fastest, which its docs do not show)';
-    console.log(`service / SDK ${variant}: ${shown(ratio)}× messages/s (CPU per request: ${shown(cpuRatio)}×); ${verdict}`);
+    console.log(
+      `service / SDK ${variant}: ${shown(ratio)}× messages/s (CPU per request: ${shown(cpuRatio)}×); ${verdict}`,
+    );
   }
 }
 

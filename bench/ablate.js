@@ -32,7 +32,14 @@ const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 3));
 
 const LADDER = {
   snapshot: ['fastify-buffer', 'fastify', 'fastify-plugins', 'full-no-cursor', 'full-memo-output', 'full-all', 'full'],
-  series: process.env.BENCH_LADDER?.split(',') ?? ['fastify-buffer', 'fastify', 'fastify-plugins', 'full-memo-series', 'full-all', 'full'],
+  series: process.env.BENCH_LADDER?.split(',') ?? [
+    'fastify-buffer',
+    'fastify',
+    'fastify-plugins',
+    'full-memo-series',
+    'full-all',
+    'full',
+  ],
 };
 
 main().then(
@@ -79,15 +86,26 @@ async function ladder(scenario, variants, dbPath, authorization) {
       console.error(`FAILED: the full server answered ${answer.status}`);
       return false;
     }
-    const start = { type: 'start', dbPath, route, body: answer.body.toString('base64'), headers: replayableHeaders(answer.rawHeaders) };
-    servers.set('bare', await startChild('server-bare.js', [], [], { type: 'answer', body: start.body, headers: start.headers }));
+    const start = {
+      type: 'start',
+      dbPath,
+      route,
+      body: answer.body.toString('base64'),
+      headers: replayableHeaders(answer.rawHeaders),
+    };
+    servers.set(
+      'bare',
+      await startChild('server-bare.js', [], [], { type: 'answer', body: start.body, headers: start.headers }),
+    );
     for (const variant of variants) {
-      if (!servers.has(variant)) servers.set(variant, await startChild('server-variant.js', [], [], { ...start, variant }));
+      if (!servers.has(variant))
+        servers.set(variant, await startChild('server-variant.js', [], [], { ...start, variant }));
     }
 
     const order = ['bare', ...variants];
     const options = { path: scenario.path, authorization };
-    for (const name of order) checked(name, await loadServer(servers.get(name), { ...options, seconds: WARMUP_SECONDS }));
+    for (const name of order)
+      checked(name, await loadServer(servers.get(name), { ...options, seconds: WARMUP_SECONDS }));
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const results = {};
@@ -124,7 +142,9 @@ async function ladder(scenario, variants, dbPath, authorization) {
 
 function checked(name, result) {
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.total}`);
+    throw new Error(
+      `${name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts of ${result.total}`,
+    );
   }
   return result;
 }

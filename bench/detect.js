@@ -58,7 +58,8 @@ for (const size of SIZES) {
   for (const { label, detection, matching } of runs) {
     const d = detection.result;
     const written = d.signals.inserted + d.signals.updated;
-    if (label !== 'from scratch' && (written > 0 || d.cases.events > 0 || matching.result.matched > 0)) idempotent = false;
+    if (label !== 'from scratch' && (written > 0 || d.cases.events > 0 || matching.result.matched > 0))
+      idempotent = false;
     rows.push([
       fmt(contracts),
       label,

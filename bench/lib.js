@@ -1,5 +1,6 @@
 /**
- * Shared by the bench scripts (run.js, ablate.js, scale-out.js, …): the prepared database, the server child processes, one
+ * Shared by the bench scripts (run.js, ablate.js, scale-out.js, …): the prepared database, the server child processes,
+ * one
  * autocannon run, and small formatting helpers. Nothing here runs on import.
  */
 import { fork } from 'node:child_process';
@@ -33,7 +34,8 @@ export const SCENARIOS = [
  * the key's secret.
  */
 export async function prepareDatabase() {
-  if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
+  if (!existsSync(join(DIST, 'app.js')))
+    throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
   const { migrate } = await import('../dist/admin/migrate.js');
   const { loadDemo } = await import('../dist/demo/load-demo.js');
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
@@ -285,7 +287,8 @@ export function positiveNumber(name, fallback) {
 /** A markdown-style table, first column left-aligned, the others right-aligned. */
 export function table(header, rows) {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  const line = (cells) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   return [
     line(header),
     `|${widths.map((w, i) => (i === 0 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`,
@@ -319,7 +322,13 @@ export async function addBenchToken(dbPath, secret, baseUrl) {
     const grant = new provider.Grant({ accountId, clientId: 'bench' });
     grant.addResourceScope(resource, 'indicators:read');
     const grantId = await grant.save();
-    const token = new provider.AccessToken({ accountId, clientId: 'bench', grantId, aud: resource, scope: 'indicators:read' });
+    const token = new provider.AccessToken({
+      accountId,
+      clientId: 'bench',
+      grantId,
+      aud: resource,
+      scope: 'indicators:read',
+    });
     return await token.save();
   } finally {
     await revocations.close();

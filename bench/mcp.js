@@ -55,7 +55,12 @@ const PEERS = ['docs', 'lean'];
 const TARGET_PEER = 'docs';
 const TOOL = 'indicators_snapshot';
 const ARGUMENTS = { key: 'population', limit: 50 };
-const BODY = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: TOOL, arguments: ARGUMENTS } });
+const BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name: TOOL, arguments: ARGUMENTS },
+});
 /** The same call in the 2026-07-28 era: the per-request `_meta` (clientInfo included, as clients send it). */
 const META_2026 = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -68,7 +73,9 @@ const BODY_2026 = JSON.stringify({
   method: 'tools/call',
   params: { name: TOOL, arguments: ARGUMENTS, _meta: META_2026 },
 });
-/** The 2026 call may cost this much more server CPU than the 2025 one and still count as "no more" (run-to-run spread). */
+/**
+ * The 2026 call may cost this much more server CPU than the 2025 one and still count as "no more" (run-to-run spread).
+ */
 const ERA_TOLERANCE = 1.05;
 /** A token-authenticated call must reach this share of the API-key rate. */
 const TOKEN_TARGET = 0.9;
@@ -97,7 +104,12 @@ async function main() {
     'mcp-protocol-version': '2025-11-25',
     authorization: `Bearer ${secret}`,
   };
-  const headers2026 = { ...headers, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': TOOL };
+  const headers2026 = {
+    ...headers,
+    'mcp-protocol-version': '2026-07-28',
+    'mcp-method': 'tools/call',
+    'mcp-name': TOOL,
+  };
   const headersToken = { ...headers, authorization: `Bearer ${token}` };
   let full;
   let sdk;
@@ -117,12 +129,16 @@ async function main() {
       ours2026.json?.result?.resultType !== 'complete' ||
       JSON.stringify(ours2026.json.result.structuredContent) !== JSON.stringify(ours.json.result.structuredContent)
     ) {
-      console.error(`FAILED: the service answered the 2026-07-28 call ${ours2026.status}: ${ours2026.text.slice(0, 500)}`);
+      console.error(
+        `FAILED: the service answered the 2026-07-28 call ${ours2026.status}: ${ours2026.text.slice(0, 500)}`,
+      );
       return 1;
     }
     const withToken = await post(full.port, headersToken, BODY);
     if (withToken.status !== 200 || withToken.text !== ours.text) {
-      console.error(`FAILED: the service answered the token-authenticated call ${withToken.status}: ${withToken.text.slice(0, 500)}`);
+      console.error(
+        `FAILED: the service answered the token-authenticated call ${withToken.status}: ${withToken.text.slice(0, 500)}`,
+      );
       return 1;
     }
     const peers = {};
@@ -212,7 +228,13 @@ function report(rounds) {
   console.log(
     table(
       ['server', 'req/s', 'p50 ms', 'p99 ms', 'server CPU µs/req'],
-      Object.entries(sums).map(([name, s]) => [LABELS[name] ?? name, fmt(s.rps), String(s.p50), String(s.p99), fmt(s.cpuUs)]),
+      Object.entries(sums).map(([name, s]) => [
+        LABELS[name] ?? name,
+        fmt(s.rps),
+        String(s.p50),
+        String(s.p99),
+        fmt(s.cpuUs),
+      ]),
     ),
   );
   for (const [era, service] of [
@@ -227,7 +249,9 @@ function report(rounds) {
         variant === TARGET_PEER
           ? `target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'OK' : 'MISS'}`
           : 'for information (the SDK at its fastest, which its docs do not show)';
-      console.log(`service ${era} / SDK ${variant}: ${ratio.toFixed(2)}× req/s (CPU per request: ${cpuRatio.toFixed(2)}×); ${verdict}`);
+      console.log(
+        `service ${era} / SDK ${variant}: ${ratio.toFixed(2)}× req/s (CPU per request: ${cpuRatio.toFixed(2)}×); ${verdict}`,
+      );
     }
   }
   const tokenRatio = sums['service-token'].rps / sums.service.rps;

@@ -4,7 +4,8 @@
  * (so that an interrupted build is never taken for the cache), and each run's copy of it (`CREATE DATABASE …
  * TEMPLATE`), dropped at the end.
  *
- * Environment: BENCH_POSTGRES_URL, the server's maintenance database (default postgres://postgres@127.0.0.1:5432/postgres).
+ * Environment: BENCH_POSTGRES_URL, the server's maintenance database (default
+ * postgres://postgres@127.0.0.1:5432/postgres).
  */
 import pg from 'pg';
 
@@ -83,7 +84,9 @@ export async function dropDatabase(name) {
 /** Copies left by runs that were killed (their process is gone). */
 async function dropAbandonedRuns() {
   const names = await onServer(async (client) =>
-    (await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [RUN_PREFIX])).rows.map((r) => r.datname),
+    (await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [RUN_PREFIX])).rows.map(
+      (r) => r.datname,
+    ),
   );
   for (const name of names) {
     const pid = Number.parseInt(name.slice(RUN_PREFIX.length), 10);

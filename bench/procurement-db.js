@@ -30,21 +30,26 @@ async function loadData(store, contracts) {
 /** `munidata_bench_procurement_<contracts>` on the bench's PostgreSQL server, built when missing. Returns its name. */
 async function cachedPostgresProcurementDb(contracts) {
   const name = `munidata_bench_procurement_${contracts}`;
-  await cachedPostgresDb(name, `migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts`, async (url) => {
-    const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
-    const store = openPostgresStore({ url });
-    try {
-      await loadData(store, contracts);
-    } finally {
-      await store.close();
-    }
-  });
+  await cachedPostgresDb(
+    name,
+    `migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts`,
+    async (url) => {
+      const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
+      const store = openPostgresStore({ url });
+      try {
+        await loadData(store, contracts);
+      } finally {
+        await store.close();
+      }
+    },
+  );
   return name;
 }
 
 /** `.bench/procurement-<contracts>.db` (or its PostgreSQL database), built when missing. Returns its path (or name). */
 export async function cachedProcurementDb(contracts) {
-  if (!existsSync(join(DIST, 'app.js'))) throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
+  if (!existsSync(join(DIST, 'app.js')))
+    throw new Error('dist/app.js is missing: run `npm run build` (or `npm run bench`).');
   if (BENCH_STORE === 'postgres') return cachedPostgresProcurementDb(contracts);
   const cached = join(CACHE_DIR, `procurement-${contracts}.db`);
   if (existsSync(cached)) return cached;
@@ -52,7 +57,9 @@ export async function cachedProcurementDb(contracts) {
   mkdirSync(CACHE_DIR, { recursive: true });
   const building = join(CACHE_DIR, `procurement-${contracts}.${process.pid}.db`);
   const started = Date.now();
-  process.stdout.write(`Building ${cached} (migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts)… `);
+  process.stdout.write(
+    `Building ${cached} (migrate + demo data, seed ${SEED}, ${contracts.toLocaleString('en-US')} contracts)… `,
+  );
   try {
     const store = openSqliteStore(building);
     await loadData(store, contracts);
@@ -61,7 +68,9 @@ export async function cachedProcurementDb(contracts) {
   } finally {
     for (const suffix of ['', '-wal', '-shm']) rmSync(`${building}${suffix}`, { force: true });
   }
-  process.stdout.write(`${((Date.now() - started) / 1000).toFixed(1)} s, ${(statSync(cached).size / 2 ** 20).toFixed(0)} MiB\n`);
+  process.stdout.write(
+    `${((Date.now() - started) / 1000).toFixed(1)} s, ${(statSync(cached).size / 2 ** 20).toFixed(0)} MiB\n`,
+  );
   return cached;
 }
 
@@ -125,7 +134,11 @@ export async function preparedProcurementDb(contracts, keys) {
         'create',
       );
       const account = await createAccount(store, { name: `bench ${i}`, plan }, now);
-      const { secret } = await createKey(store, { accountId: account.id, label: 'bench', scopes: ['procurement:read'] }, now);
+      const { secret } = await createKey(
+        store,
+        { accountId: account.id, label: 'bench', scopes: ['procurement:read'] },
+        now,
+      );
       secrets.push(secret);
     }
     return { dbPath: location, remove, secrets };

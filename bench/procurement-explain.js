@@ -32,8 +32,14 @@ const LISTS = [
 const AGGREGATES = [
   { name: 'aggregate: Lisboa by year', query: { executedIn: [153], groupBy: ['year'], to: TO } },
   { name: 'aggregate: national, year × CPV', query: { groupBy: ['year', 'cpv_division'], to: TO } },
-  { name: 'aggregate: Lisboa + Porto, year × municipality', query: { executedIn: [153, 190], groupBy: ['year', 'municipality'], to: TO } },
-  { name: 'aggregate: Lisboa, suppliers, 12 months', query: { executedIn: [153], from: yearsAgo(1), groupBy: ['supplier'], to: TO } },
+  {
+    name: 'aggregate: Lisboa + Porto, year × municipality',
+    query: { executedIn: [153, 190], groupBy: ['year', 'municipality'], to: TO },
+  },
+  {
+    name: 'aggregate: Lisboa, suppliers, 12 months',
+    query: { executedIn: [153], from: yearsAgo(1), groupBy: ['supplier'], to: TO },
+  },
 ];
 
 /** The cached database of `contracts` as a port, its text search, and how to print a statement's plan. */
@@ -44,7 +50,9 @@ async function openCached(contracts) {
       async (client) => (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0,
     );
     if (!exists) {
-      return { missing: `the PostgreSQL database ${name} is missing: run BENCH_STORE=postgres node bench/procurement-db.js ${contracts}` };
+      return {
+        missing: `the PostgreSQL database ${name} is missing: run BENCH_STORE=postgres node bench/procurement-db.js ${contracts}`,
+      };
     }
     const { openPools, closePools, postgresPort } = await import('../dist/store/postgres/db.js');
     const { POSTGRES_TEXT_SEARCH } = await import('../dist/store/postgres/procurement/text-search.js');
@@ -55,7 +63,8 @@ async function openCached(contracts) {
       port,
       textSearch: POSTGRES_TEXT_SEARCH,
       async explain(text, values) {
-        for (const row of await port.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values)) console.log(`      ${row['QUERY PLAN']}`);
+        for (const row of await port.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values))
+          console.log(`      ${row['QUERY PLAN']}`);
       },
       close: () => closePools(pools),
     };

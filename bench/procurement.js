@@ -37,7 +37,19 @@
  *   BENCH_STORE     `postgres` to run on PostgreSQL (BENCH_POSTGRES_URL, see postgres-db.js); SQLite by default
  */
 import autocannon from 'autocannon';
-import { cpuTime, fmt, get, loadLine, machineLine, median, positiveNumber, startChild, stopAllChildren, stopChild, table } from './lib.js';
+import {
+  cpuTime,
+  fmt,
+  get,
+  loadLine,
+  machineLine,
+  median,
+  positiveNumber,
+  startChild,
+  stopAllChildren,
+  stopChild,
+  table,
+} from './lib.js';
 import { BENCH_STORE, preparedProcurementDb } from './procurement-db.js';
 
 const CONNECTIONS = 10;
@@ -104,7 +116,8 @@ const SIZE_SCENARIOS = [
     name: 'aggregate: Lisboa + Porto, year × municipality',
     kind: 'aggregate',
     shown: '/v1/procurement/aggregate?executed_in=1106&executed_in=1312&group_by=year&group_by=municipality',
-    path: (v) => `/v1/procurement/aggregate?executed_in=1106&executed_in=1312&group_by=year&group_by=municipality&to=${v.to}`,
+    path: (v) =>
+      `/v1/procurement/aggregate?executed_in=1106&executed_in=1312&group_by=year&group_by=municipality&to=${v.to}`,
   },
   {
     name: 'aggregate: Lisboa, suppliers, 12 months',
@@ -137,7 +150,9 @@ main().then(
 );
 
 async function main() {
-  console.log(`munidata bench: procurement at 100 000 and 1 000 000 contracts on ${BENCH_STORE} (full stack, autocannon)`);
+  console.log(
+    `munidata bench: procurement at 100 000 and 1 000 000 contracts on ${BENCH_STORE} (full stack, autocannon)`,
+  );
   console.log(machineLine());
   console.log(
     `autocannon: ${CONNECTIONS} connections, pipelining 1, ${WARMUP_SECONDS} s warm-up per server and scenario, ` +
@@ -159,7 +174,9 @@ async function main() {
       copies.push(remove);
       const handle = await startChild('server-full.js', [dbPath], []);
       servers.push({ contracts, handle, secrets, counter: 0, label: label(contracts) });
-      console.log(`${label(contracts)} contracts: copy, ${KEYS} keys and server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      console.log(
+        `${label(contracts)} contracts: copy, ${KEYS} keys and server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
     }
     console.log(`before: ${loadLine()}`);
 
@@ -181,13 +198,16 @@ async function main() {
         const walked = await walk(server, list);
         if (walked.failure) return fail(walked.failure);
         if (walked.cursor === undefined) {
-          console.log(`   ${list.name} at ${server.label}: ${walked.pages} pages of 50, fewer than ${PAGE_DEPTH}: not paged here`);
+          console.log(
+            `   ${list.name} at ${server.label}: ${walked.pages} pages of 50, fewer than ${PAGE_DEPTH}: not paged here`,
+          );
           continue;
         }
         console.log(
           `   ${list.name} at ${server.label}: page ${PAGE_DEPTH} reached in ${walked.ms.toFixed(0)} ms (${PAGE_DEPTH - 1} requests)`,
         );
-        const pathOf = (cursor) => (v) => `/v1/procurement/contracts?${list.query}limit=${v.limit}${cursor ? `&cursor=${cursor}` : ''}`;
+        const pathOf = (cursor) => (v) =>
+          `/v1/procurement/contracts?${list.query}limit=${v.limit}${cursor ? `&cursor=${cursor}` : ''}`;
         paged.push({
           list,
           server,
@@ -324,7 +344,12 @@ async function measure(server, scenario, seconds) {
           {
             setupRequest: (request) => {
               const v = variant(server.counter++);
-              return { ...request, method: 'GET', path: scenario.path(v), headers: { authorization: `Bearer ${server.secrets[v.key]}` } };
+              return {
+                ...request,
+                method: 'GET',
+                path: scenario.path(v),
+                headers: { authorization: `Bearer ${server.secrets[v.key]}` },
+              };
             },
           },
         ],
@@ -416,7 +441,8 @@ function printResults(servers, sizeResults, pageResults) {
 
   const pageRows = pageResults.map(({ list, server, first, deep }) => {
     const ratio = deep.p50 / first.p50;
-    if (!(ratio <= PAGE_TARGET)) misses.push(`${list.name} at ${server.label}, page ${PAGE_DEPTH} (${ratio.toFixed(2)}×)`);
+    if (!(ratio <= PAGE_TARGET))
+      misses.push(`${list.name} at ${server.label}, page ${PAGE_DEPTH} (${ratio.toFixed(2)}×)`);
     return [
       `${list.name} at ${server.label}`,
       ms(first.p50),
@@ -455,6 +481,12 @@ function printResults(servers, sizeResults, pageResults) {
     console.log(`${row[4].toUpperCase()}  ${row[0]}: p50 ${row[1]} → ${row[2]} ms, ${row[3]}× (${target})`);
   }
   for (const row of pageRows)
-    console.log(`${row[4]}  ${row[0]}: page 1 ${row[1]} ms, page ${PAGE_DEPTH} ${row[2]} ms, ${row[3]}× (target ≤ ${PAGE_TARGET}×)`);
-  console.log(misses.length === 0 ? '\nAll targets met.' : `\nMISS: ${misses.join(', ')} (this is a report, not a test: exit code 0).`);
+    console.log(
+      `${row[4]}  ${row[0]}: page 1 ${row[1]} ms, page ${PAGE_DEPTH} ${row[2]} ms, ${row[3]}× (target ≤ ${PAGE_TARGET}×)`,
+    );
+  console.log(
+    misses.length === 0
+      ? '\nAll targets met.'
+      : `\nMISS: ${misses.join(', ')} (this is a report, not a test: exit code 0).`,
+  );
 }

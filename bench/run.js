@@ -98,10 +98,14 @@ async function runScenario(scenario, dbPath, authorization) {
     // 1. The real answer, once, with the key (and no Accept-Encoding, like autocannon).
     const answer = await get(full.port, scenario.path, authorization);
     if (answer.status !== 200) {
-      return { failure: `${scenario.name}: the full server answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}` };
+      return {
+        failure: `${scenario.name}: the full server answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}`,
+      };
     }
     const headers = replayableHeaders(answer.rawHeaders);
-    console.log(`   answer: 200, ${answer.body.length} bytes body, ${answer.headerBytes} bytes head, ${headers['content-type']}`);
+    console.log(
+      `   answer: 200, ${answer.body.length} bytes body, ${answer.headerBytes} bytes head, ${headers['content-type']}`,
+    );
 
     // 2. The bare server, fed those bytes (and headers); check it sends them back unchanged.
     bare = await startChild('server-bare.js', [], profileArgs(scenario, 'bare'), {
@@ -176,7 +180,9 @@ async function runScenario(scenario, dbPath, authorization) {
 
 /** `node --cpu-prof` for a server child when BENCH_CPU_PROF names a directory. */
 function profileArgs(scenario, server) {
-  return CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${scenario.name}-${server}.cpuprofile`] : [];
+  return CPU_PROF_DIR
+    ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`, `--cpu-prof-name=${scenario.name}-${server}.cpuprofile`]
+    : [];
 }
 
 function printResults(results) {
@@ -218,5 +224,9 @@ function printResults(results) {
     );
   }
   const misses = results.filter((r) => !(r.ratio >= TARGET_RATIO && r.fullP99 < TARGET_P99_MS)).map((r) => r.name);
-  console.log(misses.length === 0 ? '\nAll targets met.' : `\nMISS: ${misses.join(', ')} (this is a report, not a test: exit code 0).`);
+  console.log(
+    misses.length === 0
+      ? '\nAll targets met.'
+      : `\nMISS: ${misses.join(', ')} (this is a report, not a test: exit code 0).`,
+  );
 }

@@ -74,7 +74,8 @@ const SCALE_SCENARIOS = [
   {
     name: 'series, every request distinct',
     shown: '/v1/indicators/population/series?municipality=<308 in turn>&to=<9 600 month ends after 2100>',
-    path: (i) => `/v1/indicators/population/series?municipality=${MUNICIPALITY_CODES[i % MUNICIPALITY_CODES.length]}&to=${monthEnd(i)}`,
+    path: (i) =>
+      `/v1/indicators/population/series?municipality=${MUNICIPALITY_CODES[i % MUNICIPALITY_CODES.length]}&to=${monthEnd(i)}`,
   },
 ];
 
@@ -223,10 +224,16 @@ async function main() {
 
   const sqlite = await prepareDatabase();
   const postgres = await preparePostgresDb();
-  const single = { label: '1 × SQLite', servers: [await startChild('server-full.js', [sqlite.dbPath], [])], key: sqlite.secret };
+  const single = {
+    label: '1 × SQLite',
+    servers: [await startChild('server-full.js', [sqlite.dbPath], [])],
+    key: sqlite.secret,
+  };
   const pair = {
     label: '2 × PostgreSQL + Redis',
-    servers: await Promise.all([0, 1].map(() => startChild('server-full.js', [postgres.url, REDIS_URL, REDIS_PREFIX], []))),
+    servers: await Promise.all(
+      [0, 1].map(() => startChild('server-full.js', [postgres.url, REDIS_URL, REDIS_PREFIX], [])),
+    ),
     key: postgres.secret,
   };
   const setups = [single, pair];
@@ -242,7 +249,9 @@ async function main() {
         for (const server of setup.servers) {
           const answer = await get(server.port, scenario.path(0), `Bearer ${setup.key}`);
           if (answer.status !== 200)
-            return fail(`${setup.label}: ${scenario.path(0)} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`);
+            return fail(
+              `${setup.label}: ${scenario.path(0)} answered ${answer.status}: ${answer.body.toString().slice(0, 300)}`,
+            );
           answers.push(answer.body);
         }
       }
@@ -261,11 +270,19 @@ async function main() {
       for (let round = 1; round <= ROUNDS; round++) {
         const line = [];
         for (const setup of setups) {
-          const r = await measure(setup.servers, scenario, DURATION_SECONDS, `Bearer ${setup.key}`, counters.get(setup));
+          const r = await measure(
+            setup.servers,
+            scenario,
+            DURATION_SECONDS,
+            `Bearer ${setup.key}`,
+            counters.get(setup),
+          );
           if (r.bad > 0) return fail(`${setup.label}: ${r.bad} answers not 200 of ${r.total}`);
           runs.get(setup).push(r);
           const split = r.perServer.length > 1 ? ` (${r.perServer.map(fmt).join(' + ')})` : '';
-          line.push(`${setup.label} ${fmt(r.rps)} req/s${split}, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU ${fmt(r.cpuUs)} µs/req`);
+          line.push(
+            `${setup.label} ${fmt(r.rps)} req/s${split}, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU ${fmt(r.cpuUs)} µs/req`,
+          );
         }
         console.log(`   round ${round}: ${line.join('   ')}`);
       }

@@ -39,9 +39,15 @@ const first = new Promise((resolve) => {
   };
   process.on('message', onMessage);
 });
-const { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, AGENT_CARD_PATH, AgentCard, Extensions, HTTP_EXTENSION_HEADER, Role } = await import(
-  '@a2a-js/sdk'
-);
+const {
+  A2A_PROTOCOL_VERSION,
+  A2A_VERSION_HEADER,
+  AGENT_CARD_PATH,
+  AgentCard,
+  Extensions,
+  HTTP_EXTENSION_HEADER,
+  Role,
+} = await import('@a2a-js/sdk');
 const {
   AgentEvent,
   DefaultRequestHandler,
@@ -61,7 +67,9 @@ const card = AgentCard.fromJSON({
   name: 'sdk-peer',
   description: 'The @a2a-js/sdk server answering one skill equivalent to indicators_snapshot.',
   version: '1.0.0',
-  supportedInterfaces: [{ url: `http://127.0.0.1${A2A_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION }],
+  supportedInterfaces: [
+    { url: `http://127.0.0.1${A2A_PATH}`, protocolBinding: 'JSONRPC', protocolVersion: A2A_PROTOCOL_VERSION },
+  ],
   capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
   defaultInputModes: ['application/json'],
   defaultOutputModes: ['application/json'],
@@ -81,7 +89,9 @@ class SkillExecutor {
       AgentEvent.message({
         messageId: randomUUID(),
         role: Role.ROLE_AGENT,
-        parts: [{ content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' }],
+        parts: [
+          { content: { $case: 'data', value: data }, metadata: undefined, filename: '', mediaType: 'application/json' },
+        ],
         taskId: '',
         contextId: '',
         extensions: [],

@@ -5,7 +5,8 @@
  * structured content our server answered, so the SDK side does no data work and no authentication at all: its
  * figures are the cost of the SDK's MCP layer alone, a generous peer.
  *
- *   forked by bench/mcp.js with one argument, the variant; first IPC message: { type: 'tool', definition, structuredContent }
+ * forked by bench/mcp.js with one argument, the variant; first IPC message: { type: 'tool', definition,
+ * structuredContent }
  *
  * Variants:
  *   docs  as the SDK's documentation shows a stateless server (README "Without Session Management"; example
@@ -54,7 +55,11 @@ async function serve(newServer, req, res, body) {
   }
 }
 
-const METHOD_NOT_ALLOWED = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+const METHOD_NOT_ALLOWED = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Method not allowed.' },
+  id: null,
+});
 
 async function docsServer() {
   const { default: express } = await import('express');
@@ -76,8 +81,16 @@ async function docsServer() {
       {
         title: definition.title,
         description: definition.description,
-        inputSchema: { key: z.string(), cursor: z.string().optional(), limit: z.number().int().min(1).max(200).optional() },
-        outputSchema: { items: z.array(row), next_cursor: z.string().nullable().optional(), has_more: z.boolean().optional() },
+        inputSchema: {
+          key: z.string(),
+          cursor: z.string().optional(),
+          limit: z.number().int().min(1).max(200).optional(),
+        },
+        outputSchema: {
+          items: z.array(row),
+          next_cursor: z.string().nullable().optional(),
+          has_more: z.boolean().optional(),
+        },
         annotations: definition.annotations,
       },
       async () => result,
@@ -87,7 +100,9 @@ async function docsServer() {
   const app = express();
   app.use(express.json({ limit: '1mb' }));
   app.post('/mcp', (req, res) => serve(getServer, req, res, req.body));
-  app.get('/mcp', (_req, res) => res.status(405).set('allow', 'POST').type('application/json').send(METHOD_NOT_ALLOWED));
+  app.get('/mcp', (_req, res) =>
+    res.status(405).set('allow', 'POST').type('application/json').send(METHOD_NOT_ALLOWED),
+  );
   return createServer(app);
 }
 
@@ -97,10 +112,14 @@ async function leanServer() {
   const { CallToolRequestSchema, ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
   const validator = new AjvJsonSchemaValidator();
   const newServer = () => {
-    const server = new Server({ name: 'sdk-peer', version: '1.0.0' }, { capabilities: { tools: {} }, jsonSchemaValidator: validator });
+    const server = new Server(
+      { name: 'sdk-peer', version: '1.0.0' },
+      { capabilities: { tools: {} }, jsonSchemaValidator: validator },
+    );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [definition] }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      if (request.params.name !== definition.name) throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: -32602 });
+      if (request.params.name !== definition.name)
+        throw Object.assign(new Error(`Unknown tool: ${request.params.name}`), { code: -32602 });
       return result;
     });
     return server;

@@ -1,7 +1,8 @@
 /**
  * Child process of `bench/ablate.js`: one rung of the ladder between the bare server and the full service,
  * to see where the full stack's time goes. The parent sends
- * `{ type: 'start', variant, dbPath, route, body: <base64>, headers }`; the child answers `{ type: 'listening', port }`.
+ * `{ type: 'start', variant, dbPath, route, body: <base64>, headers }`; the child answers `{ type: 'listening', port
+ * }`.
  *
  * Variants:
  *   fastify-buffer   Fastify 5, one route (same pattern as the real one), the fixed bytes sent as a Buffer
@@ -50,7 +51,12 @@ async function startFastify(variant, route, body, headers) {
   const payload = variant === 'fastify-buffer' ? body : body.toString('utf8');
   const app = Fastify(
     variant.startsWith('fastify-plugins')
-      ? { logger: false, genReqId: () => `req_${crypto.randomUUID().replaceAll('-', '')}`, trustProxy: false, return503OnClosing: true }
+      ? {
+          logger: false,
+          genReqId: () => `req_${crypto.randomUUID().replaceAll('-', '')}`,
+          trustProxy: false,
+          return503OnClosing: true,
+        }
       : { logger: false },
   );
   if (variant.startsWith('fastify-plugins')) {
@@ -114,7 +120,13 @@ async function startFull(variant, dbPath) {
   const { createApp } = await import('../dist/app.js');
   const { loadConfig } = await import('../dist/config.js');
   const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
-  const config = loadConfig({ MUNIDATA_DB: dbPath, HOST: '127.0.0.1', PORT: '0', BASE_URL: 'http://bench.invalid', LOG_LEVEL: 'silent' });
+  const config = loadConfig({
+    MUNIDATA_DB: dbPath,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    BASE_URL: 'http://bench.invalid',
+    LOG_LEVEL: 'silent',
+  });
   const store = openSqliteStore(config.dbPath);
   const app = await createApp({ config, store, logger: false });
   await app.http.listen({ host: config.host, port: 0 });
@@ -137,7 +149,9 @@ function memoizeOutput() {
     const first = rest.length === 0 && Array.isArray(value?.items) ? value.items[0] : undefined;
     if (first === null || typeof first !== 'object') return stringify.call(this, value, ...rest);
     const byShape = getOrSet(texts, first, () => new Map());
-    return getOrSet(byShape, `${value.items.length}|${value.next_cursor}|${value.has_more}`, () => stringify.call(this, value));
+    return getOrSet(byShape, `${value.items.length}|${value.next_cursor}|${value.has_more}`, () =>
+      stringify.call(this, value),
+    );
   };
 
   const createHash = crypto.createHash;

@@ -9,7 +9,8 @@
  * 15 %, Redis cut 25 %, restored 15 % — then 10 % idle (the "idle after" figure is the last sample).
  *
  * Data: a fresh database on the PostgreSQL server, the demo data set loaded into it by `munidata demo` in a process
- * of its own first (so the server's RSS is that of serving, not of generating the data), dropped at the end; the load uses a key of the `bench` plan (limits that never refuse, bench/lib.js), so every answer that
+ * of its own first (so the server's RSS is that of serving, not of generating the data), dropped at the end; the load
+ * uses a key of the `bench` plan (limits that never refuse, bench/lib.js), so every answer that
  * is not a 2xx comes from the faults. Redis keys live under a prefix of this run, deleted at the end.
  *
  * Exit code 1 when the peak is over the target or the server died; this is a bench, not a test.
@@ -17,7 +18,8 @@
  * Environment (bench only):
  *   SOAK_SECONDS         the whole soak (default 600)
  *   SOAK_TARGET_MB       peak RSS target (default 250)
- *   BENCH_POSTGRES_URL   the PostgreSQL server's maintenance database (default postgres://postgres@127.0.0.1:5432/postgres)
+ * BENCH_POSTGRES_URL   the PostgreSQL server's maintenance database (default
+ * postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_REDIS_URL      Redis (default $REDIS_URL, else redis://127.0.0.1:6379)
  */
 import { spawn } from 'node:child_process';
@@ -76,7 +78,12 @@ const CHANNELS = [
         message: {
           messageId: 'soak-0001',
           role: 'ROLE_USER',
-          parts: [{ data: { skill: 'indicators_snapshot', input: { key: 'population', limit: 50 } }, mediaType: 'application/json' }],
+          parts: [
+            {
+              data: { skill: 'indicators_snapshot', input: { key: 'population', limit: 50 } },
+              mediaType: 'application/json',
+            },
+          ],
         },
       },
     }),
@@ -184,7 +191,9 @@ async function startServer(pgPort, redisPort) {
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${head.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the server exited (${code}) before listening:\n${head.slice(-2000)}`)),
+    );
   });
   await listening;
   return { child, logBytes: () => logBytes };
@@ -267,7 +276,9 @@ main().then(
 );
 
 async function main() {
-  console.log(`munidata bench: fault-and-soak — ${SOAK_SECONDS} s on PostgreSQL + Redis with cuts, peak RSS ≤ ${TARGET_MB} MB`);
+  console.log(
+    `munidata bench: fault-and-soak — ${SOAK_SECONDS} s on PostgreSQL + Redis with cuts, peak RSS ≤ ${TARGET_MB} MB`,
+  );
   console.log(machineLine());
   const pgServer = new URL(SERVER_URL);
   const pgProxy = await startProxy(pgServer.hostname, Number(pgServer.port || 5432));
@@ -279,7 +290,9 @@ async function main() {
   const server = await startServer(pgProxy.port(), redisProxy.port());
   const pid = server.child.pid;
   try {
-    console.log(`server pid ${pid} listening after ${((Date.now() - started) / 1000).toFixed(0)} s (demo data loaded first)`);
+    console.log(
+      `server pid ${pid} listening after ${((Date.now() - started) / 1000).toFixed(0)} s (demo data loaded first)`,
+    );
     const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
     const store = openPostgresStore({ url: databaseUrl(), poolSize: 1 });
     let authorization;
@@ -325,9 +338,13 @@ async function main() {
     );
     for (const [i, channel] of CHANNELS.entries()) {
       const c = tally([results[i]]);
-      console.log(`  ${channel.name.padEnd(4)} 2xx ${c['2xx']}, 503 ${c[503]}, other ${c.other}, errors/timeouts ${c.errors}`);
+      console.log(
+        `  ${channel.name.padEnd(4)} 2xx ${c['2xx']}, 503 ${c[503]}, other ${c.other}, errors/timeouts ${c.errors}`,
+      );
     }
-    console.log(`answers: 2xx ${counts['2xx']}, 503 ${counts[503]}, other ${counts.other}, errors/timeouts ${counts.errors}`);
+    console.log(
+      `answers: 2xx ${counts['2xx']}, 503 ${counts[503]}, other ${counts.other}, errors/timeouts ${counts.errors}`,
+    );
     console.log(`server log: ${(server.logBytes() / 1e6).toFixed(1)} MB written`);
     const pass = alive && peak <= TARGET_MB;
     console.log(

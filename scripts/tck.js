@@ -10,8 +10,8 @@
  *
  * Environment:
  *   TCK_DIR      the checkout (required): its `tests/compatibility/` is run with pytest
- *   TCK_PYTHON   the Python that has the kit's dependencies (pytest ≥ 8, pytest-asyncio, httpx, grpcio, protobuf ≥ 6.30,
- *                googleapis-common-protos, jsonschema); default `$TCK_DIR/.venv/bin/python` when it exists, else `python3`
+ * TCK_PYTHON   the Python that has the kit's dependencies (pytest ≥ 8, pytest-asyncio, httpx, grpcio, protobuf ≥ 6.30,
+ * googleapis-common-protos, jsonschema); default `$TCK_DIR/.venv/bin/python` when it exists, else `python3`
  *   TCK_AGENT    the company agent's slug (default `sol-do-norte`, a demo deployment)
  *   TCK_KEEP     a folder to keep the JUnit reports in (default: a temporary one, removed)
  *
@@ -45,7 +45,8 @@ if (!tckDir || !existsSync(join(tckDir, 'tests', 'compatibility'))) {
   process.exit(2);
 }
 const python =
-  process.env.TCK_PYTHON ?? (existsSync(join(tckDir, '.venv', 'bin', 'python')) ? join(tckDir, '.venv', 'bin', 'python') : 'python3');
+  process.env.TCK_PYTHON ??
+  (existsSync(join(tckDir, '.venv', 'bin', 'python')) ? join(tckDir, '.venv', 'bin', 'python') : 'python3');
 const agentSlug = process.env.TCK_AGENT ?? 'sol-do-norte';
 const work = mkdtempSync(join(tmpdir(), 'munidata-tck-'));
 const reports = process.env.TCK_KEEP ? resolve(process.env.TCK_KEEP) : join(work, 'reports');
@@ -86,11 +87,15 @@ async function startProxy() {
     const agent = /^\/agents\/([^/]+)\//.exec(req.url ?? '');
     const secret = agent ? credentials.agents[agent[1]] : credentials.dataKey;
     if (secret) headers.authorization = `Bearer ${secret}`;
-    if ((req.url ?? '').split('?')[0].endsWith(CARD_PATH) && headers['a2a-version'] === undefined) headers['a2a-version'] = '1.0';
-    const forward = httpRequest({ host: '127.0.0.1', port: upstream, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    if ((req.url ?? '').split('?')[0].endsWith(CARD_PATH) && headers['a2a-version'] === undefined)
+      headers['a2a-version'] = '1.0';
+    const forward = httpRequest(
+      { host: '127.0.0.1', port: upstream, method: req.method, path: req.url, headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();
@@ -158,7 +163,11 @@ async function startService(proxyPort) {
   const dataKey = (await createKey(store, { accountId: account.id }, now)).secret;
   await ensureDemoAgents(store, now);
   const agentCredential = (await createCredential(store, { slug: agentSlug, channel: 'a2a' }, now)).secret;
-  const app = await createApp({ config, store, agents: { limits: { perCredential: 1_000_000, perDeployment: 1_000_000 } } });
+  const app = await createApp({
+    config,
+    store,
+    agents: { limits: { perCredential: 1_000_000, perDeployment: 1_000_000 } },
+  });
   await app.http.listen({ host: '127.0.0.1', port: 0 });
   return {
     port: app.http.server.address().port,
@@ -174,14 +183,28 @@ async function startService(proxyPort) {
 function readBaseline() {
   const file = parse(readFileSync(BASELINE, 'utf8'));
   return Object.fromEntries(
-    Object.entries(file).map(([target, entries]) => [target, Object.fromEntries((entries ?? []).map((e) => [e.test, e.reason]))]),
+    Object.entries(file).map(([target, entries]) => [
+      target,
+      Object.fromEntries((entries ?? []).map((e) => [e.test, e.reason])),
+    ]),
   );
 }
 
-/** Runs the kit's compatibility tests over JSON-RPC; resolves with `{test id: 'passed' | 'failed' | 'skipped' | 'xfailed' | …}`. */
+/**
+ * Runs the kit's compatibility tests over JSON-RPC; resolves with `{test id: 'passed' | 'failed' | 'skipped' |
+ * 'xfailed' | …}`.
+ */
 async function runKit({ target, sutHost }) {
   const junit = join(reports, `${target.replace(' ', '-')}.xml`);
-  const args = ['-m', 'pytest', 'tests/compatibility/', `--sut-host=${sutHost}`, '--transport=jsonrpc', '-p', 'no:cacheprovider'];
+  const args = [
+    '-m',
+    'pytest',
+    'tests/compatibility/',
+    `--sut-host=${sutHost}`,
+    '--transport=jsonrpc',
+    '-p',
+    'no:cacheprovider',
+  ];
   args.push('-q', '-rfE', '--tb=line', `--junitxml=${junit}`);
   process.stdout.write(`\n=== ${target}: ${sutHost} ===\n`);
   const code = await new Promise((done) => {
@@ -189,7 +212,8 @@ async function runKit({ target, sutHost }) {
     child.on('error', () => done(-1));
     child.on('exit', (exitCode) => done(exitCode));
   });
-  if (code === -1 || !existsSync(junit)) throw new Error(`the kit did not run (${python}; exit ${code}): is TCK_PYTHON set?`);
+  if (code === -1 || !existsSync(junit))
+    throw new Error(`the kit did not run (${python}; exit ${code}): is TCK_PYTHON set?`);
   return junitResults(readFileSync(junit, 'utf8'));
 }
 
@@ -211,7 +235,12 @@ function junitResults(xml) {
 }
 
 function decode(text) {
-  return text.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&apos;', "'").replaceAll('&amp;', '&');
+  return text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&apos;', "'")
+    .replaceAll('&amp;', '&');
 }
 
 /** Prints the comparison with the baseline; true when it holds (no unexpected failure, no stale entry). */

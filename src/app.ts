@@ -13,7 +13,13 @@ import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { a2aRefusal } from './channels/a2a/a2a-protocol.js';
-import { problemRefusal, type Refusal, type RefusalForm, requestLinePath, writeSocketRefusal } from './channels/http/framework-refusal.js';
+import {
+  problemRefusal,
+  type Refusal,
+  type RefusalForm,
+  requestLinePath,
+  writeSocketRefusal,
+} from './channels/http/framework-refusal.js';
 import { routeEveryMethod } from './channels/http/methods.js';
 import { createGuardedServer } from './channels/http/pre-routing.js';
 import { sendProblem } from './channels/http/problem-reply.js';
@@ -141,9 +147,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
 
   http.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new ApiError('not-found', { detail: `No route ${request.method} ${request.url.split('?')[0]}.` }), {
-      baseUrl: config.baseUrl,
-    }),
+    sendProblem(
+      request,
+      reply,
+      new ApiError('not-found', { detail: `No route ${request.method} ${request.url.split('?')[0]}.` }),
+      {
+        baseUrl: config.baseUrl,
+      },
+    ),
   );
   http.setErrorHandler((error, request, reply) => {
     // Errors raised by Fastify itself before a handler runs (a malformed request): a client error stays one, of
@@ -152,12 +163,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
     if (status === undefined || status < 400 || status >= 500) {
       return sendProblem(request, reply, toApiError(error), { baseUrl: config.baseUrl });
     }
-    return sendRefusal(request, reply, new ApiError(kindOfStatus(status), { detail: (error as Error).message }), refusal);
+    return sendRefusal(
+      request,
+      reply,
+      new ApiError(kindOfStatus(status), { detail: (error as Error).message }),
+      refusal,
+    );
   });
   // Routes outside the JSON-RPC endpoints take no body: one sent along (a GET's, a POST's refused with 405) is read
   // up to a limit and ignored, so its content type or syntax never decides the answer.
   http.removeAllContentTypeParsers();
-  http.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: IGNORED_BODY_LIMIT }, (_request, _body, done) => done(null, undefined));
+  http.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: IGNORED_BODY_LIMIT }, (_request, _body, done) =>
+    done(null, undefined),
+  );
 
   // The REST routes write their answers themselves, request id and compression included (rest-channel.ts):
   // they are registered in a scope of their own, outside the hook and the compression plugin the others use.
@@ -181,7 +199,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
   // the data channels never pay for them. A page that needs a session registers here and calls requireUser.
   await http.register(async (people) => {
-    await registerSignedInScope(people, { store, counters, dailyUsage, baseUrl: config.baseUrl, agentsUrl: config.agentsUrl, clock });
+    await registerSignedInScope(people, {
+      store,
+      counters,
+      dailyUsage,
+      baseUrl: config.baseUrl,
+      agentsUrl: config.agentsUrl,
+      clock,
+    });
     registerConsole(people);
     // The explorer's pages, files and data (docs/explorer.md), compressed like the other public routes.
     await people.register(async (explore) => {
@@ -252,7 +277,12 @@ function sendRefusal(
   refusal: (error: ApiError, requestId: string, path: string) => Refusal,
 ): FastifyReply {
   const { contentType, body } = refusal(error, request.id, request.url.split('?')[0]);
-  return reply.code(error.status).header('request-id', request.id).header('cache-control', 'no-store').type(contentType).send(body);
+  return reply
+    .code(error.status)
+    .header('request-id', request.id)
+    .header('cache-control', 'no-store')
+    .type(contentType)
+    .send(body);
 }
 
 /**

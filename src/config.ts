@@ -25,11 +25,16 @@ export interface Config {
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Redis holding the rate limit and quota counters shared by all instances; unset: in-process counters. */
   readonly redisUrl?: string;
-  /** Prefix of every counter key in Redis (`REDIS_PREFIX`, default `munidata:`): deployments sharing one Redis keep apart. */
+  /**
+   * Prefix of every counter key in Redis (`REDIS_PREFIX`, default `munidata:`): deployments sharing one Redis keep
+   * apart.
+   */
   readonly redisPrefix?: string;
   /** `munidata sync ine`: where INE's JSON API lives (`INE_API_URL`, default https://www.ine.pt; docs/data.md). */
   readonly ineApiUrl: string;
-  /** `munidata sync base`: dados.gov.pt's dataset API (`BASE_DATA_URL`, default https://dados.gov.pt/api/1/datasets). */
+  /**
+   * `munidata sync base`: dados.gov.pt's dataset API (`BASE_DATA_URL`, default https://dados.gov.pt/api/1/datasets).
+   */
   readonly baseDataUrl: string;
   /** Which peers may name the client's address in `X-Forwarded-For` (`TRUST_PROXY`); false: none (the default). */
   readonly trustProxy?: ProxyTrust;
@@ -52,7 +57,12 @@ export interface Timeouts {
 export const DEFAULT_DATABASE_TIMEOUT_MS = 5_000;
 
 /** Defaults suited to a read API: requests are a line, a few headers and at most a small JSON body. */
-export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({ headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 });
+export const DEFAULT_TIMEOUTS: Timeouts = Object.freeze({
+  headersMs: 10_000,
+  requestMs: 30_000,
+  keepAliveMs: 5_000,
+  idleMs: 30_000,
+});
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -88,7 +98,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 function parseTrustProxy(text: string | undefined): ProxyTrust {
   const trust = parseProxyTrust(text);
   if (typeof trust === 'object' && 'error' in trust) {
-    throw new ConfigError(`TRUST_PROXY must be false, a hop count or a comma-separated list of addresses and CIDR ranges: ${trust.error}`);
+    throw new ConfigError(
+      `TRUST_PROXY must be false, a hop count or a comma-separated list of addresses and CIDR ranges: ${trust.error}`,
+    );
   }
   return trust;
 }
@@ -114,7 +126,9 @@ function parseTimeouts(env: Record<string, string | undefined>): Timeouts {
   };
   // Node refuses a header timeout longer than the request's: the headers are part of the request.
   if (timeouts.headersMs > timeouts.requestMs) {
-    throw new ConfigError(`HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed REQUEST_TIMEOUT_MS (${timeouts.requestMs})`);
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS (${timeouts.headersMs}) must not exceed REQUEST_TIMEOUT_MS (${timeouts.requestMs})`,
+    );
   }
   return Object.freeze(timeouts);
 }
@@ -155,13 +169,15 @@ function parsePostgresUrl(name: string, text: string | undefined): string | unde
     protocol = undefined;
   }
   // The value may hold a password: name the variable, not its content.
-  if (protocol !== 'postgres:' && protocol !== 'postgresql:') throw new ConfigError(`${name} must be a postgres:// URL`);
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:')
+    throw new ConfigError(`${name} must be a postgres:// URL`);
   return trimmed;
 }
 
 function parseDatabaseReadUrl(env: Record<string, string | undefined>): string | undefined {
   const url = parsePostgresUrl('DATABASE_READ_URL', env.DATABASE_READ_URL);
-  if (url && !env.DATABASE_URL?.trim()) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) as well');
+  if (url && !env.DATABASE_URL?.trim())
+    throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL (the primary) as well');
   return url;
 }
 

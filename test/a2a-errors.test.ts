@@ -29,7 +29,10 @@ interface RpcOptions {
   app?: App;
 }
 
-async function post(body: string, { key = t.keys.premium, version = '1.0', headers = {}, url = '/a2a', app = t.app }: RpcOptions = {}) {
+async function post(
+  body: string,
+  { key = t.keys.premium, version = '1.0', headers = {}, url = '/a2a', app = t.app }: RpcOptions = {},
+) {
   const res = await app.http.inject({
     method: 'POST',
     url,
@@ -58,7 +61,14 @@ function rpc(method: string, params?: unknown, options?: RpcOptions) {
 }
 
 function message(data: unknown, overrides: Record<string, unknown> = {}) {
-  return { message: { messageId: `m-${nextId}`, role: 'ROLE_USER', parts: [{ data, mediaType: 'application/json' }], ...overrides } };
+  return {
+    message: {
+      messageId: `m-${nextId}`,
+      role: 'ROLE_USER',
+      parts: [{ data, mediaType: 'application/json' }],
+      ...overrides,
+    },
+  };
 }
 
 function send(skill: string, input: Record<string, unknown> = {}, options?: RpcOptions) {
@@ -126,7 +136,9 @@ describe('A2A-Version: the version rule comes first', () => {
   it('accepts 1.0 with a patch number, and the query parameter instead of the header', async () => {
     expect((await send('me', {}, { version: '1.0.0' })).json.result.message.role).toBe('ROLE_AGENT');
     expect((await send('me', {}, { version: '1.0.3' })).json.result.message.role).toBe('ROLE_AGENT');
-    expect((await send('me', {}, { version: null, url: '/a2a?A2A-Version=1.0' })).json.result.message.role).toBe('ROLE_AGENT');
+    expect((await send('me', {}, { version: null, url: '/a2a?A2A-Version=1.0' })).json.result.message.role).toBe(
+      'ROLE_AGENT',
+    );
   });
 
   it('answers on /a2a/ (trailing slash) as on /a2a', async () => {
@@ -160,7 +172,10 @@ describe('HTTP-level refusals', () => {
   });
 
   it('403 api-access-required for a plan without data API access, for the whole request (me and the card too)', async () => {
-    for (const res of [await send('me', {}, { key: t.keys.free }), await rpc('GetExtendedAgentCard', undefined, { key: t.keys.free })]) {
+    for (const res of [
+      await send('me', {}, { key: t.keys.free }),
+      await rpc('GetExtendedAgentCard', undefined, { key: t.keys.free }),
+    ]) {
       expect(res.status).toBe(403);
       expectKind(res, A2A_HTTP_REFUSAL_CODE, 'api-access-required');
     }
@@ -198,18 +213,34 @@ describe('-32005: only one data part', () => {
 
   it('refuses a text part next to a data part, and a data part of another media type', async () => {
     const data = { data: { skill: 'me', input: {} }, mediaType: 'application/json' };
-    expectRpcError(await rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }, data] } }), -32005);
     expectRpcError(
-      await rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ ...data, mediaType: 'text/csv' }] } }),
+      await rpc('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hi' }, data] } }),
+      -32005,
+    );
+    expectRpcError(
+      await rpc('SendMessage', {
+        message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ ...data, mediaType: 'text/csv' }] },
+      }),
       -32005,
       'CONTENT_TYPE_NOT_SUPPORTED',
     );
   });
 
   it('refuses a body that is not application/json', async () => {
-    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'SendMessage', params: message({ skill: 'me', input: {} }) });
-    expectRpcError(await post(body, { headers: { 'content-type': 'text/plain' } }), -32005, 'CONTENT_TYPE_NOT_SUPPORTED');
-    expect((await post(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })).json.result).toBeDefined();
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: message({ skill: 'me', input: {} }),
+    });
+    expectRpcError(
+      await post(body, { headers: { 'content-type': 'text/plain' } }),
+      -32005,
+      'CONTENT_TYPE_NOT_SUPPORTED',
+    );
+    expect(
+      (await post(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })).json.result,
+    ).toBeDefined();
   });
 });
 
@@ -230,16 +261,22 @@ describe('-32602: unknown skill or invalid input, naming the field', () => {
   });
 
   it('invalid input: wrong type, out of range, unknown parameter, missing required one', async () => {
-    expect(fieldsOf(expectKind(await send('indicators_list', { limit: 0 }), -32602, 'validation-error'))).toEqual(['limit']);
+    expect(fieldsOf(expectKind(await send('indicators_list', { limit: 0 }), -32602, 'validation-error'))).toEqual([
+      'limit',
+    ]);
     // JSON channels are strict: a string is not coerced to an integer.
-    expect(fieldsOf(expectKind(await send('indicators_list', { limit: '10' }), -32602, 'validation-error'))).toEqual(['limit']);
-    expect(fieldsOf(expectKind(await send('indicators_list', { colour: 'red' }), -32602, 'validation-error'))).toEqual(['colour']);
-    expect(fieldsOf(expectKind(await send('indicators_series', { key: 'population' }), -32602, 'validation-error'))).toEqual([
-      'municipality',
+    expect(fieldsOf(expectKind(await send('indicators_list', { limit: '10' }), -32602, 'validation-error'))).toEqual([
+      'limit',
     ]);
-    expect(fieldsOf(expectKind(await rpc('SendMessage', message({ skill: 'me', input: [] })), -32602, 'validation-error'))).toEqual([
-      'message.parts[0].data.input',
+    expect(fieldsOf(expectKind(await send('indicators_list', { colour: 'red' }), -32602, 'validation-error'))).toEqual([
+      'colour',
     ]);
+    expect(
+      fieldsOf(expectKind(await send('indicators_series', { key: 'population' }), -32602, 'validation-error')),
+    ).toEqual(['municipality']);
+    expect(
+      fieldsOf(expectKind(await rpc('SendMessage', message({ skill: 'me', input: [] })), -32602, 'validation-error')),
+    ).toEqual(['message.parts[0].data.input']);
   });
 
   it('invalid message: messageId (1 to 128 characters), role, parts, data', async () => {
@@ -263,7 +300,8 @@ describe('-32602: unknown skill or invalid input, naming the field', () => {
     expect(fieldsOf(expectKind(await rpc('SendMessage', {}), -32602, 'validation-error'))).toEqual(['message']);
     // 128 characters is still fine; snake_case names are accepted too (ProtoJSON).
     expect(
-      (await rpc('SendMessage', { message: { messageId: 'x'.repeat(128), role: 'ROLE_USER', parts: [data] } })).json.result,
+      (await rpc('SendMessage', { message: { messageId: 'x'.repeat(128), role: 'ROLE_USER', parts: [data] } })).json
+        .result,
     ).toBeDefined();
     expect(
       (
@@ -285,7 +323,11 @@ describe('-32602: unknown skill or invalid input, naming the field', () => {
 
 describe('-32004: refusals with their reason', () => {
   it('DOMAIN_NOT_IN_PLAN', async () => {
-    const error = expectKind(await send('indicators_list', {}, { key: t.keys.noIndicatorsDomain }), -32004, 'domain-not-in-plan');
+    const error = expectKind(
+      await send('indicators_list', {}, { key: t.keys.noIndicatorsDomain }),
+      -32004,
+      'domain-not-in-plan',
+    );
     expect(error.data[0].metadata.feature_key).toBe('indicators');
   });
 
@@ -323,7 +365,11 @@ describe('-32004: refusals with their reason', () => {
   });
 
   it('SendStreamingMessage and SubscribeToTask: UNSUPPORTED_OPERATION', async () => {
-    expectRpcError(await rpc('SendStreamingMessage', message({ skill: 'me', input: {} })), -32004, 'UNSUPPORTED_OPERATION');
+    expectRpcError(
+      await rpc('SendStreamingMessage', message({ skill: 'me', input: {} })),
+      -32004,
+      'UNSUPPORTED_OPERATION',
+    );
     expectRpcError(await rpc('SubscribeToTask', { id: 't1' }), -32004, 'UNSUPPORTED_OPERATION');
   });
 });
@@ -352,11 +398,23 @@ describe('SERVICE_UNAVAILABLE and internal errors', () => {
       });
     const registry = createRegistry([
       ...OPERATIONS,
-      failing('unavailable', () => new ApiError('service-unavailable', { detail: 'The store is down.', retryAfter: 5 })),
+      failing(
+        'unavailable',
+        () => new ApiError('service-unavailable', { detail: 'The store is down.', retryAfter: 5 }),
+      ),
       failing('broken', () => new Error('SELECT * FROM secrets failed')),
     ]);
-    app = await createApp({ config: loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' }), store, registry });
-    const account = await store.createAccount({ name: 'x', plan_code: 'premium', beta: false, now: new Date().toISOString() });
+    app = await createApp({
+      config: loadConfig({ BASE_URL, MUNIDATA_DB: dbPath, LOG_LEVEL: 'silent' }),
+      store,
+      registry,
+    });
+    const account = await store.createAccount({
+      name: 'x',
+      plan_code: 'premium',
+      beta: false,
+      now: new Date().toISOString(),
+    });
     key = (await createKey(store, { accountId: account.id }, new Date())).secret;
     return async () => {
       await app.close();
@@ -387,11 +445,20 @@ describe('tasks, methods and envelopes', () => {
     expectRpcError(await rpc('CancelTask', { id: 'task-1' }), -32001, 'TASK_NOT_FOUND');
     expectRpcError(await rpc('GetTask', {}), -32602);
     // A message continuing a task: there is none.
-    expectRpcError(await rpc('SendMessage', message({ skill: 'me', input: {} }, { taskId: 'task-1' })), -32001, 'TASK_NOT_FOUND');
+    expectRpcError(
+      await rpc('SendMessage', message({ skill: 'me', input: {} }, { taskId: 'task-1' })),
+      -32001,
+      'TASK_NOT_FOUND',
+    );
   });
 
   it('ListTasks: an empty, well-formed list', async () => {
-    expect((await rpc('ListTasks', {})).json.result).toEqual({ tasks: [], nextPageToken: '', pageSize: 50, totalSize: 0 });
+    expect((await rpc('ListTasks', {})).json.result).toEqual({
+      tasks: [],
+      nextPageToken: '',
+      pageSize: 50,
+      totalSize: 0,
+    });
     expect((await rpc('ListTasks')).json.result.tasks).toEqual([]);
     expect((await rpc('ListTasks', { page_size: 10 })).json.result.pageSize).toBe(10);
     expectRpcError(await rpc('ListTasks', { pageSize: 500 }), -32602);
@@ -442,7 +509,9 @@ describe('tasks, methods and envelopes', () => {
   });
 
   it('a body over 1 MiB: HTTP 413 with a JSON-RPC error; an unreadable Content-Type: -32005', async () => {
-    const big = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: { pad: 'x'.repeat(1_100_000) } }));
+    const big = await post(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ListTasks', params: { pad: 'x'.repeat(1_100_000) } }),
+    );
     expect(big.status).toBe(413);
     expectRpcError(big, -32600);
     const unreadable = await post('{}', { headers: { 'content-type': 'no type here' } });
@@ -451,7 +520,9 @@ describe('tasks, methods and envelopes', () => {
   });
 
   it('echoes string and numeric ids exactly', async () => {
-    expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 'req-é-1', method: 'ListTasks' }))).json.id).toBe('req-é-1');
+    expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 'req-é-1', method: 'ListTasks' }))).json.id).toBe(
+      'req-é-1',
+    );
     expect((await post(JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'ListTasks' }))).json.id).toBe(0);
   });
 });
@@ -459,13 +530,18 @@ describe('tasks, methods and envelopes', () => {
 describe('counting', () => {
   it('SendMessage to a data skill counts once per call, repeated or not; me, the cards and failures are free', async () => {
     const { key } = await t.keyOnPlan('a2a_count', { requests_per_month: 1000 });
-    const usage = async () => (await send('me', {}, { key })).json.result.message.parts[0].data.usage.requests_this_month;
+    const usage = async () =>
+      (await send('me', {}, { key })).json.result.message.parts[0].data.usage.requests_this_month;
     expect(await usage()).toBe(0);
     await send('indicators_get', { key: 'population' }, { key });
     await send('indicators_get', { key: 'population' }, { key });
     expect(await usage()).toBe(2);
     await rpc('GetExtendedAgentCard', undefined, { key });
-    await t.app.http.inject({ method: 'GET', url: '/.well-known/agent-card.json', headers: { authorization: `Bearer ${key}` } });
+    await t.app.http.inject({
+      method: 'GET',
+      url: '/.well-known/agent-card.json',
+      headers: { authorization: `Bearer ${key}` },
+    });
     await send('indicators_get', { key: 'no_such_indicator' }, { key });
     await send('indicators_list', { limit: 0 }, { key });
     await rpc('GetTask', { id: 'x' }, { key });
@@ -484,10 +560,15 @@ describe('docs/a2a.md', () => {
   it('its error table agrees with ERROR_KINDS', () => {
     const doc = readFileSync(new URL('../docs/a2a.md', import.meta.url), 'utf8');
     const rows = new Map<string, string>();
-    for (const match of doc.matchAll(/^\| `([a-z-]+)` \| `([A-Z_]+)` \| ([^|]+?) \|/gm)) rows.set(match[1], match[3].trim());
+    for (const match of doc.matchAll(/^\| `([a-z-]+)` \| `([A-Z_]+)` \| ([^|]+?) \|/gm))
+      rows.set(match[1], match[3].trim());
     for (const [kind, info] of Object.entries(ERROR_KINDS) as [string, ErrorKindInfo][]) {
       const expected =
-        info.a2a === 'http' ? `HTTP ${info.status}` : info.a2aHttpStatus ? `${info.a2a} on HTTP ${info.status}` : String(info.a2a);
+        info.a2a === 'http'
+          ? `HTTP ${info.status}`
+          : info.a2aHttpStatus
+            ? `${info.a2a} on HTTP ${info.status}`
+            : String(info.a2a);
       expect(rows.get(kind), kind).toBe(expected);
     }
     expect(rows.size).toBe(Object.keys(ERROR_KINDS).length);

@@ -15,8 +15,17 @@ import {
 describe('parseJsonRpc', () => {
   it('reads a request, a notification, and already-parsed values', () => {
     const parsed = parseJsonRpc('{"jsonrpc":"2.0","id":"a","method":"m","params":{"x":1}}');
-    expect(parsed).toMatchObject({ ok: true, id: 'a', notification: false, request: { method: 'm', params: { x: 1 } } });
-    expect(parseJsonRpc(Buffer.from('{"jsonrpc":"2.0","method":"n"}'))).toMatchObject({ ok: true, id: null, notification: true });
+    expect(parsed).toMatchObject({
+      ok: true,
+      id: 'a',
+      notification: false,
+      request: { method: 'm', params: { x: 1 } },
+    });
+    expect(parseJsonRpc(Buffer.from('{"jsonrpc":"2.0","method":"n"}'))).toMatchObject({
+      ok: true,
+      id: null,
+      notification: true,
+    });
     expect(parseJsonRpc({ jsonrpc: '2.0', id: 0, method: 'm' })).toMatchObject({ ok: true, id: 0 });
   });
 
@@ -32,7 +41,11 @@ describe('parseJsonRpc', () => {
       [{ jsonrpc: '2.0', id: 1, method: 'm', params: 3 }, 1],
     ];
     for (const [body, id] of invalid) {
-      expect(parseJsonRpc(JSON.stringify(body)), JSON.stringify(body)).toMatchObject({ ok: false, id, error: { code: -32600 } });
+      expect(parseJsonRpc(JSON.stringify(body)), JSON.stringify(body)).toMatchObject({
+        ok: false,
+        id,
+        error: { code: -32600 },
+      });
     }
   });
 
@@ -47,14 +60,22 @@ describe('responses', () => {
     expect(serialize(resultResponse(1, { a: 1 }))).toBe('{"jsonrpc":"2.0","id":1,"result":{"a":1}}');
     expect(serializeRawResult('x', '{"a":1}')).toBe('{"jsonrpc":"2.0","id":"x","result":{"a":1}}');
     expect(JSON.parse(serializeRawResult(null, '[]'))).toEqual({ jsonrpc: '2.0', id: null, result: [] });
-    expect(errorResponse(2, -32601)).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found.' } });
+    expect(errorResponse(2, -32601)).toEqual({
+      jsonrpc: '2.0',
+      id: 2,
+      error: { code: -32601, message: 'Method not found.' },
+    });
     expect(toErrorResponse(3, new JsonRpcError(-32004, 'No.', [1]))).toEqual({
       jsonrpc: '2.0',
       id: 3,
       error: { code: -32004, message: 'No.', data: [1] },
     });
     // Anything else is an internal error that says nothing about its cause.
-    expect(toErrorResponse(4, new Error('SQL'))).toEqual({ jsonrpc: '2.0', id: 4, error: { code: -32603, message: 'Internal error.' } });
+    expect(toErrorResponse(4, new Error('SQL'))).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      error: { code: -32603, message: 'Internal error.' },
+    });
   });
 
   it('recognises application/json with parameters', () => {

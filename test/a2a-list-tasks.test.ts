@@ -12,7 +12,12 @@ let dataKey: string;
 beforeAll(async () => {
   host = await startAgentHost();
   const now = new Date(host.clock.now);
-  const account = await host.store.createAccount({ name: 'ListTasks Lda', plan_code: 'premium', beta: false, now: now.toISOString() });
+  const account = await host.store.createAccount({
+    name: 'ListTasks Lda',
+    plan_code: 'premium',
+    beta: false,
+    now: now.toISOString(),
+  });
   dataKey = (await createKey(host.store, { accountId: account.id }, now)).secret;
 });
 afterAll(() => host.close());
@@ -66,15 +71,27 @@ describe.each([0, 1])('ListTasks on endpoint %i', (which) => {
   it.each(BAD)('refuses a bad %s with -32602 naming it: %j', async (field, params) => {
     const body = await listTasks(endpoint(), params);
     expect(body.error?.code, `${endpoint().name}: ${JSON.stringify(body)}`).toBe(-32602);
-    const violations = body.error.data.find((d: { '@type': string }) => d['@type'].endsWith('google.rpc.BadRequest')).fieldViolations;
+    const violations = body.error.data.find((d: { '@type': string }) =>
+      d['@type'].endsWith('google.rpc.BadRequest'),
+    ).fieldViolations;
     expect(violations.map((v: { field: string }) => v.field)).toEqual([field]);
   });
 
   it('accepts well-formed parameters, in camelCase and snake_case', async () => {
     for (const params of [
       {},
-      { statusTimestampAfter: '2024-01-01T00:00:00Z', includeArtifacts: true, status: 'TASK_STATE_COMPLETED', historyLength: 0 },
-      { status_timestamp_after: '2024-01-01T00:00:00.123+01:00', include_artifacts: false, status: 3, history_length: 2 },
+      {
+        statusTimestampAfter: '2024-01-01T00:00:00Z',
+        includeArtifacts: true,
+        status: 'TASK_STATE_COMPLETED',
+        historyLength: 0,
+      },
+      {
+        status_timestamp_after: '2024-01-01T00:00:00.123+01:00',
+        include_artifacts: false,
+        status: 3,
+        history_length: 2,
+      },
       { contextId: 'ctx-1', pageSize: 100, pageToken: '' },
       { status: 'TASK_STATE_UNSPECIFIED' },
     ]) {

@@ -11,10 +11,24 @@
  */
 import { readFileSync } from 'node:fs';
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
-import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { type AgentHostApp, a2aClient, bearer, localFetch, SLUGS, skillRequest, startAgentHost } from './helpers/agents.js';
+import {
+  type AgentHostApp,
+  a2aClient,
+  bearer,
+  localFetch,
+  SLUGS,
+  skillRequest,
+  startAgentHost,
+} from './helpers/agents.js';
 import { unlimitedKey } from './helpers/mcp-tools.js';
 import { BASE_URL } from './helpers/test-app.js';
 
@@ -40,11 +54,18 @@ afterAll(() => host.close());
 
 const AGENTS = [
   { name: 'the data agent', client: () => clients.data, secret: () => dataKey, path: '/a2a' },
-  { name: `the company agent ${slug}`, client: () => clients[slug], secret: () => host.credentials[slug].a2a, path: `/agents/${slug}/a2a` },
+  {
+    name: `the company agent ${slug}`,
+    client: () => clients[slug],
+    secret: () => host.credentials[slug].a2a,
+    path: `/agents/${slug}/a2a`,
+  },
 ];
 
 function messageTo(taskId: string, part: Record<string, unknown>) {
-  return SendMessageRequest.fromJSON({ message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', taskId, parts: [part] } });
+  return SendMessageRequest.fromJSON({
+    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', taskId, parts: [part] },
+  });
 }
 
 describe.each(AGENTS)('$name', ({ client, secret, path }) => {
@@ -72,12 +93,22 @@ describe.each(AGENTS)('$name', ({ client, secret, path }) => {
       host.clock.advance(1_000);
       const res = await fetch(`${host.address}${path}`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${secret()}`, 'A2A-Version': '1.0', 'Content-Type': 'application/json', ...headers },
+        headers: {
+          Authorization: `Bearer ${secret()}`,
+          'A2A-Version': '1.0',
+          'Content-Type': 'application/json',
+          ...headers,
+        },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       });
       return (await res.json()) as any;
     };
-    const rpc = (method: string, params?: unknown) => ({ jsonrpc: '2.0', id: 1, method, ...(params === undefined ? {} : { params }) });
+    const rpc = (method: string, params?: unknown) => ({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      ...(params === undefined ? {} : { params }),
+    });
     const message = (parts: unknown[]) => ({ message: { messageId: 'm-1', role: 'ROLE_USER', parts } });
     const answers = [
       await post(rpc('GetTask', { id: 'no-such-task' })), // -32001
@@ -114,7 +145,10 @@ describe(`task state names on the company agent ${slug} (A2A 1.0.1: TASK_STATE_*
   it('names the state TASK_STATE_COMPLETED in the task and in the refusals of a message to it and of canceling it', async () => {
     host.clock.advance(61_000);
     const project = { project_type: 'residential_solar', municipality: 'porto', area_m2: 60 };
-    const answer = await clients[slug].sendMessage(skillRequest('assess_project_fit', project), bearer(host.credentials[slug].a2a));
+    const answer = await clients[slug].sendMessage(
+      skillRequest('assess_project_fit', project),
+      bearer(host.credentials[slug].a2a),
+    );
     const task = Task.toJSON(answer as Task) as any;
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     const read = Task.toJSON(
@@ -123,7 +157,10 @@ describe(`task state names on the company agent ${slug} (A2A 1.0.1: TASK_STATE_*
     expect(read.status.state).toBe('TASK_STATE_COMPLETED');
 
     const again: any = await clients[slug]
-      .sendMessage(messageTo(task.id, { data: { skill: 'assess_project_fit', input: project } }), bearer(host.credentials[slug].a2a))
+      .sendMessage(
+        messageTo(task.id, { data: { skill: 'assess_project_fit', input: project } }),
+        bearer(host.credentials[slug].a2a),
+      )
       .catch((e) => e);
     expect(again?.name).toBe('UnsupportedOperationError');
     expect(again.message).toContain('TASK_STATE_COMPLETED');

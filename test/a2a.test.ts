@@ -3,8 +3,21 @@
  * resolution, SendMessage for every example of every skill, GetExtendedAgentCard, GetTask, ListTasks. Plus the
  * card's own HTTP contract (1.0 and 0.3 shapes, caching, ETag, Vary) with raw requests.
  */
-import { AgentCard, GetTaskRequest, ListTasksRequest, Message, SendMessageRequest, type SendMessageResult } from '@a2a-js/sdk';
-import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  AgentCard,
+  GetTaskRequest,
+  ListTasksRequest,
+  Message,
+  SendMessageRequest,
+  type SendMessageResult,
+} from '@a2a-js/sdk';
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_SCHEMAS_EXTENSION_URI } from '../src/channels/a2a/card.js';
 import { restRoute } from '../src/channels/a2a/send-message.js';
@@ -76,7 +89,10 @@ async function clientFromHeaderlessCard(legacyCompat: boolean): Promise<Client> 
 }
 
 describe('agent card through the SDK', () => {
-  it.each([false, true])('a 1.0 client reading the card served without A2A-Version finds the 1.0 interface (compat %s)', async (compat) => {
+  it.each([
+    false,
+    true,
+  ])('a 1.0 client reading the card served without A2A-Version finds the 1.0 interface (compat %s)', async (compat) => {
     const reader = await clientFromHeaderlessCard(compat);
     const answer = asWireMessage(await reader.sendMessage(sendRequest('me', {}), auth(t.keys.premium)));
     expect(answer).toMatchObject({ role: 'ROLE_AGENT', metadata: { skill: 'me', rest: '/v1/me' } });
@@ -95,7 +111,9 @@ describe('agent card through the SDK', () => {
   it('resolves the 1.0 card with one skill per operation', async () => {
     const card = await new DefaultAgentCardResolver({ fetchImpl: localFetch }).resolve(BASE_URL);
     const wire = AgentCard.toJSON(card) as any;
-    expect(wire.supportedInterfaces).toEqual([{ url: `${BASE_URL}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
+    expect(wire.supportedInterfaces).toEqual([
+      { url: `${BASE_URL}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+    ]);
     expect(wire.capabilities).toMatchObject({ extendedAgentCard: true });
     expect(wire.capabilities.streaming ?? false).toBe(false);
     expect(wire.skills.map((s: any) => s.id)).toEqual(t.app.registry.all.map((op) => op.name));
@@ -108,7 +126,9 @@ describe('SendMessage through the SDK', () => {
     let calls = 0;
     for (const op of t.app.registry.all) {
       for (const example of op.examples) {
-        const message = asWireMessage(await client.sendMessage(sendRequest(op.name, example.input), auth(t.keys.premium)));
+        const message = asWireMessage(
+          await client.sendMessage(sendRequest(op.name, example.input), auth(t.keys.premium)),
+        );
         const rest = exampleRequestUrl(op, example, '');
         expect(message.role).toBe('ROLE_AGENT');
         expect(message.messageId).toMatch(/^[0-9a-f-]{36}$/);
@@ -141,13 +161,18 @@ describe('SendMessage through the SDK', () => {
   });
 
   it('surfaces refusals as typed SDK errors carrying the ErrorInfo and the problem document', async () => {
-    const error: any = await client.sendMessage(sendRequest('indicators_list', {}), auth(t.keys.noIndicatorsDomain)).then(
-      () => undefined,
-      (e) => e,
-    );
+    const error: any = await client
+      .sendMessage(sendRequest('indicators_list', {}), auth(t.keys.noIndicatorsDomain))
+      .then(
+        () => undefined,
+        (e) => e,
+      );
     expect(error?.name).toBe('UnsupportedOperationError');
     expect(error.envelopeCode ?? error.code).toBe(-32004);
-    expect(error.data[0]).toMatchObject({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'DOMAIN_NOT_IN_PLAN' });
+    expect(error.data[0]).toMatchObject({
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'DOMAIN_NOT_IN_PLAN',
+    });
     expect(error.data[1]).toMatchObject({ type: `${BASE_URL}/problems/domain-not-in-plan`, status: 403 });
   });
 });
@@ -175,7 +200,9 @@ describe('GetExtendedAgentCard through the SDK', () => {
     expect(full.skills.map((s: any) => s.id)).toEqual(t.app.registry.all.map((op) => op.name));
 
     const indicatorsOnly = AgentCard.toJSON(await client.getAgentCard(auth(t.keys.indicatorsOnly))) as any;
-    const expected = t.app.registry.all.filter((op) => op.domain === null || op.domain === 'indicators').map((op) => op.name);
+    const expected = t.app.registry.all
+      .filter((op) => op.domain === null || op.domain === 'indicators')
+      .map((op) => op.name);
     expect(indicatorsOnly.skills.map((s: any) => s.id)).toEqual(expected);
     expect(Object.keys(indicatorsOnly.capabilities.extensions[0].params.inputSchemas)).toEqual(expected);
 
@@ -219,7 +246,11 @@ describe('the card over HTTP', () => {
       const res = await card(headers, url);
       expect(res.statusCode).toBe(200);
       const json = res.json();
-      expect(json.supportedInterfaces[0]).toEqual({ url: `${BASE_URL}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+      expect(json.supportedInterfaces[0]).toEqual({
+        url: `${BASE_URL}/a2a`,
+        protocolBinding: 'JSONRPC',
+        protocolVersion: '1.0',
+      });
       expect(json.url).toBeUndefined();
     }
     for (const headers of [{}, { 'a2a-version': '0.3' }, { 'a2a-version': '' }] as Record<string, string>[]) {
@@ -254,7 +285,9 @@ describe('the card over HTTP', () => {
     expect(again.body).toBe('');
     expect((await card({ 'a2a-version': '1.0', 'if-none-match': String(v03.headers.etag) })).statusCode).toBe(200);
     // Weak comparison (RFC 9110): the tag without its W/ prefix matches too.
-    expect((await card({ 'a2a-version': '1.0', 'if-none-match': String(v1.headers.etag).slice(2) })).statusCode).toBe(304);
+    expect((await card({ 'a2a-version': '1.0', 'if-none-match': String(v1.headers.etag).slice(2) })).statusCode).toBe(
+      304,
+    );
   });
 
   it('lists every skill with id, name, description, tags and examples; input schemas in extension 0', async () => {
@@ -266,7 +299,9 @@ describe('the card over HTTP', () => {
       bearer: { httpAuthSecurityScheme: expect.objectContaining({ scheme: 'Bearer' }) },
       apiKey: { apiKeySecurityScheme: expect.objectContaining({ location: 'header', name: 'X-API-Key' }) },
       oauth2: {
-        oauth2SecurityScheme: expect.objectContaining({ oauth2MetadataUrl: `${BASE_URL}/.well-known/oauth-authorization-server` }),
+        oauth2SecurityScheme: expect.objectContaining({
+          oauth2MetadataUrl: `${BASE_URL}/.well-known/oauth-authorization-server`,
+        }),
       },
     });
     expect(json.securityRequirements).toEqual([
@@ -277,8 +312,15 @@ describe('the card over HTTP', () => {
     expect(json.defaultInputModes).toEqual(['application/json']);
     for (const op of t.app.registry.all) {
       const skill = json.skills.find((s: any) => s.id === op.name);
-      expect(skill).toMatchObject({ id: op.name, name: op.title, description: op.description, tags: [op.domain ?? 'account'] });
-      expect(skill.examples.map((e: string) => JSON.parse(e))).toEqual(op.examples.map((e) => ({ skill: op.name, input: e.input })));
+      expect(skill).toMatchObject({
+        id: op.name,
+        name: op.title,
+        description: op.description,
+        tags: [op.domain ?? 'account'],
+      });
+      expect(skill.examples.map((e: string) => JSON.parse(e))).toEqual(
+        op.examples.map((e) => ({ skill: op.name, input: e.input })),
+      );
       expect(extension.params.inputSchemas[op.name]).toEqual(plainSchema(op.input));
     }
     // The 0.3 card carries the same skills and schemas.

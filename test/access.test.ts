@@ -13,7 +13,12 @@ afterAll(() => t.close());
 
 async function send(channel: Channel, key: string) {
   const request = dataRequest(channel, key);
-  const res = await t.app.http.inject({ method: request.method, url: request.url, headers: request.headers, payload: request.body });
+  const res = await t.app.http.inject({
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    payload: request.body,
+  });
   return answer(res.statusCode, res.headers, res.body);
 }
 
@@ -40,7 +45,11 @@ describe('authentication', () => {
     const wrong = `sk_live_${'A'.repeat(40)}`;
     expectProblem(await t.get('/v1/me', { key: wrong }), 401, 'invalid-auth');
     expectProblem(await t.get('/v1/me', { key: 'sk_live_short' }), 401, 'invalid-auth');
-    expectProblem(await t.get('/v1/me', { key: null, headers: { authorization: `Basic ${t.keys.premium}` } }), 401, 'invalid-auth');
+    expectProblem(
+      await t.get('/v1/me', { key: null, headers: { authorization: `Basic ${t.keys.premium}` } }),
+      401,
+      'invalid-auth',
+    );
   });
 
   it('says what is missing when the key is sent without "Bearer", on every channel', async () => {
@@ -77,7 +86,8 @@ describe('authentication', () => {
 
   it('refuses a revoked key at the very next request, on every channel, though its grant was just cached', async () => {
     const created = await createKey(t.store, { accountId: t.accounts.premium }, new Date(t.clock.now));
-    for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel, created.secret)), channel).toBe(true);
+    for (const channel of CHANNELS)
+      expect(isAdmitted(channel, await send(channel, created.secret)), channel).toBe(true);
     await revokeKey(t.store, created.key.id, new Date(t.clock.now));
     for (const channel of CHANNELS) expect((await send(channel, created.secret)).status, channel).toBe(401);
     expectProblem(await t.get('/v1/me', { key: created.secret }), 401, 'invalid-auth');
@@ -127,7 +137,11 @@ describe('access policy', () => {
   });
 
   it('refuses a key without the scope with 403 insufficient-scope, while me still answers', async () => {
-    expectProblem(await t.get('/v1/indicators/population', { key: t.keys.signalsOnlyScope }), 403, 'insufficient-scope');
+    expectProblem(
+      await t.get('/v1/indicators/population', { key: t.keys.signalsOnlyScope }),
+      403,
+      'insufficient-scope',
+    );
     const me = await t.get('/v1/me', { key: t.keys.signalsOnlyScope });
     expect(me.json.scopes).toEqual(['signals:read']);
   });

@@ -4,7 +4,13 @@
  * committed twice, expired and unknown quotes, licensed versus full credentials, ListTasks and CancelTask.
  */
 import { CancelTaskRequest, GetTaskRequest, ListTasksRequest, Message, Task } from '@a2a-js/sdk';
-import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_DEPLOYMENTS } from '../src/agents/demo/demo-agents.js';
 import { SKILL_IDS } from '../src/agents/skills/ids.js';
@@ -36,7 +42,13 @@ beforeEach(() => host.clock.advance(61_000));
 /** Where the demo deployments work (a place inside the service area) and a project each takes. */
 const FACTS: Record<
   string,
-  { inside: string; outside: string; excluded?: string; project: Record<string, unknown>; action: Record<string, unknown> }
+  {
+    inside: string;
+    outside: string;
+    excluded?: string;
+    project: Record<string, unknown>;
+    action: Record<string, unknown>;
+  }
 > = {
   'sol-do-norte': {
     inside: 'Braga',
@@ -61,7 +73,10 @@ async function send(
   configuration?: object,
 ) {
   host.clock.advance(1_000);
-  return clients[slug].sendMessage(skillRequest(skill, input, configuration as Record<string, unknown>), bearer(secret));
+  return clients[slug].sendMessage(
+    skillRequest(skill, input, configuration as Record<string, unknown>),
+    bearer(secret),
+  );
 }
 
 async function message(slug: string, skill: string, input: Record<string, unknown>): Promise<any> {
@@ -71,15 +86,26 @@ async function message(slug: string, skill: string, input: Record<string, unknow
 }
 
 /** Sends with returnImmediately, then polls GetTask until the state is final. */
-async function task(slug: string, skill: string, input: Record<string, unknown>, secret = host.credentials[slug].a2a): Promise<any> {
+async function task(
+  slug: string,
+  skill: string,
+  input: Record<string, unknown>,
+  secret = host.credentials[slug].a2a,
+): Promise<any> {
   const result = await send(slug, skill, input, secret, { returnImmediately: true });
   expect('status' in result, `${skill} answers with a task`).toBe(true);
   const first = Task.toJSON(result as Task) as any;
   expect(first.status.state).toMatch(/^TASK_STATE_(SUBMITTED|WORKING|COMPLETED|REJECTED|FAILED)$/);
   for (let i = 0; i < 200; i++) {
     host.clock.advance(1_000);
-    const current = Task.toJSON(await clients[slug].getTask(GetTaskRequest.fromJSON({ id: first.id }), bearer(secret))) as any;
-    if (['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 'TASK_STATE_CANCELED'].includes(current.status.state))
+    const current = Task.toJSON(
+      await clients[slug].getTask(GetTaskRequest.fromJSON({ id: first.id }), bearer(secret)),
+    ) as any;
+    if (
+      ['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 'TASK_STATE_CANCELED'].includes(
+        current.status.state,
+      )
+    )
       return current;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -89,7 +115,10 @@ async function task(slug: string, skill: string, input: Record<string, unknown>,
 function answerOf(completed: any): { data: any; text: string } {
   expect(completed.status.state, JSON.stringify(completed.status)).toBe('TASK_STATE_COMPLETED');
   const parts = completed.artifacts[0].parts;
-  return { data: parts.find((p: any) => p.data !== undefined).data, text: parts.find((p: any) => p.text !== undefined).text };
+  return {
+    data: parts.find((p: any) => p.data !== undefined).data,
+    text: parts.find((p: any) => p.text !== undefined).text,
+  };
 }
 
 function rejection(ended: any): { reason: string; detail: string } {
@@ -118,9 +147,15 @@ describe.each(SLUGS)('deployment %s', (slug) => {
   const facts = FACTS[slug];
 
   it('serves its card: every enabled skill with its input schema, the A2A endpoint, public', async () => {
-    const card = cardJson(await new DefaultAgentCardResolver({ fetchImpl: localFetch(host) }).resolve(`${AGENTS_URL}/${slug}/`));
+    const card = cardJson(
+      await new DefaultAgentCardResolver({ fetchImpl: localFetch(host) }).resolve(`${AGENTS_URL}/${slug}/`),
+    );
     expect(card.name).toBe(spec.name);
-    expect(card.supportedInterfaces[0]).toEqual({ url: `${AGENTS_URL}/${slug}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' });
+    expect(card.supportedInterfaces[0]).toEqual({
+      url: `${AGENTS_URL}/${slug}/a2a`,
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '1.0',
+    });
     const ids = card.skills.map((s: any) => s.id);
     expect(ids).toEqual(SKILL_IDS.filter((id) => spec.skills.includes(id)));
     const extension = card.capabilities.extensions[0];
@@ -187,7 +222,12 @@ describe.each(SLUGS)('deployment %s', (slug) => {
   it('assess_project_fit: a task with a typed verdict — fit, partial, no_fit — and one reason per criterion', async () => {
     const fit = answerOf(await task(slug, 'assess_project_fit', facts.project));
     expect(fit.data.verdict).toBe('fit');
-    expect(fit.data.reasons.map((r: any) => r.criterion)).toEqual(['project_type', 'service_area', 'area_m2', 'lead_time']);
+    expect(fit.data.reasons.map((r: any) => r.criterion)).toEqual([
+      'project_type',
+      'service_area',
+      'area_m2',
+      'lead_time',
+    ]);
     expect(fit.text).toMatch(/^Verdict: fit\./);
 
     const partial = answerOf(await task(slug, 'assess_project_fit', { ...facts.project, area_m2: 1_000_000 }));
@@ -195,7 +235,10 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     expect(partial.data.reasons.find((r: any) => r.criterion === 'area_m2').outcome).toBe('not_met');
 
     const soon = answerOf(
-      await task(slug, 'assess_project_fit', { ...facts.project, start_by: new Date(host.clock.now).toISOString().slice(0, 10) }),
+      await task(slug, 'assess_project_fit', {
+        ...facts.project,
+        start_by: new Date(host.clock.now).toISOString().slice(0, 10),
+      }),
     );
     expect(soon.data.verdict).toBe('partial');
     expect(soon.data.reasons.find((r: any) => r.criterion === 'lead_time').outcome).toBe('not_met');
@@ -207,18 +250,24 @@ describe.each(SLUGS)('deployment %s', (slug) => {
   });
 
   it('procurement_research_buyer: profile and contracts of one buyer in a period, every figure cited', async () => {
-    const { data, text } = answerOf(await task(slug, 'procurement_research_buyer', { buyer: 'Município de Lisboa', from: '2020-01-01' }));
+    const { data, text } = answerOf(
+      await task(slug, 'procurement_research_buyer', { buyer: 'Município de Lisboa', from: '2020-01-01' }),
+    );
     expect(data.buyer).toMatchObject({ nif: '500051070', kind: 'municipality' });
     expect(data.totals.contracts).toBeGreaterThan(0);
     expect(data.latest_contracts.length).toBeGreaterThan(0);
     const cited = citations(data);
-    expect(cited.length).toBeGreaterThanOrEqual(2 + data.by_year.length + data.top_suppliers.length + data.latest_contracts.length);
+    expect(cited.length).toBeGreaterThanOrEqual(
+      2 + data.by_year.length + data.top_suppliers.length + data.latest_contracts.length,
+    );
     for (const contract of data.latest_contracts) {
       expect(contract.citation.rest).toBe(`${BASE_URL}/v1/procurement/contracts/${contract.id}`);
       expect(contract.citation.source).toMatch(/^https?:\/\//);
     }
     // The totals are the sum of the list their citation names: the REST route gives the same contracts.
-    expect(data.totals.citation.rest).toBe(`${BASE_URL}/v1/procurement/contracts?buyer=500051070&from=2020-01-01&to=${data.period.to}`);
+    expect(data.totals.citation.rest).toBe(
+      `${BASE_URL}/v1/procurement/contracts?buyer=500051070&from=2020-01-01&to=${data.period.to}`,
+    );
     expect(data.by_year.reduce((n: number, y: any) => n + y.contracts, 0)).toBe(data.totals.contracts);
     expect(text).toMatch(/Município de Lisboa \(500051070\)/);
   });
@@ -257,13 +306,20 @@ describe.each(SLUGS)('deployment %s', (slug) => {
       expect(notice.deadline_on >= data.as_of).toBe(true);
       expect(notice.citation.rest).toMatch(/\/v1\/procurement\/announcements\?district=.+&open_only=true$/);
     }
-    const construction = answerOf(await task(slug, 'procurement_track_opportunities', { district: 'Lisboa', cpv: '45' }));
-    for (const notice of construction.data.notices) expect(notice.cpv.some((c: string) => c.startsWith('45'))).toBe(true);
+    const construction = answerOf(
+      await task(slug, 'procurement_track_opportunities', { district: 'Lisboa', cpv: '45' }),
+    );
+    for (const notice of construction.data.notices)
+      expect(notice.cpv.some((c: string) => c.startsWith('45'))).toBe(true);
   });
 
   it('prepare_action then commit_action: a quote, committed once, the same outcome on a second commit', async () => {
     const quote = answerOf(await task(slug, 'prepare_action', facts.action)).data;
-    expect(quote).toMatchObject({ action: facts.action.action, currency: 'EUR', quote_id: expect.stringMatching(/^q_/) });
+    expect(quote).toMatchObject({
+      action: facts.action.action,
+      currency: 'EUR',
+      quote_id: expect.stringMatching(/^q_/),
+    });
     expect(quote.total_eur).toBeCloseTo(quote.price_eur + quote.vat_eur, 2);
     expect(Date.parse(quote.valid_until)).toBeGreaterThan(host.clock.now);
     const first = answerOf(await task(slug, 'commit_action', { quote_id: quote.quote_id }));
@@ -277,15 +333,23 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     expect(rejection(await task(slug, 'commit_action', { quote_id: 'q_made-up' })).detail).toMatch(/Unknown quote/);
     const other = must(SLUGS.find((s) => s !== slug));
     const foreign = answerOf(await task(other, 'prepare_action', FACTS[other].action)).data;
-    expect(rejection(await task(slug, 'commit_action', { quote_id: foreign.quote_id })).detail).toMatch(/Unknown quote/);
+    expect(rejection(await task(slug, 'commit_action', { quote_id: foreign.quote_id })).detail).toMatch(
+      /Unknown quote/,
+    );
   });
 
   it('get_artifact: a released brief as a reference (a URL part), its body served there', async () => {
     const released = must(spec.artifacts.find((a) => a.released));
     const answer = await message(slug, 'get_artifact', { artifact_id: released.id });
     const url = answer.parts.find((p: any) => p.url !== undefined);
-    expect(url).toMatchObject({ url: `${AGENTS_URL}/${slug}/artifacts/${released.id}`, mediaType: released.media_type });
-    expect(answer.parts.find((p: any) => p.data !== undefined).data).toMatchObject({ id: released.id, title: released.title });
+    expect(url).toMatchObject({
+      url: `${AGENTS_URL}/${slug}/artifacts/${released.id}`,
+      mediaType: released.media_type,
+    });
+    expect(answer.parts.find((p: any) => p.data !== undefined).data).toMatchObject({
+      id: released.id,
+      title: released.title,
+    });
     const res = await fetch(url.url.replace(BASE_URL, host.address));
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(released.body);
@@ -302,7 +366,11 @@ describe.each(SLUGS)('deployment %s', (slug) => {
   });
 
   it('refuses invalid input at once (-32602 naming the field), before any task is created', async () => {
-    const error: any = await send(slug, 'assess_project_fit', { project_type: 'x', municipality: 'porto', area_m2: 'big' }).catch((e) => e);
+    const error: any = await send(slug, 'assess_project_fit', {
+      project_type: 'x',
+      municipality: 'porto',
+      area_m2: 'big',
+    }).catch((e) => e);
     expect(error.data[0].reason).toBe('VALIDATION_ERROR');
     expect(error.data[1].errors).toEqual([{ field: 'area_m2', message: 'must be number' }]);
     const unknown: any = await send(slug, 'no_such_skill', {}).catch((e) => e);
@@ -320,13 +388,19 @@ describe('licensed (marketplace) credentials', () => {
     const licensed = cardJson(await clients[slug].getAgentCard(bearer(host.credentials[slug].licensedA2a)));
     const full = cardJson(await clients[slug].getAgentCard(bearer(host.credentials[slug].a2a)));
     expect(full.skills.map((s: any) => s.id)).toEqual([...SKILL_IDS]);
-    expect(licensed.skills.map((s: any) => s.id)).toEqual(SKILL_IDS.filter((id) => !['prepare_action', 'commit_action'].includes(id)));
-    expect(Object.keys(licensed.capabilities.extensions[0].params.inputSchemas)).toEqual(licensed.skills.map((s: any) => s.id));
+    expect(licensed.skills.map((s: any) => s.id)).toEqual(
+      SKILL_IDS.filter((id) => !['prepare_action', 'commit_action'].includes(id)),
+    );
+    expect(Object.keys(licensed.capabilities.extensions[0].params.inputSchemas)).toEqual(
+      licensed.skills.map((s: any) => s.id),
+    );
   });
 
   it('call read skills, and are refused actions with -32004 INSUFFICIENT_SCOPE', async () => {
     const secret = host.credentials[slug].licensedA2a;
-    const read = Message.toJSON((await send(slug, 'check_service_area', { municipality: 'Porto' }, secret)) as Message) as any;
+    const read = Message.toJSON(
+      (await send(slug, 'check_service_area', { municipality: 'Porto' }, secret)) as Message,
+    ) as any;
     expect(read.parts[0].data.inside).toBe(true);
     expect(answerOf(await task(slug, 'assess_project_fit', FACTS[slug].project, secret)).data.verdict).toBe('fit');
     const error: any = await send(slug, 'prepare_action', FACTS[slug].action, secret).catch((e) => e);
@@ -343,9 +417,9 @@ describe('tasks belong to their credential', () => {
     const other = bearer(host.credentials[slug].a2a);
     const error: any = await clients[slug].getTask(GetTaskRequest.fromJSON({ id: mine.id }), other).catch((e) => e);
     expect(error.name).toBe('TaskNotFoundError');
-    expect((await clients[slug].cancelTask(CancelTaskRequest.fromJSON({ id: mine.id }), other).catch((e) => e)).name).toBe(
-      'TaskNotFoundError',
-    );
+    expect(
+      (await clients[slug].cancelTask(CancelTaskRequest.fromJSON({ id: mine.id }), other).catch((e) => e)).name,
+    ).toBe('TaskNotFoundError');
 
     const secret = host.credentials[slug].licensedA2a;
     for (let i = 0; i < 4; i++) await task(slug, 'assess_project_fit', FACTS[slug].project, secret);
@@ -374,7 +448,9 @@ describe('tasks belong to their credential', () => {
     const secret = host.credentials[slug].licensedA2a;
     const rejected = await task(slug, 'procurement_compare_contractsers', { dimension: 'contracts' }, secret);
     const list = async (params: Record<string, unknown>) =>
-      (await clients[slug].listTasks(ListTasksRequest.fromJSON(params), bearer(secret))).tasks.map((t) => Task.toJSON(t) as any);
+      (await clients[slug].listTasks(ListTasksRequest.fromJSON(params), bearer(secret))).tasks.map(
+        (t) => Task.toJSON(t) as any,
+      );
     host.clock.advance(1_000);
     const onlyRejected = await list({ status: 'TASK_STATE_REJECTED' });
     expect(onlyRejected.map((t) => t.id)).toEqual([rejected.id]);
@@ -398,11 +474,14 @@ describe('tasks belong to their credential', () => {
 describe('expired quotes (the clock moves 91 days on: last in this file)', () => {
   it('an expired quote is rejected; a quote committed before it expired still answers the same outcome', async () => {
     const pending: Record<string, string> = {};
-    for (const slug of SLUGS) pending[slug] = answerOf(await task(slug, 'prepare_action', FACTS[slug].action)).data.quote_id;
+    for (const slug of SLUGS)
+      pending[slug] = answerOf(await task(slug, 'prepare_action', FACTS[slug].action)).data.quote_id;
     host.clock.advance(91 * 86_400_000);
     for (const slug of SLUGS) {
       expect(rejection(await task(slug, 'commit_action', { quote_id: pending[slug] })).detail).toMatch(/expired/);
-      expect(answerOf(await task(slug, 'commit_action', { quote_id: committed[slug].quoteId })).data).toEqual(committed[slug].outcome);
+      expect(answerOf(await task(slug, 'commit_action', { quote_id: committed[slug].quoteId })).data).toEqual(
+        committed[slug].outcome,
+      );
     }
   });
 });

@@ -56,7 +56,11 @@ function mcp(slug: string, secret: string | null) {
 }
 
 function card(slug: string) {
-  return host.app.http.inject({ method: 'GET', url: `/agents/${slug}/.well-known/agent-card.json`, headers: { 'a2a-version': '1.0' } });
+  return host.app.http.inject({
+    method: 'GET',
+    url: `/agents/${slug}/.well-known/agent-card.json`,
+    headers: { 'a2a-version': '1.0' },
+  });
 }
 
 /** A 404 whose JSON-RPC body carries the not-found problem. */
@@ -75,7 +79,8 @@ describe('404', () => {
   });
 
   it('a deployment not live: in draft, and paused (then live again)', async () => {
-    const draft = (await createCredential(host.store, { slug: 'draft-co', channel: 'a2a' }, new Date(host.clock.now))).secret;
+    const draft = (await createCredential(host.store, { slug: 'draft-co', channel: 'a2a' }, new Date(host.clock.now)))
+      .secret;
     expect((await card('draft-co')).statusCode).toBe(404);
     expectNotFound(await a2a('draft-co', draft));
 
@@ -99,17 +104,20 @@ describe('404', () => {
   it('a credential of the other channel, and a deployment without the MCP channel', async () => {
     expectNotFound(await a2a(SOL, host.credentials[SOL].mcp));
     expectNotFound(await mcp(SOL, host.credentials[SOL].a2a));
-    const a2aOnly = (await createCredential(host.store, { slug: 'a2a-only', channel: 'a2a' }, new Date(host.clock.now))).secret;
+    const a2aOnly = (await createCredential(host.store, { slug: 'a2a-only', channel: 'a2a' }, new Date(host.clock.now)))
+      .secret;
     expect((await a2a('a2a-only', a2aOnly)).statusCode).toBe(200);
     expectNotFound(await mcp('a2a-only', a2aOnly));
-    await expect(createCredential(host.store, { slug: 'a2a-only', channel: 'mcp' }, new Date(host.clock.now))).rejects.toThrow(
-      /does not enable the mcp channel/,
-    );
+    await expect(
+      createCredential(host.store, { slug: 'a2a-only', channel: 'mcp' }, new Date(host.clock.now)),
+    ).rejects.toThrow(/does not enable the mcp channel/);
   });
 
   it('through the SDK client: the wrong deployment’s credential fails the call', async () => {
     const client = await a2aClient(host, SOL);
-    const error: any = await client.getTask(GetTaskRequest.fromJSON({ id: 'x' }), bearer(host.credentials[ATLAS].a2a)).catch((e) => e);
+    const error: any = await client
+      .getTask(GetTaskRequest.fromJSON({ id: 'x' }), bearer(host.credentials[ATLAS].a2a))
+      .catch((e) => e);
     expect(error).toBeInstanceOf(Error);
     expect(String(error.message)).toMatch(/No live agent/);
   });
@@ -128,7 +136,12 @@ describe('401 and 403', () => {
   });
 
   it('a data-service API key is not an agent credential', async () => {
-    const account = await host.store.createAccount({ name: 'x', plan_code: 'premium', beta: false, now: new Date().toISOString() });
+    const account = await host.store.createAccount({
+      name: 'x',
+      plan_code: 'premium',
+      beta: false,
+      now: new Date().toISOString(),
+    });
     const { createKey } = await import('../src/admin/keys.js');
     const key = (await createKey(host.store, { accountId: account.id }, new Date())).secret;
     expect((await a2a(SOL, key)).statusCode).toBe(401);
@@ -141,7 +154,8 @@ describe('401 and 403', () => {
 
 describe('limits', () => {
   it('60 requests a minute per credential, then 429 with Retry-After; another credential still passes', async () => {
-    const secret = (await createCredential(host.store, { slug: ATLAS, channel: 'a2a' }, new Date(host.clock.now))).secret;
+    const secret = (await createCredential(host.store, { slug: ATLAS, channel: 'a2a' }, new Date(host.clock.now)))
+      .secret;
     for (let i = 0; i < 60; i++) expect((await a2a(ATLAS, secret)).statusCode).toBe(200);
     const refused = await a2a(ATLAS, secret);
     expect(refused.statusCode).toBe(429);
@@ -154,7 +168,8 @@ describe('limits', () => {
 
   it('200 a minute per deployment, shared by its A2A and MCP channels', async () => {
     const now = new Date(host.clock.now);
-    const make = async (channel: 'a2a' | 'mcp') => (await createCredential(host.store, { slug: SOL, channel }, now)).secret;
+    const make = async (channel: 'a2a' | 'mcp') =>
+      (await createCredential(host.store, { slug: SOL, channel }, now)).secret;
     const a2aCredentials = [await make('a2a'), await make('a2a')];
     const mcpCredentials = [await make('mcp'), await make('mcp')];
     for (let i = 0; i < 50; i++) {

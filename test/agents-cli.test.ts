@@ -29,7 +29,12 @@ let copy: ReturnType<typeof copyDemoStore>;
 beforeAll(async () => {
   copy = copyDemoStore();
   dbPath = copy.dbPath;
-  reference = new ReferenceData({ version: 0, municipalities: await copy.store.listMunicipalities(), indicators: [], betaGates: [] });
+  reference = new ReferenceData({
+    version: 0,
+    municipalities: await copy.store.listMunicipalities(),
+    indicators: [],
+    betaGates: [],
+  });
 });
 afterAll(async () => {
   vi.restoreAllMocks();
@@ -39,7 +44,10 @@ afterAll(async () => {
 /** Runs `munidata [--json] agents …`; returns what it printed, or throws what it threw. */
 async function run(...args: string[]): Promise<string> {
   const program = new Command('munidata').option('--json', '', false).exitOverride();
-  const cli = cliContext(loadConfig({ BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' }), () => program.opts().json === true);
+  const cli = cliContext(
+    loadConfig({ BASE_URL, ...storeEnv(dbPath), LOG_LEVEL: 'silent' }),
+    () => program.opts().json === true,
+  );
   registerAgentsCommands(program, cli);
   let out = '';
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -142,12 +150,12 @@ describe('munidata agents', () => {
     await expect(run('agents', 'create', path)).rejects.toThrow(/exists already/);
     expect(await run('agents', 'publish', 'acme-eng')).toMatch(/status live, revision 2/);
     expect(await run('agents', 'pause', 'acme-eng')).toMatch(/status paused, revision 3/);
-    expect(await run('agents', 'update', file('acme2.json', JSON.stringify({ ...SPEC, name: 'Acme engineering 2' })))).toMatch(
-      /Updated deployment "acme-eng" \(Acme engineering 2\), status paused, revision 4/,
-    );
-    await expect(run('agents', 'update', file('other.json', JSON.stringify({ ...SPEC, slug: 'nobody' })))).rejects.toThrow(
-      /No deployment with slug "nobody"/,
-    );
+    expect(
+      await run('agents', 'update', file('acme2.json', JSON.stringify({ ...SPEC, name: 'Acme engineering 2' }))),
+    ).toMatch(/Updated deployment "acme-eng" \(Acme engineering 2\), status paused, revision 4/);
+    await expect(
+      run('agents', 'update', file('other.json', JSON.stringify({ ...SPEC, slug: 'nobody' }))),
+    ).rejects.toThrow(/No deployment with slug "nobody"/);
     const list = JSON.parse(await run('--json', 'agents', 'list'));
     expect(list.find((d: any) => d.slug === 'acme-eng')).toMatchObject({
       status: 'paused',
@@ -161,7 +169,17 @@ describe('munidata agents', () => {
 
   it('credentials: created once (stored hashed), listed without secrets, revoked', async () => {
     const created = JSON.parse(
-      await run('--json', 'agents', 'credentials', 'create', '--deployment', 'acme-eng', '--channel', 'mcp', '--licensed'),
+      await run(
+        '--json',
+        'agents',
+        'credentials',
+        'create',
+        '--deployment',
+        'acme-eng',
+        '--channel',
+        'mcp',
+        '--licensed',
+      ),
     );
     expect(created).toMatchObject({
       channel: 'mcp',
@@ -170,8 +188,12 @@ describe('munidata agents', () => {
       secret: expect.stringMatching(/^sk_live_[A-Za-z0-9]{46}$/),
     });
     const human = await run('agents', 'credentials', 'create', '--deployment', 'acme-eng', '--channel', 'a2a');
-    expect(human).toMatch(/Created a2a credential \d+ for "acme-eng"\.\n\n {2}sk_live_\w{46}\n\nThis secret is shown once/);
-    await expect(run('agents', 'credentials', 'create', '--deployment', 'acme-eng', '--channel', 'smtp')).rejects.toThrow(/a2a or mcp/);
+    expect(human).toMatch(
+      /Created a2a credential \d+ for "acme-eng"\.\n\n {2}sk_live_\w{46}\n\nThis secret is shown once/,
+    );
+    await expect(
+      run('agents', 'credentials', 'create', '--deployment', 'acme-eng', '--channel', 'smtp'),
+    ).rejects.toThrow(/a2a or mcp/);
 
     const listed = await run('agents', 'credentials', 'list', '--deployment', 'acme-eng');
     expect(listed).not.toContain(created.secret);
@@ -182,7 +204,9 @@ describe('munidata agents', () => {
     expect(stored?.hash).toBe(hashSecret(created.secret));
     await store.close();
 
-    expect(await run('agents', 'credentials', 'revoke', String(created.id))).toBe(`Revoked credential ${created.id}.\n`);
+    expect(await run('agents', 'credentials', 'revoke', String(created.id))).toBe(
+      `Revoked credential ${created.id}.\n`,
+    );
     await expect(run('agents', 'credentials', 'revoke', String(created.id))).rejects.toThrow(/revoked already/);
   });
 });

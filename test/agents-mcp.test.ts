@@ -63,7 +63,10 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     );
     expect(area.inside).toBe(true);
     const knowledge = structured(
-      (await client.callTool({ name: 'search_knowledge', arguments: { q: spec.knowledge[1].title.split(' ')[0] } })) as CallToolResult,
+      (await client.callTool({
+        name: 'search_knowledge',
+        arguments: { q: spec.knowledge[1].title.split(' ')[0] },
+      })) as CallToolResult,
     );
     expect(knowledge.items.map((i: any) => i.id)).toContain(spec.knowledge[1].id);
     host.clock.advance(10_000);
@@ -90,9 +93,16 @@ describe.each(SLUGS)('deployment %s', (slug) => {
 
   it('answers failed calls as isError results with the problem document; an unknown tool is -32602', async () => {
     const client = await mcpClient(host, slug, host.credentials[slug].mcp);
-    const bad = (await client.callTool({ name: 'check_service_area', arguments: { municipality: 'Atlantis' } })) as CallToolResult;
+    const bad = (await client.callTool({
+      name: 'check_service_area',
+      arguments: { municipality: 'Atlantis' },
+    })) as CallToolResult;
     expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({ status: 422, errors: [{ field: 'municipality' }], instance: `/agents/${slug}/mcp` });
+    expect(bad.structuredContent).toMatchObject({
+      status: 422,
+      errors: [{ field: 'municipality' }],
+      instance: `/agents/${slug}/mcp`,
+    });
     const unknownBuyer = (await client.callTool({
       name: 'procurement_research_buyer',
       arguments: { buyer: '999999999' },
@@ -135,7 +145,10 @@ describe('the same protocol rules as /mcp', () => {
     expect(get.headers.allow).toBe('POST');
     const unsupported = await post({ 'mcp-protocol-version': '2024-11-05' }, { jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(unsupported.statusCode).toBe(400);
-    expect(unsupported.json().error).toMatchObject({ code: -32022, data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18'] } });
+    expect(unsupported.json().error).toMatchObject({
+      code: -32022,
+      data: { supported: ['2026-07-28', '2025-11-25', '2025-06-18'] },
+    });
     const ping = await post({ 'mcp-protocol-version': '2025-06-18' }, { jsonrpc: '2.0', id: 2, method: 'ping' });
     expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
     expect(ping.headers['ratelimit-policy']).toBe('"credential";q=60;w=60, "deployment";q=200;w=60');

@@ -45,7 +45,11 @@ async function submit(host: AgentHostApp): Promise<string> {
   const res = await host.app.http.inject({
     method: 'POST',
     url: `/agents/${SLUG}/a2a`,
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', authorization: `Bearer ${host.credentials[SLUG].a2a}` },
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      authorization: `Bearer ${host.credentials[SLUG].a2a}`,
+    },
     payload: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
@@ -73,7 +77,10 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 }
 
 const state = async (store: Store, id: string) => (await store.agents.getAgentTask(id))?.state;
-/** Closed last first; a copied store is closed after the stores reopened on it (on PostgreSQL closing it drops the database). */
+/**
+ * Closed last first; a copied store is closed after the stores reopened on it (on PostgreSQL closing it drops the
+ * database).
+ */
 const opened: { close(): Promise<void> }[] = [];
 afterAll(async () => {
   for (const item of opened.reverse()) await item.close().catch(() => {});
@@ -105,7 +112,10 @@ describe('a restart with tasks in flight', () => {
       agents: { taskHooks: count.hooks },
     });
     opened.push(second);
-    await until('b and c COMPLETED', async () => (await state(store, b)) === 'COMPLETED' && (await state(store, c)) === 'COMPLETED');
+    await until(
+      'b and c COMPLETED',
+      async () => (await state(store, b)) === 'COMPLETED' && (await state(store, c)) === 'COMPLETED',
+    );
     expect(Object.fromEntries(count.runs)).toEqual({ [a]: 1, [b]: 1, [c]: 1 });
     const done = (await store.agents.getAgentTask(b)) as AgentTaskRecord;
     expect(JSON.parse(done.result as string).data.verdict).toBe('fit');
@@ -139,7 +149,10 @@ describe('a restart with tasks in flight', () => {
     opened.push(dying.store);
     const release = count.holdNext(); // not released before the take-over: the process is as good as dead
     const id = await submit(dying);
-    await until('WORKING in the dying process', async () => (await state(dying.store, id)) === 'WORKING' && count.runs.get(id) === 1);
+    await until(
+      'WORKING in the dying process',
+      async () => (await state(dying.store, id)) === 'WORKING' && count.runs.get(id) === 1,
+    );
 
     const store = openStoreAt(dying.dbPath);
     const survivor = await startAgentHost({

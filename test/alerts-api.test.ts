@@ -63,7 +63,9 @@ afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
 
 const instant = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
-/** The start of a window of `days` days, as the fixture's matches see it (they are days apart: minutes do not matter). */
+/**
+ * The start of a window of `days` days, as the fixture's matches see it (they are days apart: minutes do not matter).
+ */
 const daysAgo = (days: number) => seededAt - days * DAY_MS;
 
 /** Every page of a list, over small pages; checks no item comes twice. */
@@ -80,10 +82,15 @@ async function all(path: string, key: string, limit = 5): Promise<any[]> {
 function expectMatches(items: any[], expected: FixtureMatch[]): void {
   expect(expected.length).toBeGreaterThan(0);
   expect(items.map((i) => i.title).sort()).toEqual(expected.map((m) => m.title).sort());
-  expect(items.map((i) => i.matched_at)).toEqual(expected.map((m) => m.matched_at).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)));
+  expect(items.map((i) => i.matched_at)).toEqual(
+    expected.map((m) => m.matched_at).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)),
+  );
   for (let i = 1; i < items.length; i++) {
     const [a, b] = [items[i - 1], items[i]];
-    expect(a.matched_at > b.matched_at || (a.matched_at === b.matched_at && a.id > b.id), `${a.title} before ${b.title}`).toBe(true);
+    expect(
+      a.matched_at > b.matched_at || (a.matched_at === b.matched_at && a.id > b.id),
+      `${a.title} before ${b.title}`,
+    ).toBe(true);
   }
 }
 
@@ -115,7 +122,11 @@ describe('alert_rules', () => {
       template_id: null,
       created_at: instant(seededAt),
     });
-    expect(byId.get(premium.templateRuleId)).toMatchObject({ matcher_type: 'signal_type', target_scope: 'national', municipality_ids: [] });
+    expect(byId.get(premium.templateRuleId)).toMatchObject({
+      matcher_type: 'signal_type',
+      target_scope: 'national',
+      municipality_ids: [],
+    });
     expect((byId.get(premium.templateRuleId) as any).template_id).toEqual(expect.any(Number));
     expect(byId.get(premium.disabledRuleId)).toMatchObject({ enabled: false, source_types: [] });
   });
@@ -134,7 +145,9 @@ describe('alert_matches', () => {
     // 364 days ago is in, 366 is out; two matches of one rule share an instant.
     expect(items.some((i) => i.title === 'premium match 0-11')).toBe(true);
     expect(items.some((i) => i.title === 'premium match 0-12')).toBe(false);
-    expect(items.filter((i) => i.matched_at === items.find((x) => x.title === 'premium match 0-2').matched_at)).toHaveLength(2);
+    expect(
+      items.filter((i) => i.matched_at === items.find((x) => x.title === 'premium match 0-2').matched_at),
+    ).toHaveLength(2);
   });
 
   it("never shows another account's matches", async () => {
@@ -161,7 +174,13 @@ describe('alert_matches', () => {
         case_id: null,
       });
       if (m.judge) {
-        expect(Object.keys(item.judge).sort()).toEqual(['action_type', 'confidence', 'is_direct_action', 'why_en', 'why_pt']);
+        expect(Object.keys(item.judge).sort()).toEqual([
+          'action_type',
+          'confidence',
+          'is_direct_action',
+          'why_en',
+          'why_pt',
+        ]);
         expect(item.judge).toMatchObject({ action_type: 'tender', why_pt: 'É um concurso.', confidence: 0.8 });
       }
     }
@@ -222,7 +241,10 @@ describe('alert_matches', () => {
       window.filter((m) => m.status === 'matched'),
     );
     expectMatches(
-      await all(`/v1/alert-matches?rule=${rule}&status=matched&municipality=190&since=${instant(daysAgo(50))}`, t.keys.premium),
+      await all(
+        `/v1/alert-matches?rule=${rule}&status=matched&municipality=190&since=${instant(daysAgo(50))}`,
+        t.keys.premium,
+      ),
       within(premium, 50).filter((m) => m.rule_id === rule && m.status === 'matched' && m.municipality_id === 190),
     );
   });
@@ -264,7 +286,11 @@ describe('alert_matches', () => {
     expectProblem(await t.get('/v1/alert-matches?cursor=Zm9yZ2Vk'), 400, 'invalid-cursor');
     const first = await t.get('/v1/alert-matches?status=matched&limit=2');
     expect(first.json.has_more).toBe(true);
-    expectProblem(await t.get(`/v1/alert-matches?status=dismissed&limit=2&cursor=${first.json.next_cursor}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/alert-matches?status=dismissed&limit=2&cursor=${first.json.next_cursor}`),
+      400,
+      'invalid-cursor',
+    );
   });
 });
 
@@ -272,7 +298,8 @@ describe('access to the alerts domain', () => {
   const routes = ['/v1/alert-rules', '/v1/alert-matches'];
 
   it('refuses a key without alerts:read with 403 insufficient-scope', async () => {
-    for (const route of routes) expectProblem(await t.get(route, { key: t.keys.signalsOnlyScope }), 403, 'insufficient-scope');
+    for (const route of routes)
+      expectProblem(await t.get(route, { key: t.keys.signalsOnlyScope }), 403, 'insufficient-scope');
   });
 
   it('refuses a plan without the alerts domain with 403 domain-not-in-plan', async () => {
@@ -283,7 +310,11 @@ describe('access to the alerts domain', () => {
   });
 
   it('serves a key with only alerts:read', async () => {
-    const key = (await createKey(t.store, { accountId: t.accounts.premium, scopes: ['alerts:read'] }, new Date(t.clock.now))).secret;
-    expect((await t.get('/v1/alert-rules', { key })).json.items.map((r: any) => r.id)).toEqual([...premium.ruleIds].sort((a, b) => a - b));
+    const key = (
+      await createKey(t.store, { accountId: t.accounts.premium, scopes: ['alerts:read'] }, new Date(t.clock.now))
+    ).secret;
+    expect((await t.get('/v1/alert-rules', { key })).json.items.map((r: any) => r.id)).toEqual(
+      [...premium.ruleIds].sort((a, b) => a - b),
+    );
   });
 });

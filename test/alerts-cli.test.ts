@@ -11,7 +11,14 @@ import type { CliContext } from '../src/cli/context.js';
 import type { Config } from '../src/config.js';
 import { ensureDemoAlertRules } from '../src/demo/demo-alert-rules.js';
 import type { Store } from '../src/store/store.js';
-import { EVORA, LISBOA, SOURCE, WATCHED_SUPPLIER, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
+import {
+  EVORA,
+  LISBOA,
+  SOURCE,
+  WATCHED_SUPPLIER,
+  writeFixtureSignals,
+  writeProcurementFixture,
+} from './helpers/alert-fixture.js';
 import { withCheckDigit } from './helpers/procurement-fixture.js';
 import { municipalitiesFromFile } from './helpers/reference-files.js';
 import { copyDemoStore } from './helpers/test-app.js';
@@ -26,7 +33,11 @@ async function run(...args: string[]): Promise<any> {
     .option('--json', 'JSON', false)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  const cli: CliContext = { config: {} as Config, json: () => program.opts().json === true, withStore: (work) => work(store) };
+  const cli: CliContext = {
+    config: {} as Config,
+    json: () => program.opts().json === true,
+    withStore: (work) => work(store),
+  };
   registerAlertCommands(program, cli);
   const printed: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -145,7 +156,11 @@ describe('alerts rule create', () => {
       .filter((m) => m.district === 'Évora')
       .map((m) => m.id);
     expect(evoraDistrict.length).toBeGreaterThan(5);
-    expect(rule).toMatchObject({ params: { nifs: [WATCHED_SUPPLIER.nif] }, target_scope: 'district', district: 'Évora' });
+    expect(rule).toMatchObject({
+      params: { nifs: [WATCHED_SUPPLIER.nif] },
+      target_scope: 'district',
+      district: 'Évora',
+    });
     expect([...rule.municipality_ids].sort()).toEqual([...evoraDistrict].sort());
   });
 
@@ -186,14 +201,23 @@ describe('alerts rule create', () => {
   const create = (...extra: string[]) => ['alerts', 'rule', 'create', '--account', 'ACCOUNT', '--name', 'R', ...extra];
   const withAccount = (args: string[]) => args.map((a) => (a === 'ACCOUNT' ? String(account) : a));
   it.each([
-    [['alerts', 'rule', 'create', '--account', '999999', '--name', 'R', '--type', 'cpv', '--cpv', '45'], 'No account with id 999999.'],
-    [create('--type', 'regex'), 'Unknown matcher type "regex". Types: keyword, cpv, entity, signal_type, indicator_threshold.'],
+    [
+      ['alerts', 'rule', 'create', '--account', '999999', '--name', 'R', '--type', 'cpv', '--cpv', '45'],
+      'No account with id 999999.',
+    ],
+    [
+      create('--type', 'regex'),
+      'Unknown matcher type "regex". Types: keyword, cpv, entity, signal_type, indicator_threshold.',
+    ],
     [create('--type', 'keyword'), 'A keyword rule needs at least one --keyword.'],
     [create('--type', 'keyword', '--keyword', 'a'), '--keyword "a" has no word of two characters or more.'],
     [create('--type', 'keyword', '--keyword', 'obras', '--cpv', '45'), '--cpv is for --type cpv, not keyword.'],
     [create('--type', 'cpv'), 'A cpv rule needs at least one --cpv prefix (e.g. --cpv 45).'],
     [create('--type', 'cpv', '--cpv', '45x'), '--cpv "45x" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).'],
-    [create('--type', 'cpv', '--cpv', '452331401'), '--cpv "452331401" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).'],
+    [
+      create('--type', 'cpv', '--cpv', '452331401'),
+      '--cpv "452331401" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).',
+    ],
     [create('--type', 'entity'), 'An entity rule needs at least one --nif.'],
     [create('--type', 'entity', '--nif', '12345'), '--nif "12345" is not a Portuguese tax number (nine digits).'],
     [create('--type', 'entity', '--nif', '529900170'), '--nif 529900170 fails the check digit: check the number.'],
@@ -234,7 +258,10 @@ describe('alerts rule create', () => {
       create('--type', 'cpv', '--cpv', '45', '--municipality', 'lisboa', '--district', 'Porto'),
       'Give --municipality or --district, not both.',
     ],
-    [create('--type', 'cpv', '--cpv', '45', '--district', 'Atlântida'), 'No district "Atlântida". Districts: Aveiro, Beja,'],
+    [
+      create('--type', 'cpv', '--cpv', '45', '--district', 'Atlântida'),
+      'No district "Atlântida". Districts: Aveiro, Beja,',
+    ],
     [
       ['alerts', 'rule', 'create', '--account', 'ACCOUNT', '--name', '   ', '--type', 'cpv', '--cpv', '45'],
       'A rule needs a name (--name).',
@@ -256,13 +283,27 @@ describe('alerts rule create', () => {
 
 describe('alerts rule list, enable, disable', () => {
   it("lists an account's rules only, by id", async () => {
-    const mine = await run('alerts', 'rule', 'create', '--account', String(other), '--name', 'Só minha', '--type', 'cpv', '--cpv', '72');
+    const mine = await run(
+      'alerts',
+      'rule',
+      'create',
+      '--account',
+      String(other),
+      '--name',
+      'Só minha',
+      '--type',
+      'cpv',
+      '--cpv',
+      '72',
+    );
     const rules = await run('alerts', 'rule', 'list', '--account', String(other));
     expect(rules.map((r: { id: number }) => r.id)).toEqual([mine.id]);
     const ofAccount = await run('alerts', 'rule', 'list', '--account', String(account));
     expect(ofAccount.length).toBeGreaterThan(3);
     expect(ofAccount.every((r: { account_id: number }) => r.account_id === account)).toBe(true);
-    expect(ofAccount.map((r: { id: number }) => r.id)).toEqual([...ofAccount.map((r: { id: number }) => r.id)].sort((a, b) => a - b));
+    expect(ofAccount.map((r: { id: number }) => r.id)).toEqual(
+      [...ofAccount.map((r: { id: number }) => r.id)].sort((a, b) => a - b),
+    );
     expect(await refusal('alerts', 'rule', 'list', '--account', '999999')).toBe('No account with id 999999.');
   });
 
@@ -311,7 +352,16 @@ describe('alerts templates and subscribe', () => {
   it("subscribes with the template's matcher, once per place", async () => {
     const templates = await run('alerts', 'templates');
     const template = templates.find((t: { key: string }) => t.key === 'open-tenders-it');
-    const rule = await run('alerts', 'subscribe', '--account', String(other), '--template', 'open-tenders-it', '--district', 'Braga');
+    const rule = await run(
+      'alerts',
+      'subscribe',
+      '--account',
+      String(other),
+      '--template',
+      'open-tenders-it',
+      '--district',
+      'Braga',
+    );
     expect(rule).toMatchObject({
       account_id: other,
       template_id: template.id,
@@ -322,18 +372,38 @@ describe('alerts templates and subscribe', () => {
       target_scope: 'district',
       district: 'Braga',
     });
-    expect(await refusal('alerts', 'subscribe', '--account', String(other), '--template', 'open-tenders-it', '--district', 'braga')).toBe(
-      `Account ${other} already has this subscription: rule ${rule.id}.`,
-    );
+    expect(
+      await refusal(
+        'alerts',
+        'subscribe',
+        '--account',
+        String(other),
+        '--template',
+        'open-tenders-it',
+        '--district',
+        'braga',
+      ),
+    ).toBe(`Account ${other} already has this subscription: rule ${rule.id}.`);
     // Another place is another subscription.
     const national = await run('alerts', 'subscribe', '--account', String(other), '--template', 'open-tenders-it');
     expect(national).toMatchObject({ template_id: template.id, name: template.name, target_scope: 'national' });
     expect(await refusal('alerts', 'subscribe', '--account', String(other), '--template', 'nope')).toMatch(
       /^No subscription template "nope". Templates: open-tenders-construction, /,
     );
-    expect(await refusal('alerts', 'subscribe', '--account', '999999', '--template', 'open-tenders-it')).toBe('No account with id 999999.');
+    expect(await refusal('alerts', 'subscribe', '--account', '999999', '--template', 'open-tenders-it')).toBe(
+      'No account with id 999999.',
+    );
     expect(
-      await refusal('alerts', 'subscribe', '--account', String(other), '--template', 'open-tenders-it', '--municipality', 'xpto'),
+      await refusal(
+        'alerts',
+        'subscribe',
+        '--account',
+        String(other),
+        '--template',
+        'open-tenders-it',
+        '--municipality',
+        'xpto',
+      ),
     ).toContain('No municipality "xpto"');
   });
 });
@@ -343,7 +413,9 @@ describe('alerts match and dismiss', () => {
     const now = new Date();
     await writeProcurementFixture(store, now);
     await writeFixtureSignals(store, now);
-    const account3 = (await store.createAccount({ name: 'Subscritor', plan_code: 'premium', beta: false, now: now.toISOString() })).id;
+    const account3 = (
+      await store.createAccount({ name: 'Subscritor', plan_code: 'premium', beta: false, now: now.toISOString() })
+    ).id;
     const rule = await run(
       'alerts',
       'subscribe',
@@ -356,21 +428,41 @@ describe('alerts match and dismiss', () => {
     );
     const summary = await run('alerts', 'match');
     expect(summary.matched).toBeGreaterThan(0);
-    const matches = await store.listAlertMatches({ accountId: account3, since: '1970-01-01T00:00:00Z' }, { limit: 200 });
+    const matches = await store.listAlertMatches(
+      { accountId: account3, since: '1970-01-01T00:00:00Z' },
+      { limit: 200 },
+    );
     const [closing] = await store.getSignalsByKeys([`procurement:deadline_closing:${SOURCE}:ZEP-1/2026`]);
     expect(matches.map((m) => m.item_key)).toEqual([`signal:${closing.id}`]);
     expect(matches[0]).toMatchObject({ rule_id: rule.id, status: 'matched', municipality_id: EVORA.id });
 
     expect(await run('alerts', 'match')).toMatchObject({ matched: 0 });
-    expect(await run('alerts', 'dismiss', String(matches[0].id))).toMatchObject({ id: matches[0].id, status: 'dismissed' });
+    expect(await run('alerts', 'dismiss', String(matches[0].id))).toMatchObject({
+      id: matches[0].id,
+      status: 'dismissed',
+    });
     expect((await store.getAlertMatch(matches[0].id))?.status).toBe('dismissed');
-    expect(await refusal('alerts', 'dismiss', String(matches[0].id))).toBe(`Alert match ${matches[0].id} is already dismissed.`);
+    expect(await refusal('alerts', 'dismiss', String(matches[0].id))).toBe(
+      `Alert match ${matches[0].id} is already dismissed.`,
+    );
     expect(await refusal('alerts', 'dismiss', '999999')).toBe('No alert match with id 999999.');
   });
 
   it('a valid NIF is any nine digits with the right check digit', async () => {
     const nif = withCheckDigit('12345678');
-    const rule = await run('alerts', 'rule', 'create', '--account', String(account), '--name', 'Pessoa', '--type', 'entity', '--nif', nif);
+    const rule = await run(
+      'alerts',
+      'rule',
+      'create',
+      '--account',
+      String(account),
+      '--name',
+      'Pessoa',
+      '--type',
+      'entity',
+      '--nif',
+      nif,
+    );
     expect(rule.params).toEqual({ nifs: [nif] });
   });
 });
@@ -378,11 +470,15 @@ describe('alerts match and dismiss', () => {
 describe('the demo rules', () => {
   it('five subscriptions and one rule of each matcher type, created once, that match the demo data', async () => {
     const now = new Date();
-    const demo = (await store.createAccount({ name: 'Demo de alertas', plan_code: 'premium', beta: false, now: now.toISOString() })).id;
+    const demo = (
+      await store.createAccount({ name: 'Demo de alertas', plan_code: 'premium', beta: false, now: now.toISOString() })
+    ).id;
     const rules = await ensureDemoAlertRules(store, demo, now);
     expect(rules).toHaveLength(10);
     expect(rules.filter((r) => r.template_id !== null)).toHaveLength(5);
-    expect(new Set(rules.map((r) => r.matcher_type))).toEqual(new Set(['keyword', 'cpv', 'entity', 'signal_type', 'indicator_threshold']));
+    expect(new Set(rules.map((r) => r.matcher_type))).toEqual(
+      new Set(['keyword', 'cpv', 'entity', 'signal_type', 'indicator_threshold']),
+    );
     expect(await ensureDemoAlertRules(store, demo, now)).toEqual(rules);
 
     await runAlertMatching(store, { now });
@@ -392,6 +488,8 @@ describe('the demo rules', () => {
     const entity = rules.find((r) => r.matcher_type === 'entity');
     const ofEntity = matches.filter((m) => m.rule_id === entity?.id);
     expect(ofEntity.length).toBeGreaterThan(0);
-    expect(ofEntity.every((m) => m.municipality_id === LISBOA.id && m.source_type === 'procurement_contract')).toBe(true);
+    expect(ofEntity.every((m) => m.municipality_id === LISBOA.id && m.source_type === 'procurement_contract')).toBe(
+      true,
+    );
   });
 });

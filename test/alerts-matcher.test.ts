@@ -71,16 +71,33 @@ async function fixtureIds(store: Store) {
 
 /** The rules every scenario uses, on a fresh premium account. */
 async function createRules(store: Store) {
-  const account = (await store.createAccount({ name: 'Alertas Lda', plan_code: 'premium', beta: false, now: NOW.toISOString() })).id;
+  const account = (
+    await store.createAccount({ name: 'Alertas Lda', plan_code: 'premium', beta: false, now: NOW.toISOString() })
+  ).id;
   const rule = async (o: Omit<RuleOptions, 'account'>) => (await createAlertRule(store, { account, ...o }, NOW)).id;
   return {
     account,
-    keywordEvora: await rule({ name: 'Zeppelins em Évora', type: 'keyword', keywords: ['ZEPPELIN'], municipalities: ['evora'] }),
+    keywordEvora: await rule({
+      name: 'Zeppelins em Évora',
+      type: 'keyword',
+      keywords: ['ZEPPELIN'],
+      municipalities: ['evora'],
+    }),
     keywordPhrase: await rule({ name: 'Zeppelin de observação', type: 'keyword', keywords: ['zeppelin observacao'] }),
     cpvWorks: await rule({ name: 'Obras', type: 'cpv', cpv: ['45'], sourceTypes: ['procurement_announcement'] }),
-    entity: await rule({ name: 'Fornecedor', type: 'entity', nifs: [WATCHED_SUPPLIER.nif], sourceTypes: ['procurement_contract'] }),
+    entity: await rule({
+      name: 'Fornecedor',
+      type: 'entity',
+      nifs: [WATCHED_SUPPLIER.nif],
+      sourceTypes: ['procurement_contract'],
+    }),
     closing: await rule({ name: 'Prazos', type: 'signal_type', signalTypes: ['deadline_closing'] }),
-    threshold: await rule({ name: 'População acima de 1000', type: 'indicator_threshold', indicator: INDICATOR, above: 1000 }),
+    threshold: await rule({
+      name: 'População acima de 1000',
+      type: 'indicator_threshold',
+      indicator: INDICATOR,
+      above: 1000,
+    }),
   };
 }
 
@@ -103,7 +120,8 @@ describe('alert matcher', () => {
   beforeAll(async () => {
     store = copyDemoStore().store;
     // Only this file's rules run: the demo account's rules would match the fixture's items too.
-    for (const rule of await store.listAlertRules({ enabledOnly: true }, { limit: 1000 })) await store.setAlertRuleEnabled(rule.id, false);
+    for (const rule of await store.listAlertRules({ enabledOnly: true }, { limit: 1000 }))
+      await store.setAlertRuleEnabled(rule.id, false);
     rules = await scenario(store);
     ids = await fixtureIds(store);
     first = await runAlertMatching(store, { now: NOW });
@@ -187,8 +205,12 @@ describe('alert matcher', () => {
 
   it('signal_type: every signal of the type, scored by its confidence, linked to its evidence and case', async () => {
     const found = ofRule(matches, rules.closing);
-    const signalIds = [...new Set((await store.readChanges(0, 10_000_000)).filter((c) => c.kind === 'signal').map((c) => c.id))];
-    const expected = (await store.getSignals(signalIds)).filter((s) => s.type === 'deadline_closing').map((s) => `signal:${s.id}`);
+    const signalIds = [
+      ...new Set((await store.readChanges(0, 10_000_000)).filter((c) => c.kind === 'signal').map((c) => c.id)),
+    ];
+    const expected = (await store.getSignals(signalIds))
+      .filter((s) => s.type === 'deadline_closing')
+      .map((s) => `signal:${s.id}`);
     expect(keysOf(found)).toEqual(expected.sort());
     const mine = found.find((m) => m.item_key === `signal:${ids.closing.id}`);
     expect(mine).toMatchObject({
@@ -207,7 +229,10 @@ describe('alert matcher', () => {
     const found = ofRule(matches, rules.threshold);
     // The fixture's two signals (1500 in Porto, 900 in Lisboa) and whatever detection made of the demo's series.
     const expected = (await store.listSignals({ family: 'indicators' }, { limit: 1_000_000 }))
-      .filter((s) => s.subject.indicator === INDICATOR && s.subject.indicator_value !== null && s.subject.indicator_value > 1000)
+      .filter(
+        (s) =>
+          s.subject.indicator === INDICATOR && s.subject.indicator_value !== null && s.subject.indicator_value > 1000,
+      )
       .map((s) => `signal:${s.id}`)
       .sort();
     expect(expected).toContain(`signal:${ids.porto.id}`);
@@ -228,7 +253,9 @@ describe('alert matcher', () => {
   });
 
   it('a record changed later comes back in the journal but is not matched twice', async () => {
-    await store.writeProcurement({ announcements: [announcement(NOW, { object: 'Aquisição de um Zéppelin de observação costeira' })] });
+    await store.writeProcurement({
+      announcements: [announcement(NOW, { object: 'Aquisição de um Zéppelin de observação costeira' })],
+    });
     const run = await runAlertMatching(store, { now: NOW });
     expect(run.entries).toBeGreaterThan(0);
     expect(run.matched).toBe(0);
@@ -238,7 +265,11 @@ describe('alert matcher', () => {
   });
 
   it('a new rule is matched against what is already there', async () => {
-    const late = await createAlertRule(store, { account: rules.account, name: 'Tardia', type: 'keyword', keywords: ['zeppelin'] }, NOW);
+    const late = await createAlertRule(
+      store,
+      { account: rules.account, name: 'Tardia', type: 'keyword', keywords: ['zeppelin'] },
+      NOW,
+    );
     const run = await runAlertMatching(store, { now: NOW });
     expect(run.matched).toBe(5); // the announcement and its signal, C1, C2 and the amendment — not C3, too old
     expect(keysOf(ofRule(await allMatches(store, rules.account), late.id))).toEqual(

@@ -1,6 +1,7 @@
 /**
  * Portal BASE importers: the value parsers, the file readers, and whole imports into a real in-memory store —
- * the real sample in test/fixtures (SOURCES.md there), the reference's example records, and records written here in the same
+ * the real sample in test/fixtures (SOURCES.md there), the reference's example records, and records written here in the
+ * same
  * formats (JSON and CSV). Expected values come from the source texts and our data files, not from a run.
  */
 
@@ -101,7 +102,18 @@ describe('values', () => {
   });
 
   it('treats NULL, empty, "-", Inexistente and the portal’s "Não aplicável." as nothing', () => {
-    for (const nothing of ['NULL', 'null', '', '  ', '-', 'Inexistente', 'Não aplicável.', 'Nao aplicavel', null, undefined])
+    for (const nothing of [
+      'NULL',
+      'null',
+      '',
+      '  ',
+      '-',
+      'Inexistente',
+      'Não aplicável.',
+      'Nao aplicavel',
+      null,
+      undefined,
+    ])
       expect(text(nothing)).toBeNull();
     expect(text('  Aquisição de serviços ')).toBe('Aquisição de serviços');
     expect(text('HIGINO PINHEIRO &amp; IRMÃO, LDA')).toBe('HIGINO PINHEIRO & IRMÃO, LDA');
@@ -135,7 +147,10 @@ describe('values', () => {
 
   it('splits multi-valued cells on | (and on ; when every piece is an item)', () => {
     expect(items(['a', 'NULL', 'b'])).toEqual(['a', 'b']);
-    expect(items('Aquisição de bens móveis | Aquisição de serviços')).toEqual(['Aquisição de bens móveis', 'Aquisição de serviços']);
+    expect(items('Aquisição de bens móveis | Aquisição de serviços')).toEqual([
+      'Aquisição de bens móveis',
+      'Aquisição de serviços',
+    ]);
     expect(items('30230000-0 - Equipamento; 48000000-8 - Software', (p) => /^\d{8}/.test(p))).toEqual([
       '30230000-0 - Equipamento',
       '48000000-8 - Software',
@@ -148,8 +163,10 @@ describe('values', () => {
 
 describe('tax numbers and parties', () => {
   it('checks the NIF mod-11 check digit', () => {
-    for (const ok of ['506899250', '507396081', '500035121', '980245974', '512021155', '123456789']) expect(isValidNif(ok), ok).toBe(true);
-    for (const bad of ['506899251', '507396080', '12345678', '5073960810', 'abcdefghi']) expect(isValidNif(bad), bad).toBe(false);
+    for (const ok of ['506899250', '507396081', '500035121', '980245974', '512021155', '123456789'])
+      expect(isValidNif(ok), ok).toBe(true);
+    for (const bad of ['506899251', '507396080', '12345678', '5073960810', 'abcdefghi'])
+      expect(isValidNif(bad), bad).toBe(false);
     // All 308 municipality NIFs pass (SOURCES.md says so).
     expect(MUNICIPALITIES.every((m) => isValidNif(m.nif))).toBe(true);
   });
@@ -161,15 +178,25 @@ describe('tax numbers and parties', () => {
       name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.',
       foreign: false,
     });
-    expect(parseParty('500035121-Caetano Formula, S.A.')).toMatchObject({ nif: '500035121', name: 'Caetano Formula, S.A.' });
-    expect(parseParty('500970602-RENAULT PORTUGAL SA ')).toMatchObject({ nif: '500970602', name: 'RENAULT PORTUGAL SA' });
+    expect(parseParty('500035121-Caetano Formula, S.A.')).toMatchObject({
+      nif: '500035121',
+      name: 'Caetano Formula, S.A.',
+    });
+    expect(parseParty('500970602-RENAULT PORTUGAL SA ')).toMatchObject({
+      nif: '500970602',
+      name: 'RENAULT PORTUGAL SA',
+    });
     expect(parseParty('504615947 - 1 - MEO - SERVIÇOS DE COMUNICAÇÕES E MULTIMÉDIA, S.A.')).toMatchObject({
       nif: '504615947',
       name: '1 - MEO - SERVIÇOS DE COMUNICAÇÕES E MULTIMÉDIA, S.A.',
     });
     expect(parseParty('- - Fornecedor Sem NIF')).toEqual({ kind: 'unidentified', name: 'Fornecedor Sem NIF' });
     expect(parseParty('RGPD - Pessoa singular')).toEqual({ kind: 'anonymised', name: 'RGPD - Pessoa singular' });
-    expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({ kind: 'identified', nif: 'ESB12345678', foreign: true });
+    expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({
+      kind: 'identified',
+      nif: 'ESB12345678',
+      foreign: true,
+    });
     expect(() => parseParty('506899251 - Município X')).toThrow('NIF 506899251 fails the check digit');
     expect(() => parseParty('50689925 - Município X')).toThrow('not nine digits');
     expect(() => parseParty('506899250 - ')).toThrow('has no name');
@@ -192,7 +219,9 @@ describe('tax numbers and parties', () => {
     expect(parseCpv('34144900-7 - Veículos eléctricos')).toBe('34144900');
     expect(parseCpv('34144900-7')).toBe('34144900');
     expect(parseCpv('34144900')).toBe('34144900');
-    expect(parseCpv('72000000-5 - Serviços de TI: consultoria, desenvolvimento de software, Internet e apoio')).toBe('72000000');
+    expect(parseCpv('72000000-5 - Serviços de TI: consultoria, desenvolvimento de software, Internet e apoio')).toBe(
+      '72000000',
+    );
     expect(() => parseCpv('3414490-7 - x')).toThrow(FieldError);
     expect(() => parseCpv('Veículos')).toThrow(FieldError);
   });
@@ -256,7 +285,8 @@ describe('execution places', () => {
 
 describe('reading files', () => {
   it('detects the CSV delimiter and gives each record the physical line it starts on', () => {
-    const csv = 'idcontrato;objectoContrato;precoContratual\r\n1;"Linha um\r\nlinha dois";"1.000,50"\r\n\r\n2;"Diz ""olá""; adeus";3\r\n';
+    const csv =
+      'idcontrato;objectoContrato;precoContratual\r\n1;"Linha um\r\nlinha dois";"1.000,50"\r\n\r\n2;"Diz ""olá""; adeus";3\r\n';
     const file = readBaseFile(csv, 'csv');
     expect(file.delimiter).toBe(';');
     expect(file.records.map((r) => r.line)).toEqual([2, 5]);
@@ -289,7 +319,11 @@ describe('importing the real sample (50 contracts)', () => {
 
   beforeEach(async () => {
     store = await freshStore();
-    report = await importBaseContracts(store, SAMPLE_TEXT, { format: 'json', fileName: 'base-contracts-sample.json', now: NOW });
+    report = await importBaseContracts(store, SAMPLE_TEXT, {
+      format: 'json',
+      fileName: 'base-contracts-sample.json',
+      now: NOW,
+    });
     contracts = await allContracts(store);
   });
 
@@ -301,7 +335,9 @@ describe('importing the real sample (50 contracts)', () => {
     expect(report.written.contracts).toEqual({ inserted: 50, updated: 0, unchanged: 0 });
     expect(report.places_unresolved.count).toBe(0);
     expect(contracts.size).toBe(50);
-    const nifs = new Set(SAMPLE.flatMap((r) => [...r.adjudicante, ...r.adjudicatarios]).map((p: string) => p.slice(0, 9)));
+    const nifs = new Set(
+      SAMPLE.flatMap((r) => [...r.adjudicante, ...r.adjudicatarios]).map((p: string) => p.slice(0, 9)),
+    );
     expect(report.written.entities.inserted).toBe(nifs.size);
 
     const again = await importBaseContracts(store, SAMPLE_TEXT, { format: 'json', fileName: 'again.json', now: LATER });
@@ -316,7 +352,9 @@ describe('importing the real sample (50 contracts)', () => {
     const c = contracts.get('10431400') as ContractRecord;
     expect(c.source).toBe('base');
     expect(c.buyers).toEqual([{ nif: '506899250', name: 'Município de Vila Nova da Barquinha' }]);
-    expect(c.suppliers).toEqual([{ nif: '510858287', name: 'JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA' }]);
+    expect(c.suppliers).toEqual([
+      { nif: '510858287', name: 'JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA' },
+    ]);
     expect(c.price_eur).toBe(121896);
     expect(c.published_on).toBe('2024-01-04');
     expect(c.signed_on).toBe('2024-01-04');
@@ -328,7 +366,9 @@ describe('importing the real sample (50 contracts)', () => {
     expect(c.procedure_type).toBe('Concurso público');
     expect(c.ocds_method).toBe('open');
     expect(c.contract_types).toEqual(['Aquisição de serviços']);
-    expect(c.object).toBe('Prestação de Serviços para Requalificação, Conservação e Manutenção de Espaços Verdes do Barquinha Parque');
+    expect(c.object).toBe(
+      'Prestação de Serviços para Requalificação, Conservação e Manutenção de Espaços Verdes do Barquinha Parque',
+    );
     expect(c.legal_basis).toBe('Artigo 20.º, n.º 1, alínea b) do Código dos Contratos Públicos');
     expect(c.centralized).toBe(false);
     expect(c.framework_agreement).toBeNull();
@@ -339,7 +379,11 @@ describe('importing the real sample (50 contracts)', () => {
     expect(c.imported_at).toBe(NOW);
 
     const buyer = await store.getEntity('506899250');
-    expect(buyer).toMatchObject({ kind: 'municipality', municipality: '1420', name: 'Município de Vila Nova da Barquinha' });
+    expect(buyer).toMatchObject({
+      kind: 'municipality',
+      municipality: '1420',
+      name: 'Município de Vila Nova da Barquinha',
+    });
     expect(await store.getEntity('510858287')).toMatchObject({ kind: 'company', municipality: null });
   });
 
@@ -432,7 +476,11 @@ function ownContracts(): Record<string, any>[] {
       // 7: BASE's abbreviated spellings, a name only our fallback knows, a district alone
       ...FULL,
       idcontrato: '20000007',
-      localExecucao: ['Portugal, Faro, Vila Real Sto Antonio', 'Portugal, Guarda, Vila Nova de Foz Côa', 'Portugal, Lisboa'],
+      localExecucao: [
+        'Portugal, Faro, Vila Real Sto Antonio',
+        'Portugal, Guarda, Vila Nova de Foz Côa',
+        'Portugal, Lisboa',
+      ],
     },
     { ...FULL, idcontrato: '20000008', precoContratual: 'cento e cinco' }, // 8: not a number
     { ...FULL, idcontrato: '11623631', objectoContrato: 'a repeat' }, // 9: same id as record 1
@@ -447,7 +495,10 @@ function expectOwnContractsOutcome(report: BaseImportReport, lines: number[]): v
   const rejected = new Map(report.rejected.map((r) => [r.record, r]));
   expect([...rejected.keys()].sort((a, b) => a - b)).toEqual([3, 4, 5, 8, 9, 10]);
   for (const [record, r] of rejected) expect(r.line, `record ${record}`).toBe(lines[record - 1]);
-  expect(rejected.get(3)).toMatchObject({ source_id: '20000003', reason: 'adjudicante: NIF 506899251 fails the check digit' });
+  expect(rejected.get(3)).toMatchObject({
+    source_id: '20000003',
+    reason: 'adjudicante: NIF 506899251 fails the check digit',
+  });
   expect(rejected.get(4)).toMatchObject({ source_id: '20000004', reason: 'dataPublicacao: 31/02/2024 is not a date' });
   expect(rejected.get(5)).toMatchObject({ source_id: null, reason: 'idcontrato missing' });
   expect(rejected.get(8)?.reason).toBe('precoContratual: "cento e cinco" is not a number');
@@ -600,7 +651,11 @@ describe('importing records written in the same formats', () => {
       [...m.values()].map(({ id: _id, ...rest }) => rest).sort((a, b) => a.source_id.localeCompare(b.source_id));
     expect(strip(await allContracts(fromCsv))).toEqual(strip(await allContracts(fromJson)));
     // And re-importing the JSON over the CSV's contracts changes nothing: same records.
-    const over = await importBaseContracts(fromCsv, SAMPLE_TEXT, { format: 'json', fileName: 'sample.json', now: LATER });
+    const over = await importBaseContracts(fromCsv, SAMPLE_TEXT, {
+      format: 'json',
+      fileName: 'sample.json',
+      now: LATER,
+    });
     expect(over.written.contracts).toEqual({ inserted: 0, updated: 0, unchanged: 50 });
   });
 
@@ -615,7 +670,12 @@ describe('importing records written in the same formats', () => {
     const report = await importBaseContracts(store, csv, { format: 'csv', fileName: 'simple.csv', now: NOW });
     expectBalanced(report);
     expect(report.rejected).toEqual([
-      { line: 3, record: 2, source_id: '10431401', reason: 'NIPC_entidade_comunicante: NIF 506899251 fails the check digit' },
+      {
+        line: 3,
+        record: 2,
+        source_id: '10431401',
+        reason: 'NIPC_entidade_comunicante: NIF 506899251 fails the check digit',
+      },
     ]);
     const c = (await allContracts(store)).get('10431400') as ContractRecord;
     expect(c).toMatchObject({
@@ -632,7 +692,11 @@ describe('importing records written in the same formats', () => {
     const store = await freshStore();
     await importBaseContracts(store, SAMPLE_TEXT, { format: 'json', fileName: 'sample.json', now: NOW });
     const changed = SAMPLE.map((r) => (r.idcontrato === '10431400' ? { ...r, precoContratual: 130000 } : r));
-    const report = await importBaseContracts(store, JSON.stringify(changed), { format: 'json', fileName: 'changed.json', now: LATER });
+    const report = await importBaseContracts(store, JSON.stringify(changed), {
+      format: 'json',
+      fileName: 'changed.json',
+      now: LATER,
+    });
     expect(report.written.contracts).toEqual({ inserted: 0, updated: 1, unchanged: 49 });
     const c = (await allContracts(store)).get('10431400') as ContractRecord;
     expect(c.price_eur).toBe(130000);
@@ -662,13 +726,19 @@ describe('announcements', () => {
   };
 
   it("imports the reference's example records and our own; the minimised one has no entity and is rejected", async () => {
-    const records = [REFERENCE.announcements.example_record_2025, REFERENCE.announcements.example_minimised_record_2026, municipal];
+    const records = [
+      REFERENCE.announcements.example_record_2025,
+      REFERENCE.announcements.example_minimised_record_2026,
+      municipal,
+    ];
     const json = JSON.stringify(records, null, 2);
     const store = await freshStore();
     const report = await importBaseAnnouncements(store, json, { format: 'json', fileName: 'anuncios.json', now: NOW });
     expectBalanced(report);
     expect(report.accepted).toBe(2);
-    expect(report.rejected).toEqual([{ line: elementLinesOf(json)[1], record: 2, source_id: '100/2026', reason: 'nifEntidade missing' }]);
+    expect(report.rejected).toEqual([
+      { line: elementLinesOf(json)[1], record: 2, source_id: '100/2026', reason: 'nifEntidade missing' },
+    ]);
     expect(report.written.announcements).toEqual({ inserted: 2, updated: 0, unchanged: 0 });
 
     const list = await store.listAnnouncements({ order: 'published' }, { limit: 10 });
@@ -752,7 +822,12 @@ describe('amendments', () => {
     const report = await importBaseAmendments(store, json, { format: 'json', fileName: 'modificacoes.json', now: NOW });
     expectBalanced(report);
     expect(report.rejected).toEqual([
-      { line: lines[3], record: 4, source_id: '12430731', reason: 'modifContratoData: 31/04/2026 00:00:00 is not a date' },
+      {
+        line: lines[3],
+        record: 4,
+        source_id: '12430731',
+        reason: 'modifContratoData: 31/04/2026 00:00:00 is not a date',
+      },
       { line: lines[4], record: 5, source_id: null, reason: 'idcontrato missing' },
     ]);
     expect(report.orphan_amendments).toEqual({
@@ -769,9 +844,17 @@ describe('amendments', () => {
       ['12430731/2026-05-04/2', '2026-05-04', 40000, null],
     ]);
     expect(detail?.amendments.map((a) => a.previous_price_eur)).toEqual([35000, 38015.43, 38015.43]);
-    expect(detail?.amendments.every((a) => a.link === 'https://www.base.gov.pt/Base4/pt/detalhe/?type=contratos&id=12430731')).toBe(true);
+    expect(
+      detail?.amendments.every(
+        (a) => a.link === 'https://www.base.gov.pt/Base4/pt/detalhe/?type=contratos&id=12430731',
+      ),
+    ).toBe(true);
 
-    const again = await importBaseAmendments(store, json, { format: 'json', fileName: 'modificacoes.json', now: LATER });
+    const again = await importBaseAmendments(store, json, {
+      format: 'json',
+      fileName: 'modificacoes.json',
+      now: LATER,
+    });
     expect(again.written.amendments).toEqual({ inserted: 0, updated: 0, unchanged: 3 });
     expect(again.orphan_amendments.count).toBe(1);
   });
@@ -800,11 +883,13 @@ describe('a failing file leaves no trace', () => {
     // after it has written the first 29.
     const failing = new Proxy(store, {
       get(target, prop, receiver) {
-        if (prop !== 'writeProcurement') return Reflect.get(target, prop, receiver).bind?.(target) ?? Reflect.get(target, prop, receiver);
+        if (prop !== 'writeProcurement')
+          return Reflect.get(target, prop, receiver).bind?.(target) ?? Reflect.get(target, prop, receiver);
         return (batch: any) => {
           const contracts = new Proxy(batch.contracts as unknown[], {
             get(list, key, r) {
-              if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= 29) throw new Error('disk full (simulated)');
+              if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= 29)
+                throw new Error('disk full (simulated)');
               return Reflect.get(list, key, r);
             },
           });
@@ -812,9 +897,9 @@ describe('a failing file leaves no trace', () => {
         };
       },
     });
-    await expect(importBaseContracts(failing, SAMPLE_TEXT, { format: 'json', fileName: 'sample.json', now: NOW })).rejects.toThrow(
-      'disk full (simulated)',
-    );
+    await expect(
+      importBaseContracts(failing, SAMPLE_TEXT, { format: 'json', fileName: 'sample.json', now: NOW }),
+    ).rejects.toThrow('disk full (simulated)');
     expect(await store.listContracts({}, { limit: 10 })).toEqual([]);
     expect(await store.getEntity('506899250')).toBeUndefined();
     // Nothing was left behind: the same file now inserts everything.
@@ -824,16 +909,16 @@ describe('a failing file leaves no trace', () => {
 
   it('a file that cannot be parsed, or is of another kind, is refused before the store is touched', async () => {
     const store = await freshStore();
-    await expect(importBaseContracts(store, '[{"idcontrato": "1",', { format: 'json', fileName: 'x', now: NOW })).rejects.toThrow(
-      BaseFileError,
-    );
-    await expect(importBaseContracts(store, 'idcontrato;x\n1;"open\n', { format: 'csv', fileName: 'x', now: NOW })).rejects.toThrow(
-      BaseFileError,
-    );
+    await expect(
+      importBaseContracts(store, '[{"idcontrato": "1",', { format: 'json', fileName: 'x', now: NOW }),
+    ).rejects.toThrow(BaseFileError);
+    await expect(
+      importBaseContracts(store, 'idcontrato;x\n1;"open\n', { format: 'csv', fileName: 'x', now: NOW }),
+    ).rejects.toThrow(BaseFileError);
     const announcements = JSON.stringify([REFERENCE.announcements.example_record_2025]);
-    await expect(importBaseContracts(store, announcements, { format: 'json', fileName: 'x', now: NOW })).rejects.toThrow(
-      'does not look like a BASE contracts file',
-    );
+    await expect(
+      importBaseContracts(store, announcements, { format: 'json', fileName: 'x', now: NOW }),
+    ).rejects.toThrow('does not look like a BASE contracts file');
     await expect(importBaseAmendments(store, SAMPLE_TEXT, { format: 'json', fileName: 'x', now: NOW })).rejects.toThrow(
       'does not look like a BASE amendments file',
     );

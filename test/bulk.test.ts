@@ -63,7 +63,15 @@ describe('the list of datasets', () => {
     expect(res.status, res.body).toBe(200);
     premium = res.json.items;
     const names = premium.map((d) => d.name);
-    for (const name of ['indicators', 'observations', 'municipalities', 'signals', 'signal_cases', 'contracts', 'entities']) {
+    for (const name of [
+      'indicators',
+      'observations',
+      'municipalities',
+      'signals',
+      'signal_cases',
+      'contracts',
+      'entities',
+    ]) {
       expect(names, name).toContain(name);
     }
     for (const name of ['announcements', 'amendments']) expect(names, name).toContain(name);
@@ -79,9 +87,19 @@ describe('the list of datasets', () => {
       for (const f of d.formats) expect(f.size_bytes, d.name).toBeGreaterThan(d.columns.join(',').length);
     }
     // The demo store: contracts are all generated; the municipalities are real.
-    expect(entry('contracts')).toMatchObject({ operation: 'procurement_contracts', domain: 'procurement', rows: 20_000, synthetic: true });
+    expect(entry('contracts')).toMatchObject({
+      operation: 'procurement_contracts',
+      domain: 'procurement',
+      rows: 20_000,
+      synthetic: true,
+    });
     expect(entry('contracts').synthetic_rows).toBe(20_000);
-    expect(entry('municipalities')).toMatchObject({ rows: 308, synthetic: false, synthetic_rows: 0, last_modified: null });
+    expect(entry('municipalities')).toMatchObject({
+      rows: 308,
+      synthetic: false,
+      synthetic_rows: 0,
+      last_modified: null,
+    });
     expect(entry('observations').columns.slice(0, 3)).toEqual(['indicator', 'municipality', 'reference_date']);
     // The aggregate counts the demo's contracts: each of its groups says so, as the operation's answer does.
     const aggregate = await t.get('/v1/procurement/aggregate');
@@ -231,7 +249,11 @@ describe('a file', () => {
     }
     expectProblem(await t.get('/v1/bulk/contracts?format=json'), 422, 'validation-error');
     expectProblem(await t.get('/v1/bulk/contracts?limit=5'), 422, 'validation-error');
-    expectProblem(await t.app.http.inject({ method: 'DELETE', url: '/v1/bulk/contracts' }).then(asResponse), 405, 'method-not-allowed');
+    expectProblem(
+      await t.app.http.inject({ method: 'DELETE', url: '/v1/bulk/contracts' }).then(asResponse),
+      405,
+      'method-not-allowed',
+    );
     expect(await used()).toBe(before);
   });
 });
@@ -269,7 +291,10 @@ describe('a listing being built', () => {
     const answeredMeanwhile: number[] = [];
     while (!listed) {
       const sent = performance.now();
-      const [health, cheap] = await Promise.all([t.app.http.inject({ url: '/healthz' }), t.get('/v1/indicators/population', { key })]);
+      const [health, cheap] = await Promise.all([
+        t.app.http.inject({ url: '/healthz' }),
+        t.get('/v1/indicators/population', { key }),
+      ]);
       expect([health.statusCode, cheap.status]).toEqual([200, 200]);
       if (!listed) answeredMeanwhile.push(performance.now() - sent);
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -297,7 +322,9 @@ describe('a file over a real connection', () => {
   /** Reads the first chunk of a download; `rest` reads the others, `received` counts the bytes. */
   async function startDownload(path: string, key: string) {
     // Not compressed: fetch asks for gzip unless told, and a compressed file has no Content-Length.
-    const res = await fetch(`${origin}${path}`, { headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' } });
+    const res = await fetch(`${origin}${path}`, {
+      headers: { authorization: `Bearer ${key}`, 'accept-encoding': 'identity' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-encoding')).toBeNull();
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();

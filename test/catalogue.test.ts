@@ -30,7 +30,18 @@ describe('the enumerations', () => {
       'social',
       'territory',
     ]);
-    expect([...UNITS]).toEqual(['persons', 'percent', 'eur', 'eur_per_capita', 'per_1000', 'index', 'count', 'km2', 'years', 'ratio']);
+    expect([...UNITS]).toEqual([
+      'persons',
+      'percent',
+      'eur',
+      'eur_per_capita',
+      'per_1000',
+      'index',
+      'count',
+      'km2',
+      'years',
+      'ratio',
+    ]);
     expect([...DIRECTIONS]).toEqual(['higher_is_better', 'lower_is_better', 'neutral']);
     expect([...VALUE_DOMAINS]).toEqual(['count', 'amount', 'rate', 'ratio', 'index', 'signed']);
     expect([...TREATMENTS]).toEqual(['raw', 'derived', 'estimated', 'normalized']);
@@ -115,7 +126,9 @@ describe('catalogue validation', () => {
     expect(() => validateIndicatorCatalogue(missing)).toThrow(/entry 2 \(.+\): field "direction" is missing/);
 
     const extra = good().map((e) => ({ ...e, source: 'INE' }));
-    expect(() => validateIndicatorCatalogue(extra)).toThrow(/entry 0 \(population\): field "source" is not a catalogue field/);
+    expect(() => validateIndicatorCatalogue(extra)).toThrow(
+      /entry 0 \(population\): field "source" is not a catalogue field/,
+    );
 
     const duplicate = [...good(), { ...catalogue[0] }];
     expect(() => validateIndicatorCatalogue(duplicate)).toThrow(/entry 3 \(population\): field "key" duplicates/);
@@ -127,13 +140,17 @@ describe('catalogue validation', () => {
     expect(() => validateIndicatorCatalogue(list)).toThrow(/field "per_capita" must be a boolean/);
     const currency = good();
     currency[1].currency_code = 'EUR';
-    expect(() => validateIndicatorCatalogue(currency)).toThrow(/entry 1 \(birth_rate\): field "currency_code" must be null/);
+    expect(() => validateIndicatorCatalogue(currency)).toThrow(
+      /entry 1 \(birth_rate\): field "currency_code" must be null/,
+    );
     expect(() => validateIndicatorCatalogue({})).toThrow(/expected a JSON array/);
   });
 
   it('reports the file when it is not JSON', () => {
     const path = join(testDir('catalogue-'), 'indicators.json');
     writeFileSync(path, '[{"key": ');
-    expect(() => readIndicatorCatalogue(path)).toThrow(new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable JSON`));
+    expect(() => readIndicatorCatalogue(path)).toThrow(
+      new RegExp(`${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not readable JSON`),
+    );
   });
 });

@@ -27,12 +27,17 @@ interface RunResult {
   seconds: number;
 }
 
-/** Runs the CLI on its own store file; never throws on a non-zero exit. Vite's BASE_URL is dropped (see cli.test.ts). */
+/**
+ * Runs the CLI on its own store file; never throws on a non-zero exit. Vite's BASE_URL is dropped (see cli.test.ts).
+ */
 async function munidata(db: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
   const { BASE_URL: _vite, ...inherited } = process.env;
   const started = Date.now();
   const childEnv = { ...inherited, MUNIDATA_DB: db, LOG_LEVEL: 'silent', ...env };
-  const result = await promisify(execFile)(process.execPath, [BIN, ...args], { env: childEnv, maxBuffer: 16 << 20 }).then(
+  const result = await promisify(execFile)(process.execPath, [BIN, ...args], {
+    env: childEnv,
+    maxBuffer: 16 << 20,
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
   );
@@ -134,7 +139,9 @@ describe('help and README', () => {
     expect(alerts.stdout.replace(/\s+/g, ' ')).toBe(alertsNode?.text.replace(/\s+/g, ' '));
     const entries = tableEntries();
     const runnable = tree.filter((node) => node.path.length > 0 && (!node.group || node.options.length > 0));
-    expect(runnable.map((n) => n.path.join(' '))).toEqual(expect.arrayContaining(['alerts rule create', 'oauth clients create']));
+    expect(runnable.map((n) => n.path.join(' '))).toEqual(
+      expect.arrayContaining(['alerts rule create', 'oauth clients create']),
+    );
     const missing: string[] = [];
     for (const node of runnable) {
       const path = node.path.join(' ');
@@ -168,7 +175,13 @@ describe('help and README', () => {
 
   it('prints no OAuth-library warning where no server starts: help, migrate, plans list', async () => {
     const db = freshDb();
-    for (const args of [['--help'], ['alerts', '--help'], ['oauth', 'clients', '--help'], ['migrate'], ['plans', 'list']]) {
+    for (const args of [
+      ['--help'],
+      ['alerts', '--help'],
+      ['oauth', 'clients', '--help'],
+      ['migrate'],
+      ['plans', 'list'],
+    ]) {
       const r = await munidata(db, args);
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stderr, args.join(' ')).not.toMatch(/oidc-provider|Unsupported runtime/);
@@ -225,19 +238,28 @@ describe('refusals that name their cause', () => {
   it('ends sync ine and sync base within seconds, exit 1, saying what could not be reached (no external network)', async () => {
     const db = freshDb();
     const port = await unusedPort();
-    const env = { INE_API_URL: 'http://munidata-sync.invalid', BASE_DATA_URL: `http://127.0.0.1:${port}/api/1/datasets` };
+    const env = {
+      INE_API_URL: 'http://munidata-sync.invalid',
+      BASE_DATA_URL: `http://127.0.0.1:${port}/api/1/datasets`,
+    };
     const ine = await munidata(db, ['sync', 'ine'], env);
     expect(ine.code, ine.stderr).toBe(1);
     expect(ine.seconds).toBeLessThan(15);
-    expect(ine.stderr).toMatch(/FAILED — .*http:\/\/munidata-sync\.invalid\/ine\/.*: cannot reach munidata-sync\.invalid/);
+    expect(ine.stderr).toMatch(
+      /FAILED — .*http:\/\/munidata-sync\.invalid\/ine\/.*: cannot reach munidata-sync\.invalid/,
+    );
     const indicators = [...readIneMappings()].filter(([, m]) => m.ine_varcd !== null).length;
     expect(ine.stdout).toMatch(
-      new RegExp(`^1 requests to http://munidata-sync\\.invalid; stopped: .*cannot reach .*; ${indicators - 1} indicators not tried`),
+      new RegExp(
+        `^1 requests to http://munidata-sync\\.invalid; stopped: .*cannot reach .*; ${indicators - 1} indicators not tried`,
+      ),
     );
     const base = await munidata(db, ['sync', 'base'], env);
     expect(base.code, base.stderr).toBe(1);
     expect(base.seconds).toBeLessThan(15);
-    expect(base.stdout).toMatch(new RegExp(`stopped: .*cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused`));
+    expect(base.stdout).toMatch(
+      new RegExp(`stopped: .*cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused`),
+    );
   }, 60_000);
 
   it('refuses each bad redirect URI of oauth clients create with its own reason, exit 2', async () => {
@@ -254,7 +276,15 @@ describe('refusals that name their cause', () => {
       expect(r.stderr, uri).toMatch(reason);
       expect(r.stderr, uri).not.toMatch(/did not match/);
     }
-    const ok = await munidata(db, ['oauth', 'clients', 'create', '--name', 'App', '--redirect-uri', 'http://[::1]:4000/cb']);
+    const ok = await munidata(db, [
+      'oauth',
+      'clients',
+      'create',
+      '--name',
+      'App',
+      '--redirect-uri',
+      'http://[::1]:4000/cb',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
   }, 60_000);
 });

@@ -27,7 +27,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const { BASE_URL: _vite, ...env } = process.env;
   // Addresses that cannot answer: a command that got past its arguments would fail on them, not exit 2.
-  const childEnv = { ...env, MUNIDATA_DB: db, LOG_LEVEL: 'silent', INE_API_URL: 'http://127.0.0.1:9', BASE_DATA_URL: 'http://127.0.0.1:9' };
+  const childEnv = {
+    ...env,
+    MUNIDATA_DB: db,
+    LOG_LEVEL: 'silent',
+    INE_API_URL: 'http://127.0.0.1:9',
+    BASE_DATA_URL: 'http://127.0.0.1:9',
+  };
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [BIN, ...args], { cwd: ROOT, env: childEnv });
     return { code: 0, stdout, stderr };

@@ -86,7 +86,11 @@ describe('migrate and plans list', () => {
     expect([...byCode.keys()].sort()).toEqual(['free', 'premium', 'premium_indicators']);
     for (const seed of DEFAULT_PLANS) expect(byCode.get(seed.code)).toEqual(seed);
     expect(byCode.get('free')).toMatchObject({ api_access: false, requests_per_minute: 30, requests_per_month: 1_000 });
-    expect(byCode.get('premium')).toMatchObject({ api_access: true, requests_per_minute: 600, requests_per_month: 100_000 });
+    expect(byCode.get('premium')).toMatchObject({
+      api_access: true,
+      requests_per_minute: 600,
+      requests_per_month: 100_000,
+    });
     expect(byCode.get('premium_indicators')).toMatchObject({
       domains: ['indicators'],
       requests_per_minute: 300,
@@ -102,7 +106,9 @@ describe('accounts', () => {
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
     expect(account).toMatchObject({ id: expect.any(Number), name: 'Câmara Teste', plan_code: 'premium', beta: false });
     const list = await runJson(db, ['accounts', 'list']);
-    expect(list).toContainEqual(expect.objectContaining({ id: account.id, name: 'Câmara Teste', plan_code: 'premium' }));
+    expect(list).toContainEqual(
+      expect.objectContaining({ id: account.id, name: 'Câmara Teste', plan_code: 'premium' }),
+    );
   });
 
   it('refuses an unknown plan with exit code 2, naming the plans', async () => {
@@ -148,7 +154,9 @@ describe('keys', () => {
     expect(human.stdout).not.toContain(secret);
     expect(human.stdout).not.toContain(hash);
 
-    const files = [db, `${db}-wal`].filter((file) => existsSync(file)).map((file) => ({ file, bytes: readFileSync(file) }));
+    const files = [db, `${db}-wal`]
+      .filter((file) => existsSync(file))
+      .map((file) => ({ file, bytes: readFileSync(file) }));
     // The key's 12-character lookup is stored in clear: finding it proves these are the files the CLI wrote.
     const lookup = secret.slice('sk_live_'.length, 'sk_live_'.length + 12);
     expect(files.some(({ bytes }) => bytes.includes(lookup))).toBe(true);
@@ -201,7 +209,16 @@ describe('users', () => {
   it('creates a console user with a one-time set-password link, lists them (never a hash), disables them', async () => {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
-    const human = await run(db, ['users', 'create', '--account', String(account.id), '--email', 'Ana@Example.pt', '--role', 'owner']);
+    const human = await run(db, [
+      'users',
+      'create',
+      '--account',
+      String(account.id),
+      '--email',
+      'Ana@Example.pt',
+      '--role',
+      'owner',
+    ]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/\/console\/set-password\?token=[A-Za-z0-9_-]{32}\n/);
     const created = await runJson(db, [
@@ -216,7 +233,13 @@ describe('users', () => {
       '--name',
       'Rui',
     ]);
-    expect(created).toMatchObject({ email: 'rui@example.pt', display_name: 'Rui', role: 'member', has_password: false, disabled_at: null });
+    expect(created).toMatchObject({
+      email: 'rui@example.pt',
+      display_name: 'Rui',
+      role: 'member',
+      has_password: false,
+      disabled_at: null,
+    });
     expect(created.set_password_link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/console\/set-password\?token=/);
     const list = await runJson(db, ['users', 'list', '--account', String(account.id)]);
     expect(list.map((u: { email: string }) => u.email)).toEqual(['ana@example.pt', 'rui@example.pt']);
@@ -228,7 +251,16 @@ describe('users', () => {
   it('prints a fresh set-password link for a user (a reset), and refuses a disabled or unknown one with exit code 2', async () => {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
-    const created = await runJson(db, ['users', 'create', '--account', String(account.id), '--email', 'ana@example.pt', '--role', 'owner']);
+    const created = await runJson(db, [
+      'users',
+      'create',
+      '--account',
+      String(account.id),
+      '--email',
+      'ana@example.pt',
+      '--role',
+      'owner',
+    ]);
     const human = await run(db, ['users', 'reset-password', String(created.id)]);
     expect(human.code).toBe(0);
     expect(human.stdout).toContain('ana@example.pt');
@@ -256,7 +288,9 @@ describe('users', () => {
     const role = await run(db, ['users', 'create', '--account', id, '--email', 'rui@example.pt', '--role', 'king']);
     expect(role.code).toBe(2);
     expect(role.stderr).toContain('owner, admin, member');
-    expect((await run(db, ['users', 'create', '--account', '999', '--email', 'x@example.pt', '--role', 'member'])).code).toBe(2);
+    expect(
+      (await run(db, ['users', 'create', '--account', '999', '--email', 'x@example.pt', '--role', 'member'])).code,
+    ).toBe(2);
   });
 });
 
@@ -365,7 +399,14 @@ describe('demo remove', () => {
     expect(removed.observations).toBe(loaded.observations.inserted);
     expect(removed.signals).toBeGreaterThan(0);
     const again = await runJson(db, ['demo', 'remove']);
-    expect(again).toMatchObject({ contracts: 0, announcements: 0, amendments: 0, observations: 0, signals: 0, cases: 0 });
+    expect(again).toMatchObject({
+      contracts: 0,
+      announcements: 0,
+      amendments: 0,
+      observations: 0,
+      signals: 0,
+      cases: 0,
+    });
     // The real sample is still there: importing it again changes nothing.
     const reimport = await runJson(db, ['import', 'base-contracts', BASE_SAMPLE]);
     expect(reimport.written.contracts).toMatchObject({ inserted: 0, unchanged: 50 });

@@ -35,8 +35,12 @@ describe('loadConfig', () => {
 
   it('reads the timeouts, in milliseconds, and keeps the headers within the request', () => {
     expect(
-      loadConfig({ HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '4000', KEEP_ALIVE_TIMEOUT_MS: '65000', IDLE_TIMEOUT_MS: '9000' })
-        .timeouts,
+      loadConfig({
+        HEADERS_TIMEOUT_MS: '2000',
+        REQUEST_TIMEOUT_MS: '4000',
+        KEEP_ALIVE_TIMEOUT_MS: '65000',
+        IDLE_TIMEOUT_MS: '9000',
+      }).timeouts,
     ).toEqual({ headersMs: 2000, requestMs: 4000, keepAliveMs: 65_000, idleMs: 9000 });
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '5s' })).toThrow(/HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ IDLE_TIMEOUT_MS: '0' })).toThrow(/IDLE_TIMEOUT_MS/);
@@ -51,7 +55,10 @@ describe('loadConfig', () => {
   });
 
   it('reads INE_API_URL and BASE_DATA_URL for munidata sync: absolute http(s) URLs, without trailing slash', () => {
-    const config = loadConfig({ INE_API_URL: 'http://127.0.0.1:9000/', BASE_DATA_URL: 'http://127.0.0.1:9001/api/1/datasets/' });
+    const config = loadConfig({
+      INE_API_URL: 'http://127.0.0.1:9000/',
+      BASE_DATA_URL: 'http://127.0.0.1:9001/api/1/datasets/',
+    });
     expect(config.ineApiUrl).toBe('http://127.0.0.1:9000');
     expect(config.baseDataUrl).toBe('http://127.0.0.1:9001/api/1/datasets');
     expect(() => loadConfig({ INE_API_URL: 'ftp://x' })).toThrow(/INE_API_URL/);

@@ -60,7 +60,11 @@ async function signIn(page: Page, who: { email: string; password: string }): Pro
 /** One data request on a channel with the key, sent from "a server" (the test), as the key is meant to be used. */
 async function call(channel: Channel, secret: string): Promise<{ status: number; json: any }> {
   const request = dataRequest(channel, secret);
-  const res = await fetch(`${base}${request.url}`, { method: request.method, headers: request.headers, body: request.body });
+  const res = await fetch(`${base}${request.url}`, {
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+  });
   const text = await res.text();
   return { status: res.status, json: text.startsWith('{') ? JSON.parse(text) : undefined };
 }
@@ -112,7 +116,9 @@ describe('the console in a browser', () => {
     const { page } = seller;
     await page.goto(`${base}/console/usage`);
     const before = Object.fromEntries(
-      await Promise.all(CHANNELS.map(async (c) => [c, Number((await page.locator(`#channel-${c}`).innerText()).replace(/,/g, ''))])),
+      await Promise.all(
+        CHANNELS.map(async (c) => [c, Number((await page.locator(`#channel-${c}`).innerText()).replace(/,/g, ''))]),
+      ),
     );
     const calls: Record<Channel, number> = { rest: 3, a2a: 2, mcp: 1 };
     for (const channel of CHANNELS) {
@@ -120,7 +126,9 @@ describe('the console in a browser', () => {
     }
     await page.goto(`${base}/console/usage`);
     for (const channel of CHANNELS) {
-      expect(Number((await page.locator(`#channel-${channel}`).innerText()).replace(/,/g, ''))).toBe(before[channel] + calls[channel]);
+      expect(Number((await page.locator(`#channel-${channel}`).innerText()).replace(/,/g, ''))).toBe(
+        before[channel] + calls[channel],
+      );
     }
     const me = (await (await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } })).json()) as any;
     expect(Number((await page.locator('#used').innerText()).replace(/,/g, ''))).toBe(me.usage.requests_this_month);
@@ -133,7 +141,9 @@ describe('the console in a browser', () => {
     const { page } = seller;
     await page.goto(`${base}/console/keys`);
     // Used on every channel just before: its "last used" cell holds a time.
-    await expect(page.locator('tr', { hasText: 'billing server' }).locator('td').nth(4).locator('time').count()).resolves.toBe(1);
+    await expect(
+      page.locator('tr', { hasText: 'billing server' }).locator('td').nth(4).locator('time').count(),
+    ).resolves.toBe(1);
     await page.locator('tr', { hasText: 'billing server' }).locator('text=Revoke…').click();
     await shot(page, '04-revoke-confirm');
     await page.click('text=Revoke this key');
@@ -187,7 +197,12 @@ describe('the console in a browser', () => {
             message: {
               messageId: 'm-1',
               role: 'ROLE_USER',
-              parts: [{ data: { skill: 'check_service_area', input: { municipality: 'Porto' } }, mediaType: 'application/json' }],
+              parts: [
+                {
+                  data: { skill: 'check_service_area', input: { municipality: 'Porto' } },
+                  mediaType: 'application/json',
+                },
+              ],
             },
           },
         }),
@@ -222,7 +237,11 @@ describe('the console in a browser', () => {
       method: 'POST',
       url: '/oauth/register',
       headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ client_name: 'Phone test app', redirect_uris: [`${base}/`], token_endpoint_auth_method: 'none' }),
+      payload: JSON.stringify({
+        client_name: 'Phone test app',
+        redirect_uris: [`${base}/`],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const authorize = new URL(`${base}/oauth/authorize`);
     const { challenge } = pkce();

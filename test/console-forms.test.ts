@@ -1,7 +1,8 @@
 /**
  * Odd fields in the console's forms (docs/console.md, "Forms"): every form the console and the OAuth consent page
  * show, found by reading the pages as a signed-in owner, is posted with each of its fields sent twice, and
- * answers the console's 400 page, never a 5xx; the same for the query fields of the sign-in page and the links. A `next` that is not a printable ASCII path is ignored after a successful sign-in.
+ * answers the console's 400 page, never a 5xx; the same for the query fields of the sign-in page and the links. A
+ * `next` that is not a printable ASCII path is ignored after a successful sign-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueDemoOwnerLink } from '../src/demo/demo-account.js';
@@ -41,7 +42,12 @@ function formsOf(page: string, html: string): FoundForm[] {
   const forms: FoundForm[] = [];
   for (const [, attributes, inner] of html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
     if (attr(attributes, 'method') !== 'post') continue;
-    const form: FoundForm = { page, action: fromHtml(attr(attributes, 'action') ?? page), fields: new Map(), repeating: new Set() };
+    const form: FoundForm = {
+      page,
+      action: fromHtml(attr(attributes, 'action') ?? page),
+      fields: new Map(),
+      repeating: new Set(),
+    };
     for (const [tag, element] of inner.matchAll(/<(input|select|textarea|button)\b[^>]*>/g)) {
       const name = attr(tag, 'name');
       if (!name || name === '_csrf') continue;
@@ -59,7 +65,14 @@ function formsOf(page: string, html: string): FoundForm[] {
 
 /** Every POST form with a field, on the pages a signed-in owner (of the demo account, with its agents) reaches. */
 async function everyForm(owner: ConsoleClient, anonymous: ConsoleClient, consentPage: string): Promise<FoundForm[]> {
-  const pages = ['/console/keys', '/console/apps', '/console/usage', '/console/agents', '/console/marketplace', '/console/account'];
+  const pages = [
+    '/console/keys',
+    '/console/apps',
+    '/console/usage',
+    '/console/agents',
+    '/console/marketplace',
+    '/console/account',
+  ];
   const agents = (await owner.get('/console/agents')).body;
   const deployment = /href="(\/console\/agents\/[a-z0-9-]+)"/.exec(agents)?.[1];
   expect(deployment, 'a deployment page of the demo account').toBeDefined();
@@ -83,9 +96,13 @@ describe('a field sent twice', () => {
     // A deployment of the owner's account, so that its page and credential form are read too.
     const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
     await owner.get('/console/agents');
-    expect((await owner.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug: 'forms-solar' }) })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await owner.post('/console/agents/upload', {
+          file: JSON.stringify({ ...SOLAR_INSTALLER, slug: 'forms-solar' }),
+        })
+      ).status,
+    ).toBe(200);
     // An authorization request of this browser, so that its consent page and form can be read.
     const { challenge } = pkce();
     const auth = await authorize(t, { clientId: (await register(t)).json.client_id, challenge, method: 'S256' });
@@ -169,7 +186,11 @@ describe('the page to go back to after signing in (next)', () => {
   });
 
   it('is kept when it is a console or explorer path, percent-encoded as the sign-in redirect writes it', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'next-ok@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'next-ok@premium.example',
+      role: 'member',
+    });
     const c = new ConsoleClient(t, '10.42.0.2');
     const start = await c.get(`/explore/procurement?q=${encodeURIComponent('São João')}`);
     const next = new URL(String(start.headers.location), BASE_URL).searchParams.get('next') ?? '';

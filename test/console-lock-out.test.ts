@@ -38,10 +38,16 @@ async function signInPageReader(app: TestApp, address: string): Promise<ConsoleC
 
 describe('a burst of sign-ins', () => {
   it(`checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords of ${BURST} sent at once for one email from one address`, async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'burst@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'burst@premium.example',
+      role: 'member',
+    });
     const c = await signInPageReader(t, '10.20.0.1');
     const answers = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => c.post('/console/sign-in', { email: user.email, password: `guess ${i}` })),
+      Array.from({ length: BURST }, (_, i) =>
+        c.post('/console/sign-in', { email: user.email, password: `guess ${i}` }),
+      ),
     );
     expect(statuses(answers)).toEqual({ 401: SIGN_IN_FAILURES_ALLOWED, 429: BURST - SIGN_IN_FAILURES_ALLOWED });
     for (const a of answers.filter((x) => x.status === 429)) expect(a.body).toContain('Too many failed sign-ins');
@@ -50,7 +56,11 @@ describe('a burst of sign-ins', () => {
   });
 
   it('signs in with the right password sent 95th in a burst only if it is among the passwords checked', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'burst95@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'burst95@premium.example',
+      role: 'member',
+    });
     const c = await signInPageReader(t, '10.20.1.1');
     const answers = await Promise.all(
       Array.from({ length: BURST }, (_, i) =>
@@ -67,10 +77,16 @@ describe('a burst of sign-ins', () => {
   });
 
   it(`checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords of ${BURST} sent at once from one address, whatever the emails`, async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'victim@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'victim@premium.example',
+      role: 'member',
+    });
     const c = await signInPageReader(t, '10.21.0.1');
     const answers = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => c.post('/console/sign-in', { email: `guess${i}@premium.example`, password: 'guess' })),
+      Array.from({ length: BURST }, (_, i) =>
+        c.post('/console/sign-in', { email: `guess${i}@premium.example`, password: 'guess' }),
+      ),
     );
     expect(statuses(answers)).toEqual({ 401: SIGN_IN_FAILURES_ALLOWED, 429: BURST - SIGN_IN_FAILURES_ALLOWED });
     expect((await c.post('/console/sign-in', { email: user.email, password: user.password })).status).toBe(429);
@@ -79,7 +95,11 @@ describe('a burst of sign-ins', () => {
   });
 
   it('gives a right password its attempt back: signing in does not use up the window', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'regular@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'regular@premium.example',
+      role: 'member',
+    });
     const c = await signInPageReader(t, '10.22.0.1');
     for (let i = 0; i < 2 * SIGN_IN_FAILURES_ALLOWED; i++) {
       expect((await c.post('/console/sign-in', { email: user.email, password: user.password })).status).toBe(303);
@@ -106,25 +126,40 @@ describe.runIf(onPostgres)('a burst of sign-ins across two instances sharing Pos
   });
 
   it(`checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords for one email, half the burst on each instance`, async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'spread@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'spread@premium.example',
+      role: 'member',
+    });
     const browsers = [await signInPageReader(t, '10.23.0.1'), await signInPageReader(second, '10.23.0.2')];
     const answers = await Promise.all(
-      Array.from({ length: BURST }, (_, i) => browsers[i % 2].post('/console/sign-in', { email: user.email, password: `guess ${i}` })),
+      Array.from({ length: BURST }, (_, i) =>
+        browsers[i % 2].post('/console/sign-in', { email: user.email, password: `guess ${i}` }),
+      ),
     );
     expect(statuses(answers)).toEqual({ 401: SIGN_IN_FAILURES_ALLOWED, 429: BURST - SIGN_IN_FAILURES_ALLOWED });
-    for (const app of [t, second]) expect((await new ConsoleClient(app, '10.23.0.3').signIn(user.email, user.password)).status).toBe(429);
+    for (const app of [t, second])
+      expect((await new ConsoleClient(app, '10.23.0.3').signIn(user.email, user.password)).status).toBe(429);
   });
 });
 
 describe('the change-password form', () => {
   it(`counts a wrong current password like a failed sign-in: ${SIGN_IN_FAILURES_ALLOWED} checked, then 429`, async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'oracle@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'oracle@premium.example',
+      role: 'member',
+    });
     const c = new ConsoleClient(t, '10.24.0.1');
     await c.signIn(user.email, user.password);
     await c.get('/console/account');
     const answers = await Promise.all(
       Array.from({ length: 25 }, (_, i) =>
-        c.post('/console/account/password', { current: `guess ${i}`, password: 'a brand new password', confirm: 'a brand new password' }),
+        c.post('/console/account/password', {
+          current: `guess ${i}`,
+          password: 'a brand new password',
+          confirm: 'a brand new password',
+        }),
       ),
     );
     expect(statuses(answers)).toEqual({ 400: SIGN_IN_FAILURES_ALLOWED, 429: 25 - SIGN_IN_FAILURES_ALLOWED });
@@ -142,7 +177,11 @@ describe('the change-password form', () => {
   });
 
   it('ends the other sessions of the user: their cookies are refused; the session that changed it goes on', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'two-browsers@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'two-browsers@premium.example',
+      role: 'member',
+    });
     const laptop = new ConsoleClient(t, '10.25.0.1');
     const phone = new ConsoleClient(t, '10.25.0.2');
     await laptop.signIn(user.email, user.password);

@@ -32,7 +32,13 @@ function navLinks(html: string): string[] {
 describe('the console navigation', () => {
   it('links every page of a plan with data access to the explorer, which opens for the session', async () => {
     const member = await signedIn(t.accounts.premium, 'member@nav.example', 'member');
-    for (const path of ['/console/keys', '/console/usage', '/console/apps', '/console/marketplace', '/console/account']) {
+    for (const path of [
+      '/console/keys',
+      '/console/usage',
+      '/console/apps',
+      '/console/marketplace',
+      '/console/account',
+    ]) {
       const links = navLinks((await member.get(path)).body);
       expect(links, path).toContain('/explore');
     }

@@ -59,7 +59,11 @@ describe('the demo owner', () => {
 
 describe('a reset link', () => {
   it('sets a new password for a user who forgot theirs, ends their sessions, and works once', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'forgetful@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'forgetful@premium.example',
+      role: 'member',
+    });
     const stale = new ConsoleClient(t, '10.31.0.1');
     await stale.signIn(user.email, user.password);
     expect((await stale.get('/console/keys')).status).toBe(200);
@@ -69,13 +73,21 @@ describe('a reset link', () => {
     const browser = new ConsoleClient(t, '10.31.0.2');
     await browser.get(path);
     const token = String(new URL(path, BASE_URL).searchParams.get('token'));
-    const done = await browser.post('/console/set-password', { token, password: 'remembered at last', confirm: 'remembered at last' });
+    const done = await browser.post('/console/set-password', {
+      token,
+      password: 'remembered at last',
+      confirm: 'remembered at last',
+    });
     expect(done.status).toBe(303);
     expect((await browser.get('/console/keys')).status).toBe(200);
     expect((await stale.get('/console/keys')).status).toBe(303);
     expect((await new ConsoleClient(t, '10.31.0.3').signIn(user.email, user.password)).status).toBe(401);
     expect((await new ConsoleClient(t, '10.31.0.4').signIn(user.email, 'remembered at last')).status).toBe(303);
-    const again = await browser.post('/console/set-password', { token, password: 'someone else’s try', confirm: 'someone else’s try' });
+    const again = await browser.post('/console/set-password', {
+      token,
+      password: 'someone else’s try',
+      confirm: 'someone else’s try',
+    });
     expect(again.status).toBe(400);
     expect(again.body).toContain('used already');
   });
@@ -83,7 +95,11 @@ describe('a reset link', () => {
   it('is not issued for a disabled or unknown user', async () => {
     const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'gone@premium.example', role: 'member' });
     await t.store.console.disableUser(user.id, new Date(t.clock.now).toISOString());
-    await expect(issuePasswordLink(t.store, user.id, new Date(t.clock.now), BASE_URL)).rejects.toThrow(/No active user/);
-    await expect(issuePasswordLink(t.store, 999_999, new Date(t.clock.now), BASE_URL)).rejects.toThrow(/No active user/);
+    await expect(issuePasswordLink(t.store, user.id, new Date(t.clock.now), BASE_URL)).rejects.toThrow(
+      /No active user/,
+    );
+    await expect(issuePasswordLink(t.store, 999_999, new Date(t.clock.now), BASE_URL)).rejects.toThrow(
+      /No active user/,
+    );
   });
 });

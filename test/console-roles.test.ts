@@ -59,7 +59,10 @@ describe('API keys', () => {
     const page = await indicators.get('/console/keys');
     expect(page.body).toContain('value="indicators:read"');
     expect(page.body).not.toContain('value="procurement:read"');
-    const res = await indicators.post('/console/keys', { label: 'too much', scopes: ['indicators:read', 'procurement:read'] });
+    const res = await indicators.post('/console/keys', {
+      label: 'too much',
+      scopes: ['indicators:read', 'procurement:read'],
+    });
     expect(res.status).toBe(400);
     expect(res.body).toContain('Your plan does not include procurement:read');
     expect((await t.store.listApiKeys(t.accounts.indicatorsOnly)).some((k) => k.label === 'too much')).toBe(false);
@@ -109,7 +112,9 @@ describe('company agents', () => {
     expect((await otherAdmin.post(`/console/agents/${slug}/credentials/${credentialId}/revoke`)).status).toBe(404);
     // Its own deployment's page with this account's credential id: not found either.
     const { ENGINEERING_CONSULTANCY } = await import('../src/agents/demo/engineering-consultancy.js');
-    await otherAdmin.post('/console/agents/upload', { file: JSON.stringify({ ...ENGINEERING_CONSULTANCY, slug: 'beta-eng' }) });
+    await otherAdmin.post('/console/agents/upload', {
+      file: JSON.stringify({ ...ENGINEERING_CONSULTANCY, slug: 'beta-eng' }),
+    });
     expect((await otherAdmin.post(`/console/agents/beta-eng/credentials/${credentialId}/revoke`)).status).toBe(404);
     const deployment = await t.store.agents.getDeployment(slug);
     expect((await t.store.agents.listAgentCredentials(Number(deployment?.id)))[0].revoked_at).toBeNull();
@@ -117,7 +122,9 @@ describe('company agents', () => {
 
   it('refuses an upload that takes another account’s slug', async () => {
     const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
-    const res = await otherOwner.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug, name: 'Hijack' }) });
+    const res = await otherOwner.post('/console/agents/upload', {
+      file: JSON.stringify({ ...SOLAR_INSTALLER, slug, name: 'Hijack' }),
+    });
     expect(res.status).toBe(400);
     expect(res.body).toContain('taken by another company');
     const deployment = await t.store.agents.getDeployment(slug);
@@ -148,7 +155,9 @@ describe('company agents', () => {
 describe('account', () => {
   it('lets only the owner add a member, and only in their own account', async () => {
     expect((await admin.post('/console/account/users', { email: 'x@roles.example', role: 'owner' })).status).toBe(403);
-    expect((await member.post('/console/account/users', { email: 'y@roles.example', role: 'member' })).status).toBe(403);
+    expect((await member.post('/console/account/users', { email: 'y@roles.example', role: 'member' })).status).toBe(
+      403,
+    );
     const res = await owner.post('/console/account/users', {
       email: 'new@roles.example',
       role: 'member',
@@ -169,8 +178,13 @@ describe('account', () => {
     const c = await signedIn(t.accounts.premium, 'pw@roles.example', 'member');
     await c.get('/console/account');
     expect(
-      (await c.post('/console/account/password', { current: 'wrong', password: 'a brand new password', confirm: 'a brand new password' }))
-        .status,
+      (
+        await c.post('/console/account/password', {
+          current: 'wrong',
+          password: 'a brand new password',
+          confirm: 'a brand new password',
+        })
+      ).status,
     ).toBe(400);
     expect(
       (
@@ -181,6 +195,8 @@ describe('account', () => {
         })
       ).status,
     ).toBe(200);
-    expect((await new ConsoleClient(t, '10.9.0.1').signIn('pw@roles.example', 'a brand new password')).status).toBe(303);
+    expect((await new ConsoleClient(t, '10.9.0.1').signIn('pw@roles.example', 'a brand new password')).status).toBe(
+      303,
+    );
   });
 });

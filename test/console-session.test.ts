@@ -27,7 +27,11 @@ describe('sign-in', () => {
     expect(page.status).toBe(303);
     expect(page.headers.location).toBe('/console/sign-in?next=%2Fconsole%2Fkeys');
     await c.get(String(page.headers.location));
-    const signedIn = await c.post('/console/sign-in', { email: 'ANA@premium.example', password: owner.password, next: '/console/keys' });
+    const signedIn = await c.post('/console/sign-in', {
+      email: 'ANA@premium.example',
+      password: owner.password,
+      next: '/console/keys',
+    });
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.location).toBe('/console/keys');
     const keys = await c.get('/console/keys');
@@ -38,7 +42,11 @@ describe('sign-in', () => {
   it('never sends the browser to another site after signing in', async () => {
     const c = new ConsoleClient(t);
     await c.get('/console/sign-in');
-    const res = await c.post('/console/sign-in', { email: owner.email, password: owner.password, next: '//evil.example/console' });
+    const res = await c.post('/console/sign-in', {
+      email: owner.email,
+      password: owner.password,
+      next: '//evil.example/console',
+    });
     expect(res.headers.location).toBe('/console');
   });
 
@@ -87,7 +95,11 @@ describe('sign-in', () => {
     await attacker.get('/console/sign-in');
     const victim = new ConsoleClient(t);
     await victim.signIn(owner.email, owner.password);
-    const res = await victim.post('/console/keys', { _csrf: attacker.csrf, label: 'forged', scopes: 'indicators:read' });
+    const res = await victim.post('/console/keys', {
+      _csrf: attacker.csrf,
+      label: 'forged',
+      scopes: 'indicators:read',
+    });
     expect(res.status).toBe(403);
     expect((await t.store.listApiKeys(t.accounts.premium)).some((k) => k.label === 'forged')).toBe(false);
   });
@@ -106,7 +118,11 @@ describe('sign-in', () => {
 
 describe('the lock-out', () => {
   it('refuses the 11th failure inside 15 minutes for one email, even with the right password, then lets it in', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'locked@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'locked@premium.example',
+      role: 'member',
+    });
     for (let i = 0; i < 10; i++) {
       // From ten addresses: the email's count, not an address's, locks it.
       const res = await new ConsoleClient(t, `10.1.0.${i + 1}`).signIn(user.email, `wrong ${i}`);
@@ -181,7 +197,11 @@ describe('sessions', () => {
   });
 
   it('ends when the user is disabled, and a disabled user cannot sign in', async () => {
-    const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'leaver@premium.example', role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'leaver@premium.example',
+      role: 'member',
+    });
     const c = new ConsoleClient(t);
     await c.signIn(user.email, user.password);
     expect((await c.get('/console/keys')).status).toBe(200);
@@ -205,7 +225,11 @@ describe('one-time links', () => {
     await c.get(url.pathname + url.search);
     const token = String(url.searchParams.get('token'));
     expect((await c.post('/console/set-password', { token, password: 'short', confirm: 'short' })).status).toBe(400);
-    const done = await c.post('/console/set-password', { token, password: 'a long new password', confirm: 'a long new password' });
+    const done = await c.post('/console/set-password', {
+      token,
+      password: 'a long new password',
+      confirm: 'a long new password',
+    });
     expect(done.status).toBe(303);
     expect((await c.get('/console/keys')).body).toContain('new@free.example');
     const again = await new ConsoleClient(t).post('/console/set-password', {
@@ -240,7 +264,11 @@ describe('behind HTTPS', () => {
   it('names the cookies __Host- and marks them Secure', async () => {
     const https = await startTestApp({ baseUrl: 'https://munidata.example' });
     try {
-      const user = await consoleUser(https, { accountId: https.accounts.premium, email: 'tls@premium.example', role: 'owner' });
+      const user = await consoleUser(https, {
+        accountId: https.accounts.premium,
+        email: 'tls@premium.example',
+        role: 'owner',
+      });
       const c = new ConsoleClient(https);
       const res = await c.signIn(user.email, user.password);
       const session = res.setCookies.find((line) => line.startsWith('__Host-munidata_session='));

@@ -29,7 +29,8 @@ afterAll(async () => {
 async function usagePage(client = c): Promise<{ total: number; parts: Record<string, number> }> {
   const page = await client.get('/console/usage');
   expect(page.status).toBe(200);
-  const figure = (id: string) => Number(new RegExp(`id="${id}">([\\d,]+)<`).exec(page.body)?.[1].replace(/,/g, '') ?? Number.NaN);
+  const figure = (id: string) =>
+    Number(new RegExp(`id="${id}">([\\d,]+)<`).exec(page.body)?.[1].replace(/,/g, '') ?? Number.NaN);
   const parts: Record<string, number> = {};
   for (const [, id] of page.body.matchAll(/id="channel-([a-z0-9]+)"/g)) parts[id] = figure(`channel-${id}`);
   return { total: figure('used'), parts };
@@ -37,7 +38,12 @@ async function usagePage(client = c): Promise<{ total: number; parts: Record<str
 
 async function send(channel: Channel): Promise<void> {
   const r = dataRequest(channel, t.keys.premium);
-  const res = await t.app.http.inject({ method: r.method, url: r.url, headers: r.headers, ...(r.body && { payload: r.body }) });
+  const res = await t.app.http.inject({
+    method: r.method,
+    url: r.url,
+    headers: r.headers,
+    ...(r.body && { payload: r.body }),
+  });
   expect(res.statusCode, res.body).toBe(200);
   expect(res.body).not.toContain('"error"');
 }
@@ -73,7 +79,9 @@ describe('the usage split', () => {
     const before = (await usagePage()).total;
     const admission = await t.app.core.admit({ authorization: `Bearer ${t.keys.premium}`, clientAddress: '127.0.0.1' });
     const operation = t.app.registry.get('indicators_get') as AnyOperation;
-    await expect(t.app.core.execute({ admission, operation, input: { key: 'population' }, encoding: 'json' })).rejects.toThrow(/channel/);
+    await expect(
+      t.app.core.execute({ admission, operation, input: { key: 'population' }, encoding: 'json' }),
+    ).rejects.toThrow(/channel/);
     expect((await usagePage()).total).toBe(before);
   });
 

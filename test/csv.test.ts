@@ -15,7 +15,14 @@ import { SnapshotRow } from '../src/operations/indicators/schemas.js';
 import { MunicipalityIndicatorValue, MunicipalitySummary } from '../src/operations/municipalities/schemas.js';
 import type { IndicatorRecord } from '../src/store/records.js';
 import { renderDocsPage } from '../src/web/docs-page.js';
-import { BASE_URL, collectPages, copyDemoStore, startTestApp, type TestApp, type TestResponse } from './helpers/test-app.js';
+import {
+  BASE_URL,
+  collectPages,
+  copyDemoStore,
+  startTestApp,
+  type TestApp,
+  type TestResponse,
+} from './helpers/test-app.js';
 
 const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
 const TRICKY_NAME = 'Resident population, "estimated"';
@@ -163,7 +170,8 @@ describe('CSV of list endpoints', () => {
       expect(res.headers.vary).toMatch(/\bAccept\b/);
       rows.push(...page.rows);
       url = nextLink(res);
-      if (url !== undefined) expect(new URL(url, 'http://x').searchParams.get('cursor')).toBe(res.headers['next-cursor']);
+      if (url !== undefined)
+        expect(new URL(url, 'http://x').searchParams.get('cursor')).toBe(res.headers['next-cursor']);
       else expect(res.headers['next-cursor']).toBeUndefined();
       pages++;
     }
@@ -287,7 +295,12 @@ describe('negotiation', () => {
   });
 
   it('answers JSON on an endpoint that is not a list, whatever Accept says', async () => {
-    for (const path of ['/v1/municipalities/1106', '/v1/indicators/population', '/v1/indicators/population/stats', '/v1/me']) {
+    for (const path of [
+      '/v1/municipalities/1106',
+      '/v1/indicators/population',
+      '/v1/indicators/population/stats',
+      '/v1/me',
+    ]) {
       const res = await csvGet(path);
       expect(res.status, path).toBe(200);
       expect(res.headers['content-type'], path).toBe('application/json; charset=utf-8');
@@ -377,9 +390,12 @@ describe('every list operation', () => {
     ]) {
       expect(names).toContain(name);
     }
-    for (const name of ['me', 'indicators_get', 'indicators_stats', 'municipalities_get']) expect(names).not.toContain(name);
+    for (const name of ['me', 'indicators_get', 'indicators_stats', 'municipalities_get'])
+      expect(names).not.toContain(name);
     for (const op of registry.all) {
-      expect(csvTable(op.output, op.csvRows) !== undefined, op.name).toBe(isListOutput(op.output) || op.csvRows !== undefined);
+      expect(csvTable(op.output, op.csvRows) !== undefined, op.name).toBe(
+        isListOutput(op.output) || op.csvRows !== undefined,
+      );
     }
   });
 
@@ -393,9 +409,13 @@ describe('every list operation', () => {
     expect(table?.render([])).toBe(`${columns.join(',')}\r\n`);
   });
 
-  it.each(lists.map((op) => [op.name, op] as const))('%s: its examples answer the same rows in CSV as in JSON', async (_name, op) => {
+  it.each(
+    lists.map((op) => [op.name, op] as const),
+  )('%s: its examples answer the same rows in CSV as in JSON', async (_name, op) => {
     for (const example of op.examples) {
-      const path = op.rest.path.replace(/:([A-Za-z0-9_]+)/g, (_m, p: string) => encodeURIComponent(String(example.input[p])));
+      const path = op.rest.path.replace(/:([A-Za-z0-9_]+)/g, (_m, p: string) =>
+        encodeURIComponent(String(example.input[p])),
+      );
       const query = new URLSearchParams();
       for (const [k, v] of Object.entries(example.input)) {
         if (op.rest.path.includes(`:${k}`)) continue;
@@ -476,7 +496,9 @@ describe('columns from the schema', () => {
         '1,2024,,500051070|501,"Município de Lisboa|A\\|B, ""C""",1106|1109,1234.5,false,"{""a"":1}",""\r\n' +
         '2,,,,,,,true,{},\r\n',
     );
-    expect(table?.render([])).toBe('id,key.year,key.cpv_division,buyers.nif,buyers.name,municipalities,amount,green,extra,note\r\n');
+    expect(table?.render([])).toBe(
+      'id,key.year,key.cpv_division,buyers.nif,buyers.name,municipalities,amount,green,extra,note\r\n',
+    );
   });
 
   it('is undefined for an output that is not a list', () => {
@@ -488,7 +510,10 @@ describe('columns from the schema', () => {
 
 describe('OpenAPI and the reference page', () => {
   const registry = createRegistry();
-  const doc = buildOpenApi(registry, BASE_URL) as { paths: Record<string, { get: any }>; components: { headers: Record<string, unknown> } };
+  const doc = buildOpenApi(registry, BASE_URL) as {
+    paths: Record<string, { get: any }>;
+    components: { headers: Record<string, unknown> };
+  };
   const page = renderDocsPage(registry, BASE_URL);
 
   it('declares text/csv on the 200 of list operations only, with its header row', () => {
@@ -536,8 +561,12 @@ describe('format=csv, format=csv-excel and Content-Disposition', () => {
     expect(byParameter.status).toBe(200);
     expect(byParameter.headers['content-type']).toBe(CSV_TYPE);
     expect(byParameter.body).toBe(byHeader.body);
-    expect(byParameter.headers['content-disposition']).toBe('attachment; filename="indicators-snapshot-population-density.csv"');
-    expect(byHeader.headers['content-disposition']).toBe('attachment; filename="indicators-snapshot-population-density.csv"');
+    expect(byParameter.headers['content-disposition']).toBe(
+      'attachment; filename="indicators-snapshot-population-density.csv"',
+    );
+    expect(byHeader.headers['content-disposition']).toBe(
+      'attachment; filename="indicators-snapshot-population-density.csv"',
+    );
   });
 
   it('lets format=json win over Accept: text/csv, and JSON answers carry no file name', async () => {
@@ -585,7 +614,9 @@ describe('format=csv, format=csv-excel and Content-Disposition', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="procurement-aggregate.csv"');
     const { header, rows } = records(res);
-    expect(header).toEqual(expect.arrayContaining(['key.year', 'key.cpv_division', 'labels.cpv_division', 'count', 'total_eur']));
+    expect(header).toEqual(
+      expect.arrayContaining(['key.year', 'key.cpv_division', 'labels.cpv_division', 'count', 'total_eur']),
+    );
     expect(rows.length).toBe(json.json.groups.length);
     // Each group carries the answer's synthetic flag (docs/api.md, CSV).
     const groups = json.json.groups.map((g: object) => ({ ...g, synthetic: json.json.synthetic }));

@@ -17,7 +17,10 @@ function kindOf(fn: () => unknown): string | undefined {
 describe('cursors', () => {
   it('round-trips a position under the same operation and filters, whatever the page size', () => {
     const cursor = codec.encode(scope, ['2024-01-31', 42]);
-    expect(codec.decode(cursorScope('municipalities_search', { q: 'vila', limit: 50 }), cursor)).toEqual(['2024-01-31', 42]);
+    expect(codec.decode(cursorScope('municipalities_search', { q: 'vila', limit: 50 }), cursor)).toEqual([
+      '2024-01-31',
+      42,
+    ]);
   });
 
   it('refuses every single-character edit of a cursor', () => {
@@ -37,7 +40,9 @@ describe('cursors', () => {
 
   it('refuses a cursor of other filters, of another operation, or signed with another secret', () => {
     const cursor = codec.encode(scope, '1106');
-    expect(kindOf(() => codec.decode(cursorScope('municipalities_search', { q: 'porto' }), cursor))).toBe('invalid-cursor');
+    expect(kindOf(() => codec.decode(cursorScope('municipalities_search', { q: 'porto' }), cursor))).toBe(
+      'invalid-cursor',
+    );
     expect(kindOf(() => codec.decode(cursorScope('indicators_list', { q: 'vila' }), cursor))).toBe('invalid-cursor');
     expect(kindOf(() => new CursorCodec('other').decode(scope, cursor))).toBe('invalid-cursor');
     expect(kindOf(() => codec.decode(scope, 'no-dot-at-all'))).toBe('invalid-cursor');

@@ -3,7 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
 import { loadDemo } from '../src/demo/load-demo.js';
 import { municipalityDesignation } from '../src/demo/procurement/entities.js';
-import { generateProcurement, PENDING_CLOSED, PENDING_OPEN, type ProcurementChunk } from '../src/demo/procurement/generate.js';
+import {
+  generateProcurement,
+  PENDING_CLOSED,
+  PENDING_OPEN,
+  type ProcurementChunk,
+} from '../src/demo/procurement/generate.js';
 import { NifFamily } from '../src/demo/procurement/nif.js';
 import { ocdsMethod } from '../src/ingest/base/procedure.js';
 import { readCpvs } from '../src/ingest/cpv.js';
@@ -63,7 +68,8 @@ describe('generateProcurement: determinism', () => {
         expect(seen.has(e.nif)).toBe(false);
         seen.add(e.nif);
       }
-      for (const c of chunk.contracts) for (const p of [...c.buyers, ...c.suppliers, ...c.competitors]) expect(seen.has(p.nif)).toBe(true);
+      for (const c of chunk.contracts)
+        for (const p of [...c.buyers, ...c.suppliers, ...c.competitors]) expect(seen.has(p.nif)).toBe(true);
       for (const a of chunk.announcements) expect(seen.has(a.buyer.nif)).toBe(true);
     }
   });
@@ -73,7 +79,8 @@ describe('generateProcurement: determinism', () => {
     const larger = chunksOf(2000);
     expect(all(larger, 'contracts').slice(0, 1000)).toEqual(all(small, 'contracts'));
     const smallIds = new Set(all(small, 'contracts').map((c) => c.source_id));
-    const ofSmall = <T extends { contract_source_id: string }>(xs: T[]) => xs.filter((x) => smallIds.has(x.contract_source_id));
+    const ofSmall = <T extends { contract_source_id: string }>(xs: T[]) =>
+      xs.filter((x) => smallIds.has(x.contract_source_id));
     expect(ofSmall(all(larger, 'amendments'))).toEqual(all(small, 'amendments'));
     const notices = new Set(all(small, 'announcements').map((a) => a.source_id));
     expect(all(larger, 'announcements').filter((a) => notices.has(a.source_id))).toEqual(all(small, 'announcements'));
@@ -188,7 +195,9 @@ describe('generateProcurement: what, how, how much', () => {
     const tenders = of('Concurso público');
     expect(direct.length).toBeGreaterThan(contracts.length * 0.4);
     expect(tenders.length).toBeGreaterThan(contracts.length * 0.08);
-    expect(median(direct.map((c) => c.price_eur as number)) * 5).toBeLessThan(median(tenders.map((c) => c.price_eur as number)));
+    expect(median(direct.map((c) => c.price_eur as number)) * 5).toBeLessThan(
+      median(tenders.map((c) => c.price_eur as number)),
+    );
     for (const c of direct) {
       if (c.legal_basis?.startsWith('Artigo 24.º')) continue;
       const works = c.contract_types[0] === 'Empreitadas de obras públicas';
@@ -221,7 +230,8 @@ describe('generateProcurement: what, how, how much', () => {
     expect(mix.get('Consulta Prévia') ?? 0).toBeGreaterThan(contracts.length * 0.1);
     expect(mix.get('Ao abrigo de acordo-quadro (art.º 259.º)') ?? 0).toBeGreaterThan(0);
     for (const c of contracts) {
-      if (/acordo-quadro/.test(c.procedure_type as string)) expect(c.framework_agreement).toMatch(/^AQ \d+\/\d{4} - Acordo-quadro/);
+      if (/acordo-quadro/.test(c.procedure_type as string))
+        expect(c.framework_agreement).toMatch(/^AQ \d+\/\d{4} - Acordo-quadro/);
       else expect(c.framework_agreement).toBeNull();
     }
   });
@@ -266,7 +276,9 @@ describe('generateProcurement: what, how, how much', () => {
     const ids = new Map(MUNICIPALITIES.map((m) => [m.nif, m.id]));
     const none = contracts.filter((c) => c.municipality_ids.length === 0).length;
     const several = contracts.filter((c) => c.municipality_ids.length > 1).length;
-    const own = contracts.filter((c) => ids.has(c.buyers[0].nif) && c.municipality_ids.includes(ids.get(c.buyers[0].nif) as number)).length;
+    const own = contracts.filter(
+      (c) => ids.has(c.buyers[0].nif) && c.municipality_ids.includes(ids.get(c.buyers[0].nif) as number),
+    ).length;
     const byMunicipalities = contracts.filter((c) => ids.has(c.buyers[0].nif)).length;
     expect(own / byMunicipalities).toBeGreaterThan(0.85);
     expect(none).toBeGreaterThan(contracts.length * 0.03);
@@ -282,7 +294,9 @@ describe('generateProcurement: announcements and amendments', () => {
     const announcements = all(big, 'announcements');
     const byNotice = new Map(announcements.map((a) => [a.source_id, a]));
     for (const c of contracts) {
-      const announced = c.ocds_method === 'open' || (c.ocds_method === 'selective' && !/acordo-quadro/.test(c.procedure_type as string));
+      const announced =
+        c.ocds_method === 'open' ||
+        (c.ocds_method === 'selective' && !/acordo-quadro/.test(c.procedure_type as string));
       expect(c.announcement_number !== null).toBe(announced);
       if (c.announcement_number === null) continue;
       const a = byNotice.get(c.announcement_number);
@@ -329,7 +343,9 @@ describe('generateProcurement: announcements and amendments', () => {
 });
 
 describe('loadDemo with procurement', () => {
-  it('writes contracts, announcements, amendments and entities once, and nothing on a second run', { timeout: 120_000 }, async () => {
+  it('writes contracts, announcements, amendments and entities once, and nothing on a second run', {
+    timeout: 120_000,
+  }, async () => {
     const store = (await openTestStore()).store;
     try {
       await migrate(store);

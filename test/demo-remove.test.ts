@@ -33,11 +33,22 @@ describe('demo remove', () => {
   let store: Store;
   let removed: DemoRemovalSummary;
   let realSignalsBefore: string[];
-  let before: { accounts: unknown; keys: unknown; rules: unknown; usage: number; period: string; demoContracts: number };
+  let before: {
+    accounts: unknown;
+    keys: unknown;
+    rules: unknown;
+    usage: number;
+    period: string;
+    demoContracts: number;
+  };
 
   beforeAll(async () => {
     store = copyDemoStore().store;
-    const report = await importBaseContracts(store, SAMPLE_TEXT, { format: 'json', fileName: 'sample.json', now: NOW.toISOString() });
+    const report = await importBaseContracts(store, SAMPLE_TEXT, {
+      format: 'json',
+      fileName: 'sample.json',
+      now: NOW.toISOString(),
+    });
     expect(report.accepted).toBe(50);
     await store.refreshProcurementRollups();
     await runDetection(store, { now: NOW });
@@ -99,7 +110,10 @@ describe('demo remove', () => {
     const cases = await store.listCases({ includeEpisodic: true }, { limit: 1000 });
     expect(cases.every((c) => !c.key.startsWith('procurement:demo:'))).toBe(true);
     const account = (before.accounts as { id: number }[])[0];
-    const matches = await store.listAlertMatches({ accountId: account.id, since: '1970-01-01T00:00:00Z' }, { limit: 1000 });
+    const matches = await store.listAlertMatches(
+      { accountId: account.id, since: '1970-01-01T00:00:00Z' },
+      { limit: 1000 },
+    );
     const left = new Set(signals.map((s) => `signal:${s.id}`));
     expect(matches.every((m) => !m.item_key.startsWith('signal:') || left.has(m.item_key))).toBe(true);
   });
@@ -130,6 +144,14 @@ describe('demo remove', () => {
 
   it('is idempotent: a second removal deletes nothing', async () => {
     const again = await store.removeDemoData();
-    expect(again).toMatchObject({ contracts: 0, announcements: 0, amendments: 0, observations: 0, signals: 0, cases: 0, alert_matches: 0 });
+    expect(again).toMatchObject({
+      contracts: 0,
+      announcements: 0,
+      amendments: 0,
+      observations: 0,
+      signals: 0,
+      cases: 0,
+      alert_matches: 0,
+    });
   });
 });

@@ -53,7 +53,10 @@ describe('periods', () => {
 
 describe('generateDemoObservations', () => {
   it('is deterministic for a seed and a month, whatever the day', () => {
-    const again = generateDemoObservations(MUNICIPALITIES, CATALOGUE, { seed: 42, today: new Date('2026-03-01T00:00:00Z') });
+    const again = generateDemoObservations(MUNICIPALITIES, CATALOGUE, {
+      seed: 42,
+      today: new Date('2026-03-01T00:00:00Z'),
+    });
     expect(digest(again)).toBe(digest(data));
   });
 
@@ -63,13 +66,18 @@ describe('generateDemoObservations', () => {
     const a = new Map(data.get('birth_rate')?.map((r) => [`${r.municipality_id}|${r.reference_date}`, r.value]));
     const b = other.get('birth_rate') ?? [];
     const differing = b.filter(
-      (r) => a.has(`${r.municipality_id}|${r.reference_date}`) && a.get(`${r.municipality_id}|${r.reference_date}`) !== r.value,
+      (r) =>
+        a.has(`${r.municipality_id}|${r.reference_date}`) &&
+        a.get(`${r.municipality_id}|${r.reference_date}`) !== r.value,
     );
     expect(differing.length).toBeGreaterThan(b.length * 0.8);
   });
 
   it('keeps history when the month moves: shared points have the same values', () => {
-    const later = generateDemoObservations(MUNICIPALITIES, CATALOGUE, { seed: 42, today: new Date('2026-05-02T00:00:00Z') });
+    const later = generateDemoObservations(MUNICIPALITIES, CATALOGUE, {
+      seed: 42,
+      today: new Date('2026-05-02T00:00:00Z'),
+    });
     for (const key of ['registered_unemployed', 'population']) {
       const before = new Map(data.get(key)?.map((r) => [`${r.municipality_id}|${r.reference_date}`, r.value]));
       let shared = 0;
@@ -102,8 +110,10 @@ describe('generateDemoObservations', () => {
         for (const d of dates) expect(d.endsWith('-12-31')).toBe(true);
         // Even a stale municipality spans at least 10 years.
         const years = new Map<number, number[]>();
-        for (const r of rows) years.set(r.municipality_id, [...(years.get(r.municipality_id) ?? []), Number(r.reference_date.slice(0, 4))]);
-        for (const [id, ys] of years) expect(Math.max(...ys) - Math.min(...ys), `${entry.key} ${id}`).toBeGreaterThanOrEqual(10);
+        for (const r of rows)
+          years.set(r.municipality_id, [...(years.get(r.municipality_id) ?? []), Number(r.reference_date.slice(0, 4))]);
+        for (const [id, ys] of years)
+          expect(Math.max(...ys) - Math.min(...ys), `${entry.key} ${id}`).toBeGreaterThanOrEqual(10);
       } else {
         expect(dates.at(-1), entry.key).toBe('2026-02-28');
         expect(dates.length, entry.key).toBeGreaterThanOrEqual(120);
@@ -123,7 +133,9 @@ describe('generateDemoObservations', () => {
     let nulls = 0;
     let seriesWithHoles = 0;
     for (const entry of CATALOGUE) {
-      const periods = (entry.frequency === 'annual' ? annualPeriods(TODAY) : monthlyPeriods(TODAY)).map((p) => p.reference_date);
+      const periods = (entry.frequency === 'annual' ? annualPeriods(TODAY) : monthlyPeriods(TODAY)).map(
+        (p) => p.reference_date,
+      );
       const all = data.get(entry.key) ?? [];
       rows += all.length;
       nulls += all.filter((r) => r.value === null).length;
@@ -141,7 +153,9 @@ describe('generateDemoObservations', () => {
   it('has about 5% stale municipalities whose series of some indicators stop 1–3 periods early', () => {
     const stale = new Set<number>();
     for (const entry of CATALOGUE) {
-      const periods = (entry.frequency === 'annual' ? annualPeriods(TODAY) : monthlyPeriods(TODAY)).map((p) => p.reference_date);
+      const periods = (entry.frequency === 'annual' ? annualPeriods(TODAY) : monthlyPeriods(TODAY)).map(
+        (p) => p.reference_date,
+      );
       const last = new Map<number, string>();
       for (const r of data.get(entry.key) ?? []) last.set(r.municipality_id, r.reference_date);
       for (const [id, date] of last) {
@@ -159,7 +173,8 @@ describe('generateDemoObservations', () => {
     let provisional = 0;
     for (const entry of CATALOGUE) {
       for (const r of data.get(entry.key) ?? []) {
-        const latestMonth = entry.frequency === 'monthly' && entry.treatment === 'raw' && r.reference_date === '2026-02-28';
+        const latestMonth =
+          entry.frequency === 'monthly' && entry.treatment === 'raw' && r.reference_date === '2026-02-28';
         if (latestMonth) provisional++;
         if (r.treatment !== (latestMonth ? 'estimated' : entry.treatment))
           wrong.push(`${entry.key} ${r.municipality_id} ${r.reference_date}`);
@@ -204,7 +219,10 @@ describe('generateDemoObservations', () => {
     for (const v of corvo) expect(v).toBeLessThan(600);
     // 2021 estimates add up to about the census total of the municipalities that have one.
     const y2021 = population.filter((r) => r.reference_date === '2021-12-31' && r.value !== null);
-    const census = y2021.reduce((s, r) => s + (MUNICIPALITIES.find((m) => m.id === r.municipality_id)?.population_2021 ?? 0), 0);
+    const census = y2021.reduce(
+      (s, r) => s + (MUNICIPALITIES.find((m) => m.id === r.municipality_id)?.population_2021 ?? 0),
+      0,
+    );
     const estimated = y2021.reduce((s, r) => s + (r.value as number), 0);
     expect(Math.abs(estimated / census - 1)).toBeLessThan(0.03);
     const enterprises = latest(data.get('enterprises') ?? []);
@@ -235,14 +253,17 @@ describe('generateDemoObservations', () => {
   });
 
   it('shows the seasons and the 2020 lockdown in monthly series', () => {
-    const unemployed = (data.get('registered_unemployed') ?? []).filter((r) => r.municipality_id === ALBUFEIRA && r.value !== null);
+    const unemployed = (data.get('registered_unemployed') ?? []).filter(
+      (r) => r.municipality_id === ALBUFEIRA && r.value !== null,
+    );
     const mean = (month: string) => {
       const xs = unemployed.filter((r) => r.reference_date.slice(5, 7) === month).map((r) => r.value as number);
       return xs.reduce((a, b) => a + b, 0) / xs.length;
     };
     expect(mean('01')).toBeGreaterThan(1.3 * mean('08'));
     const stays = data.get('tourist_overnight_stays') ?? [];
-    const total = (date: string) => stays.filter((r) => r.reference_date === date).reduce((s, r) => s + (r.value ?? 0), 0);
+    const total = (date: string) =>
+      stays.filter((r) => r.reference_date === date).reduce((s, r) => s + (r.value ?? 0), 0);
     expect(total('2020-04-30')).toBeLessThan(0.3 * total('2019-04-30'));
     expect(total('2019-08-31')).toBeGreaterThan(1.5 * total('2019-02-28'));
   });
@@ -300,9 +321,13 @@ describe('loadDemo', () => {
     await migrate(store);
     await loadDemo(store, { today: TODAY });
     await store.setIndicatorSource('birth_rate', 'INE — Taxa bruta de natalidade');
-    await store.writeObservations('birth_rate', [{ municipality_id: LISBOA, reference_date: '2024-12-31', value: 9.9, treatment: 'raw' }], {
-      replace: true,
-    });
+    await store.writeObservations(
+      'birth_rate',
+      [{ municipality_id: LISBOA, reference_date: '2024-12-31', value: 9.9, treatment: 'raw' }],
+      {
+        replace: true,
+      },
+    );
 
     const again = await loadDemo(store, { today: TODAY });
     expect(again.skipped).toEqual(['birth_rate']);

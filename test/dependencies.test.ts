@@ -28,11 +28,15 @@ describe('dependencies', () => {
 
   it("admits our Node range in every runtime package's own engines", () => {
     const ours: string = manifest.engines.node;
-    const packages = Object.entries(lock.packages as Record<string, LockEntry>).filter(([path, entry]) => path !== '' && !entry.dev);
+    const packages = Object.entries(lock.packages as Record<string, LockEntry>).filter(
+      ([path, entry]) => path !== '' && !entry.dev,
+    );
     expect(packages.length).toBeGreaterThan(50);
     const narrower = packages.flatMap(([path, entry]) => {
       const theirs = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
-      return theirs && !semver.subset(ours, theirs) ? [`${path.replace(/^.*node_modules\//, '')}@${entry.version}: ${theirs}`] : [];
+      return theirs && !semver.subset(ours, theirs)
+        ? [`${path.replace(/^.*node_modules\//, '')}@${entry.version}: ${theirs}`]
+        : [];
     });
     expect(narrower).toEqual([]);
   });

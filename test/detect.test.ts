@@ -20,7 +20,8 @@ const BATCH = 500;
 const DAY_MS = 86_400_000;
 
 const days = (from: string, to: string) => Math.round((Date.parse(to) - Date.parse(from)) / DAY_MS);
-const plusDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+const plusDays = (date: string, n: number) =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 const fold = (s: string) =>
   s
     .normalize('NFD')
@@ -28,7 +29,11 @@ const fold = (s: string) =>
     .toLowerCase();
 
 /** Every row of a keyset-paged list. */
-async function whole<T, P>(page: (after: P | undefined) => Promise<T[]>, position: (last: T) => P, size = 200): Promise<T[]> {
+async function whole<T, P>(
+  page: (after: P | undefined) => Promise<T[]>,
+  position: (last: T) => P,
+  size = 200,
+): Promise<T[]> {
   const out: T[] = [];
   let after: P | undefined;
   for (;;) {
@@ -108,7 +113,11 @@ describe('procurement detectors', () => {
       expect(s.amount_eur).toBe(a.base_price_eur);
       expect(s.deadline_date).toBe(a.deadline_on);
       expect(s.event_date).toBe(a.published_on);
-      expect(s.evidence[0]).toMatchObject({ source_type: 'procurement_announcement', source_url: a.link, source_date: a.published_on });
+      expect(s.evidence[0]).toMatchObject({
+        source_type: 'procurement_announcement',
+        source_url: a.link,
+        source_date: a.published_on,
+      });
       expect(s.subject.cpv).toEqual(a.cpv.map((c) => c.code));
       expect(s.subject.nifs).toEqual(a.buyer.nif ? [a.buyer.nif] : []);
       expect(s.summary_pt).toContain(a.buyer.name);
@@ -131,7 +140,9 @@ describe('procurement detectors', () => {
 
   it('signal deadline_closing exactly for the notices whose deadline is 0–14 days away', async () => {
     const announcements = await allAnnouncements(store);
-    const closing = announcements.filter((a) => a.deadline_on !== null && a.deadline_on >= TODAY && days(TODAY, a.deadline_on) <= 14);
+    const closing = announcements.filter(
+      (a) => a.deadline_on !== null && a.deadline_on >= TODAY && days(TODAY, a.deadline_on) <= 14,
+    );
     expect(closing.length).toBeGreaterThan(0);
     expect(
       ofType('deadline_closing')
@@ -175,7 +186,11 @@ describe('procurement detectors', () => {
     // The demo's legal bases cite the CCP, so the buyer's region decides; unknown region: the highest ceiling.
     const ceilings = { national: [20_000, 30_000], azores: [75_000, 150_000], madeira: [27_000, 40_500] } as const;
     const regionOf = (m: MunicipalityRecord) =>
-      m.district === 'Região Autónoma dos Açores' ? 'azores' : m.district === 'Região Autónoma da Madeira' ? 'madeira' : 'national';
+      m.district === 'Região Autónoma dos Açores'
+        ? 'azores'
+        : m.district === 'Região Autónoma da Madeira'
+          ? 'madeira'
+          : 'national';
     const byNif = new Map([...municipalities.values()].map((m) => [m.nif, m]));
     const regime = (c: ContractRecord) => {
       const buyer = c.buyers.map((b) => (b.nif ? byNif.get(b.nif) : undefined)).find(Boolean);
@@ -230,7 +245,8 @@ describe('indicator detectors', () => {
   /** Jumps and records of one indicator, computed here from the series of every municipality. */
   async function expectedFor(indicator: string) {
     const series = new Map<string, { reference_date: string; value: number | null }[]>();
-    for (const m of municipalities.values()) series.set(m.code, await store.series({ indicator, municipalityId: m.id, limit: 10_000 }));
+    for (const m of municipalities.values())
+      series.set(m.code, await store.series({ indicator, municipalityId: m.id, limit: 10_000 }));
     const changes = new Map<string, number[]>();
     const perCode: { code: string; date: string; pct: number }[] = [];
     for (const [code, rows] of series) {
@@ -296,7 +312,11 @@ describe('indicator detectors', () => {
     });
     expect(s.subject).toMatchObject({ indicator, indicator_value: rows[rows.length - 1].value });
     const catalogue = (await store.listIndicators()).find((i) => i.key === indicator);
-    expect(s.evidence[0]).toMatchObject({ source_type: 'indicator', source_title: catalogue?.name_pt, source_date: date });
+    expect(s.evidence[0]).toMatchObject({
+      source_type: 'indicator',
+      source_title: catalogue?.name_pt,
+      source_date: date,
+    });
     expect(s.title_pt).toContain(m.name);
     // Earlier jumps are history: expired.
     const older = ofType('indicator_jump').filter(
@@ -345,7 +365,9 @@ describe('an interrupted run', () => {
     const lisboa = (await target.listMunicipalities()).find((m) => m.code === '1106') as MunicipalityRecord;
     const rows = await target.series({ indicator: 'population', municipalityId: lisboa.id, limit: 10_000 });
     const last = rows[rows.length - 1];
-    await target.writeObservations('population', [{ ...last, municipality_id: lisboa.id, value: (last.value as number) * 1.6 }]);
+    await target.writeObservations('population', [
+      { ...last, municipality_id: lisboa.id, value: (last.value as number) * 1.6 },
+    ]);
   }
   const options = { now: NOW, batchSize: 100, caseBatchSize: 100 };
 
@@ -398,7 +420,9 @@ describe('time passing', () => {
     const later = new Date(Date.parse(`${plusDays(soonest, 1)}T09:00:00Z`));
     const laterDay = later.toISOString().slice(0, 10);
     const passing = active.filter((s) => (s.deadline_date as string) < laterDay);
-    const entering = active.filter((s) => (s.deadline_date as string) >= laterDay && days(laterDay, s.deadline_date as string) <= 14);
+    const entering = active.filter(
+      (s) => (s.deadline_date as string) >= laterDay && days(laterDay, s.deadline_date as string) <= 14,
+    );
 
     const summary = await runDetection(store, { now: later, batchSize: BATCH });
     expect(summary.sweep.entries).toBeGreaterThan(0);
@@ -410,9 +434,14 @@ describe('time passing', () => {
       const c = await store.getCase(s.case_id as number);
       const events = c?.events.filter((e) => e.created_at === summary.now) ?? [];
       expect(events.map((e) => e.event_type)).toEqual(expect.arrayContaining(['stage_changed', 'closed']));
-      expect(events.find((e) => e.event_type === 'stage_changed')).toMatchObject({ old_value: 'open', new_value: 'closed' });
+      expect(events.find((e) => e.event_type === 'stage_changed')).toMatchObject({
+        old_value: 'open',
+        new_value: 'closed',
+      });
     }
-    const closingNow = await store.getSignalsByKeys(entering.map((s) => s.key.replace(':tender_open:', ':deadline_closing:')));
+    const closingNow = await store.getSignalsByKeys(
+      entering.map((s) => s.key.replace(':tender_open:', ':deadline_closing:')),
+    );
     expect(closingNow).toHaveLength(entering.length);
     for (const s of closingNow) expect(s).toMatchObject({ status: 'active', actionability: 'act_now' });
 
@@ -458,7 +487,11 @@ describe('a contract that changes', () => {
     expect(run.signals.updated).toBeGreaterThanOrEqual(2);
     const [award, amendmentNow] = await target.getSignalsByKeys([awardKey, amendment.key]);
     const byK = new Map([award, amendmentNow].map((s) => [s.key, s]));
-    expect(byK.get(awardKey)).toMatchObject({ status: 'withdrawn', actionability: 'informational', amount_eur: input.price_eur });
+    expect(byK.get(awardKey)).toMatchObject({
+      status: 'withdrawn',
+      actionability: 'informational',
+      amount_eur: input.price_eur,
+    });
     expect(byK.get(amendment.key)).toMatchObject({ status: 'expired', actionability: 'informational' });
     await target.close();
   }, 120_000);
@@ -502,7 +535,11 @@ describe('cases', () => {
     expect(new Set(linked.map((s) => s.subject.indicator)).size).toBe(1);
     expect(new Set(linked.map((s) => s.municipality_id)).size).toBe(1);
     const [, indicator, code, start] = c.key.split(':');
-    const rows = await store.series({ indicator, municipalityId: municipalities.get(code)?.id as number, limit: 10_000 });
+    const rows = await store.series({
+      indicator,
+      municipalityId: municipalities.get(code)?.id as number,
+      limit: 10_000,
+    });
     const dates = rows.map((r) => r.reference_date);
     const positions = linked.map((s) => dates.indexOf(s.event_date as string)).sort((x, y) => x - y);
     expect(dates[positions[0]]).toBe(start);

@@ -14,7 +14,9 @@ import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';
 
-const SAMPLE: Record<string, any>[] = JSON.parse(readFileSync(new URL('fixtures/base-contracts-sample.json', import.meta.url), 'utf8'));
+const SAMPLE: Record<string, any>[] = JSON.parse(
+  readFileSync(new URL('fixtures/base-contracts-sample.json', import.meta.url), 'utf8'),
+);
 const row = (id: string) => SAMPLE.find((r) => r.idcontrato === id) as Record<string, any>;
 const NOW = new Date('2024-03-01T12:00:00Z');
 const key = (id: string) => `procurement:direct_award_high_value:base:${id}`;
@@ -82,10 +84,17 @@ describe('the regime read from the legal basis and the region', () => {
       'Dec. Legislativo Regional n.º 27 / 2015 / A',
     ])
       expect(readRegime(basis, 'national'), basis).toEqual({ regime: 'azores', told_by: 'legal_basis' });
-    for (const basis of ['DLR 34/2008/M', 'DLR nº 34/08/M', 'Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08'])
+    for (const basis of [
+      'DLR 34/2008/M',
+      'DLR nº 34/08/M',
+      'Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08',
+    ])
       expect(readRegime(basis, null), basis).toEqual({ regime: 'madeira', told_by: 'legal_basis' });
     // National acts, and a number followed by an alínea, name no region.
-    for (const basis of ['Código dos Contratos Públicos (DL111-B/2017) e Lei n.º 30/2021, de 21.05', 'Lei n.º 5/2020/a)'])
+    for (const basis of [
+      'Código dos Contratos Públicos (DL111-B/2017) e Lei n.º 30/2021, de 21.05',
+      'Lei n.º 5/2020/a)',
+    ])
       expect(readRegime(basis, null).regime, basis).toBeNull();
   });
 });
@@ -99,7 +108,11 @@ describe('direct_award_high_value on real rows', () => {
     await migrate(store);
     await store.saveMunicipalities(readMunicipalities());
     const text = JSON.stringify([...SAMPLE, ...MADE]);
-    const report = await importBaseContracts(store, text, { format: 'json', fileName: 'sample.json', now: NOW.toISOString() });
+    const report = await importBaseContracts(store, text, {
+      format: 'json',
+      fileName: 'sample.json',
+      now: NOW.toISOString(),
+    });
     expect(report.rejected).toEqual([]);
     await runDetection(store, { now: NOW });
     const all = await store.listSignals({ types: ['direct_award_high_value'] }, { limit: 1000 });

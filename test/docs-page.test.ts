@@ -64,7 +64,9 @@ describe('/docs in a browser', () => {
   });
 
   it('has no in-page link to a missing anchor, and the table of contents jumps', async () => {
-    const targets = await page.$$eval('a[href^="#"]', (links) => links.map((a) => a.getAttribute('href')?.slice(1) ?? ''));
+    const targets = await page.$$eval('a[href^="#"]', (links) =>
+      links.map((a) => a.getAttribute('href')?.slice(1) ?? ''),
+    );
     expect(targets.length).toBeGreaterThan(20);
     const missing = await page.evaluate((ids: string[]) => ids.filter((id) => !document.getElementById(id)), targets);
     expect(missing).toEqual([]);
@@ -137,7 +139,9 @@ describe('/docs in a browser', () => {
     const phone = await browser.newPage({ viewport: { width: 375, height: 740 } });
     try {
       await phone.goto(`${base}/docs`);
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await phone.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow).toBeLessThanOrEqual(0);
     } finally {
       await phone.close();

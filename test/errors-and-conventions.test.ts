@@ -25,7 +25,11 @@ describe('problem documents', () => {
 
   it('answers other methods with 405 method-not-allowed and Allow: GET, HEAD', async () => {
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE'] as const) {
-      const res = await t.app.http.inject({ method, url: '/v1/indicators', headers: { authorization: `Bearer ${t.keys.premium}` } });
+      const res = await t.app.http.inject({
+        method,
+        url: '/v1/indicators',
+        headers: { authorization: `Bearer ${t.keys.premium}` },
+      });
       expect(res.statusCode).toBe(405);
       expect(res.headers.allow).toBe('GET, HEAD');
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -69,7 +73,12 @@ describe('problem documents', () => {
 
   it('never leaks a stack or SQL in a 500', async () => {
     const { store } = copyDemoStore();
-    const account = await store.createAccount({ name: 'x', plan_code: 'premium', beta: false, now: new Date().toISOString() });
+    const account = await store.createAccount({
+      name: 'x',
+      plan_code: 'premium',
+      beta: false,
+      now: new Date().toISOString(),
+    });
     const { secret } = await createKey(store, { accountId: account.id }, new Date());
     store.series = async () => {
       throw new Error('SqliteError: no such column: secret_col in SELECT * FROM observations');
@@ -82,7 +91,11 @@ describe('problem documents', () => {
       });
       expect(res.statusCode).toBe(500);
       const problem = JSON.parse(res.body);
-      expect(problem).toMatchObject({ type: `${BASE_URL}/problems/internal`, status: 500, request_id: res.headers['request-id'] });
+      expect(problem).toMatchObject({
+        type: `${BASE_URL}/problems/internal`,
+        status: 500,
+        request_id: res.headers['request-id'],
+      });
       expect(res.body).not.toMatch(/Sqlite|secret_col|SELECT|\.ts:\d+/);
     } finally {
       await app.close();
@@ -95,10 +108,14 @@ describe('conventions', () => {
   it('answers If-None-Match with 304 and no body', async () => {
     const first = await t.get('/v1/indicators/population/snapshot?limit=50');
     expect(first.headers.etag).toMatch(/^W\/".+"$/);
-    const again = await t.get('/v1/indicators/population/snapshot?limit=50', { headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await t.get('/v1/indicators/population/snapshot?limit=50', {
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
-    const other = await t.get('/v1/indicators/population/snapshot?limit=49', { headers: { 'if-none-match': String(first.headers.etag) } });
+    const other = await t.get('/v1/indicators/population/snapshot?limit=49', {
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(other.status).toBe(200);
   });
 
@@ -121,8 +138,12 @@ describe('conventions', () => {
   it('honours the weights of Accept-Encoding, and leaves small answers uncompressed', async () => {
     const url = '/v1/indicators/population/snapshot?limit=200';
     const encodingFor = async (acceptEncoding: string, path = url) =>
-      (await t.app.http.inject({ url: path, headers: { authorization: `Bearer ${t.keys.premium}`, 'accept-encoding': acceptEncoding } }))
-        .headers['content-encoding'];
+      (
+        await t.app.http.inject({
+          url: path,
+          headers: { authorization: `Bearer ${t.keys.premium}`, 'accept-encoding': acceptEncoding },
+        })
+      ).headers['content-encoding'];
     expect(await encodingFor('gzip, deflate, br')).toBe('br');
     expect(await encodingFor('br;q=0, gzip')).toBe('gzip');
     expect(await encodingFor('gzip;q=1.0, br;q=0.5')).toBe('gzip');

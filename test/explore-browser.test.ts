@@ -33,7 +33,11 @@ beforeAll(async () => {
   await t.app.http.listen({ host: '127.0.0.1', port });
   browser = await launchChromium();
   // A member of the premium account, signed in through the console's sign-in page in each browser.
-  const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'analyst@premium.example', role: 'member' });
+  const user = await consoleUser(t, {
+    accountId: t.accounts.premium,
+    email: 'analyst@premium.example',
+    role: 'member',
+  });
   desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   for (const context of [desktop, phone]) await signIn(context, user.email, user.password);
@@ -85,9 +89,14 @@ async function snapshotRows(key: string, date?: string): Promise<any[]> {
 async function mapFills(page: Page): Promise<{ fills: Record<string, string>; stale: string[]; legend: string[] }> {
   return page.evaluate(() => {
     const fills: Record<string, string> = {};
-    for (const path of document.querySelectorAll('svg.map path.m')) fills[path.getAttribute('data-code')] = path.getAttribute('fill');
-    const stale = [...document.querySelectorAll('svg.map path.stale')].map((p: any) => p.previousSibling.getAttribute('data-code'));
-    const legend = [...document.querySelectorAll('ul.legend [data-color]')].map((s: any) => s.getAttribute('data-color'));
+    for (const path of document.querySelectorAll('svg.map path.m'))
+      fills[path.getAttribute('data-code')] = path.getAttribute('fill');
+    const stale = [...document.querySelectorAll('svg.map path.stale')].map((p: any) =>
+      p.previousSibling.getAttribute('data-code'),
+    );
+    const legend = [...document.querySelectorAll('ul.legend [data-color]')].map((s: any) =>
+      s.getAttribute('data-color'),
+    );
     return { fills, stale, legend };
   });
 }
@@ -130,14 +139,18 @@ describe('the indicator map', () => {
       );
 
       // The counts in the legend add up to the municipalities with a value.
-      const counts = await page.$$eval('ul.legend .count', (spans) => spans.map((s) => Number(s.textContent.replace(/\D/g, ''))));
+      const counts = await page.$$eval('ul.legend .count', (spans) =>
+        spans.map((s) => Number(s.textContent.replace(/\D/g, ''))),
+      );
       expect(counts.reduce((a, b) => a + b, 0)).toBe(withValue.length);
       expect(await page.evaluate(() => window.exploreTimings.mapRenderMs)).toBeLessThan(300);
       await page.close();
     });
   }
 
-  it('shows name, value, rank and percentile on hover, and opens the municipality on click', { timeout: 20_000 }, async () => {
+  it('shows name, value, rank and percentile on hover, and opens the municipality on click', {
+    timeout: 20_000,
+  }, async () => {
     const page = await open(desktop, '/explore?indicator=unemployment_rate');
     const lisboa = page.locator('svg.map path.m[data-code="1106"]');
     await lisboa.waitFor();
@@ -185,7 +198,9 @@ describe('the indicator map', () => {
     await expect(page.locator('.legend-note').innerText()).resolves.toContain('equal intervals');
 
     await page.locator('details.data summary').click();
-    const urls = await page.$$eval('details.data code.api-url', (codes) => codes.map((c) => c.textContent.replace(/^GET /, '')));
+    const urls = await page.$$eval('details.data code.api-url', (codes) =>
+      codes.map((c) => c.textContent.replace(/^GET /, '')),
+    );
     expect(urls[0]).toBe(`${base}/v1/indicators/median_rent_m2/snapshot?limit=308`);
     const jsonHref = await page.locator('details.data a.json').first().getAttribute('href');
     const csvHref = await page.locator('details.data a.csv').first().getAttribute('href');
@@ -220,7 +235,10 @@ describe('the indicator map', () => {
   it('at 390 px: no sideways scroll, the map and legend stacked', async () => {
     const page = await open(phone, '/explore?indicator=unemployment_rate');
     await page.locator('svg.map').waitFor();
-    const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    const widths = await page.evaluate(() => [
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
     await page.screenshot({ path: join(SHOTS, 'map-390.png'), fullPage: true });
     await page.close();
@@ -274,9 +292,12 @@ describe('a municipality page', () => {
     await page.locator('#series-indicator').selectOption('registered_unemployed');
     await page.locator('#series[data-indicator="registered_unemployed"] svg path.series.own').waitFor();
     const monthly = await seriesPositions(page);
-    const januaries = Object.keys(monthly.ticks).filter((label) => /^\d{4}$/.test(label) && `${label}-01` in monthly.dots);
+    const januaries = Object.keys(monthly.ticks).filter(
+      (label) => /^\d{4}$/.test(label) && `${label}-01` in monthly.dots,
+    );
     expect(januaries.length).toBeGreaterThan(3);
-    for (const year of januaries) expect(Math.abs(monthly.dots[`${year}-01`] - monthly.ticks[year]), year).toBeLessThan(1);
+    for (const year of januaries)
+      expect(Math.abs(monthly.dots[`${year}-01`] - monthly.ticks[year]), year).toBeLessThan(1);
     await page.close();
   });
 
@@ -286,7 +307,9 @@ describe('a municipality page', () => {
     await page.locator('#main[data-ready], #view[data-ready]').first().waitFor();
     const series = await api('/v1/indicators/unemployment_rate/series?municipality=1312&limit=200');
     const medians = await api('/v1/indicators/unemployment_rate/medians?district=Porto');
-    const cells = await page.$$eval('#series-chart tbody tr', (rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
+    const cells = await page.$$eval('#series-chart tbody tr', (rows) =>
+      rows.map((r) => [...r.children].map((c) => c.textContent)),
+    );
     expect(cells.map((c) => c[0])).toEqual(series.items.map((p: any) => p.reference_date));
     const pt = (v: number) => `${new Intl.NumberFormat('pt-PT', { maximumFractionDigits: 2 }).format(v)} %`;
     for (const [i, point] of series.items.entries()) {
@@ -297,7 +320,9 @@ describe('a municipality page', () => {
     }
     // Three lines: the municipality's and the two medians, each with its own dash so that colour is not needed.
     expect(await page.locator('#series-chart path.series').count()).toBe(3);
-    const dashes = await page.$$eval('#series-chart path.series', (paths) => paths.map((p) => p.getAttribute('stroke-dasharray')));
+    const dashes = await page.$$eval('#series-chart path.series', (paths) =>
+      paths.map((p) => p.getAttribute('stroke-dasharray')),
+    );
     expect(dashes[0]).toBeNull();
     expect(dashes.slice(1).every((d) => d !== null)).toBe(true);
 
@@ -312,15 +337,19 @@ describe('a municipality page', () => {
     const page = await open(desktop, '/explore/municipalities/1312');
     await page.locator('#view[data-ready]').waitFor();
     const contracts = await api('/v1/procurement/contracts?municipality=1312&limit=10');
-    const objects = await page.$$eval('#latest-contracts tbody tr', (rows) => rows.map((r) => r.children[1].textContent));
+    const objects = await page.$$eval('#latest-contracts tbody tr', (rows) =>
+      rows.map((r) => r.children[1].textContent),
+    );
     expect(objects).toEqual(contracts.items.map((c: any) => c.object));
     const suppliers = await api('/v1/procurement/aggregate?executed_in=1312&group_by=supplier');
     const top = suppliers.groups.slice().sort((a: any, b: any) => b.total_eur - a.total_eur)[0];
-    expect(await page.locator('#procurement-suppliers tbody tr').first().locator('td').first().textContent()).toBe(top.key.supplier);
-    // Suppliers and contracts open their own pages, which show the API's record.
-    expect(await page.locator('#procurement-suppliers tbody tr').first().locator('a').first().getAttribute('href')).toBe(
-      `/explore/entities/${top.key.supplier}`,
+    expect(await page.locator('#procurement-suppliers tbody tr').first().locator('td').first().textContent()).toBe(
+      top.key.supplier,
     );
+    // Suppliers and contracts open their own pages, which show the API's record.
+    expect(
+      await page.locator('#procurement-suppliers tbody tr').first().locator('a').first().getAttribute('href'),
+    ).toBe(`/explore/entities/${top.key.supplier}`);
     const contractLink = page.locator('#latest-contracts tbody tr').first().locator('a').first();
     expect(await contractLink.getAttribute('href')).toBe(`/explore/contracts/${contracts.items[0].id}`);
     const supplierLink = page
@@ -338,7 +367,10 @@ describe('a municipality page', () => {
     await page.close();
     const small = await open(phone, '/explore/municipalities/1312');
     await small.locator('#view[data-ready]').waitFor();
-    const widths = await small.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    const widths = await small.evaluate(() => [
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
     await small.screenshot({ path: join(SHOTS, 'municipality-390.png'), fullPage: true });
     await small.close();
@@ -392,7 +424,10 @@ describe('the procurement view', () => {
     await page.close();
     const small = await open(phone, '/explore/procurement');
     await small.locator('.stage[data-ready="all"]').waitFor();
-    const widths = await small.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    const widths = await small.evaluate(() => [
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
     await small.screenshot({ path: join(SHOTS, 'procurement-390.png'), fullPage: true });
     await small.close();
@@ -420,11 +455,16 @@ describe('the signals view', () => {
   /** The view's table: [event date, municipality, type, signal title, confidence, signal href] per row. */
   async function latestRows(page: Page): Promise<string[][]> {
     return page.$$eval('#signals-latest tbody tr', (rows) =>
-      rows.map((r) => [...[...r.children].map((c) => c.textContent), r.children[3].querySelector('a')?.getAttribute('href')]),
+      rows.map((r) => [
+        ...[...r.children].map((c) => c.textContent),
+        r.children[3].querySelector('a')?.getAttribute('href'),
+      ]),
     );
   }
 
-  it('shows what happened lately, and where: the latest events of every family, by event date', { timeout: 60_000 }, async () => {
+  it('shows what happened lately, and where: the latest events of every family, by event date', {
+    timeout: 60_000,
+  }, async () => {
     const all = await signalsByEvent(t);
     const families = countBy(all, 'family');
     expect(Object.keys(families).length).toBeGreaterThan(1);
@@ -449,7 +489,10 @@ describe('the signals view', () => {
     }
     // The timeline counts the same events, one lane per family, month by month (not one spike).
     expect(await timelineTotal(page)).toBe(shown.length);
-    const months = await page.$$eval('#signals-timeline svg rect title', (ts) => new Set(ts.map((t) => t.textContent.split(':')[0])).size);
+    const months = await page.$$eval(
+      '#signals-timeline svg rect title',
+      (ts) => new Set(ts.map((t) => t.textContent.split(':')[0])).size,
+    );
     const expectedMonths = new Set(shown.map((s) => (s.event_date ?? s.first_seen_at).slice(0, 7))).size;
     expect(months).toBe(expectedMonths);
     expect(months).toBeGreaterThan(1);
@@ -486,7 +529,10 @@ describe('the signals view', () => {
     await page.close();
     const small = await open(phone, '/explore/signals?family=procurement');
     await small.locator('.stage[data-ready]').waitFor();
-    const widths = await small.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+    const widths = await small.evaluate(() => [
+      document.documentElement.scrollWidth,
+      document.documentElement.clientWidth,
+    ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
     await small.screenshot({ path: join(SHOTS, 'signals-390.png'), fullPage: true });
     await small.close();
@@ -504,7 +550,10 @@ describe('the detail views', () => {
       const supplier = page.locator(`#contract a[href="/explore/entities/${full.suppliers[0].nif}"]`);
       expect(await supplier.textContent()).toBe(full.suppliers[0].name);
       expect(await page.locator('#contract a[href="/explore/municipalities/1312"]').textContent()).toBe('Porto');
-      const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+      const widths = await page.evaluate(() => [
+        document.documentElement.scrollWidth,
+        document.documentElement.clientWidth,
+      ]);
       expect(widths[0]).toBeLessThanOrEqual(widths[1]);
       if (context === phone) {
         await page.screenshot({ path: join(SHOTS, 'contract-390.png'), fullPage: true });
@@ -554,7 +603,9 @@ describe('every view', () => {
       await page.locator(ready).first().waitFor();
       const unlabelled = await page.$$eval('select, input:not([type=hidden]), textarea', (controls) =>
         controls
-          .filter((c: any) => c.labels.length === 0 && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
+          .filter(
+            (c: any) => c.labels.length === 0 && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'),
+          )
           .map((c: any) => c.outerHTML.slice(0, 80)),
       );
       expect(unlabelled, path).toEqual([]);
@@ -581,7 +632,9 @@ function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

@@ -17,7 +17,11 @@ const viewers = {} as Record<'premium' | 'indicatorsOnly' | 'noIndicatorsDomain'
 beforeAll(async () => {
   t = await startTestApp();
   for (const name of Object.keys(t.accounts).filter((n) => n !== 'beta') as (keyof typeof viewers)[]) {
-    const user = await consoleUser(t, { accountId: t.accounts[name], email: `viewer@${name.toLowerCase()}.example`, role: 'member' });
+    const user = await consoleUser(t, {
+      accountId: t.accounts[name],
+      email: `viewer@${name.toLowerCase()}.example`,
+      role: 'member',
+    });
     viewers[name] = new ConsoleClient(t);
     const signedIn = await viewers[name].signIn(user.email, user.password);
     expect(signedIn.status).toBe(303);
@@ -49,7 +53,9 @@ describe('explorer pages', () => {
   it('sends a visitor without a session to sign in (an API key is no session), coming back to the page', async () => {
     const res = await t.get('/explore/municipalities/lisboa?indicator=population', { key: t.keys.premium });
     expect(res.status).toBe(303);
-    expect(res.headers.location).toBe(`/console/sign-in?next=${encodeURIComponent('/explore/municipalities/lisboa?indicator=population')}`);
+    expect(res.headers.location).toBe(
+      `/console/sign-in?next=${encodeURIComponent('/explore/municipalities/lisboa?indicator=population')}`,
+    );
     // Signing in there comes back here.
     const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'back@premium.example', role: 'member' });
     const client = new ConsoleClient(t);
@@ -71,8 +77,15 @@ describe('explorer pages', () => {
     expect(res.headers['content-security-policy']).toContain("script-src 'self'");
     const scripts = [...res.body.matchAll(/<script([^>]*)>/g)].map((m) => m[1]);
     for (const attributes of scripts) expect(attributes).toMatch(/src="\/explore\/assets\/|type="application\/json"/);
-    const config = JSON.parse(/<script type="application\/json" id="explore-config">(.*?)<\/script>/s.exec(res.body)?.[1] ?? '{}');
-    expect(config).toMatchObject({ view: 'map', baseUrl: 'http://munidata.test', apiPrefix: '/explore/api', csvPrefix: '/explore/csv' });
+    const config = JSON.parse(
+      /<script type="application\/json" id="explore-config">(.*?)<\/script>/s.exec(res.body)?.[1] ?? '{}',
+    );
+    expect(config).toMatchObject({
+      view: 'map',
+      baseUrl: 'http://munidata.test',
+      apiPrefix: '/explore/api',
+      csvPrefix: '/explore/csv',
+    });
     expect(config.domains).toEqual(['indicators', 'signals', 'procurement', 'alerts', 'bulk']);
     expect(res.body).toContain('href="/explore/procurement"');
   });
@@ -111,12 +124,19 @@ describe('explorer pages', () => {
     for (const [path, expected] of pages) {
       const res = await look('premium', path);
       expect(res.status, path).toBe(200);
-      const config = JSON.parse(/<script type="application\/json" id="explore-config">(.*?)<\/script>/s.exec(res.body)?.[1] ?? '{}');
+      const config = JSON.parse(
+        /<script type="application\/json" id="explore-config">(.*?)<\/script>/s.exec(res.body)?.[1] ?? '{}',
+      );
       expect(config, path).toMatchObject(expected);
       expect(config.municipalities, path).toHaveLength(308);
     }
     // An address that cannot name one is no page; a plan without the domain is told so.
-    for (const path of ['/explore/contracts/abc', '/explore/contracts/0', '/explore/entities/12345', '/explore/signals/1e3']) {
+    for (const path of [
+      '/explore/contracts/abc',
+      '/explore/contracts/0',
+      '/explore/entities/12345',
+      '/explore/signals/1e3',
+    ]) {
       const res = await look('premium', path);
       expect(res.status, path).toBe(404);
       expect(res.body, path).toContain('Not found');
@@ -126,7 +146,13 @@ describe('explorer pages', () => {
   });
 
   it('links every page, a refusal too, back to the console and the home page', async () => {
-    for (const path of ['/explore', '/explore/procurement', '/explore/signals', '/explore/municipalities/1106', '/explore/signals/1']) {
+    for (const path of [
+      '/explore',
+      '/explore/procurement',
+      '/explore/signals',
+      '/explore/municipalities/1106',
+      '/explore/signals/1',
+    ]) {
       const res = await look('premium', path);
       expect(res.status, path).toBe(200);
       expect(res.body, path).toContain('<a href="/console">Console</a>');

@@ -25,7 +25,15 @@ describe('export', () => {
     const dir = testDir('munidata-export-');
     const tables = await exportTables(t.store, { dir, format: 'csv', plan: 'premium' });
     const names = tables.map((x) => x.table);
-    for (const name of ['indicators', 'municipalities', 'observations', 'contracts', 'entities', 'signals', 'signal_cases']) {
+    for (const name of [
+      'indicators',
+      'municipalities',
+      'observations',
+      'contracts',
+      'entities',
+      'signals',
+      'signal_cases',
+    ]) {
       expect(names, name).toContain(name);
     }
     expect(names).not.toContain('alert_rules');
@@ -58,9 +66,14 @@ describe('export', () => {
     const db = new Database(join(dir, 'munidata-export.sqlite'), { readonly: true });
     try {
       for (const table of tables) {
-        expect((db.prepare(`SELECT count(*) AS n FROM "${table.table}"`).get() as { n: number }).n, table.table).toBe(table.rows);
+        expect((db.prepare(`SELECT count(*) AS n FROM "${table.table}"`).get() as { n: number }).n, table.table).toBe(
+          table.rows,
+        );
       }
-      expect(db.prepare('SELECT code, name FROM municipalities WHERE code = ?').get('0101')).toEqual({ code: '0101', name: 'Águeda' });
+      expect(db.prepare('SELECT code, name FROM municipalities WHERE code = ?').get('0101')).toEqual({
+        code: '0101',
+        name: 'Águeda',
+      });
     } finally {
       db.close();
     }
@@ -87,14 +100,22 @@ describe('export', () => {
       const asCells = read.map((row) => header.map((name) => cellOf(row[name as string])));
       expect(asCells, table.table).toEqual(rows);
     }
-    // The types a reader gets: numbers as numbers, the synthetic flag a boolean, codes as text with their leading zeros.
+    // The types a reader gets: numbers as numbers, the synthetic flag a boolean, codes as text with their leading
+    // zeros.
     const types = async (name: string) => {
       const metadata = await parquetMetadataAsync(await asyncBufferFromFile(join(parquetDir, `${name}.parquet`)));
       return Object.fromEntries(metadata.schema.slice(1).map((c) => [c.name, c.converted_type ?? c.type]));
     };
     const observations = await types('observations');
-    expect(observations).toMatchObject({ indicator: 'UTF8', municipality: 'UTF8', value: 'DOUBLE', synthetic: 'BOOLEAN' });
-    const municipalities = await parquetReadObjects({ file: await asyncBufferFromFile(join(parquetDir, 'municipalities.parquet')) });
+    expect(observations).toMatchObject({
+      indicator: 'UTF8',
+      municipality: 'UTF8',
+      value: 'DOUBLE',
+      synthetic: 'BOOLEAN',
+    });
+    const municipalities = await parquetReadObjects({
+      file: await asyncBufferFromFile(join(parquetDir, 'municipalities.parquet')),
+    });
     expect(municipalities.find((m) => m.code === '0101')).toMatchObject({ code: '0101', name: 'Águeda' });
     const contracts = await types('contracts');
     expect(Object.values(contracts)).toContain('DOUBLE');
@@ -106,7 +127,11 @@ describe('export', () => {
     const plans = await t.store.listPlans();
     const withoutProcurement = plans.find((p) => !p.domains.includes('procurement'));
     if (!withoutProcurement) throw new Error('every default plan has procurement: the test needs one without');
-    const tables = await exportTables(t.store, { dir: testDir('munidata-export-'), format: 'csv', plan: withoutProcurement.code });
+    const tables = await exportTables(t.store, {
+      dir: testDir('munidata-export-'),
+      format: 'csv',
+      plan: withoutProcurement.code,
+    });
     expect(tables.map((x) => x.table)).not.toContain('contracts');
   }, 120_000);
 });

@@ -54,7 +54,11 @@ beforeAll(async () => {
     },
   }) as unknown as Store;
   const counters = await RedisCounters.open({ url: outage.url, store: faulty, prefix: PREFIX });
-  app = await createApp({ config: loadConfig({ BASE_URL, MUNIDATA_DB: copy.dbPath, LOG_LEVEL: 'silent' }), store: faulty, counters });
+  app = await createApp({
+    config: loadConfig({ BASE_URL, MUNIDATA_DB: copy.dbPath, LOG_LEVEL: 'silent' }),
+    store: faulty,
+    counters,
+  });
   const limits = { api_access: true, domains: ['indicators'], raw_values: true, requests_per_month: 1_000_000 };
   await savePlan(store, 'faults_metered', { ...limits, requests_per_minute: 100_000 }, 'create');
   await savePlan(store, 'faults_unmetered', { ...limits, requests_per_minute: null }, 'create');
@@ -69,7 +73,12 @@ afterAll(async () => {
 
 async function customer(plan: 'faults_metered' | 'faults_unmetered' = 'faults_metered') {
   const now = new Date();
-  const account = await store.createAccount({ name: `faults ${plan}`, plan_code: plan, beta: false, now: now.toISOString() });
+  const account = await store.createAccount({
+    name: `faults ${plan}`,
+    plan_code: plan,
+    beta: false,
+    now: now.toISOString(),
+  });
   return { accountId: account.id, key: (await createKey(store, { accountId: account.id }, now)).secret };
 }
 
@@ -152,7 +161,10 @@ describe('Redis stops and returns', () => {
       for (const channel of CHANNELS) expectUnavailable(channel, await call(channel, metered.key));
       for (const channel of CHANNELS) expectUnavailable(channel, await call(channel, unmetered.key));
       const ready = await readiness();
-      expect(ready).toMatchObject({ status: 503, json: { status: 'unavailable', checks: { store: 'ok', counters: 'unavailable' } } });
+      expect(ready).toMatchObject({
+        status: 503,
+        json: { status: 'unavailable', checks: { store: 'ok', counters: 'unavailable' } },
+      });
       expect(Number(ready.retryAfter)).toBeGreaterThanOrEqual(1);
       expect((await app.http.inject({ url: '/healthz' })).statusCode).toBe(200);
     } finally {
@@ -249,7 +261,10 @@ describe('the store fails', () => {
     storeDown.add('series');
     const municipalities = { rest: '1106', a2a: '1312', mcp: '0308' };
     for (const channel of CHANNELS)
-      expectUnavailable(channel, await call(channel, key, { key: 'population', municipality: municipalities[channel] }));
+      expectUnavailable(
+        channel,
+        await call(channel, key, { key: 'population', municipality: municipalities[channel] }),
+      );
     // Reserved before the handler ran, refunded when it failed: one charged request, nothing held.
     expect(await used(key)).toBe(1);
     const period = monthlyPeriod(new Date()).key;
@@ -258,7 +273,9 @@ describe('the store fails', () => {
 
     storeDown.clear();
     for (const channel of CHANNELS) {
-      expect(isAdmitted(channel, await call(channel, key, { key: 'population', municipality: municipalities[channel] }))).toBe(true);
+      expect(
+        isAdmitted(channel, await call(channel, key, { key: 'population', municipality: municipalities[channel] })),
+      ).toBe(true);
     }
     expect(await charged(accountId)).toBe(4);
   });
@@ -273,7 +290,10 @@ describe('the store fails', () => {
     }
     storeDown.add('dataVersion');
     try {
-      expect(await readiness()).toMatchObject({ status: 503, json: { checks: { store: 'unavailable', counters: 'ok' } } });
+      expect(await readiness()).toMatchObject({
+        status: 503,
+        json: { checks: { store: 'unavailable', counters: 'ok' } },
+      });
     } finally {
       storeDown.clear();
     }

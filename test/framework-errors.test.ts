@@ -54,7 +54,9 @@ function raw(request: string): Promise<{ status: number; headers: Record<string,
     socket.on('close', () => {
       const [head, ...rest] = data.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body: rest.join('\r\n\r\n') });
     });
     socket.write(request);
@@ -93,7 +95,10 @@ describe('REST: every answer a problem document', () => {
   });
 
   it('a GET with a body is answered as without one, whatever its content type or syntax', async () => {
-    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/weird' }, {}] as Record<string, string>[]) {
+    for (const headers of [{ 'content-type': 'application/json' }, { 'content-type': 'text/weird' }, {}] as Record<
+      string,
+      string
+    >[]) {
       const res = await send('GET', '/v1/indicators?limit=1', { headers, payload: '{not json' });
       expect(res.status, res.body).toBe(200);
     }
@@ -113,16 +118,27 @@ describe('REST: every answer a problem document', () => {
 
   it('a body over the limit is 413 payload-too-large; an unknown route is 404 whatever its body', async () => {
     expectProblem(
-      await send('POST', '/v1/indicators', { headers: { 'content-type': 'application/json' }, payload: 'x'.repeat(100_000) }),
+      await send('POST', '/v1/indicators', {
+        headers: { 'content-type': 'application/json' },
+        payload: 'x'.repeat(100_000),
+      }),
       413,
       'payload-too-large',
     );
-    expectProblem(await send('POST', '/nowhere', { headers: { 'content-type': 'application/json' }, payload: '{' }), 404, 'not-found');
+    expectProblem(
+      await send('POST', '/nowhere', { headers: { 'content-type': 'application/json' }, payload: '{' }),
+      404,
+      'not-found',
+    );
     expectProblem(await send('DELETE', '/v1/nothing'), 404, 'not-found');
   });
 
   it('a malformed content type is 400 bad-request, not Fastify JSON', async () => {
-    expectProblem(await send('POST', '/nowhere', { headers: { 'content-type': '/;;' }, payload: 'x' }), 400, 'bad-request');
+    expectProblem(
+      await send('POST', '/nowhere', { headers: { 'content-type': '/;;' }, payload: 'x' }),
+      400,
+      'bad-request',
+    );
   });
 
   it('headers too large (431) and an unparsable request (400) come from Node as problem documents with a request id', async () => {
@@ -134,7 +150,9 @@ describe('REST: every answer a problem document', () => {
     expect(problem.request_id).toMatch(/^req_/);
     expect(big.headers['request-id']).toBe(problem.request_id);
 
-    const garbage = await raw('GET /v1/indicators HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    const garbage = await raw(
+      'GET /v1/indicators HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    );
     expect(garbage.status).toBe(400);
     expect(JSON.parse(garbage.body)).toMatchObject({ type: `${BASE_URL}/problems/bad-request`, status: 400 });
 
@@ -152,7 +170,13 @@ describe('REST: every answer a problem document', () => {
 });
 
 describe('A2A and MCP: JSON-RPC refusals', () => {
-  it.each(['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'])('%s /a2a is 405 with Allow: POST, in the A2A form', async (method) => {
+  it.each([
+    'GET',
+    'PUT',
+    'DELETE',
+    'PATCH',
+    'OPTIONS',
+  ])('%s /a2a is 405 with Allow: POST, in the A2A form', async (method) => {
     for (const url of ['/a2a', '/a2a/']) {
       const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
       expectA2aRefusal(res, 405, 'method-not-allowed');
@@ -203,7 +227,9 @@ describe("every method and the answers Node gives before routing, in the channel
   const SLUG = DEMO_DEPLOYMENTS[0].slug;
   const ODD_METHODS = ['TRACE', 'PROPFIND', 'SEARCH', 'PURGE', 'MKCOL', 'QUERY'];
 
-  it.each(ODD_METHODS)('%s on every JSON-RPC endpoint is 405 with Allow: POST, on GET routes with Allow: GET, HEAD', async (method) => {
+  it.each(
+    ODD_METHODS,
+  )('%s on every JSON-RPC endpoint is 405 with Allow: POST, on GET routes with Allow: GET, HEAD', async (method) => {
     for (const url of ['/a2a', '/a2a/', `/agents/${SLUG}/a2a`]) {
       const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
       expectA2aRefusal(res, 405, 'method-not-allowed');
@@ -214,7 +240,11 @@ describe("every method and the answers Node gives before routing, in the channel
       expectMcpRefusal(res, 405, 'method-not-allowed');
       expect(res.headers.allow, url).toBe('POST');
     }
-    for (const url of ['/v1/indicators', '/.well-known/agent-card.json', `/agents/${SLUG}/.well-known/agent-card.json`]) {
+    for (const url of [
+      '/v1/indicators',
+      '/.well-known/agent-card.json',
+      `/agents/${SLUG}/.well-known/agent-card.json`,
+    ]) {
       const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
       expectProblem(res, 405, 'method-not-allowed');
       expect(res.headers.allow, url).toBe('GET, HEAD');
@@ -226,7 +256,11 @@ describe("every method and the answers Node gives before routing, in the channel
     expect(rest.status).toBe(400);
     expect(rest.headers['content-type']).toMatch(/^application\/problem\+json/);
     const problem = JSON.parse(rest.body);
-    expect(problem).toMatchObject({ type: `${BASE_URL}/problems/bad-request`, status: 400, instance: '/v1/indicators' });
+    expect(problem).toMatchObject({
+      type: `${BASE_URL}/problems/bad-request`,
+      status: 400,
+      instance: '/v1/indicators',
+    });
     expect(problem.request_id).toBe(rest.headers['request-id']);
     const a2a = await raw('POST /a2a HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}');
     expect(a2a.status).toBe(400);
@@ -251,7 +285,9 @@ describe("every method and the answers Node gives before routing, in the channel
     expect(inMcp).toMatchObject({ type: `${BASE_URL}/problems/expectation-failed`, status: 417 });
     const described = await t.get('/problems/expectation-failed', { key: null });
     expect(described.json).toMatchObject({ status: 417 });
-    const continued = await raw('GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    const continued = await raw(
+      'GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n',
+    );
     expect(continued.status).toBe(100);
     expect(continued.body).toContain('HTTP/1.1 200');
   });

@@ -4,7 +4,8 @@
  * strings, control characters (a NUL among them), lone surrogates, SQL and LIKE metacharacters, prototype names,
  * numbers in every notation, integers that read as Infinity (309 digits, JSON 1e400) or pass any store's range,
  * leap seconds and dates that do not exist, forged cursors, arrays for scalars; half of the time a parameter gets a
- * value of its own class (a date-time one of those dates, an integer one of those numbers, text a NUL). For each input, on REST, A2A and MCP:
+ * value of its own class (a date-time one of those dates, an integer one of those numbers, text a NUL). For each input,
+ * on REST, A2A and MCP:
  *
  * - no 5xx and no `internal` error; no lookup of a number read as Infinity;
  * - the answer is in the channel's form (a problem document with its request id on REST; a JSON-RPC answer whose
@@ -119,9 +120,41 @@ const badValue: fc.Arbitrary<unknown> = fc.oneof(
   around(loneSurrogate),
   fc.string({ unit: 'binary', maxLength: 12 }),
   // SQL and LIKE metacharacters
-  fc.constantFrom('%', '_', '%%', 'a%b_c', '\\', '\\%', "'", "' OR '1'='1", "'; DROP TABLE contracts; --", '"', '*', '[a-z]', '(', 'NULL'),
+  fc.constantFrom(
+    '%',
+    '_',
+    '%%',
+    'a%b_c',
+    '\\',
+    '\\%',
+    "'",
+    "' OR '1'='1",
+    "'; DROP TABLE contracts; --",
+    '"',
+    '*',
+    '[a-z]',
+    '(',
+    'NULL',
+  ),
   // numbers in every notation, as text and as JSON numbers
-  fc.constantFrom('0x10', '1e1', '1E3', ' 5 ', '+5', '05', '5.0', '.5', '5.', 'Infinity', '-Infinity', 'NaN', '1_000', '０', '٣', '-0'),
+  fc.constantFrom(
+    '0x10',
+    '1e1',
+    '1E3',
+    ' 5 ',
+    '+5',
+    '05',
+    '5.0',
+    '.5',
+    '5.',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '1_000',
+    '０',
+    '٣',
+    '-0',
+  ),
   fc.constantFrom('99999999999999999999', '9007199254740993', '-1', '0', '201', '1e-7', '0.0000001'),
   fc.constantFrom<unknown>(0, -0, 0.1, 201, 1e21, 2 ** 53, -(2 ** 53), 1e308, 5e-324),
   // the classes of issue 27: a NUL anywhere, leap seconds and impossible dates, integers that read as Infinity
@@ -142,7 +175,10 @@ function badInput(op: AnyOperation, properties: Record<string, JsonSchema>): fc.
   const change = fc
     .constantFrom(...names)
     .chain((name) =>
-      fc.tuple(fc.constant(name), fc.oneof(badValue, ownClass(Object.hasOwn(properties, name) ? properties[name] : undefined))),
+      fc.tuple(
+        fc.constant(name),
+        fc.oneof(badValue, ownClass(Object.hasOwn(properties, name) ? properties[name] : undefined)),
+      ),
     );
   return fc.array(change, { minLength: 1, maxLength: 2 }).map((changes) => {
     const input: Record<string, unknown> = { ...base };
@@ -156,7 +192,11 @@ function badInput(op: AnyOperation, properties: Record<string, JsonSchema>): fc.
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 /** Whether REST reads the input's REST spelling as this very JSON value (then the three channels must agree). */
-function restSpellsTheSame(input: Record<string, unknown>, properties: Record<string, JsonSchema>, op: AnyOperation): boolean {
+function restSpellsTheSame(
+  input: Record<string, unknown>,
+  properties: Record<string, JsonSchema>,
+  op: AnyOperation,
+): boolean {
   return Object.entries(input).every(([name, value]) => {
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (op.rest.path.includes(`:${name}`) && (value === '' || value === '.' || value === '..')) return false; // another route
@@ -205,11 +245,17 @@ describe.each(createRegistry().all.map((op) => [op.name, op] as const))('fuzzing
           if (answer.kind === 'not-found' && answer.body.includes('Infinity'))
             throw new Error(`a lookup of Infinity\n${describeAnswer(answer)}`);
           const charged = answer.kind === undefined && !op.free ? 1 : 0;
-          if (after !== before + charged) throw new Error(`usage went from ${before} to ${after}\n${describeAnswer(answer)}`);
+          if (after !== before + charged)
+            throw new Error(`usage went from ${before} to ${after}\n${describeAnswer(answer)}`);
         }
-        const compared = restSpellsTheSame(input, properties, op) ? answers : answers.filter((a) => a.channel !== 'rest');
+        const compared = restSpellsTheSame(input, properties, op)
+          ? answers
+          : answers.filter((a) => a.channel !== 'rest');
         const kinds = new Set(compared.map((a) => a.kind ?? 'success'));
-        if (kinds.size > 1) throw new Error(`the channels disagree: ${[...kinds].join(' / ')}\n${compared.map(describeAnswer).join('\n')}`);
+        if (kinds.size > 1)
+          throw new Error(
+            `the channels disagree: ${[...kinds].join(' / ')}\n${compared.map(describeAnswer).join('\n')}`,
+          );
       }),
       { seed: SEED, numRuns: RUNS, endOnFailure: true, examples: classExamples(op, properties) },
     );

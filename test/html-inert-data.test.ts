@@ -71,7 +71,10 @@ describe('text from data in the console', () => {
   it('keeps an email sent to the sign-in form inside its attribute', async () => {
     const browser = new ConsoleClient(t, '10.60.0.9');
     await browser.get('/console/sign-in');
-    const res = await browser.post('/console/sign-in', { email: `a@b.pt" autofocus onfocus="alert(1)`, password: 'wrong' });
+    const res = await browser.post('/console/sign-in', {
+      email: `a@b.pt" autofocus onfocus="alert(1)`,
+      password: 'wrong',
+    });
     expect(res.status).toBe(401);
     expect(res.body).toContain('value="a@b.pt&quot; autofocus onfocus=&quot;alert(1)"');
   });

@@ -17,7 +17,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function seriesOf(municipality: string): Promise<{ municipality: string; reference_date: string; value: number | null }[]> {
+async function seriesOf(
+  municipality: string,
+): Promise<{ municipality: string; reference_date: string; value: number | null }[]> {
   return collectPages(t, `/v1/indicators/population/series?municipality=${encodeURIComponent(municipality)}&limit=200`);
 }
 
@@ -27,7 +29,9 @@ describe('series of several municipalities', () => {
     const expected = (await Promise.all(names.map(seriesOf)))
       .flat()
       .sort((a, b) =>
-        a.municipality === b.municipality ? a.reference_date.localeCompare(b.reference_date) : a.municipality.localeCompare(b.municipality),
+        a.municipality === b.municipality
+          ? a.reference_date.localeCompare(b.reference_date)
+          : a.municipality.localeCompare(b.municipality),
       );
     const query = names.map((n) => `municipality=${encodeURIComponent(n)}`).join('&');
     const paged = await collectPages(t, `/v1/indicators/population/series?${query}&limit=7`);
@@ -36,14 +40,24 @@ describe('series of several municipalities', () => {
   });
 
   it.each(CHANNELS)('takes a list on %s, and still one municipality as before', async (channel) => {
-    const both = await callOperation(t, channel, 'indicators_series', { key: 'population', municipality: ['porto', 'Lisboa'], limit: 200 });
+    const both = await callOperation(t, channel, 'indicators_series', {
+      key: 'population',
+      municipality: ['porto', 'Lisboa'],
+      limit: 200,
+    });
     expect(both.ok, JSON.stringify(both)).toBe(true);
     if (both.ok)
       expect(new Set(both.json.items.map((p: { municipality: string }) => p.municipality))).toEqual(
         new Set([code('Porto'), code('Lisboa')]),
       );
-    const one = await callOperation(t, channel, 'indicators_series', { key: 'population', municipality: 'porto', limit: 3 });
-    expect(one.ok && one.json.items.every((p: { municipality: string }) => p.municipality === code('Porto'))).toBe(true);
+    const one = await callOperation(t, channel, 'indicators_series', {
+      key: 'population',
+      municipality: 'porto',
+      limit: 3,
+    });
+    expect(one.ok && one.json.items.every((p: { municipality: string }) => p.municipality === code('Porto'))).toBe(
+      true,
+    );
   });
 
   it('refuses more than 50 municipalities', async () => {
@@ -79,14 +93,19 @@ describe('snapshot', () => {
     const expected = series.filter((p) => p.reference_date <= past.reference_date && p.value !== null).at(-1);
     expect(porto.reference_date).toBe(expected?.reference_date);
     expect(porto.value).toBe(expected?.value);
-    for (const row of res.json.items) if (row.reference_date !== null) expect(row.reference_date <= past.reference_date).toBe(true);
+    for (const row of res.json.items)
+      if (row.reference_date !== null) expect(row.reference_date <= past.reference_date).toBe(true);
     const before = await t.get('/v1/indicators/population/snapshot?limit=308&date=1900-01-01');
     expect(before.json.items.every((r: { value: number | null }) => r.value === null)).toBe(true);
   });
 
   it.each(CHANNELS)('keeps one district on %s (accents optional), with the national percentiles', async (channel) => {
     const all = await t.get('/v1/indicators/population/snapshot?limit=308');
-    const res = await callOperation(t, channel, 'indicators_snapshot', { key: 'population', district: 'evora', limit: 308 });
+    const res = await callOperation(t, channel, 'indicators_snapshot', {
+      key: 'population',
+      district: 'evora',
+      limit: 308,
+    });
     expect(res.ok, JSON.stringify(res)).toBe(true);
     if (!res.ok) return;
     const evora = MUNICIPALITIES.filter((m) => m.district === 'Évora').map((m) => m.code);

@@ -117,7 +117,11 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
     expect(r.ine.title).toMatch(/^Taxa bruta de natalidade \(‰\) por Local de residência/);
     expect(r.mode).toBe('replace');
     expect(r.periods).toEqual(
-      Array.from({ length: 12 }, (_, i) => ({ label: String(2011 + i), reference_date: `${2011 + i}-12-31`, rows: 344 })),
+      Array.from({ length: 12 }, (_, i) => ({
+        label: String(2011 + i),
+        reference_date: `${2011 + i}-12-31`,
+        rows: 344,
+      })),
     );
     expect(r.unknown_periods).toEqual([]);
     expect(r.rows_read).toBe(12 * 344);
@@ -147,7 +151,15 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
     }
 
     const at2015 = async (code: string) =>
-      (await store.series({ indicator: 'birth_rate', municipalityId: idOf(code), from: '2015-12-31', to: '2015-12-31', limit: 1 }))[0];
+      (
+        await store.series({
+          indicator: 'birth_rate',
+          municipalityId: idOf(code),
+          from: '2015-12-31',
+          to: '2015-12-31',
+          limit: 1,
+        })
+      )[0];
     expect(await at2015('1106')).toMatchObject({ reference_date: '2015-12-31', value: 10, treatment: 'raw' }); // 1701106 Lisboa
     expect(await at2015('1709')).toMatchObject({ reference_date: '2015-12-31', value: 5.8, treatment: 'raw' }); // 11B1709 Ribeira de Pena
     expect(await at2015('0606')).toMatchObject({ value: 4 }); // 16E0606 Góis, valor "4"
@@ -178,7 +190,9 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
     await store.writeObservations('birth_rate', [
       { municipality_id: idOf('1106'), reference_date: '2010-12-31', value: 9.1, treatment: 'raw' },
     ]);
-    await expect(importIne(store, SAMPLE, { indicator: 'birth_rate' })).rejects.toThrow(/holds another source's series \("PORDATA"\)/);
+    await expect(importIne(store, SAMPLE, { indicator: 'birth_rate' })).rejects.toThrow(
+      /holds another source's series \("PORDATA"\)/,
+    );
     expect(await store.countObservations('birth_rate')).toBe(1);
 
     const r = await importIne(store, SAMPLE, { indicator: 'birth_rate', treatment: 'estimated', force: true });
@@ -193,13 +207,18 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
 
   it('refuses an indicator key that is not in the catalogue, naming the keys that are', async () => {
     const store = await storeWith();
-    await expect(importIne(store, SAMPLE, { indicator: 'natality' })).rejects.toThrow(/unknown indicator "natality".*birth_rate/);
+    await expect(importIne(store, SAMPLE, { indicator: 'natality' })).rejects.toThrow(
+      /unknown indicator "natality".*birth_rate/,
+    );
     await store.close();
   });
 });
 
 /** A documented-variant (`Dados`) response built from the shapes in test/fixtures/ine-api-reference.json. */
-function dadosResponse(rows: Record<string, Record<string, string>[]>, sucesso: unknown = { Verdadeiro: [{ Msg: 'OK' }] }) {
+function dadosResponse(
+  rows: Record<string, Record<string, string>[]>,
+  sucesso: unknown = { Verdadeiro: [{ Msg: 'OK' }] },
+) {
   return [
     {
       IndicadorCod: '0099999',
@@ -263,8 +282,18 @@ describe('importIne with synthetic responses', () => {
       unreadable: [{ period: '1.º Trimestre de 2026', geocod: '1120303', valor: '1,5' }],
     });
     expect(r.unplaced).toEqual([
-      { period: '1.º Trimestre de 2026', geocod: '1A09999', geodsg: 'Nenhures', reason: 'unknown municipality code (DICO) 9999' },
-      { period: '1.º Trimestre de 2026', geocod: '3001106', geodsg: 'Lisboa?', reason: 'NUTS prefix 300 does not fit municipality 1106' },
+      {
+        period: '1.º Trimestre de 2026',
+        geocod: '1A09999',
+        geodsg: 'Nenhures',
+        reason: 'unknown municipality code (DICO) 9999',
+      },
+      {
+        period: '1.º Trimestre de 2026',
+        geocod: '3001106',
+        geodsg: 'Lisboa?',
+        reason: 'NUTS prefix 300 does not fit municipality 1106',
+      },
       { period: '1.º Trimestre de 2026', geocod: 'XYZ12', geodsg: 'Estranho', reason: 'unrecognised geocode' },
     ]);
     expect(r.warnings).toEqual([]);
@@ -334,7 +363,9 @@ describe('importIne with synthetic responses', () => {
       { indicator: 'birth_rate' },
     );
     expect(r.placed).toMatchObject({ rows: 1, inserted: 1 });
-    expect(r.unplaced).toEqual([{ period: '2024', geocod: '1A01106', geodsg: 'Lisboa', reason: 'duplicate of 1701106 (2024)' }]);
+    expect(r.unplaced).toEqual([
+      { period: '2024', geocod: '1A01106', geodsg: 'Lisboa', reason: 'duplicate of 1701106 (2024)' },
+    ]);
     expectBalanced(r);
     await store.close();
   });
@@ -342,7 +373,9 @@ describe('importIne with synthetic responses', () => {
   it('turns a Sucesso.Falso block into an error carrying INE’s message', async () => {
     const store = await storeWith();
     const failed = [{ Sucesso: { Falso: [{ Msg: 'Código não válido' }] } }];
-    await expect(importIne(store, failed, { indicator: 'birth_rate' })).rejects.toThrow('INE returned an error: Código não válido');
+    await expect(importIne(store, failed, { indicator: 'birth_rate' })).rejects.toThrow(
+      'INE returned an error: Código não válido',
+    );
     expect(() => parseIneResponse(dadosResponse({}, { Falso: [{ Msg: 'Dimensão inválida' }] }))).toThrow(
       'INE returned an error for indicator 0099999: Dimensão inválida',
     );
@@ -356,7 +389,9 @@ describe('importIne with synthetic responses', () => {
     expect(parseIneResponse(one)).toHaveLength(1);
     const store = await storeWith();
     const two = [one, { ...one, IndicadorCod: '0088888' }];
-    await expect(importIne(store, two, { indicator: 'birth_rate' })).rejects.toThrow(/2 INE indicators \(0099999, 0088888\)/);
+    await expect(importIne(store, two, { indicator: 'birth_rate' })).rejects.toThrow(
+      /2 INE indicators \(0099999, 0088888\)/,
+    );
     const r = await importIne(store, two, { indicator: 'birth_rate', ineCode: '0088888' });
     expect(r.ine.code).toBe('0088888');
     await store.close();
@@ -364,10 +399,16 @@ describe('importIne with synthetic responses', () => {
 
   it('leaves the demo series alone when nothing can be placed', async () => {
     const store = await storeWith();
-    await store.writeObservations('birth_rate', [{ municipality_id: 1, reference_date: '2020-12-31', value: 7, treatment: 'estimated' }]);
-    const r = await importIne(store, dadosResponse({ 'Semana 1 de 2024': [{ geocod: '1701106', geodsg: 'Lisboa', valor: '1' }] }), {
-      indicator: 'birth_rate',
-    });
+    await store.writeObservations('birth_rate', [
+      { municipality_id: 1, reference_date: '2020-12-31', value: 7, treatment: 'estimated' },
+    ]);
+    const r = await importIne(
+      store,
+      dadosResponse({ 'Semana 1 de 2024': [{ geocod: '1701106', geodsg: 'Lisboa', valor: '1' }] }),
+      {
+        indicator: 'birth_rate',
+      },
+    );
     expect(r.placed.rows).toBe(0);
     expect(r.warnings).toContain('no municipal observation could be placed: nothing was written');
     expect(r.source).toBe('munidata demo (synthetic)');

@@ -49,7 +49,14 @@ describe('text: control characters and lone surrogates', () => {
     await refusedEverywhere(name, { ...base, q: 'a\u0000b' }, 'q');
   });
 
-  it.each(['\n', '\t', '\r', '\u001b', '\u007f', '\u0085'])('the control character %j is refused, not stripped', async (char) => {
+  it.each([
+    '\n',
+    '\t',
+    '\r',
+    '\u001b',
+    '\u007f',
+    '\u0085',
+  ])('the control character %j is refused, not stripped', async (char) => {
     await refusedEverywhere('municipalities_search', { q: `lis${char}boa` }, 'q');
   });
 
@@ -187,11 +194,14 @@ describe('dates and date-times: one calendar (docs/api.md, Dates)', () => {
     const seen = new Date(items[0].last_seen_at);
     const leap = (at: Date) => `${new Date(at.getTime() - 60_000).toISOString().slice(0, 17)}60Z`;
     const minute = new Date(Math.floor(seen.getTime() / 60_000) * 60_000);
-    const ids = async (url: string) => ((await t.get(url)).json.items as { signal_id: number }[]).map((s) => s.signal_id);
+    const ids = async (url: string) =>
+      ((await t.get(url)).json.items as { signal_id: number }[]).map((s) => s.signal_id);
     const fromMinute = await ids(`/v1/signals?since=${minute.toISOString()}&limit=50`);
     expect(fromMinute).toContain(items[0].signal_id);
     expect(await ids(`/v1/signals?since=${leap(minute)}&limit=50`)).toEqual(fromMinute);
-    expect(await ids('/v1/signals?since=2016-12-31T23:59:60Z')).toEqual(await ids('/v1/signals?since=2017-01-01T00:00:00Z'));
+    expect(await ids('/v1/signals?since=2016-12-31T23:59:60Z')).toEqual(
+      await ids('/v1/signals?since=2017-01-01T00:00:00Z'),
+    );
     expect(await ids(`/v1/signals?since=${encodeURIComponent('2017-01-01T00:59:60+01:00')}`)).toEqual(
       await ids('/v1/signals?since=2017-01-01T00:00:00Z'),
     );
@@ -211,7 +221,10 @@ describe('dates and date-times: one calendar (docs/api.md, Dates)', () => {
   });
 
   it('a leap day is a date', async () => {
-    for (const url of ['/v1/procurement/contracts?from=2024-02-29', '/v1/indicators/population/snapshot?date=2000-02-29']) {
+    for (const url of [
+      '/v1/procurement/contracts?from=2024-02-29',
+      '/v1/indicators/population/snapshot?date=2000-02-29',
+    ]) {
       t.clock.advance(61_000);
       const res = await t.get(url);
       expect(res.status, `${url}: ${res.body}`).toBe(200);

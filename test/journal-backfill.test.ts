@@ -31,14 +31,19 @@ describe.skipIf(onPostgres)('journal backfill (migration 7)', () => {
     db.exec(`DELETE FROM alert_matches; DELETE FROM case_events; DELETE FROM case_links; DELETE FROM cases;
              DELETE FROM signals; DELETE FROM changes; DELETE FROM watermarks;`);
     db.exec(BACKFILL);
-    const kinds = db.prepare('SELECT kind, count(*) AS n FROM changes GROUP BY kind').all() as { kind: string; n: number }[];
+    const kinds = db.prepare('SELECT kind, count(*) AS n FROM changes GROUP BY kind').all() as {
+      kind: string;
+      n: number;
+    }[];
     const records = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
     expect(Object.fromEntries(kinds.map((k) => [k.kind, k.n]))).toEqual({
       announcement: records('announcements'),
       contract: records('contracts'),
       amendment: records('amendments'),
       observation: (
-        db.prepare('SELECT count(*) AS n FROM (SELECT DISTINCT indicator, municipality_id FROM observations)').get() as { n: number }
+        db
+          .prepare('SELECT count(*) AS n FROM (SELECT DISTINCT indicator, municipality_id FROM observations)')
+          .get() as { n: number }
       ).n,
     });
     // A journal that is not empty is left alone.

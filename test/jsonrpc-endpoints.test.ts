@@ -46,7 +46,12 @@ function nested(depth: number): string {
 }
 
 /** `id: 'none'` leaves the member out: a notification. Written as text, so that the metadata may be any depth. */
-function sendMessage(skill: string, input: Record<string, unknown>, metadataJson = '{}', id: number | null | 'none' = 1) {
+function sendMessage(
+  skill: string,
+  input: Record<string, unknown>,
+  metadataJson = '{}',
+  id: number | null | 'none' = 1,
+) {
   const part = JSON.stringify({ data: { skill, input }, mediaType: 'application/json' });
   const message = `{"messageId":"m-${Math.random()}","role":"ROLE_USER","metadata":${metadataJson},"parts":[${part}]}`;
   return envelope('SendMessage', `{"message":${message}}`, id);

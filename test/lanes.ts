@@ -25,7 +25,12 @@ export const NEEDS = {
     'test/oauth-conformance.test.ts',
   ],
   /** Packages fetched and run by npx (the MCP conformance suite and Inspector, Node 22). */
-  npx: ['test/mcp-conformance.test.ts', 'test/mcp-inspector.test.ts', 'test/postgres-outage.test.ts', 'test/oauth-conformance.test.ts'],
+  npx: [
+    'test/mcp-conformance.test.ts',
+    'test/mcp-inspector.test.ts',
+    'test/postgres-outage.test.ts',
+    'test/oauth-conformance.test.ts',
+  ],
   /** Child processes of the compiled CLI (dist/, so a build first) or of the compiler: not in-process. */
   processes: [
     'test/cli.test.ts',
@@ -40,7 +45,8 @@ export const NEEDS = {
   /**
    * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset
    * several times (seeds, months, interrupted and resumed runs), or reads every table of it whole (export, bulk):
-   * 10 to 40 s apiece here, together more than the rest of the fast lane. Every other file still works on the demo store.
+   * 10 to 40 s apiece here, together more than the rest of the fast lane. Every other file still works on the demo
+   * store.
    */
   slow: [
     'test/demo.test.ts',

@@ -35,7 +35,10 @@ describe('monthly quota', () => {
     expect((await t.get('/v1/indicators/nope', { key })).status).toBe(404);
     expect((await t.get('/v1/indicators?limit=0', { key })).status).toBe(422);
     expect((await t.get('/v1/indicators?cursor=forged', { key })).status).toBe(400);
-    const notModified = await t.get('/v1/indicators/population', { key, headers: { 'if-none-match': String(first.headers.etag) } });
+    const notModified = await t.get('/v1/indicators/population', {
+      key,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(notModified.status).toBe(304);
     for (let i = 0; i < 5; i++) await t.get('/v1/me', { key });
     expect(await used(key)).toBe(1);

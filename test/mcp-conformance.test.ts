@@ -85,7 +85,9 @@ describe.each(REVISIONS)('the conformance suite at the $revision requirements', 
     expect(run.stdout, report).toContain('Baseline check passed');
 
     // Checks the baseline excuses one by one (`scenario:check-id`).
-    const excused = new Set((parse(readFileSync(baselinePath, 'utf8')).server as string[]).filter((entry) => entry.includes(':')));
+    const excused = new Set(
+      (parse(readFileSync(baselinePath, 'utf8')).server as string[]).filter((entry) => entry.includes(':')),
+    );
     const checksOf = (scenario: string): Check[] => {
       const dir = readdirSync(outDir).find((name) => name.startsWith(`server-${scenario}-2`));
       expect(dir, `${scenario} did not run\n${report}`).toBeDefined();
@@ -95,10 +97,14 @@ describe.each(REVISIONS)('the conformance suite at the $revision requirements', 
       const checks = checksOf(scenario);
       expect(checks.filter((c) => c.status === 'SUCCESS').length, scenario).toBeGreaterThan(0);
       // SKIPPED only where a capability is not claimed (list-change subscriptions); INFO is a note, not a verdict.
-      const failed = checks.filter((c) => !['SUCCESS', 'SKIPPED', 'INFO'].includes(c.status) && !excused.has(`${scenario}:${c.id}`));
+      const failed = checks.filter(
+        (c) => !['SUCCESS', 'SKIPPED', 'INFO'].includes(c.status) && !excused.has(`${scenario}:${c.id}`),
+      );
       expect(failed.map((c) => `${scenario} ${c.id}: ${c.status} ${c.errorMessage ?? ''}`)).toEqual([]);
     }
     // The first check of the DNS-rebinding scenario (a foreign Host/Origin is refused) passes; see the baseline.
-    expect(checksOf('dns-rebinding-protection').find((c) => c.id === 'localhost-host-rebinding-rejected')?.status).toBe('SUCCESS');
+    expect(checksOf('dns-rebinding-protection').find((c) => c.id === 'localhost-host-rebinding-rejected')?.status).toBe(
+      'SUCCESS',
+    );
   }, 500_000);
 });

@@ -108,7 +108,12 @@ function expectOpening(kind: Kind, connected: Connected): void {
   } else {
     // No fallback: the probe was answered in the 2026-07-28 era, and no initialize, no GET followed.
     expect(connected.version).toBe(PINNED);
-    expect(posts[0]).toMatchObject({ rpcMethod: 'server/discover', status: 200, version: PINNED, mcpMethod: 'server/discover' });
+    expect(posts[0]).toMatchObject({
+      rpcMethod: 'server/discover',
+      status: 200,
+      version: PINNED,
+      mcpMethod: 'server/discover',
+    });
     expect(connected.exchanges.some((e) => e.rpcMethod === 'initialize' || e.httpMethod === 'GET')).toBe(false);
   }
 }
@@ -145,8 +150,12 @@ describe.each(KINDS)('%s', (kind) => {
       expectOpening(kind, client);
       expect(client.serverName).toBe('munidata');
       expect(await client.toolNames()).toEqual(host.app.registry.all.map((op) => op.name));
-      expect(answerOf(await client.call('indicators_stats', { key: 'population' }))).toEqual(await rest('/v1/indicators/population/stats'));
-      expect(answerOf(await client.call('municipalities_get', { code: 'lisboa' }))).toEqual(await rest('/v1/municipalities/lisboa'));
+      expect(answerOf(await client.call('indicators_stats', { key: 'population' }))).toEqual(
+        await rest('/v1/indicators/population/stats'),
+      );
+      expect(answerOf(await client.call('municipalities_get', { code: 'lisboa' }))).toEqual(
+        await rest('/v1/municipalities/lisboa'),
+      );
       expect(answerOf(await client.call('municipalities_indicators', { code: '1106' }))).toEqual(
         await rest('/v1/municipalities/1106/indicators'),
       );
@@ -174,11 +183,16 @@ describe.each(KINDS)('%s', (kind) => {
       expect(area).toEqual(await a2aAnswer(slug, 'check_service_area', { municipality: 'Braga' }));
       const knowledge = answerOf(await client.call('search_knowledge', { q: 'solar' }));
       expect(knowledge).toEqual(await a2aAnswer(slug, 'search_knowledge', { q: 'solar' }));
-      const buyer = answerOf(await client.call('procurement_research_buyer', { buyer: '500051070', from: '2020-01-01' }));
+      const buyer = answerOf(
+        await client.call('procurement_research_buyer', { buyer: '500051070', from: '2020-01-01' }),
+      );
       const cited = new URL(buyer.buyer.all_time.citation.rest);
       expect(cited.pathname).toBe('/v1/procurement/entities/500051070');
       const profile = (await rest(cited.pathname)) as any;
-      expect(buyer.buyer.all_time).toMatchObject({ contracts: profile.contracts_as_buyer, total_eur: profile.total_as_buyer_eur });
+      expect(buyer.buyer.all_time).toMatchObject({
+        contracts: profile.contracts_as_buyer,
+        total_eur: profile.total_as_buyer_eur,
+      });
       expect(buyer.buyer.all_time.contracts).toBeGreaterThan(0);
       expectCalls(kind, client, 3);
     } finally {
@@ -191,13 +205,21 @@ describe.each(KINDS)('%s', (kind) => {
 async function a2aAnswer(slug: string, skill: string, input: Record<string, unknown>): Promise<unknown> {
   const res = await fetch(`${host.address}/agents/${slug}/a2a`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${host.credentials[slug].a2a}`, 'A2A-Version': '1.0', 'Content-Type': 'application/json' },
+    headers: {
+      Authorization: `Bearer ${host.credentials[slug].a2a}`,
+      'A2A-Version': '1.0',
+      'Content-Type': 'application/json',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
       params: {
-        message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input }, mediaType: 'application/json' }] },
+        message: {
+          messageId: crypto.randomUUID(),
+          role: 'ROLE_USER',
+          parts: [{ data: { skill, input }, mediaType: 'application/json' }],
+        },
       },
     }),
   });

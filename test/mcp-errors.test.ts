@@ -38,12 +38,17 @@ const request = (method: string, params?: unknown) => ({
 const initialize = (protocolVersion: string) =>
   request('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'raw-test', version: '0.0.1' } });
 
-async function mcp(body: unknown, { key = t.keys.premium, headers = {}, method = 'POST', app = t.app }: Omit<RpcOptions, 'body'> = {}) {
+async function mcp(
+  body: unknown,
+  { key = t.keys.premium, headers = {}, method = 'POST', app = t.app }: Omit<RpcOptions, 'body'> = {},
+) {
   const res = await app.http.inject({
     method,
     url: '/mcp',
     headers: {
-      ...(method === 'POST' ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' } : {}),
+      ...(method === 'POST'
+        ? { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }
+        : {}),
       ...(key === null ? {} : { authorization: `Bearer ${key}` }),
       ...headers,
     },
@@ -66,7 +71,11 @@ function expectRefusal(res: Res, status: number, kind: string) {
   expect(res.headers['content-type']).toMatch(/^application\/json/);
   expect(res.json.jsonrpc).toBe('2.0');
   expect(res.json.error.code).toBe(-32000);
-  expect(res.json.error.data).toMatchObject({ type: `${BASE_URL}/problems/${kind}`, status, title: expect.any(String) });
+  expect(res.json.error.data).toMatchObject({
+    type: `${BASE_URL}/problems/${kind}`,
+    status,
+    title: expect.any(String),
+  });
   expect(res.json.error.data.request_id).toBe(res.headers['request-id']);
 }
 
@@ -80,7 +89,11 @@ function expectIsError(res: Res, kind: string, status: number) {
   expect(res.status, res.body).toBe(200);
   const result = res.json.result;
   expect(result.isError).toBe(true);
-  expect(result.structuredContent).toMatchObject({ type: `${BASE_URL}/problems/${kind}`, status, title: expect.any(String) });
+  expect(result.structuredContent).toMatchObject({
+    type: `${BASE_URL}/problems/${kind}`,
+    status,
+    title: expect.any(String),
+  });
   expect(result.content).toEqual([{ type: 'text', text: JSON.stringify(result.structuredContent) }]);
   return result.structuredContent;
 }
@@ -98,14 +111,27 @@ describe('transport', () => {
       }
     }
     expect((await mcp(undefined, { method: 'PUT' })).status).toBe(405);
-    const head = await t.app.http.inject({ method: 'HEAD', url: '/mcp', headers: { authorization: `Bearer ${t.keys.premium}` } });
+    const head = await t.app.http.inject({
+      method: 'HEAD',
+      url: '/mcp',
+      headers: { authorization: `Bearer ${t.keys.premium}` },
+    });
     expect(head.statusCode).toBe(405);
     expect(head.headers.allow).toBe('POST');
   });
 
   it('refuses an empty body with 400 -32700', async () => {
-    const res = await t.app.http.inject({ method: 'POST', url: '/mcp', headers: { authorization: `Bearer ${t.keys.premium}` } });
-    expectRpcError({ status: res.statusCode, headers: res.headers, body: res.body, json: res.json() }, -32700, null, 400);
+    const res = await t.app.http.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { authorization: `Bearer ${t.keys.premium}` },
+    });
+    expectRpcError(
+      { status: res.statusCode, headers: res.headers, body: res.body, json: res.json() },
+      -32700,
+      null,
+      400,
+    );
   });
 
   it('accepts MCP-Protocol-Version 2025-06-18, 2025-11-25 or none, and refuses an unknown value with 400 -32022', async () => {
@@ -114,7 +140,8 @@ describe('transport', () => {
       expect(res.status, `${version}: ${res.body}`).toBe(200);
       expect(res.json.result).toEqual({});
     }
-    // -32022 (UnsupportedProtocolVersion) with every version this endpoint speaks, 2026-07-28 included (mcp-modern.test.ts).
+    // -32022 (UnsupportedProtocolVersion) with every version this endpoint speaks, 2026-07-28 included
+    // (mcp-modern.test.ts).
     const supported = ['2026-07-28', '2025-11-25', '2025-06-18'];
     for (const version of ['2025-03-26', '2024-11-05', '2026-01-01', 'latest']) {
       const body = request('tools/list');
@@ -217,7 +244,14 @@ describe('tools/list', () => {
     const { tools } = res.json.result;
     expect(tools.map((tool: any) => tool.name)).toEqual(t.app.registry.all.map((op) => op.name));
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual(['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title']);
+      expect(Object.keys(tool).sort()).toEqual([
+        'annotations',
+        'description',
+        'inputSchema',
+        'name',
+        'outputSchema',
+        'title',
+      ]);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema.type).toBe('object');
       expect(tool.annotations).toEqual({
@@ -300,9 +334,15 @@ describe('tools/call', () => {
   });
 
   it('returns not-found and invalid-cursor as isError results', async () => {
-    expectIsError(await mcp(request('tools/call', { name: 'municipalities_get', arguments: { code: '9999' } })), 'not-found', 404);
     expectIsError(
-      await mcp(request('tools/call', { name: 'indicators_snapshot', arguments: { key: 'population', cursor: 'Zm9yZ2Vk' } })),
+      await mcp(request('tools/call', { name: 'municipalities_get', arguments: { code: '9999' } })),
+      'not-found',
+      404,
+    );
+    expectIsError(
+      await mcp(
+        request('tools/call', { name: 'indicators_snapshot', arguments: { key: 'population', cursor: 'Zm9yZ2Vk' } }),
+      ),
       'invalid-cursor',
       400,
     );
@@ -335,19 +375,32 @@ describe('access (docs/mcp.md, Errors)', () => {
       expectRefusal(res, 401, 'invalid-auth');
       // The challenge names the Protected Resource Metadata; `error` only when a credential was sent (docs/oauth.md).
       const metadata = `Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp"`;
-      expect(res.headers['www-authenticate']).toBe(headers.authorization ? `${metadata}, error="invalid_token"` : metadata);
+      expect(res.headers['www-authenticate']).toBe(
+        headers.authorization ? `${metadata}, error="invalid_token"` : metadata,
+      );
       expect(res.json.id).toBe(body.id);
     }
   });
 
   it('accepts the key in X-API-Key', async () => {
-    const res = await mcp(request('tools/call', { name: 'me', arguments: {} }), { key: null, headers: { 'x-api-key': t.keys.premium } });
+    const res = await mcp(request('tools/call', { name: 'me', arguments: {} }), {
+      key: null,
+      headers: { 'x-api-key': t.keys.premium },
+    });
     expect(res.json.result.structuredContent.account_id).toBe(t.accounts.premium);
   });
 
   it('403 for a request from a web page (Origin), even with a valid key', async () => {
-    expectRefusal(await mcp(initialize('2025-11-25'), { headers: { origin: 'https://evil.example' } }), 403, 'origin-not-allowed');
-    expectRefusal(await mcp(request('ping'), { headers: { origin: 'http://127.0.0.1:3000' } }), 403, 'origin-not-allowed');
+    expectRefusal(
+      await mcp(initialize('2025-11-25'), { headers: { origin: 'https://evil.example' } }),
+      403,
+      'origin-not-allowed',
+    );
+    expectRefusal(
+      await mcp(request('ping'), { headers: { origin: 'http://127.0.0.1:3000' } }),
+      403,
+      'origin-not-allowed',
+    );
   });
 
   it('403 api-access-required for a plan without data API access, on every method', async () => {
@@ -375,9 +428,9 @@ describe('access (docs/mcp.md, Errors)', () => {
       expect(listed).not.toContain('indicators_stats');
       const beta = await mcp(call, { key: t.keys.beta });
       expect(beta.json.result.structuredContent.indicator).toBe('population');
-      expect((await mcp(request('tools/list'), { key: t.keys.beta })).json.result.tools.map((tool: any) => tool.name)).toContain(
-        'indicators_stats',
-      );
+      expect(
+        (await mcp(request('tools/list'), { key: t.keys.beta })).json.result.tools.map((tool: any) => tool.name),
+      ).toContain('indicators_stats');
     } finally {
       await t.store.setBetaGate('indicators_stats', false);
       t.clock.advance(1_500);
@@ -408,7 +461,9 @@ describe('access (docs/mcp.md, Errors)', () => {
     expect(first.headers['ratelimit-policy']).toMatch(/"minute";q=50;w=60/);
     expect(first.headers.ratelimit).toMatch(/"minute";r=49;/);
     expect(second.headers.ratelimit).toMatch(/"minute";r=48;/);
-    const call = await mcp(request('tools/call', { name: 'indicators_get', arguments: { key: 'population' } }), { key });
+    const call = await mcp(request('tools/call', { name: 'indicators_get', arguments: { key: 'population' } }), {
+      key,
+    });
     expect(call.headers.ratelimit).toMatch(/"month";r=9;/);
   });
 
@@ -448,7 +503,12 @@ describe('access (docs/mcp.md, Errors)', () => {
     });
     try {
       const now = new Date();
-      const account = await store.createAccount({ name: 'x', plan_code: 'premium', beta: false, now: now.toISOString() });
+      const account = await store.createAccount({
+        name: 'x',
+        plan_code: 'premium',
+        beta: false,
+        now: now.toISOString(),
+      });
       const key = (await createKey(store, { accountId: account.id }, now)).secret;
       const res = await mcp(initialize('2025-11-25'), { key, app });
       expectRefusal(res, 503, 'service-unavailable');

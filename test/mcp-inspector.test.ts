@@ -66,7 +66,11 @@ describe('MCP Inspector CLI', () => {
       expect(findings).toEqual([]);
       expect(tools.map((tool: any) => tool.name)).toEqual(t.app.registry.all.map((op) => op.name));
       for (const tool of tools) {
-        expect(tool).toMatchObject({ title: expect.any(String), description: expect.any(String), inputSchema: { type: 'object' } });
+        expect(tool).toMatchObject({
+          title: expect.any(String),
+          description: expect.any(String),
+          inputSchema: { type: 'object' },
+        });
         expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       }
     },
@@ -98,13 +102,23 @@ describe('MCP Inspector CLI', () => {
   it(
     'shows a failed call as an isError result with the problem document',
     async () => {
-      const run = await inspector(['--method', 'tools/call', '--tool-name', 'municipalities_get', '--tool-args-json', '{"code":"9999"}']);
+      const run = await inspector([
+        '--method',
+        'tools/call',
+        '--tool-name',
+        'municipalities_get',
+        '--tool-args-json',
+        '{"code":"9999"}',
+      ]);
       // exit 5 and an error envelope on stderr; the result itself on stdout
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(5);
       expect(run.stderr).toContain('tool_is_error');
       const result = resultOf(run);
       expect(result.isError).toBe(true);
-      expect(result.structuredContent).toMatchObject({ status: 404, type: expect.stringMatching(/\/problems\/not-found$/) });
+      expect(result.structuredContent).toMatchObject({
+        status: 404,
+        type: expect.stringMatching(/\/problems\/not-found$/),
+      });
     },
     TIMEOUT_MS,
   );

@@ -48,14 +48,24 @@ async function modern(method: string, { params = {}, headers = {}, key = t.keys.
   const res = await t.app.http.inject({
     method: 'POST',
     url: '/mcp',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}`, ...sent },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${key}`,
+      ...sent,
+    },
     payload: JSON.stringify(body),
   });
   return { id, status: res.statusCode, headers: res.headers, json: res.json() };
 }
 
 /** The same request as a 2025 client sends it (no `_meta`, no Mcp-Method). */
-async function legacy(method: string, params: Record<string, unknown> = {}, version = '2025-11-25', key = t.keys.premium) {
+async function legacy(
+  method: string,
+  params: Record<string, unknown> = {},
+  version = '2025-11-25',
+  key = t.keys.premium,
+) {
   const res = await t.app.http.inject({
     method: 'POST',
     url: '/mcp',
@@ -72,7 +82,8 @@ function expectError(res: Awaited<ReturnType<typeof modern>>, status: number, co
   if (message) expect(res.json.error.message).toMatch(message);
 }
 
-const serverInfo = async () => (await legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {} })).json.result;
+const serverInfo = async () =>
+  (await legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {} })).json.result;
 
 describe('server/discover', () => {
   it('describes the server: every version it speaks, tools only, the instructions, caching hints and its identity', async () => {
@@ -124,7 +135,9 @@ describe('tools/list and tools/call', () => {
     expect(rest).toEqual((await legacy('tools/call', params)).json.result);
     expect(rest.structuredContent).toEqual((await t.get('/v1/indicators/population/stats')).json);
     // A list answer is wrapped as on 2025; a failed call is an isError result with the same members.
-    const list = await modern('tools/call', { params: { name: 'municipalities_indicators', arguments: { code: 'lisboa' } } });
+    const list = await modern('tools/call', {
+      params: { name: 'municipalities_indicators', arguments: { code: 'lisboa' } },
+    });
     expect(Array.isArray(list.json.result.structuredContent.items)).toBe(true);
     const failed = await modern('tools/call', { params: { name: 'municipalities_get', arguments: { code: '9999' } } });
     expect(failed.json.result).toMatchObject({
@@ -136,10 +149,17 @@ describe('tools/list and tools/call', () => {
   });
 
   it('refuses a tool outside the key scopes as isError naming the scope it needs (never offline_access)', async () => {
-    const res = await modern('tools/call', { params: { name: 'indicators_list', arguments: {} }, key: t.keys.signalsOnlyScope });
+    const res = await modern('tools/call', {
+      params: { name: 'indicators_list', arguments: {} },
+      key: t.keys.signalsOnlyScope,
+    });
     expect(res.json.result).toMatchObject({
       isError: true,
-      structuredContent: { type: `${BASE_URL}/problems/insufficient-scope`, status: 403, feature_key: 'indicators:read' },
+      structuredContent: {
+        type: `${BASE_URL}/problems/insufficient-scope`,
+        status: 403,
+        feature_key: 'indicators:read',
+      },
     });
     expect(res.json.result.structuredContent.detail).toContain('indicators:read');
     // The challenge of a request without a credential names no scope, offline_access least of all.
@@ -150,11 +170,18 @@ describe('tools/list and tools/call', () => {
       payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }),
     });
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.headers['www-authenticate']).toBe(`Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp"`);
+    expect(anonymous.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${BASE_URL}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 
   it('answers an unknown tool with -32602, as the 2025 era does', async () => {
-    expectError(await modern('tools/call', { params: { name: 'no_such_tool', arguments: {} } }), 200, -32602, /Unknown tool/);
+    expectError(
+      await modern('tools/call', { params: { name: 'no_such_tool', arguments: {} } }),
+      200,
+      -32602,
+      /Unknown tool/,
+    );
   });
 });
 
@@ -179,8 +206,18 @@ describe('headers against the body', () => {
   const call = { name: 'indicators_stats', arguments: { key: 'population' } };
 
   it('refuses a missing or different MCP-Protocol-Version with 400 -32020', async () => {
-    expectError(await modern('tools/list', { headers: { 'mcp-protocol-version': null } }), 400, -32020, /MCP-Protocol-Version/);
-    expectError(await modern('tools/list', { headers: { 'mcp-protocol-version': '2025-11-25' } }), 400, -32020, /MCP-Protocol-Version/);
+    expectError(
+      await modern('tools/list', { headers: { 'mcp-protocol-version': null } }),
+      400,
+      -32020,
+      /MCP-Protocol-Version/,
+    );
+    expectError(
+      await modern('tools/list', { headers: { 'mcp-protocol-version': '2025-11-25' } }),
+      400,
+      -32020,
+      /MCP-Protocol-Version/,
+    );
     const other = { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' };
     expectError(await modern('server/discover', { meta: other }), 400, -32020, /2099-01-01/);
   });
@@ -189,13 +226,22 @@ describe('headers against the body', () => {
     expectError(await modern('tools/list', { headers: { 'mcp-method': null } }), 400, -32020, /Mcp-Method/);
     expectError(await modern('tools/list', { headers: { 'mcp-method': 'prompts/list' } }), 400, -32020, /Mcp-Method/);
     expectError(await modern('tools/list', { headers: { 'mcp-method': 'TOOLS/LIST' } }), 400, -32020, /Mcp-Method/);
-    expect((await modern('tools/list', { headers: { 'mcp-method': null, 'MCP-METHOD': 'tools/list' } })).status).toBe(200);
+    expect((await modern('tools/list', { headers: { 'mcp-method': null, 'MCP-METHOD': 'tools/list' } })).status).toBe(
+      200,
+    );
   });
 
   it('refuses a tools/call whose Mcp-Name is missing or names another tool with 400 -32020', async () => {
     expectError(await modern('tools/call', { params: call, headers: { 'mcp-name': null } }), 400, -32020, /Mcp-Name/);
-    expectError(await modern('tools/call', { params: call, headers: { 'mcp-name': 'indicators_get' } }), 400, -32020, /Mcp-Name/);
-    expect((await modern('tools/call', { params: call, headers: { 'mcp-name': '  indicators_stats ' } })).status).toBe(200);
+    expectError(
+      await modern('tools/call', { params: call, headers: { 'mcp-name': 'indicators_get' } }),
+      400,
+      -32020,
+      /Mcp-Name/,
+    );
+    expect((await modern('tools/call', { params: call, headers: { 'mcp-name': '  indicators_stats ' } })).status).toBe(
+      200,
+    );
   });
 
   it('decodes a Base64 Mcp-Name before comparing it, and refuses one that is not Base64 of UTF-8', async () => {
@@ -204,14 +250,29 @@ describe('headers against the body', () => {
     expect(res.status).toBe(200);
     expect(res.json.result.structuredContent).toMatchObject({ indicator: 'population' });
     const other = `=?base64?${Buffer.from('indicators_get').toString('base64')}?=`;
-    expectError(await modern('tools/call', { params: call, headers: { 'mcp-name': other } }), 400, -32020, /indicators_get/);
-    expectError(await modern('tools/call', { params: call, headers: { 'mcp-name': '=?base64?not base64!?=' } }), 400, -32020, /Base64/);
+    expectError(
+      await modern('tools/call', { params: call, headers: { 'mcp-name': other } }),
+      400,
+      -32020,
+      /indicators_get/,
+    );
+    expectError(
+      await modern('tools/call', { params: call, headers: { 'mcp-name': '=?base64?not base64!?=' } }),
+      400,
+      -32020,
+      /Base64/,
+    );
     const notUtf8 = `=?base64?${Buffer.from([0xff, 0xfe]).toString('base64')}?=`;
     expectError(await modern('tools/call', { params: call, headers: { 'mcp-name': notUtf8 } }), 400, -32020, /UTF-8/);
     // A tool name outside plain ASCII travels Base64-encoded: decoded, it is an unknown tool like any other.
     const accented = { name: 'estatísticas', arguments: {} };
     const encodedAccent = `=?base64?${Buffer.from(accented.name).toString('base64')}?=`;
-    expectError(await modern('tools/call', { params: accented, headers: { 'mcp-name': encodedAccent } }), 200, -32602, /Unknown tool/);
+    expectError(
+      await modern('tools/call', { params: accented, headers: { 'mcp-name': encodedAccent } }),
+      200,
+      -32602,
+      /Unknown tool/,
+    );
   });
 });
 
@@ -234,14 +295,24 @@ describe('versions', () => {
     expect(Object.keys(list.json.result)).toEqual(['tools']);
     expect((await legacy('ping', {}, '2025-06-18')).json.result).toEqual({});
     // A `_meta` naming a 2025 version is not the modern era: a 2025 server ignores `_meta`.
-    const withMeta = await legacy('tools/list', { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' } });
+    const withMeta = await legacy('tools/list', {
+      _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2025-11-25' },
+    });
     expect(Object.keys(withMeta.json.result)).toEqual(['tools']);
   });
 });
 
 describe('methods this revision does not have', () => {
   it('answers initialize, ping, the removed methods and any unknown one with 404 -32601, echoing the id', async () => {
-    for (const method of ['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/list', 'prompts/list', 'no/such']) {
+    for (const method of [
+      'initialize',
+      'ping',
+      'logging/setLevel',
+      'resources/subscribe',
+      'resources/list',
+      'prompts/list',
+      'no/such',
+    ]) {
       expectError(await modern(method), 404, -32601, /Method not found/);
     }
   });

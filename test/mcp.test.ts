@@ -53,7 +53,12 @@ async function connect(
     }
     const response = await fetch(input, { ...init, body });
     const sent = new Headers(init?.headers);
-    exchanges.push({ method: init?.method ?? 'GET', rpcMethod, status: response.status, sentVersion: sent.get('mcp-protocol-version') });
+    exchanges.push({
+      method: init?.method ?? 'GET',
+      rpcMethod,
+      status: response.status,
+      sentVersion: sent.get('mcp-protocol-version'),
+    });
     return response;
   };
   const client = new Client({ name: 'munidata-test', version: '1.0.0' });
@@ -114,7 +119,12 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
       expect(tool.description).toContain(op?.description);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema?.type).toBe('object');
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false });
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
     }
     expect(tools.find((tool) => tool.name === 'me')?.description).toMatch(/Call this first/);
   });
@@ -132,7 +142,10 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
         const rest = await restJson(op, example.input);
         if (op.name === 'me') {
           // usage moves with every charged request; the rest of the answer is the same
-          expect({ ...(result.structuredContent as any), usage: undefined }).toEqual({ ...(rest as any), usage: undefined });
+          expect({ ...(result.structuredContent as any), usage: undefined }).toEqual({
+            ...(rest as any),
+            usage: undefined,
+          });
         } else {
           expect(result.structuredContent, op.name).toEqual(rest);
         }
@@ -143,7 +156,10 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
   });
 
   it('wraps a list answer as {items}', async () => {
-    const result = (await client.callTool({ name: 'municipalities_indicators', arguments: { code: 'lisboa' } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: 'municipalities_indicators',
+      arguments: { code: 'lisboa' },
+    })) as CallToolResult;
     expect(Array.isArray((result.structuredContent as any).items)).toBe(true);
   });
 
@@ -169,7 +185,10 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
       expect(problem.request_id).toMatch(/^req_/);
     }
     const invalid = problemOf(
-      (await client.callTool({ name: 'indicators_snapshot', arguments: { key: 'population', limit: 500 } })) as CallToolResult,
+      (await client.callTool({
+        name: 'indicators_snapshot',
+        arguments: { key: 'population', limit: 500 },
+      })) as CallToolResult,
     );
     expect(invalid.errors).toEqual([{ field: 'limit', message: expect.any(String) }]);
   });
@@ -230,7 +249,11 @@ describe('tools/list by plan and scope', () => {
         'signal_cases_get',
       ]);
       const problem = problemOf((await client.callTool({ name: 'indicators_list', arguments: {} })) as CallToolResult);
-      expect(problem).toMatchObject({ type: `${BASE_URL}/problems/insufficient-scope`, status: 403, feature_key: 'indicators:read' });
+      expect(problem).toMatchObject({
+        type: `${BASE_URL}/problems/insufficient-scope`,
+        status: 403,
+        feature_key: 'indicators:read',
+      });
       const me = (await client.callTool({ name: 'me', arguments: {} })) as CallToolResult;
       expect(me.structuredContent).toMatchObject({ scopes: ['signals:read'] });
     } finally {
@@ -241,8 +264,14 @@ describe('tools/list by plan and scope', () => {
   it('refuses a tool of a domain outside the plan as isError domain-not-in-plan', async () => {
     const { client } = await connect(t.keys.noIndicatorsDomain, '2025-11-25');
     try {
-      const problem = problemOf((await client.callTool({ name: 'municipalities_search', arguments: { q: 'porto' } })) as CallToolResult);
-      expect(problem).toMatchObject({ type: `${BASE_URL}/problems/domain-not-in-plan`, status: 403, feature_key: 'indicators' });
+      const problem = problemOf(
+        (await client.callTool({ name: 'municipalities_search', arguments: { q: 'porto' } })) as CallToolResult,
+      );
+      expect(problem).toMatchObject({
+        type: `${BASE_URL}/problems/domain-not-in-plan`,
+        status: 403,
+        feature_key: 'indicators',
+      });
     } finally {
       await client.close();
     }
@@ -293,7 +322,10 @@ describe('counting', () => {
       await client.callTool({ name: 'indicators_snapshot', arguments: { key: 'population', limit: 5 } });
       expect(await usedThisMonth(client)).toBe(before + 2);
 
-      const failed = (await client.callTool({ name: 'indicators_get', arguments: { key: 'no_such_indicator' } })) as CallToolResult;
+      const failed = (await client.callTool({
+        name: 'indicators_get',
+        arguments: { key: 'no_such_indicator' },
+      })) as CallToolResult;
       expect(failed.isError).toBe(true);
       expect(await usedThisMonth(client)).toBe(before + 2);
     } finally {

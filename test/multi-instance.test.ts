@@ -16,7 +16,14 @@ import { monthlyPeriod } from '../src/access/counters.js';
 import type { PostgresStore } from '../src/store/postgres/postgres-store.js';
 import { databaseUrl, dropDatabase, newDatabaseName } from './helpers/backend.js';
 import { type Answer, CHANNELS, type Channel, dataRequest, fetchAnswer } from './helpers/channels.js';
-import { createDemoDatabase, customer, type Instance, killInstances, requireBuild, startInstance } from './helpers/deployment.js';
+import {
+  createDemoDatabase,
+  customer,
+  type Instance,
+  killInstances,
+  requireBuild,
+  startInstance,
+} from './helpers/deployment.js';
 import { deleteKeys, freePort, REDIS_URL, uniquePrefix } from './helpers/redis.js';
 
 /** The balancer's address: every instance is configured with it, so their answers name the same problem types. */
@@ -67,12 +74,17 @@ function classify(channel: Channel, res: Answer): 'admitted' | 'quota-exceeded' 
   if (res.status === 200) {
     if (channel === 'rest' && res.json?.key === 'population') return 'admitted';
     if (channel === 'a2a' && res.json?.result?.message?.parts?.[0]?.data?.key === 'population') return 'admitted';
-    if (channel === 'mcp' && res.json?.result?.isError === undefined && res.json?.result?.structuredContent?.key === 'population') {
+    if (
+      channel === 'mcp' &&
+      res.json?.result?.isError === undefined &&
+      res.json?.result?.structuredContent?.key === 'population'
+    ) {
       return 'admitted';
     }
     const error = res.json?.error;
     if (channel === 'a2a' && error?.code === -32004 && error.data?.[0]?.reason === 'QUOTA_EXCEEDED') {
-      if (error.data[1]?.type === problem('quota-exceeded') && Number(error.data[0].metadata?.retry_after) > 0) return 'quota-exceeded';
+      if (error.data[1]?.type === problem('quota-exceeded') && Number(error.data[0].metadata?.retry_after) > 0)
+        return 'quota-exceeded';
     }
     const result = res.json?.result;
     if (channel === 'mcp' && result?.isError === true && result.structuredContent?.type === problem('quota-exceeded')) {
@@ -83,7 +95,12 @@ function classify(channel: Channel, res: Answer): 'admitted' | 'quota-exceeded' 
     if (String(res.headers['content-type']).startsWith('application/problem+json')) return 'quota-exceeded';
   }
   if (res.status === 429 && retryAfter >= 1 && retryAfter <= 60) {
-    const type = channel === 'rest' ? res.json?.type : channel === 'a2a' ? res.json?.error?.data?.[1]?.type : res.json?.error?.data?.type;
+    const type =
+      channel === 'rest'
+        ? res.json?.type
+        : channel === 'a2a'
+          ? res.json?.error?.data?.[1]?.type
+          : res.json?.error?.data?.type;
     const reasonOk = channel !== 'a2a' || res.json?.error?.data?.[0]?.reason === 'RATE_LIMITED';
     if (type === problem('rate-limited') && reasonOk) return 'rate-limited';
   }
@@ -98,7 +115,8 @@ async function burst(key: string, rounds: number): Promise<Map<string, number>> 
   const requests: Promise<string>[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const channel of CHANNELS) {
-      for (const instance of instances) requests.push(call(instance, channel, key).then((res) => classify(channel, res)));
+      for (const instance of instances)
+        requests.push(call(instance, channel, key).then((res) => classify(channel, res)));
     }
   }
   const counts = new Map<string, number>();
@@ -131,7 +149,10 @@ describe('three instances on one PostgreSQL and one Redis', () => {
 
     // Every instance reads the same month from Redis; nothing held back, nothing left to admit.
     for (const instance of instances) {
-      expect(await me(instance, quotaCustomer.key)).toMatchObject({ requests_this_month: QUOTA, requests_remaining: 0 });
+      expect(await me(instance, quotaCustomer.key)).toMatchObject({
+        requests_this_month: QUOTA,
+        requests_remaining: 0,
+      });
     }
     for (const [i, instance] of instances.entries()) {
       expect(classify(CHANNELS[i], await call(instance, CHANNELS[i], quotaCustomer.key))).toBe('quota-exceeded');
@@ -148,7 +169,10 @@ describe('three instances on one PostgreSQL and one Redis', () => {
   });
 
   it(`admit exactly the per-minute limit (${PER_MINUTE}) of a burst across the three, then answer 429 with Retry-After`, async () => {
-    minuteCustomer = await customer(store, 'multi_minute', { requests_per_minute: PER_MINUTE, requests_per_month: 1_000_000 });
+    minuteCustomer = await customer(store, 'multi_minute', {
+      requests_per_minute: PER_MINUTE,
+      requests_per_month: 1_000_000,
+    });
     // Sent within far less than the 60 / PER_MINUTE = 5 s after which the limit admits one more.
     const counts = await burst(minuteCustomer.key, MINUTE_BURST / (INSTANCES * CHANNELS.length));
     expect(Object.fromEntries(counts)).toEqual({ admitted: PER_MINUTE, 'rate-limited': MINUTE_BURST - PER_MINUTE });

@@ -37,8 +37,17 @@ describe('data/municipalities.csv', () => {
 
   it('knows the spot facts', () => {
     const byCode = new Map(ours.map((m) => [m.code, m]));
-    expect(byCode.get('1106')).toMatchObject({ name: 'Lisboa', district: 'Lisboa', nuts_ii: 'Grande Lisboa', nuts_iii: 'Grande Lisboa' });
-    expect(byCode.get('1312')).toMatchObject({ name: 'Porto', district: 'Porto', nuts_iii: 'Área Metropolitana do Porto' });
+    expect(byCode.get('1106')).toMatchObject({
+      name: 'Lisboa',
+      district: 'Lisboa',
+      nuts_ii: 'Grande Lisboa',
+      nuts_iii: 'Grande Lisboa',
+    });
+    expect(byCode.get('1312')).toMatchObject({
+      name: 'Porto',
+      district: 'Porto',
+      nuts_iii: 'Área Metropolitana do Porto',
+    });
     expect(byCode.get('0705')).toMatchObject({ name: 'Évora', district: 'Évora' });
     expect(byCode.get('3103')).toMatchObject({ name: 'Funchal', district: 'Região Autónoma da Madeira' });
     expect(byCode.get('4203')).toMatchObject({ name: 'Ponta Delgada', district: 'Região Autónoma dos Açores' });

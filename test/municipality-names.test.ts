@@ -24,18 +24,27 @@ describe.each(CHANNELS)('municipality names on %s', (channel) => {
   });
 
   it('takes a name of several words as the series municipality', async () => {
-    const res = await callOperation(t, channel, 'indicators_series', { key: 'population', municipality: 'Vila Nova de Gaia', limit: 3 });
+    const res = await callOperation(t, channel, 'indicators_series', {
+      key: 'population',
+      municipality: 'Vila Nova de Gaia',
+      limit: 3,
+    });
     expect(res.ok, JSON.stringify(res)).toBe(true);
     if (res.ok) expect(res.json.items[0].municipality).toBe(codeOf('Vila Nova de Gaia'));
   });
 
   it('takes names in list filters', async () => {
-    const res = await callOperation(t, channel, 'procurement_contracts', { municipality: ['Évora', 'vila nova de gaia'], limit: 50 });
+    const res = await callOperation(t, channel, 'procurement_contracts', {
+      municipality: ['Évora', 'vila nova de gaia'],
+      limit: 50,
+    });
     expect(res.ok, JSON.stringify(res)).toBe(true);
     if (res.ok) {
       expect(res.json.items.length).toBeGreaterThan(0);
       for (const contract of res.json.items as { municipalities: string[] }[]) {
-        expect(contract.municipalities.some((code) => code === codeOf('Évora') || code === codeOf('Vila Nova de Gaia'))).toBe(true);
+        expect(
+          contract.municipalities.some((code) => code === codeOf('Évora') || code === codeOf('Vila Nova de Gaia')),
+        ).toBe(true);
       }
     }
   });
@@ -51,7 +60,10 @@ describe.each(CHANNELS)('municipality names on %s', (channel) => {
   });
 
   it('refuses an unknown series municipality with 404 and suggestions', async () => {
-    const res = await callOperation(t, channel, 'indicators_series', { key: 'population', municipality: 'Vila Nova de Gaiaa' });
+    const res = await callOperation(t, channel, 'indicators_series', {
+      key: 'population',
+      municipality: 'Vila Nova de Gaiaa',
+    });
     expect(res.ok).toBe(false);
     if (!res.ok) {
       expect(res.kind).toBe('not-found');

@@ -19,7 +19,8 @@ const SLUG = 'sol-do-norte';
 beforeAll(async () => {
   t = await startTestApp();
   await ensureDemoAgents(t.store, new Date(t.clock.now));
-  secret = (await createCredential(t.store, { slug: SLUG, channel: 'a2a', licensed: false }, new Date(t.clock.now))).secret;
+  secret = (await createCredential(t.store, { slug: SLUG, channel: 'a2a', licensed: false }, new Date(t.clock.now)))
+    .secret;
 });
 afterAll(() => t.close());
 
@@ -29,9 +30,13 @@ describe('the SQL port', () => {
     try {
       await port.script('CREATE TABLE names (name TEXT)');
       await expect(port.query('SELECT $1 AS v', ['a\u0000b'])).rejects.toBeInstanceOf(UnstorableTextError);
-      await expect(port.run('INSERT INTO names (name) VALUES ($1)', ['\u0000'])).rejects.toBeInstanceOf(UnstorableTextError);
+      await expect(port.run('INSERT INTO names (name) VALUES ($1)', ['\u0000'])).rejects.toBeInstanceOf(
+        UnstorableTextError,
+      );
       const inList = port.dialect.inList('name', '$1');
-      await expect(port.query(`SELECT name FROM names WHERE ${inList}`, [['a', 'b\u0000']])).rejects.toBeInstanceOf(UnstorableTextError);
+      await expect(port.query(`SELECT name FROM names WHERE ${inList}`, [['a', 'b\u0000']])).rejects.toBeInstanceOf(
+        UnstorableTextError,
+      );
       expect(await port.query('SELECT count(*) AS n FROM names')).toEqual([{ n: 0 }]);
       expect(await port.query('SELECT $1 AS v', ['a\u2400b'])).toEqual([{ v: 'a\u2400b' }]); // the symbol for NUL is text
     } finally {
@@ -86,7 +91,9 @@ describe('company agents', () => {
       messageId: 'm-nul',
       role: 'ROLE_USER',
       contextId: 'c\u0000',
-      parts: [{ data: { skill: 'assess_project_fit', input: { project_type: 'residential_solar', municipality: 'porto' } } }],
+      parts: [
+        { data: { skill: 'assess_project_fit', input: { project_type: 'residential_solar', municipality: 'porto' } } },
+      ],
     };
     const { json } = await rpc('SendMessage', { message, configuration: { returnImmediately: true } });
     expect(json.error?.code, JSON.stringify(json)).toBe(-32602);
@@ -122,7 +129,11 @@ describe('OAuth', () => {
 
   it('a refresh token holding a NUL is an unknown grant: invalid_grant', async () => {
     const { client } = await connectedClient(t, t.accounts.premium);
-    const res = await tokenRequest(t, { grant_type: 'refresh_token', refresh_token: 'a\u0000b', client_id: client.client_id });
+    const res = await tokenRequest(t, {
+      grant_type: 'refresh_token',
+      refresh_token: 'a\u0000b',
+      client_id: client.client_id,
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toBe('invalid_grant');
   });
@@ -135,17 +146,35 @@ describe('every route', () => {
     for (const line of t.app.http.printRoutes({ commonPrefix: false }).split('\n')) {
       const m = /[─└├]+ (\S+) \(([A-Z, ]+)\)/.exec(line);
       for (const method of m?.[2].split(', ') ?? [])
-        if (method !== 'HEAD' && method !== 'OPTIONS') listed.push({ method, path: `/${(m?.[1] ?? '').replace(/^\//, '')}` });
+        if (method !== 'HEAD' && method !== 'OPTIONS')
+          listed.push({ method, path: `/${(m?.[1] ?? '').replace(/^\//, '')}` });
     }
     return listed;
   }
 
   it('a NUL in each path parameter, in query parameters and in form fields is never a fault, signed in or not', async () => {
-    const owner = await consoleUser(t, { accountId: t.accounts.premium, email: 'routes@premium.example', role: 'owner' });
+    const owner = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'routes@premium.example',
+      role: 'owner',
+    });
     const c = new ConsoleClient(t);
     await c.signIn(owner.email, owner.password);
     const cookie = [...c.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    const fields = ['email', 'password', 'current', 'name', 'slug', 'label', 'token', 'id', 'uid', 'client_id', 'next', 'q'];
+    const fields = [
+      'email',
+      'password',
+      'current',
+      'name',
+      'slug',
+      'label',
+      'token',
+      'id',
+      'uid',
+      'client_id',
+      'next',
+      'q',
+    ];
     const query = fields.map((f) => `${f}=a%00b`).join('&');
     const all = routes();
     expect(all.length).toBeGreaterThan(100);

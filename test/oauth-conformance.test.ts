@@ -41,11 +41,17 @@ afterAll(async () => {
 
 describe('the conformance suite’s authorization-server scenarios', () => {
   it('pass against our issuer, a person consenting in the browser', async () => {
-    const baseline = parse(readFileSync(fileURLToPath(new URL('./oauth-conformance-baseline.yml', import.meta.url)), 'utf8')) as {
+    const baseline = parse(
+      readFileSync(fileURLToPath(new URL('./oauth-conformance-baseline.yml', import.meta.url)), 'utf8'),
+    ) as {
       authorization: string[] | null;
     };
     const excused = new Set(baseline.authorization ?? []);
-    const owner = await consoleUser(t, { accountId: t.accounts.premium, email: 'conformance@oauth.example', role: 'owner' });
+    const owner = await consoleUser(t, {
+      accountId: t.accounts.premium,
+      email: 'conformance@oauth.example',
+      role: 'owner',
+    });
     const callbackPort = await freePort();
     const client = await createClient(t.app.oauth, {
       name: 'MCP conformance suite',
@@ -99,7 +105,9 @@ describe('the conformance suite’s authorization-server scenarios', () => {
         status: string;
         errorMessage?: string;
       }[];
-      const failed = checks.filter((c) => !['SUCCESS', 'INFO'].includes(c.status) && !excused.has(`${scenario}:${c.id}`));
+      const failed = checks.filter(
+        (c) => !['SUCCESS', 'INFO'].includes(c.status) && !excused.has(`${scenario}:${c.id}`),
+      );
       expect(
         failed.map((c) => `${scenario} ${c.id}: ${c.status} ${c.errorMessage ?? ''}`),
         report,

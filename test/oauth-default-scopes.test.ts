@@ -21,13 +21,18 @@ afterAll(async () => {
 
 /** The scopes the consent page offers (its checkboxes) for an authorization request naming `scope`. */
 async function offered(scope: string): Promise<string[]> {
-  const owner = await consoleUser(t, { accountId: t.accounts.premium, email: `owner-${Math.random()}@scopes.example`, role: 'owner' });
+  const owner = await consoleUser(t, {
+    accountId: t.accounts.premium,
+    email: `owner-${Math.random()}@scopes.example`,
+    role: 'owner',
+  });
   const c = new ConsoleClient(t);
   await c.signIn(owner.email, owner.password);
   const client = (await register(t)).json;
   const auth = await authorize(t, { clientId: client.client_id, challenge: pkce().challenge, method: 'S256', scope });
   expect(auth.uid, auth.location).toBeDefined();
-  for (const pair of auth.jar.header().split('; ')) c.cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+  for (const pair of auth.jar.header().split('; '))
+    c.cookies.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
   const page = await c.get(new URL(auth.location, 'http://x').pathname);
   expect(page.status, page.body).toBe(200);
   return [...page.body.matchAll(/name="scopes" value="([^"]+)"/g)].map((m) => m[1]);

@@ -10,7 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_DEPLOYMENTS, ensureDemoAgents } from '../src/agents/demo/demo-agents.js';
 import { SCOPES } from '../src/lib/domains.js';
 import { REGISTRATIONS_PER_MINUTE } from '../src/oauth/routes.js';
-import { authorize, connectedClient, consent, pkce, REDIRECT, RESOURCE, register, tokenRequest } from './helpers/oauth-flow.js';
+import {
+  authorize,
+  connectedClient,
+  consent,
+  pkce,
+  REDIRECT,
+  RESOURCE,
+  register,
+  tokenRequest,
+} from './helpers/oauth-flow.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -40,7 +49,13 @@ async function a2a(token: string | null, skill: string, input: Record<string, un
       jsonrpc: '2.0',
       id: 1,
       method: 'SendMessage',
-      params: { message: { messageId: 'm-1', role: 'ROLE_USER', parts: [{ data: { skill, input }, mediaType: 'application/json' }] } },
+      params: {
+        message: {
+          messageId: 'm-1',
+          role: 'ROLE_USER',
+          parts: [{ data: { skill, input }, mediaType: 'application/json' }],
+        },
+      },
     }),
   });
   return { status: res.statusCode, challenge: res.headers['www-authenticate'], json: JSON.parse(res.body) };
@@ -210,8 +225,18 @@ describe('the resource refuses', () => {
   it('a token in X-API-Key, even a good one, on /mcp, /a2a and a company agent: tokens travel only as Bearer', async () => {
     const { tokens } = await connectedClient(t, t.accounts.premium);
     await ensureDemoAgents(t.store, new Date(t.clock.now));
-    const rpc = { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } } };
-    for (const url of ['/mcp', '/a2a', `/agents/${DEMO_DEPLOYMENTS[0].slug}/a2a`, `/agents/${DEMO_DEPLOYMENTS[0].slug}/mcp`]) {
+    const rpc = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'SendMessage',
+      params: { message: { messageId: 'm', role: 'ROLE_USER', parts: [] } },
+    };
+    for (const url of [
+      '/mcp',
+      '/a2a',
+      `/agents/${DEMO_DEPLOYMENTS[0].slug}/a2a`,
+      `/agents/${DEMO_DEPLOYMENTS[0].slug}/mcp`,
+    ]) {
       const res = await t.app.http.inject({
         method: 'POST',
         url,
@@ -292,7 +317,13 @@ describe('the authorization server refuses', () => {
     const { verifier, challenge } = pkce();
     const auth = await authorize(t, { clientId: client.client_id, challenge, method: 'S256' });
     const code = (await consent(t, auth, t.accounts.premium, ['indicators:read'])).searchParams.get('code') ?? '';
-    const form = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id: client.client_id, resource: RESOURCE };
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      client_id: client.client_id,
+      resource: RESOURCE,
+    };
     const wrong = await tokenRequest(t, { ...form, code_verifier: pkce().verifier });
     expect(wrong.status).toBe(400);
     expect(wrong.json.error).toBe('invalid_grant');
@@ -307,7 +338,12 @@ describe('the authorization server refuses', () => {
   it('a redirect URI not registered (no redirect), and a different one at the token endpoint', async () => {
     const client = (await register(t)).json;
     const { verifier, challenge } = pkce();
-    const bad = await authorize(t, { clientId: client.client_id, challenge, method: 'S256', redirectUri: 'https://attacker.example/cb' });
+    const bad = await authorize(t, {
+      clientId: client.client_id,
+      challenge,
+      method: 'S256',
+      redirectUri: 'https://attacker.example/cb',
+    });
     expect(bad.status).toBe(400);
     expect(bad.location).toBe('');
     const auth = await authorize(t, { clientId: client.client_id, challenge, method: 'S256' });
@@ -372,7 +408,12 @@ describe('the authorization server refuses', () => {
   it('a rotated refresh token used again: the grant is revoked, the new tokens too', async () => {
     const { client, tokens } = await connectedClient(t, t.accounts.premium);
     const refresh = (token: string) =>
-      tokenRequest(t, { grant_type: 'refresh_token', refresh_token: token, client_id: client.client_id, resource: RESOURCE });
+      tokenRequest(t, {
+        grant_type: 'refresh_token',
+        refresh_token: token,
+        client_id: client.client_id,
+        resource: RESOURCE,
+      });
     const rotated = await refresh(tokens.refresh_token);
     expect(rotated.status).toBe(200);
     expect(rotated.json.refresh_token).not.toBe(tokens.refresh_token);

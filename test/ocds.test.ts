@@ -18,7 +18,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SYNTHETIC_RELEASE_SCHEMA_PATCH } from '../src/operations/procurement/ocds/synthetic-extension.js';
 import type { AnnouncementInput, ContractInput } from '../src/store/procurement-records.js';
 import { expectProblem } from './helpers/expectations.js';
-import { BUYERS, buildFixture, type Fixture, IMPORTED_AT, PERSON, UNIDENTIFIED } from './helpers/procurement-fixture.js';
+import {
+  BUYERS,
+  buildFixture,
+  type Fixture,
+  IMPORTED_AT,
+  PERSON,
+  UNIDENTIFIED,
+} from './helpers/procurement-fixture.js';
 import { freshStore, newestFirst } from './helpers/procurement-store.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -64,7 +71,10 @@ function officialValidators(): { releasePackage: Validate; recordPackage: Valida
   const ajv = newAjv();
   const schemas = OFFICIAL_FILES.map((file) => JSON.parse(readFileSync(resolve(OFFICIAL_DIR, file), 'utf8')));
   for (const schema of schemas) ajv.addSchema(schema);
-  return { releasePackage: ajv.getSchema(schemas[1].id) as Validate, recordPackage: ajv.getSchema(schemas[2].id) as Validate };
+  return {
+    releasePackage: ajv.getSchema(schemas[1].id) as Validate,
+    recordPackage: ajv.getSchema(schemas[2].id) as Validate,
+  };
 }
 
 /** OUR schema (draft-04, like the official one), written from the OCDS 1.1 documentation and codelists. */
@@ -91,8 +101,26 @@ const CODELISTS = {
   method: ['open', 'selective', 'limited', 'direct'],
   procurementCategory: ['goods', 'works', 'services'],
   extendedProcurementCategory: ['goods', 'works', 'services', 'consultingServices'],
-  partyRole: ['buyer', 'procuringEntity', 'supplier', 'tenderer', 'funder', 'enquirer', 'payer', 'payee', 'reviewBody', 'interestedParty'],
-  documentType: ['plannedProcurementNotice', 'tenderNotice', 'awardNotice', 'contractNotice', 'biddingDocuments', 'contractSigned'],
+  partyRole: [
+    'buyer',
+    'procuringEntity',
+    'supplier',
+    'tenderer',
+    'funder',
+    'enquirer',
+    'payer',
+    'payee',
+    'reviewBody',
+    'interestedParty',
+  ],
+  documentType: [
+    'plannedProcurementNotice',
+    'tenderNotice',
+    'awardNotice',
+    'contractNotice',
+    'biddingDocuments',
+    'contractSigned',
+  ],
   relatedProcess: [
     'framework',
     'planning',
@@ -130,7 +158,11 @@ const OUR_RELEASE_SCHEMA = {
       items: {
         type: 'object',
         required: ['id'],
-        properties: { id: str, relationship: { type: 'array', items: { enum: CODELISTS.relatedProcess } }, title: { type: 'string' } },
+        properties: {
+          id: str,
+          relationship: { type: 'array', items: { enum: CODELISTS.relatedProcess } },
+          title: { type: 'string' },
+        },
       },
     },
   },
@@ -141,7 +173,11 @@ const OUR_RELEASE_SCHEMA = {
       properties: { amount: { type: 'number' }, currency: { type: 'string', pattern: '^[A-Z]{3}$' } },
     },
     Identifier: { type: 'object', required: ['id'], properties: { scheme: str, id: str } },
-    OrganizationReference: { type: 'object', required: ['id', 'name'], properties: { id: str, name: { type: 'string' } } },
+    OrganizationReference: {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: { id: str, name: { type: 'string' } },
+    },
     Organization: {
       type: 'object',
       required: ['id', 'name', 'roles'],
@@ -164,7 +200,11 @@ const OUR_RELEASE_SCHEMA = {
         id: str,
         description: { type: 'string' },
         classification: { $ref: '#/definitions/Classification' },
-        additionalClassifications: { type: 'array', uniqueItems: true, items: { $ref: '#/definitions/Classification' } },
+        additionalClassifications: {
+          type: 'array',
+          uniqueItems: true,
+          items: { $ref: '#/definitions/Classification' },
+        },
       },
     },
     Period: {
@@ -239,7 +279,11 @@ const OUR_RELEASE_SCHEMA = {
     },
   },
 };
-const publisher = { type: 'object', required: ['name'], properties: { name: { type: 'string' }, uri: { type: 'string', format: 'uri' } } };
+const publisher = {
+  type: 'object',
+  required: ['name'],
+  properties: { name: { type: 'string' }, uri: { type: 'string', format: 'uri' } },
+};
 const packageMeta = {
   uri: { type: 'string', format: 'uri' },
   version: { type: 'string', pattern: '^(\\d+\\.)(\\d+)$' },
@@ -255,7 +299,10 @@ const OUR_RELEASE_PACKAGE_SCHEMA = {
   properties: {
     ...packageMeta,
     releases: { type: 'array', minItems: 1, uniqueItems: true, items: { $ref: OUR_RELEASE_SCHEMA.id } },
-    links: { type: 'object', properties: { next: { type: 'string', format: 'uri' }, prev: { type: 'string', format: 'uri' } } },
+    links: {
+      type: 'object',
+      properties: { next: { type: 'string', format: 'uri' }, prev: { type: 'string', format: 'uri' } },
+    },
   },
 };
 const OUR_RECORD_PACKAGE_SCHEMA = {
@@ -297,11 +344,13 @@ const validators: { name: string; releasePackage: Validate; recordPackage: Valid
 ];
 
 function expectValidReleasePackage(body: Json) {
-  for (const v of validators) expect(v.releasePackage(body), `${v.name}: ${JSON.stringify(v.releasePackage.errors)}`).toBe(true);
+  for (const v of validators)
+    expect(v.releasePackage(body), `${v.name}: ${JSON.stringify(v.releasePackage.errors)}`).toBe(true);
 }
 
 function expectValidRecordPackage(body: Json) {
-  for (const v of validators) expect(v.recordPackage(body), `${v.name}: ${JSON.stringify(v.recordPackage.errors)}`).toBe(true);
+  for (const v of validators)
+    expect(v.recordPackage(body), `${v.name}: ${JSON.stringify(v.recordPackage.errors)}`).toBe(true);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -401,7 +450,8 @@ async function allReleases(query: string, limit = 9): Promise<Json[]> {
   throw new Error('more than 500 pages');
 }
 
-const contractIdsOf = (releases: Json[]) => releases.filter((r) => r.tag.includes('contract')).map((r) => r.contracts[0].id);
+const contractIdsOf = (releases: Json[]) =>
+  releases.filter((r) => r.tag.includes('contract')).map((r) => r.contracts[0].id);
 
 // ---------------------------------------------------------------------------------------------------------
 
@@ -413,7 +463,13 @@ describe('validation set-up', () => {
     ]);
     // Our schema is not a rubber stamp: it refuses what OCDS 1.1 refuses.
     const ours = validators[0];
-    const release = { ocid: `${PREFIX}-x-proc-1`, id: 'r1', date: '2024-01-01T00:00:00Z', tag: ['contract'], initiationType: 'tender' };
+    const release = {
+      ocid: `${PREFIX}-x-proc-1`,
+      id: 'r1',
+      date: '2024-01-01T00:00:00Z',
+      tag: ['contract'],
+      initiationType: 'tender',
+    };
     const pkg = (r: Json) => ({
       uri: 'http://x.test/p',
       version: '1.1',
@@ -426,7 +482,9 @@ describe('validation set-up', () => {
     expect(ours.releasePackage(pkg({ ...release, initiationType: 'auction' }))).toBe(false);
     expect(ours.releasePackage(pkg({ ...release, date: '2024-01-01' }))).toBe(false);
     expect(ours.releasePackage(pkg({ ...release, tender: { id: '1', procurementMethod: 'negotiated' } }))).toBe(false);
-    expect(ours.releasePackage(pkg({ ...release, tender: { id: '1', mainProcurementCategory: 'concession' } }))).toBe(false);
+    expect(ours.releasePackage(pkg({ ...release, tender: { id: '1', mainProcurementCategory: 'concession' } }))).toBe(
+      false,
+    );
     expect(ours.releasePackage(pkg({ ...release, parties: [{ id: 'a', name: 'A', roles: ['winner'] }] }))).toBe(false);
     expect(ours.releasePackage(pkg({ ...release, contracts: [{ id: 'c' }] }))).toBe(false);
     const { id: _id, ...withoutId } = release;
@@ -441,7 +499,9 @@ describe('validation set-up', () => {
     expect(official.releasePackage(pkg(withoutId))).toBe(false);
     const { releases: _releases, ...meta } = pkg(release);
     const record = { ocid: release.ocid, releases: [release] };
-    expect(official.recordPackage({ ...meta, records: [record] }), JSON.stringify(official.recordPackage.errors)).toBe(true);
+    expect(official.recordPackage({ ...meta, records: [record] }), JSON.stringify(official.recordPackage.errors)).toBe(
+      true,
+    );
     expect(official.recordPackage({ ...meta, records: [{ ocid: release.ocid }] })).toBe(false);
   });
 });
@@ -460,7 +520,9 @@ describe('procurement_ocds_releases', () => {
     for (const c of expected) {
       expect(releases[i].id).toBe(`contract-${c.source_id}`);
       const amendments = amendmentsOf(c);
-      expect(releases.slice(i + 1, i + 1 + amendments.length).map((r) => r.id)).toEqual(amendments.map((a) => `amendment-${a.source_id}`));
+      expect(releases.slice(i + 1, i + 1 + amendments.length).map((r) => r.id)).toEqual(
+        amendments.map((a) => `amendment-${a.source_id}`),
+      );
       i += 1 + amendments.length;
     }
   });
@@ -481,7 +543,9 @@ describe('procurement_ocds_releases', () => {
       expect.stringContaining('ocds_pagination_extension'),
       `${BASE_URL}/ocds/extensions/synthetic/extension.json`,
     ]);
-    expect(body.links.next).toBe(`${BASE_URL}${RELEASES}?municipality=1106&cursor=${encodeURIComponent(body.next_cursor)}&limit=5`);
+    expect(body.links.next).toBe(
+      `${BASE_URL}${RELEASES}?municipality=1106&cursor=${encodeURIComponent(body.next_cursor)}&limit=5`,
+    );
     expect(String(res.headers.link)).toContain('rel="next"');
     expect(String(res.headers.link)).toContain(encodeURIComponent(body.next_cursor));
     expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
@@ -530,12 +594,18 @@ describe('procurement_ocds_releases', () => {
     expectProblem(await t.get(`${RELEASES}?unknown=1`), 422, 'validation-error');
     expectProblem(await t.get(`${RELEASES}?cursor=Zm9yZ2Vk.AAAA`), 400, 'invalid-cursor');
     const contractsPage = await t.get('/v1/procurement/contracts?limit=2');
-    expectProblem(await t.get(`${RELEASES}?limit=2&cursor=${encodeURIComponent(contractsPage.json.next_cursor)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`${RELEASES}?limit=2&cursor=${encodeURIComponent(contractsPage.json.next_cursor)}`),
+      400,
+      'invalid-cursor',
+    );
   });
 
   it('maps a contract: ocid, dates, tags, parties with PT-NIF ids and roles, buyer, tender, award, contract', async () => {
     const c = fixture.contracts[30]; // two suppliers, a competitor, two CPVs, a price, no description, no notice
-    const release = (await allReleases(`buyer=${c.buyers[0].nif}`, 50)).find((r) => r.id === `contract-${c.source_id}`) as Json;
+    const release = (await allReleases(`buyer=${c.buyers[0].nif}`, 50)).find(
+      (r) => r.id === `contract-${c.source_id}`,
+    ) as Json;
     expect(release).toBeDefined();
     const buyerRef = { id: nifId(c.buyers[0].nif), name: c.buyers[0].name };
     const [s1, s2] = c.suppliers;
@@ -558,7 +628,12 @@ describe('procurement_ocds_releases', () => {
         { ...buyerRef, identifier: { scheme: 'PT-NIF', id: c.buyers[0].nif }, roles: ['buyer'] },
         { id: nifId(s1.nif), name: s1.name, identifier: { scheme: 'PT-NIF', id: s1.nif }, roles: ['supplier'] },
         { id: nifId(s2.nif), name: s2.name, identifier: { scheme: 'PT-NIF', id: s2.nif }, roles: ['supplier'] },
-        { id: nifId(competitor.nif), name: competitor.name, identifier: { scheme: 'PT-NIF', id: competitor.nif }, roles: ['tenderer'] },
+        {
+          id: nifId(competitor.nif),
+          name: competitor.name,
+          identifier: { scheme: 'PT-NIF', id: competitor.nif },
+          roles: ['tenderer'],
+        },
       ],
       buyer: buyerRef,
       tender: {
@@ -631,9 +706,17 @@ describe('procurement_ocds_releases', () => {
     const notice = linked[0];
     const releases = (await allReleases(`buyer=${c.buyers[0].nif}`, 50)).filter((r) => r.ocid === ocidOf(c));
     const base = releases.find((r) => r.id === `contract-${c.source_id}`) as Json;
-    expect(base.tender.tenderPeriod).toEqual({ startDate: day(notice.published_on as string), endDate: day(notice.deadline_on as string) });
+    expect(base.tender.tenderPeriod).toEqual({
+      startDate: day(notice.published_on as string),
+      endDate: day(notice.deadline_on as string),
+    });
     expect(base.tender.documents).toEqual([
-      { id: notice.source_id, documentType: 'tenderNotice', url: notice.link, datePublished: day(notice.published_on as string) },
+      {
+        id: notice.source_id,
+        documentType: 'tenderNotice',
+        url: notice.link,
+        datePublished: day(notice.published_on as string),
+      },
     ]);
     // The contract's own base price wins over the notice's.
     expect(base.tender.value).toEqual({ amount: c.base_price_eur, currency: 'EUR' });
@@ -698,7 +781,11 @@ describe('procurement_ocds_record', () => {
     const dates = record.releases.map((r: Json) => r.date);
     expect(dates).toEqual([...dates].sort());
     expect(record.releases.map((r: Json) => r.id).sort()).toEqual(
-      [`contract-${c.source_id}`, `contract-${lot.source_id}`, ...amendmentsOf(c).map((a) => `amendment-${a.source_id}`)].sort(),
+      [
+        `contract-${c.source_id}`,
+        `contract-${lot.source_id}`,
+        ...amendmentsOf(c).map((a) => `amendment-${a.source_id}`),
+      ].sort(),
     );
     for (const r of record.releases) expect(r.ocid).toBe(ocidOf(c));
 
@@ -711,14 +798,19 @@ describe('procurement_ocds_record', () => {
       tag: ['compiled'],
       initiationType: 'tender',
     });
-    expect(compiled.awards.map((a: Json) => a.id).sort()).toEqual([`award-${c.source_id}`, `award-${lot.source_id}`].sort());
+    expect(compiled.awards.map((a: Json) => a.id).sort()).toEqual(
+      [`award-${c.source_id}`, `award-${lot.source_id}`].sort(),
+    );
     const contract = compiled.contracts.find((x: Json) => x.id === c.source_id);
     const [m1, m2] = amendmentsOf(c);
     // The latest value wins; the amendments accumulate; what no later release touches stays.
     expect(contract.value).toEqual({ amount: m2.new_price_eur, currency: 'EUR' });
     expect(contract.amendments.map((a: Json) => a.id)).toEqual([m1.source_id, m2.source_id]);
     expect(contract.dateSigned).toBe(day(c.signed_on as string));
-    expect(compiled.contracts.find((x: Json) => x.id === lot.source_id).value).toEqual({ amount: lot.price_eur, currency: 'EUR' });
+    expect(compiled.contracts.find((x: Json) => x.id === lot.source_id).value).toEqual({
+      amount: lot.price_eur,
+      currency: 'EUR',
+    });
     // Parties of both lots, each once; the buyers of both contracts are buyers.
     const ids = compiled.parties.map((p: Json) => p.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -737,7 +829,11 @@ describe('procurement_ocds_record', () => {
     expectValidRecordPackage(res.json);
     const [record] = res.json.records;
     expect(record.releases).toHaveLength(1);
-    expect(record.releases[0]).toMatchObject({ ocid, id: `contract-${lone.source_id}`, tender: { id: lone.source_id } });
+    expect(record.releases[0]).toMatchObject({
+      ocid,
+      id: `contract-${lone.source_id}`,
+      tender: { id: lone.source_id },
+    });
     expect(record.releases[0].contracts[0].dateSigned).toBeUndefined();
     expect(record.releases[0].contracts[0].period).toBeUndefined();
     expect(record.compiledRelease.contracts).toHaveLength(1);
@@ -748,9 +844,17 @@ describe('procurement_ocds_record', () => {
 
   it('is 404 for an unknown process and 422 for a malformed ocid', async () => {
     expectProblem(await t.get(`${RECORDS}/${PREFIX}-${SOURCE}-proc-999999999`), 404, 'not-found');
-    expectProblem(await t.get(`${RECORDS}/${PREFIX}-nosource-proc-${fixture.contracts[0].procedure_id}`), 404, 'not-found');
+    expectProblem(
+      await t.get(`${RECORDS}/${PREFIX}-nosource-proc-${fixture.contracts[0].procedure_id}`),
+      404,
+      'not-found',
+    );
     // A contract that has a procedure belongs to the procedure's process, not to one of its own.
-    expectProblem(await t.get(`${RECORDS}/${PREFIX}-${SOURCE}-contract-${fixture.contracts[0].source_id}`), 404, 'not-found');
+    expectProblem(
+      await t.get(`${RECORDS}/${PREFIX}-${SOURCE}-contract-${fixture.contracts[0].source_id}`),
+      404,
+      'not-found',
+    );
     for (const bad of [
       'foo',
       `${PREFIX}-${SOURCE}-lot-1`,

@@ -103,7 +103,9 @@ describe('OpenAPI document', () => {
       expect(item.get['x-mcp-tool']).toBeUndefined();
       expect(item.get.tags).toEqual(['bulk']);
       expect(item.get.parameters[0]).toMatchObject({ name: 'dataset', in: 'path', required: true });
-      expect(item.get.parameters[0].schema.enum).toEqual(expect.arrayContaining(['contracts', 'observations', 'municipalities']));
+      expect(item.get.parameters[0].schema.enum).toEqual(
+        expect.arrayContaining(['contracts', 'observations', 'municipalities']),
+      );
       expect(Object.keys(item.get.responses['200'].content)).toEqual(['text/csv']);
       ids.push(item.get.operationId);
     }
@@ -175,7 +177,11 @@ describe('OpenAPI document', () => {
   it('carries the examples of each operation on its parameters and its 200 answer', () => {
     const series = operationNamed('indicators_series');
     const municipality = series.parameters.find((p: Json) => p.name === 'municipality');
-    expect((Object.values(municipality.examples) as Json[]).map((e) => e.value)).toEqual(['1106', 'porto', ['porto', 'Vila Nova de Gaia']]);
+    expect((Object.values(municipality.examples) as Json[]).map((e) => e.value)).toEqual([
+      '1106',
+      'porto',
+      ['porto', 'Vila Nova de Gaia'],
+    ]);
     const examples = Object.values(series.responses['200'].content['application/json'].examples) as Json[];
     expect(examples.map((e) => e['x-request-example'])).toEqual([
       `${BASE_URL}/v1/indicators/population/series?municipality=1106`,
@@ -198,12 +204,21 @@ describe('OpenAPI document', () => {
   });
 
   it('hoists the titled resource schemas into components', () => {
-    for (const name of ['IndicatorSummary', 'IndicatorDetail', 'SnapshotRow', 'MunicipalitySummary', 'MeResponse', 'Problem']) {
+    for (const name of [
+      'IndicatorSummary',
+      'IndicatorDetail',
+      'SnapshotRow',
+      'MunicipalitySummary',
+      'MeResponse',
+      'Problem',
+    ]) {
       expect(components.schemas[name], name).toBeDefined();
     }
     const list = operationNamed('indicators_list').responses['200'].content['application/json'].schema;
     expect(list.$ref).toBe('#/components/schemas/PageOfIndicatorSummary');
-    expect(components.schemas.PageOfIndicatorSummary.properties.items.items).toEqual({ $ref: '#/components/schemas/IndicatorSummary' });
+    expect(components.schemas.PageOfIndicatorSummary.properties.items.items).toEqual({
+      $ref: '#/components/schemas/IndicatorSummary',
+    });
     expect(operationNamed('me').responses['200'].content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/MeResponse',
     });
@@ -226,9 +241,17 @@ describe('OpenAPI document', () => {
 
   it('lists the kinds of each status in its shared error response', () => {
     const forbidden = deref({ $ref: '#/components/responses/Forbidden' });
-    for (const kind of ['beta-access-required', 'api-access-required', 'domain-not-in-plan', 'insufficient-scope', 'origin-not-allowed']) {
+    for (const kind of [
+      'beta-access-required',
+      'api-access-required',
+      'domain-not-in-plan',
+      'insufficient-scope',
+      'origin-not-allowed',
+    ]) {
       expect(forbidden.description).toContain(kind);
-      expect(forbidden.content['application/problem+json'].examples[kind].value.type).toBe(`${BASE_URL}/problems/${kind}`);
+      expect(forbidden.content['application/problem+json'].examples[kind].value.type).toBe(
+        `${BASE_URL}/problems/${kind}`,
+      );
     }
     for (const status of [402, 429, 503]) {
       const ref = operationNamed('indicators_list').responses[String(status)];
@@ -237,7 +260,17 @@ describe('OpenAPI document', () => {
     const problem = components.schemas.Problem;
     expect(problem.required).toEqual(['type', 'title', 'status']);
     expect(Object.keys(problem.properties)).toEqual(
-      expect.arrayContaining(['type', 'title', 'status', 'detail', 'instance', 'request_id', 'feature_key', 'upgrade_url', 'errors']),
+      expect.arrayContaining([
+        'type',
+        'title',
+        'status',
+        'detail',
+        'instance',
+        'request_id',
+        'feature_key',
+        'upgrade_url',
+        'errors',
+      ]),
     );
   });
 
@@ -300,7 +333,9 @@ describe('OpenAPI document', () => {
     // The component schemas are reachable under the document's own pointers.
     ajv.addSchema({ $id: 'https://openapi.test/doc', components: { schemas: components.schemas } });
     const compile = (schema: Json) =>
-      ajv.compile({ ...JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"https://openapi.test/doc#/components/')) });
+      ajv.compile({
+        ...JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"https://openapi.test/doc#/components/')),
+      });
     for (const name of Object.keys(components.schemas)) compile({ $ref: `#/components/schemas/${name}` });
     for (const op of registry.all) {
       const operation = getOperation(op);

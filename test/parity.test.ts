@@ -51,7 +51,11 @@ async function a2a(op: AnyOperation, input: Record<string, unknown>, key: string
   const body = res.json();
   if (body.result) return { ok: true, json: body.result.message.parts[0].data };
   const reason = body.error?.data?.[0]?.reason;
-  return { ok: false, kind: typeof reason === 'string' ? kindOfReason(reason) : `code ${body.error?.code}`, detail: body.error };
+  return {
+    ok: false,
+    kind: typeof reason === 'string' ? kindOfReason(reason) : `code ${body.error?.code}`,
+    detail: body.error,
+  };
 }
 
 /**

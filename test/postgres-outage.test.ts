@@ -103,7 +103,8 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     await deleteKeys(prefix);
   });
 
-  const send = (channel: Channel, input?: DataInput): Promise<Answer> => fetchAnswer(origin, dataRequest(channel, customerOf.key, input));
+  const send = (channel: Channel, input?: DataInput): Promise<Answer> =>
+    fetchAnswer(origin, dataRequest(channel, customerOf.key, input));
 
   /** A series page not asked for before (another municipality, or another page size): read from the store. */
   let reads = 0;
@@ -130,11 +131,16 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
   const charged = () => store.getUsage(customerOf.accountId, monthlyPeriod(new Date()).key);
 
   it('serves through the proxy', async () => {
-    expect(await readiness()).toEqual({ status: 200, json: { status: 'ok', checks: { store: 'ok', counters: 'ok' } }, retryAfter: null });
+    expect(await readiness()).toEqual({
+      status: 200,
+      json: { status: 'ok', checks: { store: 'ok', counters: 'ok' } },
+      retryAfter: null,
+    });
   });
 
   it('answers only 200 or 503 with Retry-After while it is gone, stays up, resumes by itself, and charges exactly the answers', async () => {
-    // Warm: the key's grant (cached 5 s) and the reference data held, the indicator's answer rendered, the month in Redis.
+    // Warm: the key's grant (cached 5 s) and the reference data held, the indicator's answer rendered, the month in
+    // Redis.
     for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel))).toBe(true);
     for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel, unreadSeries()))).toBe(true);
     admitted += 2 * CHANNELS.length;
@@ -147,7 +153,11 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
       expect(uncached.tally.admitted, 'store reads before the cut').toBeGreaterThan(0);
       await proxy.cut();
       await sleep(200); // the requests in flight at the cut are answered
-      const outage = { cached: cached.tally.admitted, uncached: uncached.tally.admitted, refused: uncached.tally.refused };
+      const outage = {
+        cached: cached.tally.admitted,
+        uncached: uncached.tally.admitted,
+        refused: uncached.tally.refused,
+      };
 
       const ready = await readiness();
       expect(ready).toEqual({
@@ -197,7 +207,10 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
 
   it('a valid key it cannot check while the store is gone is 503 with Retry-After, never a strike against the address', async () => {
     // A key never used on this instance: its grant is not cached, so every request needs the store to check it.
-    const unchecked = await customer(store, 'outage_unchecked', { requests_per_minute: 1_000_000, requests_per_month: 1_000_000 });
+    const unchecked = await customer(store, 'outage_unchecked', {
+      requests_per_minute: 1_000_000,
+      requests_per_month: 1_000_000,
+    });
     const sendUnchecked = (channel: Channel) => fetchAnswer(origin, dataRequest(channel, unchecked.key));
     await proxy.cut();
     try {

@@ -17,13 +17,23 @@ import { BUYERS, buildFixture } from './helpers/procurement-fixture.js';
 
 describe('DATABASE_URL and DATABASE_READ_URL', () => {
   it('are read as the primary and the replica, and refused when malformed or alone', () => {
-    const config = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/munidata', DATABASE_READ_URL: 'postgresql://u:p@replica/munidata' });
-    expect(config).toMatchObject({ databaseUrl: 'postgres://u:p@db:5432/munidata', databaseReadUrl: 'postgresql://u:p@replica/munidata' });
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://u:p@db:5432/munidata',
+      DATABASE_READ_URL: 'postgresql://u:p@replica/munidata',
+    });
+    expect(config).toMatchObject({
+      databaseUrl: 'postgres://u:p@db:5432/munidata',
+      databaseReadUrl: 'postgresql://u:p@replica/munidata',
+    });
     expect(loadConfig({}).databaseUrl).toBeUndefined();
     expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' })).toThrow(ConfigError);
     // The message names the variable, never the value (it may hold a password).
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' })).toThrow(/^DATABASE_URL must be a postgres:\/\/ URL$/);
-    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/x' })).toThrow(/DATABASE_READ_URL needs DATABASE_URL/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' })).toThrow(
+      /^DATABASE_URL must be a postgres:\/\/ URL$/,
+    );
+    expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://replica/x' })).toThrow(
+      /DATABASE_READ_URL needs DATABASE_URL/,
+    );
   });
 });
 
@@ -70,7 +80,12 @@ describe.runIf(onPostgres)('the PostgreSQL store', () => {
     const store = open({ url: databaseUrl(primary), readUrl: databaseUrl(replica) });
     await store.saveMunicipalities(readMunicipalities());
     expect((await store.listMunicipalities()).filter((m) => m.name.endsWith('(réplica)'))).toHaveLength(3);
-    const account = await store.createAccount({ name: 'Primária Lda', plan_code: 'premium', beta: false, now: '2026-01-01T00:00:00Z' });
+    const account = await store.createAccount({
+      name: 'Primária Lda',
+      plan_code: 'premium',
+      beta: false,
+      now: '2026-01-01T00:00:00Z',
+    });
     expect(account.name).toBe('Primária Lda');
     expect(await store.getAccount(account.id)).toBeUndefined();
     expect(await open({ url: databaseUrl(primary) }).getAccount(account.id)).toMatchObject({ name: 'Primária Lda' });

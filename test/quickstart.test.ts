@@ -102,7 +102,11 @@ async function startServer(): Promise<Server> {
         };
         const timer = setTimeout(() => {
           done();
-          reject(new Error(`munidata serve did not print ${patterns.join(' and ')} within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
+          reject(
+            new Error(
+              `munidata serve did not print ${patterns.join(' and ')} within ${timeoutMs} ms:\n${stdout}\n${stderr}`,
+            ),
+          );
         }, timeoutMs);
         const done = () => {
           clearTimeout(timer);
@@ -120,7 +124,10 @@ async function stop(server: Server, timeoutMs: number) {
   server.child.kill('SIGTERM');
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`munidata serve did not exit within ${timeoutMs} ms of SIGTERM`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`munidata serve did not exit within ${timeoutMs} ms of SIGTERM`)),
+      timeoutMs,
+    );
   });
   try {
     return await Promise.race([server.exited, timeout]);
@@ -144,7 +151,9 @@ async function expectReadmeAgentExample(server: Server, stdout: string, dataKey:
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Company agents'));
   const example =
-    /curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"[\s\S]*?-d '([^']+)'/.exec(section);
+    /curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"[\s\S]*?-d '([^']+)'/.exec(
+      section,
+    );
   if (!example) throw new Error('no company-agent example in the README');
   const [, path, slug, placeholder, body] = example;
   expect(placeholder).not.toMatch(/sk_live_/); // not the data key's placeholder

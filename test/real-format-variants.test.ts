@@ -73,7 +73,11 @@ describe('BASE contracts in the shapes real rows come in', () => {
 
   beforeAll(async () => {
     store = await freshStore();
-    report = await importBaseContracts(store, CONTRACTS_TEXT, { format: 'json', fileName: 'variants.json', now: IMPORTED_AT });
+    report = await importBaseContracts(store, CONTRACTS_TEXT, {
+      format: 'json',
+      fileName: 'variants.json',
+      now: IMPORTED_AT,
+    });
     contracts = await contractsById(store);
   }, 120_000);
   afterAll(() => store.close());
@@ -96,14 +100,30 @@ describe('BASE contracts in the shapes real rows come in', () => {
         source_id: '30000902',
         reason: 'precoContratual: "105.000" is ambiguous (thousands dot or decimal point?)',
       },
-      { line: lineOf(29), record: 29, source_id: '30000903', reason: 'dataCelebracaoContrato: 31/02/2024 is not a date' },
-      { line: lineOf(30), record: 30, source_id: '30000904', reason: 'adjudicatarios: NIF 508559872 fails the check digit' },
+      {
+        line: lineOf(29),
+        record: 29,
+        source_id: '30000903',
+        reason: 'dataCelebracaoContrato: 31/02/2024 is not a date',
+      },
+      {
+        line: lineOf(30),
+        record: 30,
+        source_id: '30000904',
+        reason: 'adjudicatarios: NIF 508559872 fails the check digit',
+      },
       { line: lineOf(31), record: 31, source_id: null, reason: 'idcontrato missing' },
       { line: lineOf(32), record: 32, source_id: '30000905', reason: 'prazoExecucao: "3 meses" is not a number' },
-      { line: lineOf(33), record: 33, source_id: '30000001', reason: `idcontrato 30000001 repeats the record on line ${lineOf(4)}` },
+      {
+        line: lineOf(33),
+        record: 33,
+        source_id: '30000001',
+        reason: `idcontrato 30000001 repeats the record on line ${lineOf(4)}`,
+      },
     ]);
     // Nothing of a refused row is written: its id is absent, and the repeat did not overwrite the first record.
-    for (const id of ['30000901', '30000902', '30000903', '30000904', '30000905']) expect(contracts.has(id), id).toBe(false);
+    for (const id of ['30000901', '30000902', '30000903', '30000904', '30000905'])
+      expect(contracts.has(id), id).toBe(false);
     expect(contracts.size).toBe(26);
     expect(contracts.get('30000001')?.price_eur).toBe(1_198_888.57);
   });
@@ -130,7 +150,9 @@ describe('BASE contracts in the shapes real rows come in', () => {
       procedure_id: '7569044',
     });
     expect(c.cpv.map((x) => x.code)).toEqual(['34144900']);
-    expect(c.buyers).toEqual([{ nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.' }]);
+    expect(c.buyers).toEqual([
+      { nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.' },
+    ]);
     expect(c.competitors.map((p) => p.nif)).toEqual(['500035121', '500970602', '500239037']);
     // A municipal company is not the municipality: its entity has no municipality of its own.
     expect(await store.getEntity('507396081')).toMatchObject({ municipality: null });
@@ -209,7 +231,9 @@ describe('BASE contracts in the shapes real rows come in', () => {
     ]);
     expect(joint.cpv.map((x) => x.code)).toEqual(['65310000', '09310000']);
     expect(joint.centralized).toBe(true);
-    expect((await store.lookupEntities('Fornecedor Sem NIF', 10)).map((e) => e.name)).not.toContain('Fornecedor Sem NIF');
+    expect((await store.lookupEntities('Fornecedor Sem NIF', 10)).map((e) => e.name)).not.toContain(
+      'Fornecedor Sem NIF',
+    );
     expect(await store.getEntity('505309939')).toMatchObject({ kind: 'municipality', municipality: '0811' });
     const buyerOf = (nif: string) => store.listContracts({ buyer: nif }, { limit: 100 });
     expect((await buyerOf('505309939')).map((c) => c.source_id)).toEqual(['30000003']);
@@ -243,7 +267,9 @@ describe('BASE contracts in the shapes real rows come in', () => {
       'Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos; regime: Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08',
     );
     // The national regime adds nothing the basis does not say.
-    expect(contracts.get('30000001')?.legal_basis).toBe('Artigo 20.º, n.º 1, alínea b) do Código dos Contratos Públicos');
+    expect(contracts.get('30000001')?.legal_basis).toBe(
+      'Artigo 20.º, n.º 1, alínea b) do Código dos Contratos Públicos',
+    );
   });
 });
 
@@ -255,13 +281,21 @@ describe('a whole load of every dataset, detection, and the same again', () => {
 
   const importAll = async (now: string) => ({
     contracts: await importBaseContracts(store, CONTRACTS_TEXT, { format: 'json', fileName: 'variants.json', now }),
-    csv: await importBaseContracts(store, FIXTURE('base-contracts-variants.csv'), { format: 'csv', fileName: 'variants.csv', now }),
+    csv: await importBaseContracts(store, FIXTURE('base-contracts-variants.csv'), {
+      format: 'csv',
+      fileName: 'variants.csv',
+      now,
+    }),
     announcements: await importBaseAnnouncements(store, FIXTURE('base-announcements-variants.json'), {
       format: 'json',
       fileName: 'notices.json',
       now,
     }),
-    amendments: await importBaseAmendments(store, FIXTURE('base-amendments-variants.json'), { format: 'json', fileName: 'mods.json', now }),
+    amendments: await importBaseAmendments(store, FIXTURE('base-amendments-variants.json'), {
+      format: 'json',
+      fileName: 'mods.json',
+      now,
+    }),
   });
 
   beforeAll(async () => {
@@ -290,9 +324,17 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     const r = reports.announcements;
     expectBalanced(r);
     // The minimised record of 2026 names no publishing entity: refused, saying so.
-    expect(r.rejected).toEqual([{ line: expect.any(Number), record: 2, source_id: '100/2026', reason: 'nifEntidade missing' }]);
-    const byId = new Map((await store.listAnnouncements({ order: 'published' }, { limit: 100 })).map((a) => [a.source_id, a]));
-    expect(byId.get('JORAA-96/2025')).toMatchObject({ base_price_eur: 85_000, published_on: '2025-02-25', deadline_on: '2025-03-11' });
+    expect(r.rejected).toEqual([
+      { line: expect.any(Number), record: 2, source_id: '100/2026', reason: 'nifEntidade missing' },
+    ]);
+    const byId = new Map(
+      (await store.listAnnouncements({ order: 'published' }, { limit: 100 })).map((a) => [a.source_id, a]),
+    );
+    expect(byId.get('JORAA-96/2025')).toMatchObject({
+      base_price_eur: 85_000,
+      published_on: '2025-02-25',
+      deadline_on: '2025-03-11',
+    });
     expect(byId.get('1523/2024')).toMatchObject({
       base_price_eur: 1_250_000,
       deadline_on: '2024-03-16', // 15/02/2024 + 30 days ("30"), no DataLimitePropostas
@@ -322,7 +364,11 @@ describe('a whole load of every dataset, detection, and the same again', () => {
       reason: 'Artigo 370.º do Código dos Contratos Públicos',
     });
     expect(byId.get('11623631/2025-10-15/2')).toMatchObject({ previous_price_eur: 131_022.8, new_price_eur: 132_000 });
-    expect(byId.get('30000001/undated/1')).toMatchObject({ date: null, new_price_eur: null, reason: 'Prorrogação de prazo' });
+    expect(byId.get('30000001/undated/1')).toMatchObject({
+      date: null,
+      new_price_eur: null,
+      reason: 'Prorrogação de prazo',
+    });
     expect(mods).toHaveLength(3);
   });
 
@@ -382,7 +428,9 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     expect(signals.has(signalKey('30001004'))).toBe(false); // 19 850 €
     expect(signals.has(signalKey('30000501'))).toBe(false); // 200 000 € under art.º 258.º: not an ajuste direto
     expect([...signals.keys()].sort()).toEqual(
-      ['30000102', '30000103', '30000202', '30000204', '30000205', '30000302', '30000401', '30001002'].map(signalKey).sort(),
+      ['30000102', '30000103', '30000202', '30000204', '30000205', '30000302', '30000401', '30001002']
+        .map(signalKey)
+        .sort(),
     );
   });
 });
@@ -396,7 +444,8 @@ const idOf = (code: string) => MUNICIPALITIES.find((m) => m.code === code)?.id a
 
 describe('INE answers of other indicators, through `munidata import ine`', () => {
   let store: Store;
-  const importIneFile = async (args: string[]) => JSON.parse(await runDataCommand(store, ['--json', 'import', 'ine', ...args]));
+  const importIneFile = async (args: string[]) =>
+    JSON.parse(await runDataCommand(store, ['--json', 'import', 'ine', ...args]));
   const values = async (indicator: string, code: string) =>
     (await store.series({ indicator, municipalityId: idOf(code), limit: 100 })).map((p) => [p.reference_date, p.value]);
 
@@ -449,7 +498,9 @@ describe('INE answers of other indicators, through `munidata import ine`', () =>
   });
 
   it('housing 0012234: a code of no catalogue indicator is refused, forced it takes the dimension’s total by its label (H1)', async () => {
-    await expect(importIneFile([FIXTURE_PATH(HOUSING)])).rejects.toThrow(/0012234, which no catalogue indicator has .*--indicator KEY/);
+    await expect(importIneFile([FIXTURE_PATH(HOUSING)])).rejects.toThrow(
+      /0012234, which no catalogue indicator has .*--indicator KEY/,
+    );
     await expect(importIneFile([FIXTURE_PATH(HOUSING), '--indicator', 'median_housing_price_m2'])).rejects.toThrow(
       /"median_housing_price_m2" is INE 0012255 in the catalogue/,
     );
@@ -483,12 +534,15 @@ describe('INE answers of other indicators, through `munidata import ine`', () =>
       ['2025-12-31', 4697],
       ['2026-03-31', 4750],
     ]);
-    await expect(importIneFile([FIXTURE_PATH(HOUSING), '--force', '--dimension', 'H12'])).rejects.toThrow(/--dimension takes dim_N=CODE/);
+    await expect(importIneFile([FIXTURE_PATH(HOUSING), '--force', '--dimension', 'H12'])).rejects.toThrow(
+      /--dimension takes dim_N=CODE/,
+    );
   });
 
   it('a dimension whose total is neither coded T nor labelled: nothing written, and the report says which categories there were', async () => {
     const unlabelled = JSON.parse(FIXTURE(HOUSING).toString('utf8'));
-    for (const rows of Object.values(unlabelled[0].Dados) as Record<string, unknown>[][]) for (const row of rows) delete row.dim_3_t;
+    for (const rows of Object.values(unlabelled[0].Dados) as Record<string, unknown>[][])
+      for (const row of rows) delete row.dim_3_t;
     const before = await store.countObservations('median_rent_m2');
     const r = await importIne(store, unlabelled, { indicator: 'median_rent_m2', force: true });
     expect(r.placed.rows).toBe(0);
@@ -535,13 +589,21 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
   });
 
   it('contracts, notices and modifications by their fields; the human report lists each refused row with its line and id', async () => {
-    const contracts = JSON.parse(await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-contracts-variants.json')]));
+    const contracts = JSON.parse(
+      await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-contracts-variants.json')]),
+    );
     expect(contracts).toMatchObject({ dataset: 'contracts', rows_read: 33, accepted: 26 });
-    const notices = JSON.parse(await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-announcements-variants.json')]));
+    const notices = JSON.parse(
+      await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-announcements-variants.json')]),
+    );
     expect(notices).toMatchObject({ dataset: 'announcements', rows_read: 4, accepted: 3 });
-    const mods = JSON.parse(await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-amendments-variants.json')]));
+    const mods = JSON.parse(
+      await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-amendments-variants.json')]),
+    );
     expect(mods).toMatchObject({ dataset: 'amendments', rows_read: 5, accepted: 5 });
-    const csv = JSON.parse(await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-contracts-variants.csv')]));
+    const csv = JSON.parse(
+      await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-contracts-variants.csv')]),
+    );
     expect(csv).toMatchObject({ dataset: 'contracts', format: 'csv', accepted: 4 });
 
     const human = await runDataCommand(store, ['import', 'base', FIXTURE_PATH('base-contracts-variants.json')]);
@@ -552,7 +614,9 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
 
     const other = join(dir, 'entidades.json');
     writeFileSync(other, JSON.stringify([{ nifEntidade: '512021155', desigEntidade: 'IAMA', numContratos: 505 }]));
-    await expect(runDataCommand(store, ['import', 'base', other])).rejects.toThrow(/no BASE file we know.*it has: nifEntidade/);
+    await expect(runDataCommand(store, ['import', 'base', other])).rejects.toThrow(
+      /no BASE file we know.*it has: nifEntidade/,
+    );
   });
 
   it('a year’s ZIP as dados.gov.pt publishes it imports like the JSON inside; a damaged archive is refused, nothing written', async () => {
@@ -561,7 +625,12 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
       const zip = join(dir, 'contratos2025.zip');
       writeFileSync(zip, zipOf('Contratos2025.json', FIXTURE('base-contracts-variants.json')));
       const report = JSON.parse(await runDataCommand(fresh, ['--json', 'import', 'base-contracts', zip]));
-      expect(report).toMatchObject({ file: `${zip}:Contratos2025.json`, dataset: 'contracts', rows_read: 33, accepted: 26 });
+      expect(report).toMatchObject({
+        file: `${zip}:Contratos2025.json`,
+        dataset: 'contracts',
+        rows_read: 33,
+        accepted: 26,
+      });
       expect(report.written.contracts.inserted).toBe(26);
 
       const damaged = join(dir, 'cortado.zip');
@@ -571,7 +640,9 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
       // The portal's XLSX copy of a year is a ZIP as well: refused, saying what to take instead.
       const workbook = join(dir, 'contratos2025.xlsx');
       writeFileSync(workbook, zipOf('xl/workbook.xml', Buffer.from('<workbook/>')));
-      await expect(runDataCommand(fresh, ['import', 'base', workbook])).rejects.toThrow(/is an Excel workbook \(XLSX\), which is not read/);
+      await expect(runDataCommand(fresh, ['import', 'base', workbook])).rejects.toThrow(
+        /is an Excel workbook \(XLSX\), which is not read/,
+      );
       expect(await fresh.listContracts({}, { limit: 100 })).toHaveLength(26);
     } finally {
       await fresh.close();
@@ -594,7 +665,9 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
     server = await startReplayServer((url) => {
       const year = url.searchParams.get('Dim1')?.replace(/^S7A/, '') ?? '';
       if (!(year in answer.Dados))
-        return { body: JSON.stringify([{ IndicadorCod: '0012917', Sucesso: { Falso: [{ Msg: 'Dados não disponíveis' }] } }]) };
+        return {
+          body: JSON.stringify([{ IndicadorCod: '0012917', Sucesso: { Falso: [{ Msg: 'Dados não disponíveis' }] } }]),
+        };
       return { body: JSON.stringify([{ ...answer, Dados: { [year]: answer.Dados[year] } }]) };
     });
     const store = await freshStore();
@@ -613,9 +686,9 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
         ['2025', 'not published', 0],
       ]);
       for (const path of server.requests) expect(path).toMatch(/varcd=0012917&Dim1=S7A202[345]&lang=PT&Dim3=T&Dim4=T$/);
-      expect((await store.series({ indicator: 'population', municipalityId: idOf('1312'), limit: 10 })).map((p) => p.value)).toEqual([
-        267_236, 270_487,
-      ]);
+      expect(
+        (await store.series({ indicator: 'population', municipalityId: idOf('1312'), limit: 10 })).map((p) => p.value),
+      ).toEqual([267_236, 270_487]);
     } finally {
       await store.close();
     }
@@ -627,7 +700,9 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
       if (url.pathname.includes('contratos-de')) {
         return {
           body: JSON.stringify({
-            resources: [{ title: 'Contratos 2025 (JSON)', format: 'zip', url: `${server?.url}/files/contratos2025.zip` }],
+            resources: [
+              { title: 'Contratos 2025 (JSON)', format: 'zip', url: `${server?.url}/files/contratos2025.zip` },
+            ],
           }),
         };
       }
@@ -636,7 +711,12 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
     });
     const store = await freshStore();
     try {
-      const report = await syncBase(store, { client: client(), baseUrl: `${server.url}/api/1/datasets`, since: '2025', now: NOW });
+      const report = await syncBase(store, {
+        client: client(),
+        baseUrl: `${server.url}/api/1/datasets`,
+        since: '2025',
+        now: NOW,
+      });
       expect(report.ok).toBe(true);
       expect(report.files).toEqual([
         expect.objectContaining({
@@ -680,9 +760,9 @@ describe('what a caller reads after the import and `munidata detect`', () => {
       );
       const all = await app.get('/v1/signals?type=direct_award_high_value&limit=100');
       const unknown = all.json.items.filter((s: { summary_pt: string }) => s.summary_pt.includes('não se apura'));
-      expect(unknown.map((s: { municipality_id: unknown; amount_eur: number }) => [s.municipality_id, s.amount_eur])).toEqual([
-        [null, 90_000],
-      ]);
+      expect(
+        unknown.map((s: { municipality_id: unknown; amount_eur: number }) => [s.municipality_id, s.amount_eur]),
+      ).toEqual([[null, 90_000]]);
       expect(unknown[0].confidence).toBeLessThan(azores.json.items[0].confidence);
 
       const list = await app.get('/v1/procurement/contracts?source=base&municipality=meda');

@@ -46,8 +46,14 @@ async function instance(space: string, options: Partial<RedisCountersOptions> = 
 
 let accounts = 0;
 async function account(): Promise<number> {
-  return (await store.createAccount({ name: `counters ${++accounts}`, plan_code: 'premium', beta: false, now: new Date(T0).toISOString() }))
-    .id;
+  return (
+    await store.createAccount({
+      name: `counters ${++accounts}`,
+      plan_code: 'premium',
+      beta: false,
+      now: new Date(T0).toISOString(),
+    })
+  ).id;
 }
 
 /** Deletes a space's keys: Redis lost them (a restart without persistence, a flush, a failover to an empty replica). */
@@ -79,7 +85,8 @@ describe('the Counters contract, side by side with the in-process counters', () 
     const redis = await instance('rate-huge');
     const memory = new MemoryCounters(store);
     opened.push(memory);
-    for (let i = 0; i < 3; i++) expect(await redis.hitRate('acct:3', 1e9, T0)).toEqual(await memory.hitRate('acct:3', 1e9, T0));
+    for (let i = 0; i < 3; i++)
+      expect(await redis.hitRate('acct:3', 1e9, T0)).toEqual(await memory.hitRate('acct:3', 1e9, T0));
     expect((await redis.hitRate('acct:3', 1e9, T0)).allowed).toBe(true);
   });
 
@@ -156,7 +163,9 @@ describe('many instances, one limit', () => {
     expect(await one.usage(id, PERIOD)).toBe(51);
     expect(await two.usage(id, PERIOD)).toBe(51);
     // The refunded 50 are free again, and no more.
-    const again = await Promise.all(Array.from({ length: 80 }, (_, i) => (i % 2 ? one : two).reserveQuota(id, PERIOD, 101)));
+    const again = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => (i % 2 ? one : two).reserveQuota(id, PERIOD, 101)),
+    );
     expect(again.filter((r) => r.granted)).toHaveLength(50);
     await Promise.all([one.flush(), two.flush()]);
     expect(await store.getUsage(id, PERIOD)).toBe(51);
@@ -164,7 +173,9 @@ describe('many instances, one limit', () => {
 
   it('two instances share one per-minute limit under concurrent requests', async () => {
     const [one, two] = [await instance('rate-race'), await instance('rate-race')];
-    const decisions = await Promise.all(Array.from({ length: 120 }, (_, i) => (i % 2 ? one : two).hitRate('acct:9', 30, T0)));
+    const decisions = await Promise.all(
+      Array.from({ length: 120 }, (_, i) => (i % 2 ? one : two).hitRate('acct:9', 30, T0)),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(30);
     expect(decisions.filter((d) => !d.allowed).every((d) => d.retryAfterSeconds >= 1)).toBe(true);
     expect((await one.hitRate('acct:9', 30, T0 + 2_000)).allowed).toBe(true); // one interval later
@@ -261,7 +272,9 @@ describe('configuration', () => {
       await own.close();
     }
     expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
-    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).redisUrl).toBe('rediss://:secret@cache.internal:6380/2');
+    expect(loadConfig({ REDIS_URL: 'rediss://:secret@cache.internal:6380/2' }).redisUrl).toBe(
+      'rediss://:secret@cache.internal:6380/2',
+    );
   });
 
   it('REDIS_PREFIX puts every key under a prefix of its own (checked on real servers by multi-instance.test.ts)', () => {

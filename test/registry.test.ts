@@ -99,7 +99,8 @@ describe('the registry', () => {
   it("validates every example against the operation's input schema", () => {
     for (const op of OPERATIONS) {
       const validate = compileInput(op.input, 'json');
-      for (const example of op.examples) expect(validate(structuredClone(example.input)), `${op.name}: ${example.title}`).toBe(true);
+      for (const example of op.examples)
+        expect(validate(structuredClone(example.input)), `${op.name}: ${example.title}`).toBe(true);
     }
   });
 
@@ -114,7 +115,9 @@ describe('the registry', () => {
     const route = bulk.rest.download;
     expect(() => new Registry([bulk, { ...first, rest: { path: route.path } }])).toThrow(/Duplicate REST path/);
     expect(() => new Registry([bulk, { ...first, name: route.operationId }])).toThrow(/is an operation's name/);
-    expect(() => new Registry([{ ...bulk, rest: { ...bulk.rest, download: { ...route, path: '/v1/bulk/:name' } } }])).toThrow(/:dataset/);
+    expect(
+      () => new Registry([{ ...bulk, rest: { ...bulk.rest, download: { ...route, path: '/v1/bulk/:name' } } }]),
+    ).toThrow(/:dataset/);
   });
 });
 
@@ -136,7 +139,9 @@ describe('examples answered over REST', () => {
         });
         // A repeatable parameter (an array) is given by repeating it.
         const query = new URLSearchParams(
-          Object.entries(input).flatMap(([k, v]): [string, string][] => (Array.isArray(v) ? v : [v]).map((item) => [k, String(item)])),
+          Object.entries(input).flatMap(([k, v]): [string, string][] =>
+            (Array.isArray(v) ? v : [v]).map((item) => [k, String(item)]),
+          ),
         ).toString();
         const res = await t.get(query ? `${path}?${query}` : path);
         expect(res.status, `${op.name}: ${example.title} → ${res.body.slice(0, 200)}`).toBe(200);
@@ -152,7 +157,11 @@ describe('configuration', () => {
       for (const name of readdirSync(dir)) {
         const path = join(dir, name);
         if (statSync(path).isDirectory()) walk(path);
-        else if (path.endsWith('.ts') && !path.endsWith('src/main.ts') && readFileSync(path, 'utf8').includes('process.env')) {
+        else if (
+          path.endsWith('.ts') &&
+          !path.endsWith('src/main.ts') &&
+          readFileSync(path, 'utf8').includes('process.env')
+        ) {
           offenders.push(path);
         }
       }

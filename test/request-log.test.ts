@@ -17,9 +17,19 @@ describe('request log', () => {
   });
   afterAll(() => t?.close());
 
-  async function send(request: { method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body?: string }) {
+  async function send(request: {
+    method: 'GET' | 'POST';
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+  }) {
     lines.length = 0;
-    const res = await t.app.http.inject({ method: request.method, url: request.url, headers: request.headers, payload: request.body });
+    const res = await t.app.http.inject({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      payload: request.body,
+    });
     return { res, entries: logged() };
   }
 

@@ -31,7 +31,9 @@ interface CatalogueEntry {
   frequency: 'annual' | 'monthly';
 }
 
-const CATALOGUE: CatalogueEntry[] = JSON.parse(readFileSync(new URL('../data/indicators.json', import.meta.url), 'utf8'));
+const CATALOGUE: CatalogueEntry[] = JSON.parse(
+  readFileSync(new URL('../data/indicators.json', import.meta.url), 'utf8'),
+);
 const KEYS_SORTED = CATALOGUE.map((i) => i.key).sort();
 const byKey = new Map(CATALOGUE.map((i) => [i.key, i]));
 
@@ -88,7 +90,8 @@ function expectNoDuplicates(values: string[]) {
 }
 
 function expectStrictlyAscending(values: string[]) {
-  for (let i = 1; i < values.length; i++) expect(values[i] > values[i - 1], `${values[i - 1]} then ${values[i]}`).toBe(true);
+  for (let i = 1; i < values.length; i++)
+    expect(values[i] > values[i - 1], `${values[i - 1]} then ${values[i]}`).toBe(true);
 }
 
 /** Replaces (or adds) one query parameter. */
@@ -113,8 +116,13 @@ let bulkKey: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  bulkKey = (await t.keyOnPlan('rest_ind_bulk', { requests_per_minute: 1_000_000, requests_per_month: 10_000_000, history_years: null }))
-    .key;
+  bulkKey = (
+    await t.keyOnPlan('rest_ind_bulk', {
+      requests_per_minute: 1_000_000,
+      requests_per_month: 10_000_000,
+      history_years: null,
+    })
+  ).key;
 });
 afterAll(() => t.close());
 // Keep the per-minute limit of the premium key out of the way between tests (the test clock stands still).
@@ -134,11 +142,22 @@ describe('GET /v1/indicators', () => {
     const items = res.json.items;
     expect(items).toHaveLength(CATALOGUE.length);
     for (const item of items) {
-      for (const field of ['key', 'name', 'name_pt', 'category', 'unit', 'direction', 'country_code', 'value_domain', 'treatment']) {
+      for (const field of [
+        'key',
+        'name',
+        'name_pt',
+        'category',
+        'unit',
+        'direction',
+        'country_code',
+        'value_domain',
+        'treatment',
+      ]) {
         expect(typeof item[field], `${item.key}.${field}`).toBe('string');
       }
       for (const field of ['unit_display', 'source']) {
-        if (field in item) expect(item[field] === null || typeof item[field] === 'string', `${item.key}.${field}`).toBe(true);
+        if (field in item)
+          expect(item[field] === null || typeof item[field] === 'string', `${item.key}.${field}`).toBe(true);
       }
       expect(CATEGORIES).toContain(item.category);
       expect(UNITS).toContain(item.unit);
@@ -276,7 +295,9 @@ describe('GET /v1/indicators', () => {
 
   it('q combines with category, and a query matching nothing gives an empty page', async () => {
     const items = await collectPages(t, '/v1/indicators?q=taxa&category=demography');
-    const expected = CATALOGUE.filter((i) => i.category === 'demography' && fold(`${i.name} ${i.name_pt}`).includes('taxa'))
+    const expected = CATALOGUE.filter(
+      (i) => i.category === 'demography' && fold(`${i.name} ${i.name_pt}`).includes('taxa'),
+    )
       .map((i) => i.key)
       .sort();
     expect(items.map((i) => i.key)).toEqual(expected);
@@ -318,14 +339,24 @@ describe('GET /v1/indicators', () => {
     const flipped = cursor.slice(0, at) + (cursor[at] === 'A' ? 'z' : 'A') + cursor.slice(at + 1);
     expectProblem(await t.get(`/v1/indicators?limit=3&cursor=${encodeURIComponent(flipped)}`), 400, 'invalid-cursor');
     const forgedPayload = `${Buffer.from(JSON.stringify('zzz')).toString('base64url')}${cursor.slice(cursor.indexOf('.'))}`;
-    expectProblem(await t.get(`/v1/indicators?limit=3&cursor=${encodeURIComponent(forgedPayload)}`), 400, 'invalid-cursor');
-    expectProblem(await t.get(`/v1/indicators?limit=3&category=economy&cursor=${encodeURIComponent(cursor)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/indicators?limit=3&cursor=${encodeURIComponent(forgedPayload)}`),
+      400,
+      'invalid-cursor',
+    );
+    expectProblem(
+      await t.get(`/v1/indicators?limit=3&category=economy&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid-cursor',
+    );
   });
 
   it('answers If-None-Match with the current ETag by 304', async () => {
     const first = await t.get('/v1/indicators?category=health');
     expectJsonHeaders(first);
-    const again = await t.get('/v1/indicators?category=health', { headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await t.get('/v1/indicators?category=health', {
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.status).toBe(304);
   });
 });
@@ -399,7 +430,9 @@ describe('GET /v1/indicators/{key}/series', () => {
     let leapFebruaries = 0;
     for (const key of MONTHLY) {
       for (const m of ['1106', '1312', '0705']) {
-        const items = await collectPages(t, `/v1/indicators/${key}/series?municipality=${m}&limit=200`, { key: bulkKey });
+        const items = await collectPages(t, `/v1/indicators/${key}/series?municipality=${m}&limit=200`, {
+          key: bulkKey,
+        });
         expect(items.length, `${key} ${m}`).toBeGreaterThan(24);
         expectStrictlyAscending(items.map((p) => p.reference_date));
         for (const p of items) {
@@ -432,8 +465,12 @@ describe('GET /v1/indicators/{key}/series', () => {
       const single = await t.get(`/v1/indicators/${key}/series?municipality=1106&from=${from}&to=${from}`);
       expect(single.json.items).toEqual([all[2]]);
       // Only from / only to.
-      expect(await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&from=${to}&limit=200`)).toEqual(all.slice(7));
-      expect(await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&to=${from}&limit=200`)).toEqual(all.slice(0, 3));
+      expect(await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&from=${to}&limit=200`)).toEqual(
+        all.slice(7),
+      );
+      expect(await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&to=${from}&limit=200`)).toEqual(
+        all.slice(0, 3),
+      );
       // Bounds between reference dates.
       const dayAfter = new Date(Date.parse(`${from}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       const after = await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&from=${dayAfter}&to=${to}`);
@@ -442,7 +479,11 @@ describe('GET /v1/indicators/{key}/series', () => {
   });
 
   it('rejects from after to with 422', async () => {
-    expectProblem(await t.get('/v1/indicators/population/series?municipality=1106&from=2022-01-01&to=2021-01-01'), 422, 'validation-error');
+    expectProblem(
+      await t.get('/v1/indicators/population/series?municipality=1106&from=2022-01-01&to=2021-01-01'),
+      422,
+      'validation-error',
+    );
   });
 
   it.each([
@@ -491,9 +532,9 @@ describe('GET /v1/indicators/{key}/series', () => {
     // Paging within a date range.
     const from = big.json.items[5].reference_date;
     const to = big.json.items[40].reference_date;
-    expect(await collectPages(t, `/v1/indicators/${key}/series?municipality=porto&from=${from}&to=${to}&limit=7`)).toEqual(
-      big.json.items.slice(5, 41),
-    );
+    expect(
+      await collectPages(t, `/v1/indicators/${key}/series?municipality=porto&from=${from}&to=${to}&limit=7`),
+    ).toEqual(big.json.items.slice(5, 41));
   });
 
   it('refuses a series cursor used for another municipality or another indicator', async () => {
@@ -501,7 +542,11 @@ describe('GET /v1/indicators/{key}/series', () => {
     const first = await t.get(`/v1/indicators/${key}/series?municipality=1106&limit=10`);
     const cursor = encodeURIComponent(first.json.next_cursor);
     expect((await t.get(`/v1/indicators/${key}/series?municipality=1106&limit=10&cursor=${cursor}`)).status).toBe(200);
-    expectProblem(await t.get(`/v1/indicators/${key}/series?municipality=porto&limit=10&cursor=${cursor}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/indicators/${key}/series?municipality=porto&limit=10&cursor=${cursor}`),
+      400,
+      'invalid-cursor',
+    );
     expectProblem(
       await t.get(`/v1/indicators/${MONTHLY[1] ?? 'population'}/series?municipality=1106&limit=10&cursor=${cursor}`),
       400,
@@ -523,17 +568,23 @@ describe('GET /v1/indicators/{key}/series', () => {
     it('silently clamps a from of 1990-01-01 to the window: 200, no older point, nothing inside the window lost', async () => {
       const windowStart = yearsAgo(t.clock.now, N);
       for (const key of ['population', MONTHLY[0]]) {
-        const res = await t.get(`/v1/indicators/${key}/series?municipality=1106&from=1990-01-01&limit=200`, { key: shortKey });
+        const res = await t.get(`/v1/indicators/${key}/series?municipality=1106&from=1990-01-01&limit=200`, {
+          key: shortKey,
+        });
         expect(res.status, res.body).toBe(200);
         const dates = res.json.items.map((p: { reference_date: string }) => p.reference_date);
         expect(dates.length).toBeGreaterThan(0);
         for (const d of dates) expect(d >= windowStart, `${d} older than ${windowStart}`).toBe(true);
         // The full series (a plan without that limit) restricted to the window is exactly what was served.
-        const full = await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&limit=200`, { key: bulkKey });
+        const full = await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&limit=200`, {
+          key: bulkKey,
+        });
         expect(full.some((p) => p.reference_date < windowStart)).toBe(true); // the clamp did cut something
         expect(res.json.items).toEqual(full.filter((p) => p.reference_date >= windowStart));
         // Without from, the same window applies.
-        const noFrom = await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&limit=200`, { key: shortKey });
+        const noFrom = await collectPages(t, `/v1/indicators/${key}/series?municipality=1106&limit=200`, {
+          key: shortKey,
+        });
         expect(noFrom).toEqual(res.json.items);
       }
     });
@@ -544,7 +595,9 @@ describe('GET /v1/indicators/{key}/series', () => {
       const inside = full[full.length - 5].reference_date;
       const res = await t.get(`/v1/indicators/${key}/series?municipality=1106&from=${inside}`, { key: shortKey });
       expect(res.json.items).toEqual(full.slice(-5));
-      const before = await t.get('/v1/indicators/population/series?municipality=1106&from=1990-01-01&to=1995-12-31', { key: shortKey });
+      const before = await t.get('/v1/indicators/population/series?municipality=1106&from=1990-01-01&to=1995-12-31', {
+        key: shortKey,
+      });
       expect(before.status).toBe(200);
       expect(before.json.items).toEqual([]);
     });
@@ -554,9 +607,13 @@ describe('GET /v1/indicators/{key}/series', () => {
       const years = me.limits.history_years as number;
       expect(years).toEqual(expect.any(Number));
       const windowStart = yearsAgo(t.clock.now, years);
-      const items = await collectPages(t, `/v1/indicators/${MONTHLY[0]}/series?municipality=1106&from=1990-01-01&limit=200`, {
-        key: t.keys.indicatorsOnly,
-      });
+      const items = await collectPages(
+        t,
+        `/v1/indicators/${MONTHLY[0]}/series?municipality=1106&from=1990-01-01&limit=200`,
+        {
+          key: t.keys.indicatorsOnly,
+        },
+      );
       for (const p of items) expect(p.reference_date >= windowStart).toBe(true);
     });
 
@@ -579,7 +636,9 @@ describe('GET /v1/indicators/{key}/series', () => {
       expect(me.raw_values).toBe(false);
       for (const key of ['population', 'unemployment_rate', MONTHLY[0], 'natural_increase_rate']) {
         for (const m of ['1106', 'porto', '4901']) {
-          const items = await collectPages(t, `/v1/indicators/${key}/series?municipality=${m}&limit=200`, { key: t.keys.indicatorsOnly });
+          const items = await collectPages(t, `/v1/indicators/${key}/series?municipality=${m}&limit=200`, {
+            key: t.keys.indicatorsOnly,
+          });
           expect(items.length).toBeGreaterThan(0);
           for (const p of items) {
             expect(p.treatment).toBe('normalized');
@@ -589,7 +648,9 @@ describe('GET /v1/indicators/{key}/series', () => {
             }
           }
           // Same dates as the raw series (inside the window), null exactly where the raw value is null.
-          const raw = await collectPages(t, `/v1/indicators/${key}/series?municipality=${m}&limit=200`, { key: bulkKey });
+          const raw = await collectPages(t, `/v1/indicators/${key}/series?municipality=${m}&limit=200`, {
+            key: bulkKey,
+          });
           const rawByDate = new Map(raw.map((p) => [p.reference_date, p]));
           for (const p of items) {
             const r = rawByDate.get(p.reference_date);
@@ -602,7 +663,9 @@ describe('GET /v1/indicators/{key}/series', () => {
 
     it('premium: treatment raw, derived or estimated, never normalized, consistent with the catalogue', async () => {
       for (const entry of CATALOGUE) {
-        const items = await collectPages(t, `/v1/indicators/${entry.key}/series?municipality=1106&limit=200`, { key: t.keys.premium });
+        const items = await collectPages(t, `/v1/indicators/${entry.key}/series?municipality=1106&limit=200`, {
+          key: t.keys.premium,
+        });
         expect(items.length, entry.key).toBeGreaterThan(0);
         for (const p of items) {
           expect(RAW_TREATMENTS).toContain(p.treatment);
@@ -727,9 +790,10 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
         }
         expect(r.value ?? null, `${entry.key} ${r.municipality}`).toBe(latest.value);
         expect(latest.reference_date <= stats.as_of).toBe(true);
-        expect(r.is_stale ?? false, `${entry.key} ${r.municipality} latest ${latest.reference_date} as_of ${stats.as_of}`).toBe(
-          latest.reference_date < stats.as_of,
-        );
+        expect(
+          r.is_stale ?? false,
+          `${entry.key} ${r.municipality} latest ${latest.reference_date} as_of ${stats.as_of}`,
+        ).toBe(latest.reference_date < stats.as_of);
         if (r.is_stale) staleSeen++;
       }
     }
@@ -747,9 +811,13 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
       const stats = (await t.get(`/v1/indicators/${entry.key}/stats`, { key: bulkKey })).json;
       const fresh = rows.filter((r) => !r.is_stale && r.value !== null).slice(0, 2);
       for (const r of [stale[0], ...fresh]) {
-        const series = await collectPages(t, `/v1/indicators/${entry.key}/series?municipality=${r.municipality}&limit=200`, {
-          key: bulkKey,
-        });
+        const series = await collectPages(
+          t,
+          `/v1/indicators/${entry.key}/series?municipality=${r.municipality}&limit=200`,
+          {
+            key: bulkKey,
+          },
+        );
         const lastWithValue = series.filter((p) => p.value !== null && p.value !== undefined).at(-1);
         expect(lastWithValue, `${entry.key} ${r.municipality}`).toBeDefined();
         expect(r.value).toBe(lastWithValue.value);
@@ -767,10 +835,18 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
     expect(cursor).toEqual(expect.any(String));
     const dot = cursor.indexOf('.');
     const forged = `${Buffer.from(JSON.stringify('0105')).toString('base64url')}${dot >= 0 ? cursor.slice(dot) : ''}`;
-    expectProblem(await t.get(`/v1/indicators/population/snapshot?limit=50&cursor=${encodeURIComponent(forged)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/indicators/population/snapshot?limit=50&cursor=${encodeURIComponent(forged)}`),
+      400,
+      'invalid-cursor',
+    );
     const at = dot + 5;
     const flipped = cursor.slice(0, at) + (cursor[at] === 'x' ? 'Q' : 'x') + cursor.slice(at + 1);
-    expectProblem(await t.get(`/v1/indicators/population/snapshot?limit=50&cursor=${encodeURIComponent(flipped)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/indicators/population/snapshot?limit=50&cursor=${encodeURIComponent(flipped)}`),
+      400,
+      'invalid-cursor',
+    );
     expectProblem(await t.get('/v1/indicators/population/snapshot?cursor=abc'), 400, 'invalid-cursor');
   });
 
@@ -817,7 +893,13 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
       .sort((a, b) => a - b);
     const n = v.length;
     const median = n === 0 ? null : n % 2 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    return { count: n, min: v[0] ?? null, max: v[n - 1] ?? null, mean: n ? v.reduce((a, b) => a + b, 0) / n : null, median };
+    return {
+      count: n,
+      min: v[0] ?? null,
+      max: v[n - 1] ?? null,
+      mean: n ? v.reduce((a, b) => a + b, 0) / n : null,
+      median,
+    };
   }
 
   function expectStatsMatch(stats: any, mine: ReturnType<typeof statsOf>, key: string) {
@@ -827,10 +909,13 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
     expect(stats.min, key).toBe(mine.min);
     expect(stats.max, key).toBe(mine.max);
     const tol = (x: number) => Math.max(1e-5, Math.abs(x) * 1e-9);
-    expect(Math.abs(stats.mean - (mine.mean as number)), `${key} mean ${stats.mean} vs ${mine.mean}`).toBeLessThanOrEqual(
-      tol(mine.mean as number),
+    expect(
+      Math.abs(stats.mean - (mine.mean as number)),
+      `${key} mean ${stats.mean} vs ${mine.mean}`,
+    ).toBeLessThanOrEqual(tol(mine.mean as number));
+    expect(Math.abs(stats.median - (mine.median as number)), `${key} median`).toBeLessThanOrEqual(
+      tol(mine.median as number),
     );
-    expect(Math.abs(stats.median - (mine.median as number)), `${key} median`).toBeLessThanOrEqual(tol(mine.median as number));
   }
 
   it('stats equal count/min/max/mean/median computed from the snapshot; as_of is the latest reference date seen', async () => {
@@ -865,7 +950,9 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
     for (const key of ['unemployment_rate', 'population']) {
       const rows = (await snapshot(key)).filter((r: any) => !r.is_stale && typeof r.value === 'number');
       const stats = (await t.get(`/v1/indicators/${key}/stats`, { key: bulkKey })).json;
-      const res = await t.get(`/v1/indicators/${key}/medians?district=${encodeURIComponent('Évora')}`, { key: bulkKey });
+      const res = await t.get(`/v1/indicators/${key}/medians?district=${encodeURIComponent('Évora')}`, {
+        key: bulkKey,
+      });
       expectJsonHeaders(res);
       const dates = res.json.map((p: any) => p.reference_date);
       expect(dates).toEqual([...dates].sort());

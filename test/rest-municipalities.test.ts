@@ -22,7 +22,9 @@ interface CatalogueEntry {
   treatment: string;
   frequency: 'annual' | 'monthly';
 }
-const CATALOGUE: CatalogueEntry[] = JSON.parse(readFileSync(new URL('../data/indicators.json', import.meta.url), 'utf8'));
+const CATALOGUE: CatalogueEntry[] = JSON.parse(
+  readFileSync(new URL('../data/indicators.json', import.meta.url), 'utf8'),
+);
 const indicatorByKey = new Map(CATALOGUE.map((i) => [i.key, i]));
 
 const CATEGORIES = [
@@ -56,7 +58,15 @@ function isRealDate(d: string): boolean {
 }
 
 function summaryOf(m: CsvMunicipality) {
-  return { code: m.code, slug: m.slug, name: m.name, district: m.district, nuts_ii: m.nuts_ii, nuts_iii: m.nuts_iii, id: m.id };
+  return {
+    code: m.code,
+    slug: m.slug,
+    name: m.name,
+    district: m.district,
+    nuts_ii: m.nuts_ii,
+    nuts_iii: m.nuts_iii,
+    id: m.id,
+  };
 }
 
 /** The fields of MunicipalitySummary a user relies on (additive fields of a later version are ignored). */
@@ -72,7 +82,8 @@ let bulkKey: string;
 
 beforeAll(async () => {
   t = await startTestApp();
-  bulkKey = (await t.keyOnPlan('rest_mun_bulk', { requests_per_minute: 1_000_000, requests_per_month: 10_000_000 })).key;
+  bulkKey = (await t.keyOnPlan('rest_mun_bulk', { requests_per_minute: 1_000_000, requests_per_month: 10_000_000 }))
+    .key;
 });
 afterAll(() => t.close());
 beforeEach(() => t.clock.advance(61_000));
@@ -148,7 +159,9 @@ describe('GET /v1/municipalities', () => {
       expect(fold(m.name)).toContain('vila');
       expect(fold(m.name)).toContain('nova');
     }
-    const expected = SORTED.filter((m) => fold(m.name).includes('vila') && fold(m.name).includes('nova')).map((m) => m.code);
+    const expected = SORTED.filter((m) => fold(m.name).includes('vila') && fold(m.name).includes('nova')).map(
+      (m) => m.code,
+    );
     expect(codes).toEqual(expected);
     const vila = (await search('q=vila')).map((m) => m.code);
     const nova = (await search('q=nova')).map((m) => m.code);
@@ -166,7 +179,9 @@ describe('GET /v1/municipalities', () => {
     const b = await search(`q=${encodeURIComponent('São João')}`);
     expect(a.length).toBeGreaterThan(0);
     expect(b).toEqual(a);
-    const expected = SORTED.filter((m) => fold(m.name).includes('sao') && fold(m.name).includes('joao')).map((m) => m.code);
+    const expected = SORTED.filter((m) => fold(m.name).includes('sao') && fold(m.name).includes('joao')).map(
+      (m) => m.code,
+    );
     expect(a.map((m) => m.code)).toEqual(expected);
   });
 
@@ -217,7 +232,8 @@ describe('GET /v1/municipalities', () => {
   });
 
   it('rejects bad limits and unknown parameters with 422', async () => {
-    for (const limit of ['0', '-1', '1.5', '201', 'abc']) expectValidation(await t.get(`/v1/municipalities?limit=${limit}`), 'limit');
+    for (const limit of ['0', '-1', '1.5', '201', 'abc'])
+      expectValidation(await t.get(`/v1/municipalities?limit=${limit}`), 'limit');
     expect((await t.get('/v1/municipalities?limit=200')).json.items).toHaveLength(200);
     expectValidation(await t.get('/v1/municipalities?name=Porto'), 'name');
   });
@@ -227,14 +243,30 @@ describe('GET /v1/municipalities', () => {
     const cursor: string = first.json.next_cursor;
     expect(cursor).toEqual(expect.any(String));
     expect((await t.get(`/v1/municipalities?q=vila&limit=2&cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
-    expectProblem(await t.get(`/v1/municipalities?q=nova&limit=2&cursor=${encodeURIComponent(cursor)}`), 400, 'invalid-cursor');
-    expectProblem(await t.get(`/v1/municipalities?limit=2&cursor=${encodeURIComponent(cursor)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/municipalities?q=nova&limit=2&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid-cursor',
+    );
+    expectProblem(
+      await t.get(`/v1/municipalities?limit=2&cursor=${encodeURIComponent(cursor)}`),
+      400,
+      'invalid-cursor',
+    );
     const dot = cursor.indexOf('.');
     const forged = `${Buffer.from(JSON.stringify('0000')).toString('base64url')}${dot >= 0 ? cursor.slice(dot) : ''}`;
-    expectProblem(await t.get(`/v1/municipalities?q=vila&limit=2&cursor=${encodeURIComponent(forged)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/municipalities?q=vila&limit=2&cursor=${encodeURIComponent(forged)}`),
+      400,
+      'invalid-cursor',
+    );
     // A cursor of another endpoint.
     const ind = await t.get('/v1/indicators?limit=2');
-    expectProblem(await t.get(`/v1/municipalities?limit=2&cursor=${encodeURIComponent(ind.json.next_cursor)}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/municipalities?limit=2&cursor=${encodeURIComponent(ind.json.next_cursor)}`),
+      400,
+      'invalid-cursor',
+    );
   });
 });
 
@@ -324,11 +356,16 @@ describe('GET /v1/municipalities/{code}/indicators', () => {
       const list = (await t.get(`/v1/municipalities/${code}/indicators`, { key: bulkKey })).json;
       const byIndicator = new Map(list.map((e: any) => [e.indicator, e]));
       for (const entry of CATALOGUE) {
-        const series = await collectPages(t, `/v1/indicators/${entry.key}/series?municipality=${code}&limit=200`, { key: bulkKey });
+        const series = await collectPages(t, `/v1/indicators/${entry.key}/series?municipality=${code}&limit=200`, {
+          key: bulkKey,
+        });
         const withValue = series.filter((p) => p.value !== null && p.value !== undefined);
         const listed: any = byIndicator.get(entry.key);
         if (withValue.length === 0) {
-          expect(listed === undefined || listed.value === null || listed.value === undefined, `${code} ${entry.key}`).toBe(true);
+          expect(
+            listed === undefined || listed.value === null || listed.value === undefined,
+            `${code} ${entry.key}`,
+          ).toBe(true);
           continue;
         }
         expect(listed, `${code} ${entry.key} missing`).toBeDefined();
@@ -352,7 +389,9 @@ describe('GET /v1/municipalities/{code}/indicators', () => {
       }
     }
     const population = list.find((e: any) => e.indicator === 'population');
-    const series = await collectPages(t, '/v1/indicators/population/series?municipality=1106&limit=200', { key: t.keys.indicatorsOnly });
+    const series = await collectPages(t, '/v1/indicators/population/series?municipality=1106&limit=200', {
+      key: t.keys.indicatorsOnly,
+    });
     expect(population.value).toBe(series.at(-1).value);
   });
 

@@ -6,7 +6,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContractInput } from '../src/store/procurement-records.js';
 import { expectProblem } from './helpers/expectations.js';
-import { BUYERS, buildFixture, type Fixture, PERSON, SUPPLIERS, UNIDENTIFIED, withCheckDigit } from './helpers/procurement-fixture.js';
+import {
+  BUYERS,
+  buildFixture,
+  type Fixture,
+  PERSON,
+  SUPPLIERS,
+  UNIDENTIFIED,
+  withCheckDigit,
+} from './helpers/procurement-fixture.js';
 import { fold, freshStore, newestFirst } from './helpers/procurement-store.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -106,20 +114,32 @@ describe('procurement_contracts', () => {
     ['CPV division', 'cpv=45', (c) => c.cpvs[0].startsWith('45')],
     ['CPV prefix of 5 digits', 'cpv=45233', (c) => c.cpvs[0].startsWith('45233')],
     ['CPV first digit', 'cpv=3', (c) => c.cpvs[0].startsWith('3')],
-    ['procedure type without accents', 'procedure_type=consulta%20previa', (c) => c.procedure_type === 'Consulta Prévia'],
+    [
+      'procedure type without accents',
+      'procedure_type=consulta%20previa',
+      (c) => c.procedure_type === 'Consulta Prévia',
+    ],
     ['method', 'method=limited', (c) => c.ocds_method === 'limited'],
     [
       'publication dates',
       'from=2023-06-01&to=2023-12-31',
       (c) => c.published_on !== null && c.published_on >= '2023-06-01' && c.published_on <= '2023-12-31',
     ],
-    ['only `to`: no undated contract', 'to=2023-03-31', (c) => c.published_on !== null && c.published_on <= '2023-03-31'],
+    [
+      'only `to`: no undated contract',
+      'to=2023-03-31',
+      (c) => c.published_on !== null && c.published_on <= '2023-03-31',
+    ],
     [
       'amount range',
       'min_amount=100000&max_amount=400000',
       (c) => c.price_eur !== null && c.price_eur >= 100_000 && c.price_eur <= 400_000,
     ],
-    ['q, accents and case ignored', 'q=REQUALIFICACAO%20Joao', (c) => text(c).includes('requalificacao') && text(c).includes('joao')],
+    [
+      'q, accents and case ignored',
+      'q=REQUALIFICACAO%20Joao',
+      (c) => text(c).includes('requalificacao') && text(c).includes('joao'),
+    ],
     ['q, part of a word, in the description', 'q=descri', (c) => text(c).includes('descri')],
     [
       'several filters at once',
@@ -144,7 +164,11 @@ describe('procurement_contracts', () => {
   it('binds the cursor to the filters: 400 invalid-cursor with other filters, fine with another page size', async () => {
     const first = await t.get('/v1/procurement/contracts?municipality=1106&limit=3');
     const cursor = encodeURIComponent(first.json.next_cursor);
-    expectProblem(await t.get(`/v1/procurement/contracts?municipality=1312&limit=3&cursor=${cursor}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/procurement/contracts?municipality=1312&limit=3&cursor=${cursor}`),
+      400,
+      'invalid-cursor',
+    );
     expectProblem(await t.get(`/v1/procurement/announcements?cursor=${cursor}`), 400, 'invalid-cursor');
     expect((await t.get(`/v1/procurement/contracts?municipality=1106&limit=10&cursor=${cursor}`)).status).toBe(200);
   });
@@ -208,7 +232,9 @@ describe('procurement_contract_get', () => {
     expect(amendments.map((a) => a.previous_price_eur)).toEqual([null, null]);
     expect(c.amendments[0].previous_price_eur).toBe(input.price_eur);
     expect(c.amendments[1].previous_price_eur).toBe(amendments[0].new_price_eur);
-    expect(c.amendments[1].change_eur).toBe(round2((amendments[1].new_price_eur ?? 0) - (amendments[0].new_price_eur ?? 0)));
+    expect(c.amendments[1].change_eur).toBe(
+      round2((amendments[1].new_price_eur ?? 0) - (amendments[0].new_price_eur ?? 0)),
+    );
   });
 
   it('answers 404 for an unknown contract and 422 for an id that is not a positive integer', async () => {
@@ -230,7 +256,8 @@ describe('procurement_aggregate', () => {
   function expectedGroups(contracts: ContractInput[], keysOf: (c: ContractInput) => unknown[]): Group[] {
     const groups = new Map<string, ContractInput[]>();
     for (const c of contracts) {
-      for (const key of new Set(keysOf(c).map((k) => JSON.stringify(k)))) groups.set(key, [...(groups.get(key) ?? []), c]);
+      for (const key of new Set(keysOf(c).map((k) => JSON.stringify(k))))
+        groups.set(key, [...(groups.get(key) ?? []), c]);
     }
     return [...groups.entries()].map(([key, cs]) => ({ key: JSON.parse(key), count: cs.length, total_eur: sum(cs) }));
   }
@@ -249,7 +276,9 @@ describe('procurement_aggregate', () => {
     expect(res.json.group_by).toEqual(['year']);
     compare(
       res.json.groups,
-      expectedGroups(fixture.contracts, (c) => [{ year: c.published_on === null ? null : Number(c.published_on.slice(0, 4)) }]),
+      expectedGroups(fixture.contracts, (c) => [
+        { year: c.published_on === null ? null : Number(c.published_on.slice(0, 4)) },
+      ]),
     );
     expect(res.json.totals).toEqual({ count: 300, total_eur: sum(fixture.contracts) });
     // Ordered by key, unknown last.
@@ -258,7 +287,9 @@ describe('procurement_aggregate', () => {
 
   it('counts a municipality’s contracts per month over a range that cuts months in two', async () => {
     const [from, to] = ['2023-03-15', '2024-02-10'];
-    const res = await t.get(`/v1/procurement/aggregate?executed_in=${LISBOA.code}&from=${from}&to=${to}&group_by=month`);
+    const res = await t.get(
+      `/v1/procurement/aggregate?executed_in=${LISBOA.code}&from=${from}&to=${to}&group_by=month`,
+    );
     expect(res.status).toBe(200);
     const contracts = fixture.contracts.filter((c) => c.municipality_ids.includes(LISBOA.id) && inRange(c, from, to));
     compare(
@@ -283,15 +314,22 @@ describe('procurement_aggregate', () => {
   });
 
   it('groups by municipality: only the requested ones, a contract in two of them in both, totals once', async () => {
-    const res = await t.get(`/v1/procurement/aggregate?executed_in=${LISBOA.code}&executed_in=${PORTO.code}&group_by=municipality`);
+    const res = await t.get(
+      `/v1/procurement/aggregate?executed_in=${LISBOA.code}&executed_in=${PORTO.code}&group_by=municipality`,
+    );
     const wanted = [LISBOA, PORTO];
     const contracts = fixture.contracts.filter((c) => c.municipality_ids.some((m) => wanted.some((w) => w.id === m)));
     compare(
       res.json.groups,
-      expectedGroups(contracts, (c) => wanted.filter((w) => c.municipality_ids.includes(w.id)).map((w) => ({ municipality: w.code }))),
+      expectedGroups(contracts, (c) =>
+        wanted.filter((w) => c.municipality_ids.includes(w.id)).map((w) => ({ municipality: w.code })),
+      ),
     );
     expect(res.json.totals).toEqual({ count: contracts.length, total_eur: sum(contracts) });
-    expect(res.json.groups.map((g: Group & { labels: Record<string, string> }) => g.labels.municipality)).toEqual(['Lisboa', 'Porto']);
+    expect(res.json.groups.map((g: Group & { labels: Record<string, string> }) => g.labels.municipality)).toEqual([
+      'Lisboa',
+      'Porto',
+    ]);
   });
 
   it('counts a contract executed in several of the requested municipalities once, in groups and totals', async () => {
@@ -307,7 +345,9 @@ describe('procurement_aggregate', () => {
     ] as const) {
       const range = `${from ? `&from=${from}` : ''}${to ? `&to=${to}` : ''}`;
       const selected = contracts.filter((c) => inRange(c, from, to));
-      const res = await t.get(`/v1/procurement/aggregate?${query}&group_by=year&group_by=cpv_division&group_by=procedure_type${range}`);
+      const res = await t.get(
+        `/v1/procurement/aggregate?${query}&group_by=year&group_by=cpv_division&group_by=procedure_type${range}`,
+      );
       expect(res.status).toBe(200);
       compare(
         res.json.groups,
@@ -341,7 +381,9 @@ describe('procurement_aggregate', () => {
     expect(byMunicipality.json.groups.at(-1).key.municipality).toBeNull();
     expect(byMunicipality.json.totals.count).toBe(300);
 
-    const byCpv = await t.get('/v1/procurement/aggregate?group_by=cpv_division&group_by=procedure_type&from=2024-01-01');
+    const byCpv = await t.get(
+      '/v1/procurement/aggregate?group_by=cpv_division&group_by=procedure_type&from=2024-01-01',
+    );
     const since = fixture.contracts.filter((c) => inRange(c, '2024-01-01'));
     compare(
       byCpv.json.groups,
@@ -353,7 +395,10 @@ describe('procurement_aggregate', () => {
     compare(
       byBuyer.json.groups,
       expectedGroups(fixture.contracts, (c) => [
-        { contracting_entity: c.buyers[0].nif, year: c.published_on === null ? null : Number(c.published_on.slice(0, 4)) },
+        {
+          contracting_entity: c.buyers[0].nif,
+          year: c.published_on === null ? null : Number(c.published_on.slice(0, 4)),
+        },
       ]),
     );
   });
@@ -391,7 +436,9 @@ describe('procurement_entities and procurement_entity_profile', () => {
     const persons = await all('/v1/procurement/entities?kind=person');
     expect(persons.map((e) => e.nif)).toEqual([PERSON.nif]);
     const evora = await all(`/v1/procurement/entities?municipality=${EVORA.slug}`);
-    expect(evora).toMatchObject([{ nif: EVORA.nif, kind: 'municipality', municipality: EVORA.code, name: `Município de ${EVORA.name}` }]);
+    expect(evora).toMatchObject([
+      { nif: EVORA.nif, kind: 'municipality', municipality: EVORA.code, name: `Município de ${EVORA.name}` },
+    ]);
     expectProblem(await t.get('/v1/procurement/entities?municipality=nowhere'), 422, 'validation-error');
     expectProblem(await t.get('/v1/procurement/entities?kind=robot'), 422, 'validation-error');
   });
@@ -446,7 +493,9 @@ describe('procurement_entities and procurement_entity_profile', () => {
     const supplied = fixture.contracts.filter((c) => c.suppliers.some((s) => s.nif === SUPPLIERS[5].nif));
     expect(res.json.contracts_as_supplier).toBe(supplied.length);
     expect(res.json.top_suppliers).toEqual([]);
-    expect(new Set(res.json.top_buyers.map((b: { nif: string }) => b.nif))).toEqual(new Set(supplied.map((c) => c.buyers[0].nif)));
+    expect(new Set(res.json.top_buyers.map((b: { nif: string }) => b.nif))).toEqual(
+      new Set(supplied.map((c) => c.buyers[0].nif)),
+    );
   });
 
   it('answers 404 for a tax number it does not know and 422 for one that is not 9 digits', async () => {
@@ -566,16 +615,22 @@ describe('procurement_announcements', () => {
   it('filters by district (named, or through its municipalities), municipality, any CPV, deadlines and words', async () => {
     const porto = await all('/v1/procurement/announcements?district=porto', 5);
     const inPorto = fixture.announcements.filter(
-      (a) => a.district === 'Porto' || a.municipality_ids.some((id) => BUYERS.find((b) => b.id === id)?.district === 'Porto'),
+      (a) =>
+        a.district === 'Porto' ||
+        a.municipality_ids.some((id) => BUYERS.find((b) => b.id === id)?.district === 'Porto'),
     );
     expect(porto.map((a) => a.source_id)).toEqual(ordered(inPorto));
     expect(inPorto.some((a) => a.municipality_ids.length === 0)).toBe(true);
 
     const evora = await all(`/v1/procurement/announcements?municipality=${EVORA.code}`);
-    expect(evora.map((a) => a.source_id)).toEqual(ordered(fixture.announcements.filter((a) => a.municipality_ids.includes(EVORA.id))));
+    expect(evora.map((a) => a.source_id)).toEqual(
+      ordered(fixture.announcements.filter((a) => a.municipality_ids.includes(EVORA.id))),
+    );
 
     const cpv = await all('/v1/procurement/announcements?cpv=72', 5);
-    expect(cpv.map((a) => a.source_id)).toEqual(ordered(fixture.announcements.filter((a) => a.cpvs.some((c) => c.startsWith('72')))));
+    expect(cpv.map((a) => a.source_id)).toEqual(
+      ordered(fixture.announcements.filter((a) => a.cpvs.some((c) => c.startsWith('72')))),
+    );
 
     const closing = await all(
       `/v1/procurement/announcements?closing_after=${TODAY}&closing_before=2999-01-01&district=Porto&open_only=true`,
@@ -588,7 +643,9 @@ describe('procurement_announcements', () => {
     );
 
     const words = await all('/v1/procurement/announcements?q=REFEICOES');
-    expect(words.map((a) => a.source_id)).toEqual(ordered(fixture.announcements.filter((a) => fold(a.object).includes('refeicoes'))));
+    expect(words.map((a) => a.source_id)).toEqual(
+      ordered(fixture.announcements.filter((a) => fold(a.object).includes('refeicoes'))),
+    );
   });
 
   it('refuses an unknown district, a bad CPV prefix, reversed deadlines and a non-boolean open_only', async () => {
@@ -655,7 +712,15 @@ describe('procurement_amendments', () => {
 
 describe('access', () => {
   it('is refused without the procurement scope or domain', async () => {
-    expectProblem(await t.get('/v1/procurement/contracts', { key: t.keys.signalsOnlyScope }), 403, 'insufficient-scope');
-    expectProblem(await t.get('/v1/procurement/lookup/municipalities?q=porto', { key: t.keys.indicatorsOnly }), 403, 'domain-not-in-plan');
+    expectProblem(
+      await t.get('/v1/procurement/contracts', { key: t.keys.signalsOnlyScope }),
+      403,
+      'insufficient-scope',
+    );
+    expectProblem(
+      await t.get('/v1/procurement/lookup/municipalities?q=porto', { key: t.keys.indicatorsOnly }),
+      403,
+      'domain-not-in-plan',
+    );
   });
 });

@@ -36,15 +36,23 @@ async function keyOf(store: Store, plan: string) {
   return { id: created.key.id, secret: created.secret };
 }
 
-/** Every channel of every instance answers the key (so each caches its grant), then `keys revoke` runs, then none does. */
-async function revokeWhileCached(instances: Instance[], key: { id: number; secret: string }, env: Record<string, string>) {
+/**
+ * Every channel of every instance answers the key (so each caches its grant), then `keys revoke` runs, then none does.
+ */
+async function revokeWhileCached(
+  instances: Instance[],
+  key: { id: number; secret: string },
+  env: Record<string, string>,
+) {
   for (const instance of instances) {
     for (const channel of CHANNELS) {
       const res = await fetchAnswer(`http://127.0.0.1:${instance.port}`, dataRequest(channel, key.secret));
       expect(isAdmitted(channel, res), `${channel} on ${instance.port}: ${res.body}`).toBe(true);
     }
   }
-  const { stdout } = await run(process.execPath, [BIN, 'keys', 'revoke', String(key.id)], { env: { PATH: process.env.PATH, ...env } });
+  const { stdout } = await run(process.execPath, [BIN, 'keys', 'revoke', String(key.id)], {
+    env: { PATH: process.env.PATH, ...env },
+  });
   expect(stdout).toContain(`Revoked key ${key.id}`);
   for (const instance of instances) {
     for (const channel of CHANNELS) {
@@ -67,7 +75,9 @@ describe.runIf(onPostgres)('keys revoke, PostgreSQL + Redis, two instances', () 
     const ports = [await freePort()];
     ports.push(await freePort());
     for (const port of ports)
-      instances.push(await startInstance(port, { DATABASE_URL: databaseUrl(database), REDIS_PREFIX: prefix, BASE_URL }));
+      instances.push(
+        await startInstance(port, { DATABASE_URL: databaseUrl(database), REDIS_PREFIX: prefix, BASE_URL }),
+      );
   }, 120_000);
 
   afterAll(async () => {
@@ -78,7 +88,10 @@ describe.runIf(onPostgres)('keys revoke, PostgreSQL + Redis, two instances', () 
   });
 
   it('is refused at the very next request on every instance and channel', async () => {
-    await revokeWhileCached(instances, await keyOf(store, 'revoked_pg'), { DATABASE_URL: databaseUrl(database), REDIS_URL });
+    await revokeWhileCached(instances, await keyOf(store, 'revoked_pg'), {
+      DATABASE_URL: databaseUrl(database),
+      REDIS_URL,
+    });
   });
 });
 

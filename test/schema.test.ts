@@ -40,7 +40,8 @@ describe(`the schema of a new ${TEST_BACKEND} database`, () => {
 
   it('records every migration, and a second run applies none', async () => {
     const schema = onPostgres ? POSTGRES_SCHEMA : SQLITE_SCHEMA;
-    const recorded = async () => (await port.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));
+    const recorded = async () =>
+      (await port.query('SELECT version FROM schema_migrations ORDER BY version')).map((r) => Number(r.version));
     expect(await recorded()).toEqual(schema.map((m) => m.version));
     await applyMigrations(port, schema, () => '2026-11-26T00:00:00.000Z');
     expect(await recorded()).toEqual(schema.map((m) => m.version));

@@ -43,7 +43,9 @@ describe('the repository stands on its own', () => {
 
   it('points only to docs/ pages that exist', () => {
     const pages = new Set(readdirSync(join(ROOT, 'docs')));
-    const named = hits(/docs\/[a-z-]+\.md/).flatMap((hit) => [...hit.matchAll(/docs\/([a-z-]+\.md)/g)].map((m) => m[1]));
+    const named = hits(/docs\/[a-z-]+\.md/).flatMap((hit) =>
+      [...hit.matchAll(/docs\/([a-z-]+\.md)/g)].map((m) => m[1]),
+    );
     expect(named.length).toBeGreaterThan(10);
     expect([...new Set(named)].filter((page) => !pages.has(page))).toEqual([]);
   });

@@ -23,7 +23,12 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
   it('refuses new connections, finishes the request in flight, writes its charge, then closes the store', async () => {
     const { store: real } = copyDemoStore();
     const now = new Date();
-    const account = await real.createAccount({ name: 'shutdown', plan_code: 'premium', beta: false, now: now.toISOString() });
+    const account = await real.createAccount({
+      name: 'shutdown',
+      plan_code: 'premium',
+      beta: false,
+      now: now.toISOString(),
+    });
     const period = monthlyPeriod(now).key;
     // What the store holds at the moment it is closed: the charges must be written by then.
     let usageAtClose: number | undefined;
@@ -40,7 +45,11 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
       },
     });
     const counters = kind === 'Redis' ? await RedisCounters.open({ url: REDIS_URL, store, prefix: PREFIX }) : undefined;
-    const app = await createApp({ config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent' }), store, ...(counters && { counters }) });
+    const app = await createApp({
+      config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent' }),
+      store,
+      ...(counters && { counters }),
+    });
     const key = (await createKey(real, { accountId: account.id }, now)).secret;
     await app.http.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.http.server.address() as AddressInfo;
@@ -101,7 +110,12 @@ describe('a request that arrives while the server drains', () => {
   it('is answered, not refused: pipelined behind a request in flight, it gets its answer and the connection closes', async () => {
     const { store } = copyDemoStore();
     const now = new Date();
-    const account = await store.createAccount({ name: 'drain', plan_code: 'premium', beta: false, now: now.toISOString() });
+    const account = await store.createAccount({
+      name: 'drain',
+      plan_code: 'premium',
+      beta: false,
+      now: now.toISOString(),
+    });
     const key = (await createKey(store, { accountId: account.id }, now)).secret;
     const app = await createApp({ config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent' }), store });
     await app.http.listen({ port: 0, host: '127.0.0.1' });

@@ -55,7 +55,13 @@ function pending(
   };
 }
 
-const tender = signal(1, { stage: 'open', amount_eur: 100_000, deadline_date: '2026-04-01', event_date: '2026-01-10', confidence: 0.75 });
+const tender = signal(1, {
+  stage: 'open',
+  amount_eur: 100_000,
+  deadline_date: '2026-04-01',
+  event_date: '2026-01-10',
+  confidence: 0.75,
+});
 const contract = signal(2, {
   type: 'contract_awarded',
   stage: 'contracted',
@@ -66,7 +72,13 @@ const contract = signal(2, {
   first_seen_at: T2,
   last_seen_at: T2,
 });
-const amendment = signal(3, { type: 'contract_amended', stage: 'amended', amount_eur: 99_500, event_date: '2026-09-15', last_seen_at: T2 });
+const amendment = signal(3, {
+  type: 'contract_amended',
+  stage: 'amended',
+  amount_eur: 99_500,
+  event_date: '2026-09-15',
+  last_seen_at: T2,
+});
 
 describe('computeCase', () => {
   it('on first computation: fields from the signals, created then one signal_linked per signal', () => {
@@ -132,7 +144,12 @@ describe('computeCase', () => {
       ),
       T2,
     );
-    expect(after.fields).toMatchObject({ current_stage: 'amended', previous_stage: 'contracted', amount_eur: 99_500, source_count: 3 });
+    expect(after.fields).toMatchObject({
+      current_stage: 'amended',
+      previous_stage: 'contracted',
+      amount_eur: 99_500,
+      source_count: 3,
+    });
     expect(after.events.map((e) => [e.event_type, e.old_value, e.new_value])).toEqual([
       ['signal_linked', null, '3'],
       ['stage_changed', 'contracted', 'amended'],
@@ -175,7 +192,12 @@ describe('computeCase', () => {
       ]),
       T1,
     );
-    expect(update.fields).toMatchObject({ current_stage: 'open', amount_eur: 100_000, source_count: 2, status: 'open' });
+    expect(update.fields).toMatchObject({
+      current_stage: 'open',
+      amount_eur: 100_000,
+      source_count: 2,
+      status: 'open',
+    });
   });
 
   it('takes title and place from the origin, else from the earliest signal', () => {
@@ -202,13 +224,25 @@ describe('computeCase', () => {
     const moved = { ...tender, deadline_date: '2026-04-15' };
     const after = computeCase(pending([[moved, 'origin']], before), T2);
     expect(after.events).toEqual([
-      { event_type: 'deadline_changed', old_value: '2026-04-01', new_value: '2026-04-15', reason: 'sinal 1 (tender_open)', created_at: T2 },
+      {
+        event_type: 'deadline_changed',
+        old_value: '2026-04-01',
+        new_value: '2026-04-15',
+        reason: 'sinal 1 (tender_open)',
+        created_at: T2,
+      },
     ]);
   });
 
   it('copes with a case its only signal left', () => {
     const before = computeCase(pending([[tender, 'origin']]), T1);
     const empty = computeCase(pending([], before), T2);
-    expect(empty.fields).toMatchObject({ source_count: 0, status: 'closed', current_stage: null, first_seen_at: T1, last_seen_at: T1 });
+    expect(empty.fields).toMatchObject({
+      source_count: 0,
+      status: 'closed',
+      current_stage: null,
+      first_seen_at: T1,
+      last_seen_at: T1,
+    });
   });
 });

@@ -27,7 +27,11 @@ async function run(...args: string[]): Promise<any> {
     .option('--json', 'JSON', false)
     .exitOverride()
     .configureOutput({ writeErr: () => {}, writeOut: () => {} });
-  const cli: CliContext = { config: {} as Config, json: () => program.opts().json === true, withStore: (work) => work(store) };
+  const cli: CliContext = {
+    config: {} as Config,
+    json: () => program.opts().json === true,
+    withStore: (work) => work(store),
+  };
   registerDataCommands(program, cli);
   const printed: string[] = [];
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
@@ -86,7 +90,14 @@ const sibling = {
   case_key: 'observatorio:jardim-da-estrela',
   case_relationship: 'update',
 };
-const opener = { ...sibling, external_id: 'obs-3', type: 'tender_open', stage: 'open', amount_eur: null, case_relationship: 'origin' };
+const opener = {
+  ...sibling,
+  external_id: 'obs-3',
+  type: 'tender_open',
+  stage: 'open',
+  amount_eur: null,
+  case_relationship: 'origin',
+};
 
 let first: any;
 let byKey: Map<string, SignalRecord>;
@@ -110,7 +121,10 @@ beforeAll(async () => {
   ]);
   first = await run('import', 'signals', path);
   byKey = new Map(
-    (await store.getSignalsByKeys(['obs-1', 'obs-2', 'obs-3'].map((id) => `import:observatorio:${id}`))).map((s) => [s.key, s]),
+    (await store.getSignalsByKeys(['obs-1', 'obs-2', 'obs-3'].map((id) => `import:observatorio:${id}`))).map((s) => [
+      s.key,
+      s,
+    ]),
   );
 });
 afterAll(() => store.close());
@@ -165,7 +179,12 @@ describe('import signals', () => {
 
   it('puts a signal without case_key in a case of its own, and signals sharing a case_key in one case', async () => {
     const own = await store.getCase(byKey.get('import:observatorio:obs-1')?.case_id as number);
-    expect(own).toMatchObject({ key: 'import:observatorio:obs-1', source_count: 1, current_stage: 'open', status: 'open' });
+    expect(own).toMatchObject({
+      key: 'import:observatorio:obs-1',
+      source_count: 1,
+      current_stage: 'open',
+      status: 'open',
+    });
     expect(own?.linked_signals).toEqual([expect.objectContaining({ relationship: 'origin' })]);
     const shared = await store.getCase(byKey.get('import:observatorio:obs-2')?.case_id as number);
     expect(byKey.get('import:observatorio:obs-3')?.case_id).toBe(shared?.id);
@@ -200,6 +219,8 @@ describe('import signals', () => {
   });
 
   it('refuses a file it cannot read, writing nothing', async () => {
-    await expect(run('import', 'signals', join(dir, 'missing.jsonl'))).rejects.toThrow(/cannot read .*missing\.jsonl: no such file/);
+    await expect(run('import', 'signals', join(dir, 'missing.jsonl'))).rejects.toThrow(
+      /cannot read .*missing\.jsonl: no such file/,
+    );
   });
 });

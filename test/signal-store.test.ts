@@ -128,7 +128,9 @@ describe('the change journal', () => {
     ]);
     const amendments = await store.getAmendments(byKind('amendment').map((e) => e.id));
     expect(await store.getAmendments([999_999, amendments[2].id])).toEqual([amendments[2]]);
-    expect(amendments[2]).toEqual((await store.contractAmendments([amendments[2].contract_id])).find((a) => a.id === amendments[2].id));
+    expect(amendments[2]).toEqual(
+      (await store.contractAmendments([amendments[2].contract_id])).find((a) => a.id === amendments[2].id),
+    );
     expect(amendments.map((a) => a.source_id)).toEqual(fixture.amendments.map((a) => a.source_id));
     expect(byKind('amendment').map((e) => e.date)).toEqual(fixture.amendments.map((a) => a.date));
     const announcements = await store.getAnnouncements(byKind('announcement').map((e) => e.id));
@@ -144,8 +146,19 @@ describe('the change journal', () => {
     await store.writeProcurement({ contracts: [changed, fixture.contracts[6]], amendments: [amendment] });
     const [contractEntry, amendmentEntry, ...rest] = await changesSince(store, last);
     expect(rest).toEqual([]);
-    expect(contractEntry).toMatchObject({ seq: last + 1, kind: 'contract', id: contracts[5].id, key: null, date: changed.published_on });
-    expect(amendmentEntry).toMatchObject({ seq: last + 2, kind: 'amendment', id: amendments[1].id, date: amendment.date });
+    expect(contractEntry).toMatchObject({
+      seq: last + 1,
+      kind: 'contract',
+      id: contracts[5].id,
+      key: null,
+      date: changed.published_on,
+    });
+    expect(amendmentEntry).toMatchObject({
+      seq: last + 2,
+      kind: 'amendment',
+      id: amendments[1].id,
+      date: amendment.date,
+    });
   });
 
   it('reads entries after a position, in order, a page at a time', async () => {
@@ -211,7 +224,11 @@ describe('the change journal of observations', () => {
       value: 1,
       treatment: 'raw' as const,
     });
-    await store.writeObservations('journal_test', [point(1, '2020-12-31'), point(2, '2020-12-31'), point(2, '2021-12-31')]);
+    await store.writeObservations('journal_test', [
+      point(1, '2020-12-31'),
+      point(2, '2020-12-31'),
+      point(2, '2021-12-31'),
+    ]);
     const last = await store.lastChangeSeq();
     await store.writeObservations('journal_test', [point(1, '2020-12-31'), point(2, '2020-12-31')], { replace: true });
     expect(await changesSince(store, last)).toEqual([
@@ -248,7 +265,9 @@ describe('writing signals', () => {
   });
 
   it('finds the same input unchanged: no write, no journal entry, no pending mark, the same data version', async () => {
-    await store.saveCases((await store.pendingCases(100)).map((c) => ({ id: c.id, fields: caseFields(c.signals.length), events: [] })));
+    await store.saveCases(
+      (await store.pendingCases(100)).map((c) => ({ id: c.id, fields: caseFields(c.signals.length), events: [] })),
+    );
     const seq = await store.lastChangeSeq();
     const version = await store.dataVersion();
     // Evidence and subject written with their keys in another order are the same signal.
@@ -276,20 +295,32 @@ describe('writing signals', () => {
   it('updates a changed signal: last seen now, first seen kept, one journal entry, its case pending', async () => {
     const seq = await store.lastChangeSeq();
     const changed = signal(2, { confidence: 0.95, evidence: [] });
-    expect(await store.writeSignals({ signals: [signal(1), changed], now: LATER })).toEqual({ inserted: 0, updated: 1, unchanged: 1 });
+    expect(await store.writeSignals({ signals: [signal(1), changed], now: LATER })).toEqual({
+      inserted: 0,
+      updated: 1,
+      unchanged: 1,
+    });
     const [record] = await store.getSignalsByKeys([changed.key]);
     expect(fieldsOf(record)).toEqual(withoutCase(changed));
     expect(record.first_seen_at).toBe(NOW);
     expect(record.last_seen_at).toBe(LATER);
-    expect(await changesSince(store, seq)).toEqual([{ seq: seq + 1, kind: 'signal', id: record.id, key: null, date: '2025-07-02' }]);
+    expect(await changesSince(store, seq)).toEqual([
+      { seq: seq + 1, kind: 'signal', id: record.id, key: null, date: '2025-07-02' },
+    ]);
     expect((await store.pendingCases(100)).map((c) => c.id)).toEqual([record.case_id]);
   });
 
   it('moves a signal whose case key changed, and marks both cases pending', async () => {
-    await store.saveCases((await store.pendingCases(100)).map((c) => ({ id: c.id, fields: caseFields(c.signals.length), events: [] })));
+    await store.saveCases(
+      (await store.pendingCases(100)).map((c) => ({ id: c.id, fields: caseFields(c.signals.length), events: [] })),
+    );
     const caseOne = (await store.findCaseId(caseRef(1).key)) as number;
     const moved = signal(3, { case: caseRef(2, 'related') });
-    expect(await store.writeSignals({ signals: [moved], now: LATER })).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
+    expect(await store.writeSignals({ signals: [moved], now: LATER })).toEqual({
+      inserted: 0,
+      updated: 1,
+      unchanged: 0,
+    });
     const caseTwo = (await store.findCaseId(caseRef(2).key)) as number;
     const pending = await store.pendingCases(100);
     expect(pending.map((c) => c.id)).toEqual([caseOne, caseTwo]);
@@ -321,13 +352,21 @@ describe('writing signals', () => {
   });
 
   it('saves the watermark with the signals, and on any error writes neither', async () => {
-    await store.writeSignals({ signals: [signal(20)], now: LATER, watermark: { name: 'detect:procurement', value: '7' } });
+    await store.writeSignals({
+      signals: [signal(20)],
+      now: LATER,
+      watermark: { name: 'detect:procurement', value: '7' },
+    });
     expect(await store.getWatermark('detect:procurement')).toBe('7');
     const seq = await store.lastChangeSeq();
     const version = await store.dataVersion();
     const bad = signal(22, { municipality_id: 9999 });
     await expect(
-      store.writeSignals({ signals: [signal(21), bad], now: LATER, watermark: { name: 'detect:procurement', value: '8' } }),
+      store.writeSignals({
+        signals: [signal(21), bad],
+        now: LATER,
+        watermark: { name: 'detect:procurement', value: '8' },
+      }),
     ).rejects.toThrow(/foreign key/i);
     expect(await store.getWatermark('detect:procurement')).toBe('7');
     expect(await store.getSignalsByKeys([signal(21).key])).toEqual([]);
@@ -383,7 +422,10 @@ function newestFirst<T extends { id: number }>(at: (row: T) => string) {
   return (a: T, b: T) => (at(a) < at(b) ? 1 : at(a) > at(b) ? -1 : b.id - a.id);
 }
 
-/** A page is its sources' index ranges read in list order and merged as they go: never a sort, never a scan of the table. */
+/**
+ * A page is its sources' index ranges read in list order and merged as they go: never a sort, never a scan of the
+ * table.
+ */
 function expectIndexWalks(dbPath: string, queries: { name: string; query: InstantQuery }[]) {
   const db = new Database(dbPath, { readonly: true });
   try {
@@ -394,8 +436,12 @@ function expectIndexWalks(dbPath: string, queries: { name: string; query: Instan
         page: { after: { at: '2025-06-15T00:00:00Z', id: 300 }, limit: 51 },
       });
       // `$1`, `$2`, … are parameters named "1", "2", … to SQLite (src/store/sqlite/connection.ts).
-      const params = Object.fromEntries(values.map((value, i) => [i + 1, Array.isArray(value) ? JSON.stringify(value) : value]));
-      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      const params = Object.fromEntries(
+        values.map((value, i) => [i + 1, Array.isArray(value) ? JSON.stringify(value) : value]),
+      );
+      const plan = (db.prepare(`EXPLAIN QUERY PLAN ${text}`).all(params) as { detail: string }[])
+        .map((r) => r.detail)
+        .join(' | ');
       expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
       expect(plan.match(/USING (COVERING )?INDEX/g), `${name}: ${plan}`).toHaveLength(sources.length);
       if (sources.length > 1) expect(plan, `${name}: ${plan}`).toMatch(/MERGE \(UNION ALL\)/);
@@ -436,9 +482,19 @@ describe('the case queue', () => {
   it('saves computed cases: listed, served with events oldest first and linked signals by id, no longer pending', async () => {
     const [procedure, single] = await store.pendingCases(10);
     const version = await store.dataVersion();
-    const created = { event_type: 'created' as const, old_value: null, new_value: 'open', reason: 'Anúncio publicado', created_at: NOW };
+    const created = {
+      event_type: 'created' as const,
+      old_value: null,
+      new_value: 'open',
+      reason: 'Anúncio publicado',
+      created_at: NOW,
+    };
     await store.saveCases([
-      { id: procedure.id, fields: caseFields(2, { amount_eur: 120_000, previous_stage: 'announced' }), events: [created] },
+      {
+        id: procedure.id,
+        fields: caseFields(2, { amount_eur: 120_000, previous_stage: 'announced' }),
+        events: [created],
+      },
       { id: single.id, fields: caseFields(1, { last_seen_at: null }), events: [] },
     ]);
     expect(await store.dataVersion()).toBeGreaterThan(version);
@@ -459,7 +515,10 @@ describe('the case queue', () => {
       ],
     });
     expect((await store.getCase(single.id))?.last_seen_at).toBeNull();
-    expect((await store.listCases({ includeEpisodic: true }, { limit: 10 })).map((c) => c.id)).toEqual([procedure.id, single.id]);
+    expect((await store.listCases({ includeEpisodic: true }, { limit: 10 })).map((c) => c.id)).toEqual([
+      procedure.id,
+      single.id,
+    ]);
     expect((await store.listCases({ includeEpisodic: false }, { limit: 10 })).map((c) => c.id)).toEqual([procedure.id]);
 
     // A later computation appends to the history, never rewrites it.
@@ -470,8 +529,16 @@ describe('the case queue', () => {
     const [again] = await store.pendingCases(10);
     expect(again.fields).toEqual(caseFields(2, { amount_eur: 120_000, previous_stage: 'announced' }));
     expect(again.events).toEqual([created]);
-    const moved = { event_type: 'amount_changed' as const, old_value: '120000', new_value: '130000', reason: null, created_at: LATER };
-    await store.saveCases([{ id: again.id, fields: caseFields(2, { amount_eur: 130_000, last_seen_at: LATER }), events: [moved] }]);
+    const moved = {
+      event_type: 'amount_changed' as const,
+      old_value: '120000',
+      new_value: '130000',
+      reason: null,
+      created_at: LATER,
+    };
+    await store.saveCases([
+      { id: again.id, fields: caseFields(2, { amount_eur: 130_000, last_seen_at: LATER }), events: [moved] },
+    ]);
     const after = await store.getCase(again.id);
     expect(after?.events).toEqual([created, moved]);
     expect(after?.amount_eur).toBe(130_000);
@@ -510,7 +577,13 @@ describe('listing signals and cases', () => {
     ['indicator_jump', 'indicators'],
   ] as const;
   const TIERS = [null, 'small', 'medium', 'large', 'very_large'] as const;
-  const INSTANTS = ['2025-06-01T08:00:00Z', '2025-06-03T12:00:00Z', '2025-06-10T09:30:00Z', '2025-06-20T18:45:00Z', '2025-07-01T10:00:00Z'];
+  const INSTANTS = [
+    '2025-06-01T08:00:00Z',
+    '2025-06-03T12:00:00Z',
+    '2025-06-10T09:30:00Z',
+    '2025-06-20T18:45:00Z',
+    '2025-07-01T10:00:00Z',
+  ];
   const COUNT = 700;
 
   /** Types, municipalities (some none), confidences, tiers and cases (of one to three signals, or none) spread out. */
@@ -524,7 +597,10 @@ describe('listing signals and cases', () => {
       municipality_id: n % 13 === 0 ? null : 1 + ((n * 7) % 12),
       confidence: ((n * 37) % 101) / 100,
       value_tier: TIERS[n % 5],
-      case: n % 9 === 4 ? null : { key: `${family}:case:${group}`, type, family, relationship: n === group * 3 ? 'origin' : 'update' },
+      case:
+        n % 9 === 4
+          ? null
+          : { key: `${family}:case:${group}`, type, family, relationship: n === group * 3 ? 'origin' : 'update' },
       ...overrides,
     });
   }
@@ -537,7 +613,10 @@ describe('listing signals and cases', () => {
       await store.writeSignals({ signals: batch.map((n) => listed(n)), now });
     }
     const changed = Array.from({ length: COUNT }, (_, n) => n).filter((n) => n % 17 === 0);
-    await store.writeSignals({ signals: changed.map((n) => listed(n, { confidence: 0.99 })), now: '2025-07-05T00:00:00Z' });
+    await store.writeSignals({
+      signals: changed.map((n) => listed(n, { confidence: 0.99 })),
+      now: '2025-07-05T00:00:00Z',
+    });
     signals = await store.getSignals(Array.from({ length: COUNT }, (_, i) => i + 1));
     expect(signals).toHaveLength(COUNT);
 
@@ -553,7 +632,13 @@ describe('listing signals and cases', () => {
             .pop() ?? null,
       });
       await store.saveCases([{ id: pending.id, fields, events: [] }]);
-      cases.set(pending.id, { id: pending.id, key: pending.key, type: pending.type, family: pending.family, ...fields });
+      cases.set(pending.id, {
+        id: pending.id,
+        key: pending.key,
+        type: pending.type,
+        family: pending.family,
+        ...fields,
+      });
     }
     await store.writeSignals({ signals: [COUNT, COUNT + 1].map((n) => listed(n)), now: '2025-07-06T00:00:00Z' });
   });
@@ -614,10 +699,16 @@ describe('listing signals and cases', () => {
     const changed = signals.filter((s) => n(s) % 17 === 0);
     expect(changed).toHaveLength(Math.ceil(COUNT / 17));
     for (const s of changed) {
-      expect([s.last_seen_at, s.confidence, s.first_seen_at]).toEqual(['2025-07-05T00:00:00Z', 0.99, INSTANTS[n(s) % 5]]);
+      expect([s.last_seen_at, s.confidence, s.first_seen_at]).toEqual([
+        '2025-07-05T00:00:00Z',
+        0.99,
+        INSTANTS[n(s) % 5],
+      ]);
     }
     const others = signals.filter((s) => n(s) % 17 !== 0);
-    expect(others.every((s) => s.first_seen_at === INSTANTS[n(s) % 5] && s.last_seen_at === s.first_seen_at)).toBe(true);
+    expect(others.every((s) => s.first_seen_at === INSTANTS[n(s) % 5] && s.last_seen_at === s.first_seen_at)).toBe(
+      true,
+    );
   });
 
   const caseFilters: [string, CaseFilter][] = [
@@ -703,7 +794,15 @@ describe('alert templates, rules and matches', () => {
     matched_at: ['2025-06-01T08:00:00Z', '2025-06-15T12:00:00Z', '2025-07-01T10:00:00Z', '2025-07-01T10:00:05Z'][n % 4],
     case_id: null,
     judge:
-      n % 3 === 0 ? null : { is_direct_action: n % 2 === 0, action_type: 'tender', why_pt: 'Porque', why_en: 'Because', confidence: 0.7 },
+      n % 3 === 0
+        ? null
+        : {
+            is_direct_action: n % 2 === 0,
+            action_type: 'tender',
+            why_pt: 'Porque',
+            why_en: 'Because',
+            confidence: 0.7,
+          },
     ...overrides,
   });
 
@@ -760,7 +859,12 @@ describe('alert templates, rules and matches', () => {
     const [template] = await store.listAlertTemplates();
     const inputs = [
       rule(alice, 'Escolas'),
-      rule(bob, 'Obras de Bob', { matcher_type: 'cpv', params: { cpv_prefixes: ['45'] }, source_types: [], municipality_ids: [] }),
+      rule(bob, 'Obras de Bob', {
+        matcher_type: 'cpv',
+        params: { cpv_prefixes: ['45'] },
+        source_types: [],
+        municipality_ids: [],
+      }),
       rule(alice, 'Subscrição', { template_id: template.id, target_scope: 'national', municipality_ids: [] }),
       rule(alice, 'Distrito', { target_scope: 'district', district: 'Lisboa', municipality_ids: [1, 2, 3] }),
       rule(bob, 'Outra de Bob'),
@@ -782,18 +886,21 @@ describe('alert templates, rules and matches', () => {
       after = page[page.length - 1].id;
     }
     expect(pages.flat()).toEqual(ofAlice.map((r) => r.id));
-    expect(await store.listAlertRules({ accountId: bob }, { limit: 10 })).toEqual(created.filter((r) => r.account_id === bob));
+    expect(await store.listAlertRules({ accountId: bob }, { limit: 10 })).toEqual(
+      created.filter((r) => r.account_id === bob),
+    );
     expect(await store.listAlertRules({}, { limit: 10 })).toEqual(created);
 
     expect(await store.setAlertRuleEnabled(created[0].id, false)).toBe(true);
     expect(await store.setAlertRuleEnabled(created[0].id, false)).toBe(true);
     expect(await store.setAlertRuleEnabled(999, false)).toBe(false);
     expect((await store.getAlertRule(created[0].id))?.enabled).toBe(false);
-    expect((await store.listAlertRules({ enabledOnly: true }, { limit: 10 })).map((r) => r.id)).toEqual(created.slice(1).map((r) => r.id));
-    expect((await store.listAlertRules({ accountId: alice, enabledOnly: true }, { limit: 10 })).map((r) => r.id)).toEqual([
-      created[2].id,
-      created[3].id,
-    ]);
+    expect((await store.listAlertRules({ enabledOnly: true }, { limit: 10 })).map((r) => r.id)).toEqual(
+      created.slice(1).map((r) => r.id),
+    );
+    expect(
+      (await store.listAlertRules({ accountId: alice, enabledOnly: true }, { limit: 10 })).map((r) => r.id),
+    ).toEqual([created[2].id, created[3].id]);
     await store.setAlertRuleEnabled(created[0].id, true);
     expect((await store.getAlertRule(created[0].id))?.enabled).toBe(true);
   });
@@ -802,7 +909,12 @@ describe('alert templates, rules and matches', () => {
     const [escolas, bobs] = [1, 2];
     const version = await store.dataVersion();
     const first = await store.recordAlertMatches({
-      matches: [match(escolas, 1), match(escolas, 2), match(bobs, 1), match(escolas, 1, { title: 'again in the batch' })],
+      matches: [
+        match(escolas, 1),
+        match(escolas, 2),
+        match(bobs, 1),
+        match(escolas, 1, { title: 'again in the batch' }),
+      ],
       matchedSeq: [
         { ruleId: escolas, seq: 10 },
         { ruleId: bobs, seq: 12 },
@@ -815,7 +927,14 @@ describe('alert templates, rules and matches', () => {
 
     const recorded = await store.getAlertMatch(1);
     const { item_key, ...fields } = match(escolas, 1);
-    expect(recorded).toEqual({ ...fields, item_key, id: 1, account_id: alice, rule_name: 'Escolas', status: 'matched' });
+    expect(recorded).toEqual({
+      ...fields,
+      item_key,
+      id: 1,
+      account_id: alice,
+      rule_name: 'Escolas',
+      status: 'matched',
+    });
     expect((await store.getAlertMatch(3))?.account_id).toBe(bob);
     expect(await store.getAlertMatch(999)).toBeUndefined();
 
@@ -829,15 +948,21 @@ describe('alert templates, rules and matches', () => {
 
     // Only positions moved: nothing served changed.
     const afterAgain = await store.dataVersion();
-    expect(await store.recordAlertMatches({ matches: [match(escolas, 2)], matchedSeq: [{ ruleId: escolas, seq: 16 }] })).toEqual({
+    expect(
+      await store.recordAlertMatches({ matches: [match(escolas, 2)], matchedSeq: [{ ruleId: escolas, seq: 16 }] }),
+    ).toEqual({
       inserted: 0,
       skipped: 1,
     });
     expect(await store.dataVersion()).toBe(afterAgain);
 
-    await expect(store.recordAlertMatches({ matches: [match(escolas, 50), match(999, 1)], matchedSeq: [] })).rejects.toThrow(/999/);
+    await expect(
+      store.recordAlertMatches({ matches: [match(escolas, 50), match(999, 1)], matchedSeq: [] }),
+    ).rejects.toThrow(/999/);
     expect(
-      (await store.listAlertMatches({ accountId: alice, since: '2000-01-01T00:00:00Z' }, { limit: 100 })).map((m) => m.item_key),
+      (await store.listAlertMatches({ accountId: alice, since: '2000-01-01T00:00:00Z' }, { limit: 100 })).map(
+        (m) => m.item_key,
+      ),
     ).not.toContain('signal:50');
   });
 
@@ -878,10 +1003,19 @@ describe('alert templates, rules and matches', () => {
       ['municipalities', ({ alice }) => ({ accountId: alice, municipalityIds: [2, 5, 2], since: SINCE })],
       ['dismissed', ({ alice }) => ({ accountId: alice, status: 'dismissed', since: SINCE })],
       ['matched', ({ bob }) => ({ accountId: bob, status: 'matched', since: '2025-06-15T12:00:00Z' })],
-      ['municipalities and status', ({ alice }) => ({ accountId: alice, municipalityIds: [1, 3], status: 'matched', since: SINCE })],
+      [
+        'municipalities and status',
+        ({ alice }) => ({ accountId: alice, municipalityIds: [1, 3], status: 'matched', since: SINCE }),
+      ],
       [
         'everything at once',
-        ({ alice }) => ({ accountId: alice, ruleId: 4, municipalityIds: [2, 4, 6], status: 'matched', since: '2025-06-15T12:00:00Z' }),
+        ({ alice }) => ({
+          accountId: alice,
+          ruleId: 4,
+          municipalityIds: [2, 4, 6],
+          status: 'matched',
+          since: '2025-06-15T12:00:00Z',
+        }),
       ],
     ];
 
@@ -909,7 +1043,10 @@ describe('alert templates, rules and matches', () => {
     it.skipIf(onPostgres)('plans every list as ordered index ranges', () => {
       expectIndexWalks(
         dbPath,
-        filters.map(([name, filterOf]) => ({ name, query: alertMatchQuery(SQLITE_DIALECT, filterOf({ alice, bob }), { limit: 51 }) })),
+        filters.map(([name, filterOf]) => ({
+          name,
+          query: alertMatchQuery(SQLITE_DIALECT, filterOf({ alice, bob }), { limit: 51 }),
+        })),
       );
     });
   });

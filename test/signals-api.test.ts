@@ -45,7 +45,14 @@ const SUMMARY_FIELDS = [
   'last_seen_at',
   'synthetic',
 ];
-const DETAIL_FIELDS = [...SUMMARY_FIELDS, 'summary_en', 'why_it_matters_pt', 'why_it_matters_en', 'next_step_pt', 'evidence'];
+const DETAIL_FIELDS = [
+  ...SUMMARY_FIELDS,
+  'summary_en',
+  'why_it_matters_pt',
+  'why_it_matters_en',
+  'next_step_pt',
+  'evidence',
+];
 const CASE_SUMMARY_FIELDS = [
   'id',
   'type',
@@ -64,7 +71,14 @@ const CASE_SUMMARY_FIELDS = [
   'last_seen_at',
   'synthetic',
 ];
-const CASE_DETAIL_FIELDS = [...CASE_SUMMARY_FIELDS, 'previous_stage', 'location_text', 'event_date', 'events', 'linked_signals'];
+const CASE_DETAIL_FIELDS = [
+  ...CASE_SUMMARY_FIELDS,
+  'previous_stage',
+  'location_text',
+  'event_date',
+  'events',
+  'linked_signals',
+];
 
 let t: TestApp;
 let fixture: SignalFixture;
@@ -204,7 +218,10 @@ describe('signals_list', () => {
     const fifty = MUNICIPALITIES.slice(0, 50);
     const query = (ms: typeof MUNICIPALITIES) => ms.map((m) => `municipality=${m.code}`).join('&');
     const ids = new Set(fifty.map((m) => m.id));
-    await expectSignals(`/v1/signals?${query(fifty)}`, (s) => s.input.municipality_id !== null && ids.has(s.input.municipality_id));
+    await expectSignals(
+      `/v1/signals?${query(fifty)}`,
+      (s) => s.input.municipality_id !== null && ids.has(s.input.municipality_id),
+    );
     expectValidation(await t.get(`/v1/signals?${query(MUNICIPALITIES.slice(0, 51))}`), 'municipality');
     const unknown = await t.get('/v1/signals?municipality=lisboa&municipality=atlantida');
     expectValidation(unknown, 'municipality');
@@ -214,7 +231,10 @@ describe('signals_list', () => {
   it('serves only signals seen at or after `since` (a watermark), whatever the offset it is written in', async () => {
     expect(batchInstant(3)).toBe('2026-03-05T08:00:00Z');
     await expectSignals(`/v1/signals?since=${batchInstant(3)}`, (s) => s.last_seen_at >= batchInstant(3));
-    await expectSignals(`/v1/signals?since=${encodeURIComponent('2026-03-05T09:00:00+01:00')}`, (s) => s.last_seen_at >= batchInstant(3));
+    await expectSignals(
+      `/v1/signals?since=${encodeURIComponent('2026-03-05T09:00:00+01:00')}`,
+      (s) => s.last_seen_at >= batchInstant(3),
+    );
     // A fraction past the batch's instant leaves the batch out.
     await expectSignals('/v1/signals?since=2026-03-05T08:00:00.500Z', (s) => s.last_seen_at > batchInstant(3));
     // The last batch only changed signals: reading from it gives exactly them.
@@ -243,7 +263,11 @@ describe('signals_list', () => {
     expectProblem(await t.get('/v1/signals?cursor=Zm9yZ2Vk'), 400, 'invalid-cursor');
     const first = await t.get('/v1/signals?family=procurement&limit=3');
     expect(first.json.has_more).toBe(true);
-    expectProblem(await t.get(`/v1/signals?family=indicators&limit=3&cursor=${first.json.next_cursor}`), 400, 'invalid-cursor');
+    expectProblem(
+      await t.get(`/v1/signals?family=indicators&limit=3&cursor=${first.json.next_cursor}`),
+      400,
+      'invalid-cursor',
+    );
   });
 });
 
@@ -308,10 +332,18 @@ describe('signal_families and signal_types', () => {
   it('lists the types, each in a listed family, and keeps one family’s with `family`', async () => {
     const families = (await t.get('/v1/signal-families')).json.map((f: any) => f.key);
     const types = (await t.get('/v1/signal-types')).json;
-    for (const [key, family] of Object.entries(REQUIRED_TYPES)) expect(types.find((x: any) => x.key === key)?.family, key).toBe(family);
+    for (const [key, family] of Object.entries(REQUIRED_TYPES))
+      expect(types.find((x: any) => x.key === key)?.family, key).toBe(family);
     for (const type of types) {
       expect(families).toContain(type.family);
-      expect(Object.keys(type).sort()).toEqual(['description_en', 'description_pt', 'family', 'key', 'label_en', 'label_pt']);
+      expect(Object.keys(type).sort()).toEqual([
+        'description_en',
+        'description_pt',
+        'family',
+        'key',
+        'label_en',
+        'label_pt',
+      ]);
     }
     const indicators = (await t.get('/v1/signal-types?family=indicators')).json;
     expect(indicators).toEqual(types.filter((x: any) => x.family === 'indicators'));
@@ -382,8 +414,12 @@ describe('signal_cases_list', () => {
     expect(ids(await all('/v1/signal-cases?family=indicators&include_episodic=true'))).toEqual(
       expectedCases((c) => c.family === 'indicators'),
     );
-    expect(ids(await all(`/v1/signal-cases?municipality=${LISBOA.code}&municipality=porto&include_episodic=true`))).toEqual(
-      expectedCases((c) => c.update.fields.municipality_id === LISBOA.id || c.update.fields.municipality_id === PORTO.id),
+    expect(
+      ids(await all(`/v1/signal-cases?municipality=${LISBOA.code}&municipality=porto&include_episodic=true`)),
+    ).toEqual(
+      expectedCases(
+        (c) => c.update.fields.municipality_id === LISBOA.id || c.update.fields.municipality_id === PORTO.id,
+      ),
     );
     expect(ids(await all('/v1/signal-cases?family=procurement&municipality=lisboa'))).toEqual(
       expectedCases((c) => multi(c) && c.family === 'procurement' && c.update.fields.municipality_id === LISBOA.id),
@@ -434,17 +470,29 @@ describe('signal_cases_get', () => {
 });
 
 describe('access to the signals domain', () => {
-  const routes = ['/v1/signals', `/v1/signals/1`, '/v1/signal-families', '/v1/signal-types', '/v1/signal-cases', '/v1/signal-cases/1'];
+  const routes = [
+    '/v1/signals',
+    `/v1/signals/1`,
+    '/v1/signal-families',
+    '/v1/signal-types',
+    '/v1/signal-cases',
+    '/v1/signal-cases/1',
+  ];
 
   it('refuses a key without signals:read with 403 insufficient-scope', async () => {
     const key = (
-      await createKey(t.store, { accountId: t.accounts.premium, scopes: ['procurement:read', 'alerts:read'] }, new Date(t.clock.now))
+      await createKey(
+        t.store,
+        { accountId: t.accounts.premium, scopes: ['procurement:read', 'alerts:read'] },
+        new Date(t.clock.now),
+      )
     ).secret;
     for (const route of routes) expectProblem(await t.get(route, { key }), 403, 'insufficient-scope');
   });
 
   it('refuses a plan without the signals domain with 403 domain-not-in-plan', async () => {
-    for (const route of routes) expectProblem(await t.get(route, { key: t.keys.indicatorsOnly }), 403, 'domain-not-in-plan');
+    for (const route of routes)
+      expectProblem(await t.get(route, { key: t.keys.indicatorsOnly }), 403, 'domain-not-in-plan');
   });
 
   it('serves a key that has only signals:read', async () => {

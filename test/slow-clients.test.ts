@@ -20,7 +20,11 @@ describe('slow clients', () => {
 
   beforeAll(async () => {
     t = await startTestApp({
-      env: { HEADERS_TIMEOUT_MS: String(HEADERS_MS), REQUEST_TIMEOUT_MS: String(REQUEST_MS), KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS) },
+      env: {
+        HEADERS_TIMEOUT_MS: String(HEADERS_MS),
+        REQUEST_TIMEOUT_MS: String(REQUEST_MS),
+        KEEP_ALIVE_TIMEOUT_MS: String(KEEP_ALIVE_MS),
+      },
     });
     await t.app.http.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.http.server.address();
@@ -48,7 +52,10 @@ describe('slow clients', () => {
       socket.write(byte);
       await new Promise((resolve) => setTimeout(resolve, everyMs));
     }
-    const closedAfterMs = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000))]);
+    const closedAfterMs = await Promise.race([
+      closed,
+      new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000)),
+    ]);
     socket.destroy();
     return { closedAfterMs, received };
   }
@@ -85,7 +92,10 @@ describe('slow clients', () => {
       socket.write(byte);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    const closedAfterMs = await Promise.race([closed, new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000))]);
+    const closedAfterMs = await Promise.race([
+      closed,
+      new Promise<number>((resolve) => setTimeout(() => resolve(Infinity), 10_000)),
+    ]);
     socket.destroy();
     expect(received).toMatch(/^HTTP\/1\.1 408/);
     expect(closedAfterMs).toBeGreaterThanOrEqual(REQUEST_MS - 100);

@@ -5,7 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_SCHEMA } from '../src/store/postgres/migrate.js';
 import { POSTGRES_TYPES } from '../src/store/postgres/migrations.js';
-import { applyMigrations, FIRST_SHARED_VERSION, migrationsFor, type SharedMigration } from '../src/store/sql/migration.js';
+import {
+  applyMigrations,
+  FIRST_SHARED_VERSION,
+  migrationsFor,
+  type SharedMigration,
+} from '../src/store/sql/migration.js';
 import { SHARED_MIGRATIONS } from '../src/store/sql/migrations.js';
 import { Params } from '../src/store/sql/params.js';
 import type { SqlPort } from '../src/store/sql/port.js';
@@ -50,12 +55,10 @@ describe('the SQL port', () => {
   });
 
   it('binds flags and lists and reads them back through the dialect', async () => {
-    const [row] = await port.query('INSERT INTO notes (title, pinned, tags, weight) VALUES ($1, $2, $3, $4) RETURNING id', [
-      'first',
-      true,
-      ['a', 'b'],
-      1.5,
-    ]);
+    const [row] = await port.query(
+      'INSERT INTO notes (title, pinned, tags, weight) VALUES ($1, $2, $3, $4) RETURNING id',
+      ['first', true, ['a', 'b'], 1.5],
+    );
     expect(row.id).toBe(1);
     await port.run('INSERT INTO notes (title, tags) VALUES ($1, $2)', ['second', []]);
     const rows = await port.query('SELECT id, title, pinned, tags, weight, total FROM notes ORDER BY id');

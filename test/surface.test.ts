@@ -3,7 +3,8 @@
  * sees any change of it in the diff.
  *
  * - `operations/<name>.json`, one per operation: its REST path item as the OpenAPI document gives it (route,
- *   parameters, responses), and that of its REST-only file route if it has one (`download`), its MCP tool as `tools/list` gives it (name, title, description, inputSchema,
+ * parameters, responses), and that of its REST-only file route if it has one (`download`), its MCP tool as `tools/list`
+ * gives it (name, title, description, inputSchema,
  *   outputSchema, annotations) and its A2A skill as the agent card gives it, with the skill's input schema from
  *   the card's extension.
  * - `service.json`: everything else those three documents say (OpenAPI info, components, tags; the cards without
@@ -50,7 +51,13 @@ async function getJson(app: TestApp['app'], url: string, headers: Record<string,
   return JSON.parse(res.body);
 }
 
-async function mcpResult(app: TestApp['app'], url: string, key: string, method: string, params: Json = {}): Promise<Json> {
+async function mcpResult(
+  app: TestApp['app'],
+  url: string,
+  key: string,
+  method: string,
+  params: Json = {},
+): Promise<Json> {
   const res = await app.http.inject({
     method: 'POST',
     url,
@@ -126,11 +133,18 @@ function cardFromFrame(frame: Json, skills: Map<string, Json>, schemas: Map<stri
     i === 0
       ? {
           ...e,
-          params: { ...e.params, inputSchemas: Object.fromEntries(e.params.inputSchemas.map((id: string) => [id, schemas.get(id)])) },
+          params: {
+            ...e.params,
+            inputSchemas: Object.fromEntries(e.params.inputSchemas.map((id: string) => [id, schemas.get(id)])),
+          },
         }
       : e,
   );
-  return { ...frame, capabilities: { ...frame.capabilities, extensions }, skills: frame.skills.map((id: string) => skills.get(id)) };
+  return {
+    ...frame,
+    capabilities: { ...frame.capabilities, extensions },
+    skills: frame.skills.map((id: string) => skills.get(id)),
+  };
 }
 
 /** The operation a path item serves: every operation is one GET route. */
@@ -149,7 +163,9 @@ function split(s: Served): Map<string, Json> {
   const all = Object.entries(s.openapi.paths as Json);
   const paths = all.filter(([, item]) => downloadOf(item) === undefined);
   const downloads = new Map(
-    all.filter(([, item]) => downloadOf(item) !== undefined).map(([path, item]) => [downloadOf(item), { path, ...item }]),
+    all
+      .filter(([, item]) => downloadOf(item) !== undefined)
+      .map(([path, item]) => [downloadOf(item), { path, ...item }]),
   );
   const names = paths.map(([, item]) => operationOf(item));
   expect([...downloads.keys()].filter((name) => !names.includes(name as string))).toEqual([]);
@@ -257,7 +273,9 @@ function check(expected: Map<string, Json>, scope: (file: string) => boolean): v
     if (!present.includes(file)) continue;
     const committed = readFileSync(join(DIR, file), 'utf8');
     // Parsed, so that the diff vitest prints is by field; then as text, so that formatting is pinned too.
-    expect.soft(JSON.parse(committed), `${file} differs from the served surface: run \`npm run snapshots\``).toEqual(json);
+    expect
+      .soft(JSON.parse(committed), `${file} differs from the served surface: run \`npm run snapshots\``)
+      .toEqual(json);
     expect.soft(committed, `${file} is not as \`npm run snapshots\` writes it`).toBe(text(json));
   }
 }

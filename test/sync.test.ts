@@ -38,15 +38,23 @@ afterEach(async () => {
 function ineAnswer(url: URL): string {
   const year = url.searchParams.get('Dim1')?.replace(/^S7A/, '') ?? '';
   if (url.searchParams.get('varcd') !== '0008264' || !(year in INE_SAMPLE.Pref)) {
-    return JSON.stringify([{ IndicadorCod: url.searchParams.get('varcd'), Sucesso: { Falso: [{ Msg: 'Dados não disponíveis' }] } }]);
+    return JSON.stringify([
+      { IndicadorCod: url.searchParams.get('varcd'), Sucesso: { Falso: [{ Msg: 'Dados não disponíveis' }] } },
+    ]);
   }
   const { Pref, DataUltimoPref, DesagregacaoGeo, ...head } = INE_SAMPLE;
   return JSON.stringify([
-    { ...head, DataUltimoAtualizacao: DataUltimoPref, Dados: { [year]: Pref[year] }, Sucesso: { Verdadeiro: [{ Msg: 'OK' }] } },
+    {
+      ...head,
+      DataUltimoAtualizacao: DataUltimoPref,
+      Dados: { [year]: Pref[year] },
+      Sucesso: { Verdadeiro: [{ Msg: 'OK' }] },
+    },
   ]);
 }
 
-const client = (log?: (line: string) => void) => new PoliteClient({ pauseMs: 0, baseDelayMs: 1, retries: 3, sleep: async () => {}, log });
+const client = (log?: (line: string) => void) =>
+  new PoliteClient({ pauseMs: 0, baseDelayMs: 1, retries: 3, sleep: async () => {}, log });
 
 async function demoStore(): Promise<Store> {
   const { store } = copyDemoStore();
@@ -90,7 +98,9 @@ describe('sync ine', () => {
     for (const path of server.requests)
       expect(path).toMatch(/^\/ine\/json_indicador\/pindica\.jsp\?op=2&varcd=0008264&Dim1=S7A\d{4}&lang=PT$/);
     expect(await store.countObservations('birth_rate')).toBe(308 * YEARS.length);
-    expect((await store.listIndicators()).find((i) => i.key === 'birth_rate')?.source).toMatch(/^INE 0008264 — Taxa bruta de natalidade/);
+    expect((await store.listIndicators()).find((i) => i.key === 'birth_rate')?.source).toMatch(
+      /^INE 0008264 — Taxa bruta de natalidade/,
+    );
     expect(lines.join('\n')).toMatch(
       /INE birth_rate \(0008264\) 2011…2023: 12 of 13 periods imported \(\d+ points inserted, \d+ updated, 0 unchanged\), 1 not published/,
     );
@@ -99,10 +109,17 @@ describe('sync ine', () => {
 
   it('leaves a period it could not fetch whole unwritten, and the next run goes on from the last period stored', async () => {
     server = await startReplayServer(
-      (url): Reply => (url.searchParams.get('Dim1') === 'S7A2016' ? { drop: true, body: ineAnswer(url) } : { body: ineAnswer(url) }),
+      (url): Reply =>
+        url.searchParams.get('Dim1') === 'S7A2016' ? { drop: true, body: ineAnswer(url) } : { body: ineAnswer(url) },
     );
     const store = await demoStore();
-    const first = await syncIne(store, { client: client(), baseUrl: server.url, indicators: ['birth_rate'], since: YEARS[0], now: NOW });
+    const first = await syncIne(store, {
+      client: client(),
+      baseUrl: server.url,
+      indicators: ['birth_rate'],
+      since: YEARS[0],
+      now: NOW,
+    });
     expect(first.ok).toBe(false);
     expect(first.indicators[0].status).toBe('failed');
     expect(first.indicators[0].error).toMatch(/S7A2016.*after 4 attempts/);
@@ -111,7 +128,12 @@ describe('sync ine', () => {
     await server.close();
 
     server = await startReplayServer((url): Reply => ({ body: ineAnswer(url) }));
-    const second = await syncIne(store, { client: client(), baseUrl: server.url, indicators: ['birth_rate'], now: NOW });
+    const second = await syncIne(store, {
+      client: client(),
+      baseUrl: server.url,
+      indicators: ['birth_rate'],
+      now: NOW,
+    });
     expect(second.ok).toBe(true);
     expect(server.requests.map((r) => new URL(r, 'http://x').searchParams.get('Dim1'))).toEqual(
       ['2015', '2016', '2017', '2018', '2019', '2020', '2021', '2022', '2023'].map((y) => `S7A${y}`),
@@ -123,9 +145,9 @@ describe('sync ine', () => {
   it('refuses an indicator the catalogue has no INE code for, naming those that have one', async () => {
     server = await startReplayServer((url): Reply => ({ body: ineAnswer(url) }));
     const store = await demoStore();
-    await expect(syncIne(store, { client: client(), baseUrl: server.url, indicators: ['imi_rate'], now: NOW })).rejects.toThrow(
-      /"imi_rate" has no INE code.*birth_rate/,
-    );
+    await expect(
+      syncIne(store, { client: client(), baseUrl: server.url, indicators: ['imi_rate'], now: NOW }),
+    ).rejects.toThrow(/"imi_rate" has no INE code.*birth_rate/);
     expect(server.requests).toEqual([]);
   });
 });
@@ -134,8 +156,15 @@ describe('the INE catalogue codes and the import guards', () => {
   const mappings = readIneMappings();
 
   it('gives the high- and medium-confidence codes, each with its evidence, and none for the rest', () => {
-    expect(mappings.get('birth_rate')).toMatchObject({ ine_varcd: '0008264', ine_confidence: 'high', ine_dimensions: {} });
-    expect(mappings.get('population')).toMatchObject({ ine_varcd: '0012917', ine_dimensions: { dim_3: 'T', dim_4: 'T' } });
+    expect(mappings.get('birth_rate')).toMatchObject({
+      ine_varcd: '0008264',
+      ine_confidence: 'high',
+      ine_dimensions: {},
+    });
+    expect(mappings.get('population')).toMatchObject({
+      ine_varcd: '0012917',
+      ine_dimensions: { dim_3: 'T', dim_4: 'T' },
+    });
     expect(mappings.get('burnt_area')?.ine_varcd).toBeNull(); // a low-confidence code is left out
     for (const [key, m] of mappings) {
       if (m.ine_varcd === null) continue;
@@ -148,10 +177,15 @@ describe('the INE catalogue codes and the import guards', () => {
     const store = await demoStore();
     const file = FIXTURE('ine-indicator-sample.json').toString('utf8');
     const before = await store.countObservations('population');
-    const byCode = importIne(store, file, { indicator: 'population', catalogueCode: mappings.get('population')?.ine_varcd });
+    const byCode = importIne(store, file, {
+      indicator: 'population',
+      catalogueCode: mappings.get('population')?.ine_varcd,
+    });
     await expect(byCode).rejects.toThrow(AdminError);
     await expect(byCode).rejects.toThrow(/INE indicator 0008264.*"population" is INE 0012917/);
-    await expect(importIne(store, file, { indicator: 'population' })).rejects.toThrow(/unit \(‰, INE 0008264\) contradicts "population"/);
+    await expect(importIne(store, file, { indicator: 'population' })).rejects.toThrow(
+      /unit \(‰, INE 0008264\) contradicts "population"/,
+    );
     expect(await store.countObservations('population')).toBe(before);
     expect((await store.listIndicators()).find((i) => i.key === 'population')?.source).toMatch(/demo/);
     const forced = await importIne(store, file, { indicator: 'population', force: true });
@@ -203,8 +237,10 @@ describe('sync base', () => {
   it("imports the year's contracts file from its ZIP through a dropped connection, and a second run changes nothing", async () => {
     let drops = 0;
     server = await startReplayServer((url): Reply => {
-      if (url.pathname.startsWith('/api/1/datasets/')) return { body: datasetAnswer(server?.url ?? '', url.pathname.split('/')[4]) };
-      if (url.pathname === '/files/contratos2024.zip') return drops++ === 0 ? { drop: true, body: CONTRACTS_ZIP } : { body: CONTRACTS_ZIP };
+      if (url.pathname.startsWith('/api/1/datasets/'))
+        return { body: datasetAnswer(server?.url ?? '', url.pathname.split('/')[4]) };
+      if (url.pathname === '/files/contratos2024.zip')
+        return drops++ === 0 ? { drop: true, body: CONTRACTS_ZIP } : { body: CONTRACTS_ZIP };
       return { status: 404 };
     });
     const store = await freshStore();
@@ -220,22 +256,36 @@ describe('sync base', () => {
     expect(report.files).toHaveLength(1);
     expect(report.files[0]).toMatchObject({ dataset: 'contracts', year: 2024, status: 'imported', rows_read: 50 });
     expect(report.files[0].inserted).toBe(report.files[0].accepted);
-    expect(server.requests.filter((r) => r.startsWith('/files/'))).toEqual(['/files/contratos2024.zip', '/files/contratos2024.zip']);
+    expect(server.requests.filter((r) => r.startsWith('/files/'))).toEqual([
+      '/files/contratos2024.zip',
+      '/files/contratos2024.zip',
+    ]);
     expect(lines.join('\n')).toMatch(/BASE contracts 2024 \(0\.\d MB\): 50 rows, \d+ accepted/);
     const stored = (await store.listContracts({}, { limit: 1000 })).length;
     expect(stored).toBe(report.files[0].accepted);
 
-    const again = await syncBase(store, { client: client(), baseUrl: `${server.url}/api/1/datasets`, since: '2024', now: NOW });
+    const again = await syncBase(store, {
+      client: client(),
+      baseUrl: `${server.url}/api/1/datasets`,
+      since: '2024',
+      now: NOW,
+    });
     expect(again.files[0]).toMatchObject({ inserted: 0, updated: 0, unchanged: report.files[0].accepted });
   });
 
   it('writes nothing of a file whose connection drops every time', async () => {
     server = await startReplayServer((url): Reply => {
-      if (url.pathname.startsWith('/api/1/datasets/')) return { body: datasetAnswer(server?.url ?? '', url.pathname.split('/')[4]) };
+      if (url.pathname.startsWith('/api/1/datasets/'))
+        return { body: datasetAnswer(server?.url ?? '', url.pathname.split('/')[4]) };
       return { drop: true, body: CONTRACTS_ZIP };
     });
     const store = await freshStore();
-    const report = await syncBase(store, { client: client(), baseUrl: `${server.url}/api/1/datasets`, since: '2024', now: NOW });
+    const report = await syncBase(store, {
+      client: client(),
+      baseUrl: `${server.url}/api/1/datasets`,
+      since: '2024',
+      now: NOW,
+    });
     expect(report.ok).toBe(false);
     expect(report.files[0]).toMatchObject({ dataset: 'contracts', year: 2024, status: 'failed' });
     expect(await store.listContracts({}, { limit: 10 })).toEqual([]);
@@ -262,7 +312,11 @@ describe('a host that cannot be resolved or reached', () => {
     expect(keys.length).toBeGreaterThan(2);
     const lines: string[] = [];
     const started = Date.now();
-    const report = await syncIne(store, { client: new PoliteClient({ log: (l) => lines.push(l) }), baseUrl: NOWHERE, now: NOW });
+    const report = await syncIne(store, {
+      client: new PoliteClient({ log: (l) => lines.push(l) }),
+      baseUrl: NOWHERE,
+      now: NOW,
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(report.ok).toBe(false);
     expect(report.requests).toBe(1);
@@ -279,20 +333,27 @@ describe('a host that cannot be resolved or reached', () => {
     const port = await unusedPort();
     const store = await freshStore();
     const started = Date.now();
-    const report = await syncBase(store, { client: new PoliteClient(), baseUrl: `http://127.0.0.1:${port}/api/1/datasets`, now: NOW });
+    const report = await syncBase(store, {
+      client: new PoliteClient(),
+      baseUrl: `http://127.0.0.1:${port}/api/1/datasets`,
+      now: NOW,
+    });
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(report.ok).toBe(false);
     expect(report.requests).toBe(1);
     expect(report.files).toHaveLength(1);
     expect(report.stopped).toMatch(
-      new RegExp(`cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused.*ECONNREFUSED 127\\.0\\.0\\.1:${port}`),
+      new RegExp(
+        `cannot reach 127\\.0\\.0\\.1:${port}: the connection was refused.*ECONNREFUSED 127\\.0\\.0\\.1:${port}`,
+      ),
     );
     expect(report.not_tried).toEqual(['announcements', 'amendments']);
   }, 20_000);
 
   it('still retries a server that answers "later" or drops the connection, and fails at once on a refusal', async () => {
     server = await startReplayServer(
-      (_url, n): Reply => (n === 1 ? { status: 503 } : n === 2 ? { drop: true, body: 'x'.repeat(100) } : { status: 404 }),
+      (_url, n): Reply =>
+        n === 1 ? { status: 503 } : n === 2 ? { drop: true, body: 'x'.repeat(100) } : { status: 404 },
     );
     const fetching = client().get(`${server.url}/file`);
     await expect(fetching).rejects.toThrow(/HTTP 404/);

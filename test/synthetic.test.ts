@@ -12,7 +12,8 @@ import { importBaseContracts } from '../src/ingest/base/import-base.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SAMPLE_TEXT = readFileSync(new URL('fixtures/base-contracts-sample.json', import.meta.url), 'utf8');
-const SAMPLE: { idcontrato: string; precoContratual: number; adjudicante: string[]; adjudicatarios: string[] }[] = JSON.parse(SAMPLE_TEXT);
+const SAMPLE: { idcontrato: string; precoContratual: number; adjudicante: string[]; adjudicatarios: string[] }[] =
+  JSON.parse(SAMPLE_TEXT);
 
 let t: TestApp;
 /** The demo account's key: its alert rules matched the demo data. */
@@ -20,7 +21,11 @@ let demoKey: string;
 
 beforeAll(async () => {
   const { store, dbPath } = copyDemoStore();
-  await importBaseContracts(store, SAMPLE_TEXT, { format: 'json', fileName: 'sample.json', now: new Date().toISOString() });
+  await importBaseContracts(store, SAMPLE_TEXT, {
+    format: 'json',
+    fileName: 'sample.json',
+    now: new Date().toISOString(),
+  });
   await store.refreshProcurementRollups();
   await runDetection(store, { now: new Date() });
   t = await startTestApp({ store, dbPath });
@@ -72,7 +77,9 @@ describe('procurement: real and demo apart', () => {
     expect(all.totals.count).toBeGreaterThan(50);
     expect(all.synthetic).toBe(true);
     // Vila Nova da Barquinha (1420): the one real contract of the sample, apart from the demo ones.
-    const barquinha = (await t.get('/v1/procurement/aggregate?source=base&executed_in=1420&from=2024-01-01&to=2024-12-31')).json;
+    const barquinha = (
+      await t.get('/v1/procurement/aggregate?source=base&executed_in=1420&from=2024-01-01&to=2024-12-31')
+    ).json;
     expect(barquinha.totals).toEqual({ count: 1, total_eur: 121_896 });
   });
 
@@ -109,7 +116,9 @@ describe('indicators, signals and cases', () => {
     expect((await items('/v1/indicators/population/snapshot?limit=10')).every((r) => r.synthetic === true)).toBe(true);
     expect((await t.get('/v1/indicators/population/stats')).json.synthetic).toBe(true);
     expect((await t.get('/v1/indicators/population/medians')).json.every((p: any) => p.synthetic === true)).toBe(true);
-    expect((await t.get('/v1/municipalities/lisboa/indicators')).json.every((v: any) => v.synthetic === true)).toBe(true);
+    expect((await t.get('/v1/municipalities/lisboa/indicators')).json.every((v: any) => v.synthetic === true)).toBe(
+      true,
+    );
     expect((await items('/v1/indicators')).every((i) => i.synthetic === true)).toBe(true);
   });
 
@@ -124,7 +133,9 @@ describe('indicators, signals and cases', () => {
     const detail = (await t.get(`/v1/signals/${demo[0].id}`)).json;
     expect(detail.synthetic).toBe(true);
     const cases = await items('/v1/signal-cases?limit=50');
-    expect(cases.filter((c) => c.synthetic).every((c) => c.title_pt === null || c.title_pt.startsWith('[demo] '))).toBe(true);
+    expect(cases.filter((c) => c.synthetic).every((c) => c.title_pt === null || c.title_pt.startsWith('[demo] '))).toBe(
+      true,
+    );
   });
 
   it('alert matches say synthetic', async () => {

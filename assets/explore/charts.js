@@ -7,7 +7,17 @@ import { h } from './common.js';
 import { periodOf } from './periods.js';
 
 /** Okabe–Ito: distinguishable by the common colour-vision deficiencies. */
-export const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000', '#999999'];
+export const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#000000',
+  '#999999',
+];
 
 function frame(width, height, label) {
   return d3.create('svg').attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img').attr('aria-label', label);
@@ -67,7 +77,11 @@ export function lineChart({ series, label, format, width = 640, height = 280 }) 
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height - margin.bottom})`)
     .call(period.axis(d3.axisBottom(x), x, Math.max(2, Math.floor(width / 70))).tickSizeOuter(0));
-  svg.append('g').attr('class', 'axis').attr('transform', `translate(${margin.left},0)`).call(d3.axisLeft(y).ticks(5).tickFormat(format));
+  svg
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(${margin.left},0)`)
+    .call(d3.axisLeft(y).ticks(5).tickFormat(format));
   const line = d3
     .line()
     .defined((p) => p.value !== null && p.value !== undefined)
@@ -177,11 +191,17 @@ export function stackedBars({ rows, names, label, format, width = 640, height = 
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height - margin.bottom})`)
     .call(d3.axisBottom(x).tickSizeOuter(0));
-  svg.append('g').attr('class', 'axis').attr('transform', `translate(${margin.left},0)`).call(d3.axisLeft(y).ticks(5).tickFormat(format));
+  svg
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(${margin.left},0)`)
+    .call(d3.axisLeft(y).ticks(5).tickFormat(format));
   return h('div', { class: 'chart' }, svg.node(), key(names.map((n) => ({ label: n, color: colors.get(n) }))));
 }
 
-/** Ranked horizontal bars: `rows` = [{label, value, href?}], longest first; labels above their bars (narrow screens). */
+/**
+ * Ranked horizontal bars: `rows` = [{label, value, href?}], longest first; labels above their bars (narrow screens).
+ */
 export function horizontalBars({ rows, label, format, width = 640, color = '#0072B2' }) {
   const band = 34;
   /** Characters of a label that fit the width (about 6.6 px each at 12 px); the table has them whole. */
@@ -285,7 +305,12 @@ export function timeline({ events, lanes, label, width = 640, laneNames = (l) =>
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height - margin.bottom})`)
     .call(monthAxis(x, Math.max(2, Math.floor(width / 80))));
-  return h('div', { class: 'chart' }, svg.node(), h('p', { class: 'chart-note' }, `Signals per month; the tallest bar is ${most}.`));
+  return h(
+    'div',
+    { class: 'chart' },
+    svg.node(),
+    h('p', { class: 'chart-note' }, `Signals per month; the tallest bar is ${most}.`),
+  );
 }
 
 /**
@@ -302,7 +327,10 @@ function monthAxis(x, most) {
   const [ticks, unit] = steps
     .map(([step, unit]) => [x.ticks(step).filter((t) => x(t) < end - 1), unit])
     .find(([t]) => t.length <= most) ?? [[], d3.utcYear];
-  const label = unit === d3.utcYear ? d3.utcFormat('%Y') : (t, i) => d3.utcFormat(i === 0 || t.getUTCMonth() === 0 ? '%b %Y' : '%b')(t);
+  const label =
+    unit === d3.utcYear
+      ? d3.utcFormat('%Y')
+      : (t, i) => d3.utcFormat(i === 0 || t.getUTCMonth() === 0 ? '%b %Y' : '%b')(t);
   return (g) => {
     g.call(d3.axisBottom(x).tickValues(ticks).tickFormat(label).tickSizeOuter(0));
     g.selectAll('.tick text').attr('x', (t) => centre(t, unit) - x(t));

@@ -79,7 +79,10 @@ export class ApiProblem extends Error {
 export async function get(req) {
   const response = await fetch(req.jsonUrl, { headers: { accept: 'application/json' }, credentials: 'same-origin' });
   // A session that ended sends the request to the sign-in page (303): go there, and come back after.
-  if (response.status === 401 || (response.redirected && new URL(response.url).pathname.startsWith('/console/sign-in'))) {
+  if (
+    response.status === 401 ||
+    (response.redirected && new URL(response.url).pathname.startsWith('/console/sign-in'))
+  ) {
     location.assign(`/console/sign-in?next=${encodeURIComponent(location.pathname + location.search)}`);
     throw new ApiProblem(401, { title: 'Signed out' });
   }
@@ -175,7 +178,12 @@ export function yearOf(date) {
  * alternative) and the "data" links naming the exact API requests behind it.
  */
 export function figure({ id, title, subtitle, synthetic, requests, body, table, notes = [], attribution = [] }) {
-  const caption = h('figcaption', {}, h('h2', { id: `${id}-title` }, title), subtitle ? h('p', { class: 'subtitle' }, subtitle) : null);
+  const caption = h(
+    'figcaption',
+    {},
+    h('h2', { id: `${id}-title` }, title),
+    subtitle ? h('p', { class: 'subtitle' }, subtitle) : null,
+  );
   const badge = synthetic ? syntheticBadge() : null;
   return h(
     'figure',
@@ -197,7 +205,12 @@ export function figure({ id, title, subtitle, synthetic, requests, body, table, 
 }
 
 export function syntheticBadge() {
-  return h('p', { class: 'synthetic', role: 'note' }, h('strong', {}, 'Synthetic data'), ' — generated demo figures, not real statistics.');
+  return h(
+    'p',
+    { class: 'synthetic', role: 'note' },
+    h('strong', {}, 'Synthetic data'),
+    ' — generated demo figures, not real statistics.',
+  );
 }
 
 /** The "data" disclosure: each request as the API URL (to copy), opened here as JSON and as CSV. */
@@ -216,7 +229,15 @@ export function dataLinks(requests) {
             ' · ',
             h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV'),
           )
-        : h('li', { class: 'explorer-only' }, h('code', { class: 'explorer-url' }, `GET ${req.jsonUrl}`), ' ', json, ' — ', req.about),
+        : h(
+            'li',
+            { class: 'explorer-only' },
+            h('code', { class: 'explorer-url' }, `GET ${req.jsonUrl}`),
+            ' ',
+            json,
+            ' — ',
+            req.about,
+          ),
     );
   }
   return h(
@@ -248,14 +269,22 @@ export function table(columns, rows, caption, { stack = false, tall = false } = 
         // A row whose thing has no address (a contract without a municipality) shows its text, not a broken link.
         const href = c.href?.(row);
         const content = href ? h('a', { href }, text) : text;
-        return i === 0 ? h('th', { scope: 'row' }, content) : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
+        return i === 0
+          ? h('th', { scope: 'row' }, content)
+          : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
       }),
     ),
   );
   return h(
     'div',
     { class: tall ? 'scroll tall' : 'scroll' },
-    h('table', { class: stack ? 'stack' : null }, caption ? h('caption', {}, caption) : null, h('thead', {}, head), h('tbody', {}, body)),
+    h(
+      'table',
+      { class: stack ? 'stack' : null },
+      caption ? h('caption', {}, caption) : null,
+      h('thead', {}, head),
+      h('tbody', {}, body),
+    ),
   );
 }
 
@@ -278,7 +307,13 @@ export function municipalityLink(code) {
 
 export function showError(container, error) {
   clear(container).append(
-    h('div', { class: 'error', role: 'alert' }, h('strong', {}, error.problem?.title ?? 'Something went wrong'), ' ', error.message),
+    h(
+      'div',
+      { class: 'error', role: 'alert' },
+      h('strong', {}, error.problem?.title ?? 'Something went wrong'),
+      ' ',
+      error.message,
+    ),
   );
 }
 
@@ -298,7 +333,12 @@ export function isSynthetic(item) {
 export function syntheticOf(...answers) {
   let said;
   for (const answer of answers) {
-    const parts = [answer, ...(Array.isArray(answer) ? answer : []), ...(answer?.items ?? []), ...(answer?.groups ?? [])];
+    const parts = [
+      answer,
+      ...(Array.isArray(answer) ? answer : []),
+      ...(answer?.items ?? []),
+      ...(answer?.groups ?? []),
+    ];
     for (const part of parts) {
       if (typeof part?.synthetic === 'boolean') said = (said ?? false) || part.synthetic;
     }
@@ -316,7 +356,8 @@ export async function datasetSynthetic() {
 }
 
 // Where each thing a picture names is shown on its own: null when the row does not name one (never `…/null`).
-const hrefOf = (path) => (id) => (id === null || id === undefined || id === '' ? null : `${path}/${encodeURIComponent(id)}`);
+const hrefOf = (path) => (id) =>
+  id === null || id === undefined || id === '' ? null : `${path}/${encodeURIComponent(id)}`;
 export const municipalityHref = hrefOf('/explore/municipalities');
 export const contractHref = hrefOf('/explore/contracts');
 export const entityHref = hrefOf('/explore/entities');

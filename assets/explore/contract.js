@@ -59,7 +59,10 @@ async function start() {
             ['Awarded', c.awarded_on],
             ['Signed', c.signed_on],
             ['Published', c.published_on],
-            ['Execution', c.execution_days === null || c.execution_days === undefined ? null : `${c.execution_days} days`],
+            [
+              'Execution',
+              c.execution_days === null || c.execution_days === undefined ? null : `${c.execution_days} days`,
+            ],
             ['Closed', c.closed_on],
             ['Description', c.description !== c.object ? c.description : null],
             ['Published record', c.link ? h('a', { href: c.link, rel: 'noopener' }, c.link) : null],
@@ -84,7 +87,8 @@ async function start() {
               body: table(
                 Object.keys(c.amendments[0]).map((key) => ({
                   label: key.replaceAll('_', ' '),
-                  value: (a) => (typeof a[key] === 'number' && key.endsWith('_eur') ? formatEuros(a[key]) : String(a[key] ?? '—')),
+                  value: (a) =>
+                    typeof a[key] === 'number' && key.endsWith('_eur') ? formatEuros(a[key]) : String(a[key] ?? '—'),
                 })),
                 c.amendments,
                 undefined,

@@ -53,7 +53,10 @@ async function start() {
           body: facts([
             ['Municipality', e.municipality ? municipalityLink(e.municipality) : null],
             ['As buyer', `${formatNumber(e.contracts_as_buyer, 0)} contracts, ${formatEuros(e.total_as_buyer_eur)}`],
-            ['As supplier', `${formatNumber(e.contracts_as_supplier, 0)} contracts, ${formatEuros(e.total_as_supplier_eur)}`],
+            [
+              'As supplier',
+              `${formatNumber(e.contracts_as_supplier, 0)} contracts, ${formatEuros(e.total_as_supplier_eur)}`,
+            ],
           ]),
         }),
         years.length

@@ -70,7 +70,12 @@ export function projected(topology) {
     const path = d3.geoPath(projection).digits(1);
     return {
       region,
-      shapes: own.map((f) => ({ code: f.properties.dico, name: f.properties.name, d: path(f), centroid: path.centroid(f) })),
+      shapes: own.map((f) => ({
+        code: f.properties.dico,
+        name: f.properties.name,
+        d: path(f),
+        centroid: path.centroid(f),
+      })),
     };
   });
   return geometry;
@@ -98,8 +103,16 @@ function patterns(svg) {
     s('rect', { width: 6, height: 6, fill: '#f2f2f2' }),
     s('line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: '#9a9a9a', 'stroke-width': 1.5 }),
   );
-  const stale = s('pattern', { id: 'hatch-stale', width: 5, height: 5, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(-45)' });
-  stale.append(s('line', { x1: 0, y1: 0, x2: 0, y2: 5, stroke: '#ffffff', 'stroke-width': 1.6, 'stroke-opacity': 0.85 }));
+  const stale = s('pattern', {
+    id: 'hatch-stale',
+    width: 5,
+    height: 5,
+    patternUnits: 'userSpaceOnUse',
+    patternTransform: 'rotate(-45)',
+  });
+  stale.append(
+    s('line', { x1: 0, y1: 0, x2: 0, y2: 5, stroke: '#ffffff', 'stroke-width': 1.6, 'stroke-opacity': 0.85 }),
+  );
   defs.append(missing, stale);
   svg.append(defs);
 }
@@ -109,7 +122,13 @@ function patterns(svg) {
  * `open(code)` on click or Enter.
  */
 export function choropleth(topology, { label, style, describe, open }) {
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, class: 'map', role: 'application', 'aria-label': label, tabindex: 0 });
+  const svg = s('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'map',
+    role: 'application',
+    'aria-label': label,
+    tabindex: 0,
+  });
   const title = s('title');
   title.textContent = label;
   svg.append(title);
@@ -125,16 +144,24 @@ export function choropleth(topology, { label, style, describe, open }) {
     const group = s('g', { class: `region ${region.name === 'mainland' ? 'mainland' : 'inset'}` });
     if (region.name !== 'mainland') {
       const [[x0, y0], [x1, y1]] = region.extent;
-      group.append(s('rect', { x: x0 - 8, y: y0 - 22, width: x1 - x0 + 16, height: y1 - y0 + 30, class: 'inset-box', rx: 3 }));
+      group.append(
+        s('rect', { x: x0 - 8, y: y0 - 22, width: x1 - x0 + 16, height: y1 - y0 + 30, class: 'inset-box', rx: 3 }),
+      );
       const caption = s('text', { x: x0 - 3, y: y0 - 9, class: 'inset-label' });
       caption.textContent = region.name;
       group.append(caption);
     }
     for (const { code, name, d, centroid } of own) {
       const look = style(code);
-      const shape = s('path', { d, class: 'm', 'data-code': code, fill: look.missing ? 'url(#hatch-missing)' : look.fill });
+      const shape = s('path', {
+        d,
+        class: 'm',
+        'data-code': code,
+        fill: look.missing ? 'url(#hatch-missing)' : look.fill,
+      });
       group.append(shape);
-      if (look.stale && !look.missing) group.append(s('path', { d, class: 'stale', fill: 'url(#hatch-stale)', 'pointer-events': 'none' }));
+      if (look.stale && !look.missing)
+        group.append(s('path', { d, class: 'stale', fill: 'url(#hatch-stale)', 'pointer-events': 'none' }));
       paths.set(code, shape);
       centroids.set(code, centroid);
       nameOf.set(code, name);
@@ -150,7 +177,9 @@ export function choropleth(topology, { label, style, describe, open }) {
     // The outline is a copy drawn over every shape (its neighbours would hide part of it), not hit by the pointer.
     outline.setAttribute('d', paths.get(code).getAttribute('d'));
     outline.removeAttribute('visibility');
-    tip.replaceChildren(...describe(code, nameOf.get(code)).map((line, i) => (i === 0 ? h('strong', {}, line) : h('div', {}, line))));
+    tip.replaceChildren(
+      ...describe(code, nameOf.get(code)).map((line, i) => (i === 0 ? h('strong', {}, line) : h('div', {}, line))),
+    );
     tip.hidden = false;
     const box = wrapper.getBoundingClientRect();
     const [x, y] = point ?? svgToScreen(svg, centroids.get(code), box);
@@ -249,7 +278,12 @@ export function neighbourMap(topology, code, { open, label }) {
   }
   for (const feature of own) {
     const [x, y] = path.centroid(feature);
-    const text = s('text', { x, y, class: feature.properties.dico === code ? 'place self' : 'place', 'text-anchor': 'middle' });
+    const text = s('text', {
+      x,
+      y,
+      class: feature.properties.dico === code ? 'place self' : 'place',
+      'text-anchor': 'middle',
+    });
     text.textContent = feature.properties.name;
     svg.append(text);
   }

@@ -76,7 +76,13 @@ function buildControls() {
         items
           .slice()
           .sort((a, b) => a.name.localeCompare(b.name))
-          .map((i) => h('option', { value: i.key, 'data-search': `${i.key} ${i.name} ${i.name_pt} ${i.category}`.toLowerCase() }, i.name)),
+          .map((i) =>
+            h(
+              'option',
+              { value: i.key, 'data-search': `${i.key} ${i.name} ${i.name_pt} ${i.category}`.toLowerCase() },
+              i.name,
+            ),
+          ),
       ),
     ),
   );
@@ -168,7 +174,10 @@ async function draw(topology) {
   try {
     const snapshotParams = { limit: config.snapshotLimit ?? 200, ...(state.date ? { date: state.date } : {}) };
     const statsReq = request(`/v1/indicators/${indicator.key}/stats`);
-    const [snapshot, stats] = await Promise.all([getPages(`/v1/indicators/${indicator.key}/snapshot`, snapshotParams), get(statsReq)]);
+    const [snapshot, stats] = await Promise.all([
+      getPages(`/v1/indicators/${indicator.key}/snapshot`, snapshotParams),
+      get(statsReq),
+    ]);
     if (mine !== drawing) return;
     const started = performance.now();
     const picture = render(topology, indicator, snapshot, stats, statsReq);
@@ -207,7 +216,8 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   const synthetic = syntheticOf(rows) ?? isSynthetic(indicator);
   const missing = rows.filter((r) => r.value === null || r.value === undefined).length;
   const stale = rows.filter((r) => r.is_stale).length;
-  // What `is_stale` was judged against: the snapshot's own latest date — on a past date's map, that date's, not today's.
+  // What `is_stale` was judged against: the snapshot's own latest date — on a past date's map, that date's, not
+  // today's.
   const asOf = d3.max(rows, (r) => r.reference_date) ?? stats.as_of;
 
   const map = choropleth(topology, {
@@ -245,7 +255,9 @@ function render(topology, indicator, snapshot, stats, statsReq) {
     indicator.source ? `Source: ${indicator.source}.` : null,
   ].filter(Boolean);
 
-  const tableRows = rows.slice().sort((a, b) => (rank.get(a.municipality) ?? 9999) - (rank.get(b.municipality) ?? 9999));
+  const tableRows = rows
+    .slice()
+    .sort((a, b) => (rank.get(a.municipality) ?? 9999) - (rank.get(b.municipality) ?? 9999));
   const body = h(
     'div',
     { class: 'map-and-legend' },
@@ -267,7 +279,10 @@ function render(topology, indicator, snapshot, stats, statsReq) {
         { label: 'Value', value: (r) => formatValue(r.value, indicator), numeric: true },
         { label: 'Rank', value: (r) => rank.get(r.municipality) ?? '—', numeric: true },
         { label: 'Percentile', value: (r) => formatNumber(r.percentile, 1), numeric: true },
-        { label: 'Status', value: (r) => (r.value === null || r.value === undefined ? 'no data' : r.is_stale ? 'stale' : 'current') },
+        {
+          label: 'Status',
+          value: (r) => (r.value === null || r.value === undefined ? 'no data' : r.is_stale ? 'stale' : 'current'),
+        },
       ],
       tableRows,
       `${indicator.name}, ${state.date ? `as of ${state.date}` : 'latest'}: the 308 municipalities by rank`,

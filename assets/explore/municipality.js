@@ -71,7 +71,11 @@ async function start() {
   clear(root).append(...Object.values(parts));
   try {
     const catalogue = (await getPages('/v1/indicators', { limit: 200 })).items;
-    const tasks = [keyFigures(parts.figures, catalogue), seriesChart(parts.series, catalogue), neighbours(parts.neighbours)];
+    const tasks = [
+      keyFigures(parts.figures, catalogue),
+      seriesChart(parts.series, catalogue),
+      neighbours(parts.neighbours),
+    ];
     if (config.domains.includes('procurement')) tasks.push(procurement(parts.procurement));
     if (config.domains.includes('signals')) tasks.push(signals(parts.signals));
     await Promise.all(tasks);
@@ -88,7 +92,9 @@ async function keyFigures(section, catalogue) {
   const latest = await get(latestReq);
   const byKey = new Map(catalogue.map((i) => [i.key, i]));
   const keys = KEY_FIGURES.filter((k) => byKey.has(k));
-  const seriesReqs = keys.map((k) => request(`/v1/indicators/${k}/series`, { municipality: municipality.code, limit: 200 }));
+  const seriesReqs = keys.map((k) =>
+    request(`/v1/indicators/${k}/series`, { municipality: municipality.code, limit: 200 }),
+  );
   const series = await Promise.all(seriesReqs.map((r) => get(r).then((page) => page.items)));
   const cards = keys.map((k, i) => {
     const indicator = byKey.get(k);
@@ -130,10 +136,14 @@ async function keyFigures(section, catalogue) {
 }
 
 function trend(indicator, previous, last) {
-  if (!previous || !last || previous.value === null || last.value === null) return h('p', { class: 'trend flat' }, 'no earlier value');
+  if (!previous || !last || previous.value === null || last.value === null)
+    return h('p', { class: 'trend flat' }, 'no earlier value');
   const change = last.value - previous.value;
   const relative = previous.value !== 0 ? (change / Math.abs(previous.value)) * 100 : null;
-  const better = indicator.direction === 'neutral' || change === 0 ? null : change > 0 === (indicator.direction === 'higher_is_better');
+  const better =
+    indicator.direction === 'neutral' || change === 0
+      ? null
+      : change > 0 === (indicator.direction === 'higher_is_better');
   const arrow = change > 0 ? '▲' : change < 0 ? '▼' : '■';
   const words = `${arrow} ${change > 0 ? '+' : ''}${formatNumber(relative ?? change, 1)}${relative === null ? '' : ' %'} since ${previous.reference_date.slice(0, 4)}`;
   return h(
@@ -176,7 +186,10 @@ async function seriesChart(section, catalogue) {
 
   async function draw() {
     const indicator = catalogue.find((i) => i.key === select.value);
-    const seriesReq = request(`/v1/indicators/${indicator.key}/series`, { municipality: municipality.code, limit: 200 });
+    const seriesReq = request(`/v1/indicators/${indicator.key}/series`, {
+      municipality: municipality.code,
+      limit: 200,
+    });
     const mediansReq = config.mediansOperation
       ? request(`/v1/indicators/${indicator.key}/medians`, { district: municipality.district })
       : null;
@@ -189,10 +202,23 @@ async function seriesChart(section, catalogue) {
       const lines = [
         { label: municipality.name, color: PALETTE[0], points, width: 2.6, dots: true, className: 'own' },
         mediansReq
-          ? { label: `${municipality.district} median`, color: PALETTE[1], dashed: true, points: district, className: 'district' }
+          ? {
+              label: `${municipality.district} median`,
+              color: PALETTE[1],
+              dashed: true,
+              points: district,
+              className: 'district',
+            }
           : null,
         mediansReq
-          ? { label: 'national median', color: PALETTE[7], dashed: true, width: 1.4, points: national, className: 'national' }
+          ? {
+              label: 'national median',
+              color: PALETTE[7],
+              dashed: true,
+              width: 1.4,
+              points: national,
+              className: 'national',
+            }
           : null,
       ].filter(Boolean);
       const byDate = new Map(medians.map((m) => [m.reference_date, m]));
@@ -223,7 +249,11 @@ async function seriesChart(section, catalogue) {
                 value: (p) => format(byDate.get(p.reference_date)?.district_median ?? null),
                 numeric: true,
               },
-              { label: 'National median', value: (p) => format(byDate.get(p.reference_date)?.national_median ?? null), numeric: true },
+              {
+                label: 'National median',
+                value: (p) => format(byDate.get(p.reference_date)?.national_median ?? null),
+                numeric: true,
+              },
             ],
             series.items,
             `${indicator.name}: ${municipality.name} and the medians`,
@@ -241,11 +271,15 @@ async function seriesChart(section, catalogue) {
 // ---------------------------------------------------------------------------------------------------------
 
 async function procurement(section) {
-  const byYearReq = request('/v1/procurement/aggregate', { executed_in: municipality.code, group_by: ['year', 'procedure_type'] });
+  const byYearReq = request('/v1/procurement/aggregate', {
+    executed_in: municipality.code,
+    group_by: ['year', 'procedure_type'],
+  });
   const suppliersReq = request('/v1/procurement/aggregate', { executed_in: municipality.code, group_by: 'supplier' });
   const contractsReq = request('/v1/procurement/contracts', { municipality: municipality.code, limit: 10 });
   const [byYear, suppliers, contracts] = await Promise.all([get(byYearReq), get(suppliersReq), get(contractsReq)]);
-  const synthetic = syntheticOf(byYear, suppliers, contracts) ?? (contracts.items.some(isSynthetic) || (await datasetSynthetic()));
+  const synthetic =
+    syntheticOf(byYear, suppliers, contracts) ?? (contracts.items.some(isSynthetic) || (await datasetSynthetic()));
   const years = d3.rollup(
     byYear.groups,
     (groups) =>
@@ -256,7 +290,9 @@ async function procurement(section) {
       ),
     (g) => String(g.key.year),
   );
-  const rows = [...years].sort(([a], [b]) => a.localeCompare(b)).map(([year, parts]) => ({ x: year, parts: Object.fromEntries(parts) }));
+  const rows = [...years]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([year, parts]) => ({ x: year, parts: Object.fromEntries(parts) }));
   const top = suppliers.groups
     .slice()
     .sort((a, b) => b.total_eur - a.total_eur)
@@ -303,7 +339,12 @@ async function procurement(section) {
         subtitle: `The ten suppliers with the most euros in contracts executed in ${municipality.name}, all years`,
         synthetic,
         body: top.length
-          ? horizontalBars({ width: chartWidth(true), rows: top, label: 'Top suppliers by contract euros', format: formatEuros })
+          ? horizontalBars({
+              width: chartWidth(true),
+              rows: top,
+              label: 'Top suppliers by contract euros',
+              format: formatEuros,
+            })
           : h('p', {}, 'No contracts.'),
         requests: [suppliersReq],
         table: table(
@@ -374,7 +415,11 @@ async function signals(section) {
         table(
           [
             { label: 'Event date', value: (s) => eventDay(s) },
-            { label: 'Signal', value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`, href: (s) => signalHref(s.id) },
+            {
+              label: 'Signal',
+              value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`,
+              href: (s) => signalHref(s.id),
+            },
             { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
           ],
           latest.items,

@@ -16,7 +16,11 @@ const MONTHS = [1, 2, 3, 6].map((n) => d3.utcMonth.every(n));
 
 const PERIODS = {
   year: { start: (date) => d3.utcYear.floor(date), label: year, steps: YEARS },
-  quarter: { start: (date) => d3.utcMonth.offset(d3.utcMonth.floor(date), -2), label: quarter, steps: [d3.utcMonth.every(3), ...YEARS] },
+  quarter: {
+    start: (date) => d3.utcMonth.offset(d3.utcMonth.floor(date), -2),
+    label: quarter,
+    steps: [d3.utcMonth.every(3), ...YEARS],
+  },
   month: { start: (date) => d3.utcMonth.floor(date), label: month, steps: [...MONTHS, ...YEARS] },
   day: { start: (date) => date, label: d3.utcFormat('%Y-%m-%d'), steps: null },
 };
@@ -44,7 +48,8 @@ export function periodOf(dates) {
     label: period.label,
     axis(axis, scale, most) {
       if (!period.steps) return axis.ticks(most);
-      const ticks = period.steps.map((step) => scale.ticks(step)).find((t) => t.length <= most) ?? scale.ticks(YEARS.at(-1));
+      const ticks =
+        period.steps.map((step) => scale.ticks(step)).find((t) => t.length <= most) ?? scale.ticks(YEARS.at(-1));
       const yearly = ticks.every((t) => t.getUTCMonth() === 0);
       return axis.tickValues(ticks).tickFormat(yearly ? year : kind === 'quarter' ? quarter : month);
     },

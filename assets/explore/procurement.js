@@ -66,7 +66,9 @@ function buildControls() {
 }
 
 function filters() {
-  const executedIn = state.district ? places.filter((m) => m.district === state.district).map((m) => m.code) : undefined;
+  const executedIn = state.district
+    ? places.filter((m) => m.district === state.district).map((m) => m.code)
+    : undefined;
   return { executed_in: executedIn, from: state.from || undefined, to: state.to || undefined };
 }
 
@@ -75,7 +77,10 @@ async function draw() {
   const mine = ++drawing;
   stage.setAttribute('aria-busy', 'true');
   const where = state.district ? `the ${state.district} district` : 'Portugal';
-  const period = state.from || state.to ? ` published ${state.from ? `from ${state.from}` : ''}${state.to ? ` to ${state.to}` : ''}` : '';
+  const period =
+    state.from || state.to
+      ? ` published ${state.from ? `from ${state.from}` : ''}${state.to ? ` to ${state.to}` : ''}`
+      : '';
   try {
     const f = filters();
     const yearsReq = request('/v1/procurement/aggregate', { ...f, group_by: ['year', 'procedure_type'] });
@@ -114,7 +119,11 @@ async function draw() {
       .slice()
       .sort((a, b) => b.total_eur - a.total_eur)
       .slice(0, 12)
-      .map((g) => ({ label: `${g.key.cpv_division ?? '—'} ${g.labels?.cpv_division ?? 'unknown'}`, value: g.total_eur, count: g.count }));
+      .map((g) => ({
+        label: `${g.key.cpv_division ?? '—'} ${g.labels?.cpv_division ?? 'unknown'}`,
+        value: g.total_eur,
+        count: g.count,
+      }));
     const procRows = procedures.groups
       .slice()
       .sort((a, b) => b.total_eur - a.total_eur)
@@ -269,7 +278,12 @@ function directAwardMap(topology, byPlace, mapReq, synthetic, where, period) {
     title: 'Direct-award share by municipality',
     subtitle: `Share of each municipality's contract euros awarded by direct award ("ajuste direto"), contracts executed in ${where}${period}`,
     synthetic,
-    body: h('div', { class: 'map-and-legend' }, map.element, legend(scale, indicator, counts, { missing: 'no contracts', stale: false })),
+    body: h(
+      'div',
+      { class: 'map-and-legend' },
+      map.element,
+      legend(scale, indicator, counts, { missing: 'no contracts', stale: false }),
+    ),
     notes: [
       'A contract executed in several municipalities counts in each of them. Municipalities without contracts in the selection are hatched grey.',
     ],
@@ -278,7 +292,11 @@ function directAwardMap(topology, byPlace, mapReq, synthetic, where, period) {
       [
         { label: 'Municipality', value: (r) => r.name, href: (r) => municipalityHref(r.code) },
         { label: 'District', value: (r) => r.district },
-        { label: 'Direct-award share', value: (r) => (r.share === null ? '—' : `${formatNumber(r.share, 1)} %`), numeric: true },
+        {
+          label: 'Direct-award share',
+          value: (r) => (r.share === null ? '—' : `${formatNumber(r.share, 1)} %`),
+          numeric: true,
+        },
         { label: 'Contracts', value: (r) => formatNumber(r.count, 0), numeric: true },
         { label: 'Euros', value: (r) => formatEuros(r.total), numeric: true },
       ],

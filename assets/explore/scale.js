@@ -14,7 +14,11 @@ const ORANGE_TO_PURPLE = ['#b35806', '#f1a340', '#fee0b6', '#d8daeb', '#998ec3',
 const RATE_DOMAINS = new Set(['rate', 'ratio', 'index', 'signed']);
 
 export function isDiverging(indicator) {
-  return indicator.direction !== 'neutral' && RATE_DOMAINS.has(indicator.value_domain) && indicator.treatment !== 'normalized';
+  return (
+    indicator.direction !== 'neutral' &&
+    RATE_DOMAINS.has(indicator.value_domain) &&
+    indicator.treatment !== 'normalized'
+  );
 }
 
 /**
@@ -31,7 +35,8 @@ export function classify(values, { indicator, method, centre }) {
     const above = sorted.filter((v) => v >= centre);
     const half = CLASSES / 2;
     const lowBreaks = method === 'equal' ? equalBreaks(sorted[0] ?? centre, centre, half) : quantileBreaks(below, half);
-    const highBreaks = method === 'equal' ? equalBreaks(centre, sorted.at(-1) ?? centre, half) : quantileBreaks(above, half);
+    const highBreaks =
+      method === 'equal' ? equalBreaks(centre, sorted.at(-1) ?? centre, half) : quantileBreaks(above, half);
     breaks = [...lowBreaks, centre, ...highBreaks];
     // Low values first: purple (better) on the low side when lower is better, orange (worse) otherwise.
     colors = indicator.direction === 'higher_is_better' ? [...ORANGE_TO_PURPLE] : [...ORANGE_TO_PURPLE].reverse();
@@ -39,7 +44,9 @@ export function classify(values, { indicator, method, centre }) {
     // Values with many ties (small counts) give equal quantiles: a class is never empty by construction.
     // and a threshold at the lowest value would leave the first class empty.
     breaks = [
-      ...new Set(method === 'equal' ? equalBreaks(sorted[0] ?? 0, sorted.at(-1) ?? 0, CLASSES) : quantileBreaks(sorted, CLASSES)),
+      ...new Set(
+        method === 'equal' ? equalBreaks(sorted[0] ?? 0, sorted.at(-1) ?? 0, CLASSES) : quantileBreaks(sorted, CLASSES),
+      ),
     ].filter((b) => b > (sorted[0] ?? 0));
     colors = [...d3.schemeYlGnBu[Math.max(3, breaks.length + 1)]].slice(0, breaks.length + 1);
   }
@@ -83,7 +90,8 @@ export function legend(scale, indicator, counts, { missing = 'no data', stale = 
       counts ? h('span', { class: 'count' }, ` (${counts[i] ?? 0})`) : null,
     );
   });
-  const method = scale.method === 'equal' ? 'equal intervals' : 'quantiles (about as many municipalities in each class)';
+  const method =
+    scale.method === 'equal' ? 'equal intervals' : 'quantiles (about as many municipalities in each class)';
   const kind = scale.diverging
     ? `Diverging around the national median (${formatValue(breaks[CLASSES / 2 - 1], indicator)}): purple is better, orange is worse (${indicator.direction.replaceAll('_', ' ')}).`
     : 'Sequential: darker is higher.';
@@ -92,12 +100,25 @@ export function legend(scale, indicator, counts, { missing = 'no data', stale = 
     { class: 'legend' },
     items,
     missing
-      ? h('li', {}, h('span', { class: `swatch ${missing === 'none' ? 'none' : 'missing'}` }), missing === 'none' ? 'none' : missing)
+      ? h(
+          'li',
+          {},
+          h('span', { class: `swatch ${missing === 'none' ? 'none' : 'missing'}` }),
+          missing === 'none' ? 'none' : missing,
+        )
       : null,
-    stale ? h('li', {}, h('span', { class: 'swatch stale' }), stale === true ? 'older than the latest period (stale)' : stale) : null,
+    stale
+      ? h(
+          'li',
+          {},
+          h('span', { class: 'swatch stale' }),
+          stale === true ? 'older than the latest period (stale)' : stale,
+        )
+      : null,
   );
   // Swatch colours are set through the CSSOM (no inline style attribute in the markup).
-  for (const swatch of list.querySelectorAll('[data-color]')) swatch.style.background = swatch.getAttribute('data-color');
+  for (const swatch of list.querySelectorAll('[data-color]'))
+    swatch.style.background = swatch.getAttribute('data-color');
   return h(
     'div',
     { class: 'legend-box' },

@@ -31,7 +31,15 @@ import {
 import { choropleth, loadTopology, projected } from './geo.js';
 import { classify, legend } from './scale.js';
 
-const DEFAULTS = { family: '', type: '', district: '', municipality: '', min_confidence: '', value_tier: '', since: '' };
+const DEFAULTS = {
+  family: '',
+  type: '',
+  district: '',
+  municipality: '',
+  min_confidence: '',
+  value_tier: '',
+  since: '',
+};
 const state = readState(DEFAULTS);
 const root = view();
 const places = config.municipalities;
@@ -99,7 +107,8 @@ function buildControls() {
     input.value = state[name];
     input.addEventListener('change', () => {
       for (const n of Object.keys(DEFAULTS)) state[n] = controls.querySelector(`#${n}`).value;
-      if (name === 'family' && state.type && types.find((t) => t.key === state.type)?.family !== state.family) state.type = '';
+      if (name === 'family' && state.type && types.find((t) => t.key === state.type)?.family !== state.family)
+        state.type = '';
       if (name === 'district') state.municipality = '';
       controls.querySelector('#type').value = state.type;
       controls.querySelector('#municipality').value = state.municipality;
@@ -175,7 +184,13 @@ async function draw() {
       if (code) countByCode.set(code, (countByCode.get(code) ?? 0) + 1);
     }
     const codes = places.map((m) => m.code);
-    const indicator = { name: 'Signals', unit: 'count', unit_display: 'signals', direction: 'neutral', value_domain: 'count' };
+    const indicator = {
+      name: 'Signals',
+      unit: 'count',
+      unit_display: 'signals',
+      direction: 'neutral',
+      value_domain: 'count',
+    };
     const values = codes.map((c) => countByCode.get(c) ?? 0);
     const scale = classify(
       values.filter((v) => v > 0),
@@ -192,7 +207,11 @@ async function draw() {
         const n = countByCode.get(code) ?? 0;
         return n > 0 ? { fill: scale.colors[scale.classOf(n)] } : { fill: '#f4f5f6' };
       },
-      describe: (code, name) => [name, byCode.get(code)?.district ?? '', `${countByCode.get(code) ?? 0} of the latest events shown`],
+      describe: (code, name) => [
+        name,
+        byCode.get(code)?.district ?? '',
+        `${countByCode.get(code) ?? 0} of the latest events shown`,
+      ],
       open: (code) => location.assign(municipalityHref(code)),
     });
     const lanesBy = state.family || state.type ? 'type' : 'family';
@@ -200,7 +219,11 @@ async function draw() {
     const lanes = [...new Set(events.map((e) => e.lane))].sort();
     const requests = [latestReq];
     clear(stage).append(
-      h('p', { class: 'summary' }, `${which}${span}, ordered by event date (when it happened, not when it was detected).`),
+      h(
+        'p',
+        { class: 'summary' },
+        `${which}${span}, ordered by event date (when it happened, not when it was detected).`,
+      ),
       latest.matched ? h('p', { class: 'summary families' }, `Matching, by family: ${listed(proportions)}.`) : null,
       h(
         'div',
@@ -256,7 +279,11 @@ async function draw() {
               href: (s) => municipalityHref(placeOfSignal(s)?.code),
             },
             { label: 'Type', value: (s) => typeLabel.get(s.type) ?? s.type },
-            { label: 'Signal', value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`, href: (s) => signalHref(s.id) },
+            {
+              label: 'Signal',
+              value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`,
+              href: (s) => signalHref(s.id),
+            },
             { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
           ],
           signals.slice(0, TABLE_ROWS),

@@ -1,6 +1,7 @@
 /**
  * API key secrets (docs/api.md, Key format): `sk_live_` + 40 random base62 characters (238 bits) + a 6-character
- * checksum, the CRC32 of those 40 characters in base62 (padded with its zero digit, `A`), as GitHub's tokens carry one: a secret
+ * checksum, the CRC32 of those 40 characters in base62 (padded with its zero digit, `A`), as GitHub's tokens carry one:
+ * a secret
  * scanner can tell a real key from random text without calling us, and a mistyped key is refused before the
  * store is read. Keys issued before the checksum (`sk_live_` + 40) keep working.
  *

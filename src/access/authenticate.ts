@@ -138,7 +138,12 @@ export class Authenticator {
       return { caller: undefined, expiresAtMs: Number.POSITIVE_INFINITY };
     }
     return {
-      caller: Object.freeze({ keyId: grant.key.id, scopes: grant.key.scopes, account: grant.account, plan: grant.plan }),
+      caller: Object.freeze({
+        keyId: grant.key.id,
+        scopes: grant.key.scopes,
+        account: grant.account,
+        plan: grant.plan,
+      }),
       expiresAtMs: grant.key.expires_at === null ? Number.POSITIVE_INFINITY : Date.parse(grant.key.expires_at),
     };
   }
@@ -178,7 +183,8 @@ function invalid(detail = 'The API key is not valid: it is wrong, expired or rev
 /** A value in X-API-Key that is not an API key, on a channel that takes tokens: never read as a token. */
 function tokenOutsideAuthorization(): ApiError {
   return new ApiError('invalid-auth', {
-    detail: 'X-API-Key takes API keys (sk_live_…) only: an OAuth access token is accepted only as `Authorization: Bearer …`.',
+    detail:
+      'X-API-Key takes API keys (sk_live_…) only: an OAuth access token is accepted only as `Authorization: Bearer …`.',
     challenge: 'invalid_token',
   });
 }

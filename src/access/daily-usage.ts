@@ -42,7 +42,9 @@ export class DailyUsage {
       if (this.#keys.size > 0) {
         const keys = this.#keys;
         this.#keys = new Map();
-        await this.#store.console.recordKeyUse([...keys].map(([keyId, ms]) => ({ keyId, at: new Date(ms).toISOString() })));
+        await this.#store.console.recordKeyUse(
+          [...keys].map(([keyId, ms]) => ({ keyId, at: new Date(ms).toISOString() })),
+        );
       }
       if (this.#pending.size === 0) return;
       const batch = [...this.#pending.values()];

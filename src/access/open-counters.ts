@@ -1,4 +1,7 @@
-/** Opens the counters the configuration names: on Redis when `REDIS_URL` is set (keys under `REDIS_PREFIX`), else in this process. */
+/**
+ * Opens the counters the configuration names: on Redis when `REDIS_URL` is set (keys under `REDIS_PREFIX`), else in
+ * this process.
+ */
 import type { UsageStore } from '../store/store.js';
 import type { Counters } from './counters.js';
 import { MemoryCounters } from './memory-counters.js';

@@ -69,7 +69,13 @@ return 1
 
 interface Scripts {
   munidataGcra(key: string, nowMs: number, intervalMs: number, windowMs: number): Promise<[number, string]>;
-  munidataReserve(usedKey: string, heldKey: string, limit: number, leaseMs: number, id: string): Promise<[number, number]>;
+  munidataReserve(
+    usedKey: string,
+    heldKey: string,
+    limit: number,
+    leaseMs: number,
+    id: string,
+  ): Promise<[number, number]>;
   munidataCommit(usedKey: string, heldKey: string, id: string): Promise<number>;
 }
 
@@ -149,7 +155,8 @@ export class RedisCounters implements Counters {
     redis.defineCommand('munidataCommit', { numberOfKeys: 2, lua: COMMIT_SCRIPT });
     // Without a listener ioredis prints every failed reconnection; report changes of state once instead.
     redis.on('error', (error: Error) => {
-      if (this.#reachable !== false) options.log?.warn({ err: error }, 'counters: Redis unreachable; answering 503 until it returns');
+      if (this.#reachable !== false)
+        options.log?.warn({ err: error }, 'counters: Redis unreachable; answering 503 until it returns');
       this.#reachable = false;
     });
     redis.on('ready', () => {
@@ -189,7 +196,8 @@ export class RedisCounters implements Counters {
   async reserveQuota(accountId: number, period: string, limit: number | null): Promise<QuotaReservation> {
     const month = this.#month(accountId, period);
     const id = `${this.#instance}:${(this.#sequence++).toString(36)}`;
-    const tryReserve = () => this.#command(() => this.#redis.munidataReserve(month.usedKey, month.heldKey, limit ?? -1, this.#leaseMs, id));
+    const tryReserve = () =>
+      this.#command(() => this.#redis.munidataReserve(month.usedKey, month.heldKey, limit ?? -1, this.#leaseMs, id));
     let status: number;
     let used: number;
     try {
@@ -197,7 +205,8 @@ export class RedisCounters implements Counters {
       if (status === -1) {
         await this.#rebuild(month);
         [status, used] = await tryReserve();
-        if (status === -1) throw new DependencyUnavailableError('counters', { cause: new Error('the month count vanished twice') });
+        if (status === -1)
+          throw new DependencyUnavailableError('counters', { cause: new Error('the month count vanished twice') });
       }
     } catch (error) {
       // Redis may have applied the reservation before the reply was lost: release it when Redis answers again.
@@ -266,7 +275,10 @@ export class RedisCounters implements Counters {
     this.#unsettled.push(settlement);
     if (this.#unsettled.length > MAX_UNSETTLED) {
       this.#unsettled.splice(0, this.#unsettled.length - MAX_UNSETTLED);
-      this.#log?.warn({ kept: MAX_UNSETTLED }, 'counters: too many settlements waiting for Redis; the oldest were dropped');
+      this.#log?.warn(
+        { kept: MAX_UNSETTLED },
+        'counters: too many settlements waiting for Redis; the oldest were dropped',
+      );
     }
     if (!this.#retryTimer) {
       this.#retryTimer = setInterval(() => void this.#retryUnsettled(), RETRY_EVERY_MS);

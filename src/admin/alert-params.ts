@@ -50,7 +50,11 @@ export function matcherType(text: string): MatcherType {
   return type;
 }
 
-export async function matcherParams(store: Pick<Store, 'listIndicators'>, type: MatcherType, o: MatcherOptions): Promise<MatcherParams> {
+export async function matcherParams(
+  store: Pick<Store, 'listIndicators'>,
+  type: MatcherType,
+  o: MatcherOptions,
+): Promise<MatcherParams> {
   for (const [other, keys] of Object.entries(OPTIONS_OF)) {
     if (other === type) continue;
     const given = keys.find((k) => o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).length === 0));
@@ -60,12 +64,16 @@ export async function matcherParams(store: Pick<Store, 'listIndicators'>, type: 
     case 'keyword':
       return { keywords: required(o.keywords, 'A keyword rule needs at least one --keyword.').map(keywordPhrase) };
     case 'cpv':
-      return { cpv_prefixes: required(o.cpv, 'A cpv rule needs at least one --cpv prefix (e.g. --cpv 45).').map(cpvPrefix) };
+      return {
+        cpv_prefixes: required(o.cpv, 'A cpv rule needs at least one --cpv prefix (e.g. --cpv 45).').map(cpvPrefix),
+      };
     case 'entity':
       return { nifs: [...new Set(required(o.nifs, 'An entity rule needs at least one --nif.').map(taxNumber))] };
     case 'signal_type':
       return {
-        signal_types: [...new Set(required(o.signalTypes, 'A signal_type rule needs at least one --signal-type.').map(signalType))],
+        signal_types: [
+          ...new Set(required(o.signalTypes, 'A signal_type rule needs at least one --signal-type.').map(signalType)),
+        ],
       };
     case 'indicator_threshold':
       return indicatorThreshold(store, o);
@@ -79,11 +87,13 @@ export async function matcherParams(store: Pick<Store, 'listIndicators'>, type: 
 export function sourceTypes(type: MatcherType, given: readonly string[] | undefined): AlertSourceType[] {
   const types = [...new Set(given ?? [])].map((text) => {
     const found = ALERT_SOURCE_TYPES.find((t) => t === text);
-    if (!found) throw new AdminError(`Unknown --source-type "${text}". Source types: ${ALERT_SOURCE_TYPES.join(', ')}.`);
+    if (!found)
+      throw new AdminError(`Unknown --source-type "${text}". Source types: ${ALERT_SOURCE_TYPES.join(', ')}.`);
     return found;
   });
   if (!SIGNAL_ONLY.includes(type)) return types;
-  if (types.some((t) => t !== 'signal')) throw new AdminError(`A ${type} rule matches signals only: --source-type can only be signal.`);
+  if (types.some((t) => t !== 'signal'))
+    throw new AdminError(`A ${type} rule matches signals only: --source-type can only be signal.`);
   return ['signal'];
 }
 
@@ -92,7 +102,9 @@ function required<T>(values: T[] | undefined, message: string): T[] {
   return values;
 }
 
-/** A phrase as stored: spaces collapsed; it must have a word of two characters or more (one letter matches anything). */
+/**
+ * A phrase as stored: spaces collapsed; it must have a word of two characters or more (one letter matches anything).
+ */
 function keywordPhrase(text: string): string {
   const phrase = text.replace(/\s+/g, ' ').trim();
   if (!queryTokens(phrase).some((t) => t.length >= 2)) {
@@ -106,7 +118,8 @@ function cpvPrefix(text: string): string {
   const t = text.trim();
   const withCheck = /^(\d{8})-\d$/.exec(t);
   if (withCheck) return withCheck[1];
-  if (!/^\d{1,8}$/.test(t)) throw new AdminError(`--cpv "${text}" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).`);
+  if (!/^\d{1,8}$/.test(t))
+    throw new AdminError(`--cpv "${text}" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).`);
   return t;
 }
 
@@ -118,18 +131,24 @@ function taxNumber(text: string): string {
 }
 
 function signalType(text: string): string {
-  if (!findSignalType(text)) throw new AdminError(`Unknown --signal-type "${text}". Signal types: ${SIGNAL_TYPE_KEYS.join(', ')}.`);
+  if (!findSignalType(text))
+    throw new AdminError(`Unknown --signal-type "${text}". Signal types: ${SIGNAL_TYPE_KEYS.join(', ')}.`);
   return text;
 }
 
 async function indicatorThreshold(store: Pick<Store, 'listIndicators'>, o: MatcherOptions): Promise<MatcherParams> {
-  if (o.indicator === undefined) throw new AdminError('An indicator_threshold rule needs --indicator KEY and --above N or --below N.');
+  if (o.indicator === undefined)
+    throw new AdminError('An indicator_threshold rule needs --indicator KEY and --above N or --below N.');
   const indicators = await store.listIndicators();
   if (!indicators.some((i) => i.key === o.indicator)) {
-    throw new AdminError(`No indicator "${o.indicator}" (munidata's catalogue keys, e.g. ${indicators[0]?.key ?? 'population'}).`);
+    throw new AdminError(
+      `No indicator "${o.indicator}" (munidata's catalogue keys, e.g. ${indicators[0]?.key ?? 'population'}).`,
+    );
   }
   if ((o.above === undefined) === (o.below === undefined)) {
     throw new AdminError('An indicator_threshold rule needs exactly one of --above N or --below N.');
   }
-  return o.above !== undefined ? { indicator: o.indicator, above: o.above } : { indicator: o.indicator, below: o.below };
+  return o.above !== undefined
+    ? { indicator: o.indicator, above: o.above }
+    : { indicator: o.indicator, below: o.below };
 }

@@ -16,13 +16,16 @@ export interface PlaceOptions {
 
 export type RulePlace = Pick<AlertRuleInput, 'target_scope' | 'municipality_ids' | 'district'>;
 
-/** The rule's place, and how it reads in a subscription's name ("Lisboa, Porto", "distrito de Braga"; null: national). */
+/**
+ * The rule's place, and how it reads in a subscription's name ("Lisboa, Porto", "distrito de Braga"; null: national).
+ */
 export async function rulePlace(
   store: Pick<Store, 'listMunicipalities'>,
   o: PlaceOptions,
 ): Promise<{ place: RulePlace; label: string | null }> {
   const named = o.municipalities ?? [];
-  if (named.length > 0 && o.district !== undefined) throw new AdminError('Give --municipality or --district, not both.');
+  if (named.length > 0 && o.district !== undefined)
+    throw new AdminError('Give --municipality or --district, not both.');
   if (named.length === 0 && o.district === undefined) {
     return { place: { target_scope: 'national', municipality_ids: [], district: null }, label: null };
   }
@@ -53,6 +56,7 @@ export async function rulePlace(
 function findMunicipality(municipalities: readonly MunicipalityRecord[], ref: string): MunicipalityRecord {
   const wanted = ref.trim().toLowerCase();
   const found = municipalities.find((m) => m.code === wanted || m.slug === wanted);
-  if (!found) throw new AdminError(`No municipality "${ref}": give its 4-digit code or its slug (e.g. 1106 or lisboa).`);
+  if (!found)
+    throw new AdminError(`No municipality "${ref}": give its 4-digit code or its slug (e.g. 1106 or lisboa).`);
   return found;
 }

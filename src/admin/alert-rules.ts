@@ -1,6 +1,7 @@
 /**
  * Accounts' alert rules and subscriptions, as the CLI (and the demo loader) manage them. The API only reads
- * them (docs/decisions.md, Resources: no operation changes a rule). A new rule is matched against what is already in the store at
+ * them (docs/decisions.md, Resources: no operation changes a rule). A new rule is matched against what is already in
+ * the store at
  * the next `munidata detect` or `munidata alerts match`.
  */
 import { ALERT_TEMPLATES } from '../alerts/templates.js';
@@ -52,11 +53,16 @@ export async function subscribeToTemplate(store: Store, o: SubscribeOptions, now
   const templates = await store.listAlertTemplates();
   const template = templates.find((t) => t.key === o.template);
   if (!template) {
-    throw new AdminError(`No subscription template "${o.template}". Templates: ${templates.map((t) => t.key).join(', ')}.`);
+    throw new AdminError(
+      `No subscription template "${o.template}". Templates: ${templates.map((t) => t.key).join(', ')}.`,
+    );
   }
   const { place, label } = await rulePlace(store, o);
   const same = (await accountRules(store, o.account)).find(
-    (r) => r.template_id === template.id && r.target_scope === place.target_scope && sameIds(r.municipality_ids, place.municipality_ids),
+    (r) =>
+      r.template_id === template.id &&
+      r.target_scope === place.target_scope &&
+      sameIds(r.municipality_ids, place.municipality_ids),
   );
   if (same) {
     const hint = same.enabled ? '' : ` (disabled: munidata alerts rule enable ${same.id})`;

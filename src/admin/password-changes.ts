@@ -52,7 +52,12 @@ export async function changePassword(
  * them in again). Undefined when the link was used already, has expired, is not a set-password link or its user
  * is disabled; an unfit password is refused before the link is used.
  */
-export async function setPasswordWithLink(store: Store, token: string, password: string, now: Date): Promise<UserRecord | undefined> {
+export async function setPasswordWithLink(
+  store: Store,
+  token: string,
+  password: string,
+  now: Date,
+): Promise<UserRecord | undefined> {
   checkNewPassword(password);
   const link = await useLink(store, token, now);
   if (link?.purpose !== 'set-password') return undefined;

@@ -35,5 +35,6 @@ export function checkNewPassword(password: string): void {
   if (password.trim().length < PASSWORD_MIN_LENGTH) {
     throw new AdminError(`A password needs at least ${PASSWORD_MIN_LENGTH} characters.`);
   }
-  if (password.length > PASSWORD_MAX_LENGTH) throw new AdminError(`A password has at most ${PASSWORD_MAX_LENGTH} characters.`);
+  if (password.length > PASSWORD_MAX_LENGTH)
+    throw new AdminError(`A password has at most ${PASSWORD_MAX_LENGTH} characters.`);
 }

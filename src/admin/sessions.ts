@@ -50,14 +50,17 @@ export async function resumeSession(store: Store, token: string, now: Date): Pro
   if (!session || !isOpen(session, now)) return undefined;
   const user = await store.console.getUser(session.user_id);
   if (!user || user.disabled_at !== null) return undefined;
-  if (now.getTime() - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS) await store.console.touchSession(session.id, now.toISOString());
+  if (now.getTime() - Date.parse(session.last_seen_at) >= TOUCH_EVERY_MS)
+    await store.console.touchSession(session.id, now.toISOString());
   return { session, user };
 }
 
 export function isOpen(session: SessionRecord, now: Date): boolean {
   const nowMs = now.getTime();
   return (
-    session.ended_at === null && Date.parse(session.expires_at) > nowMs && Date.parse(session.last_seen_at) + IDLE_MINUTES * 60_000 > nowMs
+    session.ended_at === null &&
+    Date.parse(session.expires_at) > nowMs &&
+    Date.parse(session.last_seen_at) + IDLE_MINUTES * 60_000 > nowMs
   );
 }
 

@@ -6,7 +6,12 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../access/api-keys.js';
 import { AdminError } from '../lib/admin-error.js';
-import { type OneTimeLinkPurpose, USER_ROLES, type UserRecord, type UserRole } from '../store/console/console-records.js';
+import {
+  type OneTimeLinkPurpose,
+  USER_ROLES,
+  type UserRecord,
+  type UserRole,
+} from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
 import { checkNewPassword, hashPassword } from './passwords.js';
 
@@ -39,7 +44,8 @@ export async function createUser(
 ): Promise<CreatedUser> {
   if (!(await store.getAccount(input.accountId))) throw new AdminError(`No account with id ${input.accountId}.`);
   const email = input.email.trim().toLowerCase();
-  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254) throw new AdminError(`"${input.email}" is not an email address.`);
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
+    throw new AdminError(`"${input.email}" is not an email address.`);
   if (!isRole(input.role)) throw new AdminError(`--role must be one of ${USER_ROLES.join(', ')}; got "${input.role}".`);
   const name = input.name?.trim() || email.split('@')[0];
   const user = await store.console.createUser({
@@ -54,7 +60,8 @@ export async function createUser(
 }
 
 export async function listUsers(store: Store, accountId?: number): Promise<UserView[]> {
-  if (accountId !== undefined && !(await store.getAccount(accountId))) throw new AdminError(`No account with id ${accountId}.`);
+  if (accountId !== undefined && !(await store.getAccount(accountId)))
+    throw new AdminError(`No account with id ${accountId}.`);
   return (await store.console.listUsers(accountId)).map(userView);
 }
 
@@ -70,7 +77,13 @@ export async function disableUser(store: Store, userId: number, now: Date): Prom
  * A one-time link: `set-password` (a new user, or a reset) or `sign-in` (the demo owner's link printed at start).
  * Valid for LINK_HOURS.
  */
-export async function issueLink(store: Store, userId: number, purpose: OneTimeLinkPurpose, now: Date, baseUrl: string): Promise<string> {
+export async function issueLink(
+  store: Store,
+  userId: number,
+  purpose: OneTimeLinkPurpose,
+  now: Date,
+  baseUrl: string,
+): Promise<string> {
   const token = randomBytes(24).toString('base64url');
   await store.console.createOneTimeLink({
     hash: hashSecret(token),
@@ -96,7 +109,8 @@ export async function useLink(
 
 export async function setPassword(store: Store, userId: number, password: string): Promise<void> {
   checkNewPassword(password);
-  if (!(await store.console.setUserPassword(userId, await hashPassword(password)))) throw new AdminError(`No user with id ${userId}.`);
+  if (!(await store.console.setUserPassword(userId, await hashPassword(password))))
+    throw new AdminError(`No user with id ${userId}.`);
 }
 
 export function userView(user: UserRecord): UserView {

@@ -7,7 +7,11 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { type A2aAgent, type MethodAnswer, paramsError, taskNotFound } from '../channels/a2a/a2a-protocol.js';
 import { A2A_CODES, protocolError } from '../channels/a2a/errors.js';
-import { type ListTasksQuery, historyLengthOf as readHistoryLength, type TaskStateName } from '../channels/a2a/list-tasks.js';
+import {
+  type ListTasksQuery,
+  historyLengthOf as readHistoryLength,
+  type TaskStateName,
+} from '../channels/a2a/list-tasks.js';
 import type { SkillCall } from '../channels/a2a/send-message.js';
 import type { ErrorPlace } from '../lib/errors.js';
 import type { Json } from '../lib/json.js';
@@ -34,7 +38,11 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
   }
 
   errorPlace(request: FastifyRequest): ErrorPlace {
-    return { baseUrl: this.#deps.core.baseUrl, requestId: request.id, instance: request.url.split('?')[0].replace(/\/$/, '') };
+    return {
+      baseUrl: this.#deps.core.baseUrl,
+      requestId: request.id,
+      instance: request.url.split('?')[0].replace(/\/$/, ''),
+    };
   }
 
   admit(request: FastifyRequest): Promise<AgentCaller> {
@@ -87,7 +95,9 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
   }
 
   async extendedCard(caller: AgentCaller): Promise<string> {
-    return caller.deployment.cards.extended(caller.deployment.callable('a2a', caller.credential.licensed).map((skill) => skill.id));
+    return caller.deployment.cards.extended(
+      caller.deployment.callable('a2a', caller.credential.licensed).map((skill) => skill.id),
+    );
   }
 
   async getTask(caller: AgentCaller, id: string, params: Json): Promise<string> {
@@ -126,8 +136,11 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     return JSON.stringify({
-      tasks: page.map((task) => taskJson(task, { includeArtifacts: query.includeArtifacts, historyLength: query.historyLength })),
-      nextPageToken: rows.length > pageSize ? Buffer.from(JSON.stringify([last.updated_at, last.id])).toString('base64url') : '',
+      tasks: page.map((task) =>
+        taskJson(task, { includeArtifacts: query.includeArtifacts, historyLength: query.historyLength }),
+      ),
+      nextPageToken:
+        rows.length > pageSize ? Buffer.from(JSON.stringify([last.updated_at, last.id])).toString('base64url') : '',
       pageSize,
       totalSize: await this.#deps.store.agents.countAgentTasks(filter),
     });

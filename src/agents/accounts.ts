@@ -6,7 +6,13 @@
 import { AdminError } from '../lib/admin-error.js';
 import type { DeploymentRecord } from '../store/agent-records.js';
 import type { Store } from '../store/store.js';
-import { createDeployment, type DeploymentView, listDeployments, parseDeploymentText, updateDeployment } from './admin.js';
+import {
+  createDeployment,
+  type DeploymentView,
+  listDeployments,
+  parseDeploymentText,
+  updateDeployment,
+} from './admin.js';
 
 /** The account's deployments, by slug. */
 export async function accountDeployments(store: Store, accountId: number): Promise<DeploymentView[]> {
@@ -17,7 +23,11 @@ export async function accountDeployments(store: Store, accountId: number): Promi
 }
 
 /** The account's deployment with this slug, or undefined (none, or another account's: the same answer). */
-export async function accountDeployment(store: Store, accountId: number, slug: string): Promise<DeploymentRecord | undefined> {
+export async function accountDeployment(
+  store: Store,
+  accountId: number,
+  slug: string,
+): Promise<DeploymentRecord | undefined> {
   const record = await store.agents.getDeployment(slug);
   if (!record || (await store.console.getDeploymentOwner(record.id)) !== accountId) return undefined;
   return record;

@@ -29,7 +29,9 @@ export function parseDeploymentText(text: string, format?: 'json' | 'yaml'): unk
   try {
     return json ? JSON.parse(text) : parseYaml(text, { prettyErrors: true });
   } catch (error) {
-    throw new DeploymentSpecError([{ path: '', message: `not valid ${json ? 'JSON' : 'YAML'}: ${(error as Error).message}` }]);
+    throw new DeploymentSpecError([
+      { path: '', message: `not valid ${json ? 'JSON' : 'YAML'}: ${(error as Error).message}` },
+    ]);
   }
 }
 
@@ -39,7 +41,12 @@ export function specOf(record: DeploymentRecord): DeploymentSpec {
 }
 
 async function referenceOf(store: Store): Promise<ReferenceData> {
-  return new ReferenceData({ version: 0, municipalities: await store.listMunicipalities(), indicators: [], betaGates: [] });
+  return new ReferenceData({
+    version: 0,
+    municipalities: await store.listMunicipalities(),
+    indicators: [],
+    betaGates: [],
+  });
 }
 
 /** A new deployment, in draft until published. */
@@ -64,7 +71,12 @@ export async function updateDeployment(store: Store, file: unknown, now: Date): 
 }
 
 /** `live`: the host answers on its card, A2A and MCP addresses. `paused`: 404 there, credentials kept. */
-export async function setDeploymentStatus(store: Store, slug: string, status: DeploymentStatus, now: Date): Promise<DeploymentRecord> {
+export async function setDeploymentStatus(
+  store: Store,
+  slug: string,
+  status: DeploymentStatus,
+  now: Date,
+): Promise<DeploymentRecord> {
   const updated = await store.agents.setDeploymentStatus(slug, status, now.toISOString());
   if (!updated) throw new AdminError(`No deployment with slug "${slug}".`);
   return updated;
@@ -124,9 +136,12 @@ export async function createCredential(
 ): Promise<CreatedCredential> {
   const deployment = await store.agents.getDeployment(input.slug);
   if (!deployment) throw new AdminError(`No deployment with slug "${input.slug}".`);
-  if (input.channel !== 'a2a' && input.channel !== 'mcp') throw new AdminError(`--channel must be a2a or mcp, not "${input.channel}".`);
+  if (input.channel !== 'a2a' && input.channel !== 'mcp')
+    throw new AdminError(`--channel must be a2a or mcp, not "${input.channel}".`);
   if (!specOf(deployment).channels.includes(input.channel)) {
-    throw new AdminError(`The deployment "${input.slug}" does not enable the ${input.channel} channel (see its file's \`channels\`).`);
+    throw new AdminError(
+      `The deployment "${input.slug}" does not enable the ${input.channel} channel (see its file's \`channels\`).`,
+    );
   }
   const { secret, lookup, hash } = generateKeySecret();
   const record = await store.agents.createAgentCredential({
@@ -144,7 +159,10 @@ export async function createCredential(
 export async function listCredentials(store: Store, slug: string): Promise<CredentialView[]> {
   const deployment = await store.agents.getDeployment(slug);
   if (!deployment) throw new AdminError(`No deployment with slug "${slug}".`);
-  return (await store.agents.listAgentCredentials(deployment.id)).map((record) => ({ ...view(record), deployment: slug }));
+  return (await store.agents.listAgentCredentials(deployment.id)).map((record) => ({
+    ...view(record),
+    deployment: slug,
+  }));
 }
 
 export async function revokeCredential(store: Store, id: number, now: Date): Promise<void> {

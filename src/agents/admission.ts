@@ -52,7 +52,12 @@ export function slugOf(request: FastifyRequest): string {
 }
 
 /** The live deployment of this request's slug that has `channel`, or a 404. */
-export async function liveDeployment(deps: AdmissionDeps, request: FastifyRequest, channel: AgentChannel | undefined, nowMs: number) {
+export async function liveDeployment(
+  deps: AdmissionDeps,
+  request: FastifyRequest,
+  channel: AgentChannel | undefined,
+  nowMs: number,
+) {
   const reference = await deps.core.reference();
   const deployment = await lookUp(() => deps.deployments.get(slugOf(request), reference, nowMs));
   if (!deployment?.live || (channel !== undefined && !deployment.hasChannel(channel))) {
@@ -63,7 +68,11 @@ export async function liveDeployment(deps: AdmissionDeps, request: FastifyReques
   return { deployment, reference };
 }
 
-export async function admitAgentCaller(deps: AdmissionDeps, request: FastifyRequest, channel: AgentChannel): Promise<AgentCaller> {
+export async function admitAgentCaller(
+  deps: AdmissionDeps,
+  request: FastifyRequest,
+  channel: AgentChannel,
+): Promise<AgentCaller> {
   const origin = request.headers.origin;
   if (origin !== undefined) {
     throw new ApiError('origin-not-allowed', {
@@ -90,9 +99,17 @@ export async function admitAgentCaller(deps: AdmissionDeps, request: FastifyRequ
       detail: `No live agent with the ${channel.toUpperCase()} channel at ${request.url.split('?')[0]} for this credential.`,
     });
   }
-  const credentialLimit = await deps.counters.hitRate(`agent-credential:${credential.id}`, deps.limits.perCredential, nowMs);
+  const credentialLimit = await deps.counters.hitRate(
+    `agent-credential:${credential.id}`,
+    deps.limits.perCredential,
+    nowMs,
+  );
   if (!credentialLimit.allowed) throw rateLimited(credentialLimit, 'this credential');
-  const deploymentLimit = await deps.counters.hitRate(`agent-deployment:${deployment.id}`, deps.limits.perDeployment, nowMs);
+  const deploymentLimit = await deps.counters.hitRate(
+    `agent-deployment:${deployment.id}`,
+    deps.limits.perDeployment,
+    nowMs,
+  );
   if (!deploymentLimit.allowed) throw rateLimited(deploymentLimit, 'this agent');
   return { deployment, credential, reference, nowMs, credentialLimit, deploymentLimit };
 }

@@ -20,8 +20,12 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 /** Slugs that would shadow a route of the service when the host is mounted at the root of its own address. */
 const RESERVED_SLUGS = ['a2a', 'mcp', 'v1', 'docs', 'problems', 'agents', 'well-known'];
 
-const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
-const Id = Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,63}$', description: 'Lowercase letters, digits, `_` and `-`.' });
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, ...(description ? { description } : {}) });
+const Id = Type.String({
+  pattern: '^[a-z0-9][a-z0-9_-]{0,63}$',
+  description: 'Lowercase letters, digits, `_` and `-`.',
+});
 const Places = Type.Object(
   {
     municipalities: Type.Array(Text(100), { default: [], description: 'Municipality codes, slugs or names.' }),
@@ -37,7 +41,10 @@ const LeadTime = Type.Integer({ minimum: 0, maximum: 3650, description: 'Days fr
 
 export const DeploymentSpec = Type.Object(
   {
-    slug: Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$', description: 'The address: {agents_url}/<slug>/…' }),
+    slug: Type.String({
+      pattern: '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$',
+      description: 'The address: {agents_url}/<slug>/…',
+    }),
     name: Text(120, "The agent's name, as its card shows it."),
     description: Text(2000),
     company: Type.Object(
@@ -62,7 +69,12 @@ export const DeploymentSpec = Type.Object(
       {
         project_types: Type.Array(
           Type.Object(
-            { type: Id, label: Type.Optional(Text(200)), area_m2: Type.Optional(AreaBounds), lead_time_days: Type.Optional(LeadTime) },
+            {
+              type: Id,
+              label: Type.Optional(Text(200)),
+              area_m2: Type.Optional(AreaBounds),
+              lead_time_days: Type.Optional(LeadTime),
+            },
             { additionalProperties: false },
           ),
           { minItems: 1 },
@@ -131,7 +143,9 @@ export class DeploymentSpecError extends AdminError {
   readonly issues: readonly SpecIssue[];
 
   constructor(issues: readonly SpecIssue[]) {
-    super(`The deployment file is not valid:\n${issues.map((i) => `  ${i.path || '(file)'}: ${i.message}`).join('\n')}`);
+    super(
+      `The deployment file is not valid:\n${issues.map((i) => `  ${i.path || '(file)'}: ${i.message}`).join('\n')}`,
+    );
     this.issues = issues;
   }
 }
@@ -156,13 +170,16 @@ export function parseDeploymentSpec(value: unknown, reference: ReferenceData): D
 /** What the schema cannot say. */
 function checkDeployment(spec: DeploymentSpec, reference: ReferenceData): SpecIssue[] {
   const issues: SpecIssue[] = [];
-  if (RESERVED_SLUGS.includes(spec.slug)) issues.push({ path: 'slug', message: `"${spec.slug}" is reserved; choose another` });
+  if (RESERVED_SLUGS.includes(spec.slug))
+    issues.push({ path: 'slug', message: `"${spec.slug}" is reserved; choose another` });
   const checkPlaces = (places: { municipalities: string[]; districts: string[] } | undefined, at: string) => {
     places?.municipalities.forEach((ref, i) => {
-      if (!findMunicipality(reference, ref)) issues.push({ path: `${at}.municipalities[${i}]`, message: `unknown municipality "${ref}"` });
+      if (!findMunicipality(reference, ref))
+        issues.push({ path: `${at}.municipalities[${i}]`, message: `unknown municipality "${ref}"` });
     });
     places?.districts.forEach((name, i) => {
-      if (!isDistrict(reference, name)) issues.push({ path: `${at}.districts[${i}]`, message: `unknown district "${name}"` });
+      if (!isDistrict(reference, name))
+        issues.push({ path: `${at}.districts[${i}]`, message: `unknown district "${name}"` });
     });
   };
   checkPlaces(spec.service_area, 'service_area');
@@ -186,11 +203,19 @@ function checkDeployment(spec: DeploymentSpec, reference: ReferenceData): SpecIs
     const i = spec.skills.indexOf(skill);
     if (i >= 0 && !ok) issues.push({ path: `skills[${i}]`, message: `${skill} ${message}` });
   };
-  for (const skill of ['procurement_research_buyer', 'procurement_compare_contractsers', 'procurement_track_opportunities'] as const) {
+  for (const skill of [
+    'procurement_research_buyer',
+    'procurement_compare_contractsers',
+    'procurement_track_opportunities',
+  ] as const) {
     needs(skill, spec.procurement_lookups, 'needs procurement_lookups: true');
   }
   needs('prepare_action', spec.actions.length > 0, 'needs at least one entry in actions');
-  needs('commit_action', spec.skills.includes('prepare_action'), 'needs prepare_action (a commit takes the id of a quote)');
+  needs(
+    'commit_action',
+    spec.skills.includes('prepare_action'),
+    'needs prepare_action (a commit takes the id of a quote)',
+  );
   needs(
     'get_artifact',
     spec.artifacts.some((a) => a.released),
@@ -200,7 +225,13 @@ function checkDeployment(spec: DeploymentSpec, reference: ReferenceData): SpecIs
   return issues;
 }
 
-function unique<T>(items: readonly T[], path: string, idOf: (item: T) => string, issues: SpecIssue[], field = 'id'): void {
+function unique<T>(
+  items: readonly T[],
+  path: string,
+  idOf: (item: T) => string,
+  issues: SpecIssue[],
+  field = 'id',
+): void {
   const seen = new Set<string>();
   items.forEach((item, i) => {
     const id = idOf(item);

@@ -41,7 +41,9 @@ export class Deployment {
     this.addresses = agentAddresses(agentsUrl, record.slug);
     this.#served = places(reference, this.spec.service_area);
     this.#excluded = places(reference, this.spec.criteria.excluded_places);
-    this.skills = SKILLS.filter((skill) => this.spec.skills.includes(skill.id) && (!skill.procurement || this.spec.procurement_lookups));
+    this.skills = SKILLS.filter(
+      (skill) => this.spec.skills.includes(skill.id) && (!skill.procurement || this.spec.procurement_lookups),
+    );
     for (const skill of this.skills) this.#inputs.set(skill.id, skill.input(this));
     this.cards = new Cards(this.#cardSpec(this.skills.filter((skill) => skill.channels.includes('a2a'))));
   }
@@ -83,7 +85,11 @@ export class Deployment {
     const district = fold(m.district);
     if (this.#excluded.codes.has(m.code) || this.#excluded.districts.has(district)) {
       const what = this.#excluded.codes.has(m.code) ? m.name : `the district of ${m.district}`;
-      return { inside: false, reason: 'excluded', explanation: `${m.name} is outside the service area: ${what} is excluded.` };
+      return {
+        inside: false,
+        reason: 'excluded',
+        explanation: `${m.name} is outside the service area: ${what} is excluded.`,
+      };
     }
     if (this.#served.codes.has(m.code)) {
       return {

@@ -29,7 +29,8 @@ export class Deployments {
   /** The deployment with this slug (whatever its status), or undefined. */
   async get(slug: string, reference: ReferenceData, nowMs: number): Promise<Deployment | undefined> {
     const held = this.#entries.get(slug);
-    if (held && nowMs - held.checkedAt < CHECK_EVERY_MS && held.referenceVersion === reference.version) return held.deployment;
+    if (held && nowMs - held.checkedAt < CHECK_EVERY_MS && held.referenceVersion === reference.version)
+      return held.deployment;
     const record = await this.#store.agents.getDeployment(slug);
     let deployment: Deployment | undefined;
     if (record) {

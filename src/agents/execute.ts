@@ -35,7 +35,11 @@ export function checkCallable(skill: AnySkill, licensed: boolean): void {
 }
 
 /** A validated copy of the input (defaults filled in); 422 naming each bad field. */
-export function validSkillInput(deployment: Deployment, skill: AnySkill, input: Record<string, unknown>): Record<string, unknown> {
+export function validSkillInput(
+  deployment: Deployment,
+  skill: AnySkill,
+  input: Record<string, unknown>,
+): Record<string, unknown> {
   const copy = structuredClone(input);
   validateInput(deployment.inputSchema(skill) as TObject, copy, 'json');
   return copy;
@@ -43,7 +47,13 @@ export function validSkillInput(deployment: Deployment, skill: AnySkill, input: 
 
 export async function runSkill(
   deps: HostDeps,
-  call: { deployment: Deployment; skill: AnySkill; input: Record<string, unknown>; credentialId: number; reference: ReferenceData },
+  call: {
+    deployment: Deployment;
+    skill: AnySkill;
+    input: Record<string, unknown>;
+    credentialId: number;
+    reference: ReferenceData;
+  },
 ): Promise<SkillAnswer> {
   return call.skill.handler(call.input as never, {
     deployment: call.deployment,

@@ -48,7 +48,14 @@ export interface AgentHost {
 
 export function registerAgentHost(
   http: FastifyInstance,
-  deps: { config: Config; core: Core; store: Store; counters: Counters; clock: () => number; options?: AgentHostOptions },
+  deps: {
+    config: Config;
+    core: Core;
+    store: Store;
+    counters: Counters;
+    clock: () => number;
+    options?: AgentHostOptions;
+  },
 ): AgentHost {
   const { config, core, store, counters, clock, options = {} } = deps;
   const host: HostDeps = {
@@ -101,10 +108,18 @@ async function runTask(host: HostDeps, task: AgentTaskRecord): Promise<TaskOutco
   } catch (error) {
     const apiError = toApiError(error);
     if (apiError.kind === 'internal' || apiError.kind === 'service-unavailable') {
-      return { state: 'FAILED', result: null, error: JSON.stringify({ reason: 'INTERNAL', detail: 'The task failed; retry later.' }) };
+      return {
+        state: 'FAILED',
+        result: null,
+        error: JSON.stringify({ reason: 'INTERNAL', detail: 'The task failed; retry later.' }),
+      };
     }
     const reason = apiError.kind.toUpperCase().replaceAll('-', '_');
-    return { state: 'REJECTED', result: null, error: JSON.stringify({ reason, detail: apiError.message, errors: apiError.errors ?? [] }) };
+    return {
+      state: 'REJECTED',
+      result: null,
+      error: JSON.stringify({ reason, detail: apiError.message, errors: apiError.errors ?? [] }),
+    };
   }
 }
 
@@ -126,7 +141,10 @@ async function serveArtifact(host: HostDeps, request: FastifyRequest, reply: Fas
     const id = (request.params as { artifact: string }).artifact;
     const artifact = deployment.spec.artifacts.find((a) => a.id === id && a.released);
     if (!artifact) throw new ApiError('not-found', { detail: `No released brief "${id}" of this agent.` });
-    return reply.header('cache-control', 'public, max-age=300').type(`${artifact.media_type}; charset=utf-8`).send(artifact.body);
+    return reply
+      .header('cache-control', 'public, max-age=300')
+      .type(`${artifact.media_type}; charset=utf-8`)
+      .send(artifact.body);
   } catch (error) {
     return sendProblem(request, reply, toApiError(error), { baseUrl: host.core.baseUrl });
   }

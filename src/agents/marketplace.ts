@@ -48,7 +48,11 @@ export interface IssuedLicence {
 }
 
 /** Licenses a live deployment of another account to `buyerAccountId`. */
-export async function licenseAgent(store: Store, input: { slug: string; buyerAccountId: number }, now: Date): Promise<IssuedLicence> {
+export async function licenseAgent(
+  store: Store,
+  input: { slug: string; buyerAccountId: number },
+  now: Date,
+): Promise<IssuedLicence> {
   const entry = (await listMarketplace(store)).find((e) => e.slug === input.slug);
   if (!entry) throw new AdminError(`No published agent "${input.slug}" on the marketplace.`);
   if (entry.seller_account_id === input.buyerAccountId)

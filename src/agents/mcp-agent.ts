@@ -75,7 +75,9 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     if (!facts) {
       const { spec } = deployment;
       const list = (licensed: boolean) =>
-        JSON.stringify({ tools: deployment.callable('mcp', licensed).map((skill) => toolDefinition(deployment, skill)) });
+        JSON.stringify({
+          tools: deployment.callable('mcp', licensed).map((skill) => toolDefinition(deployment, skill)),
+        });
       facts = {
         server: serverFacts({
           serverInfo: { name: deployment.slug, title: spec.name, version: String(deployment.record.revision) },

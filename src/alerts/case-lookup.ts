@@ -19,7 +19,10 @@ export function contractCase(c: ContractRecord): string {
 }
 
 /** The ids of the cases with these keys (keys without a case are left out). */
-export async function caseIds(store: Pick<SignalWriteStore, 'findCaseId'>, keys: Iterable<string>): Promise<Map<string, number>> {
+export async function caseIds(
+  store: Pick<SignalWriteStore, 'findCaseId'>,
+  keys: Iterable<string>,
+): Promise<Map<string, number>> {
   const found = new Map<string, number>();
   for (const key of new Set(keys)) {
     const id = await store.findCaseId(key);

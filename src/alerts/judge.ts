@@ -62,7 +62,8 @@ export const ruleJudge: AlertJudge = {
             0.9,
           );
     }
-    const isContract = item.source_type === 'procurement_contract' || (signalType !== undefined && CONTRACT_SIGNALS.has(signalType));
+    const isContract =
+      item.source_type === 'procurement_contract' || (signalType !== undefined && CONTRACT_SIGNALS.has(signalType));
     const supplier = outcome.parties?.find((p) => p.role === 'supplier' || (p.role === 'party' && isContract));
     if (isContract && supplier) {
       const who = supplier.name ?? supplier.nif;
@@ -75,7 +76,13 @@ export const ruleJudge: AlertJudge = {
             `A contract awarded to a watched entity (${who}).`,
             0.9,
           )
-        : verdict(true, 'review_award', `Contrato com uma entidade seguida (${who}).`, `A contract with a watched entity (${who}).`, 0.8);
+        : verdict(
+            true,
+            'review_award',
+            `Contrato com uma entidade seguida (${who}).`,
+            `A contract with a watched entity (${who}).`,
+            0.8,
+          );
     }
     if (item.source_type === 'procurement_amendment' || (signalType && AMENDMENT_SIGNALS.has(signalType))) {
       return verdict(
@@ -105,6 +112,12 @@ export const ruleJudge: AlertJudge = {
   },
 };
 
-function verdict(isDirectAction: boolean, actionType: string | null, whyPt: string, whyEn: string, confidence: number): AlertJudgeRecord {
+function verdict(
+  isDirectAction: boolean,
+  actionType: string | null,
+  whyPt: string,
+  whyEn: string,
+  confidence: number,
+): AlertJudgeRecord {
   return { is_direct_action: isDirectAction, action_type: actionType, why_pt: whyPt, why_en: whyEn, confidence };
 }

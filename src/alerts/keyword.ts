@@ -7,7 +7,10 @@
 import { fold, matchesTokens, queryTokens } from '../lib/text-match.js';
 import type { AlertItem } from './item.js';
 
-/** `headline`: every word in the headline; `mixed`: some in the headline, some in the body; `body`: none in the headline. */
+/**
+ * `headline`: every word in the headline; `mixed`: some in the headline, some in the body; `body`: none in the
+ * headline.
+ */
 export type KeywordPlace = 'headline' | 'mixed' | 'body';
 
 export interface KeywordHit {

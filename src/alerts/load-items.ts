@@ -1,6 +1,7 @@
 /**
  * Turns a batch of journal entries into items: one read per kind of record (and one for the contracts of the
- * amendments), then each record reduced to an AlertItem. Entries whose record has gone are dropped; `observation` entries are not items (indicator rules
+ * amendments), then each record reduced to an AlertItem. Entries whose record has gone are dropped; `observation`
+ * entries are not items (indicator rules
  * match the signals detected on observations).
  */
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
@@ -38,7 +39,11 @@ export interface BatchItem {
   item: AlertItem;
 }
 
-export async function loadItems(store: ItemStore, entries: readonly ChangeEntry[], places: Places): Promise<BatchItem[]> {
+export async function loadItems(
+  store: ItemStore,
+  entries: readonly ChangeEntry[],
+  places: Places,
+): Promise<BatchItem[]> {
   const idsOf = (kind: ChangeEntry['kind']) => [...new Set(entries.filter((e) => e.kind === kind).map((e) => e.id))];
   const [signals, announcements, contracts, amendments] = await Promise.all([
     store.getSignals(idsOf('signal')),

@@ -17,7 +17,12 @@ export function matchPlace(rule: RulePlace, item: AlertItem): number | null | un
   const watched = rule.municipality_ids;
   const found = item.municipality_ids.find((id) => watched.includes(id));
   if (found !== undefined) return found;
-  if (rule.target_scope === 'district' && rule.district && item.district && nameKey(item.district) === nameKey(rule.district)) {
+  if (
+    rule.target_scope === 'district' &&
+    rule.district &&
+    item.district &&
+    nameKey(item.district) === nameKey(rule.district)
+  ) {
     return null;
   }
   return undefined;

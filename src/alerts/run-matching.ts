@@ -49,13 +49,23 @@ export interface AlertMatchingSummary {
 const DEFAULT_BATCH = 2_000;
 const RULE_PAGE = 200;
 
-export async function runAlertMatching(store: MatcherStore, options: AlertMatchingOptions): Promise<AlertMatchingSummary> {
+export async function runAlertMatching(
+  store: MatcherStore,
+  options: AlertMatchingOptions,
+): Promise<AlertMatchingSummary> {
   // To the second, as every instant the store compares as text (signals' last_seen_at among them).
   const now = `${options.now.toISOString().slice(0, 19)}Z`;
   const judge = options.judge ?? ruleJudge;
   const batchSize = options.batchSize ?? DEFAULT_BATCH;
   const rules = await enabledRules(store);
-  const summary: AlertMatchingSummary = { rules: rules.length, entries: 0, too_old: 0, matched: 0, already_matched: 0, last_seq: 0 };
+  const summary: AlertMatchingSummary = {
+    rules: rules.length,
+    entries: 0,
+    too_old: 0,
+    matched: 0,
+    already_matched: 0,
+    last_seq: 0,
+  };
   if (rules.length === 0) return summary;
 
   const windowStart = alertWindowStart(await store.listPlans(), options.now);
@@ -91,7 +101,10 @@ export async function runAlertMatching(store: MatcherStore, options: AlertMatchi
       item.case_key === null ? match : { ...match, case_id: cases.get(item.case_key) ?? null },
     );
     const advanced = rules.filter((r) => r.matched_seq < batchEnd);
-    const written = await store.recordAlertMatches({ matches, matchedSeq: advanced.map((r) => ({ ruleId: r.id, seq: batchEnd })) });
+    const written = await store.recordAlertMatches({
+      matches,
+      matchedSeq: advanced.map((r) => ({ ruleId: r.id, seq: batchEnd })),
+    });
     for (const rule of advanced) rule.matched_seq = batchEnd;
     summary.matched += written.inserted;
     summary.already_matched += written.skipped;
@@ -115,7 +128,12 @@ function isTooOld(entry: ChangeEntry, windowStart: string | null): boolean {
 }
 
 /** The match of `rule` on `item`, or null when the rule does not look for it. */
-async function matchRule(rule: AlertRuleRecord, item: AlertItem, judge: AlertJudge, now: string): Promise<AlertMatchInput | null> {
+async function matchRule(
+  rule: AlertRuleRecord,
+  item: AlertItem,
+  judge: AlertJudge,
+  now: string,
+): Promise<AlertMatchInput | null> {
   if (rule.source_types.length > 0 && !rule.source_types.includes(item.source_type)) return null;
   const municipalityId = matchPlace(rule, item);
   if (municipalityId === undefined) return null;

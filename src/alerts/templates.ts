@@ -37,7 +37,8 @@ export const ALERT_TEMPLATES: readonly AlertTemplateInput[] = Object.freeze([
   {
     key: 'open-tenders-environment',
     name: 'Concursos abertos de resíduos, limpeza e ambiente',
-    description: 'Anúncios de procedimentos para recolha de resíduos, limpeza urbana, saneamento e espaços verdes (CPV 90).',
+    description:
+      'Anúncios de procedimentos para recolha de resíduos, limpeza urbana, saneamento e espaços verdes (CPV 90).',
     matcher_type: 'cpv',
     params: { cpv_prefixes: ['90'] },
     source_types: ['procurement_announcement'],
@@ -55,7 +56,8 @@ export const ALERT_TEMPLATES: readonly AlertTemplateInput[] = Object.freeze([
   {
     key: 'direct-awards-above-ceiling',
     name: 'Ajustes diretos acima do limite',
-    description: 'Ajustes diretos de valor superior ao limite do regime geral (20 000 € em bens e serviços, 30 000 € em empreitadas).',
+    description:
+      'Ajustes diretos de valor superior ao limite do regime geral (20 000 € em bens e serviços, 30 000 € em empreitadas).',
     matcher_type: 'signal_type',
     params: { signal_types: ['direct_award_high_value'] },
     source_types: ['signal'],

@@ -24,7 +24,8 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
         print(
           cli.json(),
           account,
-          () => `Created account ${account.id} "${account.name}" on plan ${account.plan_code}${account.beta ? ' (beta)' : ''}.`,
+          () =>
+            `Created account ${account.id} "${account.name}" on plan ${account.plan_code}${account.beta ? ' (beta)' : ''}.`,
         );
       }),
     );
@@ -48,7 +49,11 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
     .option('--label <text>', 'a note to recognise the key by')
     .action((o: { account: number; scopes?: string[]; expires?: string; label?: string }) =>
       cli.withStore(async (store) => {
-        const created = await createKey(store, { accountId: o.account, scopes: o.scopes, expires: o.expires, label: o.label }, new Date());
+        const created = await createKey(
+          store,
+          { accountId: o.account, scopes: o.scopes, expires: o.expires, label: o.label },
+          new Date(),
+        );
         print(cli.json(), { ...created.key, secret: created.secret }, () =>
           [
             `Created key ${created.key.id} for account ${o.account} (scopes: ${created.key.scopes.join(', ')}).`,
@@ -67,7 +72,9 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
     .action((o: { account: number }) =>
       cli.withStore(async (store) => {
         const rows = await listKeys(store, o.account);
-        print(cli.json(), rows, () => table(rows as never, ['id', 'prefix', 'label', 'scopes', 'expires_at', 'revoked_at', 'created_at']));
+        print(cli.json(), rows, () =>
+          table(rows as never, ['id', 'prefix', 'label', 'scopes', 'expires_at', 'revoked_at', 'created_at']),
+        );
       }),
     );
   keys
@@ -139,7 +146,9 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
       );
   }
 
-  const beta = program.command('beta').description('Mark operations or domains as beta (only beta accounts may call them)');
+  const beta = program
+    .command('beta')
+    .description('Mark operations or domains as beta (only beta accounts may call them)');
   beta
     .command('list')
     .description('List beta-gated operations and domains')

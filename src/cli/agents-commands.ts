@@ -37,14 +37,18 @@ export function registerAgentsCommands(program: Command, cli: CliContext): void 
     .description('Create a deployment (in draft) from a JSON or YAML file')
     .argument('<file>', 'the deployment file')
     .action((file: string) =>
-      cli.withStore(async (store) => show(await createDeployment(store, readDeploymentFile(file), new Date()), 'Created')),
+      cli.withStore(async (store) =>
+        show(await createDeployment(store, readDeploymentFile(file), new Date()), 'Created'),
+      ),
     );
   agents
     .command('update')
     .description("Replace a deployment's file (the slug in the file names it); its status stays")
     .argument('<file>', 'the deployment file')
     .action((file: string) =>
-      cli.withStore(async (store) => show(await updateDeployment(store, readDeploymentFile(file), new Date()), 'Updated')),
+      cli.withStore(async (store) =>
+        show(await updateDeployment(store, readDeploymentFile(file), new Date()), 'Updated'),
+      ),
     );
   agents
     .command('publish')
@@ -57,7 +61,9 @@ export function registerAgentsCommands(program: Command, cli: CliContext): void 
     .command('pause')
     .description('Pause a deployment: its addresses answer 404 until it is published again (credentials are kept)')
     .argument('<slug>', 'the deployment slug')
-    .action((slug: string) => cli.withStore(async (store) => show(await setDeploymentStatus(store, slug, 'paused', new Date()), 'Paused')));
+    .action((slug: string) =>
+      cli.withStore(async (store) => show(await setDeploymentStatus(store, slug, 'paused', new Date()), 'Paused')),
+    );
   agents
     .command('list')
     .description('List deployments')
@@ -70,7 +76,9 @@ export function registerAgentsCommands(program: Command, cli: CliContext): void 
       }),
     );
 
-  const credentials = agents.command('credentials').description("A deployment's credentials (one deployment, one channel each)");
+  const credentials = agents
+    .command('credentials')
+    .description("A deployment's credentials (one deployment, one channel each)");
   credentials
     .command('create')
     .description('Create a credential; prints the secret once')
@@ -103,7 +111,9 @@ export function registerAgentsCommands(program: Command, cli: CliContext): void 
     .action((o: { deployment: string }) =>
       cli.withStore(async (store) => {
         const rows = await listCredentials(store, o.deployment);
-        print(cli.json(), rows, () => table(rows as never, ['id', 'channel', 'licensed', 'prefix', 'label', 'revoked_at', 'created_at']));
+        print(cli.json(), rows, () =>
+          table(rows as never, ['id', 'channel', 'licensed', 'prefix', 'label', 'revoked_at', 'created_at']),
+        );
       }),
     );
   credentials

@@ -15,7 +15,17 @@ import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
 import { print, table } from './output.js';
 
-const RULE_COLUMNS = ['id', 'name', 'matcher_type', 'source_types', 'target_scope', 'enabled', 'template_id', 'matched_seq', 'created_at'];
+const RULE_COLUMNS = [
+  'id',
+  'name',
+  'matcher_type',
+  'source_types',
+  'target_scope',
+  'enabled',
+  'template_id',
+  'matched_seq',
+  'created_at',
+];
 
 export function registerAlertCommands(program: Command, cli: CliContext): void {
   const alerts = program.command('alerts').description("Accounts' alert rules, subscriptions and matches");
@@ -81,12 +91,20 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
   ] as const) {
     rule
       .command(name)
-      .description(enabled ? 'Enable a rule (it catches up at the next match)' : 'Disable a rule (it matches nothing until enabled)')
+      .description(
+        enabled
+          ? 'Enable a rule (it catches up at the next match)'
+          : 'Disable a rule (it matches nothing until enabled)',
+      )
       .argument('<rule_id>', 'rule id', positiveInt)
       .action((ruleId: number) =>
         cli.withStore(async (store) => {
           const changed = await setRuleEnabled(store, ruleId, enabled);
-          print(cli.json(), changed, () => `Alert rule ${ruleId} "${changed.name}" is ${enabled ? 'enabled' : 'disabled'}.`);
+          print(
+            cli.json(),
+            changed,
+            () => `Alert rule ${ruleId} "${changed.name}" is ${enabled ? 'enabled' : 'disabled'}.`,
+          );
         }),
       );
   }
@@ -97,7 +115,9 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
     .action(() =>
       cli.withStore(async (store) => {
         const templates = await listTemplates(store);
-        print(cli.json(), templates, () => table(templates as never, ['key', 'name', 'matcher_type', 'source_types', 'description']));
+        print(cli.json(), templates, () =>
+          table(templates as never, ['key', 'name', 'matcher_type', 'source_types', 'description']),
+        );
       }),
     );
 
@@ -115,7 +135,11 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
           { account: o.account, template: o.template, municipalities: o.municipality, district: o.district },
           new Date(),
         );
-        print(cli.json(), created, () => `Subscribed account ${created.account_id}: rule ${created.id} "${created.name}". ${MATCH_HINT}`);
+        print(
+          cli.json(),
+          created,
+          () => `Subscribed account ${created.account_id}: rule ${created.id} "${created.name}". ${MATCH_HINT}`,
+        );
       }),
     );
 

@@ -3,7 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { migrate } from '../admin/migrate.js';
 import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../demo/load-demo.js';
-import { type BaseDataset, BaseFileError, type BaseFormat, type BaseImportReport, importBase } from '../ingest/base/import-base.js';
+import {
+  type BaseDataset,
+  BaseFileError,
+  type BaseFormat,
+  type BaseImportReport,
+  importBase,
+} from '../ingest/base/import-base.js';
 import { readIneMappings } from '../ingest/catalogue.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import { parseIneResponse } from '../ingest/ine/parse.js';
@@ -62,8 +68,15 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     .command('ine')
     .description("Import an INE (Statistics Portugal) JSON indicator response into one indicator's series")
     .argument('<file>', 'a saved response of the INE JSON API (pindica.jsp)')
-    .option('--indicator <key>', "the catalogue key the data belongs to (default: the one whose INE code is the file's)")
-    .option('--force', "import even when the file's code or unit contradicts the indicator, or its series holds another source", false)
+    .option(
+      '--indicator <key>',
+      "the catalogue key the data belongs to (default: the one whose INE code is the file's)",
+    )
+    .option(
+      '--force',
+      "import even when the file's code or unit contradicts the indicator, or its series holds another source",
+      false,
+    )
     .option(
       '--dimension <dim=code...>',
       "the category to take of an extra dimension, e.g. dim_3=H1 (default: the catalogue's, else each dimension's total)",
@@ -88,7 +101,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     );
 
   registerBaseImport(imports, cli, 'auto');
-  for (const dataset of ['contracts', 'announcements', 'amendments'] as const) registerBaseImport(imports, cli, dataset);
+  for (const dataset of ['contracts', 'announcements', 'amendments'] as const)
+    registerBaseImport(imports, cli, dataset);
   registerSignalImport(imports, cli);
   registerDetectCommand(program, cli);
   registerSyncCommands(program, cli);
@@ -152,7 +166,8 @@ function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseData
             let report: BaseImportReport;
             try {
               const data = isZip(bytes) ? unzipped(bytes, file) : { bytes, name: file, format: null };
-              const format = o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
+              const format =
+                o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
               report = await importBase(dataset, store, data.bytes, { format, fileName: data.name });
             } catch (error) {
               if (error instanceof BaseFileError) throw new AdminError(`${file}: ${error.message}`);
@@ -195,12 +210,16 @@ function baseReportText(r: BaseImportReport): string {
   if (r.dataset !== 'amendments') lines.push(`  entities: ${counts(r.written.entities)}`);
   if (r.places_unresolved.count > 0) {
     const examples = r.places_unresolved.examples.slice(0, 5).map((e) => `"${e.text}" (line ${e.line})`);
-    lines.push(`  execution places not resolved to a municipality: ${r.places_unresolved.count} — e.g. ${examples.join(', ')}`);
+    lines.push(
+      `  execution places not resolved to a municipality: ${r.places_unresolved.count} — e.g. ${examples.join(', ')}`,
+    );
   }
   if (r.orphan_amendments.count > 0) {
     lines.push(`  amendments of unknown contracts (not written): ${r.orphan_amendments.count}`);
-    for (const o of r.orphan_amendments.items.slice(0, 20)) lines.push(`    line ${o.line}: ${o.source_id} (contract ${o.contract})`);
-    if (r.orphan_amendments.count > 20) lines.push(`    … and ${r.orphan_amendments.count - 20} more (--json lists them all)`);
+    for (const o of r.orphan_amendments.items.slice(0, 20))
+      lines.push(`    line ${o.line}: ${o.source_id} (contract ${o.contract})`);
+    if (r.orphan_amendments.count > 20)
+      lines.push(`    … and ${r.orphan_amendments.count - 20} more (--json lists them all)`);
   }
   if (r.rejected.length > 0) {
     lines.push('Rejected rows:');

@@ -22,7 +22,9 @@ export function migrateText(store: string, r: MigrateReport): string {
   if (r.migrations.length === 0 && seeded.length === 0) return `Store ${store} was up to date: nothing to apply.`;
   const lines = [`Store ${store}:`];
   if (r.migrations.length > 0) {
-    lines.push(`  applied ${r.migrations.length} schema migrations: ${r.migrations.map((m) => `${m.version} ${m.name}`).join(', ')}`);
+    lines.push(
+      `  applied ${r.migrations.length} schema migrations: ${r.migrations.map((m) => `${m.version} ${m.name}`).join(', ')}`,
+    );
   } else {
     lines.push('  schema up to date (no migration pending)');
   }
@@ -65,8 +67,10 @@ export function ineImportText(r: IneImportReport): string {
       `${writes(r.placed)}${r.placed.removed > 0 ? `, ${n(r.placed.removed)} demo points removed` : ''}`,
     `  source: ${r.source ?? '(none)'}`,
   ];
-  if (r.unknown_periods.length > 0) lines.push(`  periods not understood (not placed): ${r.unknown_periods.join(', ')}`);
-  if (r.unplaced.length > 0) lines.push(`  rows not placed on a municipality: ${n(r.unplaced.length)} (--json lists them)`);
+  if (r.unknown_periods.length > 0)
+    lines.push(`  periods not understood (not placed): ${r.unknown_periods.join(', ')}`);
+  if (r.unplaced.length > 0)
+    lines.push(`  rows not placed on a municipality: ${n(r.unplaced.length)} (--json lists them)`);
   for (const warning of r.warnings) lines.push(`  warning: ${warning}`);
   return lines.join('\n');
 }

@@ -35,13 +35,16 @@ export interface ExportedTable {
 export function registerExportCommand(program: Command, cli: CliContext): void {
   program
     .command('export')
-    .description('Write every table a plan may read (default premium) to DIR, as CSV or Parquet files or one SQLite file')
+    .description(
+      'Write every table a plan may read (default premium) to DIR, as CSV or Parquet files or one SQLite file',
+    )
     .argument('<dir>', 'the folder to write into (created if missing)')
     .option('--format <format>', EXPORT_FORMATS.join(', '), 'csv')
     .option('--plan <code>', 'the plan whose data domains and values to export', 'premium')
     .action((dir: string, o: { format: string; plan: string }) => {
       const format = EXPORT_FORMATS.find((f) => f === o.format);
-      if (format === undefined) throw new AdminError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, not "${o.format}"`);
+      if (format === undefined)
+        throw new AdminError(`--format must be one of ${EXPORT_FORMATS.join(', ')}, not "${o.format}"`);
       return cli.withStore(async (store) => {
         const tables = await exportTables(store, { dir, format, plan: o.plan });
         print(cli.json(), { dir, format: o.format, plan: o.plan, tables }, () =>
@@ -51,7 +54,10 @@ export function registerExportCommand(program: Command, cli: CliContext): void {
     });
 }
 
-export async function exportTables(store: Store, options: { dir: string; format: ExportFormat; plan: string }): Promise<ExportedTable[]> {
+export async function exportTables(
+  store: Store,
+  options: { dir: string; format: ExportFormat; plan: string },
+): Promise<ExportedTable[]> {
   const plan = await store.getPlan(options.plan);
   if (!plan) throw new AdminError(`no plan "${options.plan}"; munidata plans list shows them`);
   const now = new Date();

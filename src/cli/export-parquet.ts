@@ -25,7 +25,11 @@ type Value = string | number | bigint | boolean | null;
 export async function writeParquetFile(file: string, dataset: Dataset, ctx: DatasetReadContext): Promise<number> {
   const names = [...dataset.leading, ...dataset.table.columns];
   const kinds: ColumnKind[] = [...dataset.leading.map(() => 'text' as const), ...dataset.table.kinds];
-  const writer = new ParquetWriter({ writer: fileWriter(file), schema: schemaOf(names, kinds), createdBy: 'munidata export' });
+  const writer = new ParquetWriter({
+    writer: fileWriter(file),
+    schema: schemaOf(names, kinds),
+    createdBy: 'munidata export',
+  });
   let group: Value[][] = names.map(() => []);
   let grouped = 0;
   let rows = 0;
@@ -59,7 +63,9 @@ const PARQUET_TYPES = {
 
 /** The file's schema: a root and one OPTIONAL leaf per column. */
 function schemaOf(names: readonly string[], kinds: readonly ColumnKind[]): SchemaElement[] {
-  const leaves = names.map((name, i): SchemaElement => ({ name, ...PARQUET_TYPES[kinds[i]], repetition_type: 'OPTIONAL' }));
+  const leaves = names.map(
+    (name, i): SchemaElement => ({ name, ...PARQUET_TYPES[kinds[i]], repetition_type: 'OPTIONAL' }),
+  );
   return [{ name: 'root', num_children: leaves.length }, ...leaves];
 }
 

@@ -10,7 +10,9 @@ import type { Store } from '../store/store.js';
 
 const DEADLINE_MS = 25_000;
 
-/** Closes in order — HTTP (in-flight requests finish), counters (usage flushed), store — and reports the first failure. */
+/**
+ * Closes in order — HTTP (in-flight requests finish), counters (usage flushed), store — and reports the first failure.
+ */
 export async function closeGracefully(app: App, store: Pick<Store, 'close'>): Promise<void> {
   let failure: unknown;
   try {

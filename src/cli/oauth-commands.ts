@@ -109,7 +109,9 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
   const keys = oauth.command('keys').description('The signing keys published at /oauth/jwks');
   keys
     .command('rotate')
-    .description('Add a new signing key (it signs from the next start of each instance); the previous one stays published')
+    .description(
+      'Add a new signing key (it signs from the next start of each instance); the previous one stays published',
+    )
     .action(() =>
       cli.withStore(async (store: Store) => {
         const rows = await rotateSigningKeys(store.oauth);

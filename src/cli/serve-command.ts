@@ -15,7 +15,9 @@ import { closeOnSignals } from './graceful-shutdown.js';
 export function registerServeCommand(program: Command, env: Record<string, string | undefined>): void {
   program
     .command('serve')
-    .description('Start the service: REST /v1, A2A /a2a, MCP /mcp, company agents, console and explorer (docs at /docs)')
+    .description(
+      'Start the service: REST /v1, A2A /a2a, MCP /mcp, company agents, console and explorer (docs at /docs)',
+    )
     .option('--port <n>', 'port to listen on (default $PORT or 8080)')
     .option('--host <h>', 'address to listen on (default $HOST or 127.0.0.1)')
     .option('--no-demo', 'do not load demo data into an empty store, nor print a demo key')

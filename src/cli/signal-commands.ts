@@ -65,7 +65,8 @@ function importText(r: SignalImportReport): string {
   ];
   if (r.rejected.length > 0) {
     lines.push('Rejected lines:');
-    for (const x of r.rejected) lines.push(`  line ${x.line}${x.external_id ? ` [${x.external_id}]` : ''}: ${x.reason}`);
+    for (const x of r.rejected)
+      lines.push(`  line ${x.line}${x.external_id ? ` [${x.external_id}]` : ''}: ${x.reason}`);
   }
   return lines.join('\n');
 }

@@ -8,12 +8,20 @@ import { periodArgument } from './date-arguments.js';
 import { print } from './output.js';
 
 export function registerSyncCommands(program: Command, cli: CliContext): void {
-  const sync = program.command('sync').description('Fetch real data over HTTP and import it (incremental, one request at a time)');
+  const sync = program
+    .command('sync')
+    .description('Fetch real data over HTTP and import it (incremental, one request at a time)');
   sync
     .command('ine')
-    .description("INE's JSON API → the indicators whose INE code the catalogue knows (INE_API_URL, default https://www.ine.pt)")
+    .description(
+      "INE's JSON API → the indicators whose INE code the catalogue knows (INE_API_URL, default https://www.ine.pt)",
+    )
     .option('--indicator <key...>', 'only these catalogue keys (default: every indicator with an INE code)')
-    .option('--since <date>', 'first period for an indicator holding none of its INE data yet (YYYY or YYYY-MM-DD)', periodArgument)
+    .option(
+      '--since <date>',
+      'first period for an indicator holding none of its INE data yet (YYYY or YYYY-MM-DD)',
+      periodArgument,
+    )
     .option('--force', "import even when a file's code or unit contradicts its indicator", false)
     .action((o: { indicator?: string[]; since?: string; force: boolean }) =>
       cli.withStore(async (store) => {
@@ -42,12 +50,23 @@ export function registerSyncCommands(program: Command, cli: CliContext): void {
     );
   sync
     .command('base')
-    .description("The procurement portal's open-data files (dados.gov.pt; BASE_DATA_URL) → contracts, announcements, amendments")
-    .option('--since <date>', "files of this date's year and later (YYYY or YYYY-MM-DD; default the current year)", periodArgument)
+    .description(
+      "The procurement portal's open-data files (dados.gov.pt; BASE_DATA_URL) → contracts, announcements, amendments",
+    )
+    .option(
+      '--since <date>',
+      "files of this date's year and later (YYYY or YYYY-MM-DD; default the current year)",
+      periodArgument,
+    )
     .action((o: { since?: string }) =>
       cli.withStore(async (store) => {
         const log = progress;
-        const report = await syncBase(store, { client: new PoliteClient({ log }), baseUrl: cli.config.baseDataUrl, since: o.since, log });
+        const report = await syncBase(store, {
+          client: new PoliteClient({ log }),
+          baseUrl: cli.config.baseDataUrl,
+          since: o.since,
+          log,
+        });
         print(
           cli.json(),
           report,
@@ -66,7 +85,9 @@ export function registerSyncCommands(program: Command, cli: CliContext): void {
 
 /** What a stopped sync left out, after its reason. */
 function notTried(names: readonly string[], what: string): string {
-  return names.length === 0 ? '' : `; ${names.length} ${what}${names.length === 1 ? '' : 's'} not tried (${names.join(', ')})`;
+  return names.length === 0
+    ? ''
+    : `; ${names.length} ${what}${names.length === 1 ? '' : 's'} not tried (${names.join(', ')})`;
 }
 
 /** Progress goes to stderr, so that `--json` keeps stdout for the report alone. */

@@ -43,7 +43,16 @@ export function registerUsersCommands(program: Command, cli: CliContext): void {
       cli.withStore(async (store) => {
         const rows = await listUsers(store, o.account);
         print(cli.json(), rows, () =>
-          table(rows as never, ['id', 'account_id', 'email', 'display_name', 'role', 'has_password', 'created_at', 'disabled_at']),
+          table(rows as never, [
+            'id',
+            'account_id',
+            'email',
+            'display_name',
+            'role',
+            'has_password',
+            'created_at',
+            'disabled_at',
+          ]),
         );
       }),
     );

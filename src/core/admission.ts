@@ -49,6 +49,7 @@ export interface AdmissionDeps {
   readonly clock: () => number;
   readonly baseUrl: string;
   readonly operations: readonly AnyOperation[];
+  /** Charged requests per day and channel (the console's chart); absent, they are not split. */
   readonly dailyUsage?: DailyUsage;
 }
 

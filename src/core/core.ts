@@ -9,13 +9,11 @@
  * The channel sends the outcome and settles its charge: committed once its answer is built (a bulk file: once it
  * is written), refunded if building or sending fails (docs/architecture.md, One core).
  */
-import type { Authenticator } from '../access/authenticate.js';
 import type { Caller } from '../access/caller.js';
-import type { Counters, RateDecision } from '../access/counters.js';
-import type { DailyUsage } from '../access/daily-usage.js';
+import type { RateDecision } from '../access/counters.js';
 import type { UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
-import { type Admission, Gate, type RequestFacts, type RequestTrace } from './admission.js';
+import { type Admission, type AdmissionDeps, Gate, type RequestFacts, type RequestTrace } from './admission.js';
 import { CalendarMemo } from './calendar.js';
 import { type Charge, FREE_CALL, Quota, refundedError } from './charge.js';
 import { CSV_FORMAT_DIALECTS } from './csv.js';
@@ -25,19 +23,11 @@ import { type Download, type DownloadRequest, noBytes } from './download.js';
 import { etagMatches } from './etag.js';
 import { type ExecuteRequest, Execution, type Outcome } from './execution.js';
 import type { AnyOperation } from './operation.js';
-import type { ReferenceCache } from './reference.js';
 
-export interface CoreDeps {
+/** What the core needs: what admission needs (admission.ts), and the store and the cursor codec for execution. */
+export interface CoreDeps extends AdmissionDeps {
   readonly store: Store;
-  readonly counters: Counters;
-  readonly authenticator: Authenticator;
-  readonly reference: ReferenceCache;
   readonly cursors: CursorCodec;
-  readonly clock: () => number;
-  readonly baseUrl: string;
-  readonly operations: readonly AnyOperation[];
-  /** Charged requests per day and channel (the console's chart); absent, they are not split. */
-  readonly dailyUsage?: DailyUsage;
 }
 
 export class Core {
@@ -114,7 +104,8 @@ export class Core {
     }
     try {
       const execution = this.#execution;
-      const rendered = execution.cached(request, calendar, reference) ?? (await execution.render(request, reference, nowMs, calendar));
+      const rendered =
+        execution.cached(request, calendar, reference) ?? (await execution.render(request, reference, nowMs, calendar));
       const { ifNoneMatch } = request;
       const etag = request.etag === false && ifNoneMatch === undefined ? undefined : rendered.etag;
       const notModified = etag !== undefined && ifNoneMatch !== undefined && etagMatches(ifNoneMatch, etag);

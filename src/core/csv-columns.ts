@@ -72,7 +72,9 @@ function isArraySchema(schema: Schema): boolean {
 
 export function isObjectWithProperties(schema: Schema): schema is Schema & { properties: Record<string, Schema> } {
   return (
-    (schema.type === 'object' || schema.type === undefined) && schema.properties !== undefined && Object.keys(schema.properties).length > 0
+    (schema.type === 'object' || schema.type === undefined) &&
+    schema.properties !== undefined &&
+    Object.keys(schema.properties).length > 0
   );
 }
 
@@ -84,7 +86,8 @@ export function objectColumns(schema: Schema & { properties: Record<string, Sche
     const at = (row: unknown) => member(row, name);
     const sub = unwrap(property);
     if (isObjectWithProperties(sub)) {
-      for (const c of objectColumns(sub, path)) columns.push({ name: c.name, cell: (row) => c.cell(at(row)), kind: c.kind });
+      for (const c of objectColumns(sub, path))
+        columns.push({ name: c.name, cell: (row) => c.cell(at(row)), kind: c.kind });
     } else {
       columns.push(...arrayOrLeafColumns(path, sub, at));
     }
@@ -126,7 +129,9 @@ function leafKind(schema: Schema): ColumnKind {
 }
 
 export function member(row: unknown, name: string): unknown {
-  return row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>)[name] : undefined;
+  return row !== null && typeof row === 'object' && !Array.isArray(row)
+    ? (row as Record<string, unknown>)[name]
+    : undefined;
 }
 
 /** A value as JSON would carry it: strings as they are, numbers as JSON writes them, other shapes as JSON text. */

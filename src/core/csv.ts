@@ -1,28 +1,10 @@
 /**
  * CSV answers of list endpoints (RFC 4180; IANA `text/csv` with `charset` and `header`), derived from the
- * operation's output schema — never from the data, so columns are stable and an empty page still has its header.
- *
- * A list endpoint is an operation whose output is a page (`{items: [...], next_cursor, has_more}`) or a JSON
- * array; one row per item. Columns, in schema order:
- * - a scalar property is one column under its name;
- * - an object property (with `properties`) flattens to dotted columns, recursively (`key.year`);
- * - an array of scalars is one column, its elements joined by `|`;
- * - an array of objects flattens like an object, each dotted column joining the elements' values by `|`, in
- *   element order (`buyers.nif` = `500051070|600012345`, `buyers.name` = `Município de A|Município de B`), so the
- *   i-th values of sibling columns belong to the same element;
- * - inside such a list a `\` or a `|` of a value is escaped with a backslash (`\\`, `\|`), so the split is exact;
- * - anything else (a free-form object, an array of arrays, a union of objects and scalars) is its JSON text.
- * Values: `null` or absent → an empty field; an empty string → `""`, so the two stay apart (as in PostgreSQL's
- * COPY); booleans `true`/`false`; numbers as JSON writes them (dot decimal, no grouping). A field is quoted when
- * it holds a comma, a double quote, CR or LF, and quotes inside are doubled. Every line, the last one too, ends
- * with CRLF. Text is UTF-8 without a byte-order mark.
- *
- * The `excel-pt` dialect is the same table for a spreadsheet set to Portuguese (docs/api.md, CSV): `;` between
- * fields, a decimal comma in numbers, and a UTF-8 byte-order mark so that the accents are read as UTF-8.
- *
- * An operation whose answer is not a list but holds one (the aggregate's `groups`) names that member as its
- * `csvRows`: one row per element. When such an answer says `synthetic` of itself and its elements do not, each row
- * carries the answer's flag in a last `synthetic` column (`answerRows`): every CSV form says what is generated.
+ * operation's output schema (csv-columns.ts), never from the data, so columns are stable and an empty page still has
+ * its header. A list endpoint's output is a page or a JSON array, one row per item; an answer that holds its rows
+ * (the aggregate's `groups`) names that member as its `csvRows`, and when it says `synthetic` of itself and its rows
+ * do not, each row carries the answer's flag in a last `synthetic` column (`answerRows`): every CSV form says what is
+ * generated. Columns, values, quoting and the `excel-pt` dialect (`format=csv-excel`): docs/api.md, "CSV".
  */
 import type { TSchema } from '@sinclair/typebox';
 import {
@@ -43,7 +25,10 @@ export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8; header=present';
 export type CsvDialect = 'rfc4180' | 'excel-pt';
 
 /** The `format` values of the CSV forms (docs/api.md, CSV) and the dialect each is written in. */
-export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<string, CsvDialect>;
+export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<
+  string,
+  CsvDialect
+>;
 
 /** The CSV form of one list operation's answers. */
 export interface CsvTable {

@@ -28,10 +28,12 @@ export class CursorCodec {
     const expected = this.#mac(scope, payload);
     // Base64 leaves spare bits in the last character: only the canonical spelling of a cursor is accepted,
     // so that no edited cursor passes.
-    const canonical = mac.toString('base64url') === macText && Buffer.from(payload, 'base64url').toString('base64url') === payload;
+    const canonical =
+      mac.toString('base64url') === macText && Buffer.from(payload, 'base64url').toString('base64url') === payload;
     if (dot < 1 || !canonical || mac.length !== MAC_BYTES || !timingSafeEqual(mac, expected)) {
       throw new ApiError('invalid-cursor', {
-        detail: 'The cursor was not issued by this endpoint for these filters. Repeat the first request without `cursor`.',
+        detail:
+          'The cursor was not issued by this endpoint for these filters. Repeat the first request without `cursor`.',
       });
     }
     return JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -56,7 +56,10 @@ export class DatasetFiles {
     return this.#byName.get(name);
   }
 
-  /** The datasets this caller may download: those whose operation it may call (the plan's domains, the key's scopes, beta). */
+  /**
+   * The datasets this caller may download: those whose operation it may call (the plan's domains, the key's scopes,
+   * beta).
+   */
   forCaller(caller: Caller, betaGates: ReadonlySet<string>): Dataset[] {
     return this.all.filter((d) => canCall(d.operation, caller, betaGates));
   }
@@ -87,7 +90,10 @@ export class DatasetFiles {
     });
   }
 
-  /** The dataset's measure as the context's caller reads it: made once per data version and variant, shared while it runs. */
+  /**
+   * The dataset's measure as the context's caller reads it: made once per data version and variant, shared while it
+   * runs.
+   */
   measure(dataset: Dataset, ctx: DatasetReadContext): Promise<DatasetMeasure> {
     const measures = this.#measuresOf(ctx.reference);
     const key = this.#key(dataset, ctx);
@@ -117,7 +123,12 @@ export class DatasetFiles {
    * as soon as its bytes would exceed the announced length, and at the end when they fall short of it or when the
    * data version moved while it was read.
    */
-  async *file(dataset: Dataset, ctx: DatasetReadContext, dialect: CsvDialect, announced?: DatasetMeasure): AsyncGenerator<Buffer> {
+  async *file(
+    dataset: Dataset,
+    ctx: DatasetReadContext,
+    dialect: CsvDialect,
+    announced?: DatasetMeasure,
+  ): AsyncGenerator<Buffer> {
     const length = announced?.bytes[dialect];
     let sent = 0;
     for await (const chunk of fileChunks(dataset, ctx, [dialect])) {
@@ -152,12 +163,22 @@ interface Chunk {
   readonly rows: readonly unknown[];
 }
 
-/** The file in each of `dialects` side by side, chunk by chunk (the header, then a page's rows): one read of the data serves them all. */
-export async function* fileChunks(dataset: Dataset, ctx: DatasetReadContext, dialects: readonly CsvDialect[]): AsyncGenerator<Chunk> {
+/**
+ * The file in each of `dialects` side by side, chunk by chunk (the header, then a page's rows): one read of the data
+ * serves them all.
+ */
+export async function* fileChunks(
+  dataset: Dataset,
+  ctx: DatasetReadContext,
+  dialects: readonly CsvDialect[],
+): AsyncGenerator<Chunk> {
   yield { bytes: dialects.map((d) => Buffer.from(dataset.table.header(d, dataset.leading))), rows: [] };
   for await (const page of datasetPages(dataset, ctx)) {
     if (page.items.length === 0) continue;
-    yield { bytes: dialects.map((d) => Buffer.from(dataset.table.rows(page.items, d, page.leading))), rows: page.items };
+    yield {
+      bytes: dialects.map((d) => Buffer.from(dataset.table.rows(page.items, d, page.leading))),
+      rows: page.items,
+    };
   }
 }
 
@@ -176,7 +197,8 @@ async function measureFile(dataset: Dataset, ctx: DatasetReadContext): Promise<D
       if ((row as { synthetic?: unknown } | null)?.synthetic === true) syntheticRows++;
     }
   }
-  const byDialect = <T>(values: T[]) => Object.fromEntries(DIALECTS.map((d, i) => [d, values[i]])) as Record<CsvDialect, T>;
+  const byDialect = <T>(values: T[]) =>
+    Object.fromEntries(DIALECTS.map((d, i) => [d, values[i]])) as Record<CsvDialect, T>;
   return {
     rows,
     syntheticRows,

@@ -59,7 +59,14 @@ export function datasetsOf(operations: readonly AnyOperation[]): Dataset[] {
     const table = csvTable(op.output, op.csvRows);
     if (table === undefined) continue;
     if (op.name === SERIES_OPERATION) {
-      datasets.push({ name: 'observations', operation: op, domain, table, leading: ['indicator'], inputs: everySeries });
+      datasets.push({
+        name: 'observations',
+        operation: op,
+        domain,
+        table,
+        leading: ['indicator'],
+        inputs: everySeries,
+      });
     } else if (!hasRequiredInput(op)) {
       const inputs = () => [{ input: {}, leading: [] }];
       datasets.push({ name: tableName(op), operation: op, domain, table, leading: [], inputs });
@@ -82,7 +89,10 @@ function everySeries(reference: ReferenceData): DatasetInput[] {
   const codes = reference.municipalities.map((m) => m.code);
   return reference.indicators.flatMap((indicator) =>
     Array.from({ length: Math.ceil(codes.length / SERIES_MUNICIPALITIES) }, (_, k) => ({
-      input: { key: indicator.key, municipality: codes.slice(k * SERIES_MUNICIPALITIES, (k + 1) * SERIES_MUNICIPALITIES) },
+      input: {
+        key: indicator.key,
+        municipality: codes.slice(k * SERIES_MUNICIPALITIES, (k + 1) * SERIES_MUNICIPALITIES),
+      },
       leading: [indicator.key],
     })),
   );

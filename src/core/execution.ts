@@ -155,7 +155,9 @@ export class Execution {
     return requestResponseKey(operation.name, plan, calendar.day, format, request.encoding, request.requestKey);
   }
 
-  /** Paging for this call; the cursor is decoded and its scope computed only when a handler asks (no cache hit does). */
+  /**
+   * Paging for this call; the cursor is decoded and its scope computed only when a handler asks (no cache hit does).
+   */
   #paging(operation: string, input: Record<string, unknown>): Paging {
     const limit = typeof input.limit === 'number' ? input.limit : DEFAULT_LIMIT;
     const cursors = this.#deps.cursors;

@@ -21,7 +21,8 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
 const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
 const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
-export const TEXT_RULE = 'must be Unicode text without control characters (U+0000–U+001F, U+007F–U+009F) or lone surrogates';
+export const TEXT_RULE =
+  'must be Unicode text without control characters (U+0000–U+001F, U+007F–U+009F) or lone surrogates';
 export const INTEGER_RANGE = `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
 export const FINITE_NUMBER = 'must be a finite number';
 
@@ -133,7 +134,10 @@ function readScalar(property: JsonSchema, raw: unknown): Read {
 function numberProblem(property: JsonSchema, value: unknown): string | undefined {
   const types = (property.anyOf ?? [property]).map((m) => (m.type === 'array' ? m.items?.type : m.type));
   const values = (Array.isArray(value) ? value : [value]).filter((v): v is number => typeof v === 'number');
-  if (types.includes('integer') && values.some((v) => !Number.isSafeInteger(v) && (Number.isInteger(v) || !Number.isFinite(v)))) {
+  if (
+    types.includes('integer') &&
+    values.some((v) => !Number.isSafeInteger(v) && (Number.isInteger(v) || !Number.isFinite(v)))
+  ) {
     return INTEGER_RANGE;
   }
   if (types.includes('number') && values.some((v) => !Number.isFinite(v))) return FINITE_NUMBER;

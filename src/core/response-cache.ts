@@ -78,7 +78,13 @@ export function variantOf(operation: string, plan: PlanRecord, day: string, form
  * The key of an answer of a data operation: its variant (history windows and "open" notices move with the
  * date), then the validated input.
  */
-export function responseKey(operation: string, plan: PlanRecord, day: string, format: string, input: Record<string, unknown>): string {
+export function responseKey(
+  operation: string,
+  plan: PlanRecord,
+  day: string,
+  format: string,
+  input: Record<string, unknown>,
+): string {
   const keys = Object.keys(input).sort();
   let text = variantOf(operation, plan, day, format);
   for (const k of keys) text += `|${k}=${JSON.stringify(input[k])}`;

@@ -36,7 +36,10 @@ export const MunicipalityRef = Type.String({
  * A string enumeration as a plain JSON Schema `enum` (not TypeBox's union of literals): one clear
  * validation message, and the `enum` that OpenAPI, tool schemas and card schemas show.
  */
-export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 

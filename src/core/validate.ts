@@ -58,7 +58,10 @@ function toFieldError(error: ErrorObject): FieldError {
     case 'enum':
       return { field: path, message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` };
     case 'format':
-      return { field: path, message: `must be a valid ${error.params.format === 'date' ? 'date (YYYY-MM-DD)' : 'RFC 3339 date-time'}` };
+      return {
+        field: path,
+        message: `must be a valid ${error.params.format === 'date' ? 'date (YYYY-MM-DD)' : 'RFC 3339 date-time'}`,
+      };
     default:
       return { field: path || '(input)', message: error.message ?? 'is invalid' };
   }

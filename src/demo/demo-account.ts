@@ -30,7 +30,11 @@ export const DEMO_OWNER_EMAIL = 'owner@demo.example';
  * The demo account's owner in the console (created once, without a password) and a one-time sign-in link for
  * them, printed at every start so that a newcomer signs in with one click.
  */
-export async function issueDemoOwnerLink(store: Store, now: Date, baseUrl: string): Promise<{ email: string; link: string }> {
+export async function issueDemoOwnerLink(
+  store: Store,
+  now: Date,
+  baseUrl: string,
+): Promise<{ email: string; link: string }> {
   const account = await ensureDemoAccount(store, now);
   const owner =
     (await store.console.findUserByEmail(DEMO_OWNER_EMAIL)) ??

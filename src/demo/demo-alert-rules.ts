@@ -5,7 +5,13 @@
  * `runAlertMatching` (run by detection).
  */
 
-import { createAlertRule, listAccountRules, type RuleOptions, type SubscribeOptions, subscribeToTemplate } from '../admin/alert-rules.js';
+import {
+  createAlertRule,
+  listAccountRules,
+  type RuleOptions,
+  type SubscribeOptions,
+  subscribeToTemplate,
+} from '../admin/alert-rules.js';
 import type { AlertRuleRecord } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
 
@@ -31,9 +37,23 @@ function demoRules(lisboaNif: string): DemoRule[] {
         sourceTypes: ['procurement_announcement', 'procurement_contract'],
       },
     },
-    { create: { name: 'Contratos do Município de Lisboa', type: 'entity', nifs: [lisboaNif], sourceTypes: ['procurement_contract'] } },
+    {
+      create: {
+        name: 'Contratos do Município de Lisboa',
+        type: 'entity',
+        nifs: [lisboaNif],
+        sourceTypes: ['procurement_contract'],
+      },
+    },
     { create: { name: 'Contratos públicos adjudicados', type: 'signal_type', signalTypes: ['contract_awarded'] } },
-    { create: { name: 'Desemprego acima de 10 %', type: 'indicator_threshold', indicator: 'unemployment_rate', above: 10 } },
+    {
+      create: {
+        name: 'Desemprego acima de 10 %',
+        type: 'indicator_threshold',
+        indicator: 'unemployment_rate',
+        above: 10,
+      },
+    },
   ];
 }
 

@@ -98,7 +98,8 @@ function seriesValues(key: string, model: Model, periods: readonly Period[], p: 
   if (model.path) return model.path(p, rng, periods);
   // Draw order is fixed (level, trend, wave), so a series depends only on seed, indicator and municipality.
   const level = model.level(p, () => rng.normal());
-  const trend = (typeof model.trend === 'function' ? model.trend(p) : (model.trend ?? 0)) + (model.trendSpread ?? 0) * rng.normal();
+  const trend =
+    (typeof model.trend === 'function' ? model.trend(p) : (model.trend ?? 0)) + (model.trendSpread ?? 0) * rng.normal();
   const waveAmplitude = (model.wave ?? 0) * (0.5 + rng.next());
   const wavePeriod = 5 + 6 * rng.next();
   const wavePhase = 2 * Math.PI * rng.next();
@@ -110,7 +111,8 @@ function seriesValues(key: string, model: Model, periods: readonly Period[], p: 
     const t = period.time - 2021.5;
     let shift = trend * t + waveAmplitude * Math.sin((2 * Math.PI * t) / wavePeriod + wavePhase);
     if (model.national) shift += curveAt(model.national, period.time);
-    if (seasonal && period.month !== null) shift += seasonal.amplitude * Math.cos((2 * Math.PI * (period.month - seasonal.peak)) / 12);
+    if (seasonal && period.month !== null)
+      shift += seasonal.amplitude * Math.cos((2 * Math.PI * (period.month - seasonal.peak)) / 12);
     shift += noise * normalAt(noiseSeed, period.index);
     values.push(model.kind === 'mult' ? level * Math.exp(shift) : level + shift);
   }
@@ -132,7 +134,11 @@ function finish(value: number, model: Model, entry: CatalogueEntry, p: Profile):
 }
 
 /** `municipality id|indicator key` → how many periods early that series stops. */
-function staleLags(municipalities: readonly MunicipalityRecord[], catalogue: readonly CatalogueEntry[], seed: number): Map<string, number> {
+function staleLags(
+  municipalities: readonly MunicipalityRecord[],
+  catalogue: readonly CatalogueEntry[],
+  seed: number,
+): Map<string, number> {
   const rng = new Rng(hashSeed(seed, 'stale'));
   const count = Math.max(1, Math.round(municipalities.length * STALE_SHARE));
   const chosen = rng.shuffle(municipalities.map((m) => m.id)).slice(0, count);

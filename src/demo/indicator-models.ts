@@ -53,7 +53,11 @@ export const MODELS: Record<string, Model> = {
   mortality_rate: {
     kind: 'mult',
     level: (p, z) => 12 * Math.exp(0.22 * p.age + 0.05 * z()),
-    national: ratios(2011, [9.7, 10.2, 10.2, 10.1, 10.5, 10.7, 10.9, 11.0, 10.9, 12.0, 12.3, 11.9, 11.3, 11.2, 11.3], 12.3),
+    national: ratios(
+      2011,
+      [9.7, 10.2, 10.2, 10.1, 10.5, 10.7, 10.9, 11.0, 10.9, 12.0, 12.3, 11.9, 11.3, 11.2, 11.3],
+      12.3,
+    ),
     noise: events(0.011),
     min: 0,
     max: 40,
@@ -106,7 +110,11 @@ export const MODELS: Record<string, Model> = {
   average_monthly_earnings: {
     kind: 'mult',
     level: (p, z) => 1180 * Math.exp(0.2 * p.wealth + 0.06 * z()),
-    national: ratios(2011, [1090, 1090, 1095, 1095, 1100, 1110, 1130, 1160, 1205, 1250, 1300, 1360, 1450, 1530, 1610], 1300),
+    national: ratios(
+      2011,
+      [1090, 1090, 1095, 1095, 1100, 1110, 1130, 1160, 1205, 1250, 1300, 1360, 1450, 1530, 1610],
+      1300,
+    ),
     trendSpread: 0.005,
     noise: 0.012,
     decimals: 2,
@@ -175,7 +183,10 @@ export const MODELS: Record<string, Model> = {
       [2025.5, -0.18],
     ],
     // Winter peak, strongest where jobs follow the summer season.
-    seasonal: (p) => ({ amplitude: 0.05 + 0.25 * Number(p.region === 'algarve') + 0.05 * Number(p.tourism > 1), peak: 1.5 }),
+    seasonal: (p) => ({
+      amplitude: 0.05 + 0.25 * Number(p.region === 'algarve') + 0.05 * Number(p.tourism > 1),
+      peak: 1.5,
+    }),
     trendSpread: 0.02,
     wave: 0.04,
     noise: countNoise(0.02),
@@ -194,7 +205,11 @@ export const MODELS: Record<string, Model> = {
   employees: {
     kind: 'mult',
     level: (p, z) => 0.27 * p.pop * Math.exp(0.3 * p.wealth + 0.12 * z()),
-    national: ratios(2011, [1.0, 0.95, 0.93, 0.94, 0.96, 0.98, 1.01, 1.04, 1.07, 1.05, 1.07, 1.1, 1.13, 1.15, 1.17], 1.07),
+    national: ratios(
+      2011,
+      [1.0, 0.95, 0.93, 0.94, 0.96, 0.98, 1.01, 1.04, 1.07, 1.05, 1.07, 1.1, 1.13, 1.15, 1.17],
+      1.07,
+    ),
     trendSpread: 0.008,
     noise: countNoise(0.01),
     decimals: 0,
@@ -437,7 +452,10 @@ export const MODELS: Record<string, Model> = {
   burnt_area: {
     kind: 'mult',
     // Heavy-tailed: most years little burns, some years (2017) a large share of the interior.
-    level: (p, z) => p.area * 0.0035 * Math.exp(-3.2 * p.urban + 0.6 * Number(p.region === 'centro' || p.region === 'norte') + 0.6 * z()),
+    level: (p, z) =>
+      p.area *
+      0.0035 *
+      Math.exp(-3.2 * p.urban + 0.6 * Number(p.region === 'centro' || p.region === 'norte') + 0.6 * z()),
     national: yearly(2011, [0.5, 0.6, 0.9, -0.8, 0.2, 1.1, 2.0, -0.2, 0, 0.3, -0.5, 0.9, -0.4, 1.0, 1.5]),
     noise: 1.1,
     min: 0,

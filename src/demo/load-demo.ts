@@ -53,7 +53,10 @@ export interface ProcurementDemoSummary {
   entities: ProcurementWriteSummary;
 }
 
-export async function loadDemo(store: Store, options: { seed?: number; today?: Date; contracts?: number } = {}): Promise<DemoSummary> {
+export async function loadDemo(
+  store: Store,
+  options: { seed?: number; today?: Date; contracts?: number } = {},
+): Promise<DemoSummary> {
   const data = await loadDemoData(store, options);
   return { ...data, detection: await detectAndMatch(store, options.today ?? new Date()) };
 }
@@ -65,7 +68,8 @@ export async function loadDemoData(
 ): Promise<Omit<DemoSummary, 'detection'>> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
   const contracts = options.contracts ?? DEFAULT_DEMO_CONTRACTS;
-  if (!Number.isSafeInteger(contracts) || contracts < 0) throw new RangeError(`contracts must be a whole number ≥ 0, not ${contracts}`);
+  if (!Number.isSafeInteger(contracts) || contracts < 0)
+    throw new RangeError(`contracts must be a whole number ≥ 0, not ${contracts}`);
   const now = options.today ?? new Date();
   // Only the year and month matter to the generator; pinning the day keeps runs in one month identical.
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -81,7 +85,10 @@ export async function loadDemoData(
   };
   const skipped = catalogue.filter((entry) => isOther(entry.key)).map((entry) => entry.key);
   const indicatorSummary = await store.saveIndicators(
-    catalogue.map((entry) => ({ ...entry, source: isOther(entry.key) ? (current.get(entry.key) as string) : DEMO_SOURCE })),
+    catalogue.map((entry) => ({
+      ...entry,
+      source: isOther(entry.key) ? (current.get(entry.key) as string) : DEMO_SOURCE,
+    })),
   );
 
   const observations: WriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
@@ -131,7 +138,9 @@ async function loadDemoProcurement(
   for (const chunk of generateProcurement({ ...options, cpvs })) {
     const written = await store.writeProcurement(chunk);
     if (written.orphan_amendments.length > 0) {
-      throw new Error(`demo procurement: amendments without their contract: ${written.orphan_amendments.slice(0, 5).join(', ')}`);
+      throw new Error(
+        `demo procurement: amendments without their contract: ${written.orphan_amendments.slice(0, 5).join(', ')}`,
+      );
     }
     add(summary.contracts, written.contracts);
     add(summary.announcements, written.announcements);

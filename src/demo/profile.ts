@@ -7,7 +7,16 @@
 import type { MunicipalityRecord } from '../store/records.js';
 import { hashSeed, Rng } from './random.js';
 
-export type Region = 'lisboa_metro' | 'porto_metro' | 'norte' | 'centro' | 'oeste_tejo' | 'alentejo' | 'algarve' | 'azores' | 'madeira';
+export type Region =
+  | 'lisboa_metro'
+  | 'porto_metro'
+  | 'norte'
+  | 'centro'
+  | 'oeste_tejo'
+  | 'alentejo'
+  | 'algarve'
+  | 'azores'
+  | 'madeira';
 
 export interface Profile {
   id: number;
@@ -64,8 +73,15 @@ export function profileOf(m: MunicipalityRecord, seed: number): Profile {
     0.3 * (is('alentejo') + is('centro')) -
     0.2 +
     0.35 * rng.normal();
-  const wealth = 1.6 * urban + 0.6 * Number(metro) + 0.3 * (Math.log10(m.population_2021) - 4.3) - 1 + 0.35 * rng.normal();
-  const tourism = 2 * is('algarve') + 1.4 * is('madeira') + 0.6 * is('azores') + (metro && urban > 0.9 ? 1 : 0) - 0.3 + 0.5 * rng.normal();
+  const wealth =
+    1.6 * urban + 0.6 * Number(metro) + 0.3 * (Math.log10(m.population_2021) - 4.3) - 1 + 0.35 * rng.normal();
+  const tourism =
+    2 * is('algarve') +
+    1.4 * is('madeira') +
+    0.6 * is('azores') +
+    (metro && urban > 0.9 ? 1 : 0) -
+    0.3 +
+    0.5 * rng.normal();
   return {
     id: m.id,
     pop: m.population_2021,

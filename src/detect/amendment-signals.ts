@@ -34,10 +34,16 @@ export function amendmentCandidates(
 ): Candidate[] {
   const caseRef = amendmentCase(c, m, contractTypes, firstAmendment);
   const key = procurementSignalKey('contract_amended', m.source, m.source_id);
-  return [{ key, signal: changesPrice(m) ? { ...amendmentSignal(m, c, ctx), key, case: caseRef } : null, case: caseRef }];
+  return [
+    { key, signal: changesPrice(m) ? { ...amendmentSignal(m, c, ctx), key, case: caseRef } : null, case: caseRef },
+  ];
 }
 
-function amendmentSignal(m: AmendmentRecord, c: ContractRecord, ctx: DetectionContext): Omit<SignalInput, 'key' | 'case'> {
+function amendmentSignal(
+  m: AmendmentRecord,
+  c: ContractRecord,
+  ctx: DetectionContext,
+): Omit<SignalInput, 'key' | 'case'> {
   const placed = ctx.places.place(
     c.municipalities,
     c.buyers.map((b) => b.nif),

@@ -20,9 +20,15 @@ export function computeCase(pending: PendingCase, now: string): CaseUpdate {
   const all = pending.signals;
   const live = all.filter((l) => l.signal.status !== 'withdrawn').map((l) => l.signal);
   const origin = originOf(all);
-  const stages = [...new Set(live.map((s) => s.stage).filter((s): s is Stage => s !== null))].sort((a, b) => stageRank(b) - stageRank(a));
+  const stages = [...new Set(live.map((s) => s.stage).filter((s): s is Stage => s !== null))].sort(
+    (a, b) => stageRank(b) - stageRank(a),
+  );
   const current = stages[0] ?? null;
-  const previous = stored ? (stored.current_stage !== current ? stored.current_stage : stored.previous_stage) : (stages[1] ?? null);
+  const previous = stored
+    ? stored.current_stage !== current
+      ? stored.current_stage
+      : stored.previous_stage
+    : (stages[1] ?? null);
   const withAmount = live.filter((s) => s.amount_eur !== null).sort(byEvent);
   const amountSignal = withAmount.length > 0 ? withAmount.reduce(latestOf) : null;
   const amount = amountSignal?.amount_eur ?? null;
@@ -32,7 +38,8 @@ export function computeCase(pending: PendingCase, now: string): CaseUpdate {
   const ended = current === 'completed' || current === 'cancelled';
   const allRetired = signals.every((s) => s.status !== 'active');
   const fields: CaseFields = {
-    municipality_id: origin?.municipality_id ?? signals.find((s) => s.municipality_id !== null)?.municipality_id ?? null,
+    municipality_id:
+      origin?.municipality_id ?? signals.find((s) => s.municipality_id !== null)?.municipality_id ?? null,
     title_pt: origin?.title_pt ?? null,
     summary_pt: origin?.summary_pt ?? null,
     current_stage: current,
@@ -46,9 +53,13 @@ export function computeCase(pending: PendingCase, now: string): CaseUpdate {
     location_text: origin?.location_text ?? signals.find((s) => s.location_text !== null)?.location_text ?? null,
     event_date: eventDates.length > 0 ? eventDates.reduce((a, b) => (b > a ? b : a)) : null,
     first_seen_at:
-      signals.length > 0 ? signals.map((s) => s.first_seen_at).reduce((a, b) => (b < a ? b : a)) : (stored?.first_seen_at ?? null),
+      signals.length > 0
+        ? signals.map((s) => s.first_seen_at).reduce((a, b) => (b < a ? b : a))
+        : (stored?.first_seen_at ?? null),
     last_seen_at:
-      signals.length > 0 ? signals.map((s) => s.last_seen_at).reduce((a, b) => (b > a ? b : a)) : (stored?.last_seen_at ?? null),
+      signals.length > 0
+        ? signals.map((s) => s.last_seen_at).reduce((a, b) => (b > a ? b : a))
+        : (stored?.last_seen_at ?? null),
   };
   return { id: pending.id, fields, events: caseEvents(pending, fields, { origin, amountSignal, live }, now) };
 }
@@ -72,14 +83,20 @@ function caseEvents(
 ): CaseEventRecord[] {
   const stored = pending.fields;
   const events: CaseEventRecord[] = [];
-  const event = (event_type: CaseEventRecord['event_type'], old_value: string | null, new_value: string | null, reason: string | null) =>
-    events.push({ event_type, old_value, new_value, reason, created_at: now });
+  const event = (
+    event_type: CaseEventRecord['event_type'],
+    old_value: string | null,
+    new_value: string | null,
+    reason: string | null,
+  ) => events.push({ event_type, old_value, new_value, reason, created_at: now });
   const about = (s: SignalRecord | null | undefined) => (s ? `sinal ${s.id} (${s.type})` : null);
 
-  if (!stored) event('created', null, fields.current_stage, why.origin ? `Caso aberto pelo ${about(why.origin)}` : 'Caso aberto');
+  if (!stored)
+    event('created', null, fields.current_stage, why.origin ? `Caso aberto pelo ${about(why.origin)}` : 'Caso aberto');
   const linked = new Set(pending.events.filter((e) => e.event_type === 'signal_linked').map((e) => e.new_value));
   for (const { signal, relationship } of pending.signals) {
-    if (!linked.has(String(signal.id))) event('signal_linked', null, String(signal.id), `${relationship}: ${signal.type}`);
+    if (!linked.has(String(signal.id)))
+      event('signal_linked', null, String(signal.id), `${relationship}: ${signal.type}`);
   }
   if (stored) {
     if (stored.current_stage !== fields.current_stage) {

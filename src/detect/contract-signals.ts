@@ -46,7 +46,9 @@ export function directAwardCeiling(c: ContractRecord, ctx: DetectionContext): nu
 }
 
 export function isAjusteDireto(c: Pick<ContractRecord, 'ocds_method' | 'procedure_type'>): boolean {
-  return c.ocds_method === 'direct' && c.procedure_type !== null && /^ajuste direc?to\b/.test(fold(c.procedure_type).trim());
+  return (
+    c.ocds_method === 'direct' && c.procedure_type !== null && /^ajuste direc?to\b/.test(fold(c.procedure_type).trim())
+  );
 }
 
 /** The types a contract signals, in CONTRACT_SIGNAL_ORDER. */
@@ -143,14 +145,19 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
     ? { pt: ` Fundamento invocado: ${c.legal_basis}.`, en: ` Legal basis cited: ${c.legal_basis}.` }
     : { pt: '', en: '' };
   const regime = reading.regime
-    ? { pt: `no ${DIRECT_AWARD_CEILINGS[reading.regime].law_pt}`, en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}` }
+    ? {
+        pt: `no ${DIRECT_AWARD_CEILINGS[reading.regime].law_pt}`,
+        en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}`,
+      }
     : {
         pt: 'no regime mais permissivo (o regime jurídico aplicável não se apura do fundamento nem da região da entidade)',
         en: 'of the most permissive regime (the applicable legal regime cannot be told from the legal basis or the buyer’s region)',
       };
   return {
     ...common,
-    confidence: reading.regime ? common.confidence : confidence(procurementReliability(c.source), [...missing, 'regime']),
+    confidence: reading.regime
+      ? common.confidence
+      : confidence(procurementReliability(c.source), [...missing, 'regime']),
     title_pt: `Ajuste direto de ${euros(price, 'pt')}: ${object} (${buyer})`,
     title_en: `${euros(price, 'en')} direct award: ${object} (${buyer})`,
     summary_pt:
@@ -163,7 +170,8 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
       'Acima deste limite, um ajuste direto só é permitido com um fundamento material (urgência imperiosa, direitos exclusivos, concurso deserto…): vale a pena verificar qual foi invocado.',
     why_it_matters_en:
       'Above this ceiling a direct award is only lawful on a material ground (overriding urgency, exclusive rights, a failed tender…): the ground invoked deserves a check.',
-    next_step_pt: 'Verificar o fundamento legal invocado e o histórico de ajustes diretos da entidade com o mesmo fornecedor.',
+    next_step_pt:
+      'Verificar o fundamento legal invocado e o histórico de ajustes diretos da entidade com o mesmo fornecedor.',
     actionability: closed ? 'informational' : 'monitor',
   };
 }

@@ -20,12 +20,18 @@ export interface DetectionContext {
  * of the window): kept, `withdrawn` (or `expired` when time, not the data, retired it), with nothing left to act
  * on. Retiring a retired signal again gives the same signal, so this is idempotent.
  */
-export function retired(existing: SignalRecord, status: 'withdrawn' | 'expired', caseRef: SignalCaseRef | null): SignalInput {
+export function retired(
+  existing: SignalRecord,
+  status: 'withdrawn' | 'expired',
+  caseRef: SignalCaseRef | null,
+): SignalInput {
   const { id: _id, first_seen_at: _f, last_seen_at: _l, case_id: _c, ...fields } = existing;
   return { ...fields, status, actionability: 'informational', case: caseRef };
 }
 
-/** What a record could signal under one key: the signal, or null when the record does not (or no longer) call for it. */
+/**
+ * What a record could signal under one key: the signal, or null when the record does not (or no longer) call for it.
+ */
 export interface Candidate {
   key: string;
   signal: SignalInput | null;

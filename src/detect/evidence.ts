@@ -26,7 +26,10 @@ export function contractEvidence(c: ContractRecord): SignalEvidenceRecord {
     source_url: c.link,
     source_title: `Contrato ${c.source_id}${c.procedure_type ? ` (${c.procedure_type})` : ''}`,
     source_date: c.signed_on ?? c.published_on,
-    excerpt_pt: clip(c.description && c.description !== c.object ? `${c.object} — ${c.description}` : c.object, EXCERPT),
+    excerpt_pt: clip(
+      c.description && c.description !== c.object ? `${c.object} — ${c.description}` : c.object,
+      EXCERPT,
+    ),
     confidence: procurementReliability(c.source),
   };
 }

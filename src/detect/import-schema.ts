@@ -6,7 +6,14 @@ import { type Static, type TSchema, Type } from '@sinclair/typebox';
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { isDate } from '../lib/calendar.js';
-import { ACTIONABILITIES, CASE_RELATIONSHIPS, EVIDENCE_SOURCE_TYPES, SIGNAL_STATUSES, STAGES, VALUE_TIERS } from '../lib/vocabulary.js';
+import {
+  ACTIONABILITIES,
+  CASE_RELATIONSHIPS,
+  EVIDENCE_SOURCE_TYPES,
+  SIGNAL_STATUSES,
+  STAGES,
+  VALUE_TIERS,
+} from '../lib/vocabulary.js';
 import { SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 
 // ajv-formats ships CommonJS; under NodeNext its default export is the module object.
@@ -15,7 +22,11 @@ const addFormats = addFormatsModule as unknown as typeof addFormatsModule.defaul
 /** `type: [T, "null"]` rather than anyOf, so that a wrong value gets one clear message. */
 function OrNull<T extends TSchema>(schema: T) {
   const s = schema as TSchema & { type?: string; enum?: unknown[] };
-  return Type.Unsafe<Static<T> | null>({ ...s, type: [s.type, 'null'], ...(s.enum ? { enum: [...s.enum, null] } : {}) });
+  return Type.Unsafe<Static<T> | null>({
+    ...s,
+    type: [s.type, 'null'],
+    ...(s.enum ? { enum: [...s.enum, null] } : {}),
+  });
 }
 
 function Enum<const T extends readonly string[]>(values: T) {
@@ -74,7 +85,9 @@ export const ImportedSignal = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    /** Joins the case with this key (one of ours, e.g. `procurement:base:announcement:12345/2026`, or the source's own). */
+    /**
+     * Joins the case with this key (one of ours, e.g. `procurement:base:announcement:12345/2026`, or the source's own).
+     */
     case_key: Type.Optional(Type.String({ minLength: 1, maxLength: 300 })),
     case_relationship: Type.Optional(Enum(CASE_RELATIONSHIPS)),
   },
@@ -89,7 +102,9 @@ ajv.addFormat('date', { type: 'string', validate: isDate });
 const check = ajv.compile<ImportedSignal>(ImportedSignal);
 
 /** The line's problems, `field: what is wrong`, or none. */
-export function validateImportedSignal(value: unknown): { ok: true; value: ImportedSignal } | { ok: false; errors: string[] } {
+export function validateImportedSignal(
+  value: unknown,
+): { ok: true; value: ImportedSignal } | { ok: false; errors: string[] } {
   if (check(value)) return { ok: true, value };
   return { ok: false, errors: [...new Set((check.errors ?? []).map(describe))] };
 }

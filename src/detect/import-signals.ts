@@ -66,13 +66,20 @@ export async function importSignals(
       }
       const earlier = firstLine.get(result.signal.key);
       if (earlier !== undefined) {
-        rejected.push({ line, external_id: result.external_id, reason: `duplicate of line ${earlier} (same source and external_id)` });
+        rejected.push({
+          line,
+          external_id: result.external_id,
+          reason: `duplicate of line ${earlier} (same source and external_id)`,
+        });
         return;
       }
       firstLine.set(result.signal.key, line);
       accepted.push(result.signal);
     });
-  const written = accepted.length > 0 ? await store.writeSignals({ signals: accepted, now }) : { inserted: 0, updated: 0, unchanged: 0 };
+  const written =
+    accepted.length > 0
+      ? await store.writeSignals({ signals: accepted, now })
+      : { inserted: 0, updated: 0, unchanged: 0 };
   const cases = await runCases(store, { now });
   return { file: options.fileName, lines, accepted: accepted.length, rejected, written, cases };
 }
@@ -99,7 +106,10 @@ function readLine(raw: string, municipalityId: ReadonlyMap<string, number>, toda
   if (s.municipality != null) {
     const id = municipalityId.get(s.municipality.trim().toLowerCase());
     if (id === undefined)
-      return { reason: `municipality: no municipality has the code or slug "${s.municipality}"`, external_id: s.external_id };
+      return {
+        reason: `municipality: no municipality has the code or slug "${s.municipality}"`,
+        external_id: s.external_id,
+      };
     municipality = id;
   }
   return { signal: toSignal(s, municipality, today), external_id: s.external_id };
@@ -141,7 +151,11 @@ function toSignal(s: ImportedSignal, municipalityId: number | null, today: strin
     amount_eur: amount,
     location_text: s.location_text ?? null,
     actionability:
-      s.actionability !== undefined ? s.actionability : status === 'active' ? actionability(deadline, today, true) : 'informational',
+      s.actionability !== undefined
+        ? s.actionability
+        : status === 'active'
+          ? actionability(deadline, today, true)
+          : 'informational',
     evidence: (s.evidence ?? []).map((e) => ({
       source_type: e.source_type,
       source_url: e.source_url ?? null,

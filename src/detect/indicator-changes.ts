@@ -132,7 +132,10 @@ export function latestRecord(series: readonly ObservationRow[]): RecordPoint | n
  * The episode a period belongs to: the run of consecutive jump periods containing it (by index in the series),
  * named by the run's first reference date; null when the period is not a jump.
  */
-export function episodeStarts(series: readonly ObservationRow[], jumpIndexes: ReadonlySet<number>): Map<number, string> {
+export function episodeStarts(
+  series: readonly ObservationRow[],
+  jumpIndexes: ReadonlySet<number>,
+): Map<number, string> {
   const out = new Map<number, string>();
   let start: string | null = null;
   for (let i = 0; i < series.length; i++) {

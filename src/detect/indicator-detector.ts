@@ -49,7 +49,9 @@ export async function detectIndicators(
         if (rows.length > 0) series.set(m.id, rows);
       }
       const synthetic = isDemoIndicatorSource(indicator.source);
-      const signals = indicatorSignals(indicator, series, ctx, stored.get(indicator.key) ?? new Map()).map((s) => markedDemo(s, synthetic));
+      const signals = indicatorSignals(indicator, series, ctx, stored.get(indicator.key) ?? new Map()).map((s) =>
+        markedDemo(s, synthetic),
+      );
       for (let i = 0; i < signals.length; i += batchSize) {
         addWrites(summary, await store.writeSignals({ signals: signals.slice(i, i + batchSize), now: options.now }));
         summary.batches++;

@@ -32,7 +32,12 @@ export const INDICATORS = 'indicators';
 const THIN_PEERS = 20;
 const THIN_POINTS = 10;
 
-export function indicatorSignalKey(type: 'indicator_jump' | 'indicator_record', indicator: string, code: string, date: string): string {
+export function indicatorSignalKey(
+  type: 'indicator_jump' | 'indicator_record',
+  indicator: string,
+  code: string,
+  date: string,
+): string {
   return `${INDICATORS}:${type}:${indicator}:${code}:${date}`;
 }
 
@@ -88,7 +93,12 @@ export function indicatorSignals(
     for (let i = 0; i < rows.length; i++) {
       const start = starts.get(i) ?? (i > 0 ? starts.get(i - 1) : undefined);
       const key = indicatorSignalKey('indicator_record', indicator.key, where.code, rows[i].reference_date);
-      caseOf.set(key, start ? episode(start, 'indicator_jump', 'update') : episode(rows[i].reference_date, 'indicator_record', 'origin'));
+      caseOf.set(
+        key,
+        start
+          ? episode(start, 'indicator_jump', 'update')
+          : episode(rows[i].reference_date, 'indicator_record', 'origin'),
+      );
     }
     const record = latestRecord(rows);
     if (record) {
@@ -103,7 +113,10 @@ export function indicatorSignals(
     const parsed = parseKey(key);
     const rows = old.municipality_id === null ? undefined : series.get(old.municipality_id);
     const superseded =
-      parsed?.type === 'indicator_record' && rows !== undefined && rows.length > 0 && rows[rows.length - 1].reference_date > parsed.date;
+      parsed?.type === 'indicator_record' &&
+      rows !== undefined &&
+      rows.length > 0 &&
+      rows[rows.length - 1].reference_date > parsed.date;
     out.push(retired(old, superseded ? 'expired' : 'withdrawn', caseOf.get(key) ?? null));
   }
   return out;
@@ -203,7 +216,13 @@ function jumpSignal(
   };
 }
 
-function recordSignal(indicator: IndicatorRecord, where: Where, r: RecordPoint, row: ObservationRow, caseRef: SignalCaseRef): SignalInput {
+function recordSignal(
+  indicator: IndicatorRecord,
+  where: Where,
+  r: RecordPoint,
+  row: ObservationRow,
+  caseRef: SignalCaseRef,
+): SignalInput {
   const high = r.direction === 'high';
   const missing = treatmentPenalty(row);
   if (r.points < THIN_POINTS) missing.push('thin');
@@ -221,7 +240,8 @@ function recordSignal(indicator: IndicatorRecord, where: Where, r: RecordPoint, 
     summary_en:
       `In ${period(r.reference_date, 'en')}, “${indicator.name}” in ${where.name} stood at ${value('en')}, the ${high ? 'highest' : 'lowest'} ` +
       `value of the series' ${r.points} periods; the previous record was ${previous('en')}.`,
-    why_it_matters_pt: 'Um máximo ou mínimo histórico marca o ponto mais extremo de uma tendência e costuma ser notícia local.',
+    why_it_matters_pt:
+      'Um máximo ou mínimo histórico marca o ponto mais extremo de uma tendência e costuma ser notícia local.',
     why_it_matters_en: 'A record high or low marks the most extreme point of a trend and tends to be local news.',
     next_step_pt: 'Comparar com os municípios vizinhos e com a média nacional para perceber se a tendência é local.',
     status: 'active',

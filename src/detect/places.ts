@@ -48,11 +48,16 @@ export class Places {
     const own = codes.map((c) => this.#byCode.get(c)).filter((m): m is MunicipalityRecord => m !== undefined);
     const buyerMunicipality = buyerNifs.map((n) => (n ? this.#byNif.get(n) : undefined)).find((m) => m !== undefined);
     let filed: MunicipalityRecord | undefined;
-    if (buyerMunicipality && (own.length === 0 || own.some((m) => m.id === buyerMunicipality.id))) filed = buyerMunicipality;
+    if (buyerMunicipality && (own.length === 0 || own.some((m) => m.id === buyerMunicipality.id)))
+      filed = buyerMunicipality;
     else filed = own[0];
     const names = own.map((m) => m.name);
     const text = names.length > 0 ? list(names, 'pt') : fallbackText?.trim() || (filed ? filed.name : null);
-    return { municipality_id: filed?.id ?? null, location_text: text, names: names.length > 0 ? names : filed ? [filed.name] : [] };
+    return {
+      municipality_id: filed?.id ?? null,
+      location_text: text,
+      names: names.length > 0 ? names : filed ? [filed.name] : [],
+    };
   }
 
   /**
@@ -61,7 +66,11 @@ export class Places {
    * names only down to a district or autonomous region ("Portugal, Região Autónoma dos Açores"); else null (unknown).
    * "Portugal" alone, and a place no district of ours fits, tell nothing.
    */
-  regionOf(codes: readonly string[], buyerNifs: readonly (string | null)[], placesText: string | null = null): Regime | null {
+  regionOf(
+    codes: readonly string[],
+    buyerNifs: readonly (string | null)[],
+    placesText: string | null = null,
+  ): Regime | null {
     const buyer = buyerNifs.map((n) => (n ? this.#byNif.get(n) : undefined)).find((m) => m !== undefined);
     if (buyer) return regimeOfMunicipality(buyer);
     const regimes = new Set(codes.map((c) => this.#byCode.get(c)).flatMap((m) => (m ? [regimeOfMunicipality(m)] : [])));

@@ -18,7 +18,11 @@ export interface RecordIds {
   amendments: Iterable<number>;
 }
 
-export async function procurementSignals(store: DetectionStore, ctx: DetectionContext, ids: RecordIds): Promise<SignalInput[]> {
+export async function procurementSignals(
+  store: DetectionStore,
+  ctx: DetectionContext,
+  ids: RecordIds,
+): Promise<SignalInput[]> {
   const announcements = await store.getAnnouncements([...new Set(ids.announcements)]);
   const contracts = await store.getContracts([...new Set(ids.contracts)]);
   const amendments = await store.getAmendments([...new Set(ids.amendments)]);
@@ -34,14 +38,21 @@ export async function procurementSignals(store: DetectionStore, ctx: DetectionCo
 export async function signalsOf(
   store: DetectionStore,
   ctx: DetectionContext,
-  records: { announcements: readonly AnnouncementRecord[]; contracts: readonly ContractRecord[]; amendments: readonly AmendmentRecord[] },
+  records: {
+    announcements: readonly AnnouncementRecord[];
+    contracts: readonly ContractRecord[];
+    amendments: readonly AmendmentRecord[];
+  },
 ): Promise<SignalInput[]> {
   const candidates: Candidate[] = [];
   for (const c of records.contracts) candidates.push(...contractCandidates(c, ctx));
   if (records.amendments.length > 0)
     candidates.push(...(await amendmentSignalCandidates(store, ctx, records.amendments, records.contracts)));
   // A notice's deadline_closing depends on whether it exists already: derive those last, with the lookup.
-  const existing = await existingSignals(store, [...candidates.map((c) => c.key), ...records.announcements.flatMap(announcementKeys)]);
+  const existing = await existingSignals(store, [
+    ...candidates.map((c) => c.key),
+    ...records.announcements.flatMap(announcementKeys),
+  ]);
   for (const a of records.announcements) candidates.push(...announcementCandidates(a, ctx, (key) => existing.has(key)));
   return settle(candidates, existing);
 }

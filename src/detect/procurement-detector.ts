@@ -50,7 +50,11 @@ export async function detectProcurement(
     after = entries[entries.length - 1].seq;
     addWrites(
       summary,
-      await store.writeSignals({ signals, now: options.now, watermark: { name: PROCUREMENT_WATERMARK, value: String(after) } }),
+      await store.writeSignals({
+        signals,
+        now: options.now,
+        watermark: { name: PROCUREMENT_WATERMARK, value: String(after) },
+      }),
     );
     summary.entries += entries.length;
     summary.batches++;

@@ -47,7 +47,15 @@ export async function runDetection(store: DetectionStore, options: DetectionOpti
     signals.updated += part.updated;
     signals.unchanged += part.unchanged;
   }
-  return { now, procurement, sweep, indicators, signals, cases, seconds: Math.round(performance.now() - started) / 1000 };
+  return {
+    now,
+    procurement,
+    sweep,
+    indicators,
+    signals,
+    cases,
+    seconds: Math.round(performance.now() - started) / 1000,
+  };
 }
 
 /** RFC 3339 UTC to the second (`2026-07-14T09:30:00Z`), as the store compares instants as text. */

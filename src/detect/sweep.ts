@@ -16,7 +16,13 @@ import type { AnnouncementRecord } from '../store/procurement-records.js';
 import type { DetectionContext } from './detection-context.js';
 import type { DetectionStore } from './detection-store.js';
 import { signalsOf } from './procurement-batch.js';
-import { addWrites, DEFAULT_BATCH_SIZE, type DetectorSummary, emptySummary, PROCUREMENT_WATERMARK } from './procurement-detector.js';
+import {
+  addWrites,
+  DEFAULT_BATCH_SIZE,
+  type DetectorSummary,
+  emptySummary,
+  PROCUREMENT_WATERMARK,
+} from './procurement-detector.js';
 
 export const SWEEP_WATERMARK = 'detect:sweep';
 /** The furthest actionability boundary ahead of a deadline (prepare starts 60 days before it). */

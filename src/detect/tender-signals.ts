@@ -24,10 +24,17 @@ const TITLE_OBJECT = 120;
 
 /** The keys of the signals a notice may have. */
 export function announcementKeys(a: Pick<AnnouncementRecord, 'source' | 'source_id'>): string[] {
-  return [procurementSignalKey('tender_open', a.source, a.source_id), procurementSignalKey('deadline_closing', a.source, a.source_id)];
+  return [
+    procurementSignalKey('tender_open', a.source, a.source_id),
+    procurementSignalKey('deadline_closing', a.source, a.source_id),
+  ];
 }
 
-export function announcementCandidates(a: AnnouncementRecord, ctx: DetectionContext, exists: (key: string) => boolean): Candidate[] {
+export function announcementCandidates(
+  a: AnnouncementRecord,
+  ctx: DetectionContext,
+  exists: (key: string) => boolean,
+): Candidate[] {
   const closingKey = procurementSignalKey('deadline_closing', a.source, a.source_id);
   const days = a.deadline_on === null ? null : daysUntil(a.deadline_on, ctx.today);
   const inWindow = days !== null && days >= 0 && days <= CLOSING_WINDOW_DAYS;
@@ -38,7 +45,11 @@ export function announcementCandidates(a: AnnouncementRecord, ctx: DetectionCont
       signal: tenderOpen(a, ctx),
       case: announcementCase(a, 'tender_open'),
     },
-    { key: closingKey, signal: inWindow || keptExpired ? deadlineClosing(a, ctx) : null, case: announcementCase(a, 'deadline_closing') },
+    {
+      key: closingKey,
+      signal: inWindow || keptExpired ? deadlineClosing(a, ctx) : null,
+      case: announcementCase(a, 'deadline_closing'),
+    },
   ];
 }
 

@@ -4,7 +4,14 @@
  * `enum`s cannot drift apart.
  */
 import { readFileSync } from 'node:fs';
-import { CATALOGUE_TREATMENTS, DIRECTIONS, FREQUENCIES, INDICATOR_CATEGORIES, UNITS, VALUE_DOMAINS } from '../lib/vocabulary.js';
+import {
+  CATALOGUE_TREATMENTS,
+  DIRECTIONS,
+  FREQUENCIES,
+  INDICATOR_CATEGORIES,
+  UNITS,
+  VALUE_DOMAINS,
+} from '../lib/vocabulary.js';
 import type { IndicatorRecord } from '../store/records.js';
 import { dataFile } from './data-files.js';
 
@@ -71,7 +78,9 @@ const optionalText: Check = (v) => (v === null ? undefined : text(v));
 const oneOf =
   (values: readonly string[]): Check =>
   (v) =>
-    typeof v === 'string' && values.includes(v) ? undefined : `has value ${JSON.stringify(v)}; expected one of ${values.join(', ')}`;
+    typeof v === 'string' && values.includes(v)
+      ? undefined
+      : `has value ${JSON.stringify(v)}; expected one of ${values.join(', ')}`;
 const pattern =
   (re: RegExp, what: string): Check =>
   (v) =>
@@ -133,16 +142,22 @@ export function validateIndicatorCatalogue(data: unknown, label = 'indicator cat
       if (problem) throw new Error(`${where}: field "${field}" ${problem}`);
     }
     // A code without its confidence and evidence would be a guess nobody can check.
-    if ((record.ine_varcd ?? null) !== null && ((record.ine_confidence ?? null) === null || (record.ine_evidence ?? null) === null)) {
+    if (
+      (record.ine_varcd ?? null) !== null &&
+      ((record.ine_confidence ?? null) === null || (record.ine_evidence ?? null) === null)
+    ) {
       throw new Error(`${where}: field "ine_varcd" needs "ine_confidence" and "ine_evidence"`);
     }
     for (const field of Object.keys(record)) {
-      if (!(field in FIELDS) && !(field in INE_FIELDS)) throw new Error(`${where}: field "${field}" is not a catalogue field`);
+      if (!(field in FIELDS) && !(field in INE_FIELDS))
+        throw new Error(`${where}: field "${field}" is not a catalogue field`);
     }
     // Money needs its currency, and nothing else may claim one: clients format values by it.
     const money = record.unit === 'eur' || record.unit === 'eur_per_capita';
-    if (money && record.currency_code === null) throw new Error(`${where}: field "currency_code" must be set for unit ${record.unit}`);
-    if (!money && record.currency_code !== null) throw new Error(`${where}: field "currency_code" must be null for unit ${record.unit}`);
+    if (money && record.currency_code === null)
+      throw new Error(`${where}: field "currency_code" must be set for unit ${record.unit}`);
+    if (!money && record.currency_code !== null)
+      throw new Error(`${where}: field "currency_code" must be null for unit ${record.unit}`);
     const key = record.key as string;
     if (seen.has(key)) throw new Error(`${where}: field "key" duplicates an earlier entry`);
     seen.add(key);

@@ -3,7 +3,9 @@ export function parseCsv(text: string): Record<string, string>[] {
   const rows = parseRows(text.replace(/^\uFEFF/, ''));
   const header = rows.shift();
   if (!header) return [];
-  return rows.filter((r) => !(r.length === 1 && r[0] === '')).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
+  return rows
+    .filter((r) => !(r.length === 1 && r[0] === ''))
+    .map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
 }
 
 function parseRows(text: string): string[][] {

@@ -24,7 +24,8 @@ export const DOMAINS = {
   // because plans, keys, beta gates and refusals already speak in domains (docs/api.md, Bulk download).
   bulk: {
     scope: 'bulk:read',
-    description: "Bulk download: each dataset of the plan's other data domains, whole, as one CSV file (one request of quota each).",
+    description:
+      "Bulk download: each dataset of the plan's other data domains, whole, as one CSV file (one request of quota each).",
   },
 } as const;
 

@@ -50,7 +50,8 @@ export const ERROR_KINDS = {
   'invalid-auth': {
     status: 401,
     title: 'Invalid credential',
-    description: 'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
+    description:
+      'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
     a2a: 'http',
     mcp: 'http',
   },
@@ -79,14 +80,16 @@ export const ERROR_KINDS = {
   'domain-not-in-plan': {
     status: 403,
     title: 'Data domain not in plan',
-    description: "The operation belongs to a data domain that the account's plan does not include. `GET /v1/me` lists the plan's domains.",
+    description:
+      "The operation belongs to a data domain that the account's plan does not include. `GET /v1/me` lists the plan's domains.",
     a2a: -32004,
     mcp: 'result',
   },
   'insufficient-scope': {
     status: 403,
     title: 'Insufficient scope',
-    description: "The API key lacks the scope this operation needs. `GET /v1/me` lists the key's scopes; create a key with the scope.",
+    description:
+      "The API key lacks the scope this operation needs. `GET /v1/me` lists the key's scopes; create a key with the scope.",
     a2a: -32004,
     mcp: 'result',
   },
@@ -108,35 +111,40 @@ export const ERROR_KINDS = {
   'method-not-allowed': {
     status: 405,
     title: 'Method not allowed',
-    description: 'The REST interface is read-only: only GET (and HEAD) are served. The `Allow` header lists the methods.',
+    description:
+      'The REST interface is read-only: only GET (and HEAD) are served. The `Allow` header lists the methods.',
     a2a: 'http',
     mcp: 'http',
   },
   'request-timeout': {
     status: 408,
     title: 'Request timeout',
-    description: 'The request (its headers or its body) did not arrive in time; the connection is closed. Send it again, whole.',
+    description:
+      'The request (its headers or its body) did not arrive in time; the connection is closed. Send it again, whole.',
     a2a: 'http',
     mcp: 'http',
   },
   'payload-too-large': {
     status: 413,
     title: 'Request body too large',
-    description: 'The request body is larger than the endpoint accepts (1 MiB on A2A and MCP; the REST interface takes no body).',
+    description:
+      'The request body is larger than the endpoint accepts (1 MiB on A2A and MCP; the REST interface takes no body).',
     a2a: 'http',
     mcp: 'http',
   },
   'expectation-failed': {
     status: 417,
     title: 'Expectation failed',
-    description: 'The request has an `Expect` header the service cannot meet: only `Expect: 100-continue` is understood.',
+    description:
+      'The request has an `Expect` header the service cannot meet: only `Expect: 100-continue` is understood.',
     a2a: 'http',
     mcp: 'http',
   },
   'validation-error': {
     status: 422,
     title: 'Invalid parameter',
-    description: 'A parameter has the wrong type, is out of range or is unknown. `errors` names each offending parameter.',
+    description:
+      'A parameter has the wrong type, is out of range or is unknown. `errors` names each offending parameter.',
     a2a: -32602,
     mcp: 'result',
   },
@@ -264,7 +272,8 @@ export function toApiError(error: unknown): ApiError {
       cause: error,
     });
   }
-  if (error instanceof UnstorableTextError) return new ApiError('validation-error', { detail: error.message, cause: error });
+  if (error instanceof UnstorableTextError)
+    return new ApiError('validation-error', { detail: error.message, cause: error });
   return new ApiError('internal', { cause: error });
 }
 

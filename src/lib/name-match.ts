@@ -1,14 +1,13 @@
 /**
  * How well a text typed by a person matches a record known under a few names (a municipality's name, slug and
- * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded, punctuation as spaces), so
- * case, accents and hyphens never matter. Kinds, best first, with a score in 0–1 that orders them:
+ * code; an entity's name and tax number; a bulk dataset's name). Texts are compared as name keys (folded,
+ * punctuation as spaces), so case, accents and hyphens never matter. Kinds, best first, with a score in 0–1:
  *
  *   exact     the whole name                                   1
  *   prefix    the name starts with the text                    0.75–0.95 (the more of the name typed, the higher)
  *   contains  every word of the text occurs in the name        0.50–0.70
- *   fuzzy     within a few typos (insertions, deletions,       up to 0.45, less per typo
- *             substitutions, swapped neighbours) of the name or of a run of its words; only for texts with
- *             letters (a number with a wrong digit is another number)
+ *   fuzzy     within a few typos (insertions, deletions, substitutions, swapped neighbours) of the name or of a
+ *             run of its words: up to 0.45, less per typo; only for texts with letters (a wrong digit: another number)
  */
 
 import { nameKey } from './text-match.js';
@@ -39,7 +38,8 @@ function matchKey(query: string, name: string): Match | undefined {
   const coverage = Math.min(1, query.length / name.length);
   if (name === query) return { match: 'exact', score: 1 };
   if (name.startsWith(query)) return { match: 'prefix', score: round(0.75 + 0.2 * coverage) };
-  if (query.split(' ').every((word) => name.includes(word))) return { match: 'contains', score: round(0.5 + 0.2 * coverage) };
+  if (query.split(' ').every((word) => name.includes(word)))
+    return { match: 'contains', score: round(0.5 + 0.2 * coverage) };
   const allowed = typosAllowed(query);
   if (allowed === 0) return undefined;
   const distance = closestWindow(query, name, allowed);

@@ -40,7 +40,8 @@ export function kindFromNif(nif: string, name: string): EntityKind {
  */
 const PUBLIC_NAME =
   /\b(municipio|camara municipal|freguesia|freguesias|juntas? de freguesia|servicos municipalizados|comunidade intermunicipal|area metropolitana|associacao de municipios|regiao autonoma|governo regional|secretaria regional|ministerio|secretaria-geral|direcao-geral|direccao-geral|direcao regional|instituto|universidade|escola|agrupamento de escolas|faculdade|politecnico|centro hospitalar|unidade local de saude|administracao regional de saude|autoridade|agencia para|entidade reguladora|inspecao-geral|guarda nacional|policia|forca aerea|exercito|marinha|estado-maior|tribunal|procuradoria|assembleia|presidencia)\b/;
-const COMPANY_FORM = /(^|[\s,])(s\. ?a\.?|sa|lda\.?|l\.da|limitada|unipessoal|e\. ?p\. ?e\.?|epe|e\. ?m\.?|crl|ucrl|sgps)(?=[\s,.]|$)/;
+const COMPANY_FORM =
+  /(^|[\s,])(s\. ?a\.?|sa|lda\.?|l\.da|limitada|unipessoal|e\. ?p\. ?e\.?|epe|e\. ?m\.?|crl|ucrl|sgps)(?=[\s,.]|$)/;
 
 function looksPublic(name: string): boolean {
   const folded = fold(name);

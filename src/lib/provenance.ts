@@ -11,7 +11,9 @@ export const DEMO_PROCUREMENT_SOURCE = 'demo';
 export const DEMO_INDICATOR_SOURCE = 'munidata demo data (synthetic)';
 /** Any indicator source label starting so is demo data (labels of earlier versions included). */
 export const DEMO_INDICATOR_SOURCE_PREFIX = 'munidata demo';
-/** The procurement sources records can come from: the national portal's open data (the BASE importers), and the demo. */
+/**
+ * The procurement sources records can come from: the national portal's open data (the BASE importers), and the demo.
+ */
 export const PROCUREMENT_SOURCES = ['base', DEMO_PROCUREMENT_SOURCE] as const;
 
 /** What the titles of signals (and so of cases) derived from demo data begin with. */

@@ -20,7 +20,8 @@ export function parseProxyTrust(text: string | undefined): ProxyTrust | { error:
   }
   const entries = trimmed.split(',').map((entry) => entry.trim());
   for (const entry of entries) {
-    if (!isAddressOrRange(entry)) return { error: `"${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal` };
+    if (!isAddressOrRange(entry))
+      return { error: `"${entry}" is not an IP address, a CIDR range, loopback, linklocal or uniquelocal` };
   }
   return Object.freeze(entries);
 }

@@ -1,5 +1,6 @@
 /**
- * The enumerated values of the resource model (docs/decisions.md, Enumerations), defined once. Schemas publish them as `enum`,
+ * The enumerated values of the resource model (docs/decisions.md, Enumerations), defined once. Schemas publish them as
+ * `enum`,
  * the catalogue loader validates against them, docs list them.
  */
 export const INDICATOR_CATEGORIES = [
@@ -16,7 +17,18 @@ export const INDICATOR_CATEGORIES = [
   'territory',
 ] as const;
 
-export const UNITS = ['persons', 'percent', 'eur', 'eur_per_capita', 'per_1000', 'index', 'count', 'km2', 'years', 'ratio'] as const;
+export const UNITS = [
+  'persons',
+  'percent',
+  'eur',
+  'eur_per_capita',
+  'per_1000',
+  'index',
+  'count',
+  'km2',
+  'years',
+  'ratio',
+] as const;
 
 export const DIRECTIONS = ['higher_is_better', 'lower_is_better', 'neutral'] as const;
 
@@ -44,11 +56,27 @@ export type ValueDomain = (typeof VALUE_DOMAINS)[number];
 export const SIGNAL_STATUSES = ['active', 'expired', 'withdrawn'] as const;
 export const CASE_STATUSES = ['open', 'closed'] as const;
 /** The life of a procurement procedure, in order; a case's stage only moves forward along it (or to cancelled). */
-export const STAGES = ['announced', 'open', 'closed', 'awarded', 'contracted', 'amended', 'completed', 'cancelled'] as const;
+export const STAGES = [
+  'announced',
+  'open',
+  'closed',
+  'awarded',
+  'contracted',
+  'amended',
+  'completed',
+  'cancelled',
+] as const;
 export const VALUE_TIERS = ['small', 'medium', 'large', 'very_large'] as const;
 export const ACTIONABILITIES = ['act_now', 'prepare', 'monitor', 'informational'] as const;
 export const CASE_RELATIONSHIPS = ['origin', 'update', 'related'] as const;
-export const CASE_EVENT_TYPES = ['created', 'stage_changed', 'signal_linked', 'amount_changed', 'deadline_changed', 'closed'] as const;
+export const CASE_EVENT_TYPES = [
+  'created',
+  'stage_changed',
+  'signal_linked',
+  'amount_changed',
+  'deadline_changed',
+  'closed',
+] as const;
 export const EVIDENCE_SOURCE_TYPES = [
   'procurement_announcement',
   'procurement_contract',
@@ -61,7 +89,12 @@ export const ENTITY_KINDS = ['municipality', 'public_body', 'company', 'person']
 /** The OCDS procurement method a procedure type maps to. */
 export const OCDS_METHODS = ['open', 'selective', 'limited', 'direct'] as const;
 export const MATCHER_TYPES = ['keyword', 'cpv', 'entity', 'signal_type', 'indicator_threshold'] as const;
-export const ALERT_SOURCE_TYPES = ['signal', 'procurement_announcement', 'procurement_contract', 'procurement_amendment'] as const;
+export const ALERT_SOURCE_TYPES = [
+  'signal',
+  'procurement_announcement',
+  'procurement_contract',
+  'procurement_amendment',
+] as const;
 export const TARGET_SCOPES = ['municipalities', 'district', 'national'] as const;
 export const MATCH_STATUSES = ['matched', 'dismissed'] as const;
 

@@ -96,7 +96,8 @@ export async function loopbackMetadataDocument(clientId: string): Promise<Record
     if (document === null || typeof document !== 'object' || Array.isArray(document)) return undefined;
     const properties = document as Record<string, unknown>;
     if (properties.client_id !== clientId || 'client_secret' in properties) return undefined;
-    if (typeof properties.token_endpoint_auth_method === 'string' && properties.token_endpoint_auth_method !== 'none') return undefined;
+    if (typeof properties.token_endpoint_auth_method === 'string' && properties.token_endpoint_auth_method !== 'none')
+      return undefined;
     return { ...properties, token_endpoint_auth_method: 'none' };
   } catch {
     return undefined;

@@ -39,7 +39,9 @@ export async function createClient(
 }
 
 /** Pre-registered and dynamically registered clients (metadata-document clients are not stored: they are fetched). */
-export async function listClients(server: AuthorizationServer): Promise<(PreRegisteredClient & { origin: 'cli' | 'registration' })[]> {
+export async function listClients(
+  server: AuthorizationServer,
+): Promise<(PreRegisteredClient & { origin: 'cli' | 'registration' })[]> {
   const records = await server.store.oauthList('Client', Date.now());
   return records.map((r) => ({
     clientId: r.id,

@@ -26,7 +26,11 @@ export interface ConsentRequest {
 }
 
 /** The interaction of this browser (its interaction cookie), or undefined when it has none or it expired. */
-export async function browserInteraction(provider: Provider, req: unknown, res: unknown): Promise<Interaction | undefined> {
+export async function browserInteraction(
+  provider: Provider,
+  req: unknown,
+  res: unknown,
+): Promise<Interaction | undefined> {
   try {
     return await provider.interactionDetails(req as never, res as never);
   } catch {
@@ -35,7 +39,10 @@ export async function browserInteraction(provider: Provider, req: unknown, res: 
 }
 
 /** What the interaction asks, for the consent page; undefined when its client is unknown. */
-export async function consentRequest(provider: Provider, interaction: Interaction): Promise<ConsentRequest | undefined> {
+export async function consentRequest(
+  provider: Provider,
+  interaction: Interaction,
+): Promise<ConsentRequest | undefined> {
   const clientId = String(interaction.params.client_id ?? '');
   const client = await provider.Client.find(clientId);
   if (!client) return undefined;
@@ -48,7 +55,9 @@ export async function consentRequest(provider: Provider, interaction: Interactio
     clientId,
     clientName: client.clientName ?? clientId,
     redirectHost: URL.parse(redirectUri)?.host || redirectUri,
-    redirectOrigin: /^https?:$/.test(URL.parse(redirectUri)?.protocol ?? '') ? URL.parse(redirectUri)?.origin : undefined,
+    redirectOrigin: /^https?:$/.test(URL.parse(redirectUri)?.protocol ?? '')
+      ? URL.parse(redirectUri)?.origin
+      : undefined,
     origin: clientOrigin(clientId, client.metadata() as Record<string, unknown>),
     scopes: requested.length > 0 ? requested : SCOPES,
   };
@@ -58,7 +67,12 @@ export async function consentRequest(provider: Provider, interaction: Interactio
  * Approves the interaction for `accountId` with `scopes` (those of the asked ones the holder kept); an empty list
  * is a refusal (`access_denied` to the client). Returns where the browser goes next.
  */
-export async function approve(provider: Provider, interaction: Interaction, accountId: number, scopes: readonly Scope[]): Promise<string> {
+export async function approve(
+  provider: Provider,
+  interaction: Interaction,
+  accountId: number,
+  scopes: readonly Scope[],
+): Promise<string> {
   const asked = (await consentRequest(provider, interaction))?.scopes ?? [];
   const granted = asked.filter((s) => scopes.includes(s));
   if (granted.length === 0) {
@@ -86,7 +100,12 @@ export async function approve(provider: Provider, interaction: Interaction, acco
 }
 
 /** `approve` for an interaction named by its uid (tests, which hold no browser). */
-export async function approveByUid(provider: Provider, uid: string, accountId: number, scopes: readonly Scope[]): Promise<string> {
+export async function approveByUid(
+  provider: Provider,
+  uid: string,
+  accountId: number,
+  scopes: readonly Scope[],
+): Promise<string> {
   const interaction = await provider.Interaction.find(uid);
   if (!interaction) throw new Error('the authorization request has expired; start again from the app');
   return approve(provider, interaction, accountId, scopes);

@@ -22,11 +22,20 @@ export interface ConnectedApp {
 
 /** The live grants of an account (every account's when undefined), oldest first. */
 export async function listConnectedApps(server: AuthorizationServer, accountId?: number): Promise<ConnectedApp[]> {
-  const records = await server.store.oauthList('Grant', Date.now(), accountId === undefined ? {} : { accountId: String(accountId) });
+  const records = await server.store.oauthList(
+    'Grant',
+    Date.now(),
+    accountId === undefined ? {} : { accountId: String(accountId) },
+  );
   const resource = oauthResource(server.provider.issuer);
   const apps: ConnectedApp[] = [];
   for (const record of records) {
-    const payload = record.payload as { accountId?: string; clientId?: string; iat?: number; resources?: Record<string, string> };
+    const payload = record.payload as {
+      accountId?: string;
+      clientId?: string;
+      iat?: number;
+      resources?: Record<string, string>;
+    };
     const clientId = payload.clientId ?? '';
     const client = await server.provider.Client.find(clientId).catch(() => undefined);
     apps.push({

@@ -66,7 +66,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
     scope.route({ method: ['GET', 'OPTIONS'], url: OAUTH_PATHS.jwks, handler: delegate });
     scope.route({ method: ['GET', 'PUT', 'DELETE'], url: `${OAUTH_PATHS.registration}/:clientId`, handler: delegate });
     scope.post(OAUTH_PATHS.registration, async (request, reply) => {
-      const decision = await deps.counters.hitRate(`oauth-register:${request.ip}`, REGISTRATIONS_PER_MINUTE, deps.clock());
+      const decision = await deps.counters.hitRate(
+        `oauth-register:${request.ip}`,
+        REGISTRATIONS_PER_MINUTE,
+        deps.clock(),
+      );
       if (!decision.allowed) {
         return sendProblem(
           request,

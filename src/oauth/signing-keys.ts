@@ -45,7 +45,12 @@ export async function listSigningKeys(store: OAuthStore): Promise<PublicKeyInfo[
 function newKey(): JWK {
   const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = privateKey.export({ format: 'jwk' }) as JWK;
-  return { ...jwk, kid: `${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`, alg: 'ES256', use: 'sig' };
+  return {
+    ...jwk,
+    kid: `${new Date().toISOString().slice(0, 10)}-${randomUUID().slice(0, 8)}`,
+    alg: 'ES256',
+    use: 'sig',
+  };
 }
 
 function info(key: JWK): PublicKeyInfo {

@@ -21,13 +21,15 @@ export class Registry {
         throw new Error(`${op.name}: domain ${op.domain} needs scope ${DOMAINS[op.domain].scope}, not ${op.scope}`);
       }
       for (const p of pathParams(op.rest.path)) {
-        if (!op.input.required?.includes(p)) throw new Error(`${op.name}: path parameter :${p} is not a required input`);
+        if (!op.input.required?.includes(p))
+          throw new Error(`${op.name}: path parameter :${p} is not a required input`);
       }
       const download = op.rest.download;
       if (download !== undefined) {
         if (paths.has(download.path) || download.path === op.rest.path)
           throw new Error(`Duplicate REST path "${download.path}" (${op.name})`);
-        if (pathParams(download.path).join() !== 'dataset') throw new Error(`${op.name}: a download path takes one parameter, :dataset`);
+        if (pathParams(download.path).join() !== 'dataset')
+          throw new Error(`${op.name}: a download path takes one parameter, :dataset`);
         if (operations.some((o) => o.name === download.operationId)) {
           throw new Error(`${op.name}: download operationId "${download.operationId}" is an operation's name`);
         }

@@ -26,7 +26,8 @@ export const SIGNAL_FAMILIES: readonly SignalFamily[] = Object.freeze([
     key: 'procurement',
     label_pt: 'Contratação pública',
     label_en: 'Public procurement',
-    description_pt: 'Concursos abertos, adjudicações, ajustes diretos de valor elevado e modificações de contratos dos municípios.',
+    description_pt:
+      'Concursos abertos, adjudicações, ajustes diretos de valor elevado e modificações de contratos dos municípios.',
     description_en: 'Open tenders, awards, high-value direct awards and contract amendments of municipalities.',
   },
   {

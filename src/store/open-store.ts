@@ -19,7 +19,11 @@ export interface StoreLocation {
  */
 export function openStore(config: StoreLocation, serving?: { timeoutMs: number }): Store {
   if (config.databaseUrl) {
-    return openPostgresStore({ url: config.databaseUrl, readUrl: config.databaseReadUrl, timeoutMs: serving?.timeoutMs });
+    return openPostgresStore({
+      url: config.databaseUrl,
+      readUrl: config.databaseReadUrl,
+      timeoutMs: serving?.timeoutMs,
+    });
   }
   return openSqliteStore(config.dbPath);
 }

@@ -126,7 +126,9 @@ export interface AnnouncementFilter {
   closingAfter?: string;
   closingBefore?: string;
   words?: readonly string[];
-  /** `published`: publication date descending, then id descending; `deadline`: deadline ascending, then id ascending. */
+  /**
+   * `published`: publication date descending, then id descending; `deadline`: deadline ascending, then id ascending.
+   */
   order: 'published' | 'deadline';
   /** Only records of this source (`base`, `demo`, …). */
   source?: string;

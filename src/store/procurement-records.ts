@@ -75,7 +75,8 @@ export interface ContractInput extends Provenance {
   link: string | null;
 }
 
-export interface ContractRecord extends Omit<ContractInput, 'cpvs' | 'municipality_ids' | 'buyers' | 'suppliers' | 'competitors'> {
+export interface ContractRecord
+  extends Omit<ContractInput, 'cpvs' | 'municipality_ids' | 'buyers' | 'suppliers' | 'competitors'> {
   id: number;
   cpv: CpvRef[];
   /** Municipality codes. */

@@ -31,8 +31,21 @@ import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
-import type { AmendmentFilter, AnnouncementFilter, ContractFilter, DatePosition, EntityFilter, KeysetPage } from './procurement-queries.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRecord, EntityRecord } from './procurement-records.js';
+import type {
+  AmendmentFilter,
+  AnnouncementFilter,
+  ContractFilter,
+  DatePosition,
+  EntityFilter,
+  KeysetPage,
+} from './procurement-queries.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractRecord,
+  CpvRecord,
+  EntityRecord,
+} from './procurement-records.js';
 import type { WriteSummary } from './records.js';
 import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
@@ -56,7 +69,10 @@ import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
 import type { AlertStore, ProcurementBatch, ProcurementBatchSummary, SignalWriteStore } from './store.js';
 
-/** Holds the ports before SqlStore's fields are made from them: a base class is constructed before its subclass's fields. */
+/**
+ * Holds the ports before SqlStore's fields are made from them: a base class is constructed before its subclass's
+ * fields.
+ */
 abstract class OnPorts {
   constructor(protected readonly ports: SqlPorts) {}
 }
@@ -81,7 +97,10 @@ export abstract class SqlStore extends OnPorts {
     return (...args) => work(this.ports.primary, ...args);
   }
 
-  /** Runs `work` in one transaction on the primary, bumping the data version there when `changed` says it changed something. */
+  /**
+   * Runs `work` in one transaction on the primary, bumping the data version there when `changed` says it changed
+   * something.
+   */
   #write<T>(work: (tx: SqlPort) => Promise<T>, changed: (result: T) => boolean): Promise<T> {
     return this.ports.primary.transaction(async (tx) => {
       const result = await work(tx);
@@ -117,7 +136,10 @@ export abstract class SqlStore extends OnPorts {
     return version !== undefined;
   }
 
-  /** Read on every request: one indexed row (SQLite overrides this to share the read per turn); PostgreSQL holds it from LISTEN. */
+  /**
+   * Read on every request: one indexed row (SQLite overrides this to share the read per turn); PostgreSQL holds it from
+   * LISTEN.
+   */
   accessVersion(): number | Promise<number> {
     return readAccessVersion(this.ports.primary);
   }
@@ -297,11 +319,16 @@ export abstract class SqlStore extends OnPorts {
   }
 
   async removeDemoData(): Promise<DemoRemovalSummary> {
-    const demoIndicators = (await this.listIndicators()).filter((i) => isDemoIndicatorSource(i.source)).map((i) => i.key);
+    const demoIndicators = (await this.listIndicators())
+      .filter((i) => isDemoIndicatorSource(i.source))
+      .map((i) => i.key);
     return this.bulkTransaction((tx, load) => removeDemoRecords(tx, load, demoIndicators));
   }
 
-  /** Runs `work` in one transaction on the primary, with the dialect's bulk load (./procurement/bulk-load.ts) on its connection. */
+  /**
+   * Runs `work` in one transaction on the primary, with the dialect's bulk load (./procurement/bulk-load.ts) on its
+   * connection.
+   */
   protected abstract bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T>;
 
   readonly getContract = this.#onReplica(loadContractDetail);

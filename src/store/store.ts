@@ -84,7 +84,10 @@ export interface AccessStore {
   createApiKey(input: NewApiKey): Promise<ApiKeyRecord>;
   /** An account's keys by id, revoked ones included. */
   listApiKeys(accountId: number): Promise<ApiKeyRecord[]>;
-  /** Marks a key revoked, once, and moves the access version: false when there is no such key or it was already revoked (its revoked_at stays). */
+  /**
+   * Marks a key revoked, once, and moves the access version: false when there is no such key or it was already revoked
+   * (its revoked_at stays).
+   */
   revokeApiKey(id: number, now: string): Promise<boolean>;
   /**
    * A number that moves whenever a key is revoked, seen by every process at once; cheap enough to read on every
@@ -105,7 +108,10 @@ export interface AccessStore {
 export interface UsageStore {
   /** Committed requests of an account in a monthly period (`YYYY-MM`), from the primary; 0 before any. */
   getUsage(accountId: number, period: string): Promise<number>;
-  /** Adds counts to the persisted usage, atomically for the whole batch (entries of one account and period are summed). Not idempotent: each call adds. */
+  /**
+   * Adds counts to the persisted usage, atomically for the whole batch (entries of one account and period are summed).
+   * Not idempotent: each call adds.
+   */
   addUsage(entries: readonly { accountId: number; period: string; count: number }[]): Promise<void>;
 }
 
@@ -153,7 +159,11 @@ export interface ObservationStore {
    * `observation` journal entry per municipality whose points changed. Idempotent: an unchanged point is counted,
    * not written.
    */
-  writeObservations(indicator: string, rows: readonly ObservationInput[], options?: { replace?: boolean }): Promise<WriteSummary>;
+  writeObservations(
+    indicator: string,
+    rows: readonly ObservationInput[],
+    options?: { replace?: boolean },
+  ): Promise<WriteSummary>;
   countObservations(indicator?: string): Promise<number>;
 }
 
@@ -183,7 +193,10 @@ export interface ProcurementWriteStore {
    * are counted as such and not rewritten.
    */
   writeProcurement(batch: ProcurementBatch): Promise<ProcurementBatchSummary>;
-  /** Recomputes derived figures (entity totals and counts) after loads, in one transaction; idempotent, and cheap when nothing changed. */
+  /**
+   * Recomputes derived figures (entity totals and counts) after loads, in one transaction; idempotent, and cheap when
+   * nothing changed.
+   */
   refreshProcurementRollups(): Promise<void>;
   /**
    * Deletes every record the demo generated and what was derived from it (store/shared/demo-removal.ts), in one
@@ -227,7 +240,10 @@ export interface ProcurementReadStore {
   listAnnouncements(filter: AnnouncementFilter, page: KeysetPage<DatePosition>): Promise<AnnouncementRecord[]>;
   /** Amendments by date descending then id descending, with derived previous prices. */
   listAmendments(filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<AmendmentRecord[]>;
-  /** The amendments of these contracts (derived previous prices included), by contract in the order given, then date, then id. */
+  /**
+   * The amendments of these contracts (derived previous prices included), by contract in the order given, then date,
+   * then id.
+   */
   contractAmendments(contractIds: readonly number[]): Promise<AmendmentRecord[]>;
   /**
    * The contracts of one contracting process at one source, by id: those with this procedure id, or — for a
@@ -237,9 +253,13 @@ export interface ProcurementReadStore {
   processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]>;
   /** The announcements with these ids, in the order of `ids`; unknown ids are skipped. */
   getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]>;
-  /** The contracts with these ids (summaries, with `announcement_id`), in the order of `ids`; unknown ids are skipped. */
+  /**
+   * The contracts with these ids (summaries, with `announcement_id`), in the order of `ids`; unknown ids are skipped.
+   */
   getContracts(ids: readonly number[]): Promise<ContractRecord[]>;
-  /** The amendments with these ids (derived previous prices included), in the order of `ids`; unknown ids are skipped. */
+  /**
+   * The amendments with these ids (derived previous prices included), in the order of `ids`; unknown ids are skipped.
+   */
   getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]>;
 }
 
@@ -294,7 +314,10 @@ export interface SignalReadStore {
   getSignal(id: number): Promise<SignalRecord | undefined>;
   /** Computed cases (never-computed ones are left out) by last_seen_at descending then id descending. */
   listCases(filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]>;
-  /** A computed case with its events (oldest first) and linked signals (by id); undefined when unknown or never computed. */
+  /**
+   * A computed case with its events (oldest first) and linked signals (by id); undefined when unknown or never
+   * computed.
+   */
   getCase(id: number): Promise<CaseDetailRecord | undefined>;
 }
 
@@ -342,7 +365,10 @@ export interface Store
    * instances start at once (PostgreSQL: under a session lock). Resolves with the migrations this call applied.
    */
   migrate(): Promise<readonly AppliedMigration[]>;
-  /** A number that grows whenever data served to callers changes (bumped inside the write's transaction), so caches know to drop. */
+  /**
+   * A number that grows whenever data served to callers changes (bumped inside the write's transaction), so caches know
+   * to drop.
+   */
   dataVersion(): Promise<number>;
   /** A per-installation random secret, created at first use; every instance gets the first one stored. */
   secret(name: string): Promise<string>;

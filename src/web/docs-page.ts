@@ -171,7 +171,12 @@ function plansSection(): Html {
       : plan.raw_values
         ? 'raw values as published'
         : html`normalized: a 0–100 index instead of the value (<code>treatment</code> is <code>normalized</code>)`;
-  const rows = DEFAULT_PLANS.map((plan) => [html`<code>${plan.code}</code>`, plan.api_access ? 'yes' : noApi, domains(plan), values(plan)]);
+  const rows = DEFAULT_PLANS.map((plan) => [
+    html`<code>${plan.code}</code>`,
+    plan.api_access ? 'yes' : noApi,
+    domains(plan),
+    values(plan),
+  ]);
   return section(
     'plans',
     'Plans',
@@ -271,7 +276,11 @@ interface OperationGroup {
 /** `account` (me) first, then each data domain that has operations, in DOMAINS order. */
 function operationGroups(registry: Registry): OperationGroup[] {
   const groups: OperationGroup[] = [
-    { tag: ACCOUNT_TAG, description: ACCOUNT_TAG_DESCRIPTION, operations: registry.all.filter((op) => op.domain === null) },
+    {
+      tag: ACCOUNT_TAG,
+      description: ACCOUNT_TAG_DESCRIPTION,
+      operations: registry.all.filter((op) => op.domain === null),
+    },
     ...DOMAIN_NAMES.map((d) => ({
       tag: d,
       description: DOMAINS[d].description,
@@ -297,13 +306,18 @@ function tableOfContents(groups: OperationGroup[]): Html {
     item(op.name, op.name),
     op.rest.download && item(op.rest.download.operationId, op.rest.download.operationId),
   ];
-  const domainItems = groups.map((g) => html`<li><a href="#domain-${g.tag}">${g.tag}</a><ul>${g.operations.map(operationItems)}</ul></li>`);
+  const domainItems = groups.map(
+    (g) => html`<li><a href="#domain-${g.tag}">${g.tag}</a><ul>${g.operations.map(operationItems)}</ul></li>`,
+  );
   return html`<nav><ul>${general.map(([id, text]) => item(id, text))}${domainItems}${item('errors', 'Errors')}</ul></nav>`;
 }
 
 function domainSection(group: OperationGroup, baseUrl: string, registry: Registry): Html {
-  const scope = group.tag !== ACCOUNT_TAG && html` Scope: <code>${DOMAINS[group.tag as keyof typeof DOMAINS].scope}</code>.`;
-  const blocks = group.operations.map((op) => html`${operationBlock(op, baseUrl)}${downloadBlock(op, baseUrl, registry)}`);
+  const scope =
+    group.tag !== ACCOUNT_TAG && html` Scope: <code>${DOMAINS[group.tag as keyof typeof DOMAINS].scope}</code>.`;
+  const blocks = group.operations.map(
+    (op) => html`${operationBlock(op, baseUrl)}${downloadBlock(op, baseUrl, registry)}`,
+  );
   return section(
     `domain-${group.tag}`,
     group.tag === ACCOUNT_TAG ? 'Account' : `Domain: ${group.tag}`,
@@ -319,7 +333,9 @@ function operationBlock(op: AnyOperation, baseUrl: string): Html {
     op.cache === 'caller' && 'Not cached: the answer depends on the caller.',
   ].filter((note) => note !== false && note !== undefined);
   const parameters = restParameters(op);
-  const examples = op.examples.map((e) => html`<li>${e.title}<br><code class="url">GET ${exampleRequestUrl(op, e, baseUrl)}</code></li>`);
+  const examples = op.examples.map(
+    (e) => html`<li>${e.title}<br><code class="url">GET ${exampleRequestUrl(op, e, baseUrl)}</code></li>`,
+  );
   return html`<article id="${op.name}">
 <h3><span class="method">GET</span> <code>${openApiPath(op.rest.path)}</code></h3>
 <p class="opname">Operation <code>${op.name}</code> — ${op.title}</p>

@@ -15,7 +15,9 @@ export function registerDocs(app: FastifyInstance, registry: Registry, baseUrl: 
   app.get('/v1/openapi.json', (_request, reply) =>
     reply.header('cache-control', 'public, max-age=300').type('application/json; charset=utf-8').send(openapi),
   );
-  app.get('/docs', (_request, reply) => reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8').send(page));
+  app.get('/docs', (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').type('text/html; charset=utf-8').send(page),
+  );
   // The synthetic OCDS extension that every OCDS package names in `extensions` (docs/ocds.md).
   for (const [file, body] of [
     ['extension.json', SYNTHETIC_EXTENSION],

@@ -45,7 +45,10 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
 }
 
 async function check(deps: HealthDeps): Promise<Readiness> {
-  const [store, counters] = await Promise.all([probe(() => deps.store.dataVersion()), probe(() => deps.counters.ping())]);
+  const [store, counters] = await Promise.all([
+    probe(() => deps.store.dataVersion()),
+    probe(() => deps.counters.ping()),
+  ]);
   return { ready: store === 'ok' && counters === 'ok', checks: { store, counters } };
 }
 

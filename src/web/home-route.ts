@@ -59,7 +59,8 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 function renderHome(links: ServiceLinks): string {
-  const row = (label: string, href: string, what: string) => html`<li><a href="${href}">${label}</a> — ${what} <code>${href}</code></li>`;
+  const row = (label: string, href: string, what: string) =>
+    html`<li><a href="${href}">${label}</a> — ${what} <code>${href}</code></li>`;
   return html`<!doctype html>
 <html lang="en">
 <head>

@@ -4,7 +4,13 @@
  */
 import type { AddressInfo } from 'node:net';
 import { AgentCard, SendMessageRequest } from '@a2a-js/sdk';
-import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import {
+  type Client,
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from '@a2a-js/sdk/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createCredential } from '../../src/agents/admin.js';
@@ -37,7 +43,12 @@ export interface AgentHostApp {
 }
 
 export async function startAgentHost(
-  options: { store?: Store; dbPath?: string; agents?: AgentHostOptions; credentials?: Record<string, AgentCredentials> } = {},
+  options: {
+    store?: Store;
+    dbPath?: string;
+    agents?: AgentHostOptions;
+    credentials?: Record<string, AgentCredentials>;
+  } = {},
 ): Promise<AgentHostApp> {
   const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
   const clock = {
@@ -104,7 +115,11 @@ export const bearer = (secret: string) => ({ serviceParameters: { Authorization:
 
 export function skillRequest(skill: string, input: Record<string, unknown>, configuration?: Record<string, unknown>) {
   return SendMessageRequest.fromJSON({
-    message: { messageId: crypto.randomUUID(), role: 'ROLE_USER', parts: [{ data: { skill, input }, mediaType: 'application/json' }] },
+    message: {
+      messageId: crypto.randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ data: { skill, input }, mediaType: 'application/json' }],
+    },
     ...(configuration ? { configuration } : {}),
   });
 }

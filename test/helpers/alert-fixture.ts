@@ -50,7 +50,10 @@ export function announcement(now: Date, fields: Partial<AnnouncementInput> = {})
   };
 }
 
-function contract(now: Date, fields: Partial<ContractInput> & Pick<ContractInput, 'source_id' | 'object'>): ContractInput {
+function contract(
+  now: Date,
+  fields: Partial<ContractInput> & Pick<ContractInput, 'source_id' | 'object'>,
+): ContractInput {
   return {
     source: SOURCE,
     imported_at: now.toISOString(),
@@ -171,7 +174,12 @@ export function fixtureSignals(now: Date): SignalInput[] {
       family: 'procurement',
       title_pt: 'Prazo a terminar: Aquisição de um Zéppelin de observação',
       deadline_date: daysBefore(now, -5),
-      case: { key: `procurement:${SOURCE}:announcement:ZEP-1/2026`, type: 'tender_open', family: 'procurement', relationship: 'update' },
+      case: {
+        key: `procurement:${SOURCE}:announcement:ZEP-1/2026`,
+        type: 'tender_open',
+        family: 'procurement',
+        relationship: 'update',
+      },
     }),
     signal(now, {
       key: 'indicators:indicator_jump:alerttest:porto',

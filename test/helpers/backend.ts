@@ -16,7 +16,8 @@ import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { testDir } from './temp-dir.js';
 
-export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.MUNIDATA_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
+export const TEST_BACKEND: 'sqlite' | 'postgres' =
+  process.env.MUNIDATA_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';
 export const onPostgres = TEST_BACKEND === 'postgres';
 
 /** The server's maintenance database: databases are created and dropped from it. */
@@ -66,7 +67,9 @@ export async function dropDatabase(name: string): Promise<void> {
 /** Drops every database whose name starts with `prefix` (what a run leaves behind). */
 export async function dropDatabases(prefix: string): Promise<void> {
   const names = await onServer(async (client) =>
-    (await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix])).rows.map((r) => String(r.datname)),
+    (await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix])).rows.map((r) =>
+      String(r.datname),
+    ),
   );
   for (const name of names) await dropDatabase(name);
 }
@@ -74,7 +77,9 @@ export async function dropDatabases(prefix: string): Promise<void> {
 /** Drops the databases of earlier runs whose process is gone (a run killed before its teardown leaves them). */
 export async function dropOrphanDatabases(): Promise<void> {
   const names = await onServer(async (client) =>
-    (await client.query("SELECT datname FROM pg_database WHERE starts_with(datname, 'munidata_test_')")).rows.map((r) => String(r.datname)),
+    (await client.query("SELECT datname FROM pg_database WHERE starts_with(datname, 'munidata_test_')")).rows.map((r) =>
+      String(r.datname),
+    ),
   );
   for (const name of names) {
     const pid = Number(name.split('_')[2]);
@@ -136,9 +141,13 @@ export function openTestStoreSync(template?: string): { store: Store; dbPath: st
     return { store: openSqliteStore(dbPath), dbPath };
   }
   const name = newDatabaseName();
-  execFileSync(process.execPath, ['--input-type=module', '-e', CREATE_DATABASE_SCRIPT, SERVER_URL, name, template ?? ''], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    ['--input-type=module', '-e', CREATE_DATABASE_SCRIPT, SERVER_URL, name, template ?? ''],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   return { store: new TestPostgresStore(name), dbPath: databaseUrl(name) };
 }
 
@@ -180,7 +189,9 @@ export async function openTestPort(): Promise<{ port: SqlPort; close: () => Prom
   };
 }
 
-/** A second store on the file or database another store opened (as a restarted process would); closing it drops nothing. */
+/**
+ * A second store on the file or database another store opened (as a restarted process would); closing it drops nothing.
+ */
 export function openStoreAt(dbPath: string): Store {
   return dbPath.startsWith('postgres') ? openPostgresStore({ url: dbPath, poolSize: 4 }) : openSqliteStore(dbPath);
 }

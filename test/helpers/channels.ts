@@ -9,7 +9,10 @@ import { BASE_URL } from './test-app.js';
 export type Channel = 'rest' | 'a2a' | 'mcp';
 export const CHANNELS: Channel[] = ['rest', 'a2a', 'mcp'];
 
-/** An indicator's detail (indicators_get), or with `municipality` its series there (indicators_series, which reads the store). */
+/**
+ * An indicator's detail (indicators_get), or with `municipality` its series there (indicators_series, which reads the
+ * store).
+ */
 export interface DataInput {
   key: string;
   municipality?: string;
@@ -41,7 +44,9 @@ export function dataRequest(channel: Channel, key: string, input: DataInput = { 
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   if (channel === 'rest') {
     const { key: indicator, ...query } = input;
-    const search = new URLSearchParams(Object.entries(query).map(([name, value]): [string, string] => [name, String(value)])).toString();
+    const search = new URLSearchParams(
+      Object.entries(query).map(([name, value]): [string, string] => [name, String(value)]),
+    ).toString();
     const path = input.municipality ? `/v1/indicators/${indicator}/series` : `/v1/indicators/${indicator}`;
     return { method: 'GET', url: search ? `${path}?${search}` : path, headers };
   }
@@ -93,7 +98,10 @@ export function isAdmitted(channel: Channel, res: Answer): boolean {
   return res.json?.result?.structuredContent !== undefined && res.json.result.isError === undefined;
 }
 
-/** 503 `service-unavailable` with Retry-After, in the channel's form (problem types under `baseUrl`); throws (via expect) otherwise. */
+/**
+ * 503 `service-unavailable` with Retry-After, in the channel's form (problem types under `baseUrl`); throws (via
+ * expect) otherwise.
+ */
 export function expectUnavailable(channel: Channel, res: Answer, baseUrl = BASE_URL): void {
   expect(res.status, `${channel}: ${res.body}`).toBe(503);
   expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -103,7 +111,10 @@ export function expectUnavailable(channel: Channel, res: Answer, baseUrl = BASE_
     expect(res.json).toMatchObject({ type, status: 503, title: 'Service temporarily unavailable' });
   } else if (channel === 'a2a') {
     expect(res.json.error.code).toBe(-32004);
-    expect(res.json.error.data[0]).toMatchObject({ reason: 'SERVICE_UNAVAILABLE', metadata: { kind: 'service-unavailable' } });
+    expect(res.json.error.data[0]).toMatchObject({
+      reason: 'SERVICE_UNAVAILABLE',
+      metadata: { kind: 'service-unavailable' },
+    });
     expect(res.json.error.data[1]).toMatchObject({ type, status: 503 });
   } else {
     expect(res.json.error.code).toBe(-32000);
@@ -131,7 +142,10 @@ export interface Load {
  * `send(channel)` on every channel at once, round after round (in `workers` loops side by side), until stopped;
  * every answer counted. A request that throws (no answer at all) is counted as unexpected.
  */
-export function startLoad(send: (channel: Channel) => Promise<Answer>, options: { workers?: number; baseUrl?: string } = {}): Load {
+export function startLoad(
+  send: (channel: Channel) => Promise<Answer>,
+  options: { workers?: number; baseUrl?: string } = {},
+): Load {
   const tally: Tally = { admitted: 0, refused: 0, unexpected: [], slowestMs: 0 };
   let running = true;
   const count = async (channel: Channel) => {

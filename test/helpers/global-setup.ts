@@ -10,7 +10,14 @@ import { loadDemo } from '../../src/demo/load-demo.js';
 import { openPostgresStore } from '../../src/store/postgres/postgres-store.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { createDatabase, databasePrefix, databaseUrl, dropDatabases, dropOrphanDatabases, onPostgres } from './backend.js';
+import {
+  createDatabase,
+  databasePrefix,
+  databaseUrl,
+  dropDatabases,
+  dropOrphanDatabases,
+  onPostgres,
+} from './backend.js';
 import { removeOrphanRunDirs, runDir } from './temp-dir.js';
 
 export default async function setup({ provide }: { provide: (key: string, value: unknown) => void }) {

@@ -27,7 +27,13 @@ export async function unlimitedKey(t: Pick<TestApp, 'store' | 'clock'>, code: st
   await savePlan(
     t.store,
     code,
-    { api_access: true, domains: [...DOMAIN_NAMES], raw_values: true, requests_per_minute: 1_000_000, requests_per_month: 1_000_000_000 },
+    {
+      api_access: true,
+      domains: [...DOMAIN_NAMES],
+      raw_values: true,
+      requests_per_minute: 1_000_000,
+      requests_per_month: 1_000_000_000,
+    },
     'create',
   );
   const now = new Date(t.clock.now);
@@ -93,7 +99,13 @@ export function npx(
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['-y', ...packages.flatMap((p) => ['-p', p]), '--', command, ...args], {
-      env: { ...process.env, npm_config_yes: 'true', npm_config_update_notifier: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
+      env: {
+        ...process.env,
+        npm_config_yes: 'true',
+        npm_config_update_notifier: 'false',
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -31,7 +31,12 @@ export async function register(
     url: '/oauth/register',
     remoteAddress,
     headers: { 'content-type': 'application/json' },
-    payload: JSON.stringify({ client_name: 'Test client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
+    payload: JSON.stringify({
+      client_name: 'Test client',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      ...metadata,
+    }),
   });
   return { status: res.statusCode, json: JSON.parse(res.body) };
 }
@@ -91,13 +96,20 @@ export async function authorize(t: TestApp, p: AuthorizeParams): Promise<Authori
 export async function consent(t: TestApp, auth: Authorization, accountId: number, scopes: Scope[]): Promise<URL> {
   if (!auth.uid) throw new Error(`no interaction: ${auth.status} ${auth.location}`);
   const next = await approveByUid(t.app.oauth.provider, auth.uid, accountId, scopes);
-  const res = await t.app.http.inject({ method: 'GET', url: new URL(next, BASE_URL).pathname, headers: { cookie: auth.jar.header() } });
+  const res = await t.app.http.inject({
+    method: 'GET',
+    url: new URL(next, BASE_URL).pathname,
+    headers: { cookie: auth.jar.header() },
+  });
   auth.jar.take(res.headers['set-cookie']);
   if (!res.headers.location) throw new Error(`no redirect from the resume: ${res.statusCode} ${res.body}`);
   return new URL(String(res.headers.location), BASE_URL);
 }
 
-export async function tokenRequest(t: TestApp, form: Record<string, string>): Promise<{ status: number; json: any; headers: any }> {
+export async function tokenRequest(
+  t: TestApp,
+  form: Record<string, string>,
+): Promise<{ status: number; json: any; headers: any }> {
   const res = await t.app.http.inject({
     method: 'POST',
     url: '/oauth/token',
@@ -108,7 +120,11 @@ export async function tokenRequest(t: TestApp, form: Record<string, string>): Pr
 }
 
 /** A client registered, authorized for `scopes` by `accountId`, and its first tokens. */
-export async function connectedClient(t: TestApp, accountId: number, scopes: Scope[] = ['indicators:read', 'signals:read']) {
+export async function connectedClient(
+  t: TestApp,
+  accountId: number,
+  scopes: Scope[] = ['indicators:read', 'signals:read'],
+) {
   const client = (await register(t)).json;
   const { verifier, challenge } = pkce();
   const auth = await authorize(t, { clientId: client.client_id, challenge, method: 'S256', scope: scopes.join(' ') });

@@ -112,7 +112,13 @@ async function proxyToSharedRedis(port: number): Promise<OutageRedis> {
 
 async function untilAnswers(port: number): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     try {
       await redis.connect();

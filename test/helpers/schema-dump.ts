@@ -33,7 +33,12 @@ async function dumpSqlite(port: SqlPort): Promise<string> {
       const shadow = tables.get(name)?.type === 'shadow';
       lines.push(`table ${name}${tables.get(name)?.wr ? ' WITHOUT ROWID' : ''}${shadow ? ' (shadow)' : ''}`);
       for (const c of await port.query(`PRAGMA table_xinfo(${JSON.stringify(name)})`)) {
-        const parts = [c.name, c.type, c.notnull ? 'NOT NULL' : '', c.dflt_value === null ? '' : `DEFAULT ${c.dflt_value}`];
+        const parts = [
+          c.name,
+          c.type,
+          c.notnull ? 'NOT NULL' : '',
+          c.dflt_value === null ? '' : `DEFAULT ${c.dflt_value}`,
+        ];
         if (Number(c.pk) > 0) parts.push(`PK${c.pk}`);
         lines.push(`  ${parts.filter((p) => p !== '').join(' ')}`);
       }

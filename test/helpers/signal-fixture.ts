@@ -19,7 +19,8 @@ import { municipalitiesFromFile } from './reference-files.js';
 const DAY_MS = 86_400_000;
 /** The first batch's instant; batch b is written b days later. */
 export const SIGNALS_T0 = Date.parse('2026-03-02T08:00:00Z');
-export const batchInstant = (batch: number) => new Date(SIGNALS_T0 + batch * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
+export const batchInstant = (batch: number) =>
+  new Date(SIGNALS_T0 + batch * DAY_MS).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 const byCode = new Map(municipalitiesFromFile().map((m) => [m.code, m]));
 const idOf = (code: string) => {
@@ -34,7 +35,10 @@ const MUNIS = SIGNAL_MUNICIPALITY_CODES.map(idOf);
 const CONFIDENCES = [0.35, 0.5, 0.62, 0.75, 0.8, 0.9, 0.95, 1];
 const AMOUNTS = [12_000, 80_000, 450_000, 1_200_000, 7_500_000];
 
-/** The value tiers of docs/decisions.md (Enumerations), written out here: small (< 75 000), medium (< 750 000), large (< 5 000 000), very_large. */
+/**
+ * The value tiers of docs/decisions.md (Enumerations), written out here: small (< 75 000), medium (< 750 000), large (<
+ * 5 000 000), very_large.
+ */
 export function tierOf(amount: number | null): SignalInput['value_tier'] {
   if (amount === null) return null;
   return amount < 75_000 ? 'small' : amount < 750_000 ? 'medium' : amount < 5_000_000 ? 'large' : 'very_large';
@@ -96,7 +100,12 @@ export function buildSignals(): FixtureSignal[] {
   for (let k = 0; k < 10; k++) {
     const m = MUNIS[k % MUNIS.length];
     const caseKey = `procurement:fixture:procedure:P-${k}`;
-    const ref = (relationship: 'origin' | 'update') => ({ key: caseKey, type: 'tender_open', family: 'procurement', relationship });
+    const ref = (relationship: 'origin' | 'update') => ({
+      key: caseKey,
+      type: 'tender_open',
+      family: 'procurement',
+      relationship,
+    });
     const amount = AMOUNTS[k % AMOUNTS.length];
     const common = { family: 'procurement', municipality_id: m, amount };
     out.push({
@@ -281,7 +290,8 @@ export async function seedSignals(store: Store): Promise<SignalFixture> {
   for (let batch = 0; batch < LAST_BATCH; batch++) {
     const signals = fixture.filter((s) => s.batch === batch).map((s) => s.input);
     await store.writeSignals({ signals, now: batchInstant(batch) });
-    for (const input of signals) expected.set(input.key, { input, first_seen_at: batchInstant(batch), last_seen_at: batchInstant(batch) });
+    for (const input of signals)
+      expected.set(input.key, { input, first_seen_at: batchInstant(batch), last_seen_at: batchInstant(batch) });
   }
   const changed = CHANGED_IN_LAST_BATCH.map((key) => {
     const old = expected.get(key) as ExpectedSignal;
@@ -333,7 +343,13 @@ async function computeCases(store: Store): Promise<SignalFixture['cases']> {
             .at(-1) ?? null,
       };
       const events: CaseUpdate['events'] = [
-        { event_type: 'created', old_value: null, new_value: origin.type, reason: 'primeiro sinal', created_at: origin.first_seen_at },
+        {
+          event_type: 'created',
+          old_value: null,
+          new_value: origin.type,
+          reason: 'primeiro sinal',
+          created_at: origin.first_seen_at,
+        },
         ...signals.map((s) => ({
           event_type: 'signal_linked' as const,
           old_value: null,
@@ -444,7 +460,9 @@ export async function seedAlerts(store: Store, accountId: number, now: number, t
         municipality_id: j === 5 ? null : MUNIS[n % 4],
         status: n % 4 === 3 ? 'dismissed' : 'matched',
         // Whole seconds, each rule a few seconds apart so that only the deliberate pair (age 2) ties.
-        matched_at: new Date(Math.floor((now - age * DAY_MS) / 1000) * 1000 - r * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        matched_at: new Date(Math.floor((now - age * DAY_MS) / 1000) * 1000 - r * 1000)
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z'),
         judge: n % 3 !== 0,
       };
       matches.push(match);
@@ -460,7 +478,13 @@ export async function seedAlerts(store: Store, accountId: number, now: number, t
         matched_at: match.matched_at,
         case_id: null,
         judge: match.judge
-          ? { is_direct_action: n % 2 === 0, action_type: 'tender', why_pt: 'É um concurso.', why_en: 'It is a tender.', confidence: 0.8 }
+          ? {
+              is_direct_action: n % 2 === 0,
+              action_type: 'tender',
+              why_pt: 'É um concurso.',
+              why_en: 'It is a tender.',
+              confidence: 0.8,
+            }
           : null,
       };
     }),

@@ -9,7 +9,9 @@ export async function signalsByEvent(t: TestApp, query = ''): Promise<any[]> {
   const all: any[] = [];
   let cursor: string | undefined;
   do {
-    const page = await t.get(`/v1/signals?limit=200${query ? `&${query}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const page = await t.get(
+      `/v1/signals?limit=200${query ? `&${query}` : ''}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     if (page.status !== 200) throw new Error(`/v1/signals ${query}: ${page.status} ${page.body}`);
     all.push(...page.json.items);
     cursor = page.json.has_more ? page.json.next_cursor : undefined;

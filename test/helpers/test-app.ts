@@ -45,7 +45,11 @@ export interface TestApp {
    * A fresh account on a plan of its own (created with `changes` over an indicators plan with raw values and
    * limits high enough not to get in the way), with one key.
    */
-  keyOnPlan(code: string, changes?: PlanChanges, options?: { beta?: boolean }): Promise<{ accountId: number; key: string }>;
+  keyOnPlan(
+    code: string,
+    changes?: PlanChanges,
+    options?: { beta?: boolean },
+  ): Promise<{ accountId: number; key: string }>;
   close(): Promise<void>;
 }
 
@@ -69,7 +73,13 @@ export function copyDemoStore(): { store: Store; dbPath: string } {
 
 /** `baseUrl`: the public address the app names in links (default BASE_URL); a browser test passes where it listens. */
 export async function startTestApp(
-  options: { store?: Store; dbPath?: string; baseUrl?: string; logTo?: LogDestination; env?: Record<string, string> } = {},
+  options: {
+    store?: Store;
+    dbPath?: string;
+    baseUrl?: string;
+    logTo?: LogDestination;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<TestApp> {
   const { store, dbPath } = options.store ? { store: options.store, dbPath: options.dbPath ?? '' } : copyDemoStore();
   const clock = {
@@ -86,7 +96,9 @@ export async function startTestApp(
   });
   const now = new Date(clock.now);
 
-  await savePlan(store, 'signals_only', { api_access: true, domains: ['signals'], raw_values: true }, 'create').catch(() => {});
+  await savePlan(store, 'signals_only', { api_access: true, domains: ['signals'], raw_values: true }, 'create').catch(
+    () => {},
+  );
   const account = async (name: string, plan: string, beta = false) =>
     (await store.createAccount({ name, plan_code: plan, beta, now: now.toISOString() })).id;
   const accounts = {
@@ -96,7 +108,8 @@ export async function startTestApp(
     indicatorsOnly: await account('Indicadores Lda', 'premium_indicators'),
     noIndicatorsDomain: await account('Sinais Lda', 'signals_only'),
   };
-  const key = async (accountId: number, scopes?: string[]) => (await createKey(store, { accountId, scopes }, now)).secret;
+  const key = async (accountId: number, scopes?: string[]) =>
+    (await createKey(store, { accountId, scopes }, now)).secret;
   const keys = {
     premium: await key(accounts.premium),
     beta: await key(accounts.beta),

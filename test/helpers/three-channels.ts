@@ -23,13 +23,17 @@ export interface CallAnswer {
   readonly formProblem: string | undefined;
 }
 
-/** Percent-encoding of any string, a lone surrogate as the three bytes UTF-8 would give it (encodeURIComponent throws). */
+/**
+ * Percent-encoding of any string, a lone surrogate as the three bytes UTF-8 would give it (encodeURIComponent throws).
+ */
 export function encodeQueryText(value: string): string {
   let out = '';
   for (const char of value) {
     const cp = char.codePointAt(0) as number;
     if (cp >= 0xd800 && cp <= 0xdfff) {
-      out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (cp >> 12), 0x80 | ((cp >> 6) & 0x3f), 0x80 | (cp & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else out += encodeURIComponent(char);
   }
   return out;
@@ -98,8 +102,10 @@ export async function callOn(
     const kind = ok ? undefined : String(json?.type ?? '').split('/problems/')[1];
     let formProblem: string | undefined;
     if (!ok) {
-      if (!String(res.headers['content-type']).startsWith('application/problem+json')) formProblem = 'not application/problem+json';
-      else if (json?.status !== res.statusCode || !kind || typeof json.title !== 'string') formProblem = 'not a problem document';
+      if (!String(res.headers['content-type']).startsWith('application/problem+json'))
+        formProblem = 'not application/problem+json';
+      else if (json?.status !== res.statusCode || !kind || typeof json.title !== 'string')
+        formProblem = 'not a problem document';
       else if (!json.request_id || json.request_id !== res.headers['request-id']) formProblem = 'no request id';
     }
     return {

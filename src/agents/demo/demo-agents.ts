@@ -20,7 +20,8 @@ export async function ensureDemoAgents(store: Store, now: Date, ownerAccountId?:
   const records: DeploymentRecord[] = [];
   for (const spec of DEMO_DEPLOYMENTS) {
     const existing = await store.agents.getDeployment(spec.slug);
-    const record = existing ?? (await setDeploymentStatus(store, (await createDeployment(store, spec, now)).slug, 'live', now));
+    const record =
+      existing ?? (await setDeploymentStatus(store, (await createDeployment(store, spec, now)).slug, 'live', now));
     if (ownerAccountId !== undefined) await store.console.setDeploymentOwner(record.id, ownerAccountId);
     records.push(record);
   }

@@ -40,8 +40,18 @@ export const ENGINEERING_CONSULTANCY: DeploymentSpec = {
   ],
   criteria: {
     project_types: [
-      { type: 'structural_assessment', label: 'Structural assessment', area_m2: { min: 50, max: 20000 }, lead_time_days: 10 },
-      { type: 'building_licensing', label: 'Building licensing project', area_m2: { min: 80, max: 10000 }, lead_time_days: 30 },
+      {
+        type: 'structural_assessment',
+        label: 'Structural assessment',
+        area_m2: { min: 50, max: 20000 },
+        lead_time_days: 10,
+      },
+      {
+        type: 'building_licensing',
+        label: 'Building licensing project',
+        area_m2: { min: 80, max: 10000 },
+        lead_time_days: 30,
+      },
       { type: 'energy_certification', label: 'Energy certificate', area_m2: { max: 5000 }, lead_time_days: 5 },
       { type: 'tender_support', label: 'Public tender bid support', lead_time_days: 3 },
     ],

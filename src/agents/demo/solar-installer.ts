@@ -88,7 +88,8 @@ export const SOLAR_INSTALLER: DeploymentSpec = {
     {
       id: 'site_survey',
       title: 'Site survey',
-      description: 'A technician visits the roof and the electrical board and measures shading; the report comes within 5 days.',
+      description:
+        'A technician visits the roof and the electrical board and measures shading; the report comes within 5 days.',
       pricing: { base_eur: 90, per_m2_eur: 0, minimum_eur: 90, vat_rate: 0.23, urgent_surcharge_rate: 0.5 },
       quote_valid_days: 14,
       terms: 'The survey fee is deducted from the installation if ordered within 60 days.',

@@ -35,15 +35,24 @@ export const assessProjectFit = defineSkill({
           description: `The kind of project. Accepted here: ${deployment.spec.criteria.project_types.map((p) => p.type).join(', ')}.`,
         }),
         municipality: MunicipalityInput,
-        area_m2: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Area of the project, square metres.' })),
+        area_m2: Type.Optional(
+          Type.Number({ exclusiveMinimum: 0, description: 'Area of the project, square metres.' }),
+        ),
         start_by: Type.Optional({ ...DateString, description: 'The latest start date wished (YYYY-MM-DD).' }),
       },
       { additionalProperties: false },
     ),
   examples: (deployment) => {
     const type = deployment.spec.criteria.project_types[0];
-    const place = deployment.spec.service_area.municipalities[0] ?? deployment.spec.service_area.districts[0] ?? 'lisboa';
-    return [{ project_type: type.type, municipality: place, area_m2: type.area_m2?.min ?? deployment.spec.criteria.area_m2?.min ?? 100 }];
+    const place =
+      deployment.spec.service_area.municipalities[0] ?? deployment.spec.service_area.districts[0] ?? 'lisboa';
+    return [
+      {
+        project_type: type.type,
+        municipality: place,
+        area_m2: type.area_m2?.min ?? deployment.spec.criteria.area_m2?.min ?? 100,
+      },
+    ];
   },
   async handler(input, { deployment, reference, now }) {
     const { criteria } = deployment.spec;
@@ -68,10 +77,21 @@ export const assessProjectFit = defineSkill({
       const range = `${bounds.min ?? 0}–${bounds.max ?? '∞'} m²`;
       if (input.area_m2 === undefined) {
         reasons.push({ criterion: 'area_m2', outcome: 'unknown', detail: `No area given; we take ${range}.` });
-      } else if ((bounds.min !== undefined && input.area_m2 < bounds.min) || (bounds.max !== undefined && input.area_m2 > bounds.max)) {
-        reasons.push({ criterion: 'area_m2', outcome: 'not_met', detail: `${input.area_m2} m² is outside the ${range} we take.` });
+      } else if (
+        (bounds.min !== undefined && input.area_m2 < bounds.min) ||
+        (bounds.max !== undefined && input.area_m2 > bounds.max)
+      ) {
+        reasons.push({
+          criterion: 'area_m2',
+          outcome: 'not_met',
+          detail: `${input.area_m2} m² is outside the ${range} we take.`,
+        });
       } else {
-        reasons.push({ criterion: 'area_m2', outcome: 'met', detail: `${input.area_m2} m² is within the ${range} we take.` });
+        reasons.push({
+          criterion: 'area_m2',
+          outcome: 'met',
+          detail: `${input.area_m2} m² is within the ${range} we take.`,
+        });
       }
     }
 
@@ -79,12 +99,20 @@ export const assessProjectFit = defineSkill({
     const leadDays = type?.lead_time_days ?? criteria.lead_time_days ?? 0;
     const earliestStart = addDays(today, leadDays);
     if (input.start_by === undefined) {
-      reasons.push({ criterion: 'lead_time', outcome: 'met', detail: `We can start from ${earliestStart} (lead time ${leadDays} days).` });
+      reasons.push({
+        criterion: 'lead_time',
+        outcome: 'met',
+        detail: `We can start from ${earliestStart} (lead time ${leadDays} days).`,
+      });
     } else {
       const days = daysBetween(today, input.start_by);
       reasons.push(
         days >= leadDays
-          ? { criterion: 'lead_time', outcome: 'met', detail: `A start by ${input.start_by} leaves our ${leadDays}-day lead time.` }
+          ? {
+              criterion: 'lead_time',
+              outcome: 'met',
+              detail: `A start by ${input.start_by} leaves our ${leadDays}-day lead time.`,
+            }
           : {
               criterion: 'lead_time',
               outcome: 'not_met',

@@ -13,7 +13,10 @@ export const checkServiceArea = defineSkill({
   kind: 'read',
   channels: ['a2a', 'mcp'],
   input: () => Type.Object({ municipality: MunicipalityInput }, { additionalProperties: false }),
-  examples: (deployment) => [{ municipality: deployment.spec.service_area.municipalities[0] ?? 'lisboa' }, { municipality: 'Bragança' }],
+  examples: (deployment) => [
+    { municipality: deployment.spec.service_area.municipalities[0] ?? 'lisboa' },
+    { municipality: 'Bragança' },
+  ],
   async handler(input, { deployment, reference }) {
     const m = municipalityOf(reference, input.municipality);
     const verdict = deployment.serviceArea(m);

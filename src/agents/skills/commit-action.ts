@@ -29,9 +29,16 @@ export const commitAction = defineSkill({
     }
     const committed = await store.agents.getAgentCommitment(record.id);
     if (!committed && record.valid_until < now.toISOString()) {
-      throw new ApiError('not-found', { detail: `Quote ${record.id} expired at ${record.valid_until}: ask prepare_action for a new one.` });
+      throw new ApiError('not-found', {
+        detail: `Quote ${record.id} expired at ${record.valid_until}: ask prepare_action for a new one.`,
+      });
     }
-    const quote = JSON.parse(record.quote) as { title: string; total_eur: number; municipality: { name: string }; terms: string };
+    const quote = JSON.parse(record.quote) as {
+      title: string;
+      total_eur: number;
+      municipality: { name: string };
+      terms: string;
+    };
     const reference = `${deployment.slug.toUpperCase().slice(0, 12)}-${randomBytes(4).toString('hex').toUpperCase()}`;
     const stored =
       committed ??

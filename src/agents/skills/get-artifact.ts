@@ -15,9 +15,12 @@ export const getArtifact = defineSkill({
   input: (deployment) =>
     Type.Object(
       {
-        artifact_id: StringEnum(deployment.spec.artifacts.filter((a) => a.released).map((a) => a.id) as [string, ...string[]], {
-          description: 'The brief: one of the released artifacts.',
-        }),
+        artifact_id: StringEnum(
+          deployment.spec.artifacts.filter((a) => a.released).map((a) => a.id) as [string, ...string[]],
+          {
+            description: 'The brief: one of the released artifacts.',
+          },
+        ),
       },
       { additionalProperties: false },
     ),

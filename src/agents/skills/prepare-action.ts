@@ -21,12 +21,19 @@ export const prepareAction = defineSkill({
   input: (deployment) =>
     Type.Object(
       {
-        action: StringEnum(deployment.spec.actions.map((a) => a.id) as [string, ...string[]], { description: 'The action to quote.' }),
+        action: StringEnum(deployment.spec.actions.map((a) => a.id) as [string, ...string[]], {
+          description: 'The action to quote.',
+        }),
         municipality: MunicipalityInput,
         area_m2: Type.Optional(
-          Type.Number({ exclusiveMinimum: 0, description: 'Area concerned, square metres (priced per m² by some actions).' }),
+          Type.Number({
+            exclusiveMinimum: 0,
+            description: 'Area concerned, square metres (priced per m² by some actions).',
+          }),
         ),
-        urgent: Type.Optional(Type.Boolean({ default: false, description: 'Sooner than the usual lead time (a surcharge may apply).' })),
+        urgent: Type.Optional(
+          Type.Boolean({ default: false, description: 'Sooner than the usual lead time (a surcharge may apply).' }),
+        ),
         notes: Type.Optional(Type.String({ maxLength: 1000 })),
       },
       { additionalProperties: false },
@@ -34,7 +41,9 @@ export const prepareAction = defineSkill({
   examples: (deployment) => {
     const action = deployment.spec.actions[0];
     const place = deployment.spec.service_area.municipalities[0] ?? 'lisboa';
-    return action ? [{ action: action.id, municipality: place, ...(action.pricing.per_m2_eur > 0 ? { area_m2: 120 } : {}) }] : [];
+    return action
+      ? [{ action: action.id, municipality: place, ...(action.pricing.per_m2_eur > 0 ? { area_m2: 120 } : {}) }]
+      : [];
   },
   async handler(input, { deployment, reference, store, now, credentialId }) {
     const action = deployment.spec.actions.find((a) => a.id === input.action);
@@ -58,7 +67,10 @@ export const prepareAction = defineSkill({
 
     const breakdown: { item: string; eur: number }[] = [{ item: 'base', eur: pricing.base_eur }];
     if (pricing.per_m2_eur > 0)
-      breakdown.push({ item: `${input.area_m2} m² × ${pricing.per_m2_eur} €`, eur: euros(pricing.per_m2_eur * (input.area_m2 ?? 0)) });
+      breakdown.push({
+        item: `${input.area_m2} m² × ${pricing.per_m2_eur} €`,
+        eur: euros(pricing.per_m2_eur * (input.area_m2 ?? 0)),
+      });
     let net = breakdown.reduce((total, line) => total + line.eur, 0);
     if (net < pricing.minimum_eur) {
       breakdown.push({ item: 'up to the minimum charge', eur: euros(pricing.minimum_eur - net) });

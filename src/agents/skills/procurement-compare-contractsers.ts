@@ -31,8 +31,12 @@ export const procurementCompareContractsers = defineSkill({
     Type.Object(
       {
         municipalities: Type.Optional(Type.Array(MunicipalityInput, { minItems: 2, maxItems: 10, uniqueItems: true })),
-        dimension: Type.Optional(StringEnum(DIMENSIONS, { default: 'total_eur', description: 'What municipalities are ranked on.' })),
-        year: Type.Optional(Type.Integer({ minimum: 2000, maximum: 2100, description: 'Contracts published this year.' })),
+        dimension: Type.Optional(
+          StringEnum(DIMENSIONS, { default: 'total_eur', description: 'What municipalities are ranked on.' }),
+        ),
+        year: Type.Optional(
+          Type.Integer({ minimum: 2000, maximum: 2100, description: 'Contracts published this year.' }),
+        ),
         nifs: Type.Optional(
           Type.Array(Type.String({ pattern: '^[0-9]{9}$' }), {
             minItems: 2,
@@ -45,7 +49,11 @@ export const procurementCompareContractsers = defineSkill({
       { additionalProperties: false },
     ),
   examples: () => [
-    { municipalities: ['lisboa', 'porto', 'braga'], dimension: 'eur_per_capita', year: new Date().getUTCFullYear() - 1 },
+    {
+      municipalities: ['lisboa', 'porto', 'braga'],
+      dimension: 'eur_per_capita',
+      year: new Date().getUTCFullYear() - 1,
+    },
     { nifs: ['500051070', '501306099'] },
   ],
   async handler(input, ctx) {
@@ -56,7 +64,12 @@ export const procurementCompareContractsers = defineSkill({
       });
     }
     return input.municipalities !== undefined
-      ? compareMunicipalities(input.municipalities, input.dimension ?? 'total_eur', input.year ?? ctx.now.getUTCFullYear() - 1, ctx)
+      ? compareMunicipalities(
+          input.municipalities,
+          input.dimension ?? 'total_eur',
+          input.year ?? ctx.now.getUTCFullYear() - 1,
+          ctx,
+        )
       : compareParties(input.nifs as string[], input.year, ctx);
   },
 });
@@ -66,7 +79,12 @@ async function compareMunicipalities(refs: string[], dimension: Dimension, year:
   const municipalities = refs.map((ref, i) => municipalityOf(reference, ref, `municipalities[${i}]`));
   const from = `${year}-01-01`;
   const to = `${year}-12-31`;
-  const result = await store.aggregateContracts({ executedIn: municipalities.map((m) => m.id), from, to, groupBy: ['municipality'] });
+  const result = await store.aggregateContracts({
+    executedIn: municipalities.map((m) => m.id),
+    from,
+    to,
+    groupBy: ['municipality'],
+  });
   const rows = municipalities.map((m) => {
     const group = result.groups.find((g) => g.key.municipality === m.code);
     const contracts = group?.count ?? 0;
@@ -82,7 +100,10 @@ async function compareMunicipalities(refs: string[], dimension: Dimension, year:
       value: values[dimension],
       contracts,
       total_eur: total,
-      citation: { source: null, rest: restUrl(baseUrl, '/v1/procurement/contracts', { municipality: m.code, from, to }) },
+      citation: {
+        source: null,
+        rest: restUrl(baseUrl, '/v1/procurement/contracts', { municipality: m.code, from, to }),
+      },
     };
   });
   const ranked = [...rows]
@@ -112,7 +133,8 @@ async function compareParties(nifs: string[], year: number | undefined, ctx: Ski
   const entities: EntityRecord[] = [];
   for (const [i, nif] of nifs.entries()) {
     const entity = await store.getEntity(nif);
-    if (!entity) throw new ApiError('not-found', { detail: `No procurement entity with tax number ${nif} (nifs[${i}]).` });
+    if (!entity)
+      throw new ApiError('not-found', { detail: `No procurement entity with tax number ${nif} (nifs[${i}]).` });
     entities.push(entity);
   }
   const period = year === undefined ? {} : { from: `${year}-01-01`, to: `${year}-12-31` };
@@ -139,7 +161,10 @@ async function compareParties(nifs: string[], year: number | undefined, ctx: Ski
         as_supplier: {
           contracts: asSupplier.count,
           total_eur: euros(asSupplier.eur),
-          citation: { source: null, rest: restUrl(baseUrl, '/v1/procurement/contracts', { supplier: e.nif, ...period }) },
+          citation: {
+            source: null,
+            rest: restUrl(baseUrl, '/v1/procurement/contracts', { supplier: e.nif, ...period }),
+          },
         },
         profile: restUrl(baseUrl, `/v1/procurement/entities/${e.nif}`),
       };

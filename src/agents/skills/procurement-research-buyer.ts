@@ -30,10 +30,16 @@ export const procurementResearchBuyer = defineSkill({
   input: () =>
     Type.Object(
       {
-        buyer: Type.String({ minLength: 1, maxLength: 200, description: 'Tax number (9 digits) or name of the contracting entity.' }),
+        buyer: Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'Tax number (9 digits) or name of the contracting entity.',
+        }),
         from: Type.Optional({ ...DateString, description: 'First publication date included (default: 365 days ago).' }),
         to: Type.Optional({ ...DateString, description: 'Last publication date included (default: today).' }),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Latest contracts listed.' })),
+        limit: Type.Optional(
+          Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Latest contracts listed.' }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -46,7 +52,8 @@ export const procurementResearchBuyer = defineSkill({
     const buyer = await findBuyer(store, input.buyer);
     const { contracts, truncated } = await contractsOf(store, buyer.nif, from, to);
 
-    const listUrl = (query: Record<string, unknown>) => restUrl(baseUrl, '/v1/procurement/contracts', { buyer: buyer.nif, ...query });
+    const listUrl = (query: Record<string, unknown>) =>
+      restUrl(baseUrl, '/v1/procurement/contracts', { buyer: buyer.nif, ...query });
     const total = sum(contracts);
     const byYear = new Map<number, ContractRecord[]>();
     for (const c of contracts) {
@@ -89,7 +96,11 @@ export const procurementResearchBuyer = defineSkill({
         },
       },
       period: { from, to },
-      totals: { contracts: contracts.length, total_eur: total, citation: { source: null, rest: listUrl({ from, to }) } },
+      totals: {
+        contracts: contracts.length,
+        total_eur: total,
+        citation: { source: null, rest: listUrl({ from, to }) },
+      },
       by_year: [...byYear.entries()]
         .sort(([a], [b]) => a - b)
         .map(([year, list]) => {
@@ -108,8 +119,12 @@ export const procurementResearchBuyer = defineSkill({
     };
     const text = [
       `${buyer.name} (${buyer.nif}), ${from} to ${to}: ${contracts.length} contracts, ${formatEuros(total)}${truncated ? ' (first contracts only)' : ''}.`,
-      ...topSuppliers.slice(0, 3).map((s) => `- supplier ${s.name} (${s.nif}): ${s.contracts} contracts, ${formatEuros(s.total_eur)}`),
-      ...latest.slice(0, 3).map((c) => `- ${c.published_on} ${c.object}: ${formatEuros(c.price_eur)} [${c.citation.rest}]`),
+      ...topSuppliers
+        .slice(0, 3)
+        .map((s) => `- supplier ${s.name} (${s.nif}): ${s.contracts} contracts, ${formatEuros(s.total_eur)}`),
+      ...latest
+        .slice(0, 3)
+        .map((c) => `- ${c.published_on} ${c.object}: ${formatEuros(c.price_eur)} [${c.citation.rest}]`),
       `Source list: ${data.totals.citation.rest}`,
     ].join('\n');
     return { data, text };

@@ -22,9 +22,14 @@ export const procurementTrackOpportunities = defineSkill({
   input: () =>
     Type.Object(
       {
-        district: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'District or autonomous region name.' })),
+        district: Type.Optional(
+          Type.String({ minLength: 1, maxLength: 100, description: 'District or autonomous region name.' }),
+        ),
         cpv: Type.Optional(
-          Type.String({ pattern: '^[0-9]{1,8}$', description: 'The first 1 to 8 digits of a CPV code (`45` construction).' }),
+          Type.String({
+            pattern: '^[0-9]{1,8}$',
+            description: 'The first 1 to 8 digits of a CPV code (`45` construction).',
+          }),
         ),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
       },
@@ -38,14 +43,19 @@ export const procurementTrackOpportunities = defineSkill({
         errors: [{ field: 'district', message: 'is not a district name' }],
       });
     }
-    const districts = input.district !== undefined ? [fold(input.district.trim())] : deployment.serviceDistricts(reference);
+    const districts =
+      input.district !== undefined ? [fold(input.district.trim())] : deployment.serviceDistricts(reference);
     const today = now.toISOString().slice(0, 10);
     const limit = input.limit ?? 20;
-    const nameOf = (folded: string) => reference.municipalities.find((m) => fold(m.district) === folded)?.district ?? folded;
+    const nameOf = (folded: string) =>
+      reference.municipalities.find((m) => fold(m.district) === folded)?.district ?? folded;
     // Each notice with the district it was found in: its citation is that district's list.
     const seen = new Map<number, { a: AnnouncementRecord; district: string }>();
     for (const district of districts) {
-      const found = await store.listAnnouncements({ district, cpvPrefix: input.cpv, openOn: today, order: 'deadline' }, { limit });
+      const found = await store.listAnnouncements(
+        { district, cpvPrefix: input.cpv, openOn: today, order: 'deadline' },
+        { limit },
+      );
       for (const a of found) if (!seen.has(a.id)) seen.set(a.id, { a, district: nameOf(district) });
     }
     const notices = [...seen.values()]

@@ -36,7 +36,8 @@ export const searchKnowledge = defineSkill({
         const body = fold(doc.body);
         let score = 0;
         for (const token of tokens) {
-          const weight = (title.includes(token) ? 3 : 0) + (tags.includes(token) ? 2 : 0) + (body.includes(token) ? 1 : 0);
+          const weight =
+            (title.includes(token) ? 3 : 0) + (tags.includes(token) ? 2 : 0) + (body.includes(token) ? 1 : 0);
           if (weight === 0) return undefined;
           score += weight;
         }
@@ -52,7 +53,10 @@ export const searchKnowledge = defineSkill({
       text:
         items.length === 0
           ? `No document matches "${input.q}".`
-          : [`${hits.length} document(s) match "${input.q}":`, ...items.map((hit) => `- ${hit.title}: ${hit.excerpt}`)].join('\n'),
+          : [
+              `${hits.length} document(s) match "${input.q}":`,
+              ...items.map((hit) => `- ${hit.title}: ${hit.excerpt}`),
+            ].join('\n'),
     };
   },
 });

@@ -1,15 +1,9 @@
 /**
- * Runs tasks in this process through a small queue, and makes sure each task runs once even with several
- * processes on one store:
- *
- * - A task is claimed before it runs, by one atomic update (SUBMITTED, or WORKING with an ended lease → WORKING,
- *   held by this worker until `lease_until`); a process that loses the claim skips the task.
- * - While a task runs, its lease is renewed; its outcome is written only if this worker still holds it (a
- *   canceled task, or one taken over after a lease ended, keeps what it has).
- * - On start and then every few seconds, the runner looks for claimable tasks: those created by a process that
- *   stopped before running them, and those whose process died while running them (their lease ended).
- * - `close()` stops taking tasks, lets the running ones finish (up to `drainMs`), and releases the claims of any
- *   still running so that the next process resumes them at once.
+ * Runs tasks in this process through a small queue, each task once even with several processes on one store:
+ * a task is claimed by one atomic update and held under a lease that is renewed while it runs; its outcome is
+ * written only while the lease is still held; claimable tasks (left queued, or whose process died) are looked for
+ * on start and every few seconds; `close()` drains the running ones, then releases their claims.
+ * docs/agents.md, "Tasks", says why each step is safe.
  */
 import { randomBytes } from 'node:crypto';
 import type { AgentTaskRecord } from '../../store/agent-records.js';
@@ -114,7 +108,10 @@ export class TaskRunner {
     this.#queued.clear();
     const running = [...this.#running.values()];
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.allSettled(running), new Promise((resolve) => (timer = setTimeout(resolve, this.#options.drainMs)))]);
+    await Promise.race([
+      Promise.allSettled(running),
+      new Promise((resolve) => (timer = setTimeout(resolve, this.#options.drainMs))),
+    ]);
     clearTimeout(timer);
     // Anything still running now is abandoned: let the next process take it over without waiting for the lease.
     if (this.#running.size > 0) await this.#options.store.agents.releaseAgentTasks(this.worker).catch(() => 0);
@@ -139,7 +136,12 @@ export class TaskRunner {
     const now = this.#options.clock();
     let task: AgentTaskRecord | undefined;
     try {
-      task = await store.agents.claimAgentTask(id, this.worker, new Date(now + leaseMs).toISOString(), new Date(now).toISOString());
+      task = await store.agents.claimAgentTask(
+        id,
+        this.worker,
+        new Date(now + leaseMs).toISOString(),
+        new Date(now).toISOString(),
+      );
     } catch {
       return; // the store is unreachable: a later sweep retries
     }
@@ -149,7 +151,11 @@ export class TaskRunner {
       await hooks.beforeRun?.(task);
       outcome = await run(task);
     } catch {
-      outcome = { state: 'FAILED', result: null, error: JSON.stringify({ reason: 'INTERNAL', detail: 'The task failed unexpectedly.' }) };
+      outcome = {
+        state: 'FAILED',
+        result: null,
+        error: JSON.stringify({ reason: 'INTERNAL', detail: 'The task failed unexpectedly.' }),
+      };
     }
     // Written only while this worker holds the claim (see the store's finishAgentTask).
     await store.agents.finishAgentTask(id, this.worker, { ...outcome, now: this.#iso() }).catch(() => false);
@@ -158,7 +164,9 @@ export class TaskRunner {
   async #renew(): Promise<void> {
     if (this.#running.size === 0) return;
     const until = new Date(this.#options.clock() + this.#options.leaseMs).toISOString();
-    await this.#options.store.agents.renewAgentTaskLeases(this.worker, [...this.#running.keys()], until).catch(() => undefined);
+    await this.#options.store.agents
+      .renewAgentTaskLeases(this.worker, [...this.#running.keys()], until)
+      .catch(() => undefined);
   }
 
   #notify(id: string): void {

@@ -15,7 +15,11 @@ export function answerParts(answer: SkillAnswer): Json[] {
     { text: answer.text, mediaType: 'text/plain' },
   ];
   if (answer.reference)
-    parts.unshift({ url: answer.reference.url, mediaType: answer.reference.mediaType, filename: answer.reference.filename });
+    parts.unshift({
+      url: answer.reference.url,
+      mediaType: answer.reference.mediaType,
+      filename: answer.reference.filename,
+    });
   return parts;
 }
 
@@ -63,7 +67,9 @@ export function taskJson(task: AgentTaskRecord, view: TaskView = {}): Json {
   }
   const json: Json = { id: task.id, contextId: task.context_id, status };
   if (view.includeArtifacts !== false && task.result !== null) {
-    json.artifacts = [{ artifactId: `${task.id}-result`, name: task.skill, parts: answerParts(JSON.parse(task.result) as SkillAnswer) }];
+    json.artifacts = [
+      { artifactId: `${task.id}-result`, name: task.skill, parts: answerParts(JSON.parse(task.result) as SkillAnswer) },
+    ];
   }
   if (view.historyLength !== 0) {
     const message = JSON.parse(task.message) as Json;

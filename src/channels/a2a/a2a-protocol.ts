@@ -1,16 +1,9 @@
 /**
- * The A2A 1.0 protocol over JSON-RPC 2.0, for any agent this service hosts: the data service at `/a2a` and
- * every company deployment at `{agents_url}/<slug>/a2a`. This module knows the protocol — the order of the
- * checks, the version rule, the envelope, one data part per message, the methods and their errors — and nothing
- * about what an agent does: that is the `A2aAgent` it is given (who may call, its skills, how a skill runs,
- * its tasks, its extended card).
- *
- * POST, in order:
- *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
- *   JSON-RPC: Content-Type (-32005) → JSON (-32700) → a notification (no `id`): 202, empty, not run
- *             → A2A-Version 1.0 (-32009) → request object (-32600), params nested too deeply (-32602)
- *             → method (-32601) → params: for SendMessage the task it continues (-32001), then the message and
- *             the skill (-32602, -32005, -32004, …)
+ * The A2A 1.0 protocol over JSON-RPC 2.0, for any agent this service hosts: the data service at `/a2a` and every
+ * company deployment at `{agents_url}/<slug>/a2a`. This module knows the protocol (the order of the checks, the
+ * version rule, the envelope, one data part per message, the methods and their errors) and nothing about what an
+ * agent does: that is the `A2aAgent` it is given. The order of the checks on a POST is docs/a2a.md, "Errors";
+ * the envelope's own checks (notifications, depth) are the JSON-RPC toolkit's (../jsonrpc).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches } from '../../core/etag.js';
@@ -201,7 +194,12 @@ async function handlePost<P, S>(agent: A2aAgent<P, S>, request: FastifyRequest, 
 }
 
 /** Runs one method; returns its `result`, or throws a JsonRpcError or an ApiError. */
-async function dispatch<P, S>(agent: A2aAgent<P, S>, principal: P, method: string, params: Json): Promise<MethodAnswer> {
+async function dispatch<P, S>(
+  agent: A2aAgent<P, S>,
+  principal: P,
+  method: string,
+  params: Json,
+): Promise<MethodAnswer> {
   switch (method) {
     case 'SendMessage': {
       // The task the message continues must be one of this caller's (GetTask's rule) before its parts are read.
@@ -263,7 +261,11 @@ export function taskNotFound(taskId: string, why = 'no task of this credential h
  */
 function refuseEarly(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   if ((error as { statusCode?: number }).statusCode === 415) {
-    const rpc = protocolError(A2A_CODES.contentTypeNotSupported, 'CONTENT_TYPE_NOT_SUPPORTED', 'Send Content-Type: application/json.');
+    const rpc = protocolError(
+      A2A_CODES.contentTypeNotSupported,
+      'CONTENT_TYPE_NOT_SUPPORTED',
+      'Send Content-Type: application/json.',
+    );
     return replies.sendError(reply.code(200), {}, null, rpc);
   }
   return replies.refuseEarly(error, request, reply);

@@ -65,7 +65,9 @@ export interface CardOAuth {
   readonly scopes: Readonly<Record<string, string>>;
 }
 
-/** The 1.0 schemes and requirements: bearer API key, `X-API-Key`, and OAuth when the agent has it; any one is enough. */
+/**
+ * The 1.0 schemes and requirements: bearer API key, `X-API-Key`, and OAuth when the agent has it; any one is enough.
+ */
 function security(spec: CardSpec) {
   const description = spec.credentialDescription;
   const schemes: Record<string, unknown> = {

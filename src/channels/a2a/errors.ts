@@ -8,7 +8,14 @@
  */
 
 import type { ErrorPlace } from '../../lib/errors.js';
-import { type ApiError, ERROR_KINDS, type ErrorKind, type ErrorKindInfo, type Problem, toProblem } from '../../lib/errors.js';
+import {
+  type ApiError,
+  ERROR_KINDS,
+  type ErrorKind,
+  type ErrorKindInfo,
+  type Problem,
+  toProblem,
+} from '../../lib/errors.js';
 import { JSONRPC_CODES, JsonRpcError } from '../jsonrpc/index.js';
 
 /** The A2A-specific JSON-RPC codes (A2A 1.0 §9.5) this channel answers with. */
@@ -88,7 +95,10 @@ export function apiErrorToJsonRpc(error: ApiError, where: ErrorPlace): JsonRpcEr
   if (error.upgradeUrl !== undefined) metadata.upgrade_url = error.upgradeUrl;
   if (error.retryAfter !== undefined) metadata.retry_after = String(error.retryAfter);
   if (problem.errors !== undefined) metadata.fields = problem.errors.map((e) => e.field).join(',');
-  const data: unknown[] = [errorInfo(reasonOf(error.kind), serviceDomain(where.baseUrl), metadata), problemEntry(problem, where.baseUrl)];
+  const data: unknown[] = [
+    errorInfo(reasonOf(error.kind), serviceDomain(where.baseUrl), metadata),
+    problemEntry(problem, where.baseUrl),
+  ];
   if (problem.errors !== undefined) {
     data.push({
       '@type': BAD_REQUEST_TYPE,
@@ -107,7 +117,12 @@ function problemEntry(problem: Problem, baseUrl: string): Record<string, unknown
 }
 
 /** An error of the A2A protocol itself (not a REST kind): its code, message and spec reason. */
-export function protocolError(code: number, reason: string, message: string, metadata: Record<string, string> = {}): JsonRpcError {
+export function protocolError(
+  code: number,
+  reason: string,
+  message: string,
+  metadata: Record<string, string> = {},
+): JsonRpcError {
   return new JsonRpcError(code, message, [errorInfo(reason, A2A_PROTOCOL_DOMAIN, metadata)]);
 }
 

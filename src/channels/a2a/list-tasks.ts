@@ -12,7 +12,14 @@ export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
 export const LIST_TASKS_MAX_PAGE_SIZE = 100;
 
 /** The task states this service's agents take (TASK_STATE_<name>), with their numbers in the A2A proto. */
-export const TASK_STATE_NUMBERS = { SUBMITTED: 1, WORKING: 2, COMPLETED: 3, FAILED: 4, CANCELED: 5, REJECTED: 7 } as const;
+export const TASK_STATE_NUMBERS = {
+  SUBMITTED: 1,
+  WORKING: 2,
+  COMPLETED: 3,
+  FAILED: 4,
+  CANCELED: 5,
+  REJECTED: 7,
+} as const;
 export type TaskStateName = keyof typeof TASK_STATE_NUMBERS;
 const STATE_NAMES = Object.keys(TASK_STATE_NUMBERS) as TaskStateName[];
 
@@ -34,10 +41,12 @@ export function readListTasks(params: Json): ListTasksQuery {
   const value = (camel: string, snake: string) => (params[camel] === undefined ? params[snake] : params[camel]);
 
   const contextId = value('contextId', 'context_id');
-  if (contextId !== undefined && contextId !== null && typeof contextId !== 'string') throw paramsError('contextId', 'must be a string');
+  if (contextId !== undefined && contextId !== null && typeof contextId !== 'string')
+    throw paramsError('contextId', 'must be a string');
 
   const pageToken = value('pageToken', 'page_token');
-  if (pageToken !== undefined && pageToken !== null && typeof pageToken !== 'string') throw paramsError('pageToken', 'must be a string');
+  if (pageToken !== undefined && pageToken !== null && typeof pageToken !== 'string')
+    throw paramsError('pageToken', 'must be a string');
 
   const includeArtifacts = value('includeArtifacts', 'include_artifacts');
   if (includeArtifacts !== undefined && includeArtifacts !== null && typeof includeArtifacts !== 'boolean') {
@@ -58,7 +67,8 @@ export function readListTasks(params: Json): ListTasksQuery {
 /** `historyLength` of GetTask, SendMessage's configuration and ListTasks: absent, or an integer ≥ 0. */
 export function historyLengthOf(value: unknown): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw paramsError('historyLength', 'must be an integer ≥ 0');
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+    throw paramsError('historyLength', 'must be an integer ≥ 0');
   return value;
 }
 
@@ -71,7 +81,8 @@ function pageSizeOf(value: unknown): number {
 }
 
 function stateOf(status: unknown): TaskStateName | undefined {
-  if (status === undefined || status === null || status === '' || status === 0 || status === 'TASK_STATE_UNSPECIFIED') return undefined;
+  if (status === undefined || status === null || status === '' || status === 0 || status === 'TASK_STATE_UNSPECIFIED')
+    return undefined;
   if (typeof status === 'number') {
     const name = STATE_NAMES.find((s) => TASK_STATE_NUMBERS[s] === status);
     if (name) return name;

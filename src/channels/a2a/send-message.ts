@@ -69,12 +69,16 @@ export function continuedTaskId(params: Json): string | undefined {
  */
 export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, principal: P): SkillCall<S> {
   const message = params.message;
-  if (!isObject(message)) throw invalid([{ field: 'message', message: 'is required: an object with messageId, role and parts' }]);
+  if (!isObject(message))
+    throw invalid([{ field: 'message', message: 'is required: an object with messageId, role and parts' }]);
 
   const errors: FieldError[] = [];
   const messageId = field(message, 'messageId', 'message_id');
   if (typeof messageId !== 'string' || messageId.length === 0 || !withinLength(messageId)) {
-    errors.push({ field: 'message.messageId', message: `must be a string of 1 to ${MESSAGE_ID_MAX_LENGTH} characters` });
+    errors.push({
+      field: 'message.messageId',
+      message: `must be a string of 1 to ${MESSAGE_ID_MAX_LENGTH} characters`,
+    });
   }
   const role = message.role;
   if (role !== 'ROLE_USER' && role !== 1) errors.push({ field: 'message.role', message: 'must be ROLE_USER' });
@@ -91,7 +95,9 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
     if (part.url !== undefined) throw notAccepted('A URL part');
   }
   if ((parts as unknown[]).length !== 1) {
-    throw invalid([{ field: 'message.parts', message: `must hold exactly one data part, not ${(parts as unknown[]).length}` }]);
+    throw invalid([
+      { field: 'message.parts', message: `must hold exactly one data part, not ${(parts as unknown[]).length}` },
+    ]);
   }
   const part = (parts as unknown[])[0];
   if (!isObject(part) || part.data === undefined) {
@@ -103,7 +109,9 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
   }
   const data = part.data;
   if (!isObject(data)) {
-    throw invalid([{ field: 'message.parts[0].data', message: 'must be an object {"skill": <skill id>, "input": {…}}' }]);
+    throw invalid([
+      { field: 'message.parts[0].data', message: 'must be an object {"skill": <skill id>, "input": {…}}' },
+    ]);
   }
   const skillId = data.skill;
   const skill = typeof skillId === 'string' ? skills.skill(principal, skillId) : undefined;

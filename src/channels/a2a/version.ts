@@ -33,5 +33,9 @@ function queryVersion(query: unknown): string | undefined {
   if (query === null || typeof query !== 'object') return undefined;
   const q = query as Record<string, unknown>;
   const value = q['A2A-Version'] ?? q['a2a-version'];
-  return typeof value === 'string' ? value : Array.isArray(value) && typeof value[0] === 'string' ? value[0] : undefined;
+  return typeof value === 'string'
+    ? value
+    : Array.isArray(value) && typeof value[0] === 'string'
+      ? value[0]
+      : undefined;
 }

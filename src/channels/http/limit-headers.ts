@@ -13,7 +13,11 @@ const MONTH_SECONDS = 30 * 24 * 3600;
 const policies = new Map<number | undefined, Map<number | undefined, string>>();
 
 /** Appends the limit headers to a flat `[name, value, …]` list (the REST hot path writes headers so). */
-export function rateLimitHeaderList(minute: LimitState | undefined, month: LimitState | undefined, list: string[]): void {
+export function rateLimitHeaderList(
+  minute: LimitState | undefined,
+  month: LimitState | undefined,
+  list: string[],
+): void {
   if (!minute && !month) return;
   let byMonth = policies.get(minute?.limit);
   if (byMonth === undefined) {
@@ -39,7 +43,10 @@ export function rateLimitHeaderList(minute: LimitState | undefined, month: Limit
 }
 
 /** The same headers as an object, for replies built through Fastify (problems, A2A, MCP). */
-export function rateLimitHeaders(minute: LimitState | undefined, month: LimitState | undefined): Record<string, string> {
+export function rateLimitHeaders(
+  minute: LimitState | undefined,
+  month: LimitState | undefined,
+): Record<string, string> {
   const list: string[] = [];
   rateLimitHeaderList(minute, month, list);
   const headers: Record<string, string> = {};

@@ -16,7 +16,8 @@ export function protectedResourceFacts(request: FastifyRequest, baseUrl: string)
   const query = request.query as Record<string, unknown> | undefined;
   if (query && typeof query === 'object' && 'access_token' in query) {
     throw new ApiError('invalid-auth', {
-      detail: 'Access tokens are accepted only in the Authorization header (`Authorization: Bearer …`), never in the query string.',
+      detail:
+        'Access tokens are accepted only in the Authorization header (`Authorization: Bearer …`), never in the query string.',
       challenge: 'invalid_token',
     });
   }
@@ -24,10 +25,19 @@ export function protectedResourceFacts(request: FastifyRequest, baseUrl: string)
 }
 
 /** `Bearer resource_metadata="…"`, with `error` when a credential was sent and `scope` for step-up. */
-export function protectedResourceChallenge(error: ApiError, request: FastifyRequest, baseUrl: string, path: '/mcp' | '/a2a'): string {
+export function protectedResourceChallenge(
+  error: ApiError,
+  request: FastifyRequest,
+  baseUrl: string,
+  path: '/mcp' | '/a2a',
+): string {
   const metadataUrl = protectedResourceMetadataUrl(baseUrl, path);
   if (error.challenge === 'insufficient_scope') {
-    return bearerChallenge(metadataUrl, { error: 'insufficient_scope', scope: error.scopes, description: error.detail });
+    return bearerChallenge(metadataUrl, {
+      error: 'insufficient_scope',
+      scope: error.scopes,
+      description: error.detail,
+    });
   }
   const facts = requestFacts(request);
   const sent = Boolean(facts.authorization?.trim() || facts.apiKey?.trim()) || error.challenge === 'invalid_token';

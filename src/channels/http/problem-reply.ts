@@ -15,7 +15,11 @@ export function sendProblem(
   where: { baseUrl: string; minute?: LimitState },
 ): FastifyReply {
   logIfInternal(request, error);
-  const problem = toProblem(error, { baseUrl: where.baseUrl, requestId: request.id, instance: request.url.split('?')[0] });
+  const problem = toProblem(error, {
+    baseUrl: where.baseUrl,
+    requestId: request.id,
+    instance: request.url.split('?')[0],
+  });
   reply
     .code(error.status)
     // Set here, not only by the app's hook: the REST routes are registered outside that hook's scope.

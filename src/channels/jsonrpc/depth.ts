@@ -8,7 +8,9 @@
 /** The most levels `params` may nest: `params` itself is level 1, so `{"a": {"b": 1}}` is 2 deep. */
 export const MAX_PARAMS_DEPTH = 64;
 
-/** Whether `value` nests more than `limit` levels of objects and arrays (a scalar is 0 deep); iterative, no recursion. */
+/**
+ * Whether `value` nests more than `limit` levels of objects and arrays (a scalar is 0 deep); iterative, no recursion.
+ */
 export function nestsDeeperThan(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {

@@ -9,10 +9,19 @@ import { ApiError } from '../../lib/errors.js';
 import { methodsOtherThan } from '../../lib/http-methods.js';
 import { logInternalError } from '../../lib/internal-error-log.js';
 import type { LimitState } from '../../lib/limit-state.js';
-import { isJsonContentType, JSONRPC_CODES, JsonRpcError, type JsonRpcId, type ParsedRequest, parseJsonRpc } from './jsonrpc.js';
+import {
+  isJsonContentType,
+  JSONRPC_CODES,
+  JsonRpcError,
+  type JsonRpcId,
+  type ParsedRequest,
+  parseJsonRpc,
+} from './jsonrpc.js';
 import { acceptRawBodies, rawBody } from './raw-body.js';
 
-/** A method's JSON-RPC `result` (JSON text or UTF-8 bytes), with the monthly quota's state when the call reserved quota. */
+/**
+ * A method's JSON-RPC `result` (JSON text or UTF-8 bytes), with the monthly quota's state when the call reserved quota.
+ */
 export interface MethodAnswer {
   readonly result: string | Buffer;
   readonly quota?: LimitState;
@@ -58,7 +67,10 @@ export function notPostRefusal(request: FastifyRequest, reply: FastifyReply, why
 export function refusalBeforeHandler(error: unknown, request: FastifyRequest): { status: number; error: JsonRpcError } {
   const status = (error as { statusCode?: number }).statusCode ?? 500;
   if (status < 500) {
-    return { status, error: new JsonRpcError(JSONRPC_CODES.invalidRequest, `Invalid Request: ${(error as Error).message}`) };
+    return {
+      status,
+      error: new JsonRpcError(JSONRPC_CODES.invalidRequest, `Invalid Request: ${(error as Error).message}`),
+    };
   }
   logInternalError(request, error);
   return { status: 500, error: new JsonRpcError(JSONRPC_CODES.internalError) };

@@ -33,7 +33,12 @@ export class JsonRpcReplies {
   }
 
   /** A method's result (JSON text or bytes, copied once into the response: `serializeRawResult`). */
-  sendResult(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, result: string | Buffer): FastifyReply {
+  sendResult(
+    reply: FastifyReply,
+    headers: Record<string, string>,
+    id: JsonRpcId,
+    result: string | Buffer,
+  ): FastifyReply {
     return this.send(reply.headers(headers), serializeRawResult(id, result));
   }
 

@@ -99,18 +99,25 @@ export function parseJsonRpc(body: string | Buffer | unknown): ParsedRequest {
     return {
       ok: false,
       id: null,
-      error: new JsonRpcError(JSONRPC_CODES.invalidRequest, 'Invalid Request: batches are not supported; send one request per POST.'),
+      error: new JsonRpcError(
+        JSONRPC_CODES.invalidRequest,
+        'Invalid Request: batches are not supported; send one request per POST.',
+      ),
     };
   }
   if (value === null || typeof value !== 'object') return invalid(null, 'the body is not a JSON object.');
   const message = value as Record<string, unknown>;
   const rawId = message.id;
   const idIsValid =
-    rawId === undefined || rawId === null || typeof rawId === 'string' || (typeof rawId === 'number' && Number.isFinite(rawId));
+    rawId === undefined ||
+    rawId === null ||
+    typeof rawId === 'string' ||
+    (typeof rawId === 'number' && Number.isFinite(rawId));
   const id: JsonRpcId = idIsValid && rawId !== undefined ? (rawId as JsonRpcId) : null;
   if (message.jsonrpc !== '2.0') return invalid(id, '"jsonrpc" must be "2.0".');
   if (!idIsValid) return invalid(null, '"id" must be a string, a number or null.');
-  if (typeof message.method !== 'string' || message.method === '') return invalid(id, '"method" must be a non-empty string.');
+  if (typeof message.method !== 'string' || message.method === '')
+    return invalid(id, '"method" must be a non-empty string.');
   const params = message.params;
   if (params !== undefined && (params === null || typeof params !== 'object')) {
     return invalid(id, '"params" must be an object or an array when present.');

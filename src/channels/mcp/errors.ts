@@ -21,7 +21,9 @@ import { JsonRpcError } from '../jsonrpc/index.js';
  */
 export const MCP_HTTP_REFUSAL_CODE = -32000;
 
-/** An error the table answers at the HTTP level, or a refused OAuth access token (its bearer challenge: docs/oauth.md). */
+/**
+ * An error the table answers at the HTTP level, or a refused OAuth access token (its bearer challenge: docs/oauth.md).
+ */
 export function isHttpLevel(error: ApiError): boolean {
   return ERROR_KINDS[error.kind].mcp === 'http' || error.challenge !== undefined;
 }

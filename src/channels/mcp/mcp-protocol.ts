@@ -1,21 +1,10 @@
 /**
- * MCP over Streamable HTTP without sessions — one JSON-RPC message per POST, answered in JSON (never an SSE
- * stream) — for any server this service hosts: the data service at `/mcp` and every company deployment at
- * `{agents_url}/<slug>/mcp`. This module knows the protocol (transport rules, versions, the envelope, the
- * methods, which errors are HTTP refusals and which are `isError` results); what a server offers is the
- * `McpAgent` it is given.
- *
- * POST, in order:
- *   HTTP:     the agent's admission (Origin 403, credential 401, not found 404, limits 429, plan 403)
- *             → MCP-Protocol-Version one of the three versions (400, -32022) → Content-Type (415)
- *             → one JSON-RPC message (400: -32700, batch -32600; params nested too deeply: -32602)
- *             → a notification or a response from the client: 202, empty body
- *   the era:  a request of the 2026-07-28 revision (`_meta` version, `server/discover`) is checked by
- *             `modern-era.ts` (its headers and `_meta`); tools/list and tools/call then run through the same dispatch
- *   JSON-RPC: method (-32601) → params (-32602) → initialize | ping | tools/list | tools/call
- *   tools/call: unknown tool (-32602) → the agent's call → result, or `isError` result, or an HTTP-level refusal
- *
- * GET, DELETE and every other method: 405 with `Allow: POST` (no SSE stream, no session to delete).
+ * MCP over Streamable HTTP without sessions (one JSON-RPC message per POST, answered in JSON, never an SSE stream)
+ * for any server this service hosts: the data service at `/mcp` and every company deployment at
+ * `{agents_url}/<slug>/mcp`. This module knows the protocol: transport rules, versions, the envelope, the methods,
+ * which errors are HTTP refusals and which are `isError` results; what a server offers is the `McpAgent` it is
+ * given. A 2026-07-28 request's own checks are `modern-era.ts`'s. The order of the checks and every refusal:
+ * docs/mcp.md, "Errors" and "Two eras on one endpoint". Methods other than POST: 405 with `Allow: POST`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorPlace } from '../../lib/errors.js';
@@ -67,7 +56,9 @@ export interface McpAgent<P, T> {
    * reported (its answer's, or its error's).
    */
   headers(principal: P | undefined, quota?: LimitState): Record<string, string>;
-  /** What the server says about itself: its `initialize` and `server/discover` results, its modern-era result members. */
+  /**
+   * What the server says about itself: its `initialize` and `server/discover` results, its modern-era result members.
+   */
   facts(principal: P): ServerFacts;
   /** The `tools/list` result (JSON text): the tools this caller may call. */
   listTools(principal: P): Promise<string>;
@@ -155,7 +146,8 @@ async function handlePost<P, T>(agent: McpAgent<P, T>, request: FastifyRequest, 
     if (isModernRequest(rpc.method, params, version)) {
       // The era changes the envelope, not the work: the same dispatch runs tools/list and tools/call.
       const plan = planModern(agent.facts(principal), request.headers, rpc.method, params);
-      const { result, quota }: MethodAnswer = plan.result === undefined ? await run(rpc.method, params) : { result: plan.result };
+      const { result, quota }: MethodAnswer =
+        plan.result === undefined ? await run(rpc.method, params) : { result: plan.result };
       return replies.send(reply.headers(agent.headers(principal, quota)), modernResponse(id, result, plan.tail));
     }
     const { result, quota } = await run(rpc.method, params);
@@ -189,11 +181,19 @@ async function dispatch<P, T>(
     case 'ping':
       return { result: EMPTY_RESULT };
     default:
-      throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}. This server offers tools only.`);
+      throw new JsonRpcError(
+        JSONRPC_CODES.methodNotFound,
+        `Method not found: ${method}. This server offers tools only.`,
+      );
   }
 }
 
-async function callTool<P, T>(agent: McpAgent<P, T>, principal: P, request: FastifyRequest, params: Json): Promise<MethodAnswer> {
+async function callTool<P, T>(
+  agent: McpAgent<P, T>,
+  principal: P,
+  request: FastifyRequest,
+  params: Json,
+): Promise<MethodAnswer> {
   const { name, arguments: args } = params;
   if (typeof name !== 'string' || name === '') throw invalidParams('name must be a string: the tool name');
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
@@ -242,14 +242,22 @@ async function refuseNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyReques
 // Answers
 // ---------------------------------------------------------------------------------------------------------
 
-/** A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set. */
+/**
+ * A JSON-RPC error answer: HTTP 200 unless the error carries a status (McpStatusError) or the reply's status was set.
+ */
 function sendRpcError(reply: FastifyReply, headers: Record<string, string>, id: JsonRpcId, error: JsonRpcError) {
   if (error instanceof McpStatusError) reply.code(error.status);
   return replies.sendError(reply, headers, id, error);
 }
 
 /** A refusal of the transport (protocol version, content type): the HTTP status and a JSON-RPC error body. */
-function sendTransportError(reply: FastifyReply, headers: Record<string, string>, status: number, id: JsonRpcId, message: string) {
+function sendTransportError(
+  reply: FastifyReply,
+  headers: Record<string, string>,
+  status: number,
+  id: JsonRpcId,
+  message: string,
+) {
   return sendRpcError(reply.code(status), headers, id, new JsonRpcError(MCP_HTTP_REFUSAL_CODE, message));
 }
 
@@ -279,7 +287,12 @@ function isClientResponse(text: string): boolean {
     const value = JSON.parse(text) as unknown;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
     const message = value as Json;
-    return message.jsonrpc === '2.0' && !('method' in message) && 'id' in message && ('result' in message || 'error' in message);
+    return (
+      message.jsonrpc === '2.0' &&
+      !('method' in message) &&
+      'id' in message &&
+      ('result' in message || 'error' in message)
+    );
   } catch {
     return false;
   }

@@ -1,16 +1,9 @@
 /**
- * The modern era of MCP (revision 2026-07-28) beside the 2025 revisions on the same endpoint (docs/mcp.md, "Two
- * eras on one endpoint"). A request that declares its version in `params._meta` is served on its own, with no
- * `initialize` and no session — which is how this server serves every request anyway — so the era changes the
- * envelope, not the work: the same `tools/list` and `tools/call` run, and this module adds the checks and the
- * result members the revision asks for.
- *
- * A modern request, in order (after the HTTP admission and the JSON-RPC envelope, shared with the 2025 era):
- *   `_meta` protocolVersion and clientCapabilities present (-32602, HTTP 400, naming the field)
- *   → MCP-Protocol-Version equal to `_meta`'s version (-32020, 400) → a version this server speaks (-32022, 400)
- *   → Mcp-Method equal to `method` (-32020, 400) → the method: server/discover | tools/list | tools/call, any
- *   other (initialize and ping included) -32601 with HTTP 404 → for tools/call, Mcp-Name equal to
- *   `params.name` (-32020, 400) → the method's own answer, or its errors as in the 2025 era.
+ * The modern era of MCP (revision 2026-07-28) beside the 2025 revisions on the same endpoint. A request that
+ * declares its version in `params._meta` is served on its own, with no `initialize` and no session, which is how
+ * this server serves every request anyway: the era changes the envelope, not the work. The same `tools/list` and
+ * `tools/call` run; this module adds the checks (`_meta`, the mirrored headers, the methods the revision has) and
+ * the result members the revision asks for, in the order docs/mcp.md, "Two eras on one endpoint", gives.
  */
 import type { Json } from '../../lib/json.js';
 import { JSONRPC_CODES, type JsonRpcId } from '../jsonrpc/index.js';
@@ -47,7 +40,9 @@ export interface Tail {
  * result takes `tail` in place of its closing brace (tools/list, tools/call); or the answer is `result`, whole
  * (server/discover).
  */
-export type ModernPlan = { readonly tail: Tail; readonly result?: undefined } | { readonly tail?: undefined; readonly result: string };
+export type ModernPlan =
+  | { readonly tail: Tail; readonly result?: undefined }
+  | { readonly tail?: undefined; readonly result: string };
 
 interface Plans {
   readonly call: ModernPlan;
@@ -116,7 +111,8 @@ export function planModern(facts: ServerFacts, headers: Headers, method: string,
 function checkEnvelope(headers: Headers, method: string, params: Json): void {
   const meta = metaOf(params);
   const version = meta?.[PROTOCOL_VERSION_META];
-  if (typeof version !== 'string' || version === '') throw missingMeta(PROTOCOL_VERSION_META, 'a string, the protocol version');
+  if (typeof version !== 'string' || version === '')
+    throw missingMeta(PROTOCOL_VERSION_META, 'a string, the protocol version');
   const capabilities = meta?.[CLIENT_CAPABILITIES_META];
   if (capabilities === null || typeof capabilities !== 'object' || Array.isArray(capabilities)) {
     throw missingMeta(CLIENT_CAPABILITIES_META, 'an object, the client capabilities for this request ({} for none)');
@@ -136,9 +132,14 @@ function checkHeader(headers: Headers, header: MirroredHeader, bodyValue: string
 }
 
 function missingMeta(field: string, what: string): McpStatusError {
-  return new McpStatusError(400, JSONRPC_CODES.invalidParams, `Invalid params: params._meta["${field}"] is required: ${what}.`, {
-    field: `params._meta.${field}`,
-  });
+  return new McpStatusError(
+    400,
+    JSONRPC_CODES.invalidParams,
+    `Invalid params: params._meta["${field}"] is required: ${what}.`,
+    {
+      field: `params._meta.${field}`,
+    },
+  );
 }
 
 function metaOf(params: Json): Json | undefined {
@@ -153,7 +154,8 @@ function metaOf(params: Json): Json | undefined {
  */
 export function modernResponse(id: JsonRpcId, result: string | Buffer, tail: Tail | undefined): string | Buffer {
   const head = `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
-  if (typeof result === 'string') return tail === undefined ? `${head}${result}}` : `${head}${result.slice(0, -1)}${tail.text}`;
+  if (typeof result === 'string')
+    return tail === undefined ? `${head}${result}}` : `${head}${result.slice(0, -1)}${tail.text}`;
   const end = tail === undefined ? CLOSE : tail.bytes;
   const headLength = Buffer.byteLength(head);
   const start = headLength + result.length - (tail === undefined ? 0 : 1);

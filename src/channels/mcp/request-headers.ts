@@ -50,10 +50,12 @@ export function headerValue(headers: Headers, header: MirroredHeader): string | 
   if (raw === undefined) return undefined;
   if (Array.isArray(raw)) throw new HeaderMismatch(`${name} must be sent once.`);
   const value = raw.trim();
-  if (!PLAIN.test(value)) throw new HeaderMismatch(`${name} carries characters a header may not: send it as =?base64?…?=.`);
+  if (!PLAIN.test(value))
+    throw new HeaderMismatch(`${name} carries characters a header may not: send it as =?base64?…?=.`);
   if (!header.decodes || !(value.startsWith(SENTINEL_START) && value.endsWith('?='))) return value;
   const match = SENTINEL.exec(value);
-  if (!match || match[1].length % 4 !== 0) throw new HeaderMismatch(`${name} is not valid Base64 between =?base64? and ?=.`);
+  if (!match || match[1].length % 4 !== 0)
+    throw new HeaderMismatch(`${name} is not valid Base64 between =?base64? and ?=.`);
   try {
     return UTF8.decode(Buffer.from(match[1], 'base64'));
   } catch {
@@ -69,7 +71,8 @@ export function expectHeader(headers: Headers, header: MirroredHeader, bodyValue
   if (raw === bodyValue && VISIBLE.test(raw) && !(header.decodes && raw.startsWith(SENTINEL_START))) return;
   const value = headerValue(headers, header);
   const { name } = header;
-  if (value === undefined) throw new HeaderMismatch(`Header mismatch: the ${name} header is required (it must equal ${bodyField}).`);
+  if (value === undefined)
+    throw new HeaderMismatch(`Header mismatch: the ${name} header is required (it must equal ${bodyField}).`);
   if (value !== bodyValue) {
     throw new HeaderMismatch(
       `Header mismatch: ${name} header value ${JSON.stringify(value)} does not match ${bodyField} ${JSON.stringify(bodyValue)}.`,

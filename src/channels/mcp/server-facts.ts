@@ -11,7 +11,9 @@ export const MCP_PATH = '/mcp';
 /** The version of the running software (package.json), two folders up from `src/` or `dist/`. */
 function packageVersion(): string {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
     return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
   } catch {
     return '0.0.0';
@@ -71,7 +73,12 @@ export function serverFacts(server: ServerDescription): ServerFacts {
   const initialize = Object.fromEntries(
     LEGACY_PROTOCOL_VERSIONS.map((protocolVersion) => [
       protocolVersion,
-      JSON.stringify({ protocolVersion, capabilities: CAPABILITIES, serverInfo: server.serverInfo, instructions: server.instructions }),
+      JSON.stringify({
+        protocolVersion,
+        capabilities: CAPABILITIES,
+        serverInfo: server.serverInfo,
+        instructions: server.instructions,
+      }),
     ]),
   ) as Record<LegacyVersion, string>;
   const meta = { [SERVER_INFO_META]: server.serverInfo };

@@ -120,7 +120,9 @@ function toolDescription(operation: AnyOperation): string {
   if (operation.free) notes.push('Free: uses no quota.');
   else notes.push('Each call counts as one request against the monthly quota.');
   if (isPaged(operation)) {
-    notes.push('Paged: while `has_more` is true, call again with `cursor` set to the `next_cursor` of the previous answer.');
+    notes.push(
+      'Paged: while `has_more` is true, call again with `cursor` set to the `next_cursor` of the previous answer.',
+    );
   }
   return [operation.description, ...notes].join('\n\n');
 }

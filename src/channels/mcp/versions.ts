@@ -4,7 +4,10 @@
  * 2025 ones. docs/mcp.md, "Two eras on one endpoint".
  */
 
-/** The versions negotiated with `initialize`, newest first: on an unknown requested version, `initialize` answers with the first. */
+/**
+ * The versions negotiated with `initialize`, newest first: on an unknown requested version, `initialize` answers with
+ * the first.
+ */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18'] as const;
 export type LegacyVersion = (typeof LEGACY_PROTOCOL_VERSIONS)[number];
 
@@ -29,7 +32,10 @@ export function isSupportedVersion(value: unknown): boolean {
   return (SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(value);
 }
 
-/** The client's version when this server negotiates it, else this server's latest 2025 one (a counter-offer, not an error). */
+/**
+ * The client's version when this server negotiates it, else this server's latest 2025 one (a counter-offer, not an
+ * error).
+ */
 export function negotiateVersion(requested: unknown): LegacyVersion {
   return isLegacyVersion(requested) ? requested : LATEST_LEGACY_VERSION;
 }

@@ -31,7 +31,12 @@ const FILE_FORMATS = Object.keys(CSV_FORMAT_DIALECTS) as FileFormat[];
 /** Chunks read before the status line: the header row and the first page, which is the first read of the store. */
 const READ_AHEAD = 2;
 
-export function registerDownloadRoute(app: FastifyInstance, core: Core, operation: AnyOperation, route: DownloadRoute): void {
+export function registerDownloadRoute(
+  app: FastifyInstance,
+  core: Core,
+  operation: AnyOperation,
+  route: DownloadRoute,
+): void {
   app.get(route.path, (request, reply) => handleDownload(core, operation, request, reply));
 }
 
@@ -78,7 +83,12 @@ function fileFormat(query: Record<string, unknown>): FileFormat {
   return value as FileFormat;
 }
 
-async function sendFile(request: FastifyRequest, reply: FastifyReply, admission: Admission, file: Download): Promise<void> {
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  admission: Admission,
+  file: Download,
+): Promise<void> {
   const headers: string[] = ['request-id', request.id];
   rateLimitHeaderList(admission.minute, file.charge.month, headers);
   if (file.etag !== undefined) headers.push('etag', file.etag);
@@ -99,7 +109,12 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, admission:
     }
   }
   const encoding = negotiateEncoding(headerValue(request.headers['accept-encoding']));
-  headers.push('content-type', CSV_MEDIA_TYPE, 'content-disposition', `attachment; filename="${file.dataset.name}.csv"`);
+  headers.push(
+    'content-type',
+    CSV_MEDIA_TYPE,
+    'content-disposition',
+    `attachment; filename="${file.dataset.name}.csv"`,
+  );
   if (encoding !== undefined) headers.push('content-encoding', encoding);
   else if (file.size !== undefined) headers.push('content-length', String(file.size));
   reply.hijack();
@@ -120,7 +135,9 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, admission:
   }
   const source = Readable.from(bytes(), { objectMode: false });
   try {
-    await (encoding === undefined ? pipeline(source, reply.raw) : pipeline(source, encodingStream(encoding), reply.raw));
+    await (encoding === undefined
+      ? pipeline(source, reply.raw)
+      : pipeline(source, encodingStream(encoding), reply.raw));
   } catch (error) {
     // Ours (the file failed): the charge is given back and the answer is cut. Else the client hung up.
     if (failure !== undefined) throw failure;

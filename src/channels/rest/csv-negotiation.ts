@@ -77,7 +77,13 @@ function quality(offer: string, ranges: MediaRange[]): { q: number; specificity:
   let best = { q: 0, specificity: 0 };
   for (const r of ranges) {
     const specificity =
-      r.type === type && r.subtype === subtype ? 3 : r.type === type && r.subtype === '*' ? 2 : r.type === '*' && r.subtype === '*' ? 1 : 0;
+      r.type === type && r.subtype === subtype
+        ? 3
+        : r.type === type && r.subtype === '*'
+          ? 2
+          : r.type === '*' && r.subtype === '*'
+            ? 1
+            : 0;
     if (specificity > best.specificity) best = { q: r.q, specificity };
   }
   return best;

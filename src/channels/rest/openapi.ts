@@ -80,7 +80,8 @@ export function downloadParameters(op: AnyOperation, registry: Registry): RestPa
       name: FORMAT_PARAMETER,
       in: 'query',
       required: false,
-      description: '`csv` (RFC 4180) or `csv-excel` (for a spreadsheet set to Portuguese: `;`, decimal comma, byte-order mark).',
+      description:
+        '`csv` (RFC 4180) or `csv-excel` (for a spreadsheet set to Portuguese: `;`, decimal comma, byte-order mark).',
       schema: { type: 'string', enum: formats, default: 'csv' },
       repeatable: false,
     },
@@ -199,14 +200,18 @@ function downloadObject(op: AnyOperation, route: DownloadRoute, registry: Regist
     tags: [op.domain ?? ACCOUNT_TAG],
     'x-download-of': op.name,
     'x-scope': op.scope,
-    parameters: [...downloadParameters(op, registry).map((p) => parameterObject(p, [])), { $ref: '#/components/parameters/IfNoneMatch' }],
+    parameters: [
+      ...downloadParameters(op, registry).map((p) => parameterObject(p, [])),
+      { $ref: '#/components/parameters/IfNoneMatch' },
+    ],
     responses: {
       '200': {
         description: route.summary,
         headers: {
           ETag: { $ref: '#/components/headers/ETag' },
           'Content-Length': {
-            description: 'The size the list gives, once the file was measured since the data last changed; absent when compressed.',
+            description:
+              'The size the list gives, once the file was measured since the data last changed; absent when compressed.',
             schema: { type: 'integer' },
           },
           'Content-Disposition': { description: '`attachment; filename="<dataset>.csv"`.', schema: { type: 'string' } },
@@ -215,7 +220,10 @@ function downloadObject(op: AnyOperation, route: DownloadRoute, registry: Regist
         },
         content: {
           'text/csv': {
-            schema: { type: 'string', description: `\`${CSV_MEDIA_TYPE}\`: a header row, then every row of the dataset; CRLF line ends.` },
+            schema: {
+              type: 'string',
+              description: `\`${CSV_MEDIA_TYPE}\`: a header row, then every row of the dataset; CRLF line ends.`,
+            },
           },
         },
       },
@@ -228,10 +236,13 @@ function downloadObject(op: AnyOperation, route: DownloadRoute, registry: Regist
 /** The operation's own description, plus what the registry knows about access, quota and paging. */
 function operationDescription(op: AnyOperation): string {
   const notes: string[] = [];
-  if (op.scope !== null) notes.push(`Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain.`);
+  if (op.scope !== null)
+    notes.push(`Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain.`);
   if (op.free) notes.push('Free of quota.');
   if (isPaged(op)) {
-    notes.push('Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"` and `Next-Cursor`).');
+    notes.push(
+      'Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"` and `Next-Cursor`).',
+    );
   }
   const columns = csvColumns(op);
   if (columns !== undefined) {
@@ -255,7 +266,9 @@ function parameterObject(p: RestParameter, examples: readonly OperationExample[]
   const keys = exampleKeys(examples);
   const withValue = examples.flatMap((e, i) => (e.input[p.name] === undefined ? [] : [[keys[i], e] as const]));
   if (withValue.length > 0) {
-    parameter.examples = Object.fromEntries(withValue.map(([key, e]) => [key, { summary: e.title, value: e.input[p.name] }]));
+    parameter.examples = Object.fromEntries(
+      withValue.map(([key, e]) => [key, { summary: e.title, value: e.input[p.name] }]),
+    );
   }
   return parameter;
 }
@@ -292,8 +305,13 @@ function successResponse(op: AnyOperation, baseUrl: string, hoister: SchemaHoist
   if (csv !== undefined) {
     headers['Content-Disposition'] = { $ref: '#/components/headers/Content-Disposition' };
     media['text/csv'] = {
-      schema: { type: 'string', description: `\`${CSV_MEDIA_TYPE}\`: a header row, then one row per item; CRLF line ends.` },
-      examples: { header: { summary: 'The header row (every answer starts with it, even an empty one)', value: csv.render([]) } },
+      schema: {
+        type: 'string',
+        description: `\`${CSV_MEDIA_TYPE}\`: a header row, then one row per item; CRLF line ends.`,
+      },
+      examples: {
+        header: { summary: 'The header row (every answer starts with it, even an empty one)', value: csv.render([]) },
+      },
     };
   }
   return { description: op.summary, headers, content: media };
@@ -309,7 +327,10 @@ function notModifiedResponse(): Json {
 /** Each error status refers to one shared response, so every operation documents every refusal the same way. */
 function errorResponseRefs(): Json {
   return Object.fromEntries(
-    [...errorKindsByStatus().keys()].map((status) => [String(status), { $ref: `#/components/responses/${responseName(status)}` }]),
+    [...errorKindsByStatus().keys()].map((status) => [
+      String(status),
+      { $ref: `#/components/responses/${responseName(status)}` },
+    ]),
   );
 }
 
@@ -334,7 +355,9 @@ function errorResponses(baseUrl: string): Json {
       content: {
         'application/problem+json': {
           schema: { $ref: '#/components/schemas/Problem' },
-          examples: Object.fromEntries(kinds.map((k) => [k, { summary: ERROR_KINDS[k].title, value: problemExample(baseUrl, k) }])),
+          examples: Object.fromEntries(
+            kinds.map((k) => [k, { summary: ERROR_KINDS[k].title, value: problemExample(baseUrl, k) }]),
+          ),
         },
       },
     };
@@ -344,7 +367,12 @@ function errorResponses(baseUrl: string): Json {
 
 function problemExample(baseUrl: string, kind: ErrorKind): Json {
   const info = ERROR_KINDS[kind];
-  const example: Json = { type: problemTypeUrl(baseUrl, kind), title: info.title, status: info.status, request_id: 'req_0123456789abcdef' };
+  const example: Json = {
+    type: problemTypeUrl(baseUrl, kind),
+    title: info.title,
+    status: info.status,
+    request_id: 'req_0123456789abcdef',
+  };
   if (kind === 'validation-error') example.errors = [{ field: 'limit', message: 'must be <= 200' }];
   return example;
 }
@@ -419,7 +447,8 @@ export const RATE_LIMIT_EXAMPLE = rateLimitHeaders(
 
 const HEADERS: Json = {
   ETag: {
-    description: 'Entity tag of the answer. Send it back as `If-None-Match`; an unchanged answer is a 304, free of quota.',
+    description:
+      'Entity tag of the answer. Send it back as `If-None-Match`; an unchanged answer is a 304, free of quota.',
     schema: { type: 'string' },
   },
   'Request-Id': {
@@ -439,11 +468,13 @@ const HEADERS: Json = {
     schema: { type: 'string' },
   },
   'Next-Cursor': {
-    description: 'On a page that has a next one: its cursor, the same as `next_cursor` (the only place a CSV answer carries it).',
+    description:
+      'On a page that has a next one: its cursor, the same as `next_cursor` (the only place a CSV answer carries it).',
     schema: { type: 'string' },
   },
   'Content-Disposition': {
-    description: 'On a CSV answer: `attachment; filename="<operation>-<path parameters>.csv"`, the name to save it under.',
+    description:
+      'On a CSV answer: `attachment; filename="<operation>-<path parameters>.csv"`, the name to save it under.',
     schema: { type: 'string' },
   },
   'Retry-After': {
@@ -483,7 +514,8 @@ const SECURITY_SCHEMES: Json = {
     type: 'http',
     scheme: 'bearer',
     bearerFormat: 'sk_live_…',
-    description: 'An API key, `Authorization: Bearer sk_live_…`. Keep it on a server: requests with an `Origin` header get 403.',
+    description:
+      'An API key, `Authorization: Bearer sk_live_…`. Keep it on a server: requests with an `Origin` header get 403.',
   },
   apiKeyHeader: {
     type: 'apiKey',

@@ -11,7 +11,9 @@ export function registerProblemsRoute(app: FastifyInstance, baseUrl: string): vo
   app.get<{ Params: { kind: string } }>('/problems/:kind', (request, reply) => {
     const kind = request.params.kind;
     if (!Object.hasOwn(ERROR_KINDS, kind)) {
-      return sendProblem(request, reply, new ApiError('not-found', { detail: `No problem kind "${kind}".` }), { baseUrl });
+      return sendProblem(request, reply, new ApiError('not-found', { detail: `No problem kind "${kind}".` }), {
+        baseUrl,
+      });
     }
     reply.header('cache-control', 'public, max-age=3600');
     return describe(baseUrl, kind as ErrorKind, ERROR_KINDS[kind as ErrorKind]);
@@ -19,5 +21,11 @@ export function registerProblemsRoute(app: FastifyInstance, baseUrl: string): vo
 }
 
 function describe(baseUrl: string, kind: ErrorKind, info: (typeof ERROR_KINDS)[ErrorKind]) {
-  return { type: `${baseUrl}/problems/${kind}`, kind, title: info.title, status: info.status, description: info.description };
+  return {
+    type: `${baseUrl}/problems/${kind}`,
+    kind,
+    title: info.title,
+    status: info.status,
+    description: info.description,
+  };
 }

@@ -20,7 +20,9 @@ function QueryParameters(): void {}
 QueryParameters.prototype = Object.create(null);
 
 export function parseQueryString(query: string): Record<string, string | string[]> {
-  const params: Record<string, string | string[]> = new (QueryParameters as unknown as new () => Record<string, string | string[]>)();
+  const params: Record<string, string | string[]> = new (
+    QueryParameters as unknown as new () => Record<string, string | string[]>
+  )();
   // `name=value` pairs between `&`s, cut with indexOf: no array of pairs, and text without `%` or `+` is not decoded.
   // The next `=` is searched for again only once passed, so that a long query of pairs without one stays linear.
   let start = 0;

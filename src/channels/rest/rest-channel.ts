@@ -107,7 +107,8 @@ function operationInput(query: Record<string, unknown>, params: Record<string, u
 }
 
 function setOwn(target: Record<string, unknown>, name: string, value: unknown): void {
-  if (name === '__proto__') Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
+  if (name === '__proto__')
+    Object.defineProperty(target, name, { value, enumerable: true, writable: true, configurable: true });
   else target[name] = value;
 }
 
@@ -140,7 +141,13 @@ function prepareAnswer(
 }
 
 /** The headers of a successful answer (or its 304), as a flat `[name, value, …]` list. */
-function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: string, admission: Admission, outcome: Outcome): string[] {
+function answerHeaders(
+  route: RouteFacts,
+  request: FastifyRequest,
+  baseUrl: string,
+  admission: Admission,
+  outcome: Outcome,
+): string[] {
   const list: string[] = ['request-id', request.id];
   rateLimitHeaderList(admission.minute, outcome.charge.month, list);
   if (outcome.etag !== undefined) list.push('etag', outcome.etag);
@@ -157,7 +164,9 @@ function answerHeaders(route: RouteFacts, request: FastifyRequest, baseUrl: stri
 
 /** The encoding to send `body` in: compressed from 1 KiB when `Accept-Encoding` allows. */
 function encodingFor(body: Buffer, request: FastifyRequest): ContentEncoding | undefined {
-  return body.length >= MIN_COMPRESSED_BYTES ? negotiateEncoding(headerValue(request.headers['accept-encoding'])) : undefined;
+  return body.length >= MIN_COMPRESSED_BYTES
+    ? negotiateEncoding(headerValue(request.headers['accept-encoding']))
+    : undefined;
 }
 
 /** A HEAD answer has GET's headers, `content-length` included, and no body (RFC 9110, 9.3.2). */

@@ -803,7 +803,10 @@ export const CATEGORIES: Category[] = [
     median: 60_000,
     days: [5, 30, 365, 1095, 1460],
     local: 0.3,
-    frameworks: ['Acordo-quadro de cópia e impressão (ESPAP)', 'Acordo-quadro de veículos automóveis - locação (ESPAP)'],
+    frameworks: [
+      'Acordo-quadro de cópia e impressão (ESPAP)',
+      'Acordo-quadro de veículos automóveis - locação (ESPAP)',
+    ],
   },
 ];
 

@@ -35,7 +35,13 @@ export interface Place {
 }
 
 /** Shares of contracts by kind of buyer. */
-const BUYER_SHARE: Record<BuyerKind, number> = { municipality: 0.77, parish: 0.1, company: 0.06, smas: 0.03, intermunicipal: 0.04 };
+const BUYER_SHARE: Record<BuyerKind, number> = {
+  municipality: 0.77,
+  parish: 0.1,
+  company: 0.06,
+  smas: 0.03,
+  intermunicipal: 0.04,
+};
 /** Volume grows slightly less than population: small municipalities buy more per head. */
 const SIZE_EXPONENT = 0.85;
 
@@ -116,7 +122,18 @@ export interface PartyBook {
 }
 
 export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed: number): PartyBook {
-  const publicNifs = new NifFamily(seed, 'public', ['690', '691', '692', '693', '694', '695', '696', '697', '698', '699']);
+  const publicNifs = new NifFamily(seed, 'public', [
+    '690',
+    '691',
+    '692',
+    '693',
+    '694',
+    '695',
+    '696',
+    '697',
+    '698',
+    '699',
+  ]);
   const companyNifs = companyFamily(seed);
   let nextPublic = 0;
   let nextCompany = 0;
@@ -145,7 +162,12 @@ export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed:
       if (parishNames.includes(name)) name = `${name} (${m.name})`;
       parishNames.push(name);
     }
-    places.push({ municipality: m, places: parishNames.map(parishPlace), neighbours, district: districts.indexOf(m.district) });
+    places.push({
+      municipality: m,
+      places: parishNames.map(parishPlace),
+      neighbours,
+      district: districts.indexOf(m.district),
+    });
 
     const designation = municipalityDesignation(m);
     const municipality: Omit<Buyer, 'weight'> = {
@@ -164,7 +186,8 @@ export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed:
         size: size(m) / parishCount,
       });
     }
-    const companies = m.population_2021 > 60_000 ? rng.int(1, 2) : rng.next() < (m.population_2021 > 20_000 ? 0.3 : 0.08) ? 1 : 0;
+    const companies =
+      m.population_2021 > 60_000 ? rng.int(1, 2) : rng.next() < (m.population_2021 > 20_000 ? 0.3 : 0.08) ? 1 : 0;
     const used = new Set<number>();
     for (let c = 0; c < companies; c++) {
       let t = rng.int(0, COMPANY_NAMES.length - 1);
@@ -186,7 +209,10 @@ export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed:
     }
     if (rng.next() < (m.population_2021 > 40_000 ? 0.35 : 0.04)) {
       const name = `Serviços Municipalizados de Água e Saneamento de ${m.name}`;
-      raw.push({ buyer: publicBody(publicNifs.nif(nextPublic++), name, 'smas', i, [i], `do concelho de ${m.name}`), size: size(m) });
+      raw.push({
+        buyer: publicBody(publicNifs.nif(nextPublic++), name, 'smas', i, [i], `do concelho de ${m.name}`),
+        size: size(m),
+      });
     }
     municipalityBuyers.push(municipality as Buyer);
   });
@@ -194,7 +220,14 @@ export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed:
     const name = KNOWN_BODIES.has(group) ? group : `Comunidade Intermunicipal de ${group}`;
     const population = members.reduce((s, j) => s + municipalities[j].population_2021, 0);
     raw.push({
-      buyer: publicBody(publicNifs.nif(nextPublic++), name, 'intermunicipal', members[0], members, 'dos municípios associados'),
+      buyer: publicBody(
+        publicNifs.nif(nextPublic++),
+        name,
+        'intermunicipal',
+        members[0],
+        members,
+        'dos municípios associados',
+      ),
       size: population ** 0.5,
     });
   }
@@ -209,7 +242,14 @@ export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed:
   return { buyers, municipalityBuyers, places, districts, byDistrict };
 }
 
-function publicBody(nif: string, name: string, kind: BuyerKind, home: number, members: number[], area: string): Omit<Buyer, 'weight'> {
+function publicBody(
+  nif: string,
+  name: string,
+  kind: BuyerKind,
+  home: number,
+  members: number[],
+  area: string,
+): Omit<Buyer, 'weight'> {
   return {
     party: { nif, name },
     kind,
@@ -242,7 +282,13 @@ const DISTRICT_SHAPE = 1.5;
 const SUPPLIER_OFFSET = 10_000;
 
 /** Some sectors include self-employed people. */
-const PERSON_SHARE: Partial<Record<Sector, number>> = { arts: 0.35, legal: 0.25, engineering: 0.08, training: 0.2, consulting: 0.05 };
+const PERSON_SHARE: Partial<Record<Sector, number>> = {
+  arts: 0.35,
+  legal: 0.25,
+  engineering: 0.08,
+  training: 0.2,
+  consulting: 0.05,
+};
 /** Sectors served nationally only (no local pools). */
 const NATIONAL_ONLY: Partial<Record<Sector, true>> = { insurance: true, telecom: true };
 const NATIONAL_POOL_OF: Partial<Record<Sector, number>> = { insurance: 25, telecom: 12 };
@@ -300,7 +346,10 @@ export class SupplierBook {
     if (rng.next() < personShare) {
       const nif = this.#persons.nif(id);
       const name = personName(rng);
-      return { party: { nif, name }, entity: { nif, name, kind: 'person' as EntityKind, country: 'PT', municipality_id: null } };
+      return {
+        party: { nif, name },
+        entity: { nif, name, kind: 'person' as EntityKind, country: 'PT', municipality_id: null },
+      };
     }
     const nif = this.#companies.nif(SUPPLIER_OFFSET + id);
     const town = district >= 0 && rng.next() < 0.5 ? rng.pick(this.#districtTowns[district]) : rng.pick(PLACE_WORDS);
@@ -379,7 +428,11 @@ const NAME_PATTERNS: Record<Sector, ((p: NameParts) => string)[]> = {
     (p) => `${p.S}, ${p.S2} & Associados - Sociedade de Advogados, SP, RL`,
     (p) => `${p.S} & ${p.S2} - Sociedade de Advogados, SP, RL`,
   ],
-  cleaning: [(p) => `${p.C} - Serviços de Limpeza, ${p.F}`, (p) => `${p.C} Facility Services, ${p.F}`, (p) => `Limpezas ${p.S}, ${p.F}`],
+  cleaning: [
+    (p) => `${p.C} - Serviços de Limpeza, ${p.F}`,
+    (p) => `${p.C} Facility Services, ${p.F}`,
+    (p) => `Limpezas ${p.S}, ${p.F}`,
+  ],
   waste: [
     (p) => `${p.C} Ambiente, ${p.F}`,
     (p) => `${p.C} - Serviços Urbanos e Meio Ambiente, ${p.F}`,
@@ -397,7 +450,11 @@ const NAME_PATTERNS: Record<Sector, ((p: NameParts) => string)[]> = {
     (p) => `Rodoviária de ${p.P}, ${p.F}`,
     (p) => `Viação ${p.S}, ${p.F}`,
   ],
-  catering: [(p) => `${p.C} Refeições, ${p.F}`, (p) => `${p.C} - Restauração Coletiva, ${p.F}`, (p) => `${p.C} Catering, ${p.F}`],
+  catering: [
+    (p) => `${p.C} Refeições, ${p.F}`,
+    (p) => `${p.C} - Restauração Coletiva, ${p.F}`,
+    (p) => `${p.C} Catering, ${p.F}`,
+  ],
   vehicles: [
     (p) => `Auto ${p.S}, ${p.F}`,
     (p) => `${p.P} Motor, ${p.F}`,

@@ -148,7 +148,13 @@ class Cumulative<T> {
   }
 }
 
-const KIND_PRICE: Record<BuyerKind, number> = { municipality: 1, parish: 0.35, company: 1.2, smas: 1.1, intermunicipal: 1.6 };
+const KIND_PRICE: Record<BuyerKind, number> = {
+  municipality: 1,
+  parish: 0.35,
+  company: 1.2,
+  smas: 1.1,
+  intermunicipal: 1.6,
+};
 const PROCEDURE_PREFIX: Record<ProcedureKey, string> = {
   ad: 'AD',
   cp: 'CP',
@@ -186,16 +192,21 @@ class World {
     this.suppliers = new SupplierBook(options.seed, this.book);
     this.buyerPick = new Cumulative(this.book.buyers.map((b) => [b, b.weight]));
     this.firstBuyers = new Rng(hashSeed(options.seed, 'first-buyers')).shuffle(this.book.municipalityBuyers);
-    for (const b of this.book.buyers) if (b.kind === 'intermunicipal') for (const i of b.members) this.intermunicipalOf[i] = b;
+    for (const b of this.book.buyers)
+      if (b.kind === 'intermunicipal') for (const i of b.members) this.intermunicipalOf[i] = b;
     const vocabulary = new Set(options.cpvs.map((c) => c.code));
     for (const kind of ['municipality', 'parish', 'company', 'smas', 'intermunicipal'] as BuyerKind[]) {
       this.categoryPick.set(kind, new Cumulative(CATEGORIES.map((c) => [c, c.weight * (c.buyers?.[kind] ?? 1)])));
     }
     for (const c of CATEGORIES) {
       const mix = c.procedures ?? PROCEDURE_MIX[c.kind];
-      this.procedurePick.set(c.key, new Cumulative(Object.entries(mix).map(([key, w]) => [PROCEDURES[key as ProcedureKey], w])));
+      this.procedurePick.set(
+        c.key,
+        new Cumulative(Object.entries(mix).map(([key, w]) => [PROCEDURES[key as ProcedureKey], w])),
+      );
       const known = vocabulary.size === 0 ? c.cpvs : c.cpvs.filter((code) => vocabulary.has(code));
-      if (known.length === 0) throw new Error(`demo procurement: no CPV code of category ${c.key} is in the vocabulary`);
+      if (known.length === 0)
+        throw new Error(`demo procurement: no CPV code of category ${c.key} is in the vocabulary`);
       this.cpvsOf.set(c.key, known);
     }
   }
@@ -214,13 +225,18 @@ class World {
 
     // Price.
     const size = Math.min(2.2, Math.max(0.5, (home.municipality.population_2021 / 50_000) ** 0.25));
-    let raw = category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
+    let raw =
+      category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
     if (r.next() < procedure.tail) raw *= Math.min(400, (1 - r.next()) ** (-1 / 1.15));
     let material: string | null = null;
     let cap = valueCap(procedure.key, category.kind);
     if (procedure.key === 'ad' && r.next() < (category.sector === 'arts' ? 0.2 : 0.05)) {
       material =
-        category.sector === 'arts' ? MATERIAL_CRITERIA.exclusive : r.next() < 0.7 ? MATERIAL_CRITERIA.urgency : MATERIAL_CRITERIA.failed;
+        category.sector === 'arts'
+          ? MATERIAL_CRITERIA.exclusive
+          : r.next() < 0.7
+            ? MATERIAL_CRITERIA.urgency
+            : MATERIAL_CRITERIA.failed;
       if (category.sector !== 'arts') raw *= 2.5;
       cap = null;
     } else if (cap !== null && raw > cap) {
@@ -231,7 +247,8 @@ class World {
     if (cap !== null && price >= cap) price = cap - r.int(1, 500);
 
     // Parties.
-    const competitive = procedure.method === 'open' || procedure.method === 'selective' || procedure.method === 'limited';
+    const competitive =
+      procedure.method === 'open' || procedure.method === 'selective' || procedure.method === 'limited';
     const winners: Supplier[] = [this.suppliers.draw(r, category.sector, home.district, category.local)];
     if (r.next() < 0.035) {
       const other = this.suppliers.draw(r, category.sector, home.district, category.local);
@@ -280,7 +297,8 @@ class World {
     const mainCpvs = this.cpvsOf.get(category.key) as string[];
     const cpvs = [r.pick(mainCpvs)];
     if (r.next() < 0.12) {
-      for (const extra of [r.pick(mainCpvs), r.pick(mainCpvs)].slice(0, r.int(1, 2))) if (!cpvs.includes(extra)) cpvs.push(extra);
+      for (const extra of [r.pick(mainCpvs), r.pick(mainCpvs)].slice(0, r.int(1, 2)))
+        if (!cpvs.includes(extra)) cpvs.push(extra);
     }
     const year = yearOf(signed);
     const text = this.#object(r, category, buyer, year);
@@ -289,7 +307,8 @@ class World {
         ? `${PROCEDURE_PREFIX[procedure.key]} ${r.int(1, 60 + Math.round(size * 120))}/${String(year).slice(2)} - ${text}`
         : text;
     const d = r.next();
-    const description = d < 0.5 ? object : d < 0.8 ? null : `${text}, conforme caderno de encargos e demais peças do procedimento`;
+    const description =
+      d < 0.5 ? object : d < 0.8 ? null : `${text}, conforme caderno de encargos e demais peças do procedimento`;
     const contractTypes = [CONTRACT_TYPE[category.kind]];
     if (category.kind === 'goods' && r.next() < 0.04) contractTypes.push(CONTRACT_TYPE.services);
 
@@ -304,7 +323,9 @@ class World {
       const count = r.next() < 0.7 ? 1 : r.next() < 0.75 ? 2 : 3;
       // Amendments fall during the execution, before the contract closes, and never after the anchor.
       const last = Math.min(this.anchor - 1, ends - 1);
-      const dates = Array.from({ length: count }, () => r.int(signed + 10, Math.max(signed + 10, last))).sort((a, b) => a - b);
+      const dates = Array.from({ length: count }, () => r.int(signed + 10, Math.max(signed + 10, last))).sort(
+        (a, b) => a - b,
+      );
       dates.forEach((day, j) => {
         const { factor, reason } = amendmentChange(r, category.kind);
         const next = Math.round(current * factor * 100) / 100;
@@ -322,13 +343,19 @@ class World {
         current = next;
       });
     }
-    const effective = closed === null ? null : r.next() < 0.6 ? current : Math.round(current * (0.88 + 0.14 * r.next()) * 100) / 100;
+    const effective =
+      closed === null ? null : r.next() < 0.6 ? current : Math.round(current * (0.88 + 0.14 * r.next()) * 100) / 100;
 
     // The notice of open and selective procedures.
     let announcement: AnnouncementInput | null = null;
     let noticeNumber: string | null = null;
     if (procedure.announced) {
-      const window = procedure.key === 'cpub_urgent' ? r.int(3, 10) : procedure.method === 'selective' ? r.int(30, 50) : r.int(14, 45);
+      const window =
+        procedure.key === 'cpub_urgent'
+          ? r.int(3, 10)
+          : procedure.method === 'selective'
+            ? r.int(30, 50)
+            : r.int(14, 45);
       const deadline = awarded - r.int(15, 60);
       const noticeDay = workday(deadline - window);
       noticeNumber = `demo-a-${n}`;
@@ -350,7 +377,8 @@ class World {
       };
     }
 
-    const framework = procedure.key === 'fa258' || procedure.key === 'fa259' ? this.#framework(r, category, buyer, year) : null;
+    const framework =
+      procedure.key === 'fa258' || procedure.key === 'fa259' ? this.#framework(r, category, buyer, year) : null;
     const contract: ContractInput = {
       source: DEMO_PROCUREMENT_SOURCE,
       source_id: `demo-c-${n}`,
@@ -394,7 +422,8 @@ class World {
     const procedure = r.next() < 0.92 ? PROCEDURES.cpub : r.next() < 0.5 ? PROCEDURES.cpub_urgent : PROCEDURES.limited;
     const home = this.book.places[buyer.home];
     const size = Math.min(2.2, Math.max(0.5, (home.municipality.population_2021 / 50_000) ** 0.25));
-    const raw = category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
+    const raw =
+      category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
     const base = roundPrice(raw, r);
     const window = r.int(14, 50);
     let deadline: number;
@@ -462,9 +491,13 @@ class World {
     let chosen: number[];
     if (buyer.kind === 'intermunicipal') {
       if (u < 0.2) return { ids: [], text: 'Portugal' };
-      chosen = u < 0.6 ? [...buyer.members] : r.shuffle(buyer.members).slice(0, r.int(2, Math.min(4, buyer.members.length)));
+      chosen =
+        u < 0.6 ? [...buyer.members] : r.shuffle(buyer.members).slice(0, r.int(2, Math.min(4, buyer.members.length)));
     } else if (u < 0.08) {
-      return { ids: [], text: r.next() < 0.7 ? 'Portugal' : `Portugal, ${this.book.places[buyer.home].municipality.district}` };
+      return {
+        ids: [],
+        text: r.next() < 0.7 ? 'Portugal' : `Portugal, ${this.book.places[buyer.home].municipality.district}`,
+      };
     } else if (u < 0.13 && this.book.places[buyer.home].neighbours.length > 0) {
       const neighbours = r.shuffle(this.book.places[buyer.home].neighbours).slice(0, r.int(1, 3));
       chosen = [buyer.home, ...neighbours];
@@ -478,9 +511,13 @@ class World {
 
   #object(r: Rng, category: Category, buyer: Buyer, year: number): string {
     const home = this.book.places[buyer.home];
-    const m = buyer.kind === 'intermunicipal' ? this.book.places[r.pick(buyer.members)].municipality.name : home.municipality.name;
+    const m =
+      buyer.kind === 'intermunicipal'
+        ? this.book.places[r.pick(buyer.members)].municipality.name
+        : home.municipality.name;
     const places = buyer.kind === 'intermunicipal' ? this.book.places[r.pick(buyer.members)].places : home.places;
-    const place = buyer.kind === 'parish' ? (/freguesia de (.+)$/.exec(buyer.area)?.[1] ?? r.pick(places)) : r.pick(places);
+    const place =
+      buyer.kind === 'parish' ? (/freguesia de (.+)$/.exec(buyer.area)?.[1] ?? r.pick(places)) : r.pick(places);
     const fill = (template: string): string =>
       template.replace(/\{(\w+)\}/g, (_, key: string) => {
         switch (key) {
@@ -524,11 +561,15 @@ class World {
   }
 
   #framework(r: Rng, category: Category, buyer: Buyer, year: number): string {
-    const names = category.frameworks ?? [`Acordo-quadro de ${category.key === 'roads' ? 'pavimentações' : 'fornecimentos e serviços'}`];
+    const names = category.frameworks ?? [
+      `Acordo-quadro de ${category.key === 'roads' ? 'pavimentações' : 'fornecimentos e serviços'}`,
+    ];
     const name = r.pick(names);
     const cim = this.intermunicipalOf[buyer.home];
     const owner =
-      name.endsWith('da Comunidade Intermunicipal') && cim ? name.replace(/da Comunidade Intermunicipal$/, `- ${cim.party.name}`) : name;
+      name.endsWith('da Comunidade Intermunicipal') && cim
+        ? name.replace(/da Comunidade Intermunicipal$/, `- ${cim.party.name}`)
+        : name;
     return `AQ ${r.int(1, 30)}/${year - r.int(0, 3)} - ${owner}`;
   }
 }

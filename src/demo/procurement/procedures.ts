@@ -19,7 +19,17 @@ export const CONTRACT_TYPE: Record<ContractKind, string> = {
   lease: 'Locação de bens móveis',
 };
 
-export type ProcedureKey = 'ad' | 'cp' | 'cps' | 'cpub' | 'cpub_urgent' | 'limited' | 'negotiation' | 'fa258' | 'fa259' | 'excluded';
+export type ProcedureKey =
+  | 'ad'
+  | 'cp'
+  | 'cps'
+  | 'cpub'
+  | 'cpub_urgent'
+  | 'limited'
+  | 'negotiation'
+  | 'fa258'
+  | 'fa259'
+  | 'excluded';
 
 export interface Procedure {
   key: ProcedureKey;
@@ -35,11 +45,43 @@ export interface Procedure {
 }
 
 export const PROCEDURES: Record<ProcedureKey, Procedure> = {
-  ad: { key: 'ad', label: 'Ajuste Direto Regime Geral', method: 'direct', announced: false, factor: 0.1, sigma: 1.1, tail: 0 },
+  ad: {
+    key: 'ad',
+    label: 'Ajuste Direto Regime Geral',
+    method: 'direct',
+    announced: false,
+    factor: 0.1,
+    sigma: 1.1,
+    tail: 0,
+  },
   cp: { key: 'cp', label: 'Consulta Prévia', method: 'limited', announced: false, factor: 0.42, sigma: 0.8, tail: 0 },
-  cps: { key: 'cps', label: 'Consulta Prévia Simplificada', method: 'limited', announced: false, factor: 0.8, sigma: 0.9, tail: 0 },
-  cpub: { key: 'cpub', label: 'Concurso público', method: 'open', announced: true, factor: 1.5, sigma: 1.1, tail: 0.07 },
-  cpub_urgent: { key: 'cpub_urgent', label: 'Concurso público urgente', method: 'open', announced: true, factor: 1, sigma: 0.8, tail: 0 },
+  cps: {
+    key: 'cps',
+    label: 'Consulta Prévia Simplificada',
+    method: 'limited',
+    announced: false,
+    factor: 0.8,
+    sigma: 0.9,
+    tail: 0,
+  },
+  cpub: {
+    key: 'cpub',
+    label: 'Concurso público',
+    method: 'open',
+    announced: true,
+    factor: 1.5,
+    sigma: 1.1,
+    tail: 0.07,
+  },
+  cpub_urgent: {
+    key: 'cpub_urgent',
+    label: 'Concurso público urgente',
+    method: 'open',
+    announced: true,
+    factor: 1,
+    sigma: 0.8,
+    tail: 0,
+  },
   limited: {
     key: 'limited',
     label: 'Concurso limitado por prévia qualificação',
@@ -76,13 +118,32 @@ export const PROCEDURES: Record<ProcedureKey, Procedure> = {
     sigma: 1.2,
     tail: 0.04,
   },
-  excluded: { key: 'excluded', label: 'Contratação excluída II', method: 'direct', announced: false, factor: 0.4, sigma: 1.4, tail: 0.02 },
+  excluded: {
+    key: 'excluded',
+    label: 'Contratação excluída II',
+    method: 'direct',
+    announced: false,
+    factor: 0.4,
+    sigma: 1.4,
+    tail: 0.02,
+  },
 };
 
 /** The usual mix of procedures by contract kind (shares by number of contracts). */
 export const PROCEDURE_MIX: Record<ContractKind, Partial<Record<ProcedureKey, number>>> = {
   works: { ad: 40, cp: 22, cps: 4, cpub: 30, cpub_urgent: 1, limited: 0.5, fa258: 1, fa259: 1, excluded: 0.5 },
-  services: { ad: 55, cp: 17, cps: 3, cpub: 14, cpub_urgent: 0.5, limited: 0.3, negotiation: 0.3, fa258: 3, fa259: 4.5, excluded: 2 },
+  services: {
+    ad: 55,
+    cp: 17,
+    cps: 3,
+    cpub: 14,
+    cpub_urgent: 0.5,
+    limited: 0.3,
+    negotiation: 0.3,
+    fa258: 3,
+    fa259: 4.5,
+    excluded: 2,
+  },
   goods: { ad: 55, cp: 18, cps: 3, cpub: 12, cpub_urgent: 0.5, fa258: 4, fa259: 6.5, excluded: 1 },
   lease: { ad: 45, cp: 20, cpub: 20, fa258: 5, fa259: 10 },
 };
@@ -105,9 +166,15 @@ export function valueCap(procedure: ProcedureKey, kind: ContractKind): number | 
 const CCP = 'do Código dos Contratos Públicos';
 
 /** The legal basis a contract cites (`fundamentacao`), from its procedure, kind and price. */
-export function legalBasis(procedure: ProcedureKey, kind: ContractKind, price: number, material: string | null): string {
+export function legalBasis(
+  procedure: ProcedureKey,
+  kind: ContractKind,
+  price: number,
+  material: string | null,
+): string {
   const works = kind === 'works';
-  const article = (letter: string) => (works ? `Artigo 19.º, alínea ${letter}) ${CCP}` : `Artigo 20.º, n.º 1, alínea ${letter}) ${CCP}`);
+  const article = (letter: string) =>
+    works ? `Artigo 19.º, alínea ${letter}) ${CCP}` : `Artigo 20.º, n.º 1, alínea ${letter}) ${CCP}`;
   switch (procedure) {
     case 'ad':
       return material ?? article('d');

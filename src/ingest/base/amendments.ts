@@ -14,9 +14,14 @@ export interface AmendmentRow {
   input: AmendmentInput;
 }
 
-export function amendmentFromRow(row: RowReader, ctx: RowContext, countOf: (key: string) => number): AmendmentRow | null {
+export function amendmentFromRow(
+  row: RowReader,
+  ctx: RowContext,
+  countOf: (key: string) => number,
+): AmendmentRow | null {
   const contractId = row.read(CONTRACT_ID_FIELD, portalId);
-  if (contractId === null && !row.errors.some((e) => e.startsWith(`${CONTRACT_ID_FIELD}:`))) row.fail(`${CONTRACT_ID_FIELD} missing`);
+  if (contractId === null && !row.errors.some((e) => e.startsWith(`${CONTRACT_ID_FIELD}:`)))
+    row.fail(`${CONTRACT_ID_FIELD} missing`);
   const when = row.read('modifContratoData', date);
   row.read('modifDataPublicacao', date);
   const newPrice = row.read('modifContratoPrecoAlterado', euros);

@@ -25,7 +25,8 @@ export interface AnnouncementRow {
 
 export function announcementFromRow(row: RowReader, ctx: RowContext): AnnouncementRow | null {
   const id = row.read(ANNOUNCEMENT_ID_FIELD, text);
-  if (id === null && !row.errors.some((e) => e.startsWith(`${ANNOUNCEMENT_ID_FIELD}:`))) row.fail(`${ANNOUNCEMENT_ID_FIELD} missing`);
+  if (id === null && !row.errors.some((e) => e.startsWith(`${ANNOUNCEMENT_ID_FIELD}:`)))
+    row.fail(`${ANNOUNCEMENT_ID_FIELD} missing`);
   const buyer = readEntity(row);
   const publishedOn = row.read('dataPublicacao', date);
   const deadline = row.read('DataLimitePropostas', date);
@@ -64,7 +65,8 @@ function readEntity(row: RowReader): ParsedParty | null {
   const nif = row.read('nifEntidade', text);
   const name = row.read('designacaoEntidade', text);
   try {
-    const party = nif !== null && looksLikeParty(nif) && /\s-\s/.test(nif) ? parseParty(nif) : partyFromParts(nif, name);
+    const party =
+      nif !== null && looksLikeParty(nif) && /\s-\s/.test(nif) ? parseParty(nif) : partyFromParts(nif, name);
     if (party === null || nif === null) {
       row.fail('nifEntidade missing');
       return null;

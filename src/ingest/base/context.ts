@@ -40,7 +40,8 @@ export function entityFor(
   municipalityByNif: ReadonlyMap<string, MunicipalityRecord>,
 ): EntityInput {
   const municipality = p.foreign ? undefined : municipalityByNif.get(p.nif);
-  if (municipality) return { nif: p.nif, name: p.name, kind: 'municipality', country: 'PT', municipality_id: municipality.id };
+  if (municipality)
+    return { nif: p.nif, name: p.name, kind: 'municipality', country: 'PT', municipality_id: municipality.id };
   return {
     nif: p.nif,
     name: p.name,
@@ -50,7 +51,9 @@ export function entityFor(
   };
 }
 
-/** Entities named by the accepted rows; the first name seen for a NIF wins (buyers and suppliers before competitors). */
+/**
+ * Entities named by the accepted rows; the first name seen for a NIF wins (buyers and suppliers before competitors).
+ */
 export class EntityCollector {
   readonly #byNif = new Map<string, EntityInput>();
 
@@ -58,7 +61,8 @@ export class EntityCollector {
 
   add(parties: readonly ParsedParty[]): void {
     for (const p of parties) {
-      if (p.kind === 'identified' && !this.#byNif.has(p.nif)) this.#byNif.set(p.nif, entityFor(p, this.municipalityByNif));
+      if (p.kind === 'identified' && !this.#byNif.has(p.nif))
+        this.#byNif.set(p.nif, entityFor(p, this.municipalityByNif));
     }
   }
 

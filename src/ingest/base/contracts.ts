@@ -52,7 +52,8 @@ export interface ContractRow {
 
 export function contractFromRow(row: RowReader, ctx: RowContext): ContractRow | null {
   const id = row.read(CONTRACT_ID_FIELD, portalId);
-  if (id === null && !row.errors.some((e) => e.startsWith(`${CONTRACT_ID_FIELD}:`))) row.fail(`${CONTRACT_ID_FIELD} missing`);
+  if (id === null && !row.errors.some((e) => e.startsWith(`${CONTRACT_ID_FIELD}:`)))
+    row.fail(`${CONTRACT_ID_FIELD} missing`);
 
   const object = row.read('objectoContrato', longText);
   const description = row.read('descContrato', longText);
@@ -111,7 +112,8 @@ export function contractFromRow(row: RowReader, ctx: RowContext): ContractRow | 
     execution_days: executionDays,
     execution_places_text: placeTexts.length > 0 ? placeTexts.join('; ') : null,
     municipality_ids: places.municipalityIds,
-    framework_agreement: frameworkText && frameworkNumber ? `${frameworkText} (${frameworkNumber})` : (frameworkText ?? frameworkNumber),
+    framework_agreement:
+      frameworkText && frameworkNumber ? `${frameworkText} (${frameworkNumber})` : (frameworkText ?? frameworkNumber),
     legal_basis: withRegionalRegime(legalBasis, regime),
     green,
     centralized,

@@ -11,13 +11,25 @@
  *   accepted  = written.<dataset>.inserted + updated + unchanged (+ orphan_amendments.count for amendments)
  */
 import type { AmendmentInput, AnnouncementInput, ContractInput } from '../../store/procurement-records.js';
-import type { ProcurementBatch, ProcurementBatchSummary, ProcurementWriteStore, ReferenceStore } from '../../store/store.js';
+import type {
+  ProcurementBatch,
+  ProcurementBatchSummary,
+  ProcurementWriteStore,
+  ReferenceStore,
+} from '../../store/store.js';
 import { amendmentFromRow } from './amendments.js';
 import { announcementFromRow } from './announcements.js';
 import { EntityCollector, type RowContext, UnresolvedPlaces } from './context.js';
 import { contractFromRow } from './contracts.js';
 import { makePlaceResolver, type PlaceAlias, readPlaceAliases } from './places.js';
-import { BaseFileError, type BaseFormat, fieldKey, type ParsedFile, type RawRecord, readBaseFile } from './read-file.js';
+import {
+  BaseFileError,
+  type BaseFormat,
+  fieldKey,
+  type ParsedFile,
+  type RawRecord,
+  readBaseFile,
+} from './read-file.js';
 import { RowReader } from './row.js';
 
 export type { BaseFormat } from './read-file.js';
@@ -95,7 +107,13 @@ const SIGNATURE: Record<BaseDataset, { id: string; anyOf: string[] }> = {
   },
   amendments: {
     id: 'idcontrato',
-    anyOf: ['modifContratoData', 'modifContratoPrecoAlterado', 'modifContratoFundamento', 'modifContratoTipoAto', 'modifDataPublicacao'],
+    anyOf: [
+      'modifContratoData',
+      'modifContratoPrecoAlterado',
+      'modifContratoFundamento',
+      'modifContratoTipoAto',
+      'modifDataPublicacao',
+    ],
   },
 };
 

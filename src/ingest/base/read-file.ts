@@ -73,7 +73,8 @@ function readJson(content: string): ParsedFile {
     lines = elementLines(content);
   } catch (error) {
     const jsonLines = readJsonLines(content);
-    if (!jsonLines) throw new BaseFileError(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    if (!jsonLines)
+      throw new BaseFileError(`not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     return jsonLines;
   }
   let list: unknown[];
@@ -204,7 +205,8 @@ function readCsv(content: string): ParsedFile {
   const delimiter = detectDelimiter(content);
   const rows = csvRows(content, delimiter);
   const headerRow = rows.shift();
-  if (!headerRow || headerRow.cells.every((c) => c.trim() === '')) throw new BaseFileError('the CSV file has no header row');
+  if (!headerRow || headerRow.cells.every((c) => c.trim() === ''))
+    throw new BaseFileError('the CSV file has no header row');
   const header = headerRow.cells.map((h) => fieldKey(h));
   const seen = new Set<string>();
   for (const [i, key] of header.entries()) {
@@ -222,7 +224,13 @@ function readCsv(content: string): ParsedFile {
     const problem = extra ? `the row has ${row.cells.length} fields, the header ${header.length}` : null;
     records.push({ line: row.line, record: records.length + 1, values, problem });
   }
-  return { format: 'csv', delimiter, fields: new Set(header), fieldNames: headerRow.cells.map((h) => h.trim()), records };
+  return {
+    format: 'csv',
+    delimiter,
+    fields: new Set(header),
+    fieldNames: headerRow.cells.map((h) => h.trim()),
+    records,
+  };
 }
 
 function detectDelimiter(content: string): string {

@@ -31,7 +31,8 @@ const ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '
 export function decodeEntities(text: string): string {
   return text.replace(/&(#\d+|#x[0-9a-f]+|[a-z]+);/gi, (whole, name: string) => {
     if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
+      const code =
+        name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
       return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
     }
     return ENTITIES[name.toLowerCase()] ?? whole;
@@ -144,7 +145,8 @@ export function date(value: unknown): string | null {
   if (pt) [d, m, y] = [Number(pt[1]), Number(pt[2]), Number(pt[3])];
   else if (iso) [y, m, d] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
   else throw new FieldError(`${t} is not a date`);
-  if (y < 1900 || y > 2199 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m)) throw new FieldError(`${t} is not a date`);
+  if (y < 1900 || y > 2199 || m < 1 || m > 12 || d < 1 || d > daysInMonth(y, m))
+    throw new FieldError(`${t} is not a date`);
   return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 

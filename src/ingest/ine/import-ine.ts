@@ -81,9 +81,14 @@ export interface IneImportReport {
   warnings: string[];
 }
 
-export async function importIne(store: Store, input: string | unknown, options: IneImportOptions): Promise<IneImportReport> {
+export async function importIne(
+  store: Store,
+  input: string | unknown,
+  options: IneImportOptions,
+): Promise<IneImportReport> {
   const treatment = options.treatment ?? 'raw';
-  if (treatment !== 'raw' && treatment !== 'estimated') throw new Error(`treatment must be raw or estimated, not "${treatment}"`);
+  if (treatment !== 'raw' && treatment !== 'estimated')
+    throw new Error(`treatment must be raw or estimated, not "${treatment}"`);
   const indicator = await findIndicator(store, options.indicator);
   const municipalities = await store.listMunicipalities();
   if (municipalities.length === 0) throw new Error('no municipalities in the store: run `munidata migrate` first');
@@ -144,7 +149,12 @@ export async function importIne(store: Store, input: string | unknown, options: 
     const first = placedBy.get(slot);
     if (first !== undefined) {
       // Two rows for one municipality and date (e.g. both NUTS schemes in one file): keep the first, report the other.
-      report.unplaced.push({ period: obs.period, geocod: obs.geocod, geodsg: obs.geodsg, reason: `duplicate of ${first}` });
+      report.unplaced.push({
+        period: obs.period,
+        geocod: obs.geocod,
+        geodsg: obs.geodsg,
+        reason: `duplicate of ${first}`,
+      });
       continue;
     }
     placedBy.set(slot, `${obs.geocod} (${obs.period})`);
@@ -152,7 +162,8 @@ export async function importIne(store: Store, input: string | unknown, options: 
     if (obs.value === null) {
       const sign = [obs.sinal_conv, obs.sinal_conv_desc].filter(Boolean).join(' ') || '(no sign)';
       report.null_values.by_sign[sign] = (report.null_values.by_sign[sign] ?? 0) + 1;
-      if (obs.valor !== null) report.null_values.unreadable.push({ period: obs.period, geocod: obs.geocod, valor: obs.valor });
+      if (obs.valor !== null)
+        report.null_values.unreadable.push({ period: obs.period, geocod: obs.geocod, valor: obs.valor });
     }
   }
 
@@ -185,7 +196,12 @@ export async function importIne(store: Store, input: string | unknown, options: 
  * one the indicator's unit can be, and the series it goes into the demo's or this same code's — never another
  * source's, replaced without a word. `--force` (`force`) overrides all three, for a code the catalogue lacks.
  */
-function refuseContradictions(indicator: IndicatorRecord, ine: IneIndicator, unit: string | undefined, catalogueCode: string | null): void {
+function refuseContradictions(
+  indicator: IndicatorRecord,
+  ine: IneIndicator,
+  unit: string | undefined,
+  catalogueCode: string | null,
+): void {
   const override = 'pass --force to import it anyway';
   if (catalogueCode !== null && ine.code !== catalogueCode) {
     throw new AdminError(
@@ -198,7 +214,12 @@ function refuseContradictions(indicator: IndicatorRecord, ine: IneIndicator, uni
     );
   }
   const source = indicator.source ?? '';
-  if (source !== '' && !isDemoIndicatorSource(source) && !source.startsWith(`INE ${ine.code} `) && source !== `INE ${ine.code}`) {
+  if (
+    source !== '' &&
+    !isDemoIndicatorSource(source) &&
+    !source.startsWith(`INE ${ine.code} `) &&
+    source !== `INE ${ine.code}`
+  ) {
     throw new AdminError(
       `"${indicator.key}" holds another source's series ("${source}"), which INE ${ine.code} would merge into: it holds another source; ${override}`,
     );
@@ -239,11 +260,14 @@ async function findIndicator(store: Store, key: string): Promise<IndicatorRecord
 function pickIndicator(items: IneIndicator[], code: string | undefined): IneIndicator {
   if (code !== undefined) {
     const found = items.find((i) => i.code === code);
-    if (!found) throw new Error(`INE indicator ${code} is not in the response (it has ${items.map((i) => i.code).join(', ')})`);
+    if (!found)
+      throw new Error(`INE indicator ${code} is not in the response (it has ${items.map((i) => i.code).join(', ')})`);
     return found;
   }
   if (items.length > 1) {
-    throw new Error(`the response holds ${items.length} INE indicators (${items.map((i) => i.code).join(', ')}): choose one`);
+    throw new Error(
+      `the response holds ${items.length} INE indicators (${items.map((i) => i.code).join(', ')}): choose one`,
+    );
   }
   return items[0];
 }
@@ -253,7 +277,11 @@ function pickIndicator(items: IneIndicator[], code: string | undefined): IneIndi
  * happen in real statistics; it means the file (or the request that produced it) is wrong, e.g. one year's
  * figures saved under every period key. Reported, not refused: the data is what the file says.
  */
-function repeatedPeriodWarnings(rows: ObservationInput[], periods: string[], dates: Map<string, string | null>): string[] {
+function repeatedPeriodWarnings(
+  rows: ObservationInput[],
+  periods: string[],
+  dates: Map<string, string | null>,
+): string[] {
   const MIN_MUNICIPALITIES = 20;
   const byDate = new Map<string, string[]>();
   for (const r of rows) {
@@ -273,5 +301,7 @@ function repeatedPeriodWarnings(rows: ObservationInput[], periods: string[], dat
   return [...groups.values()]
     .filter((group) => group.length > 1)
     .map((group) => group.sort().map(labelOf))
-    .map((labels) => `periods ${labels.join(', ')} carry identical values for every municipality: check the source file`);
+    .map(
+      (labels) => `periods ${labels.join(', ')} carry identical values for every municipality: check the source file`,
+    );
 }

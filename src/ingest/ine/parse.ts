@@ -5,7 +5,8 @@
  * a single object is accepted too. See docs/data.md ("Importing INE data").
  *
  * Observations whose extra dimensions (dim_3, dim_4, …) are not the selected categories — by default the
- * totals, "T" or the category labelled "Total" — are not the indicator's municipal value (they are e.g. one sex or one age group); they are
+ * totals, "T" or the category labelled "Total" — are not the indicator's municipal value (they are e.g. one sex or one
+ * age group); they are
  * counted, by category, instead of returned, so that the importer can report them.
  */
 
@@ -48,7 +49,9 @@ export interface IneIndicator {
 }
 
 export interface IneParseOptions {
-  /** Category code per dimension (`dim_3` or `3` → code); dimensions not named must be their total (see `dimensions`). */
+  /**
+   * Category code per dimension (`dim_3` or `3` → code); dimensions not named must be their total (see `dimensions`).
+   */
   dimensions?: Record<string, string>;
 }
 
@@ -81,7 +84,8 @@ function parseIndicator(item: unknown, index: number, wanted: Record<string, str
 
   const variant = isObj(item.Dados) ? 'Dados' : isObj(item.Pref) ? 'Pref' : null;
   const code = str(item.IndicadorCod);
-  if (!variant) throw new Error(`INE indicator ${code ?? `#${index}`} has neither "Dados" nor "Pref": not a data response`);
+  if (!variant)
+    throw new Error(`INE indicator ${code ?? `#${index}`} has neither "Dados" nor "Pref": not a data response`);
   if (!code) throw new Error(`INE response item ${index} has no IndicadorCod`);
   const byPeriod = item[variant] as Obj;
 
@@ -108,7 +112,10 @@ function parseIndicator(item: unknown, index: number, wanted: Record<string, str
   }
   const dimensions: IneIndicator['dimensions'] = {};
   for (const [d, seen] of [...categories].sort(([a], [b]) => a.localeCompare(b))) {
-    dimensions[d] = wanted[d] !== undefined ? { code: wanted[d], label: seen.get(wanted[d]) ?? null, chosen: 'asked' } : totalOf(seen);
+    dimensions[d] =
+      wanted[d] !== undefined
+        ? { code: wanted[d], label: seen.get(wanted[d]) ?? null, chosen: 'asked' }
+        : totalOf(seen);
   }
 
   const observations: IneObservation[] = [];
@@ -153,7 +160,9 @@ function failOnError(item: Obj): void {
     .map((m) => (isObj(m) ? str(m.Msg) : str(m)))
     .filter((m): m is string => !!m);
   const code = str(item.IndicadorCod);
-  throw new IneErrorResponse(`INE returned an error${code ? ` for indicator ${code}` : ''}: ${messages.join('; ') || '(no message)'}`);
+  throw new IneErrorResponse(
+    `INE returned an error${code ? ` for indicator ${code}` : ''}: ${messages.join('; ') || '(no message)'}`,
+  );
 }
 
 function toObservation(period: string, row: unknown, code: string): IneObservation {

@@ -127,19 +127,25 @@ export class PoliteClient {
           // Reading the whole body here: a connection dropped mid-answer throws, and the file is fetched again.
           const body = Buffer.from(await response.arrayBuffer());
           const expected = response.headers.get('content-length');
-          if (expected !== null && response.headers.get('content-encoding') === null && Number(expected) !== body.length) {
+          if (
+            expected !== null &&
+            response.headers.get('content-encoding') === null &&
+            Number(expected) !== body.length
+          ) {
             throw new CutShortError(`body cut short: ${body.length} of ${expected} bytes`);
           }
           return { url, status: response.status, body, headers: response.headers, attempts: attempt };
         }
         await response.arrayBuffer().catch(() => undefined);
-        if (!RETRYABLE(response.status)) throw new SyncHttpError(url, response.status, `${url}: HTTP ${response.status}`);
+        if (!RETRYABLE(response.status))
+          throw new SyncHttpError(url, response.status, `${url}: HTTP ${response.status}`);
         lastProblem = `HTTP ${response.status}`;
         retryAfterMs = retryAfter(response.headers.get('retry-after'));
       } catch (error) {
         if (error instanceof SyncHttpError) throw error;
         const failure = classify(error);
-        if (failure.kind === 'unreachable') throw new HostUnreachableError(url, `${url}: cannot reach ${hostOf(url)}: ${failure.problem}`);
+        if (failure.kind === 'unreachable')
+          throw new HostUnreachableError(url, `${url}: cannot reach ${hostOf(url)}: ${failure.problem}`);
         if (failure.kind === 'refused') throw new SyncHttpError(url, undefined, `${url}: ${failure.problem}`);
         lastProblem = failure.problem;
       }
@@ -177,7 +183,9 @@ function classify(error: unknown): { kind: 'later' | 'unreachable' | 'refused'; 
   const at = cause.address === undefined ? '' : ` ${cause.address}${cause.port === undefined ? '' : `:${cause.port}`}`;
   if (code in UNREACHABLE) return { kind: 'unreachable', problem: `${UNREACHABLE[code]} (${code}${at})` };
   const problem =
-    cause.message && cause.message !== e.message ? `${e.message ?? 'failed'} (${cause.message})` : (e.message ?? String(error));
+    cause.message && cause.message !== e.message
+      ? `${e.message ?? 'failed'} (${cause.message})`
+      : (e.message ?? String(error));
   // undici's "terminated": the body's connection closed before its end.
   if (DROPPED.has(code) || e.message === 'terminated') return { kind: 'later', problem };
   return { kind: 'refused', problem };

@@ -86,8 +86,16 @@ export async function syncBase(
     try {
       resources = yearlyResources(JSON.parse((await options.client.get(listUrl)).body.toString('utf8')), sinceYear);
     } catch (error) {
-      files.push({ dataset, year: sinceYear, url: listUrl, status: 'failed', error: `the list of files: ${(error as Error).message}` });
-      options.log?.(`BASE ${dataset}: FAILED — cannot read the list of files at ${listUrl}: ${(error as Error).message}`);
+      files.push({
+        dataset,
+        year: sinceYear,
+        url: listUrl,
+        status: 'failed',
+        error: `the list of files: ${(error as Error).message}`,
+      });
+      options.log?.(
+        `BASE ${dataset}: FAILED — cannot read the list of files at ${listUrl}: ${(error as Error).message}`,
+      );
       if (error instanceof HostUnreachableError) stopped = error.message;
       continue;
     }
@@ -153,7 +161,8 @@ function yearlyResources(dataset: unknown, sinceYear: number): Resource[] {
     if (!Number.isInteger(year) || year < sinceYear || url === '') continue;
     // One file per year: JSON before a ZIP of the same year would be the same data twice.
     const held = byYear.get(year);
-    if (!held || (held.format.includes('zip') && !format.includes('zip'))) byYear.set(year, { url, title, format, year });
+    if (!held || (held.format.includes('zip') && !format.includes('zip')))
+      byYear.set(year, { url, title, format, year });
   }
   return [...byYear.values()].sort((a, b) => a.year - b.year);
 }

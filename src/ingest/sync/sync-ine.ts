@@ -85,7 +85,15 @@ export async function syncIne(store: Store, options: SyncIneOptions): Promise<Sy
     const monthly = indicator?.frequency === 'monthly';
     const report: SyncIndicatorReport = { indicator: key, ine_code: mapping.ine_varcd, status: 'ok', periods: [] };
     reports.push(report);
-    const first = await firstPeriod(store, key, mapping.ine_varcd, indicator?.source ?? null, monthly, options.since, now);
+    const first = await firstPeriod(
+      store,
+      key,
+      mapping.ine_varcd,
+      indicator?.source ?? null,
+      monthly,
+      options.since,
+      now,
+    );
     const periods = periodRange(first, now, monthly);
     for (const period of periods) {
       const url = dataUrl(baseUrl, mapping, period.code);
@@ -144,7 +152,8 @@ interface Period {
 /** The data request of one period: the indicator, the period, and the dimension filters the catalogue knows. */
 export function dataUrl(baseUrl: string, mapping: IneMapping & { ine_varcd: string }, period: string): string {
   const query = new URLSearchParams({ op: '2', varcd: mapping.ine_varcd, Dim1: period, lang: 'PT' });
-  for (const [dim, category] of Object.entries(mapping.ine_dimensions ?? {})) query.set(`Dim${dim.replace(/^dim_/, '')}`, category);
+  for (const [dim, category] of Object.entries(mapping.ine_dimensions ?? {}))
+    query.set(`Dim${dim.replace(/^dim_/, '')}`, category);
   return `${baseUrl}/ine/json_indicador/pindica.jsp?${query}`;
 }
 
@@ -159,11 +168,15 @@ async function firstPeriod(
   now: Date,
 ): Promise<string> {
   if (source?.startsWith(`INE ${code}`)) {
-    const latest = (await store.latestPerMunicipality(key)).reduce((max, r) => (r.reference_date > max ? r.reference_date : max), '');
+    const latest = (await store.latestPerMunicipality(key)).reduce(
+      (max, r) => (r.reference_date > max ? r.reference_date : max),
+      '',
+    );
     if (latest !== '') return latest.slice(0, 7);
   }
   if (since !== undefined) {
-    if (!/^\d{4}(-\d{2}(-\d{2})?)?$/.test(since)) throw new Error(`--since must be YYYY, YYYY-MM or YYYY-MM-DD, not "${since}"`);
+    if (!/^\d{4}(-\d{2}(-\d{2})?)?$/.test(since))
+      throw new Error(`--since must be YYYY, YYYY-MM or YYYY-MM-DD, not "${since}"`);
     return since.length === 4 ? `${since}-01` : since.slice(0, 7);
   }
   const back = new Date(Date.UTC(now.getUTCFullYear() - (monthly ? 3 : 15), now.getUTCMonth(), 1));

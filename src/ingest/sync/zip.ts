@@ -37,8 +37,10 @@ export function readZip(bytes: Buffer): ZipEntry[] {
     at += 46 + nameLength + extraLength + commentLength;
     if (name.endsWith('/')) continue;
     if (flags & 1) throw new Error(`ZIP: ${name} is encrypted`);
-    if (compressedSize === 0xffffffff || size === 0xffffffff) throw new Error(`ZIP: ${name} needs ZIP64, which is not read here`);
-    if (bytes.readUInt32LE(localAt) !== LOCAL_FILE_HEADER) throw new Error(`ZIP: the local header of ${name} is damaged`);
+    if (compressedSize === 0xffffffff || size === 0xffffffff)
+      throw new Error(`ZIP: ${name} needs ZIP64, which is not read here`);
+    if (bytes.readUInt32LE(localAt) !== LOCAL_FILE_HEADER)
+      throw new Error(`ZIP: the local header of ${name} is damaged`);
     const dataAt = localAt + 30 + bytes.readUInt16LE(localAt + 26) + bytes.readUInt16LE(localAt + 28);
     const raw = bytes.subarray(dataAt, dataAt + compressedSize);
     if (raw.length !== compressedSize) throw new Error(`ZIP: ${name} is cut short`);
@@ -53,15 +55,25 @@ export function readZip(bytes: Buffer): ZipEntry[] {
 }
 
 /** The one data file of an archive as the portal publishes them (a ZIP holding one JSON or CSV file). */
-export function theDataFileIn(bytes: Buffer, archiveName: string): { bytes: Buffer; name: string; format: 'json' | 'csv' } {
+export function theDataFileIn(
+  bytes: Buffer,
+  archiveName: string,
+): { bytes: Buffer; name: string; format: 'json' | 'csv' } {
   const all = readZip(bytes);
   // An XLSX workbook is a ZIP too: the portal publishes each year in XLSX beside the JSON.
   if (all.some((e) => e.name === 'xl/workbook.xml')) {
-    throw new Error("this is an Excel workbook (XLSX), which is not read: take the year's JSON file, or save the sheet as CSV");
+    throw new Error(
+      "this is an Excel workbook (XLSX), which is not read: take the year's JSON file, or save the sheet as CSV",
+    );
   }
   const entries = all.filter((e) => /\.(json|jsonl|ndjson|csv)$/i.test(e.name));
-  if (entries.length !== 1) throw new Error(`${archiveName}: expected one JSON or CSV file in the archive, found ${entries.length}`);
-  return { bytes: entries[0].data, name: `${archiveName}:${entries[0].name}`, format: /\.csv$/i.test(entries[0].name) ? 'csv' : 'json' };
+  if (entries.length !== 1)
+    throw new Error(`${archiveName}: expected one JSON or CSV file in the archive, found ${entries.length}`);
+  return {
+    bytes: entries[0].data,
+    name: `${archiveName}:${entries[0].name}`,
+    format: /\.csv$/i.test(entries[0].name) ? 'csv' : 'json',
+  };
 }
 
 function findEndOfCentralDirectory(bytes: Buffer): number {

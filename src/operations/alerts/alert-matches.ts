@@ -30,13 +30,18 @@ export const alertMatches = defineOperation({
   scope: 'alerts:read',
   input: Type.Object(
     {
-      rule: Type.Optional(Type.Integer({ minimum: 1, description: 'Only matches of this rule (one of yours: alert_rules).' })),
+      rule: Type.Optional(
+        Type.Integer({ minimum: 1, description: 'Only matches of this rule (one of yours: alert_rules).' }),
+      ),
       municipality: Type.Optional(
-        Type.Array(Type.Integer({ minimum: 1, description: 'A municipality id (1–308), the `id` of municipalities_search.' }), {
-          minItems: 1,
-          maxItems: MAX_MUNICIPALITIES,
-          description: `In this municipality (its integer id). Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
-        }),
+        Type.Array(
+          Type.Integer({ minimum: 1, description: 'A municipality id (1–308), the `id` of municipalities_search.' }),
+          {
+            minItems: 1,
+            maxItems: MAX_MUNICIPALITIES,
+            description: `In this municipality (its integer id). Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
+          },
+        ),
       ),
       status: Type.Optional(MatchStatus),
       since: SinceInstant('matches recorded'),
@@ -60,7 +65,8 @@ export const alertMatches = defineOperation({
       {
         accountId: caller.account.id,
         ruleId: input.rule,
-        municipalityIds: input.municipality === undefined ? undefined : knownMunicipalities(reference, input.municipality),
+        municipalityIds:
+          input.municipality === undefined ? undefined : knownMunicipalities(reference, input.municipality),
         status: input.status,
         since: windowStart(now, caller.plan.alerts_history_days, input.since),
       },

@@ -21,7 +21,11 @@ export function toAlertRule(r: AlertRuleRecord): Static<typeof AlertRuleSummary>
 }
 
 /** `withJudge`: the caller's plan includes the judge; even then `judge` is absent until a verdict exists. */
-export function toAlertMatch(m: AlertMatchRecord, withJudge: boolean, synthetic: boolean): Static<typeof AlertMatchSummary> {
+export function toAlertMatch(
+  m: AlertMatchRecord,
+  withJudge: boolean,
+  synthetic: boolean,
+): Static<typeof AlertMatchSummary> {
   return {
     id: m.id,
     rule_id: m.rule_id,
@@ -74,6 +78,7 @@ export async function matchesSynthetic(
     ['procurement_announcement', await store.getAnnouncements(ids('procurement_announcement'))],
     ['procurement_amendment', await store.getAmendments(ids('procurement_amendment'))],
   ] as const;
-  for (const [type, rows] of records) for (const r of rows) if (isDemoProcurementSource(r.source)) synthetic.add(`${type}:${r.id}`);
+  for (const [type, rows] of records)
+    for (const r of rows) if (isDemoProcurementSource(r.source)) synthetic.add(`${type}:${r.id}`);
   return matches.map((m) => synthetic.has(m.item_key));
 }

@@ -26,11 +26,15 @@ const IMPORTED_RECORDS: Readonly<Record<string, readonly string[]>> = {
 const BulkFile = Type.Object(
   {
     format: StringEnum(FILE_FORMATS, {
-      description: '`csv` (RFC 4180) or `csv-excel` (`;`, decimal comma, byte-order mark: a spreadsheet set to Portuguese).',
+      description:
+        '`csv` (RFC 4180) or `csv-excel` (`;`, decimal comma, byte-order mark: a spreadsheet set to Portuguese).',
     }),
     media_type: Type.String(),
     url: Type.String({ description: 'Where to GET the file, with the same key (REST only; one request of quota).' }),
-    size_bytes: Type.Integer({ minimum: 0, description: 'The length of the file (uncompressed): its `Content-Length`.' }),
+    size_bytes: Type.Integer({
+      minimum: 0,
+      description: 'The length of the file (uncompressed): its `Content-Length`.',
+    }),
     etag: Type.String({ description: "A hash of the file's bytes: its `ETag`. Unchanged, the file is the same." }),
   },
   { title: 'BulkFile' },
@@ -40,19 +44,22 @@ const BulkDataset = Type.Object(
   {
     name: Type.String({ description: 'The dataset, as the download address names it (`contracts`, `observations`).' }),
     operation: Type.String({
-      description: 'The list operation whose every row the file holds, in the columns of its CSV form: page or filter it there.',
+      description:
+        'The list operation whose every row the file holds, in the columns of its CSV form: page or filter it there.',
     }),
     domain: StringEnum(DOMAIN_NAMES, { description: 'The data domain the plan needs for it.' }),
     columns: Type.Array(Type.String(), { description: 'The header row of the file.' }),
     rows: Type.Integer({ minimum: 0 }),
     synthetic: Type.Boolean({
-      description: 'true when some rows are generated demo data (synthetic, not real: each row says so in `synthetic`).',
+      description:
+        'true when some rows are generated demo data (synthetic, not real: each row says so in `synthetic`).',
     }),
     synthetic_rows: Type.Integer({ minimum: 0, description: 'How many rows are generated demo data.' }),
     last_modified: Nullable(
       Type.String({
         format: 'date-time',
-        description: 'When its newest record was imported; null where the service does not record it (all but procurement).',
+        description:
+          'When its newest record was imported; null where the service does not record it (all but procurement).',
       }),
     ),
     formats: Type.Array(BulkFile),
@@ -63,7 +70,8 @@ const BulkDataset = Type.Object(
 export const bulkDatasets = defineOperation({
   name: 'bulk_datasets',
   title: 'Datasets to download whole',
-  summary: 'The datasets the plan may download whole, each one CSV file with its address, size, rows and synthetic share.',
+  summary:
+    'The datasets the plan may download whole, each one CSV file with its address, size, rows and synthetic share.',
   description:
     "Lists every dataset of the plan's data domains that can be downloaded whole: contracts, entities, announcements, " +
     'amendments, signals, signal cases, indicators, municipalities and the observations of every indicator series. ' +
@@ -113,7 +121,10 @@ export const bulkDatasets = defineOperation({
       input.dataset === undefined
         ? datasets.forCaller(caller, reference.betaGates)
         : [datasets.resolve(input.dataset, caller, reference.betaGates, baseUrl)];
-    const [measures, imported] = await Promise.all([Promise.all(available.map((d) => datasets.measure(d, ctx))), lastImports(store)]);
+    const [measures, imported] = await Promise.all([
+      Promise.all(available.map((d) => datasets.measure(d, ctx))),
+      lastImports(store),
+    ]);
     return {
       items: available.map((dataset, i) => {
         const measure = measures[i];

@@ -18,7 +18,9 @@ export const indicatorsList = defineOperation({
   input: Type.Object(
     {
       category: Type.Optional(Category),
-      q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the names or key.' })),
+      q: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the names or key.' }),
+      ),
       ...Paging,
     },
     { additionalProperties: false },

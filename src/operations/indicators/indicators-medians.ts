@@ -17,8 +17,12 @@ const MedianPoint = Type.Object(
     reference_date: Type.String({ format: 'date', description: 'Last day of the reference period.' }),
     national_median: Nullable(Type.Number({ description: 'Median of the municipalities with a value at this date.' })),
     national_count: Type.Integer({ description: 'Municipalities with a value at this date.' }),
-    district_median: Type.Optional(Nullable(Type.Number({ description: "Median of the district's municipalities (with `district`)." }))),
-    district_count: Type.Optional(Type.Integer({ description: "The district's municipalities with a value (with `district`)." })),
+    district_median: Type.Optional(
+      Nullable(Type.Number({ description: "Median of the district's municipalities (with `district`)." })),
+    ),
+    district_count: Type.Optional(
+      Type.Integer({ description: "The district's municipalities with a value (with `district`)." }),
+    ),
     synthetic: Synthetic,
   },
   { title: 'MedianPoint' },
@@ -39,7 +43,9 @@ export const indicatorsMedians = defineOperation({
   input: Type.Object(
     {
       key: IndicatorKey,
-      district: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' })),
+      district: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' }),
+      ),
       from: FromDate('reference date'),
       to: ToDate('reference date'),
     },
@@ -64,7 +70,11 @@ export const indicatorsMedians = defineOperation({
     for (const [date, values] of byDate) {
       if ((from !== undefined && date < from) || (to !== undefined && date > to)) continue;
       const all = values.map((v) => v.value);
-      const point: Record<string, unknown> = { reference_date: date, national_median: median(all), national_count: all.length };
+      const point: Record<string, unknown> = {
+        reference_date: date,
+        national_median: median(all),
+        national_count: all.length,
+      };
       point.synthetic = isDemoIndicatorSource(indicator.source);
       if (district !== undefined) {
         const own = values.filter((v) => v.district === district).map((v) => v.value);

@@ -25,10 +25,13 @@ export const indicatorsSeries = defineOperation({
   input: Type.Object(
     {
       key: IndicatorKey,
-      municipality: Type.Union([MunicipalityRef, Type.Array(MunicipalityRef, { minItems: 1, maxItems: MAX_MUNICIPALITIES })], {
-        description: `The municipality (code, slug or name); repeat it, or give a list, for up to ${MAX_MUNICIPALITIES}.`,
-        examples: ['1106', ['porto', 'Vila Nova de Gaia']],
-      }),
+      municipality: Type.Union(
+        [MunicipalityRef, Type.Array(MunicipalityRef, { minItems: 1, maxItems: MAX_MUNICIPALITIES })],
+        {
+          description: `The municipality (code, slug or name); repeat it, or give a list, for up to ${MAX_MUNICIPALITIES}.`,
+          examples: ['1106', ['porto', 'Vila Nova de Gaia']],
+        },
+      ),
       from: FromDate('reference date'),
       to: ToDate('reference date'),
       ...Paging,
@@ -40,7 +43,10 @@ export const indicatorsSeries = defineOperation({
   cache: 'data',
   examples: [
     { title: 'Population of Lisboa', input: { key: 'population', municipality: '1106' } },
-    { title: 'Birth rate of Porto since 2018', input: { key: 'birth_rate', municipality: 'porto', from: '2018-01-01' } },
+    {
+      title: 'Birth rate of Porto since 2018',
+      input: { key: 'birth_rate', municipality: 'porto', from: '2018-01-01' },
+    },
     {
       title: 'Population of Porto and Vila Nova de Gaia since 2020',
       input: { key: 'population', municipality: ['porto', 'Vila Nova de Gaia'], from: '2020-01-01' },
@@ -49,13 +55,19 @@ export const indicatorsSeries = defineOperation({
   async handler(input, { reference, store, paging, caller, now }) {
     const indicator = findIndicator(reference, input.key);
     const refs = Array.isArray(input.municipality) ? input.municipality : [input.municipality];
-    const municipalities = [...new Map(refs.map((ref) => findMunicipality(reference, ref)).map((m) => [m.code, m])).values()].sort(
-      (a, b) => (a.code < b.code ? -1 : 1),
-    );
+    const municipalities = [
+      ...new Map(refs.map((ref) => findMunicipality(reference, ref)).map((m) => [m.code, m])).values(),
+    ].sort((a, b) => (a.code < b.code ? -1 : 1));
     const { from, to } = seriesRange(input, caller.plan, now);
     const after = seriesPosition(paging.after, municipalities);
     const synthetic = isDemoIndicatorSource(indicator.source);
-    const points: { municipality: string; reference_date: string; value: number | null; treatment: string; synthetic: boolean }[] = [];
+    const points: {
+      municipality: string;
+      reference_date: string;
+      value: number | null;
+      treatment: string;
+      synthetic: boolean;
+    }[] = [];
     for (const municipality of municipalities) {
       if (after !== undefined && municipality.code < after.code) continue;
       const rows = await store.series({
@@ -67,7 +79,12 @@ export const indicatorsSeries = defineOperation({
         limit: paging.limit + 1 - points.length,
       });
       for (const row of rows) {
-        points.push({ municipality: municipality.code, reference_date: row.reference_date, ...servedValue(row, caller.plan), synthetic });
+        points.push({
+          municipality: municipality.code,
+          reference_date: row.reference_date,
+          ...servedValue(row, caller.plan),
+          synthetic,
+        });
       }
       if (points.length > paging.limit) break;
     }
@@ -79,7 +96,10 @@ export const indicatorsSeries = defineOperation({
  * The [code, date] position a page ended at. A cursor of one municipality's series from before several could be
  * asked holds the date alone: it is that municipality's position (cursors are signed, so the shape is ours).
  */
-function seriesPosition(after: unknown, municipalities: readonly MunicipalityRecord[]): { code: string; date: string } | undefined {
+function seriesPosition(
+  after: unknown,
+  municipalities: readonly MunicipalityRecord[],
+): { code: string; date: string } | undefined {
   if (after === undefined) return undefined;
   if (typeof after === 'string') return { code: municipalities[0].code, date: after };
   const [code, date] = after as [string, string];

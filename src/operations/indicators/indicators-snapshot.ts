@@ -26,7 +26,10 @@ export const indicatorsSnapshot = defineOperation({
   input: Type.Object(
     {
       key: IndicatorKey,
-      date: Type.Optional({ ...DateString, description: 'As of this date (YYYY-MM-DD): the latest value on or before it.' }),
+      date: Type.Optional({
+        ...DateString,
+        description: 'As of this date (YYYY-MM-DD): the latest value on or before it.',
+      }),
       district: Type.Optional(
         Type.String({
           minLength: 1,

@@ -24,7 +24,17 @@ export const indicatorsStats = defineOperation({
     const { sortedValues: v, asOf } = await loadSnapshot(reference, store, indicator, caller.plan);
     const n = v.length;
     const synthetic = isDemoIndicatorSource(indicator.source);
-    if (n === 0) return { indicator: indicator.key, count: 0, min: null, max: null, mean: null, median: null, as_of: asOf, synthetic };
+    if (n === 0)
+      return {
+        indicator: indicator.key,
+        count: 0,
+        min: null,
+        max: null,
+        mean: null,
+        median: null,
+        as_of: asOf,
+        synthetic,
+      };
     const sum = v.reduce((a, b) => a + b, 0);
     const median = n % 2 === 1 ? v[(n - 1) / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     return {

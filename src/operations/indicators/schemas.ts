@@ -3,7 +3,8 @@ import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { DIRECTIONS, INDICATOR_CATEGORIES, TREATMENTS, UNITS, VALUE_DOMAINS } from '../../lib/vocabulary.js';
 
-const Enum = (values: readonly string[], description?: string) => StringEnum(values, description ? { description } : {});
+const Enum = (values: readonly string[], description?: string) =>
+  StringEnum(values, description ? { description } : {});
 
 export const Category = Enum(INDICATOR_CATEGORIES, 'Indicator category.');
 export const Treatment = Enum(
@@ -80,7 +81,9 @@ export const SnapshotRow = Type.Object(
     district: Type.String(),
     value: Type.Optional(Nullable(Type.Number())),
     reference_date: Type.Optional(
-      Nullable(Type.String({ format: 'date', description: 'Date of `value` (last day of its period); null without one.' })),
+      Nullable(
+        Type.String({ format: 'date', description: 'Date of `value` (last day of its period); null without one.' }),
+      ),
     ),
     percentile: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 100 }))),
     is_stale: Type.Optional(Type.Boolean({ default: false })),

@@ -39,34 +39,41 @@ export function loadSnapshot(
   plan: PlanRecord,
   date?: string,
 ): Promise<Snapshot> {
-  return reference.memo(`snapshot:${indicator.key}:${plan.raw_values ? 'raw' : 'normalized'}:${date ?? 'latest'}`, async () => {
-    const latest = new Map((await store.latestPerMunicipality(indicator.key, date)).map((r) => [r.municipality_id, r]));
-    let asOf: string | null = null;
-    for (const r of latest.values()) if (asOf === null || r.reference_date > asOf) asOf = r.reference_date;
+  return reference.memo(
+    `snapshot:${indicator.key}:${plan.raw_values ? 'raw' : 'normalized'}:${date ?? 'latest'}`,
+    async () => {
+      const latest = new Map(
+        (await store.latestPerMunicipality(indicator.key, date)).map((r) => [r.municipality_id, r]),
+      );
+      let asOf: string | null = null;
+      for (const r of latest.values()) if (asOf === null || r.reference_date > asOf) asOf = r.reference_date;
 
-    const served = new Map([...latest].map(([id, row]) => [id, { ...servedValue(row, plan), date: row.reference_date }]));
-    const sortedValues = [...served.values()]
-      .map((s) => s.value)
-      .filter((v): v is number => v !== null)
-      .sort((a, b) => a - b);
+      const served = new Map(
+        [...latest].map(([id, row]) => [id, { ...servedValue(row, plan), date: row.reference_date }]),
+      );
+      const sortedValues = [...served.values()]
+        .map((s) => s.value)
+        .filter((v): v is number => v !== null)
+        .sort((a, b) => a - b);
 
-    const rows = reference.municipalities.map((m): SnapshotEntry => {
-      const point = served.get(m.id);
-      const value = point?.value ?? null;
-      return {
-        municipality: m.code,
-        name: m.name,
-        district: m.district,
-        value,
-        reference_date: point?.date ?? null,
-        percentile: value === null ? null : percentileOf(sortedValues, value),
-        is_stale: point !== undefined && asOf !== null && point.date < asOf,
-        treatment: point?.treatment ?? emptyTreatment(indicator.treatment, plan),
-        synthetic: isDemoIndicatorSource(indicator.source),
-      };
-    });
-    return { rows, sortedValues, asOf };
-  });
+      const rows = reference.municipalities.map((m): SnapshotEntry => {
+        const point = served.get(m.id);
+        const value = point?.value ?? null;
+        return {
+          municipality: m.code,
+          name: m.name,
+          district: m.district,
+          value,
+          reference_date: point?.date ?? null,
+          percentile: value === null ? null : percentileOf(sortedValues, value),
+          is_stale: point !== undefined && asOf !== null && point.date < asOf,
+          treatment: point?.treatment ?? emptyTreatment(indicator.treatment, plan),
+          synthetic: isDemoIndicatorSource(indicator.source),
+        };
+      });
+      return { rows, sortedValues, asOf };
+    },
+  );
 }
 
 /** Share (0–100) of municipalities whose value is strictly lower; equal values share the same percentile. */

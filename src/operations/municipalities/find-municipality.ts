@@ -3,7 +3,9 @@ import { ApiError } from '../../lib/errors.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { closestMunicipalities, didYouMean } from '../shared/closest-municipalities.js';
 
-/** The municipality with this code, slug or name (case and accents ignored), or 404 `not-found` with the closest names. */
+/**
+ * The municipality with this code, slug or name (case and accents ignored), or 404 `not-found` with the closest names.
+ */
 export function findMunicipality(reference: ReferenceData, ref: string): MunicipalityRecord {
   const municipality = reference.municipality(ref);
   if (!municipality) {

@@ -17,8 +17,12 @@ export const municipalitiesSearch = defineOperation({
   scope: 'indicators:read',
   input: Type.Object(
     {
-      q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name, slug or code.' })),
-      district: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' })),
+      q: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name, slug or code.' }),
+      ),
+      district: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' }),
+      ),
       ...Paging,
     },
     { additionalProperties: false },

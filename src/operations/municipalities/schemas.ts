@@ -12,7 +12,9 @@ export const MunicipalitySummary = Type.Object(
     district: Type.String({ description: 'District, or autonomous region for the Azores and Madeira.' }),
     nuts_ii: Type.String({ description: 'NUTS II region (2024).' }),
     nuts_iii: Type.String({ description: 'NUTS III subregion (2024).' }),
-    id: Type.Integer({ description: 'Integer id (1–308): the `municipality_id` of signals, cases, rules and matches.' }),
+    id: Type.Integer({
+      description: 'Integer id (1–308): the `municipality_id` of signals, cases, rules and matches.',
+    }),
   },
   { title: 'MunicipalitySummary' },
 );
@@ -31,5 +33,13 @@ export const MunicipalityIndicatorValue = Type.Object(
 );
 
 export function toMunicipalitySummary(m: MunicipalityRecord) {
-  return { code: m.code, slug: m.slug, name: m.name, district: m.district, nuts_ii: m.nuts_ii, nuts_iii: m.nuts_iii, id: m.id };
+  return {
+    code: m.code,
+    slug: m.slug,
+    name: m.name,
+    district: m.district,
+    nuts_ii: m.nuts_ii,
+    nuts_iii: m.nuts_iii,
+    id: m.id,
+  };
 }

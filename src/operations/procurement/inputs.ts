@@ -24,7 +24,8 @@ export const CpvPrefix = Type.String({
 /** Real and demo data apart (docs/data.md, "Real and synthetic data"): `base` is the portal's, `demo` generated. */
 export const SourceFilter = Type.Optional(
   StringEnum(PROCUREMENT_SOURCES, {
-    description: 'Only records of this source: `base` (real, the national procurement portal) or `demo` (synthetic). `sources` lists them.',
+    description:
+      'Only records of this source: `base` (real, the national procurement portal) or `demo` (synthetic). `sources` lists them.',
   }),
 );
 
@@ -45,6 +46,10 @@ export function datePosition(after: unknown): DatePosition | undefined {
 }
 
 /** The id of one municipality filter (code, slug or name); unknown is 422. */
-export function findMunicipalityFilter(reference: ReferenceData, ref: string | undefined, field: string): number | undefined {
+export function findMunicipalityFilter(
+  reference: ReferenceData,
+  ref: string | undefined,
+  field: string,
+): number | undefined {
   return ref === undefined ? undefined : municipalityIds(reference, [ref], field)?.[0];
 }

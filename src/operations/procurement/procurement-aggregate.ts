@@ -15,7 +15,8 @@ export const MAX_GROUPS = 10_000;
 export const procurementAggregate = defineOperation({
   name: 'procurement_aggregate',
   title: 'Public contracts: counts and totals by group',
-  summary: 'Number of contracts and euros per year, month, CPV division, procedure type, buyer, supplier or municipality.',
+  summary:
+    'Number of contracts and euros per year, month, CPV division, procedure type, buyer, supplier or municipality.',
   description:
     'Counts contracts and sums their price (euros without VAT; a contract without a price counts with 0) per group. ' +
     '`group_by` (repeatable, 1 to 3 of: ' +
@@ -53,9 +54,15 @@ export const procurementAggregate = defineOperation({
   // The CSV form has one row per group (docs/api.md, CSV); the totals are in the JSON answer.
   csvRows: 'groups',
   examples: [
-    { title: 'Contracts executed in Lisboa per year since 2024', input: { executed_in: ['1106'], from: '2024-01-01', group_by: ['year'] } },
+    {
+      title: 'Contracts executed in Lisboa per year since 2024',
+      input: { executed_in: ['1106'], from: '2024-01-01', group_by: ['year'] },
+    },
     { title: 'Porto by CPV division', input: { executed_in: ['porto'], group_by: ['cpv_division'] } },
-    { title: 'National totals per month of 2024', input: { from: '2024-01-01', to: '2024-12-31', group_by: ['month'] } },
+    {
+      title: 'National totals per month of 2024',
+      input: { from: '2024-01-01', to: '2024-12-31', group_by: ['month'] },
+    },
   ],
   async handler(input, { reference, store }) {
     checkRange(input.from, input.to, 'from', 'to');

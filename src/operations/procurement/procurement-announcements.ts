@@ -26,12 +26,19 @@ export const procurementAnnouncements = defineOperation({
   input: Type.Object(
     {
       district: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 100, description: 'District or autonomous region name (accents optional).' }),
+        Type.String({
+          minLength: 1,
+          maxLength: 100,
+          description: 'District or autonomous region name (accents optional).',
+        }),
       ),
       municipality: Type.Optional(MunicipalityRefs('Placed in this municipality (code, slug or name).')),
       cpv: Type.Optional(CpvPrefix),
       open_only: Type.Optional(
-        Type.Boolean({ default: false, description: 'Only announcements still open (deadline today or later), soonest closing first.' }),
+        Type.Boolean({
+          default: false,
+          description: 'Only announcements still open (deadline today or later), soonest closing first.',
+        }),
       ),
       closing_after: FromDate('proposal deadline'),
       closing_before: ToDate('proposal deadline'),

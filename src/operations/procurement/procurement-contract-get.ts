@@ -14,7 +14,10 @@ export const procurementContractGet = defineOperation({
     'municipalities, legal basis, and its amendments oldest first (with the price before and after each).',
   domain: 'procurement',
   scope: 'procurement:read',
-  input: Type.Object({ id: Type.Integer({ minimum: 1, description: 'Contract id.', examples: [1] }) }, { additionalProperties: false }),
+  input: Type.Object(
+    { id: Type.Integer({ minimum: 1, description: 'Contract id.', examples: [1] }) },
+    { additionalProperties: false },
+  ),
   output: ContractDetail,
   rest: { path: '/v1/procurement/contracts/:id' },
   cache: 'data',
@@ -22,7 +25,9 @@ export const procurementContractGet = defineOperation({
   async handler(input, { store }) {
     const contract = await store.getContract(input.id);
     if (!contract) {
-      throw new ApiError('not-found', { detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.` });
+      throw new ApiError('not-found', {
+        detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
+      });
     }
     return toContractDetail(contract);
   },

@@ -21,7 +21,10 @@ export const procurementContracts = defineOperation({
   cache: 'data',
   examples: [
     { title: 'Contracts executed in Lisboa', input: { municipality: ['1106'] } },
-    { title: 'Construction work in Porto since 2024', input: { municipality: ['porto'], cpv: '45', from: '2024-01-01' } },
+    {
+      title: 'Construction work in Porto since 2024',
+      input: { municipality: ['porto'], cpv: '45', from: '2024-01-01' },
+    },
     { title: 'Open tenders above 1 million euros', input: { method: 'open', min_amount: 1000000 } },
     { title: 'Contracts by words', input: { q: 'limpeza escolas' } },
   ],

@@ -21,9 +21,14 @@ export const procurementEntities = defineOperation({
   scope: 'procurement:read',
   input: Type.Object(
     {
-      q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name or tax number.' })),
+      q: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name or tax number.' }),
+      ),
       kind: Type.Optional(EntityKind),
-      municipality: Type.Optional({ ...MunicipalityRef, description: 'The municipality (code, slug or name) whose entity to list.' }),
+      municipality: Type.Optional({
+        ...MunicipalityRef,
+        description: 'The municipality (code, slug or name) whose entity to list.',
+      }),
       source: SourceFilter,
       ...Paging,
     },

@@ -16,7 +16,10 @@ export const procurementLookupEntities = defineOperation({
     'The answer is a JSON array (wrapped as {"items": [...]} on A2A and MCP).',
   domain: 'procurement',
   scope: 'procurement:read',
-  input: Type.Object({ q: LookupText('An entity name or tax number, as typed.'), limit: LookupLimit }, { additionalProperties: false }),
+  input: Type.Object(
+    { q: LookupText('An entity name or tax number, as typed.'), limit: LookupLimit },
+    { additionalProperties: false },
+  ),
   output: Type.Array(EntityLookupEntry),
   rest: { path: '/v1/procurement/lookup/entities' },
   cache: 'data',

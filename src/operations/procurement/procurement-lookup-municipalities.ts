@@ -34,7 +34,17 @@ export const procurementLookupMunicipalities = defineOperation({
       .flatMap((m) => {
         const match = bestMatch(input.q, [m.name, m.slug, m.code]);
         if (!match) return [];
-        return [{ municipality: m.code, slug: m.slug, name: m.name, district_name: m.district, nif: m.nif, id: m.id, ...match }];
+        return [
+          {
+            municipality: m.code,
+            slug: m.slug,
+            name: m.name,
+            district_name: m.district,
+            nif: m.nif,
+            id: m.id,
+            ...match,
+          },
+        ];
       })
       .sort(byRelevance((e) => e.municipality))
       .slice(0, input.limit ?? LOOKUP_DEFAULT);

@@ -122,6 +122,9 @@ export function dayOf(now: Date): string {
  * Which of these entities have a demo contract (as buyer or supplier): their counts and totals then hold demo
  * data too. One read for a whole page.
  */
-export function demoEntities(store: Pick<Store, 'entitiesWithContractsFrom'>, nifs: readonly string[]): Promise<Set<string>> {
+export function demoEntities(
+  store: Pick<Store, 'entitiesWithContractsFrom'>,
+  nifs: readonly string[],
+): Promise<Set<string>> {
   return store.entitiesWithContractsFrom(nifs, DEMO_PROCUREMENT_SOURCE);
 }

@@ -10,10 +10,13 @@ import { ENTITY_KINDS, OCDS_METHODS } from '../../lib/vocabulary.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 
 const Euros = (description?: string) => Nullable(Type.Number(description ? { description } : {}));
-const Day = (description?: string) => Nullable(Type.String({ format: 'date', ...(description ? { description } : {}) }));
+const Day = (description?: string) =>
+  Nullable(Type.String({ format: 'date', ...(description ? { description } : {}) }));
 const Text = (description?: string) => Nullable(Type.String(description ? { description } : {}));
 
-export const OcdsMethod = StringEnum(OCDS_METHODS, { description: 'The OCDS procurement method of the procedure type.' });
+export const OcdsMethod = StringEnum(OCDS_METHODS, {
+  description: 'The OCDS procurement method of the procedure type.',
+});
 export const EntityKind = StringEnum(ENTITY_KINDS, {
   description: 'municipality, public_body (other public bodies), company (any other legal person) or person.',
 });
@@ -36,7 +39,9 @@ export const Cpv = Type.Object(
 );
 
 const provenance = {
-  source: Type.String({ description: 'Where the record comes from: `base` (the national procurement portal), `demo`, …' }),
+  source: Type.String({
+    description: 'Where the record comes from: `base` (the national procurement portal), `demo`, …',
+  }),
   source_id: Type.String({ description: "The record's id at its source (the portal's contract id or notice number)." }),
   synthetic: Synthetic,
 };
@@ -56,7 +61,9 @@ const contractSummaryFields = {
   base_price_eur: Euros('Base price of the procedure.'),
   published_on: Day('Publication date on the portal.'),
   signed_on: Day(),
-  municipalities: Type.Array(Type.String(), { description: 'Codes of the municipalities the contract is executed in.' }),
+  municipalities: Type.Array(Type.String(), {
+    description: 'Codes of the municipalities the contract is executed in.',
+  }),
   link: Text(),
 };
 
@@ -114,7 +121,8 @@ const entityFields = {
   total_as_buyer_eur: Type.Number(),
   total_as_supplier_eur: Type.Number(),
   synthetic: Type.Boolean({
-    description: 'true when any of its contracts (and so its counts and totals) are generated demo data; false when all are real.',
+    description:
+      'true when any of its contracts (and so its counts and totals) are generated demo data; false when all are real.',
   }),
 };
 
@@ -194,16 +202,22 @@ export const AggregateAnswer = Type.Object(
         total_eur: Type.Number(),
       }),
     ),
-    totals: Type.Object({ count: Type.Integer(), total_eur: Type.Number() }, { description: 'Every matching contract once.' }),
+    totals: Type.Object(
+      { count: Type.Integer(), total_eur: Type.Number() },
+      { description: 'Every matching contract once.' },
+    ),
     synthetic: Type.Boolean({
-      description: 'true when generated demo contracts are among those counted (pass `source=base` for real data only).',
+      description:
+        'true when generated demo contracts are among those counted (pass `source=base` for real data only).',
     }),
   },
   { title: 'ProcurementAggregate' },
 );
 
 const matchFields = {
-  match: StringEnum(MATCH_KINDS, { description: 'How the text matched: exact, prefix, contains (every word), fuzzy (typos).' }),
+  match: StringEnum(MATCH_KINDS, {
+    description: 'How the text matched: exact, prefix, contains (every word), fuzzy (typos).',
+  }),
   score: Type.Number({ minimum: 0, maximum: 1, description: '1 for an exact match; entries come best first.' }),
 };
 

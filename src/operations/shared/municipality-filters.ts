@@ -22,7 +22,11 @@ export const MunicipalityRefs = (description: string) =>
  * The ids of these municipality codes, slugs or names; an unknown one is 422 `validation-error` naming it, with the
  * closest names to the first unknown one as `suggestions`.
  */
-export function municipalityIds(reference: ReferenceData, refs: readonly string[] | undefined, field: string): number[] | undefined {
+export function municipalityIds(
+  reference: ReferenceData,
+  refs: readonly string[] | undefined,
+  field: string,
+): number[] | undefined {
   if (refs === undefined) return undefined;
   const unknown = refs.filter((ref) => reference.municipality(ref) === undefined);
   if (unknown.length > 0) {

@@ -1,10 +1,22 @@
 /** Store records → the resources of schemas.ts, field for field (the one place their shapes meet). */
 import type { Static } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
-import { type IndicatorIsSynthetic, isDemoIndicatorSource, isSyntheticCaseKey, isSyntheticSignalKey } from '../../lib/provenance.js';
+import {
+  type IndicatorIsSynthetic,
+  isDemoIndicatorSource,
+  isSyntheticCaseKey,
+  isSyntheticSignalKey,
+} from '../../lib/provenance.js';
 import type { SignalFamily, SignalType } from '../../signals/catalogue.js';
 import type { CaseDetailRecord, CaseRecord, SignalRecord } from '../../store/signal-records.js';
-import type { SignalCaseDetail, SignalCaseSummary, SignalDetail, SignalFamilyInfo, SignalSummary, SignalTypeInfo } from './schemas.js';
+import type {
+  SignalCaseDetail,
+  SignalCaseSummary,
+  SignalDetail,
+  SignalFamilyInfo,
+  SignalSummary,
+  SignalTypeInfo,
+} from './schemas.js';
 
 /** Whether an indicator's data is demo data, from the catalogue held in memory (src/lib/provenance.ts). */
 export function indicatorSynthetic(reference: ReferenceData): IndicatorIsSynthetic {
@@ -54,7 +66,13 @@ export function toSignalDetail(s: SignalRecord, synthetic: IndicatorIsSynthetic)
 }
 
 export function toFamilyInfo(f: SignalFamily): Static<typeof SignalFamilyInfo> {
-  return { key: f.key, label_pt: f.label_pt, label_en: f.label_en, description_pt: f.description_pt, description_en: f.description_en };
+  return {
+    key: f.key,
+    label_pt: f.label_pt,
+    label_en: f.label_en,
+    description_pt: f.description_pt,
+    description_en: f.description_en,
+  };
 }
 
 export function toTypeInfo(t: SignalType): Static<typeof SignalTypeInfo> {

@@ -21,14 +21,17 @@ const Text = (description?: string) => Nullable(Type.String(description ? { desc
 const Day = (description: string) => Nullable(Type.String({ format: 'date', description }));
 const Instant = (description: string) => Nullable(Type.String({ format: 'date-time', description }));
 
-export const SignalFamilyKey = StringEnum(SIGNAL_FAMILY_KEYS, { description: 'A signal family (signal_families lists them).' });
+export const SignalFamilyKey = StringEnum(SIGNAL_FAMILY_KEYS, {
+  description: 'A signal family (signal_families lists them).',
+});
 export const SignalTypeKey = StringEnum(SIGNAL_TYPE_KEYS, { description: 'A signal type (signal_types lists them).' });
 
 export const ValueTier = StringEnum(VALUE_TIERS, {
   description: 'From amount_eur: small (< 75 000 €), medium (< 750 000 €), large (< 5 000 000 €), very_large.',
 });
 const Stage = StringEnum(STAGES, {
-  description: 'Where the procedure behind it stands: announced, open, closed, awarded, contracted, amended, completed, cancelled.',
+  description:
+    'Where the procedure behind it stands: announced, open, closed, awarded, contracted, amended, completed, cancelled.',
 });
 const Confidence = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
@@ -36,13 +39,16 @@ const signalSummaryFields = {
   id: Type.Integer({ description: 'Use with signals_get.' }),
   type: SignalTypeKey,
   family: SignalFamilyKey,
-  municipality_id: Nullable(Type.Integer({ description: 'The municipality (its integer id, 1–308); null when national.' })),
+  municipality_id: Nullable(
+    Type.Integer({ description: 'The municipality (its integer id, 1–308); null when national.' }),
+  ),
   title_pt: Text(),
   title_en: Text(),
   summary_pt: Text(),
   stage: Nullable(Stage),
   status: StringEnum(SIGNAL_STATUSES, {
-    description: 'active: current; expired: its deadline or relevance passed; withdrawn: its source no longer supports it.',
+    description:
+      'active: current; expired: its deadline or relevance passed; withdrawn: its source no longer supports it.',
   }),
   value_tier: Nullable(ValueTier),
   confidence: Confidence('How sure the detection is, 0–1.'),
@@ -52,7 +58,8 @@ const signalSummaryFields = {
   location_text: Text('Where, as text.'),
   actionability: Nullable(
     StringEnum(ACTIONABILITIES, {
-      description: 'act_now: a deadline 14 days away or less; prepare: 60 days or less; monitor; informational: nothing to act on.',
+      description:
+        'act_now: a deadline 14 days away or less; prepare: 60 days or less; monitor; informational: nothing to act on.',
     }),
   ),
   first_seen_at: Instant('When a detection first wrote it.'),
@@ -147,7 +154,8 @@ export const SignalCaseLinkItem = Type.Object(
   {
     signal_id: Type.Integer({ description: 'Use with signals_get.' }),
     relationship: StringEnum(CASE_RELATIONSHIPS, {
-      description: 'origin: the signal that opened the case; update: a later stage of it; related: about the same thing.',
+      description:
+        'origin: the signal that opened the case; update: a later stage of it; related: about the same thing.',
     }),
     title_pt: Text(),
     confidence: Confidence('0–1.'),

@@ -15,14 +15,18 @@ export const signalCasesGet = defineOperation({
     '`linked_signals` (signal id, relationship, title, confidence: read each with signals_get).',
   domain: 'signals',
   scope: 'signals:read',
-  input: Type.Object({ case_id: Type.Integer({ minimum: 1, description: 'Case id.', examples: [1] }) }, { additionalProperties: false }),
+  input: Type.Object(
+    { case_id: Type.Integer({ minimum: 1, description: 'Case id.', examples: [1] }) },
+    { additionalProperties: false },
+  ),
   output: SignalCaseDetail,
   rest: { path: '/v1/signal-cases/:case_id' },
   cache: 'data',
   examples: [{ title: 'Case 1', input: { case_id: 1 } }],
   async handler(input, { reference, store }) {
     const found = await store.getCase(input.case_id);
-    if (!found) throw new ApiError('not-found', { detail: `No case with id ${input.case_id}. GET /v1/signal-cases lists them.` });
+    if (!found)
+      throw new ApiError('not-found', { detail: `No case with id ${input.case_id}. GET /v1/signal-cases lists them.` });
     return toCaseDetail(found, indicatorSynthetic(reference));
   },
 });

@@ -9,7 +9,8 @@ import { SignalCaseSummary, SignalFamilyKey } from './schemas.js';
 export const signalCasesList = defineOperation({
   name: 'signal_cases_list',
   title: 'Search signal cases',
-  summary: 'Cases — signals about the same thing (one procedure from notice to contract, one indicator episode) — newest first.',
+  summary:
+    'Cases — signals about the same thing (one procedure from notice to contract, one indicator episode) — newest first.',
   description:
     'Lists signal cases: the signals about one thing grouped together (a procurement procedure from its notice to ' +
     'its award, contract and amendments; an indicator episode), with the current stage, status, amount and how ' +
@@ -22,7 +23,9 @@ export const signalCasesList = defineOperation({
     {
       family: Type.Optional(SignalFamilyKey),
       municipality: Type.Optional(MunicipalityRefs('In this municipality (code, slug or name).')),
-      include_episodic: Type.Optional(Type.Boolean({ default: false, description: 'Also cases of a single signal (default false).' })),
+      include_episodic: Type.Optional(
+        Type.Boolean({ default: false, description: 'Also cases of a single signal (default false).' }),
+      ),
       ...Paging,
     },
     { additionalProperties: false },

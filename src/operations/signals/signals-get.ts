@@ -24,7 +24,8 @@ export const signalsGet = defineOperation({
   examples: [{ title: 'Signal 1', input: { signal_id: 1 } }],
   async handler(input, { reference, store }) {
     const signal = await store.getSignal(input.signal_id);
-    if (!signal) throw new ApiError('not-found', { detail: `No signal with id ${input.signal_id}. GET /v1/signals lists them.` });
+    if (!signal)
+      throw new ApiError('not-found', { detail: `No signal with id ${input.signal_id}. GET /v1/signals lists them.` });
     return toSignalDetail(signal, indicatorSynthetic(reference));
   },
 });

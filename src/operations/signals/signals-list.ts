@@ -9,7 +9,8 @@ import { SignalFamilyKey, SignalSummary, SignalTypeKey, ValueTier } from './sche
 export const signalsList = defineOperation({
   name: 'signals_list',
   title: 'Search municipal signals',
-  summary: 'Detected signals (open tenders, awards, amendments, indicator jumps…), newest first, by type, place, confidence and value.',
+  summary:
+    'Detected signals (open tenders, awards, amendments, indicator jumps…), newest first, by type, place, confidence and value.',
   description:
     'Lists signals: items we detected in procurement and indicator data (or received from outside detectors), each ' +
     'with a family, a type, a municipality, titles, a stage, a value tier, a confidence and what to do about it. ' +
@@ -26,7 +27,12 @@ export const signalsList = defineOperation({
       family: Type.Optional(SignalFamilyKey),
       municipality: Type.Optional(MunicipalityRefs('In this municipality (code, slug or name).')),
       min_confidence: Type.Optional(
-        Type.Number({ minimum: 0, maximum: 1, default: 0, description: 'Lowest confidence included, 0.0 to 1.0 (default 0).' }),
+        Type.Number({
+          minimum: 0,
+          maximum: 1,
+          default: 0,
+          description: 'Lowest confidence included, 0.0 to 1.0 (default 0).',
+        }),
       ),
       value_tier: Type.Optional(ValueTier),
       since: SinceInstant('signals seen'),
@@ -40,7 +46,10 @@ export const signalsList = defineOperation({
   examples: [
     { title: 'Latest signals', input: { limit: 20 } },
     { title: 'Open tenders in Lisboa and Porto', input: { type: 'tender_open', municipality: ['1106', 'porto'] } },
-    { title: 'Confident procurement signals of large value', input: { family: 'procurement', min_confidence: 0.8, value_tier: 'large' } },
+    {
+      title: 'Confident procurement signals of large value',
+      input: { family: 'procurement', min_confidence: 0.8, value_tier: 'large' },
+    },
   ],
   async handler(input, { reference, store, paging }) {
     const rows = await store.listSignals(

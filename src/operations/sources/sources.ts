@@ -70,11 +70,14 @@ const SourceEntry = Type.Object(
       },
       { description: 'How many records of each kind the service holds from it.' },
     ),
-    indicators: Type.Array(Type.String(), { description: 'The indicator keys whose series come from it (indicator sources).' }),
+    indicators: Type.Array(Type.String(), {
+      description: 'The indicator keys whose series come from it (indicator sources).',
+    }),
     last_imported_at: Nullable(
       Type.String({
         format: 'date-time',
-        description: 'When its newest record was imported; null where the service does not record it (indicator series, reference data).',
+        description:
+          'When its newest record was imported; null where the service does not record it (indicator series, reference data).',
       }),
     ),
   },
@@ -84,7 +87,8 @@ const SourceEntry = Type.Object(
 export const sources = defineOperation({
   name: 'sources',
   title: 'Where the data comes from',
-  summary: 'Each data source with its licence, attribution, record counts and last import; says which data is synthetic. Free of quota.',
+  summary:
+    'Each data source with its licence, attribution, record counts and last import; says which data is synthetic. Free of quota.',
   description:
     'Lists every source of the data served: procurement sources (`base`, the national procurement portal; `demo`, ' +
     'generated), the source of each indicator series (INE, or the synthetic demo series), and the reference data ' +
@@ -103,9 +107,13 @@ export const sources = defineOperation({
     const items = [];
     const procurement = new Map<string, { records: Record<string, number>; last: string | null }>();
     for (const row of await store.procurementSources()) {
-      const entry = procurement.get(row.source) ?? { records: { contracts: 0, announcements: 0, amendments: 0 }, last: null };
+      const entry = procurement.get(row.source) ?? {
+        records: { contracts: 0, announcements: 0, amendments: 0 },
+        last: null,
+      };
       entry.records[row.records] = row.count;
-      if (row.last_imported_at !== null && (entry.last === null || row.last_imported_at > entry.last)) entry.last = row.last_imported_at;
+      if (row.last_imported_at !== null && (entry.last === null || row.last_imported_at > entry.last))
+        entry.last = row.last_imported_at;
       procurement.set(row.source, entry);
     }
     for (const [source, entry] of [...procurement].sort(([a], [b]) => a.localeCompare(b))) {

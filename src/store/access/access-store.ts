@@ -12,7 +12,9 @@ import type { AccessStore, UsageStore } from '../store.js';
 
 const SAVE_PLAN = `${insertInto('plans', PLAN.columns)} ON CONFLICT (code) DO UPDATE SET ${setExcluded(PLAN.except('code'))}`;
 
-/** One statement for what authentication needs: the key, its account and the account's plan (names clashing renamed). */
+/**
+ * One statement for what authentication needs: the key, its account and the account's plan (names clashing renamed).
+ */
 const GRANT_SELECT = `SELECT ${qualified('k', API_KEY.columns)},
     a.name AS account_name, a.plan_code, a.beta, a.created_at AS account_created_at,
     p.name AS plan_name, ${qualified('p', PLAN.except('code', 'name'))}
@@ -50,7 +52,12 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
   }
 
   async createApiKey(input: NewApiKey): Promise<ApiKeyRecord> {
-    return API_KEY.insert(this.#ports.primary, 'api_keys', { ...input, created_at: input.now }, API_KEY.except('id', 'revoked_at'));
+    return API_KEY.insert(
+      this.#ports.primary,
+      'api_keys',
+      { ...input, created_at: input.now },
+      API_KEY.except('id', 'revoked_at'),
+    );
   }
 
   async listApiKeys(accountId: number): Promise<ApiKeyRecord[]> {
@@ -58,9 +65,14 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
   }
 
   /** Revokes the key and moves the access version in one transaction (`moveAccess`); false when nothing changed. */
-  async revokeApiKey(id: number, now: string, moveAccess: (tx: SqlPort) => Promise<number>): Promise<number | undefined> {
+  async revokeApiKey(
+    id: number,
+    now: string,
+    moveAccess: (tx: SqlPort) => Promise<number>,
+  ): Promise<number | undefined> {
     return this.#ports.primary.transaction(async (tx) => {
-      const revoked = (await tx.run('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) === 1;
+      const revoked =
+        (await tx.run('UPDATE api_keys SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) === 1;
       return revoked ? moveAccess(tx) : undefined;
     });
   }
@@ -81,7 +93,9 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
   }
 
   async listBetaGates(): Promise<string[]> {
-    return (await this.#ports.replica.query('SELECT target FROM beta_gates ORDER BY target')).map((r) => String(r.target));
+    return (await this.#ports.replica.query('SELECT target FROM beta_gates ORDER BY target')).map((r) =>
+      String(r.target),
+    );
   }
 
   async setBetaGate(target: string, on: boolean): Promise<void> {
@@ -95,7 +109,10 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
   }
 
   async getUsage(accountId: number, period: string): Promise<number> {
-    const [row] = await this.#ports.primary.query('SELECT count FROM usage WHERE account_id = $1 AND period = $2', [accountId, period]);
+    const [row] = await this.#ports.primary.query('SELECT count FROM usage WHERE account_id = $1 AND period = $2', [
+      accountId,
+      period,
+    ]);
     return Number(row?.count ?? 0);
   }
 

@@ -41,18 +41,24 @@ export class SqlAgentHostStore {
     return DEPLOYMENT.insertNew(this.#port, 'agent_deployments', record, DEPLOYMENT.except('id'), 'slug');
   }
 
-  /** Replaces a deployment's spec and bumps its revision (even when the spec is the same); undefined when there is no such slug. */
+  /**
+   * Replaces a deployment's spec and bumps its revision (even when the spec is the same); undefined when there is no
+   * such slug.
+   */
   async updateDeployment(slug: string, spec: string, now: string): Promise<DeploymentRecord | undefined> {
-    await this.#port.query('UPDATE agent_deployments SET spec = $1, revision = revision + 1, updated_at = $2 WHERE slug = $3', [
-      spec,
-      now,
-      slug,
-    ]);
+    await this.#port.query(
+      'UPDATE agent_deployments SET spec = $1, revision = revision + 1, updated_at = $2 WHERE slug = $3',
+      [spec, now, slug],
+    );
     return this.getDeployment(slug);
   }
 
   /** Sets the status, bumping the revision only when it changed; undefined when there is no such slug. */
-  async setDeploymentStatus(slug: string, status: DeploymentStatus, now: string): Promise<DeploymentRecord | undefined> {
+  async setDeploymentStatus(
+    slug: string,
+    status: DeploymentStatus,
+    now: string,
+  ): Promise<DeploymentRecord | undefined> {
     await this.#port.query(
       'UPDATE agent_deployments SET status = $1, revision = revision + 1, updated_at = $2 WHERE slug = $3 AND status <> $1',
       [status, now, slug],
@@ -86,12 +92,19 @@ export class SqlAgentHostStore {
 
   /** A deployment's credentials by id. */
   async listAgentCredentials(deploymentId: number): Promise<AgentCredentialRecord[]> {
-    return AGENT_CREDENTIAL.all(this.#port, 'SELECT * FROM agent_credentials WHERE deployment_id = $1 ORDER BY id', [deploymentId]);
+    return AGENT_CREDENTIAL.all(this.#port, 'SELECT * FROM agent_credentials WHERE deployment_id = $1 ORDER BY id', [
+      deploymentId,
+    ]);
   }
 
   /** False when there is no such credential or it was revoked already. */
   async revokeAgentCredential(id: number, now: string): Promise<boolean> {
-    return (await this.#port.run('UPDATE agent_credentials SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) === 1;
+    return (
+      (await this.#port.run('UPDATE agent_credentials SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [
+        now,
+        id,
+      ])) === 1
+    );
   }
 
   // ── tasks ─────────────────────────────────────────────────────────────────
@@ -107,7 +120,10 @@ export class SqlAgentHostStore {
   }
 
   /** A credential's tasks by status timestamp descending, then id descending. */
-  async listAgentTasks(filter: AgentTaskFilter, page: { after?: AgentTaskPosition; limit: number }): Promise<AgentTaskRecord[]> {
+  async listAgentTasks(
+    filter: AgentTaskFilter,
+    page: { after?: AgentTaskPosition; limit: number },
+  ): Promise<AgentTaskRecord[]> {
     const after = page.after;
     return AGENT_TASK.all(
       this.#port,
@@ -119,7 +135,10 @@ export class SqlAgentHostStore {
   }
 
   async countAgentTasks(filter: AgentTaskFilter): Promise<number> {
-    const [row] = await this.#port.query(`SELECT count(*) AS n FROM agent_tasks WHERE ${TASK_FILTER}`, filterValues(filter));
+    const [row] = await this.#port.query(
+      `SELECT count(*) AS n FROM agent_tasks WHERE ${TASK_FILTER}`,
+      filterValues(filter),
+    );
     return Number(row.n);
   }
 
@@ -128,7 +147,12 @@ export class SqlAgentHostStore {
    * whose lease ended before `now`, can be claimed; it becomes WORKING. Undefined when the claim failed (another
    * process holds it, or it is final).
    */
-  async claimAgentTask(id: string, worker: string, leaseUntil: string, now: string): Promise<AgentTaskRecord | undefined> {
+  async claimAgentTask(
+    id: string,
+    worker: string,
+    leaseUntil: string,
+    now: string,
+  ): Promise<AgentTaskRecord | undefined> {
     return AGENT_TASK.first(
       this.#port,
       `UPDATE agent_tasks SET state = 'WORKING', worker = $2, lease_until = $3, attempts = attempts + 1,
@@ -177,7 +201,10 @@ export class SqlAgentHostStore {
 
   /** Lets go of the claims of `worker` (a process shutting down), so that another process resumes them at once. */
   async releaseAgentTasks(worker: string): Promise<number> {
-    return this.#port.run("UPDATE agent_tasks SET worker = NULL, lease_until = NULL WHERE worker = $1 AND state = 'WORKING'", [worker]);
+    return this.#port.run(
+      "UPDATE agent_tasks SET worker = NULL, lease_until = NULL WHERE worker = $1 AND state = 'WORKING'",
+      [worker],
+    );
   }
 
   /** Ids of tasks a process may claim now: SUBMITTED, or WORKING with a lease ended before `now`; oldest first. */
@@ -196,7 +223,10 @@ export class SqlAgentHostStore {
 
   /** Stores a quote; fails when its id is taken. */
   async createAgentQuote(quote: AgentQuoteRecord): Promise<void> {
-    await this.#port.run(insertInto('agent_quotes', AGENT_QUOTE.columns), AGENT_QUOTE.values(quote, AGENT_QUOTE.columns));
+    await this.#port.run(
+      insertInto('agent_quotes', AGENT_QUOTE.columns),
+      AGENT_QUOTE.values(quote, AGENT_QUOTE.columns),
+    );
   }
 
   async getAgentQuote(id: string): Promise<AgentQuoteRecord | undefined> {

@@ -60,7 +60,13 @@ export class ConsoleSqlStore {
   /** A new user; undefined when the email is taken (in any account). */
   async createUser(input: NewUser): Promise<UserRecord | undefined> {
     const user = { ...input, email: input.email.toLowerCase(), created_at: input.now };
-    return USER.insertNew(this.#port, 'console_users', user, ['account_id', 'email', 'display_name', 'role', 'created_at'], 'email');
+    return USER.insertNew(
+      this.#port,
+      'console_users',
+      user,
+      ['account_id', 'email', 'display_name', 'role', 'created_at'],
+      'email',
+    );
   }
 
   async getUser(id: number): Promise<UserRecord | undefined> {
@@ -92,7 +98,12 @@ export class ConsoleSqlStore {
 
   /** Marks a user disabled; false when there is no such user or it was disabled already. */
   async disableUser(id: number, now: string): Promise<boolean> {
-    return (await this.#port.run('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL', [now, id])) > 0;
+    return (
+      (await this.#port.run('UPDATE console_users SET disabled_at = $1 WHERE id = $2 AND disabled_at IS NULL', [
+        now,
+        id,
+      ])) > 0
+    );
   }
 
   async createOneTimeLink(link: NewOneTimeLink): Promise<void> {
@@ -109,7 +120,10 @@ export class ConsoleSqlStore {
    * Uses a link once, atomically: the first call before it expires gets its user and purpose, every later one
    * (or one after expiry) undefined.
    */
-  async useOneTimeLink(hash: string, now: string): Promise<{ user_id: number; purpose: OneTimeLinkPurpose } | undefined> {
+  async useOneTimeLink(
+    hash: string,
+    now: string,
+  ): Promise<{ user_id: number; purpose: OneTimeLinkPurpose } | undefined> {
     const [row] = await this.#port.query(
       'UPDATE console_links SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id, purpose',
       [now, hash, now],
@@ -119,7 +133,10 @@ export class ConsoleSqlStore {
 
   async createSession(session: NewSession): Promise<void> {
     const record = { ...session, created_at: session.now, last_seen_at: session.now };
-    await this.#port.run(insertInto('console_sessions', NEW_SESSION_COLUMNS), SESSION.values(record, NEW_SESSION_COLUMNS));
+    await this.#port.run(
+      insertInto('console_sessions', NEW_SESSION_COLUMNS),
+      SESSION.values(record, NEW_SESSION_COLUMNS),
+    );
   }
 
   async getSession(id: string): Promise<SessionRecord | undefined> {
@@ -127,21 +144,29 @@ export class ConsoleSqlStore {
   }
 
   async touchSession(id: string, now: string): Promise<void> {
-    await this.#port.query('UPDATE console_sessions SET last_seen_at = $1 WHERE id = $2 AND last_seen_at < $3', [now, id, now]);
+    await this.#port.query('UPDATE console_sessions SET last_seen_at = $1 WHERE id = $2 AND last_seen_at < $3', [
+      now,
+      id,
+      now,
+    ]);
   }
 
   /** Ends one session; false when it had ended already (or never was). */
   async endSession(id: string, now: string): Promise<boolean> {
-    return (await this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL', [now, id])) > 0;
+    return (
+      (await this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL', [
+        now,
+        id,
+      ])) > 0
+    );
   }
 
   /** Ends every open session of a user but `keep`; gives how many. */
   async endUserSessions(userId: number, now: string, keep?: string): Promise<number> {
-    return this.#port.run('UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3', [
-      now,
-      userId,
-      keep ?? '',
-    ]);
+    return this.#port.run(
+      'UPDATE console_sessions SET ended_at = $1 WHERE user_id = $2 AND ended_at IS NULL AND id <> $3',
+      [now, userId, keep ?? ''],
+    );
   }
 
   /** A user's sessions that have not ended and are before their absolute end, newest first. */
@@ -159,7 +184,12 @@ export class ConsoleSqlStore {
    * ids are returned. Concurrent reservations of a subject take turns (on every instance sharing the store), so
    * a burst is counted exactly like a sequence. A reservation kept is a failure; `releaseSignInAttempt` refunds it.
    */
-  async reserveSignInAttempt(subjects: readonly string[], at: string, since: string, allowed: number): Promise<number[] | undefined> {
+  async reserveSignInAttempt(
+    subjects: readonly string[],
+    at: string,
+    since: string,
+    allowed: number,
+  ): Promise<number[] | undefined> {
     return this.#port.transaction(async (tx) => {
       // In a fixed order, so that two reservations sharing both subjects cannot wait for each other.
       for (const key of subjects.map(turnKey).sort()) {
@@ -167,15 +197,18 @@ export class ConsoleSqlStore {
         if (lock) await tx.query(lock);
       }
       for (const subject of subjects) {
-        const [row] = await tx.query('SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = $1 AND at >= $2', [
-          subject,
-          since,
-        ]);
+        const [row] = await tx.query(
+          'SELECT count(*) AS n FROM console_sign_in_failures WHERE subject = $1 AND at >= $2',
+          [subject, since],
+        );
         if (Number(row.n) >= allowed) return undefined;
       }
       const ids: number[] = [];
       for (const subject of subjects) {
-        const [row] = await tx.query('INSERT INTO console_sign_in_failures (subject, at) VALUES ($1, $2) RETURNING id', [subject, at]);
+        const [row] = await tx.query(
+          'INSERT INTO console_sign_in_failures (subject, at) VALUES ($1, $2) RETURNING id',
+          [subject, at],
+        );
         ids.push(Number(row.id));
       }
       return ids;
@@ -184,7 +217,9 @@ export class ConsoleSqlStore {
 
   /** Refunds a reservation of `reserveSignInAttempt` (the password was right). */
   async releaseSignInAttempt(ids: readonly number[]): Promise<void> {
-    await this.#port.run(`DELETE FROM console_sign_in_failures WHERE ${this.#port.dialect.inList('id', '$1')}`, [[...ids]]);
+    await this.#port.run(`DELETE FROM console_sign_in_failures WHERE ${this.#port.dialect.inList('id', '$1')}`, [
+      [...ids],
+    ]);
   }
 
   /** Forgets failures before `before` (kept only as long as the window that counts them). */
@@ -202,7 +237,9 @@ export class ConsoleSqlStore {
 
   /** The owning account, or undefined for a deployment made only with the command line. */
   async getDeploymentOwner(deploymentId: number): Promise<number | undefined> {
-    const [row] = await this.#port.query('SELECT account_id FROM console_deployment_owners WHERE deployment_id = $1', [deploymentId]);
+    const [row] = await this.#port.query('SELECT account_id FROM console_deployment_owners WHERE deployment_id = $1', [
+      deploymentId,
+    ]);
     return row ? Number(row.account_id) : undefined;
   }
 
@@ -212,8 +249,15 @@ export class ConsoleSqlStore {
     return new Map(rows.map((r) => [Number(r.deployment_id), Number(r.account_id)]));
   }
 
-  async createLicence(input: Omit<LicenceRecord, 'id' | 'created_at' | 'revoked_at'> & { now: string }): Promise<LicenceRecord> {
-    return LICENCE.insert(this.#port, 'console_licences', { ...input, created_at: input.now }, LICENCE.except('id', 'revoked_at'));
+  async createLicence(
+    input: Omit<LicenceRecord, 'id' | 'created_at' | 'revoked_at'> & { now: string },
+  ): Promise<LicenceRecord> {
+    return LICENCE.insert(
+      this.#port,
+      'console_licences',
+      { ...input, created_at: input.now },
+      LICENCE.except('id', 'revoked_at'),
+    );
   }
 
   async getLicence(id: number): Promise<LicenceRecord | undefined> {
@@ -224,17 +268,26 @@ export class ConsoleSqlStore {
   async listLicencesOfDeployments(deploymentIds: readonly number[]): Promise<LicenceRecord[]> {
     if (deploymentIds.length === 0) return [];
     const inDeployments = this.#port.dialect.inList('deployment_id', '$1');
-    return LICENCE.all(this.#port, `SELECT * FROM console_licences WHERE ${inDeployments} ORDER BY id DESC`, [deploymentIds]);
+    return LICENCE.all(this.#port, `SELECT * FROM console_licences WHERE ${inDeployments} ORDER BY id DESC`, [
+      deploymentIds,
+    ]);
   }
 
   /** Licences an account holds (the buyer's view), newest first. */
   async listLicencesOfBuyer(accountId: number): Promise<LicenceRecord[]> {
-    return LICENCE.all(this.#port, 'SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [accountId]);
+    return LICENCE.all(this.#port, 'SELECT * FROM console_licences WHERE buyer_account_id = $1 ORDER BY id DESC', [
+      accountId,
+    ]);
   }
 
   /** False when there is no such licence or it was revoked already. */
   async revokeLicence(id: number, now: string): Promise<boolean> {
-    return (await this.#port.run('UPDATE console_licences SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [now, id])) > 0;
+    return (
+      (await this.#port.run('UPDATE console_licences SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL', [
+        now,
+        id,
+      ])) > 0
+    );
   }
 
   /** Records when keys were used (a later instant than the one stored wins). */

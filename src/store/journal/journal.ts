@@ -38,10 +38,10 @@ export async function appendChanges(tx: SqlPort, changes: readonly Change[]): Pr
 }
 
 export async function readChanges(port: SqlPort, afterSeq: number, limit: number): Promise<ChangeEntry[]> {
-  const rows = await port.query('SELECT seq, kind, record_id, record_key, item_date FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2', [
-    afterSeq,
-    limit,
-  ]);
+  const rows = await port.query(
+    'SELECT seq, kind, record_id, record_key, item_date FROM changes WHERE seq > $1 ORDER BY seq LIMIT $2',
+    [afterSeq, limit],
+  );
   return rows.map((row) => ({
     seq: Number(row.seq),
     kind: row.kind as ChangeKind,
@@ -62,8 +62,8 @@ export async function getWatermark(port: SqlPort, name: string): Promise<string 
 }
 
 export async function setWatermark(port: SqlPort, name: string, value: string): Promise<void> {
-  await port.run('INSERT INTO watermarks (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value', [
-    name,
-    value,
-  ]);
+  await port.run(
+    'INSERT INTO watermarks (name, value) VALUES ($1, $2) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    [name, value],
+  );
 }

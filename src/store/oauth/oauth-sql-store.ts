@@ -37,13 +37,26 @@ export class OAuthSqlStore {
     this.#bumpAccessVersion = bumpAccessVersion;
   }
 
-  async oauthUpsert(model: string, id: string, payload: Record<string, unknown>, expiresAtMs: number | null): Promise<void> {
+  async oauthUpsert(
+    model: string,
+    id: string,
+    payload: Record<string, unknown>,
+    expiresAtMs: number | null,
+  ): Promise<void> {
     await this.#sql.run(
       `INSERT INTO oauth_records (model, id, payload, grant_id, uid, account_id, expires_at, consumed)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 0)
        ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
          account_id = excluded.account_id, expires_at = excluded.expires_at, consumed = 0`,
-      [model, id, JSON.stringify(payload), text(payload.grantId), text(payload.uid), text(payload.accountId), expiresAtMs],
+      [
+        model,
+        id,
+        JSON.stringify(payload),
+        text(payload.grantId),
+        text(payload.uid),
+        text(payload.accountId),
+        expiresAtMs,
+      ],
     );
     if (++this.#writes % SWEEP_EVERY === 0) {
       await this.#sql.run('DELETE FROM oauth_records WHERE expires_at IS NOT NULL AND expires_at < $1', [Date.now()]);
@@ -52,12 +65,20 @@ export class OAuthSqlStore {
 
   /** The record, unless it has expired. */
   async oauthFind(model: string, id: string, nowMs: number): Promise<OAuthRecord | undefined> {
-    const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND id = $2 AND ${LIVE}`, [model, id, nowMs]);
+    const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND id = $2 AND ${LIVE}`, [
+      model,
+      id,
+      nowMs,
+    ]);
     return rows[0] && toRecord(rows[0]);
   }
 
   async oauthFindByUid(model: string, uid: string, nowMs: number): Promise<OAuthRecord | undefined> {
-    const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND uid = $2 AND ${LIVE}`, [model, uid, nowMs]);
+    const rows = await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND uid = $2 AND ${LIVE}`, [
+      model,
+      uid,
+      nowMs,
+    ]);
     return rows[0] && toRecord(rows[0]);
   }
 
@@ -80,7 +101,10 @@ export class OAuthSqlStore {
   async oauthList(model: string, nowMs: number, filter: { accountId?: string } = {}): Promise<OAuthRecord[]> {
     const rows =
       filter.accountId === undefined
-        ? await this.#sql.query(`SELECT * FROM oauth_records WHERE model = $1 AND ${LIVE.replace('$3', '$2')} ORDER BY id`, [model, nowMs])
+        ? await this.#sql.query(
+            `SELECT * FROM oauth_records WHERE model = $1 AND ${LIVE.replace('$3', '$2')} ORDER BY id`,
+            [model, nowMs],
+          )
         : await this.#sql.query(
             `SELECT * FROM oauth_records WHERE model = $1 AND account_id = $3 AND ${LIVE.replace('$3', '$2')} ORDER BY id`,
             [model, nowMs, filter.accountId],
@@ -115,5 +139,7 @@ function text(value: unknown): string | null {
   return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
 
-/** What the authorization server needs of the store (`Store.oauth`); each method's guarantee is on OAuthSqlStore above. */
+/**
+ * What the authorization server needs of the store (`Store.oauth`); each method's guarantee is on OAuthSqlStore above.
+ */
 export type OAuthStore = Pick<OAuthSqlStore, keyof OAuthSqlStore>;

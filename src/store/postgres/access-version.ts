@@ -1,6 +1,7 @@
 /**
  * The access version on PostgreSQL (Store.accessVersion; docs/architecture.md, Revocation): a counter in `meta`
- * (../meta.ts), bumped in the transaction that revokes a key, which also sends `NOTIFY munidata_access` with the new value.
+ * (../meta.ts), bumped in the transaction that revokes a key, which also sends `NOTIFY munidata_access` with the new
+ * value.
  * Every instance keeps one connection LISTENing and holds the value in memory, so reading it on every request
  * costs nothing; the notification arrives when the revoking transaction commits, before the CLI that ran it has
  * even exited. While that connection is down (or not yet up) the value is read from the table; if the store

@@ -124,7 +124,10 @@ export async function checkOut(pool: pg.Pool): Promise<CheckedOut> {
  * Runs `work` in one transaction on one client of the primary: committed when it returns, rolled back when it
  * throws. The client goes back to the pool either way (destroyed when the connection broke).
  */
-export async function inTransaction<T>(pool: pg.Pool, work: (sql: Sql, client: pg.PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (sql: Sql, client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
   const { client, release } = await checkOut(pool);
   const sql = sqlOn(client);
   let broken: unknown;
@@ -172,7 +175,12 @@ export const POSTGRES_DIALECT: Dialect = {
   weighsIndexes: true,
 };
 
-const PG_TYPES: Record<ColumnType, string> = { text: 'text', integer: 'integer', bigint: 'bigint', real: 'double precision' };
+const PG_TYPES: Record<ColumnType, string> = {
+  text: 'text',
+  integer: 'integer',
+  bigint: 'bigint',
+  real: 'double precision',
+};
 
 /**
  * The SQL port (../sql/port.ts) over a pool (each transaction on a client of its own) or over one client (a

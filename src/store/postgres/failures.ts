@@ -34,7 +34,8 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '57014']
 export function isConnectionFailure(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && (NETWORK_CODES.has(code) || UNAVAILABLE_STATES.has(code) || code.startsWith('08')))
+    return true;
   return NETWORK_MESSAGES.some((pattern) => pattern.test(error.message));
 }
 

@@ -12,7 +12,16 @@ import type { SqlPort } from '../sql/port.js';
 import { SqlStore } from '../sql-store.js';
 import type { Store } from '../store.js';
 import { AccessVersionWatch, notifyAccessVersion } from './access-version.js';
-import { closePools, insideTransaction, inTransaction, openPools, type Pools, postgresPort, type Sql, sqlOn } from './db.js';
+import {
+  closePools,
+  insideTransaction,
+  inTransaction,
+  openPools,
+  type Pools,
+  postgresPort,
+  type Sql,
+  sqlOn,
+} from './db.js';
 import { migratePostgres } from './migrate.js';
 import { PostgresBulkLoad } from './procurement/batch.js';
 import { lookupEntityCandidates } from './procurement/entity-lookup.js';
@@ -95,7 +104,9 @@ export class PostgresStore extends SqlStore implements Store {
   // ── procurement (SQL in ./procurement/) ──────────────────────────────────
 
   protected override bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T> {
-    return inTransaction(this.#pools.primary, (_sql, client) => work(insideTransaction(client), new PostgresBulkLoad(client)));
+    return inTransaction(this.#pools.primary, (_sql, client) =>
+      work(insideTransaction(client), new PostgresBulkLoad(client)),
+    );
   }
 
   /** `q` through pg_trgm (./procurement/text-search.ts), for the lists written once (../procurement/). */

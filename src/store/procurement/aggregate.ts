@@ -24,14 +24,20 @@ import type { SqlPort } from '../sql/port.js';
 
 export async function aggregateContracts(port: SqlPort, query: AggregateQuery): Promise<AggregateResult> {
   // No dimension, no groups: the totals are those of any grouping, and by year is the cheapest.
-  if (query.groupBy.length === 0) return { groups: [], totals: (await aggregateContracts(port, { ...query, groupBy: ['year'] })).totals };
+  if (query.groupBy.length === 0)
+    return { groups: [], totals: (await aggregateContracts(port, { ...query, groupBy: ['year'] })).totals };
   const executedIn = query.executedIn ?? [];
   // The rollups sum every source: one source's figures are counted from its contracts.
-  const rollupsAnswer = query.source === undefined && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
+  const rollupsAnswer =
+    query.source === undefined && !query.groupBy.some((d) => d === 'contracting_entity' || d === 'supplier');
   const parts: Promise<CountedPart>[] = [];
   if (rollupsAnswer) {
     const split = splitByMonth(query.from, query.to);
-    parts.push(...(executedIn.length > 1 ? fromRollupsOfSeveral(port, query, split.months) : [fromRollups(port, query, split.months)]));
+    parts.push(
+      ...(executedIn.length > 1
+        ? fromRollupsOfSeveral(port, query, split.months)
+        : [fromRollups(port, query, split.months)]),
+    );
     for (const edge of split.edges) parts.push(fromContracts(port, query, edge.from, edge.to));
   } else {
     parts.push(fromContracts(port, query, query.from, query.to));
@@ -53,11 +59,16 @@ const ROLLUP_KEYS: Record<AggregateDimension, string> = {
 
 const MONTH_DIMENSIONS = new Set<AggregateDimension>(['year', 'month', 'municipality']);
 
-async function fromRollups(port: SqlPort, query: AggregateQuery, months: { lo: string; hi: string }): Promise<CountedPart> {
+async function fromRollups(
+  port: SqlPort,
+  query: AggregateQuery,
+  months: { lo: string; hi: string },
+): Promise<CountedPart> {
   const municipalityId = query.executedIn?.[0];
   const scope = municipalityId ?? ALL_CONTRACTS;
   // Grouped by municipality without a municipality filter: every municipality's rows (and those of none).
-  const groupScope = municipalityId === undefined && query.groupBy.includes('municipality') ? 'r.scope <> $1' : 'r.scope = $1';
+  const groupScope =
+    municipalityId === undefined && query.groupBy.includes('municipality') ? 'r.scope <> $1' : 'r.scope = $1';
   const keys = query.groupBy.map((d, i) => `${ROLLUP_KEYS[d]} AS k${i}`).join(', ');
   const groupBy = query.groupBy.map((_, i) => `k${i}`).join(', ');
   // Without a CPV or procedure dimension, the per-month table has the same sums in far fewer rows.
@@ -66,7 +77,11 @@ async function fromRollups(port: SqlPort, query: AggregateQuery, months: { lo: s
     port.query(
       `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r
        WHERE ${groupScope} AND r.month BETWEEN $2 AND $3 GROUP BY ${groupBy}`,
-      [municipalityId === undefined && query.groupBy.includes('municipality') ? ALL_CONTRACTS : scope, months.lo, months.hi],
+      [
+        municipalityId === undefined && query.groupBy.includes('municipality') ? ALL_CONTRACTS : scope,
+        months.lo,
+        months.hi,
+      ],
     ),
     port.query(
       'SELECT sum(count) AS count, sum(total_cents) AS cents FROM contract_month_rollups r WHERE r.scope = $1 AND r.month BETWEEN $2 AND $3',
@@ -81,7 +96,11 @@ async function fromRollups(port: SqlPort, query: AggregateQuery, months: { lo: s
  * executed in k >= 2 of them was summed. Grouped by municipality, a contract counts once in each of its
  * municipalities' groups by definition, so only the totals need the correction there.
  */
-function fromRollupsOfSeveral(port: SqlPort, query: AggregateQuery, months: { lo: string; hi: string }): Promise<CountedPart>[] {
+function fromRollupsOfSeveral(
+  port: SqlPort,
+  query: AggregateQuery,
+  months: { lo: string; hi: string },
+): Promise<CountedPart>[] {
   const keys = query.groupBy.map((d, i) => `${ROLLUP_KEYS[d]} AS k${i}`).join(', ');
   const groupBy = query.groupBy.map((_, i) => `k${i}`).join(', ');
   const table = query.groupBy.every((d) => MONTH_DIMENSIONS.has(d)) ? 'contract_month_rollups' : 'contract_rollups';
@@ -93,7 +112,10 @@ function fromRollupsOfSeveral(port: SqlPort, query: AggregateQuery, months: { lo
         `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r WHERE ${inScopes} GROUP BY ${groupBy}`,
         values,
       ),
-      port.query(`SELECT sum(r.count) AS count, sum(r.total_cents) AS cents FROM contract_month_rollups r WHERE ${inScopes}`, values),
+      port.query(
+        `SELECT sum(r.count) AS count, sum(r.total_cents) AS cents FROM contract_month_rollups r WHERE ${inScopes}`,
+        values,
+      ),
     ]);
     return { groups: rows.map((row) => counted(row, query.groupBy.length)), totals: counted(totals, 0) };
   };
@@ -127,7 +149,12 @@ const CONTRACT_KEYS: Record<AggregateDimension, string> = {
 /** Integer cents rounded as the rollups round them (half up), so that both kinds of part add up alike. */
 const CENTS = 'CAST(floor(coalesce(c.price_eur, 0) * 100 + 0.5) AS bigint)';
 
-async function fromContracts(port: SqlPort, query: AggregateQuery, from: string | undefined, to: string | undefined): Promise<CountedPart> {
+async function fromContracts(
+  port: SqlPort,
+  query: AggregateQuery,
+  from: string | undefined,
+  to: string | undefined,
+): Promise<CountedPart> {
   const executedIn = query.executedIn ?? [];
   const published = dateRange(from, to);
   const p = new Params();
@@ -143,8 +170,10 @@ async function fromContracts(port: SqlPort, query: AggregateQuery, from: string 
   }
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
   const joins: string[] = [];
-  if (query.groupBy.includes('contracting_entity')) joins.push("LEFT JOIN contract_parties b ON b.contract_id = c.id AND b.role = 'buyer'");
-  if (query.groupBy.includes('supplier')) joins.push("LEFT JOIN contract_parties s ON s.contract_id = c.id AND s.role = 'supplier'");
+  if (query.groupBy.includes('contracting_entity'))
+    joins.push("LEFT JOIN contract_parties b ON b.contract_id = c.id AND b.role = 'buyer'");
+  if (query.groupBy.includes('supplier'))
+    joins.push("LEFT JOIN contract_parties s ON s.contract_id = c.id AND s.role = 'supplier'");
   if (query.groupBy.includes('municipality')) {
     const only = municipalities ? ` AND ${port.dialect.inList('m.municipality_id', municipalities)}` : '';
     joins.push(`LEFT JOIN contract_municipalities m ON m.contract_id = c.id${only}`);
@@ -167,17 +196,26 @@ async function fromContracts(port: SqlPort, query: AggregateQuery, from: string 
 // ── the answer ──────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** Merges the parts and names the groups (see shared/aggregate-answer.ts); only the look-ups are SQL. */
-async function present(port: SqlPort, dimensions: readonly AggregateDimension[], parts: CountedPart[]): Promise<AggregateResult> {
-  const municipalities = new Map((await port.query('SELECT id, code, name FROM municipalities')).map((m) => [Number(m.id), m]));
+async function present(
+  port: SqlPort,
+  dimensions: readonly AggregateDimension[],
+  parts: CountedPart[],
+): Promise<AggregateResult> {
+  const municipalities = new Map(
+    (await port.query('SELECT id, code, name FROM municipalities')).map((m) => [Number(m.id), m]),
+  );
   const groups = mergeParts(dimensions, parts, municipalities);
   const { divisions, nifs } = labelLookups(groups);
   const [divisionRows, nameRows] = await Promise.all([
     divisions.length === 0
       ? []
-      : port.query(`SELECT division, coalesce(label_pt, label_en) AS label FROM cpvs WHERE ${port.dialect.inList('code', '$1')}`, [
-          divisions.map((d) => `${d}000000`),
-        ]),
-    nifs.length === 0 ? [] : port.query(`SELECT nif, name FROM entities WHERE ${port.dialect.inList('nif', '$1')}`, [nifs]),
+      : port.query(
+          `SELECT division, coalesce(label_pt, label_en) AS label FROM cpvs WHERE ${port.dialect.inList('code', '$1')}`,
+          [divisions.map((d) => `${d}000000`)],
+        ),
+    nifs.length === 0
+      ? []
+      : port.query(`SELECT nif, name FROM entities WHERE ${port.dialect.inList('nif', '$1')}`, [nifs]),
   ]);
   const divisionLabels = new Map(divisionRows.map((r) => [String(r.division), String(r.label)]));
   const names = new Map(nameRows.map((r) => [String(r.nif), String(r.name)]));

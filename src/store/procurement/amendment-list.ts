@@ -6,7 +6,11 @@ import type { Dialect, SqlPort } from '../sql/port.js';
 import { type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
 
 /** Ids (in list order) of one page of amendments. */
-export function listAmendmentIds(port: SqlPort, filter: AmendmentFilter, page: KeysetPage<DatePosition>): Promise<number[]> {
+export function listAmendmentIds(
+  port: SqlPort,
+  filter: AmendmentFilter,
+  page: KeysetPage<DatePosition>,
+): Promise<number[]> {
   return readKeysetIds(port, amendmentQuery(port.dialect, filter, page));
 }
 

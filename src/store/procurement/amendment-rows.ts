@@ -26,7 +26,10 @@ export async function loadAmendments(port: SqlPort, ids: readonly number[]): Pro
 }
 
 /** The amendments of these contracts, by contract (in the order of `contractIds`), then date, then id. */
-export async function loadContractAmendments(port: SqlPort, contractIds: readonly number[]): Promise<AmendmentRecord[]> {
+export async function loadContractAmendments(
+  port: SqlPort,
+  contractIds: readonly number[],
+): Promise<AmendmentRecord[]> {
   if (contractIds.length === 0) return [];
   const rows = await port.query(
     `SELECT ${AMENDMENT_SELECT} WHERE ${port.dialect.inList('a.contract_id', '$1')} ORDER BY a.contract_id, a.date, a.id`,

@@ -39,7 +39,12 @@ export async function announcementQuery(
   page: KeysetPage<DatePosition>,
 ): Promise<KeysetQuery> {
   const byDeadline = filter.order === 'deadline';
-  const { dimension, sources } = await announcementSources(port, search, filter, byDeadline ? 'deadline_on' : 'published_on');
+  const { dimension, sources } = await announcementSources(
+    port,
+    search,
+    filter,
+    byDeadline ? 'deadline_on' : 'published_on',
+  );
   const lowerBound = [filter.openOn, filter.closingAfter]
     .filter((d): d is string => d !== undefined)
     .sort()
@@ -81,7 +86,10 @@ async function announcementSources(
     };
   }
   // The announcement's places, in list order: one range per municipality, or the district's.
-  const place = (table: 'announcement_municipalities' | 'announcement_districts', where: OrderedSource['where']): OrderedSource => ({
+  const place = (
+    table: 'announcement_municipalities' | 'announcement_districts',
+    where: OrderedSource['where'],
+  ): OrderedSource => ({
     from: `${indexed(table, 's', `${table}_by_${byWhat}`)} CROSS JOIN announcements a`,
     date: `s.${column}`,
     id: 's.announcement_id',
@@ -97,16 +105,32 @@ async function announcementSources(
   }
   const { district } = filter;
   if (text !== 'planner' && district !== undefined) {
-    return { dimension: 'district', sources: [place('announcement_districts', (p) => [`s.district_key = ${p.add(district)}`])] };
+    return {
+      dimension: 'district',
+      sources: [place('announcement_districts', (p) => [`s.district_key = ${p.add(district)}`])],
+    };
   }
   return {
     dimension: undefined,
-    sources: [{ from: indexed('announcements', 'a', `announcements_by_${byWhat}`), date: `a.${column}`, id: 'a.id', where: () => [] }],
+    sources: [
+      {
+        from: indexed('announcements', 'a', `announcements_by_${byWhat}`),
+        date: `a.${column}`,
+        id: 'a.id',
+        where: () => [],
+      },
+    ],
   };
 }
 
 /** Every filter except the one the source already applies, as conditions on the announcement row `a`. */
-function residualConditions(dialect: Dialect, search: TextSearch, filter: AnnouncementFilter, applied: Dimension, p: Params): string[] {
+function residualConditions(
+  dialect: Dialect,
+  search: TextSearch,
+  filter: AnnouncementFilter,
+  applied: Dimension,
+  p: Params,
+): string[] {
   const conditions: string[] = [];
   if (filter.municipalityIds && filter.municipalityIds.length > 0 && applied !== 'municipality') {
     conditions.push(
@@ -124,7 +148,8 @@ function residualConditions(dialect: Dialect, search: TextSearch, filter: Announ
     );
   }
   if (filter.source !== undefined) conditions.push(`a.source = ${p.add(filter.source)}`);
-  if (filter.words && filter.words.length > 0) conditions.push(...search.wordConditions('a.search_text', filter.words, p));
+  if (filter.words && filter.words.length > 0)
+    conditions.push(...search.wordConditions('a.search_text', filter.words, p));
   return conditions;
 }
 
@@ -136,5 +161,7 @@ export async function loadAnnouncements(port: SqlPort, ids: readonly number[]): 
     cpvsByRecord(port, 'announcement', ids),
     placesByRecord(port, 'announcement', ids),
   ]);
-  return inIdOrder(ids, rows, (row, id) => toAnnouncement(row, cpvs.get(id) ?? [], places.get(id) ?? [], port.dialect.columns));
+  return inIdOrder(ids, rows, (row, id) =>
+    toAnnouncement(row, cpvs.get(id) ?? [], places.get(id) ?? [], port.dialect.columns),
+  );
 }

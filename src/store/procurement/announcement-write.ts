@@ -22,8 +22,14 @@ interface Pending {
   districts: Set<string>;
 }
 
-/** Decides what each announcement of the batch does; returns the write (giving its journal entries), to run once the entities are written. */
-export async function planAnnouncements(batch: BatchContext, inputs: readonly AnnouncementInput[]): Promise<() => Promise<Change[]>> {
+/**
+ * Decides what each announcement of the batch does; returns the write (giving its journal entries), to run once the
+ * entities are written.
+ */
+export async function planAnnouncements(
+  batch: BatchContext,
+  inputs: readonly AnnouncementInput[],
+): Promise<() => Promise<Change[]>> {
   const { tx, summary } = batch;
   const held = await heldRecords(tx, 'announcements', inputs);
   const changed: { input: AnnouncementInput; record: Held }[] = [];
@@ -68,8 +74,16 @@ export async function planAnnouncements(batch: BatchContext, inputs: readonly An
       for (const district of w.districts) districts.push([id, district, published_on, deadline_on]);
     }
     await load.write('announcement_cpvs', ['announcement_id', 'position', 'cpv'], cpvs);
-    await load.write('announcement_municipalities', ['announcement_id', 'municipality_id', 'published_on', 'deadline_on'], places);
-    await load.write('announcement_districts', ['announcement_id', 'district_key', 'published_on', 'deadline_on'], districts);
+    await load.write(
+      'announcement_municipalities',
+      ['announcement_id', 'municipality_id', 'published_on', 'deadline_on'],
+      places,
+    );
+    await load.write(
+      'announcement_districts',
+      ['announcement_id', 'district_key', 'published_on', 'deadline_on'],
+      districts,
+    );
     if (writes.length > 0) {
       await load.indexText('announcements', tx.dialect.inList('id', '$1'), [writes.map((w) => w.id)]);
     }

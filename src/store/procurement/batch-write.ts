@@ -30,7 +30,11 @@ export interface BatchContext {
   readonly districtOf: ReadonlyMap<number, string>;
 }
 
-export async function writeBatch(tx: SqlPort, load: BulkLoad, batch: ProcurementBatch): Promise<ProcurementBatchSummary> {
+export async function writeBatch(
+  tx: SqlPort,
+  load: BulkLoad,
+  batch: ProcurementBatch,
+): Promise<ProcurementBatchSummary> {
   const municipalities = await tx.query('SELECT id, nif, district FROM municipalities');
   const entities = new EntityWriter(new Map(municipalities.map((m) => [String(m.nif), Number(m.id)])));
   const context: BatchContext = {
@@ -68,7 +72,9 @@ export async function writeBatch(tx: SqlPort, load: BulkLoad, batch: Procurement
   await flushRollups(tx, context.rollups);
   await flushEntityQueue(tx, context.entityQueue);
   const { summary } = context;
-  const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some((s) => s.inserted + s.updated > 0);
+  const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some(
+    (s) => s.inserted + s.updated > 0,
+  );
   if (changed) await bumpDataVersion(tx);
   return summary;
 }

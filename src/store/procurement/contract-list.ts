@@ -40,7 +40,10 @@ export async function contractQuery(
   const published = dateRange(filter.from, filter.to);
   return {
     sources,
-    residual: (p, date) => [...published.on(date, p), ...residualConditions(port.dialect, search, filter, dimension, p)],
+    residual: (p, date) => [
+      ...published.on(date, p),
+      ...residualConditions(port.dialect, search, filter, dimension, p),
+    ],
     direction: 'desc',
     page,
   };
@@ -61,7 +64,10 @@ async function contractSources(
   const text = await textStart(port, search, 'contracts', filter.words);
   if (text !== undefined && text !== 'planner') {
     // The matches are a superset: the words are still checked exactly.
-    return { dimension: undefined, sources: [byDate(`${text.from} CROSS JOIN contracts c`, (p) => ['c.id = f.rowid', text.where(p)])] };
+    return {
+      dimension: undefined,
+      sources: [byDate(`${text.from} CROSS JOIN contracts c`, (p) => ['c.id = f.rowid', text.where(p)])],
+    };
   }
   const byPrice = indexed('contracts', 'c', 'contracts_by_price');
   const hasAmount = filter.minAmount !== undefined || filter.maxAmount !== undefined;
@@ -105,7 +111,9 @@ async function contractSources(
     const key = procedureKey(filter.procedureType);
     return {
       dimension: 'procedure',
-      sources: [byDate(indexed('contracts', 'c', 'contracts_by_procedure'), (p) => [`c.procedure_key = ${p.add(key)}`])],
+      sources: [
+        byDate(indexed('contracts', 'c', 'contracts_by_procedure'), (p) => [`c.procedure_key = ${p.add(key)}`]),
+      ],
     };
   }
   return { dimension: undefined, sources: [byDate(byDateIndex)] };
@@ -144,13 +152,15 @@ function residualConditions(
     // The division is what contracts_by_cpv is ranged by (and PostgreSQL's planner may pick it); a longer prefix
     // is checked on the division's rows.
     if (prefix.length >= 2 && applied !== 'cpv') conditions.push(`c.cpv_division = ${p.add(prefix.slice(0, 2))}`);
-    if (prefix.length > 2 || (prefix.length === 1 && applied !== 'cpv')) conditions.push(`c.cpv_main LIKE ${p.add(prefixPattern(prefix))}`);
+    if (prefix.length > 2 || (prefix.length === 1 && applied !== 'cpv'))
+      conditions.push(`c.cpv_main LIKE ${p.add(prefixPattern(prefix))}`);
   }
   if (filter.procedureType !== undefined && applied !== 'procedure')
     conditions.push(`c.procedure_key = ${p.add(procedureKey(filter.procedureType))}`);
   if (filter.method !== undefined) conditions.push(`c.ocds_method = ${p.add(filter.method)}`);
   if (filter.source !== undefined) conditions.push(`c.source = ${p.add(filter.source)}`);
   if (applied !== 'amount') conditions.push(...amountConditions(filter, p));
-  if (filter.words && filter.words.length > 0) conditions.push(...search.wordConditions('c.search_text', filter.words, p));
+  if (filter.words && filter.words.length > 0)
+    conditions.push(...search.wordConditions('c.search_text', filter.words, p));
   return conditions;
 }

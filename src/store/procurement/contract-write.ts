@@ -29,7 +29,10 @@ const CHILD_TABLES = ['contract_parties', 'contract_cpvs', 'contract_municipalit
  * Decides what each contract of the batch does; returns the write, to run once the entities are written, which
  * gives the journal entries of the contracts it inserted or changed.
  */
-export async function planContracts(batch: BatchContext, inputs: readonly ContractInput[]): Promise<() => Promise<Change[]>> {
+export async function planContracts(
+  batch: BatchContext,
+  inputs: readonly ContractInput[],
+): Promise<() => Promise<Change[]>> {
   const { tx, summary } = batch;
   const held = await heldRecords(tx, 'contracts', inputs);
   const changed: { input: ContractInput; record: Held }[] = [];
@@ -74,12 +77,17 @@ export async function planContracts(batch: BatchContext, inputs: readonly Contra
     const places: BulkRow[] = [];
     for (const w of writes) {
       const id = w.id as number;
-      for (const p of w.parties) parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur]);
+      for (const p of w.parties)
+        parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur]);
       for (const [position, cpv] of w.cpvs.entries()) cpvs.push([id, position, cpv]);
       for (const municipalityId of w.municipalityIds) places.push([id, municipalityId, w.row.published_on]);
       batch.rollups.add({ ...w.row, municipality_ids: w.municipalityIds });
     }
-    await load.write('contract_parties', ['contract_id', 'role', 'position', 'nif', 'name', 'published_on', 'price_eur'], parties);
+    await load.write(
+      'contract_parties',
+      ['contract_id', 'role', 'position', 'nif', 'name', 'published_on', 'price_eur'],
+      parties,
+    );
     await load.write('contract_cpvs', ['contract_id', 'position', 'cpv'], cpvs);
     await load.write('contract_municipalities', ['contract_id', 'municipality_id', 'published_on'], places);
     if (writes.length > 0) {
@@ -94,9 +102,10 @@ async function forgetContracts(batch: BatchContext, ids: readonly number[]): Pro
   if (ids.length === 0) return;
   const { tx } = batch;
   const inList = (column: string) => tx.dialect.inList(column, '$1');
-  const parties = await tx.query(`SELECT nif FROM contract_parties WHERE ${inList('contract_id')} AND role IN ('buyer', 'supplier')`, [
-    ids,
-  ]);
+  const parties = await tx.query(
+    `SELECT nif FROM contract_parties WHERE ${inList('contract_id')} AND role IN ('buyer', 'supplier')`,
+    [ids],
+  );
   for (const party of parties) batch.entityQueue.add(party.nif as string | null);
   await takeOutOfRollups(tx, batch.rollups, inList('c.id'), [ids]);
   await batch.load.unindexText('contracts', inList('id'), [ids]);

@@ -18,7 +18,9 @@ const COLUMNS = CPV.columns.join(', ');
 export async function saveCpvs(tx: SqlPort, cpvs: readonly CpvRecord[]): Promise<WriteSummary> {
   const summary: WriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
   if (cpvs.length === 0) return summary;
-  const held = await CPV.all(tx, `SELECT ${COLUMNS} FROM cpvs WHERE ${tx.dialect.inList('code', '$1')}`, [cpvs.map((c) => c.code)]);
+  const held = await CPV.all(tx, `SELECT ${COLUMNS} FROM cpvs WHERE ${tx.dialect.inList('code', '$1')}`, [
+    cpvs.map((c) => c.code),
+  ]);
   const stored = new Map(held.map((cpv) => [cpv.code, CPV.values(cpv, CPV.columns)]));
   const written = new Map<string, unknown[]>();
   for (const cpv of cpvs) {

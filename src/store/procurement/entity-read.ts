@@ -42,7 +42,8 @@ export async function entityListSql(
   } else if (filter.kind !== undefined) {
     from = port.dialect.indexed('entities', 'e', 'entities_by_kind');
   }
-  if (filter.words && filter.words.length > 0) conditions.push(...search.wordConditions('e.search_text', filter.words, p));
+  if (filter.words && filter.words.length > 0)
+    conditions.push(...search.wordConditions('e.search_text', filter.words, p));
   if (filter.kind !== undefined) conditions.push(`e.kind = ${p.add(filter.kind)}`);
   if (filter.municipalityId !== undefined) conditions.push(`e.municipality_id = ${p.add(filter.municipalityId)}`);
   if (filter.source !== undefined) {

@@ -71,6 +71,7 @@ export async function heldRecords(
      JOIN ${table} t ON t.source = k.source AND t.source_id = k.source_id`,
     [JSON.stringify(keys.map((k) => [k.source, k.source_id]))],
   );
-  for (const r of rows) held.hold(String(r.source), String(r.source_id), { id: Number(r.id), fingerprint: String(r.fingerprint) });
+  for (const r of rows)
+    held.hold(String(r.source), String(r.source_id), { id: Number(r.id), fingerprint: String(r.fingerprint) });
   return held;
 }

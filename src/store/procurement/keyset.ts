@@ -45,7 +45,9 @@ export function keysetSql(dialect: Dialect, query: KeysetQuery): { text: string;
   const limit = p.add(page.limit);
   const common = query.residual(p, date);
   if (page.after) {
-    common.push(`(${date}, ${id}) ${direction === 'desc' ? '<' : '>'} (${p.add(page.after.date ?? '')}, ${p.add(page.after.id)})`);
+    common.push(
+      `(${date}, ${id}) ${direction === 'desc' ? '<' : '>'} (${p.add(page.after.date ?? '')}, ${p.add(page.after.id)})`,
+    );
   }
   const arms = sources.map((source) => {
     const where = [...source.where(p), ...common];
@@ -53,7 +55,13 @@ export function keysetSql(dialect: Dialect, query: KeysetQuery): { text: string;
     return where.length > 0 ? `${select} WHERE ${where.join(' AND ')}` : select;
   });
   const order = direction === 'desc' ? 'DESC' : 'ASC';
-  const text = dialect.mergeOrdered(arms, `${date} ${order}, ${id} ${order}`, `date ${order}, id ${order}`, limit, true);
+  const text = dialect.mergeOrdered(
+    arms,
+    `${date} ${order}, ${id} ${order}`,
+    `date ${order}, id ${order}`,
+    limit,
+    true,
+  );
   return { text, values: p.values };
 }
 

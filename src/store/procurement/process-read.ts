@@ -5,7 +5,11 @@ import type { SqlPort } from '../sql/port.js';
 import { loadContracts } from './contract-rows.js';
 
 /** The contracts of one process, by id, through the (source, procedure_id) or the (source, source_id) index. */
-export async function loadProcessContracts(port: SqlPort, source: string, process: ProcessKey): Promise<ContractRecord[]> {
+export async function loadProcessContracts(
+  port: SqlPort,
+  source: string,
+  process: ProcessKey,
+): Promise<ContractRecord[]> {
   const rows =
     'procedureId' in process
       ? await port.query(

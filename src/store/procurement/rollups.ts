@@ -13,7 +13,12 @@ import type { ColumnType, SqlPort } from '../sql/port.js';
  * Takes the stored contracts that `where` names (a condition on `contracts c`, its values bound from $1) out of the
  * rollup deltas: what they contribute, read before they are rewritten or deleted (two statements).
  */
-export async function takeOutOfRollups(tx: SqlPort, deltas: RollupDeltas, where: string, values: readonly unknown[]): Promise<void> {
+export async function takeOutOfRollups(
+  tx: SqlPort,
+  deltas: RollupDeltas,
+  where: string,
+  values: readonly unknown[],
+): Promise<void> {
   const placed = groupRows(
     await tx.query(
       `SELECT x.contract_id, x.municipality_id FROM contracts c JOIN contract_municipalities x ON x.contract_id = c.id WHERE ${where}`,
@@ -66,18 +71,20 @@ async function flushSetDeltas(tx: SqlPort, deltas: readonly SetDelta[]): Promise
         .map((member) => [Number(member), Number(set.id)]),
     );
     await tx.run(
-      `INSERT INTO municipality_set_members (municipality_id, set_id) SELECT v.municipality_id, v.set_id FROM ${tx.dialect.rows('$1', [
-        ['municipality_id', 'integer'],
-        ['set_id', 'integer'],
-      ])} AS v`,
+      `INSERT INTO municipality_set_members (municipality_id, set_id) SELECT v.municipality_id, v.set_id FROM ${tx.dialect.rows(
+        '$1',
+        [
+          ['municipality_id', 'integer'],
+          ['set_id', 'integer'],
+        ],
+      )} AS v`,
       [JSON.stringify(rows)],
     );
   }
   const ids = new Map(
-    (await tx.query(`SELECT id, members FROM municipality_sets WHERE ${tx.dialect.inList('members', '$1')}`, [members])).map((r) => [
-      String(r.members),
-      Number(r.id),
-    ]),
+    (
+      await tx.query(`SELECT id, members FROM municipality_sets WHERE ${tx.dialect.inList('members', '$1')}`, [members])
+    ).map((r) => [String(r.members), Number(r.id)]),
   );
   const rows = deltas.map((d) => ({ ...d, set_id: ids.get(d.members) as number }));
   await addDeltas(tx, 'contract_set_rollups', ['set_id', 'month', 'cpv_division', 'procedure_type'], rows);
@@ -141,7 +148,8 @@ export async function refreshEntityTotals(tx: SqlPort): Promise<boolean> {
   const queued = await tx.query('DELETE FROM entity_rollup_queue RETURNING nif');
   if (queued.length === 0) return false;
   // Euros summed as the contracts hold them, rounded to the cent (a sum of binary fractions is not exact).
-  const euros = (role: string) => `round(CAST(coalesce(sum(p.price_eur) FILTER (WHERE p.role = '${role}'), 0) AS numeric), 2)`;
+  const euros = (role: string) =>
+    `round(CAST(coalesce(sum(p.price_eur) FILTER (WHERE p.role = '${role}'), 0) AS numeric), 2)`;
   await tx.run(
     `UPDATE entities SET
        contracts_as_buyer = t.buyer_count, total_as_buyer_eur = t.buyer_eur,

@@ -18,9 +18,10 @@ export async function writeObservations(
   const keyOf = (r: ObservationInput | Row) => `${r.municipality_id}|${r.reference_date}`;
   const stored = new Map(
     (
-      await tx.query('SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations WHERE indicator = $1', [
-        indicator,
-      ])
+      await tx.query(
+        'SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations WHERE indicator = $1',
+        [indicator],
+      )
     ).map((r) => [keyOf(r), r]),
   );
   // Later points of the same municipality and date win, as they would written one after the other.
@@ -86,7 +87,9 @@ export async function writeObservations(
   for (const key of removedKeys) after.delete(key);
   for (const [key, r] of written) after.set(key, { ...r, value_norm: undefined });
   const norms = normalized([...after.values()]);
-  const upserts = [...after.entries()].filter(([key, r]) => written.has(key) || norms.get(r) !== r.value_norm).map(([, r]) => r);
+  const upserts = [...after.entries()]
+    .filter(([key, r]) => written.has(key) || norms.get(r) !== r.value_norm)
+    .map(([, r]) => r);
   const batch = tx.dialect.rows('$2', [
     ['municipality_id', 'integer'],
     ['reference_date', 'text'],
@@ -99,7 +102,12 @@ export async function writeObservations(
      SELECT $1, u.municipality_id, u.reference_date, u.value, u.value_norm, u.treatment FROM ${batch} AS u WHERE true
      ON CONFLICT (indicator, municipality_id, reference_date) DO UPDATE
        SET value = excluded.value, value_norm = excluded.value_norm, treatment = excluded.treatment`,
-    [indicator, JSON.stringify(upserts.map((r) => [r.municipality_id, r.reference_date, r.value, norms.get(r) ?? null, r.treatment]))],
+    [
+      indicator,
+      JSON.stringify(
+        upserts.map((r) => [r.municipality_id, r.reference_date, r.value, norms.get(r) ?? null, r.treatment]),
+      ),
+    ],
   );
   await appendChanges(
     tx,
@@ -113,7 +121,9 @@ export async function writeObservations(
  * value_norm = the value's position between the lowest and highest value of all municipalities at the same
  * reference date, 0 to 100 with two decimals (50 when all are equal; null without a value).
  */
-function normalized<T extends { reference_date: string; value: number | null }>(points: readonly T[]): Map<T, number | null> {
+function normalized<T extends { reference_date: string; value: number | null }>(
+  points: readonly T[],
+): Map<T, number | null> {
   const range = new Map<string, { lo: number; hi: number }>();
   for (const p of points) {
     if (p.value === null) continue;

@@ -3,7 +3,13 @@
  * ../store.ts). Every write is one transaction with one data-version bump when anything changed.
  */
 import { bumpDataVersion } from '../meta.js';
-import type { IndicatorRecord, MunicipalityRecord, ObservationInput, ObservationRow, WriteSummary } from '../records.js';
+import type {
+  IndicatorRecord,
+  MunicipalityRecord,
+  ObservationInput,
+  ObservationRow,
+  WriteSummary,
+} from '../records.js';
 import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
 import { insertInto, setExcluded } from '../sql/statements.js';
 import type { ReferenceStore, SeriesQuery } from '../store.js';
@@ -17,7 +23,9 @@ export class SqlReferenceStore implements ReferenceStore {
   }
 
   async listMunicipalities(): Promise<MunicipalityRecord[]> {
-    return (await this.#ports.replica.query('SELECT * FROM municipalities ORDER BY code')) as unknown as MunicipalityRecord[];
+    return (await this.#ports.replica.query(
+      'SELECT * FROM municipalities ORDER BY code',
+    )) as unknown as MunicipalityRecord[];
   }
 
   async saveMunicipalities(rows: readonly MunicipalityRecord[]): Promise<WriteSummary> {
@@ -38,7 +46,9 @@ export class SqlReferenceStore implements ReferenceStore {
 
   async setIndicatorSource(key: string, source: string): Promise<void> {
     await this.#ports.primary.transaction(async (tx) => {
-      if (await tx.run('UPDATE indicators SET source = $1 WHERE key = $2 AND source IS DISTINCT FROM $1', [source, key])) {
+      if (
+        await tx.run('UPDATE indicators SET source = $1 WHERE key = $2 AND source IS DISTINCT FROM $1', [source, key])
+      ) {
         await bumpDataVersion(tx);
       }
     });
@@ -104,6 +114,7 @@ async function saveRows(tx: SqlPort, table: string, pk: string, rows: readonly R
 
 /** A stored value and a written one are the same (flags as the dialect stores them; undefined is null). */
 function sameValue(tx: SqlPort, stored: unknown, written: unknown): boolean {
-  if (typeof written === 'boolean') return (typeof stored === 'boolean' ? stored : tx.dialect.columns.flag(stored)) === written;
+  if (typeof written === 'boolean')
+    return (typeof stored === 'boolean' ? stored : tx.dialect.columns.flag(stored)) === written;
   return (stored ?? null) === (written ?? null);
 }

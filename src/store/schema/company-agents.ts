@@ -1,5 +1,6 @@
 /**
- * The company-agent host, src/agents (SQLite version 6, PostgreSQL version 4). A deployment keeps its validated file as JSON (`spec`); `revision` moves on
+ * The company-agent host, src/agents (SQLite version 6, PostgreSQL version 4). A deployment keeps its validated file as
+ * JSON (`spec`); `revision` moves on
  * every change so that serving processes rebuild their compiled agent. Credentials are stored like API keys (lookup
  * part + SHA-256). Tasks are claimed by one process at a time (worker + lease_until); the partial index finds the
  * claimable ones. A commitment's primary key is its quote: committing twice is one row.

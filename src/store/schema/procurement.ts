@@ -215,5 +215,6 @@ export const PROCESS_INDEX = 'CREATE INDEX contracts_by_procedure_id ON contract
 export const ROLLUP_SUMS_IN_KEY: SharedMigration = {
   version: 103,
   name: 'contract-rollup-sums-in-key',
-  sql: (t) => t.carryInPrimaryKey('contract_rollups', 'scope, month, cpv_division, procedure_type', 'count, total_cents'),
+  sql: (t) =>
+    t.carryInPrimaryKey('contract_rollups', 'scope, month, cpv_division, procedure_type', 'count, total_cents'),
 };

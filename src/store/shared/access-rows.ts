@@ -18,7 +18,13 @@ export const PLAN = recordCodec<PlanRecord>({
   alerts_history_days: intOrNull,
 });
 
-export const ACCOUNT = recordCodec<AccountRecord>({ id: int, name: text, plan_code: text, beta: flag, created_at: text });
+export const ACCOUNT = recordCodec<AccountRecord>({
+  id: int,
+  name: text,
+  plan_code: text,
+  beta: flag,
+  created_at: text,
+});
 
 export const API_KEY = recordCodec<ApiKeyRecord>({
   id: int,

@@ -58,4 +58,9 @@ export const AGENT_QUOTE = recordCodec<AgentQuoteRecord>({
   created_at: text,
 });
 
-export const AGENT_COMMITMENT = recordCodec<AgentCommitmentRecord>({ quote_id: text, reference: text, outcome: text, committed_at: text });
+export const AGENT_COMMITMENT = recordCodec<AgentCommitmentRecord>({
+  quote_id: text,
+  reference: text,
+  outcome: text,
+  committed_at: text,
+});

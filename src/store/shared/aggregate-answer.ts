@@ -28,7 +28,11 @@ export function subtracted(part: CountedPart): CountedPart {
 
 /** A row whose keys are `k0`, `k1`, … (in groupBy order) with `count` and `cents`. */
 export function countedRow(row: Row, keys: number): CountedGroup {
-  return { values: Array.from({ length: keys }, (_, i) => row[`k${i}`]), count: Number(row.count ?? 0), cents: Number(row.cents ?? 0) };
+  return {
+    values: Array.from({ length: keys }, (_, i) => row[`k${i}`]),
+    count: Number(row.count ?? 0),
+    cents: Number(row.cents ?? 0),
+  };
 }
 
 /** The municipalities (`id`, `code`, `name` rows) by id: a municipality key is its code. */
@@ -63,7 +67,11 @@ export function mergeParts(
   return [...merged.values()].filter((g) => g.count > 0).sort((a, b) => compareKeys(a.key, b.key, dimensions));
 }
 
-function keyValue(dimension: AggregateDimension, raw: unknown, municipalities: MunicipalitiesById): string | number | null {
+function keyValue(
+  dimension: AggregateDimension,
+  raw: unknown,
+  municipalities: MunicipalitiesById,
+): string | number | null {
   if (raw === null || raw === undefined || raw === '') return null;
   if (dimension === 'year') return Number(raw);
   if (dimension === 'municipality') {
@@ -91,7 +99,11 @@ export function labelLookups(groups: readonly MergedGroup[]): { divisions: strin
   const keys = groups.map((g) => g.key);
   return {
     divisions: [...new Set(keys.map((k) => k.cpv_division).filter((d): d is string => typeof d === 'string'))],
-    nifs: [...new Set(keys.flatMap((k) => [k.contracting_entity, k.supplier]).filter((n): n is string => typeof n === 'string'))],
+    nifs: [
+      ...new Set(
+        keys.flatMap((k) => [k.contracting_entity, k.supplier]).filter((n): n is string => typeof n === 'string'),
+      ),
+    ],
   };
 }
 
@@ -103,10 +115,16 @@ export interface LabelSources {
 }
 
 /** The answer: the merged groups with their labels, and the totals of every part. */
-export function aggregateAnswer(groups: readonly MergedGroup[], parts: readonly CountedPart[], sources: LabelSources): AggregateResult {
+export function aggregateAnswer(
+  groups: readonly MergedGroup[],
+  parts: readonly CountedPart[],
+  sources: LabelSources,
+): AggregateResult {
   const labels = labelsOf(sources);
   return {
-    groups: groups.map((g): AggregateGroup => ({ key: g.key, labels: labels(g.key), count: g.count, total_eur: g.cents / 100 })),
+    groups: groups.map(
+      (g): AggregateGroup => ({ key: g.key, labels: labels(g.key), count: g.count, total_eur: g.cents / 100 }),
+    ),
     totals: {
       count: parts.reduce((n, p) => n + p.totals.count, 0),
       total_eur: parts.reduce((n, p) => n + p.totals.cents, 0) / 100,

@@ -9,7 +9,8 @@ import type { Params } from '../sql/params.js';
  * bound at all includes the contracts without a date (month ''); any bound excludes them.
  */
 export function splitByMonth(from: string | undefined, to: string | undefined) {
-  const lo = from === undefined ? (to === undefined ? '' : '0000-00') : isFirstDay(from) ? from.slice(0, 7) : nextMonth(from);
+  const lo =
+    from === undefined ? (to === undefined ? '' : '0000-00') : isFirstDay(from) ? from.slice(0, 7) : nextMonth(from);
   const hi = to === undefined ? '9999-99' : isLastDay(to) ? to.slice(0, 7) : previousMonth(to);
   const edges: { from: string; to: string }[] = [];
   if (from !== undefined && to !== undefined && from.slice(0, 7) === to.slice(0, 7)) {

@@ -35,7 +35,8 @@ function demoSets(demoIndicators: readonly string[]) {
   const contracts = `SELECT id FROM contracts WHERE source = ${DEMO}`;
   const announcements = `SELECT id FROM announcements WHERE source = ${DEMO}`;
   const amendmentWhere = `source = ${DEMO} OR contract_id IN (${contracts})`;
-  // Signal keys: procurement:<type>:<source>:<id>, indicators:<type>:<indicator>:…, import:<source>:… (lib/provenance.ts).
+  // Signal keys: procurement:<type>:<source>:<id>, indicators:<type>:<indicator>:…, import:<source>:…
+  // (lib/provenance.ts).
   const signalWhere = [
     `key LIKE ${quote(`procurement:%:${DEMO_PROCUREMENT_SOURCE}:%`)}`,
     `key LIKE ${quote(`import:${DEMO_PROCUREMENT_SOURCE}:%`)}`,
@@ -132,7 +133,11 @@ function demoRemovalStatements(demoIndicators: readonly string[]): { before: str
  * Runs the removal inside `tx` and says what went. The full-text rows of what goes are deleted through the
  * dialect's bulk load while their records are still there (none where the text index follows its table by itself).
  */
-export async function removeDemoRecords(tx: SqlPort, load: BulkLoad, demoIndicators: readonly string[]): Promise<DemoRemovalSummary> {
+export async function removeDemoRecords(
+  tx: SqlPort,
+  load: BulkLoad,
+  demoIndicators: readonly string[],
+): Promise<DemoRemovalSummary> {
   const sets = demoSets(demoIndicators);
   const [counts] = await tx.query(demoRemovalCounts(demoIndicators));
   const deltas = new RollupDeltas();

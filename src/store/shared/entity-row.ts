@@ -14,7 +14,13 @@ export const ENTITY_COLUMNS = ['nif', 'name', 'kind', 'country', 'municipality_i
 export function listedEntity(input: EntityInput): EntityInput {
   const nif = entityNif(input.nif);
   if (nif === null) throw new Error(`Entity "${input.name}": "${input.nif}" is not a tax number`);
-  return { nif, name: input.name.trim(), kind: input.kind, country: input.country ?? null, municipality_id: input.municipality_id ?? null };
+  return {
+    nif,
+    name: input.name.trim(),
+    kind: input.kind,
+    country: input.country ?? null,
+    municipality_id: input.municipality_id ?? null,
+  };
 }
 
 /** The entity a party with tax number `nif` creates: a municipality's own number makes it that municipality. */
@@ -40,8 +46,13 @@ export function sameEntity(
 /** The stored columns: the fields and the keys it is found by (folded name, search text). */
 export function entityColumns(row: EntityInput) {
   const { nif, name, kind, country, municipality_id } = row;
-  return { nif, name, kind, country, municipality_id, name_key: nameKey(name), search_text: searchText(name, nif) } satisfies Record<
-    (typeof ENTITY_COLUMNS)[number],
-    unknown
-  >;
+  return {
+    nif,
+    name,
+    kind,
+    country,
+    municipality_id,
+    name_key: nameKey(name),
+    search_text: searchText(name, nif),
+  } satisfies Record<(typeof ENTITY_COLUMNS)[number], unknown>;
 }

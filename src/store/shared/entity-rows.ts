@@ -43,7 +43,9 @@ export function toEntityYears(rows: readonly Row[]): EntityYearRecord[] {
     years.set(key, year);
   }
   // Ascending years; the contracts without a date (year '') last.
-  return [...years.entries()].sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : 1)).map(([, year]) => year);
+  return [...years.entries()]
+    .sort(([a], [b]) => (a === '' ? 1 : b === '' ? -1 : a < b ? -1 : 1))
+    .map(([, year]) => year);
 }
 
 /** A counterpart row (`nif`, `name`, `count`, `total`). */

@@ -2,11 +2,24 @@
  * Procurement rows as records, the same in every store: each store reads the rows with its own SQL and passes
  * how its driver hands back lists and flags (`ColumnDecoding`).
  */
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRef, OcdsMethod, PartyRecord } from '../procurement-records.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractRecord,
+  CpvRef,
+  OcdsMethod,
+  PartyRecord,
+} from '../procurement-records.js';
 import { type ColumnDecoding, dateOrNull, numberOrNull, type Row, textOrNull } from './row-values.js';
 
 /** A contract row with its parties, CPVs and municipalities (each list in its order of position). */
-export function toContract(row: Row, parties: Row[], cpvs: Row[], places: Row[], decode: ColumnDecoding): ContractRecord {
+export function toContract(
+  row: Row,
+  parties: Row[],
+  cpvs: Row[],
+  places: Row[],
+  decode: ColumnDecoding,
+): ContractRecord {
   const withRole = (role: string): PartyRecord[] =>
     parties.filter((p) => p.role === role).map((p) => ({ nif: textOrNull(p.nif), name: String(p.name) }));
   return {
@@ -70,7 +83,9 @@ export function toAnnouncement(row: Row, cpvs: Row[], places: Row[], decode: Col
   };
 }
 
-/** An amendment row read with its derived previous price (`derived_previous_price_eur`); the change follows from both. */
+/**
+ * An amendment row read with its derived previous price (`derived_previous_price_eur`); the change follows from both.
+ */
 export function toAmendment(row: Row): AmendmentRecord {
   const previous = numberOrNull(row.derived_previous_price_eur);
   const next = numberOrNull(row.new_price_eur);

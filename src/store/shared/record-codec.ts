@@ -8,7 +8,9 @@ import { insertInto } from '../sql/statements.js';
 import type { ColumnDecoding, Row } from './row-values.js';
 import * as value from './row-values.js';
 
-/** How one column becomes its field (`decode`: how the dialect reads lists and flags back) and what a batch binds it as. */
+/**
+ * How one column becomes its field (`decode`: how the dialect reads lists and flags back) and what a batch binds it as.
+ */
 export interface Column<T> {
   readonly read: (value: unknown, decode: ColumnDecoding) => T;
   /** None for lists and flags: a batch of rows (`Dialect.rows`) has no type for them. */
@@ -17,7 +19,11 @@ export interface Column<T> {
   readonly write?: (field: T) => unknown;
 }
 
-const column = <T>(type: ColumnType | undefined, read: Column<T>['read'], write?: Column<T>['write']): Column<T> => ({ read, type, write });
+const column = <T>(type: ColumnType | undefined, read: Column<T>['read'], write?: Column<T>['write']): Column<T> => ({
+  read,
+  type,
+  write,
+});
 
 export const text = column('text', (v) => String(v));
 export const textOrNull = column('text', value.textOrNull);
@@ -58,7 +64,13 @@ export interface RecordCodec<R> {
   /** Inserts `record`'s `columns` into `table` and reads back the row as stored. */
   insert(port: SqlPort, table: string, record: object, columns: readonly (keyof R & string)[]): Promise<R>;
   /** As `insert`, but nothing when a row with the same `key` is there already. */
-  insertNew(port: SqlPort, table: string, record: object, columns: readonly (keyof R & string)[], key: string): Promise<R | undefined>;
+  insertNew(
+    port: SqlPort,
+    table: string,
+    record: object,
+    columns: readonly (keyof R & string)[],
+    key: string,
+  ): Promise<R | undefined>;
   /** The values of `columns` (each of the codec's) as bound, from a record or input that has those fields. */
   values(record: object, columns: readonly (keyof R & string)[]): unknown[];
   /** The columns but `except`. */
@@ -81,9 +93,16 @@ export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
       return row && read(row, port.dialect.columns);
     },
     insert: async (port, table, record, columns) =>
-      read((await port.query(`${insertInto(table, columns)} RETURNING *`, codec.values(record, columns)))[0], port.dialect.columns),
+      read(
+        (await port.query(`${insertInto(table, columns)} RETURNING *`, codec.values(record, columns)))[0],
+        port.dialect.columns,
+      ),
     insertNew: async (port, table, record, columns, key) =>
-      codec.first(port, `${insertInto(table, columns)} ON CONFLICT (${key}) DO NOTHING RETURNING *`, codec.values(record, columns)),
+      codec.first(
+        port,
+        `${insertInto(table, columns)} ON CONFLICT (${key}) DO NOTHING RETURNING *`,
+        codec.values(record, columns),
+      ),
     values: (record, columns) =>
       columns.map((name) => {
         const field = (record as Record<string, unknown>)[name] ?? null;
@@ -94,7 +113,8 @@ export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
     batch: (columns = entries.map(([name]) => name)) =>
       columns.map((name) => {
         const { type } = fields[name] as Column<unknown>;
-        if (type === undefined) throw new Error(`recordCodec: ${name} is a list or a flag, which a batch of rows cannot bind`);
+        if (type === undefined)
+          throw new Error(`recordCodec: ${name} is a list or a flag, which a batch of rows cannot bind`);
         return [name, type];
       }),
   };
@@ -107,7 +127,8 @@ export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
  * a loop cost 2.5 to 5 times as much (lists of contracts and signals map every row they serve).
  */
 function objectReader<R>(entries: readonly [string, Column<unknown>][]): (row: Row, decode: ColumnDecoding) => R {
-  for (const [name] of entries) if (!/^[a-z_][a-z0-9_]*$/i.test(name)) throw new Error(`recordCodec: "${name}" is not a column name`);
+  for (const [name] of entries)
+    if (!/^[a-z_][a-z0-9_]*$/i.test(name)) throw new Error(`recordCodec: "${name}" is not a column name`);
   const fields = entries.map(([name], i) => `${name}: readers[${i}](row.${name}, decode)`);
   const make = new Function('readers', `return (row, decode) => ({ ${fields.join(', ')} });`);
   return make(entries.map(([, c]) => c.read));

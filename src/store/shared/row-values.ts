@@ -1,4 +1,6 @@
-/** Column values as record fields, the same in every store, and the two kinds of column the stores store differently. */
+/**
+ * Column values as record fields, the same in every store, and the two kinds of column the stores store differently.
+ */
 
 export type Row = Record<string, unknown>;
 

@@ -2,7 +2,13 @@
  * Signals as rows, the same in every store: the stored columns of a SignalInput (evidence and subject as JSON text
  * in a fixed key order), its fingerprint, and the record read back (with the case it is linked to).
  */
-import type { SignalEvidenceRecord, SignalFields, SignalInput, SignalRecord, SignalSubject } from '../signal-records.js';
+import type {
+  SignalEvidenceRecord,
+  SignalFields,
+  SignalInput,
+  SignalRecord,
+  SignalSubject,
+} from '../signal-records.js';
 import { hash } from './fingerprint.js';
 import { int, intOrNull, json, number, numberOrNull, recordCodec, text, textOrNull } from './record-codec.js';
 import type { Row } from './row-values.js';
@@ -75,5 +81,10 @@ function canonicalEvidence(e: SignalEvidenceRecord): SignalEvidenceRecord {
 }
 
 function canonicalSubject(s: SignalSubject): SignalSubject {
-  return { cpv: s.cpv ?? [], nifs: s.nifs ?? [], indicator: s.indicator ?? null, indicator_value: s.indicator_value ?? null };
+  return {
+    cpv: s.cpv ?? [],
+    nifs: s.nifs ?? [],
+    indicator: s.indicator ?? null,
+    indicator_value: s.indicator_value ?? null,
+  };
 }

@@ -31,10 +31,9 @@ export async function recordAlertMatches(
   if (matches.length > 0) {
     const ruleIds = [...new Set(matches.map((m) => m.rule_id))];
     const accounts = new Map(
-      (await tx.query(`SELECT id, account_id FROM alert_rules WHERE ${tx.dialect.inList('id', '$1')}`, [ruleIds])).map((r) => [
-        Number(r.id),
-        Number(r.account_id),
-      ]),
+      (await tx.query(`SELECT id, account_id FROM alert_rules WHERE ${tx.dialect.inList('id', '$1')}`, [ruleIds])).map(
+        (r) => [Number(r.id), Number(r.account_id)],
+      ),
     );
     for (const id of ruleIds) if (!accounts.has(id)) throw new Error(`recordAlertMatches: no alert rule ${id}`);
     // One row per (rule, item): a pair met twice in the batch is written as first given.
@@ -54,7 +53,8 @@ export async function recordAlertMatches(
       [JSON.stringify(rows)],
     );
   }
-  for (const { ruleId, seq } of matchedSeq) await tx.run('UPDATE alert_rules SET matched_seq = $1 WHERE id = $2', [seq, ruleId]);
+  for (const { ruleId, seq } of matchedSeq)
+    await tx.run('UPDATE alert_rules SET matched_seq = $1 WHERE id = $2', [seq, ruleId]);
   return { inserted, skipped: matches.length - inserted };
 }
 
@@ -67,9 +67,14 @@ export async function listAlertMatches(
 }
 
 /** The query of a page; exported for the tests that EXPLAIN it. */
-export function alertMatchQuery(dialect: Dialect, filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): InstantQuery {
+export function alertMatchQuery(
+  dialect: Dialect,
+  filter: AlertMatchFilter,
+  page: KeysetPage<InstantPosition>,
+): InstantQuery {
   const ofAccount = (p: Params) => `m.account_id = ${p.add(filter.accountId)}`;
-  const municipalities = filter.municipalityIds && filter.municipalityIds.length > 0 ? unique(filter.municipalityIds) : undefined;
+  const municipalities =
+    filter.municipalityIds && filter.municipalityIds.length > 0 ? unique(filter.municipalityIds) : undefined;
   let sources: InstantQuery['sources'];
   if (filter.ruleId !== undefined) {
     // The account too: a rule of another account yields nothing.
@@ -80,13 +85,16 @@ export function alertMatchQuery(dialect: Dialect, filter: AlertMatchFilter, page
       where: (p: Params) => [ofAccount(p), `m.municipality_id = ${p.add(id)}`],
     }));
   } else if (filter.status !== undefined) {
-    sources = [{ index: 'alert_matches_by_status', where: (p) => [ofAccount(p), `m.status = ${p.add(filter.status)}`] }];
+    sources = [
+      { index: 'alert_matches_by_status', where: (p) => [ofAccount(p), `m.status = ${p.add(filter.status)}`] },
+    ];
   } else {
     sources = [{ index: 'alert_matches_by_account', where: (p) => [ofAccount(p)] }];
   }
   const residual = (p: Params) => {
     const conditions: string[] = [];
-    if (municipalities && filter.ruleId !== undefined) conditions.push(dialect.inList('m.municipality_id', p.add(municipalities)));
+    if (municipalities && filter.ruleId !== undefined)
+      conditions.push(dialect.inList('m.municipality_id', p.add(municipalities)));
     if (filter.status !== undefined && (filter.ruleId !== undefined || municipalities))
       conditions.push(`m.status = ${p.add(filter.status)}`);
     return conditions;
@@ -107,5 +115,7 @@ export async function getAlertMatch(port: SqlPort, id: number): Promise<AlertMat
 }
 
 export async function dismissAlertMatch(tx: SqlPort, id: number): Promise<boolean> {
-  return (await tx.run("UPDATE alert_matches SET status = 'dismissed' WHERE id = $1 AND status <> 'dismissed'", [id])) === 1;
+  return (
+    (await tx.run("UPDATE alert_matches SET status = 'dismissed' WHERE id = $1 AND status <> 'dismissed'", [id])) === 1
+  );
 }

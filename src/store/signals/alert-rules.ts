@@ -9,7 +9,8 @@ import { insertInto, setExcluded } from '../sql/statements.js';
 
 const TEMPLATE_COLUMNS = ALERT_TEMPLATE.except('id');
 const UPDATED = ALERT_TEMPLATE.except('id', 'key');
-// An unchanged template is not rewritten (every column is NOT NULL, so <> compares them all): the count is of real changes.
+// An unchanged template is not rewritten (every column is NOT NULL, so <> compares them all): the count is of real
+// changes.
 const SAVE_TEMPLATE = `${insertInto('alert_templates', TEMPLATE_COLUMNS)} ON CONFLICT (key) DO UPDATE SET ${setExcluded(UPDATED)}
   WHERE ${UPDATED.map((c) => `alert_templates.${c} <> excluded.${c}`).join(' OR ')}`;
 
@@ -36,7 +37,11 @@ export async function getAlertRule(port: SqlPort, id: number): Promise<AlertRule
 }
 
 /** By id ascending; one account's through its index. */
-export async function listAlertRules(port: SqlPort, filter: AlertRuleFilter, page: KeysetPage<number>): Promise<AlertRuleRecord[]> {
+export async function listAlertRules(
+  port: SqlPort,
+  filter: AlertRuleFilter,
+  page: KeysetPage<number>,
+): Promise<AlertRuleRecord[]> {
   const p = new Params();
   const conditions = [`id > ${p.add(page.after ?? 0)}`];
   if (filter.accountId !== undefined) conditions.push(`account_id = ${p.add(filter.accountId)}`);
@@ -49,7 +54,11 @@ export async function listAlertRules(port: SqlPort, filter: AlertRuleFilter, pag
 }
 
 /** Whether the rule exists, and whether this changed it. */
-export async function setAlertRuleEnabled(tx: SqlPort, id: number, enabled: boolean): Promise<{ found: boolean; changed: boolean }> {
+export async function setAlertRuleEnabled(
+  tx: SqlPort,
+  id: number,
+  enabled: boolean,
+): Promise<{ found: boolean; changed: boolean }> {
   if ((await tx.run('UPDATE alert_rules SET enabled = $1 WHERE id = $2 AND enabled <> $1', [enabled, id])) === 1) {
     return { found: true, changed: true };
   }

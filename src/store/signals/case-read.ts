@@ -18,7 +18,11 @@ import type { Dialect, SqlPort } from '../sql/port.js';
 import { loadCaseEvents } from './case-write.js';
 import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
-export async function listCases(port: SqlPort, filter: CaseFilter, page: KeysetPage<InstantPosition>): Promise<CaseRecord[]> {
+export async function listCases(
+  port: SqlPort,
+  filter: CaseFilter,
+  page: KeysetPage<InstantPosition>,
+): Promise<CaseRecord[]> {
   const ids = await readInstantIds(port, caseQuery(port.dialect, filter, page));
   if (ids.length === 0) return [];
   const rows = await port.query(`SELECT * FROM cases WHERE ${port.dialect.inList('id', '$1')}`, [ids]);
@@ -28,7 +32,9 @@ export async function listCases(port: SqlPort, filter: CaseFilter, page: KeysetP
 /** The query of a page; exported for the tests that EXPLAIN it. */
 export function caseQuery(dialect: Dialect, filter: CaseFilter, page: KeysetPage<InstantPosition>): InstantQuery {
   const prefix = filter.includeEpisodic ? 'cases_by_' : 'cases_linked_by_';
-  const listed = filter.includeEpisodic ? [dialect.isTrue('c.computed')] : [dialect.isTrue('c.computed'), 'c.source_count > 1'];
+  const listed = filter.includeEpisodic
+    ? [dialect.isTrue('c.computed')]
+    : [dialect.isTrue('c.computed'), 'c.source_count > 1'];
   let sources: InstantQuery['sources'];
   let familyApplied = false;
   if (filter.municipalityIds && filter.municipalityIds.length > 0) {
@@ -42,7 +48,8 @@ export function caseQuery(dialect: Dialect, filter: CaseFilter, page: KeysetPage
   } else {
     sources = [{ index: `${prefix}seen`, where: () => [...listed] }];
   }
-  const residual = (p: Params) => (filter.family !== undefined && !familyApplied ? [`c.family = ${p.add(filter.family)}`] : []);
+  const residual = (p: Params) =>
+    filter.family !== undefined && !familyApplied ? [`c.family = ${p.add(filter.family)}`] : [];
   return { table: 'cases', alias: 'c', column: 'last_seen_at', sources, residual, page };
 }
 

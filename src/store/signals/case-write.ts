@@ -50,7 +50,8 @@ const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i 
 export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], marks: PendingMarks): Promise<void> {
   for (const update of updates) {
     const mark = marks.get(update.id) ?? null;
-    if ((await tx.run(SAVE, [...caseRow(update.fields), mark, update.id, true])) === 0) throw new Error(`saveCases: no case ${update.id}`);
+    if ((await tx.run(SAVE, [...caseRow(update.fields), mark, update.id, true])) === 0)
+      throw new Error(`saveCases: no case ${update.id}`);
     for (const e of update.events) {
       await tx.run(
         'INSERT INTO case_events (case_id, event_type, old_value, new_value, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
@@ -66,11 +67,16 @@ export async function findCaseId(port: SqlPort, key: string): Promise<number | u
 }
 
 /** The events of these cases, oldest first, by case. */
-export async function loadCaseEvents(port: SqlPort, caseIds: readonly number[]): Promise<Map<number, CaseEventRecord[]>> {
+export async function loadCaseEvents(
+  port: SqlPort,
+  caseIds: readonly number[],
+): Promise<Map<number, CaseEventRecord[]>> {
   const rows = await port.query(
     `SELECT case_id, ${CASE_EVENT.columns.join(', ')} FROM case_events
      WHERE ${port.dialect.inList('case_id', '$1')} ORDER BY case_id, id`,
     [caseIds],
   );
-  return new Map([...groupRows(rows, (r) => Number(r.case_id))].map(([id, group]) => [id, group.map(CASE_EVENT.reader(port))]));
+  return new Map(
+    [...groupRows(rows, (r) => Number(r.case_id))].map(([id, group]) => [id, group.map(CASE_EVENT.reader(port))]),
+  );
 }

@@ -21,9 +21,11 @@ export function signalQuery(dialect: Dialect, filter: SignalFilter, page: Keyset
   const { dimension, sources } = signalSources(filter);
   const residual = (p: Params) => {
     const conditions: string[] = [];
-    if (filter.types && filter.types.length > 0 && dimension !== 'type') conditions.push(dialect.inList('s.type', p.add(filter.types)));
+    if (filter.types && filter.types.length > 0 && dimension !== 'type')
+      conditions.push(dialect.inList('s.type', p.add(filter.types)));
     if (filter.family !== undefined && dimension !== 'family') conditions.push(`s.family = ${p.add(filter.family)}`);
-    if (filter.minConfidence !== undefined && filter.minConfidence > 0) conditions.push(`s.confidence >= ${p.add(filter.minConfidence)}`);
+    if (filter.minConfidence !== undefined && filter.minConfidence > 0)
+      conditions.push(`s.confidence >= ${p.add(filter.minConfidence)}`);
     if (filter.valueTier !== undefined) conditions.push(`s.value_tier = ${p.add(filter.valueTier)}`);
     return conditions;
   };
@@ -43,11 +45,17 @@ function signalSources(filter: SignalFilter): { dimension: Dimension; sources: I
   if (filter.types && filter.types.length > 0) {
     return {
       dimension: 'type',
-      sources: unique(filter.types).map((type) => ({ index: 'signals_by_type', where: (p) => [`s.type = ${p.add(type)}`] })),
+      sources: unique(filter.types).map((type) => ({
+        index: 'signals_by_type',
+        where: (p) => [`s.type = ${p.add(type)}`],
+      })),
     };
   }
   if (filter.family !== undefined) {
-    return { dimension: 'family', sources: [{ index: 'signals_by_family', where: (p) => [`s.family = ${p.add(filter.family)}`] }] };
+    return {
+      dimension: 'family',
+      sources: [{ index: 'signals_by_family', where: (p) => [`s.family = ${p.add(filter.family)}`] }],
+    };
   }
   return { dimension: undefined, sources: [{ index: 'signals_by_seen', where: () => [] }] };
 }

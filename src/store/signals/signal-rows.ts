@@ -1,4 +1,7 @@
-/** Signals read back: one statement for a whole page, with the case each signal is linked to (rows → records: shared/signal-rows.ts). */
+/**
+ * Signals read back: one statement for a whole page, with the case each signal is linked to (rows → records:
+ * shared/signal-rows.ts).
+ */
 
 import { inIdOrder } from '../shared/row-values.js';
 import { SIGNAL } from '../shared/signal-rows.js';

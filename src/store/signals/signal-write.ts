@@ -32,7 +32,11 @@ interface Write {
   values: unknown[];
 }
 
-export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[], now: string): Promise<SignalWriteSummary> {
+export async function writeSignals(
+  tx: SqlPort,
+  signals: readonly SignalInput[],
+  now: string,
+): Promise<SignalWriteSummary> {
   const summary: SignalWriteSummary = { inserted: 0, updated: 0, unchanged: 0 };
   const current = await storedSignals(
     tx,
@@ -94,7 +98,10 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
   const linked = new Map<string, { caseId: number | null; relationship: string | null }>();
   writes.forEach((w, i) => {
     const id = ids.get(w.input.key) as number;
-    const before = linked.get(w.input.key) ?? { caseId: w.old?.caseId ?? null, relationship: w.old?.relationship ?? null };
+    const before = linked.get(w.input.key) ?? {
+      caseId: w.old?.caseId ?? null,
+      relationship: w.old?.relationship ?? null,
+    };
     const caseId = w.input.case ? (caseIds.get(w.input.case.key) as number) : null;
     const relationship = w.input.case?.relationship ?? null;
     if (before.caseId !== null && before.caseId !== caseId) {
@@ -102,14 +109,16 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
       if (caseId === null) links.set(id, null);
     }
     if (caseId !== null) {
-      if (before.caseId !== caseId || before.relationship !== relationship) links.set(id, { caseId, relationship: relationship as string });
+      if (before.caseId !== caseId || before.relationship !== relationship)
+        links.set(id, { caseId, relationship: relationship as string });
       marks.set(caseId, seqs[i]);
     }
     linked.set(w.input.key, { caseId, relationship });
   });
   const unlinked = [...links].filter(([, link]) => link === null).map(([id]) => id);
   const relinked = [...links].flatMap(([id, link]) => (link === null ? [] : [[id, link.caseId, link.relationship]]));
-  if (unlinked.length > 0) await tx.run(`DELETE FROM case_links WHERE ${tx.dialect.inList('signal_id', '$1')}`, [unlinked]);
+  if (unlinked.length > 0)
+    await tx.run(`DELETE FROM case_links WHERE ${tx.dialect.inList('signal_id', '$1')}`, [unlinked]);
   if (relinked.length > 0) {
     const batch = tx.dialect.rows('$1', [
       ['signal_id', 'integer'],
@@ -127,7 +136,9 @@ export async function writeSignals(tx: SqlPort, signals: readonly SignalInput[],
       ['id', 'integer'],
       ['seq', 'bigint'],
     ]);
-    await tx.run(`UPDATE cases AS c SET pending = m.seq FROM ${batch} AS m WHERE c.id = m.id`, [JSON.stringify([...marks])]);
+    await tx.run(`UPDATE cases AS c SET pending = m.seq FROM ${batch} AS m WHERE c.id = m.id`, [
+      JSON.stringify([...marks]),
+    ]);
   }
   return summary;
 }
@@ -161,7 +172,9 @@ async function caseIdsOf(tx: SqlPort, refs: readonly SignalCaseRef[]): Promise<M
   if (refs.length === 0) return ids;
   const firstByKey = new Map<string, SignalCaseRef>();
   for (const ref of refs) if (!firstByKey.has(ref.key)) firstByKey.set(ref.key, ref);
-  for (const row of await tx.query(`SELECT id, key FROM cases WHERE ${tx.dialect.inList('key', '$1')}`, [[...firstByKey.keys()]])) {
+  for (const row of await tx.query(`SELECT id, key FROM cases WHERE ${tx.dialect.inList('key', '$1')}`, [
+    [...firstByKey.keys()],
+  ])) {
     ids.set(String(row.key), Number(row.id));
   }
   const missing = [...firstByKey.values()].filter((r) => !ids.has(r.key));

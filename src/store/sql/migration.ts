@@ -50,7 +50,10 @@ export interface DdlTypes {
   /** A flag's values as a default is written. */
   readonly false: string;
   readonly true: string;
-  /** The condition that a flag column is true: the dialect's own (`Dialect.isTrue`), as the queries that use a partial index state it. */
+  /**
+   * The condition that a flag column is true: the dialect's own (`Dialect.isTrue`), as the queries that use a partial
+   * index state it.
+   */
   isTrue(column: string): string;
   /** Written after a table's closing parenthesis: the rows stored in primary-key order (SQLite's WITHOUT ROWID). */
   readonly clustered: string;
@@ -79,7 +82,11 @@ export interface TextSearchDdl {
 }
 
 /** The dialect's migrations then the shared ones, with their SQL for `types`, by version. */
-export function migrationsFor(dialect: readonly Migration[], shared: readonly SharedMigration[], types: DdlTypes): Migration[] {
+export function migrationsFor(
+  dialect: readonly Migration[],
+  shared: readonly SharedMigration[],
+  types: DdlTypes,
+): Migration[] {
   const all = [...dialect, ...shared.map((m) => ({ version: m.version, name: m.name, sql: m.sql(types) }))];
   const versions = new Set(all.map((m) => m.version));
   if (versions.size !== all.length) throw new Error('two migrations have the same version');
@@ -97,7 +104,11 @@ export interface AppliedMigration {
  * returns those it applied, in order. Idempotent; concurrent instances must be kept apart by the caller
  * (PostgreSQL: a session lock).
  */
-export async function applyMigrations(port: SqlPort, migrations: readonly Migration[], now: () => string): Promise<AppliedMigration[]> {
+export async function applyMigrations(
+  port: SqlPort,
+  migrations: readonly Migration[],
+  now: () => string,
+): Promise<AppliedMigration[]> {
   await port.script(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
   );

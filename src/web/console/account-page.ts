@@ -42,7 +42,8 @@ export function registerAccountPage(scope: FastifyInstance): void {
       );
       return send(reply, who, csrf, { link: created.link, linkFor: created.user.email });
     } catch (error) {
-      if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message.replace('--role', 'The role') });
+      if (error instanceof AdminError)
+        return send(reply.code(400), who, csrf, { error: error.message.replace('--role', 'The role') });
       throw error;
     }
   });
@@ -54,9 +55,12 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const id = (request.params as { id: string }).id;
     const user = (await listUsers(store, who.account.id)).find((u) => String(u.id) === id);
     if (!user) throw notFound('member');
-    if (user.id === who.user.id) return send(reply.code(400), who, await reply.generateCsrf(), { error: 'You cannot disable yourself.' });
+    if (user.id === who.user.id)
+      return send(reply.code(400), who, await reply.generateCsrf(), { error: 'You cannot disable yourself.' });
     if (user.disabled_at === null) await disableUser(store, user.id, now());
-    return send(reply, who, await reply.generateCsrf(), { notice: `Disabled ${user.email}; their sessions have ended.` });
+    return send(reply, who, await reply.generateCsrf(), {
+      notice: `Disabled ${user.email}; their sessions have ended.`,
+    });
   });
 
   scope.post('/console/account/password', async (request, reply) => {
@@ -65,7 +69,8 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const form = formOf(request);
     const csrf = await reply.generateCsrf();
     const next = form.text('password');
-    if (next !== form.text('confirm')) return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
+    if (next !== form.text('confirm'))
+      return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
     try {
       const input = { current: form.text('current'), next, address: request.ip, keepSession: who.session.id };
       await changePassword(store, who.user.id, input, now());

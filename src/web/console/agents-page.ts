@@ -32,7 +32,10 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   const now = () => new Date(clock());
 
   /** The signed-in owner or admin, or undefined after answering. */
-  async function companyAdmin(request: Parameters<typeof requireUser>[0], reply: FastifyReply): Promise<SignedIn | undefined> {
+  async function companyAdmin(
+    request: Parameters<typeof requireUser>[0],
+    reply: FastifyReply,
+  ): Promise<SignedIn | undefined> {
     const who = await requireUser(request, reply);
     if (who) requireRole(who, 'owner', 'admin');
     return who;
@@ -57,14 +60,19 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const csrf = await reply.generateCsrf();
     const text = form.text('file');
     const filename = form.optional('filename');
-    if (!text.trim()) return listPage(reply.code(400), who, csrf, { error: 'Choose a deployment file, or paste its content.' });
+    if (!text.trim())
+      return listPage(reply.code(400), who, csrf, { error: 'Choose a deployment file, or paste its content.' });
     try {
       const { record, created } = await uploadDeployment(store, who.account.id, { text, name: filename }, now());
       const verb = created ? 'Created the draft' : 'Updated';
-      return listPage(reply, who, csrf, { notice: `${verb} “${specOf(record).name}” (${record.slug}), revision ${record.revision}.` });
+      return listPage(reply, who, csrf, {
+        notice: `${verb} “${specOf(record).name}” (${record.slug}), revision ${record.revision}.`,
+      });
     } catch (error) {
-      if (error instanceof DeploymentSpecError) return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename });
-      if (error instanceof AdminError) return listPage(reply.code(400), who, csrf, { error: error.message, text, filename });
+      if (error instanceof DeploymentSpecError)
+        return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename });
+      if (error instanceof AdminError)
+        return listPage(reply.code(400), who, csrf, { error: error.message, text, filename });
       throw error;
     }
   });
@@ -105,7 +113,8 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       );
       return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });
     } catch (error) {
-      if (error instanceof AdminError) return deploymentPage(reply.code(400), who, csrf, record, { error: error.message });
+      if (error instanceof AdminError)
+        return deploymentPage(reply.code(400), who, csrf, record, { error: error.message });
       throw error;
     }
   });
@@ -115,7 +124,9 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     if (!who) return reply;
     const { slug, id } = request.params as Params;
     const record = await ownDeployment(who, slug);
-    const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id && c.revoked_at === null);
+    const credential = (await listCredentials(store, record.slug)).find(
+      (c) => String(c.id) === id && c.revoked_at === null,
+    );
     if (!credential) throw notFound('credential');
     return sendHtml(
       reply,
@@ -140,7 +151,9 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
     if (!credential) throw notFound('credential');
     if (credential.revoked_at === null) await revokeCredential(store, credential.id, now());
-    return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice: `Revoked the credential ${credential.prefix}.` });
+    return deploymentPage(reply, who, await reply.generateCsrf(), record, {
+      notice: `Revoked the credential ${credential.prefix}.`,
+    });
   });
 
   scope.get('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
@@ -148,7 +161,9 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     if (!who) return reply;
     const { slug, id } = request.params as Params;
     const record = await ownDeployment(who, slug);
-    const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id && l.revoked_at === null);
+    const licence = (await store.console.listLicencesOfDeployments([record.id])).find(
+      (l) => String(l.id) === id && l.revoked_at === null,
+    );
     if (!licence) throw notFound('licence');
     const buyer = await store.getAccount(licence.buyer_account_id);
     return sendHtml(
@@ -181,7 +196,13 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     reply: FastifyReply,
     who: SignedIn,
     csrf: string,
-    o: { notice?: string; error?: string; issues?: readonly { path: string; message: string }[]; text?: string; filename?: string },
+    o: {
+      notice?: string;
+      error?: string;
+      issues?: readonly { path: string; message: string }[];
+      text?: string;
+      filename?: string;
+    },
   ): Promise<FastifyReply> {
     const deployments = await accountDeployments(store, who.account.id);
     const rows = deployments.map((d) => {

@@ -33,7 +33,10 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
     // redirects to the page's `form-action`, so the app's origin joins it on this page only.
     const csp = String(reply.getHeader('content-security-policy') ?? '');
     if (csp && asked.redirectOrigin) {
-      reply.header('content-security-policy', csp.replace("form-action 'self'", `form-action 'self' ${asked.redirectOrigin}`));
+      reply.header(
+        'content-security-policy',
+        csp.replace("form-action 'self'", `form-action 'self' ${asked.redirectOrigin}`),
+      );
     }
     return send(reply, who, await reply.generateCsrf(), asked);
   });

@@ -11,7 +11,10 @@ export class FormFields {
   readonly #fields: Readonly<Record<string, unknown>>;
 
   constructor(source: unknown) {
-    this.#fields = source !== null && typeof source === 'object' && !Array.isArray(source) ? (source as Record<string, unknown>) : {};
+    this.#fields =
+      source !== null && typeof source === 'object' && !Array.isArray(source)
+        ? (source as Record<string, unknown>)
+        : {};
   }
 
   /** The field's text, '' when it is absent. */

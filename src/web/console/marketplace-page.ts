@@ -63,7 +63,9 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
       held.map(async (l) => {
         const deployment = await store.agents.getDeploymentById(l.deployment_id);
         const slug = deployment?.slug ?? '';
-        const credential = deployment ? (await listCredentials(store, slug)).find((c) => c.id === l.credential_id) : undefined;
+        const credential = deployment
+          ? (await listCredentials(store, slug)).find((c) => c.id === l.credential_id)
+          : undefined;
         return html`<tr${l.revoked_at && html` class="muted"`}><td><code>${slug}</code></td><td><code>${credential?.prefix ?? ''}</code></td>
 <td><code>${agentAddresses(agentsUrl, slug).a2a}</code></td><td>${date(l.created_at)}</td><td>${l.revoked_at ? html`<span class="pill revoked">revoked by the seller</span>` : 'active'}</td></tr>`;
       }),

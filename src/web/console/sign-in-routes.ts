@@ -27,10 +27,18 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const { store, clock } = scope.signedInDeps;
     const email = form.text('email');
     const next = form.optional('next');
-    const outcome = await checkSignIn(store, { email, password: form.text('password'), address: request.ip }, new Date(clock()));
+    const outcome = await checkSignIn(
+      store,
+      { email, password: form.text('password'), address: request.ip },
+      new Date(clock()),
+    );
     if (!outcome.ok) {
       const text = outcome.reason === 'locked' ? LOCKED_OUT_MESSAGE : 'The email or the password is not right.';
-      return sendPage(reply, outcome.reason === 'locked' ? 429 : 401, signInPage(await reply.generateCsrf(), { next, email, error: text }));
+      return sendPage(
+        reply,
+        outcome.reason === 'locked' ? 429 : 401,
+        signInPage(await reply.generateCsrf(), { next, email, error: text }),
+      );
     }
     await signIn(request, reply, outcome.user);
     return reply.redirect(safeNext(next), 303);
@@ -62,7 +70,8 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const { store, clock } = scope.signedInDeps;
     const token = form.text('token');
     const password = form.text('password');
-    const refuse = async (problem: string) => sendPage(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
+    const refuse = async (problem: string) =>
+      sendPage(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
     if (password !== form.text('confirm')) return refuse('The two passwords differ.');
     let user: UserRecord | undefined;
     try {
@@ -71,7 +80,8 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
       if (error instanceof AdminError) return refuse(error.message);
       throw error;
     }
-    if (!user) return refuse('This link was used already, has expired or is not right. Ask your account owner for a new one.');
+    if (!user)
+      return refuse('This link was used already, has expired or is not right. Ask your account owner for a new one.');
     await signIn(request, reply, user);
     return reply.redirect('/console', 303);
   });
@@ -84,7 +94,9 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
       return sendPage(
         reply,
         400,
-        signInPage(await reply.generateCsrf(), { error: 'This sign-in link was used already or has expired. Sign in with your password.' }),
+        signInPage(await reply.generateCsrf(), {
+          error: 'This sign-in link was used already or has expired. Sign in with your password.',
+        }),
       );
     }
     await signIn(request, reply, link.user);
@@ -95,7 +107,12 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
 async function signIn(request: FastifyRequest, reply: FastifyReply, user: UserRecord): Promise<void> {
   const { store, clock } = request.server.signedInDeps;
   const cookies = request.server.consoleCookies;
-  const started = await startSession(store, user, { userAgent: request.headers['user-agent'], address: request.ip }, new Date(clock()));
+  const started = await startSession(
+    store,
+    user,
+    { userAgent: request.headers['user-agent'], address: request.ip },
+    new Date(clock()),
+  );
   reply.setCookie(cookies.session, started.token, { ...cookies.options, expires: started.expiresAt });
 }
 

@@ -87,12 +87,19 @@ export async function registerSignedInScope(scope: FastifyInstance, deps: Signed
       error instanceof ConsoleRefusal
         ? error
         : (error as { code?: string }).code?.startsWith('FST_CSRF')
-          ? new ConsoleRefusal(403, 'This form has expired or did not come from this site. Go back, reload the page and try again.')
-          : (error as { statusCode?: number }).statusCode !== undefined && (error as { statusCode: number }).statusCode < 500
+          ? new ConsoleRefusal(
+              403,
+              'This form has expired or did not come from this site. Go back, reload the page and try again.',
+            )
+          : (error as { statusCode?: number }).statusCode !== undefined &&
+              (error as { statusCode: number }).statusCode < 500
             ? new ConsoleRefusal((error as { statusCode: number }).statusCode, (error as Error).message)
             : undefined;
     if (!refusal) request.log.error(error);
-    return renderRefusal(reply, refusal ?? new ConsoleRefusal(500, 'Something went wrong on our side. Try again in a moment.'));
+    return renderRefusal(
+      reply,
+      refusal ?? new ConsoleRefusal(500, 'Something went wrong on our side. Try again in a moment.'),
+    );
   });
 }
 

@@ -8,7 +8,10 @@ import { type Html, html } from '../html.js';
 /** A label for every channel a charge is counted under: a channel added there without one does not compile. */
 const LABELS: Record<UsageChannel, string> = { rest: 'REST', a2a: 'A2A', mcp: 'MCP', explorer: 'Explorer' };
 
-export const CHANNELS: readonly { id: UsageChannel; label: string }[] = USAGE_CHANNELS.map((id) => ({ id, label: LABELS[id] }));
+export const CHANNELS: readonly { id: UsageChannel; label: string }[] = USAGE_CHANNELS.map((id) => ({
+  id,
+  label: LABELS[id],
+}));
 
 export type DayCounts = Record<UsageChannel, number>;
 
@@ -30,7 +33,8 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
   const grid = [0, 0.5, 1].map((f) => {
     const y = top + plotHeight - f * plotHeight;
     // A half of 1 is no count of requests: that line goes without a figure.
-    const figure = Number.isInteger(scale * f) && html`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>`;
+    const figure =
+      Number.isInteger(scale * f) && html`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>`;
     return html`<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/>${figure}`;
   });
   const bars = days.map((d, i) => {
@@ -40,7 +44,8 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
       const h = (d.counts[c.id] / scale) * plotHeight;
       y -= h;
       return (
-        h > 0 && html`<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}"/>`
+        h > 0 &&
+        html`<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}"/>`
       );
     });
     const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${d.counts[c.id]}`).join(', ')}`;

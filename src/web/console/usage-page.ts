@@ -10,7 +10,8 @@ import { page, sendHtml } from './html.js';
 import { requireUser } from './signed-in.js';
 import { CHANNELS, type DayCounts, noCounts, total, usageChart } from './usage-chart.js';
 
-const UNSPLIT_NOTE = '; what was counted before this split began, or in the last second on another instance, is shown as not split';
+const UNSPLIT_NOTE =
+  '; what was counted before this split began, or in the last second on another instance, is shown as not split';
 
 export function registerUsagePage(scope: FastifyInstance): void {
   const { store, counters, dailyUsage, clock } = scope.signedInDeps;
@@ -25,7 +26,11 @@ export function registerUsagePage(scope: FastifyInstance): void {
     const rows = await store.console.dailyUsage(who.account.id, period.start, period.end);
     const today = now.toISOString().slice(0, 10);
     const days: { day: string; counts: DayCounts }[] = [];
-    for (let d = new Date(`${period.start}T00:00:00Z`); d.toISOString().slice(0, 10) <= today; d = new Date(d.getTime() + 86_400_000)) {
+    for (
+      let d = new Date(`${period.start}T00:00:00Z`);
+      d.toISOString().slice(0, 10) <= today;
+      d = new Date(d.getTime() + 86_400_000)
+    ) {
       days.push({ day: d.toISOString().slice(0, 10), counts: noCounts() });
     }
     const byDay = new Map(days.map((d) => [d.day, d.counts]));
@@ -47,7 +52,9 @@ export function registerUsagePage(scope: FastifyInstance): void {
 ${quota ? html`<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
 <div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${period.end}</div>
 ${joined(
-  CHANNELS.map((c) => html`<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`),
+  CHANNELS.map(
+    (c) => html`<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`,
+  ),
   '\n',
 )}
 ${unsplit > 0 && html`<div>Not split <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> by channel</div>`}
@@ -84,7 +91,10 @@ files), A2A, MCP, or the explorer's views (each data request a picture makes)${u
 ${perDayRows(days)}
 </tbody></table>
 </section>`;
-    return sendHtml(reply, page({ title: 'Usage and plan', who, csrf: await reply.generateCsrf(), section: 'usage', body }));
+    return sendHtml(
+      reply,
+      page({ title: 'Usage and plan', who, csrf: await reply.generateCsrf(), section: 'usage', body }),
+    );
   });
 }
 

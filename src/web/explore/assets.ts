@@ -38,7 +38,11 @@ export function loadAssets(): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const [name, path] of files) {
     const body = readFileSync(path);
-    assets.set(name, { body, type: TYPES[extname(name)], etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+    assets.set(name, {
+      body,
+      type: TYPES[extname(name)],
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+    });
   }
   return assets;
 }

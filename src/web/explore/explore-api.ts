@@ -27,7 +27,9 @@ export function registerExplorerApi(app: FastifyInstance, core: Core, registry: 
   for (const operation of registry.all) {
     app.get(`${API_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'json', request, reply));
     if (core.offersCsv(operation)) {
-      app.get(`${CSV_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'csv', request, reply));
+      app.get(`${CSV_PREFIX}${operation.rest.path}`, (request, reply) =>
+        answer(core, operation, 'csv', request, reply),
+      );
     }
   }
   for (const operation of explorerOperations(registry)) {
@@ -41,7 +43,13 @@ function explorerOperations(registry: Registry): AnyOperation[] {
   return signalsList ? [latestSignalsOperation(signalsList)] : [];
 }
 
-async function answer(core: Core, operation: AnyOperation, format: 'json' | 'csv', request: FastifyRequest, reply: FastifyReply) {
+async function answer(
+  core: Core,
+  operation: AnyOperation,
+  format: 'json' | 'csv',
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
   let admission: Admission | undefined;
   let outcome: Outcome | undefined;
   try {

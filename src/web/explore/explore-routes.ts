@@ -30,8 +30,12 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
 
   app.get('/explore', (request, reply) => page(core, request, reply, 'map', { params: capabilities }));
   // The procurement and signals views filter by district and municipality: the list of the 308 comes with the page.
-  const withPlaces = async (): Promise<Partial<PageFacts>> => ({ params: { municipalities: placesOf(await core.reference()) } });
-  app.get('/explore/procurement', async (request, reply) => page(core, request, reply, 'procurement', await withPlaces()));
+  const withPlaces = async (): Promise<Partial<PageFacts>> => ({
+    params: { municipalities: placesOf(await core.reference()) },
+  });
+  app.get('/explore/procurement', async (request, reply) =>
+    page(core, request, reply, 'procurement', await withPlaces()),
+  );
   app.get('/explore/signals', async (request, reply) => page(core, request, reply, 'signals', await withPlaces()));
   app.get('/explore/municipalities/:ref', async (request, reply) => {
     const ref = (request.params as { ref: string }).ref;
@@ -48,7 +52,12 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
       heading: municipality.name,
       params: {
         ...capabilities,
-        municipality: { code: municipality.code, slug: municipality.slug, name: municipality.name, district: municipality.district },
+        municipality: {
+          code: municipality.code,
+          slug: municipality.slug,
+          name: municipality.name,
+          district: municipality.district,
+        },
       },
     });
   });
@@ -60,9 +69,27 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
  * whether the thing exists.
  */
 const DETAILS: readonly { view: View; path: string; param: string; form: RegExp; what: string }[] = [
-  { view: 'contract', path: '/explore/contracts/:id', param: 'id', form: /^[1-9]\d{0,14}$/, what: 'A contract id is a whole number.' },
-  { view: 'entity', path: '/explore/entities/:nif', param: 'nif', form: /^\d{9}$/, what: 'A tax number (NIF) has 9 digits.' },
-  { view: 'signal', path: '/explore/signals/:id', param: 'id', form: /^[1-9]\d{0,14}$/, what: 'A signal id is a whole number.' },
+  {
+    view: 'contract',
+    path: '/explore/contracts/:id',
+    param: 'id',
+    form: /^[1-9]\d{0,14}$/,
+    what: 'A contract id is a whole number.',
+  },
+  {
+    view: 'entity',
+    path: '/explore/entities/:nif',
+    param: 'nif',
+    form: /^\d{9}$/,
+    what: 'A tax number (NIF) has 9 digits.',
+  },
+  {
+    view: 'signal',
+    path: '/explore/signals/:id',
+    param: 'id',
+    form: /^[1-9]\d{0,14}$/,
+    what: 'A signal id is a whole number.',
+  },
 ];
 
 function registerDetails(app: FastifyInstance, core: Core): void {
@@ -77,7 +104,13 @@ function registerDetails(app: FastifyInstance, core: Core): void {
   }
 }
 
-async function page(core: Core, request: FastifyRequest, reply: FastifyReply, view: View, extra: Partial<PageFacts> = {}) {
+async function page(
+  core: Core,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: View,
+  extra: Partial<PageFacts> = {},
+) {
   let domains: PageFacts['domains'];
   try {
     const admission = await admitViewer(core, request, reply);
@@ -88,7 +121,12 @@ async function page(core: Core, request: FastifyRequest, reply: FastifyReply, vi
     return refuse(reply, ERROR_KINDS[apiError.kind].status, ERROR_KINDS[apiError.kind].title, detailOf(apiError));
   }
   if (!domains.includes(VIEW_DOMAIN[view])) {
-    return refuse(reply, 403, 'Not in your plan', `This view shows ${VIEW_DOMAIN[view]} data, which your plan does not include.`);
+    return refuse(
+      reply,
+      403,
+      'Not in your plan',
+      `This view shows ${VIEW_DOMAIN[view]} data, which your plan does not include.`,
+    );
   }
   return reply
     .header('cache-control', 'private, no-store')

@@ -51,7 +51,12 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
       {
         ...filters,
         limit: Type.Optional(
-          Type.Integer({ minimum: 1, maximum: MAX_LATEST, default: MAX_LATEST, description: `How many, 1 to ${MAX_LATEST}.` }),
+          Type.Integer({
+            minimum: 1,
+            maximum: MAX_LATEST,
+            default: MAX_LATEST,
+            description: `How many, 1 to ${MAX_LATEST}.`,
+          }),
         ),
       },
       { additionalProperties: false },
@@ -75,7 +80,10 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
       let after: unknown;
       for (;;) {
         const walk = walker(after);
-        const page = (await signalsList.handler(query, { ...ctx, paging: walk.paging })) as { items: Summary[]; has_more: boolean };
+        const page = (await signalsList.handler(query, { ...ctx, paging: walk.paging })) as {
+          items: Summary[];
+          has_more: boolean;
+        };
         for (const s of page.items) {
           matched++;
           families[s.family] = (families[s.family] ?? 0) + 1;

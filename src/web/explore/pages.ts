@@ -99,7 +99,8 @@ function navigation(facts: PageFacts): Html {
   return html`<header class="top">
 <a class="brand" href="/explore">munidata <span>explorer</span></a>
 <nav aria-label="Views"><ul>${shown.map(
-    ([view, href, text]) => html`<li><a href="${href}"${facts.view === view ? html` aria-current="page"` : ''}>${text}</a></li>`,
+    ([view, href, text]) =>
+      html`<li><a href="${href}"${facts.view === view ? html` aria-current="page"` : ''}>${text}</a></li>`,
   )}<li class="console"><a href="/console">Console</a></li><li><a href="/">Home</a></li></ul></nav>
 </header>`;
 }

@@ -13,7 +13,11 @@ import { requireUser } from '../console/signed-in.js';
 const SESSION_KEY_ID = 0;
 
 /** The admission of the viewer of this request, or undefined once a visitor has been answered (sent to sign in). */
-export async function admitViewer(core: Core, request: FastifyRequest, reply: FastifyReply): Promise<Admission | undefined> {
+export async function admitViewer(
+  core: Core,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Admission | undefined> {
   const who = await requireUser(request, reply);
   if (!who) return undefined;
   return core.admitCaller({ keyId: SESSION_KEY_ID, scopes: SCOPES, account: who.account, plan: who.plan });

@@ -38,14 +38,21 @@ export function packageHead(uri: string, baseUrl: string, publishedDate: string,
   };
 }
 
-/** The releases of these contracts (each contract's releases together, in contract order) and their newest import time. */
+/**
+ * The releases of these contracts (each contract's releases together, in contract order) and their newest import time.
+ */
 export async function releasesOf(
   store: Store,
   contracts: readonly ContractRecord[],
 ): Promise<{ releases: Json[]; importedAt: string | undefined }> {
   const ids = contracts.map((c) => c.id);
-  const announcementIds = [...new Set(contracts.flatMap((c) => (c.announcement_id === null ? [] : [c.announcement_id])))];
-  const [amendments, announcements] = await Promise.all([store.contractAmendments(ids), store.getAnnouncements(announcementIds)]);
+  const announcementIds = [
+    ...new Set(contracts.flatMap((c) => (c.announcement_id === null ? [] : [c.announcement_id]))),
+  ];
+  const [amendments, announcements] = await Promise.all([
+    store.contractAmendments(ids),
+    store.getAnnouncements(announcementIds),
+  ]);
   const amendmentsOf = new Map<number, AmendmentRecord[]>();
   for (const a of amendments) {
     const list = amendmentsOf.get(a.contract_id);

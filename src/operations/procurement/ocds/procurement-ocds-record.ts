@@ -11,7 +11,8 @@ import { syntheticExtensionUrl } from './synthetic-extension.js';
 export const procurementOcdsRecord = defineOperation({
   name: 'procurement_ocds_record',
   title: 'One contracting process as an OCDS record',
-  summary: 'The OCDS 1.1 record package of one contracting process: every release, oldest first, and the compiled release.',
+  summary:
+    'The OCDS 1.1 record package of one contracting process: every release, oldest first, and the compiled release.',
   description:
     'Returns the Open Contracting Data Standard 1.1 record package of the process with this `ocid` (as ' +
     'procurement_ocds_releases gives it): one record with every release of the process embedded, oldest first — ' +

@@ -35,7 +35,10 @@ export const procurementOcdsReleases = defineOperation({
   cache: 'data',
   examples: [
     { title: 'Contracts executed in Lisboa', input: { municipality: ['1106'], limit: 20 } },
-    { title: 'Construction work in Porto since 2024', input: { municipality: ['porto'], cpv: '45', from: '2024-01-01', limit: 10 } },
+    {
+      title: 'Construction work in Porto since 2024',
+      input: { municipality: ['porto'], cpv: '45', from: '2024-01-01', limit: 10 },
+    },
   ],
   async handler(args, { reference, store, paging, baseUrl, now }) {
     const rows = await store.listContracts(contractFilterOf(args, reference), {
@@ -55,7 +58,10 @@ export const procurementOcdsReleases = defineOperation({
             query.map(([name, value]) => [name, name === 'cursor' ? page.next_cursor : value] as const),
           );
     return {
-      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString(), [PAGINATION_EXTENSION, syntheticExtensionUrl(baseUrl)]),
+      ...packageHead(uri, baseUrl, importedAt ?? now.toISOString(), [
+        PAGINATION_EXTENSION,
+        syntheticExtensionUrl(baseUrl),
+      ]),
       releases,
       ...(next === undefined ? {} : { links: { next } }),
       next_cursor: page.next_cursor,

@@ -13,7 +13,13 @@
 import type { Json } from '../../../lib/json.js';
 import { isDemoProcurementSource } from '../../../lib/provenance.js';
 import { fold } from '../../../lib/text-match.js';
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRef, PartyRecord } from '../../../store/procurement-records.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractRecord,
+  CpvRef,
+  PartyRecord,
+} from '../../../store/procurement-records.js';
 import { ocidOf } from './ocid.js';
 
 export const CURRENCY = 'EUR';
@@ -230,7 +236,9 @@ export function contractReleases(
     awards: [award(c)],
     contracts: [contract(c)],
     relatedProcesses:
-      c.framework_agreement === null ? [] : [{ id: 'framework', relationship: ['framework'], title: c.framework_agreement }],
+      c.framework_agreement === null
+        ? []
+        : [{ id: 'framework', relationship: ['framework'], title: c.framework_agreement }],
     synthetic,
   });
   const releases: Json[] = [base];

@@ -32,7 +32,9 @@ const Value = Type.Object(
 
 const Identifier = Type.Object(
   {
-    scheme: Type.Optional(StringEnum(['PT-NIF'] as const, { description: 'Portuguese tax number register (org-id.guide).' })),
+    scheme: Type.Optional(
+      StringEnum(['PT-NIF'] as const, { description: 'Portuguese tax number register (org-id.guide).' }),
+    ),
     id: Type.String({ description: 'The tax number.' }),
   },
   { title: 'OcdsIdentifier' },
@@ -178,7 +180,8 @@ export const OcdsRelease = Type.Object(
     contracts: Type.Optional(Type.Array(Contract)),
     relatedProcesses: Type.Optional(Type.Array(RelatedProcess)),
     synthetic: Type.Boolean({
-      description: 'The synthetic extension (docs/ocds.md): true when the release describes generated demo data, false for real data.',
+      description:
+        'The synthetic extension (docs/ocds.md): true when the release describes generated demo data, false for real data.',
     }),
   },
   { title: 'OcdsRelease' },
@@ -195,7 +198,9 @@ const Publisher = Type.Object(
 const packageFields = {
   uri: Type.String({ description: 'The URL of this package.' }),
   version: StringEnum([OCDS_VERSION] as const),
-  extensions: Type.Optional(Type.Array(Type.String(), { description: 'URLs of the OCDS extensions used (pagination, synthetic).' })),
+  extensions: Type.Optional(
+    Type.Array(Type.String(), { description: 'URLs of the OCDS extensions used (pagination, synthetic).' }),
+  ),
   publishedDate: DateTime('When the newest record in the package was imported (now, for an empty package).'),
   publisher: Publisher,
 };
@@ -205,7 +210,10 @@ export const OcdsReleasePackage = Type.Object(
     ...packageFields,
     releases: Type.Array(OcdsRelease),
     links: Type.Optional(
-      Type.Object({ next: Type.String({ description: 'The next page (pagination extension).' }) }, { title: 'OcdsLinks' }),
+      Type.Object(
+        { next: Type.String({ description: 'The next page (pagination extension).' }) },
+        { title: 'OcdsLinks' },
+      ),
     ),
     next_cursor: Nullable(Type.String({ description: 'Pass as `cursor` to get the next page.' })),
     has_more: Type.Boolean(),

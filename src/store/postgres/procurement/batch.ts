@@ -18,10 +18,10 @@ export class PostgresBulkLoad implements BulkLoad {
 
   async newIds(table: string, count: number): Promise<number[]> {
     if (count === 0) return [];
-    const rows = await sqlOn(this.#client)(`SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2)`, [
-      table,
-      count,
-    ]);
+    const rows = await sqlOn(this.#client)(
+      `SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id FROM generate_series(1, $2)`,
+      [table, count],
+    );
     // Ascending: records get them in batch order, as SQLite's rowids.
     return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
   }

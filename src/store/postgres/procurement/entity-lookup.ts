@@ -42,10 +42,10 @@ export async function lookupEntityCandidates(port: SqlPort, text: string, limit:
   // pg_trgm.word_similarity_threshold, which the store's connections set (db.ts).
   if (contained < limit && [...compact].length >= 4 && /\p{L}/u.test(compact)) {
     add(
-      await port.query('SELECT nif FROM entities WHERE $1 <% name_key ORDER BY word_similarity($1, name_key) DESC, nif LIMIT $2', [
-        key,
-        cap,
-      ]),
+      await port.query(
+        'SELECT nif FROM entities WHERE $1 <% name_key ORDER BY word_similarity($1, name_key) DESC, nif LIMIT $2',
+        [key, cap],
+      ),
     );
   }
   return loadEntities(port, [...nifs]);

@@ -24,7 +24,9 @@ export class SqliteBulkLoad implements BulkLoad {
   async newIds(table: string, count: number): Promise<number[]> {
     if (count === 0) return [];
     // An INTEGER PRIMARY KEY without AUTOINCREMENT: SQLite gives a new row the largest id plus one.
-    const { last } = this.#port.statement(`SELECT coalesce(max(id), 0) AS last FROM ${table}`).get() as { last: number };
+    const { last } = this.#port.statement(`SELECT coalesce(max(id), 0) AS last FROM ${table}`).get() as {
+      last: number;
+    };
     return Array.from({ length: count }, (_, i) => last + 1 + i);
   }
 
@@ -38,7 +40,10 @@ export class SqliteBulkLoad implements BulkLoad {
   }
 
   async indexText(table: TextIndexed, where: string, values: readonly unknown[]): Promise<void> {
-    await this.#tx.run(`INSERT INTO ${table}_fts (rowid, text) SELECT id, search_text FROM ${table} WHERE ${where}`, values);
+    await this.#tx.run(
+      `INSERT INTO ${table}_fts (rowid, text) SELECT id, search_text FROM ${table} WHERE ${where}`,
+      values,
+    );
   }
 
   async unindexText(table: TextIndexed, where: string, values: readonly unknown[]): Promise<void> {

@@ -28,7 +28,12 @@ export async function lookupEntityCandidates(port: SqlPort, text: string, limit:
   const cap = Math.max(CANDIDATES_PER_KIND, limit);
   const compact = key.replace(/ /g, '');
   if (/^\d+$/.test(compact)) {
-    add(await port.query("SELECT id FROM entities WHERE nif >= $1 AND nif < $1 || ':' ORDER BY nif LIMIT $2", [compact, cap]));
+    add(
+      await port.query("SELECT id FROM entities WHERE nif >= $1 AND nif < $1 || ':' ORDER BY nif LIMIT $2", [
+        compact,
+        cap,
+      ]),
+    );
   }
   add(
     await port.query(
@@ -59,7 +64,10 @@ export async function lookupEntityCandidates(port: SqlPort, text: string, limit:
  */
 async function similarNames(port: SqlPort, key: string, cap: number): Promise<Row[]> {
   const grams = trigrams(key);
-  const counts = await port.query(`SELECT term, doc FROM entities_fts_terms WHERE ${port.dialect.inList('term', '$1')}`, [grams]);
+  const counts = await port.query(
+    `SELECT term, doc FROM entities_fts_terms WHERE ${port.dialect.inList('term', '$1')}`,
+    [grams],
+  );
   const rarest = counts
     .filter((c) => Number(c.doc) <= COMMON_TRIGRAM)
     .sort((a, b) => Number(a.doc) - Number(b.doc))
@@ -67,7 +75,9 @@ async function similarNames(port: SqlPort, key: string, cap: number): Promise<Ro
     .map((c) => String(c.term));
   const shared = new Map<number, number>();
   for (const gram of rarest) {
-    for (const row of await port.query('SELECT rowid AS id FROM entities_fts WHERE entities_fts MATCH $1', [quoteTerm(gram)])) {
+    for (const row of await port.query('SELECT rowid AS id FROM entities_fts WHERE entities_fts MATCH $1', [
+      quoteTerm(gram),
+    ])) {
       shared.set(Number(row.id), (shared.get(Number(row.id)) ?? 0) + 1);
     }
   }

@@ -52,7 +52,8 @@ export function quoteTerm(term: string): string {
  */
 export const SQLITE_TEXT_SEARCH_DDL: TextSearchDdl = {
   setup: '',
-  naturalKey: (column, type) => `id INTEGER PRIMARY KEY, -- a stable rowid for the text index\n  ${column} ${type} NOT NULL UNIQUE`,
+  naturalKey: (column, type) =>
+    `id INTEGER PRIMARY KEY, -- a stable rowid for the text index\n  ${column} ${type} NOT NULL UNIQUE`,
   index: (table) => `CREATE VIRTUAL TABLE ${table}_fts USING fts5 (
   text, content = '', contentless_delete = 1, tokenize = 'trigram remove_diacritics 1', detail = 'none'
 );`,
