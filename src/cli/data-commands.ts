@@ -13,11 +13,12 @@ import {
 import { readIneMappings } from '../ingest/catalogue.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import { parseIneResponse } from '../ingest/ine/parse.js';
+import { importRealSeries } from '../ingest/real/import-real.js';
 import { isZip, theDataFileIn } from '../ingest/sync/zip.js';
 import { AdminError } from '../lib/admin-error.js';
 import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
-import { demoRemovalText, demoText, ineImportText, migrateText } from './data-report-text.js';
+import { demoRemovalText, demoText, ineImportText, migrateText, realImportText } from './data-report-text.js';
 import { print } from './output.js';
 import { registerDetectCommand, registerSignalImport } from './signal-commands.js';
 import { registerSyncCommands } from './sync-commands.js';
@@ -100,6 +101,19 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
       }),
     );
 
+  imports
+    .command('real')
+    .description(
+      'Load the real series shipped in data/real/ (crime rate, purchasing power, burnt area by ignition municipality) ' +
+        'into their indicators, replacing demo series; idempotent',
+    )
+    .option('--force', 'replace a series another source (an INE sync, another import) holds', false)
+    .action((o: { force: boolean }) =>
+      cli.withStore(async (store) => {
+        const report = await importRealSeries(store, { force: o.force });
+        print(cli.json(), report, () => realImportText(report));
+      }),
+    );
   registerBaseImport(imports, cli, 'auto');
   for (const dataset of ['contracts', 'announcements', 'amendments'] as const)
     registerBaseImport(imports, cli, dataset);

@@ -1,10 +1,11 @@
 /**
- * What `migrate`, `demo`, `demo remove` and `import ine` did, in a few lines for people; `--json` prints the same
+ * What `migrate`, `demo`, `demo remove`, `import ine` and `import real` did, in a few lines for people; `--json` prints the same
  * reports whole (output.ts).
  */
 import type { MigrateReport } from '../admin/migrate.js';
 import type { DemoSummary } from '../demo/load-demo.js';
 import type { IneImportReport } from '../ingest/ine/import-ine.js';
+import type { RealImportReport } from '../ingest/real/import-real.js';
 import type { WriteSummary } from '../store/records.js';
 import type { DemoRemovalSummary } from '../store/shared/demo-removal.js';
 import { detectText } from './signal-commands.js';
@@ -73,4 +74,17 @@ export function ineImportText(r: IneImportReport): string {
     lines.push(`  rows not placed on a municipality: ${n(r.unplaced.length)} (--json lists them)`);
   for (const warning of r.warnings) lines.push(`  warning: ${warning}`);
   return lines.join('\n');
+}
+
+/** Per series: its indicator and source, what was placed and skipped, and what the write did. */
+export function realImportText(r: RealImportReport): string {
+  return r.series
+    .flatMap((s) => [
+      `${s.indicator} ← ${s.file}, ${s.mode === 'replace' ? 'replacing the series it held' : 'merged into itself'}`,
+      `  ${n(s.placed)} points, ${n(s.municipalities)} municipalities, ${s.first_date ?? '-'}…${s.last_date ?? '-'}: ` +
+        `${writes(s)}${s.removed > 0 ? `, ${n(s.removed)} earlier points removed` : ''}`,
+      ...Object.entries(s.skipped).map(([reason, count]) => `  skipped ${n(count)}: ${reason}`),
+      `  source: ${s.source}`,
+    ])
+    .join('\n');
 }

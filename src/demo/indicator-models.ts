@@ -29,6 +29,16 @@ const WITHOUT_FAMILY_DOCTOR: Record<Region, number> = {
 
 const IMI_RATES = [0.3, 0.3, 0.3, 0.32, 0.33, 0.35, 0.35, 0.36, 0.38, 0.4, 0.4, 0.45];
 
+const BURNT_AREA: Model = {
+  kind: 'mult',
+  // Heavy-tailed: most years little burns, some years (2017) a large share of the interior.
+  level: (p, z) => p.area * 0.0035 * Math.exp(-3.2 * p.urban + 0.6 * Number(p.region === 'centro' || p.region === 'norte') + 0.6 * z()),
+  national: yearly(2011, [0.5, 0.6, 0.9, -0.8, 0.2, 1.1, 2.0, -0.2, 0, 0.3, -0.5, 0.9, -0.4, 1.0, 1.5]),
+  noise: 1.1,
+  min: 0,
+  decimals: 2,
+};
+
 export const MODELS: Record<string, Model> = {
   // ── demography ──
   population: {
@@ -449,16 +459,7 @@ export const MODELS: Record<string, Model> = {
     max: 98,
     decimals: 2,
   },
-  burnt_area: {
-    kind: 'mult',
-    // Heavy-tailed: most years little burns, some years (2017) a large share of the interior.
-    level: (p, z) =>
-      p.area *
-      0.0035 *
-      Math.exp(-3.2 * p.urban + 0.6 * Number(p.region === 'centro' || p.region === 'norte') + 0.6 * z()),
-    national: yearly(2011, [0.5, 0.6, 0.9, -0.8, 0.2, 1.1, 2.0, -0.2, 0, 0.3, -0.5, 0.9, -0.4, 1.0, 1.5]),
-    noise: 1.1,
-    min: 0,
-    decimals: 2,
-  },
+  burnt_area: BURNT_AREA,
+  // The same heavy-tailed shape; drawn apart from burnt_area (the draws are keyed by indicator).
+  burnt_area_by_ignition: BURNT_AREA,
 };
