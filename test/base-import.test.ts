@@ -170,6 +170,9 @@ describe('tax numbers and parties', () => {
     expect(parseParty('- - Fornecedor Sem NIF')).toEqual({ kind: 'unidentified', name: 'Fornecedor Sem NIF' });
     expect(parseParty('RGPD - Pessoa singular')).toEqual({ kind: 'anonymised', name: 'RGPD - Pessoa singular' });
     expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({ kind: 'identified', nif: 'ESB12345678', foreign: true });
+    // Real rows (BASE, February 2024): a foreign id with dashes is the id, not its first digits.
+    expect(parseParty('52-0955532 - American Geophysical Union (AGU)')).toMatchObject({ nif: '52-0955532', foreign: true });
+    expect(parseParty('017-36-7441 - Frederick C. Turner, Jr.')).toMatchObject({ nif: '017-36-7441', foreign: true });
     expect(() => parseParty('506899251 - Município X')).toThrow('NIF 506899251 fails the check digit');
     expect(() => parseParty('50689925 - Município X')).toThrow('not nine digits');
     expect(() => parseParty('506899250 - ')).toThrow('has no name');
