@@ -192,11 +192,10 @@ describe('tax numbers and parties', () => {
     });
     expect(parseParty('- - Fornecedor Sem NIF')).toEqual({ kind: 'unidentified', name: 'Fornecedor Sem NIF' });
     expect(parseParty('RGPD - Pessoa singular')).toEqual({ kind: 'anonymised', name: 'RGPD - Pessoa singular' });
-    expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({
-      kind: 'identified',
-      nif: 'ESB12345678',
-      foreign: true,
-    });
+    expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({ kind: 'identified', nif: 'ESB12345678', foreign: true });
+    // Real rows (BASE, February 2024): a foreign id with dashes is the id, not its first digits.
+    expect(parseParty('52-0955532 - American Geophysical Union (AGU)')).toMatchObject({ nif: '52-0955532', foreign: true });
+    expect(parseParty('017-36-7441 - Frederick C. Turner, Jr.')).toMatchObject({ nif: '017-36-7441', foreign: true });
     expect(() => parseParty('506899251 - Município X')).toThrow('NIF 506899251 fails the check digit');
     expect(() => parseParty('50689925 - Município X')).toThrow('not nine digits');
     expect(() => parseParty('506899250 - ')).toThrow('has no name');
@@ -351,9 +350,9 @@ describe('importing the real sample (50 contracts)', () => {
   it('puts every field of 10431400 where it belongs', async () => {
     const c = contracts.get('10431400') as ContractRecord;
     expect(c.source).toBe('base');
-    expect(c.buyers).toEqual([{ nif: '506899250', name: 'Município de Vila Nova da Barquinha' }]);
+    expect(c.buyers).toEqual([{ nif: '506899250', name: 'Município de Vila Nova da Barquinha', withheld: false }]);
     expect(c.suppliers).toEqual([
-      { nif: '510858287', name: 'JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA' },
+      { nif: '510858287', name: 'JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA', withheld: false },
     ]);
     expect(c.price_eur).toBe(121896);
     expect(c.published_on).toBe('2024-01-04');
@@ -398,7 +397,7 @@ describe('importing the real sample (50 contracts)', () => {
     const guimaraes = contracts.get('10557987') as ContractRecord;
     expect(guimaraes.municipalities).toEqual([]); // only "Portugal"
     expect(guimaraes.execution_places_text).toBe('Portugal');
-    expect(guimaraes.suppliers).toEqual([{ nif: '980245974', name: 'Endesa Energia, S.A. – Sucursal Portugal' }]);
+    expect(guimaraes.suppliers).toEqual([{ nif: '980245974', name: 'Endesa Energia, S.A. – Sucursal Portugal', withheld: false }]);
 
     const alcobaca = contracts.get('10544923') as ContractRecord;
     expect(alcobaca.framework_agreement).toBe('Acordo-Quadro para a Prestação de Serviços de Vigilância e Segurança');
@@ -526,12 +525,12 @@ async function expectOwnContractsStored(store: Store): Promise<void> {
     procedure_type: 'Concurso público',
     ocds_method: 'open',
     contract_types: ['Aquisição de bens móveis'],
-    buyers: [{ nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.' }],
-    suppliers: [{ nif: '500970602', name: 'Renault Portugal, S.A.' }],
+    buyers: [{ nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.', withheld: false }],
+    suppliers: [{ nif: '500970602', name: 'Renault Portugal, S.A.', withheld: false }],
     competitors: [
-      { nif: '500035121', name: 'Caetano Formula, S.A.' },
-      { nif: '500970602', name: 'RENAULT PORTUGAL SA' },
-      { nif: '500239037', name: 'Toyota Caetano Portugal, SA' },
+      { nif: '500035121', name: 'Caetano Formula, S.A.', withheld: false },
+      { nif: '500970602', name: 'RENAULT PORTUGAL SA', withheld: false },
+      { nif: '500239037', name: 'Toyota Caetano Portugal, SA', withheld: false },
     ],
     price_eur: 127206.6,
     base_price_eur: 419000,
@@ -568,15 +567,15 @@ async function expectOwnContractsStored(store: Store): Promise<void> {
     legal_basis: null,
     centralized: false,
     green: true,
-    buyers: [{ nif: '501102752', name: 'Município de Amarante' }],
+    buyers: [{ nif: '501102752', name: 'Município de Amarante', withheld: false }],
     suppliers: [
-      { nif: null, name: 'RGPD - Pessoa singular' },
-      { nif: null, name: 'Fornecedor Sem NIF' },
-      { nif: '516068121', name: 'Tek4life SA' },
+      { nif: null, name: 'Pessoa singular', withheld: true },
+      { nif: null, name: 'Fornecedor Sem NIF', withheld: false },
+      { nif: '516068121', name: 'Tek4life SA', withheld: false },
     ],
     competitors: [
-      { nif: '514181435', name: 'GROWSKILLS UNIPESSOAL, LDA' },
-      { nif: '516068121', name: 'Tek4life SA' },
+      { nif: '514181435', name: 'GROWSKILLS UNIPESSOAL, LDA', withheld: false },
+      { nif: '516068121', name: 'Tek4life SA', withheld: false },
     ],
   });
   expect(commas.cpv.map((c) => c.code)).toEqual(['30230000']);
@@ -679,7 +678,7 @@ describe('importing records written in the same formats', () => {
     ]);
     const c = (await allContracts(store)).get('10431400') as ContractRecord;
     expect(c).toMatchObject({
-      buyers: [{ nif: '506899250', name: 'Município de Vila Nova da Barquinha' }],
+      buyers: [{ nif: '506899250', name: 'Município de Vila Nova da Barquinha', withheld: false }],
       suppliers: [],
       price_eur: 121896,
       execution_days: 1096,
@@ -746,7 +745,7 @@ describe('announcements', () => {
     expect(iama).toMatchObject({
       published_on: '2025-02-25',
       deadline_on: '2025-03-11', // 25/02/2025 + PrazoPropostas 14 days
-      buyer: { nif: '512021155', name: 'Instituto de Alimentação e Mercados Agrícolas, I. P. R. A.' },
+      buyer: { nif: '512021155', name: 'Instituto de Alimentação e Mercados Agrícolas, I. P. R. A.', withheld: false },
       object: 'Concurso público para aquisição de serviços de viagens e alojamento para o IAMA, IPRA.',
       base_price_eur: 85000,
       contract_types: ['Aquisição de serviços'],
@@ -764,7 +763,7 @@ describe('announcements', () => {
       base_price_eur: 1234567.89,
       municipalities: ['1301'],
       district: 'Porto',
-      buyer: { nif: '501102752', name: 'Município de Amarante' },
+      buyer: { nif: '501102752', name: 'Município de Amarante', withheld: false },
     });
     expect(amarante?.cpv.map((c) => c.code)).toEqual(['45000000', '45454000']);
 

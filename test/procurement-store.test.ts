@@ -84,13 +84,13 @@ describe('writing a procurement batch', () => {
     expect(summary.contracts).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
     const detail = await store.getContract(1);
     expect(detail?.price_eur).toBe(999_999.99);
-    expect(detail?.suppliers).toEqual([SUPPLIERS[3]]);
+    expect(detail?.suppliers).toEqual([{ ...SUPPLIERS[3], withheld: false }]);
     expect(detail?.imported_at).toBe(IMPORTED_AT);
     // Written back as it was: the same id, the old figures again.
     expect((await store.writeProcurement({ contracts: [fixture.contracts[0]] })).contracts.updated).toBe(1);
     // A party without a tax number ('' in the input) reads back with nif null.
     expect((await store.getContract(1))?.suppliers).toEqual(
-      fixture.contracts[0].suppliers.map((p) => ({ ...p, nif: p.nif || null })),
+      fixture.contracts[0].suppliers.map((p) => ({ ...p, nif: p.nif || null, withheld: false })),
     );
   });
 

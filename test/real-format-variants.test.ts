@@ -151,7 +151,7 @@ describe('BASE contracts in the shapes real rows come in', () => {
     });
     expect(c.cpv.map((x) => x.code)).toEqual(['34144900']);
     expect(c.buyers).toEqual([
-      { nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.' },
+      { nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.', withheld: false },
     ]);
     expect(c.competitors.map((p) => p.nif)).toEqual(['500035121', '500970602', '500239037']);
     // A municipal company is not the municipality: its entity has no municipality of its own.
@@ -214,8 +214,8 @@ describe('BASE contracts in the shapes real rows come in', () => {
       price_eur: 120_310,
       municipalities: ['0313'],
       suppliers: [
-        { nif: '514181435', name: 'GROWSKILLS UNIPESSOAL, LDA' },
-        { nif: '504615947', name: '1 - MEO - SERVIÇOS DE COMUNICAÇÕES E MULTIMÉDIA, S.A.' },
+        { nif: '514181435', name: 'GROWSKILLS UNIPESSOAL, LDA', withheld: false },
+        { nif: '504615947', name: '1 - MEO - SERVIÇOS DE COMUNICAÇÕES E MULTIMÉDIA, S.A.', withheld: false },
       ],
     });
   });
@@ -225,10 +225,12 @@ describe('BASE contracts in the shapes real rows come in', () => {
     const joint = contracts.get('30000003') as ContractRecord;
     expect(joint.buyers.map((b) => b.nif)).toEqual(['505170876', '505309939']);
     expect(joint.suppliers.map((s) => [s.nif, s.name])).toEqual([
-      [null, 'RGPD - Pessoa singular'],
+      [null, 'Pessoa singular'],
       [null, 'Fornecedor Sem NIF'],
       ['980245974', 'Endesa Energia, S.A. – Sucursal Portugal'],
     ]);
+    // "RGPD - …": the portal withheld the person's identity; "- - …": the source simply gives no tax number.
+    expect(joint.suppliers.map((s) => s.withheld)).toEqual([true, false, false]);
     expect(joint.cpv.map((x) => x.code)).toEqual(['65310000', '09310000']);
     expect(joint.centralized).toBe(true);
     expect((await store.lookupEntities('Fornecedor Sem NIF', 10)).map((e) => e.name)).not.toContain(
@@ -345,7 +347,7 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     expect(byId.get('JORAA-12/2024')).toMatchObject({
       base_price_eur: null, // "Inexistente"
       deadline_on: '2024-03-11',
-      buyer: { nif: '512012814', name: 'Município de Ponta Delgada' }, // "NIF - name" in nifEntidade
+      buyer: { nif: '512012814', name: 'Município de Ponta Delgada', withheld: false }, // "NIF - name" in nifEntidade
       municipalities: ['4203'],
       district: 'Região Autónoma dos Açores',
     });

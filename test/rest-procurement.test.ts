@@ -94,8 +94,8 @@ describe('procurement_contracts', () => {
       if (c.price_eur !== null) expect(typeof c.price_eur).toBe('number');
       if (c.published_on !== null) expect(c.published_on).toMatch(DATE);
       expect(c.cpv_main).toBe(input.cpvs[0]);
-      expect(c.buyers).toEqual(input.buyers);
-      expect(c.suppliers).toEqual(input.suppliers.map((p) => ({ name: p.name, nif: p.nif || null })));
+      expect(c.buyers).toEqual(input.buyers.map((p) => ({ ...p, withheld: false })));
+      expect(c.suppliers).toEqual(input.suppliers.map((p) => ({ name: p.name, nif: p.nif || null, withheld: false })));
       const codes = input.municipality_ids.map((id) => BUYERS.find((b) => b.id === id)?.code).sort();
       expect(c.municipalities).toEqual(codes);
     }
@@ -225,7 +225,7 @@ describe('procurement_contract_get', () => {
     });
     expect(c.cpv.map((x: { code: string }) => x.code)).toEqual(input.cpvs);
     expect(c.cpv[0].label_en).toBeTruthy();
-    expect(c.competitors).toEqual(input.competitors);
+    expect(c.competitors).toEqual(input.competitors.map((p) => ({ ...p, withheld: false })));
     const amendments = fixture.amendments.filter((a) => a.contract_source_id === input.source_id);
     expect(c.amendments.map((a: { source_id: string }) => a.source_id)).toEqual(amendments.map((a) => a.source_id));
     // Neither gives its previous price: the first's is the contract price, the second's the first's new price.

@@ -11,6 +11,7 @@ import {
   importBase,
 } from '../ingest/base/import-base.js';
 import { readIneMappings } from '../ingest/catalogue.js';
+import { gunzipped, isGzip } from '../ingest/gzip.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import { parseIneResponse } from '../ingest/ine/parse.js';
 import { importRealSeries } from '../ingest/real/import-real.js';
@@ -163,7 +164,8 @@ const BASE_DESCRIPTIONS: Record<BaseDataset | 'auto', string> = {
 
 /**
  * `import base-<dataset> FILE [--format json|csv]`, and `import base FILE` (the dataset told by the file's fields).
- * FILE may be the ZIP the portal publishes a year's contracts in (the one JSON or CSV file inside is read). Exit 0
+ * FILE may be the ZIP the portal publishes a year's contracts in (the one JSON or CSV file inside is read), or a
+ * gzip-compressed file (`.json.gz`, the format told from the name without `.gz`). Exit 0
  * when the file was imported (rejected rows are listed in the report), 2 when it cannot be read or parsed at all
  * (nothing is written then).
  */
@@ -171,7 +173,7 @@ function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseData
   imports
     .command(dataset === 'auto' ? 'base' : `base-${dataset}`)
     .description(BASE_DESCRIPTIONS[dataset])
-    .argument('<file>', 'the export file (.json, .csv, or a .zip holding one)')
+    .argument('<file>', 'the export file (.json, .csv, a .zip holding one, or either gzip-compressed: .json.gz)')
     .option('--format <format>', 'json or csv (default: from the file name)')
     .action((file: string, o: { format?: string }) =>
       readFile(file).then(
@@ -179,9 +181,8 @@ function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseData
           cli.withStore(async (store) => {
             let report: BaseImportReport;
             try {
-              const data = isZip(bytes) ? unzipped(bytes, file) : { bytes, name: file, format: null };
-              const format =
-                o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
+              const data = isZip(bytes) ? unzipped(bytes, file) : { ...ungzipped(bytes, file), format: null };
+              const format = o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
               report = await importBase(dataset, store, data.bytes, { format, fileName: data.name });
             } catch (error) {
               if (error instanceof BaseFileError) throw new AdminError(`${file}: ${error.message}`);
@@ -200,6 +201,16 @@ function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseData
 function unzipped(bytes: Buffer, file: string): { bytes: Buffer; name: string; format: BaseFormat } {
   try {
     return theDataFileIn(bytes, file);
+  } catch (error) {
+    throw new AdminError(`${file}: ${(error as Error).message}`);
+  }
+}
+
+/** The bytes of a gzip-compressed file, or the bytes as they are; a damaged stream is the file's fault (exit 2). */
+function ungzipped(bytes: Buffer, file: string): { bytes: Buffer; name: string } {
+  if (!isGzip(bytes)) return { bytes, name: file };
+  try {
+    return gunzipped(bytes, file);
   } catch (error) {
     throw new AdminError(`${file}: ${(error as Error).message}`);
   }

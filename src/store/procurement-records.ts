@@ -19,6 +19,8 @@ export interface PartyRecord {
   nif: string | null;
   /** The name as published on this record (the entity's own name may differ). */
   name: string;
+  /** The portal withheld this party's identity under the GDPR (a natural person; see shared/party-record.ts). */
+  withheld: boolean;
 }
 
 export interface CpvRef {

@@ -5,6 +5,7 @@
  *   "- - Name"                                 (no tax number)
  *   "RGPD - …" / "RGPD"                        (a natural person, anonymised under the GDPR)
  *   "ESB12345678 - Name"                       (a foreign tax id: letters, or not nine digits with letters)
+ *   "52-0955532 - Name"                        (a foreign tax id with dashes: a US EIN)
  */
 
 import { isValidNif } from '../../lib/nif.js';
@@ -50,8 +51,9 @@ export function parseParty(raw: string): ParsedParty {
     if (!name) throw new FieldError(`${shown(raw)} has neither tax number nor name`);
     return { kind: 'unidentified', name };
   }
-  // A tax number: digits (Portuguese) or a foreign id made of capitals and digits, then a dash.
-  const glued = /^([A-Za-z]{0,3}\d[\dA-Za-z.]*)\s*-\s*(.*)$/.exec(s);
+  // A tax number: digits (Portuguese) or a foreign id made of capitals and digits, then a dash. A spaced dash
+  // ends the number first, so a foreign id written with dashes stays whole ("52-0955532 - American …").
+  const glued = /^([A-Za-z]{0,3}\d[\d.-]*)\s+-\s+(.*)$/.exec(s) ?? /^([A-Za-z]{0,3}\d[\dA-Za-z.]*)\s*-\s*(.*)$/.exec(s);
   if (glued) {
     const { nif, foreign } = checkNif(glued[1]);
     const name = glued[2].trim();

@@ -25,6 +25,11 @@ export const Party = Type.Object(
   {
     nif: Text('Tax number; null where the source gives none (e.g. a person anonymised under the GDPR).'),
     name: Type.String({ description: 'The name as published on this record.' }),
+    withheld: Type.Boolean({
+      description:
+        'True where the portal withheld the identity under the GDPR (published as `RGPD - <name>`, no tax number): ' +
+        'a natural person, `nif` null, `name` as published after the mark; never an entity.',
+    }),
   },
   { title: 'Party' },
 );
