@@ -192,9 +192,16 @@ describe('tax numbers and parties', () => {
     });
     expect(parseParty('- - Fornecedor Sem NIF')).toEqual({ kind: 'unidentified', name: 'Fornecedor Sem NIF' });
     expect(parseParty('RGPD - Pessoa singular')).toEqual({ kind: 'anonymised', name: 'RGPD - Pessoa singular' });
-    expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({ kind: 'identified', nif: 'ESB12345678', foreign: true });
+    expect(parseParty('ESB12345678 - Empresa Española SL')).toMatchObject({
+      kind: 'identified',
+      nif: 'ESB12345678',
+      foreign: true,
+    });
     // Real rows (BASE, February 2024): a foreign id with dashes is the id, not its first digits.
-    expect(parseParty('52-0955532 - American Geophysical Union (AGU)')).toMatchObject({ nif: '52-0955532', foreign: true });
+    expect(parseParty('52-0955532 - American Geophysical Union (AGU)')).toMatchObject({
+      nif: '52-0955532',
+      foreign: true,
+    });
     expect(parseParty('017-36-7441 - Frederick C. Turner, Jr.')).toMatchObject({ nif: '017-36-7441', foreign: true });
     expect(() => parseParty('506899251 - Município X')).toThrow('NIF 506899251 fails the check digit');
     expect(() => parseParty('50689925 - Município X')).toThrow('not nine digits');
@@ -397,7 +404,9 @@ describe('importing the real sample (50 contracts)', () => {
     const guimaraes = contracts.get('10557987') as ContractRecord;
     expect(guimaraes.municipalities).toEqual([]); // only "Portugal"
     expect(guimaraes.execution_places_text).toBe('Portugal');
-    expect(guimaraes.suppliers).toEqual([{ nif: '980245974', name: 'Endesa Energia, S.A. – Sucursal Portugal', withheld: false }]);
+    expect(guimaraes.suppliers).toEqual([
+      { nif: '980245974', name: 'Endesa Energia, S.A. – Sucursal Portugal', withheld: false },
+    ]);
 
     const alcobaca = contracts.get('10544923') as ContractRecord;
     expect(alcobaca.framework_agreement).toBe('Acordo-Quadro para a Prestação de Serviços de Vigilância e Segurança');
@@ -525,7 +534,9 @@ async function expectOwnContractsStored(store: Store): Promise<void> {
     procedure_type: 'Concurso público',
     ocds_method: 'open',
     contract_types: ['Aquisição de bens móveis'],
-    buyers: [{ nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.', withheld: false }],
+    buyers: [
+      { nif: '507396081', name: 'EMAC - Empresa Municipal de Ambiente de Cascais, E. M., S. A.', withheld: false },
+    ],
     suppliers: [{ nif: '500970602', name: 'Renault Portugal, S.A.', withheld: false }],
     competitors: [
       { nif: '500035121', name: 'Caetano Formula, S.A.', withheld: false },

@@ -105,7 +105,11 @@ describe('importing the real BASE contracts of January–February 2024 (.json.gz
     const served = await app.get(`/v1/procurement/contracts/${one.id}`);
     expect(served.status).toBe(200);
     const supplier = (served.json as any).suppliers[0];
-    expect(supplier).toEqual({ nif: null, name: kept[0].adjudicatarios[0].replace(/^RGPD\s*-\s*/, '').trim(), withheld: true });
+    expect(supplier).toEqual({
+      nif: null,
+      name: kept[0].adjudicatarios[0].replace(/^RGPD\s*-\s*/, '').trim(),
+      withheld: true,
+    });
   });
 
   it('stores contracts field by field as the file has them', () => {

@@ -57,7 +57,9 @@ describe('crime_rate from the INE file', () => {
     const res = await t.get('/v1/indicators/crime_rate/series?municipality=Lisboa&limit=200', { key: allHistory });
     expect(res.status).toBe(200);
     const items: { reference_date: string; value: number; synthetic: boolean }[] = res.json.items;
-    expect(items.map((p) => [Number(p.reference_date.slice(0, 4)), p.value])).toEqual([...expected].sort(([a], [b]) => a - b));
+    expect(items.map((p) => [Number(p.reference_date.slice(0, 4)), p.value])).toEqual(
+      [...expected].sort(([a], [b]) => a - b),
+    );
     expect(items.every((p) => p.synthetic === false && p.reference_date.endsWith('-12-31'))).toBe(true);
   });
 
@@ -119,7 +121,10 @@ describe('burnt area by municipality of ignition (ICNF, compiled by DSSG)', () =
       await t.get('/v1/sources')
     ).json.items;
     const of = (key: string) => items.find((i) => i.indicators.includes(key));
-    expect(of('burnt_area_by_ignition')).toMatchObject({ synthetic: false, attribution: 'ICNF; compilação DSSG Portugal' });
+    expect(of('burnt_area_by_ignition')).toMatchObject({
+      synthetic: false,
+      attribution: 'ICNF; compilação DSSG Portugal',
+    });
     expect(of('burnt_area_by_ignition')?.licence).toMatch(/^MIT/);
     for (const key of ['crime_rate', 'purchasing_power_index']) {
       expect(of(key)).toMatchObject({ synthetic: false, licence: 'CC BY 4.0', attribution: 'Fonte: INE' });

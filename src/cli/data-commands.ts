@@ -182,7 +182,8 @@ function registerBaseImport(imports: Command, cli: CliContext, dataset: BaseData
             let report: BaseImportReport;
             try {
               const data = isZip(bytes) ? unzipped(bytes, file) : { ...ungzipped(bytes, file), format: null };
-              const format = o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
+              const format =
+                o.format !== undefined || data.format === null ? baseFormat(data.name, o.format) : data.format;
               report = await importBase(dataset, store, data.bytes, { format, fileName: data.name });
             } catch (error) {
               if (error instanceof BaseFileError) throw new AdminError(`${file}: ${error.message}`);

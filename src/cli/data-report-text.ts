@@ -1,5 +1,6 @@
 /**
- * What `migrate`, `demo`, `demo remove`, `import ine` and `import real` did, in a few lines for people; `--json` prints the same
+ * What `migrate`, `demo`, `demo remove`, `import ine` and `import real` did, in a few lines for people; `--json` prints
+ * the same
  * reports whole (output.ts).
  */
 import type { MigrateReport } from '../admin/migrate.js';

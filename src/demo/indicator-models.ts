@@ -32,7 +32,10 @@ const IMI_RATES = [0.3, 0.3, 0.3, 0.32, 0.33, 0.35, 0.35, 0.36, 0.38, 0.4, 0.4, 
 const BURNT_AREA: Model = {
   kind: 'mult',
   // Heavy-tailed: most years little burns, some years (2017) a large share of the interior.
-  level: (p, z) => p.area * 0.0035 * Math.exp(-3.2 * p.urban + 0.6 * Number(p.region === 'centro' || p.region === 'norte') + 0.6 * z()),
+  level: (p, z) =>
+    p.area *
+    0.0035 *
+    Math.exp(-3.2 * p.urban + 0.6 * Number(p.region === 'centro' || p.region === 'norte') + 0.6 * z()),
   national: yearly(2011, [0.5, 0.6, 0.9, -0.8, 0.2, 1.1, 2.0, -0.2, 0, 0.3, -0.5, 0.9, -0.4, 1.0, 1.5]),
   noise: 1.1,
   min: 0,

@@ -46,7 +46,8 @@ export async function importRealSeries(store: Store, options: { force?: boolean 
   // Every check before any write: a refusal leaves the store as it was.
   const plans = REAL_SERIES.map((series) => {
     const indicator = indicators.get(series.indicator);
-    if (!indicator) throw new AdminError(`the store has no indicator "${series.indicator}": run \`munidata migrate\` first`);
+    if (!indicator)
+      throw new AdminError(`the store has no indicator "${series.indicator}": run \`munidata migrate\` first`);
     const held = indicator.source ?? '';
     const ours = held === '' || isDemoIndicatorSource(held) || held === series.source;
     if (!ours && !options.force) {

@@ -2,13 +2,27 @@
  * Procurement rows as records, the same in every store: each store reads the rows with its own SQL and passes
  * how its driver hands back lists and flags (`ColumnDecoding`).
  */
-import type { AmendmentRecord, AnnouncementRecord, ContractRecord, CpvRef, OcdsMethod, PartyRecord } from '../procurement-records.js';
+import type {
+  AmendmentRecord,
+  AnnouncementRecord,
+  ContractRecord,
+  CpvRef,
+  OcdsMethod,
+  PartyRecord,
+} from '../procurement-records.js';
 import { partyRecord } from './party-record.js';
 import { type ColumnDecoding, dateOrNull, numberOrNull, type Row, textOrNull } from './row-values.js';
 
 /** A contract row with its parties, CPVs and municipalities (each list in its order of position). */
-export function toContract(row: Row, parties: Row[], cpvs: Row[], places: Row[], decode: ColumnDecoding): ContractRecord {
-  const withRole = (role: string): PartyRecord[] => parties.filter((p) => p.role === role).map((p) => partyRecord(p.nif, p.name));
+export function toContract(
+  row: Row,
+  parties: Row[],
+  cpvs: Row[],
+  places: Row[],
+  decode: ColumnDecoding,
+): ContractRecord {
+  const withRole = (role: string): PartyRecord[] =>
+    parties.filter((p) => p.role === role).map((p) => partyRecord(p.nif, p.name));
   return {
     id: Number(row.id),
     source: String(row.source),
