@@ -10,6 +10,7 @@
 import { type TObject, Type } from '@sinclair/typebox';
 import type { OperationContext, Paging } from '../../core/context.js';
 import { type AnyOperation, defineOperation } from '../../core/operation.js';
+import { takeTurn } from '../../lib/turns.js';
 
 export const LATEST_SIGNALS_PATH = '/signals/latest';
 /** The most a view asks for: five of /v1/signals' pages. */
@@ -79,6 +80,8 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
       const types: Record<string, number> = {};
       let after: unknown;
       for (;;) {
+        // A page per turn of the event loop: on SQLite each read answers at once (docs/architecture.md, Long work).
+        await takeTurn();
         const walk = walker(after);
         const page = (await signalsList.handler(query, { ...ctx, paging: walk.paging })) as {
           items: Summary[];
