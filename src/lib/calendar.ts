@@ -6,6 +6,7 @@
  */
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const PERIOD = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 function daysInMonth(year: number, month: number): number {
@@ -22,6 +23,12 @@ export function isCalendarDay(year: number, month: number, day: number): boolean
 export function isDate(text: string): boolean {
   const m = DATE.exec(text);
   return m !== null && isCalendarDay(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+/** `YYYY`, `YYYY-MM` or `YYYY-MM-DD` naming a year, a month or a day of the calendar (`--since`). */
+export function isCalendarPeriod(text: string): boolean {
+  const m = PERIOD.exec(text);
+  return m !== null && isCalendarDay(Number(m[1]), Number(m[2] ?? 1), Number(m[3] ?? 1));
 }
 
 /** The milliseconds since the epoch of an RFC 3339 date-time, or undefined when it is not one. */

@@ -6,6 +6,7 @@
  * the current year, the one the portal still updates) on. Contracts first, then announcements and amendments
  * (an amendment needs its contract). A host that cannot be reached stops the sync. See docs/data.md, Syncing.
  */
+import { isCalendarPeriod } from '../../lib/calendar.js';
 import type { ProcurementWriteStore, ReferenceStore } from '../../store/store.js';
 import { type BaseDataset, type BaseFormat, importBase } from '../base/import-base.js';
 import { type FetchedFile, HostUnreachableError, type PoliteClient } from './polite-client.js';
@@ -139,7 +140,7 @@ export async function syncBase(
 
 function sinceYearOf(since: string | undefined, now: Date): number {
   if (since === undefined) return now.getUTCFullYear();
-  if (!/^\d{4}(-\d{2}(-\d{2})?)?$/.test(since)) throw new Error(`--since must be YYYY or YYYY-MM-DD, not "${since}"`);
+  if (!isCalendarPeriod(since)) throw new Error(`--since must be YYYY or YYYY-MM-DD, not "${since}"`);
   return Number(since.slice(0, 4));
 }
 

@@ -8,6 +8,7 @@
  * indicator asks the same one. See docs/data.md, Syncing.
  */
 import { AdminError } from '../../lib/admin-error.js';
+import { isCalendarPeriod } from '../../lib/calendar.js';
 import type { Store } from '../../store/store.js';
 import { type IneMapping, readIneMappings } from '../catalogue.js';
 import { importIne } from '../ine/import-ine.js';
@@ -175,8 +176,7 @@ async function firstPeriod(
     if (latest !== '') return latest.slice(0, 7);
   }
   if (since !== undefined) {
-    if (!/^\d{4}(-\d{2}(-\d{2})?)?$/.test(since))
-      throw new Error(`--since must be YYYY, YYYY-MM or YYYY-MM-DD, not "${since}"`);
+    if (!isCalendarPeriod(since)) throw new Error(`--since must be YYYY, YYYY-MM or YYYY-MM-DD, not "${since}"`);
     return since.length === 4 ? `${since}-01` : since.slice(0, 7);
   }
   const back = new Date(Date.UTC(now.getUTCFullYear() - (monthly ? 3 : 15), now.getUTCMonth(), 1));
