@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
-import { importRealSeries, type RealImportReport } from '../src/ingest/real/import-real.js';
+import { importRealSeries, type RealSeriesImportReport } from '../src/ingest/real/import-real.js';
 import { AdminError } from '../src/lib/admin-error.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -36,9 +36,9 @@ function power2021(): Map<string, number> {
 }
 
 let t: TestApp;
-let first: RealImportReport;
+let first: RealSeriesImportReport;
 let allHistory: string;
-const report = (r: RealImportReport, key: string) => r.series.find((s) => s.indicator === key);
+const report = (r: RealSeriesImportReport, key: string) => r.series.find((s) => s.indicator === key);
 
 beforeAll(async () => {
   const { store, dbPath } = await freshStore();

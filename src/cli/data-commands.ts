@@ -14,12 +14,19 @@ import { readIneMappings } from '../ingest/catalogue.js';
 import { gunzipped, isGzip } from '../ingest/gzip.js';
 import { importIne } from '../ingest/ine/import-ine.js';
 import { parseIneResponse } from '../ingest/ine/parse.js';
-import { importRealSeries } from '../ingest/real/import-real.js';
+import { importReal } from '../ingest/real/import-real.js';
 import { isZip, theDataFileIn } from '../ingest/sync/zip.js';
 import { AdminError } from '../lib/admin-error.js';
 import { describeStore } from '../store/open-store.js';
 import type { CliContext } from './context.js';
-import { demoRemovalText, demoText, ineImportText, migrateText, realImportText } from './data-report-text.js';
+import {
+  baseReportText,
+  demoRemovalText,
+  demoText,
+  ineImportText,
+  migrateText,
+  realImportText,
+} from './data-report-text.js';
 import { print } from './output.js';
 import { registerDetectCommand, registerSignalImport } from './signal-commands.js';
 import { registerSyncCommands } from './sync-commands.js';
@@ -105,13 +112,14 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   imports
     .command('real')
     .description(
-      'Load the real series shipped in data/real/ (crime rate, purchasing power, burnt area by ignition municipality) ' +
-        'into their indicators, replacing demo series; idempotent',
+      'Load the real data shipped in data/real/: the series (crime rate, purchasing power, burnt area by ignition ' +
+        'municipality) into their indicators, replacing demo series, and the Portal BASE contracts of January–' +
+        'February 2024 as source base; idempotent (a first start loads them by itself)',
     )
     .option('--force', 'replace a series another source (an INE sync, another import) holds', false)
     .action((o: { force: boolean }) =>
       cli.withStore(async (store) => {
-        const report = await importRealSeries(store, { force: o.force });
+        const report = await importReal(store, { force: o.force });
         print(cli.json(), report, () => realImportText(report));
       }),
     );
@@ -223,33 +231,4 @@ function baseFormat(file: string, option: string | undefined): BaseFormat {
   if (chosen === 'csv' || chosen === 'txt') return 'csv';
   if (option !== undefined) throw new AdminError(`--format must be json or csv, not "${option}"`);
   throw new AdminError(`cannot tell the format of ${file} from its name: add --format json or --format csv`);
-}
-
-function baseReportText(r: BaseImportReport): string {
-  const counts = (s: { inserted: number; updated: number; unchanged: number }) =>
-    `${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged`;
-  const lines = [
-    `BASE ${r.dataset} from ${r.file} (${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
-    `  rows read ${r.rows_read}: ${r.accepted} accepted, ${r.rejected.length} rejected`,
-    `  ${r.dataset}: ${counts(r.written[r.dataset])}`,
-  ];
-  if (r.dataset !== 'amendments') lines.push(`  entities: ${counts(r.written.entities)}`);
-  if (r.places_unresolved.count > 0) {
-    const examples = r.places_unresolved.examples.slice(0, 5).map((e) => `"${e.text}" (line ${e.line})`);
-    lines.push(
-      `  execution places not resolved to a municipality: ${r.places_unresolved.count} — e.g. ${examples.join(', ')}`,
-    );
-  }
-  if (r.orphan_amendments.count > 0) {
-    lines.push(`  amendments of unknown contracts (not written): ${r.orphan_amendments.count}`);
-    for (const o of r.orphan_amendments.items.slice(0, 20))
-      lines.push(`    line ${o.line}: ${o.source_id} (contract ${o.contract})`);
-    if (r.orphan_amendments.count > 20)
-      lines.push(`    … and ${r.orphan_amendments.count - 20} more (--json lists them all)`);
-  }
-  if (r.rejected.length > 0) {
-    lines.push('Rejected rows:');
-    for (const x of r.rejected) lines.push(`  line ${x.line}${x.source_id ? ` [${x.source_id}]` : ''}: ${x.reason}`);
-  }
-  return lines.join('\n');
 }

@@ -1,10 +1,10 @@
 /**
- * What `migrate`, `demo`, `demo remove`, `import ine` and `import real` did, in a few lines for people; `--json` prints
- * the same
- * reports whole (output.ts).
+ * What `migrate`, `demo`, `demo remove`, `import ine`, `import real` and `import base` did, in a few lines for people;
+ * `--json` prints the same reports whole (output.ts).
  */
 import type { MigrateReport } from '../admin/migrate.js';
 import type { DemoSummary } from '../demo/load-demo.js';
+import type { BaseImportReport } from '../ingest/base/import-base.js';
 import type { IneImportReport } from '../ingest/ine/import-ine.js';
 import type { RealImportReport } from '../ingest/real/import-real.js';
 import type { WriteSummary } from '../store/records.js';
@@ -41,7 +41,7 @@ export function demoText(r: DemoSummary): string {
     `  municipalities: ${writes(r.municipalities)}`,
     `  indicators: ${writes(r.indicators)}${r.skipped.length > 0 ? `; left to their other source: ${r.skipped.join(', ')}` : ''}`,
     `  series points: ${writes(r.observations)}`,
-    `  contracts (${n(p.generated)} generated): ${writes(p.contracts)}`,
+    `  contracts (${n(p.generated)} generated): ${writes(p.contracts)}${p.withheld ? ` — ${p.withheld}` : ''}`,
     `  announcements: ${writes(p.announcements)}`,
     `  amendments: ${writes(p.amendments)}`,
     `  entities: ${writes(p.entities)}`,
@@ -77,9 +77,9 @@ export function ineImportText(r: IneImportReport): string {
   return lines.join('\n');
 }
 
-/** Per series: its indicator and source, what was placed and skipped, and what the write did. */
+/** Per series: its indicator and source, what was placed and skipped, and what the write did; then the contracts. */
 export function realImportText(r: RealImportReport): string {
-  return r.series
+  const series = r.series
     .flatMap((s) => [
       `${s.indicator} ← ${s.file}, ${s.mode === 'replace' ? 'replacing the series it held' : 'merged into itself'}`,
       `  ${n(s.placed)} points, ${n(s.municipalities)} municipalities, ${s.first_date ?? '-'}…${s.last_date ?? '-'}: ` +
@@ -88,4 +88,35 @@ export function realImportText(r: RealImportReport): string {
       `  source: ${s.source}`,
     ])
     .join('\n');
+  return `${series}\n${baseReportText(r.contracts)}`;
+}
+
+/** A BASE import: rows read, accepted and rejected (each with its reason), what the write did. */
+export function baseReportText(r: BaseImportReport): string {
+  const counts = (s: { inserted: number; updated: number; unchanged: number }) =>
+    `${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged`;
+  const lines = [
+    `BASE ${r.dataset} from ${r.file} (${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
+    `  rows read ${r.rows_read}: ${r.accepted} accepted, ${r.rejected.length} rejected`,
+    `  ${r.dataset}: ${counts(r.written[r.dataset])}`,
+  ];
+  if (r.dataset !== 'amendments') lines.push(`  entities: ${counts(r.written.entities)}`);
+  if (r.places_unresolved.count > 0) {
+    const examples = r.places_unresolved.examples.slice(0, 5).map((e) => `"${e.text}" (line ${e.line})`);
+    lines.push(
+      `  execution places not resolved to a municipality: ${r.places_unresolved.count} — e.g. ${examples.join(', ')}`,
+    );
+  }
+  if (r.orphan_amendments.count > 0) {
+    lines.push(`  amendments of unknown contracts (not written): ${r.orphan_amendments.count}`);
+    for (const o of r.orphan_amendments.items.slice(0, 20))
+      lines.push(`    line ${o.line}: ${o.source_id} (contract ${o.contract})`);
+    if (r.orphan_amendments.count > 20)
+      lines.push(`    … and ${r.orphan_amendments.count - 20} more (--json lists them all)`);
+  }
+  if (r.rejected.length > 0) {
+    lines.push('Rejected rows:');
+    for (const x of r.rejected) lines.push(`  line ${x.line}${x.source_id ? ` [${x.source_id}]` : ''}: ${x.reason}`);
+  }
+  return lines.join('\n');
 }

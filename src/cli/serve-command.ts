@@ -1,12 +1,16 @@
 /**
- * `serve`: the HTTP service. On an empty store it loads the demo dataset first, and prints a demo key. The app (and
- * with it the OAuth library, which warns at import on Node 20) is imported when the service starts, not with the CLI.
+ * `serve`: the HTTP service. On an empty store it first loads the real data the project ships, then (unless
+ * `--no-demo`) the generated demo data where no real data exists, and prints a demo key (docs/data.md, "The first
+ * start"). The app (and with it the OAuth library, which warns at import on Node 20) is imported when the service
+ * starts, not with the CLI.
  */
 import type { Command } from 'commander';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
+import { detectAndMatch } from '../alerts/detect-and-match.js';
 import { type Config, loadConfig } from '../config.js';
 import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-account.js';
 import { loadDemo } from '../demo/load-demo.js';
+import { importReal } from '../ingest/real/import-real.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { cliContext } from './context.js';
@@ -20,7 +24,7 @@ export function registerServeCommand(program: Command, env: Record<string, strin
     )
     .option('--port <n>', 'port to listen on (default $PORT or 8080)')
     .option('--host <h>', 'address to listen on (default $HOST or 127.0.0.1)')
-    .option('--no-demo', 'do not load demo data into an empty store, nor print a demo key')
+    .option('--no-demo', 'load only the real data into an empty store (no generated data), and print no demo key')
     .action(async (o: { port?: string; host?: string; demo: boolean }) => {
       const config = loadConfig({ ...env, ...(o.port && { PORT: o.port }), ...(o.host && { HOST: o.host }) });
       await serve(config, o.demo);
@@ -31,11 +35,13 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   const now = new Date();
   // Migrations and the demo's load may run long: on a store of their own, whose statements have no time limit.
   const { demoKey, demoAgents, demoOwner } = await cliContext(config, () => false).withStore(async (store) => {
-    if (demo && (await holdsNoData(store))) {
-      process.stdout.write(
-        'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, marked synthetic: true in every answer.\n',
-      );
-      await loadDemo(store, { today: now }); // the demo account and its alert rules included
+    if (await holdsNoData(store)) {
+      process.stdout.write(`Empty store (first start only): loading ${REAL_DATA}.\n`);
+      await importReal(store, { now });
+      if (demo) {
+        process.stdout.write(`Loading the generated demo data where no real data exists: ${GENERATED_DATA}.\n`);
+        await loadDemo(store, { today: now }); // the demo account, its alert rules and detection included
+      } else await detectAndMatch(store, now);
     }
     // Only a store that holds the demo dataset has the demo account; a production store never gets one.
     const demoKey = demo && (await findDemoAccount(store)) ? await issueDemoKey(store, now) : undefined;
@@ -66,8 +72,9 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   if (demoKey) {
     lines.push(
       '',
-      'The data served is SYNTHETIC demo data (synthetic: true on every generated record; GET /v1/sources lists the sources).',
-      'Real data: munidata import …; munidata demo remove deletes the demo; serve --no-demo runs on real data only.',
+      `Real data: ${REAL_DATA}.`,
+      `Generated (synthetic: true on every record): ${GENERATED_DATA}.`,
+      'GET /v1/sources lists each source; munidata demo remove deletes the generated data and keeps the real.',
     );
   }
   if (demoKey) {
@@ -85,9 +92,16 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   closeOnSignals(app, store);
 }
 
+/** What a first start loads, as its banner says it (docs/data.md, "The first start"). */
+const REAL_DATA =
+  'the real data shipped in data/real/ (Portal BASE contracts published January–February 2024; INE crime rate ' +
+  '2016–2022 and purchasing power 1993, 2011, 2021; ICNF burnt area by municipality of ignition 1980–2021)';
+const GENERATED_DATA =
+  'every other indicator series, the open calls for tenders (announcements) and the demo account with its alert rules';
+
 /**
- * No series and no contracts: the store has only what `migrate` seeds (municipalities, catalogue, plans), so the
- * demo may fill it. A store holding real imports of either kind is never given demo data.
+ * No series and no contracts: the store has only what `migrate` seeds (municipalities, catalogue, plans), so a
+ * first start may fill it. A store holding data of either kind is left as it is.
  */
 async function holdsNoData(store: Store): Promise<boolean> {
   return (await store.countObservations()) === 0 && (await store.listContracts({}, { limit: 1 })).length === 0;

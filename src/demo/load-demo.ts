@@ -5,14 +5,20 @@
  * so that every endpoint answers with meaningful data on first start.
  * Idempotent: a second load with the same seed and number of contracts in the same month writes nothing.
  * Indicators whose data already comes from another source (e.g. an INE import) keep that source and their
- * observations; procurement from other sources is untouched (demo records have their own source).
+ * observations; procurement from other sources is untouched (demo records have their own source). A store that
+ * holds real contracts gets no generated ones, nor their amendments: only the pending announcements (docs/data.md,
+ * "Real and generated data apart").
  */
 
 import { type DetectReport, detectAndMatch } from '../alerts/detect-and-match.js';
 import { readIndicatorCatalogue } from '../ingest/catalogue.js';
 import { readCpvs } from '../ingest/cpv.js';
 import { readMunicipalities } from '../ingest/municipalities.js';
-import { DEMO_INDICATOR_SOURCE, DEMO_INDICATOR_SOURCE_PREFIX } from '../lib/provenance.js';
+import {
+  DEMO_CONTRACT_INDICATOR_SOURCE,
+  DEMO_INDICATOR_SOURCE,
+  DEMO_INDICATOR_SOURCE_PREFIX,
+} from '../lib/provenance.js';
 import type { ProcurementWriteSummary } from '../store/procurement-records.js';
 import type { WriteSummary } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -45,8 +51,10 @@ export interface DemoSummary {
 }
 
 export interface ProcurementDemoSummary {
-  /** Contracts generated (the `--contracts` option). */
+  /** Contracts generated: the `--contracts` option, or 0 beside real contracts. */
   generated: number;
+  /** Why fewer contracts were generated than asked for; null when none were withheld. */
+  withheld: string | null;
   contracts: ProcurementWriteSummary;
   announcements: ProcurementWriteSummary;
   amendments: ProcurementWriteSummary;
@@ -67,9 +75,14 @@ export async function loadDemoData(
   options: { seed?: number; today?: Date; contracts?: number } = {},
 ): Promise<Omit<DemoSummary, 'detection'>> {
   const seed = options.seed ?? DEFAULT_DEMO_SEED;
-  const contracts = options.contracts ?? DEFAULT_DEMO_CONTRACTS;
-  if (!Number.isSafeInteger(contracts) || contracts < 0)
-    throw new RangeError(`contracts must be a whole number ≥ 0, not ${contracts}`);
+  const asked = options.contracts ?? DEFAULT_DEMO_CONTRACTS;
+  if (!Number.isSafeInteger(asked) || asked < 0)
+    throw new RangeError(`contracts must be a whole number ≥ 0, not ${asked}`);
+  // Generated contracts beside real ones would mix in every list, aggregate and profile of a real buyer.
+  const realContracts = (await store.listContracts({ source: 'base' }, { limit: 1 })).length > 0;
+  const contracts = realContracts ? 0 : asked;
+  const withheld =
+    realContracts && asked > 0 ? 'the store holds real contracts (source base): none are generated beside them' : null;
   const now = options.today ?? new Date();
   // Only the year and month matter to the generator; pinning the day keeps runs in one month identical.
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
@@ -87,7 +100,11 @@ export async function loadDemoData(
   const indicatorSummary = await store.saveIndicators(
     catalogue.map((entry) => ({
       ...entry,
-      source: isOther(entry.key) ? (current.get(entry.key) as string) : DEMO_SOURCE,
+      source: isOther(entry.key)
+        ? (current.get(entry.key) as string)
+        : entry.category === 'procurement'
+          ? DEMO_CONTRACT_INDICATOR_SOURCE
+          : DEMO_SOURCE,
     })),
   );
 
@@ -100,7 +117,7 @@ export async function loadDemoData(
     observations.updated += written.updated;
     observations.unchanged += written.unchanged;
   }
-  const procurement = await loadDemoProcurement(store, { seed, today, contracts, municipalities });
+  const procurement = { ...(await loadDemoProcurement(store, { seed, today, contracts, municipalities })), withheld };
 
   const account = await ensureDemoAccount(store, now);
   const rules = await ensureDemoAlertRules(store, account.id, now);
@@ -119,9 +136,9 @@ export async function loadDemoData(
 async function loadDemoProcurement(
   store: Store,
   options: { seed: number; today: Date; contracts: number; municipalities: ReturnType<typeof readMunicipalities> },
-): Promise<ProcurementDemoSummary> {
+): Promise<Omit<ProcurementDemoSummary, 'withheld'>> {
   const zero = (): ProcurementWriteSummary => ({ inserted: 0, updated: 0, unchanged: 0 });
-  const summary: ProcurementDemoSummary = {
+  const summary: Omit<ProcurementDemoSummary, 'withheld'> = {
     generated: options.contracts,
     contracts: zero(),
     announcements: zero(),

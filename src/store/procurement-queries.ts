@@ -151,6 +151,9 @@ export interface ProcurementSourceCount {
   records: 'contracts' | 'announcements' | 'amendments';
   count: number;
   last_imported_at: string | null;
+  /** The earliest and latest known publication date (amendments: their date); null when none is known. */
+  first_date: string | null;
+  last_date: string | null;
 }
 
 /** One contracting process: the contracts sharing a procedure id, or a lone contract that has none. */

@@ -154,6 +154,12 @@ export interface EntityInput {
   municipality_id: number | null;
 }
 
+/** The sources of the records an entity is named in: as buyer or supplier of contracts, as buyer of notices. */
+export interface EntityRecordSources {
+  contracts: Set<string>;
+  announcements: Set<string>;
+}
+
 export interface EntityRecord {
   nif: string;
   name: string;

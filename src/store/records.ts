@@ -108,6 +108,15 @@ export interface ObservationInput {
 }
 
 /** What a write did, counted in records: new, changed, and given again unchanged (not rewritten). */
+/** What an indicator's series covers: points, municipalities with a point, first and last reference dates. */
+export interface SeriesCoverage {
+  indicator: string;
+  observations: number;
+  municipalities: number;
+  first_date: string;
+  last_date: string;
+}
+
 export interface WriteSummary {
   inserted: number;
   updated: number;

@@ -26,10 +26,10 @@ import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
-import { entitiesWithContractsFrom } from './procurement/entity-sources.js';
+import { entityRecordSources } from './procurement/entity-sources.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
-import { procurementSourceCounts } from './procurement/source-counts.js';
+import { municipalBuyersBySource, procurementSourceCounts } from './procurement/source-counts.js';
 import type { TextSearch } from './procurement/text-search.js';
 import type {
   AmendmentFilter,
@@ -172,6 +172,7 @@ export abstract class SqlStore extends OnPorts {
   readonly setIndicatorSource = this.#reference.setIndicatorSource.bind(this.#reference);
   readonly series = this.#reference.series.bind(this.#reference);
   readonly countObservations = this.#reference.countObservations.bind(this.#reference);
+  readonly seriesCoverage = this.#reference.seriesCoverage.bind(this.#reference);
   readonly writeObservations = this.#reference.writeObservations.bind(this.#reference);
 
   // ── the change journal (./journal/) ─────────────────────────────────────
@@ -336,6 +337,7 @@ export abstract class SqlStore extends OnPorts {
   readonly getAmendments = this.#onReplica(loadAmendments);
   readonly contractAmendments = this.#onReplica(loadContractAmendments);
   readonly processContracts = this.#onReplica(loadProcessContracts);
-  readonly entitiesWithContractsFrom = this.#onReplica(entitiesWithContractsFrom);
+  readonly entityRecordSources = this.#onReplica(entityRecordSources);
   readonly procurementSources = this.#onReplica(procurementSourceCounts);
+  readonly municipalBuyersBySource = this.#onReplica(municipalBuyersBySource);
 }

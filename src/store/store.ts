@@ -26,6 +26,7 @@ import type {
   CpvRecord,
   EntityInput,
   EntityRecord,
+  EntityRecordSources,
   ProcurementWriteSummary,
 } from './procurement-records.js';
 import type {
@@ -39,6 +40,7 @@ import type {
   ObservationInput,
   ObservationRow,
   PlanRecord,
+  SeriesCoverage,
   WriteSummary,
 } from './records.js';
 import type { DemoRemovalSummary } from './shared/demo-removal.js';
@@ -165,6 +167,7 @@ export interface ObservationStore {
     options?: { replace?: boolean },
   ): Promise<WriteSummary>;
   countObservations(indicator?: string): Promise<number>;
+  seriesCoverage(): Promise<SeriesCoverage[]>;
 }
 
 /** A batch of procurement records written in one transaction: all of it, or (on any error) none of it. */
@@ -214,6 +217,8 @@ export interface ProcurementReadStore {
   countCpvs(): Promise<number>;
   /** Records per procurement source and kind, with the latest import time (the `sources` operation). */
   procurementSources(): Promise<ProcurementSourceCount[]>;
+  /** Per procurement source, how many municipalities' councils are buyers in its contracts. */
+  municipalBuyersBySource(): Promise<Map<string, number>>;
   /** Contracts matching every filter, by publication date descending then id descending. */
   listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;
   getContract(id: number): Promise<ContractDetailRecord | undefined>;
@@ -222,8 +227,8 @@ export interface ProcurementReadStore {
   /** Entities by tax number ascending. Totals are those of the last `refreshProcurementRollups`. */
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]>;
   getEntity(nif: string): Promise<EntityRecord | undefined>;
-  /** Those of `nifs` that are buyer or supplier in at least one contract of `source`; one read for a whole page. */
-  entitiesWithContractsFrom(nifs: readonly string[], source: string): Promise<Set<string>>;
+  /** The sources of the records each of `nifs` is named in (absent: none); one read for a whole page. */
+  entityRecordSources(nifs: readonly string[]): Promise<Map<string, EntityRecordSources>>;
   /** An entity's contracts per publication year (ascending; unknown year last), as buyer and as supplier. */
   entityYears(nif: string): Promise<EntityYearRecord[]>;
   /**

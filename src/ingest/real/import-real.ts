@@ -1,6 +1,7 @@
 /**
- * `munidata import real`: loads the real series the project ships (`data/real/`, ./real-series.ts) into their
- * catalogue indicators, through the same store writes as the INE importer (docs/data.md, "Real data in the box").
+ * `munidata import real` and a first start: load the real data the project ships (`data/real/`, docs/data.md,
+ * "Real data in the box"): the series of ./real-series.ts into their catalogue indicators, through the same store
+ * writes as the INE importer, and the Portal BASE contracts of ./real-contracts.ts through the BASE importer.
  *
  * A series replaces the demo series (or an empty one) whole, so real and generated points never share a series;
  * loaded again it merges into itself and changes nothing. A series another source holds (an INE sync, another
@@ -10,6 +11,8 @@ import { AdminError } from '../../lib/admin-error.js';
 import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { ObservationInput } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
+import type { BaseImportReport } from '../base/import-base.js';
+import { importRealContracts } from './real-contracts.js';
 import { readRealCsv } from './real-files.js';
 import { REAL_SERIES, type RealSeries } from './real-series.js';
 
@@ -34,11 +37,27 @@ export interface RealSeriesReport {
   removed: number;
 }
 
-export interface RealImportReport {
+export interface RealSeriesImportReport {
   series: RealSeriesReport[];
 }
 
-export async function importRealSeries(store: Store, options: { force?: boolean } = {}): Promise<RealImportReport> {
+export interface RealImportReport extends RealSeriesImportReport {
+  contracts: BaseImportReport;
+}
+
+/** The series first (their checks refuse before any write), then the contracts. */
+export async function importReal(
+  store: Store,
+  options: { force?: boolean; now?: Date } = {},
+): Promise<RealImportReport> {
+  const { series } = await importRealSeries(store, options);
+  return { series, contracts: await importRealContracts(store, options.now ?? new Date()) };
+}
+
+export async function importRealSeries(
+  store: Store,
+  options: { force?: boolean } = {},
+): Promise<RealSeriesImportReport> {
   const municipalities = await store.listMunicipalities();
   if (municipalities.length === 0) throw new AdminError('no municipalities in the store: run `munidata migrate` first');
   const idOf = new Map(municipalities.map((m) => [m.code, m.id]));

@@ -119,12 +119,20 @@ export function dayOf(now: Date): string {
 }
 
 /**
- * Which of these entities have a demo contract (as buyer or supplier): their counts and totals then hold demo
- * data too. One read for a whole page.
+ * Which of these entities are synthetic: party to a demo contract (their counts and totals then hold demo data),
+ * or named by no real record at all (the demo made them up, e.g. the buyer of a generated notice). One read for a
+ * whole page.
  */
-export function demoEntities(
-  store: Pick<Store, 'entitiesWithContractsFrom'>,
+export async function demoEntities(
+  store: Pick<Store, 'entityRecordSources'>,
   nifs: readonly string[],
 ): Promise<Set<string>> {
-  return store.entitiesWithContractsFrom(nifs, DEMO_PROCUREMENT_SOURCE);
+  const sources = await store.entityRecordSources(nifs);
+  const real = (names: Set<string>) => [...names].some((s) => !isDemoProcurementSource(s));
+  return new Set(
+    nifs.filter((nif) => {
+      const of = sources.get(nif);
+      return !of || of.contracts.has(DEMO_PROCUREMENT_SOURCE) || !(real(of.contracts) || real(of.announcements));
+    }),
+  );
 }

@@ -56,6 +56,21 @@ function indicatorLicensing(label: string): Licensing {
 }
 
 const Count = Type.Optional(Type.Integer({ minimum: 0 }));
+const Day = (description: string) => Nullable(Type.String({ format: 'date', description }));
+
+const Coverage = Type.Object(
+  {
+    from: Day('The earliest date of its records: publication (procurement) or reference date (indicators).'),
+    to: Day('The latest such date.'),
+    municipalities: Type.Integer({
+      minimum: 0,
+      description:
+        'Procurement: the municipalities whose council is a buyer in its contracts. Indicators: the municipalities ' +
+        'with at least one point (the most any one of its series has).',
+    }),
+  },
+  { description: 'What its records cover; null for reference data.' },
+);
 
 const SourceEntry = Type.Object(
   {
@@ -81,6 +96,7 @@ const SourceEntry = Type.Object(
     indicators: Type.Array(Type.String(), {
       description: 'The indicator keys whose series come from it (indicator sources).',
     }),
+    coverage: Nullable(Coverage),
     last_imported_at: Nullable(
       Type.String({
         format: 'date-time',
@@ -101,7 +117,8 @@ export const sources = defineOperation({
     'Lists every source of the data served: procurement sources (`base`, the national procurement portal; `demo`, ' +
     'generated), the source of each indicator series (INE, or the synthetic demo series), and the reference data ' +
     '(municipalities, CPV codes). Each entry says whether it is synthetic, its licence and the attribution to give, ' +
-    'how many records the service holds from it and when the newest was imported. Records carry the same ' +
+    'how many records the service holds from it, what they cover (period and municipalities) and when the newest ' +
+    'was imported. Records carry the same ' +
     '`synthetic` flag; procurement lists and the aggregate take `source` to keep real and demo data apart. It uses no quota.',
   domain: null,
   scope: null,
@@ -113,17 +130,24 @@ export const sources = defineOperation({
   examples: [{ title: 'Every source, its licence and counts', input: {} }],
   async handler(_input, { reference, store }) {
     const items = [];
-    const procurement = new Map<string, { records: Record<string, number>; last: string | null }>();
+    const procurement = new Map<
+      string,
+      { records: Record<string, number>; last: string | null; from: string | null; to: string | null }
+    >();
     for (const row of await store.procurementSources()) {
       const entry = procurement.get(row.source) ?? {
         records: { contracts: 0, announcements: 0, amendments: 0 },
         last: null,
+        from: null,
+        to: null,
       };
       entry.records[row.records] = row.count;
-      if (row.last_imported_at !== null && (entry.last === null || row.last_imported_at > entry.last))
-        entry.last = row.last_imported_at;
+      entry.last = later(entry.last, row.last_imported_at);
+      entry.from = earlier(entry.from, row.first_date);
+      entry.to = later(entry.to, row.last_date);
       procurement.set(row.source, entry);
     }
+    const buyers = await store.municipalBuyersBySource();
     for (const [source, entry] of [...procurement].sort(([a], [b]) => a.localeCompare(b))) {
       const l = procurementLicensing(source);
       items.push({
@@ -136,6 +160,7 @@ export const sources = defineOperation({
         url: l.url,
         records: entry.records,
         indicators: [],
+        coverage: { from: entry.from, to: entry.to, municipalities: buyers.get(source) ?? 0 },
         last_imported_at: entry.last,
       });
     }
@@ -144,8 +169,9 @@ export const sources = defineOperation({
       if (i.source === null) continue;
       byLabel.set(i.source, [...(byLabel.get(i.source) ?? []), i.key]);
     }
+    const coverage = new Map((await store.seriesCoverage()).map((c) => [c.indicator, c]));
     for (const [label, keys] of [...byLabel].sort(([a], [b]) => a.localeCompare(b))) {
-      const counts = await Promise.all(keys.map((k) => store.countObservations(k)));
+      const series = keys.flatMap((k) => coverage.get(k) ?? []);
       const l = indicatorLicensing(label);
       items.push({
         key: label,
@@ -155,8 +181,13 @@ export const sources = defineOperation({
         licence: l.licence,
         attribution: l.attribution,
         url: l.url,
-        records: { indicators: keys.length, observations: counts.reduce((a, b) => a + b, 0) },
+        records: { indicators: keys.length, observations: series.reduce((sum, c) => sum + c.observations, 0) },
         indicators: keys.sort(),
+        coverage: {
+          from: series.reduce<string | null>((d, c) => earlier(d, c.first_date), null),
+          to: series.reduce<string | null>((d, c) => later(d, c.last_date), null),
+          municipalities: Math.max(0, ...series.map((c) => c.municipalities)),
+        },
         last_imported_at: null,
       });
     }
@@ -171,6 +202,7 @@ export const sources = defineOperation({
         url: 'https://www.dgterritorio.gov.pt',
         records: { municipalities: reference.municipalities.length },
         indicators: [],
+        coverage: null,
         last_imported_at: null,
       },
       {
@@ -183,9 +215,18 @@ export const sources = defineOperation({
         url: 'https://eur-lex.europa.eu/eli/reg/2008/213/oj',
         records: { cpv_codes: await store.countCpvs() },
         indicators: [],
+        coverage: null,
         last_imported_at: null,
       },
     );
     return { items };
   },
 });
+
+/** The earlier or later of two ISO dates or instants, either possibly null (text order is time order). */
+function earlier(a: string | null, b: string | null): string | null {
+  return a === null || (b !== null && b < a) ? b : a;
+}
+function later(a: string | null, b: string | null): string | null {
+  return a === null || (b !== null && b > a) ? b : a;
+}

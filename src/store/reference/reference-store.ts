@@ -8,6 +8,7 @@ import type {
   MunicipalityRecord,
   ObservationInput,
   ObservationRow,
+  SeriesCoverage,
   WriteSummary,
 } from '../records.js';
 import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
@@ -69,6 +70,22 @@ export class SqlReferenceStore implements ReferenceStore {
         ? await this.#ports.replica.query('SELECT count(*) AS n FROM observations')
         : await this.#ports.replica.query('SELECT count(*) AS n FROM observations WHERE indicator = $1', [indicator]);
     return Number(row.n);
+  }
+
+  /** One row per indicator that has points (the `sources` operation): one scan of the observations. */
+  async seriesCoverage(): Promise<SeriesCoverage[]> {
+    const rows = await this.#ports.replica.query(
+      `SELECT indicator, count(*) AS n, count(DISTINCT municipality_id) AS m,
+              min(reference_date) AS first, max(reference_date) AS last
+         FROM observations GROUP BY indicator ORDER BY indicator`,
+    );
+    return rows.map((r) => ({
+      indicator: String(r.indicator),
+      observations: Number(r.n),
+      municipalities: Number(r.m),
+      first_date: String(r.first),
+      last_date: String(r.last),
+    }));
   }
 
   async writeObservations(
