@@ -28,7 +28,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   program
     .command('migrate')
     .description(
-      'Create or upgrade the schema and seed the reference data (default plans, municipalities, indicator catalogue, CPV vocabulary, alert templates); says what it applied (idempotent)',
+      'Create or upgrade the schema and seed the reference data (default plans, municipalities, indicator catalogue, ' +
+        'CPV vocabulary, alert templates); says what it applied (idempotent)',
     )
     .action(() =>
       cli.withStore(
@@ -43,7 +44,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   const demo = program
     .command('demo')
     .description(
-      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
+      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic ' +
+        'procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
     )
     .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
     .option('--contracts <n>', 'number of synthetic procurement contracts', contractCount, DEFAULT_DEMO_CONTRACTS)
@@ -56,7 +58,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   demo
     .command('remove')
     .description(
-      'Delete every generated record — demo procurement, demo series, and the signals, cases and alert matches derived from them — in one transaction; imported data, accounts, keys, rules and usage stay',
+      'Delete every generated record — demo procurement, demo series, and the signals, cases and alert matches ' +
+        'derived from them — in one transaction; imported data, accounts, keys, rules and usage stay',
     )
     .action(() =>
       cli.withStore(async (store) => {
@@ -81,7 +84,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     )
     .option(
       '--dimension <dim=code...>',
-      "the category to take of an extra dimension, e.g. dim_3=H1 (default: the catalogue's, else each dimension's total)",
+      "the category to take of an extra dimension, e.g. dim_3=H1 (default: the catalogue's, else each dimension's " +
+        'total)',
     )
     .action((file: string, o: { indicator?: string; force: boolean; dimension?: string[] }) =>
       cli.withStore(async (store) => {
@@ -105,8 +109,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   imports
     .command('real')
     .description(
-      'Load the real series shipped in data/real/ (crime rate, purchasing power, burnt area by ignition municipality) ' +
-        'into their indicators, replacing demo series; idempotent',
+      'Load the real series shipped in data/real/ (crime rate, purchasing power, burnt area by ignition ' +
+        'municipality) into their indicators, replacing demo series; idempotent',
     )
     .option('--force', 'replace a series another source (an INE sync, another import) holds', false)
     .action((o: { force: boolean }) =>
@@ -141,7 +145,8 @@ function indicatorOfFile(text: string, mappings: ReadonlyMap<string, { ine_varcd
   if (keys.length === 1) return keys[0];
   throw new AdminError(
     keys.length === 0
-      ? `the file holds INE ${codes.join(', ')}, which no catalogue indicator has as its INE code: name the indicator with --indicator KEY (and --force if the check refuses it)`
+      ? `the file holds INE ${codes.join(', ')}, which no catalogue indicator has as its INE code: name the ` +
+          `indicator with --indicator KEY (and --force if the check refuses it)`
       : `the file's INE codes match several indicators (${keys.join(', ')}): name one with --indicator KEY`,
   );
 }
@@ -156,7 +161,9 @@ function contractCount(text: string): number {
 }
 
 const BASE_DESCRIPTIONS: Record<BaseDataset | 'auto', string> = {
-  auto: 'Import a Portal BASE export of any of the three datasets, told by its fields (contracts, announcements or modifications)',
+  auto:
+    'Import a Portal BASE export of any of the three datasets, told by its fields (contracts, announcements or ' +
+    'modifications)',
   contracts: 'Import a Portal BASE contracts export (contratos: JSON as on dados.gov.pt, or CSV)',
   announcements: 'Import a Portal BASE announcements export (anúncios: JSON or CSV)',
   amendments: 'Import a Portal BASE contract modifications export (modificações contratuais: JSON or CSV)',
@@ -229,7 +236,8 @@ function baseReportText(r: BaseImportReport): string {
   const counts = (s: { inserted: number; updated: number; unchanged: number }) =>
     `${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged`;
   const lines = [
-    `BASE ${r.dataset} from ${r.file} (${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
+    `BASE ${r.dataset} from ${r.file} ` +
+      `(${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
     `  rows read ${r.rows_read}: ${r.accepted} accepted, ${r.rejected.length} rejected`,
     `  ${r.dataset}: ${counts(r.written[r.dataset])}`,
   ];

@@ -33,7 +33,8 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   const { demoKey, demoAgents, demoOwner } = await cliContext(config, () => false).withStore(async (store) => {
     if (demo && (await holdsNoData(store))) {
       process.stdout.write(
-        'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, marked synthetic: true in every answer.\n',
+        'Empty store: loading the demo dataset (first start only). It is SYNTHETIC: generated series and contracts, ' +
+          'marked synthetic: true in every answer.\n',
       );
       await loadDemo(store, { today: now }); // the demo account and its alert rules included
     }
@@ -66,7 +67,8 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   if (demoKey) {
     lines.push(
       '',
-      'The data served is SYNTHETIC demo data (synthetic: true on every generated record; GET /v1/sources lists the sources).',
+      'The data served is SYNTHETIC demo data (synthetic: true on every generated record; GET /v1/sources lists the ' +
+        'sources).',
       'Real data: munidata import …; munidata demo remove deletes the demo; serve --no-demo runs on real data only.',
     );
   }
