@@ -168,12 +168,18 @@ function malformed(headers: CredentialHeaders): string | undefined {
   const authorization = headers.authorization?.trim();
   if (!authorization || /^Bearer\s+\S+$/i.test(authorization)) return undefined;
   if (/^sk_[a-z]+_\S+$/i.test(authorization)) {
-    return 'The Authorization header holds the key without its scheme: "Bearer " is missing. Send `Authorization: Bearer sk_live_…`.';
+    return (
+      'The Authorization header holds the key without its scheme: "Bearer " is missing. Send `Authorization: ' +
+      'Bearer sk_live_…`.'
+    );
   }
   if (/^Bearer\s*$/i.test(authorization))
     return 'The Authorization header says "Bearer" but no key follows it. Send `Authorization: Bearer sk_live_…`.';
   // The header's text is not echoed: a token sent by mistake is a secret too.
-  return 'The Authorization header does not use the "Bearer" scheme, the only one the service takes. Send `Authorization: Bearer sk_live_…`.';
+  return (
+    'The Authorization header does not use the "Bearer" scheme, the only one the service takes. Send ' +
+    '`Authorization: Bearer sk_live_…`.'
+  );
 }
 
 function invalid(detail = 'The API key is not valid: it is wrong, expired or revoked.'): ApiError {

@@ -63,7 +63,8 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
       throw protocolError(
         A2A_CODES.unsupportedOperation,
         'UNSUPPORTED_OPERATION',
-        `Task ${task.id} takes no further messages (it is TASK_STATE_${task.state}): each skill call is a new message without taskId.`,
+        `Task ${task.id} takes no further messages (it is TASK_STATE_${task.state}): each skill call is a new ` +
+          `message without taskId.`,
         { taskId: task.id },
       );
     }

@@ -62,7 +62,9 @@ export async function liveDeployment(
   const deployment = await lookUp(() => deps.deployments.get(slugOf(request), reference, nowMs));
   if (!deployment?.live || (channel !== undefined && !deployment.hasChannel(channel))) {
     throw new ApiError('not-found', {
-      detail: `No live agent${channel === undefined ? '' : ` with the ${channel.toUpperCase()} channel`} at ${request.url.split('?')[0]}.`,
+      detail:
+        `No live agent${channel === undefined ? '' : ` with the ${channel.toUpperCase()} channel`} ` +
+        `at ${request.url.split('?')[0]}.`,
     });
   }
   return { deployment, reference };
@@ -96,7 +98,9 @@ export async function admitAgentCaller(
   }
   if (credential.deployment_id !== deployment.id || credential.channel !== channel) {
     throw new ApiError('not-found', {
-      detail: `No live agent with the ${channel.toUpperCase()} channel at ${request.url.split('?')[0]} for this credential.`,
+      detail:
+        `No live agent with the ${channel.toUpperCase()} channel at ${request.url.split('?')[0]} for this ` +
+        `credential.`,
     });
   }
   const credentialLimit = await deps.counters.hitRate(
@@ -116,7 +120,9 @@ export async function admitAgentCaller(
 
 function rateLimited(decision: RateDecision, whose: string): ApiError {
   return new ApiError('rate-limited', {
-    detail: `The limit of ${decision.limit} requests per minute for ${whose} is reached; retry in ${decision.retryAfterSeconds} s.`,
+    detail:
+      `The limit of ${decision.limit} requests per minute for ${whose} is reached; retry ` +
+      `in ${decision.retryAfterSeconds} s.`,
     retryAfter: decision.retryAfterSeconds,
   });
 }

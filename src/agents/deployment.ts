@@ -108,7 +108,9 @@ export class Deployment {
     return {
       inside: false,
       reason: 'outside',
-      explanation: `${m.name} (district of ${m.district}) is outside the service area: neither the municipality nor its district is served.`,
+      explanation:
+        `${m.name} (district of ${m.district}) is outside the service area: neither the municipality nor ` +
+        `its district is served.`,
     };
   }
 
@@ -128,12 +130,15 @@ export class Deployment {
       name: spec.name,
       description:
         `${spec.description} ` +
-        'Each skill is one typed request: SendMessage with exactly one data part {"skill": <skill id>, "input": {...}} ' +
-        '(mediaType application/json). Skills tagged `task` answer with a task: read it with GetTask until its state is final.',
+        'Each skill is one typed request: SendMessage with exactly one data part {"skill": <skill id>, "input": ' +
+        '{...}} (mediaType application/json). Skills tagged `task` answer with a task: read it with GetTask until ' +
+        'its state is final.',
       url: this.addresses.a2a,
       provider: { organization: spec.company.name, url: spec.company.website ?? this.addresses.base },
       version: String(this.record.revision),
-      credentialDescription: `An agent credential (sk_live_…) that ${spec.company.name} created for this deployment and its A2A channel.`,
+      credentialDescription:
+        `An agent credential (sk_live_…) that ${spec.company.name} created for this deployment ` +
+        `and its A2A channel.`,
       skills: skills.map((skill) => this.#cardSkill(skill)),
     };
   }

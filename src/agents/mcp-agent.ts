@@ -66,7 +66,9 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     const json = JSON.stringify(answer.data);
     // The JSON as text for clients that read only content, then the readable summary.
     return {
-      result: `{"content":[{"type":"text","text":${JSON.stringify(json)}},{"type":"text","text":${JSON.stringify(answer.text)}}],"structuredContent":${json}}`,
+      result:
+        `{"content":[{"type":"text","text":${JSON.stringify(json)}},` +
+        `{"type":"text","text":${JSON.stringify(answer.text)}}],"structuredContent":${json}}`,
     };
   }
 

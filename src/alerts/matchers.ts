@@ -100,7 +100,8 @@ function indicatorThreshold(params: MatcherParams, item: AlertItem): MatchOutcom
         : null;
   if (!crossed) return null;
   const excess = crossed.bound === 0 ? 1 : Math.abs(value - crossed.bound) / Math.abs(crossed.bound);
-  const snippet = `${subject.indicator} = ${value} (${crossed.word} ${crossed.bound})${item.title ? ` — ${item.title}` : ''}`;
+  const titled = item.title ? ` — ${item.title}` : '';
+  const snippet = `${subject.indicator} = ${value} (${crossed.word} ${crossed.bound})${titled}`;
   return { strength: 0.5 + 0.5 * Math.min(1, excess), snippet };
 }
 

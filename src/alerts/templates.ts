@@ -57,7 +57,8 @@ export const ALERT_TEMPLATES: readonly AlertTemplateInput[] = Object.freeze([
     key: 'direct-awards-above-ceiling',
     name: 'Ajustes diretos acima do limite',
     description:
-      'Ajustes diretos de valor superior ao limite do regime geral (20 000 € em bens e serviços, 30 000 € em empreitadas).',
+      'Ajustes diretos de valor superior ao limite do regime geral (20 000 € em bens e serviços, 30 000 € em ' +
+      'empreitadas).',
     matcher_type: 'signal_type',
     params: { signal_types: ['direct_award_high_value'] },
     source_types: ['signal'],
@@ -85,7 +86,8 @@ export const ALERT_TEMPLATES: readonly AlertTemplateInput[] = Object.freeze([
     key: 'indicator-jumps',
     name: 'Variações invulgares e máximos históricos de indicadores',
     description:
-      'Variações de um período para o seguinte muito maiores do que o habitual, e valores mais altos ou mais baixos de uma série.',
+      'Variações de um período para o seguinte muito maiores do que o habitual, e valores mais altos ou mais baixos ' +
+      'de uma série.',
     matcher_type: 'signal_type',
     params: { signal_types: ['indicator_jump', 'indicator_record'] },
     source_types: ['signal'],

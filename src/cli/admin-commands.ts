@@ -25,7 +25,8 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
           cli.json(),
           account,
           () =>
-            `Created account ${account.id} "${account.name}" on plan ${account.plan_code}${account.beta ? ' (beta)' : ''}.`,
+            `Created account ${account.id} "${account.name}" on plan ${account.plan_code}` +
+            `${account.beta ? ' (beta)' : ''}.`,
         );
       }),
     );

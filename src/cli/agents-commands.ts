@@ -95,7 +95,8 @@ export function registerAgentsCommands(program: Command, cli: CliContext): void 
         );
         print(cli.json(), { ...created.credential, secret: created.secret }, () =>
           [
-            `Created ${created.credential.licensed ? 'licensed ' : ''}${created.credential.channel} credential ${created.credential.id} for "${o.deployment}".`,
+            `Created ${created.credential.licensed ? 'licensed ' : ''}${created.credential.channel} ` +
+              `credential ${created.credential.id} for "${o.deployment}".`,
             '',
             `  ${created.secret}`,
             '',

@@ -164,7 +164,8 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
           cli.json(),
           summary,
           () =>
-            `${summary.rules} enabled rules, ${summary.entries} changes read (${summary.too_old} older than every alert window): ` +
+            `${summary.rules} enabled rules, ${summary.entries} changes read (${summary.too_old} older than every ` +
+            `alert window): ` +
             `${summary.matched} new matches, ${summary.already_matched} already recorded.`,
         );
       }),

@@ -25,7 +25,8 @@ export function migrateText(store: string, r: MigrateReport): string {
   const lines = [`Store ${store}:`];
   if (r.migrations.length > 0) {
     lines.push(
-      `  applied ${r.migrations.length} schema migrations: ${r.migrations.map((m) => `${m.version} ${m.name}`).join(', ')}`,
+      `  applied ${r.migrations.length} schema migrations: ` +
+        `${r.migrations.map((m) => `${m.version} ${m.name}`).join(', ')}`,
     );
   } else {
     lines.push('  schema up to date (no migration pending)');
@@ -39,7 +40,8 @@ export function demoText(r: DemoSummary): string {
   const lines = [
     `Demo data loaded (seed ${r.seed}): SYNTHETIC, marked synthetic: true in every answer`,
     `  municipalities: ${writes(r.municipalities)}`,
-    `  indicators: ${writes(r.indicators)}${r.skipped.length > 0 ? `; left to their other source: ${r.skipped.join(', ')}` : ''}`,
+    `  indicators: ${writes(r.indicators)}` +
+      `${r.skipped.length > 0 ? `; left to their other source: ${r.skipped.join(', ')}` : ''}`,
     `  series points: ${writes(r.observations)}`,
     `  contracts (${n(p.generated)} generated): ${writes(p.contracts)}${p.withheld ? ` — ${p.withheld}` : ''}`,
     `  announcements: ${writes(p.announcements)}`,
@@ -53,8 +55,10 @@ export function demoText(r: DemoSummary): string {
 export function demoRemovalText(r: DemoRemovalSummary): string {
   return [
     'Demo data removed:',
-    `  ${n(r.contracts)} contracts, ${n(r.announcements)} announcements, ${n(r.amendments)} amendments, ${n(r.entities)} entities`,
-    `  ${n(r.observations)} series points of ${r.indicators.length} indicators${r.indicators.length > 0 ? ` (${r.indicators.join(', ')})` : ''}`,
+    `  ${n(r.contracts)} contracts, ${n(r.announcements)} announcements, ${n(r.amendments)} ` +
+      `amendments, ${n(r.entities)} entities`,
+    `  ${n(r.observations)} series points of ${r.indicators.length} indicators` +
+      `${r.indicators.length > 0 ? ` (${r.indicators.join(', ')})` : ''}`,
     `  ${n(r.signals)} signals, ${n(r.cases)} cases, ${n(r.alert_matches)} alert matches`,
   ].join('\n');
 }
@@ -63,7 +67,8 @@ export function ineImportText(r: IneImportReport): string {
   const dated = r.periods.filter((p) => p.reference_date !== null);
   const span = dated.length === 0 ? 'no dated period' : `${dated[0].label}…${dated[dated.length - 1].label}`;
   const lines = [
-    `INE ${r.ine.code} (${r.ine.title}) → ${r.indicator}, ${r.mode === 'replace' ? 'replacing the demo series' : 'merged'}`,
+    `INE ${r.ine.code} (${r.ine.title}) ` +
+      `→ ${r.indicator}, ${r.mode === 'replace' ? 'replacing the demo series' : 'merged'}`,
     `  ${r.periods.length} periods (${span}), ${n(r.rows_read)} rows read`,
     `  placed ${n(r.placed.rows)} (${n(r.placed.with_value)} with a value, ${n(r.placed.null_value)} without): ` +
       `${writes(r.placed)}${r.placed.removed > 0 ? `, ${n(r.placed.removed)} demo points removed` : ''}`,

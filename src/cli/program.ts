@@ -18,7 +18,8 @@ import { registerUsersCommands } from './users-commands.js';
 export function createProgram(env: Record<string, string | undefined>): Command {
   const program = new Command('munidata')
     .description(
-      'Read-only service over Portuguese municipal data: REST /v1, an A2A agent at /a2a, an MCP server at /mcp and company agents, on SQLite or PostgreSQL',
+      'Read-only service over Portuguese municipal data: REST /v1, an A2A agent at /a2a, an MCP server at /mcp and ' +
+        'company agents, on SQLite or PostgreSQL',
     )
     .option('--json', 'print results as JSON (for scripts)', false)
     .showHelpAfterError()

@@ -11,7 +11,8 @@ export function registerDetectCommand(program: Command, cli: CliContext): void {
   program
     .command('detect')
     .description(
-      'Detect signals from the procurement and indicator data changed since the last run, group them into cases, then match alert rules (incremental and idempotent)',
+      'Detect signals from the procurement and indicator data changed since the last run, group them into cases, ' +
+        'then match alert rules (incremental and idempotent)',
     )
     .action(() =>
       cli.withStore(async (store) => {
@@ -49,8 +50,10 @@ export function detectText(r: DetectReport): string {
   return [
     `Detection at ${r.now} (${r.seconds} s)`,
     `  procurement: ${n(r.procurement.entries)} journal entries in ${n(r.procurement.batches)} batches`,
-    `  deadline sweep: ${r.sweep.from === null ? 'first run' : `since ${r.sweep.from}`}, ${n(r.sweep.entries)} notices derived again`,
-    `  indicators: ${r.indicators.indicators.length} changed${r.indicators.indicators.length ? ` (${r.indicators.indicators.join(', ')})` : ''}`,
+    `  deadline sweep: ${r.sweep.from === null ? 'first run' : `since ${r.sweep.from}`}, ${n(r.sweep.entries)} ` +
+      `notices derived again`,
+    `  indicators: ${r.indicators.indicators.length} changed` +
+      `${r.indicators.indicators.length ? ` (${r.indicators.indicators.join(', ')})` : ''}`,
     `  signals: ${writes(r.signals)}`,
     `  cases: ${n(r.cases.computed)} computed, ${n(r.cases.events)} events appended`,
     `  alerts: ${n(r.alerts.rules)} rules checked, ${n(r.alerts.matched)} matches recorded`,

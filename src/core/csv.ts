@@ -82,7 +82,8 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
   const headerOf = (dialect: CsvDialect, leading: readonly string[] = []) => {
     const separator = separatorOf(dialect);
     const names = [...leading, ...columns.map((c) => c.name)];
-    return `${dialect === 'excel-pt' ? '\uFEFF' : ''}${names.map((name) => field(name, separator)).join(separator)}\r\n`;
+    const bom = dialect === 'excel-pt' ? '\uFEFF' : '';
+    return `${bom}${names.map((name) => field(name, separator)).join(separator)}\r\n`;
   };
   const headers = { rfc4180: headerOf('rfc4180'), 'excel-pt': headerOf('excel-pt') };
   const rowsText = (rows: readonly unknown[], dialect: CsvDialect, leading: readonly Cell[]): string => {

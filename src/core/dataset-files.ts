@@ -85,7 +85,9 @@ export class DatasetFiles {
       .map(({ code }) => ({ code, name: code }));
     const near = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => s.code).join(', ')}?` : '';
     throw new ApiError('not-found', {
-      detail: `No dataset "${name}".${near} Datasets of this plan: ${available.map((d) => d.name).join(', ') || 'none'} (GET /v1/bulk).`,
+      detail:
+        `No dataset "${name}".${near} Datasets of this plan: ` +
+        `${available.map((d) => d.name).join(', ') || 'none'} (GET /v1/bulk).`,
       suggestions,
     });
   }

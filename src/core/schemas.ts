@@ -28,7 +28,8 @@ export const MunicipalityRef = Type.String({
   minLength: 1,
   maxLength: 100,
   description:
-    "The service's 4-digit municipality code (e.g. `1106`), its slug (e.g. `lisboa`) or its name, case and accents ignored (`Guimarães`, `guimaraes`).",
+    "The service's 4-digit municipality code (e.g. `1106`), its slug (e.g. `lisboa`) or its name, case and accents " +
+    'ignored (`Guimarães`, `guimaraes`).',
   examples: ['1106', 'vila-nova-de-gaia', 'Guimarães'],
 });
 

@@ -72,18 +72,24 @@ function amendmentSignal(
     title_pt: `Contrato modificado (${signedPercent(percent ?? 0, 'pt')}): ${object}`,
     title_en: `Contract amended (${signedPercent(percent ?? 0, 'en')}): ${object}`,
     summary_pt:
-      `O contrato «${clip(c.object, 300)}» de ${buyer}${suppliers.length ? ` com ${list(suppliers, 'pt', 3)}` : ''} foi modificado` +
-      `${m.date ? ` a ${longDate(m.date, 'pt')}` : ''}: o preço passou de ${euros(previous, 'pt')} para ${euros(next, 'pt')}` +
+      `O contrato «${clip(c.object, 300)}» de ${buyer}${suppliers.length ? ` com ${list(suppliers, 'pt', 3)}` : ''} ` +
+      `foi modificado` +
+      `${m.date ? ` a ${longDate(m.date, 'pt')}` : ''}: o preço passou de ${euros(previous, 'pt')} ` +
+      `para ${euros(next, 'pt')}` +
       ` (${signedEuros(change, 'pt')}${pct('pt')}).${reason.pt}`,
     summary_en:
-      `The contract “${clip(c.object, 300)}” of ${buyer}${suppliers.length ? ` with ${list(suppliers, 'en', 3)}` : ''} was amended` +
-      `${m.date ? ` on ${longDate(m.date, 'en')}` : ''}: its price went from ${euros(previous, 'en')} to ${euros(next, 'en')}` +
+      `The contract “${clip(c.object, 300)}” ` +
+      `of ${buyer}${suppliers.length ? ` with ${list(suppliers, 'en', 3)}` : ''} was amended` +
+      `${m.date ? ` on ${longDate(m.date, 'en')}` : ''}: its price went from ${euros(previous, 'en')} ` +
+      `to ${euros(next, 'en')}` +
       ` (${signedEuros(change, 'en')}${pct('en')}).${reason.en}`,
     why_it_matters_pt: up
-      ? 'Os aumentos de preço depois da adjudicação alteram as condições em que o contrato foi posto à concorrência e somam-se à despesa prevista.'
+      ? 'Os aumentos de preço depois da adjudicação alteram as condições em que o contrato foi posto à concorrência ' +
+        'e somam-se à despesa prevista.'
       : 'Uma redução de preço depois da adjudicação mostra que o âmbito ou as condições do contrato mudaram.',
     why_it_matters_en: up
-      ? 'Price increases after the award change the terms the contract was put out to competition on and add to the planned spending.'
+      ? 'Price increases after the award change the terms the contract was put out to competition on and add to the ' +
+        'planned spending.'
       : 'A price cut after the award shows that the scope or terms of the contract changed.',
     next_step_pt: 'Consultar o fundamento da modificação e o histórico de modificações do contrato.',
     stage: 'amended',

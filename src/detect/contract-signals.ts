@@ -91,10 +91,12 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   const procedure = c.procedure_type ? ` (${c.procedure_type.toLowerCase()})` : '';
   const facts = {
     pt:
-      `${buyer} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} com ${supplierPt} um contrato de ${euros(price, 'pt')}${procedure}` +
+      `${buyer} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} com ${supplierPt} um contrato ` +
+      `de ${euros(price, 'pt')}${procedure}` +
       ` para «${clip(c.object, 300)}»${where ? `, com execução em ${where}` : ''}.`,
     en:
-      `${buyer} signed a ${euros(price, 'en')} contract with ${supplierEn}${date ? ` on ${longDate(date, 'en')}` : ''}${procedure}` +
+      `${buyer} signed a ${euros(price, 'en')} contract ` +
+      `with ${supplierEn}${date ? ` on ${longDate(date, 'en')}` : ''}${procedure}` +
       ` for “${clip(c.object, 300)}”${where ? `, carried out in ${where}` : ''}.`,
   };
   const closing = closed
@@ -129,9 +131,11 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
       summary_pt: facts.pt + closing.pt,
       summary_en: facts.en + closing.en,
       why_it_matters_pt:
-        'Os contratos de valor médio ou superior concentram a maior parte da despesa pública municipal: quem os ganha e a que preço diz muito sobre o mercado local.',
+        'Os contratos de valor médio ou superior concentram a maior parte da despesa pública municipal: quem os ' +
+        'ganha e a que preço diz muito sobre o mercado local.',
       why_it_matters_en:
-        'Contracts of medium value and above make up most municipal public spending: who wins them and at what price says a lot about the local market.',
+        'Contracts of medium value and above make up most municipal public spending: who wins them and at what price ' +
+        'says a lot about the local market.',
       next_step_pt: closed
         ? 'Comparar o preço contratual com o preço efetivo e com contratos semelhantes de outros municípios.'
         : 'Acompanhar a execução do contrato e eventuais modificações contratuais.',
@@ -150,8 +154,12 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
         en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}`,
       }
     : {
-        pt: 'no regime mais permissivo (o regime jurídico aplicável não se apura do fundamento nem da região da entidade)',
-        en: 'of the most permissive regime (the applicable legal regime cannot be told from the legal basis or the buyer’s region)',
+        pt:
+          'no regime mais permissivo (o regime jurídico aplicável não se apura do fundamento nem da região da ' +
+          'entidade)',
+        en:
+          'of the most permissive regime (the applicable legal regime cannot be told from the legal basis or the ' +
+          'buyer’s region)',
       };
   return {
     ...common,
@@ -167,9 +175,11 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
       `${facts.en} The amount exceeds the ${euros(ceiling, 'en')} direct-award ceiling for ` +
       `${works ? 'public works' : 'goods and services'} ${regime.en}.${legal.en}${closing.en}`,
     why_it_matters_pt:
-      'Acima deste limite, um ajuste direto só é permitido com um fundamento material (urgência imperiosa, direitos exclusivos, concurso deserto…): vale a pena verificar qual foi invocado.',
+      'Acima deste limite, um ajuste direto só é permitido com um fundamento material (urgência imperiosa, direitos ' +
+      'exclusivos, concurso deserto…): vale a pena verificar qual foi invocado.',
     why_it_matters_en:
-      'Above this ceiling a direct award is only lawful on a material ground (overriding urgency, exclusive rights, a failed tender…): the ground invoked deserves a check.',
+      'Above this ceiling a direct award is only lawful on a material ground (overriding urgency, exclusive rights, ' +
+      'a failed tender…): the ground invoked deserves a check.',
     next_step_pt:
       'Verificar o fundamento legal invocado e o histórico de ajustes diretos da entidade com o mesmo fornecedor.',
     actionability: closed ? 'informational' : 'monitor',

@@ -181,25 +181,36 @@ function jumpSignal(
   const up = j.percent > 0;
   const from = (lang: Lang) => `${withUnit(j.previous, indicator, lang)} (${period(j.previous_date, lang)})`;
   const to = (lang: Lang) => `${withUnit(j.value, indicator, lang)} (${period(j.reference_date, lang)})`;
+  const when = (lang: Lang) => period(j.reference_date, lang);
   const typical = (lang: Lang) =>
     j.baseline.peers >= MIN_PEERS
       ? lang === 'pt'
-        ? ` A variação mediana dos ${j.baseline.peers} municípios com dados nesse período foi de ${signedPercent(j.baseline.median, 'pt').replace('+', '')}, em valor absoluto.`
-        : ` The median change of the ${j.baseline.peers} municipalities with data for that period was ${signedPercent(j.baseline.median, 'en').replace('+', '')} in absolute terms.`
+        ? ` A variação mediana dos ${j.baseline.peers} municípios com dados nesse período foi ` +
+          `de ${signedPercent(j.baseline.median, 'pt').replace('+', '')}, em valor absoluto.`
+        : ` The median change of the ${j.baseline.peers} municipalities with data for that period ` +
+          `was ${signedPercent(j.baseline.median, 'en').replace('+', '')} in absolute terms.`
       : '';
   return {
     ...base(indicator, where, row, caseRef),
     key: indicatorSignalKey('indicator_jump', indicator.key, where.code, j.reference_date),
     type: 'indicator_jump',
-    title_pt: `${indicator.name_pt}: ${signedPercent(j.percent, 'pt')} em ${where.name} (${period(j.reference_date, 'pt')})`,
-    title_en: `${indicator.name}: ${signedPercent(j.percent, 'en')} in ${where.name} (${period(j.reference_date, 'en')})`,
-    summary_pt: `Em ${where.name}, o indicador «${indicator.name_pt}» ${up ? 'subiu' : 'desceu'} de ${from('pt')} para ${to('pt')}, uma variação de ${signedPercent(j.percent, 'pt')}.${typical('pt')}`,
-    summary_en: `In ${where.name}, “${indicator.name}” ${up ? 'rose' : 'fell'} from ${from('en')} to ${to('en')}, a change of ${signedPercent(j.percent, 'en')}.${typical('en')}`,
+    title_pt: `${indicator.name_pt}: ${signedPercent(j.percent, 'pt')} em ${where.name} (${when('pt')})`,
+    title_en: `${indicator.name}: ${signedPercent(j.percent, 'en')} in ${where.name} (${when('en')})`,
+    summary_pt:
+      `Em ${where.name}, o indicador «${indicator.name_pt}» ${up ? 'subiu' : 'desceu'} de ${from('pt')} ` +
+      `para ${to('pt')}, uma variação de ${signedPercent(j.percent, 'pt')}.${typical('pt')}`,
+    summary_en:
+      `In ${where.name}, “${indicator.name}” ${up ? 'rose' : 'fell'} from ${from('en')} to ${to('en')}, a ` +
+      `change of ${signedPercent(j.percent, 'en')}.${typical('en')}`,
     why_it_matters_pt:
-      'Uma variação muito maior do que a dos outros municípios no mesmo período aponta para um acontecimento local (um investimento, um encerramento, uma catástrofe) ou para uma revisão dos dados.',
+      'Uma variação muito maior do que a dos outros municípios no mesmo período aponta para um acontecimento local ' +
+      '(um investimento, um encerramento, uma catástrofe) ou para uma revisão dos dados.',
     why_it_matters_en:
-      'A change far larger than other municipalities saw in the same period points to a local event (an investment, a closure, a disaster) or to a revision of the data.',
-    next_step_pt: `Confirmar o valor na fonte${indicator.source ? ` (${clip(indicator.source, 80)})` : ''} e procurar a causa local da variação.`,
+      'A change far larger than other municipalities saw in the same period points to a local event (an investment, ' +
+      'a closure, a disaster) or to a revision of the data.',
+    next_step_pt:
+      `Confirmar o valor na fonte${indicator.source ? ` (${clip(indicator.source, 80)})` : ''} e ` +
+      `procurar a causa local da variação.`,
     status: active ? 'active' : 'expired',
     confidence: confidence(INDICATOR_RELIABILITY, missing),
     actionability: active ? 'monitor' : 'informational',
@@ -232,13 +243,18 @@ function recordSignal(
     ...base(indicator, where, row, caseRef),
     key: indicatorSignalKey('indicator_record', indicator.key, where.code, r.reference_date),
     type: 'indicator_record',
-    title_pt: `${indicator.name_pt}: ${high ? 'máximo' : 'mínimo'} da série em ${where.name} (${period(r.reference_date, 'pt')})`,
+    title_pt:
+      `${indicator.name_pt}: ${high ? 'máximo' : 'mínimo'} da série em ${where.name} ` +
+      `(${period(r.reference_date, 'pt')})`,
     title_en: `${indicator.name}: record ${high ? 'high' : 'low'} in ${where.name} (${period(r.reference_date, 'en')})`,
     summary_pt:
-      `Em ${period(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» em ${where.name} foi de ${value('pt')}, o valor mais ` +
-      `${high ? 'alto' : 'baixo'} dos ${r.points} períodos da série; o anterior ${high ? 'máximo' : 'mínimo'} era ${previous('pt')}.`,
+      `Em ${period(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» em ${where.name} foi ` +
+      `de ${value('pt')}, o valor mais ` +
+      `${high ? 'alto' : 'baixo'} dos ${r.points} períodos da série; o anterior ${high ? 'máximo' : 'mínimo'} ` +
+      `era ${previous('pt')}.`,
     summary_en:
-      `In ${period(r.reference_date, 'en')}, “${indicator.name}” in ${where.name} stood at ${value('en')}, the ${high ? 'highest' : 'lowest'} ` +
+      `In ${period(r.reference_date, 'en')}, “${indicator.name}” in ${where.name} stood at ${value('en')}, ` +
+      `the ${high ? 'highest' : 'lowest'} ` +
       `value of the series' ${r.points} periods; the previous record was ${previous('en')}.`,
     why_it_matters_pt:
       'Um máximo ou mínimo histórico marca o ponto mais extremo de uma tendência e costuma ser notícia local.',
@@ -253,7 +269,9 @@ function recordSignal(
         source_url: null,
         source_title: indicator.name_pt,
         source_date: r.reference_date,
-        excerpt_pt: `${where.name}, ${period(r.reference_date, 'pt')}: ${value('pt')} (${high ? 'máximo' : 'mínimo'} anterior: ${previous('pt')}).`,
+        excerpt_pt:
+          `${where.name}, ${period(r.reference_date, 'pt')}: ${value('pt')} (${high ? 'máximo' : 'mínimo'} ` +
+          `anterior: ${previous('pt')}).`,
         confidence: INDICATOR_RELIABILITY,
       },
     ],

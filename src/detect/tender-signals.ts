@@ -78,7 +78,8 @@ function common(a: AnnouncementRecord, ctx: DetectionContext, type: 'tender_open
   ].join(' ');
   const en = [
     `${a.buyer.name} published notice ${a.source_id}${a.published_on ? ` on ${longDate(a.published_on, 'en')}` : ''}` +
-      ` for “${clip(a.object, 300)}”${price !== null ? `, with a base price of ${euros(price, 'en')}` : ''}${where ? `, in ${where}` : ''}.`,
+      ` for “${clip(a.object, 300)}”` +
+      `${price !== null ? `, with a base price of ${euros(price, 'en')}` : ''}${where ? `, in ${where}` : ''}.`,
     a.deadline_on === null
       ? 'The notice gives no deadline for proposals.'
       : passed
@@ -117,15 +118,20 @@ function tenderOpen(a: AnnouncementRecord, ctx: DetectionContext): SignalInput {
     title_pt: `${passed ? 'Concurso encerrado' : 'Concurso aberto'}: ${object} (${a.buyer.name})`,
     title_en: `${passed ? 'Closed tender' : 'Open tender'}: ${object} (${a.buyer.name})`,
     why_it_matters_pt: passed
-      ? 'O procedimento segue para a avaliação das propostas e a adjudicação: o contrato que dele resultar mostra quem ganhou e por que preço.'
-      : 'Um concurso aberto é uma oportunidade de negócio para as empresas do setor e mostra onde o município vai gastar o seu orçamento.',
+      ? 'O procedimento segue para a avaliação das propostas e a adjudicação: o contrato que dele resultar mostra ' +
+        'quem ganhou e por que preço.'
+      : 'Um concurso aberto é uma oportunidade de negócio para as empresas do setor e mostra onde o município vai ' +
+        'gastar o seu orçamento.',
     why_it_matters_en: passed
-      ? 'The procedure moves on to the evaluation of proposals and the award: the resulting contract will show who won and at what price.'
-      : 'An open tender is a business opportunity for companies in the sector and shows where the municipality is about to spend its budget.',
+      ? 'The procedure moves on to the evaluation of proposals and the award: the resulting contract will show who ' +
+        'won and at what price.'
+      : 'An open tender is a business opportunity for companies in the sector and shows where the municipality is ' +
+        'about to spend its budget.',
     next_step_pt: passed
       ? 'Acompanhar a adjudicação e a publicação do contrato no portal BASE.'
       : deadline
-        ? `Consultar as peças do procedimento na plataforma de contratação e submeter a proposta até ${longDate(deadline, 'pt')}.`
+        ? `Consultar as peças do procedimento na plataforma de contratação e submeter a proposta ` +
+          `até ${longDate(deadline, 'pt')}.`
         : 'Consultar as peças do procedimento na plataforma de contratação para conhecer o prazo de propostas.',
     stage: deadline === null ? 'announced' : passed ? 'closed' : 'open',
     status: passed ? 'expired' : 'active',

@@ -25,7 +25,8 @@ export const DOMAINS = {
   bulk: {
     scope: 'bulk:read',
     description:
-      "Bulk download: each dataset of the plan's other data domains, whole, as one CSV file (one request of quota each).",
+      "Bulk download: each dataset of the plan's other data domains, whole, as one CSV file (one request of quota " +
+      'each).',
   },
 } as const;
 

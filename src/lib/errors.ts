@@ -35,7 +35,8 @@ export const ERROR_KINDS = {
     status: 400,
     title: 'Malformed request',
     description:
-      'The HTTP request cannot be read: a malformed request line or header, a URL that is not valid, or a body that cannot be parsed. Nothing was run or charged.',
+      'The HTTP request cannot be read: a malformed request line or header, a URL that is not valid, or a body that ' +
+      'cannot be parsed. Nothing was run or charged.',
     a2a: 'http',
     mcp: 'http',
   },
@@ -43,7 +44,8 @@ export const ERROR_KINDS = {
     status: 400,
     title: 'Invalid cursor',
     description:
-      'The `cursor` parameter is not one this endpoint issued for these filters. Start again without a cursor, or pass the `next_cursor` of the previous page unchanged.',
+      'The `cursor` parameter is not one this endpoint issued for these filters. Start again without a cursor, or ' +
+      'pass the `next_cursor` of the previous page unchanged.',
     a2a: -32602,
     mcp: 'result',
   },
@@ -51,7 +53,8 @@ export const ERROR_KINDS = {
     status: 401,
     title: 'Invalid credential',
     description:
-      'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or `X-API-Key`).',
+      'The API key is missing, wrong, expired or revoked. Send it as `Authorization: Bearer sk_live_…` (or ' +
+      '`X-API-Key`).',
     a2a: 'http',
     mcp: 'http',
   },
@@ -59,7 +62,8 @@ export const ERROR_KINDS = {
     status: 402,
     title: 'Monthly quota used',
     description:
-      "The plan's monthly request quota is used up. It resets at the start of the next calendar month (UTC); `GET /v1/me` shows the period.",
+      "The plan's monthly request quota is used up. It resets at the start of the next calendar month (UTC); `GET " +
+      '/v1/me` shows the period.',
     a2a: -32004,
     mcp: 'result',
   },
@@ -81,7 +85,8 @@ export const ERROR_KINDS = {
     status: 403,
     title: 'Data domain not in plan',
     description:
-      "The operation belongs to a data domain that the account's plan does not include. `GET /v1/me` lists the plan's domains.",
+      "The operation belongs to a data domain that the account's plan does not include. `GET /v1/me` lists the " +
+      "plan's domains.",
     a2a: -32004,
     mcp: 'result',
   },
@@ -89,7 +94,8 @@ export const ERROR_KINDS = {
     status: 403,
     title: 'Insufficient scope',
     description:
-      "The API key lacks the scope this operation needs. `GET /v1/me` lists the key's scopes; create a key with the scope.",
+      "The API key lacks the scope this operation needs. `GET /v1/me` lists the key's scopes; create a key with the " +
+      'scope.',
     a2a: -32004,
     mcp: 'result',
   },
@@ -97,7 +103,8 @@ export const ERROR_KINDS = {
     status: 403,
     title: 'Browser requests not allowed',
     description:
-      'The request carries an `Origin` header: it comes from a web page. API keys must stay on a server; call the API from your back end.',
+      'The request carries an `Origin` header: it comes from a web page. API keys must stay on a server; call the ' +
+      'API from your back end.',
     a2a: 'http',
     mcp: 'http',
   },
@@ -152,7 +159,8 @@ export const ERROR_KINDS = {
     status: 431,
     title: 'Request headers too large',
     description:
-      'The request line and headers together exceed the size the server reads (16 KiB). Send fewer or shorter headers, or a shorter URL.',
+      'The request line and headers together exceed the size the server reads (16 KiB). Send fewer or shorter ' +
+      'headers, or a shorter URL.',
     a2a: 'http',
     mcp: 'http',
   },

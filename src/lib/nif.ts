@@ -38,8 +38,15 @@ export function kindFromNif(nif: string, name: string): EntityKind {
  * "Hospital da Luz, S.A." stays a company; public enterprises (E.P.E., E.M.) are companies too — they are
  * state-owned, but companies by law.
  */
-const PUBLIC_NAME =
-  /\b(municipio|camara municipal|freguesia|freguesias|juntas? de freguesia|servicos municipalizados|comunidade intermunicipal|area metropolitana|associacao de municipios|regiao autonoma|governo regional|secretaria regional|ministerio|secretaria-geral|direcao-geral|direccao-geral|direcao regional|instituto|universidade|escola|agrupamento de escolas|faculdade|politecnico|centro hospitalar|unidade local de saude|administracao regional de saude|autoridade|agencia para|entidade reguladora|inspecao-geral|guarda nacional|policia|forca aerea|exercito|marinha|estado-maior|tribunal|procuradoria|assembleia|presidencia)\b/;
+/** The words of PUBLIC_NAME, as alternatives of a regular expression. */
+const PUBLIC_WORDS =
+  'municipio|camara municipal|freguesia|freguesias|juntas? de freguesia|servicos municipalizados|' +
+  'comunidade intermunicipal|area metropolitana|associacao de municipios|regiao autonoma|governo regional|' +
+  'secretaria regional|ministerio|secretaria-geral|direcao-geral|direccao-geral|direcao regional|instituto|' +
+  'universidade|escola|agrupamento de escolas|faculdade|politecnico|centro hospitalar|unidade local de saude|' +
+  'administracao regional de saude|autoridade|agencia para|entidade reguladora|inspecao-geral|guarda nacional|' +
+  'policia|forca aerea|exercito|marinha|estado-maior|tribunal|procuradoria|assembleia|presidencia';
+const PUBLIC_NAME = new RegExp(String.raw`\b(${PUBLIC_WORDS})\b`);
 const COMPANY_FORM =
   /(^|[\s,])(s\. ?a\.?|sa|lda\.?|l\.da|limitada|unipessoal|e\. ?p\. ?e\.?|epe|e\. ?m\.?|crl|ucrl|sgps)(?=[\s,.]|$)/;
 

@@ -13,9 +13,15 @@ const KEY_SECRET = /sk(?:_|%5f)live(?:_|%5f)[A-Za-z0-9%]*/gi;
 const BEARER = /\b(bearer)(\s+|%20|\+)[^\s"'&,;]+/gi;
 /** A JSON Web Token (an OAuth access or id token): three base64url parts, the first a JSON object. */
 const JWT = /\beyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+/** The credential names of CREDENTIAL_PARAMETER, as alternatives of a regular expression. */
+const CREDENTIAL_NAMES =
+  'api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|passwd|' +
+  'code[_-]?verifier|assertion|credential|authorization';
 /** `name=value` where the name is that of a credential, in a query string or a form body. */
-const CREDENTIAL_PARAMETER =
-  /([?&;"\s]|^)((?:[a-z0-9_.-]*[_.-])?(?:api[_-]?key|apikey|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|client[_-]?secret|password|passwd|code[_-]?verifier|assertion|credential|authorization))=([^&\s"#]*)/gi;
+const CREDENTIAL_PARAMETER = new RegExp(
+  String.raw`([?&;"\s]|^)((?:[a-z0-9_.-]*[_.-])?(?:${CREDENTIAL_NAMES}))=([^&\s"#]*)`,
+  'gi',
+);
 
 /** The text with every secret it holds replaced by `[REDACTED]`; the same text when it holds none. */
 export function redactSecrets(text: string): string {

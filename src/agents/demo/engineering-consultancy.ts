@@ -8,7 +8,8 @@ export const ENGINEERING_CONSULTANCY: DeploymentSpec = {
   description:
     'Atlas Engenharia e Projeto does structural assessments, licensing projects and energy certificates, and helps ' +
     'companies prepare bids for public works, in the districts of Lisboa, Setúbal and Santarém. The agent assesses ' +
-    'projects, researches public buyers and compares municipalities’ procurement, tracks open tenders, and quotes visits.',
+    'projects, researches public buyers and compares municipalities’ procurement, tracks open tenders, and quotes ' +
+    'visits.',
   company: { name: 'Atlas Engenharia e Projeto, S.A. (demo)', website: 'https://atlas-engenharia.example' },
   channels: ['a2a', 'mcp'],
   service_area: { municipalities: [], districts: ['Lisboa', 'Setúbal', 'Santarém'] },
@@ -17,24 +18,25 @@ export const ENGINEERING_CONSULTANCY: DeploymentSpec = {
       id: 'structural-assessment',
       title: 'Structural assessment of existing buildings',
       body:
-        'Inspection, material testing and a report on the safety of an existing building, as required before a change of ' +
-        'use or an extension. Report in 3 to 6 weeks depending on the area.',
+        'Inspection, material testing and a report on the safety of an existing building, as required before a ' +
+        'change of use or an extension. Report in 3 to 6 weeks depending on the area.',
       tags: ['structures', 'inspection'],
     },
     {
       id: 'energy-certificate',
       title: 'Energy certificates (SCE)',
       body:
-        'Energy certificates for sale, rent and licensing, issued by a qualified expert after a visit. Price depends on ' +
-        'the useful floor area; valid 10 years for dwellings.',
+        'Energy certificates for sale, rent and licensing, issued by a qualified expert after a visit. Price depends ' +
+        'on the useful floor area; valid 10 years for dwellings.',
       tags: ['energy', 'certificate', 'price'],
     },
     {
       id: 'tender-support',
       title: 'Bid preparation for public works',
       body:
-        'We read the tender documents, check the qualification requirements, price the bill of quantities and assemble ' +
-        'the proposal for submission on the procurement platform. We follow BASE contract data to benchmark prices.',
+        'We read the tender documents, check the qualification requirements, price the bill of quantities and ' +
+        'assemble the proposal for submission on the procurement platform. We follow BASE contract data to benchmark ' +
+        'prices.',
       tags: ['public', 'tender', 'procurement'],
     },
   ],
@@ -67,7 +69,8 @@ export const ENGINEERING_CONSULTANCY: DeploymentSpec = {
       summary: 'The documents, deadlines and qualification checks a bidder should tick before submitting.',
       media_type: 'text/markdown',
       body:
-        '# Bidder’s checklist\n\n- Read the programme and the specifications twice.\n- Check the qualification (alvará) class against the base price.\n' +
+        '# Bidder’s checklist\n\n- Read the programme and the specifications twice.\n' +
+        '- Check the qualification (alvará) class against the base price.\n' +
         '- Ask questions within the first third of the deadline.\n- Sign every document with a qualified signature.\n',
       released: true,
     },

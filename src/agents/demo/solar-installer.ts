@@ -6,9 +6,10 @@ export const SOLAR_INSTALLER: DeploymentSpec = {
   slug: 'sol-do-norte',
   name: 'Sol do Norte — solar installations',
   description:
-    'Sol do Norte Energia designs and installs photovoltaic systems and home batteries for homes, farms and businesses in ' +
-    'the districts of Porto and Braga and in Viana do Castelo. The agent checks whether a place is served, assesses a ' +
-    'project, quotes a site survey or an installation proposal, and follows public tenders for solar on public buildings.',
+    'Sol do Norte Energia designs and installs photovoltaic systems and home batteries for homes, farms and ' +
+    'businesses in the districts of Porto and Braga and in Viana do Castelo. The agent checks whether a place is ' +
+    'served, assesses a project, quotes a site survey or an installation proposal, and follows public tenders for ' +
+    'solar on public buildings.',
   company: {
     name: 'Sol do Norte Energia, Lda. (demo)',
     nif: '999999990',
@@ -22,34 +23,34 @@ export const SOLAR_INSTALLER: DeploymentSpec = {
       id: 'residential-pv',
       title: 'Residential photovoltaic systems',
       body:
-        'We install grid-connected photovoltaic systems from 2 kWp to 15 kWp on tiled, flat and metal roofs. A typical ' +
-        'home in the north produces about 1 350 kWh per installed kWp a year. Panels carry a 25-year product warranty; ' +
-        'inverters 10 years; our workmanship 5 years. Installation takes one to three days after the survey.',
+        'We install grid-connected photovoltaic systems from 2 kWp to 15 kWp on tiled, flat and metal roofs. A ' +
+        'typical home in the north produces about 1 350 kWh per installed kWp a year. Panels carry a 25-year product ' +
+        'warranty; inverters 10 years; our workmanship 5 years. Installation takes one to three days after the survey.',
       tags: ['residential', 'pv', 'warranty'],
     },
     {
       id: 'batteries',
       title: 'Home batteries and self-consumption',
       body:
-        'A battery of 5 to 15 kWh stores midday surplus for the evening and raises self-consumption from about 35% to ' +
-        '70%. Batteries can be added to an existing system. Warranty 10 years or 6 000 cycles.',
+        'A battery of 5 to 15 kWh stores midday surplus for the evening and raises self-consumption from about 35% ' +
+        'to 70%. Batteries can be added to an existing system. Warranty 10 years or 6 000 cycles.',
       tags: ['battery', 'storage', 'warranty'],
     },
     {
       id: 'process',
       title: 'How a project goes: survey, proposal, installation, registration',
       body:
-        'First a site survey (roof, shading, electrical board). Then a priced proposal valid 14 days. After acceptance we ' +
-        'install, register the unit with the grid operator (UPAC) and hand over the monitoring access. Payment: 30% on ' +
-        'acceptance, 70% on commissioning.',
+        'First a site survey (roof, shading, electrical board). Then a priced proposal valid 14 days. After ' +
+        'acceptance we install, register the unit with the grid operator (UPAC) and hand over the monitoring access. ' +
+        'Payment: 30% on acceptance, 70% on commissioning.',
       tags: ['process', 'price'],
     },
     {
       id: 'public-buildings',
       title: 'Solar on public buildings: tenders we answer',
       body:
-        'We answer public tenders for photovoltaic systems on schools, sports halls and municipal buildings (CPV 09331200 ' +
-        'solar modules, 45261215 solar panel roof-covering work) in our districts.',
+        'We answer public tenders for photovoltaic systems on schools, sports halls and municipal buildings (CPV ' +
+        '09331200 solar modules, 45261215 solar panel roof-covering work) in our districts.',
       tags: ['public', 'tender', 'procurement'],
     },
   ],
@@ -71,7 +72,8 @@ export const SOLAR_INSTALLER: DeploymentSpec = {
       summary: 'What to ask, what it costs per kWp, how long it takes to pay back, and what the warranties cover.',
       media_type: 'text/markdown',
       body:
-        '# Buying a home solar system\n\n1. Size it on your daytime use, not your whole bill.\n2. Expect 1 100 to 1 500 € per kWp installed.\n' +
+        '# Buying a home solar system\n\n1. Size it on your daytime use, not your whole bill.\n' +
+        '2. Expect 1 100 to 1 500 € per kWp installed.\n' +
         '3. Payback is usually 5 to 8 years.\n4. Ask for panel, inverter and workmanship warranties in writing.\n',
       released: true,
     },

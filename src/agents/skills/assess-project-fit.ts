@@ -18,10 +18,10 @@ export const assessProjectFit = defineSkill({
   id: 'assess_project_fit',
   title: 'Assess a project against our criteria',
   description:
-    'Typed project facts in (project_type, municipality, area_m2, start_by); a typed verdict out: `fit`, `partial` or ' +
-    '`no_fit`, with one reason per criterion (project type accepted, inside the service area and not excluded, area ' +
-    'within bounds, lead time). A project type or place we do not take gives no_fit; an area out of bounds, a start ' +
-    'sooner than our lead time, or a missing area gives partial. Answers with a task.',
+    'Typed project facts in (project_type, municipality, area_m2, start_by); a typed verdict out: `fit`, `partial` ' +
+    'or `no_fit`, with one reason per criterion (project type accepted, inside the service area and not excluded, ' +
+    'area within bounds, lead time). A project type or place we do not take gives no_fit; an area out of bounds, a ' +
+    'start sooner than our lead time, or a missing area gives partial. Answers with a task.',
   tags: ['criteria'],
   answer: 'task',
   kind: 'read',
@@ -32,7 +32,9 @@ export const assessProjectFit = defineSkill({
         project_type: Type.String({
           minLength: 1,
           maxLength: 100,
-          description: `The kind of project. Accepted here: ${deployment.spec.criteria.project_types.map((p) => p.type).join(', ')}.`,
+          description:
+            `The kind of project. Accepted here: ` +
+            `${deployment.spec.criteria.project_types.map((p) => p.type).join(', ')}.`,
         }),
         municipality: MunicipalityInput,
         area_m2: Type.Optional(
@@ -66,7 +68,9 @@ export const assessProjectFit = defineSkill({
         : {
             criterion: 'project_type',
             outcome: 'not_met',
-            detail: `We do not take "${input.project_type}" projects; we take: ${criteria.project_types.map((p) => p.type).join(', ')}.`,
+            detail:
+              `We do not take "${input.project_type}" projects; we take: ` +
+              `${criteria.project_types.map((p) => p.type).join(', ')}.`,
           },
     );
     const area = deployment.serviceArea(m);

@@ -8,9 +8,9 @@ export const commitAction = defineSkill({
   id: 'commit_action',
   title: 'Commit a quoted action',
   description:
-    'Books the action of a quote from prepare_action (`quote_id`), while the quote is valid. Committing the same quote ' +
-    'again returns the same outcome (the same reference): a retry never books twice. An unknown or expired quote is ' +
-    'rejected. Answers with a task.',
+    'Books the action of a quote from prepare_action (`quote_id`), while the quote is valid. Committing the same ' +
+    'quote again returns the same outcome (the same reference): a retry never books twice. An unknown or expired ' +
+    'quote is rejected. Answers with a task.',
   tags: ['action'],
   answer: 'task',
   kind: 'action',
@@ -61,7 +61,9 @@ export const commitAction = defineSkill({
     const outcome = JSON.parse(stored.outcome) as Record<string, unknown>;
     return {
       data: outcome,
-      text: `Committed: ${quote.title} in ${quote.municipality.name}, ${formatEuros(quote.total_eur)} (VAT included). Reference ${outcome.reference}, committed at ${outcome.committed_at}.`,
+      text:
+        `Committed: ${quote.title} in ${quote.municipality.name}, ${formatEuros(quote.total_eur)} (VAT included). ` +
+        `Reference ${outcome.reference}, committed at ${outcome.committed_at}.`,
     };
   },
 });

@@ -6,8 +6,8 @@ export const getArtifact = defineSkill({
   id: 'get_artifact',
   title: 'Get a released brief',
   description:
-    'One of the briefs this company has released, returned as a reference: a URL part (the brief itself, public while ' +
-    'the agent is live) and a data part with its title, summary and media type. Answers at once.',
+    'One of the briefs this company has released, returned as a reference: a URL part (the brief itself, public ' +
+    'while the agent is live) and a data part with its title, summary and media type. Answers at once.',
   tags: ['artifact'],
   answer: 'message',
   kind: 'read',

@@ -10,10 +10,10 @@ export const prepareAction = defineSkill({
   id: 'prepare_action',
   title: 'Prepare an action: get a quote',
   description:
-    'The first step of a consequential action (a site visit, a study, a proposal…): a quote with the price (net, VAT, ' +
-    'total, and how it was computed from the action’s pricing rules), how long it is valid and its terms. Nothing is ' +
-    'booked yet: commit_action with the `quote_id` does that, before `valid_until`. A place outside the service area ' +
-    'is charged a surcharge where the company sets one, else the quote is refused. Answers with a task.',
+    'The first step of a consequential action (a site visit, a study, a proposal…): a quote with the price (net, ' +
+    'VAT, total, and how it was computed from the action’s pricing rules), how long it is valid and its terms. ' +
+    'Nothing is booked yet: commit_action with the `quote_id` does that, before `valid_until`. A place outside the ' +
+    'service area is charged a surcharge where the company sets one, else the quote is refused. Answers with a task.',
   tags: ['action'],
   answer: 'task',
   kind: 'action',
@@ -118,7 +118,8 @@ export const prepareAction = defineSkill({
     return {
       data: quote,
       text:
-        `Quote ${quote.quote_id} for ${action.title} in ${m.name}: ${formatEuros(net)} + VAT ${formatEuros(vat)} = ${formatEuros(quote.total_eur)}, ` +
+        `Quote ${quote.quote_id} for ${action.title} in ${m.name}: ${formatEuros(net)} + VAT ${formatEuros(vat)} ` +
+        `= ${formatEuros(quote.total_eur)}, ` +
         `valid until ${validUntil}. Terms: ${action.terms} To go ahead, call commit_action with this quote_id.`,
     };
   },

@@ -18,10 +18,11 @@ export const procurementCompareContractsers = defineSkill({
   id: 'procurement_compare_contractsers',
   title: 'Compare municipalities or two contracting parties',
   description:
-    'Either municipalities (`municipalities`, 2 to 10) compared on one `dimension` (total_eur, contracts, average_eur, ' +
-    'eur_per_capita with the 2021 census population) in one `year` (default: last year), ranked; or two tax numbers ' +
-    '(`nifs`) side by side — as buyer and as supplier, in `year` or all time — with the contracts between them. Give ' +
-    'one of `municipalities` or `nifs`. Every figure carries a citation (`source`, `rest`). Answers with a task.',
+    'Either municipalities (`municipalities`, 2 to 10) compared on one `dimension` (total_eur, contracts, ' +
+    'average_eur, eur_per_capita with the 2021 census population) in one `year` (default: last year), ranked; or two ' +
+    'tax numbers (`nifs`) side by side — as buyer and as supplier, in `year` or all time — with the contracts ' +
+    'between them. Give one of `municipalities` or `nifs`. Every figure carries a citation (`source`, `rest`). ' +
+    'Answers with a task.',
   tags: ['procurement'],
   answer: 'task',
   kind: 'read',
@@ -121,7 +122,8 @@ async function compareMunicipalities(refs: string[], dimension: Dimension, year:
       `Municipalities by ${dimension}, contracts published in ${year}:`,
       ...ranked.map(
         (r) =>
-          `${r.rank}. ${r.municipality.name}: ${dimension.endsWith('eur') ? formatEuros(r.value) : r.value} (${r.contracts} contracts)`,
+          `${r.rank}. ${r.municipality.name}: ${dimension.endsWith('eur') ? formatEuros(r.value) : r.value} ` +
+          `(${r.contracts} contracts)`,
       ),
       `Source: ${aggregate}`,
     ].join('\n'),
@@ -189,7 +191,8 @@ async function compareParties(nifs: string[], year: number | undefined, ctx: Ski
       `Side by side${year === undefined ? ' (all time)' : ` in ${year}`}:`,
       ...sides.map(
         (s) =>
-          `- ${s.name} (${s.nif}): as buyer ${s.as_buyer.contracts} contracts, ${formatEuros(s.as_buyer.total_eur)}; as supplier ${s.as_supplier.contracts} contracts, ${formatEuros(s.as_supplier.total_eur)}`,
+          `- ${s.name} (${s.nif}): as buyer ${s.as_buyer.contracts} contracts, ${formatEuros(s.as_buyer.total_eur)}; ` +
+          `as supplier ${s.as_supplier.contracts} contracts, ${formatEuros(s.as_supplier.total_eur)}`,
       ),
       `${between.length} contract(s) between them.`,
     ].join('\n'),

@@ -19,9 +19,9 @@ export const procurementResearchBuyer = defineSkill({
   title: 'Research a public buyer',
   description:
     'One public buyer (its 9-digit tax number, or its name) and a period (`from`/`to`, default the last 365 days): ' +
-    'its profile, its contracts in the period (count and euros, per year), its largest suppliers there and its latest ' +
-    'contracts. Every figure carries a citation: `source` (the record on the public portal) and `rest` (the REST route ' +
-    'of this service that lists or serves the records it sums). Answers with a task.',
+    'its profile, its contracts in the period (count and euros, per year), its largest suppliers there and its ' +
+    'latest contracts. Every figure carries a citation: `source` (the record on the public portal) and `rest` (the ' +
+    'REST route of this service that lists or serves the records it sums). Answers with a task.',
   tags: ['procurement'],
   answer: 'task',
   kind: 'read',
@@ -118,7 +118,8 @@ export const procurementResearchBuyer = defineSkill({
       truncated,
     };
     const text = [
-      `${buyer.name} (${buyer.nif}), ${from} to ${to}: ${contracts.length} contracts, ${formatEuros(total)}${truncated ? ' (first contracts only)' : ''}.`,
+      `${buyer.name} (${buyer.nif}), ${from} to ${to}: ${contracts.length} contracts, ${formatEuros(total)}` +
+        `${truncated ? ' (first contracts only)' : ''}.`,
       ...topSuppliers
         .slice(0, 3)
         .map((s) => `- supplier ${s.name} (${s.nif}): ${s.contracts} contracts, ${formatEuros(s.total_eur)}`),

@@ -11,9 +11,9 @@ export const procurementTrackOpportunities = defineSkill({
   id: 'procurement_track_opportunities',
   title: 'Track open procurement notices',
   description:
-    'Open calls for tenders (proposal deadline today or later) in a `district` — default: the districts of our service ' +
-    'area — and, optionally, whose CPV code starts with `cpv`; soonest closing first. Each notice carries a citation ' +
-    '(`source`: the notice on the portal; `rest`: the REST route listing it). Answers with a task.',
+    'Open calls for tenders (proposal deadline today or later) in a `district` — default: the districts of our ' +
+    'service area — and, optionally, whose CPV code starts with `cpv`; soonest closing first. Each notice carries a ' +
+    'citation (`source`: the notice on the portal; `rest`: the REST route listing it). Answers with a task.',
   tags: ['procurement'],
   answer: 'task',
   kind: 'read',
@@ -85,10 +85,12 @@ export const procurementTrackOpportunities = defineSkill({
         notices.length === 0
           ? `No open notice in ${names.join(', ')}${input.cpv ? ` for CPV ${input.cpv}` : ''}.`
           : [
-              `${notices.length} open notice(s) in ${names.join(', ')}${input.cpv ? ` for CPV ${input.cpv}` : ''}, soonest closing first:`,
+              `${notices.length} open notice(s) in ${names.join(', ')}${input.cpv ? ` for CPV ${input.cpv}` : ''}, ` +
+                `soonest closing first:`,
               ...notices.map(
                 (n) =>
-                  `- ${n.deadline_on} (${n.days_left} days) ${n.object} — ${n.buyer.name}, base ${formatEuros(n.base_price_eur)} [${n.citation.source ?? n.citation.rest}]`,
+                  `- ${n.deadline_on} (${n.days_left} days) ${n.object} — ${n.buyer.name}, ` +
+                  `base ${formatEuros(n.base_price_eur)} [${n.citation.source ?? n.citation.rest}]`,
               ),
             ].join('\n'),
     };

@@ -29,10 +29,11 @@ import { messageResultBytes, type SkillCall } from './send-message.js';
 
 const AGENT_NAME = 'munidata';
 const AGENT_DESCRIPTION =
-  'Read-only data service over Portuguese municipal data: indicators, municipalities, signals, procurement and alerts. ' +
-  'Each skill is one typed request: send SendMessage with exactly one data part {"skill": <skill id>, "input": {...}} ' +
-  '(mediaType application/json); the answer is a message whose data part is the same JSON as the REST endpoint ' +
-  '(a list wrapped as {"items": [...]}). No task is created. Call the skill `me` first to learn the plan, scopes and usage.';
+  'Read-only data service over Portuguese municipal data: indicators, municipalities, signals, procurement and ' +
+  'alerts. Each skill is one typed request: send SendMessage with exactly one data part {"skill": <skill id>, ' +
+  '"input": {...}} (mediaType application/json); the answer is a message whose data part is the same JSON as the ' +
+  'REST endpoint (a list wrapped as {"items": [...]}). No task is created. Call the skill `me` first to learn the ' +
+  'plan, scopes and usage.';
 const KEY_DESCRIPTION = 'An API key (sk_live_…) of an account whose plan includes data API access.';
 const NO_TASKS = 'this agent creates no tasks';
 
@@ -48,8 +49,8 @@ export function dataCardSpec(baseUrl: string, operations: readonly AnyOperation[
     credentialDescription: KEY_DESCRIPTION,
     oauth: {
       description:
-        'OAuth 2.1 authorization code with PKCE (S256): the account holder signs in and consents; the token is bound to ' +
-        `the resource ${oauthResource(baseUrl)} and is accepted here too (docs/oauth.md).`,
+        'OAuth 2.1 authorization code with PKCE (S256): the account holder signs in and consents; the token is bound ' +
+        `to the resource ${oauthResource(baseUrl)} and is accepted here too (docs/oauth.md).`,
       authorizationUrl: `${baseUrl}${OAUTH_PATHS.authorization}`,
       tokenUrl: `${baseUrl}${OAUTH_PATHS.token}`,
       refreshUrl: `${baseUrl}${OAUTH_PATHS.token}`,

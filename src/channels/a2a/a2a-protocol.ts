@@ -111,7 +111,8 @@ async function refuseNotPost<P, S>(agent: A2aAgent<P, S>, request: FastifyReques
   const error = notPostRefusal(
     request,
     reply,
-    'A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at /.well-known/agent-card.json.',
+    'A2A is JSON-RPC 2.0, one request per POST to this endpoint; the agent card is served at ' +
+      '/.well-known/agent-card.json.',
   );
   return sendHttpRefusal(agent, request, reply, error, place, agent.headers(principal), null);
 }

@@ -48,7 +48,8 @@ function notAccepted(what: string) {
   return protocolError(
     A2A_CODES.contentTypeNotSupported,
     'CONTENT_TYPE_NOT_SUPPORTED',
-    `${what} is not accepted: send exactly one data part {"data": {"skill": …, "input": {…}}, "mediaType": "application/json"}.`,
+    `${what} is not accepted: send exactly one data part {"data": {"skill": …, "input": {…}}, "mediaType": ` +
+      `"application/json"}.`,
   );
 }
 
@@ -200,9 +201,11 @@ export function restRoute(operation: AnyOperation, input: Record<string, unknown
 export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outcome): Buffer {
   const wrap = Array.isArray(outcome.value);
   const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
-  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(restRoute(call.skill, call.input))}}`;
+  const rest = restRoute(call.skill, call.input);
+  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(rest)}}`;
   const head = Buffer.from(
-    `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT","parts":[{"data":${wrap ? '{"items":' : ''}`,
+    `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT",` +
+      `"parts":[{"data":${wrap ? '{"items":' : ''}`,
   );
   const tail = Buffer.from(`${wrap ? '}' : ''},"mediaType":"application/json"}],"metadata":${metadata}}}`);
   return Buffer.concat([head, outcome.body, tail], head.length + outcome.body.length + tail.length);

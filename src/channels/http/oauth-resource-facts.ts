@@ -17,7 +17,8 @@ export function protectedResourceFacts(request: FastifyRequest, baseUrl: string)
   if (query && typeof query === 'object' && 'access_token' in query) {
     throw new ApiError('invalid-auth', {
       detail:
-        'Access tokens are accepted only in the Authorization header (`Authorization: Bearer …`), never in the query string.',
+        'Access tokens are accepted only in the Authorization header (`Authorization: Bearer …`), never in the query ' +
+        'string.',
       challenge: 'invalid_token',
     });
   }

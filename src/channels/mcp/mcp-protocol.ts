@@ -233,7 +233,8 @@ async function refuseNotPost<P, T>(agent: McpAgent<P, T>, request: FastifyReques
   const error = notPostRefusal(
     request,
     reply,
-    'this MCP server is stateless and answers in JSON, with no SSE stream and no session. POST one JSON-RPC message per request.',
+    'this MCP server is stateless and answers in JSON, with no SSE stream and no session. POST one JSON-RPC message ' +
+      'per request.',
   );
   return sendHttpRefusal(agent, request, reply, error, principal, null);
 }

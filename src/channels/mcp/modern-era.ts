@@ -102,7 +102,8 @@ export function planModern(facts: ServerFacts, headers: Headers, method: string,
       throw new McpStatusError(
         404,
         JSONRPC_CODES.methodNotFound,
-        `Method not found: ${method}. In protocol version ${MODERN_PROTOCOL_VERSION} this server offers server/discover, tools/list and tools/call.`,
+        `Method not found: ${method}. In protocol version ${MODERN_PROTOCOL_VERSION} this server offers ` +
+          `server/discover, tools/list and tools/call.`,
       );
   }
 }

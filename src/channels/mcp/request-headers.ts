@@ -75,7 +75,8 @@ export function expectHeader(headers: Headers, header: MirroredHeader, bodyValue
     throw new HeaderMismatch(`Header mismatch: the ${name} header is required (it must equal ${bodyField}).`);
   if (value !== bodyValue) {
     throw new HeaderMismatch(
-      `Header mismatch: ${name} header value ${JSON.stringify(value)} does not match ${bodyField} ${JSON.stringify(bodyValue)}.`,
+      `Header mismatch: ${name} header value ${JSON.stringify(value)} does not ` +
+        `match ${bodyField} ${JSON.stringify(bodyValue)}.`,
     );
   }
 }

@@ -34,13 +34,18 @@ export const CAPABILITIES = Object.freeze({ tools: Object.freeze({ listChanged: 
 
 /** A hint for the model's system prompt: how to start and how to read answers and refusals. */
 export const INSTRUCTIONS = [
-  'Read-only data on Portuguese municipalities: indicators (series, snapshots, statistics) and the 308 municipalities, plus the other data domains your plan includes.',
-  'Call the tool `me` first: it is free and tells you the plan, its data domains, your scopes, the limits and the requests left this month.',
-  'Only the tools your key may call are listed. Each tools/call counts as one request against the monthly quota (`me` is free).',
-  'Answers are the same JSON as the REST API (`structuredContent`, and the same JSON as text); a list answer is `{"items": [...]}`.',
+  'Read-only data on Portuguese municipalities: indicators (series, snapshots, statistics) and the 308 ' +
+    'municipalities, plus the other data domains your plan includes.',
+  'Call the tool `me` first: it is free and tells you the plan, its data domains, your scopes, the limits and the ' +
+    'requests left this month.',
+  'Only the tools your key may call are listed. Each tools/call counts as one request against the monthly quota ' +
+    '(`me` is free).',
+  'Answers are the same JSON as the REST API (`structuredContent`, and the same JSON as text); a list answer is ' +
+    '`{"items": [...]}`.',
   'Paged tools return `next_cursor` and `has_more`: pass `next_cursor` as the `cursor` argument for the next page.',
   'Municipalities are given by their 4-digit code (e.g. "1106") or slug (e.g. "lisboa").',
-  'A failed call returns `isError: true` with a problem document (`type`, `title`, `status`, `detail`, and `errors` naming each bad argument): fix the arguments rather than retrying unchanged.',
+  'A failed call returns `isError: true` with a problem document (`type`, `title`, `status`, `detail`, and `errors` ' +
+    'naming each bad argument): fix the arguments rather than retrying unchanged.',
 ].join(' ');
 
 export interface ServerDescription {

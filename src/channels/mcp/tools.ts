@@ -93,7 +93,8 @@ function toTool(operation: AnyOperation): Tool {
       outputSchema: {
         type: 'object',
         description:
-          'The same JSON as the REST endpoint; or, in a result with `isError: true`, the REST problem document (`type`, `title`, `status`, `detail`).',
+          'The same JSON as the REST endpoint; or, in a result with `isError: true`, the REST problem document ' +
+          '(`type`, `title`, `status`, `detail`).',
         anyOf: [answer, PROBLEM_SCHEMA],
       },
       annotations: {

@@ -195,7 +195,8 @@ function downloadObject(op: AnyOperation, route: DownloadRoute, registry: Regist
     summary: route.summary,
     description: [
       route.description,
-      `Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain, and the domain and scope of the dataset's own operation.`,
+      `Needs the \`${op.scope}\` scope and a plan with the \`${op.domain}\` data domain, and the domain and scope of ` +
+        `the dataset's own operation.`,
     ].join('\n\n'),
     tags: [op.domain ?? ACCOUNT_TAG],
     'x-download-of': op.name,
@@ -211,7 +212,8 @@ function downloadObject(op: AnyOperation, route: DownloadRoute, registry: Regist
           ETag: { $ref: '#/components/headers/ETag' },
           'Content-Length': {
             description:
-              'The size the list gives, once the file was measured since the data last changed; absent when compressed.',
+              'The size the list gives, once the file was measured since the data last changed; absent when ' +
+              'compressed.',
             schema: { type: 'integer' },
           },
           'Content-Disposition': { description: '`attachment; filename="<dataset>.csv"`.', schema: { type: 'string' } },
@@ -241,17 +243,18 @@ function operationDescription(op: AnyOperation): string {
   if (op.free) notes.push('Free of quota.');
   if (isPaged(op)) {
     notes.push(
-      'Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"` and `Next-Cursor`).',
+      'Paged: pass `next_cursor` as `cursor` until `has_more` is false (also given as `Link: rel="next"` and ' +
+        '`Next-Cursor`).',
     );
   }
   const columns = csvColumns(op);
   if (columns !== undefined) {
     notes.push(
-      `Also as CSV (RFC 4180): send \`Accept: text/csv\` or \`format=csv\` (\`format=csv-excel\` for a spreadsheet set ` +
-        `to Portuguese: \`;\`, decimal comma, byte-order mark) for a header row and one row per ` +
+      `Also as CSV (RFC 4180): send \`Accept: text/csv\` or \`format=csv\` (\`format=csv-excel\` for a spreadsheet ` +
+        `set to Portuguese: \`;\`, decimal comma, byte-order mark) for a header row and one row per ` +
         `${op.csvRows === undefined ? 'item' : `element of \`${op.csvRows}\``}, with the same filters and ` +
-        `paging; columns ${columns.map((c) => `\`${c}\``).join(', ')}. Nested objects become dotted columns, lists are ` +
-        'joined by `|`; see the reference page.',
+        `paging; columns ${columns.map((c) => `\`${c}\``).join(', ')}. Nested objects become dotted columns, lists ` +
+        'are joined by `|`; see the reference page.',
     );
   }
   return [op.description, ...notes].join('\n\n');
@@ -460,7 +463,9 @@ const HEADERS: Json = {
     schema: { type: 'string' },
   },
   'RateLimit-Policy': {
-    description: `The per-minute limit and the monthly quota of the plan, e.g. \`${RATE_LIMIT_EXAMPLE['ratelimit-policy']}\`.`,
+    description:
+      `The per-minute limit and the monthly quota of the plan, e.g. ` +
+      `\`${RATE_LIMIT_EXAMPLE['ratelimit-policy']}\`.`,
     schema: { type: 'string' },
   },
   Link: {
