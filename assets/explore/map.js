@@ -245,8 +245,10 @@ function render(topology, indicator, snapshot, stats, statsReq) {
 
   const notes = [
     state.date
-      ? `National median ${formatValue(centre, indicator)}; ${shown.length} municipalities with a value on or before ${state.date}.`
-      : `National median ${formatValue(stats.median, indicator)}; ${stats.count} municipalities with a value, as of ${stats.as_of ?? '—'}.`,
+      ? `National median ${formatValue(centre, indicator)}; ` +
+        `${shown.length} municipalities with a value on or before ${state.date}.`
+      : `National median ${formatValue(stats.median, indicator)}; ` +
+        `${stats.count} municipalities with a value, as of ${stats.as_of ?? '—'}.`,
     missing ? `${missing} municipalities have no data (hatched grey), never shown as zero.` : null,
     stale ? `${stale} municipalities' latest value is older than ${asOf} (stale, hatched over their colour).` : null,
     indicator.treatment === 'normalized' || rows[0]?.treatment === 'normalized'
@@ -267,7 +269,9 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   return figure({
     id: 'indicator-map',
     title: `${indicator.name} by municipality`,
-    subtitle: `${indicator.name_pt} · ${indicator.unit_display ?? indicator.unit} · ${state.date ? `as of ${state.date}` : 'latest period'}`,
+    subtitle:
+      `${indicator.name_pt} · ${indicator.unit_display ?? indicator.unit} · ` +
+      `${state.date ? `as of ${state.date}` : 'latest period'}`,
     synthetic,
     body,
     notes,

@@ -145,7 +145,9 @@ function trend(indicator, previous, last) {
       ? null
       : change > 0 === (indicator.direction === 'higher_is_better');
   const arrow = change > 0 ? '▲' : change < 0 ? '▼' : '■';
-  const words = `${arrow} ${change > 0 ? '+' : ''}${formatNumber(relative ?? change, 1)}${relative === null ? '' : ' %'} since ${previous.reference_date.slice(0, 4)}`;
+  const words =
+    `${arrow} ${change > 0 ? '+' : ''}${formatNumber(relative ?? change, 1)}` +
+    `${relative === null ? '' : ' %'} since ${previous.reference_date.slice(0, 4)}`;
   return h(
     'p',
     { class: `trend ${better === null ? 'flat' : better ? 'up' : 'down'}` },
@@ -222,6 +224,9 @@ async function seriesChart(section, catalogue) {
           : null,
       ].filter(Boolean);
       const byDate = new Map(medians.map((m) => [m.reference_date, m]));
+      const beside = mediansReq
+        ? `, beside the medians of the ${municipality.district} district's municipalities and of all 308`
+        : '';
       const chart =
         points.length > 0
           ? lineChart({
@@ -236,7 +241,7 @@ async function seriesChart(section, catalogue) {
         figure({
           id: 'series-chart',
           title: `${indicator.name} in ${municipality.name}`,
-          subtitle: `${indicator.unit_display ?? indicator.unit}, by reference period${mediansReq ? `, beside the medians of the ${municipality.district} district's municipalities and of all 308` : ''}`,
+          subtitle: `${indicator.unit_display ?? indicator.unit}, by reference period${beside}`,
           synthetic: isSynthetic(indicator) || series.items.some((p) => p.synthetic === true),
           body: chart,
           requests: [seriesReq, mediansReq].filter(Boolean),

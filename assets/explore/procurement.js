@@ -133,7 +133,8 @@ async function draw() {
       h(
         'p',
         { class: 'summary' },
-        `${formatNumber(totals.count, 0)} contracts, ${formatEuros(totals.total_eur)} (without VAT), executed in ${where}${period}.`,
+        `${formatNumber(totals.count, 0)} contracts, ${formatEuros(totals.total_eur)} (without VAT), ` +
+          `executed in ${where}${period}.`,
       ),
       figure({
         id: 'by-year',
@@ -276,7 +277,9 @@ function directAwardMap(topology, byPlace, mapReq, synthetic, where, period) {
   return figure({
     id: 'direct-award-map',
     title: 'Direct-award share by municipality',
-    subtitle: `Share of each municipality's contract euros awarded by direct award ("ajuste direto"), contracts executed in ${where}${period}`,
+    subtitle:
+      `Share of each municipality's contract euros awarded by direct award ("ajuste direto"), ` +
+      `contracts executed in ${where}${period}`,
     synthetic,
     body: h(
       'div',
@@ -285,7 +288,8 @@ function directAwardMap(topology, byPlace, mapReq, synthetic, where, period) {
       legend(scale, indicator, counts, { missing: 'no contracts', stale: false }),
     ),
     notes: [
-      'A contract executed in several municipalities counts in each of them. Municipalities without contracts in the selection are hatched grey.',
+      'A contract executed in several municipalities counts in each of them. ' +
+        'Municipalities without contracts in the selection are hatched grey.',
     ],
     requests: [mapReq],
     table: table(

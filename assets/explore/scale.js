@@ -93,7 +93,8 @@ export function legend(scale, indicator, counts, { missing = 'no data', stale = 
   const method =
     scale.method === 'equal' ? 'equal intervals' : 'quantiles (about as many municipalities in each class)';
   const kind = scale.diverging
-    ? `Diverging around the national median (${formatValue(breaks[CLASSES / 2 - 1], indicator)}): purple is better, orange is worse (${indicator.direction.replaceAll('_', ' ')}).`
+    ? `Diverging around the national median (${formatValue(breaks[CLASSES / 2 - 1], indicator)}): ` +
+      `purple is better, orange is worse (${indicator.direction.replaceAll('_', ' ')}).`
     : 'Sequential: darker is higher.';
   const list = h(
     'ul',

@@ -31,6 +31,8 @@ async function start() {
     document.getElementById('title').textContent = name;
     const place = placeOfSignal(s);
     const synthetic = s.synthetic ?? isSynthetic(s);
+    const lastChanged =
+      s.last_seen_at !== s.first_seen_at ? `, last changed ${(s.last_seen_at ?? '').slice(0, 10)}` : '';
     clear(root).append(
       ...[
         figure({
@@ -53,10 +55,7 @@ async function start() {
               ['Confidence', formatNumber(s.confidence, 2)],
               ['Why it matters', s.why_it_matters_en ?? s.why_it_matters_pt],
               ['Next step', s.next_step_pt],
-              [
-                'Detected',
-                `${(s.first_seen_at ?? '').slice(0, 10)}${s.last_seen_at !== s.first_seen_at ? `, last changed ${(s.last_seen_at ?? '').slice(0, 10)}` : ''}`,
-              ],
+              ['Detected', `${(s.first_seen_at ?? '').slice(0, 10)}${lastChanged}`],
               ['In Portuguese', s.title_en && s.title_pt ? s.title_pt : null],
             ]),
             h(

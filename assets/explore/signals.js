@@ -150,7 +150,8 @@ async function draw() {
     const latestReq = explorerRequest(
       config.latestSignalsPath,
       { ...f, limit: LATEST },
-      `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), latest event first, with how many match per family and type.`,
+      `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), ` +
+        'latest event first, with how many match per family and type.',
     );
     const [latest, topology] = await Promise.all([get(latestReq), loadTopology()]);
     if (mine !== drawing) return;
@@ -175,7 +176,9 @@ async function draw() {
       .sort(([, a], [, b]) => b - a)
       .map(
         ([family, n]) =>
-          `${familyLabel.get(family) ?? family} ${formatNumber(n, 0)} (${formatNumber((n / latest.matched) * 100, 0)} %; ${formatNumber(shownPerFamily.get(family) ?? 0, 0)} shown)`,
+          `${familyLabel.get(family) ?? family} ${formatNumber(n, 0)} ` +
+          `(${formatNumber((n / latest.matched) * 100, 0)} %; ` +
+          `${formatNumber(shownPerFamily.get(family) ?? 0, 0)} shown)`,
       );
 
     const countByCode = new Map();
@@ -268,7 +271,9 @@ async function draw() {
       figure({
         id: 'signals-latest',
         title: 'What happened lately',
-        subtitle: `The ${formatNumber(Math.min(TABLE_ROWS, signals.length), 0)} latest events, latest first; open one for its evidence`,
+        subtitle:
+          `The ${formatNumber(Math.min(TABLE_ROWS, signals.length), 0)} latest events, ` +
+          'latest first; open one for its evidence',
         synthetic,
         body: table(
           [

@@ -41,6 +41,7 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
     ...groups.map((g) => domainSection(g, baseUrl, registry)),
     errorsSection(baseUrl),
   ];
+  const openApiLink = html`<a href="${baseUrl}/v1/openapi.json">OpenAPI 3.1 document</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -52,7 +53,7 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
 </head>
 <body>
 <header><h1>munidata <small>REST API reference</small></h1>
-<p>API version <code>${SERVICE_API_VERSION}</code> · <a href="${baseUrl}/v1/openapi.json">OpenAPI 3.1 document</a></p></header>
+<p>API version <code>${SERVICE_API_VERSION}</code> · ${openApiLink}</p></header>
 ${tableOfContents(groups)}
 <main>
 ${joined(sections, '\n')}
@@ -90,8 +91,9 @@ function section(id: string, title: string, body: Html): Html {
 function table(headings: string[], rows: HtmlValue[][]): Html {
   const head = headings.map((h) => html`<th>${h}</th>`);
   const body = rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`);
+  const tbody = html`<tbody>\n${joined(body, '\n')}\n</tbody>`;
   // Wide tables scroll inside their box on a narrow screen, so the page itself never scrolls sideways.
-  return html`<div class="wide"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${joined(body, '\n')}\n</tbody>\n</table></div>`;
+  return html`<div class="wide"><table>\n<thead><tr>${head}</tr></thead>\n${tbody}\n</table></div>`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -99,12 +101,15 @@ function table(headings: string[], rows: HtmlValue[][]): Html {
 // ---------------------------------------------------------------------------------------------------------
 
 function introSection(baseUrl: string): Html {
+  const noModel = html`No language model is involved: every answer is a deterministic read.`;
   return section(
     'intro',
     'What this is',
     html`<p>munidata is a read-only data service over Portuguese municipal data: an indicator catalogue with
 per-municipality series, snapshots and statistics, the 308 municipalities, municipal signals and signal cases, each
-caller's alert rules and matches, and public procurement (contracts, entities, announcements, amendments). No language model is involved: every answer is a deterministic read.</p>
+caller's alert rules and matches, and public procurement (contracts, entities, announcements, amendments). ${
+      noModel
+    }</p>
 <p>This page documents the REST interface under <code>${baseUrl}/v1</code>. Every endpoint is <code>GET</code>
 (any other method gets 405) and answers <code>application/json</code>; errors are
 <code>application/problem+json</code>. A query parameter the endpoint does not know, or one of the wrong type or out
@@ -139,10 +144,11 @@ ${kind('origin-not-allowed')}. Call the API from your back end.</p>`,
 }
 
 function startHereSection(baseUrl: string): Html {
+  const getMe = html`<code>GET /v1/me</code>`;
   return section(
     'start-here',
     'Start here',
-    html`<p>First call <code>GET /v1/me</code>. It answers with the plan of the key, its scopes, the data domains the plan
+    html`<p>First call ${getMe}. It answers with the plan of the key, its scopes, the data domains the plan
 includes, whether raw values are served, the limits and this month's usage. It uses no quota.</p>
 <pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" ${baseUrl}/v1/me</pre>
 <p>An operation of a data domain the plan lacks gets 403 ${kind('domain-not-in-plan')}; one that needs a scope the
@@ -187,6 +193,11 @@ per plan and can change; <code>GET /v1/me</code> shows those of your plan under 
 }
 
 function limitsSection(): Html {
+  const freeOfQuota = trusted(
+    '<li><strong>Free of quota:</strong> <code>/v1/me</code>, 304 answers (see conditional requests) ' +
+      'and every error answer.</li>',
+  );
+  const historyYears = html`<code>history_years</code>`;
   return section(
     'limits',
     'Limits and quota',
@@ -195,11 +206,11 @@ function limitsSection(): Html {
 Over the limit: 429 ${kind('rate-limited')} with <code>Retry-After</code> (seconds to wait).</li>
 <li><strong>Monthly quota.</strong> Each successful data request counts as one, per calendar month (UTC). When it is
 used: 402 ${kind('quota-exceeded')} until the next month.</li>
-<li><strong>Free of quota:</strong> <code>/v1/me</code>, 304 answers (see conditional requests) and every error answer.</li>
+${freeOfQuota}
 <li>Each answer to a known key carries <code>RateLimit-Policy</code> (the per-minute and monthly limits, e.g.
 <code>${RATE_LIMIT_EXAMPLE['ratelimit-policy']}</code>) and <code>RateLimit</code> (what remains and when it
 resets, e.g. <code>${RATE_LIMIT_EXAMPLE.ratelimit}</code>), plus a <code>Request-Id</code>.</li>
-<li>A series range reaching further back than the plan's <code>history_years</code> is clamped to that window, not refused.</li>
+<li>A series range reaching further back than the plan's ${historyYears} is clamped to that window, not refused.</li>
 </ul>`,
   );
 }
@@ -208,7 +219,9 @@ function pagingSection(): Html {
   return section(
     'paging',
     'Paging',
-    html`<p>List endpoints take <code>limit</code> (default ${DEFAULT_LIMIT}, maximum ${MAX_LIMIT}) and <code>cursor</code>.
+    html`<p>List endpoints take <code>limit</code> (default ${DEFAULT_LIMIT}, maximum ${
+      MAX_LIMIT
+    }) and <code>cursor</code>.
 A <code>limit</code> of 0, negative, not an integer or above ${MAX_LIMIT} is 422 ${kind('validation-error')}, never
 silently clamped. The answer is a page:</p>
 <pre>{"items": [...], "next_cursor": "…", "has_more": true}</pre>
@@ -255,10 +268,11 @@ written as in JSON (dot decimal).</li>
 }
 
 function conditionalSection(): Html {
+  const ifNoneMatch = html`<code>If-None-Match</code>`;
   return section(
     'conditional-requests',
     'Conditional requests',
-    html`<p>Every successful answer carries an <code>ETag</code>. Send it back as <code>If-None-Match</code>: if the answer
+    html`<p>Every successful answer carries an <code>ETag</code>. Send it back as ${ifNoneMatch}: if the answer
 has not changed you get <code>304 Not Modified</code> without a body, and it is free of quota.</p>`,
   );
 }
@@ -309,7 +323,8 @@ function tableOfContents(groups: OperationGroup[]): Html {
   const domainItems = groups.map(
     (g) => html`<li><a href="#domain-${g.tag}">${g.tag}</a><ul>${g.operations.map(operationItems)}</ul></li>`,
   );
-  return html`<nav><ul>${general.map(([id, text]) => item(id, text))}${domainItems}${item('errors', 'Errors')}</ul></nav>`;
+  const generalItems = general.map(([id, text]) => item(id, text));
+  return html`<nav><ul>${generalItems}${domainItems}${item('errors', 'Errors')}</ul></nav>`;
 }
 
 function domainSection(group: OperationGroup, baseUrl: string, registry: Registry): Html {
@@ -357,7 +372,9 @@ function downloadBlock(op: AnyOperation, baseUrl: string, registry: Registry): H
   return html`
 <article id="${route.operationId}">
 <h3><span class="method">GET</span> <code>${openApiPath(route.path)}</code></h3>
-<p class="opname">REST only — the files <code>${op.name}</code> lists (agents fetch them over HTTP with the same key)</p>
+<p class="opname">REST only — the files <code>${
+    op.name
+  }</code> lists (agents fetch them over HTTP with the same key)</p>
 <p><strong>${prose(route.summary)}</strong></p>
 <p>${prose(route.description)}</p>
 ${parameterTable(downloadParameters(op, registry))}
@@ -377,7 +394,8 @@ function csvNote(op: AnyOperation): Html | undefined {
     columns.map((c) => html`<code>${c}</code>`),
     ', ',
   );
-  return html`Also as <a href="#csv">CSV</a> (<code>Accept: text/csv</code>, <code>format=csv</code> or <code>format=csv-excel</code>)${rows}, columns ${names}.`;
+  const howToAsk = html`(<code>Accept: text/csv</code>, <code>format=csv</code> or <code>format=csv-excel</code>)`;
+  return html`Also as <a href="#csv">CSV</a> ${howToAsk}${rows}, columns ${names}.`;
 }
 
 function parameterTable(parameters: RestParameter[]): Html {
@@ -421,6 +439,7 @@ function typeText(schema: JsonSchema): Html {
 function errorsSection(baseUrl: string): Html {
   const kinds = (Object.keys(ERROR_KINDS) as ErrorKind[]).sort((a, b) => ERROR_KINDS[a].status - ERROR_KINDS[b].status);
   const example = ERROR_KINDS['domain-not-in-plan'];
+  const typeUrl = problemTypeUrl(baseUrl, 'domain-not-in-plan');
   return section(
     'errors',
     'Errors',
@@ -429,7 +448,7 @@ function errorsSection(baseUrl: string): Html {
 <code>request_id</code> (the same as the <code>Request-Id</code> header), <code>feature_key</code>,
 <code>upgrade_url</code> and <code>errors</code> (each offending parameter, with <code>field</code> and
 <code>message</code>). The last segment of <code>type</code> is the kind; its URL describes it.</p>
-<pre>{"type": "${problemTypeUrl(baseUrl, 'domain-not-in-plan')}", "title": "${example.title}", "status": ${example.status}, "request_id": "req_…"}</pre>
+<pre>{"type": "${typeUrl}", "title": "${example.title}", "status": ${example.status}, "request_id": "req_…"}</pre>
 ${table(
   ['Kind', 'Status', 'Title', 'Description'],
   kinds.map((k) => [

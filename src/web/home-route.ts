@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
-import { html } from './html.js';
+import { html, trusted } from './html.js';
 import { CONSOLE_PATH, EXPLORER_PATH } from './people-paths.js';
 
 export interface ServiceLinks {
@@ -58,6 +58,10 @@ function wantsJson(accept: string | undefined): boolean {
   return htmlAt < 0 || jsonAt < htmlAt;
 }
 
+const CSS =
+  'body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}' +
+  'code{font-size:.85em;color:#555;overflow-wrap:anywhere}li{margin:.4rem 0}h2{font-size:1.1rem;margin-top:1.5rem}';
+
 function renderHome(links: ServiceLinks): string {
   const row = (label: string, href: string, what: string) =>
     html`<li><a href="${href}">${label}</a> — ${what} <code>${href}</code></li>`;
@@ -68,11 +72,13 @@ function renderHome(links: ServiceLinks): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>munidata</title>
 <link rel="icon" href="data:,">
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}code{font-size:.85em;color:#555;overflow-wrap:anywhere}li{margin:.4rem 0}h2{font-size:1.1rem;margin-top:1.5rem}</style>
+<style>${trusted(CSS)}</style>
 </head>
 <body>
 <h1>munidata</h1>
-<p>Portuguese municipal data as a read-only service (API version <code>${links.api_version}</code>). Every call needs an API key: <code>Authorization: Bearer sk_live_…</code>.</p>
+<p>Portuguese municipal data as a read-only service (API version <code>${
+    links.api_version
+  }</code>). Every call needs an API key: <code>Authorization: Bearer sk_live_…</code>.</p>
 <h2>For people</h2>
 <ul>
 ${row('Explorer', links.explorer, 'the data as maps and charts, each with the API requests behind it (signed in):')}

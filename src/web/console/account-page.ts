@@ -11,7 +11,7 @@ import { openSessions } from '../../admin/sessions.js';
 import { createUser, disableUser, listUsers } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { USER_ROLES } from '../../store/console/console-records.js';
-import { type Html, html, joined } from '../html.js';
+import { type Html, html, joined, trusted } from '../html.js';
 import { formOf } from './form-fields.js';
 import { csrfField, date, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -92,19 +92,25 @@ export function registerAccountPage(scope: FastifyInstance): void {
   ): Promise<FastifyReply> {
     const owner = who.user.role === 'owner';
     const members = await listUsers(store, who.account.id);
+    const disableControls = html`${csrfField(csrf)}<button type="submit" class="secondary">Disable</button>`;
     const memberRows = members.map(
-      (
-        u,
-      ) => html`<tr${u.disabled_at && html` class="muted"`}><td>${u.display_name}</td><td>${u.email}</td><td>${u.role}</td><td>${date(u.created_at)}</td>
+      (u) => html`<tr${
+        u.disabled_at && html` class="muted"`
+      }><td>${u.display_name}</td><td>${u.email}</td><td>${u.role}</td><td>${date(u.created_at)}</td>
 <td>${u.disabled_at ? html`<span class="pill revoked">disabled</span>` : u.has_password ? 'active' : 'invited'}</td>
-<td>${owner && !u.disabled_at && u.id !== who.user.id && html`<form method="post" action="/console/account/users/${u.id}/disable">${csrfField(csrf)}<button type="submit" class="secondary">Disable</button></form>`}</td></tr>`,
+<td>${
+        owner &&
+        !u.disabled_at &&
+        u.id !== who.user.id &&
+        html`<form method="post" action="/console/account/users/${u.id}/disable">${disableControls}</form>`
+      }</td></tr>`,
     );
     const sessions = await openSessions(store, who.user.id, now());
     const current = hashSecret(who.token);
     const sessionRows = sessions.map(
-      (
-        s,
-      ) => html`<tr><td>${date(s.created_at)}</td><td>${date(s.last_seen_at)}</td><td>${s.user_agent ?? '—'}</td><td>${s.address ?? '—'}</td>
+      (s) => html`<tr><td>${date(s.created_at)}</td><td>${date(s.last_seen_at)}</td><td>${
+        s.user_agent ?? '—'
+      }</td><td>${s.address ?? '—'}</td>
 <td>${s.id === current && html`<strong>this session</strong>`}</td></tr>`,
     );
     const invite = owner
@@ -112,23 +118,37 @@ export function registerAccountPage(scope: FastifyInstance): void {
 <form method="post" action="/console/account/users" class="card">${csrfField(csrf)}
 <div class="grid2"><div><label for="email">Email</label><input id="email" name="email" type="email" required></div>
 <div><label for="name">Name</label><input id="name" name="name" type="text" maxlength="100"></div></div>
-<label for="role">Role</label><select id="role" name="role">${USER_ROLES.map((r) => html`<option value="${r}"${r === 'member' && html` selected`}>${r}</option>`)}</select>
+<label for="role">Role</label><select id="role" name="role">${USER_ROLES.map(
+          (r) => html`<option value="${r}"${r === 'member' && html` selected`}>${r}</option>`,
+        )}</select>
 <button type="submit">Add member</button></form>`
       : html`<p class="muted">The account’s owner adds and disables members.</p>`;
+    const copyButton = html`<button type="button" data-copy="secret">Copy</button>`;
     const link =
       o.link &&
-      html`<div class="secret" role="status"><p><strong>Send ${o.linkFor} this link</strong> to set their password. It works once, for 24 hours, and is shown only now.</p>
-<p class="copy-row"><code id="secret" data-secret>${o.link}</code> <button type="button" data-copy="secret">Copy</button></p></div>`;
+      html`<div class="secret" role="status"><p><strong>Send ${
+        o.linkFor
+      } this link</strong> to set their password. It works once, for 24 hours, and is shown only now.</p>
+<p class="copy-row"><code id="secret" data-secret>${o.link}</code> ${copyButton}</p></div>`;
+    const membersHead = trusted(
+      '<thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th><th></th></tr></thead>',
+    );
+    const sessionsHead = trusted(
+      '<thead><tr><th>Signed in</th><th>Last seen</th><th>Browser</th><th>Address</th><th></th></tr></thead>',
+    );
+    const signOutButton = html`<button type="submit" class="danger">Sign out everywhere</button>`;
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${link}
 <section><table><tbody><tr><th>Account</th><td>${who.account.name} (id ${who.account.id})</td></tr>
-<tr><th>Plan</th><td>${who.plan.name}</td></tr><tr><th>You</th><td>${who.user.email} · ${who.user.role}</td></tr></tbody></table></section>
+<tr><th>Plan</th><td>${who.plan.name}</td></tr><tr><th>You</th><td>${
+      who.user.email
+    } · ${who.user.role}</td></tr></tbody></table></section>
 <h2>Members</h2>
-<section id="members"><table><thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th><th></th></tr></thead><tbody>${joined(memberRows, '\n')}</tbody></table></section>
+<section id="members"><table>${membersHead}<tbody>${joined(memberRows, '\n')}</tbody></table></section>
 ${invite}
 ${passwordForm(csrf, who.user.password_hash !== null)}
 <h2>Your sessions</h2>
-<section id="sessions"><table><thead><tr><th>Signed in</th><th>Last seen</th><th>Browser</th><th>Address</th><th></th></tr></thead><tbody>${joined(sessionRows, '\n')}</tbody></table>
-<form method="post" action="/console/sign-out-everywhere">${csrfField(csrf)}<button type="submit" class="danger">Sign out everywhere</button></form></section>`;
+<section id="sessions"><table>${sessionsHead}<tbody>${joined(sessionRows, '\n')}</tbody></table>
+<form method="post" action="/console/sign-out-everywhere">${csrfField(csrf)}${signOutButton}</form></section>`;
     return sendHtml(reply, page({ title: 'Account', who, csrf, section: 'account', body }));
   }
 }
@@ -138,13 +158,23 @@ ${passwordForm(csrf, who.user.password_hash !== null)}
  * printed at start) sets one without it.
  */
 function passwordForm(csrf: string, hasPassword: boolean): Html {
+  const currentInput = trusted(
+    '<input id="current" name="current" type="password" autocomplete="current-password" required>',
+  );
   const current = hasPassword
-    ? html`<label for="current">Current password</label><input id="current" name="current" type="password" autocomplete="current-password" required>`
-    : html`<p class="muted" id="no-password">You signed in with a one-time link and have no password yet. Set one to sign in with your email next time.</p>`;
+    ? html`<label for="current">Current password</label>${currentInput}`
+    : trusted(
+        '<p class="muted" id="no-password">You signed in with a one-time link and have no password yet. ' +
+          'Set one to sign in with your email next time.</p>',
+      );
+  const passwordLabel = html`<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>`;
+  const confirmInput = html`<input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
   return html`<h2>${hasPassword ? 'Change your password' : 'Set a password'}</h2>
 <form method="post" action="/console/account/password" class="card">${csrfField(csrf)}
 ${current}
-<label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label><input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
-<label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+${passwordLabel}<input id="password" name="password" type="password" autocomplete="new-password" minlength="${
+    PASSWORD_MIN_LENGTH
+  }" required>
+<label for="confirm">The same again</label>${confirmInput}
 <button type="submit">${hasPassword ? 'Change password' : 'Set password'}</button></form>`;
 }

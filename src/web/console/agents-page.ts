@@ -19,7 +19,7 @@ import { DeploymentSpecError } from '../../agents/deployment-spec.js';
 import { revokeLicence } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
-import { html, joined } from '../html.js';
+import { html, joined, trusted } from '../html.js';
 import { formOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -86,9 +86,8 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       if (!who) return reply;
       const record = await ownDeployment(who, (request.params as Params).slug);
       await setDeploymentStatus(store, record.slug, status, now());
-      return listPage(reply, who, await reply.generateCsrf(), {
-        notice: `${record.slug} is ${status === 'live' ? 'published: it answers on its addresses' : 'paused: its addresses answer 404'}.`,
-      });
+      const state = status === 'live' ? 'published: it answers on its addresses' : 'paused: its addresses answer 404';
+      return listPage(reply, who, await reply.generateCsrf(), { notice: `${record.slug} is ${state}.` });
     });
   }
 
@@ -135,7 +134,9 @@ export function registerAgentsPage(scope: FastifyInstance): void {
         csrf: await reply.generateCsrf(),
         section: 'agents',
         title: 'Revoke a credential',
-        question: html`Revoke the ${credential.channel.toUpperCase()} credential <code>${credential.prefix}</code> of ${record.slug}? Its next request is refused.`,
+        question: html`Revoke the ${credential.channel.toUpperCase()} credential <code>${
+          credential.prefix
+        }</code> of ${record.slug}? Its next request is refused.`,
         action: `/console/agents/${record.slug}/credentials/${credential.id}/revoke`,
         button: 'Revoke this credential',
         back: `/console/agents/${record.slug}`,
@@ -173,7 +174,9 @@ export function registerAgentsPage(scope: FastifyInstance): void {
         csrf: await reply.generateCsrf(),
         section: 'agents',
         title: 'Revoke a licence',
-        question: html`Revoke the licence of ${buyer?.name ?? `account ${licence.buyer_account_id}`} to ${record.slug}? Their credential is refused from its next request.`,
+        question: html`Revoke the licence of ${
+          buyer?.name ?? `account ${licence.buyer_account_id}`
+        } to ${record.slug}? Their credential is refused from its next request.`,
         action: `/console/agents/${record.slug}/licences/${licence.id}/revoke`,
         button: 'Revoke this licence',
         back: `/console/agents/${record.slug}`,
@@ -207,23 +210,39 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const deployments = await accountDeployments(store, who.account.id);
     const rows = deployments.map((d) => {
       const next = d.status === 'live' ? 'pause' : 'publish';
+      const button = html`<button type="submit" class="secondary">${next === 'pause' ? 'Pause' : 'Publish'}</button>`;
       return html`<tr><td><a href="/console/agents/${d.slug}">${d.name}</a><br><code>${d.slug}</code></td>
-<td><span class="pill ${d.status}">${d.status}</span></td><td>${d.channels.join(', ')}</td><td class="num">${d.revision}</td><td>${date(d.updated_at)}</td>
-<td><form method="post" action="/console/agents/${d.slug}/${next}">${csrfField(csrf)}<button type="submit" class="secondary">${next === 'pause' ? 'Pause' : 'Publish'}</button></form></td></tr>`;
+<td><span class="pill ${d.status}">${d.status}</span></td><td>${d.channels.join(', ')}</td><td class="num">${
+        d.revision
+      }</td><td>${date(d.updated_at)}</td>
+<td><form method="post" action="/console/agents/${d.slug}/${next}">${csrfField(csrf)}${button}</form></td></tr>`;
     });
     const issues =
       o.issues &&
       html`<div class="error" role="alert"><strong>The deployment file is not valid:</strong><ul>${o.issues.map(
         (i) => html`<li><code class="field-path">${i.path || '(file)'}</code>: ${i.message}</li>`,
       )}</ul></div>`;
+    const deploymentsHead = trusted(
+      '<thead><tr><th>Deployment</th><th>Status</th><th>Channels</th><th class="num">Revision</th><th>Updated</th>' +
+        '<th></th></tr></thead>',
+    );
+    const agentsCreate = html`<code>munidata agents create</code>`;
+    const fileInput = trusted(
+      '<input id="file-input" type="file" accept=".json,.yaml,.yml,application/json,text/yaml" ' +
+        'data-into="file" data-name="filename">',
+    );
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${issues}
-<section><table><thead><tr><th>Deployment</th><th>Status</th><th>Channels</th><th class="num">Revision</th><th>Updated</th><th></th></tr></thead>
-<tbody>${rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="6" class="muted">No deployments yet: upload a deployment file below.</td></tr>`}</tbody></table></section>
+<section><table>${deploymentsHead}
+<tbody>${
+      rows.length > 0
+        ? joined(rows, '\n')
+        : html`<tr><td colspan="6" class="muted">No deployments yet: upload a deployment file below.</td></tr>`
+    }</tbody></table></section>
 <h2>Upload a deployment file</h2>
 <form method="post" action="/console/agents/upload" class="card">${csrfField(csrf)}
-<p class="muted">The JSON or YAML file <code>munidata agents create</code> takes (docs/agents.md). A new slug becomes a draft of this
+<p class="muted">The JSON or YAML file ${agentsCreate} takes (docs/agents.md). A new slug becomes a draft of this
 account; the slug of one of your deployments replaces its file.</p>
-<label for="file-input">File</label><input id="file-input" type="file" accept=".json,.yaml,.yml,application/json,text/yaml" data-into="file" data-name="filename">
+<label for="file-input">File</label>${fileInput}
 <input type="hidden" id="filename" name="filename" value="${o.filename ?? ''}">
 <label for="file">Content</label><textarea id="file" name="file" spellcheck="false">${o.text ?? ''}</textarea>
 <button type="submit">Upload</button>
@@ -246,42 +265,66 @@ account; the slug of one of your deployments replaces its file.</p>
     const credentialRows = credentials
       .filter((c) => !licensedIds.has(c.id))
       .map(
-        (
-          c,
-        ) => html`<tr${c.revoked_at && html` class="muted"`}><td>${c.label ?? '—'}</td><td><code>${c.prefix}</code></td><td>${c.channel.toUpperCase()}</td>
+        (c) => html`<tr${
+          c.revoked_at && html` class="muted"`
+        }><td>${c.label ?? '—'}</td><td><code>${c.prefix}</code></td><td>${c.channel.toUpperCase()}</td>
 <td>${c.licensed ? 'licensed (read skills)' : 'full'}</td><td>${date(c.created_at)}</td>
-<td>${c.revoked_at ? html`<span class="pill revoked">revoked</span>` : html`<a href="/console/agents/${record.slug}/credentials/${c.id}/revoke">Revoke…</a>`}</td></tr>`,
+<td>${
+          c.revoked_at
+            ? html`<span class="pill revoked">revoked</span>`
+            : html`<a href="/console/agents/${record.slug}/credentials/${c.id}/revoke">Revoke…</a>`
+        }</td></tr>`,
       );
     const byId = new Map(credentials.map((c) => [c.id, c]));
     const licenceRows = await Promise.all(
       licences.map(async (l) => {
         const buyer = await store.getAccount(l.buyer_account_id);
-        return html`<tr${l.revoked_at && html` class="muted"`}><td>${buyer?.name ?? `account ${l.buyer_account_id}`}</td><td><code>${byId.get(l.credential_id)?.prefix ?? ''}</code></td>
-<td>${date(l.created_at)}</td><td>${l.revoked_at ? html`<span class="pill revoked">revoked</span>` : html`<a href="/console/agents/${record.slug}/licences/${l.id}/revoke">Revoke…</a>`}</td></tr>`;
+        const buyerName = buyer?.name ?? `account ${l.buyer_account_id}`;
+        const prefix = byId.get(l.credential_id)?.prefix ?? '';
+        const revoke = l.revoked_at
+          ? html`<span class="pill revoked">revoked</span>`
+          : html`<a href="/console/agents/${record.slug}/licences/${l.id}/revoke">Revoke…</a>`;
+        return html`<tr${l.revoked_at && html` class="muted"`}><td>${buyerName}</td><td><code>${prefix}</code></td>
+<td>${date(l.created_at)}</td><td>${revoke}</td></tr>`;
       }),
     );
+    const credentialsHead = trusted(
+      '<thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th><th>Created</th>' +
+        '<th></th></tr></thead>',
+    );
+    const labelInput = html`<input id="label" name="label" type="text" maxlength="100" placeholder="Who uses it">`;
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${
       o.secret && secretOnce(`New ${o.created?.channel.toUpperCase()} credential for ${record.slug}:`, o.secret)
     }
 <section><p>${spec.description}</p>
 <table><tbody>
-<tr><th>Status</th><td><span class="pill ${record.status}">${record.status}</span> · revision ${record.revision}</td></tr>
+<tr><th>Status</th><td><span class="pill ${record.status}">${record.status}</span> · revision ${
+      record.revision
+    }</td></tr>
 <tr><th>Card</th><td><code>${urls.card}</code></td></tr>
 ${spec.channels.includes('a2a') && html`<tr><th>A2A</th><td><code>${urls.a2a}</code></td></tr>`}
 ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</code></td></tr>`}
 </tbody></table></section>
 <h2>Credentials</h2>
-<section><table><thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th><th>Created</th><th></th></tr></thead>
-<tbody>${credentialRows.length > 0 ? joined(credentialRows, '\n') : html`<tr><td colspan="6" class="muted">No credentials yet.</td></tr>`}</tbody></table>
+<section><table>${credentialsHead}
+<tbody>${
+      credentialRows.length > 0
+        ? joined(credentialRows, '\n')
+        : html`<tr><td colspan="6" class="muted">No credentials yet.</td></tr>`
+    }</tbody></table>
 <form method="post" action="/console/agents/${record.slug}/credentials">${csrfField(csrf)}
 <div class="grid2"><div><label for="channel">Channel</label><select id="channel" name="channel">${spec.channels.map(
       (c) => html`<option value="${c}">${c.toUpperCase()}</option>`,
     )}</select></div>
-<div><label for="label">Label</label><input id="label" name="label" type="text" maxlength="100" placeholder="Who uses it"></div></div>
+<div><label for="label">Label</label>${labelInput}</div></div>
 <button type="submit">Create credential</button></form></section>
 <h2>Licences sold on the marketplace</h2>
 <section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th><th></th></tr></thead>
-<tbody>${licenceRows.length > 0 ? joined(licenceRows, '\n') : html`<tr><td colspan="4" class="muted">No licences yet.</td></tr>`}</tbody></table></section>
+<tbody>${
+      licenceRows.length > 0
+        ? joined(licenceRows, '\n')
+        : html`<tr><td colspan="4" class="muted">No licences yet.</td></tr>`
+    }</tbody></table></section>
 <p><a href="/console/agents">All deployments</a></p>`;
     return sendHtml(reply, page({ title: spec.name, who, csrf, section: 'agents', body }));
   }

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { type ConnectedApp, listConnectedApps, revokeGrant } from '../../oauth/grants.js';
-import { html, joined } from '../html.js';
+import { html, joined, trusted } from '../html.js';
 import { csrfField, date, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -32,7 +32,9 @@ export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationSer
         who,
         csrf,
         section: 'apps',
-        body: html`<section><p>Disconnect <strong>${app.clientName}</strong>? Its access and refresh tokens stop working at once, on MCP and A2A;
+        body: html`<section><p>Disconnect <strong>${
+          app.clientName
+        }</strong>? Its access and refresh tokens stop working at once, on MCP and A2A;
 to use it again, connect it again.</p>
 <form method="post" action="/console/apps/${app.grantId}/disconnect">${csrfField(csrf)}
 <button type="submit" class="danger">Disconnect</button> <a href="/console/apps">Keep it</a></form></section>`,
@@ -66,6 +68,14 @@ to use it again, connect it again.</p>
       )}</td><td>${date(a.connectedAt)}</td><td>${date(a.firstUsedAt)}</td><td>${date(a.lastUsedAt)}</td>
 <td>${owner && html`<a href="/console/apps/${a.grantId}/disconnect">Disconnect…</a>`}</td></tr>`,
     );
+    const intro = trusted(
+      '<p class="muted">Apps you connected with OAuth (MCP clients, assistants, agents) read data for this account ' +
+        'with your plan, quota and limits.</p>',
+    );
+    const head = trusted(
+      '<thead><tr><th>App</th><th>Client id</th><th>Scopes</th><th>Connected</th><th>First used</th>' +
+        '<th>Last used</th><th></th></tr></thead>',
+    );
     return sendHtml(
       reply,
       page({
@@ -74,9 +84,11 @@ to use it again, connect it again.</p>
         csrf,
         section: 'apps',
         body: html`${message('notice', o.notice)}
-<p class="muted">Apps you connected with OAuth (MCP clients, assistants, agents) read data for this account with your plan, quota and limits.</p>
-<section><table><thead><tr><th>App</th><th>Client id</th><th>Scopes</th><th>Connected</th><th>First used</th><th>Last used</th><th></th></tr></thead>
-<tbody>${rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No connected apps.</td></tr>`}</tbody></table></section>`,
+${intro}
+<section><table>${head}
+<tbody>${
+          rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No connected apps.</td></tr>`
+        }</tbody></table></section>`,
       }),
     );
   }

@@ -4,12 +4,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 
-const CSS = `
-:root { --ink: #1d2430; --muted: #5b6473; --line: #d9dee6; --bg: #f6f7f9; --card: #fff; --accent: #0b5cad; --bad: #a61b1b; --ok: #1c6b38; }
+const CSS =
+  `
+:root { --ink: #1d2430; --muted: #5b6473; --line: #d9dee6; --bg: #f6f7f9; --card: #fff; --accent: #0b5cad; ` +
+  `--bad: #a61b1b; --ok: #1c6b38; }
 * { box-sizing: border-box; }
-body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); ` +
+  `background: var(--bg); }
 a { color: var(--accent); }
-.top { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1.5rem; background: var(--card); border-bottom: 1px solid var(--line); }
+.top { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1.5rem; padding: 0.6rem 1.5rem; ` +
+  `background: var(--card); border-bottom: 1px solid var(--line); }
 .brand { font-weight: 700; color: var(--ink); text-decoration: none; }
 .brand span { font-weight: 400; color: var(--muted); }
 nav { display: flex; flex-wrap: wrap; gap: 0.25rem; }
@@ -21,26 +25,33 @@ main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; }
 section > :first-child, .card > :first-child { margin-top: 0; }
-section, .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; margin: 0 0 1rem; overflow-x: auto; }
+section, .card { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 1rem 1.2rem; ` +
+  `margin: 0 0 1rem; overflow-x: auto; }
 table { width: 100%; border-collapse: collapse; font-size: 0.92rem; }
 th, td { text-align: left; padding: 0.45rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #eef1f5; padding: 0.1em 0.3em; border-radius: 4px; overflow-wrap: break-word; }
+code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #eef1f5; padding: 0.1em 0.3em; ` +
+  `border-radius: 4px; overflow-wrap: break-word; }
 label { display: block; margin: 0.6rem 0 0.2rem; font-weight: 600; }
-input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { width: 100%; padding: 0.45rem 0.55rem; border: 1px solid #b9c1cc; border-radius: 6px; font: inherit; background: #fff; }
+input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { width: 100%; ` +
+  `padding: 0.45rem 0.55rem; border: 1px solid #b9c1cc; border-radius: 6px; font: inherit; background: #fff; }
 textarea { font: 0.85rem/1.4 ui-monospace, monospace; min-height: 14rem; }
 fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.6rem 0; }
 fieldset label { display: inline-flex; gap: 0.3rem; font-weight: 400; margin-right: 1rem; }
-button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; margin-top: 0.8rem; }
+button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); ` +
+  `background: var(--accent); color: #fff; cursor: pointer; margin-top: 0.8rem; }
 button.secondary { background: #fff; color: var(--accent); }
 button.danger { background: var(--bad); border-color: var(--bad); }
 button.link { background: none; border: none; color: var(--accent); padding: 0; margin: 0; text-decoration: underline; }
 td form, td button { display: inline; margin: 0; }
 td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
-.error { color: var(--bad); background: #fbeaea; border: 1px solid #efc4c4; padding: 0.6rem 0.8rem; border-radius: 6px; white-space: pre-wrap; }
-.notice { color: var(--ok); background: #e8f5ec; border: 1px solid #bfe0c9; padding: 0.6rem 0.8rem; border-radius: 6px; }
-.secret { background: #fff8e1; border: 1px solid #f0d98c; padding: 0.4rem 1rem; border-radius: 8px; margin-bottom: 1rem; }
+.error { color: var(--bad); background: #fbeaea; border: 1px solid #efc4c4; padding: 0.6rem 0.8rem; ` +
+  `border-radius: 6px; white-space: pre-wrap; }
+.notice { color: var(--ok); background: #e8f5ec; border: 1px solid #bfe0c9; padding: 0.6rem 0.8rem; ` +
+  `border-radius: 6px; }
+.secret { background: #fff8e1; border: 1px solid #f0d98c; padding: 0.4rem 1rem; border-radius: 8px; ` +
+  `margin-bottom: 1rem; }
 .copy-row { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
 .copy-row code { font-size: 1rem; padding: 0.3rem 0.5rem; word-break: break-all; }
 .copy-row button { margin: 0; }
@@ -48,15 +59,18 @@ td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
 .pill { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef1f5; }
 .pill.live { background: #e3f4e8; color: var(--ok); }
 .pill.paused, .pill.revoked { background: #fbeaea; color: var(--bad); }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(9.5rem, 100%), 1fr)); gap: 0.8rem; margin-bottom: 1rem; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(9.5rem, 100%), 1fr)); gap: 0.8rem; ` +
+  `margin-bottom: 1rem; }
 .figures div { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.7rem 1rem; }
 .figures b { display: block; font-size: 1.35rem; font-variant-numeric: tabular-nums; }
 progress { width: 100%; height: 0.5rem; margin-top: 0.4rem; accent-color: var(--accent); }
 svg.chart { width: 100%; height: auto; max-height: 18rem; }
 svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
 .legend { display: flex; gap: 1rem; font-size: 0.9rem; }
-.legend i { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.3rem; vertical-align: -1px; }
-.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } .mcp { fill: #2f9e6b; background: #2f9e6b; } .explorer { fill: #7a4fb0; background: #7a4fb0; }
+.legend i { display: inline-block; width: 0.8rem; height: 0.8rem; border-radius: 2px; margin-right: 0.3rem; ` +
+  `vertical-align: -1px; }
+.rest { fill: #0b5cad; background: #0b5cad; } .a2a { fill: #d9822b; background: #d9822b; } ` +
+  `.mcp { fill: #2f9e6b; background: #2f9e6b; } .explorer { fill: #7a4fb0; background: #7a4fb0; }
 .grid2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); gap: 1rem; }
 /* Nothing widens the page (docs/console.md, "Phones"): a box whose content is wider scrolls inside itself (above), long
    codes wrap, and on a phone console.js lays a table too wide for its box out as one block per row, each cell beside
@@ -82,12 +96,14 @@ svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
 }
 `;
 
-const JS = `
+const JS =
+  `
 document.addEventListener('click', (event) => {
   const button = event.target.closest('[data-copy]');
   if (!button) return;
   const text = document.getElementById(button.dataset.copy).textContent;
-  navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied'; }, () => { button.textContent = 'Select and copy'; });
+  navigator.clipboard.writeText(text).then(() => { button.textContent = 'Copied'; }, ` +
+  `() => { button.textContent = 'Select and copy'; });
 });
 // A table too wide for its box on a phone becomes one block per row (console.css, table.stacked), each cell labelled
 // with its column's heading; without this script it scrolls inside its box instead.

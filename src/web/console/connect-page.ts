@@ -89,7 +89,9 @@ function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRe
       csrf,
       section: 'apps',
       body: html`<section class="card">
-<p><strong id="client-name">${asked.clientName}</strong> wants to read munidata data for <strong>${who.account.name}</strong>, with your plan, quota and limits.</p>
+<p><strong id="client-name">${asked.clientName}</strong> wants to read munidata data for <strong>${
+        who.account.name
+      }</strong>, with your plan, quota and limits.</p>
 <dl>
 <dt>Sends you back to</dt><dd id="redirect-host"><code>${asked.redirectHost}</code></dd>
 <dt>Client id</dt><dd><code>${asked.clientId}</code></dd>

@@ -60,10 +60,8 @@ ${parts.body}
 
 /** A page without the navigation (sign-in, set password). */
 export function plainPage(title: string, body: Html): Html {
-  return shell(
-    title,
-    html`<main class="narrow"><p class="brand"><a href="/console">munidata <span>console</span></a></p><h1>${title}</h1>\n${body}\n</main>`,
-  );
+  const brand = html`<p class="brand"><a href="/console">munidata <span>console</span></a></p>`;
+  return shell(title, html`<main class="narrow">${brand}<h1>${title}</h1>\n${body}\n</main>`);
 }
 
 function shell(title: string, body: Html): Html {
@@ -92,8 +90,11 @@ export function message(kind: 'error' | 'notice', text: string | undefined): Htm
 
 /** A secret shown once, with a copy button (console.js). */
 export function secretOnce(label: string, secret: string): Html {
-  return html`<div class="secret" role="status"><p><strong>${label}</strong> It is shown this once: copy it now and keep it on a server.</p>
-<p class="copy-row"><code id="secret" data-secret>${secret}</code> <button type="button" data-copy="secret">Copy</button></p></div>`;
+  const copyButton = html`<button type="button" data-copy="secret">Copy</button>`;
+  return html`<div class="secret" role="status"><p><strong>${
+    label
+  }</strong> It is shown this once: copy it now and keep it on a server.</p>
+<p class="copy-row"><code id="secret" data-secret>${secret}</code> ${copyButton}</p></div>`;
 }
 
 export function date(iso: string | null | undefined): Html {

@@ -8,7 +8,7 @@ import { createKey, listKeys, type PublicKeyView, revokeKey } from '../../admin/
 import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
-import { html, joined } from '../html.js';
+import { html, joined, trusted } from '../html.js';
 import { formOf } from './form-fields.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -67,7 +67,9 @@ export function registerKeysPage(scope: FastifyInstance): void {
         who,
         csrf,
         section: 'keys',
-        body: html`<section><p>Revoke the key <code>${key.prefix}</code>${key.label && ` (“${key.label}”)`}? Every request with it is refused
+        body: html`<section><p>Revoke the key <code>${key.prefix}</code>${
+          key.label && ` (“${key.label}”)`
+        }? Every request with it is refused
 from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <form method="post" action="/console/keys/${key.id}/revoke">${csrfField(csrf)}
 <button type="submit" class="danger">Revoke this key</button> <a href="/console/keys">Keep it</a></form></section>`,
@@ -107,12 +109,21 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
         k.scopes.map((s) => html`<span class="pill">${s}</span>`),
         ' ',
       )}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${date(k.expires_at)}</td>
-<td>${k.revoked_at ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>` : owner ? html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>` : 'active'}</td></tr>`,
+<td>${
+        k.revoked_at
+          ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>`
+          : owner
+            ? html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>`
+            : 'active'
+      }</td></tr>`,
+    );
+    const labelInput = trusted(
+      '<input id="label" name="label" type="text" maxlength="100" placeholder="What the key is for">',
     );
     const form = owner
       ? html`<h2>Create a key</h2>
 <form method="post" action="/console/keys" class="card">${csrfField(csrf)}
-<label for="label">Label</label><input id="label" name="label" type="text" maxlength="100" placeholder="What the key is for">
+<label for="label">Label</label>${labelInput}
 <fieldset><legend>Scopes</legend>${planScopes(who.plan).map(
           (s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`,
         )}</fieldset>
@@ -120,6 +131,12 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <button type="submit">Create key</button>
 </form>`
       : html`<p class="muted">Only the account's owner creates and revokes keys.</p>`;
+    const bearer = html`<code>Authorization: Bearer sk_live_…</code>`;
+    const endpoints = html`REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>`;
+    const head = trusted(
+      '<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Works until</th>' +
+        '<th></th></tr></thead>',
+    );
     return sendHtml(
       reply,
       page({
@@ -130,9 +147,11 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
         body: html`${message('error', o.error)}${message('notice', o.notice)}${
           o.secret && secretOnce(`Your new key${o.created?.label ? ` “${o.created.label}”` : ''}:`, o.secret)
         }
-<p class="muted">Keys are for servers: send one as <code>Authorization: Bearer sk_live_…</code> to REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>. Never put one in a web page.</p>
-<section><table><thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Works until</th><th></th></tr></thead>
-<tbody>${rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No keys yet.</td></tr>`}</tbody></table></section>
+<p class="muted">Keys are for servers: send one as ${bearer} to ${endpoints}. Never put one in a web page.</p>
+<section><table>${head}
+<tbody>${
+          rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No keys yet.</td></tr>`
+        }</tbody></table></section>
 ${form}`,
       }),
     );

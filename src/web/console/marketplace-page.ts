@@ -8,7 +8,7 @@ import { agentAddresses } from '../../agents/addresses.js';
 import { listCredentials } from '../../agents/admin.js';
 import { licenseAgent, listMarketplace } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
-import { html, joined } from '../html.js';
+import { html, joined, trusted } from '../html.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -44,18 +44,23 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
   ): Promise<FastifyReply> {
     const entries = await listMarketplace(store);
     const canLicense = who.user.role !== 'member';
+    const licenseControls = html`${csrfField(csrf)}<button type="submit">License this agent</button>`;
     const cards = entries.map((e) => {
       const own = e.seller_account_id === who.account.id;
       const action = own
         ? html`<p class="muted">Your company’s agent.</p>`
         : canLicense
-          ? html`<form method="post" action="/console/marketplace/${e.slug}/license">${csrfField(csrf)}<button type="submit">License this agent</button></form>`
+          ? html`<form method="post" action="/console/marketplace/${e.slug}/license">${licenseControls}</form>`
           : html`<p class="muted">An owner or admin of your account can license it.</p>`;
-      return html`<article class="card" id="agent-${e.slug}"><h2>${e.name}</h2><p class="muted">${e.company} · <code>${e.slug}</code></p>
+      return html`<article class="card" id="agent-${e.slug}"><h2>${e.name}</h2><p class="muted">${
+        e.company
+      } · <code>${e.slug}</code></p>
 <p>${e.description}</p>
 <details><summary>${e.skills.length} skills</summary><ul>${e.skills.map(
         (s) =>
-          html`<li><strong>${s.title}</strong> <span class="pill">${s.kind === 'read' ? 'licensed' : 'owner only'}</span> — ${s.description}</li>`,
+          html`<li><strong>${s.title}</strong> <span class="pill">${
+            s.kind === 'read' ? 'licensed' : 'owner only'
+          }</span> — ${s.description}</li>`,
       )}</ul></details>${action}</article>`;
     });
     const held = await store.console.listLicencesOfBuyer(who.account.id);
@@ -66,22 +71,35 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
         const credential = deployment
           ? (await listCredentials(store, slug)).find((c) => c.id === l.credential_id)
           : undefined;
-        return html`<tr${l.revoked_at && html` class="muted"`}><td><code>${slug}</code></td><td><code>${credential?.prefix ?? ''}</code></td>
-<td><code>${agentAddresses(agentsUrl, slug).a2a}</code></td><td>${date(l.created_at)}</td><td>${l.revoked_at ? html`<span class="pill revoked">revoked by the seller</span>` : 'active'}</td></tr>`;
+        const prefix = credential?.prefix ?? '';
+        const address = agentAddresses(agentsUrl, slug).a2a;
+        const status = l.revoked_at ? html`<span class="pill revoked">revoked by the seller</span>` : 'active';
+        return html`<tr${
+          l.revoked_at && html` class="muted"`
+        }><td><code>${slug}</code></td><td><code>${prefix}</code></td>
+<td><code>${address}</code></td><td>${date(l.created_at)}</td><td>${status}</td></tr>`;
       }),
     );
     const issued = o.secret && o.slug ? agentAddresses(agentsUrl, o.slug) : undefined;
+    const intro = trusted(
+      '<p class="muted">Agents that companies publish. ' +
+        "A licence gives your account a credential for the agent's read skills over A2A.</p>",
+    );
     const body = html`${message('error', o.error)}${
       o.secret &&
       issued &&
-      html`${secretOnce(`Your licensed credential for ${o.slug}:`, o.secret)}<p>Call the agent over A2A at <code>${issued.a2a}</code> with
+      html`${secretOnce(`Your licensed credential for ${o.slug}:`, o.secret)}<p>Call the agent over A2A at <code>${
+        issued.a2a
+      }</code> with
 <code>Authorization: Bearer</code> and this credential; its extended card lists the skills it reaches.</p>`
     }
-<p class="muted">Agents that companies publish. A licence gives your account a credential for the agent's read skills over A2A.</p>
+${intro}
 ${cards.length > 0 ? joined(cards, '\n') : html`<p class="muted">No agents are published yet.</p>`}
 <h2>Licences your account holds</h2>
 <section><table><thead><tr><th>Agent</th><th>Credential</th><th>A2A address</th><th>Since</th><th></th></tr></thead>
-<tbody>${heldRows.length > 0 ? joined(heldRows, '\n') : html`<tr><td colspan="5" class="muted">None yet.</td></tr>`}</tbody></table></section>`;
+<tbody>${
+      heldRows.length > 0 ? joined(heldRows, '\n') : html`<tr><td colspan="5" class="muted">None yet.</td></tr>`
+    }</tbody></table></section>`;
     return sendHtml(reply, page({ title: 'Marketplace', who, csrf, section: 'marketplace', body }));
   }
 }

@@ -10,7 +10,7 @@ import { checkSignIn, LOCKED_OUT_MESSAGE } from '../../admin/sign-in.js';
 import { useLink } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { UserRecord } from '../../store/console/console-records.js';
-import { type Html, html } from '../html.js';
+import { type Html, html, trusted } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
 import { csrfField, message, plainPage, sendHtml } from './html.js';
 import { requireUser } from './signed-in.js';
@@ -130,13 +130,18 @@ function sendPage(reply: FastifyReply, status: number, body: Html): FastifyReply
 }
 
 function signInPage(csrf: string, o: { next?: string; email?: string; error?: string; notice?: string }): Html {
+  const passwordInput = trusted(
+    '<input id="password" name="password" type="password" autocomplete="current-password" required>',
+  );
   return plainPage(
     'Sign in',
     html`${message('error', o.error)}${message('notice', o.notice)}
 <form method="post" action="/console/sign-in" class="card">${csrfField(csrf)}
 <input type="hidden" name="next" value="${o.next ?? ''}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${o.email ?? ''}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${
+      o.email ?? ''
+    }">
+<label for="password">Password</label>${passwordInput}
 <button type="submit">Sign in</button>
 </form>
 <p class="muted">No password yet? Use the one-time link your account owner gave you.</p>`,
@@ -144,14 +149,17 @@ function signInPage(csrf: string, o: { next?: string; email?: string; error?: st
 }
 
 function setPasswordPage(csrf: string, token: string, error?: string): Html {
+  const confirmInput = html`<input id="confirm" name="confirm" type="password" autocomplete="new-password" required>`;
   return plainPage(
     'Set your password',
     html`${message('error', error)}
 <form method="post" action="/console/set-password" class="card">${csrfField(csrf)}
 <input type="hidden" name="token" value="${token}">
 <label for="password">New password (at least ${PASSWORD_MIN_LENGTH} characters)</label>
-<input id="password" name="password" type="password" autocomplete="new-password" minlength="${PASSWORD_MIN_LENGTH}" required>
-<label for="confirm">The same again</label><input id="confirm" name="confirm" type="password" autocomplete="new-password" required>
+<input id="password" name="password" type="password" autocomplete="new-password" minlength="${
+      PASSWORD_MIN_LENGTH
+    }" required>
+<label for="confirm">The same again</label>${confirmInput}
 <button type="submit">Set password and sign in</button>
 </form>`,
   );

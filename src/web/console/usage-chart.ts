@@ -43,18 +43,19 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
     const parts = CHANNELS.map((c) => {
       const h = (d.counts[c.id] / scale) * plotHeight;
       y -= h;
-      return (
-        h > 0 &&
-        html`<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" width="${bar.toFixed(1)}" height="${h.toFixed(1)}"/>`
-      );
+      const size = html`width="${bar.toFixed(1)}" height="${h.toFixed(1)}"`;
+      return h > 0 && html`<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${size}/>`;
     });
     const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${d.counts[c.id]}`).join(', ')}`;
+    const dayOfMonth = Number(d.day.slice(8));
     const dayLabel =
       (i % 5 === 0 || i === days.length - 1) &&
-      html`<text x="${(x + bar / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle">${Number(d.day.slice(8))}</text>`;
+      html`<text x="${(x + bar / 2).toFixed(1)}" y="${height - 6}" text-anchor="middle">${dayOfMonth}</text>`;
     return html`<g><title>${label}</title>${parts}</g>${dayLabel}`;
   });
-  return html`<svg class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="Requests per day and channel this month">${grid}${bars}</svg>`;
+  const viewBox = `0 0 ${width} ${height}`;
+  const chartLabel = 'Requests per day and channel this month';
+  return html`<svg class="chart" viewBox="${viewBox}" role="img" aria-label="${chartLabel}">${grid}${bars}</svg>`;
 }
 
 export function total(counts: DayCounts): number {

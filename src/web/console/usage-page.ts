@@ -48,9 +48,17 @@ export function registerUsagePage(scope: FastifyInstance): void {
     const limit = (n: number | null, unit: string) => (n === null ? 'unlimited' : `${n.toLocaleString('en')} ${unit}`);
     const body = html`
 <div class="figures">
-<div>This month <b id="used">${used.toLocaleString('en')}</b> of ${quota === null ? 'unlimited' : quota.toLocaleString('en')} requests
-${quota ? html`<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>` : ''}</div>
-<div>Remaining <b id="remaining">${quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')}</b> until ${period.end}</div>
+<div>This month <b id="used">${used.toLocaleString('en')}</b> of ${
+      quota === null ? 'unlimited' : quota.toLocaleString('en')
+    } requests
+${
+  quota
+    ? html`<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>`
+    : ''
+}</div>
+<div>Remaining <b id="remaining">${
+      quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')
+    }</b> until ${period.end}</div>
 ${joined(
   CHANNELS.map(
     (c) => html`<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`,
@@ -63,7 +71,9 @@ ${unsplit > 0 && html`<div>Not split <b id="channel-unsplit">${unsplit.toLocaleS
 <h2>Requests per day</h2>
 <p class="legend">${CHANNELS.map((c) => html`<span><i class="${c.id}"></i>${c.label}</span>`)}</p>
 ${usageChart(days)}
-<p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${period.start} to ${period.end} (UTC).
+<p class="muted">Calls of <code>me</code> are free and not counted. The month runs from ${period.start} to ${
+      period.end
+    } (UTC).
 The total is the one <code>GET /v1/me</code> reports, and every request in it is in one part: REST (with bulk
 files), A2A, MCP, or the explorer's views (each data request a picture makes)${unsplit > 0 ? UNSPLIT_NOTE : ''}.</p>
 </section>
@@ -80,14 +90,20 @@ files), A2A, MCP, or the explorer's views (each data request a picture makes)${u
           )
         : 'none'
     }</td></tr>
-<tr><th>History window of series</th><td>${plan.history_years === null ? 'all years' : `${plan.history_years} years`}</td></tr>
-<tr><th>Alert window</th><td>${plan.alerts_history_days === null ? 'all matches' : `${plan.alerts_history_days} days`}</td></tr>
+<tr><th>History window of series</th><td>${
+      plan.history_years === null ? 'all years' : `${plan.history_years} years`
+    }</td></tr>
+<tr><th>Alert window</th><td>${
+      plan.alerts_history_days === null ? 'all matches' : `${plan.alerts_history_days} days`
+    }</td></tr>
 <tr><th>Data API (REST, A2A, MCP)</th><td>${plan.api_access ? 'included' : 'not included'}</td></tr>
 </tbody></table>
 </section>
 <section>
 <h2>Per day</h2>
-<table><thead><tr><th>Day</th>${CHANNELS.map((c) => html`<th class="num">${c.label}</th>`)}<th class="num">Total</th></tr></thead><tbody>
+<table><thead><tr><th>Day</th>${CHANNELS.map(
+      (c) => html`<th class="num">${c.label}</th>`,
+    )}<th class="num">Total</th></tr></thead><tbody>
 ${perDayRows(days)}
 </tbody></table>
 </section>`;
@@ -105,7 +121,9 @@ function perDayRows(days: readonly { day: string; counts: DayCounts }[]): Html {
     .reverse()
     .map(
       (d) =>
-        html`<tr><td>${d.day}</td>${CHANNELS.map((c) => html`<td class="num">${d.counts[c.id]}</td>`)}<td class="num">${total(d.counts)}</td></tr>`,
+        html`<tr><td>${d.day}</td>${CHANNELS.map(
+          (c) => html`<td class="num">${d.counts[c.id]}</td>`,
+        )}<td class="num">${total(d.counts)}</td></tr>`,
     );
   if (rows.length > 0) return joined(rows, '\n');
   return html`<tr><td colspan="${CHANNELS.length + 2}" class="muted">No requests yet this month.</td></tr>`;

@@ -60,6 +60,8 @@ export function renderPage(facts: PageFacts): string {
     ...facts.params,
   };
   const title = facts.heading ?? VIEW_TITLE[facts.view];
+  const sameData = html`The same data is in the API: see <a href="/docs">the reference</a>.`;
+  const apiReference = html`<a href="/docs">API reference</a>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -79,10 +81,10 @@ ${navigation(facts)}
 <main id="main" tabindex="-1">
 <h1 id="title">${title}</h1>
 <div id="view" aria-live="polite"><p class="loading">Loading…</p></div>
-<noscript><p>The explorer draws its pictures with JavaScript. The same data is in the API: see <a href="/docs">the reference</a>.</p></noscript>
+<noscript><p>The explorer draws its pictures with JavaScript. ${sameData}</p></noscript>
 </main>
 <footer>
-<p>munidata explorer · every picture has a <em>data</em> link to the API request behind it · <a href="/docs">API reference</a></p>
+<p>munidata explorer · every picture has a <em>data</em> link to the API request behind it · ${apiReference}</p>
 </footer>
 </body>
 </html>
@@ -107,6 +109,7 @@ function navigation(facts: PageFacts): Html {
 
 /** A page that says why there is nothing to show (no session is handled by a redirect, not here). */
 export function renderRefusal(status: number, title: string, detail: string): string {
+  const elsewhere = html`<li class="console"><a href="/console">Console</a></li><li><a href="/">Home</a></li>`;
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -118,7 +121,7 @@ export function renderRefusal(status: number, title: string, detail: string): st
 </head>
 <body>
 <header class="top"><a class="brand" href="/explore">munidata <span>explorer</span></a>
-<nav aria-label="Elsewhere"><ul><li class="console"><a href="/console">Console</a></li><li><a href="/">Home</a></li></ul></nav></header>
+<nav aria-label="Elsewhere"><ul>${elsewhere}</ul></nav></header>
 <main id="main"><h1>${title}</h1><p>${detail}</p><p class="muted">HTTP ${status}</p></main>
 </body>
 </html>
