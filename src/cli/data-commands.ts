@@ -35,7 +35,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   program
     .command('migrate')
     .description(
-      'Create or upgrade the schema and seed the reference data (default plans, municipalities, indicator catalogue, CPV vocabulary, alert templates); says what it applied (idempotent)',
+      'Create or upgrade the schema and seed the reference data (default plans, municipalities, indicator catalogue, ' +
+        'CPV vocabulary, alert templates); says what it applied (idempotent)',
     )
     .action(() =>
       cli.withStore(
@@ -50,7 +51,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   const demo = program
     .command('demo')
     .description(
-      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
+      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic ' +
+        'procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
     )
     .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
     .option('--contracts <n>', 'number of synthetic procurement contracts', contractCount, DEFAULT_DEMO_CONTRACTS)
@@ -63,7 +65,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   demo
     .command('remove')
     .description(
-      'Delete every generated record — demo procurement, demo series, and the signals, cases and alert matches derived from them — in one transaction; imported data, accounts, keys, rules and usage stay',
+      'Delete every generated record — demo procurement, demo series, and the signals, cases and alert matches ' +
+        'derived from them — in one transaction; imported data, accounts, keys, rules and usage stay',
     )
     .action(() =>
       cli.withStore(async (store) => {
@@ -88,7 +91,8 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
     )
     .option(
       '--dimension <dim=code...>',
-      "the category to take of an extra dimension, e.g. dim_3=H1 (default: the catalogue's, else each dimension's total)",
+      "the category to take of an extra dimension, e.g. dim_3=H1 (default: the catalogue's, else each dimension's " +
+        'total)',
     )
     .action((file: string, o: { indicator?: string; force: boolean; dimension?: string[] }) =>
       cli.withStore(async (store) => {
@@ -149,7 +153,8 @@ function indicatorOfFile(text: string, mappings: ReadonlyMap<string, { ine_varcd
   if (keys.length === 1) return keys[0];
   throw new AdminError(
     keys.length === 0
-      ? `the file holds INE ${codes.join(', ')}, which no catalogue indicator has as its INE code: name the indicator with --indicator KEY (and --force if the check refuses it)`
+      ? `the file holds INE ${codes.join(', ')}, which no catalogue indicator has as its INE code: name the ` +
+          `indicator with --indicator KEY (and --force if the check refuses it)`
       : `the file's INE codes match several indicators (${keys.join(', ')}): name one with --indicator KEY`,
   );
 }
@@ -164,7 +169,9 @@ function contractCount(text: string): number {
 }
 
 const BASE_DESCRIPTIONS: Record<BaseDataset | 'auto', string> = {
-  auto: 'Import a Portal BASE export of any of the three datasets, told by its fields (contracts, announcements or modifications)',
+  auto:
+    'Import a Portal BASE export of any of the three datasets, told by its fields (contracts, announcements or ' +
+    'modifications)',
   contracts: 'Import a Portal BASE contracts export (contratos: JSON as on dados.gov.pt, or CSV)',
   announcements: 'Import a Portal BASE announcements export (anúncios: JSON or CSV)',
   amendments: 'Import a Portal BASE contract modifications export (modificações contratuais: JSON or CSV)',

@@ -101,7 +101,8 @@ export function baseReportText(r: BaseImportReport): string {
   const counts = (s: { inserted: number; updated: number; unchanged: number }) =>
     `${s.inserted} inserted, ${s.updated} updated, ${s.unchanged} unchanged`;
   const lines = [
-    `BASE ${r.dataset} from ${r.file} (${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
+    `BASE ${r.dataset} from ${r.file} ` +
+      `(${r.format}${r.delimiter ? `, delimiter "${r.delimiter === '\t' ? 'tab' : r.delimiter}"` : ''})`,
     `  rows read ${r.rows_read}: ${r.accepted} accepted, ${r.rejected.length} rejected`,
     `  ${r.dataset}: ${counts(r.written[r.dataset])}`,
   ];
