@@ -184,7 +184,7 @@ export function figure({ id, title, subtitle, synthetic, requests, body, table, 
     h('h2', { id: `${id}-title` }, title),
     subtitle ? h('p', { class: 'subtitle' }, subtitle) : null,
   );
-  const badge = synthetic ? syntheticBadge() : null;
+  const badge = dataMark(synthetic);
   return h(
     'figure',
     { class: 'picture', id, 'aria-labelledby': `${id}-title` },
@@ -204,13 +204,43 @@ export function figure({ id, title, subtitle, synthetic, requests, body, table, 
   );
 }
 
-export function syntheticBadge() {
-  return h(
-    'p',
-    { class: 'synthetic', role: 'note' },
-    h('strong', {}, 'Synthetic data'),
-    ' — generated demo figures, not real statistics.',
-  );
+/** Every picture says what it shows: real data, or generated (demo) data; nothing when the answers do not say. */
+export function dataMark(synthetic) {
+  if (synthetic === true) {
+    return h(
+      'p',
+      { class: 'data-mark synthetic', role: 'note' },
+      h('strong', {}, 'Generated data'),
+      ' — synthetic demo figures, not real statistics.',
+    );
+  }
+  if (synthetic === false) {
+    return h(
+      'p',
+      { class: 'data-mark real', role: 'note' },
+      h('strong', {}, 'Real data'),
+      ' — from the sources named below and in /v1/sources.',
+    );
+  }
+  return null;
+}
+
+/**
+ * What real data the service holds, from /v1/sources (free): whether any contracts and any series are real. The
+ * procurement and signals views show real data by default when there is some (docs/explorer.md).
+ */
+let realHeld;
+export function realData() {
+  realHeld ??= get(request('/v1/sources', {}))
+    .then((answer) => {
+      const real = answer.items.filter((i) => i.synthetic === false && i.kind !== 'reference');
+      return {
+        contracts: real.some((i) => (i.records.contracts ?? 0) > 0),
+        series: real.some((i) => (i.records.observations ?? 0) > 0),
+      };
+    })
+    .catch(() => ({ contracts: false, series: false }));
+  return realHeld;
 }
 
 /** The "data" disclosure: each request as the API URL (to copy), opened here as JSON and as CSV. */

@@ -2,7 +2,9 @@
  * The procurement view (/explore/procurement): the aggregate operation as pictures — euros by year and procedure
  * type, by CPV division, by procedure — nationally or for one district (its municipalities as `executed_in`), with
  * the aggregate's own filters (publication dates `from`, `to`), and a map of the direct-award share of each
- * municipality's contract euros. State in the URL: ?district=…&from=…&to=….
+ * municipality's contract euros. `data` picks real contracts (`source=base`, the default when the service holds
+ * some) or the generated ones (`source=demo`), never both in one picture. State in the URL:
+ * ?district=…&from=…&to=…&data=….
  */
 import { horizontalBars, stackedBars } from './charts.js';
 import {
@@ -17,6 +19,7 @@ import {
   h,
   municipalityHref,
   readState,
+  realData,
   request,
   showError,
   syntheticOf,
@@ -28,7 +31,9 @@ import { choropleth, loadTopology, projected } from './geo.js';
 import { FAMILIES, procedureFamily } from './procedures.js';
 import { classify, legend } from './scale.js';
 
-const DEFAULTS = { district: '', from: '', to: '' };
+/** Which contracts: real ones when there are some (docs/explorer.md), else the generated ones. */
+const DATA_SOURCE = { real: 'base', generated: 'demo' };
+const DEFAULTS = { district: '', from: '', to: '', data: (await realData()).contracts ? 'real' : 'generated' };
 const state = readState(DEFAULTS);
 const root = view();
 const places = config.municipalities;
@@ -46,16 +51,25 @@ function buildControls() {
   );
   const from = h('input', { id: 'from', name: 'from', type: 'date' });
   const to = h('input', { id: 'to', name: 'to', type: 'date' });
+  const data = h(
+    'select',
+    { id: 'data', name: 'data' },
+    h('option', { value: 'real' }, 'Real contracts (Portal BASE)'),
+    h('option', { value: 'generated' }, 'Generated contracts (demo)'),
+  );
   controls.append(
+    h('div', { class: 'field' }, h('label', { for: 'data' }, 'Data'), data),
     h('div', { class: 'field' }, h('label', { for: 'district' }, 'District'), district),
     h('div', { class: 'field' }, h('label', { for: 'from' }, 'Published from'), from),
     h('div', { class: 'field' }, h('label', { for: 'to' }, 'to'), to),
   );
+  data.value = state.data;
   district.value = state.district;
   from.value = state.from;
   to.value = state.to;
-  for (const input of [district, from, to]) {
+  for (const input of [data, district, from, to]) {
     input.addEventListener('change', () => {
+      state.data = data.value;
       state.district = district.value;
       state.from = from.value;
       state.to = to.value;
@@ -69,7 +83,12 @@ function filters() {
   const executedIn = state.district
     ? places.filter((m) => m.district === state.district).map((m) => m.code)
     : undefined;
-  return { executed_in: executedIn, from: state.from || undefined, to: state.to || undefined };
+  return {
+    executed_in: executedIn,
+    from: state.from || undefined,
+    to: state.to || undefined,
+    source: DATA_SOURCE[state.data] ?? DATA_SOURCE.real,
+  };
 }
 
 let drawing = 0;

@@ -20,6 +20,7 @@ import {
   municipalityHref,
   placeOfSignal,
   readState,
+  realData,
   request,
   showError,
   signalHref,
@@ -31,7 +32,10 @@ import {
 import { choropleth, loadTopology, projected } from './geo.js';
 import { classify, legend } from './scale.js';
 
+const held = await realData();
 const DEFAULTS = {
+  // Signals detected from real data when there are some, else from the generated (docs/explorer.md).
+  data: held.contracts || held.series ? 'real' : 'generated',
   family: '',
   type: '',
   district: '',
@@ -65,6 +69,14 @@ function buildControls() {
       options.map(([value, text]) => h('option', { value }, text)),
     );
   controls.append(
+    field(
+      'data',
+      'Data',
+      select('data', [
+        ['real', 'Real data'],
+        ['generated', 'Generated data (demo)'],
+      ]),
+    ),
     field('family', 'Family', select('family', [['', 'All families'], ...families.map((f) => [f.key, f.label_en])])),
     field('type', 'Type', select('type', [['', 'All types'], ...types.map((t) => [t.key, t.label_en])])),
     field('district', 'District', select('district', [['', 'All of Portugal'], ...districts.map((d) => [d, d])])),
@@ -149,8 +161,9 @@ async function draw() {
     const v1 = request('/v1/signals', f);
     const latestReq = explorerRequest(
       config.latestSignalsPath,
-      { ...f, limit: LATEST },
+      { ...f, data: state.data, limit: LATEST },
       `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), ` +
+        `keeping those with synthetic: ${state.data === 'generated'}, ` +
         'latest event first, with how many match per family and type.',
     );
     const [latest, topology] = await Promise.all([get(latestReq), loadTopology()]);

@@ -5,11 +5,13 @@
  * poll); a one-off import detects years of events at one instant, so its newest detected are not its latest events.
  *
  * It runs signals_list's own handler page after page (its filters, its rows) and keeps the `limit` latest events:
- * not on /v1, A2A or MCP, but through the same core (plan, domain, quota: one request, the answer cache).
+ * not on /v1, A2A or MCP, but through the same core (plan, domain, quota: one request, the answer cache). `data`
+ * keeps the signals detected from real data, or from generated data, so a view never mixes them.
  */
 import { type TObject, Type } from '@sinclair/typebox';
 import type { OperationContext, Paging } from '../../core/context.js';
 import { type AnyOperation, defineOperation } from '../../core/operation.js';
+import { StringEnum } from '../../core/schemas.js';
 import { takeTurn } from '../../lib/turns.js';
 
 export const LATEST_SIGNALS_PATH = '/signals/latest';
@@ -25,6 +27,7 @@ interface Summary {
   event_date: string | null;
   first_seen_at: string | null;
   last_seen_at: string | null;
+  synthetic: boolean;
 }
 
 /** When a signal's event happened: its event date, or the day it was first seen when it has none. */
@@ -51,6 +54,11 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
     input: Type.Object(
       {
         ...filters,
+        data: Type.Optional(
+          StringEnum(['real', 'generated'] as const, {
+            description: 'Only the signals detected from real data, or only those from generated data.',
+          }),
+        ),
         limit: Type.Optional(
           Type.Integer({
             minimum: 1,
@@ -73,7 +81,8 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
     examples: [],
     async handler(input: Record<string, unknown>, ctx: OperationContext) {
       const limit = typeof input.limit === 'number' ? input.limit : MAX_LATEST;
-      const { limit: _, ...query } = input;
+      const { limit: _, data, ...query } = input;
+      const wanted = (s: Summary) => data === undefined || s.synthetic === (data === 'generated');
       let kept: Summary[] = [];
       let matched = 0;
       const families: Record<string, number> = {};
@@ -87,12 +96,13 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
           items: Summary[];
           has_more: boolean;
         };
-        for (const s of page.items) {
+        const items = page.items.filter(wanted);
+        for (const s of items) {
           matched++;
           families[s.family] = (families[s.family] ?? 0) + 1;
           types[s.type] = (types[s.type] ?? 0) + 1;
         }
-        kept.push(...page.items);
+        kept.push(...items);
         // Sorted and cut once the buffer holds twice the answer: memory stays bounded whatever matches.
         if (kept.length >= 2 * limit) kept = kept.sort(byEvent).slice(0, limit);
         if (!page.has_more) break;
