@@ -39,7 +39,8 @@ const CARD_PATH = '/.well-known/agent-card.json';
 const tckDir = process.env.TCK_DIR;
 if (!tckDir || !existsSync(join(tckDir, 'tests', 'compatibility'))) {
   process.stderr.write(
-    'TCK_DIR must name a checkout of https://github.com/a2aproject/a2a-tck (branch 1.0-dev), with its Python dependencies.\n' +
+    'TCK_DIR must name a checkout of https://github.com/a2aproject/a2a-tck (branch 1.0-dev), ' +
+      'with its Python dependencies.\n' +
       'See docs/a2a.md, "The TCK".\n',
   );
   process.exit(2);
@@ -250,7 +251,8 @@ function report(target, results, expected) {
   const unexpected = failed.filter((id) => !(id in expected));
   const stale = Object.keys(expected).filter((id) => results[id] !== 'failed' && results[id] !== 'error');
   process.stdout.write(
-    `\n${target}: ${count('passed')} passed, ${failed.length} failed (${failed.length - unexpected.length} in the baseline), ` +
+    `\n${target}: ${count('passed')} passed, ` +
+      `${failed.length} failed (${failed.length - unexpected.length} in the baseline), ` +
       `${count('xfailed')} xfailed (SHOULD), ${count('skipped')} skipped\n`,
   );
   for (const id of failed.filter((f) => f in expected)) process.stdout.write(`  ~ ${id}\n      ${expected[id]}\n`);

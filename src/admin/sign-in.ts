@@ -70,4 +70,6 @@ export async function limitedCheck(
 }
 
 /** What the sign-in and password forms say when the lock-out refuses an attempt. */
-export const LOCKED_OUT_MESSAGE = `Too many failed sign-ins for this email or from this address. Wait ${SIGN_IN_WINDOW_MINUTES} minutes, then try again.`;
+export const LOCKED_OUT_MESSAGE =
+  `Too many failed sign-ins for this email or from this address. ` +
+  `Wait ${SIGN_IN_WINDOW_MINUTES} minutes, then try again.`;

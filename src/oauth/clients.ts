@@ -30,9 +30,8 @@ export async function createClient(
   try {
     await server.provider.Client.validate(metadata as never);
   } catch (error) {
-    throw new AdminError(
-      `The client is not valid: ${(error as { error_description?: string }).error_description ?? (error as Error).message}`,
-    );
+    const reason = (error as { error_description?: string }).error_description ?? (error as Error).message;
+    throw new AdminError(`The client is not valid: ${reason}`);
   }
   await server.store.oauthUpsert('Client', clientId, metadata, null);
   return { clientId, clientName: o.name, redirectUris: metadata.redirect_uris };

@@ -76,7 +76,9 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps):
           request,
           reply,
           new ApiError('rate-limited', {
-            detail: `At most ${REGISTRATIONS_PER_MINUTE} client registrations a minute from one address; retry in ${decision.retryAfterSeconds} s.`,
+            detail:
+              `At most ${REGISTRATIONS_PER_MINUTE} client registrations a minute from one address; ` +
+              `retry in ${decision.retryAfterSeconds} s.`,
             retryAfter: decision.retryAfterSeconds,
           }),
           { baseUrl },

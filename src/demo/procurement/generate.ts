@@ -304,7 +304,8 @@ class World {
     const text = this.#object(r, category, buyer, year);
     const object =
       r.next() < 0.25
-        ? `${PROCEDURE_PREFIX[procedure.key]} ${r.int(1, 60 + Math.round(size * 120))}/${String(year).slice(2)} - ${text}`
+        ? `${PROCEDURE_PREFIX[procedure.key]} ${r.int(1, 60 + Math.round(size * 120))}/` +
+          `${String(year).slice(2)} - ${text}`
         : text;
     const d = r.next();
     const description =

@@ -268,7 +268,8 @@ function datasetOf(file: ParsedFile): BaseDataset {
   if (found) return found;
   const seen = file.fieldNames.slice(0, 12).join(', ');
   throw new BaseFileError(
-    `this is no BASE file we know: contracts have idcontrato, announcements nAnuncio, modifications idcontrato and modifContratoData (it has: ${seen || 'no fields'})`,
+    `this is no BASE file we know: contracts have idcontrato, announcements nAnuncio, ` +
+      `modifications idcontrato and modifContratoData (it has: ${seen || 'no fields'})`,
   );
 }
 
@@ -279,7 +280,8 @@ function checkSignature(dataset: BaseDataset, file: ParsedFile): void {
   if (!has(id) || !anyOf.some(has)) {
     const seen = file.fieldNames.slice(0, 12).join(', ');
     throw new BaseFileError(
-      `this does not look like a BASE ${dataset} file: it needs the field ${id} and one of ${anyOf.join(', ')} (it has: ${seen || 'no fields'})`,
+      `this does not look like a BASE ${dataset} file: ` +
+        `it needs the field ${id} and one of ${anyOf.join(', ')} (it has: ${seen || 'no fields'})`,
     );
   }
 }

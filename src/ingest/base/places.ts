@@ -99,7 +99,9 @@ export function makePlaceResolver(
       .map((p) => p.trim())
       .filter(Boolean);
     if (parts.length > 0 && placeKey(parts[0]) === 'portugal') parts.shift();
-    else if (parts.length === 0 || !districts.has(placeKey(parts[0]))) return { kind: 'unresolved' }; // abroad, or not a place
+    else if (parts.length === 0 || !districts.has(placeKey(parts[0]))) {
+      return { kind: 'unresolved' }; // abroad, or not a place
+    }
     if (parts.length === 0) return { kind: 'national' };
     const districtText = parts[0];
     const municipalityText = parts.slice(1).join(', ');

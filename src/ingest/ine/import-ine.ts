@@ -205,12 +205,15 @@ function refuseContradictions(
   const override = 'pass --force to import it anyway';
   if (catalogueCode !== null && ine.code !== catalogueCode) {
     throw new AdminError(
-      `the file holds INE indicator ${ine.code} ("${ine.title}"), but "${indicator.key}" is INE ${catalogueCode} in the catalogue: the code contradicts the indicator; ${override}`,
+      `the file holds INE indicator ${ine.code} ("${ine.title}"), ` +
+        `but "${indicator.key}" is INE ${catalogueCode} in the catalogue: ` +
+        `the code contradicts the indicator; ${override}`,
     );
   }
   if (unit !== undefined && !unitFits(unit, indicator.unit as Unit)) {
     throw new AdminError(
-      `the file's unit (${unit}, INE ${ine.code}) contradicts "${indicator.key}", whose unit is ${indicator.unit}; ${override}`,
+      `the file's unit (${unit}, INE ${ine.code}) contradicts "${indicator.key}", ` +
+        `whose unit is ${indicator.unit}; ${override}`,
     );
   }
   const source = indicator.source ?? '';
@@ -221,7 +224,8 @@ function refuseContradictions(
     source !== `INE ${ine.code}`
   ) {
     throw new AdminError(
-      `"${indicator.key}" holds another source's series ("${source}"), which INE ${ine.code} would merge into: it holds another source; ${override}`,
+      `"${indicator.key}" holds another source's series ("${source}"), which INE ${ine.code} would merge into: ` +
+        `it holds another source; ${override}`,
     );
   }
 }

@@ -107,7 +107,8 @@ function parseIndicator(item: unknown, index: number, wanted: Record<string, str
   const missing = Object.keys(wanted).filter((d) => !categories.has(d));
   if (missing.length > 0) {
     throw new Error(
-      `INE indicator ${code} has no dimension ${missing.join(', ')} (its dimensions: ${[...categories.keys()].sort().join(', ') || 'none'})`,
+      `INE indicator ${code} has no dimension ${missing.join(', ')} ` +
+        `(its dimensions: ${[...categories.keys()].sort().join(', ') || 'none'})`,
     );
   }
   const dimensions: IneIndicator['dimensions'] = {};

@@ -71,7 +71,8 @@ export async function importRealSeries(
     const ours = held === '' || isDemoIndicatorSource(held) || held === series.source;
     if (!ours && !options.force) {
       throw new AdminError(
-        `"${series.indicator}" holds another source's series ("${held}"); pass --force to replace it with ${series.source}`,
+        `"${series.indicator}" holds another source's series ("${held}"); ` +
+          `pass --force to replace it with ${series.source}`,
       );
     }
     return { series, mode: held === series.source ? ('merge' as const) : ('replace' as const) };

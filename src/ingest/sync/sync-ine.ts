@@ -72,7 +72,8 @@ export async function syncIne(store: Store, options: SyncIneOptions): Promise<Sy
     if (!mappings.get(key)?.ine_varcd) {
       const mapped = [...mappings].filter(([, m]) => m.ine_varcd !== null).map(([k]) => k);
       throw new Error(
-        `indicator "${key}" has no INE code in the catalogue (data/indicators.json); those that have one: ${mapped.join(', ')}`,
+        `indicator "${key}" has no INE code in the catalogue (data/indicators.json); ` +
+          `those that have one: ${mapped.join(', ')}`,
       );
     }
   }
@@ -205,7 +206,8 @@ function progressLine(r: SyncIndicatorReport, periods: readonly Period[]): strin
   const sum = (f: 'inserted' | 'updated' | 'unchanged') => imported.reduce((n, p) => n + p[f], 0);
   const span = periods.length === 0 ? 'nothing to fetch' : `${periods[0].label}…${periods[periods.length - 1].label}`;
   const parts = [
-    `${imported.length} of ${periods.length} periods imported (${sum('inserted')} points inserted, ${sum('updated')} updated, ${sum('unchanged')} unchanged)`,
+    `${imported.length} of ${periods.length} periods imported ` +
+      `(${sum('inserted')} points inserted, ${sum('updated')} updated, ${sum('unchanged')} unchanged)`,
   ];
   const unpublished = r.periods.filter((p) => p.status === 'not published').length;
   if (unpublished > 0) parts.push(`${unpublished} not published`);

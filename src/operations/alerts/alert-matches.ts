@@ -39,7 +39,9 @@ export const alertMatches = defineOperation({
           {
             minItems: 1,
             maxItems: MAX_MUNICIPALITIES,
-            description: `In this municipality (its integer id). Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
+            description:
+              `In this municipality (its integer id). ` +
+              `Repeat the parameter for several (at most ${MAX_MUNICIPALITIES}).`,
           },
         ),
       ),
@@ -105,7 +107,9 @@ function knownMunicipalities(reference: ReferenceData, ids: readonly number[]): 
   const unknown = ids.filter((id) => reference.municipalityById(id) === undefined);
   if (unknown.length > 0) {
     throw new ApiError('validation-error', {
-      detail: `Unknown municipality id ${unknown.join(', ')}. Municipality ids run from 1 to 308 (the \`id\` of municipalities_search).`,
+      detail:
+        `Unknown municipality id ${unknown.join(', ')}. Municipality ids run from 1 to 308 ` +
+        `(the \`id\` of municipalities_search).`,
       errors: [{ field: 'municipality', message: `has unknown municipality id ${unknown.join(', ')}` }],
     });
   }

@@ -12,7 +12,8 @@ const Text = (description?: string) => Nullable(Type.String(description ? { desc
 
 export const AlertSourceType = StringEnum(ALERT_SOURCE_TYPES, {
   description:
-    'What a rule watches / what matched: signal, procurement_announcement, procurement_contract, procurement_amendment.',
+    'What a rule watches / what matched: signal, procurement_announcement, ' +
+    'procurement_contract, procurement_amendment.',
 });
 export const MatchStatus = StringEnum(MATCH_STATUSES, { description: 'matched, or dismissed by the account.' });
 
@@ -22,7 +23,8 @@ export const AlertRuleSummary = Type.Object(
     name: Type.String(),
     matcher_type: StringEnum(MATCHER_TYPES, {
       description:
-        'How it matches: keyword (words in titles and texts), cpv (CPV prefixes), entity (tax numbers), signal_type, indicator_threshold.',
+        'How it matches: keyword (words in titles and texts), cpv (CPV prefixes), entity (tax numbers), ' +
+        'signal_type, indicator_threshold.',
     }),
     source_types: Type.Array(AlertSourceType, { description: 'What it watches; empty: everything.' }),
     municipality_ids: Type.Array(Type.Integer(), {

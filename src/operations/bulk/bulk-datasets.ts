@@ -73,11 +73,14 @@ export const bulkDatasets = defineOperation({
   summary:
     'The datasets the plan may download whole, each one CSV file with its address, size, rows and synthetic share.',
   description:
-    "Lists every dataset of the plan's data domains that can be downloaded whole: contracts, entities, announcements, " +
+    "Lists every dataset of the plan's data domains that can be downloaded whole: " +
+    'contracts, entities, announcements, ' +
     'amendments, signals, signal cases, indicators, municipalities and the observations of every indicator series. ' +
     'Each entry names the list operation it is the whole of, its columns, its row count, whether it holds generated ' +
-    'demo data, and one file per format with its URL, size in bytes and ETag. GET the URL over HTTP with the same key ' +
-    '(REST only, also from an agent): the file is streamed and costs one request of quota, whatever its size. Needs a ' +
+    'demo data, and one file per format with its URL, size in bytes and ETag. ' +
+    'GET the URL over HTTP with the same key ' +
+    '(REST only, also from an agent): ' +
+    'the file is streamed and costs one request of quota, whatever its size. Needs a ' +
     'plan with the `bulk` domain. Files are measured once after each change of the data, so the first listing then ' +
     'takes seconds (tens with every dataset on a large store); `dataset` lists one, measuring only it.',
   domain: 'bulk',

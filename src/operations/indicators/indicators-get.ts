@@ -10,7 +10,8 @@ export const indicatorsGet = defineOperation({
   summary: 'One indicator with its description, unit, currency and per-capita metadata.',
   description:
     'Returns the full description of one indicator: names and summaries in English and Portuguese, unit and how to ' +
-    'display it, direction (whether higher is better), value domain, currency, scale factor and whether it is per capita.',
+    'display it, direction (whether higher is better), value domain, currency, scale factor ' +
+    'and whether it is per capita.',
   domain: 'indicators',
   scope: 'indicators:read',
   input: Type.Object({ key: IndicatorKey }, { additionalProperties: false }),

@@ -10,6 +10,8 @@ import { findIndicator } from './find-indicator.js';
 import { IndicatorKey, SeriesPoint } from './schemas.js';
 import { servedValue } from './values.js';
 
+const REPEATABLE_UP_TO_MAX = `repeat it, or give a list, for up to ${MAX_MUNICIPALITIES}`;
+
 export const indicatorsSeries = defineOperation({
   name: 'indicators_series',
   title: 'Indicator time series',
@@ -19,7 +21,8 @@ export const indicatorsSeries = defineOperation({
     'reference_date is the last day of the period (year 2021 → 2021-12-31). Repeat `municipality` (or, on A2A and ' +
     `MCP, pass a list) for up to ${MAX_MUNICIPALITIES}: the points come municipality by municipality (by code), each ` +
     'oldest first, every point naming its `municipality`. `from` and `to` bound the dates ' +
-    "(inclusive). A range reaching further back than the plan's `history_years` is clamped to that window, not refused.",
+    "(inclusive). A range reaching further back than the plan's `history_years` is clamped to that window, " +
+    'not refused.',
   domain: 'indicators',
   scope: 'indicators:read',
   input: Type.Object(
@@ -28,7 +31,7 @@ export const indicatorsSeries = defineOperation({
       municipality: Type.Union(
         [MunicipalityRef, Type.Array(MunicipalityRef, { minItems: 1, maxItems: MAX_MUNICIPALITIES })],
         {
-          description: `The municipality (code, slug or name); repeat it, or give a list, for up to ${MAX_MUNICIPALITIES}.`,
+          description: `The municipality (code, slug or name); ${REPEATABLE_UP_TO_MAX}.`,
           examples: ['1106', ['porto', 'Vila Nova de Gaia']],
         },
       ),

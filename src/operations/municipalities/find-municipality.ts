@@ -11,7 +11,9 @@ export function findMunicipality(reference: ReferenceData, ref: string): Municip
   if (!municipality) {
     const suggestions = closestMunicipalities(reference, ref);
     throw new ApiError('not-found', {
-      detail: `No municipality with code, slug or name "${ref}".${didYouMean(suggestions)} Codes have 4 digits (Lisboa is 1106); GET /v1/municipalities lists them.`,
+      detail:
+        `No municipality with code, slug or name "${ref}".${didYouMean(suggestions)} ` +
+        `Codes have 4 digits (Lisboa is 1106); GET /v1/municipalities lists them.`,
       suggestions,
     });
   }

@@ -12,8 +12,10 @@ export const municipalitiesIndicators = defineOperation({
   title: "A municipality's latest indicator values",
   summary: 'The latest value of every indicator for one municipality (not paged).',
   description:
-    'Returns, for one municipality (code, slug or name), the latest value of each indicator it has data for, ordered by ' +
-    'indicator key, optionally only one category. The answer is a JSON array (wrapped as `{"items": [...]}` on A2A and MCP).',
+    'Returns, for one municipality (code, slug or name), ' +
+    'the latest value of each indicator it has data for, ordered by ' +
+    'indicator key, optionally only one category. The answer is a JSON array ' +
+    '(wrapped as `{"items": [...]}` on A2A and MCP).',
   domain: 'indicators',
   scope: 'indicators:read',
   input: Type.Object({ code: MunicipalityRef, category: Type.Optional(Category) }, { additionalProperties: false }),

@@ -25,16 +25,19 @@ export const CpvPrefix = Type.String({
 export const SourceFilter = Type.Optional(
   StringEnum(PROCUREMENT_SOURCES, {
     description:
-      'Only records of this source: `base` (real, the national procurement portal) or `demo` (synthetic). `sources` lists them.',
+      'Only records of this source: `base` (real, the national procurement portal) or `demo` (synthetic). ' +
+      '`sources` lists them.',
   }),
 );
+
+const WORD_MATCHING = 'case- and accent-insensitive, every word must occur (as part of a word too)';
 
 export const SearchText = (what: string) =>
   Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 200,
-      description: `Words to find in ${what}: case- and accent-insensitive, every word must occur (as part of a word too).`,
+      description: `Words to find in ${what}: ${WORD_MATCHING}.`,
     }),
   );
 

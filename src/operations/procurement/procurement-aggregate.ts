@@ -22,7 +22,8 @@ export const procurementAggregate = defineOperation({
     '`group_by` (repeatable, 1 to 3 of: ' +
     AGGREGATE_DIMENSIONS.join(', ') +
     '; default year) names the key of each group; groups are ordered by key, dimension by dimension, none/unknown ' +
-    'last. A contract counts once in every group it falls in: a contract with two suppliers counts for each supplier, ' +
+    'last. A contract counts once in every group it falls in: ' +
+    'a contract with two suppliers counts for each supplier, ' +
     'one executed in two municipalities for each municipality — so group sums can exceed `totals`, which count every ' +
     'matching contract once. `executed_in` (codes or slugs, repeatable): contracts executed in any of them (grouped ' +
     'by municipality, only those municipalities appear). `from`/`to`: publication dates, inclusive. `labels` names ' +
@@ -77,7 +78,9 @@ export const procurementAggregate = defineOperation({
     });
     if (result.groups.length > MAX_GROUPS) {
       throw new ApiError('validation-error', {
-        detail: `${result.groups.length} groups: more than ${MAX_GROUPS}. Narrow executed_in, from and to, or group by fewer dimensions.`,
+        detail:
+          `${result.groups.length} groups: more than ${MAX_GROUPS}. ` +
+          `Narrow executed_in, from and to, or group by fewer dimensions.`,
         errors: [{ field: 'group_by', message: `gives more than ${MAX_GROUPS} groups with these filters` }],
       });
     }

@@ -18,7 +18,8 @@ export const procurementAnnouncements = defineOperation({
     'Lists procurement announcements (notices opening a procedure). Default order: publication date descending, ' +
     'then id descending. With `open_only=true`: only announcements whose proposal deadline is today (UTC) or later, ' +
     'soonest closing first (deadline ascending, then id). `district`: the district (or autonomous region) the notice ' +
-    'names or one of its municipalities is in; `municipality` (code, slug or name, repeatable): placed in any of them. ' +
+    'names or one of its municipalities is in; ' +
+    '`municipality` (code, slug or name, repeatable): placed in any of them. ' +
     '`cpv`: any of its CPV codes starts with these digits. `closing_after`/`closing_before`: deadline bounds, ' +
     'inclusive. `q`: words in the object. `is_open` says whether the deadline is today or later.',
   domain: 'procurement',

@@ -29,7 +29,9 @@ export const procurementEntityProfile = defineOperation({
     const entity = await store.getEntity(input.nif);
     if (!entity) {
       throw new ApiError('not-found', {
-        detail: `No procurement entity with tax number ${input.nif}. procurement_lookup_entities finds entities by name.`,
+        detail:
+          `No procurement entity with tax number ${input.nif}. ` +
+          `procurement_lookup_entities finds entities by name.`,
       });
     }
     const [byYear, topSuppliers, topBuyers, recent, demo] = await Promise.all([

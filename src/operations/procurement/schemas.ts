@@ -80,7 +80,8 @@ export const Amendment = Type.Object(
     contract_id: Type.Integer(),
     date: Day(),
     previous_price_eur: Euros(
-      'As published; where the source gives none, the price before this amendment (the previous amendment’s new price, or the contract price).',
+      'As published; where the source gives none, the price before this amendment ' +
+        '(the previous amendment’s new price, or the contract price).',
     ),
     new_price_eur: Euros(),
     change_eur: Euros('new_price_eur − previous_price_eur.'),

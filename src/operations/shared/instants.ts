@@ -7,11 +7,13 @@ import { Type } from '@sinclair/typebox';
 import { instantMs } from '../../lib/calendar.js';
 import type { InstantPosition } from '../../store/signal-queries.js';
 
+const INSTANT_FORMAT = 'RFC 3339, e.g. `2026-07-14T09:30:00Z`; any offset';
+
 export const SinceInstant = (what: string) =>
   Type.Optional(
     Type.String({
       format: 'date-time',
-      description: `Watermark: only ${what} at or after this instant (RFC 3339, e.g. \`2026-07-14T09:30:00Z\`; any offset).`,
+      description: `Watermark: only ${what} at or after this instant (${INSTANT_FORMAT}).`,
     }),
   );
 

@@ -32,7 +32,10 @@ export function municipalityIds(
   if (unknown.length > 0) {
     const suggestions = closestMunicipalities(reference, unknown[0]);
     throw new ApiError('validation-error', {
-      detail: `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}.${didYouMean(suggestions)} Use the 4-digit code (Lisboa is 1106), the slug or the name; municipalities_search and procurement_lookup_municipalities find them.`,
+      detail:
+        `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}.${didYouMean(suggestions)} ` +
+        `Use the 4-digit code (Lisboa is 1106), the slug or the name; ` +
+        `municipalities_search and procurement_lookup_municipalities find them.`,
       suggestions,
       errors: [{ field, message: `has unknown municipality ${unknown.join(', ')}` }],
     });

@@ -31,7 +31,8 @@ export const ValueTier = StringEnum(VALUE_TIERS, {
 });
 const Stage = StringEnum(STAGES, {
   description:
-    'Where the procedure behind it stands: announced, open, closed, awarded, contracted, amended, completed, cancelled.',
+    'Where the procedure behind it stands: announced, open, closed, awarded, ' +
+    'contracted, amended, completed, cancelled.',
 });
 const Confidence = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 
@@ -59,7 +60,8 @@ const signalSummaryFields = {
   actionability: Nullable(
     StringEnum(ACTIONABILITIES, {
       description:
-        'act_now: a deadline 14 days away or less; prepare: 60 days or less; monitor; informational: nothing to act on.',
+        'act_now: a deadline 14 days away or less; prepare: 60 days or less; ' +
+        'monitor; informational: nothing to act on.',
     }),
   ),
   first_seen_at: Instant('When a detection first wrote it.'),

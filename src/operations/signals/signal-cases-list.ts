@@ -10,12 +10,14 @@ export const signalCasesList = defineOperation({
   name: 'signal_cases_list',
   title: 'Search signal cases',
   summary:
-    'Cases — signals about the same thing (one procedure from notice to contract, one indicator episode) — newest first.',
+    'Cases — signals about the same thing (one procedure from notice to contract, one indicator episode) ' +
+    '— newest first.',
   description:
     'Lists signal cases: the signals about one thing grouped together (a procurement procedure from its notice to ' +
     'its award, contract and amendments; an indicator episode), with the current stage, status, amount and how ' +
     'many signals it holds (`source_count`). Ordered by last_seen_at descending, then id descending; page with ' +
-    '`cursor`. `family`; `municipality` (code, slug or name, repeatable): in any of them. A case of a single signal is ' +
+    '`cursor`. `family`; `municipality` (code, slug or name, repeatable): in any of them. ' +
+    'A case of a single signal is ' +
     'episodic and left out unless `include_episodic=true`. signal_cases_get gives a case’s history and its signals.',
   domain: 'signals',
   scope: 'signals:read',

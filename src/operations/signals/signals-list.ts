@@ -10,12 +10,14 @@ export const signalsList = defineOperation({
   name: 'signals_list',
   title: 'Search municipal signals',
   summary:
-    'Detected signals (open tenders, awards, amendments, indicator jumps…), newest first, by type, place, confidence and value.',
+    'Detected signals (open tenders, awards, amendments, indicator jumps…), newest first, ' +
+    'by type, place, confidence and value.',
   description:
     'Lists signals: items we detected in procurement and indicator data (or received from outside detectors), each ' +
     'with a family, a type, a municipality, titles, a stage, a value tier, a confidence and what to do about it. ' +
     'Ordered by last_seen_at descending, then id descending; page with `cursor`. Every filter given must hold: ' +
-    '`type` / `family` (signal_types and signal_families list them), `municipality` (code, slug or name, repeatable): in ' +
+    '`type` / `family` (signal_types and signal_families list them), ' +
+    '`municipality` (code, slug or name, repeatable): in ' +
     'any of them, `min_confidence` (0–1, inclusive), `value_tier`. `since` is a watermark: only signals first seen ' +
     'or changed at or after it — keep the newest last_seen_at you have read and pass it next time to get what is ' +
     'new. signals_get gives one signal with its evidence; signal_cases_list groups signals about the same thing.',

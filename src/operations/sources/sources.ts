@@ -101,7 +101,8 @@ const SourceEntry = Type.Object(
       Type.String({
         format: 'date-time',
         description:
-          'When its newest record was imported; null where the service does not record it (indicator series, reference data).',
+          'When its newest record was imported; null where the service does not record it ' +
+          '(indicator series, reference data).',
       }),
     ),
   },
@@ -112,14 +113,15 @@ export const sources = defineOperation({
   name: 'sources',
   title: 'Where the data comes from',
   summary:
-    'Each data source with its licence, attribution, record counts and last import; says which data is synthetic. Free of quota.',
+    'Each data source with its licence, attribution, record counts and last import; says which data is synthetic. ' +
+    'Free of quota.',
   description:
     'Lists every source of the data served: procurement sources (`base`, the national procurement portal; `demo`, ' +
     'generated), the source of each indicator series (INE, or the synthetic demo series), and the reference data ' +
     '(municipalities, CPV codes). Each entry says whether it is synthetic, its licence and the attribution to give, ' +
     'how many records the service holds from it, what they cover (period and municipalities) and when the newest ' +
-    'was imported. Records carry the same ' +
-    '`synthetic` flag; procurement lists and the aggregate take `source` to keep real and demo data apart. It uses no quota.',
+    'was imported. Records carry the same `synthetic` flag; procurement lists and the aggregate take `source` to ' +
+    'keep real and demo data apart. It uses no quota.',
   domain: null,
   scope: null,
   free: true,

@@ -10,7 +10,8 @@ import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
 import { insertInto, qualified, setExcluded } from '../sql/statements.js';
 import type { AccessStore, UsageStore } from '../store.js';
 
-const SAVE_PLAN = `${insertInto('plans', PLAN.columns)} ON CONFLICT (code) DO UPDATE SET ${setExcluded(PLAN.except('code'))}`;
+const SAVE_PLAN = `${insertInto('plans', PLAN.columns)}
+  ON CONFLICT (code) DO UPDATE SET ${setExcluded(PLAN.except('code'))}`;
 
 /**
  * One statement for what authentication needs: the key, its account and the account's plan (names clashing renamed).
@@ -133,7 +134,8 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
       ['count', 'bigint'],
     ]);
     await port.run(
-      `INSERT INTO usage (account_id, period, count) SELECT r.account_id, r.period, r.count FROM ${batch} AS r WHERE true
+      `INSERT INTO usage (account_id, period, count)
+       SELECT r.account_id, r.period, r.count FROM ${batch} AS r WHERE true
        ON CONFLICT (account_id, period) DO UPDATE SET count = usage.count + excluded.count`,
       [JSON.stringify([...summed.values()])],
     );

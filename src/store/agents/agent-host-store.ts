@@ -60,7 +60,8 @@ export class SqlAgentHostStore {
     now: string,
   ): Promise<DeploymentRecord | undefined> {
     await this.#port.query(
-      'UPDATE agent_deployments SET status = $1, revision = revision + 1, updated_at = $2 WHERE slug = $3 AND status <> $1',
+      'UPDATE agent_deployments SET status = $1, revision = revision + 1, updated_at = $2 ' +
+        'WHERE slug = $3 AND status <> $1',
       [status, now, slug],
     );
     return this.getDeployment(slug);
@@ -167,7 +168,8 @@ export class SqlAgentHostStore {
   async renewAgentTaskLeases(worker: string, ids: readonly string[], leaseUntil: string): Promise<void> {
     if (ids.length === 0) return;
     await this.#port.run(
-      `UPDATE agent_tasks SET lease_until = $1 WHERE worker = $2 AND state = 'WORKING' AND ${this.#port.dialect.inList('id', '$3')}`,
+      `UPDATE agent_tasks SET lease_until = $1
+       WHERE worker = $2 AND state = 'WORKING' AND ${this.#port.dialect.inList('id', '$3')}`,
       [leaseUntil, worker, ids],
     );
   }

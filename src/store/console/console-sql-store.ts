@@ -125,7 +125,8 @@ export class ConsoleSqlStore {
     now: string,
   ): Promise<{ user_id: number; purpose: OneTimeLinkPurpose } | undefined> {
     const [row] = await this.#port.query(
-      'UPDATE console_links SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $3 RETURNING user_id, purpose',
+      'UPDATE console_links SET used_at = $1 WHERE hash = $2 AND used_at IS NULL AND expires_at > $3 ' +
+        'RETURNING user_id, purpose',
       [now, hash, now],
     );
     return row ? { user_id: Number(row.user_id), purpose: row.purpose as OneTimeLinkPurpose } : undefined;
@@ -173,7 +174,8 @@ export class ConsoleSqlStore {
   async listOpenSessions(userId: number, now: string): Promise<SessionRecord[]> {
     return SESSION.all(
       this.#port,
-      'SELECT * FROM console_sessions WHERE user_id = $1 AND ended_at IS NULL AND expires_at > $2 ORDER BY created_at DESC, id',
+      'SELECT * FROM console_sessions WHERE user_id = $1 AND ended_at IS NULL AND expires_at > $2 ' +
+        'ORDER BY created_at DESC, id',
       [userId, now],
     );
   }
@@ -230,7 +232,8 @@ export class ConsoleSqlStore {
   /** Records which account owns a deployment (once; a later call for the same deployment is ignored). */
   async setDeploymentOwner(deploymentId: number, accountId: number): Promise<void> {
     await this.#port.query(
-      'INSERT INTO console_deployment_owners (deployment_id, account_id) VALUES ($1, $2) ON CONFLICT (deployment_id) DO NOTHING',
+      'INSERT INTO console_deployment_owners (deployment_id, account_id) VALUES ($1, $2) ' +
+        'ON CONFLICT (deployment_id) DO NOTHING',
       [deploymentId, accountId],
     );
   }
@@ -297,7 +300,8 @@ export class ConsoleSqlStore {
       for (const e of entries) {
         await tx.run(
           `INSERT INTO console_key_use (key_id, last_used_at) VALUES ($1, $2)
-           ON CONFLICT (key_id) DO UPDATE SET last_used_at = CASE WHEN excluded.last_used_at > console_key_use.last_used_at
+           ON CONFLICT (key_id) DO UPDATE SET last_used_at =
+             CASE WHEN excluded.last_used_at > console_key_use.last_used_at
              THEN excluded.last_used_at ELSE console_key_use.last_used_at END`,
           [e.keyId, e.at],
         );
@@ -332,7 +336,8 @@ export class ConsoleSqlStore {
   /** An account's daily counts from `fromDay` to `toDay` (inclusive), by day then channel. */
   async dailyUsage(accountId: number, fromDay: string, toDay: string): Promise<Omit<DailyUsageEntry, 'accountId'>[]> {
     const rows = await this.#port.query(
-      'SELECT day, channel, count FROM console_usage_days WHERE account_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, channel',
+      'SELECT day, channel, count FROM console_usage_days WHERE account_id = $1 AND day >= $2 AND day <= $3 ' +
+        'ORDER BY day, channel',
       [accountId, fromDay, toDay],
     );
     return rows.map((r) => ({ day: String(r.day), channel: r.channel as UsageChannel, count: Number(r.count) }));

@@ -46,8 +46,8 @@ export class OAuthSqlStore {
     await this.#sql.run(
       `INSERT INTO oauth_records (model, id, payload, grant_id, uid, account_id, expires_at, consumed)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 0)
-       ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id, uid = excluded.uid,
-         account_id = excluded.account_id, expires_at = excluded.expires_at, consumed = 0`,
+       ON CONFLICT (model, id) DO UPDATE SET payload = excluded.payload, grant_id = excluded.grant_id,
+         uid = excluded.uid, account_id = excluded.account_id, expires_at = excluded.expires_at, consumed = 0`,
       [
         model,
         id,
@@ -106,7 +106,8 @@ export class OAuthSqlStore {
             [model, nowMs],
           )
         : await this.#sql.query(
-            `SELECT * FROM oauth_records WHERE model = $1 AND account_id = $3 AND ${LIVE.replace('$3', '$2')} ORDER BY id`,
+            `SELECT * FROM oauth_records WHERE model = $1 AND account_id = $3
+             AND ${LIVE.replace('$3', '$2')} ORDER BY id`,
             [model, nowMs, filter.accountId],
           );
     return rows.map(toRecord);
@@ -114,7 +115,8 @@ export class OAuthSqlStore {
 
   async oauthTouchGrant(grantId: string, nowMs: number): Promise<void> {
     await this.#sql.run(
-      "UPDATE oauth_records SET first_used_at = COALESCE(first_used_at, $2), last_used_at = $2 WHERE model = 'Grant' AND id = $1",
+      'UPDATE oauth_records SET first_used_at = COALESCE(first_used_at, $2), last_used_at = $2 ' +
+        "WHERE model = 'Grant' AND id = $1",
       [grantId, nowMs],
     );
   }

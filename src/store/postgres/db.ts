@@ -171,7 +171,9 @@ export const POSTGRES_DIALECT: Dialect = {
   mergeOrdered: (arms, order, merged, limit, overlapping = false) =>
     arms.length === 1
       ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}`
-      : `${arms.map((arm) => `(${arm} ORDER BY ${order} LIMIT ${limit})`).join(overlapping ? ' UNION ' : ' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
+      : `${arms
+          .map((arm) => `(${arm} ORDER BY ${order} LIMIT ${limit})`)
+          .join(overlapping ? ' UNION ' : ' UNION ALL ')} ORDER BY ${merged} LIMIT ${limit}`,
   weighsIndexes: true,
 };
 

@@ -33,7 +33,8 @@ export const POSTGRES_TYPES: DdlTypes = {
   clustered: '',
   covering: (keys, carried) => `(${keys}) INCLUDE (${carried})`,
   carryInPrimaryKey: (table, keys, carried) =>
-    `ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey, ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${keys}) INCLUDE (${carried});`,
+    `ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey, ` +
+    `ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${keys}) INCLUDE (${carried});`,
   search: POSTGRES_TEXT_SEARCH_DDL,
 };
 

@@ -87,16 +87,17 @@ export class PostgresStore extends SqlStore implements Store {
 
   async latestPerMunicipality(indicator: string, asOf = '9999-12-31'): Promise<ObservationRow[]> {
     return (await this.#read(
-      `SELECT DISTINCT ON (municipality_id) municipality_id, reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = $1 AND value IS NOT NULL AND reference_date <= $2 ORDER BY municipality_id, reference_date DESC`,
+      `SELECT DISTINCT ON (municipality_id) municipality_id, reference_date, value, value_norm, treatment
+       FROM observations WHERE indicator = $1 AND value IS NOT NULL AND reference_date <= $2
+       ORDER BY municipality_id, reference_date DESC`,
       [indicator, asOf],
     )) as unknown as ObservationRow[];
   }
 
   async latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]> {
     return (await this.#read(
-      `SELECT DISTINCT ON (indicator) indicator, municipality_id, reference_date, value, value_norm, treatment FROM observations
-       WHERE municipality_id = $1 AND value IS NOT NULL ORDER BY indicator, reference_date DESC`,
+      `SELECT DISTINCT ON (indicator) indicator, municipality_id, reference_date, value, value_norm, treatment
+       FROM observations WHERE municipality_id = $1 AND value IS NOT NULL ORDER BY indicator, reference_date DESC`,
       [municipalityId],
     )) as unknown as IndicatorObservationRow[];
   }

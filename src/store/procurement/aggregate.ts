@@ -84,7 +84,8 @@ async function fromRollups(
       ],
     ),
     port.query(
-      'SELECT sum(count) AS count, sum(total_cents) AS cents FROM contract_month_rollups r WHERE r.scope = $1 AND r.month BETWEEN $2 AND $3',
+      'SELECT sum(count) AS count, sum(total_cents) AS cents FROM contract_month_rollups r ' +
+        'WHERE r.scope = $1 AND r.month BETWEEN $2 AND $3',
       [scope, months.lo, months.hi],
     ),
   ]);
@@ -109,7 +110,8 @@ function fromRollupsOfSeveral(
   const sum = async (): Promise<CountedPart> => {
     const [rows, [totals]] = await Promise.all([
       port.query(
-        `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r WHERE ${inScopes} GROUP BY ${groupBy}`,
+        `SELECT ${keys}, sum(r.count) AS count, sum(r.total_cents) AS cents FROM ${table} r
+         WHERE ${inScopes} GROUP BY ${groupBy}`,
         values,
       ),
       port.query(
@@ -165,7 +167,8 @@ async function fromContracts(
     // The municipalities' index ranges (with the dates) find the contracts; no other contract is read.
     const dates = published.on('x.published_on', p).map((c) => ` AND ${c}`);
     conditions.push(
-      `c.id IN (SELECT x.contract_id FROM contract_municipalities x WHERE ${port.dialect.inList('x.municipality_id', municipalities)}${dates.join('')})`,
+      `c.id IN (SELECT x.contract_id FROM contract_municipalities x
+       WHERE ${port.dialect.inList('x.municipality_id', municipalities)}${dates.join('')})`,
     );
   }
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';

@@ -36,7 +36,8 @@ export function amendmentQuery(dialect: Dialect, filter: AmendmentFilter, page: 
     if (filter.source !== undefined) conditions.push(`a.source = ${p.add(filter.source)}`);
     if (filter.municipalityIds && filter.municipalityIds.length > 0) {
       conditions.push(
-        `EXISTS (SELECT 1 FROM contract_municipalities x WHERE x.contract_id = a.contract_id AND ${inList('x.municipality_id', p.add(filter.municipalityIds))})`,
+        `EXISTS (SELECT 1 FROM contract_municipalities x WHERE x.contract_id = a.contract_id
+         AND ${inList('x.municipality_id', p.add(filter.municipalityIds))})`,
       );
     }
     return conditions;

@@ -32,9 +32,11 @@ export async function loadContractAmendments(
 ): Promise<AmendmentRecord[]> {
   if (contractIds.length === 0) return [];
   const rows = await port.query(
-    `SELECT ${AMENDMENT_SELECT} WHERE ${port.dialect.inList('a.contract_id', '$1')} ORDER BY a.contract_id, a.date, a.id`,
+    `SELECT ${AMENDMENT_SELECT} WHERE ${port.dialect.inList('a.contract_id', '$1')}
+     ORDER BY a.contract_id, a.date, a.id`,
     [contractIds],
   );
   const order = new Map(contractIds.map((id, i) => [id, i]));
-  return rows.map(toAmendment).sort((a, b) => (order.get(a.contract_id) ?? 0) - (order.get(b.contract_id) ?? 0)); // stable: date, id kept
+  // stable: date, id kept
+  return rows.map(toAmendment).sort((a, b) => (order.get(a.contract_id) ?? 0) - (order.get(b.contract_id) ?? 0));
 }

@@ -134,17 +134,20 @@ function residualConditions(
   const conditions: string[] = [];
   if (filter.municipalityIds && filter.municipalityIds.length > 0 && applied !== 'municipality') {
     conditions.push(
-      `EXISTS (SELECT 1 FROM announcement_municipalities x WHERE x.announcement_id = a.id AND ${dialect.inList('x.municipality_id', p.add(filter.municipalityIds))})`,
+      `EXISTS (SELECT 1 FROM announcement_municipalities x WHERE x.announcement_id = a.id
+       AND ${dialect.inList('x.municipality_id', p.add(filter.municipalityIds))})`,
     );
   }
   if (filter.district !== undefined && applied !== 'district') {
     conditions.push(
-      `EXISTS (SELECT 1 FROM announcement_districts x WHERE x.announcement_id = a.id AND x.district_key = ${p.add(filter.district)})`,
+      `EXISTS (SELECT 1 FROM announcement_districts x WHERE x.announcement_id = a.id
+       AND x.district_key = ${p.add(filter.district)})`,
     );
   }
   if (filter.cpvPrefix !== undefined) {
     conditions.push(
-      `EXISTS (SELECT 1 FROM announcement_cpvs x WHERE x.announcement_id = a.id AND x.cpv LIKE ${p.add(prefixPattern(filter.cpvPrefix))})`,
+      `EXISTS (SELECT 1 FROM announcement_cpvs x WHERE x.announcement_id = a.id
+       AND x.cpv LIKE ${p.add(prefixPattern(filter.cpvPrefix))})`,
     );
   }
   if (filter.source !== undefined) conditions.push(`a.source = ${p.add(filter.source)}`);

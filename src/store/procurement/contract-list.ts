@@ -87,10 +87,11 @@ async function contractSources(
   const byDateIndex = indexed('contracts', 'c', 'contracts_by_date');
   if (text === 'planner') return { dimension: undefined, sources: [byDate(byDateIndex)] };
   if (filter.municipalityIds && filter.municipalityIds.length > 0) {
+    const byMunicipality = indexed('contract_municipalities', 's', 'contract_municipalities_by_municipality');
     return {
       dimension: 'municipality',
       sources: [...new Set(filter.municipalityIds)].map((id) => ({
-        from: `${indexed('contract_municipalities', 's', 'contract_municipalities_by_municipality')} CROSS JOIN contracts c`,
+        from: `${byMunicipality} CROSS JOIN contracts c`,
         date: 's.published_on',
         id: 's.contract_id',
         where: (p) => ['c.id = s.contract_id', `s.municipality_id = ${p.add(id)}`],
@@ -137,14 +138,16 @@ function residualConditions(
   const conditions: string[] = [];
   const partyCondition = (nif: string, roles: string) =>
     conditions.push(
-      `EXISTS (SELECT 1 FROM contract_parties x WHERE x.contract_id = c.id AND x.role IN (${roles}) AND x.nif = ${p.add(nif)})`,
+      `EXISTS (SELECT 1 FROM contract_parties x
+       WHERE x.contract_id = c.id AND x.role IN (${roles}) AND x.nif = ${p.add(nif)})`,
     );
   if (filter.supplier !== undefined && applied !== 'supplier') partyCondition(filter.supplier, "'supplier'");
   if (filter.buyer !== undefined && applied !== 'buyer') partyCondition(filter.buyer, "'buyer'");
   if (filter.party !== undefined && applied !== 'party') partyCondition(filter.party, "'buyer', 'supplier'");
   if (filter.municipalityIds && filter.municipalityIds.length > 0 && applied !== 'municipality') {
     conditions.push(
-      `EXISTS (SELECT 1 FROM contract_municipalities x WHERE x.contract_id = c.id AND ${dialect.inList('x.municipality_id', p.add(filter.municipalityIds))})`,
+      `EXISTS (SELECT 1 FROM contract_municipalities x WHERE x.contract_id = c.id
+       AND ${dialect.inList('x.municipality_id', p.add(filter.municipalityIds))})`,
     );
   }
   if (filter.cpvPrefix !== undefined) {

@@ -13,12 +13,15 @@ export async function loadContracts(port: SqlPort, ids: readonly number[]): Prom
   const values = [ids];
   const [rows, parties, cpvs, places] = await Promise.all([
     port.query(
-      `SELECT c.*, (SELECT a.id FROM announcements a WHERE a.source = c.source AND a.source_id = c.announcement_number) AS announcement_id
+      `SELECT c.*,
+         (SELECT a.id FROM announcements a
+          WHERE a.source = c.source AND a.source_id = c.announcement_number) AS announcement_id
        FROM contracts c WHERE ${inIds('c.id')}`,
       values,
     ),
     port.query(
-      `SELECT contract_id, role, nif, name FROM contract_parties WHERE ${inIds('contract_id')} ORDER BY contract_id, role, position`,
+      `SELECT contract_id, role, nif, name FROM contract_parties WHERE ${inIds('contract_id')}
+       ORDER BY contract_id, role, position`,
       values,
     ),
     cpvsByRecord(port, 'contract', ids),

@@ -49,7 +49,9 @@ export async function entityListSql(
   if (filter.source !== undefined) {
     const source = p.add(filter.source);
     conditions.push(
-      `(EXISTS (SELECT 1 FROM contract_parties p JOIN contracts c ON c.id = p.contract_id WHERE p.nif = e.nif AND c.source = ${source}) OR EXISTS (SELECT 1 FROM announcements a WHERE a.buyer_nif = e.nif AND a.source = ${source}))`,
+      `(EXISTS (SELECT 1 FROM contract_parties p JOIN contracts c ON c.id = p.contract_id
+                WHERE p.nif = e.nif AND c.source = ${source})
+        OR EXISTS (SELECT 1 FROM announcements a WHERE a.buyer_nif = e.nif AND a.source = ${source}))`,
     );
   }
   if (page.after !== undefined) conditions.push(`e.nif > ${p.add(page.after)}`);
@@ -71,8 +73,8 @@ export async function loadEntities(port: SqlPort, nifs: readonly string[]): Prom
 /** Per publication year, from the covering party index (no contract row is read). */
 export async function entityYears(port: SqlPort, nif: string): Promise<EntityYearRecord[]> {
   const rows = await port.query(
-    `SELECT substr(published_on, 1, 4) AS year, role, count(*) AS count, coalesce(sum(price_eur), 0) AS eur FROM contract_parties
-     WHERE nif = $1 AND role IN ('buyer', 'supplier') GROUP BY 1, 2`,
+    `SELECT substr(published_on, 1, 4) AS year, role, count(*) AS count, coalesce(sum(price_eur), 0) AS eur
+     FROM contract_parties WHERE nif = $1 AND role IN ('buyer', 'supplier') GROUP BY 1, 2`,
     [nif],
   );
   return toEntityYears(rows);

@@ -82,7 +82,8 @@ export async function isSmallSet(port: SqlPort, from: string, where: (p: Params)
   const p = new Params();
   const conditions = where(p);
   const [row] = await port.query(
-    `SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${conditions.join(' AND ')} LIMIT ${p.add(SMALL_SET + 1)}) AS t`,
+    `SELECT count(*) AS n
+     FROM (SELECT 1 FROM ${from} WHERE ${conditions.join(' AND ')} LIMIT ${p.add(SMALL_SET + 1)}) AS t`,
     p.values,
   );
   return Number(row.n) <= SMALL_SET;

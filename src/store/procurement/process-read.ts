@@ -13,7 +13,8 @@ export async function loadProcessContracts(
   const rows =
     'procedureId' in process
       ? await port.query(
-          `SELECT c.id FROM ${port.dialect.indexed('contracts', 'c', 'contracts_by_procedure_id')} WHERE c.source = $1 AND c.procedure_id = $2 ORDER BY c.id`,
+          `SELECT c.id FROM ${port.dialect.indexed('contracts', 'c', 'contracts_by_procedure_id')}
+           WHERE c.source = $1 AND c.procedure_id = $2 ORDER BY c.id`,
           [source, process.procedureId],
         )
       : await port.query('SELECT id FROM contracts WHERE source = $1 AND source_id = $2 AND procedure_id IS NULL', [

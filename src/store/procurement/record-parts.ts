@@ -10,7 +10,8 @@ type Owner = 'contract' | 'announcement';
 
 export async function cpvsByRecord(port: SqlPort, owner: Owner, ids: readonly number[]): Promise<Map<number, Row[]>> {
   const rows = await port.query(
-    `SELECT x.${owner}_id AS owner, x.cpv, v.label_pt, v.label_en FROM ${owner}_cpvs x LEFT JOIN cpvs v ON v.code = x.cpv
+    `SELECT x.${owner}_id AS owner, x.cpv, v.label_pt, v.label_en
+     FROM ${owner}_cpvs x LEFT JOIN cpvs v ON v.code = x.cpv
      WHERE ${port.dialect.inList(`x.${owner}_id`, '$1')} ORDER BY x.${owner}_id, x.position`,
     [ids],
   );
@@ -19,7 +20,8 @@ export async function cpvsByRecord(port: SqlPort, owner: Owner, ids: readonly nu
 
 export async function placesByRecord(port: SqlPort, owner: Owner, ids: readonly number[]): Promise<Map<number, Row[]>> {
   const rows = await port.query(
-    `SELECT x.${owner}_id AS owner, m.code FROM ${owner}_municipalities x JOIN municipalities m ON m.id = x.municipality_id
+    `SELECT x.${owner}_id AS owner, m.code
+     FROM ${owner}_municipalities x JOIN municipalities m ON m.id = x.municipality_id
      WHERE ${port.dialect.inList(`x.${owner}_id`, '$1')} ORDER BY x.${owner}_id, m.code`,
     [ids],
   );

@@ -21,7 +21,8 @@ export async function takeOutOfRollups(
 ): Promise<void> {
   const placed = groupRows(
     await tx.query(
-      `SELECT x.contract_id, x.municipality_id FROM contracts c JOIN contract_municipalities x ON x.contract_id = c.id WHERE ${where}`,
+      `SELECT x.contract_id, x.municipality_id
+       FROM contracts c JOIN contract_municipalities x ON x.contract_id = c.id WHERE ${where}`,
       values,
     ),
     (p) => Number(p.contract_id),
@@ -60,7 +61,8 @@ async function flushSetDeltas(tx: SqlPort, deltas: readonly SetDelta[]): Promise
   // members, committed together.
   const members = [...new Set(deltas.map((d) => d.members))].sort();
   const created = await tx.query(
-    `INSERT INTO municipality_sets (members) SELECT v.members FROM ${tx.dialect.rows('$1', [['members', 'text']])} AS v WHERE true
+    `INSERT INTO municipality_sets (members)
+     SELECT v.members FROM ${tx.dialect.rows('$1', [['members', 'text']])} AS v WHERE true
      ORDER BY v.ord ON CONFLICT (members) DO NOTHING RETURNING id, members`,
     [JSON.stringify(members.map((m) => [m]))],
   );
@@ -71,13 +73,11 @@ async function flushSetDeltas(tx: SqlPort, deltas: readonly SetDelta[]): Promise
         .map((member) => [Number(member), Number(set.id)]),
     );
     await tx.run(
-      `INSERT INTO municipality_set_members (municipality_id, set_id) SELECT v.municipality_id, v.set_id FROM ${tx.dialect.rows(
-        '$1',
-        [
-          ['municipality_id', 'integer'],
-          ['set_id', 'integer'],
-        ],
-      )} AS v`,
+      `INSERT INTO municipality_set_members (municipality_id, set_id)
+       SELECT v.municipality_id, v.set_id FROM ${tx.dialect.rows('$1', [
+         ['municipality_id', 'integer'],
+         ['set_id', 'integer'],
+       ])} AS v`,
       [JSON.stringify(rows)],
     );
   }
@@ -115,8 +115,10 @@ async function addDeltas<D extends { count: number; total_cents: number }>(
     columns.map((c) => [c, KEY_TYPES[c] ?? 'bigint']),
   );
   await tx.run(
-    `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((c) => `v.${c}`).join(', ')} FROM ${rows} AS v WHERE true
-     ON CONFLICT (${keys.join(', ')}) DO UPDATE SET count = ${table}.count + excluded.count, total_cents = ${table}.total_cents + excluded.total_cents`,
+    `INSERT INTO ${table} (${columns.join(', ')})
+     SELECT ${columns.map((c) => `v.${c}`).join(', ')} FROM ${rows} AS v WHERE true
+     ON CONFLICT (${keys.join(', ')}) DO UPDATE SET count = ${table}.count + excluded.count,
+       total_cents = ${table}.total_cents + excluded.total_cents`,
     [JSON.stringify(deltas.map((d) => columns.map((c) => d[c])))],
   );
   // Only a removal can empty a row.
@@ -127,7 +129,8 @@ async function addDeltas<D extends { count: number; total_cents: number }>(
     keys.map((k) => [k, KEY_TYPES[k]]),
   );
   await tx.run(
-    `DELETE FROM ${table} WHERE count = 0 AND (${keys.join(', ')}) IN (SELECT ${keys.map((k) => `v.${k}`).join(', ')} FROM ${keyRows} AS v)`,
+    `DELETE FROM ${table} WHERE count = 0
+     AND (${keys.join(', ')}) IN (SELECT ${keys.map((k) => `v.${k}`).join(', ')} FROM ${keyRows} AS v)`,
     [JSON.stringify(removals.map((d) => keys.map((k) => d[k])))],
   );
 }
@@ -137,7 +140,8 @@ export async function flushEntityQueue(tx: SqlPort, queue: EntityQueue): Promise
   const nifs = queue.take();
   if (nifs.length === 0) return;
   await tx.run(
-    `INSERT INTO entity_rollup_queue (nif) SELECT v.nif FROM ${tx.dialect.rows('$1', [['nif', 'text']])} AS v WHERE true ON CONFLICT DO NOTHING`,
+    `INSERT INTO entity_rollup_queue (nif)
+     SELECT v.nif FROM ${tx.dialect.rows('$1', [['nif', 'text']])} AS v WHERE true ON CONFLICT DO NOTHING`,
     [JSON.stringify(nifs.map((nif) => [nif]))],
   );
 }

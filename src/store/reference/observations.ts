@@ -55,7 +55,8 @@ export async function writeObservations(
       ]);
       await tx.run(
         `DELETE FROM observations WHERE indicator = $1
-           AND EXISTS (SELECT 1 FROM ${batch} AS g WHERE g.municipality_id = observations.municipality_id AND g.reference_date = observations.reference_date)`,
+           AND EXISTS (SELECT 1 FROM ${batch} AS g WHERE g.municipality_id = observations.municipality_id
+                       AND g.reference_date = observations.reference_date)`,
         [indicator, JSON.stringify(gone.map((r) => [r.municipality_id, r.reference_date]))],
       );
       removed = gone.length;

@@ -58,7 +58,8 @@ export class SqlReferenceStore implements ReferenceStore {
   async series(q: SeriesQuery): Promise<ObservationRow[]> {
     return (await this.#ports.replica.query(
       `SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations
-       WHERE indicator = $1 AND municipality_id = $2 AND reference_date >= $3 AND reference_date <= $4 AND reference_date > $5
+       WHERE indicator = $1 AND municipality_id = $2
+         AND reference_date >= $3 AND reference_date <= $4 AND reference_date > $5
        ORDER BY reference_date LIMIT $6`,
       [q.indicator, q.municipalityId, q.from ?? '', q.to ?? '9999-12-31', q.after ?? '', q.limit],
     )) as unknown as ObservationRow[];

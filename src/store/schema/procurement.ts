@@ -102,7 +102,8 @@ CREATE TABLE contract_parties (
   price_eur    ${t.real},
   PRIMARY KEY (contract_id, role, position)
 )${t.clustered};
-CREATE INDEX contract_parties_by_nif ON contract_parties ${t.covering('nif, role, published_on, contract_id', 'price_eur')};
+CREATE INDEX contract_parties_by_nif
+  ON contract_parties ${t.covering('nif, role, published_on, contract_id', 'price_eur')};
 
 CREATE TABLE contract_municipalities (
   contract_id     ${t.ref} NOT NULL REFERENCES contracts (id),
@@ -110,7 +111,8 @@ CREATE TABLE contract_municipalities (
   published_on    ${t.key} NOT NULL,
   PRIMARY KEY (contract_id, municipality_id)
 )${t.clustered};
-CREATE INDEX contract_municipalities_by_municipality ON contract_municipalities (municipality_id, published_on, contract_id);
+CREATE INDEX contract_municipalities_by_municipality
+  ON contract_municipalities (municipality_id, published_on, contract_id);
 
 -- Contract counts and euros per month, CPV division and procedure type, kept exact by every write (integer
 -- cents, so that adding and removing a contract cancel out). scope 0 holds each contract once; scope > 0 once
@@ -171,8 +173,10 @@ CREATE TABLE announcement_municipalities (
   deadline_on     ${t.key},
   PRIMARY KEY (announcement_id, municipality_id)
 )${t.clustered};
-CREATE INDEX announcement_municipalities_by_date ON announcement_municipalities (municipality_id, published_on, announcement_id);
-CREATE INDEX announcement_municipalities_by_deadline ON announcement_municipalities (municipality_id, deadline_on, announcement_id);
+CREATE INDEX announcement_municipalities_by_date
+  ON announcement_municipalities (municipality_id, published_on, announcement_id);
+CREATE INDEX announcement_municipalities_by_deadline
+  ON announcement_municipalities (municipality_id, deadline_on, announcement_id);
 
 -- The districts an announcement is in: the one it names and those of its municipalities (folded names).
 CREATE TABLE announcement_districts (

@@ -83,9 +83,12 @@ CREATE INDEX cases_pending ON cases (id) WHERE pending IS NOT NULL;
 CREATE INDEX cases_by_seen ON cases (last_seen_at DESC, id DESC) WHERE ${t.isTrue('computed')};
 CREATE INDEX cases_by_municipality ON cases (municipality_id, last_seen_at, id) WHERE ${t.isTrue('computed')};
 CREATE INDEX cases_by_family ON cases (family, last_seen_at, id) WHERE ${t.isTrue('computed')};
-CREATE INDEX cases_linked_by_seen ON cases (last_seen_at DESC, id DESC) WHERE ${t.isTrue('computed')} AND source_count > 1;
-CREATE INDEX cases_linked_by_municipality ON cases (municipality_id, last_seen_at, id) WHERE ${t.isTrue('computed')} AND source_count > 1;
-CREATE INDEX cases_linked_by_family ON cases (family, last_seen_at, id) WHERE ${t.isTrue('computed')} AND source_count > 1;
+CREATE INDEX cases_linked_by_seen ON cases (last_seen_at DESC, id DESC)
+  WHERE ${t.isTrue('computed')} AND source_count > 1;
+CREATE INDEX cases_linked_by_municipality ON cases (municipality_id, last_seen_at, id)
+  WHERE ${t.isTrue('computed')} AND source_count > 1;
+CREATE INDEX cases_linked_by_family ON cases (family, last_seen_at, id)
+  WHERE ${t.isTrue('computed')} AND source_count > 1;
 
 CREATE TABLE case_events (
   id         ${t.id},                            -- append-only: the history is never rewritten

@@ -11,7 +11,8 @@ const TEMPLATE_COLUMNS = ALERT_TEMPLATE.except('id');
 const UPDATED = ALERT_TEMPLATE.except('id', 'key');
 // An unchanged template is not rewritten (every column is NOT NULL, so <> compares them all): the count is of real
 // changes.
-const SAVE_TEMPLATE = `${insertInto('alert_templates', TEMPLATE_COLUMNS)} ON CONFLICT (key) DO UPDATE SET ${setExcluded(UPDATED)}
+const SAVE_TEMPLATE = `${insertInto('alert_templates', TEMPLATE_COLUMNS)}
+  ON CONFLICT (key) DO UPDATE SET ${setExcluded(UPDATED)}
   WHERE ${UPDATED.map((c) => `alert_templates.${c} <> excluded.${c}`).join(' OR ')}`;
 
 /** Upserts by key, ids kept; true when any template was inserted or changed. */

@@ -59,7 +59,8 @@ export async function getCase(port: SqlPort, id: number): Promise<CaseDetailReco
   const [[row], links, events] = await Promise.all([
     port.query(`SELECT * FROM cases WHERE id = $1 AND ${port.dialect.isTrue('computed')}`, [id]),
     port.query(
-      `SELECT l.signal_id, l.relationship, s.title_pt, s.confidence FROM ${port.dialect.indexed('case_links', 'l', 'case_links_by_case')}
+      `SELECT l.signal_id, l.relationship, s.title_pt, s.confidence
+       FROM ${port.dialect.indexed('case_links', 'l', 'case_links_by_case')}
        JOIN signals s ON s.id = l.signal_id WHERE l.case_id = $1 ORDER BY l.signal_id`,
       [id],
     ),

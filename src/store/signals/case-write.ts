@@ -16,7 +16,8 @@ export type { PendingMarks };
 
 export async function pendingCases(port: SqlPort, limit: number, marks: PendingMarks): Promise<PendingCase[]> {
   const rows = await port.query(
-    `SELECT * FROM ${port.dialect.indexed('cases', 'c', 'cases_pending')} WHERE pending IS NOT NULL ORDER BY id LIMIT $1`,
+    `SELECT * FROM ${port.dialect.indexed('cases', 'c', 'cases_pending')}
+     WHERE pending IS NOT NULL ORDER BY id LIMIT $1`,
     [limit],
   );
   if (rows.length === 0) return [];
@@ -42,7 +43,8 @@ export async function pendingCases(port: SqlPort, limit: number, marks: PendingM
 }
 
 const n = CASE_FIELDS.columns.length;
-const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i + 1}`).join(', ')}, computed = $${n + 3},
+const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i + 1}`).join(', ')},
+  computed = $${n + 3},
   pending = CASE WHEN CAST($${n + 1} AS bigint) IS NULL OR pending = $${n + 1} THEN NULL ELSE pending END
   WHERE id = $${n + 2}`;
 
@@ -54,7 +56,8 @@ export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], mar
       throw new Error(`saveCases: no case ${update.id}`);
     for (const e of update.events) {
       await tx.run(
-        'INSERT INTO case_events (case_id, event_type, old_value, new_value, reason, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        'INSERT INTO case_events (case_id, event_type, old_value, new_value, reason, created_at) ' +
+          'VALUES ($1, $2, $3, $4, $5, $6)',
         [update.id, e.event_type, e.old_value, e.new_value, e.reason, e.created_at],
       );
     }

@@ -28,7 +28,8 @@ export async function loadSignalsByKeys(port: SqlPort, keys: readonly string[]):
 export function loadCaseSignals(port: SqlPort, caseIds: readonly number[]): Promise<Row[]> {
   return port.query(
     `SELECT s.*, l.case_id, l.relationship FROM ${port.dialect.indexed('case_links', 'l', 'case_links_by_case')}
-     JOIN signals s ON s.id = l.signal_id WHERE ${port.dialect.inList('l.case_id', '$1')} ORDER BY l.case_id, l.signal_id`,
+     JOIN signals s ON s.id = l.signal_id WHERE ${port.dialect.inList('l.case_id', '$1')}
+     ORDER BY l.case_id, l.signal_id`,
     [caseIds],
   );
 }

@@ -126,7 +126,8 @@ export async function writeSignals(
       ['relationship', 'text'],
     ]);
     await tx.run(
-      `INSERT INTO case_links (signal_id, case_id, relationship) SELECT l.signal_id, l.case_id, l.relationship FROM ${batch} AS l WHERE true
+      `INSERT INTO case_links (signal_id, case_id, relationship)
+       SELECT l.signal_id, l.case_id, l.relationship FROM ${batch} AS l WHERE true
        ON CONFLICT (signal_id) DO UPDATE SET case_id = excluded.case_id, relationship = excluded.relationship`,
       [JSON.stringify(relinked)],
     );
@@ -146,7 +147,8 @@ export async function writeSignals(
 /** What is stored of the batch's signals that exist already: one statement for the batch. */
 async function storedSignals(tx: SqlPort, keys: readonly string[]): Promise<Map<string, Stored>> {
   const rows = await tx.query(
-    `SELECT s.id, s.key, s.fingerprint, l.case_id, l.relationship FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
+    `SELECT s.id, s.key, s.fingerprint, l.case_id, l.relationship
+     FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
      WHERE ${tx.dialect.inList('s.key', '$1')}`,
     [keys],
   );
@@ -185,7 +187,8 @@ async function caseIdsOf(tx: SqlPort, refs: readonly SignalCaseRef[]): Promise<M
       ['family', 'text'],
     ]);
     const rows = await tx.query(
-      `INSERT INTO cases (key, type, family) SELECT n.key, n.type, n.family FROM ${batch} AS n WHERE true ORDER BY n.ord RETURNING id, key`,
+      `INSERT INTO cases (key, type, family)
+       SELECT n.key, n.type, n.family FROM ${batch} AS n WHERE true ORDER BY n.ord RETURNING id, key`,
       [JSON.stringify(missing.map((r) => [r.key, r.type, r.family]))],
     );
     for (const row of rows) ids.set(String(row.key), Number(row.id));

@@ -110,7 +110,8 @@ export async function applyMigrations(
   now: () => string,
 ): Promise<AppliedMigration[]> {
   await port.script(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
+    'CREATE TABLE IF NOT EXISTS schema_migrations ' +
+      '(version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
   );
   const applied = new Set((await port.query('SELECT version FROM schema_migrations')).map((r) => Number(r.version)));
   const appliedNow: AppliedMigration[] = [];

@@ -22,7 +22,8 @@ export const SQLITE_DIALECT: Dialect = {
   },
   inList: (expression, placeholder) => `${expression} IN (SELECT value FROM json_each(${placeholder}))`,
   rows: (placeholder, columns) =>
-    `(SELECT ${columns.map(([name], i) => `value ->> ${i} AS ${name}`).join(', ')}, key AS ord FROM json_each(${placeholder}))`,
+    `(SELECT ${columns.map(([name], i) => `value ->> ${i} AS ${name}`).join(', ')}, ` +
+    `key AS ord FROM json_each(${placeholder}))`,
   turnLock: () => undefined,
   isTrue: (expression) => `${expression} = 1`,
   indexed: (table, alias, index) => `${table} ${alias} INDEXED BY ${index}`,

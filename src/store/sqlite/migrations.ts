@@ -76,7 +76,8 @@ INSERT INTO changes (kind, record_id, record_key, item_date)
   WHERE (SELECT empty FROM temp.journal_was_empty) ORDER BY id;
 INSERT INTO changes (kind, record_id, record_key, item_date)
   SELECT 'observation', municipality_id, indicator, max(reference_date) FROM observations
-  WHERE (SELECT empty FROM temp.journal_was_empty) GROUP BY indicator, municipality_id ORDER BY indicator, municipality_id;
+  WHERE (SELECT empty FROM temp.journal_was_empty)
+  GROUP BY indicator, municipality_id ORDER BY indicator, municipality_id;
 
 DROP TABLE temp.journal_was_empty;
 `;

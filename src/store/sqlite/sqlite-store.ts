@@ -78,8 +78,8 @@ export class SqliteStore extends SqlStore implements Store {
 
   async latestForMunicipality(municipalityId: number): Promise<IndicatorObservationRow[]> {
     return this.#sql(
-      `SELECT indicator, municipality_id, max(reference_date) AS reference_date, value, value_norm, treatment FROM observations
-       WHERE municipality_id = ? AND value IS NOT NULL GROUP BY indicator ORDER BY indicator`,
+      `SELECT indicator, municipality_id, max(reference_date) AS reference_date, value, value_norm, treatment
+       FROM observations WHERE municipality_id = ? AND value IS NOT NULL GROUP BY indicator ORDER BY indicator`,
     ).all(municipalityId) as IndicatorObservationRow[];
   }
 

@@ -18,8 +18,10 @@ export const procurementOcdsRecord = defineOperation({
     'procurement_ocds_releases gives it): one record with every release of the process embedded, oldest first — ' +
     'for each of its contracts (lots share a procedure) the contract as published and one `contractAmendment` ' +
     'release per amendment — and the `compiledRelease`, the current state merged with the OCDS merge routine ' +
-    `(latest value wins; awards, contracts, parties and amendments merged by id). An ocid looks like \`${OCID_PREFIX}-base-proc-7569044\` ` +
-    `(a procedure) or \`${OCID_PREFIX}-base-contract-11623631\` (a contract without a procedure id). An unknown ocid is 404.`,
+    `(latest value wins; awards, contracts, parties and amendments merged by id). ` +
+    `An ocid looks like \`${OCID_PREFIX}-base-proc-7569044\` ` +
+    `(a procedure) or \`${OCID_PREFIX}-base-contract-11623631\` (a contract without a procedure id). ` +
+    `An unknown ocid is 404.`,
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(
@@ -28,7 +30,9 @@ export const procurementOcdsRecord = defineOperation({
         minLength: 1,
         maxLength: 300,
         pattern: OCID_PATTERN,
-        description: `Open Contracting ID of the process: \`${OCID_PREFIX}-<source>-proc-<procedure id>\` or \`${OCID_PREFIX}-<source>-contract-<contract id>\`.`,
+        description:
+          `Open Contracting ID of the process: \`${OCID_PREFIX}-<source>-proc-<procedure id>\` or ` +
+          `\`${OCID_PREFIX}-<source>-contract-<contract id>\`.`,
         examples: [`${OCID_PREFIX}-demo-proc-demo-p-1`],
       }),
     },

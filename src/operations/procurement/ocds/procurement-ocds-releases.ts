@@ -23,7 +23,8 @@ export const procurementOcdsReleases = defineOperation({
     'as an Open Contracting Data Standard 1.1 release package: for each contract one release with the tender ' +
     '(procedure, base price, CPV items, tenderers), the award, the contract and the parties (`PT-NIF-<tax number>`), ' +
     'followed by one `contractAmendment` release per amendment. `ocid` identifies the contracting process (contracts ' +
-    `of one procedure share it: \`${OCID_PREFIX}-<source>-proc-<procedure id>\`); procurement_ocds_record gives all of ` +
+    `of one procedure share it: \`${OCID_PREFIX}-<source>-proc-<procedure id>\`); ` +
+    `procurement_ocds_record gives all of ` +
     'its releases and the compiled release. `limit` counts contracts, so a page may hold more releases than `limit`. ' +
     'Page with `cursor` = `next_cursor` (the next page is also `links.next`, the OCDS pagination extension). ' +
     CONTRACT_FILTERS_DESCRIPTION,

@@ -52,7 +52,8 @@ const Organization = Type.Object(
   {
     id: Type.String({
       description:
-        '`PT-NIF-<tax number>`; `TAXID-<id>` for a tax id that is not Portuguese; `NAME-<name>` for a party the source names without one.',
+        '`PT-NIF-<tax number>`; `TAXID-<id>` for a tax id that is not Portuguese; ' +
+        '`NAME-<name>` for a party the source names without one.',
     }),
     name: Type.String({ description: 'As published on the record.' }),
     identifier: Type.Optional(Identifier),
@@ -181,7 +182,8 @@ export const OcdsRelease = Type.Object(
     relatedProcesses: Type.Optional(Type.Array(RelatedProcess)),
     synthetic: Type.Boolean({
       description:
-        'The synthetic extension (docs/ocds.md): true when the release describes generated demo data, false for real data.',
+        'The synthetic extension (docs/ocds.md): true when the release describes generated demo data, ' +
+        'false for real data.',
     }),
   },
   { title: 'OcdsRelease' },

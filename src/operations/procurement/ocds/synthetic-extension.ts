@@ -15,7 +15,9 @@ export function syntheticExtensionUrl(baseUrl: string): string {
 export const SYNTHETIC_EXTENSION = {
   name: { en: 'Synthetic data' },
   description: {
-    en: 'Adds a `synthetic` boolean to releases: true when the release describes generated demonstration data, not a real contracting process.',
+    en:
+      'Adds a `synthetic` boolean to releases: true when the release describes generated demonstration data, ' +
+      'not a real contracting process.',
   },
   compatibility: ['1.1'],
   schemas: ['release-schema.json'],
@@ -26,7 +28,8 @@ export const SYNTHETIC_RELEASE_SCHEMA_PATCH = {
     synthetic: {
       title: 'Synthetic',
       description:
-        'True when this release describes data generated for demonstration (not a real contracting process); false for real data.',
+        'True when this release describes data generated for demonstration ' +
+        '(not a real contracting process); false for real data.',
       type: 'boolean',
     },
   },

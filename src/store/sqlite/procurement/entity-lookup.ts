@@ -37,7 +37,8 @@ export async function lookupEntityCandidates(port: SqlPort, text: string, limit:
   }
   add(
     await port.query(
-      'SELECT id FROM entities INDEXED BY entities_by_name WHERE name_key >= $1 AND name_key < $1 || char(1114111) ORDER BY name_key LIMIT $2',
+      'SELECT id FROM entities INDEXED BY entities_by_name ' +
+        'WHERE name_key >= $1 AND name_key < $1 || char(1114111) ORDER BY name_key LIMIT $2',
       [key, cap],
     ),
   );
@@ -46,7 +47,8 @@ export async function lookupEntityCandidates(port: SqlPort, text: string, limit:
   let containing = 0;
   if (fts !== undefined) {
     const rows = await port.query(
-      'SELECT e.id, e.name_key FROM entities_fts f JOIN entities e ON e.id = f.rowid WHERE entities_fts MATCH $1 LIMIT $2',
+      'SELECT e.id, e.name_key FROM entities_fts f JOIN entities e ON e.id = f.rowid ' +
+        'WHERE entities_fts MATCH $1 LIMIT $2',
       [fts, cap],
     );
     add(rows);
