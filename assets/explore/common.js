@@ -214,15 +214,28 @@ export function dataMark(synthetic) {
       ' — synthetic demo figures, not real statistics.',
     );
   }
+  if (synthetic === 'mixed') {
+    return h(
+      'p',
+      { class: 'data-mark mixed', role: 'note' },
+      h('strong', {}, 'Real and generated data'),
+      ' — each figure below says which it is.',
+    );
+  }
   if (synthetic === false) {
     return h(
       'p',
       { class: 'data-mark real', role: 'note' },
       h('strong', {}, 'Real data'),
-      ' — from the sources named below and in /v1/sources.',
+      ' — from public sources, each with its licence in /v1/sources.',
     );
   }
   return null;
+}
+
+/** The small mark of one card among others: "real data" or "generated data". */
+export function cardMark(synthetic) {
+  return h('p', { class: `card-mark ${synthetic ? 'synthetic' : 'real'}` }, synthetic ? 'generated data' : 'real data');
 }
 
 /**

@@ -7,6 +7,7 @@
 
 import { horizontalBars, lineChart, PALETTE, sparkline, stackedBars, timeline } from './charts.js';
 import {
+  cardMark,
   chartWidth,
   clear,
   config,
@@ -26,6 +27,7 @@ import {
   municipalityHref,
   partyLinks,
   readState,
+  realData,
   request,
   showError,
   signalHref,
@@ -110,9 +112,12 @@ async function keyFigures(section, catalogue) {
       h('p', { class: 'value' }, formatValue(last?.value ?? null, indicator)),
       trend(indicator, previous, last),
       sparkline(points.map((p) => ({ date: new Date(p.reference_date), value: p.value }))),
+      cardMark(isSynthetic(indicator)),
     );
   });
-  const synthetic = keys.some((k) => isSynthetic(byKey.get(k)));
+  // Real and generated series side by side: each card says which (the figure says they differ).
+  const kinds = new Set(keys.map((k) => isSynthetic(byKey.get(k))));
+  const synthetic = kinds.size > 1 ? 'mixed' : kinds.has(true);
   section.append(
     figure({
       id: 'figures',
@@ -127,6 +132,7 @@ async function keyFigures(section, catalogue) {
           { label: 'Category', value: (r) => r.category.replaceAll('_', ' ') },
           { label: 'Value', value: (r) => formatValue(r.value, byKey.get(r.indicator)), numeric: true },
           { label: 'As of', value: (r) => r.reference_date },
+          { label: 'Data', value: (r) => (isSynthetic(byKey.get(r.indicator)) ? 'generated' : 'real') },
         ],
         latest,
         `Every indicator's latest value in ${municipality.name}`,
@@ -303,9 +309,10 @@ async function procurement(section) {
     .sort((a, b) => b.total_eur - a.total_eur)
     .slice(0, 10)
     .map((g) => ({
-      label: g.labels?.supplier ?? g.key.supplier,
+      // No tax number: the suppliers the portal withheld (RGPD) and contracts that name none, together.
+      label: g.labels?.supplier ?? g.key.supplier ?? 'Not named (withheld or unpublished)',
       value: g.total_eur,
-      nif: g.key.supplier,
+      nif: g.key.supplier ?? '—',
       count: g.count,
       href: entityHref(g.key.supplier),
     }));
@@ -389,15 +396,20 @@ async function procurement(section) {
 
 async function signals(section) {
   // The latest events by event date, as the signals view reads them (docs/explorer.md, Signals).
+  // Those detected from real data when the service holds some, else from the generated: never both in one picture.
+  const held = await realData();
+  const data = held.contracts || held.series ? 'real' : 'generated';
   const v1 = request('/v1/signals', { municipality: municipality.code });
   const signalsReq = explorerRequest(
     config.latestSignalsPath,
-    { municipality: municipality.code, limit: LATEST_SIGNALS },
-    `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), latest event first.`,
+    { municipality: municipality.code, data, limit: LATEST_SIGNALS },
+    `the explorer's own request: every page of GET ${v1.apiUrl} (send that one with your API key), ` +
+      `keeping those with synthetic: ${data === 'generated'}, latest event first.`,
   );
   const casesReq = request('/v1/signal-cases', { municipality: municipality.code, limit: 20 });
-  const [latest, cases] = await Promise.all([get(signalsReq), get(casesReq)]);
-  const synthetic = syntheticOf(latest.items, cases) ?? (latest.items.some(isSynthetic) || (await datasetSynthetic()));
+  const [latest, allCases] = await Promise.all([get(signalsReq), get(casesReq)]);
+  const cases = { ...allCases, items: allCases.items.filter((c) => isSynthetic(c) === (data === 'generated')) };
+  const synthetic = data === 'generated';
   const events = latest.items.map((s) => ({ date: new Date(eventDay(s)), lane: s.family }));
   const lanes = [...new Set(events.map((e) => e.lane))].sort();
   const which =
@@ -408,7 +420,9 @@ async function signals(section) {
     figure({
       id: 'signals-timeline',
       title: 'Signals and cases',
-      subtitle: `${which}, by family, per month of their event date (when it happened, not when it was detected)`,
+      subtitle:
+        `${which} detected from ${data} data, by family, per month of their event date (when it happened, not ` +
+        'when it was detected)',
       synthetic,
       body: events.length
         ? timeline({ width: chartWidth(), events, lanes, label: `Signals in ${municipality.name} over time` })
