@@ -1,7 +1,8 @@
 /**
- * What the README promises: `munidata serve` on an empty store loads the demo data, prints a demo key that
- * works, serves the docs and the OpenAPI document, stops cleanly on SIGTERM, and a second start on the same
- * store reuses the data and prints another working key. Runs the real compiled CLI in a child process.
+ * What the README promises: `munidata serve` on an empty store loads the real data of data/real/ and the generated
+ * data, says which is which, prints a demo key that works, serves real contracts and series as real, the docs and
+ * the OpenAPI document, stops cleanly on SIGTERM, and a second start on the same store reuses the data and prints
+ * another working key. Runs the real compiled CLI in a child process.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -195,13 +196,31 @@ afterAll(() => {
 describe('quickstart: munidata serve', () => {
   let firstKey: string;
 
-  it('on an empty store loads the demo data, prints a working demo key, serves docs, and stops on SIGTERM', async () => {
+  it('on an empty store loads real and generated data, prints a working key, serves docs, stops on SIGTERM', async () => {
     const server = await startServer();
     try {
-      const stdout = await server.waitFor([KEY, LISTENING], 60_000);
-      expect(stdout).toContain('loading the demo dataset');
-      expect(stdout).toContain('SYNTHETIC'); // the banner says what the data is
+      const stdout = await server.waitFor([KEY, LISTENING], 150_000);
+      // The banner says what is real and what is generated.
+      expect(stdout).toContain('loading the real data shipped in data/real/');
+      expect(stdout).toMatch(/Generated \(synthetic: true on every record\): every other indicator series/);
       firstKey = demoKey(stdout);
+
+      // Real contracts of January–February 2024, marked real; none generated beside them.
+      const real = await get(server, '/v1/procurement/contracts?source=base&municipality=Lisboa&limit=50', firstKey);
+      expect(real.status).toBe(200);
+      const contracts: { synthetic: boolean; published_on: string }[] = JSON.parse(real.body).items;
+      expect(contracts.length).toBe(50);
+      for (const c of contracts) {
+        expect(c.synthetic).toBe(false);
+        expect(c.published_on >= '2023-12-20' && c.published_on <= '2024-02-28').toBe(true);
+      }
+      const generated = await get(server, '/v1/procurement/contracts?source=demo', firstKey);
+      expect(JSON.parse(generated.body).items).toEqual([]);
+      const crime = await get(server, '/v1/indicators/crime_rate/series?municipality=Lisboa', firstKey);
+      const points: { reference_date: string; value: number; synthetic: boolean }[] = JSON.parse(crime.body).items;
+      expect(points.filter((p) => p.reference_date === '2022-12-31')).toEqual([
+        expect.objectContaining({ value: 59.2, synthetic: false }),
+      ]);
 
       const me = await get(server, '/v1/me', firstKey);
       expect(me.status).toBe(200);
@@ -229,14 +248,14 @@ describe('quickstart: munidata serve', () => {
     } finally {
       server.child.kill('SIGKILL');
     }
-  }, 120_000);
+  }, 240_000);
 
   it('a second start reuses the data and prints a new key; the first key still works', async () => {
     expect(firstKey, 'the first start did not give a key').toMatch(KEY);
     const server = await startServer();
     try {
       const stdout = await server.waitFor([KEY, LISTENING], 60_000);
-      expect(stdout).not.toContain('loading the demo dataset');
+      expect(stdout).not.toContain('Empty store');
       const secondKey = demoKey(stdout);
       expect(secondKey).not.toBe(firstKey);
 

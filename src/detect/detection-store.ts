@@ -18,7 +18,7 @@ export type DetectionStore = Pick<
   | 'listAnnouncements'
   | 'listMunicipalities'
   | 'listIndicators'
-  | 'series'
+  | 'indicatorPoints'
 >;
 
 /** Stored signals by key, fetched in slices so that a long key list never makes one huge query. */

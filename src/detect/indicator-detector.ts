@@ -18,8 +18,6 @@ import { addWrites, DEFAULT_BATCH_SIZE, type DetectorSummary, emptySummary } fro
 
 export const INDICATORS_WATERMARK = 'detect:indicators';
 const JOURNAL_PAGE = 10_000;
-/** More points than any series holds (monthly series hold ten years). */
-const SERIES_LIMIT = 100_000;
 
 export async function detectIndicators(
   store: DetectionStore,
@@ -40,13 +38,14 @@ export async function detectIndicators(
   const indicators = (await store.listIndicators()).filter((i) => changed.has(i.key));
   if (indicators.length > 0) {
     const stored = await storedIndicatorSignals(store);
-    const municipalities = await store.listMunicipalities();
     const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
     for (const indicator of indicators) {
+      // One read per indicator, grouped by municipality (in id order, each series by date, as the store gives them).
       const series = new Map<number, ObservationRow[]>();
-      for (const m of municipalities) {
-        const rows = await store.series({ indicator: indicator.key, municipalityId: m.id, limit: SERIES_LIMIT });
-        if (rows.length > 0) series.set(m.id, rows);
+      for (const row of await store.indicatorPoints(indicator.key)) {
+        const rows = series.get(row.municipality_id);
+        if (rows) rows.push(row);
+        else series.set(row.municipality_id, [row]);
       }
       const synthetic = isDemoIndicatorSource(indicator.source);
       const signals = indicatorSignals(indicator, series, ctx, stored.get(indicator.key) ?? new Map()).map((s) =>

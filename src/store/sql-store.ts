@@ -173,6 +173,7 @@ export abstract class SqlStore extends OnPorts {
   readonly series = this.#reference.series.bind(this.#reference);
   readonly countObservations = this.#reference.countObservations.bind(this.#reference);
   readonly seriesCoverage = this.#reference.seriesCoverage.bind(this.#reference);
+  readonly indicatorPoints = this.#reference.indicatorPoints.bind(this.#reference);
   readonly writeObservations = this.#reference.writeObservations.bind(this.#reference);
 
   // ── the change journal (./journal/) ─────────────────────────────────────

@@ -147,6 +147,8 @@ export interface SeriesQuery {
 export interface ObservationStore {
   /** Points of one indicator for one municipality, by reference_date ascending. */
   series(query: SeriesQuery): Promise<ObservationRow[]>;
+  /** Every point of one indicator, by municipality id then reference_date (one read for a whole indicator). */
+  indicatorPoints(indicator: string): Promise<ObservationRow[]>;
   /**
    * The latest point with a value of each municipality that has one, for one indicator, by municipality id; with
    * `asOf`, the latest on or before it.

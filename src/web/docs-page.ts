@@ -22,6 +22,7 @@ import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../lib/errors.js';
+import { REAL_SERIES } from '../ingest/real/real-series.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
 import type { Registry } from '../operations/registry.js';
 import type { PlanRecord } from '../store/records.js';
@@ -118,15 +119,34 @@ also an A2A agent (card at <a href="${baseUrl}${AGENT_CARD_PATH}"><code>${AGENT_
 JSON-RPC at <code>${baseUrl}/a2a</code>) and an MCP server (Streamable HTTP at <code>${baseUrl}/mcp</code>):
 each operation's name below is its skill id and its tool name there. The machine-readable description is the
 <a href="${baseUrl}/v1/openapi.json">OpenAPI document</a>.</p>
-<p id="synthetic"><strong>The default data is synthetic.</strong> A new installation starts with a generated demo
-dataset: invented series for the real 308 municipalities and invented contracts, notices and amendments with their
-signals and cases. Every record that holds data says which it is: <code>synthetic: true</code> on generated data,
+<p id="synthetic"><strong>Real data where a public copy exists, generated data elsewhere.</strong> A new
+installation starts with the real data the project ships and generated data for the rest; no figure mixes them.</p>
+${realAndGeneratedTable()}
+<p>Every record that holds data says which it is: <code>synthetic: true</code> on generated data,
 <code>false</code> on real data (OCDS releases carry it through the synthetic extension), and the titles of signals
 and cases made from generated data begin with <code>[demo]</code>. <code>GET /v1/sources</code> lists each source
-with its licence, record counts and last import; procurement lists and the aggregate take <code>source=base</code>
-for real data only. Real data comes in with <code>munidata import</code>; <code>munidata demo remove</code> deletes the
-generated data, and <code>munidata serve --no-demo</code> runs on real data only.</p>`,
+with its licence, coverage, record counts and last import; procurement lists and the aggregate take
+<code>source=base</code> for real data only. More real data comes in with <code>munidata sync</code> and
+<code>munidata import</code>; <code>munidata demo remove</code> deletes the generated data and keeps the real, and
+<code>munidata serve --no-demo</code> runs on real data only.</p>`,
   );
+}
+
+/** What a first start serves as real and as generated (docs/data.md, "The first start"), from the loaders' lists. */
+function realAndGeneratedTable(): Html {
+  const real = [
+    [html`Public contracts published January–February 2024 (<code>source=base</code>)`, html`Portal BASE (IMPIC)`],
+    ...REAL_SERIES.map((series) => [html`<code>${series.indicator}</code>`, html`${series.source}`]),
+  ];
+  const generated = html`Every other indicator series, the open calls for tenders (<code>source=demo</code>) and the
+demo account; no contract is generated beside the real ones`;
+  return html`<table>
+<thead><tr><th>Data</th><th>What</th><th>Source</th></tr></thead>
+<tbody>
+${joined(real.map(([what, source]) => html`<tr><td>real data</td><td>${what}</td><td>${source}</td></tr>`), '\n')}
+<tr><td>generated data</td><td>${generated}</td><td>munidata demo data (synthetic)</td></tr>
+</tbody>
+</table>`;
 }
 
 function authenticationSection(): Html {

@@ -65,6 +65,15 @@ export class SqlReferenceStore implements ReferenceStore {
     )) as unknown as ObservationRow[];
   }
 
+  async indicatorPoints(indicator: string): Promise<ObservationRow[]> {
+    return (await this.#ports.replica.query(
+      `SELECT municipality_id, reference_date, value, value_norm, treatment FROM observations
+       WHERE indicator = $1
+       ORDER BY municipality_id, reference_date`,
+      [indicator],
+    )) as unknown as ObservationRow[];
+  }
+
   async countObservations(indicator?: string): Promise<number> {
     const [row] =
       indicator === undefined
