@@ -95,7 +95,8 @@ async function startServer(): Promise<Server> {
             done();
             reject(
               new Error(
-                `munidata serve exited (${child.exitCode ?? child.signalCode}) before printing ${patterns.join(' and ')}:\n${stdout}\n${stderr}`,
+                `munidata serve exited (${child.exitCode ?? child.signalCode}) ` +
+                  `before printing ${patterns.join(' and ')}:\n${stdout}\n${stderr}`,
               ),
             );
           }
@@ -150,10 +151,10 @@ async function get(server: Server, path: string, key?: string) {
 async function expectReadmeAgentExample(server: Server, stdout: string, dataKey: string): Promise<void> {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Company agents'));
-  const example =
-    /curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"[\s\S]*?-d '([^']+)'/.exec(
-      section,
-    );
+  const example = new RegExp(
+    String.raw`curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"` +
+      String.raw`[\s\S]*?-d '([^']+)'`,
+  ).exec(section);
   if (!example) throw new Error('no company-agent example in the README');
   const [, path, slug, placeholder, body] = example;
   expect(placeholder).not.toMatch(/sk_live_/); // not the data key's placeholder
@@ -195,7 +196,9 @@ afterAll(() => {
 describe('quickstart: munidata serve', () => {
   let firstKey: string;
 
-  it('on an empty store loads the demo data, prints a working demo key, serves docs, and stops on SIGTERM', async () => {
+  const demoOnEmptyStore =
+    'on an empty store loads the demo data, prints a working demo key, serves docs, and stops on SIGTERM';
+  it(demoOnEmptyStore, async () => {
     const server = await startServer();
     try {
       const stdout = await server.waitFor([KEY, LISTENING], 60_000);
