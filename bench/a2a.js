@@ -96,7 +96,8 @@ async function main() {
     const problem = messageProblem(ours);
     if (!skill || problem) {
       console.error(
-        `FAILED: the service ${skill ? problem : 'has no skill in its card'}; it answered ${ours.status}: ${ours.text.slice(0, 500)}`,
+        `FAILED: the service ${skill ? problem : 'has no skill in its card'}; ` +
+          `it answered ${ours.status}: ${ours.text.slice(0, 500)}`,
       );
       return 1;
     }
@@ -122,14 +123,16 @@ async function main() {
         JSON.stringify(theirs.json.result.message.metadata) === JSON.stringify(ourMessage.metadata);
       if (!same) {
         console.error(
-          `FAILED: the SDK server (${variant}) ${theirProblem ?? 'answered another message than ours'}; it answered ${theirs.status}: ${theirs.text.slice(0, 500)}`,
+          `FAILED: the SDK server (${variant}) ${theirProblem ?? 'answered another message than ours'}; ` +
+            `it answered ${theirs.status}: ${theirs.text.slice(0, 500)}`,
         );
         return 1;
       }
       sizes.push(`${fmt(Buffer.byteLength(theirs.text))} (SDK ${variant})`);
     }
     console.log(
-      `SendMessage ${SKILL} ${JSON.stringify(INPUT)}: ${sizes.join(', ')}; every answer checked to be a JSON-RPC result`,
+      `SendMessage ${SKILL} ${JSON.stringify(INPUT)}: ${sizes.join(', ')}; ` +
+        'every answer checked to be a JSON-RPC result',
     );
 
     // 2. Warm up every server, then alternate measured runs.
@@ -145,7 +148,8 @@ async function main() {
       const bad = [warmups[name], ...results].find((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0);
       if (bad) {
         console.error(
-          `FAILED: ${name} had ${bad.non2xx} non-2xx answers, ${bad.mismatches} answers that were not a JSON-RPC result with a message, and ${bad.errors} errors`,
+          `FAILED: ${name} had ${bad.non2xx} non-2xx answers, ` +
+            `${bad.mismatches} answers that were not a JSON-RPC result with a message, and ${bad.errors} errors`,
         );
         return 1;
       }
@@ -198,7 +202,8 @@ function report(rounds) {
   });
   const sums = Object.fromEntries(Object.entries(rounds).map(([name, results]) => [name, summary(results)]));
   console.log(
-    `\n── A2A SendMessage ${SKILL}: ${CONNECTIONS} connections, pipelining ${PIPELINING}, ${DURATION_SECONDS} s × ${ROUNDS} rounds (median); ${loadLine()}`,
+    `\n── A2A SendMessage ${SKILL}: ${CONNECTIONS} connections, pipelining ${PIPELINING}, ` +
+      `${DURATION_SECONDS} s × ${ROUNDS} rounds (median); ${loadLine()}`,
   );
   console.log(
     table(

@@ -58,7 +58,8 @@ async function main() {
   console.log('munidata ablation ladder: bare node:http → Fastify → Fastify + app plugins → full app (with shortcuts)');
   console.log(machineLine());
   console.log(
-    `autocannon: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up each, ${ROUNDS} round(s) of ${DURATION_SECONDS} s per server`,
+    `autocannon: ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up each, ` +
+      `${ROUNDS} round(s) of ${DURATION_SECONDS} s per server`,
   );
   const { dbPath, tempDir, secret } = await prepareDatabase();
   const authorization = `Bearer ${secret}`;
@@ -113,9 +114,8 @@ async function ladder(scenario, variants, dbPath, authorization) {
         results[name] = checked(name, await loadServer(servers.get(name), { ...options, seconds: DURATION_SECONDS }));
       }
       rounds.push(results);
-      console.log(
-        `   round ${round}: ${order.map((n) => `${n} ${fmt(results[n].rps)} req/s ${results[n].cpuUs.toFixed(0)} µs`).join(', ')}`,
-      );
+      const figures = order.map((n) => `${n} ${fmt(results[n].rps)} req/s ${results[n].cpuUs.toFixed(0)} µs`);
+      console.log(`   round ${round}: ${figures.join(', ')}`);
     }
 
     const fullCpu = median(rounds.map((r) => r.full.cpuUs));

@@ -40,7 +40,8 @@ async function measure(contracts) {
       const matching = await timed(() => runAlertMatching(store, { now }));
       runs.push({ label, detection, matching });
       process.stdout.write(
-        `  ${fmt(count)} contracts, ${label}: detection ${detection.seconds.toFixed(1)} s, matching ${matching.seconds.toFixed(1)} s\n`,
+        `  ${fmt(count)} contracts, ${label}: detection ${detection.seconds.toFixed(1)} s, ` +
+          `matching ${matching.seconds.toFixed(1)} s\n`,
       );
     }
     return { contracts: count, runs };

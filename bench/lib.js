@@ -255,7 +255,10 @@ export function stopAllChildren() {
 
 export function machineLine() {
   const list = cpus();
-  return `node ${process.version} on ${process.platform}/${process.arch}; CPU: ${list[0]?.model ?? 'unknown'} × ${list.length}`;
+  return (
+    `node ${process.version} on ${process.platform}/${process.arch}; ` +
+    `CPU: ${list[0]?.model ?? 'unknown'} × ${list.length}`
+  );
 }
 
 /** The 1, 5 and 15 minute load averages: how busy the (shared) machine was around a run. */

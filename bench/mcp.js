@@ -137,7 +137,8 @@ async function main() {
     const withToken = await post(full.port, headersToken, BODY);
     if (withToken.status !== 200 || withToken.text !== ours.text) {
       console.error(
-        `FAILED: the service answered the token-authenticated call ${withToken.status}: ${withToken.text.slice(0, 500)}`,
+        `FAILED: the service answered the token-authenticated call ${withToken.status}: ` +
+          `${withToken.text.slice(0, 500)}`,
       );
       return 1;
     }
@@ -161,7 +162,8 @@ async function main() {
       }
     }
     console.log(
-      `tools/call ${TOOL} ${JSON.stringify(ARGUMENTS)}: ${fmt(ours.text.length)} bytes (2025-11-25), ${fmt(ours2026.text.length)} bytes (2026-07-28)`,
+      `tools/call ${TOOL} ${JSON.stringify(ARGUMENTS)}: ${fmt(ours.text.length)} bytes (2025-11-25), ` +
+        `${fmt(ours2026.text.length)} bytes (2026-07-28)`,
     );
 
     // 2. Warm up every server, then alternate measured runs.
@@ -223,7 +225,8 @@ function report(rounds) {
   });
   const sums = Object.fromEntries(Object.entries(rounds).map(([name, results]) => [name, summary(results)]));
   console.log(
-    `\n── MCP tools/call ${TOOL}: ${CONNECTIONS} connections, pipelining ${PIPELINING}, ${DURATION_SECONDS} s × ${ROUNDS} rounds (median); ${loadLine()}`,
+    `\n── MCP tools/call ${TOOL}: ${CONNECTIONS} connections, pipelining ${PIPELINING}, ` +
+      `${DURATION_SECONDS} s × ${ROUNDS} rounds (median); ${loadLine()}`,
   );
   console.log(
     table(
@@ -250,21 +253,25 @@ function report(rounds) {
           ? `target ≥ ${TARGET_RATIO}×: ${ratio >= TARGET_RATIO ? 'OK' : 'MISS'}`
           : 'for information (the SDK at its fastest, which its docs do not show)';
       console.log(
-        `service ${era} / SDK ${variant}: ${ratio.toFixed(2)}× req/s (CPU per request: ${cpuRatio.toFixed(2)}×); ${verdict}`,
+        `service ${era} / SDK ${variant}: ${ratio.toFixed(2)}× req/s ` +
+          `(CPU per request: ${cpuRatio.toFixed(2)}×); ${verdict}`,
       );
     }
   }
   const tokenRatio = sums['service-token'].rps / sums.service.rps;
   console.log(
-    `OAuth token / API key req/s: ${tokenRatio.toFixed(3)}× (CPU per call ${(sums['service-token'].cpuUs / sums.service.cpuUs).toFixed(3)}×); ` +
+    `OAuth token / API key req/s: ${tokenRatio.toFixed(3)}× ` +
+      `(CPU per call ${(sums['service-token'].cpuUs / sums.service.cpuUs).toFixed(3)}×); ` +
       `target ≥ ${TOKEN_TARGET}×: ${tokenRatio >= TOKEN_TARGET ? 'OK' : 'MISS'}`,
   );
   // Each round's two eras ran back to back, so their ratio in that round shares the machine's load of the moment.
   const pairs = rounds.service.map((r, i) => rounds['service-2026'][i].cpuUs / r.cpuUs);
   const eraCost = median(pairs);
   console.log(
-    `2026-07-28 / 2025-11-25 server CPU per call: ${eraCost.toFixed(3)}× (median of the rounds' ratios: ${pairs.map((r) => r.toFixed(3)).join(', ')}; ` +
-      `req/s ${(sums['service-2026'].rps / sums.service.rps).toFixed(3)}×); target ≤ ${ERA_TOLERANCE}×: ${eraCost <= ERA_TOLERANCE ? 'OK' : 'MISS'}`,
+    `2026-07-28 / 2025-11-25 server CPU per call: ${eraCost.toFixed(3)}× ` +
+      `(median of the rounds' ratios: ${pairs.map((r) => r.toFixed(3)).join(', ')}; ` +
+      `req/s ${(sums['service-2026'].rps / sums.service.rps).toFixed(3)}×); ` +
+      `target ≤ ${ERA_TOLERANCE}×: ${eraCost <= ERA_TOLERANCE ? 'OK' : 'MISS'}`,
   );
 }
 

@@ -51,7 +51,9 @@ async function openCached(contracts) {
     );
     if (!exists) {
       return {
-        missing: `the PostgreSQL database ${name} is missing: run BENCH_STORE=postgres node bench/procurement-db.js ${contracts}`,
+        missing:
+          `the PostgreSQL database ${name} is missing: ` +
+          `run BENCH_STORE=postgres node bench/procurement-db.js ${contracts}`,
       };
     }
     const { openPools, closePools, postgresPort } = await import('../dist/store/postgres/db.js');
@@ -108,7 +110,8 @@ for (const contracts of sizes) {
     await explain(text, values);
     const ids = await readKeysetIds(port, query);
     console.log(
-      `   ids of one page: ${await timedAsync(() => readKeysetIds(port, query))}; loading the 51 contracts: ${await timedAsync(() => loadContracts(port, ids))}`,
+      `   ids of one page: ${await timedAsync(() => readKeysetIds(port, query))}; ` +
+        `loading the 51 contracts: ${await timedAsync(() => loadContracts(port, ids))}`,
     );
   }
 

@@ -175,7 +175,8 @@ async function main() {
       const handle = await startChild('server-full.js', [dbPath], []);
       servers.push({ contracts, handle, secrets, counter: 0, label: label(contracts) });
       console.log(
-        `${label(contracts)} contracts: copy, ${KEYS} keys and server ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+        `${label(contracts)} contracts: copy, ${KEYS} keys and server ready ` +
+          `in ${((Date.now() - started) / 1000).toFixed(1)} s`,
       );
     }
     console.log(`before: ${loadLine()}`);
@@ -204,7 +205,8 @@ async function main() {
           continue;
         }
         console.log(
-          `   ${list.name} at ${server.label}: page ${PAGE_DEPTH} reached in ${walked.ms.toFixed(0)} ms (${PAGE_DEPTH - 1} requests)`,
+          `   ${list.name} at ${server.label}: page ${PAGE_DEPTH} reached ` +
+            `in ${walked.ms.toFixed(0)} ms (${PAGE_DEPTH - 1} requests)`,
         );
         const pathOf = (cursor) => (v) =>
           `/v1/procurement/contracts?${list.query}limit=${v.limit}${cursor ? `&cursor=${cursor}` : ''}`;
@@ -309,7 +311,8 @@ function checkShape(kind, body, v) {
 function describe(kind, answer) {
   return kind === 'list'
     ? `200, ${answer.body.items.length} items, ${fmt(answer.bytes)} bytes`
-    : `200, ${answer.body.groups.length} groups, ${fmt(answer.body.totals.count)} contracts, ${fmt(answer.bytes)} bytes`;
+    : `200, ${answer.body.groups.length} groups, ${fmt(answer.body.totals.count)} contracts, ` +
+        `${fmt(answer.bytes)} bytes`;
 }
 
 /** Follows next_cursor from page 1 (limit 50) to page PAGE_DEPTH; `cursor` is undefined when the list is shorter. */
@@ -363,7 +366,9 @@ async function measure(server, scenario, seconds) {
   const cpu = (await cpuTime(server.handle)) - before;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
     return {
-      failure: `${result.non2xx} non-2xx responses, ${result.errors} errors, ${result.timeouts} timeouts (of ${result.requests.total})`,
+      failure:
+        `${result.non2xx} non-2xx responses, ${result.errors} errors, ` +
+        `${result.timeouts} timeouts (of ${result.requests.total})`,
     };
   }
   latencies.sort((a, b) => a - b);
@@ -482,7 +487,8 @@ function printResults(servers, sizeResults, pageResults) {
   }
   for (const row of pageRows)
     console.log(
-      `${row[4]}  ${row[0]}: page 1 ${row[1]} ms, page ${PAGE_DEPTH} ${row[2]} ms, ${row[3]}× (target ≤ ${PAGE_TARGET}×)`,
+      `${row[4]}  ${row[0]}: page 1 ${row[1]} ms, page ${PAGE_DEPTH} ${row[2]} ms, ` +
+        `${row[3]}× (target ≤ ${PAGE_TARGET}×)`,
     );
   console.log(
     misses.length === 0

@@ -45,11 +45,13 @@ for (let i = 0; i < profile.samples.length; i++) {
 
 const busy = total - idle;
 console.log(
-  `${file}\n  sampled ${(total / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s, busy ${(busy / 1e6).toFixed(2)} s`,
+  `${file}\n  sampled ${(total / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s, ` +
+    `busy ${(busy / 1e6).toFixed(2)} s`,
 );
 console.log(
   REQUESTS
-    ? `  ${REQUESTS} requests: ${(busy / REQUESTS).toFixed(1)} µs busy per request (percentages of busy time, then µs per request)\n`
+    ? `  ${REQUESTS} requests: ${(busy / REQUESTS).toFixed(1)} µs busy per request ` +
+        '(percentages of busy time, then µs per request)\n'
     : '  (percentages of busy time)\n',
 );
 print('self time by module', selfByModule, TOP);

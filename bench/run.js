@@ -99,7 +99,9 @@ async function runScenario(scenario, dbPath, authorization) {
     const answer = await get(full.port, scenario.path, authorization);
     if (answer.status !== 200) {
       return {
-        failure: `${scenario.name}: the full server answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 500)}`,
+        failure:
+          `${scenario.name}: the full server answered ${answer.status}: ` +
+          `${answer.body.toString('utf8').slice(0, 500)}`,
       };
     }
     const headers = replayableHeaders(answer.rawHeaders);
@@ -130,8 +132,10 @@ async function runScenario(scenario, dbPath, authorization) {
       runs.full.push(f);
       rounds.push({ bare: b, full: f });
       console.log(
-        `   round ${round}: bare ${fmt(b.rps)} req/s (p99 ${b.p99} ms, CPU/req ${b.cpuUs.toFixed(0)} µs, autocannon ${b.clientCpuUs.toFixed(0)} µs)   ` +
-          `full ${fmt(f.rps)} req/s (p50 ${f.p50} ms, p99 ${f.p99} ms, CPU/req ${f.cpuUs.toFixed(0)} µs, autocannon ${f.clientCpuUs.toFixed(0)} µs)   ` +
+        `   round ${round}: bare ${fmt(b.rps)} req/s (p99 ${b.p99} ms, CPU/req ${b.cpuUs.toFixed(0)} µs, ` +
+          `autocannon ${b.clientCpuUs.toFixed(0)} µs)   ` +
+          `full ${fmt(f.rps)} req/s (p50 ${f.p50} ms, p99 ${f.p99} ms, CPU/req ${f.cpuUs.toFixed(0)} µs, ` +
+          `autocannon ${f.clientCpuUs.toFixed(0)} µs)   ` +
           `ratio ${(f.rps / b.rps).toFixed(2)}`,
       );
     }
@@ -141,7 +145,9 @@ async function runScenario(scenario, dbPath, authorization) {
       for (const r of list) {
         if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
           return {
-            failure: `${scenario.name}: the ${label} server answered ${r.non2xx} non-2xx responses, ${r.errors} errors, ${r.timeouts} timeouts (of ${r.total})`,
+            failure:
+              `${scenario.name}: the ${label} server answered ${r.non2xx} non-2xx responses, ` +
+              `${r.errors} errors, ${r.timeouts} timeouts (of ${r.total})`,
           };
         }
       }
@@ -219,8 +225,9 @@ function printResults(results) {
   for (const r of results) {
     const pass = r.ratio >= TARGET_RATIO && r.fullP99 < TARGET_P99_MS;
     console.log(
-      `${verdict(pass)}  ${r.name}: full/bare ${r.ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}), full p99 ${r.fullP99} ms ` +
-        `(target < ${TARGET_P99_MS} ms); ${r.fullRequests} full-stack requests, all 200, ${r.bodyBytes}-byte body`,
+      `${verdict(pass)}  ${r.name}: full/bare ${r.ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}), ` +
+        `full p99 ${r.fullP99} ms (target < ${TARGET_P99_MS} ms); ` +
+        `${r.fullRequests} full-stack requests, all 200, ${r.bodyBytes}-byte body`,
     );
   }
   const misses = results.filter((r) => !(r.ratio >= TARGET_RATIO && r.fullP99 < TARGET_P99_MS)).map((r) => r.name);

@@ -75,7 +75,8 @@ const SCALE_SCENARIOS = [
     name: 'series, every request distinct',
     shown: '/v1/indicators/population/series?municipality=<308 in turn>&to=<9 600 month ends after 2100>',
     path: (i) =>
-      `/v1/indicators/population/series?municipality=${MUNICIPALITY_CODES[i % MUNICIPALITY_CODES.length]}&to=${monthEnd(i)}`,
+      `/v1/indicators/population/series?municipality=${MUNICIPALITY_CODES[i % MUNICIPALITY_CODES.length]}` +
+      `&to=${monthEnd(i)}`,
   },
 ];
 
@@ -83,7 +84,8 @@ function monthEnd(i) {
   const month = Math.floor(i / MUNICIPALITY_CODES.length) % FUTURE_MONTHS;
   const year = 2100 + Math.floor(month / 12);
   const m = (month % 12) + 1;
-  return `${year}-${String(m).padStart(2, '0')}-${String(new Date(Date.UTC(year, m, 0)).getUTCDate()).padStart(2, '0')}`;
+  const day = String(new Date(Date.UTC(year, m, 0)).getUTCDate()).padStart(2, '0');
+  return `${year}-${String(m).padStart(2, '0')}-${day}`;
 }
 
 // ── PostgreSQL and Redis ────────────────────────────────────────────────────────────────────────────────────────
@@ -218,8 +220,8 @@ async function main() {
   console.log(machineLine());
   console.log(
     `autocannon: ${CONNECTIONS} connections in all (the pair: ${CONNECTIONS / 2} on each instance), pipelining 1, ` +
-      `${WARMUP_SECONDS} s warm-up per setup and scenario, ${ROUNDS} round(s) of ${DURATION_SECONDS} s, single and pair ` +
-      'alternately (median reported)',
+      `${WARMUP_SECONDS} s warm-up per setup and scenario, ${ROUNDS} round(s) of ${DURATION_SECONDS} s, ` +
+      'single and pair alternately (median reported)',
   );
 
   const sqlite = await prepareDatabase();
@@ -257,9 +259,10 @@ async function main() {
       }
       const data = answers.map((body) => JSON.stringify({ ...JSON.parse(body.toString()), next_cursor: undefined }));
       const same = data.every((text) => text === data[0]);
-      console.log(
-        `   answer: 200, ${answers[0].length} bytes${same ? ', the same data from every instance' : '; NOTE: the two stores answer different data (caches built in different months?)'}`,
-      );
+      const agreement = same
+        ? ', the same data from every instance'
+        : '; NOTE: the two stores answer different data (caches built in different months?)';
+      console.log(`   answer: 200, ${answers[0].length} bytes${agreement}`);
 
       const counters = new Map(setups.map((s) => [s, { next: 0 }]));
       for (const setup of setups) {
@@ -333,8 +336,10 @@ function printResults(results) {
   ]);
   console.log(`\n${table(header, rows)}\n`);
   console.log(
-    'One machine: the pair, PostgreSQL, Redis and autocannon share its CPUs, so pair/single is the cost of the shared\n' +
-      "store and counters here, not the gain of a second machine. CPU µs/req is the instances' own (without PostgreSQL\n" +
+    'One machine: the pair, PostgreSQL, Redis and autocannon share its CPUs, ' +
+      'so pair/single is the cost of the shared\n' +
+      'store and counters here, not the gain of a second machine. ' +
+      "CPU µs/req is the instances' own (without PostgreSQL\n" +
       'and Redis): 1 000 000 ÷ it is what one core of an instance carries.',
   );
 }

@@ -333,8 +333,8 @@ async function main() {
     const counts = tally(results);
     console.log(`after: ${loadLine()}`);
     console.log(
-      `\nRSS: start ${startRss?.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, idle after ${idleAfter?.toFixed(0) ?? '—'} MB ` +
-        `(${samples.length} samples, one a second)`,
+      `\nRSS: start ${startRss?.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, ` +
+        `idle after ${idleAfter?.toFixed(0) ?? '—'} MB (${samples.length} samples, one a second)`,
     );
     for (const [i, channel] of CHANNELS.entries()) {
       const c = tally([results[i]]);
@@ -348,7 +348,8 @@ async function main() {
     console.log(`server log: ${(server.logBytes() / 1e6).toFixed(1)} MB written`);
     const pass = alive && peak <= TARGET_MB;
     console.log(
-      `${pass ? 'PASS' : 'FAIL'}: peak RSS ${peak.toFixed(0)} MB ${pass ? '≤' : alive ? '>' : '(the server died)'} ${TARGET_MB} MB`,
+      `${pass ? 'PASS' : 'FAIL'}: peak RSS ${peak.toFixed(0)} MB ` +
+        `${pass ? '≤' : alive ? '>' : '(the server died)'} ${TARGET_MB} MB`,
     );
     return pass ? 0 : 1;
   } finally {

@@ -171,7 +171,9 @@ describe('HTTP-level refusals', () => {
     expectKind(res, A2A_HTTP_REFUSAL_CODE, 'origin-not-allowed');
   });
 
-  it('403 api-access-required for a plan without data API access, for the whole request (me and the card too)', async () => {
+  const apiAccessRequired =
+    '403 api-access-required for a plan without data API access, for the whole request (me and the card too)';
+  it(apiAccessRequired, async () => {
     for (const res of [
       await send('me', {}, { key: t.keys.free }),
       await rpc('GetExtendedAgentCard', undefined, { key: t.keys.free }),
@@ -181,7 +183,9 @@ describe('HTTP-level refusals', () => {
     }
   });
 
-  it('429 with Retry-After once the per-minute limit is reached; every request counts, even a refused one', async () => {
+  const perMinuteLimit =
+    '429 with Retry-After once the per-minute limit is reached; every request counts, even a refused one';
+  it(perMinuteLimit, async () => {
     const { key } = await t.keyOnPlan('a2a_rpm', { requests_per_minute: 3 });
     expect((await send('me', {}, { key })).status).toBe(200);
     expectRpcError(await send('me', {}, { key, version: null }), -32009, 'VERSION_NOT_SUPPORTED');
@@ -528,7 +532,9 @@ describe('tasks, methods and envelopes', () => {
 });
 
 describe('counting', () => {
-  it('SendMessage to a data skill counts once per call, repeated or not; me, the cards and failures are free', async () => {
+  const countsOncePerCall =
+    'SendMessage to a data skill counts once per call, repeated or not; me, the cards and failures are free';
+  it(countsOncePerCall, async () => {
     const { key } = await t.keyOnPlan('a2a_count', { requests_per_month: 1000 });
     const usage = async () =>
       (await send('me', {}, { key })).json.result.message.parts[0].data.usage.requests_this_month;

@@ -69,7 +69,9 @@ function messageTo(taskId: string, part: Record<string, unknown>) {
 }
 
 describe.each(AGENTS)('$name', ({ client, secret, path }) => {
-  it('answers a message to a task the caller does not have with TaskNotFoundError, whatever its parts (CORE-MULTI-004)', async () => {
+  const taskNotFound =
+    'answers a message to a task the caller does not have with TaskNotFoundError, whatever its parts (CORE-MULTI-004)';
+  it(taskNotFound, async () => {
     for (const part of [
       { text: 'Message to invalid task' },
       { raw: 'dGNr', mediaType: 'application/x-unsupported' },
@@ -88,7 +90,9 @@ describe.each(AGENTS)('$name', ({ client, secret, path }) => {
     }
   });
 
-  it('gives every error an envelope of code, message and data, each data entry an object with @type (A2A 1.0.1)', async () => {
+  const errorEnvelope =
+    'gives every error an envelope of code, message and data, each data entry an object with @type (A2A 1.0.1)';
+  it(errorEnvelope, async () => {
     const post = async (body: unknown, headers: Record<string, string> = {}) => {
       host.clock.advance(1_000);
       const res = await fetch(`${host.address}${path}`, {
@@ -142,7 +146,9 @@ describe.each(AGENTS)('$name', ({ client, secret, path }) => {
 });
 
 describe(`task state names on the company agent ${slug} (A2A 1.0.1: TASK_STATE_*)`, () => {
-  it('names the state TASK_STATE_COMPLETED in the task and in the refusals of a message to it and of canceling it', async () => {
+  const completedStateName =
+    'names the state TASK_STATE_COMPLETED in the task and in the refusals of a message to it and of canceling it';
+  it(completedStateName, async () => {
     host.clock.advance(61_000);
     const project = { project_type: 'residential_solar', municipality: 'porto', area_m2: 60 };
     const answer = await clients[slug].sendMessage(

@@ -219,7 +219,9 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     expect((await message(slug, 'search_knowledge', { q: 'zzzz nothing' })).parts[0].data.total).toBe(0);
   });
 
-  it('assess_project_fit: a task with a typed verdict — fit, partial, no_fit — and one reason per criterion', async () => {
+  const assessProjectFitTask =
+    'assess_project_fit: a task with a typed verdict — fit, partial, no_fit — and one reason per criterion';
+  it(assessProjectFitTask, async () => {
     const fit = answerOf(await task(slug, 'assess_project_fit', facts.project));
     expect(fit.data.verdict).toBe('fit');
     expect(fit.data.reasons.map((r: any) => r.criterion)).toEqual([
@@ -272,7 +274,9 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     expect(text).toMatch(/Município de Lisboa \(500051070\)/);
   });
 
-  it('procurement_compare_contractsers: municipalities on one dimension and year, or two tax numbers side by side', async () => {
+  const compareContractsSkill =
+    'procurement_compare_contractsers: municipalities on one dimension and year, or two tax numbers side by side';
+  it(compareContractsSkill, async () => {
     const year = new Date(host.clock.now).getUTCFullYear() - 1;
     const ranked = answerOf(
       await task(slug, 'procurement_compare_contractsers', {
@@ -286,7 +290,8 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     expect(values).toEqual([...values].sort((a, b) => b - a));
     for (const row of ranked.data.ranking) {
       expect(row.citation.rest).toBe(
-        `${BASE_URL}/v1/procurement/contracts?municipality=${row.municipality.code}&from=${year}-01-01&to=${year}-12-31`,
+        `${BASE_URL}/v1/procurement/contracts?municipality=${row.municipality.code}` +
+          `&from=${year}-01-01&to=${year}-12-31`,
       );
     }
     const sides = answerOf(await task(slug, 'procurement_compare_contractsers', { nifs: ['500051070', '501306099'] }));

@@ -145,7 +145,10 @@ describe('munidata agents', () => {
   it('create (draft), publish, pause, update, list', async () => {
     const path = file('acme.yaml', stringify(SPEC));
     expect(await run('agents', 'create', path)).toMatch(
-      /Created deployment "acme-eng" \(Acme engineering\), status draft, revision 1\.\n {2}card http:\/\/munidata\.test\/agents\/acme-eng\/\.well-known\/agent-card\.json/,
+      new RegExp(
+        String.raw`Created deployment "acme-eng" \(Acme engineering\), status draft, revision 1\.\n {2}` +
+          String.raw`card http:\/\/munidata\.test\/agents\/acme-eng\/\.well-known\/agent-card\.json`,
+      ),
     );
     await expect(run('agents', 'create', path)).rejects.toThrow(/exists already/);
     expect(await run('agents', 'publish', 'acme-eng')).toMatch(/status live, revision 2/);

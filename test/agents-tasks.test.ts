@@ -87,7 +87,9 @@ afterAll(async () => {
 });
 
 describe('a restart with tasks in flight', () => {
-  it('the WORKING task finishes in the closing process; the queued ones resume in the next; each runs once', async () => {
+  const closingProcess =
+    'the WORKING task finishes in the closing process; the queued ones resume in the next; each runs once';
+  it(closingProcess, async () => {
     const count = counter();
     const first = await startAgentHost({ agents: { taskHooks: count.hooks, concurrency: 1 } });
     // `a` is held while running: it is WORKING when the process is told to close.
@@ -143,7 +145,9 @@ describe('a restart with tasks in flight', () => {
     expect([...count.runs.values()].every((n) => n === 1)).toBe(true);
   });
 
-  it('a process that dies while running a task: its lease ends, another process takes it over, it completes once', async () => {
+  const processDiesMidTask =
+    'a process that dies while running a task: its lease ends, another process takes it over, it completes once';
+  it(processDiesMidTask, async () => {
     const count = counter();
     const dying = await startAgentHost({ agents: { taskHooks: count.hooks, leaseMs: 30_000 } });
     opened.push(dying.store);

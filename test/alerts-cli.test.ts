@@ -223,7 +223,8 @@ describe('alerts rule create', () => {
     [create('--type', 'entity', '--nif', '529900170'), '--nif 529900170 fails the check digit: check the number.'],
     [
       create('--type', 'signal_type', '--signal-type', 'earthquake'),
-      'Unknown --signal-type "earthquake". Signal types: tender_open, deadline_closing, contract_awarded, direct_award_high_value, contract_amended, indicator_jump, indicator_record.',
+      'Unknown --signal-type "earthquake". Signal types: tender_open, deadline_closing, contract_awarded, ' +
+        'direct_award_high_value, contract_amended, indicator_jump, indicator_record.',
     ],
     [
       create('--type', 'signal_type', '--signal-type', 'tender_open', '--source-type', 'procurement_contract'),
@@ -248,7 +249,8 @@ describe('alerts rule create', () => {
     ],
     [
       create('--type', 'cpv', '--cpv', '45', '--source-type', 'tweet'),
-      'Unknown --source-type "tweet". Source types: signal, procurement_announcement, procurement_contract, procurement_amendment.',
+      'Unknown --source-type "tweet". Source types: signal, procurement_announcement, procurement_contract, ' +
+        'procurement_amendment.',
     ],
     [
       create('--type', 'cpv', '--cpv', '45', '--municipality', 'atlantida'),

@@ -292,7 +292,8 @@ describe('execution places', () => {
 describe('reading files', () => {
   it('detects the CSV delimiter and gives each record the physical line it starts on', () => {
     const csv =
-      'idcontrato;objectoContrato;precoContratual\r\n1;"Linha um\r\nlinha dois";"1.000,50"\r\n\r\n2;"Diz ""olá""; adeus";3\r\n';
+      'idcontrato;objectoContrato;precoContratual\r\n1;"Linha um\r\nlinha dois";"1.000,50"\r\n\r\n' +
+      '2;"Diz ""olá""; adeus";3\r\n';
     const file = readBaseFile(csv, 'csv');
     expect(file.delimiter).toBe(';');
     expect(file.records.map((r) => r.line)).toEqual([2, 5]);
@@ -393,7 +394,9 @@ describe('importing the real sample (50 contracts)', () => {
     expect(await store.getEntity('510858287')).toMatchObject({ kind: 'company', municipality: null });
   });
 
-  it('reads the other shapes of the sample: two suppliers, several places, frameworks, a 98-number, escaped names', () => {
+  const otherSampleShapes =
+    'reads the other shapes of the sample: two suppliers, several places, frameworks, a 98-number, escaped names';
+  it(otherSampleShapes, () => {
     const albufeira = contracts.get('10495713') as ContractRecord;
     expect(albufeira.suppliers.map((s) => s.nif)).toEqual(['504615947', '506370836']);
     expect(albufeira.municipalities).toEqual(['0801']);
@@ -648,7 +651,9 @@ describe('importing records written in the same formats', () => {
     expect(again.written.contracts).toEqual({ inserted: 0, updated: 0, unchanged: 4 });
   });
 
-  it('CSV in the flattened xlsx-export column set (15 fields) gives the same contracts as the JSON sample', async () => {
+  const flattenedCsv =
+    'CSV in the flattened xlsx-export column set (15 fields) gives the same contracts as the JSON sample';
+  it(flattenedCsv, async () => {
     const columns = REFERENCE.flattened_xlsx_export_2024_fields as string[];
     expect(columns).toHaveLength(15);
     const { csv } = toCsv(SAMPLE, ';', columns);
@@ -673,7 +678,8 @@ describe('importing records written in the same formats', () => {
     const columns = REFERENCE.simplified_csv_variant_seen_in_course_material as string[];
     const csv = [
       columns.join(','),
-      '10431400,,Concurso público,Prestação de Serviços,04/01/2024,04/01/2024,"121896,00",1096,506899250,Município de Vila Nova da Barquinha,"Artigo 20.º, n.º 1, alínea b) do Código dos Contratos Públicos"',
+      '10431400,,Concurso público,Prestação de Serviços,04/01/2024,04/01/2024,"121896,00",1096,506899250,' +
+        'Município de Vila Nova da Barquinha,"Artigo 20.º, n.º 1, alínea b) do Código dos Contratos Públicos"',
       '10431401,,Ajuste Direto Regime Geral,Outra coisa,04/01/2024,04/01/2024,100,10,506899251,Município Inventado,',
     ].join('\n');
     const store = await freshStore();
@@ -735,7 +741,9 @@ describe('announcements', () => {
     DataLimitePropostas: '10/02/2026',
   };
 
-  it("imports the reference's example records and our own; the minimised one has no entity and is rejected", async () => {
+  const referenceExamples =
+    "imports the reference's example records and our own; the minimised one has no entity and is rejected";
+  it(referenceExamples, async () => {
     const records = [
       REFERENCE.announcements.example_record_2025,
       REFERENCE.announcements.example_minimised_record_2026,
@@ -798,7 +806,8 @@ describe('announcements', () => {
       { line: lines[2], record: 3, source_id: '203/2026', reason: 'DataLimitePropostas: 30/02/2026 is not a date' },
     ]);
     const [a] = await store.listAnnouncements({ order: 'published' }, { limit: 10 });
-    expect(a).toMatchObject({ source_id: '201/2026', base_price_eur: null, deadline_on: '2026-02-04' }); // 05/01 + 30 days
+    // deadline_on: 05/01 + 30 days
+    expect(a).toMatchObject({ source_id: '201/2026', base_price_eur: null, deadline_on: '2026-02-04' });
   });
 });
 

@@ -84,7 +84,9 @@ describe('importing the real BASE contracts of January–February 2024 (.json.gz
     expect(invalid.filter((r) => r.precoContratual < 0)).toHaveLength(2);
   });
 
-  it('keeps the contracts whose suppliers the portal anonymised, the supplier marked withheld, no entity "RGPD"', async () => {
+  const anonymisedSuppliers =
+    'keeps the contracts whose suppliers the portal anonymised, the supplier marked withheld, no entity "RGPD"';
+  it(anonymisedSuppliers, async () => {
     expect(anonymisedRows).toHaveLength(2_547);
     const kept = anonymisedRows.filter((r) => byId.has(r.idcontrato));
     expect(kept).toHaveLength(anonymisedRows.filter((r) => faultsOf(r).length === 0).length);

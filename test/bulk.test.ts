@@ -58,7 +58,9 @@ function expectProblem(res: TestResponse, status: number, kind: string): void {
 }
 
 describe('the list of datasets', () => {
-  it('lists every dataset of the plan’s data domains, with each file’s address, size, rows and synthetic share', async () => {
+  const listsEveryDataset =
+    'lists every dataset of the plan’s data domains, with each file’s address, size, rows and synthetic share';
+  it(listsEveryDataset, async () => {
     const res = await t.get('/v1/bulk');
     expect(res.status, res.body).toBe(200);
     premium = res.json.items;
@@ -144,7 +146,9 @@ describe('the list of datasets', () => {
     expect(res.json.items).toEqual([entry('contracts')]);
   });
 
-  it('is the same operation on A2A and MCP, whose answer gives the REST address an agent fetches with the same key', async () => {
+  const sameOnA2aAndMcp =
+    'is the same operation on A2A and MCP, whose answer gives the REST address an agent fetches with the same key';
+  it(sameOnA2aAndMcp, async () => {
     const rest = await callOperation(t, 'rest', 'bulk_datasets', { dataset: 'municipalities' });
     for (const channel of ['a2a', 'mcp'] as const) {
       const answer = await callOperation(t, channel, 'bulk_datasets', { dataset: 'municipalities' });
@@ -159,7 +163,9 @@ describe('the list of datasets', () => {
 });
 
 describe('a file', () => {
-  it('is the whole dataset: the rows paging its list operation gives, with the size and ETag the list announced', async () => {
+  const wholeDataset =
+    'is the whole dataset: the rows paging its list operation gives, with the size and ETag the list announced';
+  it(wholeDataset, async () => {
     const before = await used();
     const res = await t.get('/v1/bulk/contracts');
     expect(res.status, res.body.slice(0, 300)).toBe(200);
@@ -278,7 +284,9 @@ describe('a listing being built', () => {
     };
   }
 
-  it('holds the event loop a page at a time: /healthz and a cheap /v1 request are answered while it is built', async () => {
+  const holdsLoopAPageAtATime =
+    'holds the event loop a page at a time: /healthz and a cheap /v1 request are answered while it is built';
+  it(holdsLoopAPageAtATime, async () => {
     // A plan whose variant (its history depth) no listing has measured yet: its first listing reads every
     // observation of every series, seconds of work, which once held the event loop from start to end.
     const { key } = await t.keyOnPlan('bulk_new_variant', { domains: ['indicators', 'bulk'], history_years: 7 });

@@ -235,7 +235,9 @@ async function unusedPort(): Promise<number> {
 }
 
 describe('refusals that name their cause', () => {
-  it('ends sync ine and sync base within seconds, exit 1, saying what could not be reached (no external network)', async () => {
+  const syncEndsWithoutNetwork =
+    'ends sync ine and sync base within seconds, exit 1, saying what could not be reached (no external network)';
+  it(syncEndsWithoutNetwork, async () => {
     const db = freshDb();
     const port = await unusedPort();
     const env = {
@@ -251,7 +253,8 @@ describe('refusals that name their cause', () => {
     const indicators = [...readIneMappings()].filter(([, m]) => m.ine_varcd !== null).length;
     expect(ine.stdout).toMatch(
       new RegExp(
-        `^1 requests to http://munidata-sync\\.invalid; stopped: .*cannot reach .*; ${indicators - 1} indicators not tried`,
+        '^1 requests to http://munidata-sync\\.invalid; stopped: .*cannot reach .*; ' +
+          `${indicators - 1} indicators not tried`,
       ),
     );
     const base = await munidata(db, ['sync', 'base'], env);

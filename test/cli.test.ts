@@ -248,7 +248,9 @@ describe('users', () => {
     expect((await runJson(db, ['users', 'list']))[1].disabled_at).toEqual(expect.any(String));
   });
 
-  it('prints a fresh set-password link for a user (a reset), and refuses a disabled or unknown one with exit code 2', async () => {
+  const setPasswordLink =
+    'prints a fresh set-password link for a user (a reset), and refuses a disabled or unknown one with exit code 2';
+  it(setPasswordLink, async () => {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
     const created = await runJson(db, [
@@ -390,7 +392,9 @@ describe('demo', () => {
 });
 
 describe('demo remove', () => {
-  it('deletes the generated data in one go and keeps the imported contracts; a second run deletes nothing', async () => {
+  const deletesGeneratedData =
+    'deletes the generated data in one go and keeps the imported contracts; a second run deletes nothing';
+  it(deletesGeneratedData, async () => {
     const db = freshDb();
     const loaded = await runJson(db, ['demo', '--contracts', '300']);
     await runJson(db, ['import', 'base-contracts', BASE_SAMPLE]);

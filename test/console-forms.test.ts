@@ -89,7 +89,9 @@ async function everyForm(owner: ConsoleClient, anonymous: ConsoleClient, consent
 }
 
 describe('a field sent twice', () => {
-  it('is refused with the 400 page on every form of the console and the consent page, before anything is done', async () => {
+  const refusedOnEveryForm =
+    'is refused with the 400 page on every form of the console and the consent page, before anything is done';
+  it(refusedOnEveryForm, async () => {
     const demo = await issueDemoOwnerLink(t.store, new Date(t.clock.now), BASE_URL);
     const owner = new ConsoleClient(t, '10.40.0.1');
     await owner.get(new URL(demo.link).pathname + new URL(demo.link).search);

@@ -37,7 +37,8 @@ async function signInPageReader(app: TestApp, address: string): Promise<ConsoleC
 }
 
 describe('a burst of sign-ins', () => {
-  it(`checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords of ${BURST} sent at once for one email from one address`, async () => {
+  const checksOfBurst = `checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords of ${BURST} sent at once`;
+  it(`${checksOfBurst} for one email from one address`, async () => {
     const user = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'burst@premium.example',
@@ -76,7 +77,7 @@ describe('a burst of sign-ins', () => {
     expect(refused).toBeGreaterThanOrEqual(BURST - SIGN_IN_FAILURES_ALLOWED - 1);
   });
 
-  it(`checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords of ${BURST} sent at once from one address, whatever the emails`, async () => {
+  it(`${checksOfBurst} from one address, whatever the emails`, async () => {
     const user = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'victim@premium.example',
@@ -125,7 +126,8 @@ describe.runIf(onPostgres)('a burst of sign-ins across two instances sharing Pos
     await second?.close();
   });
 
-  it(`checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords for one email, half the burst on each instance`, async () => {
+  const checksForOneEmail = `checks at most ${SIGN_IN_FAILURES_ALLOWED} passwords for one email`;
+  it(`${checksForOneEmail}, half the burst on each instance`, async () => {
     const user = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'spread@premium.example',
@@ -144,7 +146,8 @@ describe.runIf(onPostgres)('a burst of sign-ins across two instances sharing Pos
 });
 
 describe('the change-password form', () => {
-  it(`counts a wrong current password like a failed sign-in: ${SIGN_IN_FAILURES_ALLOWED} checked, then 429`, async () => {
+  const likeAFailedSignIn = `like a failed sign-in: ${SIGN_IN_FAILURES_ALLOWED} checked`;
+  it(`counts a wrong current password ${likeAFailedSignIn}, then 429`, async () => {
     const user = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'oracle@premium.example',
@@ -176,7 +179,9 @@ describe('the change-password form', () => {
     expect((await new ConsoleClient(t, '10.24.0.3').signIn(user.email, user.password)).status).toBe(303);
   });
 
-  it('ends the other sessions of the user: their cookies are refused; the session that changed it goes on', async () => {
+  const endsOtherSessions =
+    'ends the other sessions of the user: their cookies are refused; the session that changed it goes on';
+  it(endsOtherSessions, async () => {
     const user = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'two-browsers@premium.example',

@@ -28,7 +28,9 @@ function pathOf(link: string): string {
 }
 
 describe('the demo owner', () => {
-  it('signs in with the start link, sets a password without a current one, and signs in with it after the link is used', async () => {
+  const startLinkThenPassword =
+    'signs in with the start link, sets a password without a current one, and signs in with it after the link is used';
+  it(startLinkThenPassword, async () => {
     const demo = await issueDemoOwnerLink(t.store, new Date(t.clock.now), BASE_URL);
     const browser = new ConsoleClient(t, '10.30.0.1');
     expect((await browser.get(pathOf(demo.link))).status).toBe(303);

@@ -131,7 +131,9 @@ describe('company agents', () => {
     expect(JSON.parse(String(deployment?.spec)).name).not.toBe('Hijack');
   });
 
-  it('lets a member of another account see the marketplace but not license; an owner licenses; the seller alone revokes', async () => {
+  const marketplaceRoles =
+    'lets a member of another account see the marketplace but not license; an owner licenses; the seller alone revokes';
+  it(marketplaceRoles, async () => {
     const buyerMember = await signedIn(t.accounts.beta, 'member@beta-roles.example', 'member');
     expect((await buyerMember.get('/console/marketplace')).body).toContain(`agent-${slug}`);
     expect((await buyerMember.post(`/console/marketplace/${slug}/license`)).status).toBe(403);

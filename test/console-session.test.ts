@@ -117,7 +117,9 @@ describe('sign-in', () => {
 });
 
 describe('the lock-out', () => {
-  it('refuses the 11th failure inside 15 minutes for one email, even with the right password, then lets it in', async () => {
+  const eleventhFailureRefused =
+    'refuses the 11th failure inside 15 minutes for one email, even with the right password, then lets it in';
+  it(eleventhFailureRefused, async () => {
     const user = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'locked@premium.example',

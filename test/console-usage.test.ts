@@ -85,7 +85,9 @@ describe('the usage split', () => {
     expect((await usagePage()).total).toBe(before);
   });
 
-  it('shows requests charged before the split began as a part of their own, so the parts still sum to the total', async () => {
+  const chargesBeforeSplit =
+    'shows requests charged before the split began as a part of their own, so the parts still sum to the total';
+  it(chargesBeforeSplit, async () => {
     // The month's usage as the store holds it from before this version split it (no daily counts for it).
     const period = monthlyPeriod(new Date(t.clock.now)).key;
     await t.store.addUsage([{ accountId: t.accounts.beta, period, count: 7 }]);

@@ -154,7 +154,9 @@ async function usage(): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------
 
 describe('CSV of list endpoints', () => {
-  it('pages through all 308 municipalities by Link / Next-Cursor, header row = MunicipalitySummary, values = JSON', async () => {
+  const pagesAllMunicipalities =
+    'pages through all 308 municipalities by Link / Next-Cursor, header row = MunicipalitySummary, values = JSON';
+  it(pagesAllMunicipalities, async () => {
     const json = await collectPages(t, '/v1/municipalities?limit=200');
     expect(json).toHaveLength(308);
     const expectedHeader = ['code', 'slug', 'name', 'district', 'nuts_ii', 'nuts_iii', 'id'];
@@ -228,7 +230,9 @@ describe('CSV of list endpoints', () => {
     expect([raw[area][unitDisplay], quoted[area][unitDisplay]]).toEqual(['', false]);
   });
 
-  it('serves the population snapshot (limit=50) as CSV: nulls empty, booleans true/false, numbers as JSON', async () => {
+  const snapshotAsCsv =
+    'serves the population snapshot (limit=50) as CSV: nulls empty, booleans true/false, numbers as JSON';
+  it(snapshotAsCsv, async () => {
     const url = '/v1/indicators/population/snapshot?limit=50';
     const res = await csvGet(url);
     const { header, rows } = records(res);

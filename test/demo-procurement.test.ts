@@ -189,7 +189,9 @@ describe('generateProcurement: what, how, how much', () => {
     expect(top1pc / prices.reduce((s, x) => s + x, 0)).toBeGreaterThan(0.3);
   });
 
-  it('makes direct awards smaller than public tenders, within the CCP limits unless a material criterion applies', () => {
+  const directAwardsSmaller =
+    'makes direct awards smaller than public tenders, within the CCP limits unless a material criterion applies';
+  it(directAwardsSmaller, () => {
     const of = (label: string) => contracts.filter((c) => c.procedure_type === label);
     const direct = of('Ajuste Direto Regime Geral');
     const tenders = of('Concurso público');

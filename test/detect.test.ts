@@ -414,7 +414,9 @@ describe('an interrupted run', () => {
 });
 
 describe('time passing', () => {
-  it('expires tender signals whose deadline passed and opens deadline_closing for those entering the window', async () => {
+  const tenderSignalsExpire =
+    'expires tender signals whose deadline passed and opens deadline_closing for those entering the window';
+  it(tenderSignalsExpire, async () => {
     const active = ofType('tender_open').filter((s) => s.status === 'active' && s.deadline_date !== null);
     const soonest = active.map((s) => s.deadline_date as string).sort()[0];
     const later = new Date(Date.parse(`${plusDays(soonest, 1)}T09:00:00Z`));

@@ -119,12 +119,17 @@ describe('direct_award_high_value on real rows', () => {
     signals = new Map(all.map((s) => [s.key, s]));
   }, 120_000);
 
-  it('the Azores: Angra do Heroísmo’s 74 928 € award under art. 20.º a) of DLR 27/2015/A is under the regional 75 000 €', () => {
+  const azoresAward =
+    'the Azores: Angra do Heroísmo’s 74 928 € award under art. 20.º a) of DLR 27/2015/A is under the regional 75 000 €';
+  it(azoresAward, () => {
     expect(row('10588244').precoContratual).toBe(74_928);
     expect(signals.has(key('10588244'))).toBe(false);
   });
 
-  it('the mainland: Guimarães’ 37 345,78 € ajuste direto (art. 24.º CCP) is over the national 20 000 €, at full confidence', () => {
+  const mainlandAward =
+    'the mainland: Guimarães’ 37 345,78 € ajuste direto (art. 24.º CCP) is over the national 20 000 €, ' +
+    'at full confidence';
+  it(mainlandAward, () => {
     const s = signals.get(key('10557987')) as SignalRecord;
     expect(s).toBeDefined();
     expect(s.summary_pt).toContain('excede o limite de 20 000 €');
@@ -156,7 +161,9 @@ describe('direct_award_high_value on real rows', () => {
     );
   });
 
-  it('a regime that cannot be told: only above the highest ceiling (75 000 €), at a confidence 0.20 lower, saying so', () => {
+  const untoldRegime =
+    'a regime that cannot be told: only above the highest ceiling (75 000 €), at a confidence 0.20 lower, saying so';
+  it(untoldRegime, () => {
     expect(signals.has(key('90000003'))).toBe(false);
     const s = signals.get(key('90000004')) as SignalRecord;
     expect(s.summary_pt).toContain('excede o limite de 75 000 €');

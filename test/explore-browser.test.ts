@@ -103,7 +103,10 @@ async function mapFills(page: Page): Promise<{ fills: Record<string, string>; st
 
 describe('the indicator map', () => {
   for (const [key, date] of [['unemployment_rate'], ['population'], ['median_rent_m2'], ['birth_rate', '2015-12-31']]) {
-    it(`draws the 308 municipalities in the colours of the snapshot's values (${key}${date ? ` as of ${date}` : ''})`, async () => {
+    const municipalityColours =
+      "draws the 308 municipalities in the colours of the snapshot's values " +
+      `(${key}${date ? ` as of ${date}` : ''})`;
+    it(municipalityColours, async () => {
       const page = await open(desktop, `/explore?indicator=${key}${date ? `&date=${date}` : ''}`);
       await page.locator(`.stage[data-indicator="${key}"] svg.map`).waitFor();
       const rows = await snapshotRows(key, date);
@@ -301,7 +304,9 @@ describe('a municipality page', () => {
     await page.close();
   });
 
-  it("shows the series of the indicator in its URL, with the district's and the national medians of the API", async () => {
+  const seriesInUrl =
+    "shows the series of the indicator in its URL, with the district's and the national medians of the API";
+  it(seriesInUrl, async () => {
     const page = await open(desktop, '/explore/municipalities/porto?indicator=unemployment_rate');
     await page.locator('#series[data-indicator="unemployment_rate"] svg path.series.own').waitFor();
     await page.locator('#main[data-ready], #view[data-ready]').first().waitFor();
@@ -405,7 +410,9 @@ async function expectDataLinksMatchApi(page: Page): Promise<number> {
 }
 
 describe('the procurement view', () => {
-  it("draws the aggregate's figures for a district, with a direct-award map, and its data links answer the same", async () => {
+  const districtAggregate =
+    "draws the aggregate's figures for a district, with a direct-award map, and its data links answer the same";
+  it(districtAggregate, async () => {
     const page = await open(desktop, '/explore/procurement?district=Porto');
     await page.locator('.stage[data-ready="Porto"]').waitFor();
     const porto = (await api('/v1/municipalities?district=Porto&limit=200')).items.map((m: any) => m.code);
@@ -540,7 +547,9 @@ describe('the signals view', () => {
 });
 
 describe('the detail views', () => {
-  it('show a contract and a supplier as the API has them, each linked to the other, with no sideways scroll', async () => {
+  const contractAndSupplier =
+    'show a contract and a supplier as the API has them, each linked to the other, with no sideways scroll';
+  it(contractAndSupplier, async () => {
     const contract = (await api('/v1/procurement/contracts?municipality=1312&limit=1')).items[0];
     const full = await api(`/v1/procurement/contracts/${contract.id}`);
     for (const context of [desktop, phone]) {

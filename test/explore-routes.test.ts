@@ -113,7 +113,9 @@ describe('explorer pages', () => {
     expect(signalsOnly.status).toBe(403);
   });
 
-  it('opens a contract, a buyer or supplier and a signal on a page of its own, for plans with their domain', async () => {
+  const pagesOfTheirOwn =
+    'opens a contract, a buyer or supplier and a signal on a page of its own, for plans with their domain';
+  it(pagesOfTheirOwn, async () => {
     const contract = (await t.get('/v1/procurement/contracts?limit=1')).json.items[0];
     const signal = (await t.get('/v1/signals?limit=1')).json.items[0];
     const pages: [string, Record<string, unknown>][] = [
@@ -249,7 +251,9 @@ describe('explorer data routes', () => {
 });
 
 describe("the explorer's own request: the latest signals by event date", () => {
-  it('answers the signals /v1/signals answers for the same filters, latest event first, with the counts of all', async () => {
+  const sameSignalsAsApi =
+    'answers the signals /v1/signals answers for the same filters, latest event first, with the counts of all';
+  it(sameSignalsAsApi, async () => {
     for (const query of ['', 'family=procurement', 'municipality=1312&min_confidence=0.7']) {
       const all = await signalsByEvent(t, query);
       const res = await look('premium', `/explore/api/signals/latest?limit=300${query ? `&${query}` : ''}`);

@@ -211,7 +211,10 @@ describe('Redis stops and returns', () => {
 });
 
 describe('Redis stalls (packets held, not refused)', () => {
-  it("every channel answers 503 with Retry-After within the counters' command timeout, and nothing is charged when it ends", async () => {
+  const redisAwayAnswers503 =
+    "every channel answers 503 with Retry-After within the counters' command timeout, " +
+    'and nothing is charged when it ends';
+  it(redisAwayAnswers503, async () => {
     // The same store, with counters that reach Redis through a proxy that can hold every packet.
     const redis = new URL(outage.url);
     const proxy = await startTcpProxy({ host: redis.hostname, port: Number(redis.port) });
@@ -303,7 +306,10 @@ describe('the store fails', () => {
 });
 
 describe('no unit of quota is lost to a failure', () => {
-  it('a reservation whose request fails while Redis is away is released within seconds of its return, not at the lease end', async () => {
+  const reservationReleasedOnReturn =
+    'a reservation whose request fails while Redis is away is released within seconds of its return, ' +
+    'not at the lease end';
+  it(reservationReleasedOnReturn, async () => {
     const { accountId, key } = await customer('faults_unmetered');
     const period = monthlyPeriod(new Date()).key;
     expect(isAdmitted('rest', await call('rest', key))).toBe(true);

@@ -141,7 +141,9 @@ describe('REST: every answer a problem document', () => {
     );
   });
 
-  it('headers too large (431) and an unparsable request (400) come from Node as problem documents with a request id', async () => {
+  const nodeErrorsAsProblems =
+    'headers too large (431) and an unparsable request (400) come from Node as problem documents with a request id';
+  it(nodeErrorsAsProblems, async () => {
     const big = await raw(`GET /v1/indicators HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(big.status).toBe(431);
     expect(big.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -251,7 +253,9 @@ describe("every method and the answers Node gives before routing, in the channel
     }
   });
 
-  it("an HTTP/1.1 request without Host is 400 in the channel's form, with its request id; HTTP/1.0 needs none", async () => {
+  const requestWithoutHost =
+    "an HTTP/1.1 request without Host is 400 in the channel's form, with its request id; HTTP/1.0 needs none";
+  it(requestWithoutHost, async () => {
     const rest = await raw('GET /v1/indicators HTTP/1.1\r\nAuthorization: Bearer x\r\n\r\n');
     expect(rest.status).toBe(400);
     expect(rest.headers['content-type']).toMatch(/^application\/problem\+json/);

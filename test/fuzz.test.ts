@@ -199,7 +199,8 @@ function restSpellsTheSame(
 ): boolean {
   return Object.entries(input).every(([name, value]) => {
     const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    if (op.rest.path.includes(`:${name}`) && (value === '' || value === '.' || value === '..')) return false; // another route
+    // another route
+    if (op.rest.path.includes(`:${name}`) && (value === '' || value === '.' || value === '..')) return false;
     if (property === undefined) return true; // an unknown parameter, whatever its value
     if (property.type === 'array')
       return Array.isArray(value) && value.length > 0 && value.every((item) => sameScalar(property.items ?? {}, item));
@@ -228,7 +229,9 @@ const usage = () => t.app.counters.usage(t.accounts.premium, monthlyPeriod(new D
 describe.each(createRegistry().all.map((op) => [op.name, op] as const))('fuzzing %s', (_name, op) => {
   const properties = plainSchema(op.input).properties ?? {};
 
-  it('answers every bad input in the channel’s form, alike on every channel, charging nothing for an error', async () => {
+  const badInputAlikeOnEveryChannel =
+    'answers every bad input in the channel’s form, alike on every channel, charging nothing for an error';
+  it(badInputAlikeOnEveryChannel, async () => {
     await fc.assert(
       fc.asyncProperty(badInput(op, properties), async (input) => {
         t.clock.advance(61_000); // clear of the per-minute limit

@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 describe('GET /', () => {
-  it('answers a small HTML page with links to /docs, the OpenAPI document, the agent card, /mcp, the explorer and the console, without a key', async () => {
+  const homePageLinks =
+    'answers a small HTML page with links to /docs, the OpenAPI document, the agent card, /mcp, ' +
+    'the explorer and the console, without a key';
+  it(homePageLinks, async () => {
     const res = await t.get('/', { key: null, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);

@@ -45,7 +45,9 @@ describe('text from data in the console', () => {
     expectInert((await owner.get(String(revoke))).body);
   });
 
-  it("shows an agent's name and description as text on the company agents, deployment and marketplace pages", async () => {
+  const agentTextAsText =
+    "shows an agent's name and description as text on the company agents, deployment and marketplace pages";
+  it(agentTextAsText, async () => {
     const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
     await owner.get('/console/agents');
     const file = JSON.stringify({ ...SOLAR_INSTALLER, slug: 'inert-solar', name: EVIL, description: EVIL });

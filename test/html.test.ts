@@ -6,7 +6,8 @@ describe('the html tag', () => {
   it('escapes text in element content and in quoted attribute values, both quotes included', () => {
     const text = `<b>"Tom's" & co</b>`;
     expect(html`<p title="${text}">${text}</p>`.text).toBe(
-      '<p title="&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;">&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;</p>',
+      '<p title="&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;">' +
+        '&lt;b&gt;&quot;Tom&#39;s&quot; &amp; co&lt;/b&gt;</p>',
     );
   });
 

@@ -160,13 +160,16 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
           limit: 1,
         })
       )[0];
-    expect(await at2015('1106')).toMatchObject({ reference_date: '2015-12-31', value: 10, treatment: 'raw' }); // 1701106 Lisboa
-    expect(await at2015('1709')).toMatchObject({ reference_date: '2015-12-31', value: 5.8, treatment: 'raw' }); // 11B1709 Ribeira de Pena
+    // 1701106 Lisboa
+    expect(await at2015('1106')).toMatchObject({ reference_date: '2015-12-31', value: 10, treatment: 'raw' });
+    // 11B1709 Ribeira de Pena
+    expect(await at2015('1709')).toMatchObject({ reference_date: '2015-12-31', value: 5.8, treatment: 'raw' });
     expect(await at2015('0606')).toMatchObject({ value: 4 }); // 16E0606 Góis, valor "4"
 
     // The saved sample repeats one set of values under all 12 year keys (e.g. Lisboa 10 every year): flagged.
     expect(r.warnings).toEqual([
-      'periods 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022 carry identical values for every municipality: check the source file',
+      'periods 2011, 2012, 2013, 2014, 2015, 2016, 2017, 2018, 2019, 2020, 2021, 2022 ' +
+        'carry identical values for every municipality: check the source file',
     ]);
     await store.close();
   });
@@ -185,7 +188,9 @@ describe('importIne with the real INE sample (0008264, Pref variant)', () => {
     await store.close();
   });
 
-  it("refuses to merge into another source's series, merges with --force, and stores the estimated treatment when asked", async () => {
+  const mergeIntoAnotherSource =
+    "refuses to merge into another source's series, merges with --force, and stores the estimated treatment when asked";
+  it(mergeIntoAnotherSource, async () => {
     const store = await storeWith('PORDATA');
     await store.writeObservations('birth_rate', [
       { municipality_id: idOf('1106'), reference_date: '2010-12-31', value: 9.1, treatment: 'raw' },
@@ -324,7 +329,9 @@ describe('importIne with synthetic responses', () => {
     await store.close();
   });
 
-  it('takes as a dimension’s total its T, else the one category labelled so, else nothing (and says which it took)', () => {
+  const dimensionTotal =
+    'takes as a dimension’s total its T, else the one category labelled so, else nothing (and says which it took)';
+  it(dimensionTotal, () => {
     const housing = (labels: Record<string, string>) =>
       dadosResponse({
         '2024': Object.entries(labels).map(([code, label]) => ({

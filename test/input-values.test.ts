@@ -108,7 +108,8 @@ describe('numbers and booleans: one strict reading', () => {
     ['procurement_announcements', { open_only: 'TRUE' }, 'open_only'],
     ['procurement_announcements', { open_only: '' }, 'open_only'],
   ])('REST %s %j is 422 naming the parameter', async (name, input, field) => {
-    const url = `${op(name).rest.path.replace(/:([a-z_]+)/, (_, p) => String((input as Record<string, string>)[p] ?? ''))}`;
+    const given = input as Record<string, string>;
+    const url = `${op(name).rest.path.replace(/:([a-z_]+)/, (_, p) => String(given[p] ?? ''))}`;
     const query = Object.entries(input)
       .filter(([p]) => !op(name).rest.path.includes(`:${p}`))
       .map(([p, v]) => `${p}=${encodeURIComponent(v)}`)
@@ -295,7 +296,9 @@ describe('an answer that fails after the handler', () => {
     expect(await usage()).toBe(before + 1);
   });
 
-  it('A2A SendMessage with "q": "\\ud800" is the same kind on all three channels and leaves usage unchanged', async () => {
+  const loneSurrogateOnA2a =
+    'A2A SendMessage with "q": "\\ud800" is the same kind on all three channels and leaves usage unchanged';
+  it(loneSurrogateOnA2a, async () => {
     await refusedEverywhere('municipalities_search', { q: '\ud800' }, 'q');
   });
 });

@@ -60,7 +60,9 @@ describe('key format', () => {
     expect(res.json.account_id).toBe(t.accounts.premium);
   });
 
-  it('refuses a key with a wrong checksum before any look-up, as a wrong key that costs the address a strike', async () => {
+  const wrongChecksumIsAStrike =
+    'refuses a key with a wrong checksum before any look-up, as a wrong key that costs the address a strike';
+  it(wrongChecksumIsAStrike, async () => {
     const { secret } = await createKey(t.store, { accountId: t.accounts.premium }, new Date(t.clock.now));
     const random = secret.slice(8, 48);
     const wrong = documentedChecksum(random) === 'AAAAAA' ? 'AAAAAB' : 'AAAAAA';

@@ -165,7 +165,10 @@ describe.each(KINDS)('%s', (kind) => {
     }
   });
 
-  it('on a company agent: lists its tools and answers three of them as its A2A skills do, with the REST figures it cites', async () => {
+  const companyAgentTools =
+    'on a company agent: lists its tools and answers three of them as its A2A skills do, ' +
+    'with the REST figures it cites';
+  it(companyAgentTools, async () => {
     host.clock.advance(61_000);
     const slug = SLUGS[0];
     const client = await connect(kind, `${host.address}/agents/${slug}/mcp`, host.credentials[slug].mcp);

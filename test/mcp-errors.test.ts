@@ -134,7 +134,9 @@ describe('transport', () => {
     );
   });
 
-  it('accepts MCP-Protocol-Version 2025-06-18, 2025-11-25 or none, and refuses an unknown value with 400 -32022', async () => {
+  const protocolVersionHeader =
+    'accepts MCP-Protocol-Version 2025-06-18, 2025-11-25 or none, and refuses an unknown value with 400 -32022';
+  it(protocolVersionHeader, async () => {
     for (const version of ['2025-06-18', '2025-11-25', undefined]) {
       const res = await mcp(request('ping'), { headers: version ? { 'mcp-protocol-version': version } : {} });
       expect(res.status, `${version}: ${res.body}`).toBe(200);
@@ -192,7 +194,9 @@ describe('transport', () => {
 });
 
 describe('initialize and the other start-up methods', () => {
-  it('answers with the client version when supported, else the latest, with serverInfo, tools and instructions', async () => {
+  const initializeAnswer =
+    'answers with the client version when supported, else the latest, with serverInfo, tools and instructions';
+  it(initializeAnswer, async () => {
     for (const [offered, answered] of [
       ['2025-11-25', '2025-11-25'],
       ['2025-06-18', '2025-06-18'],
@@ -363,7 +367,9 @@ describe('tools/call', () => {
 });
 
 describe('access (docs/mcp.md, Errors)', () => {
-  it('401 without a key, with a wrong key and with another scheme, with a Bearer challenge naming the resource metadata', async () => {
+  const unauthorisedChallenge =
+    '401 without a key, with a wrong key and with another scheme, with a Bearer challenge naming the resource metadata';
+  it(unauthorisedChallenge, async () => {
     const cases: Record<string, string>[] = [
       {},
       { authorization: `Bearer sk_live_${'A'.repeat(40)}` },
@@ -416,7 +422,9 @@ describe('access (docs/mcp.md, Errors)', () => {
     }
   });
 
-  it('403 beta-access-required for a beta tool outside the beta group; the tool is hidden from tools/list', async () => {
+  const betaToolRefused =
+    '403 beta-access-required for a beta tool outside the beta group; the tool is hidden from tools/list';
+  it(betaToolRefused, async () => {
     await t.store.setBetaGate('indicators_stats', true);
     t.clock.advance(1_500); // reference data is re-read at most once a second
     try {
@@ -437,7 +445,9 @@ describe('access (docs/mcp.md, Errors)', () => {
     }
   });
 
-  it('429 with Retry-After past the per-minute limit; every HTTP request counts, start-up calls and GET included', async () => {
+  const perMinuteLimit =
+    '429 with Retry-After past the per-minute limit; every HTTP request counts, start-up calls and GET included';
+  it(perMinuteLimit, async () => {
     const key = (await t.keyOnPlan('mcp_rpm', { requests_per_minute: 5 })).key;
     const statuses: number[] = [];
     statuses.push((await mcp(initialize('2025-11-25'), { key })).status);

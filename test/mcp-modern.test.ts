@@ -86,7 +86,9 @@ const serverInfo = async () =>
   (await legacy('initialize', { protocolVersion: '2025-11-25', capabilities: {} })).json.result;
 
 describe('server/discover', () => {
-  it('describes the server: every version it speaks, tools only, the instructions, caching hints and its identity', async () => {
+  const describesTheServer =
+    'describes the server: every version it speaks, tools only, the instructions, caching hints and its identity';
+  it(describesTheServer, async () => {
     const res = await modern('server/discover');
     expect(res.status).toBe(200);
     const init = await serverInfo();
@@ -186,7 +188,9 @@ describe('tools/list and tools/call', () => {
 });
 
 describe('the required _meta fields', () => {
-  it('refuses a request without _meta, or without the version or the capabilities, with 400 -32602 naming the field', async () => {
+  const missingMeta =
+    'refuses a request without _meta, or without the version or the capabilities, with 400 -32602 naming the field';
+  it(missingMeta, async () => {
     for (const method of ['server/discover', 'tools/list']) {
       const none = await modern(method, { meta: null });
       expectError(none, 400, -32602, /io\.modelcontextprotocol\/protocolVersion/);
@@ -222,7 +226,9 @@ describe('headers against the body', () => {
     expectError(await modern('server/discover', { meta: other }), 400, -32020, /2099-01-01/);
   });
 
-  it('refuses a missing, different or differently cased Mcp-Method with 400 -32020; the header name is any case', async () => {
+  const mcpMethodHeader =
+    'refuses a missing, different or differently cased Mcp-Method with 400 -32020; the header name is any case';
+  it(mcpMethodHeader, async () => {
     expectError(await modern('tools/list', { headers: { 'mcp-method': null } }), 400, -32020, /Mcp-Method/);
     expectError(await modern('tools/list', { headers: { 'mcp-method': 'prompts/list' } }), 400, -32020, /Mcp-Method/);
     expectError(await modern('tools/list', { headers: { 'mcp-method': 'TOOLS/LIST' } }), 400, -32020, /Mcp-Method/);
@@ -277,7 +283,9 @@ describe('headers against the body', () => {
 });
 
 describe('versions', () => {
-  it('answers an unsupported version, in either era, with 400 -32022 listing the three versions it speaks', async () => {
+  const unsupportedVersion =
+    'answers an unsupported version, in either era, with 400 -32022 listing the three versions it speaks';
+  it(unsupportedVersion, async () => {
     const unknown = { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' };
     const modernRes = await modern('tools/list', { meta: unknown, headers: { 'mcp-protocol-version': '2099-01-01' } });
     expectError(modernRes, 400, -32022);

@@ -305,7 +305,9 @@ describe('counting', () => {
     return (me.structuredContent as any).usage.requests_this_month;
   }
 
-  it('charges each successful tools/call once; initialize, tools/list, ping, me and failed calls are free', async () => {
+  const chargesEachCallOnce =
+    'charges each successful tools/call once; initialize, tools/list, ping, me and failed calls are free';
+  it(chargesEachCallOnce, async () => {
     t.clock.advance(61_000);
     const { client } = await connect(t.keys.indicatorsOnly, '2025-11-25');
     try {

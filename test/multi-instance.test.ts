@@ -142,7 +142,10 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     }
   });
 
-  it(`admit exactly the monthly quota (${QUOTA}) of ${QUOTA_BURST} concurrent requests on REST, A2A and MCP, and refuse the rest with 402`, async () => {
+  const monthlyQuotaAcrossChannels =
+    `admit exactly the monthly quota (${QUOTA}) of ${QUOTA_BURST} concurrent requests on REST, A2A and MCP, ` +
+    'and refuse the rest with 402';
+  it(monthlyQuotaAcrossChannels, async () => {
     quotaCustomer = await customer(store, 'multi_quota', { requests_per_minute: null, requests_per_month: QUOTA });
     const counts = await burst(quotaCustomer.key, QUOTA_BURST / (INSTANCES * CHANNELS.length));
     expect(Object.fromEntries(counts)).toEqual({ admitted: QUOTA, 'quota-exceeded': QUOTA_BURST - QUOTA });
@@ -168,7 +171,10 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     }
   });
 
-  it(`admit exactly the per-minute limit (${PER_MINUTE}) of a burst across the three, then answer 429 with Retry-After`, async () => {
+  const perMinuteLimitAcrossChannels =
+    `admit exactly the per-minute limit (${PER_MINUTE}) of a burst across the three, ` +
+    'then answer 429 with Retry-After';
+  it(perMinuteLimitAcrossChannels, async () => {
     minuteCustomer = await customer(store, 'multi_minute', {
       requests_per_minute: PER_MINUTE,
       requests_per_month: 1_000_000,

@@ -38,7 +38,8 @@ describe('the SQL port', () => {
         UnstorableTextError,
       );
       expect(await port.query('SELECT count(*) AS n FROM names')).toEqual([{ n: 0 }]);
-      expect(await port.query('SELECT $1 AS v', ['a\u2400b'])).toEqual([{ v: 'a\u2400b' }]); // the symbol for NUL is text
+      // the symbol for NUL is text
+      expect(await port.query('SELECT $1 AS v', ['a\u2400b'])).toEqual([{ v: 'a\u2400b' }]);
     } finally {
       await close();
     }
@@ -152,7 +153,9 @@ describe('every route', () => {
     return listed;
   }
 
-  it('a NUL in each path parameter, in query parameters and in form fields is never a fault, signed in or not', async () => {
+  const nulNeverAFault =
+    'a NUL in each path parameter, in query parameters and in form fields is never a fault, signed in or not';
+  it(nulNeverAFault, async () => {
     const owner = await consoleUser(t, {
       accountId: t.accounts.premium,
       email: 'routes@premium.example',

@@ -222,7 +222,9 @@ describe('the resource refuses', () => {
     expect(res.challenge).toContain('error="invalid_token"');
   });
 
-  it('a token in X-API-Key, even a good one, on /mcp, /a2a and a company agent: tokens travel only as Bearer', async () => {
+  const tokenInApiKeyHeader =
+    'a token in X-API-Key, even a good one, on /mcp, /a2a and a company agent: tokens travel only as Bearer';
+  it(tokenInApiKeyHeader, async () => {
     const { tokens } = await connectedClient(t, t.accounts.premium);
     await ensureDemoAgents(t.store, new Date(t.clock.now));
     const rpc = {

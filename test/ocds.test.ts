@@ -507,7 +507,9 @@ describe('validation set-up', () => {
 });
 
 describe('procurement_ocds_releases', () => {
-  it('pages over every contract once, in the contract list order, each followed by its amendment releases', async () => {
+  const pagesEveryContractOnce =
+    'pages over every contract once, in the contract list order, each followed by its amendment releases';
+  it(pagesEveryContractOnce, async () => {
     const releases = await allReleases('');
     const expected = [...contracts].sort(newestFirst((c) => c.published_on, idOf));
     expect(contractIdsOf(releases)).toEqual(expected.map((c) => c.source_id));
@@ -527,7 +529,9 @@ describe('procurement_ocds_releases', () => {
     }
   });
 
-  it('is a valid OCDS 1.1 release package with the package metadata, the Link header and the pagination extension', async () => {
+  const validReleasePackage =
+    'is a valid OCDS 1.1 release package with the package metadata, the Link header and the pagination extension';
+  it(validReleasePackage, async () => {
     const res = await t.get(`${RELEASES}?municipality=1106&limit=5`);
     expect(res.status).toBe(200);
     expectValidReleasePackage(res.json);
@@ -601,7 +605,9 @@ describe('procurement_ocds_releases', () => {
     );
   });
 
-  it('maps a contract: ocid, dates, tags, parties with PT-NIF ids and roles, buyer, tender, award, contract', async () => {
+  const mapsAContract =
+    'maps a contract: ocid, dates, tags, parties with PT-NIF ids and roles, buyer, tender, award, contract';
+  it(mapsAContract, async () => {
     const c = fixture.contracts[30]; // two suppliers, a competitor, two CPVs, a price, no description, no notice
     const release = (await allReleases(`buyer=${c.buyers[0].nif}`, 50)).find(
       (r) => r.id === `contract-${c.source_id}`,
@@ -702,7 +708,8 @@ describe('procurement_ocds_releases', () => {
   });
 
   it('carries the announcement a contract names, and a release per amendment chained by release ids', async () => {
-    const c = fixture.contracts[36]; // a notice in the store, a description, two amendments, the second without previous price
+    // a notice in the store, a description, two amendments, the second without previous price
+    const c = fixture.contracts[36];
     const notice = linked[0];
     const releases = (await allReleases(`buyer=${c.buyers[0].nif}`, 50)).filter((r) => r.ocid === ocidOf(c));
     const base = releases.find((r) => r.id === `contract-${c.source_id}`) as Json;
@@ -745,7 +752,9 @@ describe('procurement_ocds_releases', () => {
               id: m1.source_id,
               date: day(m1.date as string),
               rationale: m1.reason,
-              description: `Valor do contrato alterado de ${euros(c.price_eur as number)} para ${euros(m1.new_price_eur as number)}.`,
+              description:
+                `Valor do contrato alterado de ${euros(c.price_eur as number)} ` +
+                `para ${euros(m1.new_price_eur as number)}.`,
               amendsReleaseID: `contract-${c.source_id}`,
               releaseID: `amendment-${m1.source_id}`,
             },
@@ -756,7 +765,9 @@ describe('procurement_ocds_releases', () => {
     expect(after2.contracts[0].amendments[0]).toMatchObject({
       amendsReleaseID: `amendment-${m1.source_id}`,
       releaseID: `amendment-${m2.source_id}`,
-      description: `Valor do contrato alterado de ${euros(m1.new_price_eur as number)} para ${euros(m2.new_price_eur as number)}.`,
+      description:
+        `Valor do contrato alterado de ${euros(m1.new_price_eur as number)} ` +
+        `para ${euros(m2.new_price_eur as number)}.`,
     });
   });
 });

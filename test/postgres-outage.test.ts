@@ -138,7 +138,10 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     });
   });
 
-  it('answers only 200 or 503 with Retry-After while it is gone, stays up, resumes by itself, and charges exactly the answers', async () => {
+  const answersWhileGone =
+    'answers only 200 or 503 with Retry-After while it is gone, stays up, resumes by itself, ' +
+    'and charges exactly the answers';
+  it(answersWhileGone, async () => {
     // Warm: the key's grant (cached 5 s) and the reference data held, the indicator's answer rendered, the month in
     // Redis.
     for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel))).toBe(true);
@@ -205,7 +208,9 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     expect(await charged()).toBe(admitted);
   });
 
-  it('a valid key it cannot check while the store is gone is 503 with Retry-After, never a strike against the address', async () => {
+  const validKeyNotAStrike =
+    'a valid key it cannot check while the store is gone is 503 with Retry-After, never a strike against the address';
+  it(validKeyNotAStrike, async () => {
     // A key never used on this instance: its grant is not cached, so every request needs the store to check it.
     const unchecked = await customer(store, 'outage_unchecked', {
       requests_per_minute: 1_000_000,
@@ -233,7 +238,10 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     for (const channel of CHANNELS) expect(isAdmitted(channel, await sendUnchecked(channel))).toBe(true);
   });
 
-  it('stalled (packets held, not refused): 503 with Retry-After within the timeout on every channel, and not charged when the stall ends', async () => {
+  const stalledStore =
+    'stalled (packets held, not refused): 503 with Retry-After within the timeout on every channel, ' +
+    'and not charged when the stall ends';
+  it(stalledStore, async () => {
     // Warm: the key's grant held (5 s), the month in Redis, the listening connection up.
     for (const channel of CHANNELS) expect(isAdmitted(channel, await send(channel, unreadSeries()))).toBe(true);
     admitted += CHANNELS.length;
@@ -287,7 +295,9 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
     expect(await charged()).toBe(admitted);
   });
 
-  it('a transaction whose connection is cut fails as the store being unavailable, and the process lives on', async () => {
+  const transactionCut =
+    'a transaction whose connection is cut fails as the store being unavailable, and the process lives on';
+  it(transactionCut, async () => {
     // A client checked out of the pool (a transaction) that loses its connection: unheard, its 'error' event
     // would end this worker ("Unhandled 'error' event") before the statement even rejected.
     const pools = openPools(proxiedUrl, undefined, 1);

@@ -114,7 +114,9 @@ describe('writing a procurement batch', () => {
     expect(summary.amendments).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
   });
 
-  it('derives a missing previous price from the amendment before it, or the contract price — also when it arrives late', async () => {
+  const derivedPreviousPrice =
+    'derives a missing previous price from the amendment before it, or the contract price — also when it arrives late';
+  it(derivedPreviousPrice, async () => {
     const contract: ContractInput = { ...fixture.contracts[5], source_id: 'amended', price_eur: 100 };
     const amendment = (id: string, date: string, next: number) => ({
       source: 'fixture',
@@ -337,7 +339,10 @@ describe('contract rollups of several municipalities', () => {
     totals: { count: answer.totals.count, cents: Math.round(answer.totals.total_eur * 100) },
   });
 
-  it('count a contract executed in several asked municipalities once, through re-imports that move it or change its price', async () => {
+  const countedOnceThroughReimports =
+    'count a contract executed in several asked municipalities once, ' +
+    'through re-imports that move it or change its price';
+  it(countedOnceThroughReimports, async () => {
     const { store } = await freshStore();
     try {
       const [a, b, c, d] = BUYERS.slice(0, 4).map((m) => m.id);

@@ -96,7 +96,8 @@ async function startServer(): Promise<Server> {
             done();
             reject(
               new Error(
-                `munidata serve exited (${child.exitCode ?? child.signalCode}) before printing ${patterns.join(' and ')}:\n${stdout}\n${stderr}`,
+                `munidata serve exited (${child.exitCode ?? child.signalCode}) ` +
+                  `before printing ${patterns.join(' and ')}:\n${stdout}\n${stderr}`,
               ),
             );
           }
@@ -151,10 +152,10 @@ async function get(server: Server, path: string, key?: string) {
 async function expectReadmeAgentExample(server: Server, stdout: string, dataKey: string): Promise<void> {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## Company agents'));
-  const example =
-    /curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"[\s\S]*?-d '([^']+)'/.exec(
-      section,
-    );
+  const example = new RegExp(
+    String.raw`curl -s "http:\/\/127\.0\.0\.1:8080(\/agents\/([a-z-]+)\/a2a)" -H "Authorization: Bearer (\S+)"` +
+      String.raw`[\s\S]*?-d '([^']+)'`,
+  ).exec(section);
   if (!example) throw new Error('no company-agent example in the README');
   const [, path, slug, placeholder, body] = example;
   expect(placeholder).not.toMatch(/sk_live_/); // not the data key's placeholder
@@ -196,7 +197,9 @@ afterAll(() => {
 describe('quickstart: munidata serve', () => {
   let firstKey: string;
 
-  it('on an empty store loads real and generated data, prints a working key, serves docs, stops on SIGTERM', async () => {
+  const realAndGeneratedOnEmptyStore =
+    'on an empty store loads real and generated data, prints a working key, serves docs, stops on SIGTERM';
+  it(realAndGeneratedOnEmptyStore, async () => {
     const server = await startServer();
     try {
       const stdout = await server.waitFor([KEY, LISTENING], 150_000);

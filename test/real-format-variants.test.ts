@@ -220,7 +220,9 @@ describe('BASE contracts in the shapes real rows come in', () => {
     });
   });
 
-  it('several CPVs, buyers and suppliers; suppliers without a tax number stay on the contract, never as entities', async () => {
+  const severalParties =
+    'several CPVs, buyers and suppliers; suppliers without a tax number stay on the contract, never as entities';
+  it(severalParties, async () => {
     expect(contracts.get('30000001')?.cpv.map((x) => x.code)).toEqual(['45233140', '45233142', '45233161']);
     const joint = contracts.get('30000003') as ContractRecord;
     expect(joint.buyers.map((b) => b.nif)).toEqual(['505170876', '505309939']);
@@ -259,14 +261,18 @@ describe('BASE contracts in the shapes real rows come in', () => {
     });
   });
 
-  it('framework call-offs keep their agreement; a regional regime named only by the record’s `regime` joins its legal basis', () => {
+  const frameworkCallOffs =
+    'framework call-offs keep their agreement; ' +
+    'a regional regime named only by the record’s `regime` joins its legal basis';
+  it(frameworkCallOffs, () => {
     expect(contracts.get('30000501')).toMatchObject({
       procedure_type: 'Ao abrigo de acordo-quadro (art.º 258.º)',
       ocds_method: 'direct',
       framework_agreement: 'Acordo-Quadro para a Prestação de Serviços de Vigilância e Segurança',
     });
     expect(contracts.get('30000205')?.legal_basis).toBe(
-      'Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos; regime: Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08',
+      'Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos; ' +
+        'regime: Código dos Contratos Públicos (DL 111-B/2017 ) e DLR nº 34/2008/M, de 14.08',
     );
     // The national regime adds nothing the basis does not say.
     expect(contracts.get('30000001')?.legal_basis).toBe(
@@ -309,7 +315,9 @@ describe('a whole load of every dataset, detection, and the same again', () => {
   }, 120_000);
   afterAll(() => store.close());
 
-  it('a spreadsheet’s CSV (Windows-1252, “;”, cells joined with “ | ”, a quoted line break) reads like the JSON', async () => {
+  const spreadsheetCsv =
+    'a spreadsheet’s CSV (Windows-1252, “;”, cells joined with “ | ”, a quoted line break) reads like the JSON';
+  it(spreadsheetCsv, async () => {
     const csv = reports.csv;
     expectBalanced(csv);
     expect(csv).toMatchObject({ format: 'csv', delimiter: ';', rows_read: 4, accepted: 4, rejected: [] });
@@ -322,7 +330,9 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     expect((await contractsById(store)).get('30001004')?.municipalities).toEqual(['0816']); // "Vila Real Sto Antonio"
   });
 
-  it('notices: the regional journal’s numbers, a base price of “Inexistente”, a deadline from the proposal period', async () => {
+  const regionalNotices =
+    'notices: the regional journal’s numbers, a base price of “Inexistente”, a deadline from the proposal period';
+  it(regionalNotices, async () => {
     const r = reports.announcements;
     expectBalanced(r);
     // The minimised record of 2026 names no publishing entity: refused, saying so.
@@ -353,7 +363,9 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     });
   });
 
-  it('amendments: two on one day, a price as text, an id as a number, one without a date, orphans reported', async () => {
+  const amendmentShapes =
+    'amendments: two on one day, a price as text, an id as a number, one without a date, orphans reported';
+  it(amendmentShapes, async () => {
     const r = reports.amendments;
     expectBalanced(r);
     expect(r.rejected).toEqual([]);
@@ -387,7 +399,9 @@ describe('a whole load of every dataset, detection, and the same again', () => {
 
   // ------------------------------------------------------------------------------------------------ regimes
 
-  it('the Azores: 75 000 € for goods and services, however the decree is written, by the basis or the buyer’s region', () => {
+  const azoresCeiling =
+    'the Azores: 75 000 € for goods and services, however the decree is written, by the basis or the buyer’s region';
+  it(azoresCeiling, () => {
     expect(signals.has(signalKey('30000101'))).toBe(false); // 60 000 €, "Decreto Legislativo Regional n.º 27/2015/A"
     expect(signals.has(signalKey('30000104'))).toBe(false); // 74 000 €, "alinea a) … Regional n 27/2015/A", unaccented
     expect(signals.has(signalKey('30000106'))).toBe(false); // 60 000 €, "Dec. Legislativo Regional", buyer unplaced
@@ -416,7 +430,10 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     }
   });
 
-  it('a regime that cannot be told is never held to a national ceiling: above 75 000 € only, at a lower confidence, saying so', () => {
+  const untoldRegime =
+    'a regime that cannot be told is never held to a national ceiling: ' +
+    'above 75 000 € only, at a lower confidence, saying so';
+  it(untoldRegime, () => {
     expect(signals.has(signalKey('30000301'))).toBe(false); // 50 000 €: over the CCP's 20 000 €, not flagged
     const s = signals.get(signalKey('30000302')) as SignalRecord;
     expect(s.summary_pt).toContain('excede o limite de 75 000 €');
@@ -456,7 +473,9 @@ describe('INE answers of other indicators, through `munidata import ine`', () =>
   }, 120_000);
   afterAll(() => store.close());
 
-  it('population 0012917: NUTS 2024 geocodes of every level, two dimensions, the Azores and Madeira, a missing value', async () => {
+  const population0012917 =
+    'population 0012917: NUTS 2024 geocodes of every level, two dimensions, the Azores and Madeira, a missing value';
+  it(population0012917, async () => {
     const r = await importIneFile([FIXTURE_PATH(POPULATION)]);
     expect(r).toMatchObject({
       indicator: 'population',
@@ -499,7 +518,10 @@ describe('INE answers of other indicators, through `munidata import ine`', () =>
     expect(again.placed).toMatchObject({ rows: 12, inserted: 0, updated: 0, unchanged: 12 });
   });
 
-  it('housing 0012234: a code of no catalogue indicator is refused, forced it takes the dimension’s total by its label (H1)', async () => {
+  const housing0012234 =
+    'housing 0012234: a code of no catalogue indicator is refused, ' +
+    'forced it takes the dimension’s total by its label (H1)';
+  it(housing0012234, async () => {
     await expect(importIneFile([FIXTURE_PATH(HOUSING)])).rejects.toThrow(
       /0012234, which no catalogue indicator has .*--indicator KEY/,
     );
@@ -541,7 +563,10 @@ describe('INE answers of other indicators, through `munidata import ine`', () =>
     );
   });
 
-  it('a dimension whose total is neither coded T nor labelled: nothing written, and the report says which categories there were', async () => {
+  const unlabelledTotal =
+    'a dimension whose total is neither coded T nor labelled: nothing written, ' +
+    'and the report says which categories there were';
+  it(unlabelledTotal, async () => {
     const unlabelled = JSON.parse(FIXTURE(HOUSING).toString('utf8'));
     for (const rows of Object.values(unlabelled[0].Dados) as Record<string, unknown>[][])
       for (const row of rows) delete row.dim_3_t;
@@ -551,7 +576,10 @@ describe('INE answers of other indicators, through `munidata import ine`', () =>
     expect(r.non_total.count).toBe(r.rows_read);
     expect(r.warnings).toContain('no municipal observation could be placed: nothing was written');
     expect(r.warnings.join('\n')).toMatch(
-      /every row is of another category than dim_3=T: dim_3=H1 \(10 rows\), dim_3=H11 \(6 rows\).*choose the category that is the total with --dimension dim_N=CODE/,
+      new RegExp(
+        String.raw`every row is of another category than dim_3=T: dim_3=H1 \(10 rows\), dim_3=H11 \(6 rows\)` +
+          '.*choose the category that is the total with --dimension dim_N=CODE',
+      ),
     );
     expect(await store.countObservations('median_rent_m2')).toBe(before);
   });
@@ -590,7 +618,10 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('contracts, notices and modifications by their fields; the human report lists each refused row with its line and id', async () => {
+  const refusedRowsReported =
+    'contracts, notices and modifications by their fields; ' +
+    'the human report lists each refused row with its line and id';
+  it(refusedRowsReported, async () => {
     const contracts = JSON.parse(
       await runDataCommand(store, ['--json', 'import', 'base', FIXTURE_PATH('base-contracts-variants.json')]),
     );
@@ -621,7 +652,10 @@ describe('`munidata import base` tells the dataset from the file, and reads the 
     );
   });
 
-  it('a year’s ZIP as dados.gov.pt publishes it imports like the JSON inside; a damaged archive is refused, nothing written', async () => {
+  const yearZip =
+    'a year’s ZIP as dados.gov.pt publishes it imports like the JSON inside; a damaged archive is refused, ' +
+    'nothing written';
+  it(yearZip, async () => {
     const fresh = await freshStore();
     try {
       const zip = join(dir, 'contratos2025.zip');
@@ -662,7 +696,9 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
   });
   const client = () => new PoliteClient({ pauseMs: 0, baseDelayMs: 1, retries: 2, sleep: async () => {} });
 
-  it('sync ine asks for the catalogue’s categories one period at a time and stores what the import stores', async () => {
+  const syncIneCategories =
+    'sync ine asks for the catalogue’s categories one period at a time and stores what the import stores';
+  it(syncIneCategories, async () => {
     const answer = JSON.parse(FIXTURE(POPULATION).toString('utf8'))[0];
     server = await startReplayServer((url) => {
       const year = url.searchParams.get('Dim1')?.replace(/^S7A/, '') ?? '';
@@ -741,7 +777,9 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
 // -------------------------------------------------------------------------------------------- the answers
 
 describe('what a caller reads after the import and `munidata detect`', () => {
-  it('REST: the regional contracts’ signals name their regime, and the unplaced one says its regime is not known', async () => {
+  const regionalSignals =
+    'REST: the regional contracts’ signals name their regime, and the unplaced one says its regime is not known';
+  it(regionalSignals, async () => {
     const { store, dbPath } = await openTestStore();
     await migrate(store);
     await store.saveMunicipalities(MUNICIPALITIES);
@@ -752,7 +790,8 @@ describe('what a caller reads after the import and `munidata detect`', () => {
       const azores = await app.get('/v1/signals?type=direct_award_high_value&municipality=ponta-delgada');
       expect(azores.status).toBe(200);
       expect(azores.json.items.map((s: { title_pt: string }) => s.title_pt)).toEqual([
-        'Ajuste direto de 80 000 €: Aquisição de hipoclorito de sódio para tratamento de água (Município de Ponta Delgada)',
+        'Ajuste direto de 80 000 €: Aquisição de hipoclorito de sódio para tratamento de água ' +
+          '(Município de Ponta Delgada)',
       ]);
       expect(azores.json.items[0].synthetic).toBe(false);
       const funchal = await app.get('/v1/signals?type=direct_award_high_value&municipality=Funchal');

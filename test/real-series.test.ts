@@ -50,7 +50,9 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe('crime_rate from the INE file', () => {
-  it('Lisboa: every year of the file, as the file gives it, synthetic false (66.9 ‰ in 2016, 59.2 ‰ in 2022)', async () => {
+  const lisboaEveryYear =
+    'Lisboa: every year of the file, as the file gives it, synthetic false (66.9 ‰ in 2016, 59.2 ‰ in 2022)';
+  it(lisboaEveryYear, async () => {
     const expected = lisboaCrime();
     expect(expected.size).toBe(7);
     expect([expected.get(2016), expected.get(2022)]).toEqual([66.9, 59.2]);
@@ -90,7 +92,9 @@ describe('purchasing_power_index from the INE study', () => {
     expect(Math.abs(weighted / population - 100)).toBeLessThanOrEqual(0.5);
   });
 
-  it('says which editions and geography: 1993 on the 1993 map, with no value for municipalities created later', async () => {
+  const editionsAndGeography =
+    'says which editions and geography: 1993 on the 1993 map, with no value for municipalities created later';
+  it(editionsAndGeography, async () => {
     const r = report(first, 'purchasing_power_index');
     const notApplicable = POWER.split('\n').filter((l) => l.split(',')[4] === '//').length;
     expect(notApplicable).toBeGreaterThan(0);

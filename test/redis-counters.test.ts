@@ -80,7 +80,9 @@ describe('the Counters contract, side by side with the in-process counters', () 
     expect(allowed.map(Number).join('')).toBe('111111100001001110111111100');
   });
 
-  it('rate limit: a limit so large that its interval is below the clock resolution (1e9 a minute) admits, never fails', async () => {
+  const hugeRateLimit =
+    'rate limit: a limit so large that its interval is below the clock resolution (1e9 a minute) admits, never fails';
+  it(hugeRateLimit, async () => {
     // 60 000 / 1e9 ms is lost when added to a timestamp of 1.8e12 ms: the key's expiry must still be at least 1 ms.
     const redis = await instance('rate-huge');
     const memory = new MemoryCounters(store);
@@ -229,7 +231,9 @@ describe('durability and leases', () => {
     expect(await survivor.reserveQuota(id, PERIOD, 1)).toEqual({ granted: true, used: 1 });
   });
 
-  it('sets its keys to expire: the TAT when it is past, leases with the newest, the month after forty days', async () => {
+  const keysExpire =
+    'sets its keys to expire: the TAT when it is past, leases with the newest, the month after forty days';
+  it(keysExpire, async () => {
     const counters = await instance('ttl');
     const id = await account();
     await counters.hitRate('acct:ttl', 60, Date.now());
@@ -244,7 +248,9 @@ describe('durability and leases', () => {
 });
 
 describe('when Redis cannot be reached', () => {
-  it('fails fast with DependencyUnavailableError; a commit or a refund never fails (settled once Redis answers)', async () => {
+  const failsFast =
+    'fails fast with DependencyUnavailableError; a commit or a refund never fails (settled once Redis answers)';
+  it(failsFast, async () => {
     const counters = await RedisCounters.open({ url: `redis://127.0.0.1:${await freePort()}`, store, prefix: PREFIX });
     opened.push(counters);
     const started = Date.now();
@@ -277,7 +283,9 @@ describe('configuration', () => {
     );
   });
 
-  it('REDIS_PREFIX puts every key under a prefix of its own (checked on real servers by multi-instance.test.ts)', () => {
+  const keysUnderPrefix =
+    'REDIS_PREFIX puts every key under a prefix of its own (checked on real servers by multi-instance.test.ts)';
+  it(keysUnderPrefix, () => {
     expect(loadConfig({}).redisPrefix).toBeUndefined(); // the counters' default, munidata:
     expect(loadConfig({ REDIS_PREFIX: ' staging:munidata: ' }).redisPrefix).toBe('staging:munidata:');
     expect(() => loadConfig({ REDIS_PREFIX: 'two words' })).toThrow(/REDIS_PREFIX/);

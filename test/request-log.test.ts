@@ -33,7 +33,10 @@ describe('request log', () => {
     return { res, entries: logged() };
   }
 
-  it('writes one info line per request on every channel, with its request id, channel, operation, account, status and duration', async () => {
+  const oneInfoLinePerRequest =
+    'writes one info line per request on every channel, with its request id, channel, operation, account, ' +
+    'status and duration';
+  it(oneInfoLinePerRequest, async () => {
     for (const channel of CHANNELS) {
       const { res, entries } = await send(dataRequest(channel, t.keys.premium));
       expect(res.statusCode).toBe(200);

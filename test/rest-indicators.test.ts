@@ -338,7 +338,8 @@ describe('GET /v1/indicators', () => {
     const at = cursor.indexOf('.') + 3;
     const flipped = cursor.slice(0, at) + (cursor[at] === 'A' ? 'z' : 'A') + cursor.slice(at + 1);
     expectProblem(await t.get(`/v1/indicators?limit=3&cursor=${encodeURIComponent(flipped)}`), 400, 'invalid-cursor');
-    const forgedPayload = `${Buffer.from(JSON.stringify('zzz')).toString('base64url')}${cursor.slice(cursor.indexOf('.'))}`;
+    const forgedHead = Buffer.from(JSON.stringify('zzz')).toString('base64url');
+    const forgedPayload = `${forgedHead}${cursor.slice(cursor.indexOf('.'))}`;
     expectProblem(
       await t.get(`/v1/indicators?limit=3&cursor=${encodeURIComponent(forgedPayload)}`),
       400,
@@ -565,7 +566,9 @@ describe('GET /v1/indicators/{key}/series', () => {
       expect((await t.get('/v1/me', { key: shortKey })).json.limits.history_years).toBe(N);
     });
 
-    it('silently clamps a from of 1990-01-01 to the window: 200, no older point, nothing inside the window lost', async () => {
+    const clampsOldFrom =
+      'silently clamps a from of 1990-01-01 to the window: 200, no older point, nothing inside the window lost';
+    it(clampsOldFrom, async () => {
       const windowStart = yearsAgo(t.clock.now, N);
       for (const key of ['population', MONTHLY[0]]) {
         const res = await t.get(`/v1/indicators/${key}/series?municipality=1106&from=1990-01-01&limit=200`, {
@@ -775,7 +778,9 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
     }
   });
 
-  it('each row is the latest point of its municipality, and is_stale marks exactly the rows older than as_of', async () => {
+  const latestPointPerMunicipality =
+    'each row is the latest point of its municipality, and is_stale marks exactly the rows older than as_of';
+  it(latestPointPerMunicipality, async () => {
     let staleSeen = 0;
     for (const entry of CATALOGUE) {
       const rows = await snapshot(entry.key);
@@ -918,7 +923,9 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
     );
   }
 
-  it('stats equal count/min/max/mean/median computed from the snapshot; as_of is the latest reference date seen', async () => {
+  const statsFromSnapshot =
+    'stats equal count/min/max/mean/median computed from the snapshot; as_of is the latest reference date seen';
+  it(statsFromSnapshot, async () => {
     for (const entry of CATALOGUE) {
       const res = await t.get(`/v1/indicators/${entry.key}/stats`, { key: bulkKey });
       expectJsonHeaders(res);
@@ -946,7 +953,9 @@ describe('GET /v1/indicators/{key}/snapshot and /stats', () => {
     }
   });
 
-  it('medians: at the latest date, the median of the current snapshot values, nationally and in a district', async () => {
+  const mediansAtLatestDate =
+    'medians: at the latest date, the median of the current snapshot values, nationally and in a district';
+  it(mediansAtLatestDate, async () => {
     for (const key of ['unemployment_rate', 'population']) {
       const rows = (await snapshot(key)).filter((r: any) => !r.is_stale && typeof r.value === 'number');
       const stats = (await t.get(`/v1/indicators/${key}/stats`, { key: bulkKey })).json;

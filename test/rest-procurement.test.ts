@@ -161,7 +161,9 @@ describe('procurement_contracts', () => {
     });
   }
 
-  it('binds the cursor to the filters: 400 invalid-cursor with other filters, fine with another page size', async () => {
+  const cursorBoundToFilters =
+    'binds the cursor to the filters: 400 invalid-cursor with other filters, fine with another page size';
+  it(cursorBoundToFilters, async () => {
     const first = await t.get('/v1/procurement/contracts?municipality=1106&limit=3');
     const cursor = encodeURIComponent(first.json.next_cursor);
     expectProblem(
@@ -368,7 +370,9 @@ describe('procurement_aggregate', () => {
     }
   });
 
-  it('groups nationally by municipality (none last), by CPV division with labels, by procedure type and buyer', async () => {
+  const groupsNationally =
+    'groups nationally by municipality (none last), by CPV division with labels, by procedure type and buyer';
+  it(groupsNationally, async () => {
     const byMunicipality = await t.get('/v1/procurement/aggregate?group_by=municipality');
     compare(
       byMunicipality.json.groups,
@@ -443,7 +447,9 @@ describe('procurement_entities and procurement_entity_profile', () => {
     expectProblem(await t.get('/v1/procurement/entities?kind=robot'), 422, 'validation-error');
   });
 
-  it('profiles an entity: totals, per year, top suppliers by euros, recent contracts — all from its contracts', async () => {
+  const entityProfile =
+    'profiles an entity: totals, per year, top suppliers by euros, recent contracts — all from its contracts';
+  it(entityProfile, async () => {
     const res = await t.get(`/v1/procurement/entities/${LISBOA.nif}`);
     expect(res.status).toBe(200);
     const p = res.json;
@@ -612,7 +618,9 @@ describe('procurement_announcements', () => {
     expect((await all('/v1/procurement/announcements?open_only=false')).length).toBe(60);
   });
 
-  it('filters by district (named, or through its municipalities), municipality, any CPV, deadlines and words', async () => {
+  const contractFilters =
+    'filters by district (named, or through its municipalities), municipality, any CPV, deadlines and words';
+  it(contractFilters, async () => {
     const porto = await all('/v1/procurement/announcements?district=porto', 5);
     const inPorto = fixture.announcements.filter(
       (a) =>

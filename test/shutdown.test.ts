@@ -107,7 +107,9 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
 });
 
 describe('a request that arrives while the server drains', () => {
-  it('is answered, not refused: pipelined behind a request in flight, it gets its answer and the connection closes', async () => {
+  const pipelinedIsAnswered =
+    'is answered, not refused: pipelined behind a request in flight, it gets its answer and the connection closes';
+  it(pipelinedIsAnswered, async () => {
     const { store } = copyDemoStore();
     const now = new Date();
     const account = await store.createAccount({
@@ -139,7 +141,8 @@ describe('a request that arrives while the server drains', () => {
     const arrived = once(app.http.server, 'request');
     socket.write(
       `POST /mcp HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${key}\r\ncontent-type: application/json\r\n` +
-        `accept: application/json, text/event-stream\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+        'accept: application/json, text/event-stream\r\n' +
+        `content-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
     );
     await arrived;
     const closed = closeGracefully(app, store);

@@ -479,7 +479,9 @@ describe('the case queue', () => {
     expect(await store.getCase(pending[0].id)).toBeUndefined();
   });
 
-  it('saves computed cases: listed, served with events oldest first and linked signals by id, no longer pending', async () => {
+  const savesComputedCases =
+    'saves computed cases: listed, served with events oldest first and linked signals by id, no longer pending';
+  it(savesComputedCases, async () => {
     const [procedure, single] = await store.pendingCases(10);
     const version = await store.dataVersion();
     const created = {
@@ -854,7 +856,9 @@ describe('alert templates, rules and matches', () => {
     ]);
   });
 
-  it('creates rules as given, lists each account its own by id a page at a time, and enables and disables them', async () => {
+  const rulesLifecycle =
+    'creates rules as given, lists each account its own by id a page at a time, and enables and disables them';
+  it(rulesLifecycle, async () => {
     const version = await store.dataVersion();
     const [template] = await store.listAlertTemplates();
     const inputs = [

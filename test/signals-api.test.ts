@@ -374,7 +374,9 @@ describe('signal_cases_list', () => {
   const ids = (items: any[]) => items.map((i) => i.id);
   const multi = (c: Case) => c.signalKeys.length > 1;
 
-  it('leaves out episodic cases (a single signal) unless include_episodic=true; newest first over small pages', async () => {
+  const episodicCasesLeftOut =
+    'leaves out episodic cases (a single signal) unless include_episodic=true; newest first over small pages';
+  it(episodicCasesLeftOut, async () => {
     expect(cases().some((c) => !multi(c)) && cases().some(multi)).toBe(true);
     expect(ids(await all('/v1/signal-cases', 4))).toEqual(expectedCases(multi));
     expect(ids(await all('/v1/signal-cases?include_episodic=false', 4))).toEqual(expectedCases(multi));

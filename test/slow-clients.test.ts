@@ -61,7 +61,9 @@ describe('slow clients', () => {
   }
 
   it('cuts off a client that dribbles its headers, one byte at a time, at the header timeout', async () => {
-    const request = `GET /v1/indicators/population HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.keys.premium}\r\nX-Padding: ${'a'.repeat(200)}\r\n\r\n`;
+    const request =
+      `GET /v1/indicators/population HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.keys.premium}\r\n` +
+      `X-Padding: ${'a'.repeat(200)}\r\n\r\n`;
     const { closedAfterMs, received } = await dribble(request, 50);
     expect(closedAfterMs).toBeGreaterThanOrEqual(HEADERS_MS - 100);
     expect(closedAfterMs).toBeLessThan(HEADERS_MS + SLACK_MS);
@@ -71,7 +73,8 @@ describe('slow clients', () => {
   it('cuts off a client that dribbles its body at the request timeout', async () => {
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { padding: 'b'.repeat(200) } });
     const head =
-      `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.keys.premium}\r\nAccept: application/json, text/event-stream\r\n` +
+      `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${t.keys.premium}\r\n` +
+      'Accept: application/json, text/event-stream\r\n' +
       `MCP-Protocol-Version: 2025-11-25\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
     let received = '';
     const socket = connect(port, '127.0.0.1');

@@ -281,7 +281,9 @@ function check(expected: Map<string, Json>, scope: (file: string) => boolean): v
 }
 
 describe('surface snapshots', () => {
-  it('of the data service: one file per operation, and the rest of the OpenAPI document, cards and MCP server', async () => {
+  const dataServiceFiles =
+    'of the data service: one file per operation, and the rest of the OpenAPI document, cards and MCP server';
+  it(dataServiceFiles, async () => {
     const served = await servedByDataService();
     const files = split(served);
     // Nothing is lost in the split: the documents put back together from the files are what the app served.

@@ -67,7 +67,9 @@ async function pointsOn(store: Store, indicator: string, date: string): Promise<
 }
 
 describe('sync ine', () => {
-  it('fetches one period per request through 429s and a dropped connection, and imports every period whole', async () => {
+  const onePeriodPerRequest =
+    'fetches one period per request through 429s and a dropped connection, and imports every period whole';
+  it(onePeriodPerRequest, async () => {
     const dropped = new Set<string>();
     server = await startReplayServer((url, n): Reply => {
       if (n === 1) return { status: 429, retryAfter: 0 };
@@ -102,12 +104,17 @@ describe('sync ine', () => {
       /^INE 0008264 — Taxa bruta de natalidade/,
     );
     expect(lines.join('\n')).toMatch(
-      /INE birth_rate \(0008264\) 2011…2023: 12 of 13 periods imported \(\d+ points inserted, \d+ updated, 0 unchanged\), 1 not published/,
+      new RegExp(
+        String.raw`INE birth_rate \(0008264\) 2011…2023: 12 of 13 periods imported ` +
+          String.raw`\(\d+ points inserted, \d+ updated, 0 unchanged\), 1 not published`,
+      ),
     );
     expect(lines.join('\n')).toMatch(/HTTP 429 .* retry 1 of 3/);
   });
 
-  it('leaves a period it could not fetch whole unwritten, and the next run goes on from the last period stored', async () => {
+  const resumesFromLastPeriod =
+    'leaves a period it could not fetch whole unwritten, and the next run goes on from the last period stored';
+  it(resumesFromLastPeriod, async () => {
     server = await startReplayServer(
       (url): Reply =>
         url.searchParams.get('Dim1') === 'S7A2016' ? { drop: true, body: ineAnswer(url) } : { body: ineAnswer(url) },
@@ -234,7 +241,9 @@ async function freshStore(): Promise<Store> {
 }
 
 describe('sync base', () => {
-  it("imports the year's contracts file from its ZIP through a dropped connection, and a second run changes nothing", async () => {
+  const contractsFromZip =
+    "imports the year's contracts file from its ZIP through a dropped connection, and a second run changes nothing";
+  it(contractsFromZip, async () => {
     let drops = 0;
     server = await startReplayServer((url): Reply => {
       if (url.pathname.startsWith('/api/1/datasets/'))
@@ -306,7 +315,9 @@ const NOWHERE = 'http://munidata-sync.invalid';
 
 describe('a host that cannot be resolved or reached', () => {
   // The client's own defaults (5 retries, waits from 1 s): before, each indicator took half a minute to give up.
-  it('stops sync ine at its first request, naming the address, with no retry and no other indicator asked', async () => {
+  const stopsAtFirstRequest =
+    'stops sync ine at its first request, naming the address, with no retry and no other indicator asked';
+  it(stopsAtFirstRequest, async () => {
     const store = await demoStore();
     const keys = [...readIneMappings()].filter(([, m]) => m.ine_varcd !== null).map(([key]) => key);
     expect(keys.length).toBeGreaterThan(2);
@@ -322,7 +333,10 @@ describe('a host that cannot be resolved or reached', () => {
     expect(report.requests).toBe(1);
     expect(report.indicators).toHaveLength(1);
     expect(report.indicators[0].error).toMatch(
-      /^http:\/\/munidata-sync\.invalid\/ine\/json_indicador\/pindica\.jsp\?.*: cannot reach munidata-sync\.invalid: .*resolve/,
+      new RegExp(
+        String.raw`^http:\/\/munidata-sync\.invalid\/ine\/json_indicador\/pindica\.jsp\?.*: ` +
+          String.raw`cannot reach munidata-sync\.invalid: .*resolve`,
+      ),
     );
     expect(report.stopped).toBe(report.indicators[0].error);
     expect(report.not_tried).toEqual(keys.slice(1));
@@ -350,7 +364,9 @@ describe('a host that cannot be resolved or reached', () => {
     expect(report.not_tried).toEqual(['announcements', 'amendments']);
   }, 20_000);
 
-  it('still retries a server that answers "later" or drops the connection, and fails at once on a refusal', async () => {
+  const retriesLaterOrDropped =
+    'still retries a server that answers "later" or drops the connection, and fails at once on a refusal';
+  it(retriesLaterOrDropped, async () => {
     server = await startReplayServer(
       (_url, n): Reply =>
         n === 1 ? { status: 503 } : n === 2 ? { drop: true, body: 'x'.repeat(100) } : { status: 404 },

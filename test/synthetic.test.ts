@@ -67,7 +67,9 @@ describe('procurement: real and demo apart', () => {
     expect(amendments.every((a) => a.synthetic === true && a.source === 'demo')).toBe(true);
   });
 
-  it('the aggregate of source=base sums the real contracts only, synthetic: false; without it, synthetic: true', async () => {
+  const aggregateOfRealContracts =
+    'the aggregate of source=base sums the real contracts only, synthetic: false; without it, synthetic: true';
+  it(aggregateOfRealContracts, async () => {
     const total = SAMPLE.reduce((s, r) => s + Math.round(r.precoContratual * 100), 0) / 100;
     const real = (await t.get('/v1/procurement/aggregate?source=base&group_by=year')).json;
     expect(real.totals.count).toBe(50);

@@ -114,7 +114,8 @@ class TestPostgresStore extends PostgresStore {
 
 /** A new database name of this worker. */
 export function newDatabaseName(): string {
-  return `${databasePrefix(process.env.MUNIDATA_TEST_RUN ?? process.ppid)}${process.pid}_${randomBytes(4).toString('hex')}`;
+  const prefix = databasePrefix(process.env.MUNIDATA_TEST_RUN ?? process.ppid);
+  return `${prefix}${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
 /**

@@ -23,7 +23,9 @@ function normalized(sql: string): string {
 async function dumpSqlite(port: SqlPort): Promise<string> {
   const lines: string[] = [];
   const objects = await port.query(
-    "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE (name NOT LIKE 'sqlite_%' OR name LIKE 'sqlite_autoindex_%') AND tbl_name <> 'schema_migrations' ORDER BY name",
+    'SELECT type, name, tbl_name, sql FROM sqlite_master ' +
+      "WHERE (name NOT LIKE 'sqlite_%' OR name LIKE 'sqlite_autoindex_%') AND tbl_name <> 'schema_migrations' " +
+      'ORDER BY name',
   );
   const tables = new Map((await port.query('PRAGMA table_list')).map((t) => [String(t.name), t]));
   for (const object of objects) {
@@ -62,7 +64,8 @@ async function dumpPostgres(port: SqlPort): Promise<string> {
     lines.push(`extension ${e.extname}`);
   }
   const tables = await port.query(
-    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename COLLATE \"C\"",
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' " +
+      'ORDER BY tablename COLLATE "C"',
   );
   for (const { tablename } of tables) {
     lines.push(`table ${tablename}`);
