@@ -20,9 +20,9 @@ import {
 import { isPaged, type JsonSchema } from '../core/json-schema.js';
 import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
+import { REAL_SERIES } from '../ingest/real/real-series.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../lib/errors.js';
-import { REAL_SERIES } from '../ingest/real/real-series.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
 import type { Registry } from '../operations/registry.js';
 import type { PlanRecord } from '../store/records.js';
@@ -143,7 +143,10 @@ demo account; no contract is generated beside the real ones`;
   return html`<table>
 <thead><tr><th>Data</th><th>What</th><th>Source</th></tr></thead>
 <tbody>
-${joined(real.map(([what, source]) => html`<tr><td>real data</td><td>${what}</td><td>${source}</td></tr>`), '\n')}
+${joined(
+  real.map(([what, source]) => html`<tr><td>real data</td><td>${what}</td><td>${source}</td></tr>`),
+  '\n',
+)}
 <tr><td>generated data</td><td>${generated}</td><td>munidata demo data (synthetic)</td></tr>
 </tbody>
 </table>`;
