@@ -56,6 +56,7 @@ export const NEEDS = {
     'test/journal-backfill.test.ts',
     'test/export.test.ts',
     'test/bulk.test.ts',
+    'test/real-first-start.test.ts',
   ],
 } as const;
 
