@@ -167,9 +167,11 @@ describe('the sources operation and the words', () => {
     expect(after.usage.requests_this_month).toBe(before.usage.requests_this_month);
   });
 
-  it('/docs says in words that the default data is synthetic and points to /v1/sources', async () => {
+  it('/docs says in words which data is real and which generated, and points to /v1/sources', async () => {
     const page = await t.get('/docs');
-    expect(page.body).toContain('The default data is synthetic');
+    expect(page.body).toContain('Real data where a public copy exists, generated data elsewhere.');
+    expect(page.body).toMatch(/<td>real data<\/td><td><code>crime_rate<\/code><\/td>/);
+    expect(page.body).toContain('<td>generated data</td>');
     expect(page.body).toContain('/v1/sources');
   });
 });

@@ -20,9 +20,9 @@ import {
 import { isPaged, type JsonSchema } from '../core/json-schema.js';
 import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
-import { REAL_SERIES } from '../ingest/real/real-series.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../lib/errors.js';
+import { REAL_CONTRACTS_DESCRIPTION, REAL_SERIES_SOURCES } from '../lib/real-data.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
 import type { Registry } from '../operations/registry.js';
 import type { PlanRecord } from '../store/records.js';
@@ -135,8 +135,8 @@ with its licence, coverage, record counts and last import; procurement lists and
 /** What a first start serves as real and as generated (docs/data.md, "The first start"), from the loaders' lists. */
 function realAndGeneratedTable(): Html {
   const real = [
-    [html`Public contracts published January–February 2024 (<code>source=base</code>)`, html`Portal BASE (IMPIC)`],
-    ...REAL_SERIES.map((series) => [html`<code>${series.indicator}</code>`, html`${series.source}`]),
+    [html`${REAL_CONTRACTS_DESCRIPTION} (<code>source=base</code>)`, html`Portal BASE (IMPIC)`],
+    ...Object.entries(REAL_SERIES_SOURCES).map(([key, source]) => [html`<code>${key}</code>`, html`${source}`]),
   ];
   const generated = html`Every other indicator series, the open calls for tenders (<code>source=demo</code>) and the
 demo account; no contract is generated beside the real ones`;

@@ -3,6 +3,7 @@
  * which catalogue indicator, under which source label, and how a row becomes a point. The label is what the
  * service shows as the series' source (and `/v1/sources` lists): it names the edition and geography of the values.
  */
+import { REAL_SERIES_SOURCES } from '../../lib/real-data.js';
 import { periodToReferenceDate } from '../ine/period.js';
 
 export interface RealPoint {
@@ -36,7 +37,7 @@ const endOfYear = (year: string): string => {
 export const REAL_SERIES: readonly RealSeries[] = [
   {
     indicator: 'crime_rate',
-    source: 'INE 0008074 — Taxa de criminalidade (‰) (DGPJ), NUTS 2013 geography, 2016–2022',
+    source: REAL_SERIES_SOURCES.crime_rate,
     file: 'ine-crime-purchasing-power/crime-rate-permille-2016-2022.csv.gz',
     point: (r) =>
       r.level === 'municipality' && r.category_en === 'Overall total'
@@ -47,9 +48,7 @@ export const REAL_SERIES: readonly RealSeries[] = [
     // Not INE 0014580 (the catalogue's code, the NUTS 2024 series of the later editions): a sync of that code
     // is refused on this label rather than merged into it.
     indicator: 'purchasing_power_index',
-    source:
-      'INE — Estudo sobre o Poder de Compra Concelhio, editions 1993 (the 1993 municipal map), 2011 and 2021 ' +
-      '(NUTS 2013 geography); Portugal = 100',
+    source: REAL_SERIES_SOURCES.purchasing_power_index,
     file: 'ine-crime-purchasing-power/purchasing-power-per-capita-1993-2011-2021.csv',
     point: (r) =>
       r.index_pt_100 === '//'
@@ -58,7 +57,7 @@ export const REAL_SERIES: readonly RealSeries[] = [
   },
   {
     indicator: 'burnt_area_by_ignition',
-    source: 'ICNF — área ardida por concelho de ignição, continente, 1980–2021 (compilação DSSG Portugal)',
+    source: REAL_SERIES_SOURCES.burnt_area_by_ignition,
     file: 'icnf-burnt-area/burnt-area-by-ignition-municipality-1980-2021.csv.gz',
     point: (r) => ({ code: r.dico, reference_date: endOfYear(r.year), value: number(r.burnt_area_km2, r) }),
   },
