@@ -257,6 +257,7 @@ describe('integers that would read as Infinity', () => {
     ['signals_get', 'signal_id'],
     ['signal_cases_get', 'case_id'],
     ['procurement_contract_get', 'id'],
+    ['procurement_red_flags', 'id'],
     ['procurement_amendments', 'contract'],
     ['alert_matches', 'rule'],
   ])('%s with %s 1e400 (JSON), -1e400 or 1e300 is 422 naming it on every channel', async (name, field) => {

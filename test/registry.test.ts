@@ -31,6 +31,7 @@ const DOCUMENTED_ROUTES = [
   // Procurement (docs/decisions.md, Procurement; docs/ocds.md).
   '/v1/procurement/contracts',
   '/v1/procurement/contracts/{id}',
+  '/v1/procurement/contracts/{id}/red-flags',
   '/v1/procurement/aggregate',
   '/v1/procurement/entities',
   '/v1/procurement/entities/{nif}',
@@ -71,6 +72,7 @@ describe('the registry', () => {
         'alert_matches',
         'procurement_contracts',
         'procurement_contract_get',
+        'procurement_red_flags',
         'procurement_aggregate',
         'procurement_entities',
         'procurement_entity_profile',

@@ -27,6 +27,7 @@ import { procurementEntities } from './procurement/procurement-entities.js';
 import { procurementEntityProfile } from './procurement/procurement-entity-profile.js';
 import { procurementLookupEntities } from './procurement/procurement-lookup-entities.js';
 import { procurementLookupMunicipalities } from './procurement/procurement-lookup-municipalities.js';
+import { procurementRedFlags } from './procurement/procurement-red-flags.js';
 import { Registry } from './registry.js';
 import { signalCasesGet } from './signals/signal-cases-get.js';
 import { signalCasesList } from './signals/signal-cases-list.js';
@@ -56,6 +57,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   signalCasesGet,
   procurementContracts,
   procurementContractGet,
+  procurementRedFlags,
   procurementAggregate,
   procurementEntities,
   procurementEntityProfile,

@@ -1,0 +1,52 @@
+/** The contract cost more in the end than signed: its effective price, or its last amendment, over a threshold. */
+import type { ContractDetailRecord } from '../../store/procurement-records.js';
+import { type Finding, finding } from '../assessment.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+
+export const COST_OVERRUN: IntegrityType = {
+  key: 'cost_overrun',
+  code: 'PT-COST-OVERRUN',
+  version: 1,
+  label_pt: 'Derrapagem de custos',
+  label_en: 'Cost overrun',
+  measures_en:
+    'How much the final cost — the effective price the portal reports, or the price after the latest amendment, ' +
+    'whichever is higher — exceeds the contract price, as a share of it.',
+  fields: ['price_eur', 'effective_price_eur', 'amendments'],
+  thresholds: [
+    {
+      key: 'overrun_ratio',
+      value: 0.2,
+      unit: 'ratio',
+      source: "munidata's default, as DIGIWHIST's cost-overrun indicator compares final and contract value",
+    },
+  ],
+  legal_basis: null,
+  caveat_en:
+    'Amendments can be lawful (CCP art. 311.º and following): an overrun is a reason to read them, not a finding.',
+};
+
+export function checkCostOverrun(c: ContractDetailRecord): Finding {
+  const amended = c.amendments.map((a) => a.new_price_eur).filter((p): p is number => p !== null);
+  const finals = [c.effective_price_eur, amended.at(-1) ?? null].filter((p): p is number => p !== null);
+  const values = {
+    price_eur: c.price_eur,
+    effective_price_eur: c.effective_price_eur,
+    amended_price_eur: amended.at(-1) ?? null,
+    overrun_ratio: null,
+  };
+  if (c.price_eur === null || c.price_eur <= 0)
+    return finding('not_assessable', 'The record gives no contract price.', values);
+  if (finals.length === 0) {
+    const reason =
+      'The record gives no effective price and no amendment with a price: the final cost is unknown ' +
+      '(the contract may still be running).';
+    return finding('not_assessable', reason, values);
+  }
+  const ratio = Math.round((Math.max(...finals) / c.price_eur - 1) * 10_000) / 10_000;
+  const compared = { ...values, overrun_ratio: ratio };
+  const share = `${Math.round(ratio * 1000) / 10} %`;
+  return ratio > threshold(COST_OVERRUN, 'overrun_ratio')
+    ? finding('flagged', `The final cost exceeds the contract price by ${share}.`, compared)
+    : finding('not_flagged', `The final cost differs from the contract price by ${share}.`, compared);
+}

@@ -1,0 +1,48 @@
+/** The contract closed later than its signing date plus its execution period, by more than a threshold. */
+import type { ContractDetailRecord } from '../../store/procurement-records.js';
+import { type Finding, finding } from '../assessment.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+
+export const DELAY: IntegrityType = {
+  key: 'delay',
+  code: 'PT-DELAY',
+  version: 1,
+  label_pt: 'Atraso na execução',
+  label_en: 'Delay',
+  measures_en:
+    'The days between the expected end (signing date plus the execution period) and the closing date the portal ' +
+    'reports; flagged over both the minimum days and the share of the execution period.',
+  fields: ['signed_on', 'execution_days', 'closed_on'],
+  thresholds: [
+    { key: 'min_late_days', value: 30, unit: 'days', source: "munidata's default" },
+    { key: 'late_ratio', value: 0.2, unit: 'ratio', source: "munidata's default (a fifth of the execution period)" },
+  ],
+  legal_basis: null,
+  caveat_en: 'Extensions can be lawful: a delay is a reason to read the record, not a finding.',
+};
+
+const DAY_MS = 86_400_000;
+const dayNumber = (date: string) => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
+
+export function checkDelay(c: ContractDetailRecord): Finding {
+  const values = {
+    signed_on: c.signed_on,
+    execution_days: c.execution_days,
+    closed_on: c.closed_on,
+    late_days: null,
+  };
+  if (c.signed_on === null || c.execution_days === null || c.closed_on === null) {
+    const missing = [
+      c.signed_on === null ? 'a signing date' : '',
+      c.execution_days === null ? 'an execution period' : '',
+      c.closed_on === null ? 'a closing date (the contract may still be running)' : '',
+    ].filter(Boolean);
+    return finding('not_assessable', `The record gives no ${missing.join(', no ')}.`, values);
+  }
+  const late = Math.round(dayNumber(c.closed_on) - dayNumber(c.signed_on) - c.execution_days);
+  const allowed = Math.max(threshold(DELAY, 'min_late_days'), threshold(DELAY, 'late_ratio') * c.execution_days);
+  const compared = { ...values, late_days: late };
+  return late > allowed
+    ? finding('flagged', `Closed ${late} days after the expected end.`, compared)
+    : finding('not_flagged', late > 0 ? `Closed ${late} days late.` : 'Closed on time.', compared);
+}

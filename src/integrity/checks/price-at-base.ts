@@ -1,0 +1,45 @@
+/** The contract price reaches the procedure's base price: no price competition showed in the result. */
+import type { ContractDetailRecord } from '../../store/procurement-records.js';
+import { type Finding, finding } from '../assessment.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+
+export const PRICE_AT_BASE: IntegrityType = {
+  key: 'price_at_base_price',
+  code: 'PT-PRICE-BASE',
+  version: 1,
+  label_pt: 'Preço igual ou superior ao preço base',
+  label_en: 'Price at or above the base price',
+  measures_en:
+    "The contract price divided by the procedure's base price: at 1 the award brought no saving on the " +
+    'maximum the buyer set; above 1 it exceeds that maximum.',
+  fields: ['price_eur', 'base_price_eur'],
+  thresholds: [{ key: 'price_to_base_ratio', value: 1, unit: 'ratio', source: 'CCP art. 47.º n.º 1' }],
+  legal_basis: {
+    reference: 'CCP art. 47.º n.º 1; art. 70.º n.º 2 d)',
+    text_pt:
+      'O preço base é o preço máximo que a entidade adjudicante se dispõe a pagar; são excluídas as propostas ' +
+      'cujo preço contratual seja superior ao preço base.',
+    text_en:
+      'The base price is the most the contracting authority is willing to pay; tenders whose price exceeds it are ' +
+      'excluded.',
+  },
+  caveat_en: 'A contract whose record gives no base price (direct awards often have none) is not assessable.',
+};
+
+export function checkPriceAtBase(c: ContractDetailRecord): Finding {
+  const values = { price_eur: c.price_eur, base_price_eur: c.base_price_eur, price_to_base_ratio: null };
+  if (c.price_eur === null || c.base_price_eur === null || c.base_price_eur <= 0) {
+    const missing = c.price_eur === null ? 'a contract price' : 'a base price';
+    return finding('not_assessable', `The record gives no ${missing}.`, values);
+  }
+  const ratio = Math.round((c.price_eur / c.base_price_eur) * 10_000) / 10_000;
+  const compared = { ...values, price_to_base_ratio: ratio };
+  if (ratio > threshold(PRICE_AT_BASE, 'price_to_base_ratio')) {
+    const reason = 'The contract price exceeds the base price, the most the buyer said it would pay.';
+    return finding('flagged', reason, compared);
+  }
+  if (ratio === threshold(PRICE_AT_BASE, 'price_to_base_ratio'))
+    return finding('flagged', 'The contract price equals the base price.', compared);
+  const saving = `${Math.round((1 - ratio) * 1000) / 10} %`;
+  return finding('not_flagged', `The price is ${saving} under the base price.`, compared);
+}
