@@ -1,21 +1,20 @@
 /** Every integrity check on one contract, in the catalogue's order (docs/integrity.md). */
 import type { ContractDetailRecord } from '../store/procurement-records.js';
-import { type Assessment, type Finding, toAssessment } from './assessment.js';
-import { COST_OVERRUN, checkCostOverrun } from './checks/cost-overrun.js';
-import { checkDelay, DELAY } from './checks/delay.js';
-import { checkPriceAtBase, PRICE_AT_BASE } from './checks/price-at-base.js';
-import { checkSingleBid, SINGLE_BID } from './checks/single-bid.js';
+import { type Assessment, toAssessment } from './assessment.js';
+import type { CheckContext, IntegrityCheck } from './check.js';
+import { COST_OVERRUN_CHECK } from './checks/cost-overrun.js';
+import { DELAY_CHECK } from './checks/delay.js';
+import { PRICE_AT_BASE_CHECK } from './checks/price-at-base.js';
+import { SINGLE_BID_CHECK } from './checks/single-bid.js';
 import type { IntegrityType } from './methodology.js';
 
-const CHECKS: readonly { type: IntegrityType; check: (c: ContractDetailRecord) => Finding }[] = [
-  { type: SINGLE_BID, check: checkSingleBid },
-  { type: PRICE_AT_BASE, check: checkPriceAtBase },
-  { type: COST_OVERRUN, check: checkCostOverrun },
-  { type: DELAY, check: checkDelay },
-];
+/** The catalogue: one entry per integrity type, in the order answers list them. */
+const CHECKS: readonly IntegrityCheck[] = [SINGLE_BID_CHECK, PRICE_AT_BASE_CHECK, COST_OVERRUN_CHECK, DELAY_CHECK];
 
 export const INTEGRITY_TYPES: readonly IntegrityType[] = CHECKS.map((c) => c.type);
 
-export function assessContract(contract: ContractDetailRecord): Assessment[] {
-  return CHECKS.map(({ type, check }) => toAssessment(type, check(contract), [contract.id]));
+export async function assessContract(contract: ContractDetailRecord, ctx: CheckContext): Promise<Assessment[]> {
+  const out: Assessment[] = [];
+  for (const check of CHECKS) out.push(toAssessment(check.type, await check.assess(contract, ctx), contract.id));
+  return out;
 }

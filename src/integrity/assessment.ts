@@ -21,25 +21,33 @@ export interface Assessment {
   /** The article the check rests on, or null for a statistical indicator. */
   legal_basis: string | null;
   caveat_en: string | null;
-  /** The contracts the assessment rests on (ids). */
+  /** The contracts the assessment rests on (ids): the contract itself first, then those it was compared with. */
   cites: number[];
+  /** The statistics of the corpus it was judged against (quartiles, fences, counts: Cardinal's `Meta`), or null. */
+  corpus: Record<string, number> | null;
 }
 
-/** What a check finds: its state, why, and the values compared. */
+/** What a check finds: its state, why, the values compared, and what else it rests on. */
 export interface Finding {
   state: AssessmentState;
   reason: string;
   values: Compared;
+  /** Other contracts it rests on (ids), beside the contract assessed. */
+  cites?: number[];
+  corpus?: Record<string, number>;
 }
 
-export const finding = (state: AssessmentState, reason: string, values: Compared): Finding => ({
-  state,
-  reason,
-  values,
-});
+export const finding = (
+  state: AssessmentState,
+  reason: string,
+  values: Compared,
+  more: Pick<Finding, 'cites' | 'corpus'> = {},
+): Finding => ({ state, reason, values, ...more });
 
-/** A finding with its type's method, thresholds and legal basis, and the contracts it rests on. */
-export function toAssessment(type: IntegrityType, { state, reason, values }: Finding, cites: number[]): Assessment {
+/** A finding of one contract with its type's method, thresholds and legal basis. */
+export function toAssessment(type: IntegrityType, f: Finding, contractId: number): Assessment {
+  const { state, reason, values } = f;
+  const cites = [contractId, ...(f.cites ?? []).filter((id) => id !== contractId)];
   return {
     type: type.key,
     code: type.code,
@@ -53,5 +61,6 @@ export function toAssessment(type: IntegrityType, { state, reason, values }: Fin
     legal_basis: type.legal_basis?.reference ?? null,
     caveat_en: type.caveat_en,
     cites,
+    corpus: f.corpus ?? null,
   };
 }

@@ -1,6 +1,7 @@
 /** The contract cost more in the end than signed: its effective price, or its last amendment, over a threshold. */
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
+import type { IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
 export const COST_OVERRUN: IntegrityType = {
@@ -50,3 +51,5 @@ export function checkCostOverrun(c: ContractDetailRecord): Finding {
     ? finding('flagged', `The final cost exceeds the contract price by ${share}.`, compared)
     : finding('not_flagged', `The final cost differs from the contract price by ${share}.`, compared);
 }
+
+export const COST_OVERRUN_CHECK: IntegrityCheck = { type: COST_OVERRUN, assess: checkCostOverrun };

@@ -1,6 +1,7 @@
 /** The contract closed later than its signing date plus its execution period, by more than a threshold. */
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
+import type { IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
 export const DELAY: IntegrityType = {
@@ -46,3 +47,5 @@ export function checkDelay(c: ContractDetailRecord): Finding {
     ? finding('flagged', `Closed ${late} days after the expected end.`, compared)
     : finding('not_flagged', late > 0 ? `Closed ${late} days late.` : 'Closed on time.', compared);
 }
+
+export const DELAY_CHECK: IntegrityCheck = { type: DELAY, assess: checkDelay };

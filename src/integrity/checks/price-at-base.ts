@@ -1,6 +1,7 @@
 /** The contract price reaches the procedure's base price: no price competition showed in the result. */
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
+import type { IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
 export const PRICE_AT_BASE: IntegrityType = {
@@ -43,3 +44,5 @@ export function checkPriceAtBase(c: ContractDetailRecord): Finding {
   const saving = `${Math.round((1 - ratio) * 1000) / 10} %`;
   return finding('not_flagged', `The price is ${saving} under the base price.`, compared);
 }
+
+export const PRICE_AT_BASE_CHECK: IntegrityCheck = { type: PRICE_AT_BASE, assess: checkPriceAtBase };

@@ -1,6 +1,7 @@
 /** R018, single bid: an open or restricted procedure that drew one competitor. */
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
+import type { IntegrityCheck } from '../check.js';
 import type { IntegrityType } from '../methodology.js';
 
 export const SINGLE_BID: IntegrityType = {
@@ -36,3 +37,5 @@ export function checkSingleBid(c: ContractDetailRecord): Finding {
     ? finding('flagged', `One competitor in a ${c.ocds_method} procedure.`, values)
     : finding('not_flagged', `${c.competitors.length} competitors.`, values);
 }
+
+export const SINGLE_BID_CHECK: IntegrityCheck = { type: SINGLE_BID, assess: checkSingleBid };

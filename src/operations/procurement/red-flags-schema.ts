@@ -23,7 +23,14 @@ export const RedFlagAssessment = Type.Object(
     thresholds: Type.Record(Type.String(), Type.Number(), { description: 'The thresholds compared with.' }),
     legal_basis: Nullable(Type.String({ description: 'The article the check rests on; null for an indicator.' })),
     caveat_en: Nullable(Type.String({ description: 'What the data cannot tell.' })),
-    cites: Type.Array(Type.Integer(), { description: 'The contracts (ids) the assessment rests on.' }),
+    cites: Type.Array(Type.Integer(), {
+      description: 'The contracts (ids) the assessment rests on: this one first, then those it was compared with.',
+    }),
+    corpus: Nullable(
+      Type.Record(Type.String(), Type.Number(), {
+        description: "The corpus statistics it was judged against (quartiles, fences, counts: Cardinal's Meta).",
+      }),
+    ),
   },
   { title: 'RedFlagAssessment' },
 );
