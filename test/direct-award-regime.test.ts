@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
-import { readRegime } from '../src/detect/direct-award-regime.js';
+import { readRegime } from '../src/lib/direct-award-regime.js';
 import { runDetection } from '../src/detect/run-detection.js';
 import { importBaseContracts } from '../src/ingest/base/import-base.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
