@@ -128,10 +128,11 @@ describe('procurement_red_flags on one contract', () => {
       const res = await t.get(`/v1/procurement/contracts/${idOf.get(k.id)}/red-flags`, { key });
       expect(res.status, k.id).toBe(200);
       const states = Object.fromEntries(res.json.assessments.map((x: any) => [x.type, x.state]));
-      expect(Object.keys(states).sort(), k.id).toEqual([...TYPES].sort());
+      // The types that compare a contract with its buyer's others have their own file (red-flags-buyer.test.ts).
+      expect(Object.keys(states), k.id).toEqual(expect.arrayContaining(TYPES));
       for (const type of TYPES) expect(states[type], `${k.id}: ${type}`).toBe(k.expect[type] ?? 'not_flagged');
       const counted = res.json.counts.flagged + res.json.counts.not_flagged + res.json.counts.not_assessable;
-      expect(counted).toBe(TYPES.length);
+      expect(counted).toBe(res.json.assessments.length);
       expect(res.json).toMatchObject({ contract_id: idOf.get(k.id), source: 'base', synthetic: false });
     }
   });

@@ -4,12 +4,23 @@ import { type Assessment, toAssessment } from './assessment.js';
 import type { CheckContext, IntegrityCheck } from './check.js';
 import { COST_OVERRUN_CHECK } from './checks/cost-overrun.js';
 import { DELAY_CHECK } from './checks/delay.js';
+import { POSSIBLE_SPLITTING_CHECK } from './checks/possible-splitting.js';
 import { PRICE_AT_BASE_CHECK } from './checks/price-at-base.js';
+import { REPEATED_DIRECT_AWARDS_CHECK } from './checks/repeated-direct-awards.js';
 import { SINGLE_BID_CHECK } from './checks/single-bid.js';
+import { SUPPLIER_CONCENTRATION_CHECK } from './checks/supplier-concentration.js';
 import type { IntegrityType } from './methodology.js';
 
 /** The catalogue: one entry per integrity type, in the order answers list them. */
-const CHECKS: readonly IntegrityCheck[] = [SINGLE_BID_CHECK, PRICE_AT_BASE_CHECK, COST_OVERRUN_CHECK, DELAY_CHECK];
+const CHECKS: readonly IntegrityCheck[] = [
+  SINGLE_BID_CHECK,
+  PRICE_AT_BASE_CHECK,
+  COST_OVERRUN_CHECK,
+  DELAY_CHECK,
+  SUPPLIER_CONCENTRATION_CHECK,
+  REPEATED_DIRECT_AWARDS_CHECK,
+  POSSIBLE_SPLITTING_CHECK,
+];
 
 export const INTEGRITY_TYPES: readonly IntegrityType[] = CHECKS.map((c) => c.type);
 

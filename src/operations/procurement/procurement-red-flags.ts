@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { assessContract } from '../../integrity/assess-contract.js';
 import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
+import { Regions } from '../../lib/regions.js';
 import { ASSESSMENT_STATES, ContractRedFlags } from './red-flags-schema.js';
 
 export const procurementRedFlags = defineOperation({
@@ -25,14 +26,15 @@ export const procurementRedFlags = defineOperation({
   rest: { path: '/v1/procurement/contracts/:id/red-flags' },
   cache: 'data',
   examples: [{ title: 'The flags of contract 1', input: { id: 1 } }],
-  async handler(input, { store }) {
+  async handler(input, { store, reference }) {
     const contract = await store.getContract(input.id);
     if (!contract) {
       throw new ApiError('not-found', {
         detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
       });
     }
-    const assessments = await assessContract(contract, { store });
+    const regions = await reference.memo('integrity:regions', async () => new Regions(reference.municipalities));
+    const assessments = await assessContract(contract, { store, regions });
     const counts = Object.fromEntries(
       ASSESSMENT_STATES.map((state) => [state, assessments.filter((a) => a.state === state).length]),
     ) as Record<(typeof ASSESSMENT_STATES)[number], number>;
