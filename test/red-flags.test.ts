@@ -122,6 +122,19 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => t?.close());
 
+describe('the methodology on /docs', () => {
+  it('lists every type the answers give, with its code, what it reads and its legal basis', async () => {
+    const page = (await t.get('/docs')).body;
+    const section = page.slice(page.indexOf('<section id="integrity">'), page.indexOf('<section id="errors">'));
+    const answer = await t.get(`/v1/procurement/contracts/${idOf.get('clean')}/red-flags`, { key });
+    for (const a of answer.json.assessments) {
+      expect(section).toContain(`<code>${a.type}</code>`);
+      expect(section).toContain(`<code>${a.code}</code> v${a.version}`);
+      if (a.legal_basis) expect(section).toContain(a.legal_basis);
+    }
+  });
+});
+
 describe('procurement_red_flags on one contract', () => {
   it('answers every type in one of three states, as each hand-made contract was built to be', async () => {
     for (const k of CASES) {
