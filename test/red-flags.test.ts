@@ -50,10 +50,15 @@ function contract(sourceId: string, changes: Partial<ContractInput>): ContractIn
 }
 
 const one: Party[] = [a];
-/** source_id → the state each type must answer (types absent here must be not_flagged). */
+/** source_id → the state each type must answer (a type absent here: not_flagged, or UNLESS_EXPECTED's state). */
 const CASES: { id: string; changes: Partial<ContractInput>; expect: Record<string, string> }[] = [
   { id: 'clean', changes: {}, expect: {} },
-  { id: 'single-bid', changes: { competitors: one }, expect: { single_bid: 'flagged' } },
+  // The supplier is the one competitor: no one lost, so R025 does not flag (the other contracts: UNLESS_EXPECTED).
+  {
+    id: 'single-bid',
+    changes: { competitors: one },
+    expect: { single_bid: 'flagged', excessive_unsuccessful_bids: 'not_flagged' },
+  },
   { id: 'no-competitors', changes: { competitors: [] }, expect: { single_bid: 'not_assessable' } },
   {
     id: 'direct-award',
@@ -89,7 +94,22 @@ const CASES: { id: string; changes: Partial<ContractInput>; expect: Record<strin
     },
   },
 ];
-const TYPES = ['single_bid', 'price_at_base_price', 'cost_overrun', 'delay'];
+const TYPES = [
+  'single_bid',
+  'price_at_base_price',
+  'cost_overrun',
+  'delay',
+  'excessive_unsuccessful_bids',
+  'heterogeneous_supplier',
+];
+/**
+ * The corpus types cannot judge this store (test/red-flags-corpus.test.ts does): its one supplier has 13 contracts,
+ * under R048's minimum of 20, and its other competitors never win, so R025's fence is over 100 %.
+ */
+const UNLESS_EXPECTED: Record<string, string> = {
+  excessive_unsuccessful_bids: 'not_assessable',
+  heterogeneous_supplier: 'not_assessable',
+};
 
 let t: TestApp;
 let key: string;
@@ -142,7 +162,9 @@ describe('procurement_red_flags on one contract', () => {
       expect(res.status, k.id).toBe(200);
       const states = Object.fromEntries(res.json.assessments.map((x: any) => [x.type, x.state]));
       expect(Object.keys(states).sort(), k.id).toEqual([...TYPES].sort());
-      for (const type of TYPES) expect(states[type], `${k.id}: ${type}`).toBe(k.expect[type] ?? 'not_flagged');
+      for (const type of TYPES) {
+        expect(states[type], `${k.id}: ${type}`).toBe(k.expect[type] ?? UNLESS_EXPECTED[type] ?? 'not_flagged');
+      }
       const counted = res.json.counts.flagged + res.json.counts.not_flagged + res.json.counts.not_assessable;
       expect(counted).toBe(TYPES.length);
       expect(res.json).toMatchObject({ contract_id: idOf.get(k.id), source: 'base', synthetic: false });

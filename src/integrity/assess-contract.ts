@@ -4,12 +4,21 @@ import { type Assessment, toAssessment } from './assessment.js';
 import type { CheckContext, IntegrityCheck } from './check.js';
 import { COST_OVERRUN_CHECK } from './checks/cost-overrun.js';
 import { DELAY_CHECK } from './checks/delay.js';
+import { EXCESSIVE_UNSUCCESSFUL_BIDS_CHECK } from './checks/excessive-unsuccessful-bids.js';
+import { HETEROGENEOUS_SUPPLIER_CHECK } from './checks/heterogeneous-supplier.js';
 import { PRICE_AT_BASE_CHECK } from './checks/price-at-base.js';
 import { SINGLE_BID_CHECK } from './checks/single-bid.js';
 import type { IntegrityType } from './methodology.js';
 
 /** The catalogue: one entry per integrity type, in the order answers list them. */
-const CHECKS: readonly IntegrityCheck[] = [SINGLE_BID_CHECK, PRICE_AT_BASE_CHECK, COST_OVERRUN_CHECK, DELAY_CHECK];
+const CHECKS: readonly IntegrityCheck[] = [
+  SINGLE_BID_CHECK,
+  PRICE_AT_BASE_CHECK,
+  COST_OVERRUN_CHECK,
+  DELAY_CHECK,
+  EXCESSIVE_UNSUCCESSFUL_BIDS_CHECK,
+  HETEROGENEOUS_SUPPLIER_CHECK,
+];
 
 export const INTEGRITY_TYPES: readonly IntegrityType[] = CHECKS.map((c) => c.type);
 

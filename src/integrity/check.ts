@@ -2,6 +2,7 @@
 import type { ContractDetailRecord } from '../store/procurement-records.js';
 import type { Store } from '../store/store.js';
 import type { Finding } from './assessment.js';
+import type { IntegrityCorpus } from './corpus.js';
 import type { IntegrityType } from './methodology.js';
 
 /** The store reads a check may make: the other contracts of a buyer or a supplier, their notices. */
@@ -9,6 +10,8 @@ export type IntegrityStore = Pick<Store, 'listContracts' | 'getContract' | 'getA
 
 export interface CheckContext {
   store: IntegrityStore;
+  /** The corpus statistics a check judges against (quartiles, fences), computed once per data version (corpus.ts). */
+  corpus: IntegrityCorpus;
 }
 
 export interface IntegrityCheck {

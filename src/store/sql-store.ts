@@ -30,6 +30,8 @@ import { entityRecordSources } from './procurement/entity-sources.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { municipalBuyersBySource, procurementSourceCounts } from './procurement/source-counts.js';
+import { supplierVarieties } from './procurement/supplier-variety.js';
+import { tendererBids } from './procurement/tenderer-bids.js';
 import type { TextSearch } from './procurement/text-search.js';
 import type {
   AmendmentFilter,
@@ -341,4 +343,6 @@ export abstract class SqlStore extends OnPorts {
   readonly entityRecordSources = this.#onReplica(entityRecordSources);
   readonly procurementSources = this.#onReplica(procurementSourceCounts);
   readonly municipalBuyersBySource = this.#onReplica(municipalBuyersBySource);
+  readonly supplierVarieties = this.#onReplica(supplierVarieties);
+  readonly tendererBids = this.#onReplica(tendererBids);
 }

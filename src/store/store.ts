@@ -14,6 +14,8 @@ import type {
   KeysetPage,
   ProcessKey,
   ProcurementSourceCount,
+  SupplierVarietyRecord,
+  TendererBidsRecord,
 } from './procurement-queries.js';
 import type {
   AmendmentInput,
@@ -268,6 +270,16 @@ export interface ProcurementReadStore {
    * The amendments with these ids (derived previous prices included), in the order of `ids`; unknown ids are skipped.
    */
   getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]>;
+  /**
+   * Per supplier of `source`'s contracts that name it alone and have a CPV code: its contracting processes and the
+   * distinct CPV prefixes of `digits` digits among those contracts (the corpus of R048, docs/integrity.md).
+   */
+  supplierVarieties(source: string, digits: number): Promise<SupplierVarietyRecord[]>;
+  /**
+   * Per competitor with a tax number on `source`'s contracts that name one supplier: the contracting processes it
+   * bid in and those it won (the corpus of R025, docs/integrity.md).
+   */
+  tendererBids(source: string): Promise<TendererBidsRecord[]>;
 }
 
 /**

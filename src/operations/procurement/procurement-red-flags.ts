@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { assessContract } from '../../integrity/assess-contract.js';
+import { integrityCorpus } from '../../integrity/corpus.js';
 import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import { ASSESSMENT_STATES, ContractRedFlags } from './red-flags-schema.js';
@@ -32,7 +33,7 @@ export const procurementRedFlags = defineOperation({
         detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
       });
     }
-    const assessments = await assessContract(contract, { store });
+    const assessments = await assessContract(contract, { store, corpus: integrityCorpus(store) });
     const counts = Object.fromEntries(
       ASSESSMENT_STATES.map((state) => [state, assessments.filter((a) => a.state === state).length]),
     ) as Record<(typeof ASSESSMENT_STATES)[number], number>;

@@ -10,7 +10,7 @@ const Compared = Type.Record(Type.String(), Nullable(Type.Union([Type.Number(), 
 
 export const RedFlagAssessment = Type.Object(
   {
-    type: Type.String({ description: 'The integrity type (single_bid, price_at_base_price, cost_overrun, delay).' }),
+    type: Type.String({ description: 'The integrity type (docs/integrity.md lists them).' }),
     code: Type.String({ description: "A stable code: Cardinal's where it has one (R018), ours otherwise (PT-…)." }),
     version: Type.Integer({ minimum: 1, description: "The method's version: it changes when the method does." }),
     label_pt: Type.String(),
