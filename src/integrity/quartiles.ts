@@ -44,3 +44,13 @@ export function fences(values: readonly number[]): Fences | null {
 
 /** As Cardinal rounds the statistics it reports (`Meta`): to four decimals; comparisons use the unrounded values. */
 export const roundStat = (x: number): number => Math.round(x * 10_000) / 10_000;
+
+/** Q1, Q3 and the lower fence Q1 − multiplier × IQR of ascending values (the comparable-procedures fence). */
+export function lowerFence(
+  ascending: readonly number[],
+  multiplier: number,
+): Pick<Fences, 'q1' | 'q3' | 'lower_fence'> {
+  const q1 = quantile(ascending, 0.25);
+  const q3 = quantile(ascending, 0.75);
+  return { q1, q3, lower_fence: q1 - multiplier * (q3 - q1) };
+}

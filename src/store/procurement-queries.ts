@@ -179,3 +179,21 @@ export interface TendererBidsRecord {
   bids: number;
   wins: number;
 }
+
+/** Which notices' submission periods to count (integrity, docs/integrity.md "Short submission period"). */
+export interface NoticePeriodQuery {
+  source: string;
+  /** Inclusive bounds on the publication date. */
+  from: string;
+  to: string;
+}
+
+/** How many notices of one procedure type and list of contract types gave one submission period. */
+export interface NoticePeriodCount {
+  /** As published (`Concurso público`); null when the notice gives none. */
+  procedure_type: string | null;
+  contract_types: string[];
+  /** Days from the publication date to the proposal deadline (negative when the deadline is the earlier). */
+  days: number;
+  count: number;
+}

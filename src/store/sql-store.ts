@@ -27,6 +27,7 @@ import { loadContractDetail, loadContracts } from './procurement/contract-rows.j
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { entityRecordSources } from './procurement/entity-sources.js';
+import { noticePeriods } from './procurement/notice-periods.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { municipalBuyersBySource, procurementSourceCounts } from './procurement/source-counts.js';
@@ -304,6 +305,7 @@ export abstract class SqlStore extends OnPorts {
   }
 
   readonly getAnnouncements = this.#onReplica(loadAnnouncements);
+  readonly noticePeriods = this.#onReplica(noticePeriods);
 
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
     return listEntities(this.ports.replica, this.textSearch, filter, page);

@@ -12,6 +12,8 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
+  NoticePeriodCount,
+  NoticePeriodQuery,
   ProcessKey,
   ProcurementSourceCount,
   SupplierVarietyRecord,
@@ -262,6 +264,11 @@ export interface ProcurementReadStore {
   processContracts(source: string, process: ProcessKey): Promise<ContractRecord[]>;
   /** The announcements with these ids, in the order of `ids`; unknown ids are skipped. */
   getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]>;
+  /**
+   * The submission periods (publication to proposal deadline, in days) of one source's notices published in a date
+   * range, counted per procedure type, list of contract types and period; notices without a deadline left out.
+   */
+  noticePeriods(query: NoticePeriodQuery): Promise<NoticePeriodCount[]>;
   /**
    * The contracts with these ids (summaries, with `announcement_id`), in the order of `ids`; unknown ids are skipped.
    */

@@ -33,7 +33,7 @@ export const procurementRedFlags = defineOperation({
         detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
       });
     }
-    const assessments = await assessContract(contract, { store, corpus: integrityCorpus(store) });
+    const assessments = await assessContract(contract, { store, corpus: integrityCorpus(store), memo: new Map() });
     const counts = Object.fromEntries(
       ASSESSMENT_STATES.map((state) => [state, assessments.filter((a) => a.state === state).length]),
     ) as Record<(typeof ASSESSMENT_STATES)[number], number>;
