@@ -552,6 +552,7 @@ describe('the detail views', () => {
   it(contractAndSupplier, async () => {
     const contract = (await api('/v1/procurement/contracts?municipality=1312&limit=1')).items[0];
     const full = await api(`/v1/procurement/contracts/${contract.id}`);
+    const flags = await api(`/v1/procurement/contracts/${contract.id}/red-flags`);
     for (const context of [desktop, phone]) {
       const page = await open(context, `/explore/contracts/${contract.id}`);
       await page.locator('#view[data-ready]').waitFor();
@@ -559,6 +560,19 @@ describe('the detail views', () => {
       const supplier = page.locator(`#contract a[href="/explore/entities/${full.suppliers[0].nif}"]`);
       expect(await supplier.textContent()).toBe(full.suppliers[0].name);
       expect(await page.locator('#contract a[href="/explore/municipalities/1312"]').textContent()).toBe('Porto');
+      // Its integrity flags: each type of the API's answer, in its state, with the reason.
+      const rows = await page.$$eval('#integrity tbody tr', (trs) =>
+        trs.map((tr) => [...tr.children].map((td) => td.textContent)),
+      );
+      const words: Record<string, string> = { not_flagged: 'not flagged', not_assessable: 'not assessable' };
+      expect(rows).toEqual(
+        flags.assessments.map((a: any) => [
+          `${a.label_en} (${a.code})`,
+          words[a.state] ?? a.state,
+          a.reason,
+          a.legal_basis ?? '—',
+        ]),
+      );
       const widths = await page.evaluate(() => [
         document.documentElement.scrollWidth,
         document.documentElement.clientWidth,

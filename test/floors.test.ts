@@ -33,6 +33,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'store',
     'access',
     'core',
+    'integrity',
     'operations',
     'channels/http',
     'channels/rest',

@@ -218,6 +218,7 @@ describe('dates and date-times: one calendar (docs/api.md, Dates)', () => {
   ])('the date %s is 422 naming the parameter on every channel', async (date) => {
     await refusedEverywhere('procurement_contracts', { from: date }, 'from');
     await refusedEverywhere('procurement_amendments', { to: date }, 'to');
+    await refusedEverywhere('procurement_entity_red_flags', { nif: '500051070', from: date }, 'from');
     await refusedEverywhere('indicators_snapshot', { key: 'population', date }, 'date');
   });
 

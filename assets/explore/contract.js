@@ -1,7 +1,7 @@
 /**
  * A contract (/explore/contracts/{id}): the API's record of it — what was bought, by whom and from whom (each
  * party linked to its page), where it is executed, the prices and dates, its CPV codes and amendments, and the
- * published record it comes from.
+ * published record it comes from; and its integrity flags, each type in one of three states with the reason.
  */
 import {
   clear,
@@ -23,8 +23,9 @@ import {
 async function start() {
   const root = view();
   const req = request(`/v1/procurement/contracts/${encodeURIComponent(config.id)}`);
+  const flagsReq = request(`/v1/procurement/contracts/${encodeURIComponent(config.id)}/red-flags`);
   try {
-    const c = await get(req);
+    const [c, flags] = await Promise.all([get(req), get(flagsReq)]);
     const name = c.object ?? `Contract ${c.id}`;
     document.title = `${name} — munidata explorer`;
     document.getElementById('title').textContent = name;
@@ -96,12 +97,39 @@ async function start() {
               ),
             })
           : null,
+        integrityFigure(flags, flagsReq),
       ].filter(Boolean),
     );
   } catch (error) {
     showError(root, error);
   }
   root.setAttribute('data-ready', 'true');
+}
+
+const STATE_WORDS = { flagged: 'flagged', not_flagged: 'not flagged', not_assessable: 'not assessable' };
+
+/** Every integrity type's state for this contract, with why: docs/integrity.md says how each is judged. */
+function integrityFigure(flags, req) {
+  const { flagged, not_flagged: passed, not_assessable: unknown } = flags.counts;
+  return figure({
+    id: 'integrity',
+    title: 'Integrity flags',
+    subtitle:
+      `${flagged} flagged, ${passed} not flagged, ${unknown} not assessable — ` +
+      'an indicator for a closer look, never an accusation',
+    synthetic: flags.synthetic,
+    requests: [req],
+    body: table(
+      [
+        { label: 'Type', value: (a) => `${a.label_en} (${a.code})` },
+        { label: 'State', value: (a) => STATE_WORDS[a.state] ?? a.state },
+        { label: 'Why', value: (a) => a.reason },
+        { label: 'Legal basis', value: (a) => a.legal_basis ?? '—' },
+      ],
+      flags.assessments,
+      'Each integrity type, its state for this contract and why',
+    ),
+  });
 }
 
 start();

@@ -5,7 +5,7 @@
  */
 import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
 import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
-import type { IntegrityStore } from './check.js';
+import { type CheckContext, type IntegrityStore, once } from './check.js';
 
 /** At most this many contracts are cited beside the one assessed (the largest first). */
 export const MAX_CITES = 20;
@@ -63,6 +63,19 @@ export async function readContracts(
   }
 }
 
+/**
+ * The contracts of one buyer with one supplier at one source (the repeated-awards and splitting checks read the same
+ * pair), read once per answer.
+ */
+export function pairContracts(
+  ctx: CheckContext,
+  source: string,
+  buyer: string,
+  supplier: string,
+): Promise<ContractRecord[] | null> {
+  return once(ctx, `pair:${source}:${buyer}:${supplier}`, () => readContracts(ctx.store, { buyer, supplier, source }));
+}
+
 export const TOO_MANY = `More than ${MAX_READ.toLocaleString('en')} contracts to compare: not read.`;
 
 /** The date a contract was awarded, as near as the record tells: the award decision, else signing, else publication. */
@@ -75,16 +88,18 @@ export function awardDate(c: Pick<ContractRecord, 'awarded_on' | 'signed_on' | '
  * or on or after it (`forward`) — the buyer's own first (one short read), else anyone's. A window beyond what is
  * held cannot be summed: the checks say so rather than read the unknown as nothing.
  */
-export async function holdsData(
-  store: IntegrityStore,
+export function holdsData(
+  ctx: CheckContext,
   source: string,
   buyer: string,
   date: string,
   direction: 'back' | 'forward',
 ): Promise<boolean> {
-  const bound: ContractFilter = direction === 'back' ? { to: date } : { from: date };
-  if ((await store.listContracts({ ...bound, source, buyer }, { limit: 1 })).length > 0) return true;
-  return (await store.listContracts({ ...bound, source }, { limit: 1 })).length > 0;
+  return once(ctx, `holds:${source}:${buyer}:${date}:${direction}`, async () => {
+    const bound: ContractFilter = direction === 'back' ? { to: date } : { from: date };
+    if ((await ctx.store.listContracts({ ...bound, source, buyer }, { limit: 1 })).length > 0) return true;
+    return (await ctx.store.listContracts({ ...bound, source }, { limit: 1 })).length > 0;
+  });
 }
 
 /** Days from one date (YYYY-MM-DD) to another. */

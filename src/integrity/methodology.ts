@@ -7,7 +7,7 @@
 export interface Threshold {
   readonly key: string;
   readonly value: number;
-  readonly unit: 'ratio' | 'days' | 'count';
+  readonly unit: 'ratio' | 'days' | 'count' | 'percentile';
   /** Where the default comes from. */
   readonly source: string;
 }

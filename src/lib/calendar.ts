@@ -50,3 +50,8 @@ export function instantMs(text: string): number | undefined {
 export function isDateTime(text: string): boolean {
   return instantMs(text) !== undefined;
 }
+
+/** Calendar days from one `YYYY-MM-DD` to another (negative when `to` is the earlier). */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

@@ -25,6 +25,7 @@ import { procurementContractGet } from './procurement/procurement-contract-get.j
 import { procurementContracts } from './procurement/procurement-contracts.js';
 import { procurementEntities } from './procurement/procurement-entities.js';
 import { procurementEntityProfile } from './procurement/procurement-entity-profile.js';
+import { procurementEntityRedFlags } from './procurement/procurement-entity-red-flags.js';
 import { procurementLookupEntities } from './procurement/procurement-lookup-entities.js';
 import { procurementLookupMunicipalities } from './procurement/procurement-lookup-municipalities.js';
 import { procurementRedFlags } from './procurement/procurement-red-flags.js';
@@ -61,6 +62,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   procurementAggregate,
   procurementEntities,
   procurementEntityProfile,
+  procurementEntityRedFlags,
   procurementLookupMunicipalities,
   procurementLookupEntities,
   procurementAnnouncements,

@@ -158,3 +158,42 @@ export interface ProcurementSourceCount {
 
 /** One contracting process: the contracts sharing a procedure id, or a lone contract that has none. */
 export type ProcessKey = { procedureId: string } | { contractSourceId: string };
+
+/**
+ * One supplier's contracting processes in one source — a process is the contracts sharing a procedure id, or a lone
+ * contract without one — counting those where it is a contract's sole supplier and the contract has a CPV code,
+ * and the distinct CPV prefixes of a given length among those contracts' codes (the heterogeneous-supplier corpus).
+ */
+export interface SupplierVarietyRecord {
+  nif: string;
+  processes: number;
+  cpv_prefixes: number;
+}
+
+/**
+ * One tenderer's bids in one source: the contracting processes where it is a competitor of a contract with one
+ * supplier, and those where it is that supplier (the excessive-unsuccessful-bids corpus).
+ */
+export interface TendererBidsRecord {
+  nif: string;
+  bids: number;
+  wins: number;
+}
+
+/** Which notices' submission periods to count (integrity, docs/integrity.md "Short submission period"). */
+export interface NoticePeriodQuery {
+  source: string;
+  /** Inclusive bounds on the publication date. */
+  from: string;
+  to: string;
+}
+
+/** How many notices of one procedure type and list of contract types gave one submission period. */
+export interface NoticePeriodCount {
+  /** As published (`Concurso público`); null when the notice gives none. */
+  procedure_type: string | null;
+  contract_types: string[];
+  /** Days from the publication date to the proposal deadline (negative when the deadline is the earlier). */
+  days: number;
+  count: number;
+}

@@ -27,9 +27,12 @@ import { loadContractDetail, loadContracts } from './procurement/contract-rows.j
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { entityRecordSources } from './procurement/entity-sources.js';
+import { noticePeriods } from './procurement/notice-periods.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
 import { municipalBuyersBySource, procurementSourceCounts } from './procurement/source-counts.js';
+import { supplierVarieties } from './procurement/supplier-variety.js';
+import { tendererBids } from './procurement/tenderer-bids.js';
 import type { TextSearch } from './procurement/text-search.js';
 import type {
   AmendmentFilter,
@@ -302,6 +305,7 @@ export abstract class SqlStore extends OnPorts {
   }
 
   readonly getAnnouncements = this.#onReplica(loadAnnouncements);
+  readonly noticePeriods = this.#onReplica(noticePeriods);
 
   listEntities(filter: EntityFilter, page: KeysetPage<string>): Promise<EntityRecord[]> {
     return listEntities(this.ports.replica, this.textSearch, filter, page);
@@ -341,4 +345,6 @@ export abstract class SqlStore extends OnPorts {
   readonly entityRecordSources = this.#onReplica(entityRecordSources);
   readonly procurementSources = this.#onReplica(procurementSourceCounts);
   readonly municipalBuyersBySource = this.#onReplica(municipalBuyersBySource);
+  readonly supplierVarieties = this.#onReplica(supplierVarieties);
+  readonly tendererBids = this.#onReplica(tendererBids);
 }

@@ -12,8 +12,12 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
+  NoticePeriodCount,
+  NoticePeriodQuery,
   ProcessKey,
   ProcurementSourceCount,
+  SupplierVarietyRecord,
+  TendererBidsRecord,
 } from './procurement-queries.js';
 import type {
   AmendmentInput,
@@ -261,6 +265,11 @@ export interface ProcurementReadStore {
   /** The announcements with these ids, in the order of `ids`; unknown ids are skipped. */
   getAnnouncements(ids: readonly number[]): Promise<AnnouncementRecord[]>;
   /**
+   * The submission periods (publication to proposal deadline, in days) of one source's notices published in a date
+   * range, counted per procedure type, list of contract types and period; notices without a deadline left out.
+   */
+  noticePeriods(query: NoticePeriodQuery): Promise<NoticePeriodCount[]>;
+  /**
    * The contracts with these ids (summaries, with `announcement_id`), in the order of `ids`; unknown ids are skipped.
    */
   getContracts(ids: readonly number[]): Promise<ContractRecord[]>;
@@ -268,6 +277,16 @@ export interface ProcurementReadStore {
    * The amendments with these ids (derived previous prices included), in the order of `ids`; unknown ids are skipped.
    */
   getAmendments(ids: readonly number[]): Promise<AmendmentRecord[]>;
+  /**
+   * Per supplier of `source`'s contracts that name it alone and have a CPV code: its contracting processes and the
+   * distinct CPV prefixes of `digits` digits among those contracts (the corpus of R048, docs/integrity.md).
+   */
+  supplierVarieties(source: string, digits: number): Promise<SupplierVarietyRecord[]>;
+  /**
+   * Per competitor with a tax number on `source`'s contracts that name one supplier: the contracting processes it
+   * bid in and those it won (the corpus of R025, docs/integrity.md).
+   */
+  tendererBids(source: string): Promise<TendererBidsRecord[]>;
 }
 
 /**

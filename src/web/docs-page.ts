@@ -20,6 +20,8 @@ import {
 import { isPaged, type JsonSchema } from '../core/json-schema.js';
 import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';
+import { INTEGRITY_TYPES } from '../integrity/assess-contract.js';
+import type { IntegrityType } from '../integrity/methodology.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../lib/errors.js';
 import { REAL_CONTRACTS_DESCRIPTION, REAL_SERIES_SOURCES } from '../lib/real-data.js';
@@ -40,6 +42,7 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
     csvSection(baseUrl),
     conditionalSection(),
     ...groups.map((g) => domainSection(g, baseUrl, registry)),
+    integritySection(),
     errorsSection(baseUrl),
   ];
   const openApiLink = html`<a href="${baseUrl}/v1/openapi.json">OpenAPI 3.1 document</a>`;
@@ -347,7 +350,8 @@ function tableOfContents(groups: OperationGroup[]): Html {
     (g) => html`<li><a href="#domain-${g.tag}">${g.tag}</a><ul>${g.operations.map(operationItems)}</ul></li>`,
   );
   const generalItems = general.map(([id, text]) => item(id, text));
-  return html`<nav><ul>${generalItems}${domainItems}${item('errors', 'Errors')}</ul></nav>`;
+  const integrity = item('integrity', 'Integrity flags');
+  return html`<nav><ul>${generalItems}${domainItems}${integrity}${item('errors', 'Errors')}</ul></nav>`;
 }
 
 function domainSection(group: OperationGroup, baseUrl: string, registry: Registry): Html {
@@ -458,6 +462,33 @@ function typeText(schema: JsonSchema): Html {
 // ---------------------------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------------------------
+
+/** The methodology of every integrity type, from the catalogue the checks run from (docs/integrity.md). */
+function integritySection(): Html {
+  const threshold = (x: IntegrityType['thresholds'][number], i: number) =>
+    html`${i > 0 ? trusted('<br>') : ''}<code>${x.key}</code> ${x.value} ${x.unit} (${x.source})`;
+  const thresholds = (t: IntegrityType) => (t.thresholds.length === 0 ? '—' : html`${t.thresholds.map(threshold)}`);
+  const rows = INTEGRITY_TYPES.map((t) => [
+    html`<code>${t.key}</code><br>${t.label_en}`,
+    html`<code>${t.code}</code> v${t.version}`,
+    html`${t.measures_en}${t.caveat_en ? html`<br><em>${t.caveat_en}</em>` : ''}`,
+    joined(
+      t.fields.map((f) => html`<code>${f}</code>`),
+      ', ',
+    ),
+    thresholds(t),
+    t.legal_basis ? html`${t.legal_basis.reference}: ${t.legal_basis.text_en}` : '—',
+  ]);
+  return section(
+    'integrity',
+    'Integrity flags',
+    html`<p>Risk indicators on a contract — an indicator for a closer look, never an accusation.
+<code>procurement_red_flags</code> answers every type in one of three states: <code>flagged</code>,
+<code>not_flagged</code>, or <code>not_assessable</code> when the record lacks a field the type reads (the reason
+names it). A flag never rests on a missing field.</p>
+${table(['Type', 'Code', 'What it measures', 'Reads', 'Thresholds (default, source)', 'Legal basis'], rows)}`,
+  );
+}
 
 function errorsSection(baseUrl: string): Html {
   const kinds = (Object.keys(ERROR_KINDS) as ErrorKind[]).sort((a, b) => ERROR_KINDS[a].status - ERROR_KINDS[b].status);

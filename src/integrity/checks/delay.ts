@@ -34,9 +34,9 @@ export function checkDelay(c: ContractDetailRecord): Finding {
   };
   if (c.signed_on === null || c.execution_days === null || c.closed_on === null) {
     const missing = [
-      c.signed_on === null ? 'a signing date' : '',
-      c.execution_days === null ? 'an execution period' : '',
-      c.closed_on === null ? 'a closing date (the contract may still be running)' : '',
+      c.signed_on === null ? 'signing date' : '',
+      c.execution_days === null ? 'execution period' : '',
+      c.closed_on === null ? 'closing date (the contract may still be running)' : '',
     ].filter(Boolean);
     return finding('not_assessable', `The record gives no ${missing.join(', no ')}.`, values);
   }

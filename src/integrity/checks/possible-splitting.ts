@@ -15,7 +15,7 @@ import {
   euros,
   holdsData,
   largest,
-  readContracts,
+  pairContracts,
   soleParty,
   soleSupplierIs,
   TOO_MANY,
@@ -145,11 +145,11 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
 
   const days = threshold(POSSIBLE_SPLITTING, 'window_days');
   const [from, to] = [addDays(date, -days), addDays(date, days)];
-  const filter = { buyer: buyer.nif, supplier: supplier.nif, source: c.source, cpvPrefix: cpvClass };
-  const pair = await readContracts(ctx.store, filter);
+  const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
   if (pair === null) return finding('not_assessable', TOO_MANY, values);
+  const ofClass = pair.filter((x) => x.cpv[0]?.code.startsWith(cpvClass));
   const self: Part = { contract: c, date, price: c.price_eur, procedure, ceiling: held.ceiling };
-  const near = nearbyAwards(c, pair, supplier.nif, held, ctx, from, to);
+  const near = nearbyAwards(c, ofClass, supplier.nif, held, ctx, from, to);
 
   const best = bestWindow([self, ...near.parts], date, days);
   const group = best.parts.filter((p) => p.contract.id !== c.id);
@@ -190,8 +190,8 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     return finding('not_assessable', reason, values, more);
   }
   const [back, forward] = await Promise.all([
-    holdsData(ctx.store, c.source, buyer.nif, from, 'back'),
-    holdsData(ctx.store, c.source, buyer.nif, to, 'forward'),
+    holdsData(ctx, c.source, buyer.nif, from, 'back'),
+    holdsData(ctx, c.source, buyer.nif, to, 'forward'),
   ]);
   if (!back || !forward) {
     const reason = `${alone}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`;

@@ -30,7 +30,7 @@ export const PRICE_AT_BASE: IntegrityType = {
 export function checkPriceAtBase(c: ContractDetailRecord): Finding {
   const values = { price_eur: c.price_eur, base_price_eur: c.base_price_eur, price_to_base_ratio: null };
   if (c.price_eur === null || c.base_price_eur === null || c.base_price_eur <= 0) {
-    const missing = c.price_eur === null ? 'a contract price' : 'a base price';
+    const missing = c.price_eur === null ? 'contract price' : 'base price';
     return finding('not_assessable', `The record gives no ${missing}.`, values);
   }
   const ratio = Math.round((c.price_eur / c.base_price_eur) * 10_000) / 10_000;

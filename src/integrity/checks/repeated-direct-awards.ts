@@ -13,7 +13,7 @@ import {
   euros,
   holdsData,
   largest,
-  readContracts,
+  pairContracts,
   soleParty,
   soleSupplierIs,
   TOO_MANY,
@@ -131,7 +131,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const windowFrom = `${Number(date.slice(0, 4)) - threshold(REPEATED_DIRECT_AWARDS, 'economic_years') + 1}-01-01`;
   values.window_from = windowFrom;
 
-  const pair = await readContracts(ctx.store, { buyer: buyer.nif, supplier: supplier.nif, source: c.source });
+  const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
   if (pair === null) return finding('not_assessable', TOO_MANY, values);
   const earlier = earlierAwards(c, pair, supplier.nif, held, windowFrom, date);
   const sum = earlier.counted.reduce((total, x) => total + (x.price_eur as number), 0);
@@ -167,7 +167,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
       'say whether they were chosen by value, it would reach it.';
     return finding('not_assessable', reason, values, more);
   }
-  if (!(await holdsData(ctx.store, c.source, buyer.nif, windowFrom, 'back'))) {
+  if (!(await holdsData(ctx, c.source, buyer.nif, windowFrom, 'back'))) {
     const reason =
       `${what}, under ${against}; but the data held do not reach back to ${windowFrom}: the awards before them ` +
       'are unknown.';

@@ -5,7 +5,7 @@
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import { cents, euros, largest, readContracts, soleParty, soleSupplierIs, TOO_MANY } from '../buyer-contracts.js';
-import type { CheckContext, IntegrityCheck } from '../check.js';
+import { type CheckContext, type IntegrityCheck, once } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
 export const SUPPLIER_CONCENTRATION: IntegrityType = {
@@ -59,7 +59,9 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
   const supplier = soleParty(c.suppliers, 'supplier');
   if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
 
-  const ofYear = await buyerYear(c.source, buyer.nif, year, ctx);
+  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, () =>
+    buyerYear(c.source, buyer.nif, year, ctx),
+  );
   if (ofYear === null) return finding('not_assessable', TOO_MANY, values);
   return judge(c, year, ofYear, buyer, supplier);
 }

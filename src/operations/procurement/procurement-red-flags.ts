@@ -3,7 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { assessContract } from '../../integrity/assess-contract.js';
 import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
-import { Regions } from '../../lib/regions.js';
+import { integrityContext } from './integrity-context.js';
 import { ASSESSMENT_STATES, ContractRedFlags } from './red-flags-schema.js';
 
 export const procurementRedFlags = defineOperation({
@@ -33,8 +33,7 @@ export const procurementRedFlags = defineOperation({
         detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
       });
     }
-    const regions = await reference.memo('integrity:regions', async () => new Regions(reference.municipalities));
-    const assessments = await assessContract(contract, { store, regions });
+    const assessments = await assessContract(contract, await integrityContext(store, reference));
     const counts = Object.fromEntries(
       ASSESSMENT_STATES.map((state) => [state, assessments.filter((a) => a.state === state).length]),
     ) as Record<(typeof ASSESSMENT_STATES)[number], number>;

@@ -1,6 +1,6 @@
 /** The answer of procurement_red_flags (docs/integrity.md): one assessment per integrity type, in three states. */
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
+import { DateString, Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 
 export const ASSESSMENT_STATES = ['flagged', 'not_flagged', 'not_assessable'] as const;
 
@@ -8,9 +8,19 @@ const Compared = Type.Record(Type.String(), Nullable(Type.Union([Type.Number(), 
   description: 'The values the check compared, by name; null where the record has none.',
 });
 
+const StateCounts = (description: string) =>
+  Type.Object(
+    {
+      flagged: Type.Integer({ minimum: 0 }),
+      not_flagged: Type.Integer({ minimum: 0 }),
+      not_assessable: Type.Integer({ minimum: 0 }),
+    },
+    { description },
+  );
+
 export const RedFlagAssessment = Type.Object(
   {
-    type: Type.String({ description: 'The integrity type (single_bid, price_at_base_price, cost_overrun, delay).' }),
+    type: Type.String({ description: 'The integrity type (docs/integrity.md lists them).' }),
     code: Type.String({ description: "A stable code: Cardinal's where it has one (R018), ours otherwise (PT-…)." }),
     version: Type.Integer({ minimum: 1, description: "The method's version: it changes when the method does." }),
     label_pt: Type.String(),
@@ -40,15 +50,53 @@ export const ContractRedFlags = Type.Object(
     contract_id: Type.Integer(),
     source: Type.String({ description: "The contract's source: `base` (the portal) or `demo`." }),
     synthetic: Synthetic,
-    counts: Type.Object(
-      {
-        flagged: Type.Integer({ minimum: 0 }),
-        not_flagged: Type.Integer({ minimum: 0 }),
-        not_assessable: Type.Integer({ minimum: 0 }),
-      },
-      { description: 'How many types are in each state.' },
-    ),
+    counts: StateCounts('How many types are in each state.'),
     assessments: Type.Array(RedFlagAssessment),
   },
   { title: 'ContractRedFlags' },
+);
+
+const TypeCounts = Type.Object(
+  {
+    type: Type.String({ description: 'The integrity type.' }),
+    code: Type.String(),
+    version: Type.Integer({ minimum: 1 }),
+    label_pt: Type.String(),
+    label_en: Type.String(),
+    counts: StateCounts('How many of the contracts assessed are in each state for this type.'),
+  },
+  { title: 'RedFlagTypeCounts' },
+);
+
+const FlaggedContract = Type.Object(
+  {
+    id: Type.Integer({ description: 'The contract: procurement_red_flags gives its assessments with the reasons.' }),
+    source: Type.String(),
+    synthetic: Synthetic,
+    object: Type.String(),
+    price_eur: Nullable(Type.Number({ description: 'Contract price, euros without VAT.' })),
+    published_on: Nullable({ ...DateString, description: 'Publication date on the portal.' }),
+    flagged_types: Type.Array(Type.String(), { description: 'The types flagged on it, in the catalogue order.' }),
+  },
+  { title: 'FlaggedContract' },
+);
+
+export const EntityRedFlags = Type.Object(
+  {
+    nif: Type.String({ description: "The buyer's tax number." }),
+    name: Type.String(),
+    from: Nullable({ ...DateString, description: 'The first publication date included, as asked; null: no bound.' }),
+    to: Nullable({ ...DateString, description: 'The last publication date included, as asked; null: no bound.' }),
+    contracts_assessed: Type.Integer({
+      minimum: 0,
+      description: "How many of the buyer's contracts in the period were assessed: the newest, up to the cap.",
+    }),
+    truncated: Type.Boolean({
+      description: 'true: the period holds more contracts than the cap; narrow `from`/`to` to assess the older ones.',
+    }),
+    contracts_flagged: Type.Integer({ minimum: 0, description: 'Contracts assessed with at least one flag.' }),
+    by_type: Type.Array(TypeCounts, { description: 'Every integrity type, in the catalogue order.' }),
+    flagged_contracts: Type.Array(FlaggedContract, { description: 'Newest first (publication date, then id).' }),
+  },
+  { title: 'EntityRedFlags' },
 );

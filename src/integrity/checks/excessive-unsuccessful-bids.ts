@@ -1,0 +1,129 @@
+/**
+ * R025, excessive unsuccessful bids: a competitor that lost this contract is a top tenderer of the source that
+ * loses an outlying share of its bids — the "superfluous losing bidder" a colluding partner may use to mimic
+ * competition (Cardinal's method, docs/integrity.md).
+ */
+import type { ContractDetailRecord } from '../../store/procurement-records.js';
+import { type Finding, finding } from '../assessment.js';
+import type { CheckContext, IntegrityCheck } from '../check.js';
+import { unsuccessfulShare } from '../corpus.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+import { roundStat } from '../quartiles.js';
+
+export const EXCESSIVE_UNSUCCESSFUL_BIDS: IntegrityType = {
+  key: 'excessive_unsuccessful_bids',
+  code: 'R025',
+  version: 1,
+  label_pt: 'Excesso de propostas sem sucesso',
+  label_en: 'Excessive unsuccessful bids',
+  measures_en:
+    'For each competitor that lost the contract (named a competitor, not the supplier): its share of unsuccessful ' +
+    'bids — the contracting processes of the same source it bid in and did not win, over all it bid in. Flagged ' +
+    "when one is a top tenderer (as many bids as the 75th percentile of every tenderer's, or more) whose share is " +
+    "at or above the upper fence (Q3 + 1.5 × IQR, type-8 quartiles) of every tenderer's share: Cardinal's R025, " +
+    'a win ratio at or below Q1 − 1.5 × IQR, read from the other side (the same tenderers).',
+  fields: ['competitors', 'suppliers'],
+  thresholds: [
+    {
+      key: 'top_tenderer_percentile',
+      value: 75,
+      unit: 'percentile',
+      source: "Cardinal's R025 default (`percentile`)",
+    },
+  ],
+  legal_basis: null,
+  caveat_en:
+    "A statistical indicator, not a finding of collusion. The portal's list of competitors may be incomplete and " +
+    'does not say which bids were excluded, so every competitor counts as a bid; a record that names no ' +
+    'competitor (none in the real copy in data/real/) is not assessable. Only contracts with one supplier count.',
+};
+
+const share = (x: number) => `${Math.round(x * 1000) / 10} %`;
+
+async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const percentile = threshold(EXCESSIVE_UNSUCCESSFUL_BIDS, 'top_tenderer_percentile');
+  const unknown = { tenderer_nif: null, bids: null, unsuccessful_bids: null, unsuccessful_share: null };
+  if (c.competitors.length === 0) {
+    const reason = 'The record names no competitor: which bids lost cannot be told.';
+    return finding('not_assessable', reason, unknown);
+  }
+  // Cardinal counts a process whose one award has one supplier: with several, who lost is unknown.
+  const supplier = c.suppliers.length === 1 ? c.suppliers[0].nif : null;
+  if (supplier === null) {
+    const reason =
+      c.suppliers.length === 1
+        ? 'The record gives no tax number for the supplier: which competitors lost cannot be told.'
+        : c.suppliers.length === 0
+          ? 'The record names no supplier: which competitors lost cannot be told.'
+          : `The record names ${c.suppliers.length} suppliers: the method judges a contract with one supplier only.`;
+    return finding('not_assessable', reason, unknown);
+  }
+  const named = c.competitors.map((p) => p.nif).filter((nif): nif is string => nif !== null);
+  const losers = [...new Set(named.filter((nif) => nif !== supplier))];
+  if (losers.length === 0) {
+    return c.competitors.some((p) => p.nif === null)
+      ? finding(
+          'not_assessable',
+          'The competitors that lost have no tax number: their other bids are unknown.',
+          unknown,
+        )
+      : finding('not_flagged', 'No competitor lost: the supplier is the only one the record names.', unknown);
+  }
+  const corpus = await ctx.corpus.tendererBids(c.source, percentile);
+  const f = corpus.fences;
+  const top = corpus.topBids;
+  // Every loser of this contract is in the corpus, so it has a fence; this keeps the types honest.
+  if (f === null || top === null) return finding('not_assessable', 'The source has no tenderer.', unknown);
+  const judged = losers
+    .map((nif) => {
+      const bids = corpus.byTenderer.get(nif) ?? { bids: 0, wins: 0 };
+      const unsuccessful = bids.bids > 0 ? unsuccessfulShare(bids) : 0;
+      return { nif, ...bids, unsuccessful, flagged: bids.bids >= top && unsuccessful >= f.upper_fence };
+    })
+    // The one the answer reports: a flagged tenderer first, then the highest share, then the most bids.
+    .sort((a, b) => Number(b.flagged) - Number(a.flagged) || b.unsuccessful - a.unsuccessful || b.bids - a.bids);
+  const worst = judged[0];
+  const values = {
+    tenderer_nif: worst.nif,
+    bids: worst.bids,
+    unsuccessful_bids: worst.bids - worst.wins,
+    unsuccessful_share: roundStat(worst.unsuccessful),
+  };
+  const stats = {
+    q1: roundStat(f.q1),
+    q3: roundStat(f.q3),
+    upper_fence: roundStat(f.upper_fence),
+    top_tenderer_bids: roundStat(top),
+    tenderers: f.n,
+    tenderer_unsuccessful_share: values.unsuccessful_share,
+  };
+  const fence =
+    `the upper fence of the unsuccessful shares of the ${f.n} tenderers of source ${c.source} is ` +
+    `${share(f.upper_fence)} (Q1 ${share(f.q1)}, Q3 ${share(f.q3)}); a top tenderer has ` +
+    `${stats.top_tenderer_bids} bids or more`;
+  // Cardinal skips R025 when its lower fence on the win ratio is not above 0 — here, when the fence on the
+  // unsuccessful share is not under 100 %: most tenderers never win, and the top ones would nearly all be flagged.
+  if (f.upper_fence >= 1) {
+    const reason = `The corpus leaves no room for an outlier: ${fence}. Cardinal's method does not judge then.`;
+    return finding('not_assessable', reason, values, { corpus: stats });
+  }
+  const rate = share(worst.unsuccessful);
+  const lost = `NIF ${worst.nif} lost ${values.unsuccessful_bids} of its ${worst.bids} bids (${rate})`;
+  const flagged = judged.filter((t) => t.flagged);
+  if (flagged.length === 0) {
+    const none =
+      losers.length === 1 ? 'The competitor that lost is not' : `None of the ${losers.length} competitors that lost is`;
+    const reason = `${none} a top tenderer at or above the fence; the highest share: ${lost}; ${fence}.`;
+    return finding('not_flagged', reason, values, { corpus: stats });
+  }
+  const also = flagged.slice(1).map((t) => `NIF ${t.nif}`);
+  const reason =
+    `A competitor that lost is a top tenderer at or above the fence: ${lost}` +
+    `${also.length > 0 ? ` (also ${also.join(', ')})` : ''}; ${fence}.`;
+  return finding('flagged', reason, values, { corpus: stats });
+}
+
+export const EXCESSIVE_UNSUCCESSFUL_BIDS_CHECK: IntegrityCheck = {
+  type: EXCESSIVE_UNSUCCESSFUL_BIDS,
+  assess: checkExcessiveUnsuccessfulBids,
+};

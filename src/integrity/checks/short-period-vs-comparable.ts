@@ -1,0 +1,137 @@
+/**
+ * PT-R003-FENCE: a submission period short for its kind of procedure. Cardinal's R003 compares every procedure with
+ * one number; an urgent public tender and a works tender are not alike, so this compares the period with those of
+ * comparable procedures — notices of the same source, procedure type and contract types, published in the same
+ * calendar year — and flags it at or below their lower Tukey fence, computed as Cardinal computes its fences.
+ */
+
+import type { ContractDetailRecord } from '../../store/procurement-records.js';
+import { procedureKey } from '../../store/shared/procurement-keys.js';
+import { type Finding, finding } from '../assessment.js';
+import { type CheckContext, type IntegrityCheck, once } from '../check.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+import { type SubmissionPeriod, submissionPeriod } from '../notice-period.js';
+import { lowerFence, roundStat } from '../quartiles.js';
+
+export const SHORT_PERIOD_VS_COMPARABLE: IntegrityType = {
+  key: 'short_submission_period_vs_comparable',
+  code: 'PT-R003-FENCE',
+  version: 1,
+  label_pt: 'Prazo para propostas curto face a procedimentos comparáveis',
+  label_en: 'Submission period short for comparable procedures',
+  measures_en:
+    "The notice's submission period (calendar days from publication to the proposal deadline) against the lower " +
+    'fence (Q1 − 1.5 × IQR, Hyndman–Fan type 8 quartiles, as Cardinal) of the periods of comparable procedures: ' +
+    'notices of the same source, procedure type and contract types published in the same calendar year.',
+  fields: [
+    'announcement_id',
+    'announcement.published_on',
+    'announcement.deadline_on',
+    'announcement.procedure_type',
+    'announcement.contract_types',
+  ],
+  thresholds: [
+    {
+      key: 'fence_iqr_multiplier',
+      value: 1.5,
+      unit: 'ratio',
+      source: "Tukey's fence, as Cardinal's lower fences (Q1 − 1.5 × IQR; open-contracting/cardinal-rs)",
+    },
+    {
+      key: 'min_comparables',
+      value: 20,
+      unit: 'count',
+      source: "munidata's default, as Cardinal's minimum of 20 contracting processes for R048",
+    },
+  ],
+  legal_basis: null,
+  caveat_en:
+    'A statistical comparison, not the law: a period can be lawful and still short for its kind. Comparable means ' +
+    'the same procedure type and the same list of contract types as published, not the same complexity.',
+};
+
+/** The comparable group of a notice: its procedure type (folded) and its list of contract types. */
+const groupKey = (procedure: string, types: readonly string[]) =>
+  JSON.stringify([procedureKey(procedure), [...types].sort()]);
+
+/** Ascending periods per comparable group, of one source and year: one store read per answer (`once`). */
+function yearPeriods(ctx: CheckContext, source: string, year: string): Promise<Map<string, number[]>> {
+  return once(ctx, `notice-periods:${source}:${year}`, async () => {
+    const groups = new Map<string, number[]>();
+    const counts = await ctx.store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` });
+    for (const row of counts) {
+      // A notice without a procedure type or with a deadline before its publication compares with nothing.
+      if (row.procedure_type === null || row.days < 0) continue;
+      const key = groupKey(row.procedure_type, row.contract_types);
+      const days = groups.get(key) ?? [];
+      for (let i = 0; i < row.count; i++) days.push(row.days);
+      groups.set(key, days);
+    }
+    for (const days of groups.values()) days.sort((x, y) => x - y);
+    return groups;
+  });
+}
+
+export async function checkShortPeriodVsComparable(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const answer = await submissionPeriod(c, ctx);
+  const notice = answer.period?.notice;
+  const values = {
+    announcement_id: c.announcement_id,
+    period_days: answer.period?.days ?? null,
+    procedure_type: notice?.procedure_type ?? null,
+    contract_types: notice ? notice.contract_types.join('; ') : null,
+    year: answer.period?.published_on.slice(0, 4) ?? null,
+  };
+  if (!answer.period) return finding('not_assessable', `${answer.missing} The submission period is unknown.`, values);
+  if (!notice?.procedure_type)
+    return finding('not_assessable', 'The notice gives no procedure type: nothing to compare it with.', values);
+  return compare(
+    answer.period,
+    notice.procedure_type,
+    await yearPeriods(ctx, notice.source, values.year ?? ''),
+    values,
+  );
+}
+
+function compare(
+  period: SubmissionPeriod,
+  procedure: string,
+  groups: Map<string, number[]>,
+  values: Record<string, number | string | null>,
+): Finding {
+  const { notice, days } = period;
+  const comparables = groups.get(groupKey(procedure, notice.contract_types)) ?? [];
+  const what =
+    `notices of a ${procedure} for ${notice.contract_types.join(', ') || 'no stated contract type'} ` +
+    `published in ${values.year}`;
+  const needed = threshold(SHORT_PERIOD_VS_COMPARABLE, 'min_comparables');
+  if (comparables.length < needed) {
+    const reason = `Only ${comparables.length} ${what} give both dates; the comparison needs ${needed}.`;
+    return finding('not_assessable', reason, values, { corpus: { comparables: comparables.length } });
+  }
+  const fence = lowerFence(comparables, threshold(SHORT_PERIOD_VS_COMPARABLE, 'fence_iqr_multiplier'));
+  const corpus = {
+    comparables: comparables.length,
+    q1: roundStat(fence.q1),
+    q3: roundStat(fence.q3),
+    lower_fence: roundStat(fence.lower_fence),
+  };
+  const fenceOf = `the lower fence of the ${corpus.comparables} ${what} (${corpus.lower_fence} days`;
+  const quartiles = `Q1 ${corpus.q1}, Q3 ${corpus.q3}`;
+  // Cardinal's guard: no flag when the fence is not above 0 (its quartiles say nothing of short periods). At or
+  // below the fence (inclusive, as Cardinal compares), and under Q1, which only matters when Q1 = Q3: the fence
+  // is then the common period itself, and a period equal to it is not unusual.
+  if (fence.lower_fence <= 0) {
+    const reason = `${days} days; ${fenceOf}; ${quartiles}) is not above 0: no period is short for them.`;
+    return finding('not_flagged', reason, values, { corpus });
+  }
+  if (days <= fence.lower_fence && days < fence.q1)
+    return finding('flagged', `${days} days: at or below ${fenceOf}; ${quartiles}).`, values, { corpus });
+  const where = days > fence.lower_fence ? 'above' : 'the common period (Q1 = Q3), at';
+  return finding('not_flagged', `${days} days: ${where} ${fenceOf}; ${quartiles}).`, values, { corpus });
+}
+
+export const SHORT_PERIOD_VS_COMPARABLE_CHECK: IntegrityCheck = {
+  type: SHORT_PERIOD_VS_COMPARABLE,
+  assess: checkShortPeriodVsComparable,
+};

@@ -1,0 +1,60 @@
+/**
+ * R003, short submission period: the days a procedure's notice gave to submit proposals, under Cardinal's default
+ * threshold. That threshold is an international indicator's default, not a Portuguese legal minimum: the legal
+ * minimums by procedure type (CCP art. 135.º/136.º) are not confirmed from the 2024 text, so none is checked
+ * (docs/integrity.md); PT-R003-FENCE compares the period with comparable procedures instead.
+ */
+import type { ContractDetailRecord } from '../../store/procurement-records.js';
+import { type Finding, finding } from '../assessment.js';
+import type { CheckContext, IntegrityCheck } from '../check.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+import { submissionPeriod } from '../notice-period.js';
+
+export const SHORT_SUBMISSION_PERIOD: IntegrityType = {
+  key: 'short_submission_period',
+  code: 'R003',
+  version: 1,
+  label_pt: 'Prazo curto para apresentação de propostas',
+  label_en: 'Short submission period',
+  measures_en:
+    "The calendar days from the publication of the procedure's notice to its proposal deadline, compared with " +
+    "Cardinal's default threshold: fewer days leave less time for bidders without inside knowledge.",
+  fields: ['announcement_id', 'announcement.published_on', 'announcement.deadline_on'],
+  thresholds: [
+    {
+      key: 'min_period_days',
+      value: 15,
+      unit: 'days',
+      source:
+        "Cardinal's R003 default (open-contracting/cardinal-rs, src/indicators/r003.rs): an indicator's default, " +
+        'not a Portuguese legal minimum',
+    },
+  ],
+  legal_basis: null,
+  caveat_en:
+    "15 days is Cardinal's default, not the law: the CCP's minimum periods (art. 135.º/136.º) are not checked, as " +
+    'their figures in the text in force are not confirmed here, and an urgent public tender has shorter periods by ' +
+    'design. A contract whose record links no notice with both dates is not assessable.',
+};
+
+export async function checkShortSubmissionPeriod(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const answer = await submissionPeriod(c, ctx);
+  const values = {
+    announcement_id: c.announcement_id,
+    published_on: answer.period?.published_on ?? null,
+    deadline_on: answer.period?.deadline_on ?? null,
+    period_days: answer.period?.days ?? null,
+  };
+  if (!answer.period) return finding('not_assessable', `${answer.missing} The submission period is unknown.`, values);
+  const { days } = answer.period;
+  const minimum = threshold(SHORT_SUBMISSION_PERIOD, 'min_period_days');
+  // Cardinal flags `duration < threshold`: 15 days exactly is not short.
+  return days < minimum
+    ? finding('flagged', `The notice gave ${days} days to submit proposals, under ${minimum}.`, values)
+    : finding('not_flagged', `The notice gave ${days} days to submit proposals.`, values);
+}
+
+export const SHORT_SUBMISSION_PERIOD_CHECK: IntegrityCheck = {
+  type: SHORT_SUBMISSION_PERIOD,
+  assess: checkShortSubmissionPeriod,
+};

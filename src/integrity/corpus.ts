@@ -1,0 +1,119 @@
+/**
+ * The statistics of the whole corpus that the corpus checks (R048 heterogeneous supplier, R025 excessive unsuccessful
+ * bids) judge one contract against: per supplier or tenderer, what it did across a source, and the quartiles and
+ * fences over all of them (docs/integrity.md, "Against the whole corpus").
+ *
+ * A GROUP BY over every contract of a source is too dear for each request, and its answer only changes when the data
+ * does: each statistic is computed on first use and held in this process for the store's data version
+ * (Store.dataVersion, which every write that changes served data moves), then dropped for the next version.
+ */
+import type { Store } from '../store/store.js';
+import { type Fences, fences, quantile } from './quartiles.js';
+
+export type CorpusStore = Pick<Store, 'dataVersion' | 'supplierVarieties' | 'tendererBids'>;
+
+export interface SupplierVariety {
+  readonly processes: number;
+  /** Distinct CPV prefixes (of the digits asked for) over its contracts. */
+  readonly cpvPrefixes: number;
+}
+
+export interface SupplierVarietyCorpus {
+  /** By tax number: every supplier of the source, however few its processes. */
+  readonly bySupplier: ReadonlyMap<string, SupplierVariety>;
+  /** Over the varieties of the suppliers with at least the minimum of processes; null when none has. */
+  readonly fences: Fences | null;
+}
+
+export interface TendererBids {
+  readonly bids: number;
+  readonly wins: number;
+}
+
+export interface TendererBidsCorpus {
+  /** By tax number: every tenderer of the source. */
+  readonly byTenderer: ReadonlyMap<string, TendererBids>;
+  /** Over every tenderer's share of unsuccessful bids, (bids − wins) ÷ bids; null when there is no tenderer. */
+  readonly fences: Fences | null;
+  /** The percentile asked for of every tenderer's number of bids: a tenderer with as many or more is a top tenderer. */
+  readonly topBids: number | null;
+}
+
+/** What a check reads of the corpus of its contract's source; each computed once per data version. */
+export interface IntegrityCorpus {
+  supplierVariety(source: string, digits: number, minimumProcesses: number): Promise<SupplierVarietyCorpus>;
+  tendererBids(source: string, topPercentile: number): Promise<TendererBidsCorpus>;
+}
+
+export const unsuccessfulShare = (t: TendererBids): number => (t.bids - t.wins) / t.bids;
+
+/** Per store, the statistics computed for the newest data version seen, by what they were asked with. */
+const held = new WeakMap<CorpusStore, { version: number; statistics: Map<string, Promise<unknown>> }>();
+
+/**
+ * The corpus of `store` for one request: the data version is read once, on the first statistic asked for, and a
+ * statistic already computed for that version (or a newer one another request saw) is reused.
+ */
+export function integrityCorpus(store: CorpusStore): IntegrityCorpus {
+  let version: Promise<number> | undefined;
+  async function once<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    version ??= store.dataVersion();
+    const current = await version;
+    let entry = held.get(store);
+    if (!entry || entry.version < current) {
+      entry = { version: current, statistics: new Map() };
+      held.set(store, entry);
+    }
+    const statistics = entry.statistics;
+    let value = statistics.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = compute();
+      statistics.set(key, value);
+      // A failed computation is forgotten, so that the next request tries again.
+      value.catch(() => {
+        if (statistics.get(key) === value) statistics.delete(key);
+      });
+    }
+    return value;
+  }
+  return {
+    supplierVariety: (source, digits, minimumProcesses) =>
+      once(`variety:${source}:${digits}:${minimumProcesses}`, () =>
+        supplierVarietyCorpus(store, source, digits, minimumProcesses),
+      ),
+    tendererBids: (source, topPercentile) =>
+      once(`bids:${source}:${topPercentile}`, () => tendererBidsCorpus(store, source, topPercentile)),
+  };
+}
+
+async function supplierVarietyCorpus(
+  store: CorpusStore,
+  source: string,
+  digits: number,
+  minimumProcesses: number,
+): Promise<SupplierVarietyCorpus> {
+  const bySupplier = new Map<string, SupplierVariety>();
+  const varieties: number[] = [];
+  for (const row of await store.supplierVarieties(source, digits)) {
+    bySupplier.set(row.nif, { processes: row.processes, cpvPrefixes: row.cpv_prefixes });
+    // Cardinal: a supplier of few processes is expected to vary little, so only those with the minimum make the fence.
+    if (row.processes >= minimumProcesses) varieties.push(row.cpv_prefixes);
+  }
+  return { bySupplier, fences: fences(varieties) };
+}
+
+async function tendererBidsCorpus(
+  store: CorpusStore,
+  source: string,
+  topPercentile: number,
+): Promise<TendererBidsCorpus> {
+  const byTenderer = new Map<string, TendererBids>();
+  for (const row of await store.tendererBids(source)) byTenderer.set(row.nif, { bids: row.bids, wins: row.wins });
+  const tenderers = [...byTenderer.values()];
+  const bids = tenderers.map((t) => t.bids).sort((a, b) => a - b);
+  return {
+    byTenderer,
+    fences: fences(tenderers.map(unsuccessfulShare)),
+    topBids: bids.length === 0 ? null : quantile(bids, topPercentile / 100),
+  };
+}

@@ -1,0 +1,138 @@
+/**
+ * procurement_entity_red_flags: the integrity flags of a buyer's contracts in a period (docs/integrity.md, "A buyer
+ * and a period"): each contract assessed as procurement_red_flags assesses it (assessContract), then counted per
+ * type and state. Bounded: the newest MAX_CONTRACTS contracts of the period, their amendments and notices read in a
+ * few batched reads rather than one getContract per contract, and one memo for the answer, so the corpus statistics
+ * a check compares with are read once.
+ */
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../../core/operation.js';
+import { assessContract, INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
+import { preloadNotices } from '../../integrity/notice-period.js';
+import { ApiError } from '../../lib/errors.js';
+import { isDemoProcurementSource } from '../../lib/provenance.js';
+import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
+import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
+import type { Store } from '../../store/store.js';
+import { FromDate, ToDate } from '../shared/date-range.js';
+import { checkRange } from '../shared/ranges.js';
+import { Nif } from './inputs.js';
+import { integrityContext } from './integrity-context.js';
+import { type ASSESSMENT_STATES, EntityRedFlags } from './red-flags-schema.js';
+
+/** The most contracts one answer assesses (the newest of the period). */
+export const MAX_CONTRACTS = 1000;
+const PAGE = 250;
+
+type State = (typeof ASSESSMENT_STATES)[number];
+const noCounts = (): Record<State, number> => ({ flagged: 0, not_flagged: 0, not_assessable: 0 });
+
+export const procurementEntityRedFlags = defineOperation({
+  name: 'procurement_entity_red_flags',
+  title: "A buyer's integrity flags in a period",
+  summary: "Every integrity check on a buyer's contracts in a period: counts per type and state, flagged contracts.",
+  description:
+    'Runs every integrity type on the contracts where the entity (a 9-digit tax number) is a buyer, published ' +
+    'between `from` and `to` (inclusive; both optional — without them, all its contracts), as ' +
+    'procurement_red_flags runs them on one contract, and answers how many contracts are in each state ' +
+    '(`flagged`, `not_flagged`, `not_assessable`) per type, and the flagged contracts with the types flagged on ' +
+    `each (procurement_red_flags gives the reasons). At most the newest ${MAX_CONTRACTS} ` +
+    'contracts of the period are assessed: `truncated` says when it held more. A flag is an indicator for a ' +
+    'closer look, never an accusation. Types and methods: docs/integrity.md.',
+  domain: 'procurement',
+  scope: 'procurement:read',
+  input: Type.Object(
+    { nif: Nif, from: FromDate('publication date'), to: ToDate('publication date') },
+    { additionalProperties: false },
+  ),
+  output: EntityRedFlags,
+  rest: { path: '/v1/procurement/entities/:nif/red-flags' },
+  cache: 'data',
+  examples: [
+    { title: 'Município de Lisboa', input: { nif: '500051070' } },
+    { title: 'Município de Lisboa in 2024', input: { nif: '500051070', from: '2024-01-01', to: '2024-12-31' } },
+  ],
+  async handler(input, { store, reference }) {
+    checkRange(input.from, input.to, 'from', 'to');
+    const entity = await store.getEntity(input.nif);
+    if (!entity) {
+      throw new ApiError('not-found', {
+        detail:
+          `No procurement entity with tax number ${input.nif}. ` +
+          `procurement_lookup_entities finds entities by name.`,
+      });
+    }
+    const { contracts, truncated } = await newestContracts(store, {
+      buyer: entity.nif,
+      from: input.from,
+      to: input.to,
+    });
+    const ctx = await integrityContext(store, reference);
+    await preloadNotices(ctx, contracts);
+    const byType = new Map(INTEGRITY_TYPES.map((t) => [t.key, noCounts()]));
+    const flagged = [];
+    for (const contract of await withAmendments(store, contracts)) {
+      const assessments = await assessContract(contract, ctx);
+      for (const a of assessments) (byType.get(a.type) ?? noCounts())[a.state] += 1;
+      const types = assessments.filter((a) => a.state === 'flagged').map((a) => a.type);
+      if (types.length === 0) continue;
+      flagged.push({
+        id: contract.id,
+        source: contract.source,
+        synthetic: isDemoProcurementSource(contract.source),
+        object: contract.object,
+        price_eur: contract.price_eur,
+        published_on: contract.published_on,
+        flagged_types: types,
+      });
+    }
+    return {
+      nif: entity.nif,
+      name: entity.name,
+      from: input.from ?? null,
+      to: input.to ?? null,
+      contracts_assessed: contracts.length,
+      truncated,
+      contracts_flagged: flagged.length,
+      by_type: INTEGRITY_TYPES.map((t) => ({
+        type: t.key,
+        code: t.code,
+        version: t.version,
+        label_pt: t.label_pt,
+        label_en: t.label_en,
+        counts: byType.get(t.key) ?? noCounts(),
+      })),
+      flagged_contracts: flagged,
+    };
+  },
+});
+
+/** The newest MAX_CONTRACTS contracts of the filter (keyset pages), and whether there were more. */
+async function newestContracts(
+  store: Pick<Store, 'listContracts'>,
+  filter: ContractFilter,
+): Promise<{ contracts: ContractRecord[]; truncated: boolean }> {
+  const contracts: ContractRecord[] = [];
+  let after: DatePosition | undefined;
+  for (;;) {
+    // One more than the cap, to learn whether the period holds more.
+    const limit = Math.min(PAGE, MAX_CONTRACTS + 1 - contracts.length);
+    const page = await store.listContracts(filter, { after, limit });
+    contracts.push(...page);
+    const last = page.at(-1);
+    if (page.length < limit || contracts.length > MAX_CONTRACTS || !last) break;
+    after = { date: last.published_on, id: last.id };
+  }
+  return { contracts: contracts.slice(0, MAX_CONTRACTS), truncated: contracts.length > MAX_CONTRACTS };
+}
+
+/** The contracts as getContract gives them (with their amendments, oldest first), in one read of amendments. */
+async function withAmendments(
+  store: Pick<Store, 'contractAmendments'>,
+  contracts: readonly ContractRecord[],
+): Promise<ContractDetailRecord[]> {
+  const amendments = await store.contractAmendments(contracts.map((c) => c.id));
+  const byContract = new Map<number, AmendmentRecord[]>();
+  for (const a of amendments) byContract.set(a.contract_id, [...(byContract.get(a.contract_id) ?? []), a]);
+  return contracts.map((c) => ({ ...c, amendments: byContract.get(c.id) ?? [] }));
+}

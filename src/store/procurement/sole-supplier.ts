@@ -1,0 +1,20 @@
+/**
+ * The contracts of one source that name exactly one supplier, with its tax number: the only contracts Cardinal's
+ * corpus indicators attribute to a supplier (an award to several suppliers is excluded, as Cardinal excludes it).
+ * A WITH item for the corpus queries; `source` is the placeholder the source is bound at.
+ */
+export function soleSupplierContracts(source: string): string {
+  return `sole AS (
+    SELECT s.contract_id, min(s.nif) AS nif
+      FROM contract_parties s JOIN contracts c ON c.id = s.contract_id
+     WHERE s.role = 'supplier' AND c.source = ${source}
+     GROUP BY s.contract_id
+    HAVING count(*) = 1 AND count(s.nif) = 1
+  )`;
+}
+
+/**
+ * The columns that name a contract's contracting process within one source: its procedure id, or — for a contract
+ * without one — its own id (`c` is the contract).
+ */
+export const PROCESS_COLUMNS = 'c.procedure_id, CASE WHEN c.procedure_id IS NULL THEN c.id END';
