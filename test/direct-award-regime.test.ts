@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../src/admin/migrate.js';
-import { readRegime } from '../src/detect/direct-award-regime.js';
 import { runDetection } from '../src/detect/run-detection.js';
 import { importBaseContracts } from '../src/ingest/base/import-base.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { readRegime } from '../src/lib/direct-award-regime.js';
 import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import { openTestStore } from './helpers/backend.js';

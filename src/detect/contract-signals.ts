@@ -4,18 +4,24 @@
  *  - direct_award_high_value: an ajuste direto (OCDS method `direct` and a procedure type "Ajuste direto…": the
  *    other direct methods, call-offs of single-supplier frameworks and excluded contracting, have no such
  *    ceiling) above the ceiling of its legal regime — the CCP on the mainland, the Azores' and Madeira's own
- *    regimes (direct-award-regime.ts) — for goods and services or for public works (a contract type
+ *    regimes (lib/direct-award-regime.ts) — for goods and services or for public works (a contract type
  *    "Empreitada…"). Above it a direct award needs a material ground, worth a look. A contract whose regime
  *    cannot be told is held to the highest ceiling, at a lower confidence.
  * Both are active while the contract is being executed and expire once it is closed (`closed_on`).
  */
-import { fold } from '../lib/text-match.js';
+import {
+  ceilingFor,
+  DIRECT_AWARD_CEILINGS,
+  isAjusteDireto,
+  isWorks,
+  type RegimeReading,
+  readRegime,
+} from '../lib/direct-award-regime.js';
 import { valueTier } from '../signals/derive.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
-import { ceilingFor, DIRECT_AWARD_CEILINGS, type RegimeReading, readRegime } from './direct-award-regime.js';
 import { contractEvidence, subjectOf } from './evidence.js';
 import { clip, euros, list, longDate } from './format.js';
 import { contractCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
@@ -24,10 +30,6 @@ export const AWARD_THRESHOLD_EUR = 75_000;
 /** The order in which a contract's signals are considered: the first it has opens its case when no notice did. */
 export const CONTRACT_SIGNAL_ORDER = ['contract_awarded', 'direct_award_high_value'] as const;
 const TITLE_OBJECT = 120;
-
-export function isWorks(c: Pick<ContractRecord, 'contract_types'>): boolean {
-  return c.contract_types.some((t) => /^empreitada/i.test(t.trim()));
-}
 
 /** The contract's legal regime, from its legal basis and its buyer's region. */
 export function contractRegime(c: ContractRecord, ctx: DetectionContext): RegimeReading {
@@ -43,12 +45,6 @@ export function contractRegime(c: ContractRecord, ctx: DetectionContext): Regime
 
 export function directAwardCeiling(c: ContractRecord, ctx: DetectionContext): number {
   return ceilingFor(contractRegime(c, ctx), isWorks(c));
-}
-
-export function isAjusteDireto(c: Pick<ContractRecord, 'ocds_method' | 'procedure_type'>): boolean {
-  return (
-    c.ocds_method === 'direct' && c.procedure_type !== null && /^ajuste direc?to\b/.test(fold(c.procedure_type).trim())
-  );
 }
 
 /** The types a contract signals, in CONTRACT_SIGNAL_ORDER. */

@@ -3,9 +3,9 @@
  * Records give the municipality codes of their execution places; buyers that are municipalities are known by
  * their tax number.
  */
-import { fold } from '../lib/text-match.js';
+import type { Regime } from '../lib/direct-award-regime.js';
+import { Regions } from '../lib/regions.js';
 import type { MunicipalityRecord } from '../store/records.js';
-import { type Regime, regimeOfMunicipality } from './direct-award-regime.js';
 import { list } from './format.js';
 
 export interface Placed {
@@ -20,16 +20,13 @@ export class Places {
   readonly #byCode: Map<string, MunicipalityRecord>;
   readonly #byNif: Map<string, MunicipalityRecord>;
   readonly #byId: Map<number, MunicipalityRecord>;
-  /** District keys (see districtKey) → the regime of their municipalities; the regions also by their short names. */
-  readonly #regimeByDistrict: Map<string, Regime>;
+  readonly #regions: Regions;
 
   constructor(municipalities: readonly MunicipalityRecord[]) {
     this.#byCode = new Map(municipalities.map((m) => [m.code, m]));
     this.#byNif = new Map(municipalities.filter((m) => m.nif).map((m) => [m.nif, m]));
     this.#byId = new Map(municipalities.map((m) => [m.id, m]));
-    this.#regimeByDistrict = new Map(municipalities.map((m) => [districtKey(m.district), regimeOfMunicipality(m)]));
-    this.#regimeByDistrict.set('acores', 'azores');
-    this.#regimeByDistrict.set('madeira', 'madeira');
+    this.#regions = new Regions(municipalities);
   }
 
   byId(id: number): MunicipalityRecord | undefined {
@@ -60,45 +57,12 @@ export class Places {
     };
   }
 
-  /**
-   * The legal regime of a record's buyer (docs/signals.md, direct-award ceilings): a municipal buyer's own
-   * municipality; else the record's places when they all lie in one region — its municipalities, and the places it
-   * names only down to a district or autonomous region ("Portugal, Região Autónoma dos Açores"); else null (unknown).
-   * "Portugal" alone, and a place no district of ours fits, tell nothing.
-   */
+  /** The legal regime of a record's buyer (lib/regions.ts). */
   regionOf(
     codes: readonly string[],
     buyerNifs: readonly (string | null)[],
     placesText: string | null = null,
   ): Regime | null {
-    const buyer = buyerNifs.map((n) => (n ? this.#byNif.get(n) : undefined)).find((m) => m !== undefined);
-    if (buyer) return regimeOfMunicipality(buyer);
-    const regimes = new Set(codes.map((c) => this.#byCode.get(c)).flatMap((m) => (m ? [regimeOfMunicipality(m)] : [])));
-    for (const place of placesText?.split(';') ?? []) {
-      const regime = this.#regimeOfPlace(place);
-      if (regime) regimes.add(regime);
-    }
-    return regimes.size === 1 ? ([...regimes][0] as Regime) : null;
+    return this.#regions.regionOf(codes, buyerNifs, placesText);
   }
-
-  /** The regime of the district a place text names ("Portugal, <district>[, <municipality>]"), or null. */
-  #regimeOfPlace(place: string): Regime | null {
-    const parts = place.split(',').map(districtKey).filter(Boolean);
-    if (parts[0] === 'portugal') parts.shift();
-    return parts.length > 0 ? (this.#regimeByDistrict.get(parts[0]) ?? null) : null;
-  }
-}
-
-/**
- * A district name reduced for comparison: folded, words only, the little words dropped, "R. A." and "Reg. Aut."
- * spelled out — so "Região Autónoma dos Açores", "Regiao Autonoma Acores", "R.A. Açores" and "Açores" agree.
- */
-function districtKey(name: string): string {
-  return fold(name)
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .replace(/^(r a|reg aut|ra)\b/, 'regiao autonoma')
-    .split(' ')
-    .filter((w) => w && !['de', 'da', 'do', 'das', 'dos'].includes(w))
-    .join(' ');
 }

@@ -6,10 +6,13 @@ import { COST_OVERRUN_CHECK } from './checks/cost-overrun.js';
 import { DELAY_CHECK } from './checks/delay.js';
 import { EXCESSIVE_UNSUCCESSFUL_BIDS_CHECK } from './checks/excessive-unsuccessful-bids.js';
 import { HETEROGENEOUS_SUPPLIER_CHECK } from './checks/heterogeneous-supplier.js';
+import { POSSIBLE_SPLITTING_CHECK } from './checks/possible-splitting.js';
 import { PRICE_AT_BASE_CHECK } from './checks/price-at-base.js';
+import { REPEATED_DIRECT_AWARDS_CHECK } from './checks/repeated-direct-awards.js';
 import { SHORT_PERIOD_VS_COMPARABLE_CHECK } from './checks/short-period-vs-comparable.js';
 import { SHORT_SUBMISSION_PERIOD_CHECK } from './checks/short-submission-period.js';
 import { SINGLE_BID_CHECK } from './checks/single-bid.js';
+import { SUPPLIER_CONCENTRATION_CHECK } from './checks/supplier-concentration.js';
 import type { IntegrityType } from './methodology.js';
 
 /** The catalogue: one entry per integrity type, in the order answers list them. */
@@ -22,6 +25,9 @@ const CHECKS: readonly IntegrityCheck[] = [
   DELAY_CHECK,
   EXCESSIVE_UNSUCCESSFUL_BIDS_CHECK,
   HETEROGENEOUS_SUPPLIER_CHECK,
+  SUPPLIER_CONCENTRATION_CHECK,
+  REPEATED_DIRECT_AWARDS_CHECK,
+  POSSIBLE_SPLITTING_CHECK,
 ];
 
 export const INTEGRITY_TYPES: readonly IntegrityType[] = CHECKS.map((c) => c.type);

@@ -1,4 +1,5 @@
 /** The shape of an integrity check, and what it may read beyond the contract (docs/integrity.md). */
+import type { Regions } from '../lib/regions.js';
 import type { ContractDetailRecord } from '../store/procurement-records.js';
 import type { Store } from '../store/store.js';
 import type { Finding } from './assessment.js';
@@ -13,6 +14,8 @@ export type IntegrityStore = Pick<Store, 'listContracts' | 'getContract' | 'getA
 
 export interface CheckContext {
   store: IntegrityStore;
+  /** The buyer's legal regime by where it is (a check that holds a contract to a regional ceiling reads it). */
+  regions: Regions;
   /** The corpus statistics a check judges against (quartiles, fences), computed once per data version (corpus.ts). */
   corpus: IntegrityCorpus;
   /**

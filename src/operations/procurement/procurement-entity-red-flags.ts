@@ -8,8 +8,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { assessContract, INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
-import type { CheckContext } from '../../integrity/check.js';
-import { integrityCorpus } from '../../integrity/corpus.js';
 import { preloadNotices } from '../../integrity/notice-period.js';
 import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
@@ -19,6 +17,7 @@ import type { Store } from '../../store/store.js';
 import { FromDate, ToDate } from '../shared/date-range.js';
 import { checkRange } from '../shared/ranges.js';
 import { Nif } from './inputs.js';
+import { integrityContext } from './integrity-context.js';
 import { type ASSESSMENT_STATES, EntityRedFlags } from './red-flags-schema.js';
 
 /** The most contracts one answer assesses (the newest of the period). */
@@ -53,7 +52,7 @@ export const procurementEntityRedFlags = defineOperation({
     { title: 'Município de Lisboa', input: { nif: '500051070' } },
     { title: 'Município de Lisboa in 2024', input: { nif: '500051070', from: '2024-01-01', to: '2024-12-31' } },
   ],
-  async handler(input, { store }) {
+  async handler(input, { store, reference }) {
     checkRange(input.from, input.to, 'from', 'to');
     const entity = await store.getEntity(input.nif);
     if (!entity) {
@@ -68,7 +67,7 @@ export const procurementEntityRedFlags = defineOperation({
       from: input.from,
       to: input.to,
     });
-    const ctx: CheckContext = { store, corpus: integrityCorpus(store), memo: new Map() };
+    const ctx = await integrityContext(store, reference);
     await preloadNotices(ctx, contracts);
     const byType = new Map(INTEGRITY_TYPES.map((t) => [t.key, noCounts()]));
     const flagged = [];

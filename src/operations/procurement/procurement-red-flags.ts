@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { assessContract } from '../../integrity/assess-contract.js';
-import { integrityCorpus } from '../../integrity/corpus.js';
 import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
+import { integrityContext } from './integrity-context.js';
 import { ASSESSMENT_STATES, ContractRedFlags } from './red-flags-schema.js';
 
 export const procurementRedFlags = defineOperation({
@@ -26,14 +26,14 @@ export const procurementRedFlags = defineOperation({
   rest: { path: '/v1/procurement/contracts/:id/red-flags' },
   cache: 'data',
   examples: [{ title: 'The flags of contract 1', input: { id: 1 } }],
-  async handler(input, { store }) {
+  async handler(input, { store, reference }) {
     const contract = await store.getContract(input.id);
     if (!contract) {
       throw new ApiError('not-found', {
         detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
       });
     }
-    const assessments = await assessContract(contract, { store, corpus: integrityCorpus(store), memo: new Map() });
+    const assessments = await assessContract(contract, await integrityContext(store, reference));
     const counts = Object.fromEntries(
       ASSESSMENT_STATES.map((state) => [state, assessments.filter((a) => a.state === state).length]),
     ) as Record<(typeof ASSESSMENT_STATES)[number], number>;

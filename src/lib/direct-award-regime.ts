@@ -1,21 +1,33 @@
 /**
- * The legal regime a direct award (ajuste direto) falls under, and its ceilings (docs/signals.md, "Direct-award
- * ceilings by legal regime"). Portugal has three: the national Code (CCP) on the mainland, the Azores' own regime
+ * The legal regime a direct award (ajuste direto) or a prior consultation (consulta prévia) falls under, and its
+ * ceilings (docs/signals.md, "Direct-award ceilings by legal regime"). Read by the direct-award detector and by the
+ * integrity checks (repeated direct awards, possible splitting): it sits here, on the ground floor, so that both
+ * read the one copy of the figures. Portugal has three: the national Code (CCP) on the mainland, the Azores' own regime
  * (DLR 27/2015/A, the RJCPRAA) and Madeira's adaptation of the CCP (DLR 34/2008/M, values × 1.35 since DLR
  * 6/2018/M). The regime is read first from the contract's legal basis (`fundamentacao`: a regional decree names
  * its region), then from the buyer's region (a municipal buyer's own municipality, else the execution places when
  * they all lie in one region). When neither tells it, the contract is judged against the highest ceiling of the
  * three and any signal carries the `regime` penalty: a ceiling we cannot attribute is not a finding.
  */
-import { regionOfLegalText } from '../lib/regional-law.js';
-import type { MunicipalityRecord } from '../store/records.js';
+import { regionOfLegalText } from './regional-law.js';
+import { fold } from './text-match.js';
 
 export type Regime = 'national' | 'azores' | 'madeira';
 
-export interface RegimeCeilings {
-  /** Euros (without VAT) up to which an ajuste direto in the general regime is allowed. */
+/** Euros (without VAT) for goods and services (CCP art. 20.º n.º 1) and for public works (art. 19.º). */
+export interface KindCeilings {
   goods_services: number;
   works: number;
+}
+
+/** `goods_services` and `works`: up to where an ajuste direto in the general regime is allowed. */
+export interface RegimeCeilings extends KindCeilings {
+  /**
+   * The consulta prévia's (CCP art. 20.º n.º 1 c), art. 19.º c)), or null where we know of none: the Azores' DLR
+   * 27/2015/A — whose art. 20.º b) rows in the real data are public tenders, and under which no consulta prévia is
+   * cited there; the decree's text on it is unconfirmed (docs/signals.md).
+   */
+  prior_consultation: KindCeilings | null;
   /** The law, as docs/signals.md cites it. */
   law_pt: string;
   law_en: string;
@@ -25,18 +37,21 @@ export const DIRECT_AWARD_CEILINGS: Readonly<Record<Regime, RegimeCeilings>> = {
   national: {
     goods_services: 20_000,
     works: 30_000,
+    prior_consultation: { goods_services: 75_000, works: 150_000 },
     law_pt: 'regime geral do Código dos Contratos Públicos (art.os 19.º e 20.º)',
     law_en: 'general regime of the Public Contracts Code (CCP, art. 19 and 20)',
   },
   azores: {
     goods_services: 75_000,
     works: 150_000,
+    prior_consultation: null,
     law_pt: 'regime da Região Autónoma dos Açores (DLR n.º 27/2015/A, art.os 19.º e 20.º)',
     law_en: 'Azores regional regime (DLR 27/2015/A, art. 19 and 20)',
   },
   madeira: {
     goods_services: 27_000,
     works: 40_500,
+    prior_consultation: { goods_services: 101_250, works: 202_500 },
     law_pt: 'regime da Região Autónoma da Madeira (DLR n.º 34/2008/M, valores do CCP × 1,35)',
     law_en: 'Madeira regional regime (DLR 34/2008/M, CCP values × 1.35)',
   },
@@ -52,7 +67,7 @@ const AZORES = 'Região Autónoma dos Açores';
 const MADEIRA = 'Região Autónoma da Madeira';
 
 /** The regime of a municipality's contracting authorities (its district, or autonomous region). */
-export function regimeOfMunicipality(m: Pick<MunicipalityRecord, 'district'>): Regime {
+export function regimeOfMunicipality(m: { district: string }): Regime {
   if (m.district === AZORES) return 'azores';
   if (m.district === MADEIRA) return 'madeira';
   return 'national';
@@ -77,9 +92,47 @@ export function readRegime(legalBasis: string | null, buyerRegion: Regime | null
   return { regime: null, told_by: null };
 }
 
-/** The ceiling a contract is held to: its regime's, or (regime unknown) the highest of all. */
+/** The ajuste direto's ceiling a contract is held to: its regime's, or (regime unknown) the highest of all. */
 export function ceilingFor(reading: RegimeReading, works: boolean): number {
   const pick = (r: RegimeCeilings) => (works ? r.works : r.goods_services);
   if (reading.regime) return pick(DIRECT_AWARD_CEILINGS[reading.regime]);
   return Math.max(...Object.values(DIRECT_AWARD_CEILINGS).map(pick));
+}
+
+/**
+ * The consulta prévia's ceiling: its regime's, or (regime unknown) the highest of the regimes that have one; null
+ * when the regime has none (the Azores).
+ */
+export function consultationCeilingFor(reading: RegimeReading, works: boolean): number | null {
+  const pick = (r: RegimeCeilings) =>
+    r.prior_consultation ? r.prior_consultation[works ? 'works' : 'goods_services'] : null;
+  if (reading.regime) return pick(DIRECT_AWARD_CEILINGS[reading.regime]);
+  return Math.max(...Object.values(DIRECT_AWARD_CEILINGS).flatMap((r) => pick(r) ?? []));
+}
+
+/** A public-works contract (a contract type "Empreitada…"): held to the works ceilings (CCP art. 19.º). */
+export function isWorks(c: { contract_types: readonly string[] }): boolean {
+  return c.contract_types.some((t) => /^empreitada/i.test(t.trim()));
+}
+
+interface Procedure {
+  ocds_method: string | null;
+  procedure_type: string | null;
+}
+
+/**
+ * An ajuste direto: OCDS method `direct` and a procedure type "Ajuste direto…" (the other direct methods, call-offs
+ * of single-supplier frameworks and excluded contracting, have no such ceiling).
+ */
+export function isAjusteDireto(c: Procedure): boolean {
+  return (
+    c.ocds_method === 'direct' && c.procedure_type !== null && /^ajuste direc?to\b/.test(fold(c.procedure_type).trim())
+  );
+}
+
+/** A consulta prévia: OCDS method `limited` and a procedure type "Consulta prévia…". */
+export function isConsultaPrevia(c: Procedure): boolean {
+  return (
+    c.ocds_method === 'limited' && c.procedure_type !== null && /^consulta previa\b/.test(fold(c.procedure_type).trim())
+  );
 }

@@ -1,0 +1,130 @@
+/**
+ * What the checks that compare a contract with its buyer's other contracts read (docs/integrity.md): the one buyer
+ * and the one supplier they compare by, the contracts of a buyer (and supplier) page by page, the date a contract
+ * was awarded, whether the data held reach a date, and how the figures are written in a reason.
+ */
+import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
+import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
+import { type CheckContext, type IntegrityStore, once } from './check.js';
+
+/** At most this many contracts are cited beside the one assessed (the largest first). */
+export const MAX_CITES = 20;
+/** Page size of the reads below, and how many contracts one check reads at most before it gives up. */
+const PAGE = 1_000;
+const MAX_READ = 50_000;
+/** Above every contract id (the stores' ids are 32-bit integers; PostgreSQL refuses a larger one as `integer`). */
+const ABOVE_EVERY_ID = 2_147_483_647;
+
+/** The one party of a role a check compares by (a tax number), or why there is none. */
+export type Sole = { nif: string; name: string } | { missing: string };
+
+export function soleParty(parties: readonly PartyRecord[], role: 'buyer' | 'supplier'): Sole {
+  if (parties.length === 0) return { missing: `The record names no ${role}.` };
+  if (parties.length > 1) {
+    const joint = role === 'buyer' ? 'a joint contract' : 'a contract awarded to a group';
+    return {
+      missing: `The record names ${parties.length} ${role}s (${joint}): one ${role}'s contracts cannot be told.`,
+    };
+  }
+  const [party] = parties;
+  if (party.withheld) {
+    return {
+      missing: `The portal withheld the ${role}'s identity (GDPR): its other contracts cannot be told apart.`,
+    };
+  }
+  if (party.nif === null)
+    return { missing: `The ${role} has no tax number: its other contracts cannot be told apart.` };
+  return { nif: party.nif, name: party.name };
+}
+
+/** True when the contract's only supplier is this one (a group's contract is no one member's). */
+export const soleSupplierIs = (c: ContractRecord, nif: string): boolean =>
+  c.suppliers.length === 1 && c.suppliers[0].nif === nif;
+
+/**
+ * Every contract matching the filter, page by page (publication date descending), or null past MAX_READ. With
+ * `undatedOnly`, only those without a publication date: they come last in that order, after the position
+ * (no date, an id above every id) — a filter on dates could not select them.
+ */
+export async function readContracts(
+  store: IntegrityStore,
+  filter: ContractFilter,
+  undatedOnly = false,
+): Promise<ContractRecord[] | null> {
+  const rows: ContractRecord[] = [];
+  let after: DatePosition | undefined = undatedOnly ? { date: null, id: ABOVE_EVERY_ID } : undefined;
+  for (;;) {
+    const page = await store.listContracts(filter, { after, limit: PAGE });
+    rows.push(...page);
+    if (page.length < PAGE) return rows;
+    if (rows.length >= MAX_READ) return null;
+    const last = page[page.length - 1];
+    after = { date: last.published_on, id: last.id };
+  }
+}
+
+/**
+ * The contracts of one buyer with one supplier at one source (the repeated-awards and splitting checks read the same
+ * pair), read once per answer.
+ */
+export function pairContracts(
+  ctx: CheckContext,
+  source: string,
+  buyer: string,
+  supplier: string,
+): Promise<ContractRecord[] | null> {
+  return once(ctx, `pair:${source}:${buyer}:${supplier}`, () => readContracts(ctx.store, { buyer, supplier, source }));
+}
+
+export const TOO_MANY = `More than ${MAX_READ.toLocaleString('en')} contracts to compare: not read.`;
+
+/** The date a contract was awarded, as near as the record tells: the award decision, else signing, else publication. */
+export function awardDate(c: Pick<ContractRecord, 'awarded_on' | 'signed_on' | 'published_on'>): string | null {
+  return c.awarded_on ?? c.signed_on ?? c.published_on;
+}
+
+/**
+ * Whether the data held from a source reach `date`: a contract of that source published on or before it (`back`),
+ * or on or after it (`forward`) — the buyer's own first (one short read), else anyone's. A window beyond what is
+ * held cannot be summed: the checks say so rather than read the unknown as nothing.
+ */
+export function holdsData(
+  ctx: CheckContext,
+  source: string,
+  buyer: string,
+  date: string,
+  direction: 'back' | 'forward',
+): Promise<boolean> {
+  return once(ctx, `holds:${source}:${buyer}:${date}:${direction}`, async () => {
+    const bound: ContractFilter = direction === 'back' ? { to: date } : { from: date };
+    if ((await ctx.store.listContracts({ ...bound, source, buyer }, { limit: 1 })).length > 0) return true;
+    return (await ctx.store.listContracts({ ...bound, source }, { limit: 1 })).length > 0;
+  });
+}
+
+/** Days from one date (YYYY-MM-DD) to another. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** A date moved by whole days. */
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Euros as a reason writes them: `20 000 €`, to the cent where there are cents. */
+export function euros(value: number): string {
+  const rounded = Math.round(value * 100) / 100;
+  return `${rounded.toLocaleString('en', { maximumFractionDigits: 2 }).replace(/,/g, ' ')} €`;
+}
+
+/** Euros rounded to the cent, for `values`. */
+export const cents = (value: number): number => Math.round(value * 100) / 100;
+
+/** The ids of the largest contracts (those without a price last), at most MAX_CITES. */
+export function largest(contracts: readonly ContractRecord[]): number[] {
+  return [...contracts]
+    .sort((a, b) => (b.price_eur ?? -1) - (a.price_eur ?? -1) || b.id - a.id)
+    .slice(0, MAX_CITES)
+    .map((c) => c.id);
+}

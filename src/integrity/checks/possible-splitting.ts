@@ -1,0 +1,280 @@
+/**
+ * Possible splitting (fracionamento): several direct awards by one buyer to one supplier for the same CPV class
+ * within a few weeks, each under the ceiling of its procedure and together at or over it — one contract of their
+ * total could not have been awarded that way. What the law says of it is in docs/integrity.md, its unconfirmed
+ * parts marked.
+ */
+import { isWorks } from '../../lib/direct-award-regime.js';
+import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
+import { type Compared, type Finding, finding } from '../assessment.js';
+import {
+  addDays,
+  awardDate,
+  cents,
+  daysBetween,
+  euros,
+  holdsData,
+  largest,
+  pairContracts,
+  soleParty,
+  soleSupplierIs,
+  TOO_MANY,
+} from '../buyer-contracts.js';
+import type { CheckContext, IntegrityCheck } from '../check.js';
+import {
+  awardCriterion,
+  type DirectProcedure,
+  directProcedure,
+  type HeldTo,
+  heldTo,
+  kindWords,
+  PROCEDURE_NAME,
+  procedureChosenByValue,
+  regimeWords,
+} from '../direct-procedures.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+
+export const POSSIBLE_SPLITTING: IntegrityType = {
+  key: 'possible_splitting',
+  code: 'PT-ART22-SPLIT',
+  version: 1,
+  label_pt: 'Possível fracionamento da despesa',
+  label_en: 'Possible splitting',
+  measures_en:
+    'Ajustes diretos and consultas prévias chosen by value, by the same buyer to the same supplier, for the same ' +
+    'CPV class (the first digits of the main CPV code) and the same kind of contract, dated within a window of ' +
+    'days that holds this contract: each under the ceiling of its procedure, their prices added up and compared ' +
+    "with the ceiling of the most permissive procedure among them, in the buyer's legal regime.",
+  fields: [
+    'procedure_type',
+    'ocds_method',
+    'legal_basis',
+    'contract_types',
+    'cpv',
+    'buyers',
+    'suppliers',
+    'price_eur',
+    'awarded_on',
+    'signed_on',
+    'published_on',
+    'municipalities',
+    'execution_places_text',
+  ],
+  thresholds: [
+    { key: 'window_days', value: 60, unit: 'days', source: "munidata's default (the law sets no window)" },
+    {
+      key: 'cpv_digits',
+      value: 4,
+      unit: 'count',
+      source:
+        "munidata's choice: the CPV class (Regulation (EC) 213/2008 — division 2 digits, group 3, class 4, " +
+        'category 5), a proxy for «prestações do mesmo tipo»: the same kind of purchase, not the same article',
+    },
+    { key: 'min_contracts', value: 2, unit: 'count', source: "munidata's default: «several» awards, at least two" },
+  ],
+  legal_basis: {
+    reference: 'CCP art. 17.º n.º 1 and art. 22.º (wording in force unconfirmed); DL 197/99 art. 16.º n.º 2',
+    text_pt:
+      'O valor do contrato é o benefício económico de todas as prestações que o constituem (art. 17.º n.º 1, por ' +
+      'confirmar); prestações do mesmo tipo contratadas em lotes ou procedimentos separados escolhem o procedimento ' +
+      'pela soma dos seus valores (art. 22.º: assim no texto anterior a 2018; o atual, «Divisão em lotes», por ' +
+      'confirmar); «é proibido o fraccionamento da despesa com a intenção de a subtrair ao regime previsto» ' +
+      '(DL 197/99 art. 16.º n.º 2; vigência em 2024 por confirmar).',
+    text_en:
+      'The value of a contract is the economic benefit of all its prestações (art. 17.º n.º 1, unconfirmed); ' +
+      'prestações of the same type contracted in separate lots or procedures choose the procedure by their sum ' +
+      '(art. 22.º: so in the text before 2018; the current one, «Divisão em lotes», unconfirmed); splitting an ' +
+      'expense to take it out of the regime it falls under is forbidden (DL 197/99 art. 16.º n.º 2; whether in ' +
+      'force in 2024, unconfirmed).',
+  },
+  caveat_en:
+    'Separate awards of one class can be lawful: needs that arose apart, lots whose procedure was chosen by their ' +
+    'total. The window and the CPV class are ours, not the law’s, which speaks of the same type of prestação and ' +
+    'the value of the whole. Awards chosen on a material criterion have no ceiling and are left out; so is an ' +
+    'award that alone reaches its ceiling (the direct_award_high_value signal’s matter). A window beyond the data ' +
+    'held is not read as empty: not assessable, unless the contracts held already reach the ceiling. Awards are ' +
+    'dated by the award decision, else signing, else publication. An indicator for a closer look, not a finding.',
+};
+
+/** A direct award of the group, with its procedure and that procedure's ceiling. */
+interface Part {
+  contract: ContractRecord;
+  date: string;
+  price: number;
+  procedure: DirectProcedure;
+  ceiling: number;
+}
+
+export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const values: Compared = {
+    procedure: null,
+    cpv_class: null,
+    regime: null,
+    ceiling_eur: null,
+    window_from: null,
+    window_to: null,
+    contracts_in_window: null,
+    window_sum_eur: null,
+  };
+  const procedure = procedureChosenByValue(c, values, 'chosen on a material ground, it has no ceiling to split under');
+  if (typeof procedure !== 'string') return procedure;
+  const date = awardDate(c);
+  if (date === null)
+    return finding('not_assessable', 'The record gives no award, signing or publication date.', values);
+  if (c.price_eur === null) return finding('not_assessable', 'The record gives no contract price.', values);
+  const main = c.cpv[0]?.code;
+  if (main === undefined) return finding('not_assessable', 'The record gives no CPV code.', values);
+  const cpvClass = main.slice(0, threshold(POSSIBLE_SPLITTING, 'cpv_digits'));
+  values.cpv_class = cpvClass;
+  const buyer = soleParty(c.buyers, 'buyer');
+  if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
+  const supplier = soleParty(c.suppliers, 'supplier');
+  if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
+  const held = heldTo(c, procedure, ctx.regions);
+  values.regime = held.reading.regime ?? 'unknown';
+  if (held.ceiling === null) {
+    const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
+    return finding('not_assessable', reason, values);
+  }
+  if (c.price_eur >= held.ceiling) {
+    const reason =
+      `Does not apply: the contract alone (${euros(c.price_eur)}) reaches the ${euros(held.ceiling)} ceiling of its ` +
+      `procedure under ${regimeWords(held.reading)}; it is no part of a split.`;
+    return finding('not_flagged', reason, values);
+  }
+
+  const days = threshold(POSSIBLE_SPLITTING, 'window_days');
+  const [from, to] = [addDays(date, -days), addDays(date, days)];
+  const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
+  if (pair === null) return finding('not_assessable', TOO_MANY, values);
+  const ofClass = pair.filter((x) => x.cpv[0]?.code.startsWith(cpvClass));
+  const self: Part = { contract: c, date, price: c.price_eur, procedure, ceiling: held.ceiling };
+  const near = nearbyAwards(c, ofClass, supplier.nif, held, ctx, from, to);
+
+  const best = bestWindow([self, ...near.parts], date, days);
+  const group = best.parts.filter((p) => p.contract.id !== c.id);
+  Object.assign(values, {
+    ceiling_eur: best.ceiling,
+    window_from: best.from,
+    window_to: best.to,
+    contracts_in_window: best.parts.length,
+    window_sum_eur: cents(best.total),
+  });
+  const more = {
+    cites: largest([...group.map((p) => p.contract), ...near.uncertain.map((p) => p.contract), ...near.unpriced]),
+    corpus: {
+      awards_near: near.parts.length,
+      awards_near_without_price: near.unpriced.length,
+      awards_near_unreadable_basis: near.uncertain.length,
+    },
+  };
+  const what =
+    `${best.parts.length} ajuste(s) direto(s) or consulta(s) prévia(s) of ${buyer.name} with ${supplier.name} ` +
+    `for CPV class ${cpvClass} from ${best.from} to ${best.to}, each under the ceiling of its procedure, add up to ` +
+    `${euros(best.total)}`;
+  const against =
+    `the ${euros(best.ceiling)} ceiling of the ${PROCEDURE_NAME[best.procedure]} for ${kindWords(held.works)} ` +
+    `under ${regimeWords(held.reading)}`;
+  if (best.parts.length >= threshold(POSSIBLE_SPLITTING, 'min_contracts') && best.total >= best.ceiling)
+    return finding('flagged', `${what}: at or over ${against}.`, values, more);
+  const alone = best.parts.length === 1 ? 'No other such award lies in a window with it' : `${what}, under ${against}`;
+  if (near.unpriced.length > 0) {
+    const reason = `${alone}; but ${near.unpriced.length} award(s) near it give no price.`;
+    return finding('not_assessable', reason, values, more);
+  }
+  const widest = bestWindow([self, ...near.parts, ...near.uncertain], date, days);
+  if (widest.parts.length >= 2 && widest.total >= widest.ceiling) {
+    const reason =
+      `${alone}; with ${near.uncertain.length} award(s) whose legal basis does not say whether they were chosen ` +
+      'by value, it would reach it.';
+    return finding('not_assessable', reason, values, more);
+  }
+  const [back, forward] = await Promise.all([
+    holdsData(ctx, c.source, buyer.nif, from, 'back'),
+    holdsData(ctx, c.source, buyer.nif, to, 'forward'),
+  ]);
+  if (!back || !forward) {
+    const reason = `${alone}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`;
+    return finding('not_assessable', reason, values, more);
+  }
+  return finding('not_flagged', `${alone}.`, values, more);
+}
+
+interface Near {
+  /** Chosen by value, priced, each under its procedure's ceiling. */
+  parts: Part[];
+  /** Priced and under the ceiling, but the legal basis does not say whether by value. */
+  uncertain: Part[];
+  unpriced: ContractRecord[];
+}
+
+/**
+ * The other awards that may be parts with this one: the same buyer alone and supplier alone, an ajuste direto or a
+ * consulta prévia for the same kind of contract, dated within the window around this one. Each is held to its own
+ * procedure's ceiling in this contract's regime (one buyer, one regime).
+ */
+function nearbyAwards(
+  c: ContractRecord,
+  pair: readonly ContractRecord[],
+  supplier: string,
+  held: HeldTo,
+  ctx: CheckContext,
+  from: string,
+  to: string,
+): Near {
+  const near: Near = { parts: [], uncertain: [], unpriced: [] };
+  for (const x of pair) {
+    const date = awardDate(x);
+    const procedure = directProcedure(x);
+    if (x.id === c.id || date === null || date < from || date > to || procedure === null) continue;
+    if (x.buyers.length !== 1 || !soleSupplierIs(x, supplier) || isWorks(x) !== held.works) continue;
+    const criterion = awardCriterion(x.legal_basis);
+    if (criterion === 'other') continue;
+    if (x.price_eur === null) {
+      near.unpriced.push(x);
+      continue;
+    }
+    const ceiling = procedure === held.procedure ? held.ceiling : heldTo(c, procedure, ctx.regions).ceiling;
+    if (ceiling === null || x.price_eur >= ceiling) continue;
+    const part = { contract: x, date, price: x.price_eur, procedure, ceiling };
+    (criterion === 'value' ? near.parts : near.uncertain).push(part);
+  }
+  return near;
+}
+
+interface Window {
+  from: string;
+  to: string;
+  parts: Part[];
+  total: number;
+  /** The most permissive procedure among the parts, and its ceiling. */
+  procedure: DirectProcedure;
+  ceiling: number;
+}
+
+/**
+ * Of the windows of `days` that hold the anchor's date, the one whose parts come nearest their ceiling (the sum
+ * over the highest ceiling among them): each starts at a part's date on or before the anchor's.
+ */
+function bestWindow(parts: readonly Part[], anchor: string, days: number): Window {
+  let best: Window | undefined;
+  for (const start of new Set(parts.map((p) => p.date).filter((d) => d <= anchor && daysBetween(d, anchor) <= days))) {
+    const end = addDays(start, days);
+    const inside = parts.filter((p) => p.date >= start && p.date <= end);
+    const total = inside.reduce((sum, p) => sum + p.price, 0);
+    const widest = inside.reduce((most, p) => (p.ceiling > most.ceiling ? p : most));
+    const last = inside.reduce((latest, p) => (p.date > latest ? p.date : latest), start);
+    const window: Window = {
+      from: start,
+      to: last,
+      parts: inside,
+      total,
+      procedure: widest.procedure,
+      ceiling: widest.ceiling,
+    };
+    if (!best || total / window.ceiling > best.total / best.ceiling) best = window;
+  }
+  return best as Window;
+}
+
+export const POSSIBLE_SPLITTING_CHECK: IntegrityCheck = { type: POSSIBLE_SPLITTING, assess: checkPossibleSplitting };

@@ -1,0 +1,221 @@
+/**
+ * CCP art. 113.º n.º 2: a supplier invited again to an ajuste direto or a consulta prévia after the buyer had
+ * already awarded it, in the current and the two previous economic years, contracts by those procedures (chosen by
+ * value) whose prices add up to the ceiling of the procedure used. What the data cannot tell — the exceptions of
+ * n.º 3 to 5, the window before the data held — is said, never read as nothing.
+ */
+import { isWorks } from '../../lib/direct-award-regime.js';
+import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
+import { type Compared, type Finding, finding } from '../assessment.js';
+import {
+  awardDate,
+  cents,
+  euros,
+  holdsData,
+  largest,
+  pairContracts,
+  soleParty,
+  soleSupplierIs,
+  TOO_MANY,
+} from '../buyer-contracts.js';
+import type { CheckContext, IntegrityCheck } from '../check.js';
+import {
+  awardCriterion,
+  directProcedure,
+  type HeldTo,
+  heldTo,
+  kindWords,
+  PROCEDURE_NAME,
+  procedureChosenByValue,
+  regimeWords,
+} from '../direct-procedures.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+
+export const REPEATED_DIRECT_AWARDS: IntegrityType = {
+  key: 'repeated_direct_awards',
+  code: 'PT-ART113',
+  version: 1,
+  label_pt: 'Convites repetidos à mesma entidade (CCP art. 113.º n.º 2)',
+  label_en: 'Repeated direct awards to one supplier (CCP art. 113.º n.º 2)',
+  measures_en:
+    'For an ajuste direto or a consulta prévia chosen by value: the prices of the contracts the same buyer had ' +
+    'already awarded the same supplier by ajuste direto or consulta prévia chosen by value, for the same kind of ' +
+    'contract (public works, or goods and services), from 1 January two economic years before to the day before ' +
+    "this award, added up and compared with the ceiling of this contract's procedure in the buyer's legal regime.",
+  fields: [
+    'procedure_type',
+    'ocds_method',
+    'legal_basis',
+    'contract_types',
+    'buyers',
+    'suppliers',
+    'price_eur',
+    'awarded_on',
+    'signed_on',
+    'published_on',
+    'municipalities',
+    'execution_places_text',
+  ],
+  thresholds: [
+    {
+      key: 'economic_years',
+      value: 3,
+      unit: 'count',
+      source: 'CCP art. 113.º n.º 2: the economic year in course and the two before it',
+    },
+    {
+      key: 'ceiling_share',
+      value: 1,
+      unit: 'ratio',
+      source:
+        "CCP art. 113.º n.º 2: the sum «igual ou superior» to the procedure's ceiling (lib/direct-award-regime.ts, " +
+        'docs/signals.md)',
+    },
+  ],
+  legal_basis: {
+    reference: 'CCP art. 113.º n.º 2 (as amended by DL 111-B/2017)',
+    text_pt:
+      'Não pode ser convidada a entidade a quem a entidade adjudicante «já tenha adjudicado, no ano económico em ' +
+      'curso e nos dois anos económicos anteriores, na sequência de consulta prévia ou ajuste direto adotados nos ' +
+      'termos do disposto nas alíneas c) e d) do artigo 19.º e alíneas c) e d) do n.º 1 do artigo 20.º, consoante o ' +
+      'caso, propostas para a celebração de contratos cujo preço contratual acumulado seja igual ou superior aos ' +
+      'limites referidos naquelas alíneas».',
+    text_en:
+      'An entity may not be invited when the contracting authority has already awarded it, in the current and the ' +
+      'two previous economic years, after a consulta prévia or an ajuste direto chosen by value, contracts whose ' +
+      'cumulative price equals or exceeds the ceiling of those procedures.',
+  },
+  caveat_en:
+    'What the data cannot tell: n.º 3 (for the State and the regions only the contracts of the same cabinet or ' +
+    'service count) and n.º 4 (a municipality’s serviços municipalizados count apart) — the buyer is told by its tax ' +
+    'number, which keeps them apart only where each has its own; n.º 5 (entities that worked or supplied free of ' +
+    'charge in those years may not be invited either) — free services are not in the data. Unconfirmed: whether ' +
+    'the text in force counts only contracts «of the same type or identical» to the one to award (a later ' +
+    'amendment, possibly Lei 30/2021), and whether ajuste direto and consulta prévia are summed together (read ' +
+    'here) or apart; whether the limit binds a procedure chosen on a material criterion (not assessed here); the ' +
+    'Azores regime’s own rule on whom to invite (its ajuste direto ceiling is used). Awards are dated by the award ' +
+    'decision, else signing, else publication; those of the same day cannot be ordered and are not counted. An ' +
+    'indicator for a closer look at the procedure, not a finding of breach.',
+};
+
+export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const values: Compared = {
+    procedure: null,
+    regime: null,
+    ceiling_eur: null,
+    window_from: null,
+    awarded_on: awardDate(c),
+    earlier_awards: null,
+    earlier_sum_eur: null,
+  };
+  const procedure = procedureChosenByValue(
+    c,
+    values,
+    'art. 113.º n.º 2 counts and limits the procedures chosen by value',
+  );
+  if (typeof procedure !== 'string') return procedure;
+  const date = awardDate(c);
+  if (date === null)
+    return finding('not_assessable', 'The record gives no award, signing or publication date.', values);
+  const buyer = soleParty(c.buyers, 'buyer');
+  if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
+  const supplier = soleParty(c.suppliers, 'supplier');
+  if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
+  const held = heldTo(c, procedure, ctx.regions);
+  values.regime = held.reading.regime ?? 'unknown';
+  if (held.ceiling === null) {
+    const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
+    return finding('not_assessable', reason, values);
+  }
+  values.ceiling_eur = held.ceiling;
+  const windowFrom = `${Number(date.slice(0, 4)) - threshold(REPEATED_DIRECT_AWARDS, 'economic_years') + 1}-01-01`;
+  values.window_from = windowFrom;
+
+  const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
+  if (pair === null) return finding('not_assessable', TOO_MANY, values);
+  const earlier = earlierAwards(c, pair, supplier.nif, held, windowFrom, date);
+  const sum = earlier.counted.reduce((total, x) => total + (x.price_eur as number), 0);
+  values.earlier_awards = earlier.counted.length;
+  values.earlier_sum_eur = cents(sum);
+  const more = {
+    cites: largest([...earlier.counted, ...earlier.unpriced, ...earlier.unreadable]),
+    corpus: {
+      earlier_awards: earlier.counted.length,
+      earlier_without_price: earlier.unpriced.length,
+      earlier_unreadable_basis: earlier.unreadable.length,
+      same_day_awards: earlier.sameDay,
+    },
+  };
+  const ceiling = held.ceiling;
+  const limit = ceiling * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
+  const what =
+    `${buyer.name} had awarded ${supplier.name} ${earlier.counted.length} contract(s) for ` +
+    `${kindWords(held.works)} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
+    `${date}: ${euros(sum)}`;
+  const against =
+    `the ${euros(ceiling)} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kindWords(held.works)} ` +
+    `under ${regimeWords(held.reading)}`;
+  if (sum >= limit) return finding('flagged', `In the data held, ${what}, reaching ${against}.`, values, more);
+  if (earlier.unpriced.length > 0) {
+    const reason = `${what}, under ${against}; but ${earlier.unpriced.length} earlier award(s) give no price.`;
+    return finding('not_assessable', reason, values, more);
+  }
+  const unreadable = earlier.unreadable.reduce((total, x) => total + (x.price_eur as number), 0);
+  if (sum + unreadable >= limit) {
+    const reason =
+      `${what}, under ${against}; with ${earlier.unreadable.length} earlier award(s) whose legal basis does not ` +
+      'say whether they were chosen by value, it would reach it.';
+    return finding('not_assessable', reason, values, more);
+  }
+  if (!(await holdsData(ctx, c.source, buyer.nif, windowFrom, 'back'))) {
+    const reason =
+      `${what}, under ${against}; but the data held do not reach back to ${windowFrom}: the awards before them ` +
+      'are unknown.';
+    return finding('not_assessable', reason, values, more);
+  }
+  return finding('not_flagged', `${what}, under ${against}.`, values, more);
+}
+
+interface Earlier {
+  /** Chosen by value, with a price: summed. */
+  counted: ContractRecord[];
+  /** Chosen by value (or it cannot be told), without a price: they would make a sum under the ceiling uncertain. */
+  unpriced: ContractRecord[];
+  /** With a price, but a legal basis that does not say whether by value. */
+  unreadable: ContractRecord[];
+  sameDay: number;
+}
+
+/**
+ * The awards art. 113.º n.º 2 counts before this one: the same buyer alone, the same supplier alone, an ajuste
+ * direto or a consulta prévia, for the same kind of contract (the ceilings differ), dated in the window and before
+ * this contract's day.
+ */
+function earlierAwards(
+  c: ContractRecord,
+  pair: readonly ContractRecord[],
+  supplier: string,
+  held: HeldTo,
+  windowFrom: string,
+  date: string,
+): Earlier {
+  const out: Earlier = { counted: [], unpriced: [], unreadable: [], sameDay: 0 };
+  for (const x of pair) {
+    const on = awardDate(x);
+    if (x.id === c.id || on === null || on < windowFrom || on > date) continue;
+    if (x.buyers.length !== 1 || !soleSupplierIs(x, supplier)) continue;
+    if (directProcedure(x) === null || isWorks(x) !== held.works) continue;
+    const criterion = awardCriterion(x.legal_basis);
+    if (criterion === 'other') continue;
+    if (on === date) out.sameDay += 1;
+    else if (x.price_eur === null) out.unpriced.push(x);
+    else if (criterion === 'unknown') out.unreadable.push(x);
+    else out.counted.push(x);
+  }
+  return out;
+}
+
+export const REPEATED_DIRECT_AWARDS_CHECK: IntegrityCheck = {
+  type: REPEATED_DIRECT_AWARDS,
+  assess: checkRepeatedDirectAwards,
+};

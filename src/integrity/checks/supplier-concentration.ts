@@ -1,0 +1,124 @@
+/**
+ * One supplier takes most of what a buyer spent in a year: the supplier's share of the buyer's contract value in
+ * the contract's year, over a threshold, once the buyer has enough contracts that year for a share to mean anything.
+ */
+import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
+import { type Finding, finding } from '../assessment.js';
+import { cents, euros, largest, readContracts, soleParty, soleSupplierIs, TOO_MANY } from '../buyer-contracts.js';
+import { type CheckContext, type IntegrityCheck, once } from '../check.js';
+import { type IntegrityType, threshold } from '../methodology.js';
+
+export const SUPPLIER_CONCENTRATION: IntegrityType = {
+  key: 'supplier_concentration',
+  code: 'PT-CONCENTRATION',
+  version: 1,
+  label_pt: 'Concentração num fornecedor',
+  label_en: 'Supplier concentration',
+  measures_en:
+    "The supplier's share of the buyer's contract value in the contract's year (its publication year; its signing " +
+    "year when it has no publication date): the prices of the buyer's contracts with that supplier alone over the " +
+    "prices of all the buyer's contracts that year, of the same source.",
+  fields: ['buyers', 'suppliers', 'price_eur', 'published_on', 'signed_on'],
+  thresholds: [
+    {
+      key: 'max_supplier_share',
+      value: 0.5,
+      unit: 'ratio',
+      source:
+        "munidata's default (more than half of the buyer's contract value); the measure is DIGIWHIST's winner " +
+        'share (WinnerCAShareIndicatorPlugin: the winner’s total with the buyer in the year over the buyer’s total), ' +
+        'which scores it without a threshold',
+    },
+    {
+      key: 'min_buyer_contracts',
+      value: 10,
+      unit: 'count',
+      source: "munidata's default: the buyer's priced contracts that year below which a share says little",
+    },
+  ],
+  legal_basis: null,
+  caveat_en:
+    'A large share can have plain causes — a utility, a concession, a small local market, one large works ' +
+    'contract. The share is of the contracts the store holds for that year from the same source (of a year held ' +
+    'only in part, as the real copy’s January–February 2024, of that part). Contracts without a price are left out ' +
+    'of both sums, and counted; a contract awarded to a group counts in the buyer’s total but in no member’s share.',
+};
+
+export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const date = c.published_on ?? c.signed_on;
+  const year = date === null ? null : Number(date.slice(0, 4));
+  const values = {
+    year,
+    supplier_total_eur: null,
+    buyer_total_eur: null,
+    supplier_share: null,
+  };
+  if (year === null) return finding('not_assessable', 'The record gives no publication or signing date.', values);
+  const buyer = soleParty(c.buyers, 'buyer');
+  if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
+  const supplier = soleParty(c.suppliers, 'supplier');
+  if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
+
+  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, () =>
+    buyerYear(c.source, buyer.nif, year, ctx),
+  );
+  if (ofYear === null) return finding('not_assessable', TOO_MANY, values);
+  return judge(c, year, ofYear, buyer, supplier);
+}
+
+/** The buyer's contracts of the year at the source: those published in it, and those undated but signed in it. */
+async function buyerYear(source: string, buyer: string, year: number, ctx: CheckContext) {
+  const published = await readContracts(ctx.store, { buyer, source, from: `${year}-01-01`, to: `${year}-12-31` });
+  const undated = await readContracts(ctx.store, { buyer, source }, true);
+  if (published === null || undated === null) return null;
+  return [...published, ...undated.filter((u) => u.signed_on?.startsWith(`${year}-`))];
+}
+
+function judge(
+  c: ContractRecord,
+  year: number,
+  ofYear: readonly ContractRecord[],
+  buyer: { nif: string; name: string },
+  supplier: { nif: string; name: string },
+): Finding {
+  const priced = ofYear.filter((x) => x.price_eur !== null);
+  const theirs = priced.filter((x) => soleSupplierIs(x, supplier.nif));
+  const buyerTotal = priced.reduce((sum, x) => sum + (x.price_eur as number), 0);
+  const supplierTotal = theirs.reduce((sum, x) => sum + (x.price_eur as number), 0);
+  const corpus = {
+    buyer_contracts: priced.length,
+    buyer_contracts_without_price: ofYear.length - priced.length,
+    supplier_contracts: theirs.length,
+  };
+  const share = buyerTotal > 0 ? Math.round((supplierTotal / buyerTotal) * 10_000) / 10_000 : null;
+  const values = {
+    year,
+    supplier_total_eur: cents(supplierTotal),
+    buyer_total_eur: cents(buyerTotal),
+    supplier_share: share,
+  };
+  const cites = largest(theirs.filter((x) => x.id !== c.id));
+  const minimum = threshold(SUPPLIER_CONCENTRATION, 'min_buyer_contracts');
+  if (priced.length < minimum) {
+    const reason =
+      `Too few contracts to judge a share: the buyer has ${priced.length} priced contract(s) in ${year} held ` +
+      `from this source, under the minimum of ${minimum}.`;
+    return finding('not_assessable', reason, values, { cites, corpus });
+  }
+  if (share === null) {
+    const reason = `The buyer's contracts in ${year} add up to 0 €: a share of nothing cannot be told.`;
+    return finding('not_assessable', reason, values, { cites, corpus });
+  }
+  const limit = threshold(SUPPLIER_CONCENTRATION, 'max_supplier_share');
+  const said =
+    `${supplier.name} has ${theirs.length} of the ${priced.length} priced contracts of ${buyer.name} in ${year}: ` +
+    `${euros(supplierTotal)} of ${euros(buyerTotal)}, ${Math.round(share * 1000) / 10} % of the value`;
+  return share > limit
+    ? finding('flagged', `${said}, above the threshold of ${limit * 100} %.`, values, { cites, corpus })
+    : finding('not_flagged', `${said}, not above ${limit * 100} %.`, values, { cites, corpus });
+}
+
+export const SUPPLIER_CONCENTRATION_CHECK: IntegrityCheck = {
+  type: SUPPLIER_CONCENTRATION,
+  assess: checkSupplierConcentration,
+};

@@ -1,0 +1,127 @@
+/**
+ * The procedures that the repeated-direct-awards check (CCP art. 113.º n.º 2) and the splitting check (art. 22.º)
+ * compare: an ajuste direto or a consulta prévia chosen by the contract's value — not on a material ground (art.
+ * 24.º and following), which has no ceiling — and that procedure's ceiling in the buyer's legal regime, read from
+ * the one table of ceilings (lib/direct-award-regime.ts) as the direct-award detector reads it.
+ */
+import {
+  ceilingFor,
+  consultationCeilingFor,
+  DIRECT_AWARD_CEILINGS,
+  isAjusteDireto,
+  isConsultaPrevia,
+  isWorks,
+  type RegimeReading,
+  readRegime,
+} from '../lib/direct-award-regime.js';
+import { regionOfLegalText } from '../lib/regional-law.js';
+import type { Regions } from '../lib/regions.js';
+import { fold } from '../lib/text-match.js';
+import type { ContractRecord } from '../store/procurement-records.js';
+import { type Compared, type Finding, finding } from './assessment.js';
+
+export type DirectProcedure = 'ajuste_direto' | 'consulta_previa';
+
+export const PROCEDURE_NAME: Readonly<Record<DirectProcedure, string>> = {
+  ajuste_direto: 'ajuste direto',
+  consulta_previa: 'consulta prévia',
+};
+
+/** The procedure, told from the procedure type as the detectors tell it (lib/direct-award-regime.ts). */
+export function directProcedure(c: Pick<ContractRecord, 'ocds_method' | 'procedure_type'>): DirectProcedure | null {
+  if (isAjusteDireto(c)) return 'ajuste_direto';
+  if (isConsultaPrevia(c)) return 'consulta_previa';
+  return null;
+}
+
+/**
+ * How the legal basis says the procedure was chosen:
+ *  - `value`: CCP art. 19.º c) or d) (works) or art. 20.º n.º 1 c) or d) (goods and services) — the alíneas art.
+ *    113.º n.º 2 names — also as Madeira's DLR 34/2008/M adapts them; under the Azores' DLR 27/2015/A, its art.
+ *    19.º a) and 20.º a), the regional ajuste direto by value (as the real rows cite it: art. 20.º a) awards up to
+ *    75 000 €, art. 20.º b) public tenders);
+ *  - `other`: any other article — a material criterion (art. 24.º and following), Lei 30/2021's special measures;
+ *  - `unknown`: no legal basis, or one whose first article (and, for art. 19.º or 20.º, alínea) cannot be read.
+ * The portal writes it "Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos"; "alínea d) do n.º 1 do
+ * artigo 20.º" and "art. 20.º n.º 1 al. d)" are read too.
+ */
+export type AwardCriterion = 'value' | 'other' | 'unknown';
+
+const ARTICLE_FIRST = /^art(?:igo)?\s+(\d+)(?:\s+n\s+(\d+))?(?:\s+al(?:inea)?\s+([a-z])\))?/;
+const ALINEA_FIRST = /^al(?:inea)?\s+([a-z])\)\s+(?:do\s+n\s+(\d+)\s+)?do\s+art(?:igo)?\s+(\d+)/;
+
+export function awardCriterion(legalBasis: string | null): AwardCriterion {
+  if (legalBasis === null || legalBasis.trim() === '') return 'unknown';
+  const text = fold(legalBasis)
+    .replace(/[^a-z0-9()]+/g, ' ')
+    .trim();
+  const first = ARTICLE_FIRST.exec(text);
+  const reversed = first ? null : ALINEA_FIRST.exec(text);
+  const article = Number(first?.[1] ?? reversed?.[3]);
+  const number = first?.[2] ?? reversed?.[2];
+  const alinea = first?.[3] ?? reversed?.[1];
+  if (!Number.isInteger(article)) return 'unknown';
+  if (article !== 19 && article !== 20) return 'other';
+  if (alinea === undefined) return 'unknown';
+  if (regionOfLegalText(legalBasis) === 'azores') return alinea === 'a' && number === undefined ? 'value' : 'other';
+  const byValue = (alinea === 'c' || alinea === 'd') && (article === 19 ? number === undefined : number !== '2');
+  return byValue ? 'value' : 'other';
+}
+
+/**
+ * The contract's procedure when a check on direct procedures applies to it — an ajuste direto or a consulta prévia
+ * chosen by value — else the check's answer: `not_flagged` (does not apply, and `why` not) or `not_assessable`.
+ */
+export function procedureChosenByValue(c: ContractRecord, values: Compared, why: string): DirectProcedure | Finding {
+  const procedure = directProcedure(c);
+  if (procedure === null) {
+    if (c.procedure_type === null) return finding('not_assessable', 'The record gives no procedure type.', values);
+    const reason = `Does not apply: a ${c.procedure_type} is not an ajuste direto or a consulta prévia.`;
+    return finding('not_flagged', reason, values);
+  }
+  values.procedure = procedure;
+  const criterion = awardCriterion(c.legal_basis);
+  if (criterion === 'unknown') {
+    const reason =
+      c.legal_basis === null
+        ? 'The record gives no legal basis: whether the procedure was chosen by value cannot be told.'
+        : `The legal basis (${c.legal_basis}) does not say by which article and alínea the procedure was chosen.`;
+    return finding('not_assessable', reason, values);
+  }
+  if (criterion === 'other') {
+    const reason = `Does not apply: the procedure was not chosen by value (legal basis: ${c.legal_basis}); ${why}.`;
+    return finding('not_flagged', reason, values);
+  }
+  return procedure;
+}
+
+/** The ceiling a contract's procedure is held to, and how the regime was told. */
+export interface HeldTo {
+  procedure: DirectProcedure;
+  works: boolean;
+  reading: RegimeReading;
+  /** Euros; null when the regime has no such procedure (a consulta prévia under the Azores' regime). */
+  ceiling: number | null;
+}
+
+export function heldTo(c: ContractRecord, procedure: DirectProcedure, regions: Regions): HeldTo {
+  const region = regions.regionOf(
+    c.municipalities,
+    c.buyers.map((b) => b.nif),
+    c.execution_places_text,
+  );
+  const reading = readRegime(c.legal_basis, region);
+  const works = isWorks(c);
+  const ceiling = procedure === 'ajuste_direto' ? ceilingFor(reading, works) : consultationCeilingFor(reading, works);
+  return { procedure, works, reading, ceiling };
+}
+
+/** The regime in a reason's words: its law, or that it could not be told. */
+export function regimeWords(reading: RegimeReading): string {
+  if (reading.regime === null)
+    return 'the highest ceiling of the three regimes (the regime cannot be told from the legal basis or the region)';
+  return `the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}`;
+}
+
+/** The kind of contract a ceiling is for, in a reason's words. */
+export const kindWords = (works: boolean): string => (works ? 'public works' : 'goods and services');

@@ -1,0 +1,346 @@
+/**
+ * The integrity checks that compare a contract with its buyer's other contracts (docs/integrity.md): supplier
+ * concentration (PT-CONCENTRATION), repeated direct awards (PT-ART113, CCP art. 113.º n.º 2) and possible splitting
+ * (PT-ART22-SPLIT). Hand-made contracts, each buyer and supplier its own scenario, built to be flagged, not flagged
+ * or not assessable; a Madeira and an Azores buyer judged by their regional ceilings. The data held run from
+ * 2021-06-01 to 2025-06-30 (two edge contracts): a window reaching before that cannot be summed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyOperation } from '../src/core/operation.js';
+import { readMunicipalities } from '../src/ingest/municipalities.js';
+import type { ContractInput, Party } from '../src/store/procurement-records.js';
+import type { MunicipalityRecord } from '../src/store/records.js';
+import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { freshStore } from './helpers/procurement-store.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
+
+const ALL = readMunicipalities();
+const town = (code: string) => ALL.find((m) => m.code === code) as MunicipalityRecord;
+const [ALJUSTREL, ALMODOVAR, ALVITO, BARRANCOS, BEJA, CASTRO_VERDE, CUBA] = [
+  '0201',
+  '0202',
+  '0203',
+  '0204',
+  '0205',
+  '0206',
+  '0207',
+].map(town);
+const FUNCHAL = town('3103'); // Madeira: ceilings × 1,35 (27 000 € for goods and services)
+const VILA_DO_PORTO = town('4101'); // Azores: 75 000 € for goods and services
+const supplier = (n: number): Party => ({
+  nif: withCheckDigit(`519000${String(n).padStart(2, '0')}`),
+  name: `Fornecedor ${n}, Lda.`,
+});
+const S = Array.from({ length: 16 }, (_, n) => supplier(n + 10));
+
+const AD = { procedure_type: 'Ajuste Direto Regime Geral', ocds_method: 'direct' as const };
+const CP = { procedure_type: 'Consulta Prévia', ocds_method: 'limited' as const };
+const OPEN = { procedure_type: 'Concurso público', ocds_method: 'open' as const, legal_basis: null };
+const BY_VALUE = 'Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos';
+const CP_BY_VALUE = 'Artigo 20.º, n.º 1, alínea c) do Código dos Contratos Públicos';
+const MADEIRA_BY_VALUE = `${BY_VALUE} e artigo 4.º, nº 1 do DLR nº 34/2008/M, de 14.08`;
+const AZORES_BY_VALUE = 'Artigo 20.º, alínea a) do Decreto Legislativo Regional n.º 27/2015/A, de 29.12';
+const MATERIAL = 'Artigo 24.º, n.º 1, alínea e), subalínea ii) do Código dos Contratos Públicos';
+
+/** An ajuste direto by value of a buyer to a supplier, signed on `signed` and published five days later. */
+function contract(
+  id: string,
+  buyer: MunicipalityRecord,
+  to: Party,
+  price: number | null,
+  signed: string,
+  changes: Partial<ContractInput> = {},
+): ContractInput {
+  const published = new Date(Date.parse(`${signed}T00:00:00Z`) + 5 * 86_400_000).toISOString().slice(0, 10);
+  return {
+    source: 'base',
+    source_id: id,
+    imported_at: IMPORTED_AT,
+    procedure_id: null,
+    announcement_number: null,
+    object: `Contrato ${id}`,
+    description: null,
+    ...AD,
+    legal_basis: BY_VALUE,
+    contract_types: ['Aquisição de serviços'],
+    cpvs: ['79341000'],
+    buyers: [{ nif: buyer.nif, name: `Município de ${buyer.name}` }],
+    suppliers: [to],
+    competitors: [],
+    base_price_eur: null,
+    price_eur: price,
+    effective_price_eur: null,
+    published_on: published,
+    awarded_on: null,
+    signed_on: signed,
+    closed_on: null,
+    execution_days: 90,
+    execution_places_text: `Portugal, ${buyer.district}, ${buyer.name}`,
+    municipality_ids: [buyer.id],
+    framework_agreement: null,
+    green: null,
+    centralized: null,
+    link: null,
+    ...changes,
+  };
+}
+
+/** Source id → the contract, and the state each type named must answer for it. */
+const CASES: { c: ContractInput; expect?: Record<string, string> }[] = [
+  // The edges of the data held.
+  { c: contract('edge-first', BARRANCOS, S[15], 50_000, '2021-05-27', OPEN) },
+  { c: contract('edge-last', BARRANCOS, S[15], 50_000, '2025-06-25', OPEN) },
+
+  // Supplier concentration — Aljustrel, 2024: supplier 0 has 6 of 10 priced contracts, 70 000 € of 90 000 €.
+  ...['01', '02', '03', '04'].map((m) => ({
+    c: contract(`conc-s0-${m}`, ALJUSTREL, S[0], 12_000, `2024-${m}-10`, OPEN),
+  })),
+  {
+    c: contract('conc-s0', ALJUSTREL, S[0], 12_000, '2024-05-10', OPEN),
+    expect: { supplier_concentration: 'flagged' },
+  },
+  // No publication date: counted in its signing year.
+  { c: contract('conc-s0-undated', ALJUSTREL, S[0], 10_000, '2024-06-10', { ...OPEN, published_on: null }) },
+  {
+    c: contract('conc-s1', ALJUSTREL, S[1], 5_000, '2024-02-12', OPEN),
+    expect: { supplier_concentration: 'not_flagged' },
+  },
+  ...[2, 3, 4].map((n) => ({ c: contract(`conc-s${n}`, ALJUSTREL, S[n], 5_000, '2024-03-12', OPEN) })),
+  { c: contract('conc-unpriced', ALJUSTREL, S[1], null, '2024-04-12', OPEN) },
+  { c: contract('conc-other-year', ALJUSTREL, S[1], 500_000, '2023-04-12', OPEN) },
+  // Almodôvar has three contracts in 2024: too few; and one to a person the portal withheld.
+  {
+    c: contract('few-1', ALMODOVAR, S[0], 9_000, '2024-02-01', OPEN),
+    expect: { supplier_concentration: 'not_assessable' },
+  },
+  { c: contract('few-2', ALMODOVAR, S[1], 9_000, '2024-03-01', OPEN) },
+  {
+    c: contract('withheld', ALMODOVAR, { nif: '', name: 'RGPD - Maria Silva' }, 9_000, '2024-04-01'),
+    expect: {
+      supplier_concentration: 'not_assessable',
+      repeated_direct_awards: 'not_assessable',
+      possible_splitting: 'not_assessable',
+    },
+  },
+
+  // Art. 113.º n.º 2 — Alvito: supplier 5 had 12 000 € (2023) + 9 000 € by consulta prévia (2024) before this award.
+  { c: contract('r113-a1', ALVITO, S[5], 12_000, '2023-03-01') },
+  { c: contract('r113-a2', ALVITO, S[5], 9_000, '2024-02-01', { ...CP, legal_basis: CP_BY_VALUE }) },
+  { c: contract('r113-a3', ALVITO, S[5], 5_000, '2024-05-01'), expect: { repeated_direct_awards: 'flagged' } },
+  // Supplier 6 had 8 000 €: under the 20 000 €, and the data reach back to 2022-01-01.
+  { c: contract('r113-b1', ALVITO, S[6], 8_000, '2023-04-01') },
+  { c: contract('r113-b2', ALVITO, S[6], 5_000, '2024-05-01'), expect: { repeated_direct_awards: 'not_flagged' } },
+  {
+    c: contract('r113-material', ALVITO, S[6], 50_000, '2024-06-01', { legal_basis: MATERIAL }),
+    expect: { repeated_direct_awards: 'not_flagged', possible_splitting: 'not_flagged' },
+  },
+  {
+    c: contract('r113-no-basis', ALVITO, S[6], 5_000, '2024-07-01', { legal_basis: null }),
+    expect: { repeated_direct_awards: 'not_assessable', possible_splitting: 'not_assessable' },
+  },
+  {
+    c: contract('r113-open', ALVITO, S[6], 90_000, '2024-08-01', OPEN),
+    expect: { repeated_direct_awards: 'not_flagged', possible_splitting: 'not_flagged' },
+  },
+  // Beja, 2023: the window opens on 2021-01-01, before the data held (2021-06-01); 5 000 € held, under the ceiling.
+  { c: contract('r113-old1', BEJA, S[7], 5_000, '2022-05-01') },
+  { c: contract('r113-old2', BEJA, S[7], 4_000, '2023-06-01'), expect: { repeated_direct_awards: 'not_assessable' } },
+  // Madeira (Funchal): 22 000 € before, under the regional 27 000 € (the national 20 000 € would flag it).
+  { c: contract('r113-mad1', FUNCHAL, S[8], 12_000, '2023-05-01', { legal_basis: MADEIRA_BY_VALUE }) },
+  { c: contract('r113-mad2', FUNCHAL, S[8], 10_000, '2023-09-01', { legal_basis: MADEIRA_BY_VALUE }) },
+  {
+    c: contract('r113-mad3', FUNCHAL, S[8], 3_000, '2024-05-01', { legal_basis: MADEIRA_BY_VALUE }),
+    expect: { repeated_direct_awards: 'not_flagged' },
+  },
+  // Azores (Vila do Porto): 80 000 € before, over the regional 75 000 €.
+  { c: contract('r113-az1', VILA_DO_PORTO, S[9], 40_000, '2023-02-01', { legal_basis: AZORES_BY_VALUE }) },
+  { c: contract('r113-az2', VILA_DO_PORTO, S[9], 40_000, '2023-10-01', { legal_basis: AZORES_BY_VALUE }) },
+  {
+    c: contract('r113-az3', VILA_DO_PORTO, S[9], 10_000, '2024-03-01', { legal_basis: AZORES_BY_VALUE }),
+    expect: { repeated_direct_awards: 'flagged' },
+  },
+
+  // Splitting — Castro Verde, cleaning (CPV class 9091): 12 000 € and 9 000 € nineteen days apart: 21 000 €.
+  {
+    c: contract('split-a1', CASTRO_VERDE, S[10], 12_000, '2024-03-01', { cpvs: ['90910000'] }),
+    expect: { possible_splitting: 'flagged' },
+  },
+  {
+    c: contract('split-a2', CASTRO_VERDE, S[10], 9_000, '2024-03-20', { cpvs: ['90911000'] }),
+    expect: { possible_splitting: 'flagged' },
+  },
+  // The same amounts 106 days apart: no window of 60 days holds both.
+  {
+    c: contract('split-b1', CASTRO_VERDE, S[11], 12_000, '2024-03-01', { cpvs: ['90910000'] }),
+    expect: { possible_splitting: 'not_flagged' },
+  },
+  {
+    c: contract('split-b2', CASTRO_VERDE, S[11], 9_000, '2024-06-15', { cpvs: ['90910000'] }),
+    expect: { possible_splitting: 'not_flagged' },
+  },
+  // Cuba, July 2021: the window opens on 2021-05-02, before the data held.
+  {
+    c: contract('split-early', CUBA, S[12], 5_000, '2021-07-01'),
+    expect: { possible_splitting: 'not_assessable' },
+  },
+  // Madeira: 12 000 € + 10 000 € under the regional 27 000 €.
+  {
+    c: contract('split-mad1', FUNCHAL, S[13], 12_000, '2024-03-01', { legal_basis: MADEIRA_BY_VALUE }),
+    expect: { possible_splitting: 'not_flagged' },
+  },
+  { c: contract('split-mad2', FUNCHAL, S[13], 10_000, '2024-03-15', { legal_basis: MADEIRA_BY_VALUE }) },
+  // Azores: 40 000 € + 36 000 € over the regional 75 000 €.
+  {
+    c: contract('split-az1', VILA_DO_PORTO, S[14], 40_000, '2024-04-01', { legal_basis: AZORES_BY_VALUE }),
+    expect: { possible_splitting: 'flagged' },
+  },
+  { c: contract('split-az2', VILA_DO_PORTO, S[14], 36_000, '2024-04-10', { legal_basis: AZORES_BY_VALUE }) },
+];
+const TYPES = ['supplier_concentration', 'repeated_direct_awards', 'possible_splitting'];
+
+let t: TestApp;
+let key: string;
+const idOf = new Map<string, number>();
+
+beforeAll(async () => {
+  const { store, dbPath } = await freshStore();
+  await store.writeProcurement({ contracts: CASES.map((k) => k.c), announcements: [], amendments: [] });
+  for (const row of await store.listContracts({}, { limit: 1000 })) idOf.set(row.source_id, row.id);
+  expect(idOf.size).toBe(CASES.length);
+  t = await startTestApp({ store, dbPath });
+  key = (await t.keyOnPlan('red_flags', { domains: ['procurement'] })).key;
+}, 120_000);
+afterAll(() => t?.close());
+
+async function flags(sourceId: string): Promise<Record<string, any>> {
+  const res = await t.get(`/v1/procurement/contracts/${idOf.get(sourceId)}/red-flags`, { key });
+  expect(res.status, sourceId).toBe(200);
+  return Object.fromEntries(res.json.assessments.map((x: any) => [x.type, x]));
+}
+const ids = (...sourceIds: string[]) => sourceIds.map((s) => idOf.get(s));
+
+describe('the checks that compare a contract with its buyer’s other contracts', () => {
+  it('answer each hand-made contract as it was built to be', async () => {
+    for (const k of CASES.filter((x) => x.expect)) {
+      const got = await flags(k.c.source_id);
+      for (const type of TYPES) expect(got[type], `${k.c.source_id}: ${type}`).toBeDefined();
+      for (const [type, state] of Object.entries(k.expect ?? {}))
+        expect(`${type}: ${got[type].state} — ${got[type].reason}`, k.c.source_id).toMatch(
+          new RegExp(`^${type}: ${state} `),
+        );
+    }
+  });
+
+  it('supplier concentration: the share, the counts, the year of an undated contract, the cites', async () => {
+    const { supplier_concentration: flagged } = await flags('conc-s0');
+    expect(flagged).toMatchObject({
+      code: 'PT-CONCENTRATION',
+      state: 'flagged',
+      values: { year: 2024, supplier_total_eur: 70_000, buyer_total_eur: 90_000, supplier_share: 0.7778 },
+      thresholds: { max_supplier_share: 0.5, min_buyer_contracts: 10 },
+      legal_basis: null,
+      corpus: { buyer_contracts: 10, buyer_contracts_without_price: 1, supplier_contracts: 6 },
+    });
+    expect(flagged.reason).toMatch(/6 of the 10 priced contracts .* 70 000 € of 90 000 €, 77.8 %/);
+    const others = ids('conc-s0-01', 'conc-s0-02', 'conc-s0-03', 'conc-s0-04', 'conc-s0-undated');
+    expect(flagged.cites[0]).toBe(idOf.get('conc-s0'));
+    expect([...flagged.cites.slice(1)].sort()).toEqual([...others].sort());
+    const { supplier_concentration: small } = await flags('conc-s1');
+    expect(small.values.supplier_share).toBe(0.0556);
+    const { supplier_concentration: few } = await flags('few-1');
+    expect(few.reason).toMatch(/^Too few contracts to judge a share: .* 3 priced contract\(s\) in 2024/);
+    const { supplier_concentration: withheld } = await flags('withheld');
+    expect(withheld.reason).toMatch(/withheld the supplier's identity/);
+  });
+
+  it('art. 113.º n.º 2: the earlier awards by value (ajuste direto and consulta prévia) summed, cited', async () => {
+    const { repeated_direct_awards: flagged } = await flags('r113-a3');
+    expect(flagged).toMatchObject({
+      code: 'PT-ART113',
+      state: 'flagged',
+      values: {
+        procedure: 'ajuste_direto',
+        regime: 'national',
+        ceiling_eur: 20_000,
+        window_from: '2022-01-01',
+        awarded_on: '2024-05-01',
+        earlier_awards: 2,
+        earlier_sum_eur: 21_000,
+      },
+      legal_basis: 'CCP art. 113.º n.º 2 (as amended by DL 111-B/2017)',
+    });
+    expect(flagged.cites).toEqual(ids('r113-a3', 'r113-a1', 'r113-a2'));
+    expect(flagged.caveat_en).toMatch(/n\.º 3 .* n\.º 4 .* n\.º 5/);
+    const { repeated_direct_awards: under } = await flags('r113-b2');
+    expect(under.values).toMatchObject({ earlier_awards: 1, earlier_sum_eur: 8_000 });
+    expect(under.reason).toMatch(/under the 20 000 € ceiling of the ajuste direto/);
+    const { repeated_direct_awards: old } = await flags('r113-old2');
+    expect(old.reason).toMatch(/do not reach back to 2021-01-01/);
+    expect(old.values.earlier_sum_eur).toBe(5_000);
+    const { repeated_direct_awards: material } = await flags('r113-material');
+    expect(material.reason).toMatch(/^Does not apply: the procedure was not chosen by value/);
+    const { repeated_direct_awards: open } = await flags('r113-open');
+    expect(open.reason).toMatch(/^Does not apply: a Concurso público/);
+    const { repeated_direct_awards: noBasis } = await flags('r113-no-basis');
+    expect(noBasis.reason).toMatch(/no legal basis/);
+  });
+
+  it('art. 113.º n.º 2 in Madeira and the Azores: the regional ceiling', async () => {
+    const { repeated_direct_awards: madeira } = await flags('r113-mad3');
+    expect(madeira.values).toMatchObject({ regime: 'madeira', ceiling_eur: 27_000, earlier_sum_eur: 22_000 });
+    const { repeated_direct_awards: azores } = await flags('r113-az3');
+    expect(azores.values).toMatchObject({ regime: 'azores', ceiling_eur: 75_000, earlier_sum_eur: 80_000 });
+    expect(azores.reason).toMatch(/Azores regional regime/);
+  });
+
+  it('possible splitting: the window, the CPV class, the sum, the contracts cited; regional ceilings', async () => {
+    const { possible_splitting: flagged } = await flags('split-a2');
+    expect(flagged).toMatchObject({
+      code: 'PT-ART22-SPLIT',
+      state: 'flagged',
+      values: {
+        procedure: 'ajuste_direto',
+        cpv_class: '9091',
+        regime: 'national',
+        ceiling_eur: 20_000,
+        window_from: '2024-03-01',
+        window_to: '2024-03-20',
+        contracts_in_window: 2,
+        window_sum_eur: 21_000,
+      },
+      thresholds: { window_days: 60, cpv_digits: 4, min_contracts: 2 },
+    });
+    expect(flagged.cites).toEqual(ids('split-a2', 'split-a1'));
+    expect(flagged.legal_basis).toMatch(/art\. 22\.º .*unconfirmed/);
+    const { possible_splitting: apart } = await flags('split-b1');
+    expect(apart.reason).toMatch(/^No other such award lies in a window with it/);
+    const { possible_splitting: early } = await flags('split-early');
+    expect(early.reason).toMatch(/do not reach 2021-05-02/);
+    const { possible_splitting: madeira } = await flags('split-mad1');
+    expect(madeira.values).toMatchObject({ regime: 'madeira', ceiling_eur: 27_000, window_sum_eur: 22_000 });
+    const { possible_splitting: azores } = await flags('split-az1');
+    expect(azores.values).toMatchObject({ regime: 'azores', ceiling_eur: 75_000, window_sum_eur: 76_000 });
+  });
+
+  it('answer the same on REST, A2A and MCP', async () => {
+    const op = t.app.registry.get('procurement_red_flags') as AnyOperation;
+    const bodies = [];
+    for (const channel of CHANNEL_NAMES) {
+      const answer = await callOn(t, channel, op, { id: idOf.get('r113-a3') as number }, key);
+      expect(answer?.kind, channel).toBeUndefined();
+      const body = JSON.parse(answer?.body ?? '');
+      bodies.push(
+        channel === 'rest'
+          ? body
+          : channel === 'mcp'
+            ? body.result.structuredContent
+            : body.result.message.parts[0].data,
+      );
+    }
+    const mine = (b: any) => b.assessments.filter((a: any) => TYPES.includes(a.type));
+    expect(mine(bodies[0]).map((a: any) => a.state)).toEqual(['not_assessable', 'flagged', 'not_flagged']);
+    expect(bodies[1]).toEqual(bodies[0]);
+    expect(bodies[2]).toEqual(bodies[0]);
+  });
+});
