@@ -410,6 +410,36 @@ describe('signals', () => {
   });
 });
 
+describe('integrity flags on the real contracts', () => {
+  // The fields the real copy lacks (data/real/base-2024-jan-feb/README.md): no flag may rest on them.
+  const NEEDS_ABSENT_FIELDS = [
+    'short_submission_period',
+    'short_submission_period_vs_comparable',
+    'price_at_base_price',
+    'cost_overrun',
+    'delay',
+    'excessive_unsuccessful_bids',
+  ];
+
+  it('never flags on a field the source lacks: those types are not assessable, each saying why', {
+    timeout: 120_000,
+  }, async () => {
+    const page = await t.get('/v1/procurement/contracts?source=base&limit=40', { key });
+    expect(page.json.items.length).toBe(40);
+    for (const c of page.json.items) {
+      const res = await t.get(`/v1/procurement/contracts/${c.id}/red-flags`, { key });
+      expect(res.status).toBe(200);
+      expect(res.json.synthetic).toBe(false);
+      for (const a of res.json.assessments) {
+        if (NEEDS_ABSENT_FIELDS.includes(a.type)) expect(a.state, `${c.id} ${a.type}`).toBe('not_assessable');
+        // Single bid on a direct award does not apply; on an open procedure the copy names no competitor.
+        if (a.type === 'single_bid') expect(a.state, `${c.id}`).not.toBe('flagged');
+        expect(a.reason.length).toBeGreaterThan(10);
+      }
+    }
+  });
+});
+
 describe('demo remove on the first-start store (last: it changes the store)', () => {
   it('leaves exactly the real data: 21,715 base contracts, no announcement, the three real series', {
     timeout: 300_000,
