@@ -11,6 +11,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDemoIndicatorSource } from '../src/lib/provenance.js';
+import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
 import { testDir } from './helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -55,11 +57,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(): Promise<Server> {
+/** `munidata serve` on the test's store, or on `options.store` with `options.args` after it. */
+async function startServer(options: { store?: string; args?: string[] } = {}): Promise<Server> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port)], {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...(options.args ?? [])], {
     cwd: ROOT,
-    env: { ...childEnv(db), HOST: '127.0.0.1' },
+    env: { ...childEnv(options.store ?? db), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -276,4 +279,37 @@ describe('quickstart: munidata serve', () => {
       server.child.kill('SIGKILL');
     }
   }, 120_000);
+
+  it('serve --no-demo on an empty store loads the real data alone, runs detection and prints no key', async () => {
+    const realOnly = join(dir, 'real-only.db');
+    const server = await startServer({ store: realOnly, args: ['--no-demo'] });
+    try {
+      const stdout = await server.waitFor([LISTENING], 150_000);
+      expect(stdout).toContain('loading the real data shipped in data/real/');
+      expect(stdout).not.toContain('generated demo data');
+      expect(stdout).not.toMatch(KEY);
+      // Stopped as soon as it says it listens: the graceful handler is already in place.
+      expect(await stop(server, 10_000)).toEqual({ code: 0, signal: null });
+    } finally {
+      server.child.kill('SIGKILL');
+    }
+    const store = openSqliteStore(realOnly);
+    try {
+      const records = await store.procurementSources();
+      expect(records.filter((r) => r.count > 0).map((r) => [r.source, r.records, r.count])).toEqual([
+        ['base', 'contracts', 21_715],
+      ]);
+      const held = (await store.listIndicators()).filter((i) => i.source !== null);
+      expect(held.map((i) => i.key).sort()).toEqual(['burnt_area_by_ignition', 'crime_rate', 'purchasing_power_index']);
+      expect(held.every((i) => !isDemoIndicatorSource(i.source))).toBe(true);
+      const real = await Promise.all(held.map((i) => store.countObservations(i.key)));
+      expect(await store.countObservations()).toBe(real.reduce((a, b) => a + b, 0));
+      // Detection ran on the real data alone: its signals name the real source, none is the demo's.
+      const signals = await store.listSignals({}, { limit: 100_000 });
+      expect(signals.length).toBeGreaterThan(0);
+      expect(signals.some((s) => s.title_en?.startsWith('[demo]'))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  }, 240_000);
 });

@@ -57,6 +57,8 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   const { createApp } = await import('../app.js');
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
+  // Before the banner says it listens: a SIGTERM sent on reading it must find the graceful handler in place.
+  closeOnSignals(app, store);
   const lines = [
     `munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`,
     `Docs: ${config.baseUrl}/docs`,
@@ -88,8 +90,6 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   }
   if (demoAgents.length > 0) lines.push('', ...demoAgentLines(config.agentsUrl, demoAgents));
   process.stdout.write(`${lines.join('\n')}\n`);
-
-  closeOnSignals(app, store);
 }
 
 /** What a first start loads, as its banner says it (docs/data.md, "The first start"). */
