@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { ApiError } from '../../lib/errors.js';
+import { foundContract } from './found-records.js';
 import { toContractDetail } from './resources.js';
 import { ContractDetail } from './schemas.js';
 
@@ -23,12 +23,6 @@ export const procurementContractGet = defineOperation({
   cache: 'data',
   examples: [{ title: 'Contract 1', input: { id: 1 } }],
   async handler(input, { store }) {
-    const contract = await store.getContract(input.id);
-    if (!contract) {
-      throw new ApiError('not-found', {
-        detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
-      });
-    }
-    return toContractDetail(contract);
+    return toContractDetail(await foundContract(store, input.id));
   },
 });

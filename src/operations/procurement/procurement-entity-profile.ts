@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { ApiError } from '../../lib/errors.js';
+import { foundEntity } from './found-records.js';
 import { Nif } from './inputs.js';
 import { demoEntities, toContractSummary, toEntity } from './resources.js';
 import { EntityProfile } from './schemas.js';
@@ -26,14 +26,7 @@ export const procurementEntityProfile = defineOperation({
   cache: 'data',
   examples: [{ title: 'Município de Lisboa', input: { nif: '500051070' } }],
   async handler(input, { store }) {
-    const entity = await store.getEntity(input.nif);
-    if (!entity) {
-      throw new ApiError('not-found', {
-        detail:
-          `No procurement entity with tax number ${input.nif}. ` +
-          `procurement_lookup_entities finds entities by name.`,
-      });
-    }
+    const entity = await foundEntity(store, input.nif);
     const [byYear, topSuppliers, topBuyers, recent, demo] = await Promise.all([
       store.entityYears(entity.nif),
       store.entityCounterparts(entity.nif, 'buyer', TOP_COUNTERPARTS),

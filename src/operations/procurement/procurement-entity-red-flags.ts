@@ -9,13 +9,13 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { assessContract, INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
 import { preloadNotices } from '../../integrity/notice-period.js';
-import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
 import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
 import { FromDate, ToDate } from '../shared/date-range.js';
 import { checkRange } from '../shared/ranges.js';
+import { foundEntity } from './found-records.js';
 import { Nif } from './inputs.js';
 import { integrityContext } from './integrity-context.js';
 import { type ASSESSMENT_STATES, EntityRedFlags } from './red-flags-schema.js';
@@ -54,14 +54,7 @@ export const procurementEntityRedFlags = defineOperation({
   ],
   async handler(input, { store, reference }) {
     checkRange(input.from, input.to, 'from', 'to');
-    const entity = await store.getEntity(input.nif);
-    if (!entity) {
-      throw new ApiError('not-found', {
-        detail:
-          `No procurement entity with tax number ${input.nif}. ` +
-          `procurement_lookup_entities finds entities by name.`,
-      });
-    }
+    const entity = await foundEntity(store, input.nif);
     const { contracts, truncated } = await newestContracts(store, {
       buyer: entity.nif,
       from: input.from,

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { assessContract } from '../../integrity/assess-contract.js';
-import { ApiError } from '../../lib/errors.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
+import { foundContract } from './found-records.js';
 import { integrityContext } from './integrity-context.js';
 import { ASSESSMENT_STATES, ContractRedFlags } from './red-flags-schema.js';
 
@@ -27,12 +27,7 @@ export const procurementRedFlags = defineOperation({
   cache: 'data',
   examples: [{ title: 'The flags of contract 1', input: { id: 1 } }],
   async handler(input, { store, reference }) {
-    const contract = await store.getContract(input.id);
-    if (!contract) {
-      throw new ApiError('not-found', {
-        detail: `No contract with id ${input.id}. GET /v1/procurement/contracts lists them.`,
-      });
-    }
+    const contract = await foundContract(store, input.id);
     const assessments = await assessContract(contract, await integrityContext(store, reference));
     const counts = Object.fromEntries(
       ASSESSMENT_STATES.map((state) => [state, assessments.filter((a) => a.state === state).length]),

@@ -1,0 +1,24 @@
+/** A contract or an entity by its key, or the not-found answer every operation that takes one gives. */
+import { ApiError } from '../../lib/errors.js';
+import type { ContractDetailRecord, EntityRecord } from '../../store/procurement-records.js';
+import type { Store } from '../../store/store.js';
+
+export async function foundContract(store: Pick<Store, 'getContract'>, id: number): Promise<ContractDetailRecord> {
+  const contract = await store.getContract(id);
+  if (!contract) {
+    throw new ApiError('not-found', {
+      detail: `No contract with id ${id}. GET /v1/procurement/contracts lists them.`,
+    });
+  }
+  return contract;
+}
+
+export async function foundEntity(store: Pick<Store, 'getEntity'>, nif: string): Promise<EntityRecord> {
+  const entity = await store.getEntity(nif);
+  if (!entity) {
+    throw new ApiError('not-found', {
+      detail: `No procurement entity with tax number ${nif}. procurement_lookup_entities finds entities by name.`,
+    });
+  }
+  return entity;
+}
