@@ -360,6 +360,12 @@ export function showError(container, error) {
   );
 }
 
+/** Which signals a view shows first: those detected from real data when the service holds any real data. */
+export async function signalsDataDefault() {
+  const held = await realData();
+  return held.contracts || held.series ? 'real' : 'generated';
+}
+
 /** Whether a row or an indicator holds generated data: `synthetic` where answers carry it, else the source. */
 export function isSynthetic(item) {
   if (!item) return false;

@@ -27,10 +27,10 @@ import {
   municipalityHref,
   partyLinks,
   readState,
-  realData,
   request,
   showError,
   signalHref,
+  signalsDataDefault,
   syntheticOf,
   table,
   view,
@@ -397,8 +397,7 @@ async function procurement(section) {
 async function signals(section) {
   // The latest events by event date, as the signals view reads them (docs/explorer.md, Signals).
   // Those detected from real data when the service holds some, else from the generated: never both in one picture.
-  const held = await realData();
-  const data = held.contracts || held.series ? 'real' : 'generated';
+  const data = await signalsDataDefault();
   const v1 = request('/v1/signals', { municipality: municipality.code });
   const signalsReq = explorerRequest(
     config.latestSignalsPath,

@@ -20,10 +20,10 @@ import {
   municipalityHref,
   placeOfSignal,
   readState,
-  realData,
   request,
   showError,
   signalHref,
+  signalsDataDefault,
   syntheticOf,
   table,
   view,
@@ -32,10 +32,9 @@ import {
 import { choropleth, loadTopology, projected } from './geo.js';
 import { classify, legend } from './scale.js';
 
-const held = await realData();
 const DEFAULTS = {
   // Signals detected from real data when there are some, else from the generated (docs/explorer.md).
-  data: held.contracts || held.series ? 'real' : 'generated',
+  data: await signalsDataDefault(),
   family: '',
   type: '',
   district: '',
