@@ -19,7 +19,7 @@ import type { Store } from '../src/store/store.js';
 import { csvCells } from './helpers/csv-cells.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
-import { type ChannelName, callOn } from './helpers/three-channels.js';
+import { answerData, type CallAnswer, type ChannelName, callOn } from './helpers/three-channels.js';
 
 const dataText = (path: string): string => {
   const bytes = readFileSync(new URL(`../data/${path}`, import.meta.url));
@@ -284,10 +284,7 @@ describe('real and generated apart, on every channel', () => {
     const answer = await callOn(t, channel, op(name), input, key);
     expect(answer?.kind, `${name} on ${channel}: ${answer?.body.slice(0, 300)}`).toBeUndefined();
     expect(answer?.formProblem).toBeUndefined();
-    const body = JSON.parse(answer?.body ?? '');
-    if (channel === 'rest') return body.items;
-    if (channel === 'mcp') return body.result.structuredContent.items;
-    return body.result.message.parts[0].data.items;
+    return answerData(answer as CallAnswer).items;
   }
 
   it('contracts of base are real and announcements of demo generated: REST, A2A and MCP', {

@@ -13,7 +13,7 @@ import type { MunicipalityRecord } from '../src/store/records.js';
 import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
+import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
 
 const ALL = readMunicipalities();
 const town = (code: string) => ALL.find((m) => m.code === code) as MunicipalityRecord;
@@ -329,14 +329,7 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     for (const channel of CHANNEL_NAMES) {
       const answer = await callOn(t, channel, op, { id: idOf.get('r113-a3') as number }, key);
       expect(answer?.kind, channel).toBeUndefined();
-      const body = JSON.parse(answer?.body ?? '');
-      bodies.push(
-        channel === 'rest'
-          ? body
-          : channel === 'mcp'
-            ? body.result.structuredContent
-            : body.result.message.parts[0].data,
-      );
+      bodies.push(answerData(answer as CallAnswer));
     }
     const mine = (b: any) => b.assessments.filter((a: any) => TYPES.includes(a.type));
     expect(mine(bodies[0]).map((a: any) => a.state)).toEqual(['not_assessable', 'flagged', 'not_flagged']);

@@ -13,7 +13,7 @@ import type { Store } from '../src/store/store.js';
 import { BUYERS, IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
+import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
 
 const buyer = BUYERS[0];
 const party = (name: string, i: number): Party => ({ nif: withCheckDigit(String(51700000 + i * 917)), name });
@@ -284,14 +284,7 @@ describe('procurement_red_flags with the corpus checks', () => {
     for (const channel of CHANNEL_NAMES) {
       const answer = await callOn(t, channel, op, { id: idOf.get('bid-2') as number }, key);
       expect(answer?.kind, channel).toBeUndefined();
-      const body = JSON.parse(answer?.body ?? '');
-      bodies.push(
-        channel === 'rest'
-          ? body
-          : channel === 'mcp'
-            ? body.result.structuredContent
-            : body.result.message.parts[0].data,
-      );
+      bodies.push(answerData(answer as CallAnswer));
     }
     expect(bodies[1]).toEqual(bodies[0]);
     expect(bodies[2]).toEqual(bodies[0]);

@@ -10,7 +10,7 @@ import type { AnnouncementInput, ContractInput, EntityInput, Party } from '../sr
 import { BUYERS, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { CHANNEL_NAMES, type ChannelName, callOn } from './helpers/three-channels.js';
+import { answerData, type CallAnswer, CHANNEL_NAMES, type ChannelName, callOn } from './helpers/three-channels.js';
 
 const [buyer, otherBuyer, bigBuyer, noticeBuyer] = BUYERS;
 const [a, b, c] = SUPPLIERS;
@@ -363,15 +363,6 @@ describe('R003 and PT-R003-FENCE on one contract', () => {
   });
 });
 
-const bodyOf = (channel: ChannelName, body: string) => {
-  const json = JSON.parse(body);
-  return channel === 'rest'
-    ? json
-    : channel === 'mcp'
-      ? json.result.structuredContent
-      : json.result.message.parts[0].data;
-};
-
 describe('procurement_entity_red_flags: a buyer and a period', () => {
   /** What the contracts' own answers say: per type and state, and the types flagged on each, newest first. */
   async function expected(ids: string[]) {
@@ -471,7 +462,7 @@ describe('procurement_entity_red_flags: a buyer and a period', () => {
     for (const channel of CHANNEL_NAMES) {
       const answer = await callOn(t, channel, entityOp, input, key);
       expect(answer?.kind, `${channel}: ${answer?.body}`).toBeUndefined();
-      bodies.push(bodyOf(channel, answer?.body ?? ''));
+      bodies.push(answerData(answer as CallAnswer));
       const gone = await callOn(t, channel, entityOp, { nif: unknown }, key);
       expect(gone?.kind, channel).toBe('not-found');
       expect(gone?.formProblem, channel).toBeUndefined();
@@ -487,7 +478,7 @@ describe('procurement_entity_red_flags: a buyer and a period', () => {
     for (const channel of CHANNEL_NAMES) {
       const answer = await callOn(t, channel, op('procurement_red_flags'), { id: idOf.get('a-16') as number }, key);
       expect(answer?.kind, channel).toBeUndefined();
-      bodies.push(bodyOf(channel, answer?.body ?? ''));
+      bodies.push(answerData(answer as CallAnswer));
     }
     expect(assessment(bodies[0], 'short_submission_period_vs_comparable').state).toBe('flagged');
     expect(bodies[1]).toEqual(bodies[0]);

@@ -9,7 +9,7 @@ import type { ContractInput, Party } from '../src/store/procurement-records.js';
 import { BUYERS, IMPORTED_AT, SUPPLIERS } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
+import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
 
 const buyer = BUYERS[0];
 const [a, b, c] = SUPPLIERS;
@@ -201,14 +201,7 @@ describe('procurement_red_flags on one contract', () => {
     for (const channel of CHANNEL_NAMES) {
       const answer = await callOn(t, channel, op, { id: idOf.get('single-bid') as number }, key);
       expect(answer?.kind, channel).toBeUndefined();
-      const body = JSON.parse(answer?.body ?? '');
-      bodies.push(
-        channel === 'rest'
-          ? body
-          : channel === 'mcp'
-            ? body.result.structuredContent
-            : body.result.message.parts[0].data,
-      );
+      bodies.push(answerData(answer as CallAnswer));
       const gone = await callOn(t, channel, op, { id: 999_999 }, key);
       expect(gone?.kind, channel).toBe('not-found');
       expect(gone?.formProblem, channel).toBeUndefined();

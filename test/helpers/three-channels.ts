@@ -174,6 +174,13 @@ export async function callOn(
   return { channel, status: res.statusCode, kind, fields, body: res.body, request, formProblem };
 }
 
+/** The operation's JSON in a successful answer, whatever the channel wrapped it in (REST body, MCP, A2A). */
+export function answerData(answer: CallAnswer): any {
+  const json = JSON.parse(answer.body);
+  if (answer.channel === 'rest') return json;
+  return answer.channel === 'mcp' ? json.result.structuredContent : json.result.message.parts[0].data;
+}
+
 function parse(body: string): any {
   try {
     return JSON.parse(body);
