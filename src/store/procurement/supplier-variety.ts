@@ -6,24 +6,25 @@
  */
 import type { SupplierVarietyRecord } from '../procurement-queries.js';
 import type { SqlPort } from '../sql/port.js';
-import { PROCESS_COLUMNS, soleSupplierContracts } from './sole-supplier.js';
+import { soleSupplierContracts } from './sole-supplier.js';
 
 export async function supplierVarieties(
   port: SqlPort,
   source: string,
   digits: number,
 ): Promise<SupplierVarietyRecord[]> {
+  // One pass over the sole-supplier contracts that have a CPV code: the prefixes and the processes are counted over
+  // the same rows. (Two grouped subqueries joined on the tax number let PostgreSQL, which cannot estimate a WITH
+  // item's rows, choose a nested loop that grouped the second once per supplier: seconds, not milliseconds.)
+  // A process is its procedure id, or the contract's own id when it has none; count(DISTINCT …) skips the nulls.
   const rows = await port.query(
     `WITH ${soleSupplierContracts('$1')}
-     SELECT v.nif, n.processes, v.prefixes
-       FROM (SELECT sole.nif, count(DISTINCT substr(k.cpv, 1, $2)) AS prefixes
-               FROM sole JOIN contract_cpvs k ON k.contract_id = sole.contract_id
-              GROUP BY sole.nif) v
-       JOIN (SELECT p.nif, count(*) AS processes
-               FROM (SELECT DISTINCT sole.nif, ${PROCESS_COLUMNS}
-                       FROM sole JOIN contracts c ON c.id = sole.contract_id
-                      WHERE EXISTS (SELECT 1 FROM contract_cpvs k WHERE k.contract_id = c.id)) p
-              GROUP BY p.nif) n ON n.nif = v.nif`,
+     SELECT sole.nif, count(DISTINCT substr(k.cpv, 1, $2)) AS prefixes,
+            count(DISTINCT c.procedure_id) + count(DISTINCT CASE WHEN c.procedure_id IS NULL THEN c.id END) AS processes
+       FROM sole
+       JOIN contracts c ON c.id = sole.contract_id
+       JOIN contract_cpvs k ON k.contract_id = c.id
+      GROUP BY sole.nif`,
     [source, digits],
   );
   return rows.map((r) => ({ nif: String(r.nif), processes: Number(r.processes), cpv_prefixes: Number(r.prefixes) }));
