@@ -323,6 +323,25 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     expect(azores.values).toMatchObject({ regime: 'azores', ceiling_eur: 75_000, window_sum_eur: 76_000 });
   });
 
+  it("a buyer's answer, which reads the buyer's contracts once, counts what each contract's own answer says", async () => {
+    for (const nif of new Set(CASES.flatMap((k) => k.c.buyers.map((b) => b.nif as string)))) {
+      const res = await t.get(`/v1/procurement/entities/${nif}/red-flags`, { key });
+      expect(res.status, res.body).toBe(200);
+      const counts: Record<string, Record<string, number>> = {};
+      const flagged: Record<number, string[]> = {};
+      for (const k of CASES.filter((x) => x.c.buyers.some((b) => b.nif === nif))) {
+        for (const a of Object.values(await flags(k.c.source_id))) {
+          counts[a.type] ??= { flagged: 0, not_flagged: 0, not_assessable: 0 };
+          counts[a.type][a.state] += 1;
+          if (a.state === 'flagged') (flagged[idOf.get(k.c.source_id) as number] ??= []).push(a.type);
+        }
+      }
+      expect(Object.fromEntries(res.json.by_type.map((x: any) => [x.type, x.counts])), nif).toEqual(counts);
+      const listed = Object.fromEntries(res.json.flagged_contracts.map((x: any) => [x.id, x.flagged_types]));
+      expect(listed, nif).toEqual(flagged);
+    }
+  });
+
   it('answer the same on REST, A2A and MCP', async () => {
     const op = t.app.registry.get('procurement_red_flags') as AnyOperation;
     const bodies = [];

@@ -10,7 +10,7 @@ import type { AnnouncementInput, ContractInput, EntityInput, Party } from '../sr
 import { BUYERS, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
-import { answerData, type CallAnswer, CHANNEL_NAMES, type ChannelName, callOn } from './helpers/three-channels.js';
+import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
 
 const [buyer, otherBuyer, bigBuyer, noticeBuyer] = BUYERS;
 const [a, b, c] = SUPPLIERS;

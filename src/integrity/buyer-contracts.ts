@@ -64,8 +64,25 @@ export async function readContracts(
 }
 
 /**
+ * Every contract of a buyer at a source, read once for an answer that assesses many of the buyer's contracts (a
+ * buyer's red flags): the pair, year and "data reach" reads below then filter it in memory rather than ask the store
+ * once per supplier, year and date. Null past MAX_READ, and then each read goes to the store as without it.
+ */
+export function preloadBuyerContracts(ctx: CheckContext, source: string, buyer: string): Promise<unknown> {
+  return once(ctx, buyerKey(source, buyer), () => readContracts(ctx.store, { buyer, source }));
+}
+
+const buyerKey = (source: string, buyer: string): string => `buyer:${source}:${buyer}`;
+
+/** The buyer's contracts preloaded for this answer (publication date descending), or null when there are none. */
+export async function preloadedBuyer(ctx: CheckContext, source: string, buyer: string) {
+  const kept = ctx.memo?.get(buyerKey(source, buyer)) as Promise<ContractRecord[] | null> | undefined;
+  return kept ? await kept : null;
+}
+
+/**
  * The contracts of one buyer with one supplier at one source (the repeated-awards and splitting checks read the same
- * pair), read once per answer.
+ * pair), read once per answer. The store's `supplier` filter names any supplier of a contract, a group's included.
  */
 export function pairContracts(
   ctx: CheckContext,
@@ -73,7 +90,11 @@ export function pairContracts(
   buyer: string,
   supplier: string,
 ): Promise<ContractRecord[] | null> {
-  return once(ctx, `pair:${source}:${buyer}:${supplier}`, () => readContracts(ctx.store, { buyer, supplier, source }));
+  return once(ctx, `pair:${source}:${buyer}:${supplier}`, async () => {
+    const all = await preloadedBuyer(ctx, source, buyer);
+    if (all) return all.filter((c) => c.suppliers.some((s) => s.nif === supplier));
+    return readContracts(ctx.store, { buyer, supplier, source });
+  });
 }
 
 export const TOO_MANY = `More than ${MAX_READ.toLocaleString('en')} contracts to compare: not read.`;
@@ -97,7 +118,11 @@ export function holdsData(
 ): Promise<boolean> {
   return once(ctx, `holds:${source}:${buyer}:${date}:${direction}`, async () => {
     const bound: ContractFilter = direction === 'back' ? { to: date } : { from: date };
-    if ((await ctx.store.listContracts({ ...bound, source, buyer }, { limit: 1 })).length > 0) return true;
+    const all = await preloadedBuyer(ctx, source, buyer);
+    if (all) {
+      const reaches = (d: string | null) => d !== null && (direction === 'back' ? d <= date : d >= date);
+      if (all.some((c) => reaches(c.published_on))) return true;
+    } else if ((await ctx.store.listContracts({ ...bound, source, buyer }, { limit: 1 })).length > 0) return true;
     return (await ctx.store.listContracts({ ...bound, source }, { limit: 1 })).length > 0;
   });
 }

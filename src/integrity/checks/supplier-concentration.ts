@@ -4,7 +4,16 @@
  */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
-import { cents, euros, largest, readContracts, soleParty, soleSupplierIs, TOO_MANY } from '../buyer-contracts.js';
+import {
+  cents,
+  euros,
+  largest,
+  preloadedBuyer,
+  readContracts,
+  soleParty,
+  soleSupplierIs,
+  TOO_MANY,
+} from '../buyer-contracts.js';
 import { type CheckContext, type IntegrityCheck, once } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
@@ -68,6 +77,11 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
 
 /** The buyer's contracts of the year at the source: those published in it, and those undated but signed in it. */
 async function buyerYear(source: string, buyer: string, year: number, ctx: CheckContext) {
+  const all = await preloadedBuyer(ctx, source, buyer);
+  if (all) {
+    const signedInYear = (x: ContractRecord) => x.published_on === null && x.signed_on?.startsWith(`${year}-`);
+    return all.filter((x) => x.published_on?.startsWith(`${year}-`) || signedInYear(x));
+  }
   const published = await readContracts(ctx.store, { buyer, source, from: `${year}-01-01`, to: `${year}-12-31` });
   const undated = await readContracts(ctx.store, { buyer, source }, true);
   if (published === null || undated === null) return null;

@@ -2,12 +2,13 @@
  * procurement_entity_red_flags: the integrity flags of a buyer's contracts in a period (docs/integrity.md, "A buyer
  * and a period"): each contract assessed as procurement_red_flags assesses it (assessContract), then counted per
  * type and state. Bounded: the newest MAX_CONTRACTS contracts of the period, their amendments and notices read in a
- * few batched reads rather than one getContract per contract, and one memo for the answer, so the corpus statistics
- * a check compares with are read once.
+ * few batched reads rather than one getContract per contract, the buyer's contracts read once for the checks that
+ * compare with them, and one memo for the answer, so the corpus statistics a check compares with are read once.
  */
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { assessContract, INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
+import { preloadBuyerContracts } from '../../integrity/buyer-contracts.js';
 import { preloadNotices } from '../../integrity/notice-period.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
@@ -62,6 +63,8 @@ export const procurementEntityRedFlags = defineOperation({
     });
     const ctx = await integrityContext(store, reference);
     await preloadNotices(ctx, contracts);
+    // The checks that compare a contract with the buyer's others then read them from memory, not once per supplier.
+    for (const source of new Set(contracts.map((c) => c.source))) await preloadBuyerContracts(ctx, source, entity.nif);
     const byType = new Map(INTEGRITY_TYPES.map((t) => [t.key, noCounts()]));
     const flagged = [];
     for (const contract of await withAmendments(store, contracts)) {
