@@ -224,7 +224,20 @@ describe('alerts rule create', () => {
     [
       create('--type', 'signal_type', '--signal-type', 'earthquake'),
       'Unknown --signal-type "earthquake". Signal types: tender_open, deadline_closing, contract_awarded, ' +
-        'direct_award_high_value, contract_amended, indicator_jump, indicator_record.',
+        'direct_award_high_value, contract_amended, indicator_jump, indicator_record, short_submission_period,',
+    ],
+    [create('--type', 'signal_type'), 'A signal_type rule needs at least one --signal-type or --signal-family.'],
+    [
+      create('--type', 'signal_type', '--signal-family', 'weather'),
+      'Unknown --signal-family "weather". Families: procurement, indicators, integrity.',
+    ],
+    [
+      create('--type', 'signal_type', '--signal-family', 'integrity', '--min-confidence', '1.5'),
+      '--min-confidence 1.5 is not between 0 and 1.',
+    ],
+    [
+      create('--type', 'cpv', '--cpv', '45', '--signal-family', 'integrity'),
+      '--signal-family is for --type signal_type, not cpv.',
     ],
     [
       create('--type', 'signal_type', '--signal-type', 'tender_open', '--source-type', 'procurement_contract'),

@@ -12,11 +12,11 @@ const SRC = resolve(import.meta.dirname, '../src');
 /** What each folder may import besides itself: written once, drawn in docs/architecture.md. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   lib: [],
-  signals: ['lib'],
+  signals: ['lib', 'integrity'],
   store: ['lib'],
   access: ['lib', 'store'],
   ingest: ['lib', 'store'],
-  detect: ['lib', 'signals', 'store'],
+  detect: ['lib', 'signals', 'store', 'integrity'],
   integrity: ['lib', 'store'],
   alerts: ['lib', 'signals', 'store', 'detect'],
   core: ['lib', 'store', 'access'],

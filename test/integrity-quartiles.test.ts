@@ -63,6 +63,8 @@ describe('the corpus statistics, once per data version', () => {
           { nif: 'f', processes: 3, cpv_prefixes: 30 },
         ];
       },
+      noticePeriods: async () => [],
+      procurementSources: async () => [],
       tendererBids: async () => {
         calls.bids++;
         return [

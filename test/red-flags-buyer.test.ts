@@ -323,7 +323,8 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     expect(azores.values).toMatchObject({ regime: 'azores', ceiling_eur: 75_000, window_sum_eur: 76_000 });
   });
 
-  it("a buyer's answer, which reads the buyer's contracts once, counts what each contract's own answer says", async () => {
+  const ONCE = "a buyer's answer, which reads the buyer's contracts once, counts what each contract's own answer says";
+  it(ONCE, async () => {
     for (const nif of new Set(CASES.flatMap((k) => k.c.buyers.map((b) => b.nif as string)))) {
       const res = await t.get(`/v1/procurement/entities/${nif}/red-flags`, { key });
       expect(res.status, res.body).toBe(200);
@@ -333,7 +334,8 @@ describe('the checks that compare a contract with its buyer’s other contracts'
         for (const a of Object.values(await flags(k.c.source_id))) {
           counts[a.type] ??= { flagged: 0, not_flagged: 0, not_assessable: 0 };
           counts[a.type][a.state] += 1;
-          if (a.state === 'flagged') (flagged[idOf.get(k.c.source_id) as number] ??= []).push(a.type);
+          const id = idOf.get(k.c.source_id) as number;
+          if (a.state === 'flagged') flagged[id] = [...(flagged[id] ?? []), a.type];
         }
       }
       expect(Object.fromEntries(res.json.by_type.map((x: any) => [x.type, x.counts])), nif).toEqual(counts);

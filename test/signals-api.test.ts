@@ -336,19 +336,41 @@ describe('signal_families and signal_types', () => {
       expect(types.find((x: any) => x.key === key)?.family, key).toBe(family);
     for (const type of types) {
       expect(families).toContain(type.family);
-      expect(Object.keys(type).sort()).toEqual([
-        'description_en',
-        'description_pt',
-        'family',
-        'key',
-        'label_en',
-        'label_pt',
-      ]);
+      // An integrity type also says how it is computed.
+      expect(Object.keys(type).sort()).toEqual(
+        [
+          'description_en',
+          'description_pt',
+          'family',
+          'key',
+          'label_en',
+          'label_pt',
+          ...(type.family === 'integrity' ? ['methodology'] : []),
+        ].sort(),
+      );
     }
     const indicators = (await t.get('/v1/signal-types?family=indicators')).json;
     expect(indicators).toEqual(types.filter((x: any) => x.family === 'indicators'));
     expect(indicators.map((x: any) => x.key).sort()).toEqual(['indicator_jump', 'indicator_record']);
     expectValidation(await t.get('/v1/signal-types?family=weather'), 'family');
+  });
+
+  it('serves each integrity type with its methodology: code, version, fields, thresholds, legal basis', async () => {
+    const integrity = (await t.get('/v1/signal-types?family=integrity')).json;
+    expect(integrity.map((x: any) => x.methodology.code)).toEqual(
+      expect.arrayContaining(['R003', 'R018', 'R025', 'R048', 'PT-ART113', 'PT-ART22-SPLIT']),
+    );
+    for (const type of integrity) {
+      const m = type.methodology;
+      expect(m.version, type.key).toBeGreaterThanOrEqual(1);
+      expect(m.fields.length, type.key).toBeGreaterThan(0);
+      expect(type.description_pt).toBe(m.measures_pt);
+      expect(type.description_en).toBe(m.measures_en);
+      for (const th of m.thresholds) expect(th.source.length, `${type.key}.${th.key}`).toBeGreaterThan(10);
+    }
+    const art113 = integrity.find((x: any) => x.key === 'repeated_direct_awards').methodology;
+    expect(art113.legal_basis.reference).toMatch(/113\.º/);
+    expect(integrity.find((x: any) => x.key === 'single_bid').methodology.legal_basis).toBeNull();
   });
 
   it('names in the catalogue every type and family the signals carry', async () => {

@@ -8,7 +8,7 @@ import { AdminError } from '../lib/admin-error.js';
 import { isValidNif } from '../lib/nif.js';
 import { queryTokens } from '../lib/text-match.js';
 import { ALERT_SOURCE_TYPES, type AlertSourceType, MATCHER_TYPES, type MatcherType } from '../lib/vocabulary.js';
-import { findSignalType, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
+import { findSignalType, isSignalFamily, SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 import type { MatcherParams } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
 
@@ -18,6 +18,8 @@ export interface MatcherOptions {
   cpv?: string[];
   nifs?: string[];
   signalTypes?: string[];
+  signalFamilies?: string[];
+  minConfidence?: number;
   indicator?: string;
   above?: number;
   below?: number;
@@ -29,7 +31,7 @@ const OPTIONS_OF: Record<MatcherType, readonly (keyof MatcherOptions)[]> = {
   keyword: ['keywords'],
   cpv: ['cpv'],
   entity: ['nifs'],
-  signal_type: ['signalTypes'],
+  signal_type: ['signalTypes', 'signalFamilies', 'minConfidence'],
   indicator_threshold: ['indicator', 'above', 'below'],
 };
 const FLAG: Record<string, string> = {
@@ -37,6 +39,8 @@ const FLAG: Record<string, string> = {
   cpv: '--cpv',
   nifs: '--nif',
   signalTypes: '--signal-type',
+  signalFamilies: '--signal-family',
+  minConfidence: '--min-confidence',
   indicator: '--indicator',
   above: '--above',
   below: '--below',
@@ -70,11 +74,7 @@ export async function matcherParams(
     case 'entity':
       return { nifs: [...new Set(required(o.nifs, 'An entity rule needs at least one --nif.').map(taxNumber))] };
     case 'signal_type':
-      return {
-        signal_types: [
-          ...new Set(required(o.signalTypes, 'A signal_type rule needs at least one --signal-type.').map(signalType)),
-        ],
-      };
+      return signalTypeParams(o);
     case 'indicator_threshold':
       return indicatorThreshold(store, o);
   }
@@ -128,6 +128,27 @@ function taxNumber(text: string): string {
   if (!/^\d{9}$/.test(nif)) throw new AdminError(`--nif "${text}" is not a Portuguese tax number (nine digits).`);
   if (!isValidNif(nif)) throw new AdminError(`--nif ${nif} fails the check digit: check the number.`);
   return nif;
+}
+
+/** Types, families or both (at least one of them), and a confidence floor when given. */
+function signalTypeParams(o: MatcherOptions): MatcherParams {
+  const types = [...new Set((o.signalTypes ?? []).map(signalType))];
+  const families = [...new Set((o.signalFamilies ?? []).map(signalFamily))];
+  if (types.length === 0 && families.length === 0)
+    throw new AdminError('A signal_type rule needs at least one --signal-type or --signal-family.');
+  if (o.minConfidence !== undefined && !(o.minConfidence >= 0 && o.minConfidence <= 1))
+    throw new AdminError(`--min-confidence ${o.minConfidence} is not between 0 and 1.`);
+  return {
+    ...(types.length > 0 && { signal_types: types }),
+    ...(families.length > 0 && { signal_families: families }),
+    ...(o.minConfidence !== undefined && { min_confidence: o.minConfidence }),
+  };
+}
+
+function signalFamily(text: string): string {
+  if (!isSignalFamily(text))
+    throw new AdminError(`Unknown --signal-family "${text}". Families: ${SIGNAL_FAMILY_KEYS.join(', ')}.`);
+  return text;
 }
 
 function signalType(text: string): string {

@@ -77,10 +77,16 @@ function entity(params: MatcherParams, item: AlertItem): MatchOutcome | null {
   return { strength: 1, snippet, parties };
 }
 
-/** A signal of a watched type: strength 1 (the score is then the signal's confidence). */
+/**
+ * A signal of a watched type or family, at least as confident as `min_confidence` when the rule gives one: strength
+ * 1 (the score is then the signal's confidence).
+ */
 function signalType(params: MatcherParams, item: AlertItem): MatchOutcome | null {
   const signal = item.signal;
-  if (!signal || !(params.signal_types ?? []).includes(signal.type)) return null;
+  if (!signal) return null;
+  const watched =
+    (params.signal_types ?? []).includes(signal.type) || (params.signal_families ?? []).includes(signal.family);
+  if (!watched || signal.confidence < (params.min_confidence ?? 0)) return null;
   return { strength: 1, snippet: signalSnippet(item) };
 }
 

@@ -93,4 +93,27 @@ export const ALERT_TEMPLATES: readonly AlertTemplateInput[] = Object.freeze([
     source_types: ['signal'],
     target_scope: 'national',
   },
+  {
+    key: 'integrity-flags',
+    name: 'Indicadores de risco na contratação',
+    description:
+      'Contratos assinalados por um indicador de integridade (prazo curto, proposta única, concentração, ajustes ' +
+      'diretos repetidos, possível fracionamento…) com confiança de 0,8 ou mais: indícios para olhar com mais ' +
+      'atenção, nunca acusações.',
+    matcher_type: 'signal_type',
+    params: { signal_families: ['integrity'], min_confidence: 0.8 },
+    source_types: ['signal'],
+    target_scope: 'national',
+  },
+  {
+    key: 'integrity-ccp',
+    name: 'Ajustes diretos repetidos e possível fracionamento (CCP)',
+    description:
+      'Contratos assinalados pelos indicadores assentes no Código dos Contratos Públicos: convites repetidos ao ' +
+      'mesmo fornecedor (art. 113.º, n.º 2) e possível fracionamento da despesa (art. 22.º).',
+    matcher_type: 'signal_type',
+    params: { signal_types: ['repeated_direct_awards', 'possible_splitting'] },
+    source_types: ['signal'],
+    target_scope: 'national',
+  },
 ]);

@@ -10,7 +10,7 @@ import {
 } from '../admin/alert-rules.js';
 import { runAlertMatching } from '../alerts/run-matching.js';
 import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../lib/vocabulary.js';
-import { SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
+import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
 import { print, table } from './output.js';
@@ -41,6 +41,8 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
     .addOption(repeatable('--cpv <prefix>', 'cpv: a CPV prefix of 1–8 digits'))
     .addOption(repeatable('--nif <nif>', 'entity: a buyer or supplier tax number'))
     .addOption(repeatable('--signal-type <type>', `signal_type: ${SIGNAL_TYPE_KEYS.join(', ')}`))
+    .addOption(repeatable('--signal-family <family>', `signal_type: every type of ${SIGNAL_FAMILY_KEYS.join(', ')}`))
+    .option('--min-confidence <n>', 'signal_type: only signals at least this confident (0–1)', finiteNumber)
     .option('--indicator <key>', 'indicator_threshold: the indicator')
     .option('--above <n>', 'indicator_threshold: match values above n', finiteNumber)
     .option('--below <n>', 'indicator_threshold: match values below n', finiteNumber)
@@ -59,6 +61,8 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
             cpv: o.cpv,
             nifs: o.nif,
             signalTypes: o.signalType,
+            signalFamilies: o.signalFamily,
+            minConfidence: o.minConfidence,
             indicator: o.indicator,
             above: o.above,
             below: o.below,
@@ -182,6 +186,8 @@ interface CreateFlags {
   cpv: string[];
   nif: string[];
   signalType: string[];
+  signalFamily: string[];
+  minConfidence?: number;
   indicator?: string;
   above?: number;
   below?: number;

@@ -50,6 +50,7 @@ export function detectText(r: DetectReport): string {
   return [
     `Detection at ${r.now} (${r.seconds} s)`,
     `  procurement: ${n(r.procurement.entries)} journal entries in ${n(r.procurement.batches)} batches`,
+    `  integrity: ${n(r.integrity.contracts)} contracts judged, from ${n(r.integrity.entries)} journal entries`,
     `  deadline sweep: ${r.sweep.from === null ? 'first run' : `since ${r.sweep.from}`}, ${n(r.sweep.entries)} ` +
       `notices derived again`,
     `  indicators: ${r.indicators.indicators.length} changed` +

@@ -31,6 +31,11 @@ export const PENALTIES = {
   thin: 0.1,
   /** A direct award whose legal regime (CCP, Azores, Madeira) neither its legal basis nor its buyer's region tells. */
   regime: 0.2,
+  /**
+   * An integrity flag that rests on more than its contract's record (the buyer's other contracts, the source's
+   * corpus, a competitor list the portal may give incomplete): the records held may not be all there are.
+   */
+  coverage: 0.1,
 } as const;
 
 export type Missing = keyof typeof PENALTIES;

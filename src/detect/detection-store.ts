@@ -19,6 +19,16 @@ export type DetectionStore = Pick<
   | 'listMunicipalities'
   | 'listIndicators'
   | 'indicatorPoints'
+  // The integrity checks' reads (integrity/check.ts, corpus.ts) and what the integrity scope asks.
+  | 'listContracts'
+  | 'getContract'
+  | 'noticePeriods'
+  | 'dataVersion'
+  | 'supplierVarieties'
+  | 'tendererBids'
+  | 'contractIdsByParty'
+  | 'noticeContracts'
+  | 'procurementSources'
 >;
 
 /** Stored signals by key, fetched in slices so that a long key list never makes one huge query. */

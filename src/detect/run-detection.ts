@@ -1,12 +1,14 @@
 /**
- * `munidata detect`: the procurement detectors, the deadline sweep, the indicator detectors, then the cases of
- * every signal they wrote — in that order, each resuming from its own watermark. The demo loader and the alert
- * matcher call it too. `now` is the run's clock: statuses, actionability and the seen instants all come from it.
+ * `munidata detect`: the procurement detectors, the integrity detector, the deadline sweep, the indicator detectors,
+ * then the cases of every signal they wrote — in that order, each resuming from its own watermark. The demo loader
+ * and the alert matcher call it too. `now` is the run's clock: statuses, actionability and the seen instants all
+ * come from it.
  */
 import { dateOf } from '../signals/derive.js';
 import type { DetectionContext } from './detection-context.js';
 import type { DetectionStore } from './detection-store.js';
 import { detectIndicators } from './indicator-detector.js';
+import { detectIntegrity, type IntegritySummary } from './integrity-detector.js';
 import { Places } from './places.js';
 import { type DetectorSummary, detectProcurement } from './procurement-detector.js';
 import { type CaseRunSummary, runCases } from './run-cases.js';
@@ -23,6 +25,7 @@ export interface DetectionOptions {
 export interface DetectionSummary {
   now: string;
   procurement: DetectorSummary;
+  integrity: IntegritySummary;
   sweep: DetectorSummary & { from: string | null };
   indicators: DetectorSummary & { indicators: string[] };
   signals: { inserted: number; updated: number; unchanged: number };
@@ -38,11 +41,12 @@ export async function runDetection(store: DetectionStore, options: DetectionOpti
   const run = { now, batchSize: options.batchSize };
   await startSweep(store, today);
   const procurement = await detectProcurement(store, ctx, run);
+  const integrity = await detectIntegrity(store, ctx, run);
   const sweep = await sweepDeadlines(store, ctx, run);
   const indicators = await detectIndicators(store, ctx, run);
   const cases = await runCases(store, { now, batchSize: options.caseBatchSize });
   const signals = { inserted: 0, updated: 0, unchanged: 0 };
-  for (const part of [procurement, sweep, indicators]) {
+  for (const part of [procurement, integrity, sweep, indicators]) {
     signals.inserted += part.inserted;
     signals.updated += part.updated;
     signals.unchanged += part.unchanged;
@@ -50,6 +54,7 @@ export async function runDetection(store: DetectionStore, options: DetectionOpti
   return {
     now,
     procurement,
+    integrity,
     sweep,
     indicators,
     signals,

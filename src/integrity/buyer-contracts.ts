@@ -106,25 +106,12 @@ export function awardDate(c: Pick<ContractRecord, 'awarded_on' | 'signed_on' | '
 
 /**
  * Whether the data held from a source reach `date`: a contract of that source published on or before it (`back`),
- * or on or after it (`forward`) — the buyer's own first (one short read), else anyone's. A window beyond what is
- * held cannot be summed: the checks say so rather than read the unknown as nothing.
+ * or on or after it (`forward`), read from the span of its publication dates (corpus.ts, once per data version).
+ * A window beyond what is held cannot be summed: the checks say so rather than read the unknown as nothing.
  */
-export function holdsData(
-  ctx: CheckContext,
-  source: string,
-  buyer: string,
-  date: string,
-  direction: 'back' | 'forward',
-): Promise<boolean> {
-  return once(ctx, `holds:${source}:${buyer}:${date}:${direction}`, async () => {
-    const bound: ContractFilter = direction === 'back' ? { to: date } : { from: date };
-    const all = await preloadedBuyer(ctx, source, buyer);
-    if (all) {
-      const reaches = (d: string | null) => d !== null && (direction === 'back' ? d <= date : d >= date);
-      if (all.some((c) => reaches(c.published_on))) return true;
-    } else if ((await ctx.store.listContracts({ ...bound, source, buyer }, { limit: 1 })).length > 0) return true;
-    return (await ctx.store.listContracts({ ...bound, source }, { limit: 1 })).length > 0;
-  });
+export async function holdsData(ctx: CheckContext, source: string, date: string, direction: 'back' | 'forward') {
+  const { first, last } = await ctx.corpus.span(source);
+  return direction === 'back' ? first !== null && first <= date : last !== null && last >= date;
 }
 
 /** Days from one date (YYYY-MM-DD) to another. */
@@ -139,9 +126,11 @@ export function addDays(date: string, days: number): string {
 
 /** Euros as a reason writes them: `20 000 €`, to the cent where there are cents. */
 export function euros(value: number): string {
-  const rounded = Math.round(value * 100) / 100;
-  return `${rounded.toLocaleString('en', { maximumFractionDigits: 2 }).replace(/,/g, ' ')} €`;
+  return `${EUROS.format(Math.round(value * 100) / 100).replace(/,/g, ' ')} €`;
 }
+
+/** One formatter for every call: toLocaleString builds a new one each time (a second in a detection run). */
+const EUROS = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 
 /** Euros rounded to the cent, for `values`. */
 export const cents = (value: number): number => Math.round(value * 100) / 100;

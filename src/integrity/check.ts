@@ -7,10 +7,13 @@ import type { IntegrityCorpus } from './corpus.js';
 import type { IntegrityType } from './methodology.js';
 
 /**
- * The store reads a check may make: the other contracts of a buyer or a supplier, their notices, and the corpus of
- * notices' submission periods.
+ * The store reads a check may make: the other contracts of a buyer or a supplier, their notices and amendments, and
+ * the corpus of notices' submission periods.
  */
-export type IntegrityStore = Pick<Store, 'listContracts' | 'getContract' | 'getAnnouncements' | 'noticePeriods'>;
+export type IntegrityStore = Pick<
+  Store,
+  'listContracts' | 'getContract' | 'getAnnouncements' | 'noticePeriods' | 'contractAmendments'
+>;
 
 export interface CheckContext {
   store: IntegrityStore;

@@ -1,16 +1,21 @@
 /**
  * The statistics of the whole corpus that the corpus checks (R048 heterogeneous supplier, R025 excessive unsuccessful
- * bids) judge one contract against: per supplier or tenderer, what it did across a source, and the quartiles and
- * fences over all of them (docs/integrity.md, "Against the whole corpus").
+ * bids, PT-R003-FENCE's comparable notices) and the data-reach test of the buyer checks judge one contract against:
+ * per supplier or tenderer, what it did across a source, the notices' periods, and the quartiles and fences over all
+ * of them (docs/integrity.md, "Against the whole corpus").
  *
  * A GROUP BY over every contract of a source is too dear for each request, and its answer only changes when the data
  * does: each statistic is computed on first use and held in this process for the store's data version
  * (Store.dataVersion, which every write that changes served data moves), then dropped for the next version.
  */
+import type { NoticePeriodCount } from '../store/procurement-queries.js';
 import type { Store } from '../store/store.js';
 import { type Fences, fences, quantile } from './quartiles.js';
 
-export type CorpusStore = Pick<Store, 'dataVersion' | 'supplierVarieties' | 'tendererBids'>;
+export type CorpusStore = Pick<
+  Store,
+  'dataVersion' | 'supplierVarieties' | 'tendererBids' | 'noticePeriods' | 'procurementSources'
+>;
 
 export interface SupplierVariety {
   readonly processes: number;
@@ -39,10 +44,27 @@ export interface TendererBidsCorpus {
   readonly topBids: number | null;
 }
 
+/** The first and last publication dates of a source's contracts (null when it holds none with a date). */
+export interface SourceSpan {
+  readonly first: string | null;
+  readonly last: string | null;
+}
+
 /** What a check reads of the corpus of its contract's source; each computed once per data version. */
 export interface IntegrityCorpus {
   supplierVariety(source: string, digits: number, minimumProcesses: number): Promise<SupplierVarietyCorpus>;
   tendererBids(source: string, topPercentile: number): Promise<TendererBidsCorpus>;
+  /**
+   * The submission periods (days) of a source's notices published in a year, ascending, by comparable group
+   * (`group` names a notice's group; a notice for which it gives null compares with nothing).
+   */
+  noticePeriods(
+    source: string,
+    year: string,
+    group: (row: NoticePeriodCount) => string | null,
+  ): Promise<ReadonlyMap<string, readonly number[]>>;
+  /** Whether the data held reach a date: the span of the source's contracts' publication dates. */
+  span(source: string): Promise<SourceSpan>;
 }
 
 export const unsuccessfulShare = (t: TendererBids): number => (t.bids - t.wins) / t.bids;
@@ -83,7 +105,34 @@ export function integrityCorpus(store: CorpusStore): IntegrityCorpus {
       ),
     tendererBids: (source, topPercentile) =>
       once(`bids:${source}:${topPercentile}`, () => tendererBidsCorpus(store, source, topPercentile)),
+    // One grouping per source and year: the check that asks always groups the same way.
+    noticePeriods: (source, year, group) =>
+      once(`periods:${source}:${year}`, () => yearPeriods(store, source, year, group)),
+    span: (source) => once(`span:${source}`, () => sourceSpan(store, source)),
   };
+}
+
+async function yearPeriods(
+  store: CorpusStore,
+  source: string,
+  year: string,
+  group: (row: NoticePeriodCount) => string | null,
+): Promise<Map<string, number[]>> {
+  const groups = new Map<string, number[]>();
+  for (const row of await store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` })) {
+    const key = group(row);
+    if (key === null) continue;
+    const days = groups.get(key) ?? [];
+    for (let i = 0; i < row.count; i++) days.push(row.days);
+    groups.set(key, days);
+  }
+  for (const days of groups.values()) days.sort((x, y) => x - y);
+  return groups;
+}
+
+async function sourceSpan(store: CorpusStore, source: string): Promise<SourceSpan> {
+  const held = (await store.procurementSources()).find((s) => s.source === source && s.records === 'contracts');
+  return { first: held?.first_date ?? null, last: held?.last_date ?? null };
 }
 
 async function supplierVarietyCorpus(

@@ -27,6 +27,18 @@ export interface IntegrityType {
   readonly label_pt: string;
   readonly label_en: string;
   readonly measures_en: string;
+  readonly measures_pt: string;
+  /** For a journalist or an analyst: why a flag of this type deserves a look (the integrity signal says it). */
+  readonly why_it_matters_pt: string;
+  readonly why_it_matters_en: string;
+  /** What to check next, in Portuguese (the integrity signal's next step). */
+  readonly next_step_pt: string;
+  /**
+   * True when a flag rests on more than the contract's own record: the buyer's other contracts, the source's corpus,
+   * or a list the portal may give incomplete (competitors). Those held may not be all there are, so an integrity
+   * signal of such a type has a lower confidence (docs/signals.md, "Confidence").
+   */
+  readonly reads_beyond_record: boolean;
   /** Contract fields (as served by procurement_contract_get) the check reads. */
   readonly fields: readonly string[];
   readonly thresholds: readonly Threshold[];

@@ -1,8 +1,11 @@
 /**
  * The signal families and types we detect or accept from outside detectors, with their labels. Served by
  * `signal_families` and `signal_types`, read by the detectors (a detector only writes types listed here) and
- * by the signal importer (an imported signal must name one of them).
+ * by the signal importer (an imported signal must name one of them). The `integrity` family's types are the
+ * integrity checks' (src/integrity/, docs/integrity.md), each with its methodology: one catalogue, not two.
  */
+import { INTEGRITY_TYPES } from '../integrity/assess-contract.js';
+import type { IntegrityType } from '../integrity/methodology.js';
 
 export interface SignalFamily {
   readonly key: string;
@@ -19,7 +22,11 @@ export interface SignalType {
   readonly label_en: string;
   readonly description_pt: string;
   readonly description_en: string;
+  /** How an integrity type is computed: its code, version, fields, thresholds and legal basis. */
+  readonly methodology?: IntegrityType;
 }
+
+export const INTEGRITY = 'integrity';
 
 export const SIGNAL_FAMILIES: readonly SignalFamily[] = Object.freeze([
   {
@@ -36,6 +43,19 @@ export const SIGNAL_FAMILIES: readonly SignalFamily[] = Object.freeze([
     label_en: 'Municipal indicators',
     description_pt: 'Variações invulgares e máximos ou mínimos históricos nas séries de indicadores de um município.',
     description_en: 'Unusual changes and record highs or lows in a municipality’s indicator series.',
+  },
+  {
+    key: INTEGRITY,
+    label_pt: 'Integridade na contratação',
+    label_en: 'Procurement integrity',
+    description_pt:
+      'Indicadores de risco num contrato público (prazos curtos, proposta única, concentração, ajustes diretos ' +
+      'repetidos, possível fracionamento…), cada um com o seu método e base legal: um indício para olhar com mais ' +
+      'atenção, nunca uma acusação.',
+    description_en:
+      'Risk indicators on a public contract (short periods, single bids, concentration, repeated direct awards, ' +
+      'possible splitting…), each with its method and legal basis: an indicator for a closer look, never an ' +
+      'accusation.',
   },
 ]);
 
@@ -100,6 +120,17 @@ export const SIGNAL_TYPES: readonly SignalType[] = Object.freeze([
     description_pt: 'O valor mais alto ou mais baixo da série do município (com pelo menos cinco períodos).',
     description_en: 'The highest or lowest value of the municipality’s series (of at least five periods).',
   },
+  ...INTEGRITY_TYPES.map(
+    (t): SignalType => ({
+      key: t.key,
+      family: INTEGRITY,
+      label_pt: t.label_pt,
+      label_en: t.label_en,
+      description_pt: t.measures_pt,
+      description_en: t.measures_en,
+      methodology: t,
+    }),
+  ),
 ]);
 
 const TYPES_BY_KEY = new Map(SIGNAL_TYPES.map((t) => [t.key, t]));

@@ -174,6 +174,13 @@ export interface SupplierVarietyRecord {
  * One tenderer's bids in one source: the contracting processes where it is a competitor of a contract with one
  * supplier, and those where it is that supplier (the excessive-unsuccessful-bids corpus).
  */
+/** A contract that carries a notice, with the notice's procedure type and contract types (Store.noticeContracts). */
+export interface NoticeContract {
+  contract_id: number;
+  procedure_type: string | null;
+  contract_types: string[];
+}
+
 export interface TendererBidsRecord {
   nif: string;
   bids: number;
@@ -195,5 +202,7 @@ export interface NoticePeriodCount {
   contract_types: string[];
   /** Days from the publication date to the proposal deadline (negative when the deadline is the earlier). */
   days: number;
+  /** The publication year (YYYY). */
+  year: string;
   count: number;
 }

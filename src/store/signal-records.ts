@@ -212,8 +212,12 @@ export interface MatcherParams {
   cpv_prefixes?: string[];
   /** entity: tax numbers of buyers or suppliers. */
   nifs?: string[];
-  /** signal_type: signal types. */
+  /** signal_type: signal types; a signal of any of them matches (with `signal_families`: of either). */
   signal_types?: string[];
+  /** signal_type: signal families (`integrity`, …); a signal of any type of them matches. */
+  signal_families?: string[];
+  /** signal_type: only signals whose confidence is at least this (0–1). */
+  min_confidence?: number;
   /** indicator_threshold: an indicator and a bound its signalled value must cross. */
   indicator?: string;
   above?: number;

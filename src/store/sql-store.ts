@@ -22,11 +22,13 @@ import { loadAmendments, loadContractAmendments } from './procurement/amendment-
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch-write.js';
 import type { BulkLoad } from './procurement/bulk-load.js';
+import { contractIdsByParty } from './procurement/contract-ids-by-party.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
 import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { entityRecordSources } from './procurement/entity-sources.js';
+import { noticeContracts } from './procurement/notice-contracts.js';
 import { noticePeriods } from './procurement/notice-periods.js';
 import { loadProcessContracts } from './procurement/process-read.js';
 import { refreshEntityTotals } from './procurement/rollups.js';
@@ -347,4 +349,6 @@ export abstract class SqlStore extends OnPorts {
   readonly municipalBuyersBySource = this.#onReplica(municipalBuyersBySource);
   readonly supplierVarieties = this.#onReplica(supplierVarieties);
   readonly tendererBids = this.#onReplica(tendererBids);
+  readonly contractIdsByParty = this.#onReplica(contractIdsByParty);
+  readonly noticeContracts = this.#onReplica(noticeContracts);
 }

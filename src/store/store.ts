@@ -12,6 +12,7 @@ import type {
   EntityFilter,
   EntityYearRecord,
   KeysetPage,
+  NoticeContract,
   NoticePeriodCount,
   NoticePeriodQuery,
   ProcessKey,
@@ -287,6 +288,19 @@ export interface ProcurementReadStore {
    * bid in and those it won (the corpus of R025, docs/integrity.md).
    */
   tendererBids(source: string): Promise<TendererBidsRecord[]>;
+  /** The ids of `source`'s contracts on which any of `nifs` has `role`, ascending. */
+  contractIdsByParty(
+    source: string,
+    role: 'buyer' | 'supplier' | 'competitor',
+    nifs: readonly string[],
+  ): Promise<number[]>;
+  /**
+   * The contracts that carry a notice, with its procedure type and contract types: of the notices with these ids,
+   * or of a source's notices published in a year (YYYY).
+   */
+  noticeContracts(
+    scope: { announcementIds: readonly number[] } | { source: string; year: string },
+  ): Promise<NoticeContract[]>;
 }
 
 /**

@@ -13,6 +13,19 @@ export const COST_OVERRUN: IntegrityType = {
   measures_en:
     'How much the final cost — the effective price the portal reports, or the price after the latest amendment, ' +
     'whichever is higher — exceeds the contract price, as a share of it.',
+  measures_pt:
+    'Quanto o custo final — o preço efetivo comunicado ao portal ou o preço após a última modificação, o ' +
+    'que for maior — excede o preço contratual, em proporção deste.',
+  why_it_matters_pt:
+    'Derrapagens de custo grandes podem indicar um caderno de encargos mal preparado, trabalhos a mais ou ' +
+    'uma proposta baixa para ganhar e recuperar depois.',
+  why_it_matters_en:
+    'Large cost overruns can point to a poorly prepared specification, extra works, or a low bid made to ' +
+    'win and recover later.',
+  next_step_pt:
+    'Ler as modificações contratuais publicadas e os seus fundamentos, e comparar o preço efetivo com o ' +
+    'contratual.',
+  reads_beyond_record: false,
   fields: ['price_eur', 'effective_price_eur', 'amendments'],
   thresholds: [
     {

@@ -13,6 +13,17 @@ export const DELAY: IntegrityType = {
   measures_en:
     'The days between the expected end (signing date plus the execution period) and the closing date the portal ' +
     'reports; flagged over both the minimum days and the share of the execution period.',
+  measures_pt:
+    'Os dias entre o fim previsto (data de assinatura mais o prazo de execução) e a data de encerramento ' +
+    'comunicada ao portal; assinalado acima de um mínimo de dias e de uma proporção do prazo de execução.',
+  why_it_matters_pt:
+    'Atrasos longos na execução podem significar custos adicionais, prorrogações sem fundamento ou falta ' +
+    'de acompanhamento do contrato pela entidade.',
+  why_it_matters_en:
+    'Long delays in execution can mean extra costs, unjustified extensions or a buyer not following the ' + 'contract.',
+  next_step_pt:
+    'Procurar prorrogações de prazo e modificações publicadas, e confirmar a data de encerramento no ' + 'portal.',
+  reads_beyond_record: false,
   fields: ['signed_on', 'execution_days', 'closed_on'],
   thresholds: [
     { key: 'min_late_days', value: 30, unit: 'days', source: "munidata's default" },

@@ -6,7 +6,7 @@
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
-import { unsuccessfulShare } from '../corpus.js';
+import { type TendererBids, type TendererBidsCorpus, unsuccessfulShare } from '../corpus.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { roundStat } from '../quartiles.js';
 
@@ -22,6 +22,22 @@ export const EXCESSIVE_UNSUCCESSFUL_BIDS: IntegrityType = {
     "when one is a top tenderer (as many bids as the 75th percentile of every tenderer's, or more) whose share is " +
     "at or above the upper fence (Q3 + 1.5 × IQR, type-8 quartiles) of every tenderer's share: Cardinal's R025, " +
     'a win ratio at or below Q1 − 1.5 × IQR, read from the other side (the same tenderers).',
+  measures_pt:
+    'Para cada concorrente que perdeu o contrato: a proporção das suas propostas sem sucesso nos ' +
+    'procedimentos da mesma fonte em que concorreu. Assinalado quando um deles é um concorrente frequente ' +
+    '(tantas propostas como o percentil 75 de todos, ou mais) com proporção igual ou acima da barreira ' +
+    'superior (Q3 + 1,5 × AIQ) da de todos os concorrentes: o R025 do Cardinal.',
+  why_it_matters_pt:
+    'Um concorrente frequente que perde quase sempre pode estar a apresentar propostas de cobertura, um ' +
+    'padrão associado a conluio entre concorrentes; também pode ser apenas um concorrente pouco ' +
+    'competitivo.',
+  why_it_matters_en:
+    'A frequent bidder that nearly always loses may be submitting cover bids, a pattern associated with ' +
+    'bid rigging; it may also simply be an uncompetitive bidder.',
+  next_step_pt:
+    'Ver os procedimentos em que esse concorrente participou e quem os ganhou: um padrão de rotação entre ' +
+    'as mesmas empresas merece atenção.',
+  reads_beyond_record: true,
   fields: ['competitors', 'suppliers'],
   thresholds: [
     {
@@ -78,7 +94,7 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
     .map((nif) => {
       const bids = corpus.byTenderer.get(nif) ?? { bids: 0, wins: 0 };
       const unsuccessful = bids.bids > 0 ? unsuccessfulShare(bids) : 0;
-      return { nif, ...bids, unsuccessful, flagged: bids.bids >= top && unsuccessful >= f.upper_fence };
+      return { nif, ...bids, unsuccessful, flagged: isExcessiveTenderer(bids, corpus) };
     })
     // The one the answer reports: a flagged tenderer first, then the highest share, then the most bids.
     .sort((a, b) => Number(b.flagged) - Number(a.flagged) || b.unsuccessful - a.unsuccessful || b.bids - a.bids);
@@ -121,6 +137,16 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
     `A competitor that lost is a top tenderer at or above the fence: ${lost}` +
     `${also.length > 0 ? ` (also ${also.join(', ')})` : ''}; ${fence}.`;
   return finding('flagged', reason, values, { corpus: stats });
+}
+
+/**
+ * The check's verdict on a tenderer of the corpus (a top tenderer at or above the fence), what detection compares
+ * run to run (integrity/standing.ts). A corpus whose fence is not under 100 % judges no one.
+ */
+export function isExcessiveTenderer(bids: TendererBids, corpus: TendererBidsCorpus): boolean {
+  const { fences: f, topBids: top } = corpus;
+  if (f === null || top === null || f.upper_fence >= 1 || bids.bids === 0) return false;
+  return bids.bids >= top && unsuccessfulShare(bids) >= f.upper_fence;
 }
 
 export const EXCESSIVE_UNSUCCESSFUL_BIDS_CHECK: IntegrityCheck = {

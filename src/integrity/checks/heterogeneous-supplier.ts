@@ -5,6 +5,7 @@
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
+import type { SupplierVariety, SupplierVarietyCorpus } from '../corpus.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { roundStat } from '../quartiles.js';
 
@@ -19,6 +20,21 @@ export const HETEROGENEOUS_SUPPLIER: IntegrityType = {
     'digits) over the contracts of the same source that name it alone, compared with the upper fence ' +
     '(Q3 + 1.5 × IQR, type-8 quartiles) of the varieties of every supplier there with at least 20 contracting ' +
     'processes; flagged at or above the fence.',
+  measures_pt:
+    'A variedade do que o adjudicatário fornece: as divisões CPV distintas (os dois primeiros dígitos) ' +
+    'dos contratos da mesma fonte em que é o único adjudicatário, comparadas com a barreira superior (Q3 ' +
+    '+ 1,5 × AIQ, quartis do tipo 8) das variedades de todos os fornecedores com pelo menos 20 ' +
+    'procedimentos; assinalado na barreira ou acima.',
+  why_it_matters_pt:
+    'Um fornecedor que ganha contratos em áreas muito diferentes pode ser um intermediário ou uma empresa ' +
+    'de fachada; há também setores (construção, comércio geral) em que a variedade é legítima.',
+  why_it_matters_en:
+    'A supplier that wins contracts in very different fields may be an intermediary or a front company; ' +
+    'some trades (builders, general retail) lawfully span many fields.',
+  next_step_pt:
+    'Consultar os outros contratos do fornecedor e o seu objeto social (registo comercial) para ver se a ' +
+    'variedade se explica pela atividade.',
+  reads_beyond_record: true,
   fields: ['suppliers', 'cpv'],
   thresholds: [
     { key: 'cpv_digits', value: 2, unit: 'count', source: "Cardinal's R048 default (`digits`: the CPV division)" },
@@ -79,7 +95,7 @@ async function checkHeterogeneousSupplier(c: ContractDetailRecord, ctx: CheckCon
     `${divisions(own.cpvPrefixes)} over its ${processes(own.processes)} at source ${c.source}; ` +
     `the upper fence over the ${f.n} suppliers there with at least ${minimum} processes is ${stats.upper_fence} ` +
     `(Q1 ${stats.q1}, Q3 ${stats.q3}).`;
-  return own.cpvPrefixes >= f.upper_fence
+  return isHeterogeneous(own, corpus, minimum)
     ? finding(
         'flagged',
         `The supplier's contracts span ${compared} Its contracts: GET /v1/procurement/contracts?supplier=${nif}.`,
@@ -87,6 +103,11 @@ async function checkHeterogeneousSupplier(c: ContractDetailRecord, ctx: CheckCon
         { corpus: stats },
       )
     : finding('not_flagged', `Under the fence: ${compared}`, values, { corpus: stats });
+}
+
+/** The check's verdict on a supplier of the corpus: what detection compares run to run (integrity/standing.ts). */
+export function isHeterogeneous(own: SupplierVariety, corpus: SupplierVarietyCorpus, minimum: number): boolean {
+  return own.processes >= minimum && corpus.fences !== null && own.cpvPrefixes >= corpus.fences.upper_fence;
 }
 
 export const HETEROGENEOUS_SUPPLIER_CHECK: IntegrityCheck = {

@@ -45,6 +45,23 @@ export const POSSIBLE_SPLITTING: IntegrityType = {
     'CPV class (the first digits of the main CPV code) and the same kind of contract, dated within a window of ' +
     'days that holds this contract: each under the ceiling of its procedure, their prices added up and compared ' +
     "with the ceiling of the most permissive procedure among them, in the buyer's legal regime.",
+  measures_pt:
+    'Ajustes diretos e consultas prévias escolhidos em função do valor, da mesma entidade ao mesmo ' +
+    'fornecedor, para a mesma classe CPV e o mesmo tipo de contrato, numa janela de dias: cada um abaixo ' +
+    'do limite do seu procedimento, somados e comparados com o limite do procedimento mais permissivo ' +
+    'entre eles.',
+  why_it_matters_pt:
+    'O CCP (art. 22.º) proíbe dividir uma despesa para fugir ao procedimento que o seu valor total ' +
+    'exigiria; contratos próximos no tempo, com o mesmo objeto e fornecedor, que juntos passam o limite ' +
+    'merecem verificação.',
+  why_it_matters_en:
+    'The CCP (art. 22.º) forbids splitting a purchase to avoid the procedure its total value would ' +
+    'require; contracts close in time, with the same object and supplier, that together pass the ceiling ' +
+    'deserve a check.',
+  next_step_pt:
+    'Ler o objeto de cada contrato citado: se forem partes de uma mesma necessidade, verificar a ' +
+    'fundamentação da divisão.',
+  reads_beyond_record: true,
   fields: [
     'procedure_type',
     'ocds_method',
@@ -190,8 +207,8 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     return finding('not_assessable', reason, values, more);
   }
   const [back, forward] = await Promise.all([
-    holdsData(ctx, c.source, buyer.nif, from, 'back'),
-    holdsData(ctx, c.source, buyer.nif, to, 'forward'),
+    holdsData(ctx, c.source, from, 'back'),
+    holdsData(ctx, c.source, to, 'forward'),
   ]);
   if (!back || !forward) {
     const reason = `${alone}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`;

@@ -13,6 +13,21 @@ export const PRICE_AT_BASE: IntegrityType = {
   measures_en:
     "The contract price divided by the procedure's base price: at 1 the award brought no saving on the " +
     'maximum the buyer set; above 1 it exceeds that maximum.',
+  measures_pt:
+    'O preço contratual dividido pelo preço base do procedimento: em 1, a adjudicação não trouxe poupança ' +
+    'face ao máximo fixado pela entidade; acima de 1, excede esse máximo.',
+  why_it_matters_pt:
+    'O preço base é o máximo que a entidade se dispõe a pagar (CCP, art. 47.º, n.º 1); um preço igual ou ' +
+    'superior sugere pouca pressão concorrencial, e acima dele a proposta deveria ter sido excluída salvo ' +
+    'as exceções da lei.',
+  why_it_matters_en:
+    'The base price is the most the buyer is willing to pay (CCP art. 47.º n.º 1); a price at or above it ' +
+    'suggests little competitive pressure, and above it the bid should have been excluded save for the ' +
+    "law's exceptions.",
+  next_step_pt:
+    'Confirmar o preço base e o preço contratual nas peças do procedimento e no contrato, e verificar se ' +
+    'houve fundamentação para um preço acima do preço base.',
+  reads_beyond_record: false,
   fields: ['price_eur', 'base_price_eur'],
   thresholds: [{ key: 'price_to_base_ratio', value: 1, unit: 'ratio', source: 'CCP art. 47.º n.º 1' }],
   legal_basis: {

@@ -42,6 +42,23 @@ export const REPEATED_DIRECT_AWARDS: IntegrityType = {
     'already awarded the same supplier by ajuste direto or consulta prévia chosen by value, for the same kind of ' +
     'contract (public works, or goods and services), from 1 January two economic years before to the day before ' +
     "this award, added up and compared with the ceiling of this contract's procedure in the buyer's legal regime.",
+  measures_pt:
+    'Para um ajuste direto ou consulta prévia escolhidos em função do valor: os preços dos contratos que ' +
+    'a mesma entidade já adjudicara ao mesmo fornecedor por esses procedimentos, para o mesmo tipo de ' +
+    'contrato, desde 1 de janeiro de dois anos económicos antes até à véspera desta adjudicação, somados ' +
+    'e comparados com o limite do procedimento usado no regime da entidade.',
+  why_it_matters_pt:
+    'O CCP (art. 113.º, n.º 2) impede convidar para ajuste direto ou consulta prévia quem já recebeu, no ' +
+    'ano e nos dois anteriores, contratos que somados atinjam o limite do procedimento; o indicador ' +
+    'aponta onde essa regra pode não ter sido respeitada, salvo as exceções do mesmo artigo.',
+  why_it_matters_en:
+    'The CCP (art. 113.º n.º 2) bars inviting to a direct award or prior consultation a supplier already ' +
+    "awarded, in the year and the two before, contracts that add up to the procedure's ceiling; the " +
+    "indicator points to where that rule may not have been kept, save for the same article's exceptions.",
+  next_step_pt:
+    'Confirmar o tipo de contrato e o fundamento de cada adjudicação citada, e verificar se se aplica ' +
+    'alguma exceção do art. 113.º (por exemplo, contratos de valor muito baixo ou fundamento material).',
+  reads_beyond_record: true,
   fields: [
     'procedure_type',
     'ocds_method',
@@ -167,7 +184,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
       'say whether they were chosen by value, it would reach it.';
     return finding('not_assessable', reason, values, more);
   }
-  if (!(await holdsData(ctx, c.source, buyer.nif, windowFrom, 'back'))) {
+  if (!(await holdsData(ctx, c.source, windowFrom, 'back'))) {
     const reason =
       `${what}, under ${against}; but the data held do not reach back to ${windowFrom}: the awards before them ` +
       'are unknown.';

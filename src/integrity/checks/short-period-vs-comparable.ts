@@ -8,7 +8,7 @@
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { procedureKey } from '../../store/shared/procurement-keys.js';
 import { type Finding, finding } from '../assessment.js';
-import { type CheckContext, type IntegrityCheck, once } from '../check.js';
+import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { type SubmissionPeriod, submissionPeriod } from '../notice-period.js';
 import { lowerFence, roundStat } from '../quartiles.js';
@@ -23,6 +23,21 @@ export const SHORT_PERIOD_VS_COMPARABLE: IntegrityType = {
     "The notice's submission period (calendar days from publication to the proposal deadline) against the lower " +
     'fence (Q1 − 1.5 × IQR, Hyndman–Fan type 8 quartiles, as Cardinal) of the periods of comparable procedures: ' +
     'notices of the same source, procedure type and contract types published in the same calendar year.',
+  measures_pt:
+    'O prazo de apresentação de propostas do anúncio (dias de calendário da publicação ao termo do prazo) ' +
+    'face à barreira inferior (Q1 − 1,5 × AIQ, quartis do tipo 8 de Hyndman–Fan, como no Cardinal) dos ' +
+    'prazos de procedimentos comparáveis: anúncios da mesma fonte, tipo de procedimento e tipos de ' +
+    'contrato publicados no mesmo ano civil.',
+  why_it_matters_pt:
+    'Um prazo muito mais curto do que o de procedimentos comparáveis pode favorecer quem já conhecia o ' +
+    'procedimento; a comparação é estatística, não legal.',
+  why_it_matters_en:
+    "A period much shorter than comparable procedures' may favour whoever knew of the procedure in " +
+    'advance; the comparison is statistical, not legal.',
+  next_step_pt:
+    'Comparar o prazo com o de outros procedimentos da mesma entidade e do mesmo tipo, e verificar se o ' +
+    'anúncio justifica a urgência.',
+  reads_beyond_record: true,
   fields: [
     'announcement_id',
     'announcement.published_on',
@@ -51,25 +66,24 @@ export const SHORT_PERIOD_VS_COMPARABLE: IntegrityType = {
 };
 
 /** The comparable group of a notice: its procedure type (folded) and its list of contract types. */
-const groupKey = (procedure: string, types: readonly string[]) =>
+export const groupKey = (procedure: string, types: readonly string[]) =>
   JSON.stringify([procedureKey(procedure), [...types].sort()]);
 
-/** Ascending periods per comparable group, of one source and year: one store read per answer (`once`). */
-function yearPeriods(ctx: CheckContext, source: string, year: string): Promise<Map<string, number[]>> {
-  return once(ctx, `notice-periods:${source}:${year}`, async () => {
-    const groups = new Map<string, number[]>();
-    const counts = await ctx.store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` });
-    for (const row of counts) {
-      // A notice without a procedure type or with a deadline before its publication compares with nothing.
-      if (row.procedure_type === null || row.days < 0) continue;
-      const key = groupKey(row.procedure_type, row.contract_types);
-      const days = groups.get(key) ?? [];
-      for (let i = 0; i < row.count; i++) days.push(row.days);
-      groups.set(key, days);
-    }
-    for (const days of groups.values()) days.sort((x, y) => x - y);
-    return groups;
-  });
+/** The fence of a comparable group's ascending periods. */
+export const comparableFence = (sorted: readonly number[]) =>
+  lowerFence(sorted, threshold(SHORT_PERIOD_VS_COMPARABLE, 'fence_iqr_multiplier'));
+
+/** The check's verdict on a period against its group's fence (a fence not above 0 judges no period short). */
+export function isShortAgainst(days: number, fence: { lower_fence: number; q1: number }): boolean {
+  return fence.lower_fence > 0 && days <= fence.lower_fence && days < fence.q1;
+}
+
+/** Ascending periods per comparable group, of one source and year: read once per data version (corpus.ts). */
+export function yearPeriods(ctx: CheckContext, source: string, year: string) {
+  // A notice without a procedure type or with a deadline before its publication compares with nothing.
+  return ctx.corpus.noticePeriods(source, year, (row) =>
+    row.procedure_type === null || row.days < 0 ? null : groupKey(row.procedure_type, row.contract_types),
+  );
 }
 
 export async function checkShortPeriodVsComparable(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
@@ -96,7 +110,7 @@ export async function checkShortPeriodVsComparable(c: ContractDetailRecord, ctx:
 function compare(
   period: SubmissionPeriod,
   procedure: string,
-  groups: Map<string, number[]>,
+  groups: ReadonlyMap<string, readonly number[]>,
   values: Record<string, number | string | null>,
 ): Finding {
   const { notice, days } = period;
@@ -109,7 +123,7 @@ function compare(
     const reason = `Only ${comparables.length} ${what} give both dates; the comparison needs ${needed}.`;
     return finding('not_assessable', reason, values, { corpus: { comparables: comparables.length } });
   }
-  const fence = lowerFence(comparables, threshold(SHORT_PERIOD_VS_COMPARABLE, 'fence_iqr_multiplier'));
+  const fence = comparableFence(comparables);
   const corpus = {
     comparables: comparables.length,
     q1: roundStat(fence.q1),
@@ -125,7 +139,7 @@ function compare(
     const reason = `${days} days; ${fenceOf}; ${quartiles}) is not above 0: no period is short for them.`;
     return finding('not_flagged', reason, values, { corpus });
   }
-  if (days <= fence.lower_fence && days < fence.q1)
+  if (isShortAgainst(days, fence))
     return finding('flagged', `${days} days: at or below ${fenceOf}; ${quartiles}).`, values, { corpus });
   const where = days > fence.lower_fence ? 'above' : 'the common period (Q1 = Q3), at';
   return finding('not_flagged', `${days} days: ${where} ${fenceOf}; ${quartiles}).`, values, { corpus });

@@ -19,6 +19,22 @@ export const SHORT_SUBMISSION_PERIOD: IntegrityType = {
   measures_en:
     "The calendar days from the publication of the procedure's notice to its proposal deadline, compared with " +
     "Cardinal's default threshold: fewer days leave less time for bidders without inside knowledge.",
+  measures_pt:
+    'Os dias de calendário entre a publicação do anúncio do procedimento e o termo do prazo de ' +
+    'apresentação de propostas, comparados com o limiar por omissão do Cardinal: menos dias deixam menos ' +
+    'tempo a quem concorre sem conhecimento prévio.',
+  why_it_matters_pt:
+    'Um prazo curto para propostas pode afastar concorrentes que não sabiam do procedimento antes da ' +
+    'publicação; é um dos indicadores de risco mais usados na contratação pública (guia de bandeiras ' +
+    'vermelhas da Open Contracting Partnership).',
+  why_it_matters_en:
+    'A short period for proposals can keep away bidders who did not know of the procedure before it was ' +
+    'published; it is one of the most used risk indicators in public procurement (the Open Contracting ' +
+    "Partnership's red-flag guide).",
+  next_step_pt:
+    'Ler o anúncio e as peças do procedimento: confirmar as datas, o prazo mínimo legal para este tipo de ' +
+    'procedimento e se houve retificações ou prorrogações do prazo.',
+  reads_beyond_record: false,
   fields: ['announcement_id', 'announcement.published_on', 'announcement.deadline_on'],
   thresholds: [
     {

@@ -13,6 +13,19 @@ export const SINGLE_BID: IntegrityType = {
   measures_en:
     'Whether an open or restricted procedure (OCDS method open or selective) received one bid: competition was ' +
     'invited and did not come.',
+  measures_pt:
+    'Se um procedimento aberto ou restrito (método OCDS open ou selective) recebeu uma só proposta: a ' +
+    'concorrência foi convidada e não apareceu.',
+  why_it_matters_pt:
+    'Um concurso aberto com um único concorrente não teve a concorrência que o procedimento pressupõe; ' +
+    'pode resultar de um caderno de encargos restritivo, de um prazo curto ou de um mercado pequeno.',
+  why_it_matters_en:
+    'An open procedure with a single bidder lacked the competition the procedure presumes; a restrictive ' +
+    'specification, a short period or a small market can each explain it.',
+  next_step_pt:
+    'Verificar no portal se a lista de concorrentes está completa, ler o caderno de encargos e comparar ' +
+    'com procedimentos semelhantes de outras entidades.',
+  reads_beyond_record: true,
   fields: ['ocds_method', 'competitors'],
   thresholds: [],
   legal_basis: null,

@@ -27,6 +27,20 @@ export const SUPPLIER_CONCENTRATION: IntegrityType = {
     "The supplier's share of the buyer's contract value in the contract's year (its publication year; its signing " +
     "year when it has no publication date): the prices of the buyer's contracts with that supplier alone over the " +
     "prices of all the buyer's contracts that year, of the same source.",
+  measures_pt:
+    'A parte do fornecedor no valor dos contratos da entidade adjudicante no ano do contrato: os preços ' +
+    'dos contratos com esse fornecedor sozinho sobre os preços de todos os contratos da entidade nesse ' +
+    'ano, da mesma fonte.',
+  why_it_matters_pt:
+    'Quando um só fornecedor recebe a maior parte do valor contratado por uma entidade num ano, a ' +
+    'concorrência pode estar a funcionar mal ou a entidade depender de um único parceiro.',
+  why_it_matters_en:
+    "When one supplier receives most of a buyer's contract value in a year, competition may not be " +
+    'working, or the buyer may depend on a single partner.',
+  next_step_pt:
+    'Listar os contratos da entidade com esse fornecedor no ano e os procedimentos usados, e comparar com ' +
+    'anos anteriores.',
+  reads_beyond_record: true,
   fields: ['buyers', 'suppliers', 'price_eur', 'published_on', 'signed_on'],
   thresholds: [
     {

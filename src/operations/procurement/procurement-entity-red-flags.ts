@@ -7,12 +7,12 @@
  */
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { assessContract, INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
+import { INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
+import { assessContracts } from '../../integrity/assess-contracts.js';
 import { preloadBuyerContracts } from '../../integrity/buyer-contracts.js';
-import { preloadNotices } from '../../integrity/notice-period.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
-import type { AmendmentRecord, ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
+import type { ContractRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
 import { FromDate, ToDate } from '../shared/date-range.js';
 import { checkRange } from '../shared/ranges.js';
@@ -62,13 +62,11 @@ export const procurementEntityRedFlags = defineOperation({
       to: input.to,
     });
     const ctx = await integrityContext(store, reference);
-    await preloadNotices(ctx, contracts);
     // The checks that compare a contract with the buyer's others then read them from memory, not once per supplier.
     for (const source of new Set(contracts.map((c) => c.source))) await preloadBuyerContracts(ctx, source, entity.nif);
     const byType = new Map(INTEGRITY_TYPES.map((t) => [t.key, noCounts()]));
     const flagged = [];
-    for (const contract of await withAmendments(store, contracts)) {
-      const assessments = await assessContract(contract, ctx);
+    for (const { contract, assessments } of await assessContracts(contracts, ctx)) {
       for (const a of assessments) (byType.get(a.type) ?? noCounts())[a.state] += 1;
       const types = assessments.filter((a) => a.state === 'flagged').map((a) => a.type);
       if (types.length === 0) continue;
@@ -120,15 +118,4 @@ async function newestContracts(
     after = { date: last.published_on, id: last.id };
   }
   return { contracts: contracts.slice(0, MAX_CONTRACTS), truncated: contracts.length > MAX_CONTRACTS };
-}
-
-/** The contracts as getContract gives them (with their amendments, oldest first), in one read of amendments. */
-async function withAmendments(
-  store: Pick<Store, 'contractAmendments'>,
-  contracts: readonly ContractRecord[],
-): Promise<ContractDetailRecord[]> {
-  const amendments = await store.contractAmendments(contracts.map((c) => c.id));
-  const byContract = new Map<number, AmendmentRecord[]>();
-  for (const a of amendments) byContract.set(a.contract_id, [...(byContract.get(a.contract_id) ?? []), a]);
-  return contracts.map((c) => ({ ...c, amendments: byContract.get(c.id) ?? [] }));
 }

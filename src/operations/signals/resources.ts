@@ -1,6 +1,7 @@
 /** Store records → the resources of schemas.ts, field for field (the one place their shapes meet). */
 import type { Static } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
+import type { IntegrityType } from '../../integrity/methodology.js';
 import {
   type IndicatorIsSynthetic,
   isDemoIndicatorSource,
@@ -10,6 +11,7 @@ import {
 import type { SignalFamily, SignalType } from '../../signals/catalogue.js';
 import type { CaseDetailRecord, CaseRecord, SignalRecord } from '../../store/signal-records.js';
 import type {
+  IntegrityMethodology,
   SignalCaseDetail,
   SignalCaseSummary,
   SignalDetail,
@@ -83,6 +85,24 @@ export function toTypeInfo(t: SignalType): Static<typeof SignalTypeInfo> {
     label_en: t.label_en,
     description_pt: t.description_pt,
     description_en: t.description_en,
+    ...(t.methodology && { methodology: toMethodology(t.methodology) }),
+  };
+}
+
+function toMethodology(m: IntegrityType): Static<typeof IntegrityMethodology> {
+  return {
+    code: m.code,
+    version: m.version,
+    measures_pt: m.measures_pt,
+    measures_en: m.measures_en,
+    fields: [...m.fields],
+    thresholds: m.thresholds.map((t) => ({ key: t.key, value: t.value, unit: t.unit, source: t.source })),
+    legal_basis: m.legal_basis && {
+      reference: m.legal_basis.reference,
+      text_pt: m.legal_basis.text_pt,
+      text_en: m.legal_basis.text_en,
+    },
+    caveat_en: m.caveat_en,
   };
 }
 

@@ -106,6 +106,37 @@ export const SignalFamilyInfo = Type.Object(
   { title: 'SignalFamilyInfo' },
 );
 
+/** How an integrity type is computed (docs/integrity.md): what Cardinal's and DIGIWHIST's indicators publish. */
+export const IntegrityMethodology = Type.Object(
+  {
+    code: Type.String({ description: "Stable code: Cardinal's where it has one (R018), ours otherwise (PT-…)." }),
+    version: Type.Integer({ description: 'Raised whenever the method or a default threshold changes.' }),
+    measures_pt: Text(),
+    measures_en: Text(),
+    fields: Type.Array(Type.String(), { description: 'The contract fields (procurement_contract_get) it reads.' }),
+    thresholds: Type.Array(
+      Type.Object({
+        key: Type.String(),
+        value: Type.Number({ description: 'The default.' }),
+        unit: StringEnum(['ratio', 'days', 'count', 'percentile'] as const),
+        source: Type.String({ description: 'Where the default comes from.' }),
+      }),
+    ),
+    legal_basis: Nullable(
+      Type.Object(
+        {
+          reference: Type.String({ description: 'Article and number, as cited (CCP or a regional regime).' }),
+          text_pt: Text(),
+          text_en: Text(),
+        },
+        { description: 'Null for a statistical indicator.' },
+      ),
+    ),
+    caveat_en: Text('What the data cannot tell.'),
+  },
+  { title: 'IntegrityMethodology' },
+);
+
 export const SignalTypeInfo = Type.Object(
   {
     key: SignalTypeKey,
@@ -114,6 +145,7 @@ export const SignalTypeInfo = Type.Object(
     label_en: Type.String(),
     description_pt: Text(),
     description_en: Text(),
+    methodology: Type.Optional(IntegrityMethodology),
   },
   { title: 'SignalTypeInfo' },
 );

@@ -24,10 +24,11 @@ export async function noticePeriods(port: SqlPort, query: NoticePeriodQuery): Pr
     const types = port.dialect.columns.list(r.contract_types);
     const days = daysBetween(String(r.published_on), String(r.deadline_on));
     if (!Number.isFinite(days)) continue;
-    const key = JSON.stringify([procedure, types, days]);
+    const year = String(r.published_on).slice(0, 4);
+    const key = JSON.stringify([procedure, types, days, year]);
     const known = counts.get(key);
     if (known) known.count += Number(r.n);
-    else counts.set(key, { procedure_type: procedure, contract_types: types, days, count: Number(r.n) });
+    else counts.set(key, { procedure_type: procedure, contract_types: types, days, year, count: Number(r.n) });
   }
   return [...counts.values()];
 }

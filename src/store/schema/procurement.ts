@@ -222,3 +222,16 @@ export const ROLLUP_SUMS_IN_KEY: SharedMigration = {
   sql: (t) =>
     t.carryInPrimaryKey('contract_rollups', 'scope, month, cpv_division, procedure_type', 'count, total_cents'),
 };
+
+/**
+ * Version 104: a contract by the notice it gives (its source and notice number). Detection judges again the
+ * contracts of a changed notice, or of the notices whose comparable group's fence moved (docs/integrity.md,
+ * "Signals"): without it each such read scanned every contract.
+ */
+export const CONTRACTS_BY_NOTICE: SharedMigration = {
+  version: 104,
+  name: 'contracts-by-notice',
+  sql: () =>
+    'CREATE INDEX contracts_by_notice ON contracts (source, announcement_number) ' +
+    'WHERE announcement_number IS NOT NULL;',
+};

@@ -35,10 +35,11 @@ function demoSets(demoIndicators: readonly string[]) {
   const contracts = `SELECT id FROM contracts WHERE source = ${DEMO}`;
   const announcements = `SELECT id FROM announcements WHERE source = ${DEMO}`;
   const amendmentWhere = `source = ${DEMO} OR contract_id IN (${contracts})`;
-  // Signal keys: procurement:<type>:<source>:<id>, indicators:<type>:<indicator>:…, import:<source>:…
-  // (lib/provenance.ts).
+  // Signal keys: procurement:<type>:<source>:<id>, integrity:<type>:<source>:<id>, indicators:<type>:<indicator>:…,
+  // import:<source>:… (lib/provenance.ts).
   const signalWhere = [
     `key LIKE ${quote(`procurement:%:${DEMO_PROCUREMENT_SOURCE}:%`)}`,
+    `key LIKE ${quote(`integrity:%:${DEMO_PROCUREMENT_SOURCE}:%`)}`,
     `key LIKE ${quote(`import:${DEMO_PROCUREMENT_SOURCE}:%`)}`,
     ...demoIndicators.map((k) => `key LIKE ${quote(`indicators:%:${k}:%`)}`),
   ].join(' OR ');

@@ -4,7 +4,7 @@
  */
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
-import { ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
+import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
 import type { SharedMigration } from './migration.js';
 
 export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
@@ -12,4 +12,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   CONSOLE_KEY_USE_MIGRATION,
   OAUTH_MIGRATION,
   ROLLUP_SUMS_IN_KEY,
+  CONTRACTS_BY_NOTICE,
 ];

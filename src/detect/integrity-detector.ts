@@ -1,0 +1,123 @@
+/**
+ * The integrity detector (docs/signals.md, "Integrity"): after the procurement detectors, it judges again what the
+ * journal entries since its watermark can have changed (integrity-scope.ts) with the integrity checks
+ * (src/integrity/), and writes one `integrity` signal per flagged contract and type, withdrawing those no longer
+ * flagged. Signals are written a batch at a time; the watermark and the corpus standing only once all are written,
+ * so a run that stops half-way is done again whole by the next, which writes nothing twice.
+ */
+import { INTEGRITY_TYPES } from '../integrity/assess-contract.js';
+import { type Assessed, assessContracts } from '../integrity/assess-contracts.js';
+import { preloadBuyerContracts, preloadedBuyer } from '../integrity/buyer-contracts.js';
+import type { CheckContext } from '../integrity/check.js';
+import { integrityCorpus } from '../integrity/corpus.js';
+import { Regions } from '../lib/regions.js';
+import type { ContractRecord } from '../store/procurement-records.js';
+import { type Candidate, type DetectionContext, settle } from './detection-context.js';
+import { type DetectionStore, existingSignals } from './detection-store.js';
+import { chunks, INTEGRITY_WATERMARK, keepStandings, readScope } from './integrity-scope.js';
+import { integrityCase, integritySignal, integritySignalKey } from './integrity-signal.js';
+import { addWrites, type DetectorSummary, emptySummary } from './procurement-detector.js';
+
+const TYPES = new Map(INTEGRITY_TYPES.map((t) => [t.key, t]));
+/** Contracts assessed per batch of reads (their amendments and notices). */
+const ASSESS = 500;
+
+export interface IntegritySummary extends DetectorSummary {
+  /** Contracts judged (on every type, or on the types whose corpus standing moved). */
+  contracts: number;
+}
+
+export async function detectIntegrity(
+  store: DetectionStore,
+  ctx: DetectionContext,
+  options: { now: string; batchSize?: number },
+): Promise<IntegritySummary> {
+  const summary: IntegritySummary = { ...emptySummary(), contracts: 0 };
+  const after = Number((await store.getWatermark(INTEGRITY_WATERMARK)) ?? 0);
+  const base: CheckContext = {
+    store,
+    corpus: integrityCorpus(store),
+    regions: new Regions(await store.listMunicipalities()),
+  };
+  const scope = await readScope(store, base, after);
+  if (!scope) return summary;
+  summary.entries = scope.entries;
+  const writer = new SignalBatches(store, options.now, options.batchSize ?? 2000, summary);
+  const judged = new Set<number>();
+  const emit = async (assessed: readonly Assessed[], cited: ReadonlyMap<number, ContractRecord>) => {
+    for (const a of assessed) {
+      judged.add(a.contract.id);
+      writer.add(candidates(a, ctx, cited));
+    }
+    summary.contracts += assessed.length;
+    await writer.flushIfFull();
+  };
+
+  for (const buyer of scope.buyers) {
+    // A memo per buyer: its contracts are held while it is judged, then let go.
+    const check: CheckContext = { ...base, memo: new Map() };
+    await preloadBuyerContracts(check, buyer.source, buyer.nif);
+    const all = await preloadedBuyer(check, buyer.source, buyer.nif);
+    const theirs = all ?? (await store.getContracts(buyer.changed));
+    const cited = new Map(theirs.map((c) => [c.id, c]));
+    for (const part of chunks(theirs, ASSESS)) await emit(await assessContracts(part, check), cited);
+  }
+  for (const part of chunks(scope.lone, ASSESS)) {
+    await emit(await assessContracts(await store.getContracts(part), { ...base, memo: new Map() }), new Map());
+  }
+  const partial = [...scope.partial.keys()].filter((id) => !judged.has(id));
+  for (const part of chunks(partial, ASSESS)) {
+    const check = { ...base, memo: new Map() };
+    await emit(await assessContracts(await store.getContracts(part), check, (c) => scope.partial.get(c.id)), new Map());
+  }
+  await writer.flush({ name: INTEGRITY_WATERMARK, value: String(scope.last) });
+  await keepStandings(store, scope.standings);
+  return summary;
+}
+
+/** One candidate per type judged: the signal when flagged, else nothing (a stored one is then withdrawn). */
+function candidates(a: Assessed, ctx: DetectionContext, cited: ReadonlyMap<number, ContractRecord>): Candidate[] {
+  const flagged = a.assessments.filter((x) => x.state === 'flagged').map((x) => x.type);
+  return a.assessments.map((x) => {
+    const type = TYPES.get(x.type);
+    if (!type) throw new Error(`Unknown integrity type ${x.type}`);
+    return {
+      key: integritySignalKey(x.type, a.contract),
+      signal: x.state === 'flagged' ? integritySignal(a.contract, type, x, { ctx, flagged, cited }) : null,
+      case: integrityCase(a.contract, x.type, flagged, ctx),
+    };
+  });
+}
+
+/** Candidates gathered and written a batch at a time, each batch settled against the signals already stored. */
+class SignalBatches {
+  #pending: Candidate[] = [];
+
+  constructor(
+    private readonly store: DetectionStore,
+    private readonly now: string,
+    private readonly size: number,
+    private readonly summary: IntegritySummary,
+  ) {}
+
+  add(candidates: readonly Candidate[]): void {
+    this.#pending.push(...candidates);
+  }
+
+  async flushIfFull(): Promise<void> {
+    if (this.#pending.length >= this.size) await this.flush();
+  }
+
+  async flush(watermark?: { name: string; value: string }): Promise<void> {
+    const batch = this.#pending;
+    this.#pending = [];
+    const existing = await existingSignals(
+      this.store,
+      batch.map((c) => c.key),
+    );
+    const signals = settle(batch, existing);
+    if (signals.length === 0 && !watermark) return;
+    addWrites(this.summary, await this.store.writeSignals({ signals, now: this.now, watermark }));
+    this.summary.batches++;
+  }
+}

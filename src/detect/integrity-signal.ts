@@ -1,0 +1,140 @@
+/**
+ * The integrity signal of a contract and type (docs/signals.md, "Integrity"): one per flagged contract and type,
+ * keyed `integrity:<type>:<source>:<source id>`, withdrawn when the contract no longer flags. It says what was
+ * found and why it matters, written for a journalist: an indicator for a closer look, never an accusation. Its
+ * summary holds only what changes with the contract's own record or its buyer's other contracts, which detection
+ * judges again whenever they change; the corpus statistics of R025, R048 and PT-R003-FENCE move with every import,
+ * so their signals name the method and point to the contract's red flags, which give the figures of the moment.
+ */
+import type { Assessment } from '../integrity/assessment.js';
+import type { IntegrityType } from '../integrity/methodology.js';
+import { CORPUS_TYPE_KEYS } from '../integrity/standing.js';
+import { INTEGRITY } from '../signals/catalogue.js';
+import { valueTier } from '../signals/derive.js';
+import type { ContractDetailRecord, ContractRecord } from '../store/procurement-records.js';
+import type { SignalCaseRef, SignalEvidenceRecord, SignalInput } from '../store/signal-records.js';
+import { changesPrice } from './amendment-signals.js';
+import { confidence, type Missing, procurementReliability } from './confidence.js';
+import { contractSignalTypes } from './contract-signals.js';
+import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
+import { contractEvidence, subjectOf } from './evidence.js';
+import { clip, euros } from './format.js';
+import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
+
+/** At most this many contracts an assessment cites are given as evidence beside the contract itself. */
+const CITED_EVIDENCE = 5;
+const TITLE_OBJECT = 100;
+
+export function integritySignalKey(type: string, c: Pick<ContractRecord, 'source' | 'source_id'>): string {
+  return `${INTEGRITY}:${type}:${c.source}:${c.source_id}`;
+}
+
+/**
+ * The case an integrity signal joins: its contract's (procedure-case.ts), named as the contract's procurement signals
+ * name it when the contract has any; otherwise the contract's first flag (in the catalogue's order) opens it.
+ */
+export function integrityCase(
+  c: ContractDetailRecord,
+  type: string,
+  flagged: readonly string[],
+  ctx: DetectionContext,
+): SignalCaseRef {
+  const { key, announced } = contractCaseKey(c);
+  const update = (opening: string): SignalCaseRef => ({
+    key,
+    type: opening,
+    family: PROCUREMENT,
+    relationship: 'update',
+  });
+  if (announced) return update('tender_open');
+  const contractTypes = contractSignalTypes(c, ctx);
+  if (contractTypes.length > 0) return update(contractTypes[0]);
+  if (c.amendments.some(changesPrice)) return update('contract_amended');
+  const opening = flagged[0] ?? type;
+  return { key, type: opening, family: INTEGRITY, relationship: type === opening ? 'origin' : 'update' };
+}
+
+export function integritySignal(
+  c: ContractDetailRecord,
+  type: IntegrityType,
+  a: Assessment,
+  context: { ctx: DetectionContext; flagged: readonly string[]; cited: ReadonlyMap<number, ContractRecord> },
+): SignalInput {
+  const placed = context.ctx.places.place(
+    c.municipalities,
+    c.buyers.map((b) => b.nif),
+    c.execution_places_text,
+  );
+  const date = c.signed_on ?? c.published_on;
+  const missing: Missing[] = [];
+  if (placed.municipality_id === null) missing.push('municipality');
+  if (date === null) missing.push('date');
+  if (c.link === null) missing.push('link');
+  if (type.reads_beyond_record) missing.push('coverage');
+  const buyer = c.buyers.map((b) => b.name).join(', ') || 'entidade adjudicante não identificada';
+  const object = clip(c.object, TITLE_OBJECT);
+  const price = c.price_eur === null ? null : { pt: euros(c.price_eur, 'pt'), en: euros(c.price_eur, 'en') };
+  const flags = `GET /v1/procurement/contracts/${c.id}/red-flags`;
+  const reason = CORPUS_TYPE_KEYS.has(type.key)
+    ? `${type.measures_en} Flagged; the figures of now: ${flags}.`
+    : a.reason;
+  return {
+    key: integritySignalKey(type.key, c),
+    origin: DETECTOR_ORIGIN,
+    type: type.key,
+    family: INTEGRITY,
+    municipality_id: placed.municipality_id,
+    title_pt: `${type.label_pt}: ${object} (${buyer})`,
+    title_en: `${type.label_en}: ${object} (${buyer})`,
+    summary_pt:
+      `Indicador ${type.code} (${type.label_pt}) assinalado no contrato «${clip(c.object, 300)}» de ${buyer}` +
+      `${price ? `, de ${price.pt}` : ''}. É um indício para olhar com mais atenção, não uma acusação: o método, ` +
+      `os valores comparados e os limiares estão em ${flags}.` +
+      (type.legal_basis ? ` Base legal: ${type.legal_basis.reference}.` : ''),
+    summary_en: `${type.label_en} (${type.code}): ${reason} An indicator for a closer look, never an accusation.`,
+    why_it_matters_pt: type.why_it_matters_pt,
+    why_it_matters_en: type.why_it_matters_en,
+    next_step_pt: type.next_step_pt,
+    stage: 'contracted',
+    status: 'active',
+    value_tier: valueTier(c.price_eur),
+    confidence: confidence(procurementReliability(c.source), missing),
+    deadline_date: null,
+    event_date: date,
+    amount_eur: c.price_eur,
+    location_text: placed.location_text,
+    actionability: 'monitor',
+    evidence: evidenceOf(c, type, a, context.cited),
+    subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers]),
+    case: integrityCase(c, type.key, context.flagged, context.ctx),
+  };
+}
+
+/** The contract, the contracts the assessment cites (the largest first, as cited), and the article it rests on. */
+function evidenceOf(
+  c: ContractRecord,
+  type: IntegrityType,
+  a: Assessment,
+  cited: ReadonlyMap<number, ContractRecord>,
+): SignalEvidenceRecord[] {
+  const others = a.cites
+    .filter((id) => id !== c.id)
+    .slice(0, CITED_EVIDENCE)
+    .flatMap((id) => {
+      const found = cited.get(id);
+      return found ? [contractEvidence(found)] : [];
+    });
+  const law: SignalEvidenceRecord[] = type.legal_basis
+    ? [
+        {
+          source_type: 'document',
+          source_url: null,
+          source_title: type.legal_basis.reference,
+          source_date: null,
+          excerpt_pt: clip(type.legal_basis.text_pt, 300),
+          confidence: null,
+        },
+      ]
+    : [];
+  return [contractEvidence(c), ...others, ...law];
+}

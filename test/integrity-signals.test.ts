@@ -1,0 +1,189 @@
+/**
+ * Integrity signals (docs/signals.md, "Integrity"): detection writes one `integrity` signal per flagged contract and
+ * type, in the contract's case, with its evidence and a confidence that says how much rests beyond the record;
+ * withdraws it when the contract no longer flags; judges a buyer's old contracts again when a new one of the buyer
+ * changes them; reads nothing more when nothing changed; and alert rules select the family, the types and a
+ * confidence floor. Hand-made contracts, on both stores.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertRule } from '../src/admin/alert-rules.js';
+import { runAlertMatching } from '../src/alerts/run-matching.js';
+import { runDetection } from '../src/detect/run-detection.js';
+import { readMunicipalities } from '../src/ingest/municipalities.js';
+import type { ContractInput, Party } from '../src/store/procurement-records.js';
+import type { MunicipalityRecord } from '../src/store/records.js';
+import type { SignalRecord } from '../src/store/signal-records.js';
+import type { Store } from '../src/store/store.js';
+import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { freshStore } from './helpers/procurement-store.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const BEJA = readMunicipalities().find((m) => m.code === '0205') as MunicipalityRecord;
+const party = (n: number, name: string): Party => ({
+  nif: withCheckDigit(`5190001${String(n).padStart(1, '0')}`),
+  name,
+});
+const BIG = party(1, 'Grande Fornecedor, Lda.');
+const OTHERS = Array.from({ length: 8 }, (_, i) => party(i + 2, `Fornecedor ${i + 2}, Lda.`));
+
+function contract(id: string, to: Party, price: number, signed: string, changes: Partial<ContractInput> = {}) {
+  return {
+    source: 'base',
+    source_id: id,
+    imported_at: IMPORTED_AT,
+    procedure_id: null,
+    announcement_number: null,
+    object: `Contrato ${id}`,
+    description: null,
+    procedure_type: 'Concurso público',
+    ocds_method: 'open',
+    legal_basis: null,
+    contract_types: ['Aquisição de bens móveis'],
+    cpvs: ['30192000'],
+    buyers: [{ nif: BEJA.nif, name: `Município de ${BEJA.name}` }],
+    suppliers: [to],
+    competitors: [],
+    base_price_eur: price * 2,
+    price_eur: price,
+    effective_price_eur: null,
+    published_on: signed,
+    awarded_on: null,
+    signed_on: signed,
+    closed_on: null,
+    execution_days: 3650,
+    execution_places_text: `Portugal, ${BEJA.district}, ${BEJA.name}`,
+    municipality_ids: [BEJA.id],
+    framework_agreement: null,
+    green: null,
+    centralized: null,
+    link: `https://www.base.gov.pt/Base4/pt/detalhe/?type=contratos&id=${id}`,
+    ...changes,
+  } satisfies ContractInput;
+}
+
+// One open tender with a single bid at its base price; ten small contracts of 2024 with as many suppliers (no
+// supplier holds half the year's value), one of them BIG's.
+const SINGLE = contract('single', OTHERS[2], 50_000, '2024-02-01', {
+  competitors: [OTHERS[2]],
+  base_price_eur: 50_000,
+});
+const YEAR = [
+  contract('big-1', BIG, 10_000, '2024-03-01'),
+  ...OTHERS.map((s, i) => contract(`small-${i}`, s, 10_000, `2024-04-${String(i + 10)}`)),
+];
+
+let t: TestApp;
+let store: Store;
+let key: string;
+
+async function integrity(): Promise<Map<string, SignalRecord>> {
+  const rows = await store.listSignals({ family: 'integrity' }, { limit: 1000 });
+  return new Map(rows.map((s) => [s.key, s]));
+}
+const detect = () => runDetection(store, { now: NOW });
+
+beforeAll(async () => {
+  ({ store } = await freshStore());
+  await store.writeProcurement({ contracts: [SINGLE, ...YEAR], announcements: [], amendments: [] });
+  t = await startTestApp({ store });
+  key = (await t.keyOnPlan('integrity_signals', { domains: ['signals', 'procurement'] })).key;
+}, 120_000);
+afterAll(() => t?.close());
+
+describe('integrity signals from detection', () => {
+  it('one signal per flagged contract and type, in its case, with evidence and why it matters', async () => {
+    const summary = await detect();
+    expect(summary.integrity.contracts).toBe(1 + YEAR.length);
+    const signals = await integrity();
+    expect([...signals.keys()].sort()).toEqual(
+      ['integrity:price_at_base_price:base:single', 'integrity:single_bid:base:single'].sort(),
+    );
+    const single = signals.get('integrity:single_bid:base:single') as SignalRecord;
+    expect(single).toMatchObject({
+      family: 'integrity',
+      type: 'single_bid',
+      municipality_id: BEJA.id,
+      status: 'active',
+      amount_eur: 50_000,
+      // The portal's competitor list may be incomplete: BASE's 0.95 less 0.1.
+      confidence: 0.85,
+    });
+    expect(single.summary_pt).toContain('não uma acusação');
+    expect(single.summary_en).toContain('One competitor in a open procedure');
+    expect(single.why_it_matters_pt).toMatch(/concorr/);
+    expect(single.evidence[0]).toMatchObject({ source_type: 'procurement_contract', source_url: SINGLE.link });
+    // The contract-level flag rests on the record alone: full confidence.
+    expect(signals.get('integrity:price_at_base_price:base:single')?.confidence).toBe(0.95);
+    // Both in the contract's case, which the first flag of the catalogue opened.
+    expect(single.case_id).not.toBeNull();
+    expect(signals.get('integrity:price_at_base_price:base:single')?.case_id).toBe(single.case_id);
+    const kase = await store.getCase(single.case_id as number);
+    expect(kase).toMatchObject({ family: 'integrity', source_count: 2 });
+  });
+
+  it('is served by signals_list with family=integrity and a synthetic flag of false for real data', async () => {
+    const res = await t.get('/v1/signals?family=integrity', { key });
+    expect(res.status, res.body).toBe(200);
+    expect(res.json.items.map((s: any) => s.type).sort()).toEqual(['price_at_base_price', 'single_bid']);
+    expect(res.json.items.every((s: any) => s.synthetic === false)).toBe(true);
+  });
+
+  it('reads nothing more when nothing changed', async () => {
+    const again = await detect();
+    expect(again.integrity.contracts).toBe(0);
+    expect(again.signals).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
+  });
+
+  it("judges the buyer's old contracts again when a new one changes them, and withdraws what no longer flags", async () => {
+    // BIG wins a second contract of 2024 large enough to hold more than half the year's value; the single bid
+    // is corrected to three competitors.
+    const second = contract('big-2', BIG, 200_000, '2024-06-01');
+    const corrected = { ...SINGLE, competitors: [OTHERS[2], OTHERS[3], OTHERS[4]] };
+    await store.writeProcurement({ contracts: [second, corrected], announcements: [], amendments: [] });
+    const summary = await detect();
+    // Every contract of the buyer, not only the two written.
+    expect(summary.integrity.contracts).toBe(2 + YEAR.length);
+    const signals = await integrity();
+    expect(signals.get('integrity:single_bid:base:single')?.status).toBe('withdrawn');
+    // The old contract of BIG flags now, though its own record did not change.
+    expect(signals.get('integrity:supplier_concentration:base:big-1')).toMatchObject({
+      status: 'active',
+      type: 'supplier_concentration',
+    });
+    expect(signals.get('integrity:supplier_concentration:base:big-2')?.status).toBe('active');
+    expect(signals.has('integrity:supplier_concentration:base:small-0')).toBe(false);
+  });
+
+  it('alert rules select the integrity family, its types and a confidence floor', async () => {
+    const account = (
+      await store.createAccount({ name: 'Redação', plan_code: 'premium', beta: false, now: NOW.toISOString() })
+    ).id;
+    const rule = async (name: string, o: object) =>
+      (await createAlertRule(store, { account, name, type: 'signal_type', ...o }, NOW)).id;
+    const family = await rule('Integridade', { signalFamilies: ['integrity'] });
+    const confident = await rule('Integridade, confiança ≥ 0,9', { signalFamilies: ['integrity'], minConfidence: 0.9 });
+    const concentration = await rule('Concentração', { signalTypes: ['supplier_concentration'] });
+    await runAlertMatching(store, { now: NOW });
+    const matched = async (ruleId: number) =>
+      (await store.listAlertMatches({ accountId: account, ruleId, since: '2000-01-01T00:00:00Z' }, { limit: 100 }))
+        .map((m) => m.item_key)
+        .sort();
+    // Every integrity signal the journal holds, the withdrawn one too: the matcher matches a signal as written.
+    const live = [...(await integrity()).values()];
+    expect(await matched(family)).toEqual(live.map((s) => `signal:${s.id}`).sort());
+    expect(await matched(confident)).toEqual(
+      live
+        .filter((s) => s.confidence >= 0.9)
+        .map((s) => `signal:${s.id}`)
+        .sort(),
+    );
+    expect((await matched(confident)).length).toBeLessThan((await matched(family)).length);
+    expect(await matched(concentration)).toEqual(
+      live
+        .filter((s) => s.type === 'supplier_concentration')
+        .map((s) => `signal:${s.id}`)
+        .sort(),
+    );
+  });
+});
