@@ -162,7 +162,10 @@ describe('integrity signals from detection', () => {
     const rule = async (name: string, o: object) =>
       (await createAlertRule(store, { account, name, type: 'signal_type', ...o }, NOW)).id;
     const family = await rule('Integridade', { signalFamilies: ['integrity'] });
-    const confident = await rule('Integridade, confiança ≥ 0,9', { signalFamilies: ['integrity'], minConfidence: 0.9 });
+    const confident = await rule('Integridade, confiança ≥ 0,9', {
+      signalFamilies: ['integrity'],
+      minConfidence: 0.9,
+    });
     const concentration = await rule('Concentração', { signalTypes: ['supplier_concentration'] });
     await runAlertMatching(store, { now: NOW });
     const matched = async (ruleId: number) =>

@@ -7,20 +7,22 @@
  */
 import { INTEGRITY_TYPES } from '../integrity/assess-contract.js';
 import { type Assessed, assessContracts } from '../integrity/assess-contracts.js';
-import { preloadBuyerContracts, preloadedBuyer } from '../integrity/buyer-contracts.js';
+import { holdBuyerContracts } from '../integrity/buyer-contracts.js';
 import type { CheckContext } from '../integrity/check.js';
 import { integrityCorpus } from '../integrity/corpus.js';
 import { Regions } from '../lib/regions.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import { type Candidate, type DetectionContext, settle } from './detection-context.js';
 import { type DetectionStore, existingSignals } from './detection-store.js';
-import { chunks, INTEGRITY_WATERMARK, keepStandings, readScope } from './integrity-scope.js';
+import { type Buyer, chunks, INTEGRITY_WATERMARK, keepStandings, readScope } from './integrity-scope.js';
 import { integrityCase, integritySignal, integritySignalKey } from './integrity-signal.js';
 import { addWrites, type DetectorSummary, emptySummary } from './procurement-detector.js';
 
 const TYPES = new Map(INTEGRITY_TYPES.map((t) => [t.key, t]));
 /** Contracts assessed per batch of reads (their amendments and notices). */
 const ASSESS = 500;
+/** Buyers whose contracts are read together. */
+const BUYERS_READ = 200;
 
 export interface IntegritySummary extends DetectorSummary {
   /** Contracts judged (on every type, or on the types whose corpus standing moved). */
@@ -53,14 +55,17 @@ export async function detectIntegrity(
     await writer.flushIfFull();
   };
 
-  for (const buyer of scope.buyers) {
-    // A memo per buyer: its contracts are held while it is judged, then let go.
-    const check: CheckContext = { ...base, memo: new Map() };
-    await preloadBuyerContracts(check, buyer.source, buyer.nif);
-    const all = await preloadedBuyer(check, buyer.source, buyer.nif);
-    const theirs = all ?? (await store.getContracts(buyer.changed));
-    const cited = new Map(theirs.map((c) => [c.id, c]));
-    for (const part of chunks(theirs, ASSESS)) await emit(await assessContracts(part, check), cited);
+  for (const group of buyerGroups(scope.buyers)) {
+    // Many buyers' contracts in a few reads, rather than a read per buyer (most buyers have few contracts).
+    const theirs = await contractsOfBuyers(store, group);
+    for (const buyer of group) {
+      // A memo per buyer: its contracts are held while it is judged, then let go.
+      const check: CheckContext = { ...base, memo: new Map() };
+      const contracts = theirs.get(buyer.nif) ?? [];
+      holdBuyerContracts(check, buyer.source, buyer.nif, contracts);
+      const cited = new Map(contracts.map((c) => [c.id, c]));
+      for (const part of chunks(contracts, ASSESS)) await emit(await assessContracts(part, check), cited);
+    }
   }
   for (const part of chunks(scope.lone, ASSESS)) {
     await emit(await assessContracts(await store.getContracts(part), { ...base, memo: new Map() }), new Map());
@@ -73,6 +78,36 @@ export async function detectIntegrity(
   await writer.flush({ name: INTEGRITY_WATERMARK, value: String(scope.last) });
   await keepStandings(store, scope.standings);
   return summary;
+}
+
+/** Buyers of one source at a time, BUYERS_READ together. */
+function* buyerGroups(buyers: readonly Buyer[]): Generator<Buyer[]> {
+  const bySource = new Map<string, Buyer[]>();
+  for (const b of buyers) bySource.set(b.source, [...(bySource.get(b.source) ?? []), b]);
+  for (const list of bySource.values()) yield* chunks(list, BUYERS_READ);
+}
+
+/** Every contract of these buyers (of one source) at the source, by buyer; a joint contract under each. */
+async function contractsOfBuyers(store: DetectionStore, buyers: readonly Buyer[]) {
+  const source = buyers[0].source;
+  const wanted = new Set(buyers.map((b) => b.nif));
+  const ids = await store.contractIdsByParty(
+    source,
+    'buyer',
+    buyers.map((b) => b.nif),
+  );
+  const byBuyer = new Map<string, ContractRecord[]>();
+  for (const part of chunks(ids)) {
+    for (const c of await store.getContracts(part)) {
+      for (const b of c.buyers) {
+        if (b.nif === null || !wanted.has(b.nif)) continue;
+        const list = byBuyer.get(b.nif);
+        if (list) list.push(c);
+        else byBuyer.set(b.nif, [c]);
+      }
+    }
+  }
+  return byBuyer;
 }
 
 /** One candidate per type judged: the signal when flagged, else nothing (a stored one is then withdrawn). */

@@ -22,8 +22,6 @@ const CHUNK = 1000;
 export interface Buyer {
   source: string;
   nif: string;
-  /** Its contracts that changed (judged alone when the buyer has too many contracts to hold). */
-  changed: number[];
 }
 
 export interface IntegrityScope {
@@ -78,10 +76,7 @@ export async function readScope(
         lone.push(c.id);
         continue;
       }
-      const key = `${c.source} ${nif}`;
-      const buyer = buyers.get(key) ?? { source: c.source, nif, changed: [] };
-      buyer.changed.push(c.id);
-      buyers.set(key, buyer);
+      buyers.set(`${c.source} ${nif}`, { source: c.source, nif });
     }
   }
   const partial = new Map<number, Set<string>>();

@@ -72,6 +72,24 @@ export function preloadBuyerContracts(ctx: CheckContext, source: string, buyer: 
   return once(ctx, buyerKey(source, buyer), () => readContracts(ctx.store, { buyer, source }));
 }
 
+/**
+ * Holds a buyer's contracts read by the caller (detection reads many buyers' at once), in the order the store lists
+ * them: publication date descending, the undated last, then id descending.
+ */
+export function holdBuyerContracts(
+  ctx: CheckContext,
+  source: string,
+  buyer: string,
+  contracts: readonly ContractRecord[],
+): void {
+  const date = (c: ContractRecord) => c.published_on ?? '';
+  const ordered = [...contracts].sort((a, b) =>
+    // The undated ('' here) sort below every date, as they come last.
+    date(a) === date(b) ? b.id - a.id : date(a) < date(b) ? 1 : -1,
+  );
+  ctx.memo?.set(buyerKey(source, buyer), Promise.resolve(ordered));
+}
+
 const buyerKey = (source: string, buyer: string): string => `buyer:${source}:${buyer}`;
 
 /** The buyer's contracts preloaded for this answer (publication date descending), or null when there are none. */
