@@ -135,7 +135,8 @@ describe('integrity signals from detection', () => {
     expect(again.signals).toEqual({ inserted: 0, updated: 0, unchanged: 0 });
   });
 
-  const AGAIN = "judges the buyer's old contracts again when a new one changes them, and withdraws what no longer flags";
+  const AGAIN =
+    "judges the buyer's old contracts again when a new one changes them, and withdraws what no longer flags";
   it(AGAIN, async () => {
     // BIG wins a second contract of 2024 large enough to hold more than half the year's value; the single bid
     // is corrected to three competitors.
