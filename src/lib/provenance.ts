@@ -38,11 +38,12 @@ export type IndicatorIsSynthetic = (indicatorKey: string) => boolean;
 
 /**
  * Whether a signal is derived from demo data, by its key: `procurement:<type>:<source>:<id>`,
- * `indicators:<type>:<indicator>:<code>:<date>`, `import:<source>:<id>` (an import of source `demo` only).
+ * `integrity:<type>:<source>:<contract source id>`, `indicators:<type>:<indicator>:<code>:<date>`,
+ * `import:<source>:<id>` (an import of source `demo` only).
  */
 export function isSyntheticSignalKey(key: string, indicatorIsSynthetic: IndicatorIsSynthetic): boolean {
   const parts = key.split(':');
-  if (parts[0] === 'procurement') return isDemoProcurementSource(parts[2] ?? '');
+  if (parts[0] === 'procurement' || parts[0] === 'integrity') return isDemoProcurementSource(parts[2] ?? '');
   if (parts[0] === 'indicators') return indicatorIsSynthetic(parts[2] ?? '');
   if (parts[0] === 'import') return isDemoProcurementSource(parts[1] ?? '');
   return false;
