@@ -8,27 +8,39 @@
  * support it).
  */
 import type { IntegrityPlaceCount } from '../signal-queries.js';
-import type { SqlPort } from '../sql/port.js';
+import type { Row, SqlPort } from '../sql/port.js';
 
 export async function integrityFlagCounts(port: SqlPort, source: string): Promise<IntegrityPlaceCount[]> {
-  // Per contract: its first municipal buyer and its first place by code, each one index lookup.
+  // Per contract, three index lookups: the tax number of its first buyer that is a municipality, its first place by
+  // code, and whether that buyer's municipality is among its places; then grouped by where it is placed. The 308
+  // tax numbers are a bound list (municipalities.nif has no index: a join scanned them per buyer, seconds on
+  // PostgreSQL), and each step is materialized, so that PostgreSQL neither repeats the lookups nor joins them.
+  const municipalities = await port.query('SELECT id, nif, code FROM municipalities');
+  const byNif = new Map(municipalities.map((m) => [String(m.nif), Number(m.id)]));
+  const byCode = new Map(municipalities.map((m) => [String(m.code), Number(m.id)]));
   const placed = await port.query(
-    `WITH firsts AS (
+    `WITH firsts AS MATERIALIZED (
        SELECT c.id,
-              (SELECT m.id FROM contract_parties b JOIN municipalities m ON m.nif = b.nif
-                WHERE b.contract_id = c.id AND b.role = 'buyer' ORDER BY b.position LIMIT 1) AS buyer_place,
-              (SELECT m.id FROM contract_municipalities x JOIN municipalities m ON m.id = x.municipality_id
-                WHERE x.contract_id = c.id ORDER BY m.code LIMIT 1) AS first_place
+              (SELECT b.nif FROM contract_parties b
+                WHERE b.contract_id = c.id AND b.role = 'buyer' AND ${port.dialect.inList('b.nif', '$2')}
+                ORDER BY b.position LIMIT 1) AS buyer_nif,
+              (SELECT min(m.code) FROM contract_municipalities x JOIN municipalities m ON m.id = x.municipality_id
+                WHERE x.contract_id = c.id) AS first_code
          FROM contracts c WHERE c.source = $1
+     ), judged AS MATERIALIZED (
+       SELECT buyer_nif, first_code,
+              CASE WHEN buyer_nif IS NOT NULL AND (first_code IS NULL OR EXISTS (
+                     SELECT 1 FROM contract_municipalities x JOIN municipalities m ON m.id = x.municipality_id
+                      WHERE x.contract_id = firsts.id AND m.nif = firsts.buyer_nif)) THEN 1 ELSE 0 END AS by_buyer
+         FROM firsts
      )
-     SELECT CASE WHEN buyer_place IS NOT NULL AND (first_place IS NULL OR EXISTS (
-                   SELECT 1 FROM contract_municipalities x
-                    WHERE x.contract_id = firsts.id AND x.municipality_id = firsts.buyer_place))
-                 THEN buyer_place ELSE first_place END AS municipality_id,
+     SELECT CASE WHEN by_buyer = 1 THEN buyer_nif END AS nif, CASE WHEN by_buyer = 0 THEN first_code END AS code,
             count(*) AS n
-       FROM firsts GROUP BY 1`,
-    [source],
+       FROM judged GROUP BY 1, 2`,
+    [source, [...byNif.keys()]],
   );
+  const placeOf = (r: Row) =>
+    r.nif !== null ? (byNif.get(String(r.nif)) ?? null) : r.code !== null ? (byCode.get(String(r.code)) ?? null) : null;
   const flags = await port.query(
     `SELECT s.municipality_id, s.type, count(*) AS n
        FROM signals s
@@ -47,7 +59,7 @@ export async function integrityFlagCounts(port: SqlPort, source: string): Promis
     }
     return count;
   };
-  for (const r of placed) at(r.municipality_id).contracts = Number(r.n);
+  for (const r of placed) at(placeOf(r)).contracts += Number(r.n);
   for (const r of flags) at(r.municipality_id).flagged[String(r.type)] = Number(r.n);
   return [...byPlace.values()];
 }
