@@ -379,6 +379,17 @@ describe("a buyer's integrity panel", () => {
   });
 });
 
+describe('an integrity signal', () => {
+  it('is generated data when its contract is, by the source its key names', async () => {
+    const signals = await t.store.listSignals({ family: 'integrity' }, { limit: 5000 });
+    for (const source of ['base', 'demo']) {
+      const one = signals.find((s) => s.key.split(':')[2] === source);
+      expect(one, source).toBeDefined();
+      expect((await api(`/v1/signals/${one?.id}`)).synthetic, source).toBe(source === 'demo');
+    }
+  });
+});
+
 describe('the integrity map', () => {
   /** The map's table: municipality code → [contracts, flagged, share] as shown. */
   async function mapTable(page: Page): Promise<Map<string, string[]>> {
