@@ -21,6 +21,7 @@ export const NEEDS = {
     'test/docs-page.test.ts',
     'test/console-browser.test.ts',
     'test/explore-browser.test.ts',
+    'test/explore-integrity.test.ts',
     'test/oauth-browser.test.ts',
     'test/oauth-conformance.test.ts',
   ],

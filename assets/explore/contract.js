@@ -19,6 +19,7 @@ import {
   table,
   view,
 } from './common.js';
+import { CAUTION, methodHref, STATE_WORDS } from './flags.js';
 
 async function start() {
   const root = view();
@@ -106,22 +107,18 @@ async function start() {
   root.setAttribute('data-ready', 'true');
 }
 
-const STATE_WORDS = { flagged: 'flagged', not_flagged: 'not flagged', not_assessable: 'not assessable' };
-
 /** Every integrity type's state for this contract, with why: docs/integrity.md says how each is judged. */
 function integrityFigure(flags, req) {
   const { flagged, not_flagged: passed, not_assessable: unknown } = flags.counts;
   return figure({
     id: 'integrity',
     title: 'Integrity flags',
-    subtitle:
-      `${flagged} flagged, ${passed} not flagged, ${unknown} not assessable — ` +
-      'an indicator for a closer look, never an accusation',
+    subtitle: `${flagged} flagged, ${passed} not flagged, ${unknown} not assessable. ${CAUTION}`,
     synthetic: flags.synthetic,
     requests: [req],
     body: table(
       [
-        { label: 'Type', value: (a) => `${a.label_en} (${a.code})` },
+        { label: 'Type', value: (a) => `${a.label_en} (${a.code})`, href: (a) => methodHref(a.type) },
         { label: 'State', value: (a) => STATE_WORDS[a.state] ?? a.state },
         { label: 'Why', value: (a) => a.reason },
         { label: 'Legal basis', value: (a) => a.legal_basis ?? '—' },

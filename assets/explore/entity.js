@@ -1,7 +1,9 @@
 /**
  * A buyer or a supplier (/explore/entities/{tax number}): the API's profile of it — totals in either role, euros
- * per year, its largest counterparts and latest contracts, each linked to its own page.
+ * per year, its largest counterparts and latest contracts, each linked to its own page — and, for a buyer, the
+ * integrity flags of its contracts (buyer-flags.js).
  */
+import { buyerFlags } from './buyer-flags.js';
 import { stackedBars } from './charts.js';
 import {
   chartWidth,
@@ -59,6 +61,7 @@ async function start() {
             ],
           ]),
         }),
+        e.contracts_as_buyer > 0 ? buyerFlags(e) : null,
         years.length
           ? figure({
               id: 'entity-years',

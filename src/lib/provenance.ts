@@ -37,8 +37,9 @@ export function isDemoIndicatorSource(source: string | null | undefined): boolea
 export type IndicatorIsSynthetic = (indicatorKey: string) => boolean;
 
 /**
- * Whether a signal is derived from demo data, by its key: `procurement:<type>:<source>:<id>` (and `integrity:…`),
- * `indicators:<type>:<indicator>:<code>:<date>`, `import:<source>:<id>` (an import of source `demo` only).
+ * Whether a signal is derived from demo data, by its key: `procurement:<type>:<source>:<id>`,
+ * `integrity:<type>:<source>:<contract source id>`, `indicators:<type>:<indicator>:<code>:<date>`,
+ * `import:<source>:<id>` (an import of source `demo` only).
  */
 export function isSyntheticSignalKey(key: string, indicatorIsSynthetic: IndicatorIsSynthetic): boolean {
   const parts = key.split(':');

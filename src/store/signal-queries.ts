@@ -44,3 +44,15 @@ export interface AlertMatchFilter {
   /** Matches with matched_at at or after this instant (the caller's window already applied). */
   since: string;
 }
+
+/**
+ * One municipality's contracts of a procurement source and the integrity flags detection wrote on them
+ * (Store.integrityFlagCounts), each contract placed as its signals are filed; `municipality_id` null: placed in none.
+ */
+export interface IntegrityPlaceCount {
+  municipality_id: number | null;
+  /** The source's contracts placed there. */
+  contracts: number;
+  /** Per integrity type, the flagged contracts placed there: the type's `integrity` signals not withdrawn. */
+  flagged: Record<string, number>;
+}

@@ -68,6 +68,7 @@ import {
 import { getCase, listCases } from './signals/case-read.js';
 import { findCaseId, type PendingMarks, pendingCases, saveCases } from './signals/case-write.js';
 import { readInstantIds } from './signals/instant-keyset.js';
+import { integrityFlagCounts } from './signals/integrity-flag-counts.js';
 import { signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
@@ -236,6 +237,7 @@ export abstract class SqlStore extends OnPorts {
 
   readonly listCases = this.#onReplica(listCases);
   readonly getCase = this.#onReplica(getCase);
+  readonly integrityFlagCounts = this.#onReplica(integrityFlagCounts);
 
   async saveAlertTemplates(rows: readonly AlertTemplateInput[]): Promise<void> {
     await this.#write(

@@ -49,7 +49,14 @@ import type {
   WriteSummary,
 } from './records.js';
 import type { DemoRemovalSummary } from './shared/demo-removal.js';
-import type { AlertMatchFilter, AlertRuleFilter, CaseFilter, InstantPosition, SignalFilter } from './signal-queries.js';
+import type {
+  AlertMatchFilter,
+  AlertRuleFilter,
+  CaseFilter,
+  InstantPosition,
+  IntegrityPlaceCount,
+  SignalFilter,
+} from './signal-queries.js';
 import type {
   AlertMatchInput,
   AlertMatchRecord,
@@ -359,6 +366,12 @@ export interface SignalReadStore {
    * computed.
    */
   getCase(id: number): Promise<CaseDetailRecord | undefined>;
+  /**
+   * Per municipality (and one row for none), the contracts of `source` placed there as their signals are filed
+   * (detect/places.ts) and, per integrity type, how many of them carry an `integrity` signal of that type not
+   * withdrawn (key `integrity:<type>:<source>:<source id>`). Only municipalities with a contract or a flag appear.
+   */
+  integrityFlagCounts(source: string): Promise<IntegrityPlaceCount[]>;
 }
 
 export interface AlertStore {

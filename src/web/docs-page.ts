@@ -92,9 +92,12 @@ function section(id: string, title: string, body: Html): Html {
   return html`<section id="${id}">\n<h2>${title}</h2>\n${body}\n</section>`;
 }
 
-function table(headings: string[], rows: HtmlValue[][]): Html {
+/** `rowIds`: an anchor per row, for rows other pages link to (an integrity type's method). */
+function table(headings: string[], rows: HtmlValue[][], rowIds?: readonly string[]): Html {
   const head = headings.map((h) => html`<th>${h}</th>`);
-  const body = rows.map((cells) => html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>`);
+  const body = rows.map(
+    (cells, i) => html`<tr${rowIds ? html` id="${rowIds[i]}"` : ''}>${cells.map((c) => html`<td>${c}</td>`)}</tr>`,
+  );
   const tbody = html`<tbody>\n${joined(body, '\n')}\n</tbody>`;
   // Wide tables scroll inside their box on a narrow screen, so the page itself never scrolls sideways.
   return html`<div class="wide"><table>\n<thead><tr>${head}</tr></thead>\n${tbody}\n</table></div>`;
@@ -463,6 +466,11 @@ function typeText(schema: JsonSchema): Html {
 // Errors
 // ---------------------------------------------------------------------------------------------------------
 
+/** The anchor of an integrity type's row: the explorer links each type to it (`/docs#integrity-single_bid`). */
+export function integrityAnchor(type: string): string {
+  return `integrity-${type}`;
+}
+
 /** The methodology of every integrity type, from the catalogue the checks run from (docs/integrity.md). */
 function integritySection(): Html {
   const threshold = (x: IntegrityType['thresholds'][number], i: number) =>
@@ -485,8 +493,14 @@ function integritySection(): Html {
     html`<p>Risk indicators on a contract — an indicator for a closer look, never an accusation.
 <code>procurement_red_flags</code> answers every type in one of three states: <code>flagged</code>,
 <code>not_flagged</code>, or <code>not_assessable</code> when the record lacks a field the type reads (the reason
-names it). A flag never rests on a missing field.</p>
-${table(['Type', 'Code', 'What it measures', 'Reads', 'Thresholds (default, source)', 'Legal basis'], rows)}`,
+names it). A flag never rests on a missing field. <code>procurement_entity_red_flags</code> runs them all on a
+buyer's contracts in a period. The explorer shows them on a contract's page, on a buyer's page and on a map of the
+share of each municipality's contracts flagged per type (<a href="/explore/integrity">/explore/integrity</a>).</p>
+${table(
+  ['Type', 'Code', 'What it measures', 'Reads', 'Thresholds (default, source)', 'Legal basis'],
+  rows,
+  INTEGRITY_TYPES.map((t) => integrityAnchor(t.key)),
+)}`,
   );
 }
 

@@ -17,6 +17,7 @@ import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
+import { integritySharesOperation } from './integrity-shares.js';
 import { latestSignalsOperation } from './latest-signals.js';
 import { admitViewer } from './viewer.js';
 
@@ -40,7 +41,7 @@ export function registerExplorerApi(app: FastifyInstance, core: Core, registry: 
 /** The explorer's own operations: built on the registry's, served only here (never on /v1, A2A or MCP). */
 function explorerOperations(registry: Registry): AnyOperation[] {
   const signalsList = registry.all.find((op) => op.name === 'signals_list');
-  return signalsList ? [latestSignalsOperation(signalsList)] : [];
+  return [...(signalsList ? [latestSignalsOperation(signalsList)] : []), integritySharesOperation()];
 }
 
 async function answer(

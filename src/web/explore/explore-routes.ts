@@ -29,13 +29,15 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
   });
 
   app.get('/explore', (request, reply) => page(core, request, reply, 'map', { params: capabilities }));
-  // The procurement and signals views filter by district and municipality: the list of the 308 comes with the page.
+  // The procurement, integrity and signals views name and filter municipalities: the list of the 308 comes with the
+  // page.
   const withPlaces = async (): Promise<Partial<PageFacts>> => ({
     params: { municipalities: placesOf(await core.reference()) },
   });
   app.get('/explore/procurement', async (request, reply) =>
     page(core, request, reply, 'procurement', await withPlaces()),
   );
+  app.get('/explore/integrity', async (request, reply) => page(core, request, reply, 'integrity', await withPlaces()));
   app.get('/explore/signals', async (request, reply) => page(core, request, reply, 'signals', await withPlaces()));
   app.get('/explore/municipalities/:ref', async (request, reply) => {
     const ref = (request.params as { ref: string }).ref;

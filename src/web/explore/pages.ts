@@ -4,17 +4,20 @@
  * and styles are files served by us (assets.ts): nothing inline, nothing from another origin.
  */
 import type { Domain } from '../../lib/domains.js';
+import { integrityAnchor } from '../docs-page.js';
 import { type Html, html, jsonScript } from '../html.js';
 import { API_PREFIX, CSV_PREFIX } from './explore-api.js';
+import { INTEGRITY_SHARES_PATH } from './integrity-shares.js';
 import { LATEST_SIGNALS_PATH } from './latest-signals.js';
 
-export type View = 'map' | 'municipality' | 'procurement' | 'signals' | 'contract' | 'entity' | 'signal';
+export type View = 'map' | 'municipality' | 'procurement' | 'integrity' | 'signals' | 'contract' | 'entity' | 'signal';
 
 /** The data domain a view cannot do without: a plan without it does not see the view (docs/explorer.md). */
 export const VIEW_DOMAIN: Record<View, Domain> = {
   map: 'indicators',
   municipality: 'indicators',
   procurement: 'procurement',
+  integrity: 'procurement',
   signals: 'signals',
   contract: 'procurement',
   entity: 'procurement',
@@ -25,6 +28,7 @@ const VIEW_TITLE: Record<View, string> = {
   map: 'Indicator map',
   municipality: 'Municipality',
   procurement: 'Procurement',
+  integrity: 'Integrity flags',
   signals: 'Signals',
   contract: 'Contract',
   entity: 'Buyer or supplier',
@@ -55,6 +59,9 @@ export function renderPage(facts: PageFacts): string {
     apiPrefix: API_PREFIX,
     csvPrefix: CSV_PREFIX,
     latestSignalsPath: LATEST_SIGNALS_PATH,
+    integritySharesPath: INTEGRITY_SHARES_PATH,
+    /** An integrity type's method on /docs: this and the type's key. */
+    integrityMethodPrefix: `/docs#${integrityAnchor('')}`,
     domains: facts.domains,
     attribution: ATTRIBUTION,
     ...facts.params,
@@ -95,6 +102,7 @@ function navigation(facts: PageFacts): Html {
   const links: [View, string, string][] = [
     ['map', '/explore', 'Map'],
     ['procurement', '/explore/procurement', 'Procurement'],
+    ['integrity', '/explore/integrity', 'Integrity'],
     ['signals', '/explore/signals', 'Signals'],
   ];
   const shown = links.filter(([view]) => facts.domains.includes(VIEW_DOMAIN[view]));

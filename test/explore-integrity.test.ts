@@ -1,0 +1,524 @@
+/**
+ * The explorer's integrity flags in a real browser (Chromium through playwright-core), on both stores (its data
+ * read is new): a buyer's panel against procurement_entity_red_flags and procurement_red_flags, and the map of the
+ * share of each municipality's contracts flagged per type against the integrity signals this file writes — one per
+ * contract a buyer's red flags flag and type, placed as detection places a contract's signals (detect/places.ts),
+ * as detection will write them — over every contract of the same data, placed the same way. Real contracts (the
+ * fixture under source `base`, and one buyer with more than the panel's 1 000) beside the demo's generated ones.
+ * Screenshots go to screenshots/explorer/ (docs/explorer.md).
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Places } from '../src/detect/places.js';
+import type { DatePosition } from '../src/store/procurement-queries.js';
+import type { ContractInput, ContractRecord } from '../src/store/procurement-records.js';
+import type { SignalInput } from '../src/store/signal-records.js';
+import { launchChromium } from './helpers/chromium.js';
+import { consoleUser } from './helpers/console.js';
+import { buildFixture, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+declare const document: any;
+
+const SHOTS = join(import.meta.dirname, '..', 'screenshots', 'explorer');
+/** The fewest contracts a municipality needs for a share (docs/explorer.md, Integrity). */
+const MIN_CONTRACTS = 20;
+const LISBOA = '500051070';
+/** A public body with more contracts than the buyer panel assesses (1 000), executed in Faro, 11 in Loulé. */
+const BIG_BUYER = { nif: withCheckDigit('60099001'), name: 'Serviços Intermunicipalizados do Algarve' };
+const pt = (v: number, digits: number) => new Intl.NumberFormat('pt-PT', { maximumFractionDigits: digits }).format(v);
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let desktop: BrowserContext;
+let phone: BrowserContext;
+let places: Places;
+/** The integrity signals written, as the map must count them: by source, then municipality id, then type. */
+const written = new Map<string, Map<number | null, Map<string, number>>>();
+const pageErrors: string[] = [];
+
+function bigBuyerContracts(faroId: number, louleId: number): ContractInput[] {
+  return Array.from({ length: 1001 }, (_, i) => ({
+    source: 'base',
+    source_id: `BIG-${i}`,
+    imported_at: IMPORTED_AT,
+    procedure_id: null,
+    announcement_number: null,
+    object: `Aquisição de material de escritório ${i}`,
+    description: null,
+    procedure_type: 'Ajuste Direto Regime Geral',
+    ocds_method: 'direct',
+    contract_types: ['Aquisição de bens móveis'],
+    cpvs: ['30192000'],
+    buyers: [BIG_BUYER],
+    suppliers: [SUPPLIERS[i % 3]],
+    competitors: [],
+    base_price_eur: null,
+    price_eur: 900 + (i % 50),
+    effective_price_eur: null,
+    published_on: new Date(Date.UTC(2024, 0, 1) + (i % 58) * 86_400_000).toISOString().slice(0, 10),
+    awarded_on: null,
+    signed_on: null,
+    closed_on: null,
+    execution_days: null,
+    execution_places_text: i % 100 === 0 ? 'Portugal, Faro, Loulé' : 'Portugal, Faro, Faro',
+    municipality_ids: [i % 100 === 0 ? louleId : faroId],
+    framework_agreement: null,
+    legal_basis: null,
+    green: null,
+    centralized: null,
+    link: null,
+  }));
+}
+
+/** An integrity signal as detection writes them: one per flagged contract and type, placed as its other signals. */
+function integritySignal(c: ContractRecord, type: string, status: SignalInput['status'] = 'active'): SignalInput {
+  const placed = places.place(
+    c.municipalities,
+    c.buyers.map((b) => b.nif),
+    c.execution_places_text,
+  );
+  return {
+    key: `integrity:${type}:${c.source}:${c.source_id}`,
+    origin: 'detector',
+    case: null,
+    type,
+    family: 'integrity',
+    municipality_id: placed.municipality_id,
+    title_pt: `Indicador de integridade: ${c.object}`,
+    title_en: `Integrity flag: ${c.object}`,
+    summary_pt: null,
+    summary_en: null,
+    why_it_matters_pt: null,
+    why_it_matters_en: null,
+    next_step_pt: null,
+    stage: 'contracted',
+    status,
+    value_tier: null,
+    confidence: 0.8,
+    deadline_date: null,
+    event_date: c.published_on,
+    amount_eur: c.price_eur,
+    location_text: placed.location_text,
+    actionability: 'monitor',
+    evidence: [],
+    subject: { cpv: [], nifs: [], indicator: null, indicator_value: null },
+  };
+}
+
+/** Writes a signal per contract and type flagged in these buyers' red flags, and one withdrawn, which never counts. */
+async function writeIntegritySignals(buyers: string[]): Promise<void> {
+  const byId = new Map<number, string[]>();
+  for (const nif of new Set(buyers)) {
+    const answer = await api(`/v1/procurement/entities/${nif}/red-flags`);
+    for (const c of answer.flagged_contracts) byId.set(c.id, c.flagged_types);
+  }
+  const flagged = [...byId].map(([id, types]) => ({ id, types }));
+  const contracts = new Map((await t.store.getContracts(flagged.map((f) => f.id))).map((c) => [c.id, c]));
+  const signals: SignalInput[] = [];
+  for (const f of flagged) {
+    const c = contracts.get(f.id) as ContractRecord;
+    for (const type of f.types) {
+      const s = integritySignal(c, type);
+      signals.push(s);
+      const bySource = written.get(c.source) ?? new Map();
+      written.set(c.source, bySource);
+      const byType = bySource.get(s.municipality_id) ?? new Map();
+      bySource.set(s.municipality_id, byType);
+      byType.set(type, (byType.get(type) ?? 0) + 1);
+    }
+  }
+  expect(new Set(signals.map((s) => s.key.split(':')[2]))).toEqual(new Set(['base', 'demo']));
+  // A flag detection withdrew (the data no longer support it): on a contract no type flags, so it would show.
+  const clean = (await t.store.listContracts({ buyer: LISBOA, source: 'demo' }, { limit: 600 })).find(
+    (c) => !flagged.some((f) => f.id === c.id),
+  ) as ContractRecord;
+  signals.push(integritySignal(clean, 'single_bid', 'withdrawn'));
+  await t.store.writeSignals({ signals, now: '2026-11-01T00:00:00Z' });
+}
+
+/** Every contract of a source placed as detection places its signals: contracts per municipality id (null: none). */
+async function placedContracts(source: string): Promise<Map<number | null, number>> {
+  const out = new Map<number | null, number>();
+  let after: DatePosition | undefined;
+  for (;;) {
+    const page = await t.store.listContracts({ source }, { after, limit: 1000 });
+    for (const c of page) {
+      const id = places.place(
+        c.municipalities,
+        c.buyers.map((b) => b.nif),
+        c.execution_places_text,
+      ).municipality_id;
+      out.set(id, (out.get(id) ?? 0) + 1);
+    }
+    const last = page.at(-1);
+    if (page.length < 1000 || !last) return out;
+    after = { date: last.published_on, id: last.id };
+  }
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ baseUrl: base });
+  const municipalities = await t.store.listMunicipalities();
+  places = new Places(municipalities);
+  const idOf = (name: string) => municipalities.find((m) => m.name === name)?.id as number;
+  const fixture = buildFixture({ contracts: 400, today: '2025-07-01', source: 'base' });
+  await t.store.writeProcurement({
+    entities: [...fixture.entities, { ...BIG_BUYER, kind: 'public_body', country: 'PT', municipality_id: null }],
+    contracts: [...fixture.contracts, ...bigBuyerContracts(idOf('Faro'), idOf('Loulé'))],
+    announcements: fixture.announcements,
+    amendments: fixture.amendments,
+  });
+  await t.store.refreshProcurementRollups();
+  const fixtureBuyers = fixture.entities.map((e) => e.nif);
+  await writeIntegritySignals([...fixtureBuyers, '500051062', '501306099']);
+  await t.app.http.listen({ host: '127.0.0.1', port });
+  browser = await launchChromium();
+  const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'flags@premium.example', role: 'member' });
+  desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  for (const context of [desktop, phone]) await signIn(context, user.email, user.password);
+  mkdirSync(SHOTS, { recursive: true });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${base}/explore`);
+  await page.locator('#email').fill(email);
+  await page.locator('#password').fill(password);
+  await page.locator('form button[type=submit]').click();
+  await page.waitForURL(`${base}/explore`);
+  await page.close();
+}
+
+async function open(context: BrowserContext, path: string): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(`${path}: ${error}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(`${path}: ${message.text()}`);
+  });
+  const response = await page.goto(`${base}${path}`);
+  expect(response?.status(), path).toBe(200);
+  return page;
+}
+
+async function api(v1: string): Promise<any> {
+  const res = await t.get(v1);
+  expect(res.status, v1).toBe(200);
+  return res.json;
+}
+
+/** Every control has a label a screen reader reads. */
+async function unlabelled(page: Page): Promise<string[]> {
+  return page.$$eval('select, input:not([type=hidden]), textarea', (controls) =>
+    controls
+      .filter((c: any) => c.labels.length === 0 && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby'))
+      .map((c: any) => c.outerHTML.slice(0, 80)),
+  );
+}
+
+async function noSidewaysScroll(page: Page): Promise<void> {
+  const [scroll, client] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    document.documentElement.clientWidth,
+  ]);
+  expect(scroll).toBeLessThanOrEqual(client);
+}
+
+describe("a buyer's integrity panel", () => {
+  it('shows every type with its counts per state and the flagged contracts, as the API answers', {
+    timeout: 60_000,
+  }, async () => {
+    const answer = await api(`/v1/procurement/entities/${LISBOA}/red-flags`);
+    const entity = await api(`/v1/procurement/entities/${LISBOA}`);
+    expect(answer.contracts_flagged).toBeGreaterThan(0);
+    const page = await open(desktop, `/explore/entities/${LISBOA}`);
+    await page.locator('#buyer-flags[data-ready]').waitFor();
+    const panel = page.locator('#integrity-flags');
+    expect(await panel.locator('figcaption').innerText()).toContain('never an accusation');
+    expect(await unlabelled(page)).toEqual([]);
+    // Every type: its label and code linked to its method on /docs, its counts per state.
+    const rows = await panel
+      .locator('table tbody tr')
+      .evaluateAll((trs) => trs.map((tr: any) => [...tr.children].map((c: any) => c.textContent)));
+    expect(rows).toEqual(
+      answer.by_type.map((x: any) => [
+        `${x.label_en} (${x.code})`,
+        pt(x.counts.flagged, 0),
+        pt(x.counts.not_flagged, 0),
+        pt(x.counts.not_assessable, 0),
+      ]),
+    );
+    const methods = await panel
+      .locator('table tbody th a')
+      .evaluateAll((as) => as.map((a: any) => a.getAttribute('href')));
+    expect(methods).toEqual(answer.by_type.map((x: any) => `/docs#integrity-${x.type}`));
+    // The flagged contracts, newest first, each linked to its page.
+    const listed = await panel
+      .locator('details.flagged-contract')
+      .evaluateAll((ds) => ds.map((d: any) => Number(d.getAttribute('data-contract'))));
+    expect(listed).toEqual(answer.flagged_contracts.map((c: any) => c.id));
+    const first = answer.flagged_contracts[0];
+    const item = panel.locator(`details.flagged-contract[data-contract="${first.id}"]`);
+    expect(await item.locator(`a[href="/explore/contracts/${first.id}"]`).textContent()).toBe(first.object);
+    // Lisboa buys with generated contracts and real ones: the picture says which, each flagged contract too.
+    const real = answer.flagged_contracts.some((c: any) => !c.synthetic);
+    expect(entity.synthetic).toBe(true);
+    expect(await panel.locator('.data-mark').innerText()).toContain(
+      real ? 'Real and generated data' : 'Generated data',
+    );
+    if (real)
+      expect(await item.locator('.card-mark').innerText()).toBe(first.synthetic ? 'generated data' : 'real data');
+    expect(await panel.locator('.truncated').count()).toBe(answer.truncated ? 1 : 0);
+
+    // Opened, a flagged contract shows each type that flagged it: why, the values, thresholds and cited contracts.
+    const flags = await api(`/v1/procurement/contracts/${first.id}/red-flags`);
+    await item.locator('summary').click({ position: { x: 4, y: 8 } });
+    await item.locator('.evidence-list[data-ready]').waitFor();
+    const shown = await item.locator('.evidence').evaluateAll((es) => es.map((e: any) => e.getAttribute('data-type')));
+    expect(shown).toEqual(first.flagged_types);
+    for (const a of flags.assessments.filter((x: any) => x.state === 'flagged')) {
+      const block = item.locator(`.evidence[data-type="${a.type}"]`);
+      const text = await block.innerText();
+      expect(text).toContain(a.reason);
+      for (const [name, value] of Object.entries(a.thresholds))
+        expect(text).toContain(`${name.replaceAll('_', ' ')} ${pt(value as number, 4)}`);
+      for (const [name, value] of Object.entries(a.values)) {
+        const shownValue = value === null ? 'not in the record' : typeof value === 'number' ? pt(value, 4) : value;
+        expect(text).toContain(`${name.replaceAll('_', ' ')} ${shownValue}`);
+      }
+      const cites = await block
+        .locator('a[href^="/explore/contracts/"]')
+        .evaluateAll((as) => as.map((x: any) => x.getAttribute('href')));
+      expect(cites).toEqual(a.cites.map((id: number) => `/explore/contracts/${id}`));
+      if (a.legal_basis) expect(text).toContain(a.legal_basis);
+      expect(await block.locator('a.method').getAttribute('href')).toBe(`/docs#integrity-${a.type}`);
+    }
+    await page.screenshot({ path: join(SHOTS, 'buyer-flags-1280.png'), fullPage: true });
+
+    // A year: the address keeps it, and the panel answers what the API answers for that period.
+    const year = answer.flagged_contracts.findLast((c: any) => c.published_on).published_on.slice(0, 4);
+    await page.locator('#flags-year').selectOption(year);
+    await page.locator(`#buyer-flags[data-ready="${year}-01-01|${year}-12-31"]`).waitFor();
+    expect(new URL(page.url()).search).toBe(`?from=${year}-01-01&to=${year}-12-31`);
+    const inYear = await api(`/v1/procurement/entities/${LISBOA}/red-flags?from=${year}-01-01&to=${year}-12-31`);
+    expect(await page.locator('details.flagged-contract').count()).toBe(inYear.flagged_contracts.length);
+    expect(await page.locator('#integrity-flags figcaption').innerText()).toContain(
+      `${pt(inYear.contracts_assessed, 0)} contracts published from ${year}-01-01 to ${year}-12-31 assessed`,
+    );
+    // A period the API refuses (422) says why, as the API says it.
+    await page.locator('#flags-from').fill(`${year}-12-31`);
+    await page.locator('#flags-to').fill(`${year}-01-01`);
+    await page.locator('#flags-to').dispatchEvent('change');
+    await page.locator(`#buyer-flags[data-ready="${year}-12-31|${year}-01-01"] .error`).waitFor();
+    const refused = await t.get(`/v1/procurement/entities/${LISBOA}/red-flags?from=${year}-12-31&to=${year}-01-01`);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(await page.locator('#buyer-flags .error').innerText()).toContain(refused.json.detail ?? refused.json.title);
+    await page.close();
+  });
+
+  it('says when the period held more contracts than it assessed', { timeout: 60_000 }, async () => {
+    const answer = await api(`/v1/procurement/entities/${BIG_BUYER.nif}/red-flags`);
+    expect(answer.truncated).toBe(true);
+    const page = await open(desktop, `/explore/entities/${BIG_BUYER.nif}`);
+    await page.locator('#buyer-flags[data-ready]').waitFor();
+    const note = await page.locator('#integrity-flags .truncated').innerText();
+    expect(note).toContain(`only the newest ${pt(answer.contracts_assessed, 0)} were assessed`);
+    expect(await page.locator('#integrity-flags .data-mark').innerText()).toContain('Real data');
+    await page.close();
+  });
+
+  it('is not shown for an entity that never buys', async () => {
+    const supplier = SUPPLIERS[0].nif;
+    const page = await open(desktop, `/explore/entities/${supplier}`);
+    await page.locator('#view[data-ready]').waitFor();
+    expect(await page.locator('#buyer-flags').count()).toBe(0);
+    await page.close();
+  });
+
+  it('links each type to its method on /docs: fields, thresholds and legal basis', async () => {
+    const page = await open(desktop, `/explore/entities/${LISBOA}`);
+    await page.locator('#buyer-flags[data-ready]').waitFor();
+    const link = page.locator('#integrity-flags table tbody th a').nth(3);
+    const href = (await link.getAttribute('href')) as string;
+    await link.click();
+    await page.waitForURL(`${base}${href}`);
+    const type = href.split('#integrity-')[1];
+    const row = await page.locator(`tr#integrity-${type}`).innerText();
+    const flags = await api(`/v1/procurement/entities/${LISBOA}/red-flags`);
+    const entry = flags.by_type.find((x: any) => x.type === type);
+    expect(row).toContain(type);
+    expect(row).toContain(`${entry.code} v${entry.version}`);
+    // Every type of the catalogue has its row.
+    for (const x of flags.by_type) expect(await page.locator(`tr#integrity-${x.type}`).count()).toBe(1);
+    await page.close();
+  });
+
+  it('at 390 px: no sideways scroll', async () => {
+    const page = await open(phone, `/explore/entities/${LISBOA}`);
+    await page.locator('#buyer-flags[data-ready]').waitFor();
+    await page
+      .locator('details.flagged-contract summary')
+      .first()
+      .click({ position: { x: 4, y: 8 } });
+    await page.locator('details.flagged-contract .evidence-list[data-ready]').first().waitFor();
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: join(SHOTS, 'buyer-flags-390.png'), fullPage: true });
+    await page.close();
+  });
+});
+
+describe('an integrity signal', () => {
+  it('is generated data when its contract is, by the source its key names', async () => {
+    const signals = await t.store.listSignals({ family: 'integrity' }, { limit: 5000 });
+    for (const source of ['base', 'demo']) {
+      const one = signals.find((s) => s.key.split(':')[2] === source);
+      expect(one, source).toBeDefined();
+      expect((await api(`/v1/signals/${one?.id}`)).synthetic, source).toBe(source === 'demo');
+    }
+  });
+});
+
+describe('the integrity map', () => {
+  /** The map's table: municipality code → [contracts, flagged, share] as shown. */
+  async function mapTable(page: Page): Promise<Map<string, string[]>> {
+    const rows = await page.$$eval('#integrity-map tbody tr', (trs) =>
+      trs.map((tr: any) => [
+        tr.querySelector('a').getAttribute('href').split('/').pop(),
+        ...[...tr.children].slice(2).map((c: any) => c.textContent),
+      ]),
+    );
+    return new Map(rows.map(([code, ...cells]) => [code, cells]));
+  }
+
+  for (const [data, source] of [
+    ['generated', 'demo'],
+    ['real', 'base'],
+  ]) {
+    it(`draws each municipality's share of ${data} contracts flagged, never mixing the other data`, {
+      timeout: 90_000,
+    }, async () => {
+      const contracts = await placedContracts(source);
+      const flags = written.get(source) ?? new Map();
+      const totals = new Map<string, number>();
+      for (const byType of flags.values()) for (const [k, n] of byType) totals.set(k, (totals.get(k) ?? 0) + n);
+      // The type that flags the most of these data is shown first.
+      const type = [...totals].sort((a, b) => b[1] - a[1])[0][0];
+      const page = await open(desktop, `/explore/integrity?data=${data}`);
+      await page.locator(`.stage[data-ready="${data}|${type}"]`).waitFor();
+      expect(await page.locator('#integrity-map .data-mark').innerText()).toContain(
+        data === 'real' ? 'Real data' : 'Generated data',
+      );
+      const codes = new Map((await t.store.listMunicipalities()).map((m) => [m.id, m.code]));
+      const shown = await mapTable(page);
+      const fills = await page.$$eval('#integrity-map path.m', (ps) =>
+        Object.fromEntries(ps.map((p: any) => [p.getAttribute('data-code'), p.getAttribute('fill')])),
+      );
+      // The legend's colours in order: none flagged (0 %), then the classes of the shares above 0, low to high.
+      const legend = await page.$$eval('#integrity-map ul.legend [data-color]', (ss) =>
+        ss.map((x: any) => x.getAttribute('data-color')),
+      );
+      const zeroFill = legend[0];
+      const classOf = (code: string) => legend.indexOf(fills[code]);
+      const shares: [string, number][] = [];
+      let tooFew = 0;
+      let judged = 0;
+      for (const [id, count] of contracts) {
+        if (id === null) continue;
+        const code = codes.get(id) as string;
+        const flagged = flags.get(id)?.get(type) ?? 0;
+        const share = count < MIN_CONTRACTS ? 'too few contracts' : `${pt((flagged / count) * 100, 1)} %`;
+        expect(shown.get(code), code).toEqual([pt(count, 0), pt(flagged, 0), share]);
+        if (count < MIN_CONTRACTS) {
+          tooFew++;
+          expect(fills[code]).toBe('#c9ced4');
+        } else {
+          judged++;
+          if (flagged === 0) expect(fills[code], code).toBe(zeroFill);
+          else expect(classOf(code), code).toBeGreaterThan(0);
+          shares.push([code, flagged / count]);
+        }
+      }
+      expect(shown.size).toBe([...contracts.keys()].filter((id) => id !== null).length);
+      expect(tooFew).toBeGreaterThan(0);
+      expect(judged).toBeGreaterThan(0);
+      // A higher share never gets a lower class.
+      for (const [a, x] of shares)
+        for (const [b, y] of shares) if (x < y) expect(classOf(a)).toBeLessThanOrEqual(classOf(b));
+      expect(new Set(shares.map(([code]) => classOf(code))).size).toBeGreaterThan(data === 'generated' ? 2 : 1);
+      // Municipalities without a contract of these data are hatched "no contracts".
+      const none = Object.entries(fills).filter(([code]) => !shown.has(code));
+      expect(none.length).toBe(308 - shown.size);
+      for (const [, fill] of none) expect(fill).toBe('url(#hatch-missing)');
+      const lisbonId = [...codes].find(([, c]) => c === '1106')?.[0] as number;
+      await page.locator('#integrity-map path.m[data-code="1106"]').hover({ timeout: 5000 });
+      const lisbon = contracts.get(lisbonId) as number;
+      const flaggedInLisbon = flags.get(lisbonId)?.get(type) ?? 0;
+      expect(await page.locator('.tip').innerText()).toContain(
+        `${pt(flaggedInLisbon, 0)} of ${pt(lisbon, 0)} contracts`,
+      );
+      // The other types: each with its total, linked to its method and to its own map.
+      const types = await page.$$eval('#integrity-types tbody tr', (trs) =>
+        trs.map((tr: any) => [tr.querySelector('a').getAttribute('href'), tr.children[1].textContent]),
+      );
+      for (const [href, flagged] of types) {
+        const key = href.split('#integrity-')[1];
+        expect(flagged, key).toBe(pt(totals.get(key) ?? 0, 0));
+      }
+      if (data === 'generated') {
+        expect(await unlabelled(page)).toEqual([]);
+        await page.screenshot({ path: join(SHOTS, 'integrity-1280.png'), fullPage: true });
+        // Another type, chosen: the address keeps it.
+        const other = [...totals.keys()].find((k) => k !== type) as string;
+        await page.locator('#type').selectOption(other);
+        await page.locator(`.stage[data-ready="generated|${other}"]`).waitFor();
+        expect(new URL(page.url()).searchParams.get('type')).toBe(other);
+        expect(await page.locator('#integrity-map .notes a').getAttribute('href')).toBe(`/docs#integrity-${other}`);
+      }
+      await page.close();
+    });
+  }
+
+  it('answers its data link as the map shows it, and at 390 px has no sideways scroll', async () => {
+    const page = await open(phone, '/explore/integrity?data=generated');
+    await page.locator('.stage[data-ready]').waitFor();
+    await noSidewaysScroll(page);
+    await page.screenshot({ path: join(SHOTS, 'integrity-390.png'), fullPage: true });
+    const href = (await page.locator('#integrity-map details.data a.json').getAttribute('href')) as string;
+    expect(href).toBe('/explore/api/integrity/shares?data=generated');
+    const answer = await (await page.request.get(`${base}${href}`)).json();
+    expect(answer).toMatchObject({ data: 'generated', source: 'demo', synthetic: true, min_contracts: MIN_CONTRACTS });
+    await page.close();
+  });
+});
+
+describe('the explorer', () => {
+  it('raised no script error on these pages', () => {
+    // The refused period (a 422) is logged by the browser as any failed load: that one is expected, and only that.
+    expect(pageErrors.filter((e) => !e.includes('status of 422'))).toEqual([]);
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
+    });
+  });
+}
