@@ -1,9 +1,10 @@
 /**
  * The explorer's integrity flags in a real browser (Chromium through playwright-core), on both stores (its data
  * read is new): a buyer's panel against procurement_entity_red_flags and procurement_red_flags, and the map of the
- * share of each municipality's contracts flagged per type against the integrity signals this file writes — one per
- * contract a buyer's red flags flag and type, placed as detection places a contract's signals (detect/places.ts),
- * as detection will write them — over every contract of the same data, placed the same way. Real contracts (the
+ * share of each municipality's contracts flagged per type against the integrity signals the store holds — those
+ * the demo's detection wrote, and those this file writes, one per contract a buyer's red flags flag and type,
+ * placed as detection places a contract's signals (detect/places.ts) — over every contract of the same data,
+ * placed the same way. Real contracts (the
  * fixture under source `base`, and one buyer with more than the panel's 1 000) beside the demo's generated ones.
  * Screenshots go to screenshots/explorer/ (docs/explorer.md).
  */
@@ -39,6 +40,8 @@ let phone: BrowserContext;
 let places: Places;
 /** The integrity signals written, as the map must count them: by source, then municipality id, then type. */
 const written = new Map<string, Map<number | null, Map<string, number>>>();
+/** The keys of the signals this file wrote. */
+const writtenKeys: string[] = [];
 const pageErrors: string[] = [];
 
 function bigBuyerContracts(faroId: number, louleId: number): ContractInput[] {
@@ -123,13 +126,7 @@ async function writeIntegritySignals(buyers: string[]): Promise<void> {
   for (const f of flagged) {
     const c = contracts.get(f.id) as ContractRecord;
     for (const type of f.types) {
-      const s = integritySignal(c, type);
-      signals.push(s);
-      const bySource = written.get(c.source) ?? new Map();
-      written.set(c.source, bySource);
-      const byType = bySource.get(s.municipality_id) ?? new Map();
-      bySource.set(s.municipality_id, byType);
-      byType.set(type, (byType.get(type) ?? 0) + 1);
+      signals.push(integritySignal(c, type));
     }
   }
   expect(new Set(signals.map((s) => s.key.split(':')[2]))).toEqual(new Set(['base', 'demo']));
@@ -139,6 +136,31 @@ async function writeIntegritySignals(buyers: string[]): Promise<void> {
   ) as ContractRecord;
   signals.push(integritySignal(clean, 'single_bid', 'withdrawn'));
   await t.store.writeSignals({ signals, now: '2026-11-01T00:00:00Z' });
+  writtenKeys.push(...signals.map((x) => x.key));
+  await countStoredSignals();
+}
+
+/**
+ * What the map must count: every integrity signal the store holds but the withdrawn, by source, municipality and
+ * type — those written above and those the demo's own detection wrote for its contracts.
+ */
+async function countStoredSignals(): Promise<void> {
+  let after: { at: string; id: number } | undefined;
+  for (;;) {
+    const page = await t.store.listSignals({ family: 'integrity' }, { after, limit: 1000 });
+    for (const s of page) {
+      if (s.status === 'withdrawn') continue;
+      const source = s.key.split(':')[2];
+      const bySource = written.get(source) ?? new Map();
+      written.set(source, bySource);
+      const byType = bySource.get(s.municipality_id) ?? new Map();
+      bySource.set(s.municipality_id, byType);
+      byType.set(s.type, (byType.get(s.type) ?? 0) + 1);
+    }
+    const last = page.at(-1);
+    if (page.length < 1000 || !last) return;
+    after = { at: last.last_seen_at ?? '', id: last.id };
+  }
 }
 
 /** Every contract of a source placed as detection places its signals: contracts per municipality id (null: none). */
@@ -381,7 +403,7 @@ describe("a buyer's integrity panel", () => {
 
 describe('an integrity signal', () => {
   it('is generated data when its contract is, by the source its key names', async () => {
-    const signals = await t.store.listSignals({ family: 'integrity' }, { limit: 5000 });
+    const signals = await t.store.getSignalsByKeys(writtenKeys);
     for (const source of ['base', 'demo']) {
       const one = signals.find((s) => s.key.split(':')[2] === source);
       expect(one, source).toBeDefined();
