@@ -192,3 +192,49 @@ describe('integrity signals from detection', () => {
     );
   });
 });
+
+describe('where the corpus moved', () => {
+  // Nine suppliers of 20 contracting processes each: eight of one or two CPV divisions, and S9 of two, so R048's
+  // upper fence is 3.5 divisions (type-8 quartiles of 1,1,1,1,1,2,2,2,2: Q1 1, Q3 2). S9 has one contract with
+  // Beja's council and the rest with another buyer; then that other buyer gives S9 seven more contracts in seven
+  // other divisions: S9 spans nine, crosses the fence (which stays at 3.5), and its old contract with Beja flags,
+  // though nothing of Beja's changed.
+  const OTHER_BUYER = { nif: withCheckDigit('60099002'), name: 'Serviços Municipalizados de Teste' };
+  const S = Array.from({ length: 9 }, (_, i) => party(i, `Fornecedor S${i + 1}, Lda.`));
+  const divisions = (i: number) => (i < 5 ? ['30192000'] : ['30192000', '45000000']);
+  let corpusStore: Store;
+
+  beforeAll(async () => {
+    ({ store: corpusStore } = await freshStore());
+    const contracts: ContractInput[] = [];
+    S.forEach((s, i) => {
+      for (let n = 0; n < 20; n++) {
+        const cpv = divisions(i)[n % divisions(i).length];
+        const buyer = i === 8 && n === 0 ? { nif: BEJA.nif, name: `Município de ${BEJA.name}` } : OTHER_BUYER;
+        contracts.push(
+          contract(`s${i + 1}-${n}`, s, 1_000 + n, `2024-0${1 + (n % 9)}-10`, { cpvs: [cpv], buyers: [buyer] }),
+        );
+      }
+    });
+    await corpusStore.writeProcurement({ contracts, announcements: [], amendments: [] });
+    await runDetection(corpusStore, { now: NOW });
+  }, 120_000);
+
+  it("judges again the contracts of a supplier that crossed R048's fence, though their buyer did not change", async () => {
+    const r048 = async () =>
+      (await corpusStore.listSignals({ type: 'heterogeneous_supplier' }, { limit: 1000 })).filter(
+        (s) => s.status === 'active',
+      );
+    expect(await r048()).toEqual([]);
+    const more = ['50000000', '60000000', '70000000', '71000000', '72000000', '79000000', '80000000'].map((cpv, n) =>
+      contract(`s9-more-${n}`, S[8], 2_000, '2024-10-01', { cpvs: [cpv], buyers: [OTHER_BUYER] }),
+    );
+    await corpusStore.writeProcurement({ contracts: more, announcements: [], amendments: [] });
+    await runDetection(corpusStore, { now: NOW });
+    const flagged = (await r048()).map((s) => s.key);
+    // Every contract of S9 (27), the one with Beja's council among them; no other supplier's.
+    expect(flagged).toContain('integrity:heterogeneous_supplier:base:s9-0');
+    expect(flagged).toHaveLength(27);
+    expect(flagged.every((k) => k.includes(':s9-'))).toBe(true);
+  });
+});
