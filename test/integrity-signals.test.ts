@@ -220,7 +220,9 @@ describe('where the corpus moved', () => {
     await runDetection(corpusStore, { now: NOW });
   }, 120_000);
 
-  it("judges again the contracts of a supplier that crossed R048's fence, though their buyer did not change", async () => {
+  const CROSSED =
+    "judges again the contracts of a supplier that crossed R048's fence, though their buyer did not change";
+  it(CROSSED, async () => {
     const r048 = async () =>
       (await corpusStore.listSignals({ type: 'heterogeneous_supplier' }, { limit: 1000 })).filter(
         (s) => s.status === 'active',
