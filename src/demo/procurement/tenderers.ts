@@ -64,13 +64,14 @@ export class TendererMarket {
    */
   assign(k: number, sector: Sector, winners: Supplier[], competitors: Supplier[]) {
     const size = this.regulars(sector);
-    const m = new Rng(hashSeed(this.#seed, 'tenderers', k));
-    const losers = competitors.filter((c) => !winners.includes(c)).slice(0, Math.max(0, size - winners.length));
-    const kept = competitors.filter((c) => winners.includes(c) || losers.includes(c));
-    const picks = distinct(m, size, kept.length);
-    const regular = new Map(kept.map((c, i) => [c, this.#suppliers.national(sector, picks[i])]));
-    const as = (s: Supplier) => regular.get(s) as Supplier;
-    return { winners: winners.map(as), competitors: kept.map(as) };
+    let kept = competitors;
+    if (competitors.length > size) {
+      const losers = competitors.filter((c) => !winners.includes(c)).slice(0, size - winners.length);
+      kept = competitors.filter((c) => winners.includes(c) || losers.includes(c));
+    }
+    const picks = distinct(new Rng(hashSeed(this.#seed, 'tenderers', k)), size, kept.length);
+    const regulars = picks.map((rank) => this.#suppliers.national(sector, rank));
+    return { winners: winners.map((w) => regulars[kept.indexOf(w)]), competitors: regulars };
   }
 }
 
