@@ -224,7 +224,7 @@ describe('where the corpus moved', () => {
     "judges again the contracts of a supplier that crossed R048's fence, though their buyer did not change";
   it(CROSSED, async () => {
     const r048 = async () =>
-      (await corpusStore.listSignals({ type: 'heterogeneous_supplier' }, { limit: 1000 })).filter(
+      (await corpusStore.listSignals({ types: ['heterogeneous_supplier'] }, { limit: 1000 })).filter(
         (s) => s.status === 'active',
       );
     expect(await r048()).toEqual([]);

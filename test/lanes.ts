@@ -52,6 +52,7 @@ export const NEEDS = {
   slow: [
     'test/demo.test.ts',
     'test/demo-procurement.test.ts',
+    'test/demo-integrity.test.ts',
     'test/detect.test.ts',
     'test/alerts-matcher.test.ts',
     'test/journal-backfill.test.ts',

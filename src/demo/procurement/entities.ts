@@ -2,8 +2,10 @@
  * The demo's parties. Buyers: every municipality under its real tax number and the name `Município de X`, plus
  * parishes, municipal companies, municipalised services and inter-municipal bodies with synthetic numbers.
  * Suppliers: pools by sector, one national and one per district, from which contracts draw with a Zipf-like
- * law (a few suppliers win many contracts, most win one or two). A supplier is a pure function of
- * (seed, sector, pool, rank), so the suppliers of contract k do not depend on how many contracts are generated.
+ * law (a few suppliers win many contracts, most win one or two); competitive procedures take their bidders from
+ * the top of the national pools (tenderers.ts), and the integrity patterns a few firms from its far end
+ * (`outsider`). A supplier is a pure function of (seed, sector, pool, rank), so the suppliers of contract k do not
+ * depend on how many contracts are generated.
  */
 import type { EntityInput, EntityKind, Party } from '../../store/procurement-records.js';
 import type { MunicipalityRecord } from '../../store/records.js';
@@ -125,18 +127,7 @@ export interface PartyBook {
 }
 
 export function buildBuyers(municipalities: readonly MunicipalityRecord[], seed: number): PartyBook {
-  const publicNifs = new NifFamily(seed, 'public', [
-    '690',
-    '691',
-    '692',
-    '693',
-    '694',
-    '695',
-    '696',
-    '697',
-    '698',
-    '699',
-  ]);
+  const publicNifs = publicFamily(seed);
   const companyNifs = companyFamily(seed);
   let nextPublic = 0;
   let nextCompany = 0;
@@ -263,6 +254,24 @@ function publicBody(
   };
 }
 
+/** Public bodies: the book's parishes, services and inter-municipal bodies first, then the schemes' parishes. */
+function publicFamily(seed: number): NifFamily {
+  return new NifFamily(seed, 'public', ['690', '691', '692', '693', '694', '695', '696', '697', '698', '699']);
+}
+/** The first public-body number of the schemes' parishes: far above the book's (a few thousand). */
+const SCHEME_PARISH_OFFSET = 500_000;
+
+/**
+ * Parish n of the integrity schemes (schemes.ts): a parish of municipality `home` that no other contract names, so
+ * that the year the scheme gives it is all it bought. Its tax number is the n-th after the book's public bodies.
+ */
+export function schemeParish(seed: number, home: number, n: number): Buyer {
+  const rng = new Rng(hashSeed(seed, 'scheme-parish', n));
+  const name = parishName(rng, null);
+  const body = publicBody(publicFamily(seed).nif(SCHEME_PARISH_OFFSET + n), name, 'parish', home, [home], '');
+  return { ...body, area: `da freguesia de ${parishPlace(name)}`, weight: 0 };
+}
+
 /** Companies (municipal companies first, then suppliers). */
 function companyFamily(seed: number): NifFamily {
   return new NifFamily(seed, 'company', ['590', '591', '592', '593', '594', '595', '596', '597', '598', '599']);
@@ -327,6 +336,24 @@ export class SupplierBook {
     const shape = national ? NATIONAL_SHAPE : DISTRICT_SHAPE;
     const rank = zipfRank(rng.next(), poolSize, shape);
     return this.get(sector, national ? -1 : district, rank);
+  }
+
+  /** The national supplier of a sector at `rank` (0 the busiest). */
+  national(sector: Sector, rank: number): Supplier {
+    return this.get(sector, -1, rank);
+  }
+
+  /**
+   * A national firm of the sector that the Zipf-like draws all but never reach (the n-th from the end of its pool):
+   * the integrity patterns' cover bidder and general traders are firms that win nothing by the ordinary draws.
+   */
+  outsider(sector: Sector, n: number): Supplier {
+    return this.get(sector, -1, this.poolSize(sector) - 1 - n);
+  }
+
+  /** How many national suppliers the sector has. */
+  poolSize(sector: Sector): number {
+    return NATIONAL_POOL_OF[sector] ?? NATIONAL_POOL;
   }
 
   get(sector: Sector, district: number, rank: number): Supplier {

@@ -3,15 +3,18 @@
  * Contract k draws all its randomness from (seed, k), so it is the same whatever the number asked for (100 000
  * contracts are a prefix of 1 000 000). Same (seed, year-month of `today`, N) ⇒ identical output, anchored on
  * the month. Buyers, prices, suppliers, dates, amendments and pending announcements: docs/data.md, "The demo
- * dataset".
+ * dataset"; the integrity patterns it makes on purpose (integrity-patterns.ts): docs/integrity.md, "On the demo data".
  */
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
 import type { AmendmentInput, AnnouncementInput, ContractInput, EntityInput } from '../../store/procurement-records.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { hashSeed, Rng } from '../random.js';
 import { type BuyerKind, CATEGORIES, type Category, FAIRS, PROJECTS, TOPICS } from './catalogue.js';
+import { lateClosing, onTimeDays, overrunPrice, takes, withinCeiling } from './contract-patterns.js';
 import { type Buyer, buildBuyers, type PartyBook, type Supplier, SupplierBook } from './entities.js';
+import { DIRECT_BASE_AT_PRICE, GENERALISTS, ONE_BIDDER_SHARE } from './integrity-patterns.js';
 import { streetName } from './names.js';
+import { noticeDays, shortNoticeDays } from './notice-days.js';
 import {
   CONTRACT_TYPE,
   legalBasis,
@@ -22,13 +25,16 @@ import {
   type ProcedureKey,
   valueCap,
 } from './procedures.js';
+import { SchemePlanner } from './schemes.js';
+import { isCompetitive, TendererMarket } from './tenderers.js';
 
 export { DEMO_PROCUREMENT_SOURCE };
 export const DEFAULT_CHUNK = 10_000;
 /** Procedures announced but not yet awarded, generated whatever the number of contracts. */
 export const PENDING_OPEN = 220;
 export const PENDING_CLOSED = 80;
-const WINDOW_DAYS = 6 * 365 + 2;
+/** The days before the first day of the month over which contracts are published. */
+export const WINDOW_DAYS = 6 * 365 + 2;
 const LINK_BASE = 'https://munidata.example/demo/base';
 
 export interface ProcurementOptions {
@@ -182,6 +188,8 @@ class World {
   readonly cpvsOf = new Map<string, string[]>();
   /** The inter-municipal body of each municipality (by index). */
   readonly intermunicipalOf: (Buyer | undefined)[] = [];
+  readonly tenderers: TendererMarket;
+  readonly schemes: SchemePlanner;
 
   constructor(options: ProcurementOptions) {
     this.seed = options.seed;
@@ -209,6 +217,18 @@ class World {
         throw new Error(`demo procurement: no CPV code of category ${c.key} is in the vocabulary`);
       this.cpvsOf.set(c.key, known);
     }
+    this.tenderers = new TendererMarket(this.seed, this.suppliers);
+    this.schemes = new SchemePlanner({
+      seed: this.seed,
+      anchor: this.anchor,
+      windowDays: WINDOW_DAYS,
+      book: this.book,
+      suppliers: this.suppliers,
+      firstContracts: () => this.firstBuyers.length,
+      categoriesOf: (buyer) => this.categoryPick.get(buyer.kind) as Cumulative<Category>,
+      cpvsOf: (category) => this.cpvsOf.get(category.key) as string[],
+      workday,
+    });
   }
 
   contract(k: number): Generated {
@@ -216,45 +236,31 @@ class World {
     const r = new Rng(hashSeed(this.seed, 'contract', k));
     const entities: EntityInput[] = [];
 
-    // Who buys what, how.
-    const buyer = k < this.firstBuyers.length ? this.firstBuyers[k] : this.buyerPick.pick(r.next());
-    const category = (this.categoryPick.get(buyer.kind) as Cumulative<Category>).pick(r.next());
-    const procedure = (this.procedurePick.get(category.key) as Cumulative<Procedure>).pick(r.next());
+    // Who buys what, how: a scheme's contract (schemes.ts) has these, its price and date fixed.
+    const scheme = this.schemes.at(k);
+    const buyer = scheme?.buyer ?? (k < this.firstBuyers.length ? this.firstBuyers[k] : this.buyerPick.pick(r.next()));
+    const category = scheme?.category ?? (this.categoryPick.get(buyer.kind) as Cumulative<Category>).pick(r.next());
+    const procedure =
+      scheme?.procedure ?? (this.procedurePick.get(category.key) as Cumulative<Procedure>).pick(r.next());
     const home = this.book.places[buyer.home];
     entities.push(buyer.entity);
 
     // Price.
     const size = Math.min(2.2, Math.max(0.5, (home.municipality.population_2021 / 50_000) ** 0.25));
-    let raw =
-      category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
-    if (r.next() < procedure.tail) raw *= Math.min(400, (1 - r.next()) ** (-1 / 1.15));
-    let material: string | null = null;
-    let cap = valueCap(procedure.key, category.kind);
-    if (procedure.key === 'ad' && r.next() < (category.sector === 'arts' ? 0.2 : 0.05)) {
-      material =
-        category.sector === 'arts'
-          ? MATERIAL_CRITERIA.exclusive
-          : r.next() < 0.7
-            ? MATERIAL_CRITERIA.urgency
-            : MATERIAL_CRITERIA.failed;
-      if (category.sector !== 'arts') raw *= 2.5;
-      cap = null;
-    } else if (cap !== null && raw > cap) {
-      // Real data bunches just below the limits.
-      raw = cap * (0.8 + 0.2 * r.next() ** 0.3);
-    }
-    let price = roundPrice(Math.max(raw, 40), r);
-    if (cap !== null && price >= cap) price = cap - r.int(1, 500);
+    const { price, material } = scheme
+      ? { price: scheme.price, material: null }
+      : this.#price(r, category, procedure, buyer, size);
 
     // Parties.
-    const competitive =
-      procedure.method === 'open' || procedure.method === 'selective' || procedure.method === 'limited';
-    const winners: Supplier[] = [this.suppliers.draw(r, category.sector, home.district, category.local)];
-    if (r.next() < 0.035) {
+    const competitive = isCompetitive(procedure.method);
+    let winners: Supplier[] = [
+      scheme?.winner ?? this.suppliers.draw(r, category.sector, home.district, category.local),
+    ];
+    if (scheme === null && r.next() < 0.035) {
       const other = this.suppliers.draw(r, category.sector, home.district, category.local);
       if (other.party.nif !== winners[0].party.nif) winners.push(other);
     }
-    const competitors: Supplier[] = [];
+    let competitors: Supplier[] = [];
     let bidders = 0;
     if (competitive) {
       bidders = this.#bidders(r, procedure.key, category);
@@ -268,8 +274,18 @@ class World {
       }
       const at = r.int(0, others.length);
       competitors.push(...others.slice(0, at), ...winners, ...others.slice(at));
+      // The bidders are the sector's regular tenderers (tenderers.ts); how many the base model drew.
+      ({ winners, competitors } = this.tenderers.assign(k, category.sector, winners, competitors));
       bidders = competitors.length;
+      const cover = category.kind === 'works' && winners.length === 1 && bidders > 1 && takes(this.seed, 'coverBid', k);
+      if (cover) {
+        const loser = competitors.findIndex((c) => c !== winners[0]);
+        competitors[loser] = this.tenderers.coverBidder();
+      }
     }
+    const directGoods = procedure.key === 'ad' && category.kind === 'goods' && scheme === null && winners.length === 1;
+    const trader = directGoods ? takes(this.seed, 'generalist', k) : null;
+    if (trader) winners = [this.tenderers.generalist(trader.int(0, GENERALISTS - 1))];
     for (const s of winners) entities.push(s.entity);
     for (const s of competitors) entities.push(s.entity);
 
@@ -282,20 +298,32 @@ class World {
       base = roundUp(price / (1 - 0.15 * r.next() ** 2), r);
     } else {
       const u = r.next();
-      base = u < 0.55 ? price : u < 0.92 ? roundUp(price * (1 + 0.08 * r.next()), r) : null;
+      base = u < DIRECT_BASE_AT_PRICE ? price : u < 0.92 ? roundUp(price * (1 + 0.08 * r.next()), r) : null;
+    }
+    if (competitive) {
+      // A competitive award at its base price is the noSaving pattern's; else it saves at least a cent.
+      if (takes(this.seed, 'noSaving', k)) base = price;
+      else if (base !== null && base <= price) base = Math.round(price * 100 + 1) / 100;
     }
 
     // Dates.
-    const published = this.#publicationDay(r);
+    const published = scheme?.published ?? this.#publicationDay(r);
     const signed = workday(published - (r.next() < 0.25 ? 0 : r.next() < 0.67 ? r.int(1, 5) : r.int(6, 30)));
     const awarded = workday(signed - (procedure.method === 'direct' ? r.int(1, 20) : r.int(5, 45)));
     const days = this.#executionDays(r, category);
-    const ends = signed + Math.max(1, days + r.int(-10, 60));
-    const closed = ends < this.anchor - 1 && r.next() < 0.75 ? ends : null;
+    // Whether the contract has closed follows the base model's draw; when, closes on time but by the late pattern.
+    const drawn = r.int(-10, 60);
+    const drawnEnds = signed + Math.max(1, days + drawn);
+    const ends = signed + Math.max(1, days + onTimeDays(drawn));
+    let closed = drawnEnds < this.anchor - 1 && r.next() < 0.75 ? ends : null;
+    if (closed !== null) {
+      const p = takes(this.seed, 'late', k);
+      closed = (p && lateClosing(p, signed, days, this.anchor - 1)) ?? closed;
+    }
 
     // What.
     const mainCpvs = this.cpvsOf.get(category.key) as string[];
-    const cpvs = [r.pick(mainCpvs)];
+    const cpvs = [scheme?.cpv ?? r.pick(mainCpvs)];
     if (r.next() < 0.12) {
       for (const extra of [r.pick(mainCpvs), r.pick(mainCpvs)].slice(0, r.int(1, 2)))
         if (!cpvs.includes(extra)) cpvs.push(extra);
@@ -327,9 +355,10 @@ class World {
       const dates = Array.from({ length: count }, () => r.int(signed + 10, Math.max(signed + 10, last))).sort(
         (a, b) => a - b,
       );
+      const changes = dates.map(() => ({ ...amendmentChange(r, category.kind), linked: r.next() < 0.6 }));
+      const factors = withinCeiling(changes.map((c) => c.factor));
       dates.forEach((day, j) => {
-        const { factor, reason } = amendmentChange(r, category.kind);
-        const next = Math.round(current * factor * 100) / 100;
+        const next = Math.round(current * factors[j] * 100) / 100;
         amendments.push({
           source: DEMO_PROCUREMENT_SOURCE,
           source_id: `demo-m-${n}-${j + 1}`,
@@ -338,25 +367,26 @@ class World {
           date: isoDay(workday(day)),
           previous_price_eur: current,
           new_price_eur: next,
-          reason,
-          link: r.next() < 0.6 ? `${LINK_BASE}/modificacoes/${n}-${j + 1}` : null,
+          reason: changes[j].reason,
+          link: changes[j].linked ? `${LINK_BASE}/modificacoes/${n}-${j + 1}` : null,
         });
         current = next;
       });
     }
-    const effective =
+    let effective =
       closed === null ? null : r.next() < 0.6 ? current : Math.round(current * (0.88 + 0.14 * r.next()) * 100) / 100;
+    if (closed !== null) {
+      const p = takes(this.seed, 'overrun', k);
+      if (p) effective = overrunPrice(p, price);
+    }
 
     // The notice of open and selective procedures.
     let announcement: AnnouncementInput | null = null;
     let noticeNumber: string | null = null;
     if (procedure.announced) {
-      const window =
-        procedure.key === 'cpub_urgent'
-          ? r.int(3, 10)
-          : procedure.method === 'selective'
-            ? r.int(30, 50)
-            : r.int(14, 45);
+      let window = noticeDays(r.next(), procedure, category.kind);
+      const short = procedure.key === 'cpub' && takes(this.seed, 'shortPeriod', k);
+      if (short) window = shortNoticeDays(short.next(), category.kind);
       const deadline = awarded - r.int(15, 60);
       const noticeDay = workday(deadline - window);
       noticeNumber = `demo-a-${n}`;
@@ -414,6 +444,31 @@ class World {
     return { contract, announcement, amendments, entities };
   }
 
+  /** The base model's price: log-normal around the category's median, a Pareto tail, under the value limits. */
+  #price(r: Rng, category: Category, procedure: Procedure, buyer: Buyer, size: number) {
+    let raw =
+      category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
+    if (r.next() < procedure.tail) raw *= Math.min(400, (1 - r.next()) ** (-1 / 1.15));
+    let material: string | null = null;
+    let cap = valueCap(procedure.key, category.kind);
+    if (procedure.key === 'ad' && r.next() < (category.sector === 'arts' ? 0.2 : 0.05)) {
+      material =
+        category.sector === 'arts'
+          ? MATERIAL_CRITERIA.exclusive
+          : r.next() < 0.7
+            ? MATERIAL_CRITERIA.urgency
+            : MATERIAL_CRITERIA.failed;
+      if (category.sector !== 'arts') raw *= 2.5;
+      cap = null;
+    } else if (cap !== null && raw > cap) {
+      // Real data bunches just below the limits.
+      raw = cap * (0.8 + 0.2 * r.next() ** 0.3);
+    }
+    let price = roundPrice(Math.max(raw, 40), r);
+    if (cap !== null && price >= cap) price = cap - r.int(1, 500);
+    return { price, material };
+  }
+
   /** Announcement i of the procedures not yet awarded. */
   pendingAnnouncement(i: number): { announcement: AnnouncementInput; buyer: Buyer } {
     const r = new Rng(hashSeed(this.seed, 'pending', i));
@@ -426,7 +481,7 @@ class World {
     const raw =
       category.median * procedure.factor * KIND_PRICE[buyer.kind] * size * Math.exp(procedure.sigma * r.normal());
     const base = roundPrice(raw, r);
-    const window = r.int(14, 50);
+    const window = noticeDays(r.next(), procedure, category.kind);
     let deadline: number;
     let published: number;
     if (i < PENDING_OPEN) {
@@ -458,11 +513,19 @@ class World {
     return { announcement, buyer };
   }
 
+  /**
+   * How many bid: a prior consultation one to three; a call-off one to four, evenly; an open or restricted procedure
+   * one with ONE_BIDDER_SHARE, else more, geometrically (at most 15).
+   */
   #bidders(r: Rng, key: ProcedureKey, category: Category): number {
     if (key === 'cp' || key === 'cps') return r.next() < 0.35 ? 1 : r.next() < 0.55 ? 2 : 3;
-    if (key === 'fa259') return r.int(1, 4);
-    const mean = category.kind === 'works' ? 4.5 : 3;
-    return Math.min(15, 1 + Math.floor(-Math.log(1 - r.next()) * (mean - 1)));
+    const u = r.next();
+    const callOff = ONE_BIDDER_SHARE.callOff;
+    if (key === 'fa259') return u < callOff ? 1 : 2 + Math.floor(((u - callOff) / (1 - callOff)) * 3);
+    const one = category.kind === 'works' ? ONE_BIDDER_SHARE.works : ONE_BIDDER_SHARE.other;
+    // 1 + ⌊E · scale⌋ for an exponential E is 1 exactly when E < 1/scale, which happens with probability `one`.
+    const scale = -1 / Math.log(1 - one);
+    return Math.min(15, 1 + Math.floor(-Math.log(1 - u) * scale));
   }
 
   /** A publication day in the window, seasonal and growing over time, on a weekday. */
