@@ -38,8 +38,9 @@ input[type=text], input[type=email], input[type=password], input[type=date], sel
   `padding: 0.45rem 0.55rem; border: 1px solid #b9c1cc; border-radius: 6px; font: inherit; background: #fff; }
 textarea { font: 0.85rem/1.4 ui-monospace, monospace; min-height: 14rem; }
 textarea.short { min-height: 4.5rem; }
-fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.6rem 0; }
-fieldset label { display: inline-flex; gap: 0.3rem; font-weight: 400; margin-right: 1rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.6rem 0; min-width: 0; }
+fieldset label { display: inline-flex; gap: 0.3rem; font-weight: 400; margin-right: 1rem; max-width: 100%; ` +
+  `overflow-wrap: anywhere; }
 button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); ` +
   `background: var(--accent); color: #fff; cursor: pointer; margin-top: 0.8rem; }
 button.secondary { background: #fff; color: var(--accent); }
