@@ -189,6 +189,11 @@ describe('alert rules in the console', () => {
         `(disabled: munidata alerts rule enable ${sub?.id}).`,
     );
 
+    // A subscription keeps its template's matcher: it has no edit form.
+    const edit = await page.goto(`${base}/console/alerts/${sub?.id}/edit`);
+    expect(edit?.status()).toBe(400);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('A subscription keeps its template');
+
     await page.goto(`${base}/console/alerts`);
     await expect(page.locator('tr', { hasText: 'Concursos abertos de informática' }).innerText()).resolves.toContain(
       'District Braga',

@@ -9,6 +9,9 @@ import type { AlertRuleEdit, AlertRuleRecord } from '../store/signal-records.js'
 import type { Store } from '../store/store.js';
 import { type RuleOptions, ruleDefinition } from './alert-rules.js';
 
+export const SUBSCRIPTION_NOT_EDITED =
+  'A subscription keeps its template’s matcher: turn it off and subscribe again for another place.';
+
 export async function editAlertRule(
   store: Store,
   ruleId: number,
@@ -16,11 +19,7 @@ export async function editAlertRule(
 ): Promise<AlertRuleRecord> {
   const rule = await store.getAlertRule(ruleId);
   if (!rule) throw new AdminError(`No alert rule with id ${ruleId}.`);
-  if (rule.template_id !== null) {
-    throw new AdminError(
-      'A subscription keeps its template’s matcher: turn it off and subscribe again for another place.',
-    );
-  }
+  if (rule.template_id !== null) throw new AdminError(SUBSCRIPTION_NOT_EDITED);
   const edit = await ruleDefinition(store, o);
   await store.updateAlertRule(ruleId, edit, definitionChanged(rule, edit));
   return (await store.getAlertRule(ruleId)) as AlertRuleRecord;

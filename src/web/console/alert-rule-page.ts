@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ruleChoices } from '../../admin/alert-choices.js';
 import { PREVIEW_ENTRIES, previewRule, type RulePreview } from '../../admin/alert-preview.js';
-import { editAlertRule } from '../../admin/alert-rule-edit.js';
+import { editAlertRule, SUBSCRIPTION_NOT_EDITED } from '../../admin/alert-rule-edit.js';
 import { createAlertRule, ruleDefinition } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
 import { AdminError } from '../../lib/admin-error.js';
@@ -24,6 +24,7 @@ import {
 import { ALERT_EDITORS, alertsUser, ownRule } from './alerts-page.js';
 import { formOf } from './form-fields.js';
 import { csrfField, message, page, sendHtml } from './html.js';
+import { ConsoleRefusal } from './refusal.js';
 import { requireRole, type SignedIn } from './signed-in.js';
 
 export function registerAlertRulePage(scope: FastifyInstance, core: Core): void {
@@ -41,6 +42,7 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
     if (!who) return reply;
     requireRole(who, ...ALERT_EDITORS);
     const rule = await ownRule(store, who, (request.params as { id: string }).id);
+    if (rule.template_id !== null) throw new ConsoleRefusal(400, SUBSCRIPTION_NOT_EDITED);
     const codes = new Map((await store.listMunicipalities()).map((m) => [m.id, m.code]));
     return form(reply, who, await reply.generateCsrf(), { values: ruleFormValues(rule, codes), ruleId: rule.id });
   });
