@@ -207,7 +207,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       agentsUrl: config.agentsUrl,
       clock,
     });
-    registerConsole(people);
+    registerConsole(people, core);
     // The explorer's pages, files and data (docs/explorer.md), compressed like the other public routes.
     await people.register(async (explore) => {
       await explore.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });

@@ -20,6 +20,7 @@ export const NEEDS = {
   browser: [
     'test/docs-page.test.ts',
     'test/console-browser.test.ts',
+    'test/console-alerts.test.ts',
     'test/explore-browser.test.ts',
     'test/explore-integrity.test.ts',
     'test/oauth-browser.test.ts',

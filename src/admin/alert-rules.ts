@@ -7,7 +7,7 @@
 import { ALERT_TEMPLATES } from '../alerts/templates.js';
 import { AdminError } from '../lib/admin-error.js';
 import type { AccountRecord } from '../store/records.js';
-import type { AlertMatchRecord, AlertRuleRecord, AlertTemplateRecord } from '../store/signal-records.js';
+import type { AlertMatchRecord, AlertRuleEdit, AlertRuleRecord, AlertTemplateRecord } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
 import { type MatcherOptions, matcherParams, matcherType, sourceTypes } from './alert-params.js';
 import { type PlaceOptions, rulePlace } from './alert-places.js';
@@ -22,21 +22,28 @@ export interface RuleOptions extends MatcherOptions, PlaceOptions {
 
 export async function createAlertRule(store: Store, o: RuleOptions, now: Date): Promise<AlertRuleRecord> {
   await account(store, o.account);
+  return store.createAlertRule({
+    account_id: o.account,
+    ...(await ruleDefinition(store, o)),
+    template_id: null,
+    now: now.toISOString(),
+  });
+}
+
+/**
+ * A rule's name and definition as given (matcher, source types, place), each checked: the one reading of what an
+ * operator or a console form gives, for creating and for editing a rule.
+ */
+export async function ruleDefinition(
+  store: Pick<Store, 'listIndicators' | 'listMunicipalities'>,
+  o: Omit<RuleOptions, 'account'>,
+): Promise<AlertRuleEdit> {
   const name = ruleName(o.name);
   const type = matcherType(o.type);
   const params = await matcherParams(store, type, o);
   const sources = sourceTypes(type, o.sourceTypes);
   const { place } = await rulePlace(store, o);
-  return store.createAlertRule({
-    account_id: o.account,
-    name,
-    matcher_type: type,
-    params,
-    source_types: sources,
-    ...place,
-    template_id: null,
-    now: now.toISOString(),
-  });
+  return { name, matcher_type: type, params, source_types: sources, ...place };
 }
 
 export interface SubscribeOptions extends PlaceOptions {
@@ -98,6 +105,15 @@ export async function dismissMatch(store: Store, matchId: number): Promise<Alert
   if (match.status === 'dismissed') throw new AdminError(`Alert match ${matchId} is already dismissed.`);
   await store.dismissAlertMatch(matchId);
   return { ...match, status: 'dismissed' };
+}
+
+/** Undoes a dismissal: the match is `matched` again. */
+export async function restoreMatch(store: Store, matchId: number): Promise<AlertMatchRecord> {
+  const match = await store.getAlertMatch(matchId);
+  if (!match) throw new AdminError(`No alert match with id ${matchId}.`);
+  if (match.status !== 'dismissed') throw new AdminError(`Alert match ${matchId} is not dismissed.`);
+  await store.restoreAlertMatch(matchId);
+  return { ...match, status: 'matched' };
 }
 
 export function listTemplates(store: Store): Promise<AlertTemplateRecord[]> {

@@ -123,12 +123,12 @@ async function enabledRules(store: MatcherStore): Promise<AlertRuleRecord[]> {
   }
 }
 
-function isTooOld(entry: ChangeEntry, windowStart: string | null): boolean {
+export function isTooOld(entry: ChangeEntry, windowStart: string | null): boolean {
   return windowStart !== null && entry.date !== null && entry.date < windowStart;
 }
 
-/** The match of `rule` on `item`, or null when the rule does not look for it. */
-async function matchRule(
+/** The match of `rule` on `item`, or null when the rule does not look for it (the console's preview uses it too). */
+export async function matchRule(
   rule: AlertRuleRecord,
   item: AlertItem,
   judge: AlertJudge,

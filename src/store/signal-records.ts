@@ -254,6 +254,12 @@ export interface AlertRuleInput {
   now: string;
 }
 
+/** What editing a rule may change: its name and its definition (matcher, sources, place). */
+export type AlertRuleEdit = Pick<
+  AlertRuleInput,
+  'name' | 'matcher_type' | 'params' | 'source_types' | 'municipality_ids' | 'target_scope' | 'district'
+>;
+
 export interface AlertRuleRecord extends Omit<AlertRuleInput, 'now'> {
   id: number;
   enabled: boolean;

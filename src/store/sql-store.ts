@@ -55,15 +55,23 @@ import type { WriteSummary } from './records.js';
 import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
 import type { InstantPosition, SignalFilter } from './signal-queries.js';
-import type { AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
-import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
+import type { AlertRuleEdit, AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
+import {
+  dismissAlertMatch,
+  getAlertMatch,
+  listAlertMatches,
+  recordAlertMatches,
+  restoreAlertMatch,
+} from './signals/alert-matches.js';
 import {
   createAlertRule,
+  deleteAlertRule,
   getAlertRule,
   listAlertRules,
   listAlertTemplates,
   saveAlertTemplates,
   setAlertRuleEnabled,
+  updateAlertRule,
 } from './signals/alert-rules.js';
 import { getCase, listCases } from './signals/case-read.js';
 import { findCaseId, type PendingMarks, pendingCases, saveCases } from './signals/case-write.js';
@@ -266,6 +274,20 @@ export abstract class SqlStore extends OnPorts {
     return found;
   }
 
+  updateAlertRule(id: number, edit: AlertRuleEdit, rematch: boolean): Promise<boolean> {
+    return this.#write(
+      (tx) => updateAlertRule(tx, id, edit, rematch),
+      (found) => found,
+    );
+  }
+
+  deleteAlertRule(id: number): Promise<boolean> {
+    return this.#write(
+      (tx) => deleteAlertRule(tx, id),
+      (found) => found,
+    );
+  }
+
   recordAlertMatches(batch: Parameters<AlertStore['recordAlertMatches']>[0]) {
     return this.#write(
       (tx) => recordAlertMatches(tx, batch.matches, batch.matchedSeq),
@@ -280,6 +302,13 @@ export abstract class SqlStore extends OnPorts {
     return this.#write(
       (tx) => dismissAlertMatch(tx, id),
       (dismissed) => dismissed,
+    );
+  }
+
+  restoreAlertMatch(id: number): Promise<boolean> {
+    return this.#write(
+      (tx) => restoreAlertMatch(tx, id),
+      (restored) => restored,
     );
   }
 

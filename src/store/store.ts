@@ -60,6 +60,7 @@ import type {
 import type {
   AlertMatchInput,
   AlertMatchRecord,
+  AlertRuleEdit,
   AlertRuleInput,
   AlertRuleRecord,
   AlertTemplateInput,
@@ -387,6 +388,13 @@ export interface AlertStore {
   /** False when there is no such rule; idempotent (the data version moves only on a change). */
   setAlertRuleEnabled(id: number, enabled: boolean): Promise<boolean>;
   /**
+   * Rewrites a rule's name and definition; `rematch` also sets its `matched_seq` back to 0 (its recorded matches
+   * stay). False when there is no such rule.
+   */
+  updateAlertRule(id: number, edit: AlertRuleEdit, rematch: boolean): Promise<boolean>;
+  /** Deletes a rule and its recorded matches, in one transaction; false when there is no such rule. */
+  deleteAlertRule(id: number): Promise<boolean>;
+  /**
    * Records matches — a (rule, item_key) pair already recorded is skipped, never written twice — and sets
    * `matched_seq` of the given rules, in one transaction.
    */
@@ -399,6 +407,8 @@ export interface AlertStore {
   getAlertMatch(id: number): Promise<AlertMatchRecord | undefined>;
   /** Sets a match's status to dismissed; false when there is no such match or it was dismissed already. */
   dismissAlertMatch(id: number): Promise<boolean>;
+  /** Sets a dismissed match's status back to matched; false when there is no such match or it was not dismissed. */
+  restoreAlertMatch(id: number): Promise<boolean>;
 }
 
 export interface Store

@@ -86,7 +86,7 @@ export const alertMatches = defineOperation({
  * The first instant served: the later of the plan's window start (now − alerts_history_days) and `since`, so
  * that `since` only ever narrows the window.
  */
-function windowStart(now: Date, historyDays: number | null, since: string | undefined): string {
+export function windowStart(now: Date, historyDays: number | null, since: string | undefined): string {
   const window = historyDays === null ? EPOCH : utcInstant(new Date(now.getTime() - historyDays * DAY_MS));
   const asked = since === undefined ? EPOCH : utcInstant(since);
   return asked > window ? asked : window;

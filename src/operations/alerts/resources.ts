@@ -61,7 +61,7 @@ export function toAlertMatch(
 export async function matchesSynthetic(
   store: Pick<Store, 'getSignals' | 'getContracts' | 'getAnnouncements' | 'getAmendments'>,
   reference: ReferenceData,
-  matches: readonly AlertMatchRecord[],
+  matches: readonly Pick<AlertMatchRecord, 'item_key'>[],
 ): Promise<boolean[]> {
   // Only keys that name a stored row by its integer id (a match of an outside item names none): never NaN to SQL.
   const ids = (type: string) =>

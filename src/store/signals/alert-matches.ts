@@ -8,6 +8,8 @@
  *   status         → alert_matches_by_status
  *   otherwise      → alert_matches_by_account
  */
+
+import type { MatchStatus } from '../../lib/vocabulary.js';
 import type { KeysetPage } from '../procurement-queries.js';
 import { ALERT_MATCH } from '../shared/alert-rows.js';
 import { inIdOrder } from '../shared/row-values.js';
@@ -115,7 +117,14 @@ export async function getAlertMatch(port: SqlPort, id: number): Promise<AlertMat
 }
 
 export async function dismissAlertMatch(tx: SqlPort, id: number): Promise<boolean> {
-  return (
-    (await tx.run("UPDATE alert_matches SET status = 'dismissed' WHERE id = $1 AND status <> 'dismissed'", [id])) === 1
-  );
+  return setMatchStatus(tx, id, 'dismissed');
+}
+
+/** A dismissed match back to `matched`; false when there is no such match or it was not dismissed. */
+export async function restoreAlertMatch(tx: SqlPort, id: number): Promise<boolean> {
+  return setMatchStatus(tx, id, 'matched');
+}
+
+async function setMatchStatus(tx: SqlPort, id: number, status: MatchStatus): Promise<boolean> {
+  return (await tx.run('UPDATE alert_matches SET status = $1 WHERE id = $2 AND status <> $1', [status, id])) === 1;
 }

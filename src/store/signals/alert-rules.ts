@@ -2,7 +2,13 @@
 import type { KeysetPage } from '../procurement-queries.js';
 import { ALERT_RULE, ALERT_TEMPLATE } from '../shared/alert-rows.js';
 import type { AlertRuleFilter } from '../signal-queries.js';
-import type { AlertRuleInput, AlertRuleRecord, AlertTemplateInput, AlertTemplateRecord } from '../signal-records.js';
+import type {
+  AlertRuleEdit,
+  AlertRuleInput,
+  AlertRuleRecord,
+  AlertTemplateInput,
+  AlertTemplateRecord,
+} from '../signal-records.js';
 import { Params } from '../sql/params.js';
 import type { SqlPort } from '../sql/port.js';
 import { insertInto, setExcluded } from '../sql/statements.js';
@@ -64,4 +70,37 @@ export async function setAlertRuleEnabled(
     return { found: true, changed: true };
   }
   return { found: (await tx.query('SELECT 1 FROM alert_rules WHERE id = $1', [id])).length === 1, changed: false };
+}
+
+const EDITED = [
+  'name',
+  'matcher_type',
+  'params',
+  'source_types',
+  'municipality_ids',
+  'target_scope',
+  'district',
+] as const;
+
+/**
+ * Rewrites a rule's name and definition; `rematch` sets `matched_seq` back to 0, so that the matcher reads the
+ * recent past again for the new definition (docs/alerts.md, "Editing and deleting a rule"). False: no such rule.
+ */
+export async function updateAlertRule(
+  tx: SqlPort,
+  id: number,
+  edit: AlertRuleEdit,
+  rematch: boolean,
+): Promise<boolean> {
+  const p = new Params();
+  const values = ALERT_RULE.values(edit, EDITED);
+  const sets = EDITED.map((column, i) => `${column} = ${p.add(values[i])}`);
+  if (rematch) sets.push('matched_seq = 0');
+  return (await tx.run(`UPDATE alert_rules SET ${sets.join(', ')} WHERE id = ${p.add(id)}`, p.values)) === 1;
+}
+
+/** Deletes a rule and the matches recorded on it (they name it); false when there is no such rule. */
+export async function deleteAlertRule(tx: SqlPort, id: number): Promise<boolean> {
+  await tx.run('DELETE FROM alert_matches WHERE rule_id = $1', [id]);
+  return (await tx.run('DELETE FROM alert_rules WHERE id = $1', [id])) === 1;
 }

@@ -37,8 +37,10 @@ label { display: block; margin: 0.6rem 0 0.2rem; font-weight: 600; }
 input[type=text], input[type=email], input[type=password], input[type=date], select, textarea { width: 100%; ` +
   `padding: 0.45rem 0.55rem; border: 1px solid #b9c1cc; border-radius: 6px; font: inherit; background: #fff; }
 textarea { font: 0.85rem/1.4 ui-monospace, monospace; min-height: 14rem; }
-fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.6rem 0; }
-fieldset label { display: inline-flex; gap: 0.3rem; font-weight: 400; margin-right: 1rem; }
+textarea.short { min-height: 4.5rem; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.6rem 0; min-width: 0; }
+fieldset label { display: inline-flex; gap: 0.3rem; font-weight: 400; margin-right: 1rem; max-width: 100%; ` +
+  `overflow-wrap: anywhere; }
 button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid var(--accent); ` +
   `background: var(--accent); color: #fff; cursor: pointer; margin-top: 0.8rem; }
 button.secondary { background: #fff; color: var(--accent); }
@@ -56,6 +58,7 @@ td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
 .copy-row code { font-size: 1rem; padding: 0.3rem 0.5rem; word-break: break-all; }
 .copy-row button { margin: 0; }
 .muted { color: var(--muted); }
+.nowrap { white-space: nowrap; }
 .pill { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef1f5; }
 .pill.live { background: #e3f4e8; color: var(--ok); }
 .pill.paused, .pill.revoked { background: #fbeaea; color: var(--bad); }

@@ -5,6 +5,7 @@
  * (../html.ts), which escapes what it is given.
  */
 import type { FastifyReply } from 'fastify';
+import type { Domain } from '../../lib/domains.js';
 import { type Html, html } from '../html.js';
 import { EXPLORER_PATH } from '../people-paths.js';
 import type { SignedIn } from './signed-in.js';
@@ -14,12 +15,13 @@ export function csrfField(token: string): Html {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
-export type Section = 'keys' | 'apps' | 'usage' | 'agents' | 'marketplace' | 'account';
+export type Section = 'keys' | 'apps' | 'usage' | 'alerts' | 'agents' | 'marketplace' | 'account';
 
-const SECTIONS: readonly { id: Section; label: string; roles?: readonly string[] }[] = [
+const SECTIONS: readonly { id: Section; label: string; roles?: readonly string[]; domain?: Domain }[] = [
   { id: 'keys', label: 'API keys' },
   { id: 'apps', label: 'Connected apps' },
   { id: 'usage', label: 'Usage and plan' },
+  { id: 'alerts', label: 'Alerts', domain: 'alerts' },
   { id: 'agents', label: 'Company agents', roles: ['owner', 'admin'] },
   { id: 'marketplace', label: 'Marketplace' },
   { id: 'account', label: 'Account' },
@@ -36,7 +38,9 @@ export interface PageParts {
 export function page(parts: PageParts): Html {
   const { who } = parts;
   const nav = [
-    SECTIONS.filter((s) => !s.roles || s.roles.includes(who.user.role)).map(
+    SECTIONS.filter(
+      (s) => (!s.roles || s.roles.includes(who.user.role)) && (!s.domain || who.plan.domains.includes(s.domain)),
+    ).map(
       (s) => html`<a href="/console/${s.id}"${s.id === parts.section && html` aria-current="page"`}>${s.label}</a>`,
     ),
     // The explorer reads the data as the account's plan allows: a plan without data access has no view there.

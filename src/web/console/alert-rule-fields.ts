@@ -1,0 +1,225 @@
+/**
+ * The alert rule form (docs/console.md, Alerts): its fields as the page shows them, read back into the options
+ * `munidata alerts rule create` takes, so that the CLI's checks (src/admin/alert-params.ts, alert-places.ts) judge
+ * both. Every field of every matcher type is read and handed on: a field of another type than the one chosen is
+ * refused with the CLI's message, never silently dropped.
+ */
+import type { RuleChoices } from '../../admin/alert-choices.js';
+import type { PlaceOptions } from '../../admin/alert-places.js';
+import type { RuleOptions } from '../../admin/alert-rules.js';
+import { AdminError } from '../../lib/admin-error.js';
+import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../../lib/vocabulary.js';
+import type { AlertRuleRecord } from '../../store/signal-records.js';
+import type { Html } from '../html.js';
+import { html, joined } from '../html.js';
+import type { FormFields } from './form-fields.js';
+
+/** What the form shows: the text of each field, as typed or as the stored rule reads. */
+export interface RuleFormValues {
+  name: string;
+  type: string;
+  keywords: string;
+  cpv: string;
+  nifs: string;
+  signalTypes: string[];
+  signalFamilies: string[];
+  minConfidence: string;
+  indicator: string;
+  above: string;
+  below: string;
+  sourceTypes: string[];
+  scope: string;
+  municipalities: string;
+  district: string;
+}
+
+export const EMPTY_RULE: RuleFormValues = {
+  name: '',
+  type: 'keyword',
+  keywords: '',
+  cpv: '',
+  nifs: '',
+  signalTypes: [],
+  signalFamilies: [],
+  minConfidence: '',
+  indicator: '',
+  above: '',
+  below: '',
+  sourceTypes: [],
+  scope: 'national',
+  municipalities: '',
+  district: '',
+};
+
+export function readRuleForm(form: FormFields): RuleFormValues {
+  return {
+    name: form.text('name'),
+    type: form.text('type'),
+    keywords: form.text('keywords'),
+    cpv: form.text('cpv'),
+    nifs: form.text('nifs'),
+    signalTypes: form.list('signal_types'),
+    signalFamilies: form.list('signal_families'),
+    minConfidence: form.text('min_confidence'),
+    indicator: form.text('indicator'),
+    above: form.text('above'),
+    below: form.text('below'),
+    sourceTypes: form.list('source_types'),
+    scope: form.text('scope') || 'national',
+    municipalities: form.text('municipalities'),
+    district: form.text('district'),
+  };
+}
+
+/** The stored rule as the form shows it, for editing; `codes` names its municipalities by code. */
+export function ruleFormValues(rule: AlertRuleRecord, codes: ReadonlyMap<number, string>): RuleFormValues {
+  const p = rule.params;
+  return {
+    name: rule.name,
+    type: rule.matcher_type,
+    keywords: (p.keywords ?? []).join('\n'),
+    cpv: (p.cpv_prefixes ?? []).join(' '),
+    nifs: (p.nifs ?? []).join(' '),
+    signalTypes: p.signal_types ?? [],
+    signalFamilies: p.signal_families ?? [],
+    minConfidence: p.min_confidence === undefined ? '' : String(p.min_confidence),
+    indicator: p.indicator ?? '',
+    above: p.above === undefined ? '' : String(p.above),
+    below: p.below === undefined ? '' : String(p.below),
+    // A signal-only rule stores ["signal"] because its type implies it: the form leaves the boxes as chosen.
+    sourceTypes:
+      rule.matcher_type === 'signal_type' || rule.matcher_type === 'indicator_threshold' ? [] : rule.source_types,
+    scope: rule.target_scope,
+    municipalities:
+      rule.target_scope === 'municipalities' ? rule.municipality_ids.map((id) => codes.get(id) ?? '').join(', ') : '',
+    district: rule.district ?? '',
+  };
+}
+
+/** The options of `alerts rule create` the form's values stand for (a number that is not one is refused here). */
+export function ruleOptions(v: RuleFormValues): Omit<RuleOptions, 'account'> {
+  const words = (text: string) => text.split(/[\s,;]+/).filter((w) => w !== '');
+  const place = placeOptions(v);
+  return {
+    name: v.name,
+    type: v.type,
+    keywords: v.keywords.split('\n').filter((k) => k.trim() !== ''),
+    cpv: words(v.cpv),
+    nifs: words(v.nifs),
+    signalTypes: v.signalTypes,
+    signalFamilies: v.signalFamilies,
+    minConfidence: number(v.minConfidence, '--min-confidence'),
+    indicator: v.indicator.trim() || undefined,
+    above: number(v.above, '--above'),
+    below: number(v.below, '--below'),
+    sourceTypes: v.sourceTypes,
+    ...place,
+  };
+}
+
+/** The place a form names, as `--municipality` or `--district` give it (neither: the whole country). */
+export function placeOptions(v: Pick<RuleFormValues, 'scope' | 'municipalities' | 'district'>): PlaceOptions {
+  if (v.scope === 'national') return {};
+  if (v.scope === 'district') return { district: v.district.trim() || refuse('Choose a district (--district).') };
+  if (v.scope !== 'municipalities') refuse(`Unknown place "${v.scope}": national, municipalities or district.`);
+  const named = v.municipalities
+    .split(/[,;\n]+/)
+    .map((m) => m.trim())
+    .filter((m) => m !== '');
+  return { municipalities: required(named) };
+}
+
+function required(municipalities: string[]): string[] {
+  if (municipalities.length === 0) refuse('Name at least one municipality (--municipality CODE|SLUG).');
+  return municipalities;
+}
+
+function number(text: string, flag: string): number | undefined {
+  if (text.trim() === '') return undefined;
+  const n = Number(text.trim().replace(',', '.'));
+  if (!Number.isFinite(n)) refuse(`${flag} "${text}" is not a number.`);
+  return n;
+}
+
+function refuse(message: string): never {
+  throw new AdminError(message);
+}
+
+/** The fields of the rule form (without the form element and its buttons). */
+export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
+  const checked = (on: boolean) => on && html` checked`;
+  const selected = (on: boolean) => on && html` selected`;
+  const boxes = (name: string, options: readonly string[], chosen: readonly string[]) =>
+    options.map(
+      (o) =>
+        html`<label><input type="checkbox" name="${name}" value="${o}"${checked(chosen.includes(o))}> ${o}</label>`,
+    );
+  const flag = (f: string) => html` <code class="muted">${f}</code>`;
+  return html`<label for="name">Name${flag('--name')}</label>
+<input id="name" name="name" type="text" maxlength="200" value="${v.name}" required>
+<label for="type">What it looks for${flag('--type')}</label>
+<select id="type" name="type">${MATCHER_TYPES.map(
+    (t) => html`<option value="${t}"${selected(v.type === t)}>${TYPE_LABELS[t]}</option>`,
+  )}</select>
+<fieldset><legend>keyword: phrases, one a line${flag('--keyword')}</legend>
+<textarea id="keywords" name="keywords" class="short" aria-label="Keywords">${v.keywords}</textarea></fieldset>
+<fieldset><legend>cpv: CPV prefixes of 1 to 8 digits${flag('--cpv')}</legend>
+<input id="cpv" name="cpv" type="text" value="${v.cpv}" aria-label="CPV prefixes" placeholder="45 4523"></fieldset>
+<fieldset><legend>entity: tax numbers of buyers or suppliers${flag('--nif')}</legend>
+<input id="nifs" name="nifs" type="text" value="${v.nifs}" aria-label="Tax numbers" placeholder="500000000"></fieldset>
+<fieldset><legend>signal_type: signal types${flag('--signal-type')}, families${flag('--signal-family')}</legend>
+<p>${boxes('signal_families', choices.signalFamilies, v.signalFamilies)}</p>
+<p>${boxes('signal_types', choices.signalTypes, v.signalTypes)}</p>
+<label for="min_confidence">At least this confident, 0 to 1 (optional)${flag('--min-confidence')}</label>
+<input id="min_confidence" name="min_confidence" type="text" inputmode="decimal" value="${v.minConfidence}"></fieldset>
+<fieldset><legend>indicator_threshold: an indicator above or below a bound</legend>
+<label for="indicator">Indicator${flag('--indicator')}</label>
+<select id="indicator" name="indicator"><option value=""></option>${choices.indicators.map(
+    (k) => html`<option value="${k}"${selected(v.indicator === k)}>${k}</option>`,
+  )}</select>
+<label for="above">Above${flag('--above')}</label>
+<input id="above" name="above" type="text" inputmode="decimal" value="${v.above}">
+<label for="below">Below${flag('--below')}</label>
+<input id="below" name="below" type="text" inputmode="decimal" value="${v.below}"></fieldset>
+<fieldset><legend>Sources (none ticked: all)${flag('--source-type')}</legend>${boxes(
+    'source_types',
+    ALERT_SOURCE_TYPES,
+    v.sourceTypes,
+  )}</fieldset>
+${placeFields(v, choices.districts)}`;
+}
+
+/** Where: the whole country, named municipalities or a district (a rule's form and a subscription's). */
+export function placeFields(
+  v: Pick<RuleFormValues, 'scope' | 'municipalities' | 'district'>,
+  districts: readonly string[],
+): Html {
+  const radio = (value: string, label: string) =>
+    html`<label><input type="radio" name="scope" value="${value}"${
+      v.scope === value && html` checked`
+    }> ${label}</label>`;
+  return html`<fieldset><legend>Where</legend>
+<p>${joined(
+    [
+      radio('national', 'The whole country'),
+      radio('municipalities', 'These municipalities'),
+      radio('district', 'This district'),
+    ],
+    ' ',
+  )}</p>
+<label for="municipalities">Municipalities: codes or slugs, separated by commas
+<code class="muted">--municipality</code></label>
+<input id="municipalities" name="municipalities" type="text" value="${v.municipalities}" placeholder="1106, porto">
+<label for="district">District <code class="muted">--district</code></label>
+<select id="district" name="district"><option value=""></option>${districts.map(
+    (d) => html`<option value="${d}"${v.district === d && html` selected`}>${d}</option>`,
+  )}</select></fieldset>`;
+}
+
+const TYPE_LABELS: Record<string, string> = {
+  keyword: 'keyword — words in the text',
+  cpv: 'cpv — procurement categories',
+  entity: 'entity — a buyer or supplier',
+  signal_type: 'signal_type — signals of given types',
+  indicator_threshold: 'indicator_threshold — an indicator crossing a bound',
+};

@@ -1,0 +1,264 @@
+/**
+ * Alerts (docs/console.md): the account's own rules and its predefined subscriptions, each with a switch (enable,
+ * disable) and deletion after a confirmation; a subscription is turned on for a place. Owners and admins change
+ * them, members read. The same functions as `munidata alerts` (src/admin/alert-rules.ts, alert-rule-edit.ts).
+ * The rule form is alert-rule-page.ts, the matches alert-matches-page.ts.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { ruleChoices } from '../../admin/alert-choices.js';
+import { deleteRule } from '../../admin/alert-rule-edit.js';
+import { listAccountRules, listTemplates, setRuleEnabled, subscribeToTemplate } from '../../admin/alert-rules.js';
+import { AdminError } from '../../lib/admin-error.js';
+import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-records.js';
+import type { Store } from '../../store/store.js';
+import type { Html } from '../html.js';
+import { html, joined } from '../html.js';
+import { placeFields, placeOptions } from './alert-rule-fields.js';
+import { formOf, queryOf } from './form-fields.js';
+import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
+import { ConsoleRefusal, notFound } from './refusal.js';
+import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+/** Who may change alerts; everyone else of the account reads them. */
+export const ALERT_EDITORS = ['owner', 'admin'] as const;
+
+/** The signed-in user, on a plan that includes alerts (the section is not shown to others). */
+export async function alertsUser(
+  request: Parameters<typeof requireUser>[0],
+  reply: FastifyReply,
+): Promise<SignedIn | undefined> {
+  const who = await requireUser(request, reply);
+  if (who && !who.plan.domains.includes('alerts')) {
+    throw new ConsoleRefusal(403, 'Your plan does not include alerts.');
+  }
+  return who;
+}
+
+export function canEditAlerts(who: SignedIn): boolean {
+  return (ALERT_EDITORS as readonly string[]).includes(who.user.role);
+}
+
+/** A rule of the signed-in user's account: another account's id is as unknown as a missing one. */
+export async function ownRule(store: Store, who: SignedIn, id: string): Promise<AlertRuleRecord> {
+  const rule = /^\d{1,9}$/.test(id) ? await store.getAlertRule(Number(id)) : undefined;
+  if (!rule || rule.account_id !== who.account.id) throw notFound('alert rule');
+  return rule;
+}
+
+export function registerAlertsPage(scope: FastifyInstance): void {
+  const { store, clock } = scope.signedInDeps;
+
+  scope.get('/console/alerts', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    const notice = queryOf(request).text('saved');
+    return send(reply, who, await reply.generateCsrf(), { notice: notice ? `Saved the rule “${notice}”.` : undefined });
+  });
+
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    scope.post(`/console/alerts/:id/${action}`, async (request, reply) => {
+      const who = await alertsUser(request, reply);
+      if (!who) return reply;
+      requireRole(who, ...ALERT_EDITORS);
+      const rule = await ownRule(store, who, (request.params as { id: string }).id);
+      await setRuleEnabled(store, rule.id, enabled);
+      const notice = enabled
+        ? `“${rule.name}” is on: it is matched at the next run of the matcher, catching up on what it missed.`
+        : `“${rule.name}” is off: it matches nothing until turned on again.`;
+      return send(reply, who, await reply.generateCsrf(), { notice });
+    });
+  }
+
+  scope.get('/console/alerts/:id/delete', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, ...ALERT_EDITORS);
+    const rule = await ownRule(store, who, (request.params as { id: string }).id);
+    const csrf = await reply.generateCsrf();
+    return sendHtml(
+      reply,
+      confirmPage({
+        who,
+        csrf,
+        section: 'alerts',
+        title: 'Delete an alert rule',
+        question: html`Delete “${rule.name}” and every match recorded on it? This cannot be undone; to stop it for a
+while, turn it off instead.`,
+        action: `/console/alerts/${rule.id}/delete`,
+        button: 'Delete this rule',
+        back: '/console/alerts',
+      }),
+    );
+  });
+
+  scope.post('/console/alerts/:id/delete', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, ...ALERT_EDITORS);
+    const rule = await ownRule(store, who, (request.params as { id: string }).id);
+    await deleteRule(store, rule.id);
+    return send(reply, who, await reply.generateCsrf(), { notice: `Deleted “${rule.name}” and its matches.` });
+  });
+
+  scope.get('/console/alerts/subscribe', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, ...ALERT_EDITORS);
+    const template = await ownTemplate(queryOf(request).text('template'));
+    return subscribeForm(reply, who, await reply.generateCsrf(), template, {});
+  });
+
+  scope.post('/console/alerts/subscribe', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, ...ALERT_EDITORS);
+    const form = formOf(request);
+    const template = await ownTemplate(form.text('template'));
+    const place = {
+      scope: form.text('scope') || 'national',
+      municipalities: form.text('municipalities'),
+      district: form.text('district'),
+    };
+    const csrf = await reply.generateCsrf();
+    try {
+      const { municipalities, district } = placeOptions(place);
+      const created = await subscribeToTemplate(
+        store,
+        { account: who.account.id, template: template.key, municipalities, district },
+        new Date(clock()),
+      );
+      return send(reply, who, csrf, { notice: `Subscribed: “${created.name}”.` });
+    } catch (error) {
+      if (error instanceof AdminError)
+        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: error.message });
+      throw error;
+    }
+  });
+
+  async function ownTemplate(key: string): Promise<AlertTemplateRecord> {
+    const template = (await listTemplates(store)).find((t) => t.key === key);
+    if (!template) throw new ConsoleRefusal(404, 'No such predefined subscription.');
+    return template;
+  }
+
+  async function subscribeForm(
+    reply: FastifyReply,
+    who: SignedIn,
+    csrf: string,
+    template: AlertTemplateRecord,
+    o: { scope?: string; municipalities?: string; district?: string; error?: string },
+  ): Promise<FastifyReply> {
+    const { districts } = await ruleChoices(store);
+    const place = { scope: o.scope ?? 'national', municipalities: o.municipalities ?? '', district: o.district ?? '' };
+    return sendHtml(
+      reply,
+      page({
+        title: `Subscribe: ${template.name}`,
+        who,
+        csrf,
+        section: 'alerts',
+        body: html`${message('error', o.error)}<p>${template.description}</p>
+<form method="post" action="/console/alerts/subscribe" class="card">${csrfField(csrf)}
+<input type="hidden" name="template" value="${template.key}">
+${placeFields(place, districts)}
+<button type="submit">Turn on</button> <a href="/console/alerts">Cancel</a></form>`,
+      }),
+    );
+  }
+
+  async function send(
+    reply: FastifyReply,
+    who: SignedIn,
+    csrf: string,
+    o: { error?: string; notice?: string },
+  ): Promise<FastifyReply> {
+    const rules = await listAccountRules(store, who.account.id);
+    const templates = await listTemplates(store);
+    const names = new Map((await store.listMunicipalities()).map((m) => [m.id, m.name]));
+    const editor = canEditAlerts(who);
+    const own = rules.filter((r) => r.template_id === null);
+    const switchOf = (r: AlertRuleRecord) =>
+      editor
+        ? html`<form method="post" action="/console/alerts/${r.id}/${r.enabled ? 'disable' : 'enable'}">${csrfField(
+            csrf,
+          )}
+<button type="submit" class="secondary" aria-label="${r.enabled ? 'Turn off' : 'Turn on'} ${r.name}">${
+            r.enabled ? 'Turn off' : 'Turn on'
+          }</button></form> <a href="/console/alerts/${r.id}/delete">Delete…</a>`
+        : '';
+    const state = (r: AlertRuleRecord) =>
+      r.enabled ? html`<span class="pill live">on</span>` : html`<span class="pill paused">off</span>`;
+    const ruleRows = own.map(
+      (r) => html`<tr><td>${editor ? html`<a href="/console/alerts/${r.id}/edit">${r.name}</a>` : r.name}</td>
+<td>${describeMatcher(r)}</td><td>${r.source_types.length > 0 ? r.source_types.join(', ') : 'all'}</td>
+<td>${describePlace(r, names)}</td><td>${state(r)}</td><td>${date(r.created_at)}</td><td>${switchOf(r)}</td></tr>`,
+    );
+    const templateRows = templates.map((t) => {
+      const subs = rules.filter((r) => r.template_id === t.id);
+      const about = html`<strong>${t.name}</strong><br><span class="muted">${t.description}</span>`;
+      return html`<tr><td>${about}<br>${describeMatcher(t)}</td>
+<td>${
+        subs.length > 0
+          ? joined(
+              subs.map((r) => html`<p>${describePlace(r, names)} ${state(r)} ${switchOf(r)}</p>`),
+              '',
+            )
+          : html`<span class="muted">none</span>`
+      }</td><td>${
+        editor ? html`<a href="/console/alerts/subscribe?template=${t.key}" class="nowrap">Turn on…</a>` : ''
+      }</td></tr>`;
+    });
+    const intro = editor
+      ? html`<p><a href="/console/alerts/new">New rule…</a> · <a href="/console/alerts/matches">Matches</a></p>`
+      : html`<p class="muted" role="note">Only the account's owner or an admin creates, changes and deletes alert rules;
+you can read them. <a href="/console/alerts/matches">Matches</a></p>`;
+    const head = html`<thead><tr><th>Name</th><th>Looks for</th><th>Sources</th><th>Where</th><th>State</th>
+<th>Created</th><th></th></tr></thead>`;
+    return sendHtml(
+      reply,
+      page({
+        title: 'Alerts',
+        who,
+        csrf,
+        section: 'alerts',
+        body: html`${message('error', o.error)}${message('notice', o.notice)}${intro}
+<p class="muted">The matcher checks every rule that is on against what arrives and records each match once; the API
+reads them (<code>alert_rules</code>, <code>alert_matches</code>). A new or changed rule is matched at the matcher's
+next run.</p>
+<h2>Your rules</h2>
+<section><table>${head}<tbody>${
+          ruleRows.length > 0 ? joined(ruleRows, '\n') : html`<tr><td colspan="7" class="muted">No rules yet.</td></tr>`
+        }</tbody></table></section>
+<h2>Predefined subscriptions</h2>
+<section><table><thead><tr><th>Subscription</th><th>Yours, by place</th><th></th></tr></thead>
+<tbody>${joined(templateRows, '\n')}</tbody></table></section>`,
+      }),
+    );
+  }
+}
+
+/** A rule's matcher in a few words: its type and parameters. */
+export function describeMatcher(r: Pick<AlertRuleRecord, 'matcher_type' | 'params'>): Html {
+  const p = r.params;
+  const parts: string[] = [];
+  if (p.keywords) parts.push(p.keywords.map((k) => `“${k}”`).join(', '));
+  if (p.cpv_prefixes) parts.push(`CPV ${p.cpv_prefixes.join(', ')}`);
+  if (p.nifs) parts.push(`NIF ${p.nifs.join(', ')}`);
+  if (p.signal_families) parts.push(`families ${p.signal_families.join(', ')}`);
+  if (p.signal_types) parts.push(p.signal_types.join(', '));
+  if (p.min_confidence !== undefined) parts.push(`confidence ≥ ${p.min_confidence}`);
+  if (p.indicator) parts.push(`${p.indicator} ${p.above !== undefined ? `> ${p.above}` : `< ${p.below}`}`);
+  return html`<span class="pill">${r.matcher_type}</span> ${parts.join('; ')}`;
+}
+
+export function describePlace(
+  r: Pick<AlertRuleRecord, 'target_scope' | 'municipality_ids' | 'district'>,
+  names: ReadonlyMap<number, string>,
+): string {
+  if (r.target_scope === 'national') return 'The whole country';
+  if (r.target_scope === 'district') return `District ${r.district ?? ''}`;
+  return r.municipality_ids.map((id) => names.get(id) ?? String(id)).join(', ');
+}

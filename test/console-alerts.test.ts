@@ -1,0 +1,309 @@
+/**
+ * Alerts in the console, in a real browser (docs/console.md, Alerts): an owner writes a keyword rule, previews what
+ * it would have matched (nothing recorded), saves it, edits it, turns it off and on, turns a predefined
+ * subscription on for a district and off, dismisses and restores a match, and deletes the rule; bad input is
+ * refused with the CLI's own message, and a member reads but cannot change (refused on the server). Every page is
+ * saved under screenshots/console-alerts/ (not committed) for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertRule } from '../src/admin/alert-rules.js';
+import { runAlertMatching } from '../src/alerts/run-matching.js';
+import type { AlertRuleRecord } from '../src/store/signal-records.js';
+import { EVORA, writeProcurementFixture } from './helpers/alert-fixture.js';
+import { launchChromium } from './helpers/chromium.js';
+import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+const SHOTS = resolve(import.meta.dirname, '../screenshots/console-alerts');
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+let owner: { email: string; password: string };
+let member: ConsoleClient;
+
+async function shot(name: string): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+async function rulesOf(accountId: number): Promise<AlertRuleRecord[]> {
+  return t.store.listAlertRules({ accountId }, { limit: 1000 });
+}
+
+async function ruleNamed(name: string): Promise<AlertRuleRecord | undefined> {
+  return (await rulesOf(t.accounts.premium)).find((r) => r.name === name);
+}
+
+async function matchesOf(ruleId: number) {
+  return t.store.listAlertMatches(
+    { accountId: t.accounts.premium, ruleId, since: '1970-01-01T00:00:00Z' },
+    { limit: 1000 },
+  );
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ baseUrl: base });
+  await t.app.http.listen({ host: '127.0.0.1', port });
+  await writeProcurementFixture(t.store, new Date(t.clock.now));
+  owner = await consoleUser(t, { accountId: t.accounts.premium, email: 'ana@alerts.example', role: 'owner' });
+  const m = await consoleUser(t, { accountId: t.accounts.premium, email: 'rui@alerts.example', role: 'member' });
+  member = new ConsoleClient(t);
+  await member.signIn(m.email, m.password);
+  browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('status of 400')) pageErrors.push(message.text());
+  });
+  await page.goto(`${base}/console/sign-in`);
+  await page.fill('#email', owner.email);
+  await page.fill('#password', owner.password);
+  await page.click('button[type=submit]');
+  await page.waitForURL(`${base}/console/keys`);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+describe('alert rules in the console', () => {
+  it('previews a keyword rule without recording anything, then saves it', async () => {
+    await page.click('nav >> text=Alerts');
+    await page.click('text=New rule…');
+    await page.fill('#name', 'Dirigíveis');
+    await page.fill('#keywords', 'zeppelin');
+    const rulesBefore = (await rulesOf(t.accounts.premium)).length;
+    await page.click('button[value=preview]');
+    const preview = page.locator('section[aria-labelledby=preview]');
+    await expect(preview.innerText()).resolves.toContain('Zeppelin publicitário');
+    await expect(preview.innerText()).resolves.toContain('Zéppelin de observação');
+    // The contract of 400 days ago is outside every plan's alert window: the matcher skips it, so does the preview.
+    await expect(preview.innerText()).resolves.not.toContain('Zeppelin antigo');
+    await shot('01-preview');
+    expect((await rulesOf(t.accounts.premium)).length).toBe(rulesBefore);
+    await expect(page.inputValue('#keywords')).resolves.toBe('zeppelin');
+
+    await page.click('button[value=save]');
+    await page.waitForURL(/\/console\/alerts\?saved=/);
+    const saved = await ruleNamed('Dirigíveis');
+    expect(saved).toMatchObject({ matcher_type: 'keyword', params: { keywords: ['zeppelin'] }, enabled: true });
+    expect(saved?.target_scope).toBe('national');
+    await expect(page.locator('tr', { hasText: 'Dirigíveis' }).innerText()).resolves.toContain('“zeppelin”');
+    await shot('02-saved');
+  });
+
+  it('refuses bad input with the CLI’s own messages, keeping what was typed', async () => {
+    await page.goto(`${base}/console/alerts/new`);
+    await page.fill('#name', 'Obras');
+    await page.selectOption('#type', 'cpv');
+    await page.fill('#cpv', '45x');
+    await page.click('button[value=save]');
+    await expect(page.locator('[role=alert]').innerText()).resolves.toBe(
+      '--cpv "45x" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).',
+    );
+    await expect(page.inputValue('#cpv')).resolves.toBe('45x');
+    await shot('03-refused');
+    await page.fill('#cpv', '45');
+    await page.fill('#keywords', 'estradas');
+    await page.click('button[value=preview]');
+    await expect(page.locator('[role=alert]').innerText()).resolves.toBe('--keyword is for --type keyword, not cpv.');
+    expect(await ruleNamed('Obras')).toBeUndefined();
+  });
+
+  it('edits a rule: a new definition is matched again from the start, a new name alone is not', async () => {
+    const rule = (await ruleNamed('Dirigíveis')) as AlertRuleRecord;
+    await runAlertMatching(t.store, { now: new Date(t.clock.now) });
+    const matched = (await t.store.getAlertRule(rule.id))?.matched_seq ?? 0;
+    expect(matched).toBeGreaterThan(0);
+    const before = await matchesOf(rule.id);
+    expect(before.map((m) => m.title)).toContain('Zeppelin publicitário');
+
+    await page.goto(`${base}/console/alerts`);
+    await page.click('a:text("Dirigíveis")');
+    await page.fill('#name', 'Dirigíveis em Évora');
+    await page.click('button[value=save]');
+    await page.waitForURL(/saved=/);
+    expect(await t.store.getAlertRule(rule.id)).toMatchObject({ name: 'Dirigíveis em Évora', matched_seq: matched });
+
+    await page.click('a:text("Dirigíveis em Évora")');
+    await page.fill('#keywords', 'zeppelin publicitário');
+    await page.check('input[name=scope][value=municipalities]');
+    await page.fill('#municipalities', EVORA.code);
+    await shot('04-edit');
+    await page.click('button[value=save]');
+    await page.waitForURL(/saved=/);
+    const edited = await t.store.getAlertRule(rule.id);
+    expect(edited).toMatchObject({
+      params: { keywords: ['zeppelin publicitário'] },
+      target_scope: 'municipalities',
+      municipality_ids: [EVORA.id],
+      matched_seq: 0,
+    });
+    // The matches recorded under the old definition stay.
+    expect((await matchesOf(rule.id)).length).toBe(before.length);
+  });
+
+  it('turns a rule off and on', async () => {
+    const rule = (await ruleNamed('Dirigíveis em Évora')) as AlertRuleRecord;
+    await page.goto(`${base}/console/alerts`);
+    await page.click('button[aria-label="Turn off Dirigíveis em Évora"]');
+    expect((await t.store.getAlertRule(rule.id))?.enabled).toBe(false);
+    await expect(page.locator('tr', { hasText: 'Dirigíveis em Évora' }).innerText()).resolves.toContain('off');
+    await shot('05-off');
+    await page.click('button[aria-label="Turn on Dirigíveis em Évora"]');
+    expect((await t.store.getAlertRule(rule.id))?.enabled).toBe(true);
+  });
+
+  it('turns a predefined subscription on for a district, then off, then deletes it', async () => {
+    await page.goto(`${base}/console/alerts`);
+    await page.click('tr:has-text("Concursos abertos de informática") >> text=Turn on…');
+    await page.check('input[name=scope][value=district]');
+    await page.selectOption('#district', 'Braga');
+    await page.click('button:text("Turn on")');
+    const sub = await ruleNamed('Concursos abertos de informática e software — distrito de Braga');
+    expect(sub).toMatchObject({ target_scope: 'district', district: 'Braga', enabled: true });
+    expect(sub?.template_id).not.toBeNull();
+    await shot('06-subscribed');
+    const label = 'Turn off Concursos abertos de informática e software — distrito de Braga';
+    await page.click(`button[aria-label="${label}"]`);
+    expect((await t.store.getAlertRule(sub?.id ?? 0))?.enabled).toBe(false);
+
+    // The same subscription for the same place twice is refused, as on the command line.
+    await page.click('tr:has-text("Concursos abertos de informática") >> text=Turn on…');
+    await page.check('input[name=scope][value=district]');
+    await page.selectOption('#district', 'Braga');
+    await page.click('button:text("Turn on")');
+    await expect(page.locator('[role=alert]').innerText()).resolves.toBe(
+      `Account ${t.accounts.premium} already has this subscription: rule ${sub?.id} ` +
+        `(disabled: munidata alerts rule enable ${sub?.id}).`,
+    );
+
+    // A subscription keeps its template's matcher: it has no edit form.
+    const edit = await page.goto(`${base}/console/alerts/${sub?.id}/edit`);
+    expect(edit?.status()).toBe(400);
+    await expect(page.locator('[role=alert]').innerText()).resolves.toContain('A subscription keeps its template');
+
+    await page.goto(`${base}/console/alerts`);
+    await expect(page.locator('tr', { hasText: 'Concursos abertos de informática' }).innerText()).resolves.toContain(
+      'District Braga',
+    );
+    await page.click('tr:has-text("Concursos abertos de informática") >> text=Delete…');
+    await page.click('button:text("Delete this rule")');
+    expect(await t.store.getAlertRule(sub?.id ?? 0)).toBeUndefined();
+  });
+
+  it('dismisses a match and restores it, page by page', async () => {
+    const rule = (await ruleNamed('Dirigíveis em Évora')) as AlertRuleRecord;
+    const match = (await matchesOf(rule.id)).find((m) => m.title === 'Zeppelin publicitário');
+    expect(match?.status).toBe('matched');
+    await page.goto(`${base}/console/alerts/matches?status=matched`);
+    const row = page.locator('tr', { hasText: 'Zeppelin publicitário' });
+    await row.locator('button:text("Dismiss")').click();
+    expect((await t.store.getAlertMatch(match?.id ?? 0))?.status).toBe('dismissed');
+    await expect(page.locator('tr', { hasText: 'Zeppelin publicitário' }).count()).resolves.toBe(0);
+    await page.click('text=Dismissed');
+    await shot('07-dismissed');
+    await page.locator('tr', { hasText: 'Zeppelin publicitário' }).locator('button:text("Restore")').click();
+    expect((await t.store.getAlertMatch(match?.id ?? 0))?.status).toBe('matched');
+  });
+
+  it('pages through the matches, newest first, 25 a page', async () => {
+    // Every construction record of the demo store: far more than a page (demo items are marked as generated).
+    const wide = await createAlertRule(
+      t.store,
+      { account: t.accounts.premium, name: 'Obras (todas)', type: 'cpv', cpv: ['45'] },
+      new Date(t.clock.now),
+    );
+    await runAlertMatching(t.store, { now: new Date(t.clock.now) });
+    const all = await t.store.listAlertMatches(
+      { accountId: t.accounts.premium, since: '1970-01-01T00:00:00Z' },
+      { limit: 50 },
+    );
+    expect(all.length).toBe(50);
+    await page.goto(`${base}/console/alerts/matches`);
+    const ids = async () =>
+      page
+        .locator('tbody tr form')
+        .evaluateAll((forms) => forms.map((f) => Number((f.getAttribute('action') ?? '').split('/')[4])));
+    expect(await ids()).toEqual(all.slice(0, 25).map((m) => m.id));
+    await expect(page.locator('tbody tr', { hasText: 'Obras (todas)' }).first().innerText()).resolves.toContain(
+      'generated',
+    );
+    await shot('08-matches');
+    await page.click('text=Older matches →');
+    expect(await ids()).toEqual(all.slice(25, 50).map((m) => m.id));
+    await t.store.deleteAlertRule(wide.id);
+  });
+
+  it('deletes a rule and its matches after a confirmation', async () => {
+    const rule = (await ruleNamed('Dirigíveis em Évora')) as AlertRuleRecord;
+    await page.goto(`${base}/console/alerts`);
+    await page.click('tr:has-text("Dirigíveis em Évora") >> text=Delete…');
+    await shot('09-delete');
+    await page.click('button:text("Delete this rule")');
+    expect(await t.store.getAlertRule(rule.id)).toBeUndefined();
+    expect(await matchesOf(rule.id)).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+describe('refusals', () => {
+  it('lets a member read the rules and matches but change nothing (403, nothing changed)', async () => {
+    const rule = await createAlertRule(
+      t.store,
+      { account: t.accounts.premium, name: 'Lida por todos', type: 'cpv', cpv: ['72'] },
+      new Date(t.clock.now),
+    );
+    const list = await member.get('/console/alerts');
+    expect(list.status).toBe(200);
+    expect(list.body).toContain('Lida por todos');
+    expect(list.body).toContain("Only the account's owner or an admin creates, changes and deletes alert rules");
+    expect(list.body).not.toContain('New rule…');
+    const count = (await rulesOf(t.accounts.premium)).length;
+    const created = await member.post('/console/alerts/new', { name: 'x', type: 'keyword', keywords: 'estradas' });
+    expect(created.status).toBe(403);
+    expect(created.body).toContain('This needs the role owner or admin; you are a member.');
+    expect((await member.post(`/console/alerts/${rule.id}/disable`)).status).toBe(403);
+    expect((await member.post(`/console/alerts/${rule.id}/delete`)).status).toBe(403);
+    expect((await rulesOf(t.accounts.premium)).length).toBe(count);
+    expect((await t.store.getAlertRule(rule.id))?.enabled).toBe(true);
+    expect((await member.get('/console/alerts/matches')).status).toBe(200);
+  });
+
+  it('answers another account’s rule as if it did not exist (404)', async () => {
+    const other = await createAlertRule(
+      t.store,
+      { account: t.accounts.beta, name: 'De outra conta', type: 'cpv', cpv: ['45'] },
+      new Date(t.clock.now),
+    );
+    const b = await consoleUser(t, { accountId: t.accounts.premium, email: 'admin@alerts.example', role: 'admin' });
+    const admin = new ConsoleClient(t);
+    await admin.signIn(b.email, b.password);
+    await admin.get('/console/alerts');
+    expect((await admin.get(`/console/alerts/${other.id}/edit`)).status).toBe(404);
+    expect((await admin.post(`/console/alerts/${other.id}/delete`)).status).toBe(404);
+    expect(await t.store.getAlertRule(other.id)).toBeDefined();
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
