@@ -194,7 +194,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
-    registerHealthRoutes(scope, { store, counters });
+    registerHealthRoutes(scope, { store, counters, pipelineIntervalS: config.pipelineIntervalS });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
   // the data channels never pay for them. A page that needs a session registers here and calls requireUser.

@@ -16,6 +16,7 @@ import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
+import { PipelineSqlStore } from './pipeline/pipeline-sql-store.js';
 import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-list.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
@@ -92,6 +93,8 @@ export abstract class SqlStore extends OnPorts {
   readonly console = new ConsoleSqlStore(this.ports.primary);
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
   readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
+  /** The pipeline's leases and step statuses (./pipeline/), on the primary: a replica may lag behind a lease. */
+  readonly pipeline = new PipelineSqlStore(this.ports.primary);
 
   /** `read` as a method of this store, on the replica (reads that serve callers). */
   #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {

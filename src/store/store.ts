@@ -1,6 +1,7 @@
 import type { AgentHostStore } from './agents/agent-host-store.js';
 import type { ConsoleStore } from './console/console-sql-store.js';
 import type { OAuthStore } from './oauth/oauth-sql-store.js';
+import type { PipelineStore } from './pipeline/pipeline-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -431,5 +432,7 @@ export interface Store
   readonly console: ConsoleStore;
   /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
   readonly oauth: OAuthStore;
+  /** The pipeline's leases and the status of its steps (docs/pipeline.md). */
+  readonly pipeline: PipelineStore;
   close(): Promise<void>;
 }

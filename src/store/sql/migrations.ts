@@ -4,6 +4,7 @@
  */
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
+import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
 import type { SharedMigration } from './migration.js';
 
@@ -13,4 +14,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   OAUTH_MIGRATION,
   ROLLUP_SUMS_IN_KEY,
   CONTRACTS_BY_NOTICE,
+  PIPELINE_MIGRATION,
 ];
