@@ -11,6 +11,7 @@ import { Pipeline } from '../src/pipeline/pipeline.js';
 import type { PipelineStep } from '../src/pipeline/step.js';
 import { pipelineSteps } from '../src/pipeline/steps.js';
 import type { Store } from '../src/store/store.js';
+import { pipelineSection } from '../src/web/console/pipeline-section.js';
 import { contracts } from './helpers/alert-fixture.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -96,6 +97,24 @@ describe('a cycle', () => {
     });
     // Nothing is left held: the next cycle of any instance may run them.
     expect(await store.pipeline.acquireLease('test_counting', 'instance-b', Date.now(), 1_000)).toBe(true);
+  });
+});
+
+describe("the console's section", () => {
+  it('shows each step as the store holds it, what a step wrote kept as text', async () => {
+    const hostile: PipelineStep = {
+      name: 'test_hostile',
+      run: async () => {
+        throw new Error('<img src=x onerror=alert(1)> & more');
+      },
+    };
+    await pipeline([hostile], 'instance-a').runCycle();
+    const text = (await pipelineSection(store, 60)).text;
+    expect(text).toContain('A cycle every 60 s');
+    expect(text).toMatch(/<th scope="row">detect<\/th><td>idle<\/td><td><time>[^<]+<\/time>/);
+    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; more');
+    expect(text).not.toContain('<img');
+    expect((await pipelineSection(store, 0)).text).toContain('Off on this instance');
   });
 });
 

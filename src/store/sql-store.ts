@@ -57,6 +57,7 @@ import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
 import type { InstantPosition, SignalFilter } from './signal-queries.js';
 import type { AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
+import { findAlertFeedRule, revokeAlertFeed, setAlertFeedToken } from './signals/alert-feeds.js';
 import { dismissAlertMatch, getAlertMatch, listAlertMatches, recordAlertMatches } from './signals/alert-matches.js';
 import {
   createAlertRule,
@@ -278,6 +279,11 @@ export abstract class SqlStore extends OnPorts {
 
   readonly listAlertMatches = this.#onReplica(listAlertMatches);
   readonly getAlertMatch = this.#onReplica(getAlertMatch);
+
+  readonly setAlertFeedToken = this.#onPrimary(setAlertFeedToken);
+  readonly revokeAlertFeed = this.#onPrimary(revokeAlertFeed);
+  // On the primary: a feed revoked (or a token just issued) holds at once, whatever a replica's lag.
+  readonly findAlertFeedRule = this.#onPrimary(findAlertFeedRule);
 
   dismissAlertMatch(id: number): Promise<boolean> {
     return this.#write(

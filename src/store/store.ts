@@ -400,6 +400,12 @@ export interface AlertStore {
   getAlertMatch(id: number): Promise<AlertMatchRecord | undefined>;
   /** Sets a match's status to dismissed; false when there is no such match or it was dismissed already. */
   dismissAlertMatch(id: number): Promise<boolean>;
+  /** Sets the rule's feed token (its hash), replacing the one it had (docs/alerts.md, "Feeds"). */
+  setAlertFeedToken(ruleId: number, tokenHash: string, now: string): Promise<void>;
+  /** Removes the rule's feed token; false when it had none. */
+  revokeAlertFeed(ruleId: number): Promise<boolean>;
+  /** The rule whose feed token hashes to `tokenHash`, if any. */
+  findAlertFeedRule(tokenHash: string): Promise<number | undefined>;
 }
 
 export interface Store

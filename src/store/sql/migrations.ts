@@ -6,6 +6,7 @@ import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
+import { ALERT_FEEDS_MIGRATION } from '../signals/alert-feed-migration.js';
 import type { SharedMigration } from './migration.js';
 
 export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
@@ -15,4 +16,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   ROLLUP_SUMS_IN_KEY,
   CONTRACTS_BY_NOTICE,
   PIPELINE_MIGRATION,
+  ALERT_FEEDS_MIGRATION,
 ];
