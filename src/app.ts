@@ -42,6 +42,7 @@ import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { OAuthStore } from './store/oauth/oauth-sql-store.js';
 import type { Store } from './store/store.js';
+import { registerAlertFeedRoute } from './web/alert-feed-route.js';
 import { registerAppsPage } from './web/console/apps-page.js';
 import { registerConnectPage } from './web/console/connect-page.js';
 import { registerConsole } from './web/console/console-routes.js';
@@ -194,7 +195,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
-    registerHealthRoutes(scope, { store, counters });
+    registerHealthRoutes(scope, { store, counters, pipelineIntervalS: config.pipelineIntervalS });
+    registerAlertFeedRoute(scope, { store, baseUrl: config.baseUrl, clock });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so
   // the data channels never pay for them. A page that needs a session registers here and calls requireUser.

@@ -36,11 +36,28 @@ export interface Config {
    * `munidata sync base`: dados.gov.pt's dataset API (`BASE_DATA_URL`, default https://dados.gov.pt/api/1/datasets).
    */
   readonly baseDataUrl: string;
+  /**
+   * Seconds between two cycles of the pipeline `serve` runs (`PIPELINE_INTERVAL_S`, default 60; 0: none, the work is
+   * left to the commands; docs/pipeline.md).
+   */
+  readonly pipelineIntervalS: number;
+  /**
+   * The syncs the pipeline runs (`PIPELINE_SYNC`: a comma-separated list of `base` and `ine`; default none, since a
+   * sync reaches another service), each at most once an hour (docs/pipeline.md).
+   */
+  readonly pipelineSync: readonly PipelineSync[];
   /** Which peers may name the client's address in `X-Forwarded-For` (`TRUST_PROXY`); false: none (the default). */
   readonly trustProxy?: ProxyTrust;
   /** How long a client may take (docs/deploy.md, Timeouts). */
   readonly timeouts?: Timeouts;
 }
+
+/** The sources a pipeline cycle may sync, as `munidata sync <source>` does. */
+export const PIPELINE_SYNCS = ['base', 'ine'] as const;
+export type PipelineSync = (typeof PIPELINE_SYNCS)[number];
+
+/** A cycle every minute: a new contract or rule is matched within about a minute of its import. */
+export const DEFAULT_PIPELINE_INTERVAL_S = 60;
 
 export interface Timeouts {
   /** To send the request line and headers (`HEADERS_TIMEOUT_MS`). */
@@ -90,9 +107,36 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     redisPrefix: parseRedisPrefix(env.REDIS_PREFIX),
     ineApiUrl: parseHttpUrl('INE_API_URL', env.INE_API_URL?.trim() || 'https://www.ine.pt'),
     baseDataUrl: parseHttpUrl('BASE_DATA_URL', env.BASE_DATA_URL?.trim() || 'https://dados.gov.pt/api/1/datasets'),
+    pipelineIntervalS: parsePipelineInterval(env.PIPELINE_INTERVAL_S),
+    pipelineSync: parsePipelineSync(env.PIPELINE_SYNC),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
   });
+}
+
+/** Whole seconds from 0 (off) to a day. */
+function parsePipelineInterval(text: string | undefined): number {
+  const trimmed = text?.trim();
+  if (!trimmed) return DEFAULT_PIPELINE_INTERVAL_S;
+  const value = Number(trimmed);
+  if (!/^\d+$/.test(trimmed) || value > 86_400) {
+    throw new ConfigError(`PIPELINE_INTERVAL_S must be a whole number of seconds from 0 (off) to 86400; got "${text}"`);
+  }
+  return value;
+}
+
+function parsePipelineSync(text: string | undefined): readonly PipelineSync[] {
+  const names = (text ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !(PIPELINE_SYNCS as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new ConfigError(
+      `PIPELINE_SYNC must be a comma-separated list of ${PIPELINE_SYNCS.join(', ')}; got "${unknown.join(', ')}"`,
+    );
+  }
+  return Object.freeze([...new Set(names)] as PipelineSync[]);
 }
 
 function parseTrustProxy(text: string | undefined): ProxyTrust {

@@ -13,6 +13,8 @@ describe('loadConfig', () => {
       logLevel: 'info',
       ineApiUrl: 'https://www.ine.pt',
       baseDataUrl: 'https://dados.gov.pt/api/1/datasets',
+      pipelineIntervalS: 60,
+      pipelineSync: [],
       trustProxy: false,
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 },
     });
@@ -31,6 +33,16 @@ describe('loadConfig', () => {
     for (const bad of ['yes', '10.0.0.0/33', '10.0.0/8', 'example.com', '10.0.0.1,,10.0.0.2', '11']) {
       expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it('reads the pipeline interval (0 turns it off) and the syncs it runs', () => {
+    expect(loadConfig({ PIPELINE_INTERVAL_S: '0' }).pipelineIntervalS).toBe(0);
+    expect(loadConfig({ PIPELINE_INTERVAL_S: '300' }).pipelineIntervalS).toBe(300);
+    for (const bad of ['-1', '1.5', '1m', '86401']) {
+      expect(() => loadConfig({ PIPELINE_INTERVAL_S: bad }), bad).toThrow(/PIPELINE_INTERVAL_S/);
+    }
+    expect(loadConfig({ PIPELINE_SYNC: 'base, ine' }).pipelineSync).toEqual(['base', 'ine']);
+    expect(() => loadConfig({ PIPELINE_SYNC: 'base,oracle' })).toThrow(/PIPELINE_SYNC .*"oracle"/);
   });
 
   it('reads the timeouts, in milliseconds, and keeps the headers within the request', () => {

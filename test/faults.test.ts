@@ -136,7 +136,8 @@ describe('health endpoints', () => {
     const { key } = await customer();
     expect(await readiness()).toEqual({
       status: 200,
-      json: { status: 'ok', checks: { store: 'ok', counters: 'ok' } },
+      // The pipeline's detail (docs/pipeline.md): the default cycle, and no step run yet on this store.
+      json: { status: 'ok', checks: { store: 'ok', counters: 'ok' }, pipeline: { interval_s: 60, steps: [] } },
       retryAfter: undefined,
     });
     const live = await app.http.inject({ url: '/healthz' });

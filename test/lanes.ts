@@ -6,7 +6,12 @@
  */
 export const NEEDS = {
   /** A PostgreSQL server: multi-instance on every run, postgres-outage on the PostgreSQL run (skipped on SQLite). */
-  postgres: ['test/multi-instance.test.ts', 'test/postgres-outage.test.ts', 'test/revocation.test.ts'],
+  postgres: [
+    'test/multi-instance.test.ts',
+    'test/postgres-outage.test.ts',
+    'test/revocation.test.ts',
+    'test/pipeline-instances.test.ts',
+  ],
   /** A Redis server (or the redis-server binary), on the SQLite run too. */
   redis: [
     'test/redis-counters.test.ts',
@@ -15,6 +20,7 @@ export const NEEDS = {
     'test/multi-instance.test.ts',
     'test/postgres-outage.test.ts',
     'test/revocation.test.ts',
+    'test/pipeline-redis-lease.test.ts',
   ],
   /** Chromium, through playwright-core. */
   browser: [
@@ -43,6 +49,7 @@ export const NEEDS = {
     'test/multi-instance.test.ts',
     'test/postgres-outage.test.ts',
     'test/revocation.test.ts',
+    'test/pipeline-instances.test.ts',
   ],
   /**
    * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset

@@ -138,7 +138,12 @@ describe('three instances on one PostgreSQL and one Redis', () => {
     expect(instances).toHaveLength(INSTANCES);
     for (const instance of instances) {
       const res = await fetch(`http://127.0.0.1:${instance.port}/readyz`);
-      expect(await res.json()).toEqual({ status: 'ok', checks: { store: 'ok', counters: 'ok' } });
+      // With the pipeline's detail (docs/pipeline.md): the default cycle; steps once the first has run.
+      expect(await res.json()).toEqual({
+        status: 'ok',
+        checks: { store: 'ok', counters: 'ok' },
+        pipeline: { interval_s: 60, steps: expect.any(Array) },
+      });
     }
   });
 

@@ -1,5 +1,6 @@
 /** `alerts`: accounts' alert rules, predefined subscriptions, the matcher run alone, and dismissing a match. */
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import { issueRuleFeed, revokeRuleFeed } from '../admin/alert-feeds.js';
 import {
   createAlertRule,
   dismissMatch,
@@ -155,6 +156,29 @@ export function registerAlertCommands(program: Command, cli: CliContext): void {
       cli.withStore(async (store) => {
         const match = await dismissMatch(store, matchId);
         print(cli.json(), match, () => `Dismissed alert match ${matchId}.`);
+      }),
+    );
+
+  alerts
+    .command('feed')
+    .description("Print a new secret URL of the rule's Atom feed (the previous one stops working), or --revoke it")
+    .argument('<rule_id>', 'rule id', positiveInt)
+    .option('--revoke', 'stop the feed URL without issuing a new one', false)
+    .action((ruleId: number, o: { revoke: boolean }) =>
+      cli.withStore(async (store) => {
+        if (o.revoke) {
+          const revoked = await revokeRuleFeed(store, ruleId);
+          print(cli.json(), { rule_id: ruleId, revoked }, () =>
+            revoked ? `Revoked the feed of rule ${ruleId}.` : `Rule ${ruleId} had no feed.`,
+          );
+          return;
+        }
+        const feed = await issueRuleFeed(store, ruleId, cli.config.baseUrl, new Date());
+        print(
+          cli.json(),
+          feed,
+          () => `Atom feed of rule ${ruleId} (secret: anyone with it reads the rule's matches):\n  ${feed.url}`,
+        );
       }),
     );
 

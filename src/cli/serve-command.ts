@@ -11,6 +11,7 @@ import { type Config, loadConfig } from '../config.js';
 import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-account.js';
 import { loadDemo } from '../demo/load-demo.js';
 import { importReal } from '../ingest/real/import-real.js';
+import { startPipeline } from '../pipeline/start-pipeline.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { cliContext } from './context.js';
@@ -57,12 +58,15 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   const { createApp } = await import('../app.js');
   const app = await createApp({ config, store, logger: true });
   await app.http.listen({ port: config.port, host: config.host });
+  // The pipeline on a store of its own, whose statements have no time limit (a detection batch may run long).
+  const pipeline = startPipeline(config, openStore(config), app.http.log);
   // Before the banner says it listens: a SIGTERM sent on reading it must find the graceful handler in place.
-  closeOnSignals(app, store);
+  closeOnSignals(app, store, pipeline?.running);
   const lines = [
     `munidata is listening on ${config.baseUrl}  (store: ${describeStore(config)})`,
     `Docs: ${config.baseUrl}/docs`,
     `Console: ${config.baseUrl}/console`,
+    pipeline ? `Pipeline: ${pipeline.description}` : 'Pipeline: off (PIPELINE_INTERVAL_S=0)',
   ];
   if (demoOwner) {
     lines.push(

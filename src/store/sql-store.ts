@@ -16,6 +16,7 @@ import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
+import { PipelineSqlStore } from './pipeline/pipeline-sql-store.js';
 import { aggregateContracts } from './procurement/aggregate.js';
 import { listAmendmentIds } from './procurement/amendment-list.js';
 import { loadAmendments, loadContractAmendments } from './procurement/amendment-rows.js';
@@ -56,6 +57,7 @@ import { SqlReferenceStore } from './reference/reference-store.js';
 import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-removal.js';
 import type { InstantPosition, SignalFilter } from './signal-queries.js';
 import type { AlertRuleEdit, AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
+import { findAlertFeedRule, revokeAlertFeed, setAlertFeedToken } from './signals/alert-feeds.js';
 import {
   dismissAlertMatch,
   getAlertMatch,
@@ -100,6 +102,8 @@ export abstract class SqlStore extends OnPorts {
   readonly console = new ConsoleSqlStore(this.ports.primary);
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
   readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
+  /** The pipeline's leases and step statuses (./pipeline/), on the primary: a replica may lag behind a lease. */
+  readonly pipeline = new PipelineSqlStore(this.ports.primary);
 
   /** `read` as a method of this store, on the replica (reads that serve callers). */
   #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {
@@ -297,6 +301,11 @@ export abstract class SqlStore extends OnPorts {
 
   readonly listAlertMatches = this.#onReplica(listAlertMatches);
   readonly getAlertMatch = this.#onReplica(getAlertMatch);
+
+  readonly setAlertFeedToken = this.#onPrimary(setAlertFeedToken);
+  readonly revokeAlertFeed = this.#onPrimary(revokeAlertFeed);
+  // On the primary: a feed revoked (or a token just issued) holds at once, whatever a replica's lag.
+  readonly findAlertFeedRule = this.#onPrimary(findAlertFeedRule);
 
   dismissAlertMatch(id: number): Promise<boolean> {
     return this.#write(

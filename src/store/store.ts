@@ -1,6 +1,7 @@
 import type { AgentHostStore } from './agents/agent-host-store.js';
 import type { ConsoleStore } from './console/console-sql-store.js';
 import type { OAuthStore } from './oauth/oauth-sql-store.js';
+import type { PipelineStore } from './pipeline/pipeline-sql-store.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -409,6 +410,12 @@ export interface AlertStore {
   dismissAlertMatch(id: number): Promise<boolean>;
   /** Sets a dismissed match's status back to matched; false when there is no such match or it was not dismissed. */
   restoreAlertMatch(id: number): Promise<boolean>;
+  /** Sets the rule's feed token (its hash), replacing the one it had (docs/alerts.md, "Feeds"). */
+  setAlertFeedToken(ruleId: number, tokenHash: string, now: string): Promise<void>;
+  /** Removes the rule's feed token; false when it had none. */
+  revokeAlertFeed(ruleId: number): Promise<boolean>;
+  /** The rule whose feed token hashes to `tokenHash`, if any. */
+  findAlertFeedRule(tokenHash: string): Promise<number | undefined>;
 }
 
 export interface Store
@@ -441,5 +448,7 @@ export interface Store
   readonly console: ConsoleStore;
   /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
   readonly oauth: OAuthStore;
+  /** The pipeline's leases and the status of its steps (docs/pipeline.md). */
+  readonly pipeline: PipelineStore;
   close(): Promise<void>;
 }

@@ -22,6 +22,8 @@ export async function runDataCommand(store: Store, args: string[]): Promise<stri
       logLevel: 'silent',
       ineApiUrl: 'http://127.0.0.1',
       baseDataUrl: 'http://127.0.0.1',
+      pipelineIntervalS: 0,
+      pipelineSync: [],
     },
     json: () => program.opts().json === true,
     withStore: (work) => work(store),

@@ -4,7 +4,9 @@
  */
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
+import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
+import { ALERT_FEEDS_MIGRATION } from '../signals/alert-feed-migration.js';
 import type { SharedMigration } from './migration.js';
 
 export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
@@ -13,4 +15,6 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   OAUTH_MIGRATION,
   ROLLUP_SUMS_IN_KEY,
   CONTRACTS_BY_NOTICE,
+  PIPELINE_MIGRATION,
+  ALERT_FEEDS_MIGRATION,
 ];

@@ -1,0 +1,61 @@
+/**
+ * The steps of a cycle, in order (docs/pipeline.md): the syncs the deployment configured (`PIPELINE_SYNC`), then
+ * detection, then the alert matcher, then delivery. Each resumes from its own watermark, so a cycle does only what
+ * changed since the last; each runs under its own lease, so that with several instances one runs it at a time.
+ */
+import { runAlertMatching } from '../alerts/run-matching.js';
+import type { PipelineSync } from '../config.js';
+import { runDetection } from '../detect/run-detection.js';
+import { PoliteClient } from '../ingest/sync/polite-client.js';
+import { syncBase } from '../ingest/sync/sync-base.js';
+import { syncIne } from '../ingest/sync/sync-ine.js';
+import { DELIVERY_STEPS } from './delivery-steps.js';
+import type { PipelineStep } from './step.js';
+
+/**
+ * A sync asks another service for its files: at most once an hour, whatever the cycle, counted from its last start
+ * (a failing source is not asked again every minute).
+ */
+export const SYNC_EVERY_S = 3_600;
+
+export interface StepSettings {
+  readonly sync: readonly PipelineSync[];
+  /** `INE_API_URL` and `BASE_DATA_URL`, as the `sync` commands read them. */
+  readonly ineApiUrl: string;
+  readonly baseDataUrl: string;
+}
+
+export function pipelineSteps(settings: StepSettings): PipelineStep[] {
+  return [...settings.sync.map((source) => syncStep(source, settings)), DETECT, MATCH, ...DELIVERY_STEPS];
+}
+
+const DETECT: PipelineStep = {
+  name: 'detect',
+  run: ({ store, now }) => runDetection(store, { now: now() }),
+};
+
+const MATCH: PipelineStep = {
+  name: 'match',
+  run: ({ store, now }) => runAlertMatching(store, { now: now() }),
+};
+
+function syncStep(source: PipelineSync, settings: StepSettings): PipelineStep {
+  return {
+    name: `sync_${source}`,
+    due: (status, now) =>
+      status?.last_started_at == null || Date.parse(status.last_started_at) + SYNC_EVERY_S * 1000 <= now.getTime(),
+    async run({ store, progress }) {
+      const client = new PoliteClient({ log: progress });
+      const report =
+        source === 'base'
+          ? await syncBase(store, { client, baseUrl: settings.baseDataUrl, log: progress })
+          : await syncIne(store, { client, baseUrl: settings.ineApiUrl, log: progress });
+      if (!report.ok) {
+        throw new Error(
+          report.stopped !== null ? `stopped: ${report.stopped}` : `some ${source} files failed (see the log)`,
+        );
+      }
+      return report;
+    },
+  };
+}
