@@ -5,9 +5,13 @@
  * stays pristine; on the copy:
  *
  *   1. runDetection (procurement detectors, deadline sweep, indicator detectors, cases), then runAlertMatching;
- *   2. the same again: nothing changed, so this is what a scheduled run costs when there is nothing new.
+ *   2. the same again: nothing changed, so this is what a scheduled run costs when there is nothing new;
+ *   3. procurement_red_flags (its handler, in process: no HTTP, no response cache) on RED_FLAGS random contracts:
+ *      the first answer is cold (it computes the corpus statistics, once per data version, and pages in what it
+ *      reads), the others warm (the statistics held); p50 and p99 of the warm ones.
  *
- * Prints contracts, signals, cases, matches and seconds per step. A report, not a test: it exits 1 only when the
+ * Prints contracts, signals, cases, matches and seconds per step, the integrity detector's part of detection (its
+ * contracts judged and seconds), and the red flags' latencies. A report, not a test: it exits 1 only when the
  * second run writes something (then detection is not idempotent and the figures mean nothing).
  *
  * Environment (bench only):
@@ -18,14 +22,54 @@ import { fmt, loadLine, machineLine, table } from './lib.js';
 import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
 
 const SIZES = (process.env.BENCH_DETECT_SIZES ?? '1000000').split(',').map(Number);
+/** Random contracts whose red flags are asked for, after detection. */
+const RED_FLAGS = 500;
 
 const { runDetection } = await import('../dist/detect/run-detection.js');
 const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
+const { procurementRedFlags } = await import('../dist/operations/procurement/procurement-red-flags.js');
+const { ReferenceData } = await import('../dist/core/reference.js');
 
 async function timed(work) {
   const started = performance.now();
   const result = await work();
   return { result, seconds: (performance.now() - started) / 1000 };
+}
+
+/** A pseudo-random generator of its own (mulberry32), so that every run asks for the same contracts. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * procurement_red_flags on RED_FLAGS random contracts (ids 1…max: the demo loader numbers them from 1): the first
+ * answer (cold) and the others' ms.
+ */
+async function redFlagLatencies(store, max) {
+  const reference = new ReferenceData({
+    version: await store.dataVersion(),
+    municipalities: await store.listMunicipalities(),
+    indicators: [],
+    betaGates: [],
+  });
+  const next = random(42);
+  const ms = [];
+  for (let i = 0; i < RED_FLAGS; i++) {
+    const id = 1 + Math.floor(next() * max);
+    const started = performance.now();
+    await procurementRedFlags.handler({ id }, { store, reference });
+    ms.push(performance.now() - started);
+  }
+  const [cold, ...warm] = ms;
+  warm.sort((a, b) => a - b);
+  const at = (q) => warm[Math.min(warm.length - 1, Math.floor(q * warm.length))];
+  return { cold, p50: at(0.5), p99: at(0.99), count: warm.length };
 }
 
 /** Detection then matching on a fresh copy of the N-contract database, twice. */
@@ -39,12 +83,14 @@ async function measure(contracts) {
       const detection = await timed(() => runDetection(store, { now }));
       const matching = await timed(() => runAlertMatching(store, { now }));
       runs.push({ label, detection, matching });
+      const integrity = detection.result.integrity;
       process.stdout.write(
-        `  ${fmt(count)} contracts, ${label}: detection ${detection.seconds.toFixed(1)} s, ` +
+        `  ${fmt(count)} contracts, ${label}: detection ${detection.seconds.toFixed(1)} s ` +
+          `(integrity ${integrity.seconds.toFixed(1)} s, ${fmt(integrity.contracts)} contracts judged), ` +
           `matching ${matching.seconds.toFixed(1)} s\n`,
       );
     }
-    return { contracts: count, runs };
+    return { contracts: count, runs, redFlags: await redFlagLatencies(store, count) };
   } finally {
     await store.close();
     await remove();
@@ -53,9 +99,17 @@ async function measure(contracts) {
 
 console.log(`\nSignal detection and alert matching on ${BENCH_STORE} — ${machineLine()}; ${loadLine()}\n`);
 const rows = [];
+const flagRows = [];
 let idempotent = true;
 for (const size of SIZES) {
-  const { contracts, runs } = await measure(size);
+  const { contracts, runs, redFlags } = await measure(size);
+  flagRows.push([
+    fmt(contracts),
+    redFlags.cold.toFixed(1),
+    fmt(redFlags.count),
+    redFlags.p50.toFixed(2),
+    redFlags.p99.toFixed(2),
+  ]);
   for (const { label, detection, matching } of runs) {
     const d = detection.result;
     const written = d.signals.inserted + d.signals.updated;
@@ -69,6 +123,8 @@ for (const size of SIZES) {
       fmt(d.cases.computed),
       fmt(d.cases.events),
       fmt(matching.result.matched),
+      fmt(d.integrity.contracts),
+      d.integrity.seconds.toFixed(1),
       detection.seconds.toFixed(1),
       matching.seconds.toFixed(1),
       (detection.seconds + matching.seconds).toFixed(1),
@@ -85,11 +141,19 @@ console.log(
       'cases computed',
       'case events',
       'matches',
+      'integrity contracts',
+      'integrity s',
       'detection s',
       'matching s',
       'total s',
     ],
     rows,
+  )}`,
+);
+console.log(
+  `\nprocurement_red_flags, random contracts, in process\n${table(
+    ['contracts', 'cold (first) ms', 'warm answers', 'warm p50 ms', 'warm p99 ms'],
+    flagRows,
   )}`,
 );
 if (!idempotent) {

@@ -26,6 +26,8 @@ export type DetectionStore = Pick<
   | 'dataVersion'
   | 'supplierVarieties'
   | 'tendererBids'
+  | 'buyerPrices'
+  | 'contractBuyers'
   | 'contractIdsByParty'
   | 'noticeContracts'
   | 'procurementSources'

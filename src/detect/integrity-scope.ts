@@ -69,9 +69,9 @@ export async function readScope(
   const buyers = new Map<string, Buyer>();
   const lone: number[] = [];
   for (const part of chunks([...ids.contracts].sort((a, b) => a - b))) {
-    for (const c of await store.getContracts(part)) {
+    for (const c of await store.contractBuyers(part)) {
       sources.add(c.source);
-      const nif = c.buyers.length === 1 ? c.buyers[0].nif : null;
+      const nif = c.buyers.length === 1 ? c.buyers[0] : null;
       if (nif === null) {
         lone.push(c.id);
         continue;

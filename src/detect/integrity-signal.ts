@@ -39,6 +39,18 @@ export function integrityCase(
   flagged: readonly string[],
   ctx: DetectionContext,
 ): SignalCaseRef {
+  return integrityCases(c, flagged, ctx)(type);
+}
+
+/**
+ * integrityCase for each type of one contract: what the contract alone decides (its procedure, its procurement
+ * signals) is worked out once, as detection asks it for every type of every contract it judges.
+ */
+export function integrityCases(
+  c: ContractDetailRecord,
+  flagged: readonly string[],
+  ctx: DetectionContext,
+): (type: string) => SignalCaseRef {
   const { key, announced } = contractCaseKey(c);
   const update = (opening: string): SignalCaseRef => ({
     key,
@@ -46,19 +58,27 @@ export function integrityCase(
     family: PROCUREMENT,
     relationship: 'update',
   });
-  if (announced) return update('tender_open');
+  if (announced) return () => update('tender_open');
   const contractTypes = contractSignalTypes(c, ctx);
-  if (contractTypes.length > 0) return update(contractTypes[0]);
-  if (c.amendments.some(changesPrice)) return update('contract_amended');
-  const opening = flagged[0] ?? type;
-  return { key, type: opening, family: INTEGRITY, relationship: type === opening ? 'origin' : 'update' };
+  if (contractTypes.length > 0) return () => update(contractTypes[0]);
+  if (c.amendments.some(changesPrice)) return () => update('contract_amended');
+  return (type) => {
+    const opening = flagged[0] ?? type;
+    return { key, type: opening, family: INTEGRITY, relationship: type === opening ? 'origin' : 'update' };
+  };
 }
 
 export function integritySignal(
   c: ContractDetailRecord,
   type: IntegrityType,
   a: Assessment,
-  context: { ctx: DetectionContext; flagged: readonly string[]; cited: ReadonlyMap<number, ContractRecord> },
+  context: {
+    ctx: DetectionContext;
+    flagged: readonly string[];
+    cited: ReadonlyMap<number, ContractRecord>;
+    /** The signal's case, when the caller has it already (integrityCases). */
+    case?: SignalCaseRef;
+  },
 ): SignalInput {
   const placed = context.ctx.places.place(
     c.municipalities,
@@ -106,7 +126,7 @@ export function integritySignal(
     actionability: 'monitor',
     evidence: evidenceOf(c, type, a, context.cited),
     subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers]),
-    case: integrityCase(c, type.key, context.flagged, context.ctx),
+    case: context.case ?? integrityCase(c, type.key, context.flagged, context.ctx),
   };
 }
 

@@ -11,7 +11,7 @@ import { type CheckContext, type IntegrityStore, once } from './check.js';
 export const MAX_CITES = 20;
 /** Page size of the reads below, and how many contracts one check reads at most before it gives up. */
 const PAGE = 1_000;
-const MAX_READ = 50_000;
+export const MAX_READ = 50_000;
 /** Above every contract id (the stores' ids are 32-bit integers; PostgreSQL refuses a larger one as `integer`). */
 const ABOVE_EVERY_ID = 2_147_483_647;
 
@@ -154,7 +154,7 @@ const EUROS = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 export const cents = (value: number): number => Math.round(value * 100) / 100;
 
 /** The ids of the largest contracts (those without a price last), at most MAX_CITES. */
-export function largest(contracts: readonly ContractRecord[]): number[] {
+export function largest(contracts: readonly Pick<ContractRecord, 'id' | 'price_eur'>[]): number[] {
   return [...contracts]
     .sort((a, b) => (b.price_eur ?? -1) - (a.price_eur ?? -1) || b.id - a.id)
     .slice(0, MAX_CITES)

@@ -12,7 +12,7 @@ import type { IntegrityType } from './methodology.js';
  */
 export type IntegrityStore = Pick<
   Store,
-  'listContracts' | 'getContract' | 'getAnnouncements' | 'noticePeriods' | 'contractAmendments'
+  'listContracts' | 'getContract' | 'getAnnouncements' | 'noticePeriods' | 'contractAmendments' | 'buyerPrices'
 >;
 
 export interface CheckContext {

@@ -16,7 +16,18 @@ export type Region = 'azores' | 'madeira';
  */
 export function regionOfLegalText(text: string | null | undefined): Region | null {
   if (!text) return null;
+  const known = READ.get(text);
+  if (known !== undefined) return known;
   const found = /(?:^|[^\d/])\d{1,3}\s*\/\s*(?:\d{4}|\d{2})\s*\/\s*([am])(?![\p{L}\d)])/u.exec(fold(text));
-  if (!found) return null;
-  return found[1] === 'a' ? 'azores' : 'madeira';
+  const region = !found ? null : found[1] === 'a' ? 'azores' : 'madeira';
+  if (READ.size >= READ_HELD) READ.clear();
+  READ.set(text, region);
+  return region;
 }
+
+/**
+ * Texts already read: a source words its legal bases in a few hundred ways, and detection reads one per contract
+ * (folding the text was 3 % of a detection run). Bounded: emptied when full.
+ */
+const READ = new Map<string, Region | null>();
+const READ_HELD = 10_000;

@@ -174,3 +174,13 @@ export interface EntityRecord {
 
 /** What a bulk write did. `rejected` rows never reach the store: importers report them. */
 export type ProcurementWriteSummary = WriteSummary;
+
+/** A buyer's contract as the supplier-concentration check sums it (Store.buyerPrices). */
+export interface BuyerPriceRecord {
+  id: number;
+  published_on: string | null;
+  signed_on: string | null;
+  price_eur: number | null;
+  /** The tax number of the contract's one supplier; null when it has none, several, or one without a number. */
+  sole_supplier: string | null;
+}

@@ -23,6 +23,8 @@ import { loadAmendments, loadContractAmendments } from './procurement/amendment-
 import { listAnnouncements, loadAnnouncements } from './procurement/announcement-read.js';
 import { writeBatch } from './procurement/batch-write.js';
 import type { BulkLoad } from './procurement/bulk-load.js';
+import { buyerPrices } from './procurement/buyer-prices.js';
+import { contractBuyers } from './procurement/contract-buyers.js';
 import { contractIdsByParty } from './procurement/contract-ids-by-party.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
@@ -389,6 +391,8 @@ export abstract class SqlStore extends OnPorts {
   readonly municipalBuyersBySource = this.#onReplica(municipalBuyersBySource);
   readonly supplierVarieties = this.#onReplica(supplierVarieties);
   readonly tendererBids = this.#onReplica(tendererBids);
+  readonly buyerPrices = this.#onReplica(buyerPrices);
+  readonly contractBuyers = this.#onReplica(contractBuyers);
   readonly contractIdsByParty = this.#onReplica(contractIdsByParty);
   readonly noticeContracts = this.#onReplica(noticeContracts);
 }

@@ -2,6 +2,7 @@ import type { AgentHostStore } from './agents/agent-host-store.js';
 import type { ConsoleStore } from './console/console-sql-store.js';
 import type { OAuthStore } from './oauth/oauth-sql-store.js';
 import type { PipelineStore } from './pipeline/pipeline-sql-store.js';
+import type { ContractBuyersRecord } from './procurement/contract-buyers.js';
 import type {
   AggregateQuery,
   AggregateResult,
@@ -26,6 +27,7 @@ import type {
   AmendmentRecord,
   AnnouncementInput,
   AnnouncementRecord,
+  BuyerPriceRecord,
   ContractDetailRecord,
   ContractInput,
   ContractRecord,
@@ -297,6 +299,17 @@ export interface ProcurementReadStore {
    * bid in and those it won (the corpus of R025, docs/integrity.md).
    */
   tendererBids(source: string): Promise<TendererBidsRecord[]>;
+  /**
+   * The id, price, dates and sole supplier of a buyer's contracts at a source, published from `from` to `to`
+   * (inclusive) or, `undated`, without a publication date; publication date descending, then id descending.
+   */
+  buyerPrices(
+    source: string,
+    buyer: string,
+    dates: { from: string; to: string } | 'undated',
+  ): Promise<BuyerPriceRecord[]>;
+  /** The source and buyers' tax numbers of these contracts, in id order (detection's integrity scope). */
+  contractBuyers(ids: readonly number[]): Promise<ContractBuyersRecord[]>;
   /** The ids of `source`'s contracts on which any of `nifs` has `role`, ascending. */
   contractIdsByParty(
     source: string,
