@@ -40,6 +40,11 @@ export interface Config {
   readonly trustProxy?: ProxyTrust;
   /** How long a client may take (docs/deploy.md, Timeouts). */
   readonly timeouts?: Timeouts;
+  /**
+   * `WEBHOOK_ALLOW_LOOPBACK=1`: webhook endpoints may be http to a loopback address (tests, local receivers); off,
+   * every endpoint is https to a public address (docs/webhooks.md, Addresses).
+   */
+  readonly webhookAllowLoopback?: boolean;
 }
 
 export interface Timeouts {
@@ -92,7 +97,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     baseDataUrl: parseHttpUrl('BASE_DATA_URL', env.BASE_DATA_URL?.trim() || 'https://dados.gov.pt/api/1/datasets'),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
+    webhookAllowLoopback: parseSwitch('WEBHOOK_ALLOW_LOOPBACK', env.WEBHOOK_ALLOW_LOOPBACK),
   });
+}
+
+/** 1 or true: on; 0, false or unset: off. */
+function parseSwitch(name: string, text: string | undefined): boolean {
+  const value = text?.trim().toLowerCase() ?? '';
+  if (value === '1' || value === 'true') return true;
+  if (value === '' || value === '0' || value === 'false') return false;
+  throw new ConfigError(`${name} must be 1 or 0; got "${text}"`);
 }
 
 function parseTrustProxy(text: string | undefined): ProxyTrust {

@@ -74,6 +74,7 @@ import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
 import type { AlertStore, ProcurementBatch, ProcurementBatchSummary, SignalWriteStore } from './store.js';
+import { WebhookSqlStore } from './webhooks/webhook-store.js';
 
 /**
  * Holds the ports before SqlStore's fields are made from them: a base class is constructed before its subclass's
@@ -92,6 +93,8 @@ export abstract class SqlStore extends OnPorts {
   readonly console = new ConsoleSqlStore(this.ports.primary);
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
   readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
+  /** Webhook endpoints and the outbox (./webhooks/), on the primary. */
+  readonly webhooks = new WebhookSqlStore(this.ports.primary);
 
   /** `read` as a method of this store, on the replica (reads that serve callers). */
   #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {

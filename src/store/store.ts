@@ -74,6 +74,7 @@ import type {
   SignalWriteSummary,
 } from './signal-records.js';
 import type { AppliedMigration } from './sql/migration.js';
+import type { WebhookStore } from './webhooks/webhook-store.js';
 
 /**
  * Every method below holds for both databases (src/store/sql-store.ts writes each once). Unless a method says
@@ -431,5 +432,7 @@ export interface Store
   readonly console: ConsoleStore;
   /** The OAuth authorization server's records: clients, grants, codes, tokens, sessions, keys (docs/oauth.md). */
   readonly oauth: OAuthStore;
+  /** Webhook endpoints, their secrets, the outbox of deliveries and their attempts (docs/webhooks.md). */
+  readonly webhooks: WebhookStore;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
+import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS } from '../schema/webhooks.js';
 import type { SharedMigration } from './migration.js';
 
 export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
@@ -13,4 +14,6 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   OAUTH_MIGRATION,
   ROLLUP_SUMS_IN_KEY,
   CONTRACTS_BY_NOTICE,
+  WEBHOOK_ENDPOINTS,
+  WEBHOOK_DELIVERIES,
 ];
