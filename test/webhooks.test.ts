@@ -11,12 +11,13 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
 import { runAlertMatching } from '../src/alerts/run-matching.js';
+import { runCases } from '../src/detect/run-cases.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
 import type { Resolver } from '../src/webhooks/address-guard.js';
 import { deliverWebhooks } from '../src/webhooks/deliver.js';
 import { createWebhookEndpoint, rotateWebhookSecret } from '../src/webhooks/endpoints.js';
-import { writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
+import { fixtureSignals, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { onPostgres } from './helpers/backend.js';
 import { copyDemoStore } from './helpers/test-app.js';
 
@@ -35,7 +36,7 @@ interface Received {
 /** A receiver: per path, the secrets it verifies with and the statuses it answers (the last one repeats). */
 class Receiver {
   readonly received: Received[] = [];
-  readonly routes = new Map<string, { secrets: string[]; statuses: number[] }>();
+  readonly routes = new Map<string, { secrets: string[]; statuses: number[]; headers?: Record<string, string> }>();
   inFlight = new Map<string, number>();
   overlapped = false;
   server: Server = createServer((request, response) => {
@@ -60,7 +61,7 @@ class Receiver {
       });
       this.received.push({ path, id, body: JSON.parse(body), verified });
       const status = route ? (route.statuses.length > 1 ? (route.statuses.shift() as number) : route.statuses[0]) : 404;
-      response.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${status}`);
+      response.writeHead(status, { 'content-type': 'text/plain', ...route?.headers }).end(`answer ${status}`);
     });
   });
   url(path: string) {
@@ -266,5 +267,70 @@ describe('webhooks', () => {
     await deliverWebhooks(store, { now: later(3), allowLoopback: true });
     expect(receiver.at('/signals').at(-1)?.verified).toBe(true);
     expect(receiver.at('/signals').at(-1)?.id).toBe(queued[0].message_id);
+  });
+
+  it('waits what Retry-After asks on a 429 (up to the longest step of the schedule)', async () => {
+    const { endpoint } = await matchedEndpoint('/busy', [429]);
+    receiver.routes.set('/busy', {
+      ...(receiver.routes.get('/busy') as { secrets: string[]; statuses: number[] }),
+      headers: { 'retry-after': '120' },
+    });
+    await deliverWebhooks(store, { now: later(1), allowLoopback: true, schedule: [1, 300] });
+    const [d] = await store.webhooks.listDeliveries(endpoint.id, 1);
+    const [attempt] = await store.webhooks.listAttempts(d.id);
+    expect(attempt.status).toBe(429);
+    const waited = (Date.parse(d.next_attempt_at) - Date.parse(attempt.attempted_at)) / 1_000;
+    expect(waited).toBe(120);
+  });
+
+  it("refuses an event whose domain the account's plan does not include", async () => {
+    const account = (await store.createAccount({ name: 'Livre', plan_code: 'free', beta: false, now: 'x' })).id;
+    await expect(
+      createWebhookEndpoint(
+        store,
+        { account, url: receiver.url('/free'), events: ['alert_match.created'] },
+        { now: NOW, allowLoopback: true },
+      ),
+    ).rejects.toThrow(/needs the alerts domain/);
+  });
+
+  it('case.stage_changed is written with the stage change and carries the case', async () => {
+    const account = (await store.createAccount({ name: 'Casos', plan_code: 'premium', beta: false, now: 'x' })).id;
+    const { endpoint, secret } = await createWebhookEndpoint(
+      store,
+      { account, url: receiver.url('/cases'), events: ['case.stage_changed'] },
+      { now: NOW, allowLoopback: true },
+    );
+    receiver.routes.set('/cases', { secrets: [secret], statuses: [200] });
+    const [base] = fixtureSignals(NOW);
+    const caseRef = {
+      ...(base.case as NonNullable<typeof base.case>),
+      key: 'procurement:alerttest:announcement:HOOK-1',
+    };
+    const opened = {
+      ...base,
+      key: 'procurement:tender_open:alerttest:HOOK-1',
+      type: 'tender_open',
+      stage: 'open' as const,
+    };
+    await store.writeSignals({
+      signals: [{ ...opened, case: { ...caseRef, relationship: 'origin' } }],
+      now: NOW.toISOString(),
+    });
+    await runCases(store, { now: NOW.toISOString() });
+    expect(await store.webhooks.listDeliveries(endpoint.id, 10)).toHaveLength(0);
+    const awarded = { ...base, key: 'procurement:contract_awarded:alerttest:HOOK-1', type: 'contract_awarded' };
+    await store.writeSignals({
+      signals: [{ ...awarded, stage: 'awarded' as const, case: caseRef }],
+      now: later(1).toISOString(),
+    });
+    await runCases(store, { now: later(1).toISOString() });
+    const caseId = await store.findCaseId(caseRef.key);
+    const queued = await store.webhooks.listDeliveries(endpoint.id, 10);
+    expect(queued.map((d) => d.resource_id)).toEqual([caseId]);
+    await deliverWebhooks(store, { now: later(2), allowLoopback: true });
+    const [got] = receiver.at('/cases');
+    expect(got.verified).toBe(true);
+    expect(got.body).toMatchObject({ type: 'case.stage_changed', data: { id: caseId, current_stage: 'awarded' } });
   });
 });
