@@ -333,4 +333,23 @@ describe('webhooks', () => {
     expect(got.verified).toBe(true);
     expect(got.body).toMatchObject({ type: 'case.stage_changed', data: { id: caseId, current_stage: 'awarded' } });
   });
+
+  it('disables an endpoint that has failed for the stated time, and enabling it resumes its deliveries', async () => {
+    const { endpoint, matches } = await matchedEndpoint('/down', [500]);
+    const options = { allowLoopback: true, schedule: Array(50).fill(1), disableAfterS: 30, random: () => 0.5 };
+    await deliverWebhooks(store, { ...options, now: later(1) });
+    expect((await store.webhooks.getEndpoint(endpoint.id))?.enabled).toBe(true);
+    await deliverWebhooks(store, { ...options, now: later(40) });
+    const down = await store.webhooks.getEndpoint(endpoint.id);
+    expect(down?.enabled).toBe(false);
+    expect(down?.disabled_reason).toMatch(/every delivery failed since/);
+    (receiver.routes.get('/down') as { statuses: number[] }).statuses = [200];
+    await store.webhooks.setEndpointEnabled(endpoint.id, true, null);
+    await deliverWebhooks(store, { ...options, now: later(80) });
+    await deliverWebhooks(store, { ...options, now: later(120) });
+    const ids = new Set(receiver.at('/down').map((r) => r.id));
+    expect(ids.size).toBe(matches.length);
+    const states = (await store.webhooks.listDeliveries(endpoint.id, 100)).map((d) => d.state);
+    expect(states).toEqual(matches.map(() => 'delivered'));
+  });
 });
