@@ -50,6 +50,11 @@ export interface Config {
   readonly trustProxy?: ProxyTrust;
   /** How long a client may take (docs/deploy.md, Timeouts). */
   readonly timeouts?: Timeouts;
+  /**
+   * `WEBHOOK_ALLOW_LOOPBACK=1`: webhook endpoints may be http to a loopback address (tests, local receivers); off,
+   * every endpoint is https to a public address (docs/webhooks.md, Addresses).
+   */
+  readonly webhookAllowLoopback?: boolean;
 }
 
 /** The sources a pipeline cycle may sync, as `munidata sync <source>` does. */
@@ -111,6 +116,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     pipelineSync: parsePipelineSync(env.PIPELINE_SYNC),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
+    webhookAllowLoopback: parseSwitch('WEBHOOK_ALLOW_LOOPBACK', env.WEBHOOK_ALLOW_LOOPBACK),
   });
 }
 
@@ -137,6 +143,14 @@ function parsePipelineSync(text: string | undefined): readonly PipelineSync[] {
     );
   }
   return Object.freeze([...new Set(names)] as PipelineSync[]);
+}
+
+/** 1 or true: on; 0, false or unset: off. */
+function parseSwitch(name: string, text: string | undefined): boolean {
+  const value = text?.trim().toLowerCase() ?? '';
+  if (value === '1' || value === 'true') return true;
+  if (value === '' || value === '0' || value === 'false') return false;
+  throw new ConfigError(`${name} must be 1 or 0; got "${text}"`);
 }
 
 function parseTrustProxy(text: string | undefined): ProxyTrust {

@@ -17,7 +17,14 @@ describe('loadConfig', () => {
       pipelineSync: [],
       trustProxy: false,
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 },
+      webhookAllowLoopback: false,
     });
+  });
+
+  it('reads WEBHOOK_ALLOW_LOOPBACK: off unless 1 or true, and refuses anything else', () => {
+    expect(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '1' }).webhookAllowLoopback).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_LOOPBACK: '0' }).webhookAllowLoopback).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_LOOPBACK: 'yes' })).toThrow(/WEBHOOK_ALLOW_LOOPBACK must be 1 or 0/);
   });
 
   it('reads TRUST_PROXY: off by default, a hop count, or a list of addresses and CIDR ranges', () => {

@@ -45,7 +45,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   admin: ['lib', 'signals', 'store', 'access', 'ingest', 'alerts'],
   demo: ['lib', 'store', 'access', 'admin', 'ingest', 'detect', 'alerts'],
   config: ['lib'],
-  pipeline: ['lib', 'store', 'ingest', 'detect', 'alerts', 'config'],
+  pipeline: ['lib', 'store', 'ingest', 'detect', 'alerts', 'config', 'webhooks'],
+  webhooks: ['lib', 'signals', 'store', 'core', 'operations'],
 };
 /** The top floor composes everything: the HTTP service, the command line and its entry point. */
 const TOP = new Set(['app', 'cli', 'main']);

@@ -58,6 +58,7 @@ export const NEEDS = {
    * store.
    */
   slow: [
+    'test/webhooks.test.ts',
     'test/demo.test.ts',
     'test/demo-procurement.test.ts',
     'test/demo-integrity.test.ts',

@@ -4,6 +4,10 @@
  * held by another instance keeps a step from running until it runs out; each step's last success and last error are
  * in the store and in `/readyz`; a stop abandons a step that outlives its deadline and frees its lease.
  */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
 import { storeLease } from '../src/pipeline/lease.js';
@@ -12,11 +16,17 @@ import type { PipelineStep } from '../src/pipeline/step.js';
 import { pipelineSteps } from '../src/pipeline/steps.js';
 import type { Store } from '../src/store/store.js';
 import { pipelineSection } from '../src/web/console/pipeline-section.js';
+import { createWebhookEndpoint } from '../src/webhooks/endpoints.js';
 import { contracts } from './helpers/alert-fixture.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const NOW = new Date();
-const STEPS = pipelineSteps({ sync: [], ineApiUrl: 'http://127.0.0.1:9', baseDataUrl: 'http://127.0.0.1:9' });
+const STEPS = pipelineSteps({
+  sync: [],
+  ineApiUrl: 'http://127.0.0.1:9',
+  baseDataUrl: 'http://127.0.0.1:9',
+  webhookAllowLoopback: true,
+});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let store: Store;
@@ -40,10 +50,11 @@ async function statusOf(step: string) {
 }
 
 describe('a cycle', () => {
-  it('detects and matches a contract imported since the last, for a rule made since', async () => {
+  const CYCLE = 'detects, matches and delivers (signed) a contract imported since the last, for a rule made since';
+  it(CYCLE, async () => {
     const instance = pipeline(STEPS, 'instance-a');
     // The demo store's journal caught up: what the next cycle finds is what comes after.
-    expect(await instance.runCycle()).toEqual({ detect: 'ran', match: 'ran' });
+    expect(await instance.runCycle()).toEqual({ detect: 'ran', match: 'ran', deliver: 'ran' });
     const account = (
       await store.createAccount({ name: 'Pipeline Lda', plan_code: 'premium', beta: false, now: NOW.toISOString() })
     ).id;
@@ -52,13 +63,40 @@ describe('a cycle', () => {
       { account, name: 'Zeppelins', type: 'keyword', keywords: ['zeppelin'] },
       NOW,
     );
+    // A receiver that verifies each delivery with the Standard Webhooks library.
+    const received: { type: string; verified: boolean }[] = [];
+    let secret = '';
+    const receiver = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (c: Buffer) => chunks.push(c));
+      request.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8');
+        let verified = true;
+        try {
+          new Webhook(secret).verify(body, request.headers as Record<string, string>);
+        } catch {
+          verified = false;
+        }
+        received.push({ type: JSON.parse(body).type, verified });
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    ({ secret } = await createWebhookEndpoint(
+      store,
+      { account, url, events: ['alert_match.created'] },
+      { now: NOW, allowLoopback: true },
+    ));
     const publicity = contracts(NOW).find((c) => c.object === 'Zeppelin publicitário');
     if (!publicity) throw new Error('the fixture has no publicity zeppelin');
     await store.writeProcurement({ contracts: [publicity] });
     const before = await store.listAlertMatches({ accountId: account, since: '1970-01-01T00:00:00Z' }, { limit: 10 });
     expect(before).toEqual([]);
 
-    expect(await instance.runCycle()).toEqual({ detect: 'ran', match: 'ran' });
+    expect(await instance.runCycle()).toEqual({ detect: 'ran', match: 'ran', deliver: 'ran' });
+    receiver.close();
+    expect(received).toEqual([{ type: 'alert_match.created', verified: true }]);
 
     const detect = await statusOf('detect');
     expect(detect?.last_summary).toMatchObject({ procurement: { entries: 1 } });

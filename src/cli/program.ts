@@ -14,6 +14,7 @@ import { registerExportCommand } from './export-command.js';
 import { registerOAuthCommands } from './oauth-commands.js';
 import { registerServeCommand } from './serve-command.js';
 import { registerUsersCommands } from './users-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 export function createProgram(env: Record<string, string | undefined>): Command {
   const program = new Command('munidata')
@@ -33,5 +34,6 @@ export function createProgram(env: Record<string, string | undefined>): Command 
   registerAlertCommands(program, cli);
   registerUsersCommands(program, cli);
   registerOAuthCommands(program, cli);
+  registerWebhookCommands(program, cli);
   return program;
 }

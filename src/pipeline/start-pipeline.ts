@@ -30,7 +30,12 @@ export function startPipeline(config: Config, store: Store, log: PipelineLog): S
   const pipeline = new Pipeline({
     store,
     lease: redis ? redisLease(redis, config.redisPrefix ?? 'munidata:') : storeLease(store),
-    steps: pipelineSteps({ sync: config.pipelineSync, ineApiUrl: config.ineApiUrl, baseDataUrl: config.baseDataUrl }),
+    steps: pipelineSteps({
+      sync: config.pipelineSync,
+      ineApiUrl: config.ineApiUrl,
+      baseDataUrl: config.baseDataUrl,
+      webhookAllowLoopback: config.webhookAllowLoopback ?? false,
+    }),
     intervalS: config.pipelineIntervalS,
     log,
   });

@@ -9,7 +9,7 @@ import { runDetection } from '../detect/run-detection.js';
 import { PoliteClient } from '../ingest/sync/polite-client.js';
 import { syncBase } from '../ingest/sync/sync-base.js';
 import { syncIne } from '../ingest/sync/sync-ine.js';
-import { DELIVERY_STEPS } from './delivery-steps.js';
+import { deliverWebhooks } from '../webhooks/deliver.js';
 import type { PipelineStep } from './step.js';
 
 /**
@@ -23,10 +23,20 @@ export interface StepSettings {
   /** `INE_API_URL` and `BASE_DATA_URL`, as the `sync` commands read them. */
   readonly ineApiUrl: string;
   readonly baseDataUrl: string;
+  /** WEBHOOK_ALLOW_LOOPBACK: delivery may reach http receivers on loopback. */
+  readonly webhookAllowLoopback: boolean;
 }
 
 export function pipelineSteps(settings: StepSettings): PipelineStep[] {
-  return [...settings.sync.map((source) => syncStep(source, settings)), DETECT, MATCH, ...DELIVERY_STEPS];
+  return [...settings.sync.map((source) => syncStep(source, settings)), DETECT, MATCH, deliverStep(settings)];
+}
+
+/** The webhook deliveries the matcher and the detectors put in the outbox (docs/webhooks.md). */
+function deliverStep(settings: StepSettings): PipelineStep {
+  return {
+    name: 'deliver',
+    run: ({ store, now }) => deliverWebhooks(store, { now: now(), allowLoopback: settings.webhookAllowLoopback }),
+  };
 }
 
 const DETECT: PipelineStep = {

@@ -86,6 +86,7 @@ import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
 import type { AlertStore, ProcurementBatch, ProcurementBatchSummary, SignalWriteStore } from './store.js';
+import { WebhookSqlStore } from './webhooks/webhook-store.js';
 
 /**
  * Holds the ports before SqlStore's fields are made from them: a base class is constructed before its subclass's
@@ -106,6 +107,8 @@ export abstract class SqlStore extends OnPorts {
   readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
   /** The pipeline's leases and step statuses (./pipeline/), on the primary: a replica may lag behind a lease. */
   readonly pipeline = new PipelineSqlStore(this.ports.primary);
+  /** Webhook endpoints and the outbox (./webhooks/), on the primary. */
+  readonly webhooks = new WebhookSqlStore(this.ports.primary);
 
   /** `read` as a method of this store, on the replica (reads that serve callers). */
   #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {

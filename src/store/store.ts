@@ -78,6 +78,7 @@ import type {
   SignalWriteSummary,
 } from './signal-records.js';
 import type { AppliedMigration } from './sql/migration.js';
+import type { WebhookStore } from './webhooks/webhook-store.js';
 
 /**
  * Every method below holds for both databases (src/store/sql-store.ts writes each once). Unless a method says
@@ -463,5 +464,7 @@ export interface Store
   readonly oauth: OAuthStore;
   /** The pipeline's leases and the status of its steps (docs/pipeline.md). */
   readonly pipeline: PipelineStore;
+  /** Webhook endpoints, their secrets, the outbox of deliveries and their attempts (docs/webhooks.md). */
+  readonly webhooks: WebhookStore;
   close(): Promise<void>;
 }

@@ -17,6 +17,7 @@ import type { AlertMatchFilter, InstantPosition } from '../signal-queries.js';
 import type { AlertMatchInput, AlertMatchRecord } from '../signal-records.js';
 import type { Params } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
+import { enqueueWebhookEvents } from '../webhooks/outbox.js';
 import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
 /** What recording a match writes: the store numbers it and it starts as new. */
@@ -45,14 +46,31 @@ export async function recordAlertMatches(
       return !seen.has(key) && seen.add(key);
     });
     const rows = fresh.map((m) => ALERT_MATCH.values({ ...m, account_id: accounts.get(m.rule_id) }, WRITTEN));
-    inserted = await tx.run(
+    const written = await tx.query(
       `INSERT INTO alert_matches (${COLUMNS})
        SELECT ${COLUMNS} FROM ${tx.dialect.rows('$1', ALERT_MATCH.batch(WRITTEN))} AS m
        -- Pairs already recorded are left out before they are numbered, so that skipping never uses up ids.
        WHERE NOT EXISTS (SELECT 1 FROM alert_matches x WHERE x.rule_id = m.rule_id AND x.item_key = m.item_key)
        ORDER BY m.ord
-       ON CONFLICT (rule_id, item_key) DO NOTHING`,
+       ON CONFLICT (rule_id, item_key) DO NOTHING
+       RETURNING id, account_id, matched_at`,
       [JSON.stringify(rows)],
+    );
+    inserted = written.length;
+    // Their webhook deliveries, in this transaction: a recorded match always has them (docs/webhooks.md).
+    await enqueueWebhookEvents(
+      tx,
+      written
+        .map((r) => ({ id: Number(r.id), account: Number(r.account_id), at: String(r.matched_at) }))
+        .sort((a, b) => a.id - b.id)
+        .map((r) => ({
+          type: 'alert_match.created' as const,
+          resource_id: r.id,
+          account_id: r.account,
+          family: null,
+          subtype: null,
+          occurred_at: r.at,
+        })),
     );
   }
   for (const { ruleId, seq } of matchedSeq)

@@ -10,6 +10,7 @@ import { groupRows } from '../shared/row-values.js';
 import { SIGNAL } from '../shared/signal-rows.js';
 import type { CaseEventRecord, CaseUpdate, PendingCase } from '../signal-records.js';
 import type { SqlPort } from '../sql/port.js';
+import { enqueueWebhookEvents } from '../webhooks/outbox.js';
 import { loadCaseSignals } from './signal-rows.js';
 
 export type { PendingMarks };
@@ -60,6 +61,21 @@ export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], mar
           'VALUES ($1, $2, $3, $4, $5, $6)',
         [update.id, e.event_type, e.old_value, e.new_value, e.reason, e.created_at],
       );
+    }
+    // A stage change is announced to the webhook endpoints that take it, in this transaction (docs/webhooks.md).
+    const stage = update.events.find((e) => e.event_type === 'stage_changed');
+    if (stage) {
+      const [kind] = await tx.query('SELECT family, type FROM cases WHERE id = $1', [update.id]);
+      await enqueueWebhookEvents(tx, [
+        {
+          type: 'case.stage_changed',
+          resource_id: update.id,
+          account_id: null,
+          family: String(kind.family),
+          subtype: String(kind.type),
+          occurred_at: stage.created_at,
+        },
+      ]);
     }
   }
 }

@@ -14,6 +14,7 @@ import { SIGNAL_FIELDS, signalFingerprint, signalRow } from '../shared/signal-ro
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
 import type { ColumnType, Row, SqlPort } from '../sql/port.js';
 import { qualified } from '../sql/statements.js';
+import { enqueueWebhookEvents } from '../webhooks/outbox.js';
 
 const WRITTEN_ROW: [string, ColumnType][] = [['origin', 'text'], ['fingerprint', 'text'], ...SIGNAL_FIELDS.batch()];
 const WRITTEN = WRITTEN_ROW.map(([column]) => column);
@@ -90,6 +91,19 @@ export async function writeSignals(
   const seqs = await appendChanges(
     tx,
     writes.map((w) => ({ kind: 'signal', id: ids.get(w.input.key) as number, key: null, date: now.slice(0, 10) })),
+  );
+
+  // A new signal is announced to the webhook endpoints that take it, in this transaction (docs/webhooks.md).
+  await enqueueWebhookEvents(
+    tx,
+    inserts.map((w) => ({
+      type: 'signal.created' as const,
+      resource_id: ids.get(w.input.key) as number,
+      account_id: null,
+      family: w.input.family,
+      subtype: w.input.type,
+      occurred_at: now,
+    })),
   );
 
   // Links and pending marks, decided write by write (the mark of a case: the seq of its latest change).

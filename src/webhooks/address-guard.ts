@@ -1,0 +1,109 @@
+/**
+ * No request forgery (docs/webhooks.md, Addresses): a webhook URL is https, or http to a loopback address when
+ * the operator allows it (WEBHOOK_ALLOW_LOOPBACK=1); every address its host resolves to must be public — not
+ * private, loopback (unless allowed), link-local, unique-local, carrier-grade NAT, multicast, reserved or a cloud
+ * metadata address. Checked at registration and again before every connection, which then goes to the address
+ * checked (never a second resolution).
+ */
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+export class WebhookAddressError extends Error {}
+
+const forbidden = new BlockList();
+for (const [net, bits] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['169.254.0.0', 16], // link-local, and the metadata address 169.254.169.254
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  forbidden.addSubnet(net, bits, 'ipv4');
+for (const [net, bits] of [
+  ['::', 128],
+  ['::ffff:0:0', 96], // IPv4-mapped: checked as the IPv4 address it maps
+  ['64:ff9b::', 96],
+  ['fc00::', 7], // unique-local, and fd00:ec2::254 (a metadata address)
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  forbidden.addSubnet(net, bits, 'ipv6');
+const loopback = new BlockList();
+loopback.addSubnet('127.0.0.0', 8, 'ipv4');
+loopback.addAddress('::1', 'ipv6');
+
+export interface CheckedAddress {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+}
+
+/** The reason `address` may not be connected to, or null. */
+export function refusal(address: string, allowLoopback: boolean): string | null {
+  const family = isIP(address);
+  if (family === 0) return `${address} is not an IP address`;
+  const type = family === 4 ? 'ipv4' : 'ipv6';
+  const mapped = family === 6 && /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (mapped) return refusal(mapped, allowLoopback);
+  if (loopback.check(address, type)) return allowLoopback ? null : `${address} is a loopback address`;
+  if (forbidden.check(address, type)) return `${address} is a private, link-local or reserved address`;
+  return null;
+}
+
+/** The URL parsed, if it is one a webhook may have (scheme, no credentials); throws WebhookAddressError otherwise. */
+export function parseWebhookUrl(text: string, allowLoopback: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new WebhookAddressError(`"${text}" is not a URL`);
+  }
+  if (url.username || url.password) throw new WebhookAddressError('a webhook URL may not carry credentials');
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && allowLoopback) return url;
+  throw new WebhookAddressError(
+    allowLoopback
+      ? 'a webhook URL must be https, or http to a loopback address'
+      : 'a webhook URL must be https (http only to loopback, when the operator sets WEBHOOK_ALLOW_LOOPBACK=1)',
+  );
+}
+
+/**
+ * Resolves the URL's host and checks every address it gives; the first is the one to connect to. An http URL must
+ * resolve to loopback only.
+ */
+export async function checkWebhookAddress(
+  text: string,
+  allowLoopback: boolean,
+  resolve: Resolver = systemResolver,
+): Promise<CheckedAddress> {
+  const url = parseWebhookUrl(text, allowLoopback);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const addresses = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : await resolve(host);
+  if (addresses.length === 0) throw new WebhookAddressError(`${host} resolves to no address`);
+  for (const { address } of addresses) {
+    const reason = refusal(address, allowLoopback);
+    if (reason) throw new WebhookAddressError(`${host}: ${reason}`);
+    if (url.protocol === 'http:' && refusal(address, false) === null)
+      throw new WebhookAddressError(`${host}: http is allowed to loopback addresses only`);
+  }
+  return { url, address: addresses[0].address, family: addresses[0].family };
+}
+
+export type Resolver = (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+
+async function systemResolver(host: string) {
+  try {
+    return (await lookup(host, { all: true, verbatim: true })).map((a) => ({
+      address: a.address,
+      family: a.family as 4 | 6,
+    }));
+  } catch (error) {
+    throw new WebhookAddressError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
+}

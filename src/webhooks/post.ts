@@ -1,0 +1,76 @@
+/**
+ * One POST of a delivery to the address already checked (address-guard.ts): the connection goes to that address
+ * (the URL's host is still the Host header and the TLS server name), redirects are answers like any other (never
+ * followed), the whole exchange is bounded by `timeoutMs`, and only the answer's first `maxBytes` are read.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { CheckedAddress } from './address-guard.js';
+
+export interface PostAnswer {
+  status: number;
+  /** The answer's first bytes, as text. */
+  head: string;
+  retryAfter: string | null;
+}
+
+export function postWebhook(
+  target: CheckedAddress,
+  headers: Record<string, string>,
+  body: string,
+  options: { timeoutMs: number; maxBytes: number },
+): Promise<PostAnswer> {
+  const { url, address, family } = target;
+  // The connection is made to the checked address whatever the name would resolve to now.
+  const pinned: LookupFunction = (_host, opts, callback) => {
+    if ((opts as { all?: boolean }).all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = client.request(
+      url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        agent: false,
+        timeout: options.timeoutMs,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'munidata-webhooks',
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          const retryAfter = response.headers['retry-after'];
+          resolve({
+            status: response.statusCode ?? 0,
+            head: Buffer.concat(chunks).subarray(0, options.maxBytes).toString('utf8'),
+            retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
+          });
+          response.destroy();
+        };
+        response.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          size += chunk.length;
+          if (size >= options.maxBytes) done();
+        });
+        response.on('end', done);
+        response.on('error', reject);
+      },
+    );
+    const timer = setTimeout(
+      () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
+    request.on('close', () => clearTimeout(timer));
+    request.on('timeout', () => request.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
