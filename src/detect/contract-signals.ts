@@ -65,7 +65,11 @@ export function contractCandidates(c: ContractRecord, ctx: DetectionContext): Ca
   }));
 }
 
-function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, types: readonly string[]): SignalInput {
+/**
+ * Where a contract's signals are filed, their date (signing, else publication) and the key facts the record leaves
+ * out (docs/signals.md, "Confidence"): the same for every signal of a contract, procurement or integrity.
+ */
+export function contractFacts(c: ContractRecord, ctx: DetectionContext) {
   const placed = ctx.places.place(
     c.municipalities,
     c.buyers.map((b) => b.nif),
@@ -76,6 +80,11 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   if (placed.municipality_id === null) missing.push('municipality');
   if (date === null) missing.push('date');
   if (c.link === null) missing.push('link');
+  return { placed, date, missing };
+}
+
+function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, types: readonly string[]): SignalInput {
+  const { placed, date, missing } = contractFacts(c, ctx);
   const price = c.price_eur as number;
   const buyer = c.buyers[0]?.name ?? 'Entidade adjudicante não identificada';
   const suppliers = c.suppliers.map((s) => s.name);

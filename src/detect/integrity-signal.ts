@@ -14,8 +14,8 @@ import { valueTier } from '../signals/derive.js';
 import type { ContractDetailRecord, ContractRecord } from '../store/procurement-records.js';
 import type { SignalCaseRef, SignalEvidenceRecord, SignalInput } from '../store/signal-records.js';
 import { changesPrice } from './amendment-signals.js';
-import { confidence, type Missing, procurementReliability } from './confidence.js';
-import { contractSignalTypes } from './contract-signals.js';
+import { confidence, procurementReliability } from './confidence.js';
+import { contractFacts, contractSignalTypes } from './contract-signals.js';
 import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
 import { clip, euros } from './format.js';
@@ -80,16 +80,7 @@ export function integritySignal(
     case?: SignalCaseRef;
   },
 ): SignalInput {
-  const placed = context.ctx.places.place(
-    c.municipalities,
-    c.buyers.map((b) => b.nif),
-    c.execution_places_text,
-  );
-  const date = c.signed_on ?? c.published_on;
-  const missing: Missing[] = [];
-  if (placed.municipality_id === null) missing.push('municipality');
-  if (date === null) missing.push('date');
-  if (c.link === null) missing.push('link');
+  const { placed, date, missing } = contractFacts(c, context.ctx);
   if (type.reads_beyond_record) missing.push('coverage');
   const buyer = c.buyers.map((b) => b.name).join(', ') || 'entidade adjudicante não identificada';
   const object = clip(c.object, TITLE_OBJECT);
