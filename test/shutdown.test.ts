@@ -96,10 +96,11 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
     const res = await answer;
     expect(res.status, res.body).toBe(200);
     expect(JSON.parse(res.body).result.structuredContent.key).toBe('population');
-    // Closed soon after: the connection the answer left open (kept alive by the client) does not hold it up.
+    // Closed soon after: the connection the answer left open (kept alive by the client) does not hold it up for
+    // the keep-alive timeout (5 s). The bound sits under it with room for a loaded machine, not as a speed target.
     const answeredAt = Date.now();
     await closed;
-    expect(Date.now() - answeredAt).toBeLessThan(2_000);
+    expect(Date.now() - answeredAt).toBeLessThan(4_000);
 
     expect(usageAtClose).toBe(1);
     await expect(real.getUsage(account.id, period)).rejects.toThrow(); // closed
