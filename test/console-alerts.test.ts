@@ -165,6 +165,21 @@ describe('alert rules in the console', () => {
     expect((await t.store.getAlertRule(rule.id))?.enabled).toBe(true);
   });
 
+  it("gives a rule's Atom feed URL once, which a reader fetches, and stops it", async () => {
+    await page.goto(`${base}/console/alerts`);
+    await page.click('button[aria-label="New feed URL for Dirigíveis em Évora"]');
+    const notice = await page.locator('.notice').innerText();
+    const url = /(http\S+\/feeds\/alerts\/mdfeed_\S+)/.exec(notice)?.[1] as string;
+    expect(url, notice).toBeDefined();
+    const feed = await fetch(url);
+    expect(feed.status).toBe(200);
+    expect(await feed.text()).toContain('<feed xmlns="http://www.w3.org/2005/Atom"');
+    await shot('05b-feed');
+    await page.click('button[aria-label="Stop the feed of Dirigíveis em Évora"]');
+    await expect(page.locator('.notice').innerText()).resolves.toContain('is stopped');
+    expect((await fetch(url)).status).toBe(404);
+  });
+
   it('turns a predefined subscription on for a district, then off, then deletes it', async () => {
     await page.goto(`${base}/console/alerts`);
     await page.click('tr:has-text("Concursos abertos de informática") >> text=Turn on…');

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ruleChoices } from '../../admin/alert-choices.js';
+import { issueRuleFeed, revokeRuleFeed } from '../../admin/alert-feeds.js';
 import { deleteRule } from '../../admin/alert-rule-edit.js';
 import { listAccountRules, listTemplates, setRuleEnabled, subscribeToTemplate } from '../../admin/alert-rules.js';
 import { AdminError } from '../../lib/admin-error.js';
@@ -46,7 +47,7 @@ export async function ownRule(store: Store, who: SignedIn, id: string): Promise<
 }
 
 export function registerAlertsPage(scope: FastifyInstance): void {
-  const { store, clock } = scope.signedInDeps;
+  const { store, clock, baseUrl } = scope.signedInDeps;
 
   scope.get('/console/alerts', async (request, reply) => {
     const who = await alertsUser(request, reply);
@@ -71,6 +72,27 @@ export function registerAlertsPage(scope: FastifyInstance): void {
       return send(reply, who, await reply.generateCsrf(), { notice });
     });
   }
+
+  // A rule's Atom feed (docs/alerts.md, "Feeds"): a new secret URL, shown once, replaces the old; or it stops.
+  scope.post('/console/alerts/:id/feed', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, ...ALERT_EDITORS);
+    const rule = await ownRule(store, who, (request.params as { id: string }).id);
+    const { url } = await issueRuleFeed(store, rule.id, baseUrl, new Date(clock()));
+    const notice = `The Atom feed of “${rule.name}”, shown this once (a new URL stops this one): ${url}`;
+    return send(reply, who, await reply.generateCsrf(), { notice });
+  });
+
+  scope.post('/console/alerts/:id/feed/revoke', async (request, reply) => {
+    const who = await alertsUser(request, reply);
+    if (!who) return reply;
+    requireRole(who, ...ALERT_EDITORS);
+    const rule = await ownRule(store, who, (request.params as { id: string }).id);
+    const stopped = await revokeRuleFeed(store, rule.id);
+    const notice = stopped ? `The feed of “${rule.name}” is stopped.` : `“${rule.name}” had no feed.`;
+    return send(reply, who, await reply.generateCsrf(), { notice });
+  });
 
   scope.get('/console/alerts/:id/delete', async (request, reply) => {
     const who = await alertsUser(request, reply);
@@ -187,8 +209,13 @@ ${placeFields(place, districts)}
           )}
 <button type="submit" class="secondary" aria-label="${r.enabled ? 'Turn off' : 'Turn on'} ${r.name}">${
             r.enabled ? 'Turn off' : 'Turn on'
-          }</button></form> <a href="/console/alerts/${r.id}/delete">Delete…</a>`
+          }</button></form> ${feedForms(r)} <a href="/console/alerts/${r.id}/delete">Delete…</a>`
         : '';
+    const feedForms = (r: AlertRuleRecord) =>
+      html`<form method="post" action="/console/alerts/${r.id}/feed">${csrfField(csrf)}
+<button type="submit" class="secondary" aria-label="New feed URL for ${r.name}">Feed URL</button></form>
+<form method="post" action="/console/alerts/${r.id}/feed/revoke">${csrfField(csrf)}
+<button type="submit" class="secondary" aria-label="Stop the feed of ${r.name}">Stop feed</button></form>`;
     const state = (r: AlertRuleRecord) =>
       r.enabled ? html`<span class="pill live">on</span>` : html`<span class="pill paused">off</span>`;
     const ruleRows = own.map(
