@@ -10,7 +10,7 @@
 import type { CheckContext } from '../integrity/check.js';
 import { EXCESSIVE_UNSUCCESSFUL_BIDS } from '../integrity/checks/excessive-unsuccessful-bids.js';
 import { HETEROGENEOUS_SUPPLIER } from '../integrity/checks/heterogeneous-supplier.js';
-import { SHORT_PERIOD_VS_COMPARABLE } from '../integrity/checks/short-period-vs-comparable.js';
+import { groupKey, SHORT_PERIOD_VS_COMPARABLE } from '../integrity/checks/short-period-vs-comparable.js';
 import { periodGroup, type Standing, standingMoves, standingOf } from '../integrity/standing.js';
 import type { DetectionStore } from './detection-store.js';
 
@@ -110,7 +110,7 @@ async function addMoves(
   const moved = new Set(moves.groups);
   for (const year of new Set(moves.groups.map((g) => g.slice(0, 4)))) {
     for (const n of await store.noticeContracts({ source, year })) {
-      if (n.procedure_type !== null && moved.has(periodGroup(year, n.procedure_type, n.contract_types)))
+      if (n.procedure_type !== null && moved.has(periodGroup(year, groupKey(n.procedure_type, n.contract_types))))
         add(n.contract_id, SHORT_PERIOD_VS_COMPARABLE.key);
     }
   }

@@ -118,8 +118,16 @@ async function yearPeriods(
   year: string,
   group: (row: NoticePeriodCount) => string | null,
 ): Promise<Map<string, number[]>> {
+  return periodsByGroup(await store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` }), group);
+}
+
+/** Each group's periods (days, one per notice), ascending; a row `group` names null is left out. */
+export function periodsByGroup(
+  rows: readonly NoticePeriodCount[],
+  group: (row: NoticePeriodCount) => string | null,
+): Map<string, number[]> {
   const groups = new Map<string, number[]>();
-  for (const row of await store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` })) {
+  for (const row of rows) {
     const key = group(row);
     if (key === null) continue;
     const days = groups.get(key) ?? [];

@@ -9,7 +9,8 @@
 import type { CheckContext } from './check.js';
 import { EXCESSIVE_UNSUCCESSFUL_BIDS, isExcessiveTenderer } from './checks/excessive-unsuccessful-bids.js';
 import { HETEROGENEOUS_SUPPLIER, isHeterogeneous } from './checks/heterogeneous-supplier.js';
-import { comparableFence, groupKey, SHORT_PERIOD_VS_COMPARABLE } from './checks/short-period-vs-comparable.js';
+import { comparableFence, comparableGroup, SHORT_PERIOD_VS_COMPARABLE } from './checks/short-period-vs-comparable.js';
+import { periodsByGroup } from './corpus.js';
 import { threshold } from './methodology.js';
 import { roundStat } from './quartiles.js';
 
@@ -27,8 +28,8 @@ export interface Standing {
   period_fences: Record<string, [lower_fence: number, q1: number]>;
 }
 
-export const periodGroup = (year: string, procedure: string, contractTypes: readonly string[]): string =>
-  `${year} ${groupKey(procedure, contractTypes)}`;
+/** A comparable group (the check's `groupKey`) of one year: a key of `period_fences`. */
+export const periodGroup = (year: string, group: string): string => `${year} ${group}`;
 
 export async function standingOf(ctx: CheckContext, source: string): Promise<Standing> {
   const digits = threshold(HETEROGENEOUS_SUPPLIER, 'cpv_digits');
@@ -48,20 +49,17 @@ export async function standingOf(ctx: CheckContext, source: string): Promise<Sta
 }
 
 async function periodFences(ctx: CheckContext, source: string): Promise<Standing['period_fences']> {
-  const groups = new Map<string, number[]>();
-  for (const row of await ctx.store.noticePeriods({ source, from: '0000-01-01', to: '9999-12-31' })) {
-    // As the check: a notice without a procedure type or with a deadline before its publication compares with nothing.
-    if (row.procedure_type === null || row.days < 0) continue;
-    const key = periodGroup(row.year, row.procedure_type, row.contract_types);
-    const days = groups.get(key) ?? [];
-    for (let i = 0; i < row.count; i++) days.push(row.days);
-    groups.set(key, days);
-  }
+  // Every year at once, each group named by its year as well, grouped as the check groups a year's notices.
+  const rows = await ctx.store.noticePeriods({ source, from: '0000-01-01', to: '9999-12-31' });
+  const groups = periodsByGroup(rows, (row) => {
+    const group = comparableGroup(row);
+    return group === null ? null : periodGroup(row.year, group);
+  });
   const needed = threshold(SHORT_PERIOD_VS_COMPARABLE, 'min_comparables');
   const out: Standing['period_fences'] = {};
   for (const [key, days] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (days.length < needed) continue;
-    const fence = comparableFence(days.sort((x, y) => x - y));
+    const fence = comparableFence(days);
     out[key] = [roundStat(fence.lower_fence), roundStat(fence.q1)];
   }
   return out;

@@ -5,6 +5,7 @@
  * calendar year — and flags it at or below their lower Tukey fence, computed as Cardinal computes its fences.
  */
 
+import type { NoticePeriodCount } from '../../store/procurement-queries.js';
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { procedureKey } from '../../store/shared/procurement-keys.js';
 import { type Finding, finding } from '../assessment.js';
@@ -78,12 +79,16 @@ export function isShortAgainst(days: number, fence: { lower_fence: number; q1: n
   return fence.lower_fence > 0 && days <= fence.lower_fence && days < fence.q1;
 }
 
+/**
+ * The comparable group of a period of the corpus, or null: a notice without a procedure type or with a deadline
+ * before its publication compares with nothing.
+ */
+export const comparableGroup = (row: NoticePeriodCount): string | null =>
+  row.procedure_type === null || row.days < 0 ? null : groupKey(row.procedure_type, row.contract_types);
+
 /** Ascending periods per comparable group, of one source and year: read once per data version (corpus.ts). */
-export function yearPeriods(ctx: CheckContext, source: string, year: string) {
-  // A notice without a procedure type or with a deadline before its publication compares with nothing.
-  return ctx.corpus.noticePeriods(source, year, (row) =>
-    row.procedure_type === null || row.days < 0 ? null : groupKey(row.procedure_type, row.contract_types),
-  );
+function yearPeriods(ctx: CheckContext, source: string, year: string) {
+  return ctx.corpus.noticePeriods(source, year, comparableGroup);
 }
 
 export async function checkShortPeriodVsComparable(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
