@@ -130,7 +130,7 @@ function candidates(a: Assessed, ctx: DetectionContext, cited: ReadonlyMap<numbe
     const ref = caseOf(x.type);
     return {
       key: integritySignalKey(x.type, a.contract),
-      signal: x.state === 'flagged' ? integritySignal(a.contract, type, x, { ctx, flagged, cited, case: ref }) : null,
+      signal: x.state === 'flagged' ? integritySignal(a.contract, type, x, { ctx, cited, case: ref }) : null,
       case: ref,
     };
   });

@@ -30,21 +30,9 @@ export function integritySignalKey(type: string, c: Pick<ContractRecord, 'source
 }
 
 /**
- * The case an integrity signal joins: its contract's (procedure-case.ts), named as the contract's procurement signals
- * name it when the contract has any; otherwise the contract's first flag (in the catalogue's order) opens it.
- */
-export function integrityCase(
-  c: ContractDetailRecord,
-  type: string,
-  flagged: readonly string[],
-  ctx: DetectionContext,
-): SignalCaseRef {
-  return integrityCases(c, flagged, ctx)(type);
-}
-
-/**
- * integrityCase for each type of one contract: what the contract alone decides (its procedure, its procurement
- * signals) is worked out once, as detection asks it for every type of every contract it judges.
+ * The case each integrity signal of a contract joins: its contract's (procedure-case.ts), named as the contract's
+ * procurement signals name it when the contract has any; otherwise the contract's first flag (in the catalogue's
+ * order, `flagged`) opens it. What the contract alone decides is worked out once for all its types.
  */
 export function integrityCases(
   c: ContractDetailRecord,
@@ -74,10 +62,9 @@ export function integritySignal(
   a: Assessment,
   context: {
     ctx: DetectionContext;
-    flagged: readonly string[];
     cited: ReadonlyMap<number, ContractRecord>;
-    /** The signal's case, when the caller has it already (integrityCases). */
-    case?: SignalCaseRef;
+    /** The signal's case (integrityCases). */
+    case: SignalCaseRef;
   },
 ): SignalInput {
   const { placed, date, missing } = contractFacts(c, context.ctx);
@@ -117,7 +104,7 @@ export function integritySignal(
     actionability: 'monitor',
     evidence: evidenceOf(c, type, a, context.cited),
     subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers]),
-    case: context.case ?? integrityCase(c, type.key, context.flagged, context.ctx),
+    case: context.case,
   };
 }
 

@@ -37,9 +37,12 @@ export function soleParty(parties: readonly PartyRecord[], role: 'buyer' | 'supp
   return { nif: party.nif, name: party.name };
 }
 
-/** True when the contract's only supplier is this one (a group's contract is no one member's). */
-export const soleSupplierIs = (c: ContractRecord, nif: string): boolean =>
-  c.suppliers.length === 1 && c.suppliers[0].nif === nif;
+/** The tax number of the contract's only supplier (a group's contract is no one member's), or null. */
+export const soleSupplierNif = (c: Pick<ContractRecord, 'suppliers'>): string | null =>
+  c.suppliers.length === 1 ? c.suppliers[0].nif : null;
+
+/** True when the contract's only supplier is this one. */
+export const soleSupplierIs = (c: ContractRecord, nif: string): boolean => soleSupplierNif(c) === nif;
 
 /**
  * Every contract matching the filter, page by page (publication date descending), or null past MAX_READ. With

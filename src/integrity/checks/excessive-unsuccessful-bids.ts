@@ -5,6 +5,7 @@
  */
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
+import { soleSupplierNif } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type TendererBids, type TendererBidsCorpus, unsuccessfulShare } from '../corpus.js';
 import { type IntegrityType, threshold } from '../methodology.js';
@@ -64,7 +65,7 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
     return finding('not_assessable', reason, unknown);
   }
   // Cardinal counts a process whose one award has one supplier: with several, who lost is unknown.
-  const supplier = c.suppliers.length === 1 ? c.suppliers[0].nif : null;
+  const supplier = soleSupplierNif(c);
   if (supplier === null) {
     const reason =
       c.suppliers.length === 1

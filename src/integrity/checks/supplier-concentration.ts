@@ -4,7 +4,16 @@
  */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
-import { cents, euros, largest, MAX_READ, preloadedBuyer, soleParty, TOO_MANY } from '../buyer-contracts.js';
+import {
+  cents,
+  euros,
+  largest,
+  MAX_READ,
+  preloadedBuyer,
+  soleParty,
+  soleSupplierNif,
+  TOO_MANY,
+} from '../buyer-contracts.js';
 import { type CheckContext, type IntegrityCheck, once } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
@@ -115,9 +124,6 @@ async function buyerYear(
     supplier: x.sole_supplier,
   }));
 }
-
-/** The tax number of the contract's only supplier (a group's contract is no one member's), or null. */
-const soleSupplierNif = (c: ContractRecord): string | null => (c.suppliers.length === 1 ? c.suppliers[0].nif : null);
 
 function judge(
   c: ContractRecord,
