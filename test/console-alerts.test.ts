@@ -6,7 +6,6 @@
  * saved under screenshots/console-alerts/ (not committed) for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import type { AlertRuleRecord } from '../src/store/signal-records.js';
 import { EVORA, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { freePort } from './helpers/free-port.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 const SHOTS = resolve(import.meta.dirname, '../screenshots/console-alerts');
@@ -311,14 +311,3 @@ describe('refusals', () => {
     expect(await t.store.getAlertRule(other.id)).toBeDefined();
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}

@@ -6,7 +6,6 @@
  * sign out. Every page is saved as a screenshot under screenshots/console/ (not committed) for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { SOLAR_INSTALLER } from '../src/agents/demo/solar-installer.js';
 import { CHANNELS, type Channel, dataRequest } from './helpers/channels.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { freePort } from './helpers/free-port.js';
 import { pkce } from './helpers/oauth-flow.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -330,14 +330,3 @@ describe('the console in a browser', () => {
     expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}

@@ -1,14 +1,10 @@
-/**
- * The reference page at /docs in a real browser: Debian's Chromium driven by playwright-core
- * (scripts/ensure-chromium.sh installs it before the tests). What a reader sees, follows and copies.
- */
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../src/admin/default-plans.js';
 import { AGENT_CARD_PATH } from '../src/channels/a2a/card.js';
 import { ERROR_KINDS, problemTypeUrl } from '../src/lib/errors.js';
 import { launchChromium } from './helpers/chromium.js';
+import { freePort } from './helpers/free-port.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
@@ -150,13 +146,3 @@ describe('/docs in a browser', () => {
 });
 
 /** A port nobody listens on now (the app must know its address before it starts). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -4,12 +4,12 @@
  * every view at 1280 and 390 px go to screenshots/explorer/ (gitignored; docs/explorer.md describes them).
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
+import { freePort } from './helpers/free-port.js';
 import { countBy, signalsByEvent } from './helpers/signals-by-event.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -647,17 +647,4 @@ describe('the whole explorer', () => {
 function legendDirection(rows: any[], classOf: (code: string) => number): number {
   const sorted = rows.slice().sort((a, b) => a.value - b.value);
   return classOf(sorted[0].municipality) <= classOf(sorted[sorted.length - 1].municipality) ? 1 : -1;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
 }

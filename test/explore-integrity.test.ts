@@ -9,7 +9,6 @@
  * Screenshots go to screenshots/explorer/ (docs/explorer.md).
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import type { ContractInput, ContractRecord } from '../src/store/procurement-rec
 import type { SignalInput } from '../src/store/signal-records.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
+import { freePort } from './helpers/free-port.js';
 import { buildFixture, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -531,16 +531,3 @@ describe('the explorer', () => {
     expect(pageErrors.filter((e) => !e.includes('status of 422'))).toEqual([]);
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}

@@ -7,12 +7,12 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDemoIndicatorSource } from '../src/lib/provenance.js';
 import { openSqliteStore } from '../src/store/sqlite/sqlite-store.js';
+import { freePort } from './helpers/free-port.js';
 import { testDir } from './helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -43,19 +43,6 @@ function childEnv(db: string): NodeJS.ProcessEnv {
 }
 let dir: string;
 let db: string;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') return reject(new Error('no port'));
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 /** `munidata serve` on the test's store, or on `options.store` with `options.args` after it. */
 async function startServer(options: { store?: string; args?: string[] } = {}): Promise<Server> {
