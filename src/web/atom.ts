@@ -1,7 +1,9 @@
 /**
- * An Atom 1.0 document (RFC 4287) written as text: every value escaped for XML, so that a title or snippet holding
- * markup (`<script>`, `&`) reaches a feed reader as text, never as markup; characters XML 1.0 forbids are dropped.
+ * An Atom 1.0 document (RFC 4287) written through the service's one escaping tag (`html`: its five entities are XML's
+ * too), so that a title or snippet holding markup (`<script>`, `&`) reaches a feed reader as text, never as markup;
+ * characters XML 1.0 forbids are dropped.
  */
+import { type Html, html, trusted } from './html.js';
 
 export interface AtomEntry {
   readonly id: string;
@@ -27,15 +29,15 @@ export interface AtomFeed {
 
 export function renderAtom(feed: AtomFeed): string {
   const entries = feed.entries.map(
-    (e) => `  <entry>
+    (e) => html`  <entry>
     <id>${xml(e.id)}</id>
     <title type="text">${xml(e.title)}</title>
     <updated>${xml(e.updated)}</updated>
-${e.link ? `    <link rel="alternate" href="${xml(e.link)}"/>\n` : ''}${
-  e.category ? `    <category term="${xml(e.category)}"/>\n` : ''
-}${e.summary ? `    <summary type="text">${xml(e.summary)}</summary>\n` : ''}  </entry>`,
+${e.link ? html`    <link rel="alternate" href="${xml(e.link)}"/>\n` : ''}${
+  e.category ? html`    <category term="${xml(e.category)}"/>\n` : ''
+}${e.summary ? html`    <summary type="text">${xml(e.summary)}</summary>\n` : ''}  </entry>`,
   );
-  return `<?xml version="1.0" encoding="utf-8"?>
+  return html`<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
   <id>${xml(feed.id)}</id>
   <title type="text">${xml(feed.title)}</title>
@@ -44,17 +46,16 @@ ${e.link ? `    <link rel="alternate" href="${xml(e.link)}"/>\n` : ''}${
   <link rel="alternate" type="text/html" href="${xml(feed.alternate)}"/>
   <updated>${xml(feed.updated)}</updated>
   <author><name>${xml(feed.author)}</name></author>
-${entries.join('\n')}
+${joinLines(entries)}
 </feed>
-`;
+`.text;
 }
 
-/** Text as XML character data or an attribute value (double-quoted). */
+/** Text XML 1.0 may hold: the characters it forbids are dropped; the `html` tag then escapes what remains. */
 function xml(text: string): string {
-  return text
-    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return text.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '');
+}
+
+function joinLines(entries: readonly Html[]): Html {
+  return trusted(entries.map((e) => e.text).join('\n'));
 }
