@@ -155,7 +155,7 @@ describe('an alert from the console to a webhook', () => {
     feedUrl = /(http\S+\/feeds\/alerts\/mdfeed_\S+)/.exec(notice)?.[1] ?? '';
     expect(feedUrl.startsWith(`${base}/feeds/alerts/`), notice).toBe(true);
     await shot('02-saved');
-  });
+  }, 60_000);
 
   it('a matching contract imported is, a cycle later, in the console, the API, the feed and the receiver', async () => {
     const object = `Voo cativo de ${WORD} no dia do município`;
@@ -189,5 +189,5 @@ describe('an alert from the console to a webhook', () => {
     }
     expect(receiver.received.every((r) => r.verified)).toBe(true);
     expect(pageErrors).toEqual([]);
-  });
+  }, 180_000);
 });
