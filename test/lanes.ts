@@ -11,6 +11,7 @@ export const NEEDS = {
     'test/postgres-outage.test.ts',
     'test/revocation.test.ts',
     'test/pipeline-instances.test.ts',
+    'test/webhooks-instances.test.ts',
   ],
   /** A Redis server (or the redis-server binary), on the SQLite run too. */
   redis: [
@@ -21,12 +22,14 @@ export const NEEDS = {
     'test/postgres-outage.test.ts',
     'test/revocation.test.ts',
     'test/pipeline-redis-lease.test.ts',
+    'test/webhooks-instances.test.ts',
   ],
   /** Chromium, through playwright-core. */
   browser: [
     'test/docs-page.test.ts',
     'test/console-browser.test.ts',
     'test/console-alerts.test.ts',
+    'test/alerts-end-to-end.test.ts',
     'test/explore-browser.test.ts',
     'test/explore-integrity.test.ts',
     'test/oauth-browser.test.ts',
@@ -50,6 +53,9 @@ export const NEEDS = {
     'test/postgres-outage.test.ts',
     'test/revocation.test.ts',
     'test/pipeline-instances.test.ts',
+    'test/alerts-end-to-end.test.ts',
+    'test/webhooks-instances.test.ts',
+    'test/webhooks-tls.test.ts',
   ],
   /**
    * Nothing but time: each runs the demo generator, or detection and alert matching, over the whole demo dataset

@@ -11,7 +11,7 @@ import type { Store } from '../store/store.js';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../store/webhooks/records.js';
 import type { AttemptOutcome } from '../store/webhooks/webhook-store.js';
 import { checkWebhookAddress, type Resolver } from './address-guard.js';
-import { postWebhook } from './post.js';
+import { Connections, postWebhook } from './post.js';
 import { referenceFor, renderDelivery } from './render.js';
 import { DEFAULT_DISABLE_AFTER_S, DEFAULT_RETRY_SCHEDULE_S, retryDelayMs } from './schedule.js';
 import { webhookHeaders } from './signing.js';
@@ -27,9 +27,13 @@ export interface DeliverOptions {
   timeoutMs?: number;
   /** The answer's bytes read and logged (default 1 024). */
   maxBytes?: number;
-  /** Deliveries claimed per round (default 50); the run goes on while rounds find work, up to `maxRounds`. */
+  /**
+   * Attempts in flight at once (default 50): the worker claims more as attempts end, so that one slow receiver
+   * holds one slot, not a round. Claims are made for at most this many at a time.
+   */
   batchSize?: number;
-  maxRounds?: number;
+  /** The run claims nothing new after this long (default 50 s) and ends when its attempts have: the next resumes. */
+  budgetMs?: number;
   /** How long a claim holds (default 60 s, longer than an attempt's timeout). */
   leaseMs?: number;
   resolve?: Resolver;
@@ -49,34 +53,51 @@ export async function deliverWebhooks(store: Store, options: DeliverOptions): Pr
   const summary: DeliverSummary = { attempted: 0, delivered: 0, retrying: 0, failed: 0, disabled: 0 };
   const reference = await referenceFor(store);
   const leaseMs = options.leaseMs ?? 60_000;
-  const rounds = options.maxRounds ?? 20;
-  // Rounds use the clock from `now` on, so that a long run still claims and dates by the time it is.
+  const slots = options.batchSize ?? 50;
+  const budgetMs = options.budgetMs ?? 50_000;
+  // The run uses the clock from `now` on, so that a long run still claims and dates by the time it is.
   const started = Date.now();
   const clock = () => new Date(options.now.getTime() + (Date.now() - started));
-  for (let round = 0; round < rounds; round++) {
-    const at = clock();
-    const claimed = await store.webhooks.claimDeliveries(
-      instant(at),
-      instant(new Date(at.getTime() + leaseMs)),
-      options.batchSize ?? 50,
-    );
-    if (claimed.length === 0) break;
-    const endpoints = new Map<number, WebhookEndpointRecord | undefined>();
-    for (const d of claimed)
-      if (!endpoints.has(d.endpoint_id)) endpoints.set(d.endpoint_id, await store.webhooks.getEndpoint(d.endpoint_id));
-    await Promise.all(
-      claimed.map(async (d) => {
-        const endpoint = endpoints.get(d.endpoint_id);
-        if (!endpoint) return;
-        const outcome = await attempt(store, reference, endpoint, d, clock(), options);
-        if (!(await store.webhooks.finishAttempt(outcome))) return;
-        summary.attempted++;
-        if (outcome.state === 'delivered') summary.delivered++;
-        else if (outcome.state === 'failed') summary.failed++;
-        else summary.retrying++;
-        if (await disableIfDue(store, endpoint.id, outcome, options)) summary.disabled++;
-      }),
-    );
+  const connections = new Connections();
+  const endpoints = new Map<number, Promise<WebhookEndpointRecord | undefined>>();
+  const inFlight = new Set<Promise<void>>();
+  const send = async (d: WebhookDeliveryRecord) => {
+    if (!endpoints.has(d.endpoint_id)) endpoints.set(d.endpoint_id, store.webhooks.getEndpoint(d.endpoint_id));
+    const endpoint = await endpoints.get(d.endpoint_id);
+    if (!endpoint) return;
+    const outcome = await attempt(store, reference, endpoint, d, clock(), options, connections);
+    if (!(await store.webhooks.finishAttempt(outcome))) return;
+    summary.attempted++;
+    if (outcome.state === 'delivered') summary.delivered++;
+    else if (outcome.state === 'failed') summary.failed++;
+    else summary.retrying++;
+    if (await disableIfDue(store, endpoint.id, outcome, options)) {
+      summary.disabled++;
+      endpoints.delete(endpoint.id);
+    }
+  };
+  try {
+    // Claims refill the free slots (once half are free, so that claims stay few) until nothing is due.
+    while (Date.now() - started < budgetMs) {
+      if (inFlight.size <= slots / 2) {
+        const at = clock();
+        const claimed = await store.webhooks.claimDeliveries(
+          instant(at),
+          instant(new Date(at.getTime() + leaseMs)),
+          slots - inFlight.size,
+        );
+        for (const d of claimed) {
+          const running: Promise<void> = send(d).finally(() => inFlight.delete(running));
+          inFlight.add(running);
+        }
+        if (claimed.length === 0 && inFlight.size === 0) break;
+        if (claimed.length === 0) await Promise.all(inFlight);
+      }
+      if (inFlight.size > slots / 2) await Promise.race(inFlight);
+    }
+    await Promise.all(inFlight);
+  } finally {
+    connections.close();
   }
   return summary;
 }
@@ -88,6 +109,7 @@ async function attempt(
   d: WebhookDeliveryRecord,
   now: Date,
   options: DeliverOptions,
+  connections: Connections,
 ): Promise<AttemptOutcome> {
   const base = { delivery_id: d.id, claim_token: d.claim_token as string, attempted_at: instant(now) };
   let payload = d.payload;
@@ -118,6 +140,7 @@ async function attempt(
     const answer = await postWebhook(target, headers, payload, {
       timeoutMs: options.timeoutMs ?? 10_000,
       maxBytes: options.maxBytes ?? 1_024,
+      agent: connections.to(target),
     });
     const logged = { status: answer.status, latency_ms: latency(), error: null, response_head: answer.head, payload };
     if (answer.status >= 200 && answer.status < 300)

@@ -1,7 +1,9 @@
 /**
  * One POST of a delivery to the address already checked (address-guard.ts): the connection goes to that address
  * (the URL's host is still the Host header and the TLS server name), redirects are answers like any other (never
- * followed), the whole exchange is bounded by `timeoutMs`, and only the answer's first `maxBytes` are read.
+ * followed), the whole exchange is bounded by `timeoutMs`, and only the answer's first `maxBytes` are read. A
+ * worker run keeps its connections open between the deliveries to one receiver (`Connections`), one pool per
+ * origin and checked address, so that a connection is only ever reused to the address checked for this delivery.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -19,7 +21,7 @@ export function postWebhook(
   target: CheckedAddress,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; maxBytes: number },
+  options: { timeoutMs: number; maxBytes: number; agent?: http.Agent },
 ): Promise<PostAnswer> {
   const { url, address, family } = target;
   // The connection is made to the checked address whatever the name would resolve to now.
@@ -34,7 +36,7 @@ export function postWebhook(
       {
         method: 'POST',
         lookup: pinned,
-        agent: false,
+        agent: options.agent ?? false,
         timeout: options.timeoutMs,
         headers: {
           ...headers,
@@ -53,12 +55,15 @@ export function postWebhook(
             head: Buffer.concat(chunks).subarray(0, options.maxBytes).toString('utf8'),
             retryAfter: typeof retryAfter === 'string' ? retryAfter : null,
           });
-          response.destroy();
         };
         response.on('data', (chunk: Buffer) => {
           chunks.push(chunk);
           size += chunk.length;
-          if (size >= options.maxBytes) done();
+          // The rest is not read: the connection goes with it, not back to the pool.
+          if (size >= options.maxBytes) {
+            done();
+            response.destroy();
+          }
         });
         response.on('end', done);
         response.on('error', reject);
@@ -73,4 +78,24 @@ export function postWebhook(
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/** The open connections of one worker run, by origin and checked address; `close` ends them with the run. */
+export class Connections {
+  readonly #agents = new Map<string, http.Agent>();
+
+  to({ url, address }: CheckedAddress): http.Agent {
+    const key = `${url.origin} ${address}`;
+    let agent = this.#agents.get(key);
+    if (!agent) {
+      agent = url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+      this.#agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  close(): void {
+    for (const agent of this.#agents.values()) agent.destroy();
+    this.#agents.clear();
+  }
 }

@@ -9,7 +9,8 @@ export const DEFAULT_RETRY_SCHEDULE_S: readonly number[] = [5, 300, 1_800, 7_200
 /** An endpoint whose deliveries have all failed for this long is disabled (docs/webhooks.md). */
 export const DEFAULT_DISABLE_AFTER_S = 5 * 24 * 3_600;
 
-const JITTER = 0.2;
+/** Each delay is spread by this fraction either way. */
+export const RETRY_JITTER = 0.2;
 
 /**
  * The delay before the next attempt after `attempts` failed ones (1 after the first), in ms; null: give up.
@@ -26,7 +27,7 @@ export function retryDelayMs(
   if (step === undefined) return null;
   const asked = retryAfter === null ? null : retryAfterMs(retryAfter, now);
   if (asked !== null) return Math.min(asked, Math.max(...schedule) * 1_000);
-  return Math.round(step * 1_000 * (1 - JITTER + 2 * JITTER * random()));
+  return Math.round(step * 1_000 * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random()));
 }
 
 /** `Retry-After` as seconds or an HTTP date, in ms from `now`; null when unreadable. */

@@ -73,7 +73,7 @@ export class ConsoleClient {
 
 /** A console user with a password, in `accountId`. */
 export async function consoleUser(
-  t: TestApp,
+  t: Pick<TestApp, 'store' | 'clock'>,
   o: { accountId: number; email: string; role: UserRole; password?: string },
 ): Promise<{ id: number; email: string; password: string }> {
   const password = o.password ?? 'correct horse battery';

@@ -4,9 +4,10 @@
  * instances of one deployment are, and customers on plans of the test's own. Needs the build (dist/), as
  * quickstart.test.ts does: `npm test` builds first.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createAccount } from '../../src/admin/accounts.js';
 import { createKey } from '../../src/admin/keys.js';
 import { migrate } from '../../src/admin/migrate.js';
@@ -86,6 +87,14 @@ export async function startInstance(port: number, env: Record<string, string>): 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return instance;
+}
+
+/** `munidata ARGS` of the build, with `env` only (the store it names): its stdout; rejects on a non-zero exit. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [DIST_MAIN, ...args], {
+    env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env },
+  });
+  return stdout;
 }
 
 /** A plan of the test's own with the given limits, an account on it, and a key. */
