@@ -13,14 +13,14 @@ import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_PATH, SERVER_IDENTITY } from '../src/channels/mcp/server-facts.js';
 import { listen } from './helpers/mcp-tools.js';
+import { REGISTRY_SERVER_SCHEMA } from './helpers/registry-server-schema.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
 const ROOT = new URL('../', import.meta.url);
 const serverJson = JSON.parse(readFileSync(new URL('server.json', ROOT), 'utf8'));
 const packageJson = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8'));
-/** The registry's schema, kept here so the test runs offline (test/fixtures/SOURCES.md). */
-const registrySchema = JSON.parse(readFileSync(new URL('test/fixtures/mcp-registry/server.schema.json', ROOT), 'utf8'));
+const registrySchema = REGISTRY_SERVER_SCHEMA;
 
 let t: TestApp;
 beforeAll(async () => {
