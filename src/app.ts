@@ -13,6 +13,7 @@ import { openCounters } from './access/open-counters.js';
 import { type AgentHost, type AgentHostOptions, registerAgentHost } from './agents/host.js';
 import { registerA2aChannel } from './channels/a2a/a2a-channel.js';
 import { a2aRefusal } from './channels/a2a/a2a-protocol.js';
+import { cardSigner } from './channels/a2a/card-signature.js';
 import {
   problemRefusal,
   type Refusal,
@@ -35,6 +36,7 @@ import { Core } from './core/core.js';
 import { CursorCodec } from './core/cursor.js';
 import { ReferenceCache } from './core/reference.js';
 import { ApiError, kindOfStatus, toApiError } from './lib/errors.js';
+import { OAUTH_PATHS } from './lib/oauth-resource.js';
 import type { ProxyTrust } from './lib/proxy-trust.js';
 import { type AuthorizationServer, createAuthorizationServer } from './oauth/authorization-server.js';
 import { registerOAuthRoutes } from './oauth/routes.js';
@@ -51,6 +53,7 @@ import { registerDocs } from './web/docs-routes.js';
 import { registerExplorer } from './web/explore/explore-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 import { registerHomeRoute } from './web/home-route.js';
+import { registerIconRoute } from './web/icon-route.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -188,13 +191,24 @@ export async function createApp(deps: AppDeps): Promise<App> {
       done();
     });
     await scope.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
-    registerA2aChannel(scope, core, registry);
+    // Every agent card, the data agent's and each company agent's, is signed with the key the JWKS publishes.
+    const signCard = cardSigner(oauth.signingKey, `${config.baseUrl}${OAUTH_PATHS.jwks}`);
+    registerA2aChannel(scope, core, registry, signCard);
     registerMcpChannel(scope, core, registry);
-    registeredHost = registerAgentHost(scope, { config, core, store, counters, clock, options: deps.agents });
+    registeredHost = registerAgentHost(scope, {
+      config,
+      core,
+      store,
+      counters,
+      clock,
+      signCard,
+      options: deps.agents,
+    });
     registerOAuthRoutes(scope, { server: oauth, baseUrl: config.baseUrl, counters, clock });
     registerProblemsRoute(scope, config.baseUrl);
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
+    registerIconRoute(scope);
     registerHealthRoutes(scope, { store, counters, pipelineIntervalS: config.pipelineIntervalS });
     registerAlertFeedRoute(scope, { store, baseUrl: config.baseUrl, clock });
   });

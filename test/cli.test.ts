@@ -205,6 +205,23 @@ describe('keys', () => {
   });
 });
 
+describe('oauth keys', () => {
+  it('rotate puts a new key first and keeps the retired one published, with when it was retired', async () => {
+    const db = freshDb();
+    await runJson(db, ['migrate']);
+    const [first] = await runJson(db, ['oauth', 'keys', 'list']);
+    expect(first).toEqual({ kid: expect.any(String), createdAt: expect.any(String), retiredAt: null });
+    const rotated = await runJson(db, ['oauth', 'keys', 'rotate']);
+    expect(rotated).toEqual([
+      { kid: expect.any(String), createdAt: expect.any(String), retiredAt: null },
+      { ...first, retiredAt: expect.any(String) },
+    ]);
+    expect(rotated[0].kid).not.toBe(first.kid);
+    expect(rotated[1].retiredAt).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await runJson(db, ['oauth', 'keys', 'list'])).toEqual(rotated);
+  });
+});
+
 describe('users', () => {
   it('creates a console user with a one-time set-password link, lists them (never a hash), disables them', async () => {
     const db = freshDb();

@@ -211,7 +211,14 @@ describe('initialize and the other start-up methods', () => {
       expect(res.json.result).toEqual({
         protocolVersion: answered,
         capabilities: { tools: { listChanged: false } },
-        serverInfo: { name: 'munidata', title: expect.any(String), version: expect.any(String) },
+        // 2025-06-18 defines only these three; 2025-11-25 adds description, website and icons (discovery.test.ts).
+        serverInfo: {
+          name: 'munidata',
+          title: expect.any(String),
+          version: expect.any(String),
+          ...(answered === '2025-06-18' ? {} : { description: expect.any(String), websiteUrl: expect.any(String) }),
+          ...(answered === '2025-06-18' ? {} : { icons: [expect.objectContaining({ mimeType: 'image/svg+xml' })] }),
+        },
         instructions: expect.stringMatching(/`me` first/),
       });
     }

@@ -95,10 +95,13 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
 
   it('negotiates the version and describes the server', () => {
     expect(transport.protocolVersion).toBe(version);
+    // 2025-11-25 adds description, website and icons to what 2025-06-18 defines (discovery.test.ts).
+    const since20251125 = { description: expect.any(String), websiteUrl: expect.any(String), icons: expect.any(Array) };
     expect(client.getServerVersion()).toEqual({
       name: 'munidata',
       title: expect.any(String),
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      ...(version === '2025-06-18' ? {} : since20251125),
     });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
     expect(client.getServerCapabilities()?.resources).toBeUndefined();

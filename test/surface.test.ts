@@ -95,6 +95,16 @@ async function allTools(app: TestApp['app'], url: string, key: string): Promise<
   return tools;
 }
 
+/** The card as fetched, its signatures made stable: each run signs with a key of its own (card-signatures.test.ts). */
+async function getCard(app: TestApp['app'], url: string, headers: Record<string, string> = {}): Promise<Json> {
+  const card = await getJson(app, url, headers);
+  const signatures = card.signatures.map((signature: Json) => {
+    const header = JSON.parse(Buffer.from(signature.protected, 'base64url').toString());
+    return { protected: { ...header, kid: '(the key id)' }, signature: '(ES256)' };
+  });
+  return { ...card, signatures };
+}
+
 interface Served {
   openapi: Json;
   card: Json;
@@ -106,8 +116,8 @@ interface Served {
 async function servedByDataService(): Promise<Served> {
   return {
     openapi: await getJson(t.app, '/v1/openapi.json'),
-    card: await getJson(t.app, '/.well-known/agent-card.json', { 'a2a-version': '1.0' }),
-    legacyCard: await getJson(t.app, '/.well-known/agent-card.json'),
+    card: await getCard(t.app, '/.well-known/agent-card.json', { 'a2a-version': '1.0' }),
+    legacyCard: await getCard(t.app, '/.well-known/agent-card.json'),
     // A premium account in the beta group: every operation is callable, so every tool is listed.
     tools: await allTools(t.app, '/mcp', t.keys.beta),
     initialize: await initializeResult(t.app, '/mcp', t.keys.beta),
@@ -228,8 +238,8 @@ async function agentFiles(): Promise<Map<string, Json>> {
     const base = `/agents/${slug}`;
     const key = host.credentials[slug].mcp;
     files.set(`agents/${slug}.json`, {
-      agentCard: await getJson(host.app, `${base}/.well-known/agent-card.json`, { 'a2a-version': '1.0' }),
-      agentCard03: await getJson(host.app, `${base}/.well-known/agent-card.json`),
+      agentCard: await getCard(host.app, `${base}/.well-known/agent-card.json`, { 'a2a-version': '1.0' }),
+      agentCard03: await getCard(host.app, `${base}/.well-known/agent-card.json`),
       mcpInitialize: await initializeResult(host.app, `${base}/mcp`, key),
       mcpTools: await allTools(host.app, `${base}/mcp`, key),
     });

@@ -5,6 +5,7 @@
  */
 import type { TObject } from '@sinclair/typebox';
 import { type CardSkill, type CardSpec, Cards } from '../channels/a2a/card.js';
+import type { CardSigner } from '../channels/a2a/card-signature.js';
 import { plainSchema } from '../core/json-schema.js';
 import type { ReferenceData } from '../core/reference.js';
 import { fold } from '../lib/text-match.js';
@@ -24,6 +25,15 @@ export interface ServiceAreaVerdict {
   readonly explanation: string;
 }
 
+/** What the host gives every deployment it serves. */
+export interface DeploymentHosting {
+  /** `{agents_url}`: each deployment answers under `{agents_url}/<slug>`. */
+  readonly agentsUrl: string;
+  /** The icon its cards name (the service's: a deployment declares none). */
+  readonly iconUrl: string;
+  readonly signCard: CardSigner;
+}
+
 export class Deployment {
   readonly record: DeploymentRecord;
   readonly spec: DeploymentSpec;
@@ -34,18 +44,24 @@ export class Deployment {
   readonly #inputs = new Map<string, TObject>();
   readonly #served: { codes: ReadonlySet<string>; districts: ReadonlySet<string> };
   readonly #excluded: { codes: ReadonlySet<string>; districts: ReadonlySet<string> };
+  /** The icon its cards and its MCP server name. */
+  readonly iconUrl: string;
 
-  constructor(record: DeploymentRecord, reference: ReferenceData, agentsUrl: string) {
+  constructor(record: DeploymentRecord, reference: ReferenceData, hosting: DeploymentHosting) {
     this.record = record;
     this.spec = specOf(record);
-    this.addresses = agentAddresses(agentsUrl, record.slug);
+    this.addresses = agentAddresses(hosting.agentsUrl, record.slug);
+    this.iconUrl = hosting.iconUrl;
     this.#served = places(reference, this.spec.service_area);
     this.#excluded = places(reference, this.spec.criteria.excluded_places);
     this.skills = SKILLS.filter(
       (skill) => this.spec.skills.includes(skill.id) && (!skill.procurement || this.spec.procurement_lookups),
     );
     for (const skill of this.skills) this.#inputs.set(skill.id, skill.input(this));
-    this.cards = new Cards(this.#cardSpec(this.skills.filter((skill) => skill.channels.includes('a2a'))));
+    this.cards = new Cards(
+      this.#cardSpec(this.skills.filter((skill) => skill.channels.includes('a2a'))),
+      hosting.signCard,
+    );
   }
 
   get id(): number {
@@ -136,6 +152,7 @@ export class Deployment {
       url: this.addresses.a2a,
       provider: { organization: spec.company.name, url: spec.company.website ?? this.addresses.base },
       version: String(this.record.revision),
+      iconUrl: this.iconUrl,
       credentialDescription:
         `An agent credential (sk_live_…) that ${spec.company.name} created for this deployment ` +
         `and its A2A channel.`,

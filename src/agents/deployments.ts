@@ -5,7 +5,7 @@
  */
 import type { ReferenceData } from '../core/reference.js';
 import type { Store } from '../store/store.js';
-import { Deployment } from './deployment.js';
+import { Deployment, type DeploymentHosting } from './deployment.js';
 
 const CHECK_EVERY_MS = 1_000;
 const MAX_HELD = 10_000;
@@ -18,12 +18,12 @@ interface Entry {
 
 export class Deployments {
   readonly #store: Store;
-  readonly #agentsUrl: string;
+  readonly #hosting: DeploymentHosting;
   readonly #entries = new Map<string, Entry>();
 
-  constructor(store: Store, agentsUrl: string) {
+  constructor(store: Store, hosting: DeploymentHosting) {
     this.#store = store;
-    this.#agentsUrl = agentsUrl;
+    this.#hosting = hosting;
   }
 
   /** The deployment with this slug (whatever its status), or undefined. */
@@ -38,7 +38,7 @@ export class Deployments {
       deployment =
         current && current.record.revision === record.revision && held?.referenceVersion === reference.version
           ? current
-          : new Deployment(record, reference, this.#agentsUrl);
+          : new Deployment(record, reference, this.#hosting);
     }
     if (this.#entries.size >= MAX_HELD) this.#entries.clear();
     this.#entries.set(slug, { deployment, referenceVersion: reference.version, checkedAt: nowMs });

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Counters } from '../access/counters.js';
 import { mountA2aEndpoint, sendCard } from '../channels/a2a/a2a-protocol.js';
 import { A2A_PATH, AGENT_CARD_PATH } from '../channels/a2a/card.js';
+import type { CardSigner } from '../channels/a2a/card-signature.js';
 import { refuseMethodsOtherThanGet } from '../channels/http/methods.js';
 import { sendProblem } from '../channels/http/problem-reply.js';
 import { mountMcpEndpoint } from '../channels/mcp/mcp-protocol.js';
@@ -20,6 +21,7 @@ import { MCP_PATH } from '../channels/mcp/server-facts.js';
 import type { Config } from '../config.js';
 import type { Core } from '../core/core.js';
 import { ApiError, toApiError } from '../lib/errors.js';
+import { serviceIconUrl } from '../lib/service.js';
 import type { AgentTaskRecord } from '../store/agent-records.js';
 import type { Store } from '../store/store.js';
 import { HostA2aAgent } from './a2a-agent.js';
@@ -54,16 +56,22 @@ export function registerAgentHost(
     store: Store;
     counters: Counters;
     clock: () => number;
+    /** Signs every deployment's cards. */
+    signCard: CardSigner;
     options?: AgentHostOptions;
   },
 ): AgentHost {
-  const { config, core, store, counters, clock, options = {} } = deps;
+  const { config, core, store, counters, clock, signCard, options = {} } = deps;
   const host: HostDeps = {
     core,
     store,
     counters,
     clock,
-    deployments: new Deployments(store, config.agentsUrl),
+    deployments: new Deployments(store, {
+      agentsUrl: config.agentsUrl,
+      iconUrl: serviceIconUrl(config.baseUrl),
+      signCard,
+    }),
     limits: options.limits ?? DEFAULT_AGENT_LIMITS,
   };
   const runner = new TaskRunner({
@@ -128,7 +136,7 @@ async function serveCard(host: HostDeps, request: FastifyRequest, reply: Fastify
   try {
     await host.core.limitAnonymous(request.ip);
     const { deployment } = await liveDeployment(host, request, 'a2a', host.clock());
-    return sendCard(deployment.cards, request, reply);
+    return await sendCard(deployment.cards, request, reply);
   } catch (error) {
     return sendProblem(request, reply, toApiError(error), { baseUrl: host.core.baseUrl });
   }

@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { McpAgent, MethodAnswer } from '../channels/mcp/mcp-protocol.js';
-import { type ServerFacts, serverFacts } from '../channels/mcp/server-facts.js';
+import { type ServerFacts, serverFacts, serviceIcons } from '../channels/mcp/server-facts.js';
 import { plainSchema } from '../core/json-schema.js';
 import type { ErrorPlace } from '../lib/errors.js';
 import type { Json } from '../lib/json.js';
@@ -82,7 +82,14 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
         });
       facts = {
         server: serverFacts({
-          serverInfo: { name: deployment.slug, title: spec.name, version: String(deployment.record.revision) },
+          serverInfo: {
+            name: deployment.slug,
+            title: spec.name,
+            version: String(deployment.record.revision),
+            description: spec.description,
+            websiteUrl: spec.company.website ?? deployment.addresses.base,
+            icons: serviceIcons(deployment.iconUrl),
+          },
           instructions:
             `${spec.name}, the agent of ${spec.company.name}: ${spec.description} ` +
             'Each tool answers at once with structuredContent (and the same JSON as text, then a readable summary). ' +

@@ -7,7 +7,7 @@ import { openGrantRevocations } from '../access/grant-revocations.js';
 import { AdminError } from '../lib/admin-error.js';
 import type { AuthorizationServer } from '../oauth/authorization-server.js';
 import { createClient, deleteClient, listClients } from '../oauth/clients.js';
-import { listSigningKeys, rotateSigningKeys } from '../oauth/signing-keys.js';
+import { listSigningKeys, RETIRED_KEY_OVERLAP_DAYS, rotateSigningKeys } from '../oauth/signing-keys.js';
 import type { Store } from '../store/store.js';
 import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
@@ -106,11 +106,14 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
       }),
     );
 
-  const keys = oauth.command('keys').description('The signing keys published at /oauth/jwks');
+  const keys = oauth
+    .command('keys')
+    .description('The signing keys published at /oauth/jwks: they sign the OAuth tokens and the A2A agent cards');
   keys
     .command('rotate')
     .description(
-      'Add a new signing key (it signs from the next start of each instance); the previous one stays published',
+      'Add a new signing key (it signs from the next start of each instance); the one it retires stays published ' +
+        `${RETIRED_KEY_OVERLAP_DAYS} days`,
     )
     .action(() =>
       cli.withStore(async (store: Store) => {
@@ -124,7 +127,7 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
     .action(() =>
       cli.withStore(async (store: Store) => {
         const rows = await listSigningKeys(store.oauth);
-        print(cli.json(), rows, () => table(rows as never, ['kid', 'createdAt']));
+        print(cli.json(), rows, () => table(rows as never, ['kid', 'createdAt', 'retiredAt']));
       }),
     );
 }

@@ -21,6 +21,16 @@ export interface DownloadRoute {
   readonly description: string;
 }
 
+/** A file an answer points to (MCP gives each as a `resource_link` content block beside the JSON). */
+export interface FileLink {
+  readonly url: string;
+  /** Its name as the answer knows it (a dataset's `name`). */
+  readonly name: string;
+  readonly title: string;
+  readonly mediaType: string;
+  readonly sizeBytes: number;
+}
+
 export interface Operation<I extends TObject = TObject, O extends TSchema = TSchema> {
   readonly name: string;
   /** Short human title (MCP tool title, A2A skill name). */
@@ -58,6 +68,8 @@ export interface Operation<I extends TObject = TObject, O extends TSchema = TSch
    */
   readonly csvRows?: string;
   readonly examples: readonly OperationExample[];
+  /** The files an answer lists, for channels that can link to them beside the JSON (MCP). */
+  readonly fileLinks?: (answer: Static<O>) => readonly FileLink[];
   readonly handler: (input: Static<I>, ctx: OperationContext) => Promise<Static<O>> | Static<O>;
 }
 

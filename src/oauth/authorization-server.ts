@@ -6,7 +6,7 @@
  * clients by Client ID Metadata Document, Dynamic Client Registration or pre-registration. Everything it keeps
  * goes through `OAuthAdapter` into the store, so that any instance serves any step of a flow.
  */
-import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, errors, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { GrantRevocationFeed } from '../access/grant-revocations.js';
 import type { TokenVerifier, VerifiedToken } from '../access/tokens.js';
 import { isScope, SCOPES, type Scope } from '../lib/domains.js';
@@ -45,6 +45,8 @@ export interface AuthorizationServer {
   readonly store: OAuthStore;
   /** The scopes an access token of this server can carry: the API-key scopes. */
   readonly scopes: readonly Scope[];
+  /** The key that signs now (the first one published at `/oauth/jwks`), which signs the agent cards too. */
+  readonly signingKey: JWK;
 }
 
 export async function createAuthorizationServer(options: AuthorizationServerOptions): Promise<AuthorizationServer> {
@@ -163,7 +165,7 @@ export async function createAuthorizationServer(options: AuthorizationServerOpti
     },
   };
 
-  return { provider, verifier, revocations, store, scopes: SCOPES };
+  return { provider, verifier, revocations, store, scopes: SCOPES, signingKey: { ...jwks.keys[0] } };
 }
 
 function isLoopbackUrl(url: string): boolean {

@@ -15,7 +15,7 @@ import type { AnyOperation } from '../../core/operation.js';
 import { ACCOUNT_TAG, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
 import { toApiError } from '../../lib/errors.js';
 import { authorizationServerMetadataUrl, OAUTH_PATHS, oauthResource } from '../../lib/oauth-resource.js';
-import { OPENAPI_DOCUMENT_VERSION } from '../../lib/service.js';
+import { OPENAPI_DOCUMENT_VERSION, serviceIconUrl } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
 import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
 import { refuseMethodsOtherThanGet } from '../http/methods.js';
@@ -24,6 +24,7 @@ import { requestFacts } from '../http/request-facts.js';
 import type { MethodAnswer } from '../jsonrpc/index.js';
 import { type A2aAgent, mountA2aEndpoint, paramsError, sendCard, taskNotFound } from './a2a-protocol.js';
 import { A2A_PATH, AGENT_CARD_PATH, type CardSkill, type CardSpec, Cards } from './card.js';
+import type { CardSigner } from './card-signature.js';
 import type { ListTasksQuery } from './list-tasks.js';
 import { messageResultBytes, type SkillCall } from './send-message.js';
 
@@ -46,6 +47,7 @@ export function dataCardSpec(baseUrl: string, operations: readonly AnyOperation[
     provider: { organization: AGENT_NAME, url: baseUrl },
     version: OPENAPI_DOCUMENT_VERSION,
     documentationUrl: `${baseUrl}/docs`,
+    iconUrl: serviceIconUrl(baseUrl),
     credentialDescription: KEY_DESCRIPTION,
     oauth: {
       description:
@@ -73,8 +75,8 @@ function cardSkill(op: AnyOperation): CardSkill {
   };
 }
 
-export function registerA2aChannel(app: FastifyInstance, core: Core, registry: Registry): void {
-  const cards = new Cards(dataCardSpec(core.baseUrl, registry.all));
+export function registerA2aChannel(app: FastifyInstance, core: Core, registry: Registry, sign: CardSigner): void {
+  const cards = new Cards(dataCardSpec(core.baseUrl, registry.all), sign);
   app.get(AGENT_CARD_PATH, (request, reply) => serveCard(core, cards, request, reply));
   refuseMethodsOtherThanGet(app, AGENT_CARD_PATH, core.baseUrl);
   mountA2aEndpoint(app, A2A_PATH, new DataAgent(core, registry, cards));

@@ -122,9 +122,9 @@ async function refuseNotPost<P, S>(agent: A2aAgent<P, S>, request: FastifyReques
 // ---------------------------------------------------------------------------------------------------------
 
 /** Sends one of the agent's public cards: the shape `A2A-Version` asks for, cacheable, 304 on a matching ETag. */
-export function sendCard(cards: Cards, request: FastifyRequest, reply: FastifyReply) {
+export async function sendCard(cards: Cards, request: FastifyRequest, reply: FastifyReply) {
   const version = requestedVersion(request.headers['a2a-version'], request.query);
-  const card = cards.public(version.isV1 ? '1.0' : '0.3');
+  const card = await cards.public(version.isV1 ? '1.0' : '0.3');
   reply.header('cache-control', CARD_CACHE_CONTROL).header('etag', card.etag).header('vary', 'A2A-Version');
   if (etagMatches(request.headers['if-none-match'], card.etag)) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(card.json);

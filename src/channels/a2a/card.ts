@@ -5,11 +5,12 @@
  * `supportedInterfaces`, oneof security schemes) and the 0.3-shaped compatibility card (`url`,
  * `preferredTransport`, OpenAPI-style security schemes), which names the same 1.0 interface.
  *
- * The public cards are serialised once, with their ETag; extended cards (cut to the skills a credential can
- * call) are serialised once per distinct set of skills.
+ * Every card is signed (card-signature.ts). The public cards are signed and serialised once, with their ETag;
+ * extended cards (cut to the skills a credential can call) once per distinct set of skills.
  */
 import { createHash } from 'node:crypto';
 import type { JsonSchema } from '../../core/json-schema.js';
+import type { CardSigner } from './card-signature.js';
 
 export const A2A_PROTOCOL_VERSION = '1.0';
 export const AGENT_CARD_PATH = '/.well-known/agent-card.json';
@@ -47,6 +48,8 @@ export interface CardSpec {
   readonly provider: { readonly organization: string; readonly url: string };
   readonly version: string;
   readonly documentationUrl?: string;
+  /** The agent's icon (an image the service serves). */
+  readonly iconUrl: string;
   /** How to get the credential the security schemes ask for. */
   readonly credentialDescription: string;
   /** The OAuth authorization server whose access tokens the agent accepts beside API keys (docs/oauth.md). */
@@ -167,6 +170,7 @@ export function buildCard(spec: CardSpec, skills: readonly CardSkill[] = spec.sk
     provider: spec.provider,
     version: spec.version,
     ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
+    iconUrl: spec.iconUrl,
     capabilities: capabilities(skills),
     ...security(spec),
     defaultInputModes: MEDIA_TYPES,
@@ -193,6 +197,7 @@ export function buildLegacyCard(spec: CardSpec): Record<string, unknown> {
     provider: spec.provider,
     version: spec.version,
     ...(spec.documentationUrl === undefined ? {} : { documentationUrl: spec.documentationUrl }),
+    iconUrl: spec.iconUrl,
     capabilities: capabilities(spec.skills),
     ...legacySecurity(spec),
     defaultInputModes: MEDIA_TYPES,
@@ -208,28 +213,34 @@ export function serializeCard(card: Record<string, unknown>): SerializedCard {
 }
 
 /**
- * Every card of one agent, computed once: the two public cards up front, each extended card (1.0) the first
- * time its set of skills is asked for. Sets of skills are few (plans × scopes, or full × licensed), so the memo
- * stays small.
+ * Every card of one agent, signed and computed once: the two public cards the first time each is asked for, each
+ * extended card (1.0) the first time its set of skills is. Sets of skills are few (plans × scopes, or full ×
+ * licensed), so the memo stays small.
  */
 export class Cards {
   readonly #spec: CardSpec;
-  readonly #public: Record<CardVersion, SerializedCard>;
+  readonly #sign: CardSigner;
+  readonly #public = new Map<CardVersion, Promise<SerializedCard>>();
   readonly #byId: ReadonlyMap<string, CardSkill>;
-  readonly #extended = new Map<string, string>();
+  readonly #extended = new Map<string, Promise<string>>();
 
-  constructor(spec: CardSpec) {
+  constructor(spec: CardSpec, sign: CardSigner) {
     this.#spec = spec;
-    this.#public = { '1.0': serializeCard(buildCard(spec)), '0.3': serializeCard(buildLegacyCard(spec)) };
+    this.#sign = sign;
     this.#byId = new Map(spec.skills.map((skill) => [skill.id, skill]));
   }
 
-  public(version: CardVersion): SerializedCard {
-    return this.#public[version];
+  public(version: CardVersion): Promise<SerializedCard> {
+    let card = this.#public.get(version);
+    if (card === undefined) {
+      const unsigned = version === '1.0' ? buildCard(this.#spec) : buildLegacyCard(this.#spec);
+      card = this.#remember(this.#public, version, this.#sign(unsigned).then(serializeCard));
+    }
+    return card;
   }
 
   /** The 1.0 card cut to these skills (ids of the card's skills, in the card's order), as JSON text. */
-  extended(skillIds: readonly string[]): string {
+  extended(skillIds: readonly string[]): Promise<string> {
     const key = skillIds.join(',');
     let json = this.#extended.get(key);
     if (json === undefined) {
@@ -237,9 +248,16 @@ export class Cards {
         const skill = this.#byId.get(id);
         return skill ? [skill] : [];
       });
-      json = JSON.stringify(buildCard(this.#spec, skills));
-      this.#extended.set(key, json);
+      const signed = this.#sign(buildCard(this.#spec, skills)).then((card) => JSON.stringify(card));
+      json = this.#remember(this.#extended, key, signed);
     }
     return json;
+  }
+
+  /** Kept once made; a signing that failed is forgotten, so the next request tries again. */
+  #remember<K, V>(memo: Map<K, Promise<V>>, key: K, made: Promise<V>): Promise<V> {
+    memo.set(key, made);
+    made.catch(() => memo.delete(key));
+    return made;
   }
 }

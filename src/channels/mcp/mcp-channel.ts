@@ -19,8 +19,8 @@ import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
 import { protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import type { MethodAnswer } from '../jsonrpc/index.js';
 import { type McpAgent, mountMcpEndpoint } from './mcp-protocol.js';
-import { SuccessResultCache } from './results.js';
-import { DATA_SERVER, MCP_PATH, type ServerFacts } from './server-facts.js';
+import { SuccessResultCache, successResultJson } from './results.js';
+import { dataServerFacts, MCP_PATH, type ServerFacts } from './server-facts.js';
 import { type Tool, ToolCatalogue } from './tools.js';
 
 export function registerMcpChannel(app: FastifyInstance, core: Core, registry: Registry): void {
@@ -29,11 +29,13 @@ export function registerMcpChannel(app: FastifyInstance, core: Core, registry: R
 
 class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, Tool> {
   readonly #tools: ToolCatalogue;
+  readonly #facts: ServerFacts;
   readonly #results = new SuccessResultCache();
 
   constructor(core: Core, tools: ToolCatalogue) {
     super(core, MCP_PATH);
     this.#tools = tools;
+    this.#facts = dataServerFacts(core.baseUrl);
   }
 
   /** Counted against the key's plan when it is valid, else against the client address. */
@@ -42,7 +44,7 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
   }
 
   facts(): ServerFacts {
-    return DATA_SERVER;
+    return this.#facts;
   }
 
   async listTools(admission: Admission): Promise<string> {
@@ -62,8 +64,14 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
       etag: false, // no conditional requests on MCP
       channel: 'mcp',
     });
-    // The result is built inside the charge window: if building it fails, the call is refunded.
-    const result = await buildCharged(charge, () => this.#results.get(json, tool.wrapsArray));
+    // The result is built inside the charge window: if building it fails, the call is refunded. An answer that
+    // lists files (few, small) is built with their links each time.
+    const { fileLinks } = tool.operation;
+    const result = await buildCharged(charge, () =>
+      fileLinks
+        ? Buffer.from(successResultJson(json, tool.wrapsArray, fileLinks(JSON.parse(json))))
+        : this.#results.get(json, tool.wrapsArray),
+    );
     return { result, quota: charge.month };
   }
 }

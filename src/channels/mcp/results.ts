@@ -3,6 +3,7 @@
  * re-stringify on the hot path. The same JSON goes into `structuredContent` and, for clients that read only
  * content blocks, into one text block (MCP 2025-06-18 and 2025-11-25, tools: structured content).
  */
+import type { FileLink } from '../../core/operation.js';
 import type { Problem } from '../../lib/errors.js';
 
 /** A failed tool call as the `tools/call` result (JSON text): `isError`, the problem as structured content and text. */
@@ -11,10 +12,25 @@ export function errorResultJson(problem: Problem): string {
   return `{"content":[{"type":"text","text":${JSON.stringify(json)}}],"structuredContent":${json},"isError":true}`;
 }
 
-/** A successful tool call: the answer (already JSON text) as structured content and as text. */
-export function successResultJson(answerJson: string, wrapsArray: boolean): string {
+/**
+ * A successful tool call: the answer (already JSON text) as structured content and as text, then a `resource_link`
+ * block for each file the answer lists, which a client can fetch or attach (MCP 2025-06-18 on, tools: resource links).
+ */
+export function successResultJson(answerJson: string, wrapsArray: boolean, files: readonly FileLink[] = []): string {
   const structured = wrapsArray ? `{"items":${answerJson}}` : answerJson;
-  return `{"content":[{"type":"text","text":${JSON.stringify(structured)}}],"structuredContent":${structured}}`;
+  const links = files.map((file) => `,${JSON.stringify(resourceLink(file))}`).join('');
+  return `{"content":[{"type":"text","text":${JSON.stringify(structured)}}${links}],"structuredContent":${structured}}`;
+}
+
+function resourceLink(file: FileLink) {
+  return {
+    type: 'resource_link',
+    uri: file.url,
+    name: file.name,
+    title: file.title,
+    mimeType: file.mediaType,
+    size: file.sizeBytes,
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
  * server. docs/mcp.md, "Two eras on one endpoint", says what each era sees.
  */
 import { readFileSync } from 'node:fs';
+import { SERVICE_ICON, serviceIconUrl } from '../../lib/service.js';
 import { LEGACY_PROTOCOL_VERSIONS, type LegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
 
 /** The path of the MCP endpoint. */
@@ -20,9 +21,12 @@ function packageVersion(): string {
   }
 }
 
-export const SERVER_INFO = Object.freeze({
+/** The data server's name, title and description: MCP `serverInfo`, and the registry's `server.json` (a test). */
+export const SERVER_IDENTITY = Object.freeze({
   name: 'munidata',
   title: 'munidata: Portuguese municipal data',
+  // At most 100 characters: the registry's limit for server.json, which says the same.
+  description: "Read-only data on Portugal's 308 municipalities: indicators, procurement, signals and alerts.",
   version: packageVersion(),
 });
 
@@ -48,9 +52,39 @@ export const INSTRUCTIONS = [
     'naming each bad argument): fix the arguments rather than retrying unchanged.',
 ].join(' ');
 
+/** An icon as MCP lists it (2025-11-25 on): `src`, `mimeType`, `sizes`. */
+export interface ServerIcon {
+  readonly src: string;
+  readonly mimeType: string;
+  readonly sizes: readonly string[];
+}
+
+/**
+ * A server's `Implementation`. 2025-06-18 defines only name, title and version; description, websiteUrl and icons
+ * came with 2025-11-25 and are given to that revision and the ones after it.
+ */
+export interface ServerInfo {
+  readonly name: string;
+  readonly title: string;
+  readonly version: string;
+  readonly description: string;
+  readonly websiteUrl: string;
+  readonly icons: readonly ServerIcon[];
+}
+
 export interface ServerDescription {
-  readonly serverInfo: { readonly name: string; readonly title: string; readonly version: string };
+  readonly serverInfo: ServerInfo;
   readonly instructions: string;
+}
+
+/** The service's icon at this address, as `serverInfo.icons` lists it (an SVG scales to any size). */
+export function serviceIcons(iconUrl: string): readonly ServerIcon[] {
+  return [{ src: iconUrl, mimeType: SERVICE_ICON.mimeType, sizes: ['any'] }];
+}
+
+/** The members 2025-06-18 knows. */
+function serverInfoOf(version: LegacyVersion, info: ServerInfo) {
+  return version === '2025-06-18' ? { name: info.name, title: info.title, version: info.version } : info;
 }
 
 /**
@@ -81,7 +115,7 @@ export function serverFacts(server: ServerDescription): ServerFacts {
       JSON.stringify({
         protocolVersion,
         capabilities: CAPABILITIES,
-        serverInfo: server.serverInfo,
+        serverInfo: serverInfoOf(protocolVersion, server.serverInfo),
         instructions: server.instructions,
       }),
     ]),
@@ -104,5 +138,10 @@ export function serverFacts(server: ServerDescription): ServerFacts {
   });
 }
 
-/** The data service's facts. */
-export const DATA_SERVER = serverFacts({ serverInfo: SERVER_INFO, instructions: INSTRUCTIONS });
+/** The data service's facts: its address names its website and its icon. */
+export function dataServerFacts(baseUrl: string): ServerFacts {
+  return serverFacts({
+    serverInfo: { ...SERVER_IDENTITY, websiteUrl: `${baseUrl}/docs`, icons: serviceIcons(serviceIconUrl(baseUrl)) },
+    instructions: INSTRUCTIONS,
+  });
+}

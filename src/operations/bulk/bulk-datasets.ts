@@ -118,6 +118,16 @@ export const bulkDatasets = defineOperation({
   cache: 'caller',
   // One dataset: listing them all measures them all (seconds), and the example is what every channel's checks call.
   examples: [{ title: 'The municipalities file', input: { dataset: 'municipalities' } }],
+  fileLinks: (answer) =>
+    answer.items.flatMap((dataset) =>
+      dataset.formats.map((file) => ({
+        url: file.url,
+        name: file.format === 'csv' ? `${dataset.name}.csv` : `${dataset.name}.${file.format}.csv`,
+        title: `${dataset.name} (${file.format}, ${dataset.rows} rows)`,
+        mediaType: file.media_type,
+        sizeBytes: file.size_bytes,
+      })),
+    ),
   async handler(input, ctx) {
     const { caller, reference, datasets, baseUrl, store } = ctx;
     const available =
