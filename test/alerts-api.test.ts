@@ -36,6 +36,7 @@ const MATCH_FIELDS = [
   'status',
   'matched_at',
   'case_id',
+  'updated_at',
   'synthetic',
 ];
 

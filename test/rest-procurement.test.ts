@@ -85,6 +85,7 @@ describe('procurement_contracts', () => {
           'signed_on',
           'municipalities',
           'link',
+          'updated_at',
           'synthetic',
         ].sort(),
       );

@@ -35,6 +35,7 @@ function signal(id: number, over: Partial<SignalRecord> = {}): SignalRecord {
     subject: { cpv: [], nifs: [], indicator: null, indicator_value: null },
     first_seen_at: T1,
     last_seen_at: T1,
+    updated_at: '2026-03-01T10:00:00.000Z',
     case_id: 1,
     ...over,
   };

@@ -27,6 +27,7 @@ import { signalQuery } from '../src/store/signals/signal-list.js';
 import { SQLITE_DIALECT } from '../src/store/sqlite/connection.js';
 import type { Store } from '../src/store/store.js';
 import { onPostgres } from './helpers/backend.js';
+import { anUpdatedAt } from './helpers/expectations.js';
 import { buildFixture } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { copyDemoStore } from './helpers/test-app.js';
@@ -81,7 +82,7 @@ function caseRef(n: number, relationship: CaseRelationship = 'origin'): SignalCa
 
 /** The fields of a record that a write stores as given (everything but identity, times and case). */
 function fieldsOf(record: SignalRecord): Omit<SignalInput, 'case'> {
-  const { id: _id, first_seen_at: _f, last_seen_at: _l, case_id: _c, ...fields } = record;
+  const { id: _id, first_seen_at: _f, last_seen_at: _l, updated_at: _u, case_id: _c, ...fields } = record;
   return fields;
 }
 
@@ -510,6 +511,7 @@ describe('the case queue', () => {
       type: 'tender_open',
       family: 'procurement',
       ...caseFields(2, { amount_eur: 120_000, previous_stage: 'announced' }),
+      updated_at: anUpdatedAt(),
       events: [created],
       linked_signals: [
         { signal_id: first.id, relationship: 'origin', title_pt: first.title_pt, confidence: 0.8 },
@@ -640,6 +642,7 @@ describe('listing signals and cases', () => {
         type: pending.type,
         family: pending.family,
         ...fields,
+        updated_at: (await store.getCase(pending.id))?.updated_at ?? '',
       });
     }
     await store.writeSignals({ signals: [COUNT, COUNT + 1].map((n) => listed(n)), now: '2025-07-06T00:00:00Z' });
@@ -938,6 +941,7 @@ describe('alert templates, rules and matches', () => {
       account_id: alice,
       rule_name: 'Escolas',
       status: 'matched',
+      updated_at: anUpdatedAt(),
     });
     expect((await store.getAlertMatch(3))?.account_id).toBe(bob);
     expect(await store.getAlertMatch(999)).toBeUndefined();

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../src/admin/keys.js';
-import { expectJsonHeaders, expectProblem, expectValidation } from './helpers/expectations.js';
+import { anUpdatedAt, expectJsonHeaders, expectProblem, expectValidation } from './helpers/expectations.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { municipalitiesFromFile } from './helpers/reference-files.js';
 import {
@@ -43,6 +43,7 @@ const SUMMARY_FIELDS = [
   'actionability',
   'first_seen_at',
   'last_seen_at',
+  'updated_at',
   'synthetic',
 ];
 const DETAIL_FIELDS = [
@@ -69,6 +70,7 @@ const CASE_SUMMARY_FIELDS = [
   'amount_eur',
   'first_seen_at',
   'last_seen_at',
+  'updated_at',
   'synthetic',
 ];
 const CASE_DETAIL_FIELDS = [
@@ -167,6 +169,7 @@ describe('signals_list', () => {
         actionability: s.input.actionability,
         first_seen_at: s.first_seen_at,
         last_seen_at: s.last_seen_at,
+        updated_at: anUpdatedAt(),
         synthetic: false, // the fixture's own source and indicator, not the demo's
       });
       expect(item.last_seen_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
@@ -429,6 +432,7 @@ describe('signal_cases_list', () => {
         amount_eur: f.amount_eur,
         first_seen_at: f.first_seen_at,
         last_seen_at: f.last_seen_at,
+        updated_at: anUpdatedAt(),
         synthetic: false,
       });
     }

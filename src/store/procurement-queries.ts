@@ -42,6 +42,11 @@ export interface ContractFilter {
   words?: readonly string[];
   /** Only records of this source (`base`, `demo`, …). */
   source?: string;
+  /**
+   * Only contracts changed after this instant (updated_at, exclusive), listed in change order: (updated_at, id)
+   * ascending, the page's position then being (updated_at, id) (docs/api.md, "Syncing").
+   */
+  updatedSince?: string;
 }
 
 export const AGGREGATE_DIMENSIONS = [

@@ -88,6 +88,8 @@ export interface ContractRecord
   competitors: PartyRecord[];
   /** The announcement (same source) whose notice number the contract gives, when it is in the store. */
   announcement_id: number | null;
+  /** When it was last inserted or changed (../changes/change-stamp.ts). */
+  updated_at: string;
 }
 
 /** A contract with its amendments, oldest first. */

@@ -20,6 +20,11 @@ export interface SignalFilter {
   valueTier?: string;
   /** Only signals whose last_seen_at is at or after this instant. */
   since?: string;
+  /**
+   * Only signals changed after this instant (updated_at, exclusive), listed in change order: (updated_at, id)
+   * ascending, the page's position then being (updated_at, id) (docs/api.md, "Syncing").
+   */
+  updatedSince?: string;
 }
 
 export interface CaseFilter {
@@ -27,6 +32,11 @@ export interface CaseFilter {
   municipalityIds?: readonly number[];
   /** Cases with a single linked signal are left out unless this is true. */
   includeEpisodic: boolean;
+  /**
+   * Only cases changed after this instant (updated_at, exclusive), listed in change order: (updated_at, id) ascending,
+   * the page's position then being (updated_at, id) (docs/api.md, "Syncing").
+   */
+  updatedSince?: string;
 }
 
 export interface AlertRuleFilter {
@@ -43,6 +53,11 @@ export interface AlertMatchFilter {
   status?: MatchStatus;
   /** Matches with matched_at at or after this instant (the caller's window already applied). */
   since: string;
+  /**
+   * Only matches changed after this instant (updated_at, exclusive), listed in change order: (updated_at, id)
+   * ascending, the page's position then being (updated_at, id) (docs/api.md, "Syncing").
+   */
+  updatedSince?: string;
 }
 
 /**

@@ -122,6 +122,8 @@ export interface SignalRecord extends SignalFields {
   first_seen_at: string;
   /** When a detection last changed it (a run that finds it unchanged leaves this alone). */
   last_seen_at: string;
+  /** When it was last inserted or changed (../changes/change-stamp.ts). */
+  updated_at: string;
   case_id: number | null;
 }
 
@@ -170,6 +172,8 @@ export interface CaseRecord extends CaseFields {
   key: string;
   type: string;
   family: string;
+  /** When it was last inserted or changed (../changes/change-stamp.ts). */
+  updated_at: string;
 }
 
 export interface CaseDetailRecord extends CaseRecord {
@@ -298,4 +302,6 @@ export interface AlertMatchRecord extends Omit<AlertMatchInput, 'item_key'> {
   account_id: number;
   rule_name: string | null;
   status: MatchStatus;
+  /** When it was last inserted or changed (../changes/change-stamp.ts). */
+  updated_at: string;
 }

@@ -12,6 +12,7 @@
 import { isDemoIndicatorSource } from '../lib/provenance.js';
 import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
+import { readChangedIds } from './changes/changed-since.js';
 import { ConsoleSqlStore } from './console/console-sql-store.js';
 import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
@@ -81,7 +82,7 @@ import { getCase, listCases } from './signals/case-read.js';
 import { findCaseId, type PendingMarks, pendingCases, saveCases } from './signals/case-write.js';
 import { readInstantIds } from './signals/instant-keyset.js';
 import { integrityFlagCounts } from './signals/integrity-flag-counts.js';
-import { signalQuery } from './signals/signal-list.js';
+import { changedSignalQuery, signalQuery } from './signals/signal-list.js';
 import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
@@ -245,7 +246,11 @@ export abstract class SqlStore extends OnPorts {
 
   async listSignals(filter: SignalFilter, page: KeysetPage<InstantPosition>): Promise<SignalRecord[]> {
     const port = this.ports.replica;
-    return loadSignals(port, await readInstantIds(port, signalQuery(port.dialect, filter, page)));
+    const ids =
+      filter.updatedSince === undefined
+        ? await readInstantIds(port, signalQuery(port.dialect, filter, page))
+        : await readChangedIds(port, changedSignalQuery(port.dialect, filter, filter.updatedSince, page));
+    return loadSignals(port, ids);
   }
 
   async getSignal(id: number): Promise<SignalRecord | undefined> {

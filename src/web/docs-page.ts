@@ -257,7 +257,12 @@ silently clamped. The answer is a page:</p>
 <p>Pass <code>next_cursor</code> as <code>cursor</code> with the same filters to get the next page; stop when
 <code>has_more</code> is false. The next page's URL also comes in a <code>Link: &lt;…&gt;; rel="next"</code> header.
 A cursor is bound to its endpoint and to its filters: using it elsewhere, with other filters, or edited, gets 400
-${kind('invalid-cursor')}.</p>`,
+${kind('invalid-cursor')}.</p>
+<p>To keep a copy in step, the lists of contracts, signals, cases and alert matches take <code>updated_since</code>:
+only what was added or changed after that instant, oldest change first (by <code>updated_at</code>, then
+<code>id</code>). Page a first run from <code>1970-01-01T00:00:00Z</code> to its end, keep the last
+<code>updated_at</code> you read, and pass it next time. Nothing is missed while data changes; a record changed after
+you read it comes again, later in the run, as its new version.</p>`,
   );
 }
 

@@ -2,6 +2,9 @@
 import { expect } from 'vitest';
 import { BASE_URL, type TestResponse } from './test-app.js';
 
+/** An `updated_at`: a UTC instant to the millisecond (docs/api.md, "Syncing"). */
+export const anUpdatedAt = () => expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
 /** An RFC 9457 problem of this kind, carrying the request's id. */
 export function expectProblem(res: TestResponse, status: number, kind: string): void {
   expect(res.status, res.body).toBe(status);

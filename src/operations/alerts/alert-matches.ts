@@ -5,7 +5,14 @@ import type { ReferenceData } from '../../core/reference.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import type { Store } from '../../store/store.js';
-import { instantPosition, SinceInstant, utcInstant } from '../shared/instants.js';
+import {
+  ChangeOrder,
+  changeInstant,
+  instantPosition,
+  listPosition,
+  SinceInstant,
+  utcInstant,
+} from '../shared/instants.js';
 import { MAX_MUNICIPALITIES } from '../shared/municipality-filters.js';
 import { matchesSynthetic, toAlertMatch } from './resources.js';
 import { AlertMatchSummary, MatchStatus } from './schemas.js';
@@ -24,7 +31,9 @@ export const alertMatches = defineOperation({
     'belongs to. Ordered by matched_at descending, then id descending; page with `cursor`. Every filter given must ' +
     'hold: `rule` (one of your rule ids), `municipality` (integer municipality ids, repeatable), `status` (matched ' +
     "or dismissed), `since` (a watermark: matches recorded at or after it). Only the plan's alert-history window is " +
-    'served (`alerts_history_days` in me): a `since` earlier than the window is moved to its start, not refused. On ' +
+    'served (`alerts_history_days` in me): a `since` earlier than the window is moved to its start, not refused. ' +
+    '`updated_since`: only matches recorded or dismissed or restored after it, oldest change first (for syncing ' +
+    'copies); the window still applies to matched_at. On ' +
     'plans with the judge, a match carries `judge` once a verdict exists — an annotation only, it never hides a match.',
   domain: 'alerts',
   scope: 'alerts:read',
@@ -47,6 +56,7 @@ export const alertMatches = defineOperation({
       ),
       status: Type.Optional(MatchStatus),
       since: SinceInstant('matches recorded'),
+      ...ChangeOrder('matches'),
       ...Paging,
     },
     { additionalProperties: false },
@@ -63,6 +73,7 @@ export const alertMatches = defineOperation({
   ],
   async handler(input, { store, reference, caller, paging, now }) {
     if (input.rule !== undefined) await checkOwnRule(store, caller, input.rule);
+    const updatedSince = changeInstant(input.updated_since);
     const rows = await store.listAlertMatches(
       {
         accountId: caller.account.id,
@@ -71,13 +82,14 @@ export const alertMatches = defineOperation({
           input.municipality === undefined ? undefined : knownMunicipalities(reference, input.municipality),
         status: input.status,
         since: windowStart(now, caller.plan.alerts_history_days, input.since),
+        updatedSince,
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
     const synthetic = await matchesSynthetic(store, reference, rows);
     return paging.page(
       rows.map((m, i) => toAlertMatch(m, caller.plan.judge, synthetic[i])),
-      (m) => [m.matched_at, m.id],
+      listPosition(updatedSince, (m) => [m.matched_at, m.id]),
     );
   },
 });

@@ -39,6 +39,7 @@ export function toAlertMatch(
     status: m.status,
     matched_at: m.matched_at,
     case_id: m.case_id,
+    updated_at: m.updated_at,
     synthetic,
     ...(withJudge && m.judge !== null
       ? {

@@ -7,6 +7,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { ALERT_SOURCE_TYPES, MATCH_STATUSES, MATCHER_TYPES, TARGET_SCOPES } from '../../lib/vocabulary.js';
+import { UpdatedAt } from '../shared/instants.js';
 
 const Text = (description?: string) => Nullable(Type.String(description ? { description } : {}));
 
@@ -72,6 +73,7 @@ export const AlertMatchSummary = Type.Object(
       Type.String({ format: 'date-time', description: 'When the matcher recorded it; lists are newest first.' }),
     ),
     case_id: Nullable(Type.Integer({ description: 'The signal case it belongs to (signal_cases_get).' })),
+    updated_at: UpdatedAt,
     synthetic: Synthetic,
     judge: Type.Optional(Nullable(AlertJudge)),
   },

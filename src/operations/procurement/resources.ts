@@ -32,6 +32,7 @@ export function toContractSummary(c: ContractRecord): Static<typeof ContractSumm
     signed_on: c.signed_on,
     municipalities: c.municipalities,
     link: c.link,
+    updated_at: c.updated_at,
   };
 }
 

@@ -8,6 +8,7 @@ import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { MATCH_KINDS } from '../../lib/name-match.js';
 import { ENTITY_KINDS, OCDS_METHODS } from '../../lib/vocabulary.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
+import { UpdatedAt } from '../shared/instants.js';
 
 const Euros = (description?: string) => Nullable(Type.Number(description ? { description } : {}));
 const Day = (description?: string) =>
@@ -70,6 +71,7 @@ const contractSummaryFields = {
     description: 'Codes of the municipalities the contract is executed in.',
   }),
   link: Text(),
+  updated_at: UpdatedAt,
 };
 
 export const ContractSummary = Type.Object(contractSummaryFields, { title: 'ContractSummary' });

@@ -2,6 +2,8 @@
  * Instants as inputs and as list positions, for the lists ordered by an instant (signals and cases by
  * last_seen_at, alert matches by matched_at). The store holds instants as RFC 3339 UTC with whole seconds
  * (`2026-07-14T09:30:00Z`), so a `since` given in any offset or with a fraction is brought to that form first.
+ * `updated_at` is the exception: a millisecond instant, strictly growing from write to write, which is what lets
+ * `updated_since` list changes in an order a syncing client can page through (docs/api.md, "Syncing").
  */
 import { Type } from '@sinclair/typebox';
 import { instantMs } from '../../lib/calendar.js';
@@ -16,6 +18,40 @@ export const SinceInstant = (what: string) =>
       description: `Watermark: only ${what} at or after this instant (${INSTANT_FORMAT}).`,
     }),
   );
+
+/** The list's input that switches it to its change order (store: ../../store/changes/changed-since.ts). */
+export const ChangeOrder = (what: string) => ({
+  updated_since: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description:
+        `Only ${what} added or changed after this instant (exclusive), listed oldest change first, by ` +
+        '`updated_at` then `id`, instead of the usual order: pass the `updated_at` of the last item a completed ' +
+        `sync read (docs/api.md, "Syncing"). ${INSTANT_FORMAT}.`,
+    }),
+  ),
+});
+
+export const UpdatedAt = Type.String({
+  format: 'date-time',
+  description:
+    'When it was last added or changed, to the millisecond; what `updated_since` compares (docs/api.md, "Syncing").',
+});
+
+/** `updated_since` in the form of the stored `updated_at` (UTC, milliseconds; a finer fraction cut, as it compares). */
+export function changeInstant(instant: string | undefined): string | undefined {
+  return instant === undefined ? undefined : new Date(instantMs(instant) ?? Number.NaN).toISOString();
+}
+
+/**
+ * Where a row of the list stands, for its cursor: (updated_at, id) in the change order, else the list's own.
+ */
+export function listPosition<T extends { updated_at: string; id: number }>(
+  updatedSince: string | undefined,
+  usual: (row: T) => unknown[],
+): (row: T) => unknown[] {
+  return updatedSince === undefined ? usual : (row) => [row.updated_at, row.id];
+}
 
 /**
  * The instant in the store's form: UTC, whole seconds, `Z`. A fraction is rounded up, so that "at or after"

@@ -45,6 +45,7 @@ export function toSignalSummary(s: SignalRecord, synthetic: IndicatorIsSynthetic
     actionability: s.actionability,
     first_seen_at: s.first_seen_at,
     last_seen_at: s.last_seen_at,
+    updated_at: s.updated_at,
     synthetic: isSyntheticSignalKey(s.key, synthetic),
   };
 }
@@ -123,6 +124,7 @@ export function toCaseSummary(c: CaseRecord, synthetic: IndicatorIsSynthetic): S
     amount_eur: c.amount_eur,
     first_seen_at: c.first_seen_at,
     last_seen_at: c.last_seen_at,
+    updated_at: c.updated_at,
     synthetic: isSyntheticCaseKey(c.key, synthetic),
   };
 }

@@ -16,6 +16,7 @@ import {
   VALUE_TIERS,
 } from '../../lib/vocabulary.js';
 import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../../signals/catalogue.js';
+import { UpdatedAt } from '../shared/instants.js';
 
 const Text = (description?: string) => Nullable(Type.String(description ? { description } : {}));
 const Day = (description: string) => Nullable(Type.String({ format: 'date', description }));
@@ -66,6 +67,7 @@ const signalSummaryFields = {
   ),
   first_seen_at: Instant('When a detection first wrote it.'),
   last_seen_at: Instant('When a detection last changed it; lists are ordered by it, newest first.'),
+  updated_at: UpdatedAt,
   synthetic: Synthetic,
 };
 
@@ -166,6 +168,7 @@ const caseSummaryFields = {
   amount_eur: Nullable(Type.Number({ description: 'The current amount, euros without VAT.' })),
   first_seen_at: Instant('When its first signal was seen.'),
   last_seen_at: Instant('When one of its signals last changed; lists are ordered by it, newest first.'),
+  updated_at: UpdatedAt,
   synthetic: Synthetic,
 };
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
-import { instantPosition } from '../shared/instants.js';
+import { ChangeOrder, changeInstant, instantPosition, listPosition } from '../shared/instants.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { indicatorSynthetic, toCaseSummary } from './resources.js';
 import { SignalCaseSummary, SignalFamilyKey } from './schemas.js';
@@ -18,7 +18,8 @@ export const signalCasesList = defineOperation({
     'many signals it holds (`source_count`). Ordered by last_seen_at descending, then id descending; page with ' +
     '`cursor`. `family`; `municipality` (code, slug or name, repeatable): in any of them. ' +
     'A case of a single signal is ' +
-    'episodic and left out unless `include_episodic=true`. signal_cases_get gives a case’s history and its signals.',
+    'episodic and left out unless `include_episodic=true`. `updated_since`: only cases added or changed after it, ' +
+    'oldest change first (for syncing copies). signal_cases_get gives a case’s history and its signals.',
   domain: 'signals',
   scope: 'signals:read',
   input: Type.Object(
@@ -28,6 +29,7 @@ export const signalCasesList = defineOperation({
       include_episodic: Type.Optional(
         Type.Boolean({ default: false, description: 'Also cases of a single signal (default false).' }),
       ),
+      ...ChangeOrder('cases'),
       ...Paging,
     },
     { additionalProperties: false },
@@ -43,17 +45,19 @@ export const signalCasesList = defineOperation({
     },
   ],
   async handler(input, { reference, store, paging }) {
+    const updatedSince = changeInstant(input.updated_since);
     const rows = await store.listCases(
       {
         family: input.family,
         municipalityIds: municipalityIds(reference, input.municipality, 'municipality'),
         includeEpisodic: input.include_episodic === true,
+        updatedSince,
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
     return paging.page(
       rows.map((c) => toCaseSummary(c, indicatorSynthetic(reference))),
-      (c) => [c.last_seen_at, c.id],
+      listPosition(updatedSince, (c) => [c.last_seen_at, c.id]),
     );
   },
 });

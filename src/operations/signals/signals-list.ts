@@ -1,7 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
-import { instantPosition, SinceInstant, utcInstant } from '../shared/instants.js';
+import {
+  ChangeOrder,
+  changeInstant,
+  instantPosition,
+  listPosition,
+  SinceInstant,
+  utcInstant,
+} from '../shared/instants.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { indicatorSynthetic, toSignalSummary } from './resources.js';
 import { SignalFamilyKey, SignalSummary, SignalTypeKey, ValueTier } from './schemas.js';
@@ -20,7 +27,8 @@ export const signalsList = defineOperation({
     '`municipality` (code, slug or name, repeatable): in ' +
     'any of them, `min_confidence` (0–1, inclusive), `value_tier`. `since` is a watermark: only signals first seen ' +
     'or changed at or after it — keep the newest last_seen_at you have read and pass it next time to get what is ' +
-    'new. signals_get gives one signal with its evidence; signal_cases_list groups signals about the same thing.',
+    'new. `updated_since`: only signals added or changed after it, oldest change first (for syncing copies). ' +
+    'signals_get gives one signal with its evidence; signal_cases_list groups signals about the same thing.',
   domain: 'signals',
   scope: 'signals:read',
   input: Type.Object(
@@ -38,6 +46,7 @@ export const signalsList = defineOperation({
       ),
       value_tier: Type.Optional(ValueTier),
       since: SinceInstant('signals seen'),
+      ...ChangeOrder('signals'),
       ...Paging,
     },
     { additionalProperties: false },
@@ -54,6 +63,7 @@ export const signalsList = defineOperation({
     },
   ],
   async handler(input, { reference, store, paging }) {
+    const updatedSince = changeInstant(input.updated_since);
     const rows = await store.listSignals(
       {
         types: input.type === undefined ? undefined : [input.type],
@@ -62,12 +72,13 @@ export const signalsList = defineOperation({
         minConfidence: input.min_confidence,
         valueTier: input.value_tier,
         since: input.since === undefined ? undefined : utcInstant(input.since),
+        updatedSince,
       },
       { after: instantPosition(paging.after), limit: paging.limit + 1 },
     );
     return paging.page(
       rows.map((s) => toSignalSummary(s, indicatorSynthetic(reference))),
-      (s) => [s.last_seen_at, s.id],
+      listPosition(updatedSince, (s) => [s.last_seen_at, s.id]),
     );
   },
 });

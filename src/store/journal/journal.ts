@@ -17,11 +17,19 @@ export interface Change {
   date: string | null;
 }
 
+/**
+ * Waits for the writers' turn, held until the transaction ends (a no-op where the database has one writer at a
+ * time). Taken again in the same transaction, it is already held.
+ */
+export async function takeJournalTurn(tx: SqlPort): Promise<void> {
+  const turn = tx.dialect.turnLock(JOURNAL_TURN);
+  if (turn) await tx.run(turn);
+}
+
 /** Appends entries in the order given, in one statement; returns their seqs, ascending. */
 export async function appendChanges(tx: SqlPort, changes: readonly Change[]): Promise<number[]> {
   if (changes.length === 0) return [];
-  const turn = tx.dialect.turnLock(JOURNAL_TURN);
-  if (turn) await tx.run(turn);
+  await takeJournalTurn(tx);
   const batch = tx.dialect.rows('$1', [
     ['kind', 'text'],
     ['record_id', 'integer'],

@@ -8,7 +8,9 @@
  *   municipality              → contract_municipalities_by_municipality, one range per municipality
  *   CPV prefix                → contracts_by_cpv, one range per division
  *   procedure type            → contracts_by_procedure; otherwise → contracts_by_date
+ * With `updatedSince`, the change order instead (../changes/changed-since.ts), every filter checked on its rows.
  */
+import { type ChangedQuery, readChangedIds } from '../changes/changed-since.js';
 import type { ContractFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
 import { dateRange } from '../shared/date-ranges.js';
 import { procedureKey } from '../shared/procurement-keys.js';
@@ -26,7 +28,32 @@ export async function listContractIds(
   filter: ContractFilter,
   page: KeysetPage<DatePosition>,
 ): Promise<number[]> {
+  if (filter.updatedSince !== undefined) {
+    return readChangedIds(port, changedContractQuery(port.dialect, search, filter, filter.updatedSince, page));
+  }
   return readKeysetIds(port, await contractQuery(port, search, filter, page));
+}
+
+/** A page in change order; the position's `date` is the contract's updated_at. */
+export function changedContractQuery(
+  dialect: Dialect,
+  search: TextSearch,
+  filter: ContractFilter,
+  since: string,
+  page: KeysetPage<DatePosition>,
+): ChangedQuery {
+  const { after } = page;
+  return {
+    table: 'contracts',
+    alias: 'c',
+    index: 'contracts_by_update',
+    where: (p) => [
+      ...dateRange(filter.from, filter.to).on('c.published_on', p),
+      ...residualConditions(dialect, search, filter, undefined, p),
+    ],
+    since,
+    page: { limit: page.limit, after: after && { at: after.date ?? '', id: after.id } },
+  };
 }
 
 /** The query of a page; exported for the tests that EXPLAIN it. */

@@ -2,9 +2,10 @@
  * Contracts upserted by (source, source_id). An unchanged fingerprint is counted and left alone; a changed
  * contract keeps its id, gets its child rows (parties, CPVs, municipalities, text row) rewritten and its old
  * figures taken out of the rollups before the new ones go in. Every contract inserted or changed appends a
- * `contract` journal entry.
+ * `contract` journal entry and is stamped `updated_at`.
  */
 
+import { changeStamp } from '../changes/change-stamp.js';
 import type { Change } from '../journal/journal.js';
 import type { ContractInput } from '../procurement-records.js';
 import { CONTRACT_ROLES, type ContractRow, contractRow, uniqueParties } from '../shared/contract-row.js';
@@ -17,7 +18,8 @@ import { takeOutOfRollups } from './rollups.js';
 interface Pending {
   /** The stored id, or undefined for a new contract (given one when written). */
   id: number | undefined;
-  row: ContractRow;
+  /** With the write's stamp once it has one. */
+  row: ContractRow & { updated_at?: string };
   parties: { role: string; position: number; nif: string | null; name: string }[];
   cpvs: string[];
   municipalityIds: number[];
@@ -67,6 +69,10 @@ export async function planContracts(
   return async () => {
     const { load } = batch;
     const writes = [...pending.values()];
+    if (writes.length > 0) {
+      const stamp = await changeStamp(tx);
+      for (const w of writes) w.row = { ...w.row, updated_at: stamp };
+    }
     await forgetContracts(
       batch,
       writes.flatMap((w) => (w.id === undefined ? [] : [w.id])),

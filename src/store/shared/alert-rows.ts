@@ -50,4 +50,5 @@ export const ALERT_MATCH = recordCodec<AlertMatchRecord>({
   case_id: intOrNull,
   judge: jsonOrNull,
   status: text,
+  updated_at: text,
 });

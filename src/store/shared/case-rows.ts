@@ -24,7 +24,14 @@ export const CASE_FIELDS = recordCodec<CaseFields>({
   last_seen_at: dateOrNull,
 });
 
-export const CASE = recordCodec<CaseRecord>({ id: int, key: text, type: text, family: text, ...CASE_FIELDS.fields });
+export const CASE = recordCodec<CaseRecord>({
+  id: int,
+  key: text,
+  type: text,
+  family: text,
+  ...CASE_FIELDS.fields,
+  updated_at: text,
+});
 
 export const CASE_EVENT = recordCodec<CaseEventRecord>({
   event_type: text,

@@ -28,6 +28,7 @@ export function toContract(
     source: String(row.source),
     source_id: String(row.source_id),
     imported_at: String(row.imported_at),
+    updated_at: String(row.updated_at),
     procedure_id: textOrNull(row.procedure_id),
     announcement_number: textOrNull(row.announcement_number),
     announcement_id: numberOrNull(row.announcement_id),

@@ -46,6 +46,7 @@ export const SIGNAL = recordCodec<SignalRecord>({
   ...SIGNAL_FIELDS.fields,
   first_seen_at: text,
   last_seen_at: text,
+  updated_at: text,
   case_id: intOrNull,
 });
 

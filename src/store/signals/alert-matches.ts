@@ -7,9 +7,14 @@
  *   municipalities → alert_matches_by_municipality, one range per municipality, merged
  *   status         → alert_matches_by_status
  *   otherwise      → alert_matches_by_account
+ *
+ * With `updatedSince`, the change order instead (../changes/changed-since.ts): the account's range of
+ * alert_matches_by_update, every other filter checked on its rows.
  */
 
 import type { MatchStatus } from '../../lib/vocabulary.js';
+import { changeStamp } from '../changes/change-stamp.js';
+import { type ChangedQuery, readChangedIds } from '../changes/changed-since.js';
 import type { KeysetPage } from '../procurement-queries.js';
 import { ALERT_MATCH } from '../shared/alert-rows.js';
 import { inIdOrder } from '../shared/row-values.js';
@@ -20,8 +25,8 @@ import type { Dialect, SqlPort } from '../sql/port.js';
 import { enqueueWebhookEvents } from '../webhooks/outbox.js';
 import { type InstantQuery, readInstantIds, unique } from './instant-keyset.js';
 
-/** What recording a match writes: the store numbers it and it starts as new. */
-const WRITTEN = ALERT_MATCH.except('id', 'rule_name', 'status');
+/** What recording a match writes: the store numbers it and stamps it, and it starts as new. */
+const WRITTEN = ALERT_MATCH.except('id', 'rule_name', 'status', 'updated_at');
 const COLUMNS = WRITTEN.join(', ');
 
 /** Inside the caller's transaction: the matches (a pair already there is skipped) and the rules' positions. */
@@ -47,14 +52,14 @@ export async function recordAlertMatches(
     });
     const rows = fresh.map((m) => ALERT_MATCH.values({ ...m, account_id: accounts.get(m.rule_id) }, WRITTEN));
     const written = await tx.query(
-      `INSERT INTO alert_matches (${COLUMNS})
-       SELECT ${COLUMNS} FROM ${tx.dialect.rows('$1', ALERT_MATCH.batch(WRITTEN))} AS m
+      `INSERT INTO alert_matches (${COLUMNS}, updated_at)
+       SELECT ${COLUMNS}, $2 FROM ${tx.dialect.rows('$1', ALERT_MATCH.batch(WRITTEN))} AS m
        -- Pairs already recorded are left out before they are numbered, so that skipping never uses up ids.
        WHERE NOT EXISTS (SELECT 1 FROM alert_matches x WHERE x.rule_id = m.rule_id AND x.item_key = m.item_key)
        ORDER BY m.ord
        ON CONFLICT (rule_id, item_key) DO NOTHING
        RETURNING id, account_id, matched_at`,
-      [JSON.stringify(rows)],
+      [JSON.stringify(rows), await changeStamp(tx)],
     );
     inserted = written.length;
     // Their webhook deliveries, in this transaction: a recorded match always has them (docs/webhooks.md).
@@ -83,7 +88,29 @@ export async function listAlertMatches(
   filter: AlertMatchFilter,
   page: KeysetPage<InstantPosition>,
 ): Promise<AlertMatchRecord[]> {
-  return loadAlertMatches(port, await readInstantIds(port, alertMatchQuery(port.dialect, filter, page)));
+  const ids =
+    filter.updatedSince === undefined
+      ? await readInstantIds(port, alertMatchQuery(port.dialect, filter, page))
+      : await readChangedIds(port, changedAlertMatchQuery(port.dialect, filter, filter.updatedSince, page));
+  return loadAlertMatches(port, ids);
+}
+
+/** A page in change order. */
+export function changedAlertMatchQuery(
+  dialect: Dialect,
+  filter: AlertMatchFilter,
+  since: string,
+  page: KeysetPage<InstantPosition>,
+): ChangedQuery {
+  const where = (p: Params) => {
+    const conditions = [`m.account_id = ${p.add(filter.accountId)}`, `m.matched_at >= ${p.add(filter.since)}`];
+    if (filter.ruleId !== undefined) conditions.push(`m.rule_id = ${p.add(filter.ruleId)}`);
+    if (filter.municipalityIds && filter.municipalityIds.length > 0)
+      conditions.push(dialect.inList('m.municipality_id', p.add(unique(filter.municipalityIds))));
+    if (filter.status !== undefined) conditions.push(`m.status = ${p.add(filter.status)}`);
+    return conditions;
+  };
+  return { table: 'alert_matches', alias: 'm', index: 'alert_matches_by_update', where, since, page };
 }
 
 /** The query of a page; exported for the tests that EXPLAIN it. */
@@ -143,6 +170,9 @@ export async function restoreAlertMatch(tx: SqlPort, id: number): Promise<boolea
   return setMatchStatus(tx, id, 'matched');
 }
 
+/** A change of status stamps the match (../changes/change-stamp.ts). */
 async function setMatchStatus(tx: SqlPort, id: number, status: MatchStatus): Promise<boolean> {
-  return (await tx.run('UPDATE alert_matches SET status = $1 WHERE id = $2 AND status <> $1', [status, id])) === 1;
+  const stamp = await changeStamp(tx);
+  const sql = 'UPDATE alert_matches SET status = $1, updated_at = $3 WHERE id = $2 AND status <> $1';
+  return (await tx.run(sql, [status, id, stamp])) === 1;
 }

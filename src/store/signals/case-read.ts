@@ -7,7 +7,10 @@
  *   municipalities → cases_[linked_]by_municipality, one range per municipality, merged
  *   family         → cases_[linked_]by_family
  *   otherwise      → cases_[linked_]by_seen
+ *
+ * With `updatedSince`, the change order instead (../changes/changed-since.ts), every filter checked on its rows.
  */
+import { type ChangedQuery, readChangedIds } from '../changes/changed-since.js';
 import type { KeysetPage } from '../procurement-queries.js';
 import { CASE } from '../shared/case-rows.js';
 import { inIdOrder } from '../shared/row-values.js';
@@ -23,7 +26,10 @@ export async function listCases(
   filter: CaseFilter,
   page: KeysetPage<InstantPosition>,
 ): Promise<CaseRecord[]> {
-  const ids = await readInstantIds(port, caseQuery(port.dialect, filter, page));
+  const ids =
+    filter.updatedSince === undefined
+      ? await readInstantIds(port, caseQuery(port.dialect, filter, page))
+      : await readChangedIds(port, changedCaseQuery(port.dialect, filter, filter.updatedSince, page));
   if (ids.length === 0) return [];
   const rows = await port.query(`SELECT * FROM cases WHERE ${port.dialect.inList('id', '$1')}`, [ids]);
   return inIdOrder(ids, rows, CASE.reader(port));
@@ -32,9 +38,7 @@ export async function listCases(
 /** The query of a page; exported for the tests that EXPLAIN it. */
 export function caseQuery(dialect: Dialect, filter: CaseFilter, page: KeysetPage<InstantPosition>): InstantQuery {
   const prefix = filter.includeEpisodic ? 'cases_by_' : 'cases_linked_by_';
-  const listed = filter.includeEpisodic
-    ? [dialect.isTrue('c.computed')]
-    : [dialect.isTrue('c.computed'), 'c.source_count > 1'];
+  const listed = listedCases(dialect, filter);
   let sources: InstantQuery['sources'];
   let familyApplied = false;
   if (filter.municipalityIds && filter.municipalityIds.length > 0) {
@@ -51,6 +55,28 @@ export function caseQuery(dialect: Dialect, filter: CaseFilter, page: KeysetPage
   const residual = (p: Params) =>
     filter.family !== undefined && !familyApplied ? [`c.family = ${p.add(filter.family)}`] : [];
   return { table: 'cases', alias: 'c', column: 'last_seen_at', sources, residual, page };
+}
+
+/** A page in change order. */
+export function changedCaseQuery(
+  dialect: Dialect,
+  filter: CaseFilter,
+  since: string,
+  page: KeysetPage<InstantPosition>,
+): ChangedQuery {
+  const where = (p: Params) => {
+    const conditions = listedCases(dialect, filter);
+    if (filter.municipalityIds && filter.municipalityIds.length > 0)
+      conditions.push(dialect.inList('c.municipality_id', p.add(unique(filter.municipalityIds))));
+    if (filter.family !== undefined) conditions.push(`c.family = ${p.add(filter.family)}`);
+    return conditions;
+  };
+  return { table: 'cases', alias: 'c', index: 'cases_by_update', where, since, page };
+}
+
+/** The cases a list shows at all: computed ones, and only those of several signals unless episodic ones are asked. */
+function listedCases(dialect: Dialect, filter: CaseFilter): string[] {
+  return filter.includeEpisodic ? [dialect.isTrue('c.computed')] : [dialect.isTrue('c.computed'), 'c.source_count > 1'];
 }
 
 /** A computed case with its events (oldest first) and linked signals (by id); a never-computed one is not served. */

@@ -2,9 +2,13 @@
  * The case queue. writeSignals marks a case pending with the journal seq of the signal change that touched it;
  * pendingCases hands the marked cases to the detector with everything needed to compute them again; saveCases
  * writes what it computed, appends the events and clears the marks — only the marks it was handed, so a case a
- * signal write touched in between (another process importing, say) stays pending and is computed again.
+ * signal write touched in between (another process importing, say) stays pending and is computed again. A case
+ * whose fields a save changes (or computes for the first time) is stamped `updated_at` (../changes/change-stamp.ts);
+ * one computed again to the same fields keeps its stamp.
  */
 import type { CaseRelationship } from '../../lib/vocabulary.js';
+import { changeStamp } from '../changes/change-stamp.js';
+import { bumpDataVersion } from '../meta.js';
 import { CASE_EVENT, CASE_FIELDS, caseRow, type PendingMarks } from '../shared/case-rows.js';
 import { groupRows } from '../shared/row-values.js';
 import { SIGNAL } from '../shared/signal-rows.js';
@@ -46,14 +50,25 @@ export async function pendingCases(port: SqlPort, limit: number, marks: PendingM
 const n = CASE_FIELDS.columns.length;
 const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i + 1}`).join(', ')},
   computed = $${n + 3},
+  updated_at = CASE WHEN $${n + 4} THEN $${n + 5} ELSE updated_at END,
   pending = CASE WHEN CAST($${n + 1} AS bigint) IS NULL OR pending = $${n + 1} THEN NULL ELSE pending END
   WHERE id = $${n + 2}`;
 
 /** Inside the caller's transaction. A case not handed out by pendingCases has its mark cleared whatever it is. */
 export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], marks: PendingMarks): Promise<void> {
+  if (updates.length === 0) return;
+  const stored = await storedFields(
+    tx,
+    updates.map((u) => u.id),
+  );
+  const stamp = await changeStamp(tx);
+  let served = false;
   for (const update of updates) {
     const mark = marks.get(update.id) ?? null;
-    if ((await tx.run(SAVE, [...caseRow(update.fields), mark, update.id, true])) === 0)
+    const row = caseRow(update.fields);
+    const changed = stored.get(update.id) !== JSON.stringify(row);
+    served ||= changed || update.events.length > 0;
+    if ((await tx.run(SAVE, [...row, mark, update.id, true, changed, stamp])) === 0)
       throw new Error(`saveCases: no case ${update.id}`);
     for (const e of update.events) {
       await tx.run(
@@ -78,6 +93,18 @@ export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], mar
       ]);
     }
   }
+  // Served lists change: answers cached by data version must not outlive it (a syncing client would read them).
+  if (served) await bumpDataVersion(tx);
+}
+
+/** The stored fields of the computed ones of these cases, as caseRow gives them (JSON), by id. */
+async function storedFields(tx: SqlPort, ids: readonly number[]): Promise<Map<number, string>> {
+  const rows = await tx.query(`SELECT * FROM cases WHERE ${tx.dialect.inList('id', '$1')}`, [ids]);
+  return new Map(
+    rows
+      .filter((r) => tx.dialect.columns.flag(r.computed))
+      .map((r) => [Number(r.id), JSON.stringify(caseRow(CASE_FIELDS.read(r, tx.dialect.columns)))]),
+  );
 }
 
 export async function findCaseId(port: SqlPort, key: string): Promise<number | undefined> {

@@ -1,15 +1,17 @@
 /**
  * Signals upserted by key, inside the caller's transaction. A signal whose fingerprint is unchanged is not
  * touched: no write, no journal entry, no pending mark — so writing the same input twice changes nothing the
- * second time. An inserted or changed one appends a `signal` journal entry, is linked to its case (created on
- * first sight; a signal is in at most one case, so a changed case key moves it; a link is rewritten only when
- * its case or relationship changed) and marks pending, once per batch, the cases it joined or left, with the seq
- * of its latest journal entry.
+ * second time. An inserted or changed one is stamped `updated_at` (../changes/change-stamp.ts), appends a
+ * `signal` journal entry, is linked to its case (created on first sight; a signal is in at most one case, so a
+ * changed case key moves it; a link is rewritten only when its case or relationship changed) and marks pending,
+ * once per batch, the cases it joined or left, with the seq of its latest journal entry.
  *
  * Set-wise: the decisions are taken in memory in batch order, then each table is written in one or two
  * statements (`dialect.rows`), whatever the batch's size.
  */
+import { changeStamp } from '../changes/change-stamp.js';
 import { appendChanges } from '../journal/journal.js';
+import { bumpDataVersion } from '../meta.js';
 import { SIGNAL_FIELDS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
 import type { ColumnType, Row, SqlPort } from '../sql/port.js';
@@ -59,6 +61,9 @@ export async function writeSignals(
     current.set(input.key, { id: old?.id, fingerprint, caseId: null, relationship: input.case?.relationship ?? null });
   }
   if (writes.length === 0) return summary;
+  const stamp = await changeStamp(tx);
+  // Served lists change: answers cached by data version must not outlive it (a syncing client would read them).
+  await bumpDataVersion(tx);
 
   // The rows as last written in the batch: new keys inserted (ids assigned in batch order), stored ones updated.
   const last = new Map(writes.map((w) => [w.input.key, w]));
@@ -69,19 +74,19 @@ export async function writeSignals(
   if (inserts.length > 0) {
     const batch = tx.dialect.rows('$1', [['key', 'text'], ...WRITTEN_ROW]);
     const inserted = await tx.query(
-      `INSERT INTO signals (key, ${WRITTEN.join(', ')}, first_seen_at, last_seen_at)
-       SELECT v.key, ${qualified('v', WRITTEN)}, $2, $2 FROM ${batch} AS v WHERE true ORDER BY v.ord
+      `INSERT INTO signals (key, ${WRITTEN.join(', ')}, first_seen_at, last_seen_at, updated_at)
+       SELECT v.key, ${qualified('v', WRITTEN)}, $2, $2, $3 FROM ${batch} AS v WHERE true ORDER BY v.ord
        RETURNING id, key`,
-      [JSON.stringify(inserts.map((w) => [w.input.key, ...w.values])), now],
+      [JSON.stringify(inserts.map((w) => [w.input.key, ...w.values])), now, stamp],
     );
     for (const row of inserted) ids.set(String(row.key), Number(row.id));
   }
   if (updates.length > 0) {
     const batch = tx.dialect.rows('$1', [['id', 'integer'], ...WRITTEN_ROW]);
     await tx.run(
-      `UPDATE signals AS s SET ${WRITTEN.map((c) => `${c} = v.${c}`).join(', ')}, last_seen_at = $2
+      `UPDATE signals AS s SET ${WRITTEN.map((c) => `${c} = v.${c}`).join(', ')}, last_seen_at = $2, updated_at = $3
        FROM ${batch} AS v WHERE s.id = v.id`,
-      [JSON.stringify(updates.map((w) => [ids.get(w.input.key), ...w.values])), now],
+      [JSON.stringify(updates.map((w) => [ids.get(w.input.key), ...w.values])), now, stamp],
     );
   }
   const caseIds = await caseIdsOf(

@@ -2,6 +2,7 @@
  * The migrations from version 100 on (see ./migration.ts): one text and one version for both stores, over
  * `DdlTypes`. A released migration never changes what it makes: a change is a new entry.
  */
+import { UPDATED_AT_MIGRATION } from '../changes/updated-at-migration.js';
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
@@ -20,4 +21,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   WEBHOOK_DELIVERIES,
   PIPELINE_MIGRATION,
   ALERT_FEEDS_MIGRATION,
+  UPDATED_AT_MIGRATION,
 ];
