@@ -27,10 +27,26 @@ export const SERVER_INFO = Object.freeze({
 });
 
 /**
- * Tools only. The tool list never changes while a client is connected (no stream could carry the
- * notification anyway: the server is stateless and offers no GET stream).
+ * What a server offers besides tools, each with its capability and its methods (docs/mcp.md, Methods). No list
+ * ever changes while a client is connected, and no resource is watched: no stream could carry a notification (the
+ * server is stateless and offers no GET stream).
  */
-export const CAPABILITIES = Object.freeze({ tools: Object.freeze({ listChanged: false }) });
+export const FEATURES = {
+  resources: {
+    capability: { subscribe: false, listChanged: false },
+    methods: ['resources/list', 'resources/templates/list', 'resources/read'],
+  },
+  prompts: { capability: { listChanged: false }, methods: ['prompts/list', 'prompts/get'] },
+  completions: { capability: {}, methods: ['completion/complete'] },
+} as const;
+export type McpFeature = keyof typeof FEATURES;
+
+function capabilitiesOf(features: readonly McpFeature[]) {
+  return {
+    tools: { listChanged: false },
+    ...Object.fromEntries(features.map((feature) => [feature, FEATURES[feature].capability])),
+  };
+}
 
 /** A hint for the model's system prompt: how to start and how to read answers and refusals. */
 export const INSTRUCTIONS = [
@@ -51,6 +67,8 @@ export const INSTRUCTIONS = [
 export interface ServerDescription {
   readonly serverInfo: { readonly name: string; readonly title: string; readonly version: string };
   readonly instructions: string;
+  /** What it offers besides tools (none: a tools-only server). */
+  readonly features?: readonly McpFeature[];
 }
 
 /**
@@ -58,6 +76,12 @@ export interface ServerDescription {
  * tools and the server's description change only with a deployment of the software or of a company agent.
  */
 export const RESULT_TTL_MS = 300_000;
+
+/**
+ * How long (ms) a client may keep a `resources/read` result of the modern era: the data moves only with an import,
+ * a few times a day at most; a minute keeps an agent's repeated reads local without serving day-old data.
+ */
+export const READ_TTL_MS = 60_000;
 
 /** What a server says about itself, serialised once per server (the data service; each company deployment revision). */
 export interface ServerFacts {
@@ -70,17 +94,21 @@ export interface ServerFacts {
    * without braces, to be spliced into a result object.
    */
   readonly modernMembers: string;
+  /** The methods it answers besides the tools' and the handshake's (its features'). */
+  readonly methods: readonly string[];
 }
 
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
 export function serverFacts(server: ServerDescription): ServerFacts {
+  const features = server.features ?? [];
+  const capabilities = capabilitiesOf(features);
   const initialize = Object.fromEntries(
     LEGACY_PROTOCOL_VERSIONS.map((protocolVersion) => [
       protocolVersion,
       JSON.stringify({
         protocolVersion,
-        capabilities: CAPABILITIES,
+        capabilities,
         serverInfo: server.serverInfo,
         instructions: server.instructions,
       }),
@@ -91,7 +119,7 @@ export function serverFacts(server: ServerDescription): ServerFacts {
   const discover = JSON.stringify({
     resultType: 'complete',
     supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-    capabilities: CAPABILITIES,
+    capabilities,
     instructions: server.instructions,
     ttlMs: RESULT_TTL_MS,
     cacheScope: 'public',
@@ -101,8 +129,13 @@ export function serverFacts(server: ServerDescription): ServerFacts {
     initialize: Object.freeze(initialize),
     discover,
     modernMembers: `"resultType":"complete","_meta":${JSON.stringify(meta)}`,
+    methods: Object.freeze(features.flatMap((feature) => FEATURES[feature].methods)),
   });
 }
 
 /** The data service's facts. */
-export const DATA_SERVER = serverFacts({ serverInfo: SERVER_INFO, instructions: INSTRUCTIONS });
+export const DATA_SERVER = serverFacts({
+  serverInfo: SERVER_INFO,
+  instructions: INSTRUCTIONS,
+  features: ['resources', 'prompts', 'completions'],
+});
