@@ -200,6 +200,9 @@ describe.each(ERAS)('resources at %s', (era) => {
     });
     const council = embedded.find((c) => c.resource.uri === 'munidata://procurement/entities/500051070');
     expect(council?.resource.text).toBe(await rest('/v1/procurement/entities/500051070'));
+    const medians = '/v1/indicators/unemployment_rate/medians?district=Lisboa';
+    const median = embedded.find((c) => c.resource.uri === `${BASE_URL}${medians}`);
+    expect(median?.resource.text).toBe(await rest(medians));
 
     const review = await client.getPrompt({
       name: 'review_buyer_procurement',

@@ -60,6 +60,8 @@ export const INSTRUCTIONS = [
     '`{"items": [...]}`.',
   'Paged tools return `next_cursor` and `has_more`: pass `next_cursor` as the `cursor` argument for the next page.',
   'Municipalities are given by their 4-digit code (e.g. "1106") or slug (e.g. "lisboa").',
+  'Records are also resources (munidata://municipalities/{code} and the other templates; a read counts as the tool ' +
+    'call), and four prompts (pt or en) embed the data of a ready analysis.',
   'A failed call returns `isError: true` with a problem document (`type`, `title`, `status`, `detail`, and `errors` ' +
     'naming each bad argument): fix the arguments rather than retrying unchanged.',
 ].join(' ');

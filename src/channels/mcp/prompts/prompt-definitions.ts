@@ -67,6 +67,13 @@ export function listItems(value: string): string[] {
 
 const PERIOD = 'as YYYY-MM-DD, inclusive; optional';
 
+/**
+ * The indicators a profile sets against the medians when none are named (those the catalogue has): each is one
+ * more read, so a few headline ones, not the whole catalogue.
+ */
+const PROFILE_INDICATORS = ['population', 'unemployment_rate', 'purchasing_power_index'];
+const MAX_PROFILE_INDICATORS = 5;
+
 export const PROMPTS: readonly PromptDefinition[] = [
   {
     name: 'profile_municipality',
@@ -74,13 +81,31 @@ export const PROMPTS: readonly PromptDefinition[] = [
     description:
       "A municipality's profile: its indicators against the national and district medians, its council's " +
       'procurement and its signals. Embeds the data it needs.',
-    arguments: [{ name: 'municipality', description: 'Code, slug or name.', required: true, kind: 'municipality' }],
-    operations: [municipalitiesGet, municipalitiesIndicators, procurementEntityProfile, signalsList],
+    arguments: [
+      { name: 'municipality', description: 'Code, slug or name.', required: true, kind: 'municipality' },
+      {
+        name: 'indicators',
+        description:
+          `Indicator keys to set against the national and district medians, separated by commas (up to ` +
+          `${MAX_PROFILE_INDICATORS}; default ${PROFILE_INDICATORS.join(', ')}).`,
+        required: false,
+        kind: 'indicator',
+        list: true,
+      },
+    ],
+    operations: [municipalitiesGet, municipalitiesIndicators, indicatorsMedians, procurementEntityProfile, signalsList],
     reads(args, reference) {
       const m = municipalityOf(reference, args.municipality);
+      const keys = args.indicators
+        ? listItems(args.indicators)
+        : PROFILE_INDICATORS.filter((key) => reference.indicator(key) !== undefined);
+      if (keys.length > MAX_PROFILE_INDICATORS) {
+        throw new PromptArgumentError(`At most ${MAX_PROFILE_INDICATORS} indicators, not ${keys.length}.`);
+      }
       return [
         { operation: municipalitiesGet, input: { code: m.code } },
         { operation: municipalitiesIndicators, input: { code: m.code } },
+        ...keys.map((key) => ({ operation: indicatorsMedians, input: { key, district: m.district } })),
         { operation: procurementEntityProfile, input: { nif: m.nif } },
         { operation: signalsList, input: { municipality: [m.code], limit: MAX_LIMIT } },
       ];
