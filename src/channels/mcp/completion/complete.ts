@@ -35,8 +35,9 @@ export async function completeResult<P>(
   } else if (ref.type === 'ref/resource') {
     if (typeof ref.uri !== 'string') throw invalidParams('ref.uri must be a string: the URI template');
     const provider = resources.of(ref.uri);
-    const strings = Object.fromEntries(Object.entries(context).filter(([, v]) => typeof v === 'string'));
-    found = await provider?.complete?.(principal, ref.uri, argument.name, argument.value, strings as never);
+    const strings: Record<string, string> = {};
+    for (const [name, value] of Object.entries(context)) if (typeof value === 'string') strings[name] = value;
+    found = await provider?.complete?.(principal, ref.uri, argument.name, argument.value, strings);
   } else {
     throw invalidParams('ref.type must be ref/prompt or ref/resource');
   }
