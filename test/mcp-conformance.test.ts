@@ -32,7 +32,7 @@ const REVISIONS = [
     revision: '2025-11-25',
     baseline: 'mcp-conformance-baseline.yml',
     /** The generic protocol scenarios every tools server must pass, every check. */
-    mustPass: ['server-initialize', 'ping', 'tools-list'],
+    mustPass: ['server-initialize', 'ping', 'tools-list', 'resources-list', 'prompts-list', 'completion-complete'],
   },
   {
     revision: '2026-07-28',
@@ -47,6 +47,10 @@ const REVISIONS = [
       'http-header-validation',
       'input-required-result-unsupported-methods',
       'input-required-result-validate-input',
+      'resources-list',
+      'prompts-list',
+      'completion-complete',
+      'sep-2164-resource-not-found',
     ],
   },
 ] as const;

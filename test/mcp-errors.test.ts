@@ -210,7 +210,12 @@ describe('initialize and the other start-up methods', () => {
       expect(res.json.id).toBe(body.id);
       expect(res.json.result).toEqual({
         protocolVersion: answered,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { subscribe: false, listChanged: false },
+          prompts: { listChanged: false },
+          completions: {},
+        },
         // 2025-06-18 defines only these three; 2025-11-25 adds description, website and icons (discovery.test.ts).
         serverInfo: {
           name: 'munidata',
@@ -232,7 +237,7 @@ describe('initialize and the other start-up methods', () => {
   it('answers ping with {} and an unknown method with -32601', async () => {
     const ping = request('ping');
     expect((await mcp(ping)).json).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
-    for (const method of ['resources/list', 'prompts/list', 'logging/setLevel', 'tools/delete']) {
+    for (const method of ['resources/subscribe', 'logging/setLevel', 'tools/delete', 'constructor', 'toString']) {
       const body = request(method, {});
       expectRpcError(await mcp(body), -32601, body.id);
     }

@@ -1,7 +1,9 @@
 /**
  * The MCP Inspector CLI (`@modelcontextprotocol/inspector` 2.12.0, `--cli`, `--format json`) against the MCP
  * channel listening on a loopback port, with the API key in an `Authorization` header: tools/list, tools/call,
- * a failed call and a missing key. Inspector 2.x declares Node ≥ 22.19, so it runs through
+ * a failed call, a missing key, and the resources and prompts in both eras (`--protocol-era legacy` and `modern`).
+ * Its CLI has no method for `completion/complete` (test/mcp-resources.test.ts completes through the SDK clients).
+ * Inspector 2.x declares Node ≥ 22.19, so it runs through
  * `npx -y -p node@22 -p @modelcontextprotocol/inspector@2.12.0 -- mcp-inspector --cli …` (no browser is started
  * or downloaded in CLI mode).
  */
@@ -118,6 +120,49 @@ describe('MCP Inspector CLI', () => {
       expect(result.structuredContent).toMatchObject({
         status: 404,
         type: expect.stringMatching(/\/problems\/not-found$/),
+      });
+    },
+    TIMEOUT_MS,
+  );
+
+  it.each(['legacy', 'modern'])(
+    'lists the resource templates and resources and reads a municipality as REST answers it (%s era)',
+    async (era) => {
+      const templates = resultOf(await inspector(['--protocol-era', era, '--method', 'resources/templates/list']));
+      expect(templates.resourceTemplates.map((r: any) => r.uriTemplate)).toContain('munidata://municipalities/{code}');
+      const listed = resultOf(await inspector(['--protocol-era', era, '--method', 'resources/list']));
+      expect(listed.resources.map((r: any) => r.uri)).toContain('munidata://municipalities/1106');
+      const uri = 'munidata://municipalities/1106';
+      const read = resultOf(await inspector(['--protocol-era', era, '--method', 'resources/read', '--uri', uri]));
+      expect(read.contents).toEqual([
+        { uri, mimeType: 'application/json', text: (await t.get('/v1/municipalities/1106')).body },
+      ]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'lists the prompts and gets one with its arguments, the data embedded',
+    async () => {
+      const { prompts } = resultOf(await inspector(['--method', 'prompts/list']));
+      expect(prompts.map((p: any) => p.name)).toContain('compare_municipalities');
+      const got = resultOf(
+        await inspector([
+          '--method',
+          'prompts/get',
+          '--prompt-name',
+          'compare_municipalities',
+          '--prompt-args',
+          'indicator=population',
+          'municipalities=lisboa,porto',
+          'language=pt',
+        ]),
+      );
+      expect(got.messages[0].content.text).toContain('Compara os municípios lisboa,porto');
+      expect(got.messages[1].content.resource).toEqual({
+        uri: 'munidata://indicators/population',
+        mimeType: 'application/json',
+        text: (await t.get('/v1/indicators/population')).body,
       });
     },
     TIMEOUT_MS,

@@ -87,7 +87,7 @@ const serverInfo = async () =>
 
 describe('server/discover', () => {
   const describesTheServer =
-    'describes the server: every version it speaks, tools only, the instructions, caching hints and its identity';
+    'describes the server: every version it speaks, its capabilities, the instructions, caching hints and its identity';
   it(describesTheServer, async () => {
     const res = await modern('server/discover');
     expect(res.status).toBe(200);
@@ -101,7 +101,12 @@ describe('server/discover', () => {
       cacheScope: 'public',
       _meta: { 'io.modelcontextprotocol/serverInfo': init.serverInfo },
     });
-    expect(init.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(init.capabilities).toEqual({
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+    });
     expect(Number.isInteger(res.json.result.ttlMs) && res.json.result.ttlMs > 0).toBe(true);
   });
 
@@ -310,6 +315,34 @@ describe('versions', () => {
   });
 });
 
+describe('resources, prompts and completion', () => {
+  it('gives every cacheable result its hints, private to the key: a read a minute, lists as tools/list', async () => {
+    const uri = 'munidata://municipalities/1106';
+    const read = await modern('resources/read', { params: { uri }, headers: { 'mcp-name': uri } });
+    expect(read.status).toBe(200);
+    expect(read.json.result).toMatchObject({ resultType: 'complete', ttlMs: 60_000, cacheScope: 'private' });
+    const ttlMs = (await modern('tools/list')).json.result.ttlMs;
+    for (const method of ['resources/list', 'resources/templates/list', 'prompts/list']) {
+      const list = await modern(method);
+      expect(list.json.result, method).toMatchObject({ resultType: 'complete', ttlMs, cacheScope: 'private' });
+    }
+    const get = await modern('prompts/get', {
+      params: { name: 'find_open_tenders', arguments: { cpv: '45', district: 'Porto' } },
+    });
+    expect(get.json.result).toMatchObject({ resultType: 'complete', messages: expect.any(Array) });
+    expect(get.json.result.ttlMs).toBeUndefined();
+  });
+
+  it('checks that Mcp-Name says the URI of a read and the name of a prompt (400 -32020)', async () => {
+    const uri = 'munidata://municipalities/1106';
+    const other = { 'mcp-name': 'munidata://municipalities/1312' };
+    expectError(await modern('resources/read', { params: { uri }, headers: other }), 400, -32020, /Mcp-Name/);
+    expectError(await modern('resources/read', { params: { uri } }), 400, -32020, /Mcp-Name/);
+    const prompt = { name: 'profile_municipality', arguments: { municipality: '1106' } };
+    expectError(await modern('prompts/get', { params: prompt, headers: { 'mcp-name': 'x' } }), 400, -32020, /Mcp-Name/);
+  });
+});
+
 describe('methods this revision does not have', () => {
   it('answers initialize, ping, the removed methods and any unknown one with 404 -32601, echoing the id', async () => {
     for (const method of [
@@ -317,8 +350,8 @@ describe('methods this revision does not have', () => {
       'ping',
       'logging/setLevel',
       'resources/subscribe',
-      'resources/list',
-      'prompts/list',
+      'subscriptions/listen',
+      'constructor',
       'no/such',
     ]) {
       expectError(await modern(method), 404, -32601, /Method not found/);

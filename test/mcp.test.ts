@@ -104,7 +104,8 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
       ...(version === '2025-06-18' ? {} : since20251125),
     });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
-    expect(client.getServerCapabilities()?.resources).toBeUndefined();
+    expect(client.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {}, completions: {} });
+    expect(client.getServerCapabilities()?.logging).toBeUndefined();
     expect(client.getInstructions()).toMatch(/`me` first/);
     // initialize without the header, then the negotiated version on every later POST; the GET probe gets 405.
     expect(exchanges[0]).toMatchObject({ method: 'POST', rpcMethod: 'initialize', status: 200, sentVersion: null });

@@ -8,7 +8,7 @@
  *   outputSchema, annotations) and its A2A skill as the agent card gives it, with the skill's input schema from
  *   the card's extension.
  * - `service.json`: everything else those three documents say (OpenAPI info, components, tags; the cards without
- *   their skills; the MCP `initialize` result), with the operations named in order.
+ *   their skills; the MCP `initialize` result, resource templates and prompts), with the operations named in order.
  * - `agents/<slug>.json`: each demo company deployment's card and tool list.
  *
  * Everything is read from a running app over its channels (the real derived surfaces), and the split is checked to
@@ -111,6 +111,8 @@ interface Served {
   legacyCard: Json;
   tools: Json[];
   initialize: Json;
+  resourceTemplates: Json[];
+  prompts: Json[];
 }
 
 async function servedByDataService(): Promise<Served> {
@@ -121,6 +123,8 @@ async function servedByDataService(): Promise<Served> {
     // A premium account in the beta group: every operation is callable, so every tool is listed.
     tools: await allTools(t.app, '/mcp', t.keys.beta),
     initialize: await initializeResult(t.app, '/mcp', t.keys.beta),
+    resourceTemplates: (await mcpResult(t.app, '/mcp', t.keys.beta, 'resources/templates/list', {})).resourceTemplates,
+    prompts: (await mcpResult(t.app, '/mcp', t.keys.beta, 'prompts/list', {})).prompts,
   };
 }
 
@@ -200,6 +204,8 @@ function split(s: Served): Map<string, Json> {
     agentCard: cardFrame(s.card),
     agentCard03: cardFrame(s.legacyCard),
     mcpInitialize: s.initialize,
+    mcpResourceTemplates: s.resourceTemplates,
+    mcpPrompts: s.prompts,
   });
   return files;
 }
@@ -229,6 +235,8 @@ function join_(files: Map<string, Json>): Served {
     legacyCard: cardFromFrame(service.agentCard03, skills, schemas),
     tools: ops.map((op) => op.mcp),
     initialize: service.mcpInitialize,
+    resourceTemplates: service.mcpResourceTemplates,
+    prompts: service.mcpPrompts,
   };
 }
 

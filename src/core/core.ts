@@ -12,6 +12,7 @@
 import type { Caller } from '../access/caller.js';
 import type { RateDecision } from '../access/counters.js';
 import type { UsageChannel } from '../store/console/console-records.js';
+import type { CpvRecord, EntityRecord } from '../store/procurement-records.js';
 import type { Store } from '../store/store.js';
 import { type Admission, type AdmissionDeps, Gate, type RequestFacts, type RequestTrace } from './admission.js';
 import { CalendarMemo } from './calendar.js';
@@ -57,6 +58,16 @@ export class Core {
 
   async reference() {
     return this.#deps.reference.current(this.#deps.clock());
+  }
+
+  /** Buyers and suppliers whose name or tax number is near the text, for argument completion (docs/mcp.md). */
+  lookupEntities(text: string, limit: number): Promise<EntityRecord[]> {
+    return this.#deps.store.lookupEntities(text, limit);
+  }
+
+  /** The CPV vocabulary, read once per data version, for argument completion (docs/mcp.md). */
+  async cpvVocabulary(): Promise<CpvRecord[]> {
+    return (await this.reference()).memo('cpv-vocabulary', () => this.#deps.store.cpvVocabulary());
   }
 
   /** Admits one HTTP request: origin, credential, per-minute limit (admission.ts). */

@@ -29,7 +29,7 @@ import { contractBuyers } from './procurement/contract-buyers.js';
 import { contractIdsByParty } from './procurement/contract-ids-by-party.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
-import { countCpvs, saveCpvs } from './procurement/cpv-write.js';
+import { countCpvs, cpvVocabulary, saveCpvs } from './procurement/cpv-write.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { entityRecordSources } from './procurement/entity-sources.js';
 import { noticeContracts } from './procurement/notice-contracts.js';
@@ -338,6 +338,7 @@ export abstract class SqlStore extends OnPorts {
   }
 
   readonly countCpvs = this.#onReplica(countCpvs);
+  readonly cpvVocabulary = this.#onReplica(cpvVocabulary);
 
   /** `q` as the dialect searches text (FTS5, pg_trgm), for the lists written once. */
   protected abstract readonly textSearch: TextSearch;

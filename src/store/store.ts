@@ -234,6 +234,8 @@ export interface ProcurementWriteStore {
 export interface ProcurementReadStore {
   /** Codes in the CPV vocabulary (0 before it is loaded). */
   countCpvs(): Promise<number>;
+  /** The whole CPV vocabulary, by code. */
+  cpvVocabulary(): Promise<CpvRecord[]>;
   /** Records per procurement source and kind, with the latest import time (the `sources` operation). */
   procurementSources(): Promise<ProcurementSourceCount[]>;
   /** Per procurement source, how many municipalities' councils are buyers in its contracts. */

@@ -10,9 +10,9 @@
  *   the plan or the key's scopes).
  */
 
-import type { ErrorPlace } from '../../lib/errors.js';
+import type { ErrorKind, ErrorPlace } from '../../lib/errors.js';
 import { type ApiError, ERROR_KINDS, toProblem } from '../../lib/errors.js';
-import { JsonRpcError } from '../jsonrpc/index.js';
+import { JSONRPC_CODES, JsonRpcError } from '../jsonrpc/index.js';
 
 /**
  * The JSON-RPC code in the body of an HTTP-level refusal: MCP defines none, so the first code of JSON-RPC's
@@ -65,4 +65,30 @@ export function unsupportedVersion(requested: string, supported: readonly string
     `Unsupported protocol version ${JSON.stringify(requested)}: this server speaks ${supported.join(', ')}.`,
     { supported: [...supported], requested },
   );
+}
+
+/**
+ * The code of a read or prompt refused by the service's rules (the plan's domains, the key's scopes, the monthly
+ * quota): a code of the application's own, outside JSON-RPC's reserved range as 2026-07-28 asks (basic/index, Error
+ * Codes). `data.problem` is the REST problem document, whose `type` names the kind.
+ */
+export const MCP_REFUSED_CODE = -31000;
+
+/** The kinds that say the request named nothing, or named it wrongly: -32602, as an unknown resource is. */
+const INVALID_PARAMS_KINDS: ReadonlySet<ErrorKind> = new Set(['not-found', 'validation-error', 'invalid-cursor']);
+
+/**
+ * The JSON-RPC error of a failed read of `uri` (resources/read, the resources a prompt embeds) that the table does
+ * not answer at the HTTP level: -32602 for a resource that does not exist or a malformed URI (resources, Error
+ * Handling: `data.uri`), -32603 for an internal error, else MCP_REFUSED_CODE; the problem document in `data`.
+ */
+export function readError(error: ApiError, place: ErrorPlace, uri: string): JsonRpcError {
+  const problem = toProblem(error, place);
+  const code = INVALID_PARAMS_KINDS.has(error.kind)
+    ? JSONRPC_CODES.invalidParams
+    : error.kind === 'internal'
+      ? JSONRPC_CODES.internalError
+      : MCP_REFUSED_CODE;
+  const what = error.kind === 'not-found' ? 'Resource not found' : problem.title;
+  return new JsonRpcError(code, `${what}: ${problem.detail ?? uri}`, { uri, problem });
 }

@@ -18,7 +18,11 @@ import type { Registry } from '../../operations/registry.js';
 import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
 import { protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import type { MethodAnswer } from '../jsonrpc/index.js';
-import { type McpAgent, mountMcpEndpoint } from './mcp-protocol.js';
+import { completeResult } from './completion/complete.js';
+import { type McpAgent, type McpMethod, mountMcpEndpoint } from './mcp-protocol.js';
+import { DataPrompts } from './prompts/data-prompts.js';
+import { DataResources } from './resources/data-resources.js';
+import { ResourceProviders } from './resources/resource-providers.js';
 import { SuccessResultCache, successResultJson } from './results.js';
 import { dataServerFacts, MCP_PATH, type ServerFacts } from './server-facts.js';
 import { type Tool, ToolCatalogue } from './tools.js';
@@ -31,11 +35,24 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
   readonly #tools: ToolCatalogue;
   readonly #facts: ServerFacts;
   readonly #results = new SuccessResultCache();
+  readonly methods: Readonly<Record<string, McpMethod<Admission>>>;
 
   constructor(core: Core, tools: ToolCatalogue) {
     super(core, MCP_PATH);
     this.#tools = tools;
     this.#facts = dataServerFacts(core.baseUrl);
+    const place = (request: FastifyRequest) => this.errorPlace(request);
+    // One provider per URI scheme: the apps' `ui://` views are one more (docs/mcp.md, Resources).
+    const resources = new ResourceProviders<Admission>([new DataResources(core, place)]);
+    const prompts = new DataPrompts(core, place);
+    this.methods = {
+      'resources/templates/list': (admission, params) => resources.templatesResult(admission, params),
+      'resources/list': (admission, params) => resources.listResult(admission, params),
+      'resources/read': (admission, params, request) => resources.read(admission, params, request),
+      'prompts/list': (admission, params) => prompts.listResult(admission, params),
+      'prompts/get': (admission, params, request) => prompts.get(admission, params, request),
+      'completion/complete': (admission, params) => completeResult(admission, params, prompts, resources),
+    };
   }
 
   /** Counted against the key's plan when it is valid, else against the client address. */

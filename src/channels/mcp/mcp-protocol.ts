@@ -41,8 +41,14 @@ const replies = new JsonRpcReplies('application/json');
 const EMPTY_RESULT = '{}';
 
 /**
- * A tools-only MCP server as the protocol layer sees it. `P` is what its admission yields (the caller and its
- * limit state), `T` one of its tools.
+ * One method beyond tools (resources, prompts, completion): its result as JSON text, or it throws a JsonRpcError
+ * or an ApiError that refuses the whole HTTP request.
+ */
+export type McpMethod<P> = (principal: P, params: Json, request: FastifyRequest) => Promise<MethodAnswer>;
+
+/**
+ * An MCP server as the protocol layer sees it. `P` is what its admission yields (the caller and its limit state),
+ * `T` one of its tools.
  */
 export interface McpAgent<P, T> {
   /** Where errors of this request happened: problem `type` URLs and `instance`. */
@@ -69,6 +75,8 @@ export interface McpAgent<P, T> {
    * result or, for kinds the error table answers at the HTTP level, a refusal of the request.
    */
   callTool(principal: P, tool: T, args: Json, request: FastifyRequest): Promise<MethodAnswer>;
+  /** The methods of the features its facts declare (`ServerFacts.methods`), by method; none: tools only. */
+  readonly methods?: Readonly<Record<string, McpMethod<P>>>;
   /**
    * `WWW-Authenticate` of a 401 or of a step-up 403 (an OAuth-protected server names its resource metadata:
    * docs/oauth.md); without it, `Bearer`.
@@ -180,11 +188,11 @@ async function dispatch<P, T>(
     }
     case 'ping':
       return { result: EMPTY_RESULT };
-    default:
-      throw new JsonRpcError(
-        JSONRPC_CODES.methodNotFound,
-        `Method not found: ${method}. This server offers tools only.`,
-      );
+    default: {
+      const { methods } = agent;
+      if (methods !== undefined && Object.hasOwn(methods, method)) return methods[method](principal, params, request);
+      throw new JsonRpcError(JSONRPC_CODES.methodNotFound, `Method not found: ${method}.`);
+    }
   }
 }
 

@@ -17,14 +17,27 @@ import {
   NAME_HEADER,
   PROTOCOL_VERSION_HEADER,
 } from './request-headers.js';
-import { RESULT_TTL_MS, type ServerFacts } from './server-facts.js';
+import { READ_TTL_MS, RESULT_TTL_MS, type ServerFacts } from './server-facts.js';
 import { isLegacyVersion, MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
 
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
-/** What the modern era adds to a `tools/list` result besides the common members: the tools depend on the key. */
-const LIST_MEMBERS = `"ttlMs":${RESULT_TTL_MS},"cacheScope":"private",`;
+/**
+ * The caching hints of the results the revision makes cacheable (server/utilities/caching), as members to splice in.
+ * Every list depends on the key (its scopes and plan), and a read on the plan (history, raw values): all private.
+ */
+const CACHE_HINTS: Readonly<Record<string, string>> = {
+  'tools/list': hints(RESULT_TTL_MS),
+  'resources/list': hints(RESULT_TTL_MS),
+  'resources/templates/list': hints(RESULT_TTL_MS),
+  'prompts/list': hints(RESULT_TTL_MS),
+  'resources/read': hints(READ_TTL_MS),
+};
+
+function hints(ttlMs: number): string {
+  return `"ttlMs":${ttlMs},"cacheScope":"private",`;
+}
 
 /**
  * What replaces a result object's closing brace (its added members, then the braces closing the result and the
@@ -44,11 +57,15 @@ export type ModernPlan =
   | { readonly tail: Tail; readonly result?: undefined }
   | { readonly tail?: undefined; readonly result: string };
 
-interface Plans {
-  readonly call: ModernPlan;
-  readonly list: ModernPlan;
-  readonly discover: ModernPlan;
-}
+/** The member of `params` that `Mcp-Name` mirrors, by method (transports/streamable-http, Standard Headers). */
+const NAMED_BY: Readonly<Record<string, 'name' | 'uri'>> = {
+  'tools/call': 'name',
+  'prompts/get': 'name',
+  'resources/read': 'uri',
+};
+
+/** The plan of each method the server has in this revision, by method. */
+type Plans = ReadonlyMap<string, ModernPlan>;
 
 function tail(text: string): Tail {
   return Object.freeze({ text, bytes: Buffer.from(text) });
@@ -60,12 +77,15 @@ const plans = new WeakMap<ServerFacts, Plans>();
 function plansOf(facts: ServerFacts): Plans {
   let found = plans.get(facts);
   if (found === undefined) {
-    // tools/call and tools/list results are never the empty object, so the members always follow a comma.
-    found = Object.freeze({
-      call: Object.freeze({ tail: tail(`,${facts.modernMembers}}}`) }),
-      list: Object.freeze({ tail: tail(`,${LIST_MEMBERS}${facts.modernMembers}}}`) }),
-      discover: Object.freeze({ result: facts.discover }),
-    });
+    // No result of these methods is the empty object, so the members always follow a comma.
+    const methods = ['tools/list', 'tools/call', ...facts.methods];
+    found = new Map<string, ModernPlan>([
+      ['server/discover', Object.freeze({ result: facts.discover })],
+      ...methods.map((method): [string, ModernPlan] => [
+        method,
+        Object.freeze({ tail: tail(`,${CACHE_HINTS[method] ?? ''}${facts.modernMembers}}}`) }),
+      ]),
+    ]);
     plans.set(facts, found);
   }
   return found;
@@ -89,23 +109,20 @@ export function isModernRequest(method: string, params: Json, headerVersion: str
  */
 export function planModern(facts: ServerFacts, headers: Headers, method: string, params: Json): ModernPlan {
   checkEnvelope(headers, method, params);
-  switch (method) {
-    case 'server/discover':
-      return plansOf(facts).discover;
-    case 'tools/list':
-      return plansOf(facts).list;
-    case 'tools/call':
-      if (typeof params.name === 'string') checkHeader(headers, NAME_HEADER, params.name, 'params.name');
-      return plansOf(facts).call;
-    default:
-      // initialize, ping, logging/setLevel… are not methods of this revision: unknown methods all the same.
-      throw new McpStatusError(
-        404,
-        JSONRPC_CODES.methodNotFound,
-        `Method not found: ${method}. In protocol version ${MODERN_PROTOCOL_VERSION} this server offers ` +
-          `server/discover, tools/list and tools/call.`,
-      );
+  const plan = plansOf(facts).get(method);
+  if (plan === undefined) {
+    // initialize, ping, logging/setLevel… are not methods of this revision: unknown methods all the same.
+    const methods = [...plansOf(facts).keys()].join(', ');
+    throw new McpStatusError(
+      404,
+      JSONRPC_CODES.methodNotFound,
+      `Method not found: ${method}. In protocol version ${MODERN_PROTOCOL_VERSION} this server offers ${methods}.`,
+    );
   }
+  const named = Object.hasOwn(NAMED_BY, method) ? NAMED_BY[method] : undefined;
+  const name = named === undefined ? undefined : params[named];
+  if (typeof name === 'string') checkHeader(headers, NAME_HEADER, name, `params.${named}`);
+  return plan;
 }
 
 /** The per-request `_meta` fields, the version headers and `Mcp-Method`, in the revision's order of failures. */

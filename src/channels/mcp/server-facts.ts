@@ -31,10 +31,26 @@ export const SERVER_IDENTITY = Object.freeze({
 });
 
 /**
- * Tools only. The tool list never changes while a client is connected (no stream could carry the
- * notification anyway: the server is stateless and offers no GET stream).
+ * What a server offers besides tools, each with its capability and its methods (docs/mcp.md, Methods). No list
+ * ever changes while a client is connected, and no resource is watched: no stream could carry a notification (the
+ * server is stateless and offers no GET stream).
  */
-export const CAPABILITIES = Object.freeze({ tools: Object.freeze({ listChanged: false }) });
+export const FEATURES = {
+  resources: {
+    capability: { subscribe: false, listChanged: false },
+    methods: ['resources/list', 'resources/templates/list', 'resources/read'],
+  },
+  prompts: { capability: { listChanged: false }, methods: ['prompts/list', 'prompts/get'] },
+  completions: { capability: {}, methods: ['completion/complete'] },
+} as const;
+export type McpFeature = keyof typeof FEATURES;
+
+function capabilitiesOf(features: readonly McpFeature[]) {
+  return {
+    tools: { listChanged: false },
+    ...Object.fromEntries(features.map((feature) => [feature, FEATURES[feature].capability])),
+  };
+}
 
 /** A hint for the model's system prompt: how to start and how to read answers and refusals. */
 export const INSTRUCTIONS = [
@@ -48,6 +64,8 @@ export const INSTRUCTIONS = [
     '`{"items": [...]}`.',
   'Paged tools return `next_cursor` and `has_more`: pass `next_cursor` as the `cursor` argument for the next page.',
   'Municipalities are given by their 4-digit code (e.g. "1106") or slug (e.g. "lisboa").',
+  'Records are also resources (munidata://municipalities/{code} and the other templates; a read counts as the tool ' +
+    'call), and four prompts (pt or en) embed the data of a ready analysis.',
   'A failed call returns `isError: true` with a problem document (`type`, `title`, `status`, `detail`, and `errors` ' +
     'naming each bad argument): fix the arguments rather than retrying unchanged.',
 ].join(' ');
@@ -75,6 +93,8 @@ export interface ServerInfo {
 export interface ServerDescription {
   readonly serverInfo: ServerInfo;
   readonly instructions: string;
+  /** What it offers besides tools (none: a tools-only server). */
+  readonly features?: readonly McpFeature[];
 }
 
 /** The service's icon at this address, as `serverInfo.icons` lists it (an SVG scales to any size). */
@@ -93,6 +113,12 @@ function serverInfoOf(version: LegacyVersion, info: ServerInfo) {
  */
 export const RESULT_TTL_MS = 300_000;
 
+/**
+ * How long (ms) a client may keep a `resources/read` result of the modern era: the data moves only with an import,
+ * a few times a day at most; a minute keeps an agent's repeated reads local without serving day-old data.
+ */
+export const READ_TTL_MS = 60_000;
+
 /** What a server says about itself, serialised once per server (the data service; each company deployment revision). */
 export interface ServerFacts {
   /** The `initialize` result (JSON text) for each 2025 version. */
@@ -104,17 +130,21 @@ export interface ServerFacts {
    * without braces, to be spliced into a result object.
    */
   readonly modernMembers: string;
+  /** The methods it answers besides the tools' and the handshake's (its features'). */
+  readonly methods: readonly string[];
 }
 
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
 export function serverFacts(server: ServerDescription): ServerFacts {
+  const features = server.features ?? [];
+  const capabilities = capabilitiesOf(features);
   const initialize = Object.fromEntries(
     LEGACY_PROTOCOL_VERSIONS.map((protocolVersion) => [
       protocolVersion,
       JSON.stringify({
         protocolVersion,
-        capabilities: CAPABILITIES,
+        capabilities,
         serverInfo: serverInfoOf(protocolVersion, server.serverInfo),
         instructions: server.instructions,
       }),
@@ -125,7 +155,7 @@ export function serverFacts(server: ServerDescription): ServerFacts {
   const discover = JSON.stringify({
     resultType: 'complete',
     supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-    capabilities: CAPABILITIES,
+    capabilities,
     instructions: server.instructions,
     ttlMs: RESULT_TTL_MS,
     cacheScope: 'public',
@@ -135,13 +165,15 @@ export function serverFacts(server: ServerDescription): ServerFacts {
     initialize: Object.freeze(initialize),
     discover,
     modernMembers: `"resultType":"complete","_meta":${JSON.stringify(meta)}`,
+    methods: Object.freeze(features.flatMap((feature) => FEATURES[feature].methods)),
   });
 }
 
-/** The data service's facts: its address names its website and its icon. */
+/** The data service's facts: its address names its website and its icon; it offers resources, prompts, completions. */
 export function dataServerFacts(baseUrl: string): ServerFacts {
   return serverFacts({
     serverInfo: { ...SERVER_IDENTITY, websiteUrl: `${baseUrl}/docs`, icons: serviceIcons(serviceIconUrl(baseUrl)) },
     instructions: INSTRUCTIONS,
+    features: ['resources', 'prompts', 'completions'],
   });
 }

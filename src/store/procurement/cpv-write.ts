@@ -1,5 +1,6 @@
 /**
- * The CPV vocabulary (Store.saveCpvs, Store.countCpvs): upserted by code, unchanged codes counted and left alone.
+ * The CPV vocabulary (Store.saveCpvs, Store.countCpvs, Store.cpvVocabulary): upserted by code, unchanged codes
+ * counted and left alone.
  * Set-wise: the stored codes are read in one statement, compared here in input order (a code given twice is
  * written once, as last given), and the new or changed ones written in one statement (`dialect.rows`), with one
  * data-version bump — the whole vocabulary (9 454 codes) at migration is two statements.
@@ -47,4 +48,8 @@ export async function saveCpvs(tx: SqlPort, cpvs: readonly CpvRecord[]): Promise
 export async function countCpvs(port: SqlPort): Promise<number> {
   const [row] = await port.query('SELECT count(*) AS n FROM cpvs');
   return Number(row.n);
+}
+
+export function cpvVocabulary(port: SqlPort): Promise<CpvRecord[]> {
+  return CPV.all(port, `SELECT ${COLUMNS} FROM cpvs ORDER BY code`);
 }

@@ -1,0 +1,77 @@
+/**
+ * The resource methods of an MCP server over its providers, one per URI scheme (resource-provider.ts): the lists
+ * are the providers' in table order, paged; a read goes to the provider of the URI's scheme. Errors follow the
+ * revision's resources page (Error Handling): an unknown resource is -32602 with the URI in `data`.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Json } from '../../../lib/json.js';
+import { JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
+import type { ResourceProvider } from './resource-provider.js';
+
+/** Resources per `resources/list` page. */
+export const RESOURCES_PER_PAGE = 100;
+
+export class ResourceProviders<P> {
+  readonly #providers: readonly ResourceProvider<P>[];
+
+  constructor(providers: readonly ResourceProvider<P>[]) {
+    this.#providers = providers;
+  }
+
+  /** The provider of a URI's (or URI template's) scheme. */
+  of(uri: string): ResourceProvider<P> | undefined {
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
+    return this.#providers.find((provider) => provider.scheme === scheme);
+  }
+
+  /** `resources/templates/list`: every template this caller may read through, in one page. */
+  async templatesResult(principal: P, params: Json): Promise<MethodAnswer> {
+    if (params.cursor !== undefined && params.cursor !== null) throw invalidParams('the template list has one page');
+    const templates = await Promise.all(this.#providers.map((provider) => provider.templates(principal)));
+    return { result: JSON.stringify({ resourceTemplates: templates.flat() }) };
+  }
+
+  /** `resources/list`: one page of the concrete resources this caller may read, and the cursor of the next. */
+  async listResult(principal: P, params: Json): Promise<MethodAnswer> {
+    const start = pageStart(params.cursor);
+    const lists = await Promise.all(this.#providers.map((provider) => provider.list(principal)));
+    const all = lists.flat();
+    if (start > all.length) throw invalidParams('cursor is past the end of the list: list again from the start');
+    const end = start + RESOURCES_PER_PAGE;
+    const page = { resources: all.slice(start, end), ...(end < all.length ? { nextCursor: cursorAt(end) } : {}) };
+    return { result: JSON.stringify(page) };
+  }
+
+  /** `resources/read`. */
+  read(principal: P, params: Json, request: FastifyRequest): Promise<MethodAnswer> {
+    const { uri } = params;
+    if (typeof uri !== 'string' || uri === '') throw invalidParams('uri must be a string: the resource URI');
+    const provider = this.of(uri);
+    if (provider === undefined) throw resourceNotFound(uri);
+    return provider.read(principal, uri, request);
+  }
+}
+
+/** The answer to a URI no provider serves, or that names nothing (resources, Error Handling). */
+export function resourceNotFound(uri: string, detail?: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Resource not found: ${detail ?? uri}`, { uri });
+}
+
+function invalidParams(why: string): JsonRpcError {
+  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
+}
+
+/**
+ * A cursor is the position of the next page, opaque to the client (base64url of `r<position>`). A forged one
+ * reaches only another page of what the caller may list anyway; one that is not of this form is -32602.
+ */
+function cursorAt(position: number): string {
+  return Buffer.from(`r${position}`).toString('base64url');
+}
+
+function pageStart(cursor: unknown): number {
+  if (cursor === undefined || cursor === null) return 0;
+  const position = typeof cursor === 'string' ? /^r(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString()) : null;
+  if (position === null) throw invalidParams('cursor is not one this server issued');
+  return Number(position[1]);
+}
