@@ -27,6 +27,7 @@ export const NEEDS = {
     'test/docs-page.test.ts',
     'test/console-browser.test.ts',
     'test/console-alerts.test.ts',
+    'test/console-webhooks.test.ts',
     'test/explore-browser.test.ts',
     'test/explore-integrity.test.ts',
     'test/oauth-browser.test.ts',
