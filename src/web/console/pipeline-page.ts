@@ -19,7 +19,7 @@ export function registerPipelinePage(scope: FastifyInstance): void {
     return sendHtml(
       reply,
       page({
-        title: 'Pipeline',
+        title: 'Pipeline status',
         who,
         csrf: await reply.generateCsrf(),
         section: 'pipeline',

@@ -24,7 +24,7 @@ ${
   steps.length === 0
     ? html`<p>No step has run yet.</p>`
     : html`<table>
-<thead><tr><th scope="col">Step</th><th scope="col">Now (lease holder)</th><th scope="col">Last run</th>
+<thead><tr><th scope="col">Step</th><th scope="col">Now</th><th scope="col">Last run</th>
 <th scope="col">Last success</th><th scope="col">Items</th><th scope="col">Last error</th></tr></thead>
 <tbody>${steps.map(stepRow)}</tbody>
 </table>`
@@ -36,7 +36,7 @@ function stepRow(step: PipelineStepStatus): Html {
   const now =
     step.running_since === null
       ? 'idle'
-      : html`running since <time>${step.running_since}</time> on ${step.running_holder}${
+      : html`running since <time>${step.running_since}</time>, its lease held by ${step.running_holder}${
           step.progress === null ? '' : html`: ${step.progress}`
         }`;
   const success =

@@ -157,7 +157,7 @@ it for a while, turn it off instead.`,
 <section><table><tbody>
 <tr><th scope="row">URL</th><td>${endpoint.url}</td></tr>
 <tr><th scope="row">Events</th><td>${endpoint.events.join(', ')}</td></tr>
-<tr><th scope="row">Families and types</th><td>${filters(endpoint)}</td></tr>
+<tr><th scope="row">Filters</th><td>${filters(endpoint)}</td></tr>
 <tr><th scope="row">State</th><td>${endpointState(endpoint)}</td></tr>
 <tr><th scope="row">Created</th><td>${date(endpoint.created_at)}</td></tr>
 </tbody></table>${canEdit(who) && actions(endpoint)}</section>

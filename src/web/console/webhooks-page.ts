@@ -90,7 +90,7 @@ read them and their deliveries.</p>`;
 (<code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>), and retries until it is
 answered with a 2xx. Open an endpoint for its delivery log.</p>
 <h2>Your endpoints</h2>
-<section><table><thead><tr><th>URL</th><th>Events</th><th>Families and types</th><th>State</th><th>Created</th>
+<section><table><thead><tr><th>URL</th><th>Events</th><th>Filters</th><th>State</th><th>Created</th>
 </tr></thead><tbody>${
           rows.length > 0 ? rows : html`<tr><td colspan="5" class="muted">No endpoints yet.</td></tr>`
         }</tbody></table></section>
@@ -108,10 +108,11 @@ export function endpointState(e: WebhookEndpointRecord): Html {
     : html`<span class="pill paused">off</span> <span class="muted">${e.disabled_reason}</span>`;
 }
 
+/** The families and types an endpoint's signal and case events are narrowed to. */
 export function filters(e: WebhookEndpointRecord): string {
-  const families = e.families.length > 0 ? e.families.join(', ') : 'every family';
-  const types = e.types.length > 0 ? e.types.join(', ') : 'every type';
-  return `${families}; ${types}`;
+  const families = e.families.length > 0 ? e.families.join(', ') : 'all';
+  const types = e.types.length > 0 ? e.types.join(', ') : 'all';
+  return `families: ${families}; types: ${types}`;
 }
 
 function registerForm(csrf: string, typed: Typed): Html {
