@@ -209,6 +209,10 @@ describe('webhooks in the console', () => {
     }
     await expect(page.locator('.banner').innerText()).resolves.toContain('answered 410 Gone');
     await shot('1280-03-notice');
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'notice at 390').toBeLessThanOrEqual(390);
+    await shot('390-03-notice');
+    await page.setViewportSize({ width: 1280, height: 900 });
     // A member reads the notice too, but cannot acknowledge it.
     const asMember = await member.get('/console/alerts');
     expect(asMember.body).toContain(`${hook.url} was disabled`);
