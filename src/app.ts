@@ -222,6 +222,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
       baseUrl: config.baseUrl,
       agentsUrl: config.agentsUrl,
       clock,
+      pipelineIntervalS: config.pipelineIntervalS,
+      consoleOperators: config.consoleOperators,
+      webhookAllowLoopback: config.webhookAllowLoopback ?? false,
     });
     registerConsole(people, core);
     // The explorer's pages, files and data (docs/explorer.md), compressed like the other public routes.

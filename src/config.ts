@@ -55,6 +55,11 @@ export interface Config {
    * every endpoint is https to a public address (docs/webhooks.md, Addresses).
    */
   readonly webhookAllowLoopback?: boolean;
+  /**
+   * The console's operators (`CONSOLE_OPERATORS`: comma-separated emails of console users, lower-cased): they see the
+   * pipeline's status there (docs/console.md, Operators). Default none.
+   */
+  readonly consoleOperators: readonly string[];
 }
 
 /** The sources a pipeline cycle may sync, as `munidata sync <source>` does. */
@@ -117,6 +122,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     timeouts: parseTimeouts(env),
     webhookAllowLoopback: parseSwitch('WEBHOOK_ALLOW_LOOPBACK', env.WEBHOOK_ALLOW_LOOPBACK),
+    consoleOperators: parseOperators(env.CONSOLE_OPERATORS),
   });
 }
 
@@ -143,6 +149,17 @@ function parsePipelineSync(text: string | undefined): readonly PipelineSync[] {
     );
   }
   return Object.freeze([...new Set(names)] as PipelineSync[]);
+}
+
+/** Emails as the console keeps them (trimmed, lower-cased); an entry that is no email is refused. */
+function parseOperators(text: string | undefined): readonly string[] {
+  const emails = (text ?? '')
+    .split(',')
+    .map((email) => email.trim().toLowerCase())
+    .filter((email) => email !== '');
+  const bad = emails.find((email) => !/^[^\s@]+@[^\s@]+$/.test(email));
+  if (bad !== undefined) throw new ConfigError(`CONSOLE_OPERATORS must be comma-separated emails; got "${bad}"`);
+  return Object.freeze([...new Set(emails)]);
 }
 
 /** 1 or true: on; 0, false or unset: off. */

@@ -18,7 +18,17 @@ describe('loadConfig', () => {
       trustProxy: false,
       timeouts: { headersMs: 10_000, requestMs: 30_000, keepAliveMs: 5_000, idleMs: 30_000 },
       webhookAllowLoopback: false,
+      consoleOperators: [],
     });
+  });
+
+  it('reads CONSOLE_OPERATORS: emails as the console keeps them, and refuses an entry that is none', () => {
+    expect(
+      loadConfig({ CONSOLE_OPERATORS: ' Ops@Example.pt, rui@example.pt,ops@example.pt ' }).consoleOperators,
+    ).toEqual(['ops@example.pt', 'rui@example.pt']);
+    expect(() => loadConfig({ CONSOLE_OPERATORS: 'ops@example.pt, ops' })).toThrow(
+      'CONSOLE_OPERATORS must be comma-separated emails; got "ops"',
+    );
   });
 
   it('reads WEBHOOK_ALLOW_LOOPBACK: off unless 1 or true, and refuses anything else', () => {

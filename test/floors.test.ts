@@ -41,6 +41,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'admin',
     'agents',
     'oauth',
+    'webhooks',
   ],
   admin: ['lib', 'signals', 'store', 'access', 'ingest', 'alerts'],
   demo: ['lib', 'store', 'access', 'admin', 'ingest', 'detect', 'alerts'],

@@ -30,6 +30,7 @@ export const NEEDS = {
     'test/console-browser.test.ts',
     'test/console-alerts.test.ts',
     'test/alerts-end-to-end.test.ts',
+    'test/console-webhooks.test.ts',
     'test/explore-browser.test.ts',
     'test/explore-integrity.test.ts',
     'test/oauth-browser.test.ts',

@@ -4,6 +4,7 @@ import { createAccount } from '../admin/accounts.js';
 import { createKey, listKeys, revokeKey } from '../admin/keys.js';
 import { type PlanChanges, savePlan } from '../admin/plans.js';
 import { AdminError } from '../lib/admin-error.js';
+import { commaList } from '../lib/comma-list.js';
 import { DOMAIN_NAMES, isDomain } from '../lib/domains.js';
 import { createRegistry } from '../operations/index.js';
 import type { CliContext } from './context.js';
@@ -45,7 +46,7 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
     .command('create')
     .description('Create an API key; prints the secret once')
     .requiredOption('--account <id>', 'account id', positiveInt)
-    .option('--scopes <list>', 'comma-separated scopes (default: all)', list)
+    .option('--scopes <list>', 'comma-separated scopes (default: all)', commaList)
     .option('--expires <date>', 'last day the key works, YYYY-MM-DD (UTC)', dayArgument)
     .option('--label <text>', 'a note to recognise the key by')
     .action((o: { account: number; scopes?: string[]; expires?: string; label?: string }) =>
@@ -119,7 +120,7 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
       .option('--name <name>', 'display name')
       .option('--api', 'grant data API access')
       .option('--no-api', 'no data API access')
-      .option('--domains <list>', 'comma-separated data domains', list)
+      .option('--domains <list>', 'comma-separated data domains', commaList)
       .option('--raw-values', 'serve raw values')
       .option('--no-raw-values', 'serve normalized values instead')
       .option('--judge', 'annotate alert matches with the AI judge')
@@ -183,11 +184,4 @@ export function positiveInt(text: string): number {
   const n = Number(text);
   if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
   return n;
-}
-
-function list(text: string): string[] {
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
 }

@@ -1,9 +1,10 @@
 /** `webhooks`: an account's signed webhook endpoints, their deliveries, and the delivery worker run once. */
 import type { Command } from 'commander';
 import { AdminError } from '../lib/admin-error.js';
+import { commaList } from '../lib/comma-list.js';
 import { WEBHOOK_EVENT_TYPES } from '../store/webhooks/records.js';
 import { deliverWebhooks } from '../webhooks/deliver.js';
-import { createWebhookEndpoint, rotateWebhookSecret } from '../webhooks/endpoints.js';
+import { createWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '../webhooks/endpoints.js';
 import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
 import { print, table } from './output.js';
@@ -74,9 +75,7 @@ export function registerWebhookCommands(program: Command, cli: CliContext): void
       .description(enabled ? 'Deliver to the endpoint again (its pending deliveries resume)' : 'Stop delivering')
       .action((id: number) =>
         cli.withStore(async (store) => {
-          const reason = enabled ? null : `disabled by the operator at ${new Date().toISOString()}`;
-          if (!(await store.webhooks.setEndpointEnabled(id, enabled, reason)))
-            throw new AdminError(`no webhook endpoint ${id}`);
+          await setWebhookEndpointEnabled(store, id, enabled, { now: new Date() });
           print(cli.json(), { id: id, enabled }, () => `Webhook endpoint ${id} ${name}d.`);
         }),
       );
@@ -135,11 +134,4 @@ export function registerWebhookCommands(program: Command, cli: CliContext): void
         );
       }),
     );
-}
-
-function commaList(text: string): string[] {
-  return text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
 }

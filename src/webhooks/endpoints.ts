@@ -12,6 +12,9 @@ import { checkWebhookAddress, type Resolver, WebhookAddressError } from './addre
 import { EVENT_DOMAIN } from './render.js';
 import { newWebhookSecret } from './signing.js';
 
+/** The families an endpoint's signal and case events may be narrowed to: the signal catalogue's. */
+export const WEBHOOK_FAMILIES: readonly string[] = SIGNAL_FAMILY_KEYS;
+
 /** How long a rotated-out secret keeps signing alongside the new one. */
 export const SECRET_OVERLAP_S = 24 * 3_600;
 
@@ -40,7 +43,7 @@ export async function createWebhookEndpoint(
     if (!plan?.domains.includes(domain))
       throw new AdminError(`${event} needs the ${domain} domain, which plan ${account.plan_code} does not include`);
   }
-  const families = known(request.families ?? [], SIGNAL_FAMILY_KEYS, 'family');
+  const families = known(request.families ?? [], WEBHOOK_FAMILIES, 'family');
   const types = known(request.types ?? [], SIGNAL_TYPE_KEYS, 'signal type');
   await checkedUrl(request.url, options.allowLoopback, options.resolve);
   const secret = newWebhookSecret();
@@ -67,6 +70,28 @@ export async function rotateWebhookSecret(
   if (!(await store.webhooks.rotateSecret(endpointId, secret, now.toISOString(), until)))
     throw new AdminError(`no webhook endpoint ${endpointId}`);
   return { secret, old_secret_signs_until: until };
+}
+
+/**
+ * Turns an endpoint on (its waiting deliveries resume; a standing notice goes) or off. Off by the operator
+ * (`by` absent), the account is told in the console; off by a person of the account (`by`: their email), who
+ * knows, the notice is acknowledged at once.
+ */
+export async function setWebhookEndpointEnabled(
+  store: Store,
+  endpointId: number,
+  enabled: boolean,
+  o: { now: Date; by?: string },
+): Promise<void> {
+  const at = o.now.toISOString();
+  const reason = enabled ? null : `disabled by ${o.by ?? 'the operator'} at ${at}`;
+  if (!(await store.webhooks.setEndpointEnabled(endpointId, enabled, reason, o.by === undefined ? null : at)))
+    throw new AdminError(`no webhook endpoint ${endpointId}`);
+}
+
+/** An account's endpoints disabled without it, whose notice it has not acknowledged (docs/webhooks.md). */
+export function standingNotices(endpoints: readonly WebhookEndpointRecord[]): WebhookEndpointRecord[] {
+  return endpoints.filter((e) => !e.enabled && e.notice_acknowledged_at === null);
 }
 
 async function checkedUrl(url: string, allowLoopback: boolean, resolve?: Resolver): Promise<void> {

@@ -24,6 +24,7 @@ export async function runDataCommand(store: Store, args: string[]): Promise<stri
       baseDataUrl: 'http://127.0.0.1',
       pipelineIntervalS: 0,
       pipelineSync: [],
+      consoleOperators: [],
     },
     json: () => program.opts().json === true,
     withStore: (work) => work(store),

@@ -1,7 +1,8 @@
 /**
  * Webhooks (docs/webhooks.md): an account's endpoints and their signing secrets (105), and the outbox of
- * deliveries with the log of every attempt (106). A delivery row is written in the same transaction as the
- * match, signal or case change it announces, so a committed change always has its deliveries.
+ * deliveries with the log of every attempt (106); then the acknowledgement of a disabled endpoint's notice (114).
+ * A delivery row is written in the same transaction as the match, signal or case change it announces, so a
+ * committed change always has its deliveries.
  */
 import type { SharedMigration } from '../sql/migration.js';
 
@@ -67,5 +68,17 @@ CREATE TABLE webhook_attempts (
   response_head ${t.text}                   -- the answer's first bytes
 );
 CREATE INDEX webhook_attempts_by_delivery ON webhook_attempts (delivery_id, id);
+`,
+};
+
+/**
+ * The account is told in the console when an endpoint was disabled without it (a 410, failing too long, the
+ * operator): the notice stands while the endpoint is off and this is null (docs/webhooks.md, Disabled endpoints).
+ */
+export const WEBHOOK_NOTICES: SharedMigration = {
+  version: 114,
+  name: 'webhook-disabled-notices',
+  sql: (t) => `
+ALTER TABLE webhook_endpoints ADD COLUMN notice_acknowledged_at ${t.key};
 `,
 };

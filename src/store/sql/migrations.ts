@@ -7,7 +7,7 @@ import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
-import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS } from '../schema/webhooks.js';
+import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, WEBHOOK_NOTICES } from '../schema/webhooks.js';
 import { ALERT_FEEDS_MIGRATION } from '../signals/alert-feed-migration.js';
 import type { SharedMigration } from './migration.js';
 
@@ -22,4 +22,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   PIPELINE_MIGRATION,
   ALERT_FEEDS_MIGRATION,
   UPDATED_AT_MIGRATION,
+  WEBHOOK_NOTICES,
 ];

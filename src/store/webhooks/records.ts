@@ -15,6 +15,8 @@ export interface WebhookEndpointRecord {
   disabled_reason: string | null;
   failing_since: string | null;
   created_at: string;
+  /** When the account acknowledged the notice of its disabling; null: the notice stands while it is disabled. */
+  notice_acknowledged_at: string | null;
 }
 
 export const WEBHOOK_ENDPOINT = recordCodec<WebhookEndpointRecord>({
@@ -28,6 +30,7 @@ export const WEBHOOK_ENDPOINT = recordCodec<WebhookEndpointRecord>({
   disabled_reason: textOrNull,
   failing_since: textOrNull,
   created_at: text,
+  notice_acknowledged_at: textOrNull,
 });
 
 export interface WebhookSecretRecord {

@@ -46,10 +46,20 @@ export interface WebhookStore {
   createEndpoint(input: WebhookEndpointInput): Promise<WebhookEndpointRecord>;
   getEndpoint(id: number): Promise<WebhookEndpointRecord | undefined>;
   listEndpoints(accountId: number): Promise<WebhookEndpointRecord[]>;
-  /** False when there is no such endpoint. Enabling clears the reason and the failing mark. */
-  setEndpointEnabled(id: number, enabled: boolean, reason: string | null): Promise<boolean>;
-  /** Disables an enabled endpoint with the reason; false when it was not enabled (or is unknown). */
+  /**
+   * False when there is no such endpoint. Enabling clears the reason, the failing mark and the notice; disabling
+   * dates the notice's acknowledgement `acknowledgedAt` (the account did it itself) or leaves it standing (null).
+   */
+  setEndpointEnabled(
+    id: number,
+    enabled: boolean,
+    reason: string | null,
+    acknowledgedAt?: string | null,
+  ): Promise<boolean>;
+  /** Disables an enabled endpoint with the reason, its notice standing; false when it was not enabled or is unknown. */
   disableEndpoint(id: number, reason: string): Promise<boolean>;
+  /** Acknowledges the notice of a disabled endpoint; false when there is none standing. */
+  acknowledgeNotice(id: number, at: string): Promise<boolean>;
   /** Deletes the endpoint with its secrets, deliveries and attempts; false when there is none. */
   deleteEndpoint(id: number): Promise<boolean>;
   /** Adds `secret` as the current one; the current ones until now sign until `overlapUntil`. */
@@ -78,7 +88,13 @@ export interface WebhookStore {
   redeliver(id: number, now: string): Promise<boolean>;
 }
 
-const ENDPOINT_WRITTEN = WEBHOOK_ENDPOINT.except('id', 'enabled', 'disabled_reason', 'failing_since');
+const ENDPOINT_WRITTEN = WEBHOOK_ENDPOINT.except(
+  'id',
+  'enabled',
+  'disabled_reason',
+  'failing_since',
+  'notice_acknowledged_at',
+);
 
 export class WebhookSqlStore implements WebhookStore {
   constructor(private readonly port: SqlPort) {}
@@ -105,21 +121,36 @@ export class WebhookSqlStore implements WebhookStore {
     ]);
   }
 
-  async setEndpointEnabled(id: number, enabled: boolean, reason: string | null): Promise<boolean> {
+  async setEndpointEnabled(
+    id: number,
+    enabled: boolean,
+    reason: string | null,
+    acknowledgedAt: string | null = null,
+  ): Promise<boolean> {
     const changed = await this.port.run(
       enabled
-        ? 'UPDATE webhook_endpoints SET enabled = $2, disabled_reason = NULL, failing_since = NULL WHERE id = $1'
-        : 'UPDATE webhook_endpoints SET enabled = $2, disabled_reason = $3 WHERE id = $1',
-      enabled ? [id, true] : [id, false, reason],
+        ? `UPDATE webhook_endpoints SET enabled = $2, disabled_reason = NULL, failing_since = NULL,
+             notice_acknowledged_at = NULL WHERE id = $1`
+        : 'UPDATE webhook_endpoints SET enabled = $2, disabled_reason = $3, notice_acknowledged_at = $4 WHERE id = $1',
+      enabled ? [id, true] : [id, false, reason, acknowledgedAt],
     );
     return changed === 1;
   }
 
   async disableEndpoint(id: number, reason: string): Promise<boolean> {
     const changed = await this.port.run(
-      `UPDATE webhook_endpoints SET enabled = $2, disabled_reason = $3
+      `UPDATE webhook_endpoints SET enabled = $2, disabled_reason = $3, notice_acknowledged_at = NULL
        WHERE id = $1 AND ${this.port.dialect.isTrue('enabled')}`,
       [id, false, reason],
+    );
+    return changed === 1;
+  }
+
+  async acknowledgeNotice(id: number, at: string): Promise<boolean> {
+    const changed = await this.port.run(
+      `UPDATE webhook_endpoints SET notice_acknowledged_at = $2
+       WHERE id = $1 AND NOT ${this.port.dialect.isTrue('enabled')} AND notice_acknowledged_at IS NULL`,
+      [id, at],
     );
     return changed === 1;
   }

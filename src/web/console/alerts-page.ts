@@ -17,11 +17,12 @@ import { html, joined } from '../html.js';
 import { placeFields, placeOptions } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
+import { whenItRuns } from './next-run.js';
 import { ConsoleRefusal, notFound } from './refusal.js';
-import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+import { ACCOUNT_EDITORS, canEdit, requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 /** Who may change alerts; everyone else of the account reads them. */
-export const ALERT_EDITORS = ['owner', 'admin'] as const;
+export const ALERT_EDITORS = ACCOUNT_EDITORS;
 
 /** The signed-in user, on a plan that includes alerts (the section is not shown to others). */
 export async function alertsUser(
@@ -35,9 +36,7 @@ export async function alertsUser(
   return who;
 }
 
-export function canEditAlerts(who: SignedIn): boolean {
-  return (ALERT_EDITORS as readonly string[]).includes(who.user.role);
-}
+export const canEditAlerts = canEdit;
 
 /** A rule of the signed-in user's account: another account's id is as unknown as a missing one. */
 export async function ownRule(store: Store, who: SignedIn, id: string): Promise<AlertRuleRecord> {
@@ -47,7 +46,8 @@ export async function ownRule(store: Store, who: SignedIn, id: string): Promise<
 }
 
 export function registerAlertsPage(scope: FastifyInstance): void {
-  const { store, clock, baseUrl } = scope.signedInDeps;
+  const { store, clock, baseUrl, pipelineIntervalS } = scope.signedInDeps;
+  const matched = whenItRuns('match', pipelineIntervalS);
 
   scope.get('/console/alerts', async (request, reply) => {
     const who = await alertsUser(request, reply);
@@ -67,7 +67,7 @@ export function registerAlertsPage(scope: FastifyInstance): void {
       const rule = await ownRule(store, who, (request.params as { id: string }).id);
       await setRuleEnabled(store, rule.id, enabled);
       const notice = enabled
-        ? `“${rule.name}” is on: it is matched at the next run of the matcher, catching up on what it missed.`
+        ? `“${rule.name}” is on: it is matched ${matched}, catching up on what it missed.`
         : `“${rule.name}” is off: it matches nothing until turned on again.`;
       return send(reply, who, await reply.generateCsrf(), { notice });
     });
@@ -253,8 +253,7 @@ you can read them. <a href="/console/alerts/matches">Matches</a></p>`;
         section: 'alerts',
         body: html`${message('error', o.error)}${message('notice', o.notice)}${intro}
 <p class="muted">The matcher checks every rule that is on against what arrives and records each match once; the API
-reads them (<code>alert_rules</code>, <code>alert_matches</code>). A new or changed rule is matched at the matcher's
-next run.</p>
+reads them (<code>alert_rules</code>, <code>alert_matches</code>). A new or changed rule is matched ${matched}.</p>
 <h2>Your rules</h2>
 <section><table>${head}<tbody>${
           ruleRows.length > 0 ? joined(ruleRows, '\n') : html`<tr><td colspan="7" class="muted">No rules yet.</td></tr>`

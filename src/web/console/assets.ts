@@ -52,6 +52,10 @@ td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
   `border-radius: 6px; white-space: pre-wrap; }
 .notice { color: var(--ok); background: #e8f5ec; border: 1px solid #bfe0c9; padding: 0.6rem 0.8rem; ` +
   `border-radius: 6px; }
+.banner { color: var(--bad); background: #fff4e5; border: 1px solid #f0c88c; padding: 0.2rem 0.9rem; ` +
+  `border-radius: 8px; margin: 0.8rem 0; overflow-wrap: anywhere; }
+.actions { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: center; margin: 0.8rem 0; }
+.actions form, .actions button { margin: 0; }
 .secret { background: #fff8e1; border: 1px solid #f0d98c; padding: 0.4rem 1rem; border-radius: 8px; ` +
   `margin-bottom: 1rem; }
 .copy-row { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }

@@ -9,9 +9,12 @@ import { registerAlertsPage } from './alerts-page.js';
 import { registerConsoleAssets } from './assets.js';
 import { registerKeysPage } from './keys-page.js';
 import { registerMarketplacePage } from './marketplace-page.js';
+import { registerPipelinePage } from './pipeline-page.js';
 import { registerSignInRoutes } from './sign-in-routes.js';
 import { requireUser } from './signed-in.js';
 import { registerUsagePage } from './usage-page.js';
+import { registerWebhookEndpointPage } from './webhook-endpoint-page.js';
+import { registerWebhooksPage } from './webhooks-page.js';
 
 export function registerConsole(scope: FastifyInstance, core: Core): void {
   registerConsoleAssets(scope);
@@ -29,4 +32,7 @@ export function registerConsole(scope: FastifyInstance, core: Core): void {
   registerAgentsPage(scope);
   registerMarketplacePage(scope);
   registerAccountPage(scope);
+  registerWebhooksPage(scope);
+  registerWebhookEndpointPage(scope);
+  registerPipelinePage(scope);
 }

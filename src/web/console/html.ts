@@ -8,23 +8,43 @@ import type { FastifyReply } from 'fastify';
 import type { Domain } from '../../lib/domains.js';
 import { type Html, html } from '../html.js';
 import { EXPLORER_PATH } from '../people-paths.js';
-import type { SignedIn } from './signed-in.js';
+import { canEdit, type SignedIn } from './signed-in.js';
 
 /** The hidden field every state-changing form carries (the CSRF plugin reads `_csrf`). */
 export function csrfField(token: string): Html {
   return html`<input type="hidden" name="_csrf" value="${token}">`;
 }
 
-export type Section = 'keys' | 'apps' | 'usage' | 'alerts' | 'agents' | 'marketplace' | 'account';
+export type Section =
+  | 'keys'
+  | 'apps'
+  | 'usage'
+  | 'alerts'
+  | 'webhooks'
+  | 'agents'
+  | 'marketplace'
+  | 'account'
+  | 'pipeline';
 
-const SECTIONS: readonly { id: Section; label: string; roles?: readonly string[]; domain?: Domain }[] = [
+interface SectionLink {
+  id: Section;
+  label: string;
+  roles?: readonly string[];
+  domain?: Domain;
+  /** Only for the operators (CONSOLE_OPERATORS). */
+  operators?: true;
+}
+
+const SECTIONS: readonly SectionLink[] = [
   { id: 'keys', label: 'API keys' },
   { id: 'apps', label: 'Connected apps' },
   { id: 'usage', label: 'Usage and plan' },
   { id: 'alerts', label: 'Alerts', domain: 'alerts' },
+  { id: 'webhooks', label: 'Webhooks' },
   { id: 'agents', label: 'Company agents', roles: ['owner', 'admin'] },
   { id: 'marketplace', label: 'Marketplace' },
   { id: 'account', label: 'Account' },
+  { id: 'pipeline', label: 'Pipeline', operators: true },
 ];
 
 export interface PageParts {
@@ -39,7 +59,10 @@ export function page(parts: PageParts): Html {
   const { who } = parts;
   const nav = [
     SECTIONS.filter(
-      (s) => (!s.roles || s.roles.includes(who.user.role)) && (!s.domain || who.plan.domains.includes(s.domain)),
+      (s) =>
+        (!s.roles || s.roles.includes(who.user.role)) &&
+        (!s.domain || who.plan.domains.includes(s.domain)) &&
+        (!s.operators || who.operator),
     ).map(
       (s) => html`<a href="/console/${s.id}"${s.id === parts.section && html` aria-current="page"`}>${s.label}</a>`,
     ),
@@ -56,10 +79,28 @@ export function page(parts: PageParts): Html {
 <button type="submit" class="link">Sign out</button></form>
 </header>
 <main>
-<h1>${parts.title}</h1>
+${webhookNotices(who, parts.csrf)}<h1>${parts.title}</h1>
 ${parts.body}
 </main>`,
   );
+}
+
+/**
+ * The notice of each endpoint disabled without the account (docs/webhooks.md, Disabled endpoints), on every page
+ * until it is turned on again or acknowledged (owners and admins; the others read it).
+ */
+function webhookNotices(who: SignedIn, csrf: string): Html {
+  const editor = canEdit(who);
+  return html`${who.webhookNotices.map(
+    (e) => html`<div class="banner" role="alert"><p><strong>A webhook endpoint is off.</strong>
+${e.url} was disabled: ${e.disabled_reason ?? 'no reason recorded'}. Its deliveries wait until it is turned on
+again.</p>
+<div class="actions"><a href="/console/webhooks/${e.id}">See the endpoint and its deliveries</a>${
+      editor &&
+      html`<form method="post" action="/console/webhooks/${e.id}/acknowledge">${csrfField(csrf)}
+<button type="submit" class="secondary">Acknowledge</button></form>`
+    }</div></div>`,
+  )}`;
 }
 
 /** A page without the navigation (sign-in, set password). */

@@ -15,6 +15,8 @@ import { resumeSession } from '../../admin/sessions.js';
 import type { SessionRecord, UserRecord, UserRole } from '../../store/console/console-records.js';
 import type { AccountRecord, PlanRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
+import type { WebhookEndpointRecord } from '../../store/webhooks/records.js';
+import { standingNotices } from '../../webhooks/endpoints.js';
 import { type ConsoleCookies, consoleCookies } from './cookies.js';
 import { ConsoleRefusal, renderRefusal } from './refusal.js';
 
@@ -27,6 +29,12 @@ export interface SignedInDeps {
   /** The public address of the company-agent host (its cards, A2A and MCP addresses). */
   readonly agentsUrl: string;
   readonly clock: () => number;
+  /** PIPELINE_INTERVAL_S: what the pages say of when a new rule is matched, and the operators' pipeline page. */
+  readonly pipelineIntervalS: number;
+  /** CONSOLE_OPERATORS: the users who see the pipeline's status. */
+  readonly consoleOperators: readonly string[];
+  /** WEBHOOK_ALLOW_LOOPBACK: endpoints registered in the console are checked as the CLI checks them. */
+  readonly webhookAllowLoopback: boolean;
 }
 
 /** What a page of the scope knows about who is signed in. */
@@ -37,6 +45,10 @@ export interface SignedIn {
   readonly session: SessionRecord;
   /** The cookie value of this session (to keep it when signing out the others). */
   readonly token: string;
+  /** Named in CONSOLE_OPERATORS: sees the pipeline's status. */
+  readonly operator: boolean;
+  /** The account's endpoints disabled without it and not acknowledged: every console page shows a notice of them. */
+  readonly webhookNotices: readonly WebhookEndpointRecord[];
 }
 
 declare module 'fastify' {
@@ -109,12 +121,16 @@ export async function registerSignedInScope(scope: FastifyInstance, deps: Signed
  * session: `const who = await requireUser(request, reply); if (!who) return reply;`
  */
 export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | undefined> {
-  const { store, clock } = request.server.signedInDeps;
+  const { store, clock, consoleOperators } = request.server.signedInDeps;
   const token = request.cookies[request.server.consoleCookies.session];
   const resumed = token ? await resumeSession(store, token, new Date(clock())) : undefined;
   const account = resumed && (await store.getAccount(resumed.user.account_id));
   const plan = account && (await store.getPlan(account.plan_code));
-  if (resumed && account && plan && token) return { ...resumed, account, plan, token };
+  if (resumed && account && plan && token) {
+    const operator = consoleOperators.includes(resumed.user.email.toLowerCase());
+    const webhookNotices = standingNotices(await store.webhooks.listEndpoints(account.id));
+    return { ...resumed, account, plan, token, operator, webhookNotices };
+  }
   if (request.method === 'GET') {
     const next = encodeURIComponent(request.url);
     reply.redirect(`/console/sign-in?next=${next}`, 303);
@@ -122,6 +138,13 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply):
     await renderRefusal(reply, new ConsoleRefusal(401, 'Your session has ended. Sign in again.'));
   }
   return undefined;
+}
+
+/** The roles that change the account's settings (alerts, webhooks); the others read them. */
+export const ACCOUNT_EDITORS = ['owner', 'admin'] as const satisfies readonly UserRole[];
+
+export function canEdit(who: SignedIn): boolean {
+  return (ACCOUNT_EDITORS as readonly string[]).includes(who.user.role);
 }
 
 /** Refuses (403) a user whose role is not one of `roles`: every check of a role is made on the server. */

@@ -1,0 +1,203 @@
+/**
+ * One webhook endpoint (docs/console.md, Webhooks): its settings, its delivery log (each attempt's time, event,
+ * webhook-id, status, latency and the answer's first bytes) with redelivery, and for owners and admins the
+ * secret's rotation (the new one shown once, the old one signing alongside for the stated overlap), turning it
+ * off and on, acknowledging the notice of its disabling, and deletion after a confirmation. The same functions as
+ * `munidata webhooks` (src/webhooks/endpoints.ts, the store's redeliver).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/webhooks/records.js';
+import {
+  rotateWebhookSecret,
+  SECRET_OVERLAP_S,
+  setWebhookEndpointEnabled,
+  standingNotices,
+} from '../../webhooks/endpoints.js';
+import { type Html, html } from '../html.js';
+import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
+import { whenItRuns } from './next-run.js';
+import { notFound } from './refusal.js';
+import { ACCOUNT_EDITORS, canEdit, requireRole, requireUser, type SignedIn } from './signed-in.js';
+import { endpointState, filters } from './webhooks-page.js';
+
+/** The deliveries the log shows, newest first (as `munidata webhooks deliveries` does by default). */
+const LOG_DELIVERIES = 20;
+
+export function registerWebhookEndpointPage(scope: FastifyInstance): void {
+  const { store, clock, pipelineIntervalS } = scope.signedInDeps;
+  const now = () => new Date(clock());
+  const path = (e: WebhookEndpointRecord) => `/console/webhooks/${e.id}`;
+
+  /** An endpoint of the signed-in user's account: another account's is as unknown as a missing one. */
+  async function ownEndpoint(who: SignedIn, id: string): Promise<WebhookEndpointRecord> {
+    const endpoint = /^\d{1,9}$/.test(id) ? await store.webhooks.getEndpoint(Number(id)) : undefined;
+    if (!endpoint || endpoint.account_id !== who.account.id) throw notFound('webhook endpoint');
+    return endpoint;
+  }
+
+  /** The signed-in editor and their endpoint of the request's `:id`, for the handlers that change it. */
+  async function editing(request: Parameters<typeof requireUser>[0], reply: FastifyReply) {
+    const who = await requireUser(request, reply);
+    if (!who) return undefined;
+    requireRole(who, ...ACCOUNT_EDITORS);
+    return { who, endpoint: await ownEndpoint(who, (request.params as { id: string }).id) };
+  }
+
+  scope.get('/console/webhooks/:id', async (request, reply) => {
+    const who = await requireUser(request, reply);
+    if (!who) return reply;
+    const endpoint = await ownEndpoint(who, (request.params as { id: string }).id);
+    return send(reply, who, await reply.generateCsrf(), endpoint, {});
+  });
+
+  scope.post('/console/webhooks/:id/rotate', async (request, reply) => {
+    const asked = await editing(request, reply);
+    if (!asked) return reply;
+    const rotated = await rotateWebhookSecret(store, asked.endpoint.id, now());
+    return send(reply, asked.who, await reply.generateCsrf(), asked.endpoint, {
+      secret: secretOnce('The new signing secret.', rotated.secret),
+      notice: `The old secret signs alongside the new one until ${rotated.old_secret_signs_until}; then only the new
+one does.`,
+    });
+  });
+
+  for (const [action, enabled] of [
+    ['enable', true],
+    ['disable', false],
+  ] as const) {
+    scope.post(`/console/webhooks/:id/${action}`, async (request, reply) => {
+      const asked = await editing(request, reply);
+      if (!asked) return reply;
+      await setWebhookEndpointEnabled(store, asked.endpoint.id, enabled, { now: now(), by: asked.who.user.email });
+      const notice = enabled
+        ? `The endpoint is on: its waiting deliveries are sent ${whenItRuns('deliver', pipelineIntervalS)}.`
+        : 'The endpoint is off: its deliveries wait until it is turned on again.';
+      return sendFresh(reply, asked.who, asked.endpoint.id, { notice });
+    });
+  }
+
+  scope.post('/console/webhooks/:id/acknowledge', async (request, reply) => {
+    const asked = await editing(request, reply);
+    if (!asked) return reply;
+    await store.webhooks.acknowledgeNotice(asked.endpoint.id, now().toISOString());
+    return sendFresh(reply, asked.who, asked.endpoint.id, {
+      notice: 'Acknowledged: the notice is gone; the endpoint stays off until you turn it on.',
+    });
+  });
+
+  scope.post('/console/webhooks/:id/deliveries/:delivery/redeliver', async (request, reply) => {
+    const asked = await editing(request, reply);
+    if (!asked) return reply;
+    const id = (request.params as { delivery: string }).delivery;
+    const delivery = /^\d{1,12}$/.test(id) ? await store.webhooks.getDelivery(Number(id)) : undefined;
+    if (!delivery || delivery.endpoint_id !== asked.endpoint.id) throw notFound('delivery');
+    const csrf = await reply.generateCsrf();
+    if (!(await store.webhooks.redeliver(delivery.id, now().toISOString())))
+      return send(reply.code(409), asked.who, csrf, asked.endpoint, {
+        error: 'This delivery is being attempted right now; try again in a minute.',
+      });
+    const when = whenItRuns('deliver', pipelineIntervalS);
+    return send(reply, asked.who, csrf, asked.endpoint, {
+      notice: `Delivery ${delivery.message_id} is queued again: it is sent with the same webhook-id and body ${when}.`,
+    });
+  });
+
+  scope.get('/console/webhooks/:id/delete', async (request, reply) => {
+    const asked = await editing(request, reply);
+    if (!asked) return reply;
+    return sendHtml(
+      reply,
+      confirmPage({
+        who: asked.who,
+        csrf: await reply.generateCsrf(),
+        section: 'webhooks',
+        title: 'Delete a webhook endpoint',
+        question: html`Delete ${asked.endpoint.url} with its deliveries and their log? This cannot be undone; to stop
+it for a while, turn it off instead.`,
+        action: `${path(asked.endpoint)}/delete`,
+        button: 'Delete this endpoint',
+        back: path(asked.endpoint),
+      }),
+    );
+  });
+
+  scope.post('/console/webhooks/:id/delete', async (request, reply) => {
+    const asked = await editing(request, reply);
+    if (!asked) return reply;
+    await store.webhooks.deleteEndpoint(asked.endpoint.id);
+    return reply.redirect('/console/webhooks', 303);
+  });
+
+  /** After a change the page shows (and the notices read) the endpoint as it now is. */
+  async function sendFresh(reply: FastifyReply, who: SignedIn, id: number, o: { notice: string }) {
+    const endpoint = await store.webhooks.getEndpoint(id);
+    if (!endpoint) throw notFound('webhook endpoint');
+    const webhookNotices = standingNotices(await store.webhooks.listEndpoints(who.account.id));
+    return send(reply, { ...who, webhookNotices }, await reply.generateCsrf(), endpoint, o);
+  }
+
+  async function send(
+    reply: FastifyReply,
+    who: SignedIn,
+    csrf: string,
+    endpoint: WebhookEndpointRecord,
+    o: { error?: string; notice?: string; secret?: Html },
+  ): Promise<FastifyReply> {
+    const deliveries = await store.webhooks.listDeliveries(endpoint.id, LOG_DELIVERIES);
+    const logs = await Promise.all(deliveries.map((d) => deliveryRows(d, canEdit(who))));
+    return sendHtml(
+      reply,
+      page({
+        title: 'Webhook endpoint',
+        who,
+        csrf,
+        section: 'webhooks',
+        body: html`${message('error', o.error)}${message('notice', o.notice)}${o.secret}
+<p><a href="/console/webhooks">← All endpoints</a></p>
+<section><table><tbody>
+<tr><th scope="row">URL</th><td>${endpoint.url}</td></tr>
+<tr><th scope="row">Events</th><td>${endpoint.events.join(', ')}</td></tr>
+<tr><th scope="row">Filters</th><td>${filters(endpoint)}</td></tr>
+<tr><th scope="row">State</th><td>${endpointState(endpoint)}</td></tr>
+<tr><th scope="row">Created</th><td>${date(endpoint.created_at)}</td></tr>
+</tbody></table>${canEdit(who) && actions(endpoint)}</section>
+<h2>Delivery log</h2>
+<p class="muted">The latest ${LOG_DELIVERIES} deliveries, newest first, each attempt with the answer's first bytes.
+A redelivery sends the same <code>webhook-id</code> and body again.</p>
+<section><table><thead><tr><th>Time</th><th>Event</th><th>webhook-id</th><th>Status</th><th>Latency</th>
+<th>Answer</th><th>Delivery</th></tr></thead><tbody>${
+          logs.length > 0 ? logs : html`<tr><td colspan="7" class="muted">Nothing delivered yet.</td></tr>`
+        }</tbody></table></section>`,
+      }),
+    );
+
+    function actions(e: WebhookEndpointRecord): Html {
+      const form = (action: string, label: string) =>
+        html`<form method="post" action="${path(e)}/${action}">${csrfField(csrf)}
+<button type="submit" class="secondary">${label}</button></form>`;
+      const overlap = SECRET_OVERLAP_S / 3_600;
+      const toggle = e.enabled ? form('disable', 'Turn off') : form('enable', 'Turn on');
+      return html`<div class="actions">${form('rotate', 'Rotate the secret')}${toggle}
+<a href="${path(e)}/delete">Delete…</a></div>
+<p class="muted">Rotating shows a new secret once; the old one keeps signing alongside it for ${overlap} hours.</p>`;
+    }
+
+    async function deliveryRows(d: WebhookDeliveryRecord, editor: boolean): Promise<Html> {
+      const attempts = (await store.webhooks.listAttempts(d.id)).reverse();
+      const redeliver =
+        editor &&
+        html`<form method="post" action="${path(endpoint)}/deliveries/${d.id}/redeliver">${csrfField(csrf)}
+<button type="submit" class="secondary" aria-label="Redeliver ${d.message_id}">Redeliver</button></form>`;
+      const state = html`<span class="pill">${d.state}</span> ${redeliver}`;
+      const event = html`<td>${d.event_type}</td><td><code>${d.message_id}</code></td>`;
+      if (attempts.length === 0)
+        return html`<tr><td class="muted">not yet attempted</td>${event}<td>—</td><td>—</td><td>—</td>
+<td>${state}</td></tr>`;
+      return html`${attempts.map(
+        (a, i) => html`<tr><td>${date(a.attempted_at)}</td>${event}<td>${a.status ?? 'no answer'}</td>
+<td>${a.latency_ms} ms</td><td>${a.error ?? html`<code>${a.response_head}</code>`}</td>
+<td>${i === 0 ? state : ''}</td></tr>`,
+      )}`;
+    }
+  }
+}
