@@ -18,6 +18,7 @@ import type { Registry } from '../../operations/registry.js';
 import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
 import { protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import type { MethodAnswer } from '../jsonrpc/index.js';
+import { uiResources } from './apps/ui-resources.js';
 import { type McpAgent, mountMcpEndpoint } from './mcp-protocol.js';
 import { SuccessResultCache } from './results.js';
 import { DATA_SERVER, MCP_PATH, type ServerFacts } from './server-facts.js';
@@ -47,6 +48,18 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
 
   async listTools(admission: Admission): Promise<string> {
     return this.#tools.listResult(await this.core.callableOperations(admission.caller));
+  }
+
+  /** The `ui://` views of the tools this caller may call (docs/mcp.md, "Apps"). */
+  async listResources(admission: Admission): Promise<Json> {
+    const callable = new Set((await this.core.callableOperations(admission.caller)).map((op) => op.name));
+    return { resources: uiResources.list(callable) } as unknown as Json;
+  }
+
+  async readResource(_admission: Admission, uri: string): Promise<Json | undefined> {
+    if (!uri.startsWith(uiResources.scheme)) return undefined;
+    const contents = uiResources.read(uri);
+    return contents && ({ contents } as unknown as Json);
   }
 
   tool(_admission: Admission, name: string): Tool | undefined {

@@ -69,6 +69,13 @@ export interface McpAgent<P, T> {
    * result or, for kinds the error table answers at the HTTP level, a refusal of the request.
    */
   callTool(principal: P, tool: T, args: Json, request: FastifyRequest): Promise<MethodAnswer>;
+  /** The `resources/list` result (an object); a server without resources lacks the method (-32601). */
+  listResources?(principal: P): Promise<Json>;
+  /**
+   * The `resources/read` result (an object) of `uri`; undefined when the server has no such resource (-32002, the
+   * protocol's "Resource not found").
+   */
+  readResource?(principal: P, uri: string): Promise<Json | undefined>;
   /**
    * `WWW-Authenticate` of a 401 or of a step-up 403 (an OAuth-protected server names its resource metadata:
    * docs/oauth.md); without it, `Bearer`.
@@ -174,18 +181,41 @@ async function dispatch<P, T>(
         throw invalidParams('cursor is not one this server issued: the tool list has one page');
       }
       return { result: await agent.listTools(principal) };
+    case 'resources/list':
+      if (agent.listResources === undefined) break;
+      if (params.cursor !== undefined && params.cursor !== null) {
+        throw invalidParams('cursor is not one this server issued: the resource list has one page');
+      }
+      return { result: JSON.stringify(await agent.listResources(principal)) };
+    case 'resources/read':
+      if (agent.readResource === undefined) break;
+      return { result: JSON.stringify(await readResource(agent, principal, params)) };
     case 'initialize': {
       if (typeof params.protocolVersion !== 'string') throw invalidParams('protocolVersion must be a string');
       return { result: agent.facts(principal).initialize[negotiateVersion(params.protocolVersion)] };
     }
     case 'ping':
       return { result: EMPTY_RESULT };
-    default:
-      throw new JsonRpcError(
-        JSONRPC_CODES.methodNotFound,
-        `Method not found: ${method}. This server offers tools only.`,
-      );
   }
+  throw new JsonRpcError(
+    JSONRPC_CODES.methodNotFound,
+    `Method not found: ${method}. This server offers ${agent.readResource ? 'tools and resources' : 'tools only'}.`,
+  );
+}
+
+/** The protocol's code for a resource the server does not have. */
+const RESOURCE_NOT_FOUND = -32002;
+
+async function readResource<P, T>(agent: McpAgent<P, T>, principal: P, params: Json): Promise<Json> {
+  const { uri } = params;
+  if (typeof uri !== 'string' || uri === '') throw invalidParams('uri must be a string: the resource address');
+  const result = await agent.readResource?.(principal, uri);
+  if (result === undefined) {
+    throw new JsonRpcError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}. resources/list names those there are.`, {
+      uri,
+    });
+  }
+  return result;
 }
 
 async function callTool<P, T>(

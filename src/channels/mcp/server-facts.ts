@@ -3,6 +3,7 @@
  * server. docs/mcp.md, "Two eras on one endpoint", says what each era sees.
  */
 import { readFileSync } from 'node:fs';
+import { APP_MIME_TYPE, UI_EXTENSION } from './apps/app-views.js';
 import { LEGACY_PROTOCOL_VERSIONS, type LegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
 
 /** The path of the MCP endpoint. */
@@ -27,10 +28,20 @@ export const SERVER_INFO = Object.freeze({
 });
 
 /**
- * Tools only. The tool list never changes while a client is connected (no stream could carry the
+ * Tools only (a company agent). The tool list never changes while a client is connected (no stream could carry the
  * notification anyway: the server is stateless and offers no GET stream).
  */
 export const CAPABILITIES = Object.freeze({ tools: Object.freeze({ listChanged: false }) });
+
+/**
+ * The data service's: tools, the resources of its MCP Apps views (which change only with a deployment) and the
+ * Apps extension (docs/mcp.md, "Apps").
+ */
+export const DATA_CAPABILITIES = Object.freeze({
+  ...CAPABILITIES,
+  resources: Object.freeze({ listChanged: false }),
+  extensions: Object.freeze({ [UI_EXTENSION]: Object.freeze({ mimeTypes: [APP_MIME_TYPE] }) }),
+});
 
 /** A hint for the model's system prompt: how to start and how to read answers and refusals. */
 export const INSTRUCTIONS = [
@@ -51,6 +62,8 @@ export const INSTRUCTIONS = [
 export interface ServerDescription {
   readonly serverInfo: { readonly name: string; readonly title: string; readonly version: string };
   readonly instructions: string;
+  /** What it offers; tools only when not said. */
+  readonly capabilities?: object;
 }
 
 /**
@@ -75,12 +88,13 @@ export interface ServerFacts {
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
 export function serverFacts(server: ServerDescription): ServerFacts {
+  const capabilities = server.capabilities ?? CAPABILITIES;
   const initialize = Object.fromEntries(
     LEGACY_PROTOCOL_VERSIONS.map((protocolVersion) => [
       protocolVersion,
       JSON.stringify({
         protocolVersion,
-        capabilities: CAPABILITIES,
+        capabilities,
         serverInfo: server.serverInfo,
         instructions: server.instructions,
       }),
@@ -91,7 +105,7 @@ export function serverFacts(server: ServerDescription): ServerFacts {
   const discover = JSON.stringify({
     resultType: 'complete',
     supportedVersions: SUPPORTED_PROTOCOL_VERSIONS,
-    capabilities: CAPABILITIES,
+    capabilities,
     instructions: server.instructions,
     ttlMs: RESULT_TTL_MS,
     cacheScope: 'public',
@@ -105,4 +119,8 @@ export function serverFacts(server: ServerDescription): ServerFacts {
 }
 
 /** The data service's facts. */
-export const DATA_SERVER = serverFacts({ serverInfo: SERVER_INFO, instructions: INSTRUCTIONS });
+export const DATA_SERVER = serverFacts({
+  serverInfo: SERVER_INFO,
+  instructions: INSTRUCTIONS,
+  capabilities: DATA_CAPABILITIES,
+});

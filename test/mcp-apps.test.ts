@@ -1,0 +1,110 @@
+/**
+ * MCP Apps on /mcp through the MCP SDK's client: the tools whose answer is best seen name their `ui://` view in
+ * `_meta.ui.resourceUri`, `resources/list` names the views of the tools a key may call, `resources/read` answers
+ * a self-contained HTML document of the extension's type, and the tool results stay what they were. The views
+ * drawing in a browser: test/mcp-apps-browser.test.ts.
+ */
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let url: URL;
+beforeAll(async () => {
+  t = await startTestApp();
+  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
+  url = new URL(`http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}/mcp`);
+});
+afterAll(() => t.close());
+
+async function connect(key: string): Promise<Client> {
+  const client = new Client({ name: 'apps-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${key}` } } }),
+  );
+  return client;
+}
+
+const DRAWN = {
+  indicators_snapshot: 'ui://munidata/indicator-map',
+  indicators_series: 'ui://munidata/indicator-series',
+  procurement_entity_profile: 'ui://munidata/procurement-entity',
+  procurement_entity_red_flags: 'ui://munidata/procurement-entity',
+};
+
+describe('MCP Apps', () => {
+  it('declares the Apps extension and resources', async () => {
+    const client = await connect(t.keys.premium);
+    const capabilities = client.getServerCapabilities() as any;
+    expect(capabilities.resources).toEqual({ listChanged: false });
+    expect(capabilities.extensions['io.modelcontextprotocol/ui']).toEqual({ mimeTypes: ['text/html;profile=mcp-app'] });
+    await client.close();
+  });
+
+  it('names a view in the descriptor of each drawn tool, and none in the others', async () => {
+    const client = await connect(t.keys.premium);
+    const { tools } = await client.listTools();
+    const declared = Object.fromEntries(
+      tools.filter((tool) => tool._meta !== undefined).map((tool) => [tool.name, (tool._meta as any).ui.resourceUri]),
+    );
+    expect(declared).toEqual(DRAWN);
+    await client.close();
+  });
+
+  it('lists the views of the tools a key may call', async () => {
+    const premium = await connect(t.keys.premium);
+    const all = (await premium.listResources()).resources.map((r) => r.uri).sort();
+    expect(all).toEqual([...new Set(Object.values(DRAWN))].sort());
+    for (const resource of (await premium.listResources()).resources) {
+      expect(resource.mimeType).toBe('text/html;profile=mcp-app');
+    }
+    await premium.close();
+    // A plan without procurement calls no procurement tool: its view is not listed.
+    const indicators = await connect(t.keys.indicatorsOnly);
+    const some = (await indicators.listResources()).resources.map((r) => r.uri).sort();
+    expect(some).toEqual(['ui://munidata/indicator-map', 'ui://munidata/indicator-series']);
+    await indicators.close();
+  });
+
+  it('reads a view: one self-contained HTML document with an empty CSP', async () => {
+    const client = await connect(t.keys.premium);
+    for (const uri of new Set(Object.values(DRAWN))) {
+      const { contents } = await client.readResource({ uri });
+      expect(contents).toHaveLength(1);
+      const [view] = contents as any[];
+      expect(view.uri).toBe(uri);
+      expect(view.mimeType).toBe('text/html;profile=mcp-app');
+      expect(view._meta.ui.csp).toEqual({ connectDomains: [], resourceDomains: [] });
+      expect(view.text).toMatch(/^<!doctype html>/);
+      // Nothing loaded from an address: no external script, style, image or frame, and no fetch in the view's own
+      // code (the last script; d3, inlined before it, has d3.json, which the view never calls).
+      expect(/<(script|link|img|iframe)[^>]*\s(src|href)=/i.test(view.text)).toBe(false);
+      const own = view.text.slice(view.text.lastIndexOf('<script>'));
+      expect(own).toContain('ui/initialize');
+      expect(/\b(fetch|XMLHttpRequest|WebSocket|EventSource)\b/.test(own)).toBe(false);
+      expect(view.text.includes('id="boundaries"')).toBe(uri.endsWith('indicator-map'));
+    }
+    await client.close();
+  });
+
+  it('refuses an address it does not have with -32002', async () => {
+    const client = await connect(t.keys.premium);
+    for (const uri of ['ui://munidata/nothing', 'https://example.com/x']) {
+      const error = await client.readResource({ uri }).catch((e) => e);
+      expect(error).toBeInstanceOf(McpError);
+      expect(error.code).toBe(-32002);
+    }
+    await client.close();
+  });
+
+  it("answers a drawn tool's call with the same structured JSON as REST", async () => {
+    const client = await connect(t.keys.premium);
+    const result = await client.callTool({ name: 'indicators_snapshot', arguments: { key: 'population', limit: 308 } });
+    const rest = await t.get('/v1/indicators/population/snapshot?limit=308');
+    expect(result.structuredContent).toEqual(rest.json);
+    await client.close();
+  });
+});
