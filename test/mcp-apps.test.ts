@@ -100,6 +100,42 @@ describe('MCP Apps', () => {
     await client.close();
   });
 
+  it('answers the views in the 2026-07-28 era too, with its caching hints', async () => {
+    const modern = async (method: string, params: object) => {
+      const res = await t.app.http.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${t.keys.premium}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': method,
+        },
+        payload: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method,
+          params: {
+            ...params,
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+              'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/ui': {} } },
+            },
+          },
+        }),
+      });
+      expect(res.statusCode).toBe(200);
+      const { result } = res.json();
+      expect(result).toMatchObject({ resultType: 'complete', cacheScope: 'private', ttlMs: expect.any(Number) });
+      return result;
+    };
+    const listed = await modern('resources/list', {});
+    expect(listed.resources.map((r: { uri: string }) => r.uri)).toContain('ui://munidata/indicator-map');
+    const read = await modern('resources/read', { uri: 'ui://munidata/indicator-series' });
+    expect(read.contents[0].mimeType).toBe('text/html;profile=mcp-app');
+  });
+
   it("answers a drawn tool's call with the same structured JSON as REST", async () => {
     const client = await connect(t.keys.premium);
     const result = await client.callTool({ name: 'indicators_snapshot', arguments: { key: 'population', limit: 308 } });

@@ -210,7 +210,11 @@ describe('initialize and the other start-up methods', () => {
       expect(res.json.id).toBe(body.id);
       expect(res.json.result).toEqual({
         protocolVersion: answered,
-        capabilities: { tools: { listChanged: false } },
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { listChanged: false },
+          extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+        },
         serverInfo: { name: 'munidata', title: expect.any(String), version: expect.any(String) },
         instructions: expect.stringMatching(/`me` first/),
       });
@@ -225,7 +229,7 @@ describe('initialize and the other start-up methods', () => {
   it('answers ping with {} and an unknown method with -32601', async () => {
     const ping = request('ping');
     expect((await mcp(ping)).json).toEqual({ jsonrpc: '2.0', id: ping.id, result: {} });
-    for (const method of ['resources/list', 'prompts/list', 'logging/setLevel', 'tools/delete']) {
+    for (const method of ['resources/subscribe', 'prompts/list', 'logging/setLevel', 'tools/delete']) {
       const body = request(method, {});
       expectRpcError(await mcp(body), -32601, body.id);
     }
@@ -248,14 +252,12 @@ describe('tools/list', () => {
     const { tools } = res.json.result;
     expect(tools.map((tool: any) => tool.name)).toEqual(t.app.registry.all.map((op) => op.name));
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual([
-        'annotations',
-        'description',
-        'inputSchema',
-        'name',
-        'outputSchema',
-        'title',
-      ]);
+      // `_meta` only on a tool an MCP Apps view draws (test/mcp-apps.test.ts).
+      expect(
+        Object.keys(tool)
+          .filter((k) => k !== '_meta')
+          .sort(),
+      ).toEqual(['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title']);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema.type).toBe('object');
       expect(tool.annotations).toEqual({

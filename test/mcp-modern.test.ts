@@ -87,7 +87,7 @@ const serverInfo = async () =>
 
 describe('server/discover', () => {
   const describesTheServer =
-    'describes the server: every version it speaks, tools only, the instructions, caching hints and its identity';
+    'describes the server: every version it speaks, tools and resources, the instructions, caching hints, its identity';
   it(describesTheServer, async () => {
     const res = await modern('server/discover');
     expect(res.status).toBe(200);
@@ -101,7 +101,11 @@ describe('server/discover', () => {
       cacheScope: 'public',
       _meta: { 'io.modelcontextprotocol/serverInfo': init.serverInfo },
     });
-    expect(init.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(init.capabilities).toEqual({
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
+    });
     expect(Number.isInteger(res.json.result.ttlMs) && res.json.result.ttlMs > 0).toBe(true);
   });
 
@@ -317,7 +321,7 @@ describe('methods this revision does not have', () => {
       'ping',
       'logging/setLevel',
       'resources/subscribe',
-      'resources/list',
+      'resources/templates/list',
       'prompts/list',
       'no/such',
     ]) {

@@ -101,7 +101,9 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
       version: expect.stringMatching(/^\d+\.\d+\.\d+/),
     });
     expect(client.getServerCapabilities()?.tools).toBeDefined();
-    expect(client.getServerCapabilities()?.resources).toBeUndefined();
+    // Resources: the MCP Apps views (test/mcp-apps.test.ts); no prompts.
+    expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: false });
+    expect(client.getServerCapabilities()?.prompts).toBeUndefined();
     expect(client.getInstructions()).toMatch(/`me` first/);
     // initialize without the header, then the negotiated version on every later POST; the GET probe gets 405.
     expect(exchanges[0]).toMatchObject({ method: 'POST', rpcMethod: 'initialize', status: 200, sentVersion: null });

@@ -23,7 +23,10 @@ import { isLegacyVersion, MODERN_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS }
 export const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_CAPABILITIES_META = 'io.modelcontextprotocol/clientCapabilities';
 
-/** What the modern era adds to a `tools/list` result besides the common members: the tools depend on the key. */
+/**
+ * What the modern era adds to a `tools/list`, `resources/list` or `resources/read` result besides the common members:
+ * the tools and the listed views depend on the key; a view changes only with a deployment.
+ */
 const LIST_MEMBERS = `"ttlMs":${RESULT_TTL_MS},"cacheScope":"private",`;
 
 /**
@@ -97,15 +100,24 @@ export function planModern(facts: ServerFacts, headers: Headers, method: string,
     case 'tools/call':
       if (typeof params.name === 'string') checkHeader(headers, NAME_HEADER, params.name, 'params.name');
       return plansOf(facts).call;
+    case 'resources/list':
+    case 'resources/read':
+      if (facts.resources) return plansOf(facts).list;
+      throw notInRevision(method, facts);
     default:
       // initialize, ping, logging/setLevel… are not methods of this revision: unknown methods all the same.
-      throw new McpStatusError(
-        404,
-        JSONRPC_CODES.methodNotFound,
-        `Method not found: ${method}. In protocol version ${MODERN_PROTOCOL_VERSION} this server offers ` +
-          `server/discover, tools/list and tools/call.`,
-      );
+      throw notInRevision(method, facts);
   }
+}
+
+function notInRevision(method: string, facts: ServerFacts): McpStatusError {
+  const offered = facts.resources ? ', tools/call, resources/list and resources/read' : ' and tools/call';
+  return new McpStatusError(
+    404,
+    JSONRPC_CODES.methodNotFound,
+    `Method not found: ${method}. In protocol version ${MODERN_PROTOCOL_VERSION} this server offers ` +
+      `server/discover, tools/list${offered}.`,
+  );
 }
 
 /** The per-request `_meta` fields, the version headers and `Mcp-Method`, in the revision's order of failures. */

@@ -83,6 +83,8 @@ export interface ServerFacts {
    * without braces, to be spliced into a result object.
    */
   readonly modernMembers: string;
+  /** It offers resources (the data service's MCP Apps views), in both eras. */
+  readonly resources: boolean;
 }
 
 export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
@@ -115,6 +117,7 @@ export function serverFacts(server: ServerDescription): ServerFacts {
     initialize: Object.freeze(initialize),
     discover,
     modernMembers: `"resultType":"complete","_meta":${JSON.stringify(meta)}`,
+    resources: 'resources' in capabilities,
   });
 }
 
