@@ -53,13 +53,13 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
   /** The `ui://` views of the tools this caller may call (docs/mcp.md, "Apps"). */
   async listResources(admission: Admission): Promise<Json> {
     const callable = new Set((await this.core.callableOperations(admission.caller)).map((op) => op.name));
-    return { resources: uiResources.list(callable) } as unknown as Json;
+    return { resources: uiResources.list(callable) };
   }
 
   async readResource(_admission: Admission, uri: string): Promise<Json | undefined> {
     if (!uri.startsWith(uiResources.scheme)) return undefined;
     const contents = uiResources.read(uri);
-    return contents && ({ contents } as unknown as Json);
+    return contents && { contents };
   }
 
   tool(_admission: Admission, name: string): Tool | undefined {
