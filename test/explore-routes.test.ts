@@ -173,27 +173,31 @@ describe('explorer pages', () => {
 });
 
 describe('explorer files', () => {
+  // Under /explore/: the explorer's own files in assets/, the drawing modules it shares with the MCP Apps views in
+  // draw/ (where the pages' `../draw/…` imports resolve).
   const files = [
-    'd3.min.js',
-    'topojson-client.min.js',
-    'municipalities.topo.json',
-    'explore.css',
-    'common.js',
-    'geo.js',
-    'scale.js',
-    'map.js',
+    'assets/d3.min.js',
+    'assets/topojson-client.min.js',
+    'assets/municipalities.topo.json',
+    'assets/explore.css',
+    'assets/common.js',
+    'draw/geo.js',
+    'draw/scale.js',
+    'draw/snapshot-map.js',
+    'assets/map.js',
   ];
 
   it('serves its scripts, style and boundaries itself, revalidated by ETag', async () => {
     for (const name of files) {
-      const res = await t.get(`/explore/assets/${name}`, { key: null });
+      const res = await t.get(`/explore/${name}`, { key: null });
       expect(res.status, name).toBe(200);
       const etag = res.headers.etag as string;
       expect(etag).toMatch(/^"[\w-]+"$/);
-      const again = await t.get(`/explore/assets/${name}`, { key: null, headers: { 'if-none-match': etag } });
+      const again = await t.get(`/explore/${name}`, { key: null, headers: { 'if-none-match': etag } });
       expect(again.status, name).toBe(304);
     }
     expect((await t.get('/explore/assets/../package.json', { key: null })).status).toBe(404);
+    expect((await t.get('/explore/draw/../package.json', { key: null })).status).toBe(404);
     const topology = (await t.get('/explore/assets/municipalities.topo.json', { key: null })).json;
     expect(topology.objects.municipalities.geometries).toHaveLength(308);
   });
@@ -201,10 +205,15 @@ describe('explorer files', () => {
   it('weighs under 250 KB compressed, every file of every view', async () => {
     const own = (await look('premium', '/explore')).body;
     expect(own).toContain('/explore/assets/map.js');
-    const names = [...new Set([...files, ...readdirSync(join(import.meta.dirname, '..', 'assets', 'explore'))])];
+    const folder = (name: string) => readdirSync(join(import.meta.dirname, '..', 'assets', name));
+    const names = new Set([
+      ...files,
+      ...folder('explore').map((name) => `assets/${name}`),
+      ...folder('draw').map((name) => `draw/${name}`),
+    ]);
     let total = gzipSync(own).length;
     for (const name of names) {
-      const res = await t.app.http.inject({ method: 'GET', url: `/explore/assets/${name}` });
+      const res = await t.app.http.inject({ method: 'GET', url: `/explore/${name}` });
       if (res.statusCode === 200) total += gzipSync(res.rawPayload).length;
     }
     expect(total).toBeLessThan(250 * 1024);

@@ -215,6 +215,7 @@ describe('initialize and the other start-up methods', () => {
           resources: { subscribe: false, listChanged: false },
           prompts: { listChanged: false },
           completions: {},
+          extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
         },
         // 2025-06-18 defines only these three; 2025-11-25 adds description, website and icons (discovery.test.ts).
         serverInfo: {
@@ -260,14 +261,12 @@ describe('tools/list', () => {
     const { tools } = res.json.result;
     expect(tools.map((tool: any) => tool.name)).toEqual(t.app.registry.all.map((op) => op.name));
     for (const tool of tools) {
-      expect(Object.keys(tool).sort()).toEqual([
-        'annotations',
-        'description',
-        'inputSchema',
-        'name',
-        'outputSchema',
-        'title',
-      ]);
+      // `_meta` only on a tool an MCP Apps view draws (test/mcp-apps.test.ts).
+      expect(
+        Object.keys(tool)
+          .filter((k) => k !== '_meta')
+          .sort(),
+      ).toEqual(['annotations', 'description', 'inputSchema', 'name', 'outputSchema', 'title']);
       expect(tool.inputSchema.type).toBe('object');
       expect(tool.outputSchema.type).toBe('object');
       expect(tool.annotations).toEqual({

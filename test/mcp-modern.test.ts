@@ -106,6 +106,7 @@ describe('server/discover', () => {
       resources: { subscribe: false, listChanged: false },
       prompts: { listChanged: false },
       completions: {},
+      extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } },
     });
     expect(Number.isInteger(res.json.result.ttlMs) && res.json.result.ttlMs > 0).toBe(true);
   });

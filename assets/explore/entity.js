@@ -3,8 +3,10 @@
  * per year, its largest counterparts and latest contracts, each linked to its own page — and, for a buyer, the
  * integrity flags of its contracts (buyer-flags.js).
  */
+
+import { stackedBars } from '../draw/charts.js';
+import { ENTITY_ROLES, entityYearRows } from '../draw/entity-years.js';
 import { buyerFlags } from './buyer-flags.js';
-import { stackedBars } from './charts.js';
 import {
   chartWidth,
   clear,
@@ -25,8 +27,6 @@ import {
   view,
 } from './common.js';
 
-const ROLES = ['As supplier', 'As buyer'];
-
 async function start() {
   const root = view();
   const req = request(`/v1/procurement/entities/${encodeURIComponent(config.nif)}`);
@@ -35,11 +35,7 @@ async function start() {
     document.title = `${e.name} — munidata explorer`;
     document.getElementById('title').textContent = e.name;
     const synthetic = e.synthetic ?? isSynthetic(e);
-    const years = (e.by_year ?? []).map((y) => ({
-      x: String(y.year),
-      parts: { 'As supplier': y.as_supplier_eur, 'As buyer': y.as_buyer_eur },
-      counts: [y.as_supplier_count, y.as_buyer_count],
-    }));
+    const years = entityYearRows(e);
     const counterparts = [
       ...(e.top_suppliers ?? []).map((p) => ({ ...p, role: 'its supplier' })),
       ...(e.top_buyers ?? []).map((p) => ({ ...p, role: 'its buyer' })),
@@ -73,14 +69,14 @@ async function start() {
                 width: chartWidth(),
                 height: 260,
                 rows: years,
-                names: ROLES,
+                names: ENTITY_ROLES,
                 label: `Contract euros per year of ${e.name}`,
                 format: formatEuros,
               }),
               table: table(
                 [
                   { label: 'Year', value: (r) => r.x },
-                  ...ROLES.map((role, i) => ({
+                  ...ENTITY_ROLES.map((role, i) => ({
                     label: role,
                     value: (r) => `${formatNumber(r.counts[i], 0)} · ${formatEuros(r.parts[role])}`,
                     numeric: true,

@@ -5,6 +5,9 @@
  * real contracts or the generated ones (real by default when the service holds some), never both in one picture;
  * a municipality with too few contracts gets no share. State in the URL: ?data=…&type=….
  */
+
+import { choropleth, projected } from '../draw/geo.js';
+import { classify, legend } from '../draw/scale.js';
 import {
   clear,
   config,
@@ -13,6 +16,7 @@ import {
   formatNumber,
   get,
   h,
+  loadTopology,
   municipalityHref,
   readState,
   realData,
@@ -22,8 +26,6 @@ import {
   writeState,
 } from './common.js';
 import { CAUTION, methodHref, methodLink } from './flags.js';
-import { choropleth, loadTopology, projected } from './geo.js';
-import { classify, legend } from './scale.js';
 
 const DEFAULTS = { data: (await realData()).contracts ? 'real' : 'generated', type: '' };
 const state = readState(DEFAULTS);

@@ -4,6 +4,9 @@
  * scale (scale.js), hover and keyboard figures (name, value, rank, percentile), click to open the municipality.
  * State in the URL: ?indicator=…&scale=quantile|equal&date=….
  */
+
+import { projected } from '../draw/geo.js';
+import { snapshotMap } from '../draw/snapshot-map.js';
 import {
   clear,
   config,
@@ -14,6 +17,7 @@ import {
   getPages,
   h,
   isSynthetic,
+  loadTopology,
   municipalityHref,
   readState,
   request,
@@ -23,8 +27,6 @@ import {
   view,
   writeState,
 } from './common.js';
-import { choropleth, loadTopology, projected } from './geo.js';
-import { classify, legend } from './scale.js';
 
 const DEFAULTS = { indicator: 'unemployment_rate', scale: 'quantile', date: '' };
 const state = readState(DEFAULTS);
@@ -196,57 +198,18 @@ async function draw(topology) {
 
 function render(topology, indicator, snapshot, stats, statsReq) {
   const rows = snapshot.items;
-  const byCode = new Map(rows.map((r) => [r.municipality, r]));
-  const values = rows.map((r) => r.value);
-  // The centre of a diverging scale: the national median of the values shown (the statistics' median for the
-  // latest period, which is computed over the same values; the snapshot's own for a past date).
-  const shown = values.filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
-  const centre = shown.length ? d3.quantileSorted(shown, 0.5) : null;
-  const scale = classify(values, { indicator, method: state.scale, centre });
-  const ranked = rows.filter((r) => r.value !== null && r.value !== undefined).sort((a, b) => b.value - a.value);
-  const rank = new Map();
-  for (const [i, r] of ranked.entries()) {
-    rank.set(r.municipality, i > 0 && r.value === ranked[i - 1].value ? rank.get(ranked[i - 1].municipality) : i + 1);
-  }
-  const counts = [];
-  for (const r of rows) {
-    const c = scale.classOf(r.value);
-    if (c >= 0) counts[c] = (counts[c] ?? 0) + 1;
-  }
-  const synthetic = syntheticOf(rows) ?? isSynthetic(indicator);
-  const missing = rows.filter((r) => r.value === null || r.value === undefined).length;
-  const stale = rows.filter((r) => r.is_stale).length;
-  // What `is_stale` was judged against: the snapshot's own latest date — on a past date's map, that date's, not
-  // today's.
-  const asOf = d3.max(rows, (r) => r.reference_date) ?? stats.as_of;
-
-  const map = choropleth(topology, {
-    label: `Map of ${indicator.name} by municipality. Arrow keys move between municipalities, Enter opens one.`,
-    style: (code) => {
-      const row = byCode.get(code);
-      const c = scale.classOf(row?.value);
-      return { fill: c >= 0 ? scale.colors[c] : null, missing: c < 0, stale: row?.is_stale === true };
-    },
-    describe: (code, name) => {
-      const row = byCode.get(code);
-      if (!row || row.value === null || row.value === undefined) return [name, row?.district ?? '', 'no data'];
-      return [
-        name,
-        row.district,
-        formatValue(row.value, indicator),
-        `rank ${rank.get(code)} of ${ranked.length} · percentile ${formatNumber(row.percentile, 1)}`,
-        row.is_stale
-          ? `stale: older than ${asOf}${row.reference_date ? ` (${row.reference_date})` : ''}`
-          : `as of ${row.reference_date ?? asOf ?? ''}`,
-      ].filter(Boolean);
-    },
+  const { element, rank, centre, shown, missing, stale, asOf } = snapshotMap(topology, rows, {
+    indicator,
+    method: state.scale,
+    fallbackAsOf: stats.as_of,
     open: (code) => location.assign(municipalityHref(code)),
   });
+  const synthetic = syntheticOf(rows) ?? isSynthetic(indicator);
 
   const notes = [
     state.date
       ? `National median ${formatValue(centre, indicator)}; ` +
-        `${shown.length} municipalities with a value on or before ${state.date}.`
+        `${shown} municipalities with a value on or before ${state.date}.`
       : `National median ${formatValue(stats.median, indicator)}; ` +
         `${stats.count} municipalities with a value, as of ${stats.as_of ?? '—'}.`,
     missing ? `${missing} municipalities have no data (hatched grey), never shown as zero.` : null,
@@ -260,12 +223,7 @@ function render(topology, indicator, snapshot, stats, statsReq) {
   const tableRows = rows
     .slice()
     .sort((a, b) => (rank.get(a.municipality) ?? 9999) - (rank.get(b.municipality) ?? 9999));
-  const body = h(
-    'div',
-    { class: 'map-and-legend' },
-    map.element,
-    legend(scale, indicator, counts, { stale: `older than ${asOf ?? 'the latest period'} (stale)` }),
-  );
+  const body = element;
   return figure({
     id: 'indicator-map',
     title: `${indicator.name} by municipality`,

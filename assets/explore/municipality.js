@@ -5,7 +5,8 @@
  * Each part is shown when the plan includes its domain. State in the URL: ?indicator=….
  */
 
-import { horizontalBars, lineChart, PALETTE, sparkline, stackedBars, timeline } from './charts.js';
+import { horizontalBars, lineChart, PALETTE, sparkline, stackedBars, timeline } from '../draw/charts.js';
+import { neighbourMap } from '../draw/geo.js';
 import {
   cardMark,
   chartWidth,
@@ -24,6 +25,7 @@ import {
   getPages,
   h,
   isSynthetic,
+  loadTopology,
   municipalityHref,
   partyLinks,
   readState,
@@ -36,7 +38,6 @@ import {
   view,
   writeState,
 } from './common.js';
-import { loadTopology, neighbourMap } from './geo.js';
 import { FAMILIES, procedureFamily } from './procedures.js';
 
 const municipality = config.municipality;

@@ -6,7 +6,9 @@
  * some) or the generated ones (`source=demo`), never both in one picture. State in the URL:
  * ?district=…&from=…&to=…&data=….
  */
-import { horizontalBars, stackedBars } from './charts.js';
+import { horizontalBars, stackedBars } from '../draw/charts.js';
+import { choropleth, projected } from '../draw/geo.js';
+import { classify, legend } from '../draw/scale.js';
 import {
   chartWidth,
   clear,
@@ -17,6 +19,7 @@ import {
   formatNumber,
   get,
   h,
+  loadTopology,
   municipalityHref,
   readState,
   realData,
@@ -27,9 +30,7 @@ import {
   view,
   writeState,
 } from './common.js';
-import { choropleth, loadTopology, projected } from './geo.js';
 import { FAMILIES, procedureFamily } from './procedures.js';
-import { classify, legend } from './scale.js';
 
 /** Which contracts: real ones when there are some (docs/explorer.md), else the generated ones. */
 const DATA_SOURCE = { real: 'base', generated: 'demo' };

@@ -4,7 +4,9 @@
  * municipality, lowest confidence, value tier, detected since), every family in its share, on a map, a timeline
  * and a table. State in the URL: ?family=…&type=…&district=…&municipality=…&min_confidence=…&value_tier=…&since=….
  */
-import { timeline } from './charts.js';
+import { timeline } from '../draw/charts.js';
+import { choropleth, projected } from '../draw/geo.js';
+import { classify, legend } from '../draw/scale.js';
 import {
   chartWidth,
   clear,
@@ -17,6 +19,7 @@ import {
   get,
   h,
   isSynthetic,
+  loadTopology,
   municipalityHref,
   placeOfSignal,
   readState,
@@ -29,8 +32,6 @@ import {
   view,
   writeState,
 } from './common.js';
-import { choropleth, loadTopology, projected } from './geo.js';
-import { classify, legend } from './scale.js';
 
 const DEFAULTS = {
   // Signals detected from real data when there are some, else from the generated (docs/explorer.md).

@@ -18,6 +18,7 @@ import type { Registry } from '../../operations/registry.js';
 import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
 import { protectedResourceFacts } from '../http/oauth-resource-facts.js';
 import type { MethodAnswer } from '../jsonrpc/index.js';
+import { UiResources } from './apps/ui-resources.js';
 import { completeResult } from './completion/complete.js';
 import { type McpAgent, type McpMethod, mountMcpEndpoint } from './mcp-protocol.js';
 import { DataPrompts } from './prompts/data-prompts.js';
@@ -43,7 +44,7 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
     this.#facts = dataServerFacts(core.baseUrl);
     const place = (request: FastifyRequest) => this.errorPlace(request);
     // One provider per URI scheme: the apps' `ui://` views are one more (docs/mcp.md, Resources).
-    const resources = new ResourceProviders<Admission>([new DataResources(core, place)]);
+    const resources = new ResourceProviders<Admission>([new DataResources(core, place), new UiResources(core)]);
     const prompts = new DataPrompts(core, place);
     this.methods = {
       'resources/templates/list': (admission, params) => resources.templatesResult(admission, params),

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { SERVICE_ICON, serviceIconUrl } from '../../lib/service.js';
+import { APP_MIME_TYPE, UI_EXTENSION } from './apps/app-views.js';
 import { LEGACY_PROTOCOL_VERSIONS, type LegacyVersion, SUPPORTED_PROTOCOL_VERSIONS } from './versions.js';
 
 /** The path of the MCP endpoint. */
@@ -45,12 +46,16 @@ export const FEATURES = {
 } as const;
 export type McpFeature = keyof typeof FEATURES;
 
-function capabilitiesOf(features: readonly McpFeature[]) {
+function capabilitiesOf(features: readonly McpFeature[], extensions: object | undefined) {
   return {
     tools: { listChanged: false },
     ...Object.fromEntries(features.map((feature) => [feature, FEATURES[feature].capability])),
+    ...(extensions ? { extensions } : {}),
   };
 }
+
+/** The extensions the data server offers: MCP Apps' views of its tools (docs/mcp.md, "Apps"). */
+const DATA_EXTENSIONS = Object.freeze({ [UI_EXTENSION]: Object.freeze({ mimeTypes: [APP_MIME_TYPE] }) });
 
 /** A hint for the model's system prompt: how to start and how to read answers and refusals. */
 export const INSTRUCTIONS = [
@@ -95,6 +100,8 @@ export interface ServerDescription {
   readonly instructions: string;
   /** What it offers besides tools (none: a tools-only server). */
   readonly features?: readonly McpFeature[];
+  /** The protocol extensions it offers, as `capabilities.extensions` names them. */
+  readonly extensions?: object;
 }
 
 /** The service's icon at this address, as `serverInfo.icons` lists it (an SVG scales to any size). */
@@ -138,7 +145,7 @@ export const SERVER_INFO_META = 'io.modelcontextprotocol/serverInfo';
 
 export function serverFacts(server: ServerDescription): ServerFacts {
   const features = server.features ?? [];
-  const capabilities = capabilitiesOf(features);
+  const capabilities = capabilitiesOf(features, server.extensions);
   const initialize = Object.fromEntries(
     LEGACY_PROTOCOL_VERSIONS.map((protocolVersion) => [
       protocolVersion,
@@ -175,5 +182,6 @@ export function dataServerFacts(baseUrl: string): ServerFacts {
     serverInfo: { ...SERVER_IDENTITY, websiteUrl: `${baseUrl}/docs`, icons: serviceIcons(serviceIconUrl(baseUrl)) },
     instructions: INSTRUCTIONS,
     features: ['resources', 'prompts', 'completions'],
+    extensions: DATA_EXTENSIONS,
   });
 }

@@ -6,6 +6,7 @@
 
 import { isPaged, type JsonSchema, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { appViewOfTool } from './apps/app-views.js';
 
 /** The most distinct `tools/list` results kept. */
 const MAX_LISTS = 1024;
@@ -25,6 +26,8 @@ export interface ToolDefinition {
   readonly inputSchema: JsonSchema;
   readonly outputSchema: JsonSchema;
   readonly annotations: ToolAnnotations;
+  /** The MCP Apps view that draws its result (docs/mcp.md, "Apps"), for hosts with the extension. */
+  readonly _meta?: { readonly ui: { readonly resourceUri: string } };
 }
 
 /** One tool: its definition and how its answer becomes `structuredContent`. */
@@ -104,8 +107,15 @@ function toTool(operation: AnyOperation): Tool {
         idempotentHint: true,
         openWorldHint: false,
       },
+      ...uiMeta(operation.name),
     },
   };
+}
+
+/** `_meta.ui.resourceUri` for a tool an MCP Apps view draws; nothing for the others. */
+function uiMeta(name: string): Pick<ToolDefinition, '_meta'> {
+  const view = appViewOfTool(name);
+  return view === undefined ? {} : { _meta: { ui: { resourceUri: view.uri } } };
 }
 
 /** The registry's input schema as plain JSON Schema; MCP requires an object schema at the root. */

@@ -1,14 +1,14 @@
 /**
  * The explorer's static files, read once at start: its own scripts and style (the repository's `assets/explore/`),
- * the map and chart libraries from their npm packages (d3's and topojson-client's own minified builds, served by
- * us, never from a CDN) and the municipality boundaries (`data/municipalities.topo.json`, data/SOURCES.md).
- * Each is served with a strong ETag of its bytes; compression is the scope's (`@fastify/compress`).
+ * the map and chart libraries from their npm packages (served by us, never from a CDN) and the municipality
+ * boundaries (`src/lib/drawing-files.ts`); and, apart, the drawing modules it shares with the MCP Apps views
+ * (`assets/draw/`, served under `/explore/draw/`). Each is served with a strong ETag of its bytes; compression is
+ * the scope's (`@fastify/compress`).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { extname, join } from 'node:path';
+import { BOUNDARIES_FILE, DRAWING_FOLDER, drawingLibraries, REPOSITORY_ROOT } from '../../lib/drawing-files.js';
 
 export interface Asset {
   readonly body: Buffer;
@@ -22,19 +22,24 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json; charset=utf-8',
 };
 
-/** The repository's root: three folders up from this file, in src/web/explore as in dist/web/explore. */
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
+/** The explorer's own files, the libraries and the boundaries: `/explore/assets/<name>`. */
 export function loadAssets(): ReadonlyMap<string, Asset> {
-  const require = createRequire(import.meta.url);
-  const files = new Map<string, string>([
-    ['d3.min.js', join(dirname(require.resolve('d3')), 'd3.min.js')],
-    ['topojson-client.min.js', join(dirname(require.resolve('topojson-client')), 'topojson-client.min.js')],
-    ['municipalities.topo.json', join(ROOT, 'data', 'municipalities.topo.json')],
-  ]);
-  const own = join(ROOT, 'assets', 'explore');
-  for (const name of readdirSync(own)) if (TYPES[extname(name)]) files.set(name, join(own, name));
+  const files = new Map(drawingLibraries());
+  files.set('municipalities.topo.json', BOUNDARIES_FILE);
+  return read(folderFiles(join(REPOSITORY_ROOT, 'assets', 'explore'), files));
+}
 
+/** The drawing modules: `/explore/draw/<name>`, where the pages' `../draw/…` imports resolve. */
+export function loadDrawingAssets(): ReadonlyMap<string, Asset> {
+  return read(folderFiles(DRAWING_FOLDER, new Map()));
+}
+
+function folderFiles(folder: string, files: Map<string, string>): Map<string, string> {
+  for (const name of readdirSync(folder)) if (TYPES[extname(name)]) files.set(name, join(folder, name));
+  return files;
+}
+
+function read(files: ReadonlyMap<string, string>): ReadonlyMap<string, Asset> {
   const assets = new Map<string, Asset>();
   for (const [name, path] of files) {
     const body = readFileSync(path);

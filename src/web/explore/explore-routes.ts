@@ -8,7 +8,7 @@ import type { Core } from '../../core/core.js';
 import type { ReferenceData } from '../../core/reference.js';
 import { type ApiError, ERROR_KINDS, toApiError } from '../../lib/errors.js';
 import type { Registry } from '../../operations/registry.js';
-import { loadAssets } from './assets.js';
+import { type Asset, loadAssets, loadDrawingAssets } from './assets.js';
 import { registerExplorerApi } from './explore-api.js';
 import { type PageFacts, renderPage, renderRefusal, VIEW_DOMAIN, type View } from './pages.js';
 import { admitViewer } from './viewer.js';
@@ -18,15 +18,8 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
   registerDetails(app, core);
 
   const capabilities = explorerCapabilities(registry);
-  const assets = loadAssets();
-  app.get('/explore/assets/:name', (request, reply) => {
-    const asset = assets.get((request.params as { name: string }).name);
-    if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('No such file.');
-    // Revalidated on every use (no-cache): a new release is seen at once, an unchanged file costs a 304.
-    reply.header('etag', asset.etag).header('cache-control', 'public, no-cache');
-    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
-    return reply.type(asset.type).send(asset.body);
-  });
+  serveAssets(app, '/explore/assets/:name', loadAssets());
+  serveAssets(app, '/explore/draw/:name', loadDrawingAssets());
 
   app.get('/explore', (request, reply) => page(core, request, reply, 'map', { params: capabilities }));
   // The procurement, integrity and signals views name and filter municipalities: the list of the 308 comes with the
@@ -166,4 +159,15 @@ function explorerCapabilities(registry: Registry): Record<string, boolean | numb
  */
 function placesOf(reference: ReferenceData): { id: number; code: string; name: string; district: string }[] {
   return reference.municipalities.map((m) => ({ id: m.id, code: m.code, name: m.name, district: m.district }));
+}
+
+function serveAssets(app: FastifyInstance, route: string, assets: ReadonlyMap<string, Asset>): void {
+  app.get(route, (request, reply) => {
+    const asset = assets.get((request.params as { name: string }).name);
+    if (!asset) return reply.code(404).type('text/plain; charset=utf-8').send('No such file.');
+    // Revalidated on every use (no-cache): a new release is seen at once, an unchanged file costs a 304.
+    reply.header('etag', asset.etag).header('cache-control', 'public, no-cache');
+    if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
+    return reply.type(asset.type).send(asset.body);
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * What serves the resources of one URI scheme (`munidata://`, the data; later `ui://`, the apps' views). The MCP
+ * What serves the resources of one URI scheme (`munidata://`, the data; `ui://`, the apps' views). The MCP
  * server dispatches `resources/templates/list`, `resources/list`, `resources/read` and the completion of a
  * template's arguments by scheme (resource-providers.ts), so that a scheme is one more provider in its table.
  */
@@ -20,6 +20,7 @@ export interface ResourceEntry {
   readonly uri: string;
   readonly name: string;
   readonly title?: string;
+  readonly description?: string;
   readonly mimeType: string;
 }
 

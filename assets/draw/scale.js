@@ -6,7 +6,7 @@
  *   readable by colour-blind people): purple on the better side, orange on the worse, the median at the centre;
  * - classes by quantiles (each class holds about as many municipalities) or equal intervals, and the legend says which.
  */
-import { formatValue, h } from './common.js';
+import { formatValue, h } from './dom.js';
 
 const CLASSES = 6;
 /** ColorBrewer PuOr, 6 classes, from orange to purple. */

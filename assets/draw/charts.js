@@ -3,7 +3,7 @@
  * with its district's and the national medians), stacked yearly bars, ranked horizontal bars, a timeline of dated
  * events and a sparkline. Colours are colour-blind-safe (Okabe–Ito); lines also differ by dash, not colour alone.
  */
-import { h } from './common.js';
+import { h } from './dom.js';
 import { periodOf } from './periods.js';
 
 /** Okabe–Ito: distinguishable by the common colour-vision deficiencies. */

@@ -4,7 +4,7 @@
  * stop: the arrow keys move between municipalities (to the nearest one that way), Enter opens the one in focus;
  * hover and focus show its figures. The table beside every map is its text alternative.
  */
-import { h } from './common.js';
+import { h } from './dom.js';
 
 const W = 540;
 const H = 660;
@@ -44,13 +44,6 @@ const REGIONS = [
     test: (code) => district(code) >= 31 && district(code) <= 32,
   },
 ];
-
-let topologyPromise;
-/** The boundaries, fetched once per page (and cached by the browser with their ETag). */
-export function loadTopology() {
-  topologyPromise ??= fetch('/explore/assets/municipalities.topo.json').then((r) => r.json());
-  return topologyPromise;
-}
 
 export function features(topology) {
   return topojson.feature(topology, topology.objects.municipalities).features;
