@@ -39,7 +39,7 @@ describe('MCP Apps', () => {
   it('declares the Apps extension and resources', async () => {
     const client = await connect(t.keys.premium);
     const capabilities = client.getServerCapabilities() as any;
-    expect(capabilities.resources).toEqual({ listChanged: false });
+    expect(capabilities.resources).toEqual({ subscribe: false, listChanged: false });
     expect(capabilities.extensions['io.modelcontextprotocol/ui']).toEqual({ mimeTypes: ['text/html;profile=mcp-app'] });
     await client.close();
   });
@@ -109,6 +109,8 @@ describe('MCP Apps', () => {
           authorization: `Bearer ${t.keys.premium}`,
           'mcp-protocol-version': '2026-07-28',
           'mcp-method': method,
+          // A read names its resource in Mcp-Name, as a call names its tool (docs/mcp.md, two eras).
+          ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
         },
         payload: JSON.stringify({
           jsonrpc: '2.0',
