@@ -183,7 +183,12 @@ function parseOtlpHeaders(name: string, text: string | undefined): Record<string
     if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) {
       throw new ConfigError(`${name} must be comma-separated key=value pairs`);
     }
-    headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    try {
+      headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // The value may be a secret (a collector's token): name the variable, not its content.
+      throw new ConfigError(`${name}: the value of ${key} is not valid percent-encoding`);
+    }
   }
   return headers;
 }

@@ -7,6 +7,7 @@
  * nothing secret; and no /metrics on the public port.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -216,6 +217,15 @@ describe('metrics', () => {
     );
     expect(outside).toEqual([]);
     for (const secret of [...Object.values(t.keys), wrongKey, limited]) expect(after.text).not.toContain(secret);
+  });
+
+  it('are what the dashboard and alerting rules in deploy/ query: none names a family not served', async () => {
+    const served = new Set((await scrape(metricsUrl)).families.keys());
+    for (const file of ['deploy/grafana/munidata-dashboard.json', 'deploy/prometheus/alerts.yml']) {
+      const queried = readFileSync(file, 'utf8').match(/\b(munidata|nodejs)_[a-z_]+/g) ?? [];
+      expect(queried.length).toBeGreaterThan(0);
+      expect(queried.filter((name) => !served.has(name.replace(/_bucket$/, '')))).toEqual([]);
+    }
   });
 });
 
