@@ -67,9 +67,9 @@ async function serve(config: Config, demo: boolean): Promise<void> {
   app.http.addHook('onClose', () => observability.close());
   await app.http.listen({ port: config.port, host: config.host });
   // The pipeline on a store of its own, whose statements have no time limit (a detection batch may run long).
-  const pipelineStore = openStore(config);
-  const pipeline = startPipeline(config, pipelineStore, app.http.log);
-  observeBacklog(() => pipelineBacklog(pipelineStore));
+  const pipeline = startPipeline(config, openStore(config), app.http.log);
+  // Read on the served store, open whether or not this instance runs the pipeline (the backlog is the deployment's).
+  observeBacklog(() => pipelineBacklog(store));
   // Before the banner says it listens: a SIGTERM sent on reading it must find the graceful handler in place.
   closeOnSignals(app, store, pipeline?.running);
   const lines = [

@@ -62,22 +62,34 @@ export class Core {
 
   /** Admits one HTTP request: origin, credential, per-minute limit (admission.ts). */
   admit(request: RequestFacts): Promise<Admission> {
-    return observeAdmission(credentialSent(request), () => this.#gate.admit(request));
+    return observeAdmission(
+      () => this.#gate.admit(request),
+      () => credentialSent(request),
+    );
   }
 
   /** Admits a signed-in person's session (the explorer) under its account's per-minute limit. */
   admitCaller(caller: Caller, trace?: RequestTrace): Promise<Admission> {
-    return observeAdmission(true, () => this.#gate.admitCaller(caller, trace));
+    return observeAdmission(
+      () => this.#gate.admitCaller(caller, trace),
+      () => true,
+    );
   }
 
   /** Admits a request to an agent channel (A2A, MCP): its plan must have data API access. */
   admitDataChannel(request: RequestFacts): Promise<Admission> {
-    return observeAdmission(credentialSent(request), () => this.#gate.admitDataChannel(request));
+    return observeAdmission(
+      () => this.#gate.admitDataChannel(request),
+      () => credentialSent(request),
+    );
   }
 
   /** Rate-limits a request that carries no usable credential, by client address. */
   limitAnonymous(clientAddress: string): Promise<RateDecision> {
-    return observeAdmission(false, () => this.#gate.limitAnonymous(clientAddress));
+    return observeAdmission(
+      () => this.#gate.limitAnonymous(clientAddress),
+      () => false,
+    );
   }
 
   /** The operations this caller may call now (tool lists, extended cards): the same rules `execute` enforces. */

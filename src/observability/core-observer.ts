@@ -7,8 +7,11 @@ import { ApiError } from '../lib/errors.js';
 import { metrics, metricsOn } from './metrics.js';
 import { inSpan, tracingOn } from './tracing.js';
 
-/** Runs `admit` (origin, credential, per-minute limit); `credentialSent`: whether the request carried any. */
-export function observeAdmission<T>(credentialSent: boolean, admit: () => Promise<T>): Promise<T> {
+/**
+ * Runs `admit` (origin, credential, per-minute limit); `credentialSent` tells, when it fails, whether the request
+ * carried any credential (asked only then: this is every request's path).
+ */
+export function observeAdmission<T>(admit: () => Promise<T>, credentialSent: () => boolean): Promise<T> {
   if (!metricsOn && !tracingOn) return admit();
   return inSpan('admission', {}, () => counted(admit(), credentialSent));
 }
@@ -16,10 +19,10 @@ export function observeAdmission<T>(credentialSent: boolean, admit: () => Promis
 /** Runs one operation call (plan and scope checks, quota, handler, rendering). */
 export function observeCall<T>(operation: string, call: () => Promise<T>): Promise<T> {
   if (!metricsOn && !tracingOn) return call();
-  return inSpan(`operation ${operation}`, { 'munidata.operation': operation }, () => counted(call(), true));
+  return inSpan(`operation ${operation}`, { 'munidata.operation': operation }, () => counted(call(), () => true));
 }
 
-async function counted<T>(outcome: Promise<T>, credentialSent: boolean): Promise<T> {
+async function counted<T>(outcome: Promise<T>, credentialSent: () => boolean): Promise<T> {
   if (!metricsOn) return outcome;
   try {
     return await outcome;
@@ -29,11 +32,11 @@ async function counted<T>(outcome: Promise<T>, credentialSent: boolean): Promise
   }
 }
 
-function countRefusal(error: ApiError, credentialSent: boolean): void {
+function countRefusal(error: ApiError, credentialSent: () => boolean): void {
   if (error.kind === 'rate-limited') metrics.refusals.inc({ kind: 'rate_limited' });
   else if (error.kind === 'quota-exceeded') metrics.refusals.inc({ kind: 'quota_exceeded' });
   else if (error.kind === 'invalid-auth') {
-    const kind = !credentialSent
+    const kind = !credentialSent()
       ? 'missing_credential'
       : error.challenge === 'invalid_token'
         ? 'invalid_token'
