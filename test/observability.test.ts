@@ -229,6 +229,18 @@ describe('metrics', () => {
   });
 });
 
+describe('/readyz', () => {
+  it('says per dependency ok or not, and since when; a second probe keeps the time while nothing changed', async () => {
+    const first = (await t.app.http.inject({ url: '/readyz' })).json();
+    expect(first.status).toBe('ok');
+    expect(Object.keys(first.dependencies)).toEqual(expect.arrayContaining(['store_primary', 'pipeline']));
+    expect(first.dependencies.store_primary).toEqual({ status: 'ok', since: expect.any(String) });
+    expect(Date.parse(first.dependencies.store_primary.since)).toBeLessThanOrEqual(t.clock.now);
+    const second = (await t.app.http.inject({ url: '/readyz' })).json();
+    expect(second.dependencies.store_primary.since).toBe(first.dependencies.store_primary.since);
+  });
+});
+
 /** Every family issue 33 names (the event loop's lag is Node's own, from prom-client's default metrics). */
 const EVERY_FAMILY = [
   'munidata_requests_total',
