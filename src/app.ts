@@ -24,7 +24,12 @@ import {
 import { routeEveryMethod } from './channels/http/methods.js';
 import { createGuardedServer } from './channels/http/pre-routing.js';
 import { sendProblem } from './channels/http/problem-reply.js';
-import { type LogDestination, loggerOptions, OneLinePerRequest } from './channels/http/request-log.js';
+import {
+  type LogDestination,
+  loggerOptions,
+  OneLinePerRequest,
+  observeAnsweredRequests,
+} from './channels/http/request-log.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { mcpRefusal } from './channels/mcp/mcp-protocol.js';
 import { MCP_PATH } from './channels/mcp/server-facts.js';
@@ -40,6 +45,7 @@ import { OAUTH_PATHS } from './lib/oauth-resource.js';
 import type { ProxyTrust } from './lib/proxy-trust.js';
 import { type AuthorizationServer, createAuthorizationServer } from './oauth/authorization-server.js';
 import { registerOAuthRoutes } from './oauth/routes.js';
+import { tracedHandler } from './observability/request-observer.js';
 import { createRegistry } from './operations/index.js';
 import type { Registry } from './operations/registry.js';
 import type { OAuthStore } from './store/oauth/oauth-sql-store.js';
@@ -97,7 +103,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const http = Fastify({
     // Node's own answers before a request reaches Fastify (no Host, an odd Expect, CONNECT), in the channel's form.
     serverFactory: (handler, options) =>
-      createGuardedServer(handler, options, (error, path) => {
+      createGuardedServer(tracedHandler(handler), options, (error, path) => {
         const requestId = nextRequestId();
         return { requestId, refusal: refusal(error, requestId, path) };
       }),
@@ -127,6 +133,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     // refused with Fastify's own 503, which is not a problem document: shutting down loses nobody's request.
     return503OnClosing: false,
   });
+  // Metrics and the request's span, when on: a hook every route below inherits (docs/deploy.md, Operating).
+  observeAnsweredRequests(http);
   // Every method Node reads reaches a route, so an endpoint answers the ones it does not serve with 405.
   routeEveryMethod(http);
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
@@ -209,7 +217,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
     registerDocs(scope, registry, config.baseUrl);
     registerHomeRoute(scope, config.baseUrl, MCP_PATH);
     registerIconRoute(scope);
-    registerHealthRoutes(scope, { store, counters, pipelineIntervalS: config.pipelineIntervalS });
+    registerHealthRoutes(scope, {
+      store,
+      counters,
+      pipelineIntervalS: config.pipelineIntervalS,
+      replica: config.databaseReadUrl !== undefined,
+      redis: config.redisUrl !== undefined,
+      clock,
+    });
     registerAlertFeedRoute(scope, { store, baseUrl: config.baseUrl, clock });
   });
   // Pages for people (docs/console.md): cookies, forms, CSRF and security headers in a scope of their own, so

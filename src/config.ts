@@ -60,6 +60,24 @@ export interface Config {
    * pipeline's status there (docs/console.md, Operators). Default none.
    */
   readonly consoleOperators: readonly string[];
+  /** Prometheus metrics on a listener of their own (`METRICS_PORT`, `METRICS_HOST`); unset: none (docs/deploy.md). */
+  readonly metrics?: MetricsListen;
+  /** OpenTelemetry traces sent over OTLP/HTTP, when the standard `OTEL_*` variables ask for them; unset: off. */
+  readonly tracing?: TracingSettings;
+}
+
+export interface MetricsListen {
+  readonly host: string;
+  readonly port: number;
+}
+
+export interface TracingSettings {
+  /** Where spans are posted: `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`, or `OTEL_EXPORTER_OTLP_ENDPOINT` + `/v1/traces`. */
+  readonly endpoint: string;
+  /** `OTEL_EXPORTER_OTLP_HEADERS` (and `…_TRACES_HEADERS`): `key=value` pairs sent with each export. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** `OTEL_SERVICE_NAME`, default `munidata`. */
+  readonly serviceName: string;
 }
 
 /** The sources a pipeline cycle may sync, as `munidata sync <source>` does. */
@@ -123,7 +141,62 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     timeouts: parseTimeouts(env),
     webhookAllowLoopback: parseSwitch('WEBHOOK_ALLOW_LOOPBACK', env.WEBHOOK_ALLOW_LOOPBACK),
     consoleOperators: parseOperators(env.CONSOLE_OPERATORS),
+    metrics: parseMetricsListen(env, port),
+    tracing: parseTracing(env),
   });
+}
+
+/** `METRICS_PORT` (1–65535, not the public port) and `METRICS_HOST` (default loopback); no port: no listener. */
+function parseMetricsListen(env: Record<string, string | undefined>, publicPort: number): MetricsListen | undefined {
+  const text = env.METRICS_PORT?.trim();
+  if (!text) return undefined;
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535 || port === publicPort) {
+    throw new ConfigError(`METRICS_PORT must be a port from 1 to 65535 other than PORT's; got "${env.METRICS_PORT}"`);
+  }
+  return Object.freeze({ host: env.METRICS_HOST?.trim() || '127.0.0.1', port });
+}
+
+/**
+ * Tracing is on when an OTLP endpoint is named and neither `OTEL_SDK_DISABLED=true` nor `OTEL_TRACES_EXPORTER=none`
+ * turns it off; `otlp` is the only exporter (the OTLP/HTTP JSON protocol).
+ */
+function parseTracing(env: Record<string, string | undefined>): TracingSettings | undefined {
+  const exporter = env.OTEL_TRACES_EXPORTER?.trim().toLowerCase() || 'otlp';
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || exporter === 'none') return undefined;
+  if (exporter !== 'otlp') throw new ConfigError(`OTEL_TRACES_EXPORTER must be otlp or none; got "${exporter}"`);
+  const signal = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!signal && !base) return undefined;
+  const endpoint = signal
+    ? parseHttpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', signal)
+    : `${parseHttpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', base as string)}/v1/traces`;
+  const headers = {
+    ...parseOtlpHeaders('OTEL_EXPORTER_OTLP_HEADERS', env.OTEL_EXPORTER_OTLP_HEADERS),
+    ...parseOtlpHeaders('OTEL_EXPORTER_OTLP_TRACES_HEADERS', env.OTEL_EXPORTER_OTLP_TRACES_HEADERS),
+  };
+  const serviceName = env.OTEL_SERVICE_NAME?.trim() || 'munidata';
+  return Object.freeze({ endpoint, headers: Object.freeze(headers), serviceName });
+}
+
+/** `key=value,key=value`, values percent-encoded (the OTLP exporter's format); the values may be secrets. */
+function parseOtlpHeaders(name: string, text: string | undefined): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of (text ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const key = pair.slice(0, at).trim();
+    if (at <= 0 || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(key)) {
+      throw new ConfigError(`${name} must be comma-separated key=value pairs`);
+    }
+    try {
+      headers[key.toLowerCase()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      // The value may be a secret (a collector's token): name the variable, not its content.
+      throw new ConfigError(`${name}: the value of ${key} is not valid percent-encoding`);
+    }
+  }
+  return headers;
 }
 
 /** Whole seconds from 0 (off) to a day. */

@@ -118,6 +118,47 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('reads METRICS_PORT and METRICS_HOST: no listener unless a port, never the public one', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }).metrics).toEqual({
+      host: '10.0.0.5',
+      port: 9464,
+    });
+    expect(() => loadConfig({ PORT: '9464', METRICS_PORT: '9464' })).toThrow(/METRICS_PORT must be a port .* other/);
+    expect(() => loadConfig({ METRICS_PORT: '0' })).toThrow(/METRICS_PORT/);
+    expect(() => loadConfig({ METRICS_PORT: 'nine' })).toThrow(/METRICS_PORT/);
+  });
+
+  it('reads the OTEL_* variables: tracing off unless an OTLP endpoint is named, and off when disabled', () => {
+    expect(loadConfig({}).tracing).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing).toEqual({
+      endpoint: 'http://collector:4318/v1/traces',
+      headers: {},
+      serviceName: 'munidata',
+    });
+    const traces = loadConfig({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://otlp.example/traces',
+      OTEL_EXPORTER_OTLP_HEADERS: 'Authorization=Bearer%20abc, x-team=data',
+      OTEL_SERVICE_NAME: 'munidata-eu',
+    }).tracing;
+    expect(traces).toEqual({
+      endpoint: 'https://otlp.example/traces',
+      headers: { authorization: 'Bearer abc', 'x-team': 'data' },
+      serviceName: 'munidata-eu',
+    });
+    const endpoint = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' };
+    expect(loadConfig({ ...endpoint, OTEL_SDK_DISABLED: 'true' }).tracing).toBeUndefined();
+    expect(loadConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'none' }).tracing).toBeUndefined();
+    expect(() => loadConfig({ ...endpoint, OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(() => loadConfig({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(
+      /OTEL_EXPORTER_OTLP_HEADERS/,
+    );
+    // A malformed header value is refused without being quoted: it may be a token.
+    expect(() => loadConfig({ ...endpoint, OTEL_EXPORTER_OTLP_HEADERS: 'k=sec%ZZret' })).toThrow(/^(?!.*sec%ZZret)/);
+  });
+
   it('refuses bad values with a message that names the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);

@@ -12,20 +12,22 @@ const SRC = resolve(import.meta.dirname, '../src');
 /** What each folder may import besides itself: written once, drawn in docs/architecture.md. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   lib: [],
+  /** Metrics and traces: hooks every layer calls, importing none of them (docs/architecture.md). */
+  observability: ['lib'],
   signals: ['lib', 'integrity'],
-  store: ['lib'],
+  store: ['lib', 'observability'],
   access: ['lib', 'store'],
-  ingest: ['lib', 'store'],
+  ingest: ['lib', 'store', 'observability'],
   detect: ['lib', 'signals', 'store', 'integrity'],
   integrity: ['lib', 'store'],
   alerts: ['lib', 'signals', 'store', 'detect'],
-  core: ['lib', 'store', 'access'],
+  core: ['lib', 'store', 'access', 'observability'],
   operations: ['lib', 'signals', 'store', 'access', 'core', 'integrity'],
-  'channels/http': ['lib', 'core'],
+  'channels/http': ['lib', 'core', 'observability'],
   'channels/jsonrpc': ['lib'],
   'channels/rest': ['lib', 'core', 'operations', 'channels/http'],
   'channels/a2a': ['lib', 'core', 'operations', 'channels/http', 'channels/jsonrpc'],
-  'channels/mcp': ['lib', 'core', 'operations', 'channels/http', 'channels/jsonrpc'],
+  'channels/mcp': ['lib', 'core', 'operations', 'channels/http', 'channels/jsonrpc', 'observability'],
   agents: ['lib', 'store', 'access', 'core', 'operations', 'channels/http', 'channels/a2a', 'channels/mcp', 'config'],
   oauth: ['lib', 'store', 'access', 'core', 'channels/http'],
   web: [
@@ -46,8 +48,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   admin: ['lib', 'signals', 'store', 'access', 'ingest', 'alerts'],
   demo: ['lib', 'store', 'access', 'admin', 'ingest', 'detect', 'alerts'],
   config: ['lib'],
-  pipeline: ['lib', 'store', 'ingest', 'detect', 'alerts', 'config', 'webhooks'],
-  webhooks: ['lib', 'signals', 'store', 'core', 'operations'],
+  pipeline: ['lib', 'store', 'ingest', 'detect', 'alerts', 'config', 'webhooks', 'observability'],
+  webhooks: ['lib', 'signals', 'store', 'core', 'operations', 'observability'],
 };
 /** The top floor composes everything: the HTTP service, the command line and its entry point. */
 const TOP = new Set(['app', 'cli', 'main']);

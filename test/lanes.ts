@@ -67,6 +67,7 @@ export const NEEDS = {
    */
   slow: [
     'test/webhooks.test.ts',
+    'test/observability.test.ts',
     'test/demo.test.ts',
     'test/demo-procurement.test.ts',
     'test/demo-integrity.test.ts',

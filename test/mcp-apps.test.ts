@@ -110,7 +110,7 @@ describe('MCP Apps', () => {
           'mcp-protocol-version': '2026-07-28',
           'mcp-method': method,
           // A read names its resource in Mcp-Name, as a call names its tool (docs/mcp.md, two eras).
-          ...(typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
+          ...('uri' in params && typeof params.uri === 'string' ? { 'mcp-name': params.uri } : {}),
         },
         payload: JSON.stringify({
           jsonrpc: '2.0',

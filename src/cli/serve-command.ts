@@ -7,10 +7,14 @@
 import type { Command } from 'commander';
 import { demoAgentLines, ensureDemoAgents, issueDemoAgentCredentials } from '../agents/demo/demo-agents.js';
 import { detectAndMatch } from '../alerts/detect-and-match.js';
+import { SERVER_IDENTITY } from '../channels/mcp/server-facts.js';
 import { type Config, loadConfig } from '../config.js';
 import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../demo/demo-account.js';
 import { loadDemo } from '../demo/load-demo.js';
 import { importReal } from '../ingest/real/import-real.js';
+import { observeBacklog } from '../observability/pipeline-observer.js';
+import { startObservability } from '../observability/start-observability.js';
+import { pipelineBacklog } from '../pipeline/backlog.js';
 import { startPipeline } from '../pipeline/start-pipeline.js';
 import { describeStore, openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
@@ -53,13 +57,19 @@ async function serve(config: Config, demo: boolean): Promise<void> {
     return { demoKey, demoAgents, demoOwner };
   });
 
+  // Metrics and traces before the store and the app, whose hooks look whether they are on (docs/deploy.md).
+  const observability = await startObservability(config, SERVER_IDENTITY.version);
   // Requests wait on the store at most DATABASE_TIMEOUT_MS a statement, then are answered 503 (docs/deploy.md).
   const store = openStore(config, { timeoutMs: config.databaseTimeoutMs });
   const { createApp } = await import('../app.js');
   const app = await createApp({ config, store, logger: true });
+  // Closed with the app: the listener stops and the spans not yet sent are sent.
+  app.http.addHook('onClose', () => observability.close());
   await app.http.listen({ port: config.port, host: config.host });
   // The pipeline on a store of its own, whose statements have no time limit (a detection batch may run long).
   const pipeline = startPipeline(config, openStore(config), app.http.log);
+  // Read on the served store, open whether or not this instance runs the pipeline (the backlog is the deployment's).
+  observeBacklog(() => pipelineBacklog(store));
   // Before the banner says it listens: a SIGTERM sent on reading it must find the graceful handler in place.
   closeOnSignals(app, store, pipeline?.running);
   const lines = [
@@ -67,6 +77,7 @@ async function serve(config: Config, demo: boolean): Promise<void> {
     `Docs: ${config.baseUrl}/docs`,
     `Console: ${config.baseUrl}/console`,
     pipeline ? `Pipeline: ${pipeline.description}` : 'Pipeline: off (PIPELINE_INTERVAL_S=0)',
+    ...(observability.metricsUrl ? [`Metrics: ${observability.metricsUrl}/metrics`] : []),
   ];
   if (demoOwner) {
     lines.push(

@@ -11,6 +11,7 @@
  */
 import type { Caller } from '../access/caller.js';
 import type { RateDecision } from '../access/counters.js';
+import { observeAdmission, observeCall } from '../observability/core-observer.js';
 import type { UsageChannel } from '../store/console/console-records.js';
 import type { CpvRecord, EntityRecord } from '../store/procurement-records.js';
 import type { Store } from '../store/store.js';
@@ -72,22 +73,34 @@ export class Core {
 
   /** Admits one HTTP request: origin, credential, per-minute limit (admission.ts). */
   admit(request: RequestFacts): Promise<Admission> {
-    return this.#gate.admit(request);
+    return observeAdmission(
+      () => this.#gate.admit(request),
+      () => credentialSent(request),
+    );
   }
 
   /** Admits a signed-in person's session (the explorer) under its account's per-minute limit. */
   admitCaller(caller: Caller, trace?: RequestTrace): Promise<Admission> {
-    return this.#gate.admitCaller(caller, trace);
+    return observeAdmission(
+      () => this.#gate.admitCaller(caller, trace),
+      () => true,
+    );
   }
 
   /** Admits a request to an agent channel (A2A, MCP): its plan must have data API access. */
   admitDataChannel(request: RequestFacts): Promise<Admission> {
-    return this.#gate.admitDataChannel(request);
+    return observeAdmission(
+      () => this.#gate.admitDataChannel(request),
+      () => credentialSent(request),
+    );
   }
 
   /** Rate-limits a request that carries no usable credential, by client address. */
   limitAnonymous(clientAddress: string): Promise<RateDecision> {
-    return this.#gate.limitAnonymous(clientAddress);
+    return observeAdmission(
+      () => this.#gate.limitAnonymous(clientAddress),
+      () => false,
+    );
   }
 
   /** The operations this caller may call now (tool lists, extended cards): the same rules `execute` enforces. */
@@ -99,7 +112,11 @@ export class Core {
    * Runs one operation call: its outcome, holding its charge for the channel to settle. A refused or failed call
    * throws with nothing charged (`ApiError.quota` tells the quota's state); a 304's charge is given back already.
    */
-  async execute(request: ExecuteRequest): Promise<Outcome> {
+  execute(request: ExecuteRequest): Promise<Outcome> {
+    return observeCall(request.operation.name, () => this.#execute(request));
+  }
+
+  async #execute(request: ExecuteRequest): Promise<Outcome> {
     const { admission, operation } = request;
     if (admission.trace) admission.trace.operation = operation.name;
     const nowMs = this.#deps.clock();
@@ -135,7 +152,11 @@ export class Core {
    * operation, one unit of quota reserved. The channel sends the file, then commits the charge (a client that hung
    * up midway was still sent what it read) or refunds it when sending fails; a 304's charge is given back here.
    */
-  async download(request: DownloadRequest): Promise<Download> {
+  download(request: DownloadRequest): Promise<Download> {
+    return observeCall(request.operation.name, () => this.#download(request));
+  }
+
+  async #download(request: DownloadRequest): Promise<Download> {
     const { admission, operation } = request;
     const { caller } = admission;
     if (admission.trace) admission.trace.operation = operation.rest.download?.operationId ?? operation.name;
@@ -158,6 +179,11 @@ export class Core {
       throw await refundedError(charge, error);
     }
   }
+}
+
+/** Whether a request carried any credential (a refusal without one is no failed attempt at one). */
+function credentialSent(request: RequestFacts): boolean {
+  return Boolean(request.authorization?.trim() || request.apiKey?.trim());
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { observeStep } from '../observability/pipeline-observer.js';
 import type { PipelineStepStatus } from '../store/pipeline/pipeline-records.js';
 import type { Store } from '../store/store.js';
 import type { Lease } from './lease.js';
@@ -161,7 +162,8 @@ export class Pipeline {
       await this.#quietly('status', () => store.pipeline.stepStarted(step.name, this.holder, since));
       let outcome: StepOutcome;
       try {
-        const summary = await step.run({ store, now: this.#clock, progress });
+        const run = () => step.run({ store, now: this.#clock, progress });
+        const summary = await observeStep(step.name, run, step.items);
         const ended = this.#clock();
         const seconds = (ended.getTime() - started.getTime()) / 1000;
         await this.#quietly('status', () =>

@@ -18,4 +18,6 @@ export interface PipelineStep {
   due?(status: PipelineStepStatus | undefined, now: Date): boolean;
   /** Runs it, incrementally (from the watermarks it keeps); resolves with its summary, rejects on failure. */
   run(context: StepContext): Promise<unknown>;
+  /** How many items a run's summary says it processed (the metrics' `munidata_pipeline_step_items_total`). */
+  items?(summary: unknown): number;
 }

@@ -3,13 +3,14 @@
  * detection, then the alert matcher, then delivery. Each resumes from its own watermark, so a cycle does only what
  * changed since the last; each runs under its own lease, so that with several instances one runs it at a time.
  */
-import { runAlertMatching } from '../alerts/run-matching.js';
+import { type AlertMatchingSummary, runAlertMatching } from '../alerts/run-matching.js';
 import type { PipelineSync } from '../config.js';
-import { runDetection } from '../detect/run-detection.js';
+import { type DetectionSummary, runDetection } from '../detect/run-detection.js';
 import { PoliteClient } from '../ingest/sync/polite-client.js';
 import { syncBase } from '../ingest/sync/sync-base.js';
 import { syncIne } from '../ingest/sync/sync-ine.js';
-import { deliverWebhooks } from '../webhooks/deliver.js';
+import { countDeliveries } from '../observability/pipeline-observer.js';
+import { type DeliverSummary, deliverWebhooks } from '../webhooks/deliver.js';
 import type { PipelineStep } from './step.js';
 
 /**
@@ -35,18 +36,26 @@ export function pipelineSteps(settings: StepSettings): PipelineStep[] {
 function deliverStep(settings: StepSettings): PipelineStep {
   return {
     name: 'deliver',
-    run: ({ store, now }) => deliverWebhooks(store, { now: now(), allowLoopback: settings.webhookAllowLoopback }),
+    async run({ store, now }) {
+      const summary = await deliverWebhooks(store, { now: now(), allowLoopback: settings.webhookAllowLoopback });
+      countDeliveries(summary);
+      return summary;
+    },
+    items: (summary) => (summary as DeliverSummary).attempted,
   };
 }
 
 const DETECT: PipelineStep = {
   name: 'detect',
   run: ({ store, now }) => runDetection(store, { now: now() }),
+  // The journal entries the procurement detector read: the backlog it works down.
+  items: (summary) => (summary as DetectionSummary).procurement.entries,
 };
 
 const MATCH: PipelineStep = {
   name: 'match',
   run: ({ store, now }) => runAlertMatching(store, { now: now() }),
+  items: (summary) => (summary as AlertMatchingSummary).entries,
 };
 
 function syncStep(source: PipelineSync, settings: StepSettings): PipelineStep {
@@ -67,5 +76,7 @@ function syncStep(source: PipelineSync, settings: StepSettings): PipelineStep {
       }
       return report;
     },
+    // The requests made to the source (each a file or an indicator's period).
+    items: (report) => (report as { requests: number }).requests,
   };
 }

@@ -10,6 +10,7 @@
  */
 
 import { isDemoIndicatorSource } from '../lib/provenance.js';
+import { observedPort } from '../observability/store-observer.js';
 import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
 import { readChangedIds } from './changes/changed-since.js';
@@ -94,22 +95,35 @@ import { WebhookSqlStore } from './webhooks/webhook-store.js';
  * fields.
  */
 abstract class OnPorts {
-  constructor(protected readonly ports: SqlPorts) {}
+  protected readonly ports: SqlPorts;
+  readonly #unobserved: SqlPorts;
+
+  constructor(ports: SqlPorts) {
+    this.#unobserved = ports;
+    this.ports = this.portsOf('data');
+  }
+
+  /** The ports as one area of the store: its statements counted and traced under that name (docs/deploy.md). */
+  protected portsOf(area: string): SqlPorts {
+    const { primary, replica } = this.#unobserved;
+    const observed = observedPort(primary, area);
+    return { primary: observed, replica: replica === primary ? observed : observedPort(replica, area) };
+  }
 }
 
 export abstract class SqlStore extends OnPorts {
-  readonly #access = new SqlAccessStore(this.ports);
-  readonly #reference = new SqlReferenceStore(this.ports);
+  readonly #access = new SqlAccessStore(this.portsOf('access'));
+  readonly #reference = new SqlReferenceStore(this.portsOf('reference'));
   /** The company-agent host's records (./agents/), on the primary. */
-  readonly agents = new SqlAgentHostStore(this.ports.primary);
+  readonly agents = new SqlAgentHostStore(this.portsOf('agents').primary);
   /** The account console's records (./console/), on the primary. */
-  readonly console = new ConsoleSqlStore(this.ports.primary);
+  readonly console = new ConsoleSqlStore(this.portsOf('console').primary);
   /** The OAuth authorization server's records (./oauth/), on the primary; a revoked grant moves the access version. */
-  readonly oauth = new OAuthSqlStore(this.ports.primary, () => this.#moveAccessVersion());
+  readonly oauth = new OAuthSqlStore(this.portsOf('oauth').primary, () => this.#moveAccessVersion());
   /** The pipeline's leases and step statuses (./pipeline/), on the primary: a replica may lag behind a lease. */
-  readonly pipeline = new PipelineSqlStore(this.ports.primary);
+  readonly pipeline = new PipelineSqlStore(this.portsOf('pipeline').primary);
   /** Webhook endpoints and the outbox (./webhooks/), on the primary. */
-  readonly webhooks = new WebhookSqlStore(this.ports.primary);
+  readonly webhooks = new WebhookSqlStore(this.portsOf('webhooks').primary);
 
   /** `read` as a method of this store, on the replica (reads that serve callers). */
   #onReplica<A extends unknown[], R>(read: (port: SqlPort, ...args: A) => R): (...args: A) => R {

@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { inClientSpan, traceHeaders } from '../observability/tracing.js';
 import type { CheckedAddress } from './address-guard.js';
 
 export interface PostAnswer {
@@ -17,11 +18,30 @@ export interface PostAnswer {
   retryAfter: string | null;
 }
 
+export interface PostOptions {
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  /** The run's pool for this origin and checked address; none: a connection of its own. */
+  readonly agent?: http.Agent;
+}
+
 export function postWebhook(
   target: CheckedAddress,
   headers: Record<string, string>,
   body: string,
-  options: { timeoutMs: number; maxBytes: number; agent?: http.Agent },
+  options: PostOptions,
+): Promise<PostAnswer> {
+  // A client span when tracing, its `traceparent` sent along (docs/webhooks.md); the host only, as a path may hold a
+  // receiver's secret.
+  const attributes = { 'http.request.method': 'POST', 'server.address': target.url.hostname };
+  return inClientSpan('webhook POST', attributes, () => post(target, { ...headers, ...traceHeaders() }, body, options));
+}
+
+function post(
+  target: CheckedAddress,
+  headers: Record<string, string>,
+  body: string,
+  options: PostOptions,
 ): Promise<PostAnswer> {
   const { url, address, family } = target;
   // The connection is made to the checked address whatever the name would resolve to now.

@@ -4,8 +4,15 @@
  * redacted), the status and the duration. Fastify's own pair of lines ("incoming request", "request completed")
  * is replaced by this one; every line the service writes, this or another, passes through `redactSecrets`.
  */
-import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify';
 import { redactSecrets } from '../../lib/redact.js';
+import { observing, recordRequest } from '../../observability/request-observer.js';
 import { traceOf } from './request-trace.js';
 
 /** Where the lines go: stdout for the server, a test's buffer. */
@@ -56,6 +63,26 @@ export class OneLinePerRequest extends LogController {
     if (error) reply.log.error({ ...line, err: error }, 'request failed');
     else reply.log.info(line, 'request');
   }
+}
+
+/**
+ * When metrics or tracing is on (docs/deploy.md, Operating), each answered request is counted and its span given
+ * what the log line says; off, no hook is added and requests pay nothing.
+ */
+export function observeAnsweredRequests(http: FastifyInstance): void {
+  if (!observing()) return;
+  http.addHook('onResponse', (request, reply, done) => {
+    const trace = traceOf(request);
+    recordRequest(request.raw, {
+      channel: channelOf(request),
+      operation: trace.operation,
+      accountId: trace.accountId,
+      route: request.routeOptions.url,
+      status: reply.raw.statusCode,
+      seconds: reply.elapsedTime / 1000,
+    });
+    done();
+  });
 }
 
 /** The channel a request came by, from its route (or its path, when no route matched). */

@@ -12,6 +12,7 @@ import { type ApiError, toApiError, toProblem } from '../../lib/errors.js';
 import { logIfInternal } from '../../lib/internal-error-log.js';
 import type { Json } from '../../lib/json.js';
 import type { LimitState } from '../../lib/limit-state.js';
+import { underTraceparent } from '../../observability/tracing.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
 import { headerValue } from '../http/header-value.js';
 import {
@@ -210,7 +211,9 @@ async function callTool<P, T>(
   const tool = agent.tool(principal, name);
   if (tool === undefined) throw new JsonRpcError(JSONRPC_CODES.invalidParams, `Unknown tool: ${name}`);
   try {
-    return await agent.callTool(principal, tool, (args ?? {}) as Json, request);
+    // The call continues the client's trace when its `_meta` carries one (docs/deploy.md, Operating).
+    const traceparent = (params._meta as Json | undefined)?.traceparent;
+    return await underTraceparent(traceparent, () => agent.callTool(principal, tool, (args ?? {}) as Json, request));
   } catch (error) {
     const apiError = toApiError(error);
     if (isHttpLevel(apiError)) throw apiError;

@@ -6,6 +6,8 @@
  * half a file.
  */
 
+import { traceHeaders } from '../../observability/tracing.js';
+
 export interface PoliteClientOptions {
   /** Retries after the first attempt (default 5). */
   readonly retries?: number;
@@ -119,7 +121,8 @@ export class PoliteClient {
       let retryAfterMs: number | undefined;
       try {
         const response = await fetch(url, {
-          headers: { accept, 'user-agent': o.userAgent },
+          // The pipeline step's trace goes on at the source (docs/deploy.md, Operating); none when tracing is off.
+          headers: { accept, 'user-agent': o.userAgent, ...traceHeaders() },
           signal: AbortSignal.timeout(o.timeoutMs),
           redirect: 'follow',
         });

@@ -7,6 +7,7 @@
 
 import pg from 'pg';
 import { DependencyUnavailableError } from '../../lib/dependency.js';
+import { observePool } from '../../observability/store-observer.js';
 import type { ColumnType, Dialect, SqlPort } from '../sql/port.js';
 import { refuseUnstorable } from '../sql/storable.js';
 import { isConnectionFailure, unavailableWhenUnreachable } from './failures.js';
@@ -69,7 +70,10 @@ export function openPools(url: string, readUrl?: string, poolSize = 10, timeoutM
     return pool;
   };
   const primary = open(url);
-  return { primary, replica: readUrl ? open(readUrl) : primary };
+  const replica = readUrl ? open(readUrl) : primary;
+  observePool(primary, 'primary');
+  if (replica !== primary) observePool(replica, 'replica');
+  return { primary, replica };
 }
 
 export async function closePools(pools: Pools): Promise<void> {

@@ -86,6 +86,8 @@ export interface WebhookStore {
    * worker holds it.
    */
   redeliver(id: number, now: string): Promise<boolean>;
+  /** The outbox's backlog: deliveries pending, and when the oldest one's event occurred (null when none is). */
+  outboxBacklog(): Promise<{ pending: number; oldest: string | null }>;
 }
 
 const ENDPOINT_WRITTEN = WEBHOOK_ENDPOINT.except(
@@ -255,5 +257,11 @@ export class WebhookSqlStore implements WebhookStore {
       [id, now],
     );
     return changed === 1;
+  }
+  async outboxBacklog(): Promise<{ pending: number; oldest: string | null }> {
+    const [row] = await this.port.query(
+      "SELECT COUNT(*) AS pending, MIN(occurred_at) AS oldest FROM webhook_deliveries WHERE state = 'pending'",
+    );
+    return { pending: Number(row.pending), oldest: (row.oldest as string | null) ?? null };
   }
 }
