@@ -43,41 +43,64 @@ export async function pendingCases(port: SqlPort, limit: number, marks: PendingM
   });
 }
 
-const n = CASE_FIELDS.columns.length;
-const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i + 1}`).join(', ')},
-  computed = $${n + 3},
-  pending = CASE WHEN CAST($${n + 1} AS bigint) IS NULL OR pending = $${n + 1} THEN NULL ELSE pending END
-  WHERE id = $${n + 2}`;
-
 /** Inside the caller's transaction. A case not handed out by pendingCases has its mark cleared whatever it is. */
 export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], marks: PendingMarks): Promise<void> {
-  for (const update of updates) {
-    const mark = marks.get(update.id) ?? null;
-    if ((await tx.run(SAVE, [...caseRow(update.fields), mark, update.id, true])) === 0)
-      throw new Error(`saveCases: no case ${update.id}`);
-    for (const e of update.events) {
-      await tx.run(
-        'INSERT INTO case_events (case_id, event_type, old_value, new_value, reason, created_at) ' +
-          'VALUES ($1, $2, $3, $4, $5, $6)',
-        [update.id, e.event_type, e.old_value, e.new_value, e.reason, e.created_at],
-      );
-    }
-    // A stage change is announced to the webhook endpoints that take it, in this transaction (docs/webhooks.md).
-    const stage = update.events.find((e) => e.event_type === 'stage_changed');
-    if (stage) {
-      const [kind] = await tx.query('SELECT family, type FROM cases WHERE id = $1', [update.id]);
-      await enqueueWebhookEvents(tx, [
-        {
-          type: 'case.stage_changed',
-          resource_id: update.id,
-          account_id: null,
-          family: String(kind.family),
-          subtype: String(kind.type),
-          occurred_at: stage.created_at,
-        },
-      ]);
-    }
+  if (updates.length === 0) return;
+  // Set-wise, as writeSignals: one statement per table for the batch. A case given twice ends as last given.
+  const last = new Map(updates.map((u) => [u.id, u]));
+  const saved = tx.dialect.rows('$1', [['id', 'integer'], ['mark', 'bigint'], ...CASE_FIELDS.batch()]);
+  const changed = await tx.run(
+    `UPDATE cases AS c SET ${CASE_FIELDS.columns.map((col) => `${col} = v.${col}`).join(', ')}, computed = $2,
+       pending = CASE WHEN v.mark IS NULL OR c.pending = v.mark THEN NULL ELSE c.pending END
+     FROM ${saved} AS v WHERE c.id = v.id`,
+    [JSON.stringify([...last.values()].map((u) => [u.id, marks.get(u.id) ?? null, ...caseRow(u.fields)])), true],
+  );
+  if (changed !== last.size) throw new Error(`saveCases: no case ${await firstMissing(tx, [...last.keys()])}`);
+  const events = updates.flatMap((u) => u.events.map((e) => [u.id, ...CASE_EVENT.values(e, CASE_EVENT.columns)]));
+  if (events.length > 0) {
+    const appended = tx.dialect.rows('$1', [['case_id', 'integer'], ...CASE_EVENT.batch()]);
+    await tx.run(
+      `INSERT INTO case_events (case_id, ${CASE_EVENT.columns.join(', ')})
+       SELECT e.case_id, ${CASE_EVENT.columns.map((col) => `e.${col}`).join(', ')} FROM ${appended} AS e
+       WHERE true ORDER BY e.ord`,
+      [JSON.stringify(events)],
+    );
   }
+  await announceStageChanges(tx, updates);
+}
+
+/** A stage change is announced to the webhook endpoints that take it, in this transaction (docs/webhooks.md). */
+async function announceStageChanges(tx: SqlPort, updates: readonly CaseUpdate[]): Promise<void> {
+  const changes = updates.flatMap((u) => {
+    const stage = u.events.find((e) => e.event_type === 'stage_changed');
+    return stage ? [{ id: u.id, at: stage.created_at }] : [];
+  });
+  if (changes.length === 0) return;
+  const kinds = new Map(
+    (
+      await tx.query(`SELECT id, family, type FROM cases WHERE ${tx.dialect.inList('id', '$1')}`, [
+        changes.map((c) => c.id),
+      ])
+    ).map((r) => [Number(r.id), { family: String(r.family), subtype: String(r.type) }]),
+  );
+  await enqueueWebhookEvents(
+    tx,
+    changes.map((c) => ({
+      type: 'case.stage_changed' as const,
+      resource_id: c.id,
+      account_id: null,
+      ...(kinds.get(c.id) as { family: string; subtype: string }),
+      occurred_at: c.at,
+    })),
+  );
+}
+
+/** The first of these case ids that no case has. */
+async function firstMissing(tx: SqlPort, ids: readonly number[]): Promise<number | undefined> {
+  const found = new Set(
+    (await tx.query(`SELECT id FROM cases WHERE ${tx.dialect.inList('id', '$1')}`, [ids])).map((r) => Number(r.id)),
+  );
+  return ids.find((id) => !found.has(id));
 }
 
 export async function findCaseId(port: SqlPort, key: string): Promise<number | undefined> {
