@@ -112,9 +112,30 @@ export function pairContracts(
   supplier: string,
 ): Promise<ContractRecord[] | null> {
   return once(ctx, `pair:${source}:${buyer}:${supplier}`, async () => {
-    const all = await preloadedBuyer(ctx, source, buyer);
-    if (all) return all.filter((c) => c.suppliers.some((s) => s.nif === supplier));
+    const bySupplier = await preloadedBySupplier(ctx, source, buyer);
+    if (bySupplier) return bySupplier.get(supplier) ?? [];
     return readContracts(ctx.store, { buyer, supplier, source });
+  });
+}
+
+/**
+ * The preloaded contracts of a buyer by supplier tax number (a group's contract under each member), each list in
+ * the preloaded order; null when none are preloaded. Grouped once: filtering the buyer's contracts for each of its
+ * suppliers took a large buyer's contracts times its suppliers.
+ */
+function preloadedBySupplier(ctx: CheckContext, source: string, buyer: string) {
+  return once(ctx, `by-supplier:${source}:${buyer}`, async () => {
+    const all = await preloadedBuyer(ctx, source, buyer);
+    if (!all) return null;
+    const bySupplier = new Map<string, ContractRecord[]>();
+    for (const c of all) {
+      for (const nif of new Set(c.suppliers.flatMap((s) => (s.nif === null ? [] : [s.nif])))) {
+        const list = bySupplier.get(nif);
+        if (list) list.push(c);
+        else bySupplier.set(nif, [c]);
+      }
+    }
+    return bySupplier;
   });
 }
 
@@ -156,10 +177,10 @@ const EUROS = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
 /** Euros rounded to the cent, for `values`. */
 export const cents = (value: number): number => Math.round(value * 100) / 100;
 
-/** The ids of the largest contracts (those without a price last), at most MAX_CITES. */
-export function largest(contracts: readonly Pick<ContractRecord, 'id' | 'price_eur'>[]): number[] {
+/** The ids of the largest contracts (those without a price last), at most `limit`. */
+export function largest(contracts: readonly Pick<ContractRecord, 'id' | 'price_eur'>[], limit = MAX_CITES): number[] {
   return [...contracts]
     .sort((a, b) => (b.price_eur ?? -1) - (a.price_eur ?? -1) || b.id - a.id)
-    .slice(0, MAX_CITES)
+    .slice(0, limit)
     .map((c) => c.id);
 }

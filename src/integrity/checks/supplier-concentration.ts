@@ -8,6 +8,7 @@ import {
   cents,
   euros,
   largest,
+  MAX_CITES,
   MAX_READ,
   preloadedBuyer,
   soleParty,
@@ -82,11 +83,41 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
   const supplier = soleParty(c.suppliers, 'supplier');
   if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
 
-  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, () =>
-    buyerYear(c.source, buyer.nif, year, ctx),
+  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, async () =>
+    yearSums(await buyerYear(c.source, buyer.nif, year, ctx)),
   );
   if (ofYear === null) return finding('not_assessable', TOO_MANY, values);
   return judge(c, year, ofYear, buyer, supplier);
+}
+
+/**
+ * The sums of a buyer's year, added once for every contract of the year that a buyer's answer judges (adding them
+ * per contract took a large buyer's contracts times its year's): the priced contracts, their total, and per supplier
+ * its contracts and their total, each added in the order of the contract list, so the figures are the same.
+ */
+interface YearSums {
+  contracts: number;
+  priced: number;
+  total: number;
+  /** Per supplier, also the ids of its largest contracts (one more than are cited: the one judged is left out). */
+  bySupplier: Map<string, { contracts: YearContract[]; total: number; ranked: number[] }>;
+}
+
+function yearSums(ofYear: readonly YearContract[] | null): YearSums | null {
+  if (ofYear === null) return null;
+  const sums: YearSums = { contracts: ofYear.length, priced: 0, total: 0, bySupplier: new Map() };
+  for (const x of ofYear) {
+    if (x.price_eur === null) continue;
+    sums.priced += 1;
+    sums.total += x.price_eur;
+    if (x.supplier === null) continue;
+    const theirs = sums.bySupplier.get(x.supplier) ?? { contracts: [], total: 0, ranked: [] };
+    theirs.contracts.push(x);
+    theirs.total += x.price_eur;
+    sums.bySupplier.set(x.supplier, theirs);
+  }
+  for (const theirs of sums.bySupplier.values()) theirs.ranked = largest(theirs.contracts, MAX_CITES + 1);
+  return sums;
 }
 
 /** What the share sums of a contract of the buyer's year: its price and its one supplier (null: none or several). */
@@ -128,18 +159,16 @@ async function buyerYear(
 function judge(
   c: ContractRecord,
   year: number,
-  ofYear: readonly YearContract[],
+  ofYear: YearSums,
   buyer: { nif: string; name: string },
   supplier: { nif: string; name: string },
 ): Finding {
-  const priced = ofYear.filter((x) => x.price_eur !== null);
-  const theirs = priced.filter((x) => x.supplier === supplier.nif);
-  const buyerTotal = priced.reduce((sum, x) => sum + (x.price_eur as number), 0);
-  const supplierTotal = theirs.reduce((sum, x) => sum + (x.price_eur as number), 0);
+  const theirs = ofYear.bySupplier.get(supplier.nif) ?? { contracts: [], total: 0, ranked: [] };
+  const [priced, buyerTotal, supplierTotal] = [ofYear.priced, ofYear.total, theirs.total];
   const corpus = {
-    buyer_contracts: priced.length,
-    buyer_contracts_without_price: ofYear.length - priced.length,
-    supplier_contracts: theirs.length,
+    buyer_contracts: priced,
+    buyer_contracts_without_price: ofYear.contracts - priced,
+    supplier_contracts: theirs.contracts.length,
   };
   const share = buyerTotal > 0 ? Math.round((supplierTotal / buyerTotal) * 10_000) / 10_000 : null;
   const values = {
@@ -148,11 +177,11 @@ function judge(
     buyer_total_eur: cents(buyerTotal),
     supplier_share: share,
   };
-  const cites = largest(theirs.filter((x) => x.id !== c.id));
+  const cites = theirs.ranked.filter((id) => id !== c.id).slice(0, MAX_CITES);
   const minimum = threshold(SUPPLIER_CONCENTRATION, 'min_buyer_contracts');
-  if (priced.length < minimum) {
+  if (priced < minimum) {
     const reason =
-      `Too few contracts to judge a share: the buyer has ${priced.length} priced contract(s) in ${year} held ` +
+      `Too few contracts to judge a share: the buyer has ${priced} priced contract(s) in ${year} held ` +
       `from this source, under the minimum of ${minimum}.`;
     return finding('not_assessable', reason, values, { cites, corpus });
   }
@@ -162,7 +191,7 @@ function judge(
   }
   const limit = threshold(SUPPLIER_CONCENTRATION, 'max_supplier_share');
   const said =
-    `${supplier.name} has ${theirs.length} of the ${priced.length} priced contracts of ${buyer.name} in ${year}: ` +
+    `${supplier.name} has ${theirs.contracts.length} of the ${priced} priced contracts of ${buyer.name} in ${year}: ` +
     `${euros(supplierTotal)} of ${euros(buyerTotal)}, ${Math.round(share * 1000) / 10} % of the value`;
   return share > limit
     ? finding('flagged', `${said}, above the threshold of ${limit * 100} %.`, values, { cites, corpus })

@@ -47,54 +47,79 @@ export async function pendingCases(port: SqlPort, limit: number, marks: PendingM
   });
 }
 
-const n = CASE_FIELDS.columns.length;
-const SAVE = `UPDATE cases SET ${CASE_FIELDS.columns.map((c, i) => `${c} = $${i + 1}`).join(', ')},
-  computed = $${n + 3},
-  updated_at = CASE WHEN $${n + 4} THEN $${n + 5} ELSE updated_at END,
-  pending = CASE WHEN CAST($${n + 1} AS bigint) IS NULL OR pending = $${n + 1} THEN NULL ELSE pending END
-  WHERE id = $${n + 2}`;
-
 /** Inside the caller's transaction. A case not handed out by pendingCases has its mark cleared whatever it is. */
 export async function saveCases(tx: SqlPort, updates: readonly CaseUpdate[], marks: PendingMarks): Promise<void> {
   if (updates.length === 0) return;
-  const stored = await storedFields(
-    tx,
-    updates.map((u) => u.id),
-  );
+  // Set-wise, as writeSignals: one statement per table for the batch. A case given twice ends as last given.
+  const last = new Map(updates.map((u) => [u.id, u]));
+  // Only a case whose fields change gets a new updated_at (docs/api.md, Syncing).
+  const stored = await storedFields(tx, [...last.keys()]);
   const stamp = await changeStamp(tx);
-  let served = false;
-  for (const update of updates) {
-    const mark = marks.get(update.id) ?? null;
-    const row = caseRow(update.fields);
-    const changed = stored.get(update.id) !== JSON.stringify(row);
-    served ||= changed || update.events.length > 0;
-    if ((await tx.run(SAVE, [...row, mark, update.id, true, changed, stamp])) === 0)
-      throw new Error(`saveCases: no case ${update.id}`);
-    for (const e of update.events) {
-      await tx.run(
-        'INSERT INTO case_events (case_id, event_type, old_value, new_value, reason, created_at) ' +
-          'VALUES ($1, $2, $3, $4, $5, $6)',
-        [update.id, e.event_type, e.old_value, e.new_value, e.reason, e.created_at],
-      );
-    }
-    // A stage change is announced to the webhook endpoints that take it, in this transaction (docs/webhooks.md).
-    const stage = update.events.find((e) => e.event_type === 'stage_changed');
-    if (stage) {
-      const [kind] = await tx.query('SELECT family, type FROM cases WHERE id = $1', [update.id]);
-      await enqueueWebhookEvents(tx, [
-        {
-          type: 'case.stage_changed',
-          resource_id: update.id,
-          account_id: null,
-          family: String(kind.family),
-          subtype: String(kind.type),
-          occurred_at: stage.created_at,
-        },
-      ]);
-    }
+  const rows = [...last.values()].map((u) => {
+    const row = caseRow(u.fields);
+    return [u.id, marks.get(u.id) ?? null, stored.get(u.id) !== JSON.stringify(row) ? 1 : 0, ...row];
+  });
+  const saved = tx.dialect.rows('$1', [
+    ['id', 'integer'],
+    ['mark', 'bigint'],
+    ['changed', 'integer'],
+    ...CASE_FIELDS.batch(),
+  ]);
+  const written = await tx.run(
+    `UPDATE cases AS c SET ${CASE_FIELDS.columns.map((col) => `${col} = v.${col}`).join(', ')}, computed = $2,
+       updated_at = CASE WHEN v.changed = 1 THEN $3 ELSE c.updated_at END,
+       pending = CASE WHEN v.mark IS NULL OR c.pending = v.mark THEN NULL ELSE c.pending END
+     FROM ${saved} AS v WHERE c.id = v.id`,
+    [JSON.stringify(rows), true, stamp],
+  );
+  if (written !== last.size) throw new Error(`saveCases: no case ${await firstMissing(tx, [...last.keys()])}`);
+  const events = updates.flatMap((u) => u.events.map((e) => [u.id, ...CASE_EVENT.values(e, CASE_EVENT.columns)]));
+  if (events.length > 0) {
+    const appended = tx.dialect.rows('$1', [['case_id', 'integer'], ...CASE_EVENT.batch()]);
+    await tx.run(
+      `INSERT INTO case_events (case_id, ${CASE_EVENT.columns.join(', ')})
+       SELECT e.case_id, ${CASE_EVENT.columns.map((col) => `e.${col}`).join(', ')} FROM ${appended} AS e
+       WHERE true ORDER BY e.ord`,
+      [JSON.stringify(events)],
+    );
   }
+  await announceStageChanges(tx, updates);
   // Served lists change: answers cached by data version must not outlive it (a syncing client would read them).
-  if (served) await bumpDataVersion(tx);
+  if (rows.some((r) => r[2] === 1) || events.length > 0) await bumpDataVersion(tx);
+}
+
+/** A stage change is announced to the webhook endpoints that take it, in this transaction (docs/webhooks.md). */
+async function announceStageChanges(tx: SqlPort, updates: readonly CaseUpdate[]): Promise<void> {
+  const changes = updates.flatMap((u) => {
+    const stage = u.events.find((e) => e.event_type === 'stage_changed');
+    return stage ? [{ id: u.id, at: stage.created_at }] : [];
+  });
+  if (changes.length === 0) return;
+  const kinds = new Map(
+    (
+      await tx.query(`SELECT id, family, type FROM cases WHERE ${tx.dialect.inList('id', '$1')}`, [
+        changes.map((c) => c.id),
+      ])
+    ).map((r) => [Number(r.id), { family: String(r.family), subtype: String(r.type) }]),
+  );
+  await enqueueWebhookEvents(
+    tx,
+    changes.map((c) => ({
+      type: 'case.stage_changed' as const,
+      resource_id: c.id,
+      account_id: null,
+      ...(kinds.get(c.id) as { family: string; subtype: string }),
+      occurred_at: c.at,
+    })),
+  );
+}
+
+/** The first of these case ids that no case has. */
+async function firstMissing(tx: SqlPort, ids: readonly number[]): Promise<number | undefined> {
+  const found = new Set(
+    (await tx.query(`SELECT id FROM cases WHERE ${tx.dialect.inList('id', '$1')}`, [ids])).map((r) => Number(r.id)),
+  );
+  return ids.find((id) => !found.has(id));
 }
 
 /** The stored fields of the computed ones of these cases, as caseRow gives them (JSON), by id. */
