@@ -114,6 +114,12 @@ export async function runAlertMatching(
   return summary;
 }
 
+/** The journal entry the least advanced enabled rule has been matched up to; null when no rule is enabled. */
+export async function matchedUpTo(store: MatcherStore): Promise<number | null> {
+  const rules = await enabledRules(store);
+  return rules.length === 0 ? null : Math.min(...rules.map((r) => r.matched_seq));
+}
+
 async function enabledRules(store: MatcherStore): Promise<AlertRuleRecord[]> {
   const rules: AlertRuleRecord[] = [];
   for (;;) {
