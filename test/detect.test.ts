@@ -68,7 +68,8 @@ async function snapshot(store: Store) {
   const cases = await whole((after) => store.listCases({ includeEpisodic: true }, { after, limit: 200 }), bySeen);
   const details = [];
   for (const c of cases.sort((a, b) => a.id - b.id)) details.push(await store.getCase(c.id));
-  return { signals, cases: details };
+  // Without the change instants, each store's own moment of writing (docs/api.md, Syncing), not what was detected.
+  return JSON.parse(JSON.stringify({ signals, cases: details }, (k, v) => (k === 'updated_at' ? undefined : v)));
 }
 
 let store: Store;

@@ -137,7 +137,16 @@ describe('health endpoints', () => {
     expect(await readiness()).toEqual({
       status: 200,
       // The pipeline's detail (docs/pipeline.md): the default cycle, and no step run yet on this store.
-      json: { status: 'ok', checks: { store: 'ok', counters: 'ok' }, pipeline: { interval_s: 60, steps: [] } },
+      json: {
+        status: 'ok',
+        checks: { store: 'ok', counters: 'ok' },
+        pipeline: { interval_s: 60, steps: [] },
+        // Each dependency's state and since when (docs/deploy.md, Operating); this app has no replica or REDIS_URL.
+        dependencies: {
+          store_primary: { status: 'ok', since: expect.any(String) },
+          pipeline: { status: 'ok', since: expect.any(String) },
+        },
+      },
       retryAfter: undefined,
     });
     const live = await app.http.inject({ url: '/healthz' });

@@ -143,6 +143,12 @@ describe('three instances on one PostgreSQL and one Redis', () => {
         status: 'ok',
         checks: { store: 'ok', counters: 'ok' },
         pipeline: { interval_s: 60, steps: expect.any(Array) },
+        // Each dependency's state and since when (docs/deploy.md, Operating): PostgreSQL, Redis, the pipeline.
+        dependencies: {
+          store_primary: { status: 'ok', since: expect.any(String) },
+          redis: { status: 'ok', since: expect.any(String) },
+          pipeline: { status: 'ok', since: expect.any(String) },
+        },
       });
     }
   });
