@@ -175,6 +175,8 @@ describe('MCP Apps views in a host', () => {
     const { name } = (await t.get('/v1/indicators/population')).json;
     expect(await view.textContent('h1')).toBe(`${name} by municipality`);
     expect(await view.locator('.legend li').count()).toBeGreaterThanOrEqual(6);
+    // The demo's population is generated, and the view says so, as the explorer's pictures do.
+    expect(await view.textContent('.data-mark')).toContain('Generated data');
     // The frame fits the view: the host sized it from the view's size-changed notification.
     const frameHeight = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
     const viewHeight = await view.evaluate(() => document.documentElement.scrollHeight);
@@ -190,6 +192,7 @@ describe('MCP Apps views in a host', () => {
     });
     expect(await view.locator('svg path.series').count()).toBe(3);
     expect(await view.locator('svg circle').count()).toBeGreaterThan(3);
+    expect(await view.textContent('.data-mark')).toContain('Generated data');
     await screenshot(page, 'indicator-series');
     await page.close();
   });
@@ -198,11 +201,13 @@ describe('MCP Apps views in a host', () => {
     const profile = await show('procurement_entity_profile', { nif: '500051070' });
     expect(await profile.view.textContent('h1')).toContain('Lisboa');
     expect(await profile.view.locator('svg rect').count()).toBeGreaterThan(0);
+    expect(await profile.view.textContent('.data-mark')).toContain('Generated data');
     await screenshot(profile.page, 'procurement-entity');
     await profile.page.close();
     const flags = await show('procurement_entity_red_flags', { nif: '500051070' });
     expect(await flags.view.textContent('h1')).toContain('Integrity flags');
     expect(await flags.view.locator('table tbody tr').count()).toBeGreaterThan(3);
+    expect(await flags.view.textContent('.data-mark')).toContain('Generated data');
     await screenshot(flags.page, 'procurement-red-flags');
     await flags.page.close();
   });

@@ -4,9 +4,10 @@
  * tables, the synthetic-data label and the attribution. No framework: DOM calls and d3 (a global, served by us).
  */
 
+import { dataMark } from '../draw/data-mark.js';
 import { formatEuros, formatNumber, formatValue, h, table } from '../draw/dom.js';
 
-export { formatEuros, formatNumber, formatValue, h, table };
+export { dataMark, formatEuros, formatNumber, formatValue, h, table };
 
 export const config = JSON.parse(document.getElementById('explore-config').textContent);
 
@@ -163,35 +164,6 @@ export function figure({ id, title, subtitle, synthetic, requests, body, table, 
     requests.length ? h('div', { class: 'data-links' }, dataLinks(requests)) : null,
     attribution.length ? h('p', { class: 'attribution' }, attribution.join(' ')) : null,
   );
-}
-
-/** Every picture says what it shows: real data, or generated (demo) data; nothing when the answers do not say. */
-export function dataMark(synthetic) {
-  if (synthetic === true) {
-    return h(
-      'p',
-      { class: 'data-mark synthetic', role: 'note' },
-      h('strong', {}, 'Generated data'),
-      ' — synthetic demo figures, not real statistics.',
-    );
-  }
-  if (synthetic === 'mixed') {
-    return h(
-      'p',
-      { class: 'data-mark mixed', role: 'note' },
-      h('strong', {}, 'Real and generated data'),
-      ' — each figure below says which it is.',
-    );
-  }
-  if (synthetic === false) {
-    return h(
-      'p',
-      { class: 'data-mark real', role: 'note' },
-      h('strong', {}, 'Real data'),
-      ' — from public sources, each with its licence in /v1/sources.',
-    );
-  }
-  return null;
 }
 
 /** The small mark of one card among others: "real data" or "generated data". */

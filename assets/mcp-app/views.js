@@ -6,6 +6,7 @@
  * (a host that relays no tool calls) the picture says the key and draws a sequential scale.
  */
 import { horizontalBars, lineChart, PALETTE, stackedBars } from '../draw/charts.js';
+import { dataMark, provenanceOf } from '../draw/data-mark.js';
 import { formatEuros, formatNumber, formatValue, h, table } from '../draw/dom.js';
 import { ENTITY_ROLES, entityYearRows } from '../draw/entity-years.js';
 import { snapshotMap } from '../draw/snapshot-map.js';
@@ -24,8 +25,10 @@ async function indicatorOf(key, ask) {
   }
 }
 
-function titled(title, subtitle, ...body) {
-  return h('section', { class: 'app-figure' }, h('h1', {}, title), h('p', { class: 'sub' }, subtitle), ...body);
+/** A view's figure: its title, what it covers, whether its data is real or generated (the answer says), the body. */
+function titled(answer, title, subtitle, ...body) {
+  const mark = dataMark(provenanceOf(answer));
+  return h('section', { class: 'app-figure' }, h('h1', {}, title), h('p', { class: 'sub' }, subtitle), mark, ...body);
 }
 
 async function indicatorMap({ input, answer, ask, topology }) {
@@ -44,6 +47,7 @@ async function indicatorMap({ input, answer, ask, topology }) {
     answer.has_more ? 'This page does not hold every municipality: call again with `limit` 308.' : null,
   ].filter(Boolean);
   return titled(
+    answer,
     `${indicator.name} by municipality`,
     `${input.date ? `as of ${input.date}` : 'latest period'} · ${rows.length} municipalities`,
     drawn.element,
@@ -76,6 +80,7 @@ async function indicatorSeries({ input, answer, ask }) {
     : h('p', {}, 'No values in this answer.');
   const unit = indicator.unit_display ?? indicator.unit;
   return titled(
+    answer,
     `${indicator.name} over time`,
     `${unit ? `${unit} · ` : ''}municipalities ${[...byPlace.keys()].join(', ')}`,
     chart,
@@ -86,6 +91,7 @@ function entityPanel({ answer }) {
   if (answer.by_type) return redFlags(answer);
   const years = entityYearRows(answer);
   return titled(
+    answer,
     answer.name,
     `Tax number ${answer.nif} · as buyer ${formatNumber(answer.contracts_as_buyer, 0)} contracts, ` +
       `${formatEuros(answer.total_as_buyer_eur)} · as supplier ${formatNumber(answer.contracts_as_supplier, 0)} ` +
@@ -107,6 +113,7 @@ function redFlags(answer) {
   const period = `${answer.from ?? 'the start'} to ${answer.to ?? 'today'}`;
   const rows = answer.by_type.map((t) => ({ label: t.label_en, value: t.counts.flagged }));
   return titled(
+    answer,
     `Integrity flags of ${answer.name}`,
     `${formatNumber(answer.contracts_flagged, 0)} of ${formatNumber(answer.contracts_assessed, 0)} contracts ` +
       `flagged, ${period}`,
