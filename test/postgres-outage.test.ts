@@ -137,6 +137,11 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
         status: 'ok',
         checks: { store: 'ok', counters: 'ok' },
         pipeline: { interval_s: 60, steps: expect.any(Array) },
+        dependencies: {
+          store_primary: { status: 'ok', since: expect.any(String) },
+          redis: { status: 'ok', since: expect.any(String) },
+          pipeline: { status: 'ok', since: expect.any(String) },
+        },
       },
       retryAfter: null,
     });
@@ -170,7 +175,17 @@ describe.runIf(onPostgres)('PostgreSQL goes away under load and comes back', () 
       expect(ready).toEqual({
         status: 503,
         // The pipeline's detail, read from the store, is unavailable with it (docs/pipeline.md).
-        json: { status: 'unavailable', checks: { store: 'unavailable', counters: 'ok' }, pipeline: 'unavailable' },
+        json: {
+          status: 'unavailable',
+          checks: { store: 'unavailable', counters: 'ok' },
+          pipeline: 'unavailable',
+          // Each dependency and since when (docs/deploy.md, Operating): the store and the pipeline, since the cut.
+          dependencies: {
+            store_primary: { status: 'unavailable', since: expect.any(String) },
+            redis: { status: 'ok', since: expect.any(String) },
+            pipeline: { status: 'unavailable', since: expect.any(String) },
+          },
+        },
         retryAfter: String(DEPENDENCY_RETRY_AFTER_SECONDS),
       });
       const live = await fetch(`${origin}/healthz`);
