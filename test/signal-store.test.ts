@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaseRelationship } from '../src/lib/vocabulary.js';
 import type { KeysetPage } from '../src/store/procurement-queries.js';
+import { CASE_SIGNAL } from '../src/store/shared/signal-rows.js';
 import type { AlertMatchFilter, CaseFilter, InstantPosition, SignalFilter } from '../src/store/signal-queries.js';
 import type {
   AlertMatchInput,
@@ -84,6 +85,10 @@ function caseRef(n: number, relationship: CaseRelationship = 'origin'): SignalCa
 function fieldsOf(record: SignalRecord): Omit<SignalInput, 'case'> {
   const { id: _id, first_seen_at: _f, last_seen_at: _l, updated_at: _u, case_id: _c, ...fields } = record;
   return fields;
+}
+
+function pick<T extends object>(record: T, keys: readonly (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.map((k) => [k, record[k]])) as Partial<T>;
 }
 
 function withoutCase(input: SignalInput): Omit<SignalInput, 'case'> {
@@ -474,7 +479,10 @@ describe('the case queue', () => {
       [origin.key, 'origin'],
       [update.key, 'update'],
     ]);
-    expect(fieldsOf(pending[0].signals[1].signal)).toEqual(withoutCase(update));
+    // A pending case carries what it is computed from of each signal (CASE_SIGNAL), as written.
+    const stored = (await store.getSignalsByKeys([update.key]))[0];
+    expect(fieldsOf(stored)).toEqual(withoutCase(update));
+    expect(pending[0].signals[1].signal).toEqual(pick(stored, CASE_SIGNAL.columns));
     expect(await store.pendingCases(1)).toHaveLength(1);
     expect(await store.listCases({ includeEpisodic: true }, { limit: 10 })).toEqual([]);
     expect(await store.getCase(pending[0].id)).toBeUndefined();

@@ -6,13 +6,13 @@
 
 import { STAGES, type Stage } from '../lib/vocabulary.js';
 import { valueTier } from '../signals/derive.js';
-import type { CaseEventRecord, CaseFields, CaseUpdate, PendingCase, SignalRecord } from '../store/signal-records.js';
+import type { CaseEventRecord, CaseFields, CaseSignal, CaseUpdate, PendingCase } from '../store/signal-records.js';
 
 type Linked = PendingCase['signals'][number];
 
 const stageRank = (s: Stage) => STAGES.indexOf(s);
 /** Orders signals by event date (unknown last), then id. */
-const byEvent = (a: SignalRecord, b: SignalRecord) =>
+const byEvent = (a: CaseSignal, b: CaseSignal) =>
   (a.event_date ?? '9999-99-99').localeCompare(b.event_date ?? '9999-99-99') || a.id - b.id;
 
 export function computeCase(pending: PendingCase, now: string): CaseUpdate {
@@ -64,12 +64,12 @@ export function computeCase(pending: PendingCase, now: string): CaseUpdate {
   return { id: pending.id, fields, events: caseEvents(pending, fields, { origin, amountSignal, live }, now) };
 }
 
-function latestOf(a: SignalRecord, b: SignalRecord): SignalRecord {
+function latestOf(a: CaseSignal, b: CaseSignal): CaseSignal {
   return byEvent(a, b) <= 0 ? b : a;
 }
 
 /** The earliest origin signal; the earliest signal when none is marked origin. */
-function originOf(all: readonly Linked[]): SignalRecord | null {
+function originOf(all: readonly Linked[]): CaseSignal | null {
   const origins = all.filter((l) => l.relationship === 'origin').map((l) => l.signal);
   const pool = origins.length > 0 ? origins : all.map((l) => l.signal);
   return pool.length > 0 ? [...pool].sort(byEvent)[0] : null;
@@ -78,7 +78,7 @@ function originOf(all: readonly Linked[]): SignalRecord | null {
 function caseEvents(
   pending: PendingCase,
   fields: CaseFields,
-  why: { origin: SignalRecord | null; amountSignal: SignalRecord | null; live: readonly SignalRecord[] },
+  why: { origin: CaseSignal | null; amountSignal: CaseSignal | null; live: readonly CaseSignal[] },
   now: string,
 ): CaseEventRecord[] {
   const stored = pending.fields;
@@ -89,7 +89,7 @@ function caseEvents(
     new_value: string | null,
     reason: string | null,
   ) => events.push({ event_type, old_value, new_value, reason, created_at: now });
-  const about = (s: SignalRecord | null | undefined) => (s ? `sinal ${s.id} (${s.type})` : null);
+  const about = (s: CaseSignal | null | undefined) => (s ? `sinal ${s.id} (${s.type})` : null);
 
   if (!stored)
     event('created', null, fields.current_stage, why.origin ? `Caso aberto pelo ${about(why.origin)}` : 'Caso aberto');

@@ -194,9 +194,33 @@ export interface PendingCase {
   family: string;
   fields: CaseFields | null;
   events: CaseEventRecord[];
-  /** Every linked signal, whole, with its relationship; by signal id ascending. */
-  signals: { signal: SignalRecord; relationship: CaseRelationship }[];
+  /** Every linked signal, the fields a case is computed from, with its relationship; by signal id ascending. */
+  signals: { signal: CaseSignal; relationship: CaseRelationship }[];
 }
+
+/**
+ * What a case is computed from of each of its signals (docs/signals.md, "Cases"): not the texts and evidence that
+ * make up most of a signal's row, which the case queue would otherwise read back for every signal of every case.
+ */
+export type CaseSignal = Pick<
+  SignalRecord,
+  | 'id'
+  | 'key'
+  | 'type'
+  | 'status'
+  | 'stage'
+  | 'confidence'
+  | 'value_tier'
+  | 'municipality_id'
+  | 'title_pt'
+  | 'summary_pt'
+  | 'location_text'
+  | 'amount_eur'
+  | 'deadline_date'
+  | 'event_date'
+  | 'first_seen_at'
+  | 'last_seen_at'
+>;
 
 export interface CaseUpdate {
   id: number;

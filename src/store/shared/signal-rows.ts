@@ -3,6 +3,7 @@
  * in a fixed key order), its fingerprint, and the record read back (with the case it is linked to).
  */
 import type {
+  CaseSignal,
   SignalEvidenceRecord,
   SignalFields,
   SignalInput,
@@ -48,6 +49,26 @@ export const SIGNAL = recordCodec<SignalRecord>({
   last_seen_at: text,
   updated_at: text,
   case_id: intOrNull,
+});
+
+/** A signal as its case reads it (the columns `computeCase` uses). */
+export const CASE_SIGNAL = recordCodec<CaseSignal>({
+  id: int,
+  key: text,
+  type: text,
+  status: text,
+  stage: textOrNull,
+  confidence: number,
+  value_tier: textOrNull,
+  municipality_id: intOrNull,
+  title_pt: textOrNull,
+  summary_pt: textOrNull,
+  location_text: textOrNull,
+  amount_eur: numberOrNull,
+  deadline_date: textOrNull,
+  event_date: textOrNull,
+  first_seen_at: text,
+  last_seen_at: text,
 });
 
 export type SignalRow = Record<keyof SignalFields, unknown>;

@@ -11,7 +11,7 @@ import { changeStamp } from '../changes/change-stamp.js';
 import { bumpDataVersion } from '../meta.js';
 import { CASE_EVENT, CASE_FIELDS, caseRow, type PendingMarks } from '../shared/case-rows.js';
 import { groupRows } from '../shared/row-values.js';
-import { SIGNAL } from '../shared/signal-rows.js';
+import { CASE_SIGNAL } from '../shared/signal-rows.js';
 import type { CaseEventRecord, CaseUpdate, PendingCase } from '../signal-records.js';
 import type { SqlPort } from '../sql/port.js';
 import { enqueueWebhookEvents } from '../webhooks/outbox.js';
@@ -40,7 +40,7 @@ export async function pendingCases(port: SqlPort, limit: number, marks: PendingM
       fields: port.dialect.columns.flag(row.computed) ? CASE_FIELDS.read(row, port.dialect.columns) : null,
       events: events.get(id) ?? [],
       signals: (signals.get(id) ?? []).map((r) => ({
-        signal: SIGNAL.read(r, port.dialect.columns),
+        signal: CASE_SIGNAL.read(r, port.dialect.columns),
         relationship: r.relationship as CaseRelationship,
       })),
     };

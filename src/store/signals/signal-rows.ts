@@ -4,9 +4,10 @@
  */
 
 import { inIdOrder } from '../shared/row-values.js';
-import { SIGNAL } from '../shared/signal-rows.js';
+import { CASE_SIGNAL, SIGNAL } from '../shared/signal-rows.js';
 import type { SignalRecord } from '../signal-records.js';
 import type { Row, SqlPort } from '../sql/port.js';
+import { qualified } from '../sql/statements.js';
 
 /** Select list and FROM clause of a signal with its case (alias `s`). */
 const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id';
@@ -24,10 +25,11 @@ export async function loadSignalsByKeys(port: SqlPort, keys: readonly string[]):
   return SIGNAL.all(port, `${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.key', '$1')} ORDER BY s.id`, [keys]);
 }
 
-/** The signals linked to these cases, with their relationship, by case then signal id. */
+/** The signals linked to these cases (CASE_SIGNAL's columns), with their relationship, by case then signal id. */
 export function loadCaseSignals(port: SqlPort, caseIds: readonly number[]): Promise<Row[]> {
   return port.query(
-    `SELECT s.*, l.case_id, l.relationship FROM ${port.dialect.indexed('case_links', 'l', 'case_links_by_case')}
+    `SELECT ${qualified('s', CASE_SIGNAL.columns)}, l.case_id, l.relationship
+     FROM ${port.dialect.indexed('case_links', 'l', 'case_links_by_case')}
      JOIN signals s ON s.id = l.signal_id WHERE ${port.dialect.inList('l.case_id', '$1')}
      ORDER BY l.case_id, l.signal_id`,
     [caseIds],
