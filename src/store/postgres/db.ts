@@ -172,6 +172,7 @@ export const POSTGRES_DIALECT: Dialect = {
   turnLock: (key) => `SELECT pg_advisory_xact_lock(${BigInt(key)}::bigint)`,
   isTrue: (expression) => expression,
   indexed: (table, alias) => `${table} ${alias}`,
+  unindexed: (column) => column,
   mergeOrdered: (arms, order, merged, limit, overlapping = false) =>
     arms.length === 1
       ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}`

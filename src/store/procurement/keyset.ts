@@ -30,9 +30,10 @@ export interface KeysetQuery {
   sources: readonly OrderedSource[];
   /**
    * Conditions every row must meet besides its source's own. `date` is the sources' date column: bounds on the
-   * list's date go there, so that with the source's equalities they are one index range.
+   * list's date go there, so that with the source's equalities they are one index range. `id` is the sources' id
+   * column: a condition on the record's id written on it is checked on the index entry, before the record is read.
    */
-  residual: (p: Params, date: string) => string[];
+  residual: (p: Params, date: string, id: string) => string[];
   direction: Direction;
   page: KeysetPage<DatePosition>;
 }
@@ -43,7 +44,7 @@ export function keysetSql(dialect: Dialect, query: KeysetQuery): { text: string;
   const { date, id } = sources[0];
   const p = new Params();
   const limit = p.add(page.limit);
-  const common = query.residual(p, date);
+  const common = query.residual(p, date, id);
   if (page.after) {
     common.push(
       `(${date}, ${id}) ${direction === 'desc' ? '<' : '>'} (${p.add(page.after.date ?? '')}, ${p.add(page.after.id)})`,

@@ -58,6 +58,11 @@ export interface Dialect {
    */
   indexed(table: string, alias: string, index: string): string;
   /**
+   * A column as an operand no index may serve (SQLite's unary `+`), where SQLite would otherwise pick the wrong
+   * index for a lookup; PostgreSQL weighs its indexes itself.
+   */
+  unindexed(column: string): string;
+  /**
    * One page of a list merged from arms, each a SELECT read in the list's order from its own index: `order` is
    * the arm's ORDER BY, `merged` the same over the arms' output columns. SQLite merges a compound lazily when
    * only the compound is ordered; PostgreSQL wants each arm ordered and cut to plan a Merge Append. With

@@ -29,6 +29,7 @@ export const SQLITE_DIALECT: Dialect = {
   turnLock: () => undefined,
   isTrue: (expression) => `${expression} = 1`,
   indexed: (table, alias, index) => `${table} ${alias} INDEXED BY ${index}`,
+  unindexed: (column) => `+${column}`,
   mergeOrdered: (arms, order, merged, limit, overlapping = false) =>
     arms.length === 1
       ? `${arms[0]} ORDER BY ${order} LIMIT ${limit}`
