@@ -204,13 +204,14 @@ describe('alert matcher', () => {
     expect(found.find((m) => m.item_key === `procurement_contract:${ids.c2}`)?.municipality_id).toBe(LISBOA.id);
   });
 
-  it('signal_type: every signal of the type, scored by its confidence, linked to its evidence and case', async () => {
+  it('signal_type: every active signal of the type, scored by its confidence, with its evidence and case', async () => {
     const found = ofRule(matches, rules.closing);
     const signalIds = [
       ...new Set((await store.readChanges(0, 10_000_000)).filter((c) => c.kind === 'signal').map((c) => c.id)),
     ];
+    // An expired or withdrawn one is not matched (test/alerts-retired-signals.test.ts).
     const expected = (await store.getSignals(signalIds))
-      .filter((s) => s.type === 'deadline_closing')
+      .filter((s) => s.type === 'deadline_closing' && s.status === 'active')
       .map((s) => `signal:${s.id}`);
     expect(keysOf(found)).toEqual(expected.sort());
     const mine = found.find((m) => m.item_key === `signal:${ids.closing.id}`);
@@ -232,7 +233,10 @@ describe('alert matcher', () => {
     const expected = (await store.listSignals({ family: 'indicators' }, { limit: 1_000_000 }))
       .filter(
         (s) =>
-          s.subject.indicator === INDICATOR && s.subject.indicator_value !== null && s.subject.indicator_value > 1000,
+          s.status === 'active' &&
+          s.subject.indicator === INDICATOR &&
+          s.subject.indicator_value !== null &&
+          s.subject.indicator_value > 1000,
       )
       .map((s) => `signal:${s.id}`)
       .sort();

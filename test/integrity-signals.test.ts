@@ -3,7 +3,7 @@
  * type, in the contract's case, with its evidence and a confidence that says how much rests beyond the record;
  * withdraws it when the contract no longer flags; judges a buyer's old contracts again when a new one of the buyer
  * changes them; reads nothing more when nothing changed; and alert rules select the family, the types and a
- * confidence floor. Hand-made contracts, on both stores.
+ * confidence floor, leaving out the signal withdrawn before they ran. Hand-made contracts, on both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
@@ -157,7 +157,7 @@ describe('integrity signals from detection', () => {
     expect(signals.has('integrity:supplier_concentration:base:small-0')).toBe(false);
   });
 
-  it('alert rules select the integrity family, its types and a confidence floor', async () => {
+  it('alert rules select the integrity family, its types and a confidence floor, not a withdrawn signal', async () => {
     const account = (
       await store.createAccount({ name: 'Redação', plan_code: 'premium', beta: false, now: NOW.toISOString() })
     ).id;
@@ -174,8 +174,13 @@ describe('integrity signals from detection', () => {
       (await store.listAlertMatches({ accountId: account, ruleId, since: '2000-01-01T00:00:00Z' }, { limit: 100 }))
         .map((m) => m.item_key)
         .sort();
-    // Every integrity signal the journal holds, the withdrawn one too: the matcher matches a signal as written.
-    const live = [...(await integrity()).values()];
+    // The integrity signals that stand when the matcher reads them: not single_bid, withdrawn before it ran.
+    const all = [...(await integrity()).values()];
+    const live = all.filter((s) => s.status === 'active');
+    const withdrawn = all.find((s) => s.key === 'integrity:single_bid:base:single') as SignalRecord;
+    expect(withdrawn.status).toBe('withdrawn');
+    expect(live.length).toBeGreaterThan(0);
+    expect(await matched(family)).not.toContain(`signal:${withdrawn.id}`);
     expect(await matched(family)).toEqual(live.map((s) => `signal:${s.id}`).sort());
     expect(await matched(confident)).toEqual(
       live

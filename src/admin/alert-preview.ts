@@ -1,8 +1,9 @@
 /**
  * What a rule would have matched, before it is saved (the console's preview, docs/alerts.md "Preview"): the
- * matcher's own test (`matchRule`) over the most recent journal entries inside the alert window, recording
- * nothing. Bounded: it reads at most PREVIEW_ENTRIES entries back from the journal's end, so a rule that matches
- * rarely may preview nothing that it will match later.
+ * matcher's own items (`loadItems`, which leaves out the signals that no longer stand) and test (`matchRule`) over
+ * the most recent journal entries inside the alert window, recording nothing. Bounded: it reads at most
+ * PREVIEW_ENTRIES entries back from the journal's end, so a rule that matches rarely may preview nothing that it will
+ * match later.
  */
 
 import { ruleJudge } from '../alerts/judge.js';

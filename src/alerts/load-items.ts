@@ -1,8 +1,8 @@
 /**
  * Turns a batch of journal entries into items: one read per kind of record (and one for the contracts of the
- * amendments), then each record reduced to an AlertItem. Entries whose record has gone are dropped; `observation`
- * entries are not items (indicator rules
- * match the signals detected on observations).
+ * amendments), then each record reduced to an AlertItem. Entries whose record has gone are dropped, and so are
+ * signals that no longer stand as read now (withdrawn or expired: matchable.ts); `observation` entries are not items
+ * (indicator rules match the signals detected on observations).
  */
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { MunicipalityRecord } from '../store/records.js';
@@ -10,6 +10,7 @@ import type { ChangeEntry, SignalRecord } from '../store/signal-records.js';
 import type { ProcurementReadStore, SignalWriteStore } from '../store/store.js';
 import { announcementCase, contractCase } from './case-lookup.js';
 import { type AlertItem, type ItemParty, itemKey, type PartyRole } from './item.js';
+import { isMatchableSignal } from './matchable.js';
 
 export type ItemStore = Pick<ProcurementReadStore, 'getContracts' | 'getAnnouncements' | 'getAmendments'> &
   Pick<SignalWriteStore, 'getSignals'>;
@@ -56,7 +57,7 @@ export async function loadItems(
   for (const c of await store.getContracts(missingContracts)) contractById.set(c.id, c);
 
   const built = new Map<string, AlertItem>();
-  for (const s of signals) built.set(`signal:${s.id}`, signalItem(s));
+  for (const s of signals) if (isMatchableSignal(s)) built.set(`signal:${s.id}`, signalItem(s));
   for (const a of announcements) built.set(`announcement:${a.id}`, announcementItem(a, places));
   for (const c of contracts) built.set(`contract:${c.id}`, contractItem(c, places));
   for (const a of amendments) {

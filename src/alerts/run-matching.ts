@@ -3,8 +3,8 @@
  * from each rule's `matched_seq`), and records each (rule, item) match once. A batch's matches and the rules'
  * `matched_seq` are written in one transaction, so a run cut half-way resumes with the same result; matches are
  * dated by the run, so polling with `since` misses none; items older than the plans' longest window are skipped
- * (window.ts). Runs at the end of `munidata detect` and alone as `munidata alerts match` (docs/alerts.md,
- * "The matcher").
+ * (window.ts), and signals withdrawn or expired by the time they are read are not items (matchable.ts). Runs at the
+ * end of `munidata detect` and alone as `munidata alerts match` (docs/alerts.md, "The matcher").
  */
 import type { AlertMatchInput, AlertRuleRecord, ChangeEntry } from '../store/signal-records.js';
 import type { AccessStore, AlertStore, JournalStore, ReferenceStore, SignalWriteStore } from '../store/store.js';
