@@ -16,20 +16,19 @@
  */
 
 import { rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import autocannon from 'autocannon';
 import {
   CONNECTIONS,
-  cpuTime,
   fmt,
   loadLine,
+  loadServer,
   machineLine,
   median,
   PIPELINING,
   positiveNumber,
   prepareDatabase,
+  requestJson,
+  runBench,
   startChild,
-  stopAllChildren,
   stopChild,
   table,
 } from './lib.js';
@@ -64,17 +63,7 @@ const BODY = JSON.stringify({
 const RESULT_MARK = '"result":{"message":{';
 const isMessageResult = (body) => body.includes(RESULT_MARK) && body.includes('"jsonrpc":"2.0"');
 
-main().then(
-  (code) => {
-    stopAllChildren();
-    process.exitCode = code;
-  },
-  (error) => {
-    stopAllChildren();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main);
 
 async function main() {
   console.log(machineLine());
@@ -90,9 +79,9 @@ async function main() {
     full = await startChild('server-full.js', [dbPath], []);
     // 1. Our answer, once: the skill as our card describes it, and the data part and metadata of the message,
     //    handed to the SDK server.
-    const cardAnswer = await request(full.port, 'GET', '/.well-known/agent-card.json', { 'a2a-version': '1.0' });
+    const cardAnswer = await requestJson(full.port, 'GET', '/.well-known/agent-card.json', { 'a2a-version': '1.0' });
     const skill = cardAnswer.json?.skills?.find((s) => s.id === SKILL);
-    const ours = await request(full.port, 'POST', PATH, headers, BODY);
+    const ours = await requestJson(full.port, 'POST', PATH, headers, BODY);
     const problem = messageProblem(ours);
     if (!skill || problem) {
       console.error(
@@ -115,7 +104,7 @@ async function main() {
       });
       peers[variant] = handle;
       sdk.push(handle);
-      const theirs = await request(handle.port, 'POST', PATH, headers, BODY);
+      const theirs = await requestJson(handle.port, 'POST', PATH, headers, BODY);
       const theirProblem = messageProblem(theirs);
       const same =
         !theirProblem &&
@@ -137,19 +126,24 @@ async function main() {
 
     // 2. Warm up every server, then alternate measured runs.
     const servers = { service: full, ...Object.fromEntries(Object.entries(peers).map(([v, h]) => [`sdk-${v}`, h])) };
+    const send = { path: PATH, method: 'POST', headers, body: BODY, verifyBody: isMessageResult };
     const warmups = {};
-    for (const [name, handle] of Object.entries(servers)) warmups[name] = await run(handle, headers, WARMUP_SECONDS);
+    for (const [name, handle] of Object.entries(servers))
+      warmups[name] = await loadServer(handle, { ...send, seconds: WARMUP_SECONDS });
     const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
     for (let i = 0; i < ROUNDS; i++) {
       for (const [name, handle] of Object.entries(servers))
-        rounds[name].push(await run(handle, headers, DURATION_SECONDS));
+        rounds[name].push(await loadServer(handle, { ...send, seconds: DURATION_SECONDS }));
     }
     for (const [name, results] of Object.entries(rounds)) {
-      const bad = [warmups[name], ...results].find((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0);
+      const bad = [warmups[name], ...results].find(
+        (r) => r.non2xx > 0 || r.errors > 0 || r.timeouts > 0 || r.mismatches > 0,
+      );
       if (bad) {
         console.error(
           `FAILED: ${name} had ${bad.non2xx} non-2xx answers, ` +
-            `${bad.mismatches} answers that were not a JSON-RPC result with a message, and ${bad.errors} errors`,
+            `${bad.mismatches} answers that were not a JSON-RPC result with a message, ` +
+            `and ${bad.errors + bad.timeouts} errors`,
         );
         return 1;
       }
@@ -232,50 +226,4 @@ function report(rounds) {
       `service / SDK ${variant}: ${shown(ratio)}× messages/s (CPU per request: ${shown(cpuRatio)}×); ${verdict}`,
     );
   }
-}
-
-async function run(handle, headers, seconds) {
-  const before = await cpuTime(handle);
-  const result = await autocannon({
-    url: `http://127.0.0.1:${handle.port}${PATH}`,
-    method: 'POST',
-    headers,
-    body: BODY,
-    connections: CONNECTIONS,
-    pipelining: PIPELINING,
-    duration: seconds,
-    verifyBody: isMessageResult,
-  });
-  const cpu = (await cpuTime(handle)) - before;
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    mismatches: result.mismatches,
-    errors: result.errors + result.timeouts,
-    cpuUs: cpu / Math.max(1, result.requests.total),
-  };
-}
-
-function request(port, method, path, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode, text, json });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }

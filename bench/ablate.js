@@ -19,9 +19,9 @@ import {
   positiveNumber,
   prepareDatabase,
   replayableHeaders,
+  runBench,
   SCENARIOS,
   startChild,
-  stopAllChildren,
   stopChild,
   table,
 } from './lib.js';
@@ -42,17 +42,7 @@ const LADDER = {
   ],
 };
 
-main().then(
-  (code) => {
-    stopAllChildren();
-    process.exitCode = code;
-  },
-  (error) => {
-    stopAllChildren();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main);
 
 async function main() {
   console.log('munidata ablation ladder: bare node:http → Fastify → Fastify + app plugins → full app (with shortcuts)');
@@ -104,7 +94,7 @@ async function ladder(scenario, variants, dbPath, authorization) {
     }
 
     const order = ['bare', ...variants];
-    const options = { path: scenario.path, authorization };
+    const options = { path: scenario.path, headers: { authorization } };
     for (const name of order)
       checked(name, await loadServer(servers.get(name), { ...options, seconds: WARMUP_SECONDS }));
     const rounds = [];

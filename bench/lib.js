@@ -1,7 +1,6 @@
 /**
  * Shared by the bench scripts (run.js, ablate.js, scale-out.js, …): the prepared database, the server child processes,
- * one
- * autocannon run, and small formatting helpers. Nothing here runs on import.
+ * one autocannon run, one request, the run/exit wrapper and small formatting helpers. Nothing here runs on import.
  */
 import { fork } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
@@ -119,14 +118,24 @@ let exitHooked = false;
 
 // ── HTTP ────────────────────────────────────────────────────────────────────
 
-/** One autocannon run against 127.0.0.1:port, in this process. */
-export async function load(port, { path, authorization, seconds }) {
+/**
+ * One autocannon run against 127.0.0.1:port, in this process: `method` (GET unless told) of `path` with `headers`
+ * and `body`, over `connections` (CONNECTIONS unless told) for `seconds`; `verifyBody` as autocannon's (a failed
+ * check counts in `mismatches`). Latencies in ms.
+ */
+export async function load(
+  port,
+  { path, seconds, method = 'GET', headers, body, verifyBody, connections = CONNECTIONS },
+) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}${path}`,
-    connections: CONNECTIONS,
+    method,
+    headers,
+    body,
+    verifyBody,
+    connections,
     pipelining: PIPELINING,
     duration: seconds,
-    headers: { authorization },
   });
   return {
     rps: result.requests.average,
@@ -134,9 +143,33 @@ export async function load(port, { path, authorization, seconds }) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    mismatches: result.mismatches,
     errors: result.errors,
     timeouts: result.timeouts,
   };
+}
+
+/** One request to 127.0.0.1:port: its status, its body as text and, when the body parses, as JSON. */
+export function requestJson(port, method, path, headers, body) {
+  return new Promise((resolvePromise, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolvePromise({ status: res.statusCode, text, json });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** One GET with only the Authorization header (no Accept-Encoding, like autocannon): status, headers, body bytes. */
@@ -244,6 +277,23 @@ export function stopChild(handle) {
     });
     handle.child.kill('SIGTERM');
   });
+}
+
+/**
+ * Runs a bench: `main` resolves with the exit code (a throw is printed and exits 1); on the way out, either way, the
+ * server children are stopped and `cleanUp` (when given) runs, before the exit code is set.
+ */
+export function runBench(main, cleanUp) {
+  main()
+    .catch((error) => {
+      console.error(error);
+      return 1;
+    })
+    .then(async (code) => {
+      stopAllChildren();
+      await cleanUp?.();
+      process.exitCode = code;
+    });
 }
 
 /** Stops the children this process started and that still run (on the way out). */

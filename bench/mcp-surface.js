@@ -10,9 +10,17 @@
  * other than a successful result. Environment: BENCH_DURATION (seconds of reads, default 8).
  */
 
-import { request as httpRequest } from 'node:http';
-import autocannon from 'autocannon';
-import { fmt, machineLine, positiveNumber, prepareDatabase, startChild, stopAllChildren, table } from './lib.js';
+import {
+  fmt,
+  load,
+  machineLine,
+  positiveNumber,
+  prepareDatabase,
+  requestJson,
+  runBench,
+  startChild,
+  table,
+} from './lib.js';
 
 /**
  * Estimated tokens each list may cost an agent's context (docs/mcp.md, Size of the lists): tools/list at its size
@@ -23,17 +31,7 @@ const READ_P50_TARGET_MS = 2;
 const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 8);
 const MUNICIPALITY = 'munidata://municipalities/1106';
 
-main().then(
-  (code) => {
-    stopAllChildren();
-    process.exitCode = code;
-  },
-  (error) => {
-    stopAllChildren();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main);
 
 async function main() {
   console.log(machineLine());
@@ -49,7 +47,7 @@ async function main() {
   const rows = [];
   let missed = false;
   for (const [method, budget] of Object.entries(BUDGET_TOKENS)) {
-    const answer = await post(server.port, headers, rpc(method, {}));
+    const answer = await requestJson(server.port, 'POST', '/mcp', headers, rpc(method, {}));
     if (answer.status !== 200 || answer.json?.result === undefined) {
       console.error(`FAILED: ${method} answered ${answer.status}: ${answer.text.slice(0, 300)}`);
       return 1;
@@ -63,24 +61,24 @@ async function main() {
   console.log(table(['list (premium key)', 'entries', 'bytes', '≈ tokens', 'budget', ''], rows));
 
   const body = rpc('resources/read', { uri: MUNICIPALITY });
-  const first = await post(server.port, headers, body);
+  const first = await requestJson(server.port, 'POST', '/mcp', headers, body);
   if (first.status !== 200 || first.json?.result?.contents?.[0]?.uri !== MUNICIPALITY) {
     console.error(`FAILED: resources/read answered ${first.status}: ${first.text.slice(0, 300)}`);
     return 1;
   }
-  const run = await autocannon({
-    url: `http://127.0.0.1:${server.port}/mcp`,
+  const run = await load(server.port, {
+    path: '/mcp',
     method: 'POST',
     headers,
     body,
     connections: 1,
-    duration: DURATION_SECONDS,
+    seconds: DURATION_SECONDS,
   });
   if (run.non2xx > 0 || run.errors > 0) {
     console.error(`FAILED: ${run.non2xx} answers other than 2xx, ${run.errors} errors`);
     return 1;
   }
-  const p50 = run.latency.p50;
+  const p50 = run.p50;
   missed ||= p50 >= READ_P50_TARGET_MS;
   console.log(
     table(
@@ -88,10 +86,10 @@ async function main() {
       [
         [
           MUNICIPALITY,
-          fmt(run.requests.total),
-          fmt(run.requests.average),
+          fmt(run.total),
+          fmt(run.rps),
           String(p50),
-          String(run.latency.p99),
+          String(run.p99),
           `p50 < ${READ_P50_TARGET_MS} ms: ${p50 < READ_P50_TARGET_MS ? 'met' : 'MISS'}`,
         ],
       ],
@@ -129,26 +127,4 @@ async function premiumKey(dbPath) {
 
 function rpc(method, params) {
   return JSON.stringify({ jsonrpc: '2.0', id: 1, method, params });
-}
-
-function post(port, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode, text, json });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }

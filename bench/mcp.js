@@ -27,21 +27,20 @@
  */
 
 import { rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import autocannon from 'autocannon';
 import {
   addBenchToken,
   CONNECTIONS,
-  cpuTime,
   fmt,
   loadLine,
+  loadServer,
   machineLine,
   median,
   PIPELINING,
   positiveNumber,
   prepareDatabase,
+  requestJson,
+  runBench,
   startChild,
-  stopAllChildren,
   stopChild,
   table,
 } from './lib.js';
@@ -82,17 +81,7 @@ const TOKEN_TARGET = 0.9;
 /** The service's BASE_URL in bench/server-full.js: the token is bound to its /mcp. */
 const BENCH_BASE_URL = 'http://bench.invalid';
 
-main().then(
-  (code) => {
-    stopAllChildren();
-    process.exitCode = code;
-  },
-  (error) => {
-    stopAllChildren();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main);
 
 async function main() {
   console.log(machineLine());
@@ -116,14 +105,20 @@ async function main() {
   try {
     full = await startChild('server-full.js', [dbPath], []);
     // 1. Our answer, once: the definition of the tool and its structured content, handed to the SDK server.
-    const listed = await post(full.port, headers, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }));
+    const listed = await requestJson(
+      full.port,
+      'POST',
+      '/mcp',
+      headers,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    );
     const definition = listed.json?.result?.tools?.find((tool) => tool.name === TOOL);
-    const ours = await post(full.port, headers, BODY);
+    const ours = await requestJson(full.port, 'POST', '/mcp', headers, BODY);
     if (ours.status !== 200 || !definition || !ours.json?.result || ours.json.result.isError) {
       console.error(`FAILED: the service answered ${ours.status}: ${ours.text.slice(0, 500)}`);
       return 1;
     }
-    const ours2026 = await post(full.port, headers2026, BODY_2026);
+    const ours2026 = await requestJson(full.port, 'POST', '/mcp', headers2026, BODY_2026);
     if (
       ours2026.status !== 200 ||
       ours2026.json?.result?.resultType !== 'complete' ||
@@ -134,7 +129,7 @@ async function main() {
       );
       return 1;
     }
-    const withToken = await post(full.port, headersToken, BODY);
+    const withToken = await requestJson(full.port, 'POST', '/mcp', headersToken, BODY);
     if (withToken.status !== 200 || withToken.text !== ours.text) {
       console.error(
         `FAILED: the service answered the token-authenticated call ${withToken.status}: ` +
@@ -152,7 +147,7 @@ async function main() {
       });
       peers[variant] = handle;
       sdk.push(handle);
-      const theirs = await post(handle.port, headers, BODY);
+      const theirs = await requestJson(handle.port, 'POST', '/mcp', headers, BODY);
       if (
         theirs.status !== 200 ||
         JSON.stringify(theirs.json?.result?.structuredContent) !== JSON.stringify(ours.json.result.structuredContent)
@@ -167,25 +162,27 @@ async function main() {
     );
 
     // 2. Warm up every server, then alternate measured runs.
-    const load2025 = { headers, body: BODY };
+    const call = (callHeaders, body) => ({ path: '/mcp', method: 'POST', headers: callHeaders, body });
+    const load2025 = call(headers, BODY);
     const servers = {
       service: { handle: full, load: load2025 },
-      'service-2026': { handle: full, load: { headers: headers2026, body: BODY_2026 } },
-      'service-token': { handle: full, load: { headers: headersToken, body: BODY } },
+      'service-2026': { handle: full, load: call(headers2026, BODY_2026) },
+      'service-token': { handle: full, load: call(headersToken, BODY) },
       ...Object.fromEntries(Object.entries(peers).map(([v, h]) => [`sdk-${v}`, { handle: h, load: load2025 }])),
     };
-    for (const { handle, load } of Object.values(servers)) await run(handle, load, WARMUP_SECONDS);
+    for (const { handle, load } of Object.values(servers))
+      await loadServer(handle, { ...load, seconds: WARMUP_SECONDS });
     const rounds = Object.fromEntries(Object.keys(servers).map((name) => [name, []]));
     for (let i = 0; i < ROUNDS; i++) {
       for (const name of roundOrder(Object.keys(servers), i)) {
         const { handle, load } = servers[name];
-        rounds[name].push(await run(handle, load, DURATION_SECONDS));
+        rounds[name].push(await loadServer(handle, { ...load, seconds: DURATION_SECONDS }));
       }
     }
     for (const [name, results] of Object.entries(rounds)) {
-      const bad = results.find((r) => r.non2xx > 0 || r.errors > 0);
+      const bad = results.find((r) => r.non2xx > 0 || r.errors > 0 || r.timeouts > 0);
       if (bad) {
-        console.error(`FAILED: ${name} had ${bad.non2xx} non-2xx answers and ${bad.errors} errors`);
+        console.error(`FAILED: ${name} had ${bad.non2xx} non-2xx answers and ${bad.errors + bad.timeouts} errors`);
         return 1;
       }
     }
@@ -273,48 +270,4 @@ function report(rounds) {
       `req/s ${(sums['service-2026'].rps / sums.service.rps).toFixed(3)}×); ` +
       `target ≤ ${ERA_TOLERANCE}×: ${eraCost <= ERA_TOLERANCE ? 'OK' : 'MISS'}`,
   );
-}
-
-async function run(handle, { headers, body }, seconds) {
-  const before = await cpuTime(handle);
-  const result = await autocannon({
-    url: `http://127.0.0.1:${handle.port}/mcp`,
-    method: 'POST',
-    headers,
-    body,
-    connections: CONNECTIONS,
-    pipelining: PIPELINING,
-    duration: seconds,
-  });
-  const cpu = (await cpuTime(handle)) - before;
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-    cpuUs: cpu / Math.max(1, result.requests.total),
-  };
-}
-
-function post(port, headers, body) {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers }, (res) => {
-      const chunks = [];
-      res.on('data', (chunk) => chunks.push(chunk));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json;
-        try {
-          json = JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: res.statusCode, text, json });
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
 }

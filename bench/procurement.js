@@ -45,8 +45,8 @@ import {
   machineLine,
   median,
   positiveNumber,
+  runBench,
   startChild,
-  stopAllChildren,
   stopChild,
   table,
 } from './lib.js';
@@ -137,17 +137,7 @@ const PAGED_LISTS = [
 
 // ── main ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-main().then(
-  (code) => {
-    stopAllChildren();
-    process.exitCode = code;
-  },
-  (error) => {
-    stopAllChildren();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main);
 
 async function main() {
   console.log(

@@ -34,9 +34,9 @@ import {
   positiveNumber,
   prepareDatabase,
   replayableHeaders,
+  runBench,
   SCENARIOS,
   startChild,
-  stopAllChildren,
   stopChild,
   table,
 } from './lib.js';
@@ -48,17 +48,7 @@ const DURATION_SECONDS = positiveNumber('BENCH_DURATION', 8);
 const ROUNDS = Math.round(positiveNumber('BENCH_ROUNDS', 2));
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF ? resolve(process.env.BENCH_CPU_PROF) : undefined;
 
-main().then(
-  (code) => {
-    stopAllChildren();
-    process.exitCode = code;
-  },
-  (error) => {
-    stopAllChildren();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main);
 
 async function main() {
   console.log('munidata bench: full stack vs bare node:http, side by side (autocannon)');
@@ -120,7 +110,7 @@ async function runScenario(scenario, dbPath, authorization) {
       return { failure: `${scenario.name}: the bare server does not echo the answer` };
 
     // 3. A warm-up run each, then bare/full alternately.
-    const options = { path: scenario.path, authorization };
+    const options = { path: scenario.path, headers: { authorization } };
     const runs = { bare: [], full: [] };
     runs.bare.push(await loadServer(bare, { ...options, seconds: WARMUP_SECONDS }));
     runs.full.push(await loadServer(full, { ...options, seconds: WARMUP_SECONDS }));

@@ -45,6 +45,7 @@ import {
   median,
   positiveNumber,
   prepareDatabase,
+  runBench,
   SCENARIOS,
   SEED,
   startChild,
@@ -192,19 +193,7 @@ async function measure(servers, scenario, seconds, authorization, counter) {
 
 // ── main ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-main().then(
-  async (code) => {
-    stopAllChildren();
-    await cleanUp();
-    process.exitCode = code;
-  },
-  async (error) => {
-    stopAllChildren();
-    await cleanUp();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main, cleanUp);
 for (const [signal, code] of [
   ['SIGINT', 130],
   ['SIGTERM', 143],

@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { addBenchKey, DIST, loadLine, machineLine, positiveNumber, ROOT } from './lib.js';
+import { addBenchKey, DIST, loadLine, machineLine, positiveNumber, ROOT, runBench } from './lib.js';
 
 const SOAK_SECONDS = positiveNumber('SOAK_SECONDS', 600);
 const TARGET_MB = positiveNumber('SOAK_TARGET_MB', 250);
@@ -263,17 +263,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // ── main ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
-main().then(
-  async (code) => {
-    await cleanUp();
-    process.exitCode = code;
-  },
-  async (error) => {
-    await cleanUp();
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runBench(main, cleanUp);
 
 async function main() {
   console.log(

@@ -16,6 +16,7 @@ import { createKey } from '../src/admin/keys.js';
 import type { Store } from '../src/store/store.js';
 import { createWebhookEndpoint } from '../src/webhooks/endpoints.js';
 import { storeEnv } from './helpers/backend.js';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { type Instance, killInstances, requireBuild, runCli, startInstance } from './helpers/deployment.js';
@@ -122,11 +123,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage();
   page.on('pageerror', (error) => pageErrors.push(String(error)));
-  await page.goto(`${base}/console/sign-in`);
-  await page.fill('#email', person.email);
-  await page.fill('#password', person.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL(`${base}/console/keys`);
+  await signInInBrowser(page, base, person);
 }, 180_000);
 
 afterAll(async () => {

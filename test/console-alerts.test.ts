@@ -13,6 +13,7 @@ import { createAlertRule } from '../src/admin/alert-rules.js';
 import { runAlertMatching } from '../src/alerts/run-matching.js';
 import type { AlertRuleRecord } from '../src/store/signal-records.js';
 import { EVORA, writeProcurementFixture } from './helpers/alert-fixture.js';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { freePort } from './helpers/free-port.js';
@@ -65,11 +66,7 @@ beforeAll(async () => {
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().includes('status of 400')) pageErrors.push(message.text());
   });
-  await page.goto(`${base}/console/sign-in`);
-  await page.fill('#email', owner.email);
-  await page.fill('#password', owner.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL(`${base}/console/keys`);
+  await signInInBrowser(page, base, owner);
 }, 60_000);
 
 afterAll(async () => {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SOLAR_INSTALLER } from '../src/agents/demo/solar-installer.js';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { CHANNELS, type Channel, dataRequest } from './helpers/channels.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
@@ -48,15 +49,6 @@ async function shot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 }
 
-async function signIn(page: Page, who: { email: string; password: string }): Promise<void> {
-  await page.goto(`${base}/console`);
-  await expect(page.locator('h1').innerText()).resolves.toBe('Sign in');
-  await page.fill('#email', who.email);
-  await page.fill('#password', who.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL(`${base}/console/keys`);
-}
-
 /** One data request on a channel with the key, sent from "a server" (the test), as the key is meant to be used. */
 async function call(channel: Channel, secret: string): Promise<{ status: number; json: any }> {
   const request = dataRequest(channel, secret);
@@ -92,7 +84,7 @@ describe('the console in a browser', () => {
     const { page } = seller;
     await page.goto(`${base}/console/sign-in`);
     await shot(page, '01-sign-in');
-    await signIn(page, ana);
+    await signInInBrowser(page, base, ana, { from: '/console' });
     await expect(page.locator('.who').innerText()).resolves.toContain('Premium Lda');
   });
 
@@ -174,7 +166,7 @@ describe('the console in a browser', () => {
 
   it('licenses the agent from a second account, and the licensed credential reaches it over A2A', async () => {
     const { page } = buyer;
-    await signIn(page, bruno);
+    await signInInBrowser(page, base, bruno, { from: '/console' });
     await page.goto(`${base}/console/marketplace`);
     const card = page.locator('#agent-ana-solar');
     await expect(card.innerText()).resolves.toContain('Ana Solar');

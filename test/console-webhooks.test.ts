@@ -21,6 +21,7 @@ import type { WebhookEndpointRecord } from '../src/store/webhooks/records.js';
 import { deliverWebhooks } from '../src/webhooks/deliver.js';
 import { createWebhookEndpoint } from '../src/webhooks/endpoints.js';
 import { writeProcurementFixture } from './helpers/alert-fixture.js';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { freePort } from './helpers/free-port.js';
@@ -102,11 +103,7 @@ beforeAll(async () => {
     // The refusals the test asks for (400, 403, 404) are logged by the browser as failed loads.
     if (message.type() === 'error' && !/status of 40[034]/.test(message.text())) pageErrors.push(message.text());
   });
-  await page.goto(`${base}/console/sign-in`);
-  await page.fill('#email', owner.email);
-  await page.fill('#password', owner.password);
-  await page.click('button[type=submit]');
-  await page.waitForURL(`${base}/console/keys`);
+  await signInInBrowser(page, base, owner);
 }, 60_000);
 
 afterAll(async () => {
@@ -297,11 +294,7 @@ describe('phones', () => {
     }
     // The operator's page, in a browser of its own.
     const ops = await (await browser.newContext({ viewport: { width: 1280, height: 844 } })).newPage();
-    await ops.goto(`${base}/console/sign-in`);
-    await ops.fill('#email', OPERATOR);
-    await ops.fill('#password', operatorPassword);
-    await ops.click('button[type=submit]');
-    await ops.waitForURL(`${base}/console/keys`);
+    await signInInBrowser(ops, base, { email: OPERATOR, password: operatorPassword });
     for (const width of [1280, 390]) {
       await ops.setViewportSize({ width, height: 844 });
       await ops.goto(`${base}/console/pipeline`);

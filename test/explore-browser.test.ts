@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { freePort } from './helpers/free-port.js';
@@ -52,12 +53,7 @@ afterAll(async () => {
 /** Signs in as a person would: the explorer sends a visitor to the sign-in page, which sends them back. */
 async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
   const page = await context.newPage();
-  await page.goto(`${base}/explore`);
-  expect(new URL(page.url()).pathname).toBe('/console/sign-in');
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill(password);
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL(`${base}/explore`);
+  await signInInBrowser(page, base, { email, password }, { from: '/explore', landing: '/explore' });
   await page.close();
 }
 

@@ -16,6 +16,7 @@ import { Places } from '../src/detect/places.js';
 import type { DatePosition } from '../src/store/procurement-queries.js';
 import type { ContractInput, ContractRecord } from '../src/store/procurement-records.js';
 import type { SignalInput } from '../src/store/signal-records.js';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { freePort } from './helpers/free-port.js';
@@ -216,11 +217,7 @@ afterAll(async () => {
 
 async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
   const page = await context.newPage();
-  await page.goto(`${base}/explore`);
-  await page.locator('#email').fill(email);
-  await page.locator('#password').fill(password);
-  await page.locator('form button[type=submit]').click();
-  await page.waitForURL(`${base}/explore`);
+  await signInInBrowser(page, base, { email, password }, { from: '/explore', landing: '/explore' });
   await page.close();
 }
 

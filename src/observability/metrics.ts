@@ -5,6 +5,7 @@
  * metrics listener pays one boolean test per hook.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, register } from 'prom-client';
+import type { POOL_STATES } from './labels.js';
 
 /** Latency buckets, in seconds, from a cached answer (well under a millisecond) to a request timeout. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -28,115 +29,133 @@ export const scrapeReaders: { backlog?: () => Promise<void> } = {};
 /** The pools reported at each scrape, by role (./store-observer.ts): the served store's and the pipeline's. */
 export const observedPools = new Map<string, Set<PoolCounts>>();
 
+/**
+ * A family is its name (its unit in it), its help, the labels it is split by (none when omitted) and, for a
+ * histogram, its buckets; a gauge read at scrape time has a `collect` too. These three helpers let the table below
+ * say only that, one line of arguments a family.
+ */
+function counter<const L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) {
+  return new Counter<L>({ name, help, labelNames });
+}
+
+function histogram<const L extends string>(name: string, help: string, labelNames: readonly L[], buckets: number[]) {
+  return new Histogram<L>({ name, help, labelNames, buckets });
+}
+
+function gauge<const L extends string = never>(
+  name: string,
+  help: string,
+  labelNames: readonly L[] = [],
+  collect?: (this: Gauge<L>) => void | Promise<void>,
+) {
+  return new Gauge<L>({ name, help, labelNames, ...(collect && { collect }) });
+}
+
+/**
+ * How each of the pool gauge's states (./labels.ts) is read from what a pool tells; the gauge sums it over the
+ * pools of a role. Keyed by the label set, so a state added there without a reading here does not compile.
+ */
+const POOL_STATE_COUNTS: Record<(typeof POOL_STATES)[number], (pool: PoolCounts) => number> = {
+  in_use: (p) => p.totalCount - p.idleCount,
+  idle: (p) => p.idleCount,
+  waiting: (p) => p.waitingCount,
+};
+
 export const metrics = {
-  requests: new Counter({
-    name: 'munidata_requests_total',
-    help: 'HTTP requests answered, by channel, operation and status class.',
-    labelNames: ['channel', 'operation', 'status_class'] as const,
-  }),
-  requestDuration: new Histogram({
-    name: 'munidata_request_duration_seconds',
-    help: 'Time from a request received to its answer sent, by channel and operation.',
-    labelNames: ['channel', 'operation'] as const,
-    buckets: REQUEST_BUCKETS,
-  }),
-  refusals: new Counter({
-    name: 'munidata_limit_refusals_total',
-    help: 'Requests refused by a per-minute rate limit or the monthly quota, by kind.',
-    labelNames: ['kind'] as const,
-  }),
-  authFailures: new Counter({
-    name: 'munidata_auth_failures_total',
-    help: 'Credentials refused, by kind (none sent, an API key not valid, an access token not valid).',
-    labelNames: ['kind'] as const,
-  }),
-  statements: new Counter({
-    name: 'munidata_store_statements_total',
-    help: 'Store statements and transactions run, by area of the store and outcome.',
-    labelNames: ['area', 'outcome'] as const,
-  }),
-  statementDuration: new Histogram({
-    name: 'munidata_store_statement_duration_seconds',
-    help: 'Time a store statement or transaction took, by area of the store.',
-    labelNames: ['area'] as const,
-    buckets: CALL_BUCKETS,
-  }),
-  statementTimeouts: new Counter({
-    name: 'munidata_store_statement_timeouts_total',
-    help: 'Store statements given up for taking longer than DATABASE_TIMEOUT_MS, by area of the store.',
-    labelNames: ['area'] as const,
-  }),
-  poolConnections: new Gauge({
-    name: 'munidata_store_pool_connections',
-    help: 'PostgreSQL pool connections in use, idle, and requests waiting for one, by pool.',
-    labelNames: ['pool', 'state'] as const,
-    collect() {
+  requests: counter('munidata_requests_total', 'HTTP requests answered, by channel, operation and status class.', [
+    'channel',
+    'operation',
+    'status_class',
+  ]),
+  requestDuration: histogram(
+    'munidata_request_duration_seconds',
+    'Time from a request received to its answer sent, by channel and operation.',
+    ['channel', 'operation'],
+    REQUEST_BUCKETS,
+  ),
+  refusals: counter(
+    'munidata_limit_refusals_total',
+    'Requests refused by a per-minute rate limit or the monthly quota, by kind.',
+    ['kind'],
+  ),
+  authFailures: counter(
+    'munidata_auth_failures_total',
+    'Credentials refused, by kind (none sent, an API key not valid, an access token not valid).',
+    ['kind'],
+  ),
+  statements: counter(
+    'munidata_store_statements_total',
+    'Store statements and transactions run, by area of the store and outcome.',
+    ['area', 'outcome'],
+  ),
+  statementDuration: histogram(
+    'munidata_store_statement_duration_seconds',
+    'Time a store statement or transaction took, by area of the store.',
+    ['area'],
+    CALL_BUCKETS,
+  ),
+  statementTimeouts: counter(
+    'munidata_store_statement_timeouts_total',
+    'Store statements given up for taking longer than DATABASE_TIMEOUT_MS, by area of the store.',
+    ['area'],
+  ),
+  poolConnections: gauge(
+    'munidata_store_pool_connections',
+    'PostgreSQL pool connections in use, idle, and requests waiting for one, by pool.',
+    ['pool', 'state'],
+    function collect() {
       for (const [pool, members] of observedPools) {
-        const sum = (count: (pool: PoolCounts) => number) => [...members].reduce((total, p) => total + count(p), 0);
-        this.set(
-          { pool, state: 'in_use' },
-          sum((p) => p.totalCount - p.idleCount),
-        );
-        this.set(
-          { pool, state: 'idle' },
-          sum((p) => p.idleCount),
-        );
-        this.set(
-          { pool, state: 'waiting' },
-          sum((p) => p.waitingCount),
-        );
+        for (const [state, count] of Object.entries(POOL_STATE_COUNTS)) {
+          this.set(
+            { pool, state },
+            [...members].reduce((total, p) => total + count(p), 0),
+          );
+        }
       }
     },
-  }),
-  redisDuration: new Histogram({
-    name: 'munidata_redis_command_duration_seconds',
-    help: 'Time a Redis command took, by command.',
-    labelNames: ['command'] as const,
-    buckets: CALL_BUCKETS,
-  }),
-  redisErrors: new Counter({
-    name: 'munidata_redis_command_errors_total',
-    help: 'Redis commands that failed, by command.',
-    labelNames: ['command'] as const,
-  }),
-  stepLastSuccess: new Gauge({
-    name: 'munidata_pipeline_step_last_success_timestamp_seconds',
-    help: 'When each pipeline step last succeeded on this instance (Unix time).',
-    labelNames: ['step'] as const,
-  }),
-  stepDuration: new Histogram({
-    name: 'munidata_pipeline_step_duration_seconds',
-    help: 'Time a pipeline step run took, by step and outcome.',
-    labelNames: ['step', 'outcome'] as const,
-    buckets: STEP_BUCKETS,
-  }),
-  stepItems: new Counter({
-    name: 'munidata_pipeline_step_items_total',
-    help: 'Items a pipeline step processed (journal entries read, deliveries attempted, files synced), by step.',
-    labelNames: ['step'] as const,
-  }),
-  stepBacklog: new Gauge({
-    name: 'munidata_pipeline_backlog_items',
-    help: 'Items waiting for a pipeline step: journal entries not yet read, deliveries pending in the outbox.',
-    labelNames: ['step'] as const,
-    async collect() {
+  ),
+  redisDuration: histogram(
+    'munidata_redis_command_duration_seconds',
+    'Time a Redis command took, by command.',
+    ['command'],
+    CALL_BUCKETS,
+  ),
+  redisErrors: counter('munidata_redis_command_errors_total', 'Redis commands that failed, by command.', ['command']),
+  stepLastSuccess: gauge(
+    'munidata_pipeline_step_last_success_timestamp_seconds',
+    'When each pipeline step last succeeded on this instance (Unix time).',
+    ['step'],
+  ),
+  stepDuration: histogram(
+    'munidata_pipeline_step_duration_seconds',
+    'Time a pipeline step run took, by step and outcome.',
+    ['step', 'outcome'],
+    STEP_BUCKETS,
+  ),
+  stepItems: counter(
+    'munidata_pipeline_step_items_total',
+    'Items a pipeline step processed (journal entries read, deliveries attempted, files synced), by step.',
+    ['step'],
+  ),
+  stepBacklog: gauge(
+    'munidata_pipeline_backlog_items',
+    'Items waiting for a pipeline step: journal entries not yet read, deliveries pending in the outbox.',
+    ['step'],
+    async () => {
       await scrapeReaders.backlog?.();
     },
-  }),
-  webhookDeliveries: new Counter({
-    name: 'munidata_webhook_deliveries_total',
-    help: 'Webhook delivery attempts, by outcome.',
-    labelNames: ['outcome'] as const,
-  }),
-  outboxAge: new Gauge({
-    name: 'munidata_webhook_outbox_oldest_age_seconds',
-    help: 'Age of the oldest delivery pending in the webhook outbox (0 when it is empty).',
-  }),
-  buildInfo: new Gauge({
-    name: 'munidata_build_info',
-    help: 'Always 1; its labels name the version running.',
-    labelNames: ['version', 'node_version'] as const,
-  }),
+  ),
+  webhookDeliveries: counter('munidata_webhook_deliveries_total', 'Webhook delivery attempts, by outcome.', [
+    'outcome',
+  ]),
+  outboxAge: gauge(
+    'munidata_webhook_outbox_oldest_age_seconds',
+    'Age of the oldest delivery pending in the webhook outbox (0 when it is empty).',
+  ),
+  buildInfo: gauge('munidata_build_info', 'Always 1; its labels name the version running.', [
+    'version',
+    'node_version',
+  ]),
 };
 
 /**
