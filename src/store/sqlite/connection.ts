@@ -46,6 +46,10 @@ export function openSqliteDatabase(path: string): Database.Database {
   db.pragma('busy_timeout = 5000');
   // 64 MB of page cache (the default is 2 MB): bulk loads at a million contracts touch index pages all over.
   db.pragma('cache_size = -65536');
+  // Pages read through a memory map (the first 2 GB of the file: the most this build of SQLite maps) rather than a
+  // read() and a copy each: at a million contracts red flags and detection fetch pages all over a file larger than
+  // the cache (red flags p50 9.1 → 5.2 ms; docs/deploy.md, "Node's memory").
+  db.pragma('mmap_size = 2147418112');
   return db;
 }
 
