@@ -4,6 +4,7 @@ import type { Store } from '../store/store.js';
 export type DetectionStore = Pick<
   Store,
   | 'readChanges'
+  | 'lastChangeSeq'
   | 'getWatermark'
   | 'setWatermark'
   | 'writeSignals'

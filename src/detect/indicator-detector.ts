@@ -27,11 +27,13 @@ export async function detectIndicators(
   const summary = emptySummary();
   const start = Number((await store.getWatermark(INDICATORS_WATERMARK)) ?? 0);
   const changed = new Set<string>();
+  // Up to the journal's end before reading, past the entries of other kinds, as the procurement detectors.
+  const end = await store.lastChangeSeq();
   let last = start;
   for (;;) {
-    const entries = await store.readChanges(last, JOURNAL_PAGE);
+    const entries = await store.readChanges(last, JOURNAL_PAGE, ['observation']);
     if (entries.length === 0) break;
-    for (const e of entries) if (e.kind === 'observation' && e.key !== null) changed.add(e.key);
+    for (const e of entries) if (e.key !== null) changed.add(e.key);
     last = entries[entries.length - 1].seq;
     summary.entries += entries.length;
   }
@@ -57,6 +59,7 @@ export async function detectIndicators(
       }
     }
   }
+  last = Math.max(last, end);
   if (last > start) await store.setWatermark(INDICATORS_WATERMARK, String(last));
   return { ...summary, indicators: indicators.map((i) => i.key) };
 }

@@ -40,6 +40,8 @@ export async function detectIntegrity(
   const started = performance.now();
   const summary: IntegritySummary = { ...emptySummary(), contracts: 0, seconds: 0 };
   const after = Number((await store.getWatermark(INTEGRITY_WATERMARK)) ?? 0);
+  // As the procurement detectors: past the entries of other kinds, up to the journal's end before reading.
+  const end = await store.lastChangeSeq();
   const base: CheckContext = {
     store,
     corpus: integrityCorpus(store),
@@ -47,6 +49,7 @@ export async function detectIntegrity(
   };
   const scope = await readScope(store, base, after);
   if (!scope) {
+    if (end > after) await store.setWatermark(INTEGRITY_WATERMARK, String(end));
     summary.seconds = Math.round(performance.now() - started) / 1000;
     return summary;
   }
@@ -84,7 +87,7 @@ export async function detectIntegrity(
     const check = { ...base, memo: new Map() };
     await emit(await assessContracts(await store.getContracts(part), check, (c) => scope.partial.get(c.id)), new Map());
   }
-  await writer.flush({ name: INTEGRITY_WATERMARK, value: String(scope.last) });
+  await writer.flush({ name: INTEGRITY_WATERMARK, value: String(Math.max(scope.last, end)) });
   await keepStandings(store, scope.standings);
   summary.seconds = Math.round(performance.now() - started) / 1000;
   return summary;

@@ -13,6 +13,7 @@ import { HETEROGENEOUS_SUPPLIER } from '../integrity/checks/heterogeneous-suppli
 import { groupKey, SHORT_PERIOD_VS_COMPARABLE } from '../integrity/checks/short-period-vs-comparable.js';
 import { periodGroup, type Standing, standingMoves, standingOf } from '../integrity/standing.js';
 import type { DetectionStore } from './detection-store.js';
+import { PROCUREMENT_KINDS } from './procurement-detector.js';
 
 export const INTEGRITY_WATERMARK = 'detect:integrity';
 const standingKey = (source: string) => `${INTEGRITY_WATERMARK}:standing:${source}`;
@@ -47,7 +48,7 @@ export async function readScope(
   let last = after;
   let read = 0;
   for (;;) {
-    const entries = await store.readChanges(last, READ);
+    const entries = await store.readChanges(last, READ, PROCUREMENT_KINDS);
     if (entries.length === 0) break;
     read += entries.length;
     for (const e of entries) {

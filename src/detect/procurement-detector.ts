@@ -4,13 +4,15 @@
  * most the batch in flight, which the next run does again; running again when nothing changed reads the new
  * journal entries (the signal writes themselves) and writes nothing.
  */
-import type { SignalWriteSummary } from '../store/signal-records.js';
+import type { ChangeKind, SignalWriteSummary } from '../store/signal-records.js';
 import type { DetectionContext } from './detection-context.js';
 import type { DetectionStore } from './detection-store.js';
 import { procurementSignals } from './procurement-batch.js';
 
 export const PROCUREMENT_WATERMARK = 'detect:procurement';
 export const DEFAULT_BATCH_SIZE = 2000;
+/** The journal entries procurement detection reads (docs/signals.md). */
+export const PROCUREMENT_KINDS: readonly ChangeKind[] = ['announcement', 'contract', 'amendment'];
 
 export interface DetectorSummary extends SignalWriteSummary {
   /** Journal entries read. */
@@ -36,9 +38,13 @@ export async function detectProcurement(
 ): Promise<DetectorSummary> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const summary = emptySummary();
-  let after = Number((await store.getWatermark(PROCUREMENT_WATERMARK)) ?? 0);
+  const start = Number((await store.getWatermark(PROCUREMENT_WATERMARK)) ?? 0);
+  // The journal's end before reading: every procurement entry up to it is read below, so the watermark moves there
+  // past the entries of other kinds (signals, observations) that this detector never reads.
+  const end = await store.lastChangeSeq();
+  let after = start;
   for (;;) {
-    const entries = await store.readChanges(after, batchSize);
+    const entries = await store.readChanges(after, batchSize, PROCUREMENT_KINDS);
     if (entries.length === 0) break;
     const ids = { announcements: [] as number[], contracts: [] as number[], amendments: [] as number[] };
     for (const e of entries) {
@@ -59,5 +65,6 @@ export async function detectProcurement(
     summary.entries += entries.length;
     summary.batches++;
   }
+  if (end > after) await store.setWatermark(PROCUREMENT_WATERMARK, String(end));
   return summary;
 }

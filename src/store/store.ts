@@ -72,6 +72,7 @@ import type {
   CaseRecord,
   CaseUpdate,
   ChangeEntry,
+  ChangeKind,
   PendingCase,
   SignalInput,
   SignalRecord,
@@ -334,8 +335,8 @@ export interface ProcurementReadStore {
  * same transaction as its output never misses an entry and never processes one twice.
  */
 export interface JournalStore {
-  /** Entries with seq > `afterSeq`, ascending, at most `limit`. */
-  readChanges(afterSeq: number, limit: number): Promise<ChangeEntry[]>;
+  /** Entries with seq > `afterSeq`, ascending, at most `limit`; only of `kinds` when given. */
+  readChanges(afterSeq: number, limit: number, kinds?: readonly ChangeKind[]): Promise<ChangeEntry[]>;
   /** The highest seq so far (0 when empty). */
   lastChangeSeq(): Promise<number>;
   /** A consumer's saved position (`detect:procurement`, `detect:sweep`, …); null before its first save. */
