@@ -1,8 +1,8 @@
 /**
- * The procurement detectors: the journal entries after the watermark `detect:procurement`, batch by batch; each
- * batch's signals are written with the batch's last seq as the new watermark, in one transaction. A crash loses at
- * most the batch in flight, which the next run does again; running again when nothing changed reads the new
- * journal entries (the signal writes themselves) and writes nothing.
+ * The procurement detectors: the announcement, contract and amendment entries of the journal after the watermark
+ * `detect:procurement`, batch by batch; each batch's signals are written with the batch's last seq as the new
+ * watermark, in one transaction. A crash loses at most the batch in flight, which the next run does again; running
+ * again when nothing changed reads no entry (the signal writes are entries of another kind) and writes nothing.
  */
 import type { ChangeKind, SignalWriteSummary } from '../store/signal-records.js';
 import type { DetectionContext } from './detection-context.js';
