@@ -61,7 +61,7 @@ export async function detectIntegrity(
   const emit = async (assessed: readonly Assessed[], cited: ReadonlyMap<number, ContractRecord>) => {
     for (const a of assessed) {
       judged.add(a.contract.id);
-      writer.add(candidates(a, ctx, cited));
+      writer.add(a.contract.id, candidates(a, ctx, cited));
     }
     summary.contracts += assessed.length;
     await writer.flushIfFull();
@@ -142,12 +142,14 @@ function candidates(a: Assessed, ctx: DetectionContext, cited: ReadonlyMap<numbe
 /**
  * Candidates gathered and written a batch at a time (`size` signals, or `size` contracts' worth of candidates), each
  * batch settled against the signals already stored. Only a candidate that flags nothing needs the stored signal (to
- * withdraw it); when the store held no integrity signal as the run began, only those written by this run can be.
+ * withdraw it); when the store held no integrity signal as the run began, only one of a contract this run flagged
+ * (a joint contract is judged under each of its buyers) can have one. Kept by contract id: a set of a million
+ * signal keys, each hashed again for every unflagged type of every contract, took 15 s at a million contracts.
  */
 class SignalBatches {
-  #pending: Candidate[] = [];
+  #pending: { contract: number; candidate: Candidate }[] = [];
   #signals = 0;
-  readonly #written = new Set<string>();
+  readonly #flagged = new Set<number>();
 
   constructor(
     private readonly store: DetectionStore,
@@ -157,10 +159,10 @@ class SignalBatches {
     private readonly heldAny: boolean,
   ) {}
 
-  add(candidates: readonly Candidate[]): void {
-    for (const c of candidates) {
-      this.#pending.push(c);
-      if (c.signal) this.#signals++;
+  add(contract: number, candidates: readonly Candidate[]): void {
+    for (const candidate of candidates) {
+      this.#pending.push({ contract, candidate });
+      if (candidate.signal) this.#signals++;
     }
   }
 
@@ -172,13 +174,18 @@ class SignalBatches {
     const batch = this.#pending;
     this.#pending = [];
     this.#signals = 0;
-    const unflagged = batch.filter((c) => c.signal === null && (this.heldAny || this.#written.has(c.key)));
+    const unflagged = batch.filter(
+      ({ contract, candidate }) => candidate.signal === null && (this.heldAny || this.#flagged.has(contract)),
+    );
     const existing = await existingSignals(
       this.store,
-      unflagged.map((c) => c.key),
+      unflagged.map(({ candidate }) => candidate.key),
     );
-    const signals = settle(batch, existing);
-    if (!this.heldAny) for (const s of signals) this.#written.add(s.key);
+    const signals = settle(
+      batch.map(({ candidate }) => candidate),
+      existing,
+    );
+    if (!this.heldAny) for (const { contract, candidate } of batch) if (candidate.signal) this.#flagged.add(contract);
     if (signals.length === 0 && !watermark) return;
     addWrites(this.summary, await this.store.writeSignals({ signals, now: this.now, watermark }));
     this.summary.batches++;
