@@ -1,9 +1,9 @@
 /**
  * Detection and matching from scratch on a copy of the cached SQLite database of N contracts (procurement-db.js), at
- * a fixed clock, then a digest of what they wrote: signals (every column but the id), cases, links, case events and
- * matches (a signal's match named by the signal's key, not its id), each counted and hashed in key order. Two trees
- * that write the same print the same digests: run it before and after a change to detection (on a loaded machine the
- * CPU seconds compare, the wall seconds hardly).
+ * a fixed clock, then a digest of what they wrote: signals (every column but the id and `updated_at`, the wall clock's
+ * change stamp), cases, links, case events and matches (a signal named by its key, not its id), each counted and
+ * hashed in key order. Two trees that write the same print the same digests: run it before and after a change to
+ * detection (on a loaded machine the CPU seconds compare, the wall seconds hardly).
  *
  *   node bench/detect-digest.js [contracts, default 100000]
  */
@@ -36,16 +36,25 @@ function columnsOf(db, table, alias, leftOut) {
 }
 
 const DIGESTS = {
-  signals: (db) => `SELECT ${columnsOf(db, 'signals', 's', ['id'])} FROM signals s ORDER BY s.key`,
-  cases: (db) => `SELECT ${columnsOf(db, 'cases', 'c', ['id'])} FROM cases c ORDER BY c.key`,
+  signals: (db) => `SELECT ${columnsOf(db, 'signals', 's', ['id', 'updated_at'])} FROM signals s ORDER BY s.key`,
+  cases: (db) => `SELECT ${columnsOf(db, 'cases', 'c', ['id', 'updated_at'])} FROM cases c ORDER BY c.key`,
   case_links: () =>
     `SELECT s.key, c.key AS case_key, l.relationship FROM case_links l
      JOIN signals s ON s.id = l.signal_id JOIN cases c ON c.id = l.case_id ORDER BY s.key`,
+  // A signal named by its key, not its id, in a `signal_linked` event and in a reason's `sinal N`: ids follow the
+  // order of the writes, which batch boundaries may change without changing what is written.
   case_events: () =>
-    `SELECT c.key, e.event_type, e.old_value, e.new_value, e.reason, e.created_at FROM case_events e
-     JOIN cases c ON c.id = e.case_id ORDER BY c.key, e.id`,
+    `SELECT c.key, e.event_type, e.old_value,
+       CASE WHEN e.event_type = 'signal_linked'
+         THEN (SELECT key FROM signals WHERE id = CAST(e.new_value AS integer)) ELSE e.new_value END AS new_value,
+       CASE WHEN e.reason LIKE '%sinal %' THEN (SELECT key FROM signals WHERE id = CAST(
+         substr(e.reason, instr(e.reason, 'sinal ') + 6,
+                instr(substr(e.reason, instr(e.reason, 'sinal ') + 6), ' ') - 1) AS integer))
+         ELSE e.reason END AS reason,
+       e.created_at
+     FROM case_events e JOIN cases c ON c.id = e.case_id ORDER BY c.key, new_value, e.event_type, reason`,
   alert_matches: (db) =>
-    `SELECT ${columnsOf(db, 'alert_matches', 'm', ['id', 'item_key', 'case_id'])}, c.key AS case_key,
+    `SELECT ${columnsOf(db, 'alert_matches', 'm', ['id', 'item_key', 'case_id', 'updated_at'])}, c.key AS case_key,
        coalesce('signal:' || s.key, m.item_key) AS item
      FROM alert_matches m LEFT JOIN cases c ON c.id = m.case_id
      LEFT JOIN signals s ON m.item_key LIKE 'signal:%' AND s.id = CAST(substr(m.item_key, 8) AS integer)
