@@ -409,6 +409,9 @@ describe('contract rollups of several municipalities', () => {
   });
 });
 
+/** A buyer of a few contracts only (the fixture's buyers have a thousand and more each). */
+const SMALL_BUYER = { nif: withCheckDigit('50999901'), name: 'Junta de Freguesia de Teste' };
+
 describe('10 000 contracts in one batch, read through every index', () => {
   const COUNT = 10_000;
   let store: Store;
@@ -420,6 +423,9 @@ describe('10 000 contracts in one batch, read through every index', () => {
   beforeAll(async () => {
     ({ store, dbPath } = await freshStore());
     fixture = buildFixture({ contracts: COUNT, today: TODAY });
+    // A buyer of three contracts with a supplier of a thousand: a list of the pair starts from the buyer's range.
+    for (const i of [10, 2010, 7010])
+      fixture.contracts[i] = { ...fixture.contracts[i], buyers: [SMALL_BUYER], suppliers: [SUPPLIERS[5]] };
     // How fast this is, is measured by bench/procurement.js, not here: a timed test fails on a busy machine.
     await store.writeProcurement({ contracts: fixture.contracts });
   });
@@ -456,6 +462,17 @@ describe('10 000 contracts in one batch, read through every index', () => {
     ],
     ['buyer', { buyer: BUYERS[1].nif }, (c) => c.buyers.some((p) => p.nif === BUYERS[1].nif)],
     ['supplier', { supplier: SUPPLIERS[4].nif }, (c) => c.suppliers.some((p) => p.nif === SUPPLIERS[4].nif)],
+    // A pair: from the party with fewer contracts (the supplier here, the small buyer below), the other looked up.
+    [
+      'buyer and supplier',
+      { buyer: BUYERS[1].nif, supplier: SUPPLIERS[7].nif },
+      (c) => c.buyers.some((p) => p.nif === BUYERS[1].nif) && c.suppliers.some((p) => p.nif === SUPPLIERS[7].nif),
+    ],
+    [
+      'a small buyer and a large supplier',
+      { buyer: SMALL_BUYER.nif, supplier: SUPPLIERS[5].nif },
+      (c) => c.buyers.some((p) => p.nif === SMALL_BUYER.nif) && c.suppliers.some((p) => p.nif === SUPPLIERS[5].nif),
+    ],
     [
       'buyer or supplier',
       { party: PERSON.nif },
@@ -528,6 +545,11 @@ describe('10 000 contracts in one batch, read through every index', () => {
           const bounded = query.sources.some((source) => /contracts_fts|contracts_by_price/.test(source.from));
           if (!bounded) expect(plan, `${name}: ${plan}`).not.toMatch(/TEMP B-TREE/);
           expect(plan, `${name}: ${plan}`).not.toMatch(/SCAN c(?! USING)/);
+          // A pair's other party is looked up by the contract (primary key), never walked by its tax number.
+          if (filter.buyer && filter.supplier)
+            expect(plan, `${name}: ${plan}`).not.toMatch(
+              /SEARCH x (EXISTS )?USING (COVERING )?INDEX contract_parties_by_nif/,
+            );
           // Several sources are merged as they are read, each in list order.
           if (query.sources.length > 1) expect(plan, `${name}: ${plan}`).toMatch(/MERGE \(UNION\)/);
         }
