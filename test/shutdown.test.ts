@@ -46,7 +46,8 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
     });
     const counters = kind === 'Redis' ? await RedisCounters.open({ url: REDIS_URL, store, prefix: PREFIX }) : undefined;
     const app = await createApp({
-      config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent' }),
+      // A keep-alive far longer than a close may take on a loaded machine (see the bound below).
+      config: loadConfig({ BASE_URL, LOG_LEVEL: 'silent', KEEP_ALIVE_TIMEOUT_MS: '60000' }),
       store,
       ...(counters && { counters }),
     });
@@ -97,10 +98,11 @@ describe.each(['in-process', 'Redis'] as const)('graceful shutdown with %s count
     expect(res.status, res.body).toBe(200);
     expect(JSON.parse(res.body).result.structuredContent.key).toBe('population');
     // Closed soon after: the connection the answer left open (kept alive by the client) does not hold it up for
-    // the keep-alive timeout (5 s). The bound sits under it with room for a loaded machine, not as a speed target.
+    // the keep-alive timeout (60 s here). The bound sits far under it, with room for a loaded machine (4 s were
+    // once exceeded under the 5 s default), not as a speed target.
     const answeredAt = Date.now();
     await closed;
-    expect(Date.now() - answeredAt).toBeLessThan(4_000);
+    expect(Date.now() - answeredAt).toBeLessThan(20_000);
 
     expect(usageAtClose).toBe(1);
     await expect(real.getUsage(account.id, period)).rejects.toThrow(); // closed
