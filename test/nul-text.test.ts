@@ -37,7 +37,22 @@ describe('the SQL port', () => {
       await expect(port.query(`SELECT name FROM names WHERE ${inList}`, [['a', 'b\u0000']])).rejects.toBeInstanceOf(
         UnstorableTextError,
       );
+      // A batch of rows is bound as JSON, where a value's NUL is the escape \u0000.
+      const rows = port.dialect.rows('$1', [['name', 'text']]);
+      const insertRows = `INSERT INTO names (name) SELECT r.name FROM ${rows} AS r WHERE true`;
+      await expect(port.run(insertRows, [JSON.stringify([['a'], ['b\u0000c']])])).rejects.toBeInstanceOf(
+        UnstorableTextError,
+      );
       expect(await port.query('SELECT count(*) AS n FROM names')).toEqual([{ n: 0 }]);
+      // Text that spells the escape out is text, in a batch as anywhere.
+      await port.run(insertRows, [JSON.stringify([['\\u0000'], ['[\\u0000]']])]);
+      await port.run('INSERT INTO names (name) VALUES ($1)', ['[\\u0000]']);
+      expect((await port.query('SELECT name FROM names')).map((r) => r.name).sort()).toEqual([
+        '[\\u0000]',
+        '[\\u0000]',
+        '\\u0000',
+      ]);
+      await port.run('DELETE FROM names');
       // the symbol for NUL is text
       expect(await port.query('SELECT $1 AS v', ['a\u2400b'])).toEqual([{ v: 'a\u2400b' }]);
     } finally {

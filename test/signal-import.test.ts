@@ -218,6 +218,31 @@ describe('import signals', () => {
     expect(c?.events.at(-1)).toMatchObject({ event_type: 'amount_changed', old_value: '790000', new_value: '810000' });
   });
 
+  it('rejects a line whose text holds a NUL (U+0000), naming the field, and writes the others', async () => {
+    const path = file('nul.jsonl', [
+      { ...good, external_id: 'obs-nul-1', title_pt: 'Concurso\u0000' },
+      { ...good, external_id: 'obs-nul-2', evidence: [{ ...good.evidence[0], excerpt_pt: 'a\u0000b' }] },
+      { ...good, external_id: 'obs-nul-3' },
+    ]);
+    const report = await run('import', 'signals', path);
+    expect(report.rejected).toEqual([
+      {
+        line: 1,
+        external_id: 'obs-nul-1',
+        reason: 'title_pt: holds a NUL character (U+0000), which no text stored can',
+      },
+      {
+        line: 2,
+        external_id: 'obs-nul-2',
+        reason: 'evidence.0.excerpt_pt: holds a NUL character (U+0000), which no text stored can',
+      },
+    ]);
+    expect(report.written).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+    expect(await store.getSignalsByKeys(['import:observatorio:obs-nul-1', 'import:observatorio:obs-nul-2'])).toEqual(
+      [],
+    );
+  });
+
   it('refuses a file it cannot read, writing nothing', async () => {
     await expect(run('import', 'signals', join(dir, 'missing.jsonl'))).rejects.toThrow(
       /cannot read .*missing\.jsonl: no such file/,
