@@ -2,6 +2,7 @@
  * The SQL port every behaviour of the store is written once over (src/store/sql/port.ts), and the migrations
  * written once (src/store/sql/migration.ts), on the backend of the run: the same statements, the same answers.
  */
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_SCHEMA } from '../src/store/postgres/migrate.js';
 import { POSTGRES_TYPES } from '../src/store/postgres/migrations.js';
@@ -14,6 +15,7 @@ import {
 import { SHARED_MIGRATIONS } from '../src/store/sql/migrations.js';
 import { Params } from '../src/store/sql/params.js';
 import type { SqlPort } from '../src/store/sql/port.js';
+import type { SqlitePort } from '../src/store/sqlite/connection.js';
 import { SQLITE_TYPES } from '../src/store/sqlite/migrations.js';
 import { SQLITE_SCHEMA } from '../src/store/sqlite/sqlite-store.js';
 import { onPostgres, openTestPort } from './helpers/backend.js';
@@ -165,6 +167,28 @@ describe('the SQL port', () => {
       expect(seenOutside).toBe('renamed');
     }
     expect(await port.query('SELECT title FROM notes WHERE id = 1')).toEqual([{ title: 'renamed' }]);
+  });
+});
+
+// SQLite alone: PostgreSQL's transactions take row locks as they write, and its readers never fail a writer.
+describe.skipIf(onPostgres)('a SQLite transaction beside another process', () => {
+  it('holds the write lock from its start: another writer waits; its own write after a read never fails', async () => {
+    const { port, close } = await openTestPort();
+    const sqlite = port as SqlitePort;
+    const other = new Database(sqlite.db.name, { timeout: 0 }); // another process's connection, not waiting
+    try {
+      await port.script('CREATE TABLE t (v INTEGER)');
+      await port.transaction(async (tx) => {
+        await tx.query('SELECT count(*) AS n FROM t');
+        // A deferred transaction would let this commit, then fail its own write at once ("database is locked").
+        expect(() => other.prepare('INSERT INTO t (v) VALUES (2)').run()).toThrow(/locked|busy/i);
+        await tx.run('INSERT INTO t (v) VALUES (1)');
+      });
+      expect(other.prepare('SELECT v FROM t').all()).toEqual([{ v: 1 }]);
+    } finally {
+      other.close();
+      await close();
+    }
   });
 });
 

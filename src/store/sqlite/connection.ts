@@ -157,7 +157,10 @@ export class SqlitePort implements SqlPort {
       end = resolve;
     });
     try {
-      this.statement('BEGIN').run();
+      // IMMEDIATE: the write lock taken at the start, waited for up to busy_timeout. A deferred transaction that
+      // reads before it writes fails at once ("database is locked", SQLITE_BUSY_SNAPSHOT) when another process — a
+      // serve's pipeline beside a CLI import — commits between its read and its first write.
+      this.statement('BEGIN IMMEDIATE').run();
       try {
         const result = await work(this.#inside);
         this.statement('COMMIT').run();
