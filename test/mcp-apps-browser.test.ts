@@ -177,10 +177,20 @@ describe('MCP Apps views in a host', () => {
     expect(await view.locator('.legend li').count()).toBeGreaterThanOrEqual(6);
     // The demo's population is generated, and the view says so, as the explorer's pictures do.
     expect(await view.textContent('.data-mark')).toContain('Generated data');
-    // The frame fits the view: the host sized it from the view's size-changed notification.
-    const frameHeight = await page.evaluate(() => document.querySelector('iframe').getBoundingClientRect().height);
-    const viewHeight = await view.evaluate(() => document.documentElement.scrollHeight);
-    expect(Math.abs(frameHeight - viewHeight)).toBeLessThanOrEqual(4);
+    // The frame fits the view: the host sized it from the view's size-changed notification (the last one may still
+    // be on its way when the view has drawn, on a loaded machine: asked until it has come, for a few seconds).
+    await expect
+      .poll(
+        async () => {
+          const frameHeight = await page.evaluate(
+            () => document.querySelector('iframe').getBoundingClientRect().height,
+          );
+          const viewHeight = await view.evaluate(() => document.documentElement.scrollHeight);
+          return Math.abs(frameHeight - viewHeight);
+        },
+        { timeout: 5_000 },
+      )
+      .toBeLessThanOrEqual(4);
     await screenshot(page, 'indicator-map');
     await page.close();
   });
