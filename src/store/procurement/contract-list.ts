@@ -14,9 +14,9 @@ import { type ChangedQuery, readChangedIds } from '../changes/changed-since.js';
 import type { ContractFilter, DatePosition, KeysetPage } from '../procurement-queries.js';
 import { dateRange } from '../shared/date-ranges.js';
 import { procedureKey } from '../shared/procurement-keys.js';
-import { Params, prefixPattern } from '../sql/params.js';
+import { type Params, prefixPattern } from '../sql/params.js';
 import type { Dialect, SqlPort } from '../sql/port.js';
-import { isSmallSet, type KeysetQuery, type OrderedSource, readKeysetIds, SMALL_SET } from './keyset.js';
+import { countUpTo, isSmallSet, type KeysetQuery, type OrderedSource, readKeysetIds } from './keyset.js';
 import { type TextSearch, textStart } from './text-search.js';
 
 type Dimension = 'amount' | 'supplier' | 'buyer' | 'party' | 'municipality' | 'cpv' | 'procedure';
@@ -165,15 +165,8 @@ async function fewerContracts(
   b: { nif: string; role: 'buyer' | 'supplier' },
 ): Promise<'buyer' | 'supplier'> {
   const range = port.dialect.indexed('contract_parties', 's', 'contract_parties_by_nif');
-  const count = async (party: typeof a) => {
-    const p = new Params();
-    const [row] = await port.query(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM ${range}
-       WHERE s.nif = ${p.add(party.nif)} AND s.role = '${party.role}' LIMIT ${p.add(SMALL_SET + 1)}) AS t`,
-      p.values,
-    );
-    return Number(row.n);
-  };
+  const count = (party: typeof a) =>
+    countUpTo(port, range, (p) => [`s.nif = ${p.add(party.nif)}`, `s.role = '${party.role}'`]);
   return (await count(a)) < (await count(b)) ? a.role : b.role;
 }
 

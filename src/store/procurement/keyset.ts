@@ -80,6 +80,11 @@ export const SMALL_SET = 1000;
  * planner does not weigh that itself (`dialect.weighsIndexes`).
  */
 export async function isSmallSet(port: SqlPort, from: string, where: (p: Params) => string[]): Promise<boolean> {
+  return (await countUpTo(port, from, where)) <= SMALL_SET;
+}
+
+/** The rows of `from` that meet `where`, counted up to SMALL_SET + 1: a bounded read, however many there are. */
+export async function countUpTo(port: SqlPort, from: string, where: (p: Params) => string[]): Promise<number> {
   const p = new Params();
   const conditions = where(p);
   const [row] = await port.query(
@@ -87,5 +92,5 @@ export async function isSmallSet(port: SqlPort, from: string, where: (p: Params)
      FROM (SELECT 1 FROM ${from} WHERE ${conditions.join(' AND ')} LIMIT ${p.add(SMALL_SET + 1)}) AS t`,
     p.values,
   );
-  return Number(row.n) <= SMALL_SET;
+  return Number(row.n);
 }
