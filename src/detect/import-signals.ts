@@ -9,7 +9,7 @@
  * Each non-blank line ends in exactly one bucket: lines = accepted + rejected.length, and
  * accepted = written.inserted + written.updated + written.unchanged.
  */
-import { isStorableText } from '../lib/storable-text.js';
+import { nulTextPath } from '../lib/storable-text.js';
 import { findSignalType } from '../signals/catalogue.js';
 import { actionability, dateOf, valueTier } from '../signals/derive.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../store/signal-records.js';
@@ -100,7 +100,7 @@ function readLine(raw: string, municipalityId: ReadonlyMap<string, number>, toda
       : null;
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     return { reason: 'a line must hold one JSON object', external_id: null };
-  const nul = fieldHoldingNul(value);
+  const nul = nulTextPath(value);
   if (nul !== null)
     return { reason: `${nul}: holds a NUL character (U+0000), which no text stored can`, external_id: externalId };
   const checked = validateImportedSignal(value);
@@ -176,17 +176,4 @@ function toSignal(s: ImportedSignal, municipalityId: number | null, today: strin
     },
     case: caseRef,
   };
-}
-
-/** The first field (a path: `evidence.0.excerpt_pt`) whose text holds a NUL, or null (lib/storable-text.ts). */
-function fieldHoldingNul(value: object, path = ''): string | null {
-  for (const [name, field] of Object.entries(value)) {
-    const at = path === '' ? name : `${path}.${name}`;
-    if (typeof field === 'string' && !isStorableText(field)) return at;
-    if (typeof field === 'object' && field !== null) {
-      const inside = fieldHoldingNul(field, at);
-      if (inside !== null) return inside;
-    }
-  }
-  return null;
 }

@@ -10,6 +10,20 @@ export function isStorableText(value: string): boolean {
   return !value.includes('\u0000');
 }
 
+/**
+ * Where a value read from JSON holds a NUL in a text: the path to the first such text (`evidence.0.excerpt_pt`; ''
+ * for the value itself), or null when none does.
+ */
+export function nulTextPath(value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return isStorableText(value) ? null : path;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [name, field] of Object.entries(value)) {
+    const found = nulTextPath(field, path === '' ? name : `${path}.${name}`);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 export class UnstorableTextError extends Error {
   /** Fastify's mark of a client error: a page's error handler (the console's) answers it as a 400. */
   readonly statusCode = 400;

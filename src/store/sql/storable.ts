@@ -3,7 +3,7 @@
  * string in a list, holding U+0000 is refused (lib/storable-text.ts says why) — and so is a batch of rows
  * (`Dialect.rows`, bound as JSON text) one of whose values holds one, which JSON writes as the escape `\u0000`.
  */
-import { UnstorableTextError } from '../../lib/storable-text.js';
+import { nulTextPath, UnstorableTextError } from '../../lib/storable-text.js';
 
 export function refuseUnstorable(values: readonly unknown[] | undefined): void {
   if (values === undefined) return;
@@ -23,15 +23,9 @@ function holdsNul(item: unknown): boolean {
 }
 
 function jsonHoldsNul(text: string): boolean {
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    return nulTextPath(JSON.parse(text)) !== null;
   } catch {
     return false;
   }
-  const holds = (value: unknown): boolean =>
-    typeof value === 'string'
-      ? value.includes('\u0000')
-      : typeof value === 'object' && value !== null && Object.values(value).some(holds);
-  return holds(parsed);
 }
