@@ -4,19 +4,18 @@
  * a self-contained HTML document of the extension's type, and the tool results stay what they were. The views
  * drawing in a browser: test/mcp-apps-browser.test.ts.
  */
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from './helpers/mcp-tools.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 let url: URL;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  url = new URL(`http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}/mcp`);
+  url = new URL(await listen(t));
 });
 afterAll(() => t.close());
 

@@ -4,19 +4,18 @@
  * its CSV where REST has one), charged and scoped as the tool of the same operation; completions turn names into
  * codes; every prompt embeds the REST answers it needs. Store-reading: run on both stores.
  */
-import type { AddressInfo } from 'node:net';
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from '@modelcontextprotocol/client';
 import { Client as Client1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Transport1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listen } from './helpers/mcp-tools.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 let url: URL;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  url = new URL(`http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}/mcp`);
+  url = new URL(await listen(t));
 });
 afterAll(() => t.close());
 

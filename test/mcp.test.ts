@@ -3,20 +3,19 @@
  * app listening on port 0, with both protocol versions: initialize, tools/list filtered by plan and scope, every
  * example of every tool (same JSON as REST), failed calls as `isError` results, and what counts against the quota.
  */
-import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exampleRequestUrl } from '../src/channels/rest/openapi.js';
+import { listen } from './helpers/mcp-tools.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 let url: URL;
 beforeAll(async () => {
   t = await startTestApp();
-  await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  url = new URL(`http://127.0.0.1:${(t.app.http.server.address() as AddressInfo).port}/mcp`);
+  url = new URL(await listen(t));
 });
 afterAll(() => t.close());
 
