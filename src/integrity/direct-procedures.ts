@@ -17,6 +17,7 @@ import {
 import { regionOfLegalText } from '../lib/regional-law.js';
 import type { Regions } from '../lib/regions.js';
 import { fold } from '../lib/text-match.js';
+import { memoByText } from '../lib/text-memo.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import { type Compared, type Finding, finding } from './assessment.js';
 
@@ -51,7 +52,12 @@ const ARTICLE_FIRST = /^art(?:igo)?\s+(\d+)(?:\s+n\s+(\d+))?(?:\s+al(?:inea)?\s+
 const ALINEA_FIRST = /^al(?:inea)?\s+([a-z])\)\s+(?:do\s+n\s+(\d+)\s+)?do\s+art(?:igo)?\s+(\d+)/;
 
 export function awardCriterion(legalBasis: string | null): AwardCriterion {
-  if (legalBasis === null || legalBasis.trim() === '') return 'unknown';
+  return legalBasis === null ? 'unknown' : criterionOf(legalBasis);
+}
+
+/** Read once per text (lib/text-memo.ts): the buyer checks read it for each contract a contract is compared with. */
+const criterionOf = memoByText((legalBasis): AwardCriterion => {
+  if (legalBasis.trim() === '') return 'unknown';
   const text = fold(legalBasis)
     .replace(/[^a-z0-9()]+/g, ' ')
     .trim();
@@ -66,7 +72,7 @@ export function awardCriterion(legalBasis: string | null): AwardCriterion {
   if (regionOfLegalText(legalBasis) === 'azores') return alinea === 'a' && number === undefined ? 'value' : 'other';
   const byValue = (alinea === 'c' || alinea === 'd') && (article === 19 ? number === undefined : number !== '2');
   return byValue ? 'value' : 'other';
-}
+});
 
 /**
  * The contract's procedure when a check on direct procedures applies to it — an ajuste direto or a consulta prévia

@@ -11,6 +11,7 @@
  */
 import { regionOfLegalText } from './regional-law.js';
 import { fold } from './text-match.js';
+import { memoByText } from './text-memo.js';
 
 export type Regime = 'national' | 'azores' | 'madeira';
 
@@ -126,13 +127,21 @@ interface Procedure {
  */
 export function isAjusteDireto(c: Procedure): boolean {
   return (
-    c.ocds_method === 'direct' && c.procedure_type !== null && /^ajuste direc?to\b/.test(fold(c.procedure_type).trim())
+    c.ocds_method === 'direct' && c.procedure_type !== null && procedureNamed(c.procedure_type) === 'ajuste_direto'
   );
 }
 
 /** A consulta prévia: OCDS method `limited` and a procedure type "Consulta prévia…". */
 export function isConsultaPrevia(c: Procedure): boolean {
   return (
-    c.ocds_method === 'limited' && c.procedure_type !== null && /^consulta previa\b/.test(fold(c.procedure_type).trim())
+    c.ocds_method === 'limited' && c.procedure_type !== null && procedureNamed(c.procedure_type) === 'consulta_previa'
   );
 }
+
+/** The direct procedure a procedure type names, read once per text (lib/text-memo.ts). */
+const procedureNamed = memoByText((procedureType): 'ajuste_direto' | 'consulta_previa' | null => {
+  const folded = fold(procedureType).trim();
+  if (/^ajuste direc?to\b/.test(folded)) return 'ajuste_direto';
+  if (/^consulta previa\b/.test(folded)) return 'consulta_previa';
+  return null;
+});

@@ -4,7 +4,9 @@
  * `N/YYYY/M` for Madeira ("Decreto Legislativo Regional n.º 27/2015/A", "DLR nº 34/2008/M"). Read here once for
  * the importer (which keeps a record's `regime` when it names a region) and the direct-award detector.
  */
+
 import { fold } from './text-match.js';
+import { memoByText } from './text-memo.js';
 
 export type Region = 'azores' | 'madeira';
 
@@ -15,19 +17,11 @@ export type Region = 'azores' | 'madeira';
  * them names no region.
  */
 export function regionOfLegalText(text: string | null | undefined): Region | null {
-  if (!text) return null;
-  const known = READ.get(text);
-  if (known !== undefined) return known;
-  const found = /(?:^|[^\d/])\d{1,3}\s*\/\s*(?:\d{4}|\d{2})\s*\/\s*([am])(?![\p{L}\d)])/u.exec(fold(text));
-  const region = !found ? null : found[1] === 'a' ? 'azores' : 'madeira';
-  if (READ.size >= READ_HELD) READ.clear();
-  READ.set(text, region);
-  return region;
+  return text ? regionOfText(text) : null;
 }
 
-/**
- * Texts already read: a source words its legal bases in a few hundred ways, and detection reads one per contract
- * (folding the text was 3 % of a detection run). Bounded: emptied when full.
- */
-const READ = new Map<string, Region | null>();
-const READ_HELD = 10_000;
+/** Read once per text (lib/text-memo.ts): detection reads one legal basis per contract. */
+const regionOfText = memoByText((text): Region | null => {
+  const found = /(?:^|[^\d/])\d{1,3}\s*\/\s*(?:\d{4}|\d{2})\s*\/\s*([am])(?![\p{L}\d)])/u.exec(fold(text));
+  return !found ? null : found[1] === 'a' ? 'azores' : 'madeira';
+});
