@@ -12,7 +12,7 @@ import { caseIds } from './case-lookup.js';
 import type { AlertItem } from './item.js';
 import { type AlertJudge, ruleJudge } from './judge.js';
 import { type ItemStore, loadItems, Places } from './load-items.js';
-import { matchItem, matchScore } from './matchers.js';
+import { type MatchOutcome, matchItem, matchScore } from './matchers.js';
 import { matchPlace } from './place.js';
 import { alertWindowStart } from './window.js';
 
@@ -87,8 +87,10 @@ export async function runAlertMatching(
       for (const rule of rules) {
         const pair = `${rule.id} ${item.key}`;
         if (rule.matched_seq >= seq || seen.has(pair)) continue;
-        const match = await matchRule(rule, item, judge, now);
-        if (!match) continue;
+        // Most rules find nothing in most items: only a find waits on the judge.
+        const finding = ruleFinds(rule, item);
+        if (!finding) continue;
+        const match = await matchOf(rule, item, finding, judge, now);
         seen.add(pair);
         found.push({ match, item });
       }
@@ -133,6 +135,20 @@ export function isTooOld(entry: ChangeEntry, windowStart: string | null): boolea
   return windowStart !== null && entry.date !== null && entry.date < windowStart;
 }
 
+/** What `rule` finds in `item` and for which municipality, or null when the rule does not look for it. */
+export function ruleFinds(rule: AlertRuleRecord, item: AlertItem): Finding | null {
+  if (rule.source_types.length > 0 && !rule.source_types.includes(item.source_type)) return null;
+  const municipalityId = matchPlace(rule, item);
+  if (municipalityId === undefined) return null;
+  const outcome = matchItem(rule, item);
+  return outcome ? { municipalityId, outcome } : null;
+}
+
+interface Finding {
+  municipalityId: number | null;
+  outcome: MatchOutcome;
+}
+
 /** The match of `rule` on `item`, or null when the rule does not look for it (the console's preview uses it too). */
 export async function matchRule(
   rule: AlertRuleRecord,
@@ -140,11 +156,18 @@ export async function matchRule(
   judge: AlertJudge,
   now: string,
 ): Promise<AlertMatchInput | null> {
-  if (rule.source_types.length > 0 && !rule.source_types.includes(item.source_type)) return null;
-  const municipalityId = matchPlace(rule, item);
-  if (municipalityId === undefined) return null;
-  const outcome = matchItem(rule, item);
-  if (!outcome) return null;
+  const finding = ruleFinds(rule, item);
+  return finding && matchOf(rule, item, finding, judge, now);
+}
+
+/** A finding recorded as a match, with the judge's verdict. */
+async function matchOf(
+  rule: AlertRuleRecord,
+  item: AlertItem,
+  { municipalityId, outcome }: Finding,
+  judge: AlertJudge,
+  now: string,
+): Promise<AlertMatchInput> {
   return {
     rule_id: rule.id,
     item_key: item.key,
