@@ -30,6 +30,7 @@ import {
   OneLinePerRequest,
   observeAnsweredRequests,
 } from './channels/http/request-log.js';
+import { RoutedMethods } from './channels/http/routed-methods.js';
 import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { mcpRefusal } from './channels/mcp/mcp-protocol.js';
 import { MCP_PATH } from './channels/mcp/server-facts.js';
@@ -137,6 +138,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   observeAnsweredRequests(http);
   // Every method Node reads reaches a route, so an endpoint answers the ones it does not serve with 405.
   routeEveryMethod(http);
+  // …and so does every other path routed for some method: 405 with its Allow rather than 404 (routed-methods.ts).
+  const routed = new RoutedMethods();
+  routed.watch(http);
   const counters = deps.counters ?? (await openCounters(config, store, http.log));
   const oauth = await createAuthorizationServer({
     baseUrl: config.baseUrl,
@@ -158,16 +162,19 @@ export async function createApp(deps: AppDeps): Promise<App> {
     dailyUsage,
   });
 
-  http.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      new ApiError('not-found', { detail: `No route ${request.method} ${request.url.split('?')[0]}.` }),
-      {
-        baseUrl: config.baseUrl,
-      },
-    ),
-  );
+  http.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = routed.allowed(path);
+    if (allowed.length === 0) {
+      const error = new ApiError('not-found', { detail: `No route ${request.method} ${path}.` });
+      return sendProblem(request, reply, error, { baseUrl: config.baseUrl });
+    }
+    reply.header('allow', allowed.join(', '));
+    const error = new ApiError('method-not-allowed', {
+      detail: `${request.method} is not served at ${path}; use ${allowed.join(', ')}.`,
+    });
+    return sendProblem(request, reply, error, { baseUrl: config.baseUrl });
+  });
   http.setErrorHandler((error, request, reply) => {
     // Errors raised by Fastify itself before a handler runs (a malformed request): a client error stays one, of
     // the kind its status names, in the channel's form.

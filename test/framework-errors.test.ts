@@ -253,6 +253,32 @@ describe("every method and the answers Node gives before routing, in the channel
     }
   });
 
+  it.each(
+    ODD_METHODS,
+  )('%s on a page or a health route is 405 with the Allow of the methods it serves', async (method) => {
+    for (const url of ['/healthz', '/readyz', '/docs', '/console', '/explore', `/problems/not-found`]) {
+      const res = await send(method, url, { headers: { 'content-type': 'application/json' } });
+      expectProblem(res, 405, 'method-not-allowed');
+      expect(res.headers.allow, url).toBe('GET, HEAD');
+    }
+  });
+
+  it('a path served for POST alone is 405 to GET, with its Allow; a path no route serves stays 404', async () => {
+    const token = await send('GET', '/oauth/token');
+    expectProblem(token, 405, 'method-not-allowed');
+    expect(token.headers.allow).toBe('OPTIONS, POST');
+    expect(token.json.detail).toBe('GET is not served at /oauth/token; use OPTIONS, POST.');
+    for (const [method, url] of [
+      ['GET', '/healthz/x'],
+      ['TRACE', '/no-such-page'],
+      ['DELETE', '/explore/nowhere/at/all'],
+    ]) {
+      const res = await send(method, url);
+      expectProblem(res, 404, 'not-found');
+      expect(res.headers.allow, url).toBeUndefined();
+    }
+  });
+
   const requestWithoutHost =
     "an HTTP/1.1 request without Host is 400 in the channel's form, with its request id; HTTP/1.0 needs none";
   it(requestWithoutHost, async () => {

@@ -28,7 +28,8 @@ export function sendProblem(
     .header('cache-control', 'no-store')
     .type('application/problem+json; charset=utf-8');
   if (error.retryAfter !== undefined) reply.header('retry-after', String(error.retryAfter));
-  if (error.kind === 'method-not-allowed') reply.header('allow', 'GET, HEAD');
+  // A GET route's refusal; the not-found handler sets the Allow of a path routed for other methods itself.
+  if (error.kind === 'method-not-allowed' && !reply.hasHeader('allow')) reply.header('allow', 'GET, HEAD');
   if (error.kind === 'invalid-auth') reply.header('www-authenticate', 'Bearer');
   return reply.send(JSON.stringify(problem));
 }
