@@ -358,3 +358,19 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     expect(bodies[2]).toEqual(bodies[0]);
   });
 });
+
+describe('a buyer’s year, held from one answer to the next', () => {
+  it('is read again once the data change: a contract added to the year moves the share', async () => {
+    const { supplier_concentration: before } = await flags('conc-s0');
+    expect(before).toMatchObject({ state: 'flagged', values: { buyer_total_eur: 90_000, supplier_share: 0.7778 } });
+    const late = contract('conc-late', ALJUSTREL, S[5], 100_000, '2024-09-01', OPEN);
+    await t.store.writeProcurement({ contracts: [late], announcements: [], amendments: [] });
+    t.clock.advance(2_000); // answers follow the data version, checked at most once a second
+    const { supplier_concentration: after } = await flags('conc-s0');
+    expect(after).toMatchObject({
+      state: 'not_flagged',
+      values: { supplier_total_eur: 70_000, buyer_total_eur: 190_000, supplier_share: 0.3684 },
+      corpus: { buyer_contracts: 11, supplier_contracts: 6 },
+    });
+  });
+});

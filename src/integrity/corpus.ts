@@ -65,12 +65,24 @@ export interface IntegrityCorpus {
   ): Promise<ReadonlyMap<string, readonly number[]>>;
   /** Whether the data held reach a date: the span of the source's contracts' publication dates. */
   span(source: string): Promise<SourceSpan>;
+  /**
+   * What `read` gives for a buyer's year at a source, kept for the data version among the most recently used (a
+   * year's sums, weighing `weight(value)` contracts, at most HELD_BUYER_CONTRACTS in all): the answers about one
+   * buyer's contracts, which a reader asks for one after another, then read it once.
+   */
+  buyerYear<T>(key: string, read: () => Promise<T>, weight: (value: T) => number): Promise<T>;
 }
+
+/** The contracts that the buyer years held weigh at most, together (a year's sums hold one small entry each). */
+const HELD_BUYER_CONTRACTS = 200_000;
 
 export const unsuccessfulShare = (t: TendererBids): number => (t.bids - t.wins) / t.bids;
 
 /** Per store, the statistics computed for the newest data version seen, by what they were asked with. */
-const held = new WeakMap<CorpusStore, { version: number; statistics: Map<string, Promise<unknown>> }>();
+const held = new WeakMap<
+  CorpusStore,
+  { version: number; statistics: Map<string, Promise<unknown>>; buyerYears: RecentlyUsed }
+>();
 
 /**
  * The corpus of `store` for one request: the data version is read once, on the first statistic asked for, and a
@@ -78,15 +90,18 @@ const held = new WeakMap<CorpusStore, { version: number; statistics: Map<string,
  */
 export function integrityCorpus(store: CorpusStore): IntegrityCorpus {
   let version: Promise<number> | undefined;
-  async function once<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  async function entryOf() {
     version ??= store.dataVersion();
     const current = await version;
     let entry = held.get(store);
     if (!entry || entry.version < current) {
-      entry = { version: current, statistics: new Map() };
+      entry = { version: current, statistics: new Map(), buyerYears: new RecentlyUsed(HELD_BUYER_CONTRACTS) };
       held.set(store, entry);
     }
-    const statistics = entry.statistics;
+    return entry;
+  }
+  async function once<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    const statistics = (await entryOf()).statistics;
     let value = statistics.get(key) as Promise<T> | undefined;
     if (!value) {
       value = compute();
@@ -109,7 +124,47 @@ export function integrityCorpus(store: CorpusStore): IntegrityCorpus {
     noticePeriods: (source, year, group) =>
       once(`periods:${source}:${year}`, () => yearPeriods(store, source, year, group)),
     span: (source) => once(`span:${source}`, () => sourceSpan(store, source)),
+    buyerYear: async (key, read, weight) => (await entryOf()).buyerYears.get(key, read, weight),
   };
+}
+
+/**
+ * Values kept by key, the least recently used dropped first once their weights pass `limit`. A read that fails is
+ * not kept, so that the next request tries again.
+ */
+class RecentlyUsed {
+  readonly #values = new Map<string, { value: Promise<unknown>; weight: number }>();
+  #weight = 0;
+
+  constructor(private readonly limit: number) {}
+
+  get<T>(key: string, read: () => Promise<T>, weight: (value: T) => number): Promise<T> {
+    const kept = this.#values.get(key);
+    if (kept) {
+      // Map keeps insertion order: the one used now moves to the end, the first is the least recently used.
+      this.#values.delete(key);
+      this.#values.set(key, kept);
+      return kept.value as Promise<T>;
+    }
+    const entry = { value: read() as Promise<unknown>, weight: 0 };
+    this.#values.set(key, entry);
+    entry.value.then(
+      (value) => {
+        if (this.#values.get(key) !== entry) return;
+        entry.weight = weight(value as T);
+        this.#weight += entry.weight;
+        for (const [oldest, { weight: w }] of this.#values) {
+          if (this.#weight <= this.limit || oldest === key) break;
+          this.#values.delete(oldest);
+          this.#weight -= w;
+        }
+      },
+      () => {
+        if (this.#values.get(key) === entry) this.#values.delete(key);
+      },
+    );
+    return entry.value as Promise<T>;
+  }
 }
 
 async function yearPeriods(

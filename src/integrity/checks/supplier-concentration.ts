@@ -83,9 +83,16 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
   const supplier = soleParty(c.suppliers, 'supplier');
   if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
 
-  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, async () =>
-    yearSums(await buyerYear(c.source, buyer.nif, year, ctx)),
-  );
+  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, async () => {
+    const preloaded = await preloadedBuyer(ctx, c.source, buyer.nif);
+    if (preloaded) return yearSums(preloadedYear(preloaded, year));
+    // Held beyond this answer, for the data version: the next answer about the same buyer's year reads nothing.
+    return ctx.corpus.buyerYear(
+      `${c.source}:${buyer.nif}:${year}`,
+      async () => yearSums(await storedYear(c.source, buyer.nif, year, ctx)),
+      (sums) => sums?.contracts ?? 1,
+    );
+  });
   if (ofYear === null) return finding('not_assessable', TOO_MANY, values);
   return judge(c, year, ofYear, buyer, supplier);
 }
@@ -130,21 +137,22 @@ interface YearContract {
 /**
  * The buyer's contracts of the year at the source: those published in it, and those undated but signed in it, in the
  * order of the contract list (the sums add them in that order). From the buyer's contracts when the answer holds
- * them; otherwise their prices alone (Store.buyerPrices), not whole records: a large buyer has thousands a year.
+ * them (preloadedYear); otherwise their prices alone (Store.buyerPrices), not whole records: a large buyer has
+ * thousands a year.
  */
-async function buyerYear(
+function preloadedYear(all: readonly ContractRecord[], year: number): YearContract[] {
+  const signedInYear = (x: ContractRecord) => x.published_on === null && x.signed_on?.startsWith(`${year}-`);
+  return all
+    .filter((x) => x.published_on?.startsWith(`${year}-`) || signedInYear(x))
+    .map((x) => ({ id: x.id, price_eur: x.price_eur, supplier: soleSupplierNif(x) }));
+}
+
+async function storedYear(
   source: string,
   buyer: string,
   year: number,
   ctx: CheckContext,
 ): Promise<YearContract[] | null> {
-  const all = await preloadedBuyer(ctx, source, buyer);
-  if (all) {
-    const signedInYear = (x: ContractRecord) => x.published_on === null && x.signed_on?.startsWith(`${year}-`);
-    return all
-      .filter((x) => x.published_on?.startsWith(`${year}-`) || signedInYear(x))
-      .map((x) => ({ id: x.id, price_eur: x.price_eur, supplier: soleSupplierNif(x) }));
-  }
   const published = await ctx.store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
   const undated = await ctx.store.buyerPrices(source, buyer, 'undated');
   // As many as readContracts gives up on: the answer is the same as when it read whole records.
