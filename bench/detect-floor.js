@@ -1,0 +1,66 @@
+/**
+ * What SQLite alone takes to write detection's output (docs/performance.md, Detection): detection and matching from
+ * scratch on a copy of the cached SQLite database of N contracts (procurement-db.js), then each table they wrote copied
+ * row for row, by one INSERT … SELECT, into an empty twin with the same indexes, one transaction a table, and
+ * checkpointed. No JavaScript runs per row: the seconds are a floor under any detection that writes the same rows.
+ *
+ *   node bench/detect-floor.js [contracts, default 100000]
+ */
+import Database from 'better-sqlite3';
+import { fmt, table } from './lib.js';
+import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
+
+const CONTRACTS = Number(process.argv[2] ?? 100_000);
+const WRITTEN = ['signals', 'case_links', 'cases', 'case_events', 'changes', 'alert_matches'];
+
+if (BENCH_STORE !== 'sqlite') {
+  process.stderr.write('detect-floor.js copies within the SQLite file: run it without BENCH_STORE=postgres.\n');
+  process.exit(2);
+}
+const { runDetection } = await import('../dist/detect/run-detection.js');
+const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
+
+/** The statements that create `name` and its indexes, renamed to `<name>_twin`. */
+function twinSchema(db, name) {
+  const statements = db.prepare('SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL').all(name);
+  return statements.map(({ sql }) =>
+    sql
+      .replace(new RegExp(`\\b(ON|TABLE)\\s+${name}\\b`, 'g'), `$1 ${name}_twin`)
+      .replace(/INDEX (\w+)/, 'INDEX $1_twin'),
+  );
+}
+
+const { store, location, remove } = await copyProcurementDb(CONTRACTS);
+try {
+  const now = new Date();
+  const started = performance.now();
+  await runDetection(store, { now });
+  await runAlertMatching(store, { now });
+  const seconds = (performance.now() - started) / 1000;
+  await store.close();
+  // The store's own settings (sqlite/connection.ts), so that the copy writes as detection does.
+  const db = new Database(location);
+  for (const pragma of [
+    'journal_mode = WAL',
+    'synchronous = NORMAL',
+    'cache_size = -65536',
+    'wal_autocheckpoint = 16384',
+  ])
+    db.pragma(pragma);
+  const rows = [];
+  let floor = 0;
+  for (const name of WRITTEN) {
+    for (const sql of twinSchema(db, name)) db.exec(sql);
+    const copyStarted = performance.now();
+    const copied = db.transaction(() => db.prepare(`INSERT INTO ${name}_twin SELECT * FROM ${name}`).run().changes)();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const took = (performance.now() - copyStarted) / 1000;
+    floor += took;
+    rows.push([name, fmt(copied), took.toFixed(2)]);
+  }
+  db.close();
+  console.log(`\n${fmt(CONTRACTS)} contracts: detection and matching from scratch ${seconds.toFixed(1)} s`);
+  console.log(`\n${table(['table', 'rows', 'SQLite alone, s'], [...rows, ['all', '', floor.toFixed(2)]])}`);
+} finally {
+  await remove();
+}
