@@ -136,7 +136,7 @@ export function isTooOld(entry: ChangeEntry, windowStart: string | null): boolea
 }
 
 /** What `rule` finds in `item` and for which municipality, or null when the rule does not look for it. */
-export function ruleFinds(rule: AlertRuleRecord, item: AlertItem): Finding | null {
+function ruleFinds(rule: AlertRuleRecord, item: AlertItem): Finding | null {
   if (rule.source_types.length > 0 && !rule.source_types.includes(item.source_type)) return null;
   const municipalityId = matchPlace(rule, item);
   if (municipalityId === undefined) return null;

@@ -4,7 +4,6 @@
  * `N/YYYY/M` for Madeira ("Decreto Legislativo Regional n.º 27/2015/A", "DLR nº 34/2008/M"). Read here once for
  * the importer (which keeps a record's `regime` when it names a region) and the direct-award detector.
  */
-
 import { fold } from './text-match.js';
 import { memoByText } from './text-memo.js';
 
