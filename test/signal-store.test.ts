@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UnstorableTextError } from '../src/lib/storable-text.js';
 import type { CaseRelationship } from '../src/lib/vocabulary.js';
 import type { KeysetPage } from '../src/store/procurement-queries.js';
 import { CASE_SIGNAL } from '../src/store/shared/signal-rows.js';
@@ -379,6 +380,20 @@ describe('writing signals', () => {
     expect(await store.findCaseId(caseRef(21).key)).toBeUndefined();
     expect(await store.lastChangeSeq()).toBe(seq);
     expect(await store.dataVersion()).toBe(version);
+  });
+
+  it('refuses a new signal holding a NUL, in a field or its evidence, and writes nothing of the batch', async () => {
+    const seq = await store.lastChangeSeq();
+    const evidence = signal(24).evidence.map((e) => ({ ...e, excerpt_pt: 'a\u0000b' }));
+    const nulInEvidence = signal(24, { evidence });
+    for (const bad of [signal(23, { title_pt: 'Concurso\u0000' }), nulInEvidence]) {
+      await expect(store.writeSignals({ signals: [signal(25), bad], now: LATER })).rejects.toBeInstanceOf(
+        UnstorableTextError,
+      );
+    }
+    expect(await store.getSignalsByKeys([signal(23).key, signal(24).key, signal(25).key])).toEqual([]);
+    expect(await store.findCaseId(caseRef(25).key)).toBeUndefined();
+    expect(await store.lastChangeSeq()).toBe(seq);
   });
 });
 

@@ -227,14 +227,12 @@ export abstract class SqlStore extends OnPorts {
   // the replica.
 
   writeSignals(batch: Parameters<SignalWriteStore['writeSignals']>[0]) {
-    return this.#write(
-      async (tx) => {
-        const summary = await writeSignals(tx, batch.signals, batch.now);
-        if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
-        return summary;
-      },
-      (summary) => summary.inserted + summary.updated > 0,
-    );
+    return this.bulkTransaction(async (tx, load) => {
+      const summary = await writeSignals(tx, load, batch.signals, batch.now);
+      if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
+      if (summary.inserted + summary.updated > 0) await bumpDataVersion(tx);
+      return summary;
+    });
   }
 
   readonly getSignalsByKeys = this.#onPrimary(loadSignalsByKeys);

@@ -14,8 +14,11 @@ export type BulkRow = readonly unknown[];
 
 export interface BulkLoad {
   /** Fresh ids for `count` new rows of `table`, ascending: those the table would give them, in that order. */
-  newIds(table: 'contracts' | 'announcements' | 'amendments', count: number): Promise<number[]>;
-  /** Inserts rows; with `replaceOn`, a row whose value of that (unique) column is stored replaces the stored row. */
+  newIds(table: 'contracts' | 'announcements' | 'amendments' | 'signals' | 'cases', count: number): Promise<number[]>;
+  /**
+   * Inserts rows; with `replaceOn`, a row whose value of that (unique) column is stored replaces the stored row. A
+   * text holding a NUL is refused as the SQL port refuses it (../sql/storable.ts), before any row is written.
+   */
   write(table: string, columns: readonly string[], rows: readonly BulkRow[], replaceOn?: string): Promise<void>;
   /**
    * Adds the full-text rows of the records of `table` that meet the condition `where` (its parameters bound to

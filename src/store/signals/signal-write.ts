@@ -7,19 +7,24 @@
  * once per batch, the cases it joined or left, with the seq of its latest journal entry.
  *
  * Set-wise: the decisions are taken in memory in batch order, then each table is written in one or two
- * statements (`dialect.rows`), whatever the batch's size.
+ * statements (`dialect.rows`), whatever the batch's size — save new signals and new cases, which go in through the
+ * dialect's bulk load (../procurement/bulk-load.ts) with ids drawn beforehand: SQLite's statement per row and
+ * PostgreSQL's COPY cost less than one statement reading a batch of 2 KB rows from JSON with RETURNING
+ * (docs/performance.md, "Detection").
  */
 import { changeStamp } from '../changes/change-stamp.js';
 import { appendChanges } from '../journal/journal.js';
 import { bumpDataVersion } from '../meta.js';
+import type { BulkLoad } from '../procurement/bulk-load.js';
 import { SIGNAL_FIELDS, signalFingerprint, signalRow } from '../shared/signal-rows.js';
 import type { SignalCaseRef, SignalInput, SignalWriteSummary } from '../signal-records.js';
 import type { ColumnType, Row, SqlPort } from '../sql/port.js';
-import { qualified } from '../sql/statements.js';
 import { enqueueWebhookEvents } from '../webhooks/outbox.js';
 
 const WRITTEN_ROW: [string, ColumnType][] = [['origin', 'text'], ['fingerprint', 'text'], ...SIGNAL_FIELDS.batch()];
 const WRITTEN = WRITTEN_ROW.map(([column]) => column);
+/** The columns of a new signal, in the order its bulk row gives them. */
+const INSERTED = ['id', 'key', ...WRITTEN, 'first_seen_at', 'last_seen_at', 'updated_at'];
 
 interface Stored {
   id: number | undefined;
@@ -37,6 +42,7 @@ interface Write {
 
 export async function writeSignals(
   tx: SqlPort,
+  load: BulkLoad,
   signals: readonly SignalInput[],
   now: string,
 ): Promise<SignalWriteSummary> {
@@ -72,14 +78,15 @@ export async function writeSignals(
   const inserts = [...last.values()].filter((w) => !ids.has(w.input.key));
   const updates = [...last.values()].filter((w) => ids.has(w.input.key));
   if (inserts.length > 0) {
-    const batch = tx.dialect.rows('$1', [['key', 'text'], ...WRITTEN_ROW]);
-    const inserted = await tx.query(
-      `INSERT INTO signals (key, ${WRITTEN.join(', ')}, first_seen_at, last_seen_at, updated_at)
-       SELECT v.key, ${qualified('v', WRITTEN)}, $2, $2, $3 FROM ${batch} AS v WHERE true ORDER BY v.ord
-       RETURNING id, key`,
-      [JSON.stringify(inserts.map((w) => [w.input.key, ...w.values])), now, stamp],
+    const fresh = await load.newIds('signals', inserts.length);
+    inserts.forEach((w, i) => {
+      ids.set(w.input.key, fresh[i]);
+    });
+    await load.write(
+      'signals',
+      INSERTED,
+      inserts.map((w, i) => [fresh[i], w.input.key, ...w.values, now, now, stamp]),
     );
-    for (const row of inserted) ids.set(String(row.key), Number(row.id));
   }
   if (updates.length > 0) {
     const batch = tx.dialect.rows('$1', [['id', 'integer'], ...WRITTEN_ROW]);
@@ -91,6 +98,7 @@ export async function writeSignals(
   }
   const caseIds = await caseIdsOf(
     tx,
+    load,
     writes.flatMap((w) => (w.input.case ? [w.input.case] : [])),
   );
   const seqs = await appendChanges(
@@ -188,7 +196,7 @@ async function storedSignals(tx: SqlPort, keys: readonly string[]): Promise<Map<
  * Case ids by key, created on first sight (never computed yet: listed once saveCases has written them) in the
  * order first met. Looked up before inserting: an insert that conflicts would use up an id.
  */
-async function caseIdsOf(tx: SqlPort, refs: readonly SignalCaseRef[]): Promise<Map<string, number>> {
+async function caseIdsOf(tx: SqlPort, load: BulkLoad, refs: readonly SignalCaseRef[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   if (refs.length === 0) return ids;
   const firstByKey = new Map<string, SignalCaseRef>();
@@ -200,17 +208,15 @@ async function caseIdsOf(tx: SqlPort, refs: readonly SignalCaseRef[]): Promise<M
   }
   const missing = [...firstByKey.values()].filter((r) => !ids.has(r.key));
   if (missing.length > 0) {
-    const batch = tx.dialect.rows('$1', [
-      ['key', 'text'],
-      ['type', 'text'],
-      ['family', 'text'],
-    ]);
-    const rows = await tx.query(
-      `INSERT INTO cases (key, type, family)
-       SELECT n.key, n.type, n.family FROM ${batch} AS n WHERE true ORDER BY n.ord RETURNING id, key`,
-      [JSON.stringify(missing.map((r) => [r.key, r.type, r.family]))],
+    const fresh = await load.newIds('cases', missing.length);
+    await load.write(
+      'cases',
+      ['id', 'key', 'type', 'family'],
+      missing.map((r, i) => [fresh[i], r.key, r.type, r.family]),
     );
-    for (const row of rows) ids.set(String(row.key), Number(row.id));
+    missing.forEach((r, i) => {
+      ids.set(r.key, fresh[i]);
+    });
   }
   return ids;
 }

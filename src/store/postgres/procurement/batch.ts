@@ -6,6 +6,7 @@
  */
 import type pg from 'pg';
 import type { BulkLoad, BulkRow } from '../../procurement/bulk-load.js';
+import { refuseUnstorable } from '../../sql/storable.js';
 import { type CopyValue, copyRows, upsertRows } from '../copy.js';
 import { sqlOn } from '../db.js';
 
@@ -27,6 +28,7 @@ export class PostgresBulkLoad implements BulkLoad {
   }
 
   async write(table: string, columns: readonly string[], rows: readonly BulkRow[], replaceOn?: string): Promise<void> {
+    for (const row of rows) refuseUnstorable(row);
     const values = rows as readonly CopyValue[][];
     if (replaceOn === undefined) await copyRows(this.#client, table, columns, values);
     else await upsertRows(this.#client, table, columns, values, { key: replaceOn, replacing: true });

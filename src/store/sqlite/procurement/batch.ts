@@ -9,6 +9,7 @@
 import type { BulkLoad, BulkRow, TextIndexed } from '../../procurement/bulk-load.js';
 import type { SqlPort } from '../../sql/port.js';
 import { setExcluded } from '../../sql/statements.js';
+import { refuseUnstorable } from '../../sql/storable.js';
 import { encodeValue, type SqlitePort } from '../connection.js';
 
 export class SqliteBulkLoad implements BulkLoad {
@@ -32,6 +33,7 @@ export class SqliteBulkLoad implements BulkLoad {
 
   async write(table: string, columns: readonly string[], rows: readonly BulkRow[], replaceOn?: string): Promise<void> {
     if (rows.length === 0) return;
+    for (const row of rows) refuseUnstorable(row);
     const insert = `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
     const statement = this.#port.statement(
       replaceOn === undefined ? insert : `${insert} ON CONFLICT (${replaceOn}) DO UPDATE SET ${setExcluded(columns)}`,
