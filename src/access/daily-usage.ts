@@ -7,6 +7,7 @@
  */
 import type { DailyUsageEntry, UsageChannel } from '../store/console/console-records.js';
 import type { Store } from '../store/store.js';
+import { NumberedBatches } from './numbered-batches.js';
 
 const FLUSH_EVERY_MS = 1_000;
 
@@ -15,11 +16,13 @@ export class DailyUsage {
   #pending = new Map<string, DailyUsageEntry>();
   /** Key id → the last instant (ms) it was used, since the last flush. */
   #keys = new Map<number, number>();
+  readonly #batches: NumberedBatches<DailyUsageEntry>;
   readonly #timer: NodeJS.Timeout;
   #tail: Promise<void> = Promise.resolve();
 
   constructor(store: Store) {
     this.#store = store;
+    this.#batches = new NumberedBatches((entries, batch) => this.#store.console.addDailyUsage(entries, batch));
     this.#timer = setInterval(() => void this.flush().catch(() => {}), FLUSH_EVERY_MS);
     this.#timer.unref();
   }
@@ -36,7 +39,7 @@ export class DailyUsage {
     this.#keys.set(keyId, nowMs);
   }
 
-  /** Writes what is pending; a failed batch is kept for the next. */
+  /** Writes what is pending; a failed batch is sent again, under its number, first (./numbered-batches.ts). */
   flush(): Promise<void> {
     const run = this.#tail.then(async () => {
       if (this.#keys.size > 0) {
@@ -46,15 +49,11 @@ export class DailyUsage {
           [...keys].map(([keyId, ms]) => ({ keyId, at: new Date(ms).toISOString() })),
         );
       }
-      if (this.#pending.size === 0) return;
-      const batch = [...this.#pending.values()];
-      this.#pending = new Map();
-      try {
-        await this.#store.console.addDailyUsage(batch);
-      } catch (error) {
-        for (const e of batch) for (let i = 0; i < e.count; i++) this.add(e.accountId, e.day, e.channel);
-        throw error;
-      }
+      await this.#batches.send(() => {
+        const batch = [...this.#pending.values()];
+        this.#pending = new Map();
+        return batch;
+      });
     });
     this.#tail = run.catch(() => {});
     return run;

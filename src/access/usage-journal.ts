@@ -4,6 +4,7 @@
  * survives a restart — and, with the Redis counters, the loss of Redis.
  */
 import type { UsageStore } from '../store/store.js';
+import { NumberedBatches } from './numbered-batches.js';
 
 const FLUSH_EVERY_MS = 1_000;
 
@@ -16,12 +17,14 @@ interface Entry {
 export class UsageJournal {
   readonly #store: UsageStore;
   #pending = new Map<string, Entry>();
+  readonly #batches: NumberedBatches<Entry>;
   readonly #timer: NodeJS.Timeout;
   /** The last batch (or `exclusive` task) queued; never rejected, so a failed write does not stop the next. */
   #tail: Promise<void> = Promise.resolve();
 
   constructor(store: UsageStore) {
     this.#store = store;
+    this.#batches = new NumberedBatches((entries, batch) => this.#store.addUsage(entries, batch));
     this.#timer = setInterval(() => void this.flush().catch(() => {}), FLUSH_EVERY_MS);
     this.#timer.unref();
   }
@@ -33,25 +36,25 @@ export class UsageJournal {
     else this.#pending.set(key, { accountId, period, count });
   }
 
-  /** Charges recorded and not yet written for this account and period. */
+  /** Charges recorded and not yet written for this account and period (a batch whose write failed among them). */
   pending(accountId: number, period: string): number {
-    return this.#pending.get(`${accountId}|${period}`)?.count ?? 0;
+    let count = this.#pending.get(`${accountId}|${period}`)?.count ?? 0;
+    for (const e of this.#batches.unsent) if (e.accountId === accountId && e.period === period) count += e.count;
+    return count;
   }
 
-  /** Writes the charges not yet persisted; one batch at a time, in order. A failed batch is kept for the next. */
+  /**
+   * Writes the charges not yet persisted; one batch at a time, in order. A failed batch is sent again, under its
+   * number, before the next (./numbered-batches.ts): never lost, and never added twice.
+   */
   flush(): Promise<void> {
-    return this.exclusive(async () => {
-      if (this.#pending.size === 0) return;
-      const batch = [...this.#pending.values()];
-      this.#pending = new Map();
-      try {
-        await this.#store.addUsage(batch);
-      } catch (error) {
-        // Keep the counts for the next flush rather than lose a customer's usage.
-        for (const e of batch) this.add(e.accountId, e.period, e.count);
-        throw error;
-      }
-    });
+    return this.exclusive(() =>
+      this.#batches.send(() => {
+        const batch = [...this.#pending.values()];
+        this.#pending = new Map();
+        return batch;
+      }),
+    );
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { UsageBatch } from './access/usage-batches.js';
 import type { AgentHostStore } from './agents/agent-host-store.js';
 import type { ConsoleStore } from './console/console-sql-store.js';
 import type { OAuthStore } from './oauth/oauth-sql-store.js';
@@ -130,9 +131,9 @@ export interface UsageStore {
   getUsage(accountId: number, period: string): Promise<number>;
   /**
    * Adds counts to the persisted usage, atomically for the whole batch (entries of one account and period are summed).
-   * Not idempotent: each call adds.
+   * Each call adds, save a numbered `batch` already applied (./access/usage-batches.ts): that one adds nothing.
    */
-  addUsage(entries: readonly { accountId: number; period: string; count: number }[]): Promise<void>;
+  addUsage(entries: readonly { accountId: number; period: string; count: number }[], batch?: UsageBatch): Promise<void>;
 }
 
 export interface ReferenceStore {

@@ -9,6 +9,7 @@ import { ACCOUNT, API_KEY, PLAN } from '../shared/access-rows.js';
 import type { Row, SqlPort, SqlPorts } from '../sql/port.js';
 import { insertInto, qualified, setExcluded } from '../sql/statements.js';
 import type { AccessStore, UsageStore } from '../store.js';
+import { firstApplication, type UsageBatch } from './usage-batches.js';
 
 const SAVE_PLAN = `${insertInto('plans', PLAN.columns)}
   ON CONFLICT (code) DO UPDATE SET ${setExcluded(PLAN.except('code'))}`;
@@ -117,7 +118,11 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
     return Number(row?.count ?? 0);
   }
 
-  async addUsage(entries: readonly { accountId: number; period: string; count: number }[]): Promise<void> {
+  /** Adds charges; a numbered batch (./usage-batches.ts) is added once, however often it is sent. */
+  async addUsage(
+    entries: readonly { accountId: number; period: string; count: number }[],
+    batch?: UsageBatch,
+  ): Promise<void> {
     // One row per (account, period): an upsert may not touch the same row twice.
     const summed = new Map<string, [number, string, number]>();
     for (const e of entries) {
@@ -127,17 +132,19 @@ export class SqlAccessStore implements Omit<AccessStore, 'revokeApiKey' | 'acces
       else summed.set(key, [e.accountId, e.period, e.count]);
     }
     if (summed.size === 0) return;
-    const port = this.#ports.primary;
-    const batch = port.dialect.rows('$1', [
-      ['account_id', 'integer'],
-      ['period', 'text'],
-      ['count', 'bigint'],
-    ]);
-    await port.run(
-      `INSERT INTO usage (account_id, period, count)
-       SELECT r.account_id, r.period, r.count FROM ${batch} AS r WHERE true
-       ON CONFLICT (account_id, period) DO UPDATE SET count = usage.count + excluded.count`,
-      [JSON.stringify([...summed.values()])],
-    );
+    await this.#ports.primary.transaction(async (tx) => {
+      if (batch && !(await firstApplication(tx, batch, new Date()))) return;
+      const rows = tx.dialect.rows('$1', [
+        ['account_id', 'integer'],
+        ['period', 'text'],
+        ['count', 'bigint'],
+      ]);
+      await tx.run(
+        `INSERT INTO usage (account_id, period, count)
+         SELECT r.account_id, r.period, r.count FROM ${rows} AS r WHERE true
+         ON CONFLICT (account_id, period) DO UPDATE SET count = usage.count + excluded.count`,
+        [JSON.stringify([...summed.values()])],
+      );
+    });
   }
 }

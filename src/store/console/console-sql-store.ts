@@ -1,6 +1,7 @@
 /** The console's records (held by `Store.console`), written once for both stores over the SQL port (../sql/port.ts). */
 
 import { createHash } from 'node:crypto';
+import { firstApplication, type UsageBatch } from '../access/usage-batches.js';
 import { int, recordCodec, text, textOrNull } from '../shared/record-codec.js';
 import type { SqlPort } from '../sql/port.js';
 import { insertInto } from '../sql/statements.js';
@@ -319,10 +320,14 @@ export class ConsoleSqlStore {
     return new Map(rows.map((r) => [Number(r.key_id), String(r.last_used_at)]));
   }
 
-  /** Adds counts to the daily usage per channel, atomically for the whole batch. */
-  async addDailyUsage(entries: readonly DailyUsageEntry[]): Promise<void> {
+  /**
+   * Adds counts to the daily usage per channel, atomically for the whole batch; a numbered batch
+   * (../access/usage-batches.ts) once, however often it is sent.
+   */
+  async addDailyUsage(entries: readonly DailyUsageEntry[], batch?: UsageBatch): Promise<void> {
     if (entries.length === 0) return;
     await this.#port.transaction(async (tx) => {
+      if (batch && !(await firstApplication(tx, batch, new Date()))) return;
       for (const e of entries) {
         await tx.query(
           `INSERT INTO console_usage_days (account_id, day, channel, count) VALUES ($1, $2, $3, $4)

@@ -2,6 +2,7 @@
  * The migrations from version 100 on (see ./migration.ts): one text and one version for both stores, over
  * `DdlTypes`. A released migration never changes what it makes: a change is a new entry.
  */
+import { USAGE_WRITERS_MIGRATION } from '../access/usage-batches.js';
 import { UPDATED_AT_MIGRATION } from '../changes/updated-at-migration.js';
 import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
@@ -23,4 +24,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   ALERT_FEEDS_MIGRATION,
   UPDATED_AT_MIGRATION,
   WEBHOOK_NOTICES,
+  USAGE_WRITERS_MIGRATION,
 ];
