@@ -1,8 +1,8 @@
 /**
- * Usage is counted once (docs/deploy.md, "Durability"): the usage journal and the console's daily usage send their counts
- * in numbered batches, and a batch whose write landed although its answer was lost (a connection dropped after the
- * commit) is not added again when it is sent again; one that did not land is not lost. A real store on each backend;
- * only the lost answer is made up, around the store's own write. Run on SQLite and on PostgreSQL
+ * Usage is counted once (docs/deploy.md, "Durability"): the usage journal and the console's daily usage send their
+ * counts in numbered batches, and a batch whose write landed although its answer was lost (a connection dropped after
+ * the commit) is not added again when it is sent again; one that did not land is not lost. A real store on each
+ * backend; only the lost answer is made up, around the store's own write. Run on SQLite and on PostgreSQL
  * (MUNIDATA_TEST_BACKEND).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

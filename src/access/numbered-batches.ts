@@ -1,8 +1,8 @@
 /**
- * The usage journals' batches, numbered in order under a name of their own (docs/deploy.md, "Durability"): a batch whose
- * write failed is sent again, whole and under its number, before anything newer, and the store adds a number it has
- * applied only once (src/store/access/usage-batches.ts). So a write that landed although its answer was lost is not
- * counted twice, and one that did not land is not lost.
+ * The usage journals' batches, numbered in order under a name of their own (docs/deploy.md, "Durability"): a batch
+ * whose write failed is sent again, whole and under its number, before anything newer, and the store adds a number it
+ * has applied only once (src/store/access/usage-batches.ts). So a write that landed although its answer was lost is
+ * not counted twice, and one that did not land is not lost.
  */
 import { randomUUID } from 'node:crypto';
 import type { UsageBatch } from '../store/access/usage-batches.js';
