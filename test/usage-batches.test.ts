@@ -3,7 +3,7 @@
  * counts in numbered batches, and a batch whose write landed although its answer was lost (a connection dropped after
  * the commit) is not added again when it is sent again; one that did not land is not lost. A real store on each
  * backend; only the lost answer is made up, around the store's own write. Run on SQLite and on PostgreSQL
- * (MUNIDATA_TEST_BACKEND).
+ * (MUNIDATA_TEST_BACKEND). The console's record of when each key was last used is kept through a failed write too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DailyUsage } from '../src/access/daily-usage.js';
@@ -24,7 +24,11 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 /** The store, but the next `failures` writes through `method` throw: before writing, or after the write committed. */
-function flaky<K extends 'addUsage' | 'addDailyUsage'>(method: K, when: 'before' | 'after', failures = 1): Store {
+function flaky<K extends 'addUsage' | 'addDailyUsage' | 'recordKeyUse'>(
+  method: K,
+  when: 'before' | 'after',
+  failures = 1,
+): Store {
   const owner = (method === 'addUsage' ? store : store.console) as unknown as Record<K, (...a: unknown[]) => unknown>;
   const write = owner[method].bind(owner);
   let left = failures;
@@ -108,5 +112,27 @@ describe('the console’s daily usage', () => {
     expect(await dayCount('mcp')).toBe(1);
     await daily.close();
     expect(await dayCount('rest')).toBe(3);
+  });
+
+  it('keeps a key’s last use whose write failed for the next flush, and a newer use replaces it', async () => {
+    const key = await store.createApiKey({
+      account_id: accountId,
+      lookup: 'chave-lookup',
+      hash: 'a'.repeat(64),
+      label: 'chave',
+      scopes: [],
+      expires_at: null,
+      now: `${DAY}T00:00:00Z`,
+    });
+    const daily = new DailyUsage(flaky('recordKeyUse', 'before'));
+    daily.keyUsed(key.id, Date.parse(`${DAY}T10:00:00Z`));
+    await expect(daily.flush()).rejects.toThrow(/before the write/);
+    await daily.flush();
+    const lastUsed = async () => (await store.console.keysLastUsed([key.id])).get(key.id);
+    expect(await lastUsed()).toBe(`${DAY}T10:00:00.000Z`);
+    daily.keyUsed(key.id, Date.parse(`${DAY}T11:00:00Z`));
+    await daily.flush();
+    expect(await lastUsed()).toBe(`${DAY}T11:00:00.000Z`);
+    await daily.close();
   });
 });

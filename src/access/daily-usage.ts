@@ -45,9 +45,15 @@ export class DailyUsage {
       if (this.#keys.size > 0) {
         const keys = this.#keys;
         this.#keys = new Map();
-        await this.#store.console.recordKeyUse(
-          [...keys].map(([keyId, ms]) => ({ keyId, at: new Date(ms).toISOString() })),
-        );
+        try {
+          await this.#store.console.recordKeyUse(
+            [...keys].map(([keyId, ms]) => ({ keyId, at: new Date(ms).toISOString() })),
+          );
+        } catch (error) {
+          // Kept for the next flush, the later use winning: the store keeps the latest of what it is sent.
+          for (const [keyId, ms] of keys) if ((this.#keys.get(keyId) ?? 0) < ms) this.#keys.set(keyId, ms);
+          throw error;
+        }
       }
       await this.#batches.send(() => {
         const batch = [...this.#pending.values()];
