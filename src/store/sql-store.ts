@@ -230,7 +230,6 @@ export abstract class SqlStore extends OnPorts {
     return this.bulkTransaction(async (tx, load) => {
       const summary = await writeSignals(tx, load, batch.signals, batch.now);
       if (batch.watermark) await setWatermark(tx, batch.watermark.name, batch.watermark.value);
-      if (summary.inserted + summary.updated > 0) await bumpDataVersion(tx);
       return summary;
     });
   }
