@@ -13,7 +13,7 @@ const FLUSH_EVERY_MS = 1_000;
 
 export class DailyUsage {
   readonly #store: Store;
-  #pending = new Map<string, DailyUsageEntry>();
+  readonly #pending = new Map<string, DailyUsageEntry>();
   /** Key id → the last instant (ms) it was used, since the last flush. */
   #keys = new Map<number, number>();
   readonly #batches: NumberedBatches<DailyUsageEntry>;
@@ -55,11 +55,7 @@ export class DailyUsage {
           throw error;
         }
       }
-      await this.#batches.send(() => {
-        const batch = [...this.#pending.values()];
-        this.#pending = new Map();
-        return batch;
-      });
+      await this.#batches.send(this.#pending);
     });
     this.#tail = run.catch(() => {});
     return run;

@@ -21,16 +21,17 @@ export class NumberedBatches<E> {
   }
 
   /**
-   * Sends the failed batch again, if any, then what `take` gives as the next batch. `take` runs only once the
-   * failed batch is through: while it is not, newer counts stay where they are.
+   * Sends the failed batch again, if any, then what `pending` holds as the next batch, emptying it. `pending` is read
+   * only once the failed batch is through: while it is not, newer counts stay where they are.
    */
-  async send(take: () => readonly E[]): Promise<void> {
+  async send(pending: Map<string, E>): Promise<void> {
     if (this.#failed) {
       await this.write(this.#failed.entries, this.#failed.batch);
       this.#failed = undefined;
     }
-    const entries = take();
-    if (entries.length === 0) return;
+    if (pending.size === 0) return;
+    const entries = [...pending.values()];
+    pending.clear();
     const batch = { writer: this.#writer, number: ++this.#number };
     try {
       await this.write(entries, batch);

@@ -16,7 +16,7 @@ interface Entry {
 
 export class UsageJournal {
   readonly #store: UsageStore;
-  #pending = new Map<string, Entry>();
+  readonly #pending = new Map<string, Entry>();
   readonly #batches: NumberedBatches<Entry>;
   readonly #timer: NodeJS.Timeout;
   /** The last batch (or `exclusive` task) queued; never rejected, so a failed write does not stop the next. */
@@ -48,13 +48,7 @@ export class UsageJournal {
    * number, before the next (./numbered-batches.ts): never lost, and never added twice.
    */
   flush(): Promise<void> {
-    return this.exclusive(() =>
-      this.#batches.send(() => {
-        const batch = [...this.#pending.values()];
-        this.#pending = new Map();
-        return batch;
-      }),
-    );
+    return this.exclusive(() => this.#batches.send(this.#pending));
   }
 
   /**
