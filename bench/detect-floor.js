@@ -6,7 +6,6 @@
  *
  *   node bench/detect-floor.js [contracts, default 100000]
  */
-import Database from 'better-sqlite3';
 import { fmt, table } from './lib.js';
 import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
 
@@ -19,6 +18,7 @@ if (BENCH_STORE !== 'sqlite') {
 }
 const { runDetection } = await import('../dist/detect/run-detection.js');
 const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
+const { openSqliteDatabase } = await import('../dist/store/sqlite/connection.js');
 
 /** The statements that create `name` and its indexes, renamed to `<name>_twin`. */
 function twinSchema(db, name) {
@@ -38,15 +38,8 @@ try {
   await runAlertMatching(store, { now });
   const seconds = (performance.now() - started) / 1000;
   await store.close();
-  // The store's own settings (sqlite/connection.ts), so that the copy writes as detection does.
-  const db = new Database(location);
-  for (const pragma of [
-    'journal_mode = WAL',
-    'synchronous = NORMAL',
-    'cache_size = -65536',
-    'wal_autocheckpoint = 16384',
-  ])
-    db.pragma(pragma);
+  // Opened as the store opens it (its settings), so that the copy writes as detection does.
+  const db = openSqliteDatabase(location);
   const rows = [];
   let floor = 0;
   for (const name of WRITTEN) {
