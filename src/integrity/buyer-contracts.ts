@@ -50,7 +50,7 @@ export const soleSupplierIs = (c: ContractRecord, nif: string): boolean => soleS
  * (no date, an id above every id) — a filter on dates could not select them.
  */
 export async function readContracts(
-  store: IntegrityStore,
+  store: Pick<IntegrityStore, 'listContracts'>,
   filter: ContractFilter,
   undatedOnly = false,
 ): Promise<ContractRecord[] | null> {

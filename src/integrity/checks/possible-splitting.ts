@@ -113,6 +113,15 @@ export const POSSIBLE_SPLITTING: IntegrityType = {
     'dated by the award decision, else signing, else publication. An indicator for a closer look, not a finding.',
 };
 
+/**
+ * The days whose awards may be parts of a split with an award of `date`: the window on either side of it. The
+ * detector's scope reads it too, to find the awards a new one may be a part with (integrity-reach.ts).
+ */
+export function splittingWindow(date: string): [from: string, to: string] {
+  const days = threshold(POSSIBLE_SPLITTING, 'window_days');
+  return [addDays(date, -days), addDays(date, days)];
+}
+
 /** A direct award of the group, with its procedure and that procedure's ceiling. */
 interface Part {
   contract: ContractRecord;
@@ -161,7 +170,7 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
   }
 
   const days = threshold(POSSIBLE_SPLITTING, 'window_days');
-  const [from, to] = [addDays(date, -days), addDays(date, days)];
+  const [from, to] = splittingWindow(date);
   const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
   if (pair === null) return finding('not_assessable', TOO_MANY, values);
   const ofClass = pair.filter((x) => x.cpv[0]?.code.startsWith(cpvClass));

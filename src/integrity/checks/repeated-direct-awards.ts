@@ -145,7 +145,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
     return finding('not_assessable', reason, values);
   }
   values.ceiling_eur = held.ceiling;
-  const windowFrom = `${Number(date.slice(0, 4)) - threshold(REPEATED_DIRECT_AWARDS, 'economic_years') + 1}-01-01`;
+  const windowFrom = awardsCountedFrom(date);
   values.window_from = windowFrom;
 
   const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
@@ -191,6 +191,14 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
     return finding('not_assessable', reason, values, more);
   }
   return finding('not_flagged', `${what}, under ${against}.`, values, more);
+}
+
+/**
+ * The first day whose awards art. 113.º n.º 2 counts against an award of `date`: the economic year in course and the
+ * two before it. The detector's scope reads it too, to find the awards a new one counts against (integrity-reach.ts).
+ */
+export function awardsCountedFrom(date: string): string {
+  return `${Number(date.slice(0, 4)) - threshold(REPEATED_DIRECT_AWARDS, 'economic_years') + 1}-01-01`;
 }
 
 interface Earlier {

@@ -15,7 +15,7 @@ import {
   soleSupplierNif,
   TOO_MANY,
 } from '../buyer-contracts.js';
-import { type CheckContext, type IntegrityCheck, once } from '../check.js';
+import { type CheckContext, type IntegrityCheck, type IntegrityStore, once } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
 export const SUPPLIER_CONCENTRATION: IntegrityType = {
@@ -68,9 +68,14 @@ export const SUPPLIER_CONCENTRATION: IntegrityType = {
     'of both sums, and counted; a contract awarded to a group counts in the buyer’s total but in no member’s share.',
 };
 
-export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+/** The year whose shares a contract is judged in, and counted in: its publication's, else its signing's. */
+export function shareYear(c: Pick<ContractRecord, 'published_on' | 'signed_on'>): number | null {
   const date = c.published_on ?? c.signed_on;
-  const year = date === null ? null : Number(date.slice(0, 4));
+  return date === null ? null : Number(date.slice(0, 4));
+}
+
+export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
+  const year = shareYear(c);
   const values = {
     year,
     supplier_total_eur: null,
@@ -89,7 +94,7 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
     // Held beyond this answer, for the data version: the next answer about the same buyer's year reads nothing.
     return ctx.corpus.buyerYear(
       `${c.source}:${buyer.nif}:${year}`,
-      async () => yearSums(await storedYear(c.source, buyer.nif, year, ctx)),
+      async () => yearSums(await storedYear(ctx.store, c.source, buyer.nif, year)),
       (sums) => sums?.contracts ?? 1,
     );
   });
@@ -128,7 +133,7 @@ function yearSums(ofYear: readonly YearContract[] | null): YearSums | null {
 }
 
 /** What the share sums of a contract of the buyer's year: its price and its one supplier (null: none or several). */
-interface YearContract {
+export interface YearContract {
   id: number;
   price_eur: number | null;
   supplier: string | null;
@@ -147,14 +152,15 @@ function preloadedYear(all: readonly ContractRecord[], year: number): YearContra
     .map((x) => ({ id: x.id, price_eur: x.price_eur, supplier: soleSupplierNif(x) }));
 }
 
-async function storedYear(
+/** The buyer's contracts of the year as the store holds them (detection's scope reads them too: integrity-reach.ts). */
+export async function storedYear(
+  store: Pick<IntegrityStore, 'buyerPrices'>,
   source: string,
   buyer: string,
   year: number,
-  ctx: CheckContext,
 ): Promise<YearContract[] | null> {
-  const published = await ctx.store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
-  const undated = await ctx.store.buyerPrices(source, buyer, 'undated');
+  const published = await store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
+  const undated = await store.buyerPrices(source, buyer, 'undated');
   // As many as readContracts gives up on: the answer is the same as when it read whole records.
   if (published.length >= MAX_READ || undated.length >= MAX_READ) return null;
   return [...published, ...undated.filter((u) => u.signed_on?.startsWith(`${year}-`))].map((x) => ({
@@ -178,7 +184,7 @@ function judge(
     buyer_contracts_without_price: ofYear.contracts - priced,
     supplier_contracts: theirs.contracts.length,
   };
-  const share = buyerTotal > 0 ? Math.round((supplierTotal / buyerTotal) * 10_000) / 10_000 : null;
+  const share = shareOf(ofYear, supplierTotal);
   const values = {
     year,
     supplier_total_eur: cents(supplierTotal),
@@ -204,6 +210,23 @@ function judge(
   return share > limit
     ? finding('flagged', `${said}, above the threshold of ${limit * 100} %.`, values, { cites, corpus })
     : finding('not_flagged', `${said}, not above ${limit * 100} %.`, values, { cites, corpus });
+}
+
+/** A supplier's share of the year's priced value, to four decimals; null when the year adds up to 0 €. */
+function shareOf(ofYear: YearSums, supplierTotal: number): number | null {
+  return ofYear.total > 0 ? Math.round((supplierTotal / ofYear.total) * 10_000) / 10_000 : null;
+}
+
+/**
+ * The suppliers whose share of the buyer's year is above the threshold, whatever the number of contracts: only their
+ * contracts can be flagged. Detection's scope reads it (integrity-reach.ts) to judge again, of a year a new contract
+ * joins, only the contracts whose flag it can move.
+ */
+export function suppliersAboveShare(ofYear: readonly YearContract[]): Set<string> {
+  const sums = yearSums(ofYear) as YearSums;
+  const limit = threshold(SUPPLIER_CONCENTRATION, 'max_supplier_share');
+  const above = [...sums.bySupplier].filter(([, theirs]) => (shareOf(sums, theirs.total) ?? 0) > limit);
+  return new Set(above.map(([nif]) => nif));
 }
 
 export const SUPPLIER_CONCENTRATION_CHECK: IntegrityCheck = {
