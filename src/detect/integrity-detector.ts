@@ -15,11 +15,13 @@ import { INTEGRITY } from '../signals/catalogue.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import { type Candidate, type DetectionContext, settle } from './detection-context.js';
 import { type DetectionStore, existingSignals } from './detection-store.js';
-import { type Buyer, chunks, INTEGRITY_WATERMARK, keepStandings, readScope } from './integrity-scope.js';
+import { citedBy, flaggedOtherwise } from './integrity-apart.js';
+import { type Buyer, chunks, INTEGRITY_WATERMARK, keepScope, readScope } from './integrity-scope.js';
 import { integrityCases, integritySignal, integritySignalKey } from './integrity-signal.js';
 import { addWrites, type DetectorSummary, emptySummary } from './procurement-detector.js';
 
 const TYPES = new Map(INTEGRITY_TYPES.map((t) => [t.key, t]));
+const NONE: ReadonlySet<string> = new Set();
 /** Contracts assessed per batch of reads (their amendments and notices). */
 const ASSESS = 500;
 /** Buyers whose contracts are read together. */
@@ -58,10 +60,14 @@ export async function detectIntegrity(
   const heldAny = (await store.listSignals({ family: INTEGRITY }, { limit: 1 })).length > 0;
   const writer = new SignalBatches(store, options.now, options.batchSize ?? 2000, summary, heldAny);
   const judged = new Set<number>();
-  const emit = async (assessed: readonly Assessed[], cited: ReadonlyMap<number, ContractRecord>) => {
+  const emit = async (
+    assessed: readonly Assessed[],
+    cited: ReadonlyMap<number, ContractRecord>,
+    flaggedBefore?: ReadonlyMap<number, ReadonlySet<string>>,
+  ) => {
     for (const a of assessed) {
       judged.add(a.contract.id);
-      writer.add(a.contract.id, candidates(a, ctx, cited));
+      writer.add(a.contract.id, candidates(a, ctx, cited, flaggedBefore?.get(a.contract.id)));
     }
     summary.contracts += assessed.length;
     await writer.flushIfFull();
@@ -79,16 +85,21 @@ export async function detectIntegrity(
       for (const part of chunks(contracts, ASSESS)) await emit(await assessContracts(part, check), cited);
     }
   }
-  for (const part of chunks(scope.lone, ASSESS)) {
-    await emit(await assessContracts(await store.getContracts(part), { ...base, memo: new Map() }), new Map());
+  for (const part of chunks(
+    scope.lone.filter((id) => !judged.has(id)),
+    ASSESS,
+  )) {
+    const assessed = await assessContracts(await store.getContracts(part), { ...base, memo: new Map() });
+    await emit(assessed, await citedBy(store, assessed));
   }
   const partial = [...scope.partial.keys()].filter((id) => !judged.has(id));
   for (const part of chunks(partial, ASSESS)) {
     const check = { ...base, memo: new Map() };
-    await emit(await assessContracts(await store.getContracts(part), check, (c) => scope.partial.get(c.id)), new Map());
+    const assessed = await assessContracts(await store.getContracts(part), check, (c) => scope.partial.get(c.id));
+    await emit(assessed, await citedBy(store, assessed), await flaggedOtherwise(store, assessed, ctx));
   }
   await writer.flush({ name: INTEGRITY_WATERMARK, value: String(Math.max(scope.last, end)) });
-  await keepStandings(store, scope.standings);
+  await keepScope(store, scope);
   summary.seconds = Math.round(performance.now() - started) / 1000;
   return summary;
 }
@@ -123,9 +134,19 @@ async function contractsOfBuyers(store: DetectionStore, buyers: readonly Buyer[]
   return byBuyer;
 }
 
-/** One candidate per type judged: the signal when flagged, else nothing (a stored one is then withdrawn). */
-function candidates(a: Assessed, ctx: DetectionContext, cited: ReadonlyMap<number, ContractRecord>): Candidate[] {
-  const flagged = a.assessments.filter((x) => x.state === 'flagged').map((x) => x.type);
+/**
+ * One candidate per type judged: the signal when flagged, else nothing (a stored one is then withdrawn). `before`: the
+ * types it stands flagged on among those not judged now.
+ */
+function candidates(
+  a: Assessed,
+  ctx: DetectionContext,
+  cited: ReadonlyMap<number, ContractRecord>,
+  before: ReadonlySet<string> = NONE,
+): Candidate[] {
+  const now = a.assessments.filter((x) => x.state === 'flagged').map((x) => x.type);
+  // In the catalogue's order, as integrityCases takes them (the assessments come in it).
+  const flagged = before.size === 0 ? now : [...TYPES.keys()].filter((t) => now.includes(t) || before.has(t));
   const caseOf = integrityCases(a.contract, flagged, ctx);
   return a.assessments.map((x) => {
     const type = TYPES.get(x.type);

@@ -30,6 +30,17 @@ export function integritySignalKey(type: string, c: Pick<ContractRecord, 'source
 }
 
 /**
+ * The procurement signal a contract's case is named after, when it has one: its notice's `tender_open`, its own first
+ * signal, a price-changing amendment's `contract_amended`; null when its flags open the case.
+ */
+export function procurementOpening(c: ContractDetailRecord, ctx: DetectionContext): string | null {
+  if (contractCaseKey(c).announced) return 'tender_open';
+  const contractTypes = contractSignalTypes(c, ctx);
+  if (contractTypes.length > 0) return contractTypes[0];
+  return c.amendments.some(changesPrice) ? 'contract_amended' : null;
+}
+
+/**
  * The case each integrity signal of a contract joins: its contract's (procedure-case.ts), named as the contract's
  * procurement signals name it when the contract has any; otherwise the contract's first flag (in the catalogue's
  * order, `flagged`) opens it. What the contract alone decides is worked out once for all its types.
@@ -39,17 +50,9 @@ export function integrityCases(
   flagged: readonly string[],
   ctx: DetectionContext,
 ): (type: string) => SignalCaseRef {
-  const { key, announced } = contractCaseKey(c);
-  const update = (opening: string): SignalCaseRef => ({
-    key,
-    type: opening,
-    family: PROCUREMENT,
-    relationship: 'update',
-  });
-  if (announced) return () => update('tender_open');
-  const contractTypes = contractSignalTypes(c, ctx);
-  if (contractTypes.length > 0) return () => update(contractTypes[0]);
-  if (c.amendments.some(changesPrice)) return () => update('contract_amended');
+  const key = contractCaseKey(c).key;
+  const named = procurementOpening(c, ctx);
+  if (named !== null) return () => ({ key, type: named, family: PROCUREMENT, relationship: 'update' });
   return (type) => {
     const opening = flagged[0] ?? type;
     return { key, type: opening, family: INTEGRITY, relationship: type === opening ? 'origin' : 'update' };
@@ -108,6 +111,11 @@ export function integritySignal(
   };
 }
 
+/** The ids of the other contracts a flag gives as evidence: those the assessment cites first. */
+export function evidenceCites(c: Pick<ContractRecord, 'id'>, a: Pick<Assessment, 'cites'>): number[] {
+  return a.cites.filter((id) => id !== c.id).slice(0, CITED_EVIDENCE);
+}
+
 /** The contract, the contracts the assessment cites (the largest first, as cited), and the article it rests on. */
 function evidenceOf(
   c: ContractRecord,
@@ -115,13 +123,10 @@ function evidenceOf(
   a: Assessment,
   cited: ReadonlyMap<number, ContractRecord>,
 ): SignalEvidenceRecord[] {
-  const others = a.cites
-    .filter((id) => id !== c.id)
-    .slice(0, CITED_EVIDENCE)
-    .flatMap((id) => {
-      const found = cited.get(id);
-      return found ? [contractEvidence(found)] : [];
-    });
+  const others = evidenceCites(c, a).flatMap((id) => {
+    const found = cited.get(id);
+    return found ? [contractEvidence(found)] : [];
+  });
   const law: SignalEvidenceRecord[] = type.legal_basis
     ? [
         {

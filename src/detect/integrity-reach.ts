@@ -1,0 +1,113 @@
+/**
+ * Which other contracts a contract new since the last integrity run can move the flags of (docs/signals.md,
+ * "Integrity"). The checks that compare a contract with its buyer's others read, for the contract judged, no more than
+ *  - supplier concentration: the buyer's contracts of its year (supplier-concentration.ts, `storedYear`), of which
+ *    only a supplier above the share has contracts that can flag (`suppliersAboveShare`);
+ *  - repeated direct awards: the same buyer and supplier's awards from `awardsCountedFrom` its day to its day;
+ *  - possible splitting: the same buyer and supplier's awards within `splittingWindow` of its day.
+ * So a new contract moves, besides its own, the flags of its buyers' contracts of its year whose supplier is above
+ * the share before it or with it, and of the awards of its buyer and supplier whose own windows hold its day — on
+ * those types alone. Each window is the check's own function,
+ * so the two cannot drift apart. A contract held before may have been summed or cited under what it said then,
+ * which the journal does not keep: its buyers are judged again whole instead (integrity-scope.ts).
+ */
+import { awardDate, readContracts, soleSupplierNif } from '../integrity/buyer-contracts.js';
+import type { IntegrityStore } from '../integrity/check.js';
+import { POSSIBLE_SPLITTING, splittingWindow } from '../integrity/checks/possible-splitting.js';
+import { awardsCountedFrom, REPEATED_DIRECT_AWARDS } from '../integrity/checks/repeated-direct-awards.js';
+import {
+  SUPPLIER_CONCENTRATION,
+  shareYear,
+  storedYear,
+  suppliersAboveShare,
+} from '../integrity/checks/supplier-concentration.js';
+import type { ContractRecord } from '../store/procurement-records.js';
+import type { Buyer } from './integrity-scope.js';
+
+export interface Reach {
+  /** Contracts to judge again on the types named, by id. */
+  partial: Map<number, Set<string>>;
+  /** Buyers with more contracts in a window than a check reads (MAX_READ): judged again whole, as before. */
+  whole: Buyer[];
+}
+
+/** What the new contracts reach, read from the store window by window (each buyer's year and pair once). */
+export async function reachOfNew(
+  store: Pick<IntegrityStore, 'buyerPrices' | 'listContracts'>,
+  contracts: readonly ContractRecord[],
+): Promise<Reach> {
+  const reach: Reach = { partial: new Map(), whole: [] };
+  const add = (id: number, type: string) => {
+    const types = reach.partial.get(id);
+    if (types) types.add(type);
+    else reach.partial.set(id, new Set([type]));
+  };
+  const whole = new Map<string, Buyer>();
+  const wholly = (source: string, nif: string) => whole.set(`${source} ${nif}`, { source, nif });
+
+  for (const { source, buyer, year, added } of buyerYears(contracts)) {
+    const ofYear = await storedYear(store, source, buyer, year);
+    if (ofYear === null) {
+      wholly(source, buyer);
+      continue;
+    }
+    // Only a supplier above the share, before the new contracts or with them, has contracts whose flag can move.
+    const before = ofYear.filter((x) => !added.has(x.id));
+    const moving = new Set([...suppliersAboveShare(before), ...suppliersAboveShare(ofYear)]);
+    for (const x of ofYear) if (x.supplier !== null && moving.has(x.supplier)) add(x.id, SUPPLIER_CONCENTRATION.key);
+  }
+  for (const { source, buyer, supplier, days } of pairs(contracts)) {
+    const theirs = await readContracts(store, { buyer, supplier, source });
+    if (theirs === null) {
+      wholly(source, buyer);
+      continue;
+    }
+    for (const x of theirs) {
+      const on = awardDate(x);
+      if (on === null) continue;
+      const [from, to] = splittingWindow(on);
+      if (days.some((day) => day >= from && day <= to)) add(x.id, POSSIBLE_SPLITTING.key);
+      const counted = awardsCountedFrom(on);
+      if (days.some((day) => day >= counted && day <= on)) add(x.id, REPEATED_DIRECT_AWARDS.key);
+    }
+  }
+  reach.whole = [...whole.values()];
+  return reach;
+}
+
+/**
+ * Each buyer's year new contracts count in (every buyer of a joint contract: each one's total holds it), with the
+ * ids of those new contracts.
+ */
+function buyerYears(contracts: readonly ContractRecord[]) {
+  const out = new Map<string, { source: string; buyer: string; year: number; added: Set<number> }>();
+  for (const c of contracts) {
+    const year = shareYear(c);
+    if (year === null) continue;
+    for (const b of c.buyers) {
+      if (b.nif === null) continue;
+      const key = `${c.source} ${b.nif} ${year}`;
+      const held = out.get(key);
+      if (held) held.added.add(c.id);
+      else out.set(key, { source: c.source, buyer: b.nif, year, added: new Set([c.id]) });
+    }
+  }
+  return out.values();
+}
+
+/**
+ * Each buyer and supplier pair with the days of its new awards. The pair checks count another award only when it has
+ * one buyer and one supplier, and a date.
+ */
+function pairs(contracts: readonly ContractRecord[]) {
+  const out = new Map<string, { source: string; buyer: string; supplier: string; days: string[] }>();
+  for (const c of contracts) {
+    const [buyer, supplier, day] = [c.buyers.length === 1 ? c.buyers[0].nif : null, soleSupplierNif(c), awardDate(c)];
+    if (buyer === null || supplier === null || day === null) continue;
+    const key = `${c.source} ${buyer} ${supplier}`;
+    const pair = out.get(key);
+    if (pair) pair.days.push(day);
+    else out.set(key, { source: c.source, buyer, supplier, days: [day] });
+  }
+  return out.values();
+}
