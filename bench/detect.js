@@ -6,6 +6,8 @@
  *
  *   1. runDetection (procurement detectors, deadline sweep, indicator detectors, cases), then runAlertMatching;
  *   2. the same again: nothing changed, so this is what a scheduled run costs when there is nothing new;
+ *   3. after an import of N/1000 new contracts (the generator's next ones, with their amendments and notices, dated
+ *      as the cached data): what a scheduled run costs after a day's import;
  *   3. procurement_red_flags (its handler, in process: no HTTP, no response cache) on RED_FLAGS random contracts:
  *      the first answer is cold (it computes the corpus statistics, once per data version, and pages in what it
  *      reads), the others warm (the statistics held); p50 and p99 of the warm ones.
@@ -18,7 +20,7 @@
  *   BENCH_DETECT_SIZES  contract counts, comma-separated (default 1000000; 100000 when time is short)
  *   BENCH_STORE         `postgres` to run on PostgreSQL (BENCH_POSTGRES_URL, see postgres-db.js); SQLite by default
  */
-import { fmt, loadLine, machineLine, table } from './lib.js';
+import { fmt, loadLine, machineLine, SEED, table } from './lib.js';
 import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
 
 const SIZES = (process.env.BENCH_DETECT_SIZES ?? '1000000').split(',').map(Number);
@@ -29,6 +31,9 @@ const { runDetection } = await import('../dist/detect/run-detection.js');
 const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
 const { procurementRedFlags } = await import('../dist/operations/procurement/procurement-red-flags.js');
 const { ReferenceData } = await import('../dist/core/reference.js');
+const { generateProcurement } = await import('../dist/demo/procurement/generate.js');
+const { readCpvs } = await import('../dist/ingest/cpv.js');
+const { readMunicipalities } = await import('../dist/ingest/municipalities.js');
 
 async function timed(work) {
   const started = performance.now();
@@ -72,13 +77,38 @@ async function redFlagLatencies(store, max) {
   return { cold, p50: at(0.5), p99: at(0.99), count: warm.length };
 }
 
-/** Detection then matching on a fresh copy of the N-contract database, twice. */
+/**
+ * Writes the generator's next `added` contracts after the `held` of the cached data (the same seed and month: its
+ * contracts are a pure function of their index), with their entities, notices and amendments. The generator's chunks
+ * are of 10,000 contracts: with `held` a multiple of that, the new contracts are its last chunk, written alone.
+ */
+async function importNew(store, held, added) {
+  const [first] = await store.listContracts({ source: 'demo' }, { limit: 1 });
+  const today = new Date(first.imported_at);
+  const options = {
+    seed: SEED,
+    today,
+    contracts: held + added,
+    municipalities: readMunicipalities(),
+    cpvs: readCpvs(),
+  };
+  let last;
+  for (const chunk of generateProcurement({ ...options, chunkSize: Math.max(added, 1) })) last = chunk;
+  const written = await store.writeProcurement(last);
+  await store.refreshProcurementRollups();
+  return written.contracts.inserted;
+}
+
+/** Detection then matching on a fresh copy of the N-contract database: from scratch, again, after new contracts. */
 async function measure(contracts) {
   const { store, remove } = await copyProcurementDb(contracts);
   try {
     const count = (await store.aggregateContracts({ groupBy: ['year'] })).totals.count;
+    const added = Math.max(1, Math.round(contracts / 1000));
     const runs = [];
-    for (const label of ['from scratch', 'again, nothing new']) {
+    for (const label of ['from scratch', 'again, nothing new', `${fmt(added)} new contracts`]) {
+      if (label.endsWith('new contracts') && (await importNew(store, contracts, added)) !== added)
+        throw new Error(`the import of ${added} new contracts did not insert them all`);
       const now = new Date();
       const detection = await timed(() => runDetection(store, { now }));
       const matching = await timed(() => runAlertMatching(store, { now }));
@@ -113,7 +143,7 @@ for (const size of SIZES) {
   for (const { label, detection, matching } of runs) {
     const d = detection.result;
     const written = d.signals.inserted + d.signals.updated;
-    if (label !== 'from scratch' && (written > 0 || d.cases.events > 0 || matching.result.matched > 0))
+    if (label === 'again, nothing new' && (written > 0 || d.cases.events > 0 || matching.result.matched > 0))
       idempotent = false;
     rows.push([
       fmt(contracts),
