@@ -1,5 +1,6 @@
 /**
- * What an integrity run judges again (docs/integrity.md, "Signals"), from the journal entries since the last run:
+ * What an integrity run judges again (docs/signals.md, "What is judged again"), from the journal entries since the
+ * last run:
  *  - a contract new since the last run, on every type, and the contracts whose flags it can move, on those types
  *    only (integrity-reach.ts: its buyers' year, the awards of its buyer and supplier around its day);
  *  - every contract of each buyer of a contract held before whose record changed, on every type: the buyer checks
