@@ -302,7 +302,9 @@ describe('the console in a browser', () => {
     await seller.page.goto(`${base}/console/apps`);
     await expect(seller.page.locator('tr', { hasText: 'Phone test app' }).count()).resolves.toBe(1);
     await seller.page.setViewportSize({ width: 1200, height: 900 });
-  });
+    // Thirty pages, each laid out and shot whole: about 25 s on this shared machine on a slow hour, the suite's 30 s
+    // default at its edge. A budget, not a speed target (those are benches').
+  }, 120_000);
 
   it('shows the account page and signs out', async () => {
     const { page } = seller;
