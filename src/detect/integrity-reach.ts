@@ -24,24 +24,16 @@ import {
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { Buyer } from './integrity-scope.js';
 
-export interface Reach {
-  /** Contracts to judge again on the types named, by id. */
-  partial: Map<number, Set<string>>;
-  /** Buyers with more contracts in a window than a check reads (MAX_READ): judged again whole, as before. */
-  whole: Buyer[];
-}
-
-/** What the new contracts reach, read from the store window by window (each buyer's year and pair once). */
+/**
+ * What the new contracts reach, read from the store window by window (each buyer's year and pair once): each contract
+ * to judge again is given to `add` with a type to judge it on; the buyers with more contracts in a window than a check
+ * reads (MAX_READ), to be judged again whole as before, are returned.
+ */
 export async function reachOfNew(
   store: Pick<IntegrityStore, 'buyerPrices' | 'listContracts'>,
   contracts: readonly ContractRecord[],
-): Promise<Reach> {
-  const reach: Reach = { partial: new Map(), whole: [] };
-  const add = (id: number, type: string) => {
-    const types = reach.partial.get(id);
-    if (types) types.add(type);
-    else reach.partial.set(id, new Set([type]));
-  };
+  add: (id: number, type: string) => void,
+): Promise<Buyer[]> {
   const whole = new Map<string, Buyer>();
   const wholly = (source: string, nif: string) => whole.set(`${source} ${nif}`, { source, nif });
 
@@ -71,8 +63,7 @@ export async function reachOfNew(
       if (days.some((day) => day >= counted && day <= on)) add(x.id, REPEATED_DIRECT_AWARDS.key);
     }
   }
-  reach.whole = [...whole.values()];
-  return reach;
+  return [...whole.values()];
 }
 
 /**

@@ -85,9 +85,9 @@ export async function readScope(
   const partial = new Map<number, Set<string>>();
   const newContracts: ContractRecord[] = [];
   for (const part of chunks([...reaching])) newContracts.push(...(await store.getContracts(part)));
-  const reach = await reachOfNew(store, newContracts);
-  for (const b of reach.whole) buyers.set(`${b.source} ${b.nif}`, b);
-  for (const [id, types] of reach.partial) addTypes(partial, id, types);
+  for (const b of await reachOfNew(store, newContracts, (id, type) => addTypes(partial, id, [type]))) {
+    buyers.set(`${b.source} ${b.nif}`, b);
+  }
   const standings = new Map<string, Standing>();
   for (const source of [...sources].sort()) {
     const now = await standingOf(ctx, source);
