@@ -184,7 +184,9 @@ describe('procurement detectors', () => {
 
   it('signal direct_award_high_value for ajustes diretos above their regime’s ceiling (docs/signals.md)', async () => {
     // Goods and services / works: CCP 20 000 / 30 000 €, Azores 75 000 / 150 000 €, Madeira 27 000 / 40 500 €.
-    // The demo's legal bases cite the CCP, so the buyer's region decides; unknown region: the highest ceiling.
+    // The demo's legal bases cite the CCP, so the buyer's region decides; places in several regions: the highest
+    // ceiling; no region told at all: the general law (the CCP's). The kind: the article cited (19.º works, 20.º
+    // goods and services), else the contract type.
     const ceilings = { national: [20_000, 30_000], azores: [75_000, 150_000], madeira: [27_000, 40_500] } as const;
     const regionOf = (m: MunicipalityRecord) =>
       m.district === 'Região Autónoma dos Açores'
@@ -197,12 +199,17 @@ describe('procurement detectors', () => {
       const buyer = c.buyers.map((b) => (b.nif ? byNif.get(b.nif) : undefined)).find(Boolean);
       if (buyer) return regionOf(buyer);
       const regions = new Set(c.municipalities.map((code) => regionOf(municipalities.get(code) as MunicipalityRecord)));
+      if (regions.size === 0) return 'national';
       return regions.size === 1 ? [...regions][0] : null;
+    };
+    const isWorks = (c: ContractRecord) => {
+      const article = /^Artigo (19|20)\.º,(?: n\.º \d+,)? alínea [a-z]\)/.exec(c.legal_basis ?? '')?.[1];
+      return article ? article === '19' : c.contract_types.some((t) => t.startsWith('Empreitada'));
     };
     const direct = await allContracts(store, { method: 'direct', minAmount: 20_000.01 });
     const expected = direct.filter((c) => {
       if (!/^ajuste direc?to/.test(fold(c.procedure_type ?? ''))) return false;
-      const works = c.contract_types.some((t) => t.startsWith('Empreitada')) ? 1 : 0;
+      const works = isWorks(c) ? 1 : 0;
       const r = regime(c);
       const ceiling = r ? ceilings[r][works] : Math.max(...Object.values(ceilings).map((x) => x[works]));
       return (c.price_eur as number) > ceiling;

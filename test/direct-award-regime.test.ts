@@ -58,6 +58,21 @@ const MADE = [
     localExecucao: ['Portugal, Região Autónoma dos Açores'],
   },
   {
+    // A buyer that is no municipality, with places in two regions: the regime cannot be told.
+    ...row('10557987'),
+    idcontrato: '90000007',
+    precoContratual: 37_345.78,
+    adjudicante: ['510858287 - JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA'],
+    localExecucao: ['Portugal, Braga, Guimarães', 'Portugal, Região Autónoma dos Açores, Ponta Delgada'],
+  },
+  {
+    ...row('10557987'),
+    idcontrato: '90000008',
+    precoContratual: 80_000,
+    adjudicante: ['510858287 - JARDIM ESPONTÂNEO - ARQUITECTURA PAISAGISTA UNIPESSOAL LDA'],
+    localExecucao: ['Portugal, Braga, Guimarães', 'Portugal, Região Autónoma dos Açores, Ponta Delgada'],
+  },
+  {
     // A buyer of unknown region citing the CCP, whose record's `regime` names Madeira's decree.
     ...row('10557987'),
     idcontrato: '90000006',
@@ -68,15 +83,19 @@ const MADE = [
 ];
 
 describe('the regime read from the legal basis and the region', () => {
-  it('a regional decree names its region; a CCP citation leaves it to the buyer region', () => {
+  const reading =
+    'a regional decree names its region; a CCP citation leaves it to the buyer region, else the general law is ' +
+    'presumed; places in several regions leave it untold';
+  it(reading, () => {
     expect(readRegime(row('10588244').fundamentacao, null)).toEqual({ regime: 'azores', told_by: 'legal_basis' });
     expect(readRegime(row('10588244').fundamentacao, 'national')).toEqual({ regime: 'azores', told_by: 'legal_basis' });
     expect(readRegime('Artigo 20.º, n.º 1, alínea d) do DLR n.º 34/2008/M', null)).toMatchObject({ regime: 'madeira' });
-    expect(readRegime(row('10557987').fundamentacao, null)).toEqual({ regime: null, told_by: null });
+    expect(readRegime(row('10557987').fundamentacao, null)).toEqual({ regime: 'national', told_by: 'presumed' });
+    expect(readRegime(row('10557987').fundamentacao, 'several')).toEqual({ regime: null, told_by: null });
     expect(readRegime(row('10557987').fundamentacao, 'madeira')).toEqual({ regime: 'madeira', told_by: 'region' });
     expect(readRegime(row('10548417').fundamentacao, 'azores')).toEqual({ regime: 'azores', told_by: 'region' });
     // The Lei n.º 30/2021 basis has a year but no region letter.
-    expect(readRegime(row('10542387').fundamentacao, null).regime).toBeNull();
+    expect(readRegime(row('10542387').fundamentacao, null).told_by).toBe('presumed');
     // However the decree is written: abbreviated, unaccented, spaced, a two-digit year, in a record's `regime`.
     for (const basis of [
       'alínea a) do artigo 20.º do DLR n.º 27/2015/A',
@@ -95,7 +114,7 @@ describe('the regime read from the legal basis and the region', () => {
       'Código dos Contratos Públicos (DL111-B/2017) e Lei n.º 30/2021, de 21.05',
       'Lei n.º 5/2020/a)',
     ])
-      expect(readRegime(basis, null).regime, basis).toBeNull();
+      expect(readRegime(basis, null).told_by, basis).toBe('presumed');
   });
 });
 
@@ -161,13 +180,25 @@ describe('direct_award_high_value on real rows', () => {
     );
   });
 
+  const presumedRegime =
+    'nothing ties the buyer to a region (no municipality, "Portugal" alone): the general law’s 20 000 € is ' +
+    'presumed, at a confidence 0.20 lower, saying so';
+  it(presumedRegime, () => {
+    const s = signals.get(key('90000003')) as SignalRecord;
+    expect(s.summary_pt).toContain('excede o limite de 20 000 € do ajuste direto para bens e serviços');
+    expect(s.summary_pt).toContain('presumido (nada no registo liga a entidade aos Açores ou à Madeira)');
+    expect(s.summary_en).toContain('presumed');
+    expect(s.confidence).toBeCloseTo(0.95 - 0.1 - 0.2, 5); // unplaced (municipality) and the regime
+  });
+
   const untoldRegime =
-    'a regime that cannot be told: only above the highest ceiling (75 000 €), at a confidence 0.20 lower, saying so';
+    'places in two regions: the regime cannot be told; only above the highest ceiling (75 000 €), at a confidence ' +
+    '0.20 lower, saying so';
   it(untoldRegime, () => {
-    expect(signals.has(key('90000003'))).toBe(false);
-    const s = signals.get(key('90000004')) as SignalRecord;
+    expect(signals.has(key('90000007'))).toBe(false);
+    const s = signals.get(key('90000008')) as SignalRecord;
     expect(s.summary_pt).toContain('excede o limite de 75 000 €');
     expect(s.summary_pt).toContain('não se apura');
-    expect(s.confidence).toBeCloseTo(0.95 - 0.1 - 0.2, 5); // unplaced (municipality) and the regime
+    expect(s.confidence).toBeCloseTo(0.95 - 0.2, 5); // placed, but not in one region
   });
 });

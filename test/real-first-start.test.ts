@@ -17,6 +17,7 @@ import { importReal, type RealImportReport } from '../src/ingest/real/import-rea
 import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import { csvCells } from './helpers/csv-cells.js';
+import { repeatedAwardsByHand, splitsByHand } from './helpers/direct-awards-by-hand.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, type ChannelName, callOn } from './helpers/three-channels.js';
@@ -434,6 +435,37 @@ describe('integrity flags on the real contracts', () => {
         expect(a.reason.length).toBeGreaterThan(10);
       }
     }
+  });
+});
+
+describe('integrity flags on the real contracts, against a reading by hand', () => {
+  // The islands' councils by their INE code (31–32 Madeira, 41–49 the Azores), as data/municipalities.csv gives them.
+  const councils = new Map(
+    MUNICIPALITIES.filter((m) => /^[34]/.test(m.code)).map(
+      (m) => [m.nif, m.code < '40' ? 'madeira' : 'azores'] as const,
+    ),
+  );
+  /** The file's ids of the contracts the service flags with `type` (each signal's summary names its red flags). */
+  const flaggedIds = async (type: string) => {
+    const ids = new Set<string>();
+    for (const s of await pages(`/v1/signals?type=${type}&limit=200`)) {
+      const contract = /\/v1\/procurement\/contracts\/(\d+)\/red-flags/.exec(s.summary_pt)?.[1];
+      ids.add((await get(`/v1/procurement/contracts/${contract}`)).json.source_id);
+    }
+    return ids;
+  };
+
+  it('possible splitting: every split a reading of the file finds, and no other', { timeout: 120_000 }, async () => {
+    const byHand = splitsByHand(CONTRACTS, councils);
+    expect(byHand.size).toBeGreaterThan(40);
+    expect([...(await flaggedIds('possible_splitting'))].sort()).toEqual([...byHand].sort());
+  });
+
+  const repeated = 'art. 113.º n.º 2: every award the earlier ones barred, read from the file, and no other';
+  it(repeated, { timeout: 120_000 }, async () => {
+    const byHand = repeatedAwardsByHand(CONTRACTS, councils);
+    expect(byHand.size).toBeGreaterThan(20);
+    expect([...(await flaggedIds('repeated_direct_awards'))].sort()).toEqual([...byHand].sort());
   });
 });
 

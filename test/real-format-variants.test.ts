@@ -430,15 +430,16 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     }
   });
 
-  const untoldRegime =
-    'a regime that cannot be told is never held to a national ceiling: ' +
-    'above 75 000 € only, at a lower confidence, saying so';
-  it(untoldRegime, () => {
-    expect(signals.has(signalKey('30000301'))).toBe(false); // 50 000 €: over the CCP's 20 000 €, not flagged
-    const s = signals.get(signalKey('30000302')) as SignalRecord;
-    expect(s.summary_pt).toContain('excede o limite de 75 000 €');
-    expect(s.summary_pt).toContain('não se apura');
-    expect(s.confidence).toBeCloseTo(0.95 - 0.1 - 0.2, 5); // no municipality, and the regime
+  const presumedRegime =
+    'a buyer nothing ties to a region (a municipal company, "Portugal" alone) is held to the general law’s ' +
+    '20 000 €, presumed, at a lower confidence, saying so';
+  it(presumedRegime, () => {
+    for (const id of ['30000301', '30000302']) {
+      const s = signals.get(signalKey(id)) as SignalRecord;
+      expect(s.summary_pt, id).toContain('excede o limite de 20 000 €');
+      expect(s.summary_pt, id).toContain('presumido (nada no registo liga a entidade aos Açores ou à Madeira)');
+      expect(s.confidence, id).toBeCloseTo(0.95 - 0.1 - 0.2, 5); // no municipality, and the regime presumed
+    }
   });
 
   it('the mainland: the CCP’s 20 000 € and 30 000 €; framework call-offs have no ceiling', () => {
@@ -447,7 +448,7 @@ describe('a whole load of every dataset, detection, and the same again', () => {
     expect(signals.has(signalKey('30001004'))).toBe(false); // 19 850 €
     expect(signals.has(signalKey('30000501'))).toBe(false); // 200 000 € under art.º 258.º: not an ajuste direto
     expect([...signals.keys()].sort()).toEqual(
-      ['30000102', '30000103', '30000202', '30000204', '30000205', '30000302', '30000401', '30001002']
+      ['30000102', '30000103', '30000202', '30000204', '30000205', '30000301', '30000302', '30000401', '30001002']
         .map(signalKey)
         .sort(),
     );
@@ -778,7 +779,7 @@ describe('`munidata sync` over the variants, replayed by a local server', () => 
 
 describe('what a caller reads after the import and `munidata detect`', () => {
   const regionalSignals =
-    'REST: the regional contracts’ signals name their regime, and the unplaced one says its regime is not known';
+    'REST: the regional contracts’ signals name their regime, and the unplaced ones say theirs is presumed';
   it(regionalSignals, async () => {
     const { store, dbPath } = await openTestStore();
     await migrate(store);
@@ -800,11 +801,14 @@ describe('what a caller reads after the import and `munidata detect`', () => {
         'excede o limite de 27 000 € do ajuste direto para bens e serviços no regime da Região Autónoma da Madeira',
       );
       const all = await app.get('/v1/signals?type=direct_award_high_value&limit=100');
-      const unknown = all.json.items.filter((s: { summary_pt: string }) => s.summary_pt.includes('não se apura'));
+      const presumed = all.json.items.filter((s: { summary_pt: string }) => s.summary_pt.includes('presumido'));
       expect(
-        unknown.map((s: { municipality_id: unknown; amount_eur: number }) => [s.municipality_id, s.amount_eur]),
-      ).toEqual([[null, 90_000]]);
-      expect(unknown[0].confidence).toBeLessThan(azores.json.items[0].confidence);
+        presumed.map((s: { municipality_id: unknown; amount_eur: number }) => [s.municipality_id, s.amount_eur]).sort(),
+      ).toEqual([
+        [null, 50_000],
+        [null, 90_000],
+      ]);
+      expect(presumed[0].confidence).toBeLessThan(azores.json.items[0].confidence);
 
       const list = await app.get('/v1/procurement/contracts?source=base&municipality=meda');
       expect(list.json.items).toHaveLength(1);

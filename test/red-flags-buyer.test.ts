@@ -7,9 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
+import { runDetection } from '../src/detect/run-detection.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
 import type { MunicipalityRecord } from '../src/store/records.js';
+import type { Store } from '../src/store/store.js';
 import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -32,7 +34,19 @@ const supplier = (n: number): Party => ({
   nif: withCheckDigit(`519000${String(n).padStart(2, '0')}`),
   name: `Fornecedor ${n}, Lda.`,
 });
-const S = Array.from({ length: 16 }, (_, n) => supplier(n + 10));
+const S = Array.from({ length: 20 }, (_, n) => supplier(n + 10));
+/** A body of the State, no municipality: nothing in its records ties it to a region ("Portugal" alone). */
+const STATE_BODY = {
+  buyers: [{ nif: withCheckDigit('60009999'), name: 'Instituto Nacional de Exemplo, I.P.' }],
+  execution_places_text: 'Portugal',
+  municipality_ids: [],
+};
+/** The same body's contract executed on the mainland and in the Azores: the regime cannot be told. */
+const TWO_REGIONS = {
+  ...STATE_BODY,
+  execution_places_text: 'Portugal, Beja, Cuba; Portugal, Região Autónoma dos Açores, Vila do Porto',
+};
+const WORKS_BY_VALUE = 'Artigo 19.º, alínea d) do Código dos Contratos Públicos';
 
 const AD = { procedure_type: 'Ajuste Direto Regime Geral', ocds_method: 'direct' as const };
 const CP = { procedure_type: 'Consulta Prévia', ocds_method: 'limited' as const };
@@ -196,19 +210,58 @@ const CASES: { c: ContractInput; expect?: Record<string, string> }[] = [
     expect: { possible_splitting: 'flagged' },
   },
   { c: contract('split-az2', VILA_DO_PORTO, S[14], 36_000, '2024-04-10', { legal_basis: AZORES_BY_VALUE }) },
+
+  // A body of the State: two ajustes diretos of 19 800 € on one day, the general law's 20 000 € presumed.
+  {
+    c: contract('split-state1', CUBA, S[16], 19_800, '2024-01-23', STATE_BODY),
+    expect: { possible_splitting: 'flagged' },
+  },
+  { c: contract('split-state2', CUBA, S[16], 19_800, '2024-01-23', STATE_BODY) },
+  // The same, executed on the mainland and in the Azores: held to the highest ceiling (75 000 €), it stays under.
+  {
+    c: contract('split-two-regions1', CUBA, S[17], 19_800, '2024-01-23', TWO_REGIONS),
+    expect: { possible_splitting: 'not_flagged' },
+  },
+  { c: contract('split-two-regions2', CUBA, S[17], 19_800, '2024-01-23', TWO_REGIONS) },
+  // Art. 113.º n.º 2 for the same body: 12 000 € + 9 000 € before, over the presumed 20 000 €.
+  { c: contract('r113-state1', CUBA, S[18], 12_000, '2023-03-01', STATE_BODY) },
+  { c: contract('r113-state2', CUBA, S[18], 9_000, '2023-09-01', STATE_BODY) },
+  {
+    c: contract('r113-state3', CUBA, S[18], 5_000, '2024-03-01', STATE_BODY),
+    expect: { repeated_direct_awards: 'flagged' },
+  },
+  // Works chosen under art. 19.º d), one of them typed a concession: the works ceiling (30 000 €) for both.
+  {
+    c: contract('split-works1', ALVITO, S[19], 27_418.42, '2024-02-23', {
+      legal_basis: WORKS_BY_VALUE,
+      contract_types: ['Empreitadas de obras públicas'],
+      cpvs: ['45232150'],
+    }),
+    expect: { possible_splitting: 'flagged' },
+  },
+  {
+    c: contract('split-works2', ALVITO, S[19], 12_900, '2024-02-02', {
+      legal_basis: WORKS_BY_VALUE,
+      contract_types: ['Concessão de obras públicas'],
+      cpvs: ['45232150'],
+    }),
+    expect: { possible_splitting: 'flagged' },
+  },
 ];
 const TYPES = ['supplier_concentration', 'repeated_direct_awards', 'possible_splitting'];
 
 let t: TestApp;
+let store: Store;
 let key: string;
 const idOf = new Map<string, number>();
 
 beforeAll(async () => {
-  const { store, dbPath } = await freshStore();
+  const fresh = await freshStore();
+  store = fresh.store;
   await store.writeProcurement({ contracts: CASES.map((k) => k.c), announcements: [], amendments: [] });
   for (const row of await store.listContracts({}, { limit: 1000 })) idOf.set(row.source_id, row.id);
   expect(idOf.size).toBe(CASES.length);
-  t = await startTestApp({ store, dbPath });
+  t = await startTestApp({ store, dbPath: fresh.dbPath });
   key = (await t.keyOnPlan('red_flags', { domains: ['procurement'] })).key;
 }, 120_000);
 afterAll(() => t?.close());
@@ -321,6 +374,41 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     expect(madeira.values).toMatchObject({ regime: 'madeira', ceiling_eur: 27_000, window_sum_eur: 22_000 });
     const { possible_splitting: azores } = await flags('split-az1');
     expect(azores.values).toMatchObject({ regime: 'azores', ceiling_eur: 75_000, window_sum_eur: 76_000 });
+  });
+
+  const PRESUMED =
+    "a buyer no record ties to a region is held to the general law's ceiling, presumed and said so; one whose " +
+    'places lie in two regions to the highest';
+  it(PRESUMED, async () => {
+    const { possible_splitting: state } = await flags('split-state1');
+    expect(state.values).toMatchObject({
+      regime: 'national',
+      regime_told_by: 'presumed',
+      ceiling_eur: 20_000,
+      window_sum_eur: 39_600,
+    });
+    expect(state.reason).toMatch(/presumed \(nothing in the record ties the buyer to the Azores or Madeira\)/);
+    const { repeated_direct_awards: r113 } = await flags('r113-state3');
+    expect(r113.values).toMatchObject({ regime: 'national', regime_told_by: 'presumed', earlier_sum_eur: 21_000 });
+    const { possible_splitting: two } = await flags('split-two-regions1');
+    expect(two.values).toMatchObject({ regime: 'unknown', regime_told_by: null, ceiling_eur: 75_000 });
+    expect(two.reason).toMatch(/highest ceiling of the three regimes/);
+    const { possible_splitting: municipal } = await flags('split-a2');
+    expect(municipal.values.regime_told_by).toBe('region');
+
+    // As signals: the presumed regime costs its confidence 0.20, beside the 0.10 of a contract placed nowhere.
+    await runDetection(store, { now: new Date('2025-07-01T12:00:00Z') });
+    const signals = await store.listSignals({ types: ['possible_splitting'] }, { limit: 100 });
+    const confidence = (id: string) =>
+      signals.find((x) => x.key === `integrity:possible_splitting:base:${id}`)?.confidence;
+    expect(confidence('split-state1')).toBeCloseTo((confidence('split-a2') as number) - 0.2 - 0.1, 5);
+  });
+
+  it('the kind of contract is the article the procedure was chosen under: art. 19.º, public works', async () => {
+    const { possible_splitting: works } = await flags('split-works2');
+    expect(works.values).toMatchObject({ ceiling_eur: 30_000, contracts_in_window: 2, window_sum_eur: 40_318.42 });
+    expect(works.reason).toMatch(/ajuste direto for public works/);
+    expect(works.cites).toEqual(ids('split-works2', 'split-works1'));
   });
 
   const ONCE = "a buyer's answer, which reads the buyer's contracts once, counts what each contract's own answer says";

@@ -4,9 +4,10 @@
  *  - direct_award_high_value: an ajuste direto (OCDS method `direct` and a procedure type "Ajuste direto…": the
  *    other direct methods, call-offs of single-supplier frameworks and excluded contracting, have no such
  *    ceiling) above the ceiling of its legal regime — the CCP on the mainland, the Azores' and Madeira's own
- *    regimes (lib/direct-award-regime.ts) — for goods and services or for public works (a contract type
- *    "Empreitada…"). Above it a direct award needs a material ground, worth a look. A contract whose regime
- *    cannot be told is held to the highest ceiling, at a lower confidence.
+ *    regimes (lib/direct-award-regime.ts) — for goods and services or for public works (chosen under art. 19.º,
+ *    else a contract type "Empreitada…"). Above it a direct award needs a material ground, worth a look. A
+ *    contract that nothing ties to a region is held to the general law's ceiling, presumed; one whose places lie
+ *    in several regions to the highest; either at a lower confidence.
  * Both are active while the contract is being executed and expire once it is closed (`closed_on`).
  */
 import {
@@ -14,8 +15,10 @@ import {
   DIRECT_AWARD_CEILINGS,
   isAjusteDireto,
   isWorks,
+  PRESUMED,
   type RegimeReading,
   readRegime,
+  regimeTold,
 } from '../lib/direct-award-regime.js';
 import { valueTier } from '../signals/derive.js';
 import type { ContractRecord } from '../store/procurement-records.js';
@@ -153,10 +156,11 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   const legal = c.legal_basis
     ? { pt: ` Fundamento invocado: ${c.legal_basis}.`, en: ` Legal basis cited: ${c.legal_basis}.` }
     : { pt: '', en: '' };
+  const presumed = reading.told_by === 'presumed' ? PRESUMED : { pt: '', en: '' };
   const regime = reading.regime
     ? {
-        pt: `no ${DIRECT_AWARD_CEILINGS[reading.regime].law_pt}`,
-        en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}`,
+        pt: `no ${DIRECT_AWARD_CEILINGS[reading.regime].law_pt}${presumed.pt}`,
+        en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}${presumed.en}`,
       }
     : {
         pt:
@@ -168,7 +172,7 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
       };
   return {
     ...common,
-    confidence: reading.regime
+    confidence: regimeTold(reading)
       ? common.confidence
       : confidence(procurementReliability(c.source), [...missing, 'regime']),
     title_pt: `Ajuste direto de ${euros(price, 'pt')}: ${object} (${buyer})`,

@@ -72,6 +72,8 @@ export function integritySignal(
 ): SignalInput {
   const { placed, date, missing } = contractFacts(c, context.ctx);
   if (type.reads_beyond_record) missing.push('coverage');
+  // A ceiling of the general law presumed, not told by the record (docs/signals.md, "Direct-award ceilings").
+  if (a.values.regime_told_by === 'presumed') missing.push('regime');
   const buyer = c.buyers.map((b) => b.name).join(', ') || 'entidade adjudicante não identificada';
   const object = clip(c.object, TITLE_OBJECT);
   const price = c.price_eur === null ? null : { pt: euros(c.price_eur, 'pt'), en: euros(c.price_eur, 'en') };

@@ -3,8 +3,7 @@
  * Records give the municipality codes of their execution places; buyers that are municipalities are known by
  * their tax number.
  */
-import type { Regime } from '../lib/direct-award-regime.js';
-import { Regions } from '../lib/regions.js';
+import { Regions, type RegionTold } from '../lib/regions.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import { list } from './format.js';
 
@@ -62,7 +61,7 @@ export class Places {
     codes: readonly string[],
     buyerNifs: readonly (string | null)[],
     placesText: string | null = null,
-  ): Regime | null {
+  ): RegionTold {
     return this.#regions.regionOf(codes, buyerNifs, placesText);
   }
 }

@@ -11,12 +11,13 @@ import {
   isAjusteDireto,
   isConsultaPrevia,
   isWorks,
+  PRESUMED,
   type RegimeReading,
   readRegime,
 } from '../lib/direct-award-regime.js';
+import { citedArticle } from '../lib/legal-basis.js';
 import { regionOfLegalText } from '../lib/regional-law.js';
 import type { Regions } from '../lib/regions.js';
-import { fold } from '../lib/text-match.js';
 import { memoByText } from '../lib/text-memo.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import { type Compared, type Finding, finding } from './assessment.js';
@@ -43,36 +44,26 @@ export function directProcedure(c: Pick<ContractRecord, 'ocds_method' | 'procedu
  *    75 000 €, art. 20.º b) public tenders);
  *  - `other`: any other article — a material criterion (art. 24.º and following), Lei 30/2021's special measures;
  *  - `unknown`: no legal basis, or one whose first article (and, for art. 19.º or 20.º, alínea) cannot be read.
- * The portal writes it "Artigo 20.º, n.º 1, alínea d) do Código dos Contratos Públicos"; "alínea d) do n.º 1 do
- * artigo 20.º" and "art. 20.º n.º 1 al. d)" are read too.
+ * The article is read by lib/legal-basis.ts.
  */
 export type AwardCriterion = 'value' | 'other' | 'unknown';
-
-const ARTICLE_FIRST = /^art(?:igo)?\s+(\d+)(?:\s+n\s+(\d+))?(?:\s+al(?:inea)?\s+([a-z])\))?/;
-const ALINEA_FIRST = /^al(?:inea)?\s+([a-z])\)\s+(?:do\s+n\s+(\d+)\s+)?do\s+art(?:igo)?\s+(\d+)/;
-
-export function awardCriterion(legalBasis: string | null): AwardCriterion {
-  return legalBasis === null ? 'unknown' : criterionOf(legalBasis);
-}
 
 /** Read once per text (lib/text-memo.ts): the buyer checks read it for each contract a contract is compared with. */
 const criterionOf = memoByText((legalBasis): AwardCriterion => {
   if (legalBasis.trim() === '') return 'unknown';
-  const text = fold(legalBasis)
-    .replace(/[^a-z0-9()]+/g, ' ')
-    .trim();
-  const first = ARTICLE_FIRST.exec(text);
-  const reversed = first ? null : ALINEA_FIRST.exec(text);
-  const article = Number(first?.[1] ?? reversed?.[3]);
-  const number = first?.[2] ?? reversed?.[2];
-  const alinea = first?.[3] ?? reversed?.[1];
-  if (!Number.isInteger(article)) return 'unknown';
+  const cited = citedArticle(legalBasis);
+  if (cited === null) return 'unknown';
+  const { article, number, alinea } = cited;
   if (article !== 19 && article !== 20) return 'other';
   if (alinea === undefined) return 'unknown';
   if (regionOfLegalText(legalBasis) === 'azores') return alinea === 'a' && number === undefined ? 'value' : 'other';
   const byValue = (alinea === 'c' || alinea === 'd') && (article === 19 ? number === undefined : number !== '2');
   return byValue ? 'value' : 'other';
 });
+
+export function awardCriterion(legalBasis: string | null): AwardCriterion {
+  return legalBasis === null ? 'unknown' : criterionOf(legalBasis);
+}
 
 /**
  * The contract's procedure when a check on direct procedures applies to it — an ajuste direto or a consulta prévia
@@ -122,11 +113,20 @@ export function heldTo(c: ContractRecord, procedure: DirectProcedure, regions: R
   return { procedure, works, reading, ceiling };
 }
 
+/**
+ * The regime in an assessment's values: which (`unknown` when the places lie in several regions) and how it was told
+ * (`presumed`: nothing in the record ties the buyer to a region; a flag resting on it is less certain).
+ */
+export function noteRegime(values: Compared, reading: RegimeReading): void {
+  values.regime = reading.regime ?? 'unknown';
+  values.regime_told_by = reading.told_by;
+}
+
 /** The regime in a reason's words: its law, or that it could not be told. */
 export function regimeWords(reading: RegimeReading): string {
   if (reading.regime === null)
     return 'the highest ceiling of the three regimes (the regime cannot be told from the legal basis or the region)';
-  return `the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}`;
+  return `the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}${reading.told_by === 'presumed' ? PRESUMED.en : ''}`;
 }
 
 /** The kind of contract a ceiling is for, in a reason's words. */

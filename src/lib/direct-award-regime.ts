@@ -6,10 +6,13 @@
  * (DLR 27/2015/A, the RJCPRAA) and Madeira's adaptation of the CCP (DLR 34/2008/M, values × 1.35 since DLR
  * 6/2018/M). The regime is read first from the contract's legal basis (`fundamentacao`: a regional decree names
  * its region), then from the buyer's region (a municipal buyer's own municipality, else the execution places when
- * they all lie in one region). When neither tells it, the contract is judged against the highest ceiling of the
- * three and any signal carries the `regime` penalty: a ceiling we cannot attribute is not a finding.
+ * they all lie in one region). When neither ties the buyer to a region, the general law (the CCP) is presumed; when
+ * its places lie in more than one, the contract is judged against the highest ceiling of the three. Either way a
+ * signal carries the `regime` penalty and says so: a ceiling the record does not attribute is not a finding.
  */
+import { citedArticle } from './legal-basis.js';
 import { regionOfLegalText } from './regional-law.js';
+import type { RegionTold } from './regions.js';
 import { fold } from './text-match.js';
 import { memoByText } from './text-memo.js';
 
@@ -58,10 +61,13 @@ export const DIRECT_AWARD_CEILINGS: Readonly<Record<Regime, RegimeCeilings>> = {
   },
 };
 
-/** How the regime was told: by the legal basis, by the buyer's region, or not at all. */
+/**
+ * How the regime was told: by the legal basis, by the buyer's region, presumed (the general law: nothing in the
+ * record ties the buyer to a region), or not at all (its places lie in more than one region).
+ */
 export interface RegimeReading {
   regime: Regime | null;
-  told_by: 'legal_basis' | 'region' | null;
+  told_by: 'legal_basis' | 'region' | 'presumed' | null;
 }
 
 const AZORES = 'Região Autónoma dos Açores';
@@ -84,14 +90,28 @@ export function regimeOfLegalBasis(legalBasis: string | null): Regime | null {
 }
 
 /**
- * @param buyerRegion the regime of the buyer's region (see Places.regionOf), or null when unknown
+ * The legal basis first, then the buyer's region (lib/regions.ts). When neither ties the buyer to a region, the
+ * general law — the CCP, which the regional regimes adapt for the regions' own authorities — is presumed, and a
+ * signal resting on it says so at a lower confidence; places in more than one region leave it untold.
+ * @param buyerRegion what the record tells of the buyer's region (Regions.regionOf)
  */
-export function readRegime(legalBasis: string | null, buyerRegion: Regime | null): RegimeReading {
+export function readRegime(legalBasis: string | null, buyerRegion: RegionTold): RegimeReading {
   const named = regimeOfLegalBasis(legalBasis);
   if (named) return { regime: named, told_by: 'legal_basis' };
+  if (buyerRegion === 'several') return { regime: null, told_by: null };
   if (buyerRegion) return { regime: buyerRegion, told_by: 'region' };
-  return { regime: null, told_by: null };
+  return { regime: 'national', told_by: 'presumed' };
 }
+
+/** What a presumed regime's words add, after its law. */
+export const PRESUMED = {
+  pt: ', presumido (nada no registo liga a entidade aos Açores ou à Madeira)',
+  en: ', presumed (nothing in the record ties the buyer to the Azores or Madeira)',
+} as const;
+
+/** Whether the record itself tells the regime (its legal basis or its buyer's region), not a presumption. */
+export const regimeTold = (reading: RegimeReading): boolean =>
+  reading.told_by === 'legal_basis' || reading.told_by === 'region';
 
 /** The ajuste direto's ceiling a contract is held to: its regime's, or (regime unknown) the highest of all. */
 export function ceilingFor(reading: RegimeReading, works: boolean): number {
@@ -111,8 +131,15 @@ export function consultationCeilingFor(reading: RegimeReading, works: boolean): 
   return Math.max(...Object.values(DIRECT_AWARD_CEILINGS).flatMap((r) => pick(r) ?? []));
 }
 
-/** A public-works contract (a contract type "Empreitada…"): held to the works ceilings (CCP art. 19.º). */
-export function isWorks(c: { contract_types: readonly string[] }): boolean {
+/**
+ * A public-works contract, held to the works ceilings: its procedure chosen under art. 19.º (the procedures for
+ * public works, in the CCP, in Madeira's adaptation and in the Azores' decree alike) — the article the buyer cites
+ * decides which ceiling it chose under, whatever the contract type says ("Concessão de obras públicas" under art.
+ * 19.º d)); under art. 20.º (goods and services) it is not; under no such article, a contract type "Empreitada…".
+ */
+export function isWorks(c: { contract_types: readonly string[]; legal_basis: string | null }): boolean {
+  const cited = c.legal_basis === null ? null : citedArticle(c.legal_basis);
+  if (cited?.alinea !== undefined && (cited.article === 19 || cited.article === 20)) return cited.article === 19;
   return c.contract_types.some((t) => /^empreitada/i.test(t.trim()));
 }
 

@@ -6,6 +6,9 @@
 import { type Regime, regimeOfMunicipality } from './direct-award-regime.js';
 import { fold } from './text-match.js';
 
+/** What a record tells of its buyer's region: one regime, places in more than one (`several`), or nothing (null). */
+export type RegionTold = Regime | 'several' | null;
+
 /** What a municipality must say of itself for its region to be told. */
 export interface RegionalMunicipality {
   code: string;
@@ -25,19 +28,22 @@ export class Regions {
     this.#regimeByDistrict = new Map(municipalities.map((m) => [districtKey(m.district), regimeOfMunicipality(m)]));
     this.#regimeByDistrict.set('acores', 'azores');
     this.#regimeByDistrict.set('madeira', 'madeira');
+    this.#regimeByDistrict.set('portugal continental', 'national');
+    this.#regimeByDistrict.set('continente', 'national');
   }
 
   /**
    * The legal regime of a record's buyer: a municipal buyer's own municipality; else the record's places when they
-   * all lie in one region — its municipalities, and the places it names only down to a district or autonomous
-   * region ("Portugal, Região Autónoma dos Açores"); else null (unknown). "Portugal" alone, and a place no district
-   * of ours fits, tell nothing.
+   * all lie in one region — its municipalities, and the places it names only down to a district, the mainland
+   * ("Portugal, Portugal Continental") or an autonomous region ("Portugal, Região Autónoma dos Açores");
+   * `several` when they lie in more than one; else null: "Portugal" alone, a place abroad and a place no district of
+   * ours fits tell nothing.
    */
   regionOf(
     codes: readonly string[],
     buyerNifs: readonly (string | null)[],
     placesText: string | null = null,
-  ): Regime | null {
+  ): RegionTold {
     const buyer = buyerNifs.map((n) => (n ? this.#byNif.get(n) : undefined)).find((m) => m !== undefined);
     if (buyer) return regimeOfMunicipality(buyer);
     const regimes = new Set(codes.map((c) => this.#byCode.get(c)).flatMap((m) => (m ? [regimeOfMunicipality(m)] : [])));
@@ -45,6 +51,7 @@ export class Regions {
       const regime = this.#regimeOfPlace(place);
       if (regime) regimes.add(regime);
     }
+    if (regimes.size > 1) return 'several';
     return regimes.size === 1 ? ([...regimes][0] as Regime) : null;
   }
 

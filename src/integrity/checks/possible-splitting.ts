@@ -28,6 +28,7 @@ import {
   type HeldTo,
   heldTo,
   kindWords,
+  noteRegime,
   PROCEDURE_NAME,
   procedureChosenByValue,
   regimeWords,
@@ -37,7 +38,7 @@ import { type IntegrityType, threshold } from '../methodology.js';
 export const POSSIBLE_SPLITTING: IntegrityType = {
   key: 'possible_splitting',
   code: 'PT-ART22-SPLIT',
-  version: 1,
+  version: 2,
   label_pt: 'Possível fracionamento da despesa',
   label_en: 'Possible splitting',
   measures_en:
@@ -136,6 +137,7 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     procedure: null,
     cpv_class: null,
     regime: null,
+    regime_told_by: null,
     ceiling_eur: null,
     window_from: null,
     window_to: null,
@@ -157,7 +159,7 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
   const supplier = soleParty(c.suppliers, 'supplier');
   if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
   const held = heldTo(c, procedure, ctx.regions);
-  values.regime = held.reading.regime ?? 'unknown';
+  noteRegime(values, held.reading);
   if (held.ceiling === null) {
     const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
     return finding('not_assessable', reason, values);

@@ -25,6 +25,7 @@ import {
   type HeldTo,
   heldTo,
   kindWords,
+  noteRegime,
   PROCEDURE_NAME,
   procedureChosenByValue,
   regimeWords,
@@ -34,7 +35,7 @@ import { type IntegrityType, threshold } from '../methodology.js';
 export const REPEATED_DIRECT_AWARDS: IntegrityType = {
   key: 'repeated_direct_awards',
   code: 'PT-ART113',
-  version: 1,
+  version: 2,
   label_pt: 'Convites repetidos à mesma entidade (CCP art. 113.º n.º 2)',
   label_en: 'Repeated direct awards to one supplier (CCP art. 113.º n.º 2)',
   measures_en:
@@ -119,6 +120,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const values: Compared = {
     procedure: null,
     regime: null,
+    regime_told_by: null,
     ceiling_eur: null,
     window_from: null,
     awarded_on: awardDate(c),
@@ -139,7 +141,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const supplier = soleParty(c.suppliers, 'supplier');
   if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
   const held = heldTo(c, procedure, ctx.regions);
-  values.regime = held.reading.regime ?? 'unknown';
+  noteRegime(values, held.reading);
   if (held.ceiling === null) {
     const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
     return finding('not_assessable', reason, values);
