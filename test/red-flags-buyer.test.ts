@@ -230,6 +230,16 @@ const CASES: { c: ContractInput; expect?: Record<string, string> }[] = [
     c: contract('r113-state3', CUBA, S[18], 5_000, '2024-03-01', STATE_BODY),
     expect: { repeated_direct_awards: 'flagged' },
   },
+  // Art. 113.º n.º 2, Cuba: 12 000 € in August, then 9 000 € and 5 000 € on one day — which came first is unknown.
+  { c: contract('r113-same-day0', CUBA, S[3], 12_000, '2024-08-01') },
+  {
+    c: contract('r113-same-day1', CUBA, S[3], 9_000, '2024-09-02'),
+    expect: { repeated_direct_awards: 'not_flagged' }, // 12 000 € + 5 000 € at most: under 20 000 € either way
+  },
+  {
+    c: contract('r113-same-day2', CUBA, S[3], 5_000, '2024-09-02'),
+    expect: { repeated_direct_awards: 'not_assessable' }, // 12 000 €, or 21 000 € if the 9 000 € came first
+  },
   // Works chosen under art. 19.º d), one of them typed a concession: the works ceiling (30 000 €) for both.
   {
     c: contract('split-works1', ALVITO, S[19], 27_418.42, '2024-02-23', {
@@ -335,6 +345,9 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     expect(material.reason).toMatch(/^Does not apply: the procedure was not chosen by value/);
     const { repeated_direct_awards: open } = await flags('r113-open');
     expect(open.reason).toMatch(/^Does not apply: a Concurso público/);
+    const { repeated_direct_awards: sameDay } = await flags('r113-same-day2');
+    expect(sameDay.reason).toMatch(/with 1 award\(s\) of the same day, whose order the data do not give/);
+    expect(sameDay.corpus).toMatchObject({ same_day_awards: 1 });
     const { repeated_direct_awards: noBasis } = await flags('r113-no-basis');
     expect(noBasis.reason).toMatch(/no legal basis/);
   });

@@ -112,7 +112,8 @@ export const REPEATED_DIRECT_AWARDS: IntegrityType = {
     'amendment, possibly Lei 30/2021), and whether ajuste direto and consulta prévia are summed together (read ' +
     'here) or apart; whether the limit binds a procedure chosen on a material criterion (not assessed here); the ' +
     'Azores regime’s own rule on whom to invite (its ajuste direto ceiling is used). Awards are dated by the award ' +
-    'decision, else signing, else publication; those of the same day cannot be ordered and are not counted. An ' +
+    'decision, else signing, else publication; those of the same day cannot be ordered and are not counted (when ' +
+    'they would reach the ceiling, the answer is not assessable). An ' +
     'indicator for a closer look at the procedure, not a finding of breach.',
 };
 
@@ -186,6 +187,12 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
       'say whether they were chosen by value, it would reach it.';
     return finding('not_assessable', reason, values, more);
   }
+  if (sum + earlier.sameDayEuros >= limit) {
+    const reason =
+      `${what}, under ${against}; with ${earlier.sameDay} award(s) of the same day, whose order the data do not ` +
+      'give, it would reach it.';
+    return finding('not_assessable', reason, values, more);
+  }
   if (!(await holdsData(ctx, c.source, windowFrom, 'back'))) {
     const reason =
       `${what}, under ${against}; but the data held do not reach back to ${windowFrom}: the awards before them ` +
@@ -211,6 +218,8 @@ interface Earlier {
   /** With a price, but a legal basis that does not say whether by value. */
   unreadable: ContractRecord[];
   sameDay: number;
+  /** The prices of those of the same day (chosen by value, or it cannot be told): which came first is unknown. */
+  sameDayEuros: number;
 }
 
 /**
@@ -226,7 +235,7 @@ function earlierAwards(
   windowFrom: string,
   date: string,
 ): Earlier {
-  const out: Earlier = { counted: [], unpriced: [], unreadable: [], sameDay: 0 };
+  const out: Earlier = { counted: [], unpriced: [], unreadable: [], sameDay: 0, sameDayEuros: 0 };
   for (const x of pair) {
     const on = awardDate(x);
     if (x.id === c.id || on === null || on < windowFrom || on > date) continue;
@@ -234,8 +243,10 @@ function earlierAwards(
     if (directProcedure(x) === null || isWorks(x) !== held.works) continue;
     const criterion = awardCriterion(x.legal_basis);
     if (criterion === 'other') continue;
-    if (on === date) out.sameDay += 1;
-    else if (x.price_eur === null) out.unpriced.push(x);
+    if (on === date) {
+      out.sameDay += 1;
+      out.sameDayEuros += x.price_eur ?? 0;
+    } else if (x.price_eur === null) out.unpriced.push(x);
     else if (criterion === 'unknown') out.unreadable.push(x);
     else out.counted.push(x);
   }
