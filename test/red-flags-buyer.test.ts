@@ -217,10 +217,11 @@ const CASES: { c: ContractInput; expect?: Record<string, string> }[] = [
     expect: { possible_splitting: 'flagged' },
   },
   { c: contract('split-state2', CUBA, S[16], 19_800, '2024-01-23', STATE_BODY) },
-  // The same, executed on the mainland and in the Azores: held to the highest ceiling (75 000 €), it stays under.
+  // The same, executed on the mainland and in the Azores: under the highest ceiling (75 000 €), over the general
+  // law's — the regime decides, and it cannot be told.
   {
     c: contract('split-two-regions1', CUBA, S[17], 19_800, '2024-01-23', TWO_REGIONS),
-    expect: { possible_splitting: 'not_flagged' },
+    expect: { possible_splitting: 'not_assessable' },
   },
   { c: contract('split-two-regions2', CUBA, S[17], 19_800, '2024-01-23', TWO_REGIONS) },
   // Art. 113.º n.º 2 for the same body: 12 000 € + 9 000 € before, over the presumed 20 000 €.
@@ -239,6 +240,11 @@ const CASES: { c: ContractInput; expect?: Record<string, string> }[] = [
   {
     c: contract('r113-same-day2', CUBA, S[3], 5_000, '2024-09-02'),
     expect: { repeated_direct_awards: 'not_assessable' }, // 12 000 €, or 21 000 € if the 9 000 € came first
+  },
+  { c: contract('r113-two-regions1', CUBA, S[17], 21_000, '2023-05-02', TWO_REGIONS) },
+  {
+    c: contract('r113-two-regions2', CUBA, S[17], 4_000, '2024-05-02', TWO_REGIONS),
+    expect: { repeated_direct_awards: 'not_assessable' },
   },
   // Works chosen under art. 19.º d), one of them typed a concession: the works ceiling (30 000 €) for both.
   {
@@ -405,7 +411,9 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     expect(r113.values).toMatchObject({ regime: 'national', regime_told_by: 'presumed', earlier_sum_eur: 21_000 });
     const { possible_splitting: two } = await flags('split-two-regions1');
     expect(two.values).toMatchObject({ regime: 'unknown', regime_told_by: null, ceiling_eur: 75_000 });
-    expect(two.reason).toMatch(/highest ceiling of the three regimes/);
+    expect(two.reason).toMatch(/highest ceiling of the three regimes.*under the general law's ceilings 2 of them/);
+    const { repeated_direct_awards: twoR113 } = await flags('r113-two-regions2');
+    expect(twoR113.reason).toMatch(/under the general law's 20 000 € it would reach it/);
     const { possible_splitting: municipal } = await flags('split-a2');
     expect(municipal.values.regime_told_by).toBe('region');
 

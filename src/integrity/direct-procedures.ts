@@ -109,8 +109,22 @@ export function heldTo(c: ContractRecord, procedure: DirectProcedure, regions: R
   );
   const reading = readRegime(c.legal_basis, region);
   const works = isWorks(c);
-  const ceiling = procedure === 'ajuste_direto' ? ceilingFor(reading, works) : consultationCeilingFor(reading, works);
-  return { procedure, works, reading, ceiling };
+  return { procedure, works, reading, ceiling: procedureCeiling(procedure, works, reading) };
+}
+
+function procedureCeiling(procedure: DirectProcedure, works: boolean, reading: RegimeReading): number | null {
+  return procedure === 'ajuste_direto' ? ceilingFor(reading, works) : consultationCeilingFor(reading, works);
+}
+
+const GENERAL_LAW: RegimeReading = { regime: 'national', told_by: null };
+
+/**
+ * The procedure's ceiling under the general law, the lowest of the three regimes. Where the regime cannot be told
+ * (places in several regions) the checks hold a contract to the highest ceiling; a sum under it that reaches this
+ * one is then not assessable, not `not_flagged`.
+ */
+export function generalLawCeiling(procedure: DirectProcedure, works: boolean): number {
+  return procedureCeiling(procedure, works, GENERAL_LAW) as number;
 }
 
 /**

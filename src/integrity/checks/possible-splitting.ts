@@ -25,6 +25,7 @@ import {
   awardCriterion,
   type DirectProcedure,
   directProcedure,
+  generalLawCeiling,
   type HeldTo,
   heldTo,
   kindWords,
@@ -206,6 +207,22 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
   if (best.parts.length >= threshold(POSSIBLE_SPLITTING, 'min_contracts') && best.total >= best.ceiling)
     return finding('flagged', `${what}: at or over ${against}.`, values, more);
   const alone = best.parts.length === 1 ? 'No other such award lies in a window with it' : `${what}, under ${against}`;
+  if (held.reading.regime === null) {
+    const general = [self, ...near.parts]
+      .map((p) => ({ ...p, ceiling: generalLawCeiling(p.procedure, held.works) }))
+      .filter((p) => p.price < p.ceiling);
+    const lowest = general.some((p) => p.contract.id === c.id) ? bestWindow(general, date, days) : null;
+    if (
+      lowest &&
+      lowest.parts.length >= threshold(POSSIBLE_SPLITTING, 'min_contracts') &&
+      lowest.total >= lowest.ceiling
+    ) {
+      const reason =
+        `${alone}; under the general law's ceilings ${lowest.parts.length} of them, ${euros(lowest.total)}, would ` +
+        `reach the ${euros(lowest.ceiling)} of the ${PROCEDURE_NAME[lowest.procedure]}.`;
+      return finding('not_assessable', reason, values, more);
+    }
+  }
   if (near.unpriced.length > 0) {
     const reason = `${alone}; but ${near.unpriced.length} award(s) near it give no price.`;
     return finding('not_assessable', reason, values, more);

@@ -22,6 +22,7 @@ import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
   directProcedure,
+  generalLawCeiling,
   type HeldTo,
   heldTo,
   kindWords,
@@ -176,6 +177,11 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
     `the ${euros(ceiling)} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kindWords(held.works)} ` +
     `under ${regimeWords(held.reading)}`;
   if (sum >= limit) return finding('flagged', `In the data held, ${what}, reaching ${against}.`, values, more);
+  const lowest = generalLawCeiling(procedure, held.works) * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
+  if (held.reading.regime === null && sum >= lowest) {
+    const reason = `${what}, under ${against}; under the general law's ${euros(lowest)} it would reach it.`;
+    return finding('not_assessable', reason, values, more);
+  }
   if (earlier.unpriced.length > 0) {
     const reason = `${what}, under ${against}; but ${earlier.unpriced.length} earlier award(s) give no price.`;
     return finding('not_assessable', reason, values, more);
