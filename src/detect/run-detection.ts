@@ -1,11 +1,13 @@
 /**
  * `munidata detect`: the procurement detectors, the integrity detector, the deadline sweep, the indicator detectors,
- * then the cases of every signal they wrote — in that order, each resuming from its own watermark. The demo loader
+ * then the cases of every signal they wrote — in that order, each resuming from its own watermark (reset first when
+ * the store was detected under older rules: detection-rules.ts). The demo loader
  * and the alert matcher call it too. `now` is the run's clock: statuses, actionability and the seen instants all
  * come from it.
  */
 import { dateOf } from '../signals/derive.js';
 import type { DetectionContext } from './detection-context.js';
+import { deriveAgainUnderNewRules } from './detection-rules.js';
 import type { DetectionStore } from './detection-store.js';
 import { detectIndicators } from './indicator-detector.js';
 import { detectIntegrity, type IntegritySummary } from './integrity-detector.js';
@@ -39,6 +41,7 @@ export async function runDetection(store: DetectionStore, options: DetectionOpti
   const today = dateOf(options.now);
   const ctx: DetectionContext = { today, places: new Places(await store.listMunicipalities()) };
   const run = { now, batchSize: options.batchSize };
+  await deriveAgainUnderNewRules(store);
   await startSweep(store, today);
   const procurement = await detectProcurement(store, ctx, run);
   const integrity = await detectIntegrity(store, ctx, run);

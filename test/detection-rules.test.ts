@@ -1,0 +1,131 @@
+/**
+ * When the rules change (docs/signals.md): a store detected under older rules — a flag the old rules did not raise —
+ * gets, at its next run, what detection from scratch under the new rules writes; a store detected under the
+ * current rules reads nothing again, and one detected under newer rules (a newer instance of a rolling deploy) is
+ * left alone. The old rules are played by withdrawing the signals of two types, as rules that did not raise them
+ * would have left them. On both stores.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateProcurement, type ProcurementChunk } from '../src/demo/procurement/generate.js';
+import { retired } from '../src/detect/detection-context.js';
+import { DETECTION_RULES, RULES_WATERMARK } from '../src/detect/detection-rules.js';
+import { runDetection } from '../src/detect/run-detection.js';
+import { readCpvs } from '../src/ingest/cpv.js';
+import { readMunicipalities } from '../src/ingest/municipalities.js';
+import type { InstantPosition } from '../src/store/signal-queries.js';
+import type { SignalRecord } from '../src/store/signal-records.js';
+import type { Store } from '../src/store/store.js';
+import { freshStore } from './helpers/procurement-store.js';
+
+const NOW = new Date('2026-11-30T12:00:00Z');
+const OPTIONS = { seed: 11, today: new Date('2026-11-01T00:00:00Z'), contracts: 2_000 };
+/** The types the "old rules" did not flag. */
+const CHANGED = ['possible_splitting', 'direct_award_high_value'];
+
+function generated(): ProcurementChunk {
+  const all: ProcurementChunk = { entities: [], contracts: [], announcements: [], amendments: [] };
+  const options = { ...OPTIONS, municipalities: readMunicipalities(), cpvs: readCpvs() };
+  for (const chunk of generateProcurement(options)) {
+    all.entities.push(...chunk.entities);
+    all.contracts.push(...chunk.contracts);
+    all.announcements.push(...chunk.announcements);
+    all.amendments.push(...chunk.amendments);
+  }
+  return all;
+}
+
+async function allSignals(store: Store): Promise<SignalRecord[]> {
+  const out: SignalRecord[] = [];
+  let after: InstantPosition | undefined;
+  for (;;) {
+    const page = await store.listSignals({}, { after, limit: 500 });
+    out.push(...page);
+    const last = page.at(-1);
+    if (page.length < 500 || !last) return out;
+    after = { at: last.last_seen_at, id: last.id };
+  }
+}
+
+/** Every signal by key: its status and what it says (not its ids and instants). */
+async function standing(store: Store): Promise<Map<string, string>> {
+  return new Map(
+    (await allSignals(store)).map((s) => {
+      const { id: _i, case_id: _c, first_seen_at: _f, last_seen_at: _l, updated_at: _u, ...said } = s;
+      return [s.key, JSON.stringify(said)];
+    }),
+  );
+}
+
+/** What rules that did not raise the CHANGED types would have left: those signals withdrawn, in their cases. */
+async function asUnderOldRules(store: Store): Promise<number> {
+  const flagged = (await allSignals(store)).filter((s) => CHANGED.includes(s.type) && s.status === 'active');
+  const signals = [];
+  for (const s of flagged) {
+    const found = s.case_id === null ? null : await store.getCase(s.case_id);
+    const link = found?.linked_signals.find((l) => l.signal_id === s.id);
+    const ref = found && link ? { key: found.key, type: found.type, family: found.family } : null;
+    signals.push(retired(s, 'withdrawn', ref && link ? { ...ref, relationship: link.relationship } : null));
+  }
+  await store.writeSignals({ signals, now: NOW.toISOString() });
+  await runDetection(store, { now: NOW }); // the cases follow, as they would have then
+  return flagged.length;
+}
+
+describe('detection when the rules change', () => {
+  let store: Store;
+  let scratch: Map<string, string>;
+
+  beforeAll(async () => {
+    store = (await freshStore()).store;
+    await store.writeProcurement(generated());
+    await runDetection(store, { now: NOW });
+    scratch = await standing(store);
+  }, 240_000);
+  afterAll(() => store?.close());
+
+  it('a store detected under the current rules reads nothing again, and keeps what it holds', async () => {
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(String(DETECTION_RULES));
+    const withdrawn = await asUnderOldRules(store);
+    expect(withdrawn).toBeGreaterThan(10);
+    const again = await runDetection(store, { now: NOW });
+    expect(again.procurement.entries + again.integrity.contracts).toBe(0);
+    const held = await standing(store);
+    for (const [key, said] of held)
+      if (CHANGED.some((t) => key.includes(`:${t}:`))) expect(said, key).not.toMatch(/"status":"active"/);
+  });
+
+  const older = 'a store detected under older rules gets, at its next run, what detection from scratch writes';
+  it(older, { timeout: 240_000 }, async () => {
+    await store.setWatermark(RULES_WATERMARK, String(DETECTION_RULES - 1));
+    const run = await runDetection(store, { now: NOW });
+    expect(run.integrity.contracts).toBe(OPTIONS.contracts);
+    expect(await standing(store)).toEqual(scratch);
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(String(DETECTION_RULES));
+  });
+
+  const unversioned =
+    'a store detected before the rules had a version (its detectors’ watermarks, none for the rules) counts as ' +
+    'the first';
+  it(unversioned, { timeout: 240_000 }, async () => {
+    const earlier = (await freshStore()).store;
+    try {
+      await earlier.writeProcurement(generated());
+      const end = String(await earlier.lastChangeSeq());
+      for (const name of ['detect:procurement', 'detect:integrity', 'detect:indicators'])
+        await earlier.setWatermark(name, end);
+      const run = await runDetection(earlier, { now: NOW });
+      expect(run.integrity.contracts).toBe(OPTIONS.contracts);
+      expect(await standing(earlier)).toEqual(scratch);
+    } finally {
+      await earlier.close();
+    }
+  });
+
+  it('a store detected under newer rules is left alone', async () => {
+    await asUnderOldRules(store);
+    await store.setWatermark(RULES_WATERMARK, String(DETECTION_RULES + 1));
+    const run = await runDetection(store, { now: NOW });
+    expect(run.procurement.entries + run.integrity.contracts).toBe(0);
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(String(DETECTION_RULES + 1));
+  });
+});
