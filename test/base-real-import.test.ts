@@ -133,6 +133,16 @@ describe('importing the real BASE contracts of January–February 2024 (.json.gz
     }
   });
 
+  it("reads the portal's HTML line breaks in an object as line breaks, never as markup", () => {
+    const broken = SOURCE.filter((r) => /<br\s*\/?>/i.test(r.objectoContrato) && faultsOf(r).length === 0);
+    expect(broken.length).toBeGreaterThan(400);
+    for (const r of broken) {
+      const c = byId.get(r.idcontrato) as ContractRecord;
+      expect(c.object, r.idcontrato).not.toMatch(/<br/i);
+      expect(c.object.replace(/\n/g, ''), r.idcontrato).toBe(r.objectoContrato.replace(/<br\s*\/?>/gi, '').trim());
+    }
+  });
+
   it('keeps the contracts whose place names no municipality, without one', () => {
     expect(report.places_unresolved.count).toBeGreaterThan(0);
     for (const example of report.places_unresolved.examples) {

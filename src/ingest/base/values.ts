@@ -46,7 +46,13 @@ export function shown(value: unknown): string {
 }
 
 /**
- * Trimmed, entity-decoded text on one line (line breaks and tabs become spaces; runs of spaces are kept as
+ * The portal's HTML line break, `<br>` (`<br/>`, `<br />`, any case): its free texts carry them as they were typed
+ * into its forms (461 of the 21,748 objects of January–February 2024, "…afeto ao Ministério da<br>Justiça…").
+ */
+const HTML_BREAK = /<br\s*\/?>/gi;
+
+/**
+ * Trimmed, entity-decoded text on one line (line breaks, `<br>` and tabs become spaces; runs of spaces are kept as
  * published); null for the "nothing" markers. Numbers become their decimal text.
  */
 export function text(value: unknown): string | null {
@@ -57,14 +63,19 @@ export function text(value: unknown): string | null {
     return parts.length === 0 ? null : parts.join(' | ');
   }
   if (typeof value !== 'string') throw new FieldError(`${shown(value)} is not text`);
-  const trimmed = decodeEntities(value.replace(/[\r\n\t\v\f]+/g, ' ').trim());
+  const trimmed = decodeEntities(
+    value
+      .replace(HTML_BREAK, ' ')
+      .replace(/[\r\n\t\v\f]+/g, ' ')
+      .trim(),
+  );
   return isNothing(trimmed) ? null : trimmed;
 }
 
-/** Like text(), for long free texts: keeps the line breaks (normalised to \n). */
+/** Like text(), for long free texts: keeps the line breaks (normalised to \n; `<br>` is one). */
 export function longText(value: unknown): string | null {
   if (typeof value !== 'string') return text(value);
-  const trimmed = decodeEntities(value.replace(/\r\n?/g, '\n').trim());
+  const trimmed = decodeEntities(value.replace(HTML_BREAK, '\n').replace(/\r\n?/g, '\n').trim());
   return isNothing(trimmed) ? null : trimmed;
 }
 
