@@ -12,12 +12,11 @@
  */
 import {
   ceilingFor,
-  DIRECT_AWARD_CEILINGS,
   isAjusteDireto,
   isWorks,
-  PRESUMED,
   type RegimeReading,
   readRegime,
+  regimeLaw,
   regimeTold,
 } from '../lib/direct-award-regime.js';
 import { valueTier } from '../signals/derive.js';
@@ -156,12 +155,9 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   const legal = c.legal_basis
     ? { pt: ` Fundamento invocado: ${c.legal_basis}.`, en: ` Legal basis cited: ${c.legal_basis}.` }
     : { pt: '', en: '' };
-  const presumed = reading.told_by === 'presumed' ? PRESUMED : { pt: '', en: '' };
-  const regime = reading.regime
-    ? {
-        pt: `no ${DIRECT_AWARD_CEILINGS[reading.regime].law_pt}${presumed.pt}`,
-        en: `of the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}${presumed.en}`,
-      }
+  const law = regimeLaw(reading);
+  const regime = law
+    ? { pt: `no ${law.pt}`, en: `of the ${law.en}` }
     : {
         pt:
           'no regime mais permissivo (o regime jurídico aplicável não se apura do fundamento nem da região da ' +

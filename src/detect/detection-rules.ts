@@ -22,16 +22,14 @@ const DERIVING = [PROCUREMENT_WATERMARK, INTEGRITY_WATERMARK, INDICATORS_WATERMA
 /**
  * Resets the deriving detectors' watermarks when the store was detected under older rules (a store detected before
  * the rules had a version counts as version 1). A store detected by newer rules is left alone: an older instance in
- * a rolling deploy must not undo what a newer one derived, nor the two derive everything again in turn. Returns
- * the version the store was detected under, or null when it was never detected.
+ * a rolling deploy must not undo what a newer one derived, nor the two derive everything again in turn.
  */
-export async function deriveAgainUnderNewRules(store: DetectionStore): Promise<number | null> {
+export async function deriveAgainUnderNewRules(store: DetectionStore): Promise<void> {
   const kept = Number.parseInt((await store.getWatermark(RULES_WATERMARK)) ?? '', 10);
   const before = Number.isInteger(kept) ? kept : (await detectedBefore(store)) ? 1 : null;
-  if (before !== null && before >= DETECTION_RULES) return before;
+  if (before !== null && before >= DETECTION_RULES) return;
   if (before !== null) for (const name of DERIVING) await store.setWatermark(name, '0');
   await store.setWatermark(RULES_WATERMARK, String(DETECTION_RULES));
-  return before;
 }
 
 async function detectedBefore(store: DetectionStore): Promise<boolean> {

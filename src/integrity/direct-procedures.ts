@@ -7,13 +7,12 @@
 import {
   ceilingFor,
   consultationCeilingFor,
-  DIRECT_AWARD_CEILINGS,
   isAjusteDireto,
   isConsultaPrevia,
   isWorks,
-  PRESUMED,
   type RegimeReading,
   readRegime,
+  regimeLaw,
 } from '../lib/direct-award-regime.js';
 import { citedArticle } from '../lib/legal-basis.js';
 import { regionOfLegalText } from '../lib/regional-law.js';
@@ -138,9 +137,10 @@ export function noteRegime(values: Compared, reading: RegimeReading): void {
 
 /** The regime in a reason's words: its law, or that it could not be told. */
 export function regimeWords(reading: RegimeReading): string {
-  if (reading.regime === null)
+  const law = regimeLaw(reading);
+  if (law === null)
     return 'the highest ceiling of the three regimes (the regime cannot be told from the legal basis or the region)';
-  return `the ${DIRECT_AWARD_CEILINGS[reading.regime].law_en}${reading.told_by === 'presumed' ? PRESUMED.en : ''}`;
+  return `the ${law.en}`;
 }
 
 /** The kind of contract a ceiling is for, in a reason's words. */

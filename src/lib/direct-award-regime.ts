@@ -103,11 +103,18 @@ export function readRegime(legalBasis: string | null, buyerRegion: RegionTold): 
   return { regime: 'national', told_by: 'presumed' };
 }
 
-/** What a presumed regime's words add, after its law. */
-export const PRESUMED = {
+const PRESUMED = {
   pt: ', presumido (nada no registo liga a entidade aos Açores ou à Madeira)',
   en: ', presumed (nothing in the record ties the buyer to the Azores or Madeira)',
 } as const;
+
+/** The law of a regime read, in words, saying when it is presumed; null when the regime cannot be told. */
+export function regimeLaw(reading: RegimeReading): { pt: string; en: string } | null {
+  if (reading.regime === null) return null;
+  const { law_pt, law_en } = DIRECT_AWARD_CEILINGS[reading.regime];
+  const presumed = reading.told_by === 'presumed';
+  return { pt: `${law_pt}${presumed ? PRESUMED.pt : ''}`, en: `${law_en}${presumed ? PRESUMED.en : ''}` };
+}
 
 /** Whether the record itself tells the regime (its legal basis or its buyer's region), not a presumption. */
 export const regimeTold = (reading: RegimeReading): boolean =>

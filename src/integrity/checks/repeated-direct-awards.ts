@@ -177,10 +177,12 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
     `the ${euros(ceiling)} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kindWords(held.works)} ` +
     `under ${regimeWords(held.reading)}`;
   if (sum >= limit) return finding('flagged', `In the data held, ${what}, reaching ${against}.`, values, more);
-  const lowest = generalLawCeiling(procedure, held.works) * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
-  if (held.reading.regime === null && sum >= lowest) {
-    const reason = `${what}, under ${against}; under the general law's ${euros(lowest)} it would reach it.`;
-    return finding('not_assessable', reason, values, more);
+  if (held.reading.regime === null) {
+    const lowest = generalLawCeiling(procedure, held.works) * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
+    if (sum >= lowest) {
+      const reason = `${what}, under ${against}; under the general law's ${euros(lowest)} it would reach it.`;
+      return finding('not_assessable', reason, values, more);
+    }
   }
   if (earlier.unpriced.length > 0) {
     const reason = `${what}, under ${against}; but ${earlier.unpriced.length} earlier award(s) give no price.`;
