@@ -9,25 +9,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { runDetection } from '../src/detect/run-detection.js';
 import { importBaseContracts } from '../src/ingest/base/import-base.js';
 import type { DemoRemovalSummary } from '../src/store/shared/demo-removal.js';
-import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
+import { everySignal } from './helpers/every-signal.js';
 import { copyDemoStore } from './helpers/test-app.js';
 
 const SAMPLE_TEXT = readFileSync(new URL('fixtures/base-contracts-sample.json', import.meta.url), 'utf8');
 const SAMPLE: { idcontrato: string; precoContratual: number; adjudicante: string[] }[] = JSON.parse(SAMPLE_TEXT);
 const NOW = new Date();
-
-async function allSignals(store: Store): Promise<SignalRecord[]> {
-  const out: SignalRecord[] = [];
-  let after: { at: string; id: number } | undefined;
-  for (;;) {
-    const page = await store.listSignals({}, { after, limit: 500 });
-    out.push(...page);
-    if (page.length < 500) return out;
-    const last = page[page.length - 1];
-    after = { at: last.last_seen_at, id: last.id };
-  }
-}
 
 describe('demo remove', () => {
   let store: Store;
@@ -55,7 +43,7 @@ describe('demo remove', () => {
     const accounts = await store.listAccounts();
     const period = NOW.toISOString().slice(0, 7);
     await store.addUsage([{ accountId: accounts[0].id, period, count: 7 }]);
-    realSignalsBefore = (await allSignals(store))
+    realSignalsBefore = (await everySignal(store))
       .map((s) => s.key)
       .filter((k) => k.startsWith('procurement:') && k.includes(':base:'))
       .sort();
@@ -100,7 +88,7 @@ describe('demo remove', () => {
   });
 
   it('keeps the real signals and deletes every demo signal, case and match', async () => {
-    const signals = await allSignals(store);
+    const signals = await everySignal(store);
     expect(signals.every((s) => !s.key.includes(':demo:') && !s.title_pt?.startsWith('[demo]'))).toBe(true);
     const real = signals
       .map((s) => s.key)

@@ -12,9 +12,8 @@ import { DETECTION_RULES, RULES_WATERMARK } from '../src/detect/detection-rules.
 import { runDetection } from '../src/detect/run-detection.js';
 import { readCpvs } from '../src/ingest/cpv.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
-import type { InstantPosition } from '../src/store/signal-queries.js';
-import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
+import { everySignal } from './helpers/every-signal.js';
 import { freshStore } from './helpers/procurement-store.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
@@ -34,22 +33,10 @@ function generated(): ProcurementChunk {
   return all;
 }
 
-async function allSignals(store: Store): Promise<SignalRecord[]> {
-  const out: SignalRecord[] = [];
-  let after: InstantPosition | undefined;
-  for (;;) {
-    const page = await store.listSignals({}, { after, limit: 500 });
-    out.push(...page);
-    const last = page.at(-1);
-    if (page.length < 500 || !last) return out;
-    after = { at: last.last_seen_at, id: last.id };
-  }
-}
-
 /** Every signal by key: its status and what it says (not its ids and instants). */
 async function standing(store: Store): Promise<Map<string, string>> {
   return new Map(
-    (await allSignals(store)).map((s) => {
+    (await everySignal(store)).map((s) => {
       const { id: _i, case_id: _c, first_seen_at: _f, last_seen_at: _l, updated_at: _u, ...said } = s;
       return [s.key, JSON.stringify(said)];
     }),
@@ -58,7 +45,7 @@ async function standing(store: Store): Promise<Map<string, string>> {
 
 /** What rules that did not raise the CHANGED types would have left: those signals withdrawn, in their cases. */
 async function asUnderOldRules(store: Store): Promise<number> {
-  const flagged = (await allSignals(store)).filter((s) => CHANGED.includes(s.type) && s.status === 'active');
+  const flagged = (await everySignal(store)).filter((s) => CHANGED.includes(s.type) && s.status === 'active');
   const signals = [];
   for (const s of flagged) {
     const found = s.case_id === null ? null : await store.getCase(s.case_id);

@@ -14,10 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
 import { loadDemo } from '../src/demo/load-demo.js';
 import { importReal, type RealImportReport } from '../src/ingest/real/import-real.js';
-import type { SignalRecord } from '../src/store/signal-records.js';
-import type { Store } from '../src/store/store.js';
 import { csvCells } from './helpers/csv-cells.js';
 import { repeatedAwardsByHand, splitsByHand } from './helpers/direct-awards-by-hand.js';
+import { everySignal } from './helpers/every-signal.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, type ChannelName, callOn } from './helpers/three-channels.js';
@@ -374,24 +373,11 @@ describe('real and generated apart, on every channel', () => {
   });
 });
 
-/** Every signal in the store, with its key (the API does not show keys). */
-async function storeSignals(store: Store): Promise<SignalRecord[]> {
-  const out: SignalRecord[] = [];
-  let after: { at: string; id: number } | undefined;
-  for (;;) {
-    const page = await store.listSignals({}, { after, limit: 500 });
-    out.push(...page);
-    if (page.length < 500) return out;
-    const last = page[page.length - 1];
-    after = { at: last.last_seen_at, id: last.id };
-  }
-}
-
 describe('signals', () => {
   it('signals of real contracts are real and untitled [demo]; every [demo] signal is synthetic', {
     timeout: 300_000,
   }, async () => {
-    const keys = new Map((await storeSignals(t.store)).map((s) => [s.id, s.key]));
+    const keys = new Map((await everySignal(t.store)).map((s) => [s.id, s.key]));
     const served = await pages('/v1/signals?limit=200');
     expect(served.length).toBe(keys.size);
     const fromReal = served.filter((s) => keys.get(s.id)?.includes(':base:'));
