@@ -87,13 +87,15 @@ function split(all: ProcurementChunk): [ProcurementChunk, ProcurementChunk] {
  * (the parish's year total holds it now: the parish is judged again whole too); a new contract of another captive
  * parish's year, from the supplier of its other contract that year, large enough to take the captive supplier under
  * the share (its flags go) and that supplier over it (its other contract flags);
+ * a third captive parish's call-offs but one moved to a council at the source (the buyer corrected: the parish's last
+ * call-off is no longer a captive's, though no contract of the parish's changed);
  * an amendment to a third old contract.
  */
 function corrections(all: ProcurementChunk): Pick<ProcurementChunk, 'contracts' | 'amendments'> & {
   added: ContractInput[];
 } {
   const parishes = captives();
-  if (parishes.length < 2) throw new Error(`fewer than two captive parishes in ${CONTRACTS} contracts`);
+  if (parishes.length < 3) throw new Error(`fewer than three captive parishes in ${CONTRACTS} contracts`);
   const [captive, other] = parishes.map((k) => all.contracts[k + 1]);
   const year = (c: ContractInput) => c.published_on?.slice(0, 4);
   const priced = all.contracts.filter((c) => c.price_eur !== null && c.buyers.length === 1);
@@ -107,8 +109,15 @@ function corrections(all: ProcurementChunk): Pick<ProcurementChunk, 'contracts' 
     .find((c) => c.suppliers[0]?.nif !== other.suppliers[0]?.nif && year(c) === year(other));
   if (!rival) throw new Error("no contract of the captive parish's year from another supplier");
   const amended = priced[20];
+  const third = parishes[2];
+  if (third + SCHEME_SHAPE.captive.contracts > CONTRACTS - LATEST) throw new Error('the third captive parish is new');
+  const council = priced[30].buyers[0];
+  const moved = all.contracts
+    .slice(third, third + SCHEME_SHAPE.captive.flagged - 1)
+    .map((c) => ({ ...c, buyers: [council] }));
   return {
     contracts: [
+      ...moved,
       { ...priced[10], price_eur: times(priced[10], 40) },
       { ...sameYear, buyers: [...sameYear.buyers, captive.buyers[0]], price_eur: times(sameYear, 40) },
     ],

@@ -168,6 +168,24 @@ describe('the change journal', () => {
     });
   });
 
+  it('names in a changed contract’s entry the buyers it no longer has, and only those', async () => {
+    const [a, b] = buildFixture({ contracts: 40, today: '2025-07-01' }).contracts.filter((c) => c.buyers.length === 1);
+    const [buyerA, buyerB] = [a.buyers[0], b.buyers[0]];
+    expect(buyerA.nif).not.toBe(buyerB.nif);
+    const contract = { ...a, source_id: 'buyer-moves' };
+    const entryOf = async (input: typeof contract) => {
+      const last = await store.lastChangeSeq();
+      await store.writeProcurement({ contracts: [input] });
+      const entries = await changesSince(store, last);
+      expect(entries).toHaveLength(1);
+      return entries[0];
+    };
+    expect((await entryOf(contract)).key).toBeNull(); // new: it had no buyer before
+    expect((await entryOf({ ...contract, buyers: [buyerA, buyerB] })).key).toBeNull(); // made joint: A kept
+    expect((await entryOf({ ...contract, buyers: [buyerB] })).key).toBe(buyerA.nif);
+    expect((await entryOf({ ...contract, buyers: [buyerB], price_eur: 1 })).key).toBeNull(); // B kept
+  });
+
   it('reads entries after a position, in order, a page at a time', async () => {
     const all = await changesSince(store, 0);
     const pages: ChangeEntry[] = [];

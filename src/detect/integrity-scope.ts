@@ -4,7 +4,8 @@
  *  - a contract new since the last run, on every type, and the contracts whose flags it can move, on those types
  *    only (integrity-reach.ts: its buyers' year, the awards of its buyer and supplier around its day);
  *  - every contract of each buyer of a contract held before whose record changed, on every type: the buyer checks
- *    compare a contract with the buyer's others, and what the changed one said before is not kept;
+ *    compare a contract with the buyer's others, and what the changed one said before is not kept; so too of each
+ *    buyer the change took the contract from (its journal entry names them), whose flags may have summed it;
  *  - a contract whose amendment or notice changed, on every type: no check reads another contract's amendments or
  *    notices (beyond the corpus standing, below);
  *  - where a source's standing moved (integrity/standing.ts), the contracts of a supplier or tenderer that crossed a
@@ -80,6 +81,7 @@ export async function readScope(
       if (!whole || nifs.length === 0) lone.push(c.id);
       // Each buyer of a joint contract: its total of the year holds the contract (supplier concentration).
       if (whole) for (const nif of nifs) buyers.set(`${c.source} ${nif}`, { source: c.source, nif });
+      for (const nif of read.departed.get(c.id) ?? []) buyers.set(`${c.source} ${nif}`, { source: c.source, nif });
     }
   }
   const partial = new Map<number, Set<string>>();
@@ -97,9 +99,13 @@ export async function readScope(
   return { last: read.last, entries: read.entries, buyers: [...buyers.values()], lone, partial, standings, known };
 }
 
-/** The procurement journal entries after `after`, by kind of record: what changed, and the last entry read. */
+/**
+ * The procurement journal entries after `after`, by kind of record: what changed, the buyers changed contracts no
+ * longer have (by contract id), and the last entry read.
+ */
 async function readEntries(store: DetectionStore, after: number) {
   const ids = { contracts: new Set<number>(), amendments: [] as number[], announcements: [] as number[] };
+  const departed = new Map<number, string[]>();
   let last = after;
   let entries = 0;
   for (;;) {
@@ -107,13 +113,15 @@ async function readEntries(store: DetectionStore, after: number) {
     if (page.length === 0) break;
     entries += page.length;
     for (const e of page) {
-      if (e.kind === 'contract') ids.contracts.add(e.id);
-      else if (e.kind === 'amendment') ids.amendments.push(e.id);
+      if (e.kind === 'contract') {
+        ids.contracts.add(e.id);
+        if (e.key) departed.set(e.id, [...(departed.get(e.id) ?? []), ...e.key.split(' ')]);
+      } else if (e.kind === 'amendment') ids.amendments.push(e.id);
       else if (e.kind === 'announcement') ids.announcements.push(e.id);
     }
     last = page[page.length - 1].seq;
   }
-  return { ids, last, entries };
+  return { ids, departed, last, entries };
 }
 
 /** The contracts whose amendment or notice changed (the notices' sources added to `sources`). */

@@ -33,7 +33,10 @@ export interface ChangeEntry {
   kind: ChangeKind;
   /** The record's id (contract, announcement, amendment, signal); for `observation` the municipality id. */
   id: number;
-  /** For `observation` the indicator key; null otherwise. */
+  /**
+   * For `observation` the indicator key; for a changed `contract` the tax numbers of the buyers it no longer has,
+   * space-separated (null when it kept them all); null otherwise.
+   */
   key: string | null;
   /**
    * The record's own date, so that consumers can skip old items without loading them: publication date

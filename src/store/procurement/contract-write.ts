@@ -2,7 +2,8 @@
  * Contracts upserted by (source, source_id). An unchanged fingerprint is counted and left alone; a changed
  * contract keeps its id, gets its child rows (parties, CPVs, municipalities, text row) rewritten and its old
  * figures taken out of the rollups before the new ones go in. Every contract inserted or changed appends a
- * `contract` journal entry and is stamped `updated_at`.
+ * `contract` journal entry and is stamped `updated_at`; a changed contract's entry names the buyers it no longer has
+ * (`departedBuyersKey`), whose flags summed it (docs/signals.md, "What is judged again").
  */
 
 import { changeStamp } from '../changes/change-stamp.js';
@@ -73,7 +74,7 @@ export async function planContracts(
       const stamp = await changeStamp(tx);
       for (const w of writes) w.row = { ...w.row, updated_at: stamp };
     }
-    await forgetContracts(
+    const before = await forgetContracts(
       batch,
       writes.flatMap((w) => (w.id === undefined ? [] : [w.id])),
     );
@@ -99,21 +100,51 @@ export async function planContracts(
     if (writes.length > 0) {
       await load.indexText('contracts', tx.dialect.inList('id', '$1'), [writes.map((w) => w.id)]);
     }
-    return writes.map((w) => ({ kind: 'contract', id: w.id as number, key: null, date: w.row.published_on }));
+    return writes.map((w) => ({
+      kind: 'contract',
+      id: w.id as number,
+      key: departedBuyersKey(before.get(w.id as number), w.parties),
+      date: w.row.published_on,
+    }));
   };
 }
 
-/** Takes stored contracts' children, text rows and rollup figures away before they are rewritten. */
-async function forgetContracts(batch: BatchContext, ids: readonly number[]): Promise<void> {
-  if (ids.length === 0) return;
+/**
+ * The tax numbers of the buyers a changed contract had and no longer has, space-separated, or null: the journal keeps
+ * them so that the integrity detector judges those buyers again, though the contract is no longer theirs.
+ */
+function departedBuyersKey(before: ReadonlySet<string> | undefined, parties: Pending['parties']): string | null {
+  if (!before) return null;
+  const now = new Set(parties.flatMap((p) => (p.role === 'buyer' && p.nif !== null ? [p.nif] : [])));
+  const departed = [...before].filter((nif) => !now.has(nif)).sort();
+  return departed.length > 0 ? departed.join(' ') : null;
+}
+
+/**
+ * Takes stored contracts' children, text rows and rollup figures away before they are rewritten; gives the buyers' tax
+ * numbers each had, by contract id.
+ */
+async function forgetContracts(batch: BatchContext, ids: readonly number[]): Promise<Map<number, Set<string>>> {
+  const buyers = new Map<number, Set<string>>();
+  if (ids.length === 0) return buyers;
   const { tx } = batch;
   const inList = (column: string) => tx.dialect.inList(column, '$1');
   const parties = await tx.query(
-    `SELECT nif FROM contract_parties WHERE ${inList('contract_id')} AND role IN ('buyer', 'supplier')`,
+    `SELECT contract_id, role, nif FROM contract_parties
+     WHERE ${inList('contract_id')} AND role IN ('buyer', 'supplier')`,
     [ids],
   );
-  for (const party of parties) batch.entityQueue.add(party.nif as string | null);
+  for (const party of parties) {
+    const nif = party.nif as string | null;
+    batch.entityQueue.add(nif);
+    if (party.role !== 'buyer' || nif === null) continue;
+    const id = Number(party.contract_id);
+    const held = buyers.get(id);
+    if (held) held.add(nif);
+    else buyers.set(id, new Set([nif]));
+  }
   await takeOutOfRollups(tx, batch.rollups, inList('c.id'), [ids]);
   await batch.load.unindexText('contracts', inList('id'), [ids]);
   for (const table of CHILD_TABLES) await tx.run(`DELETE FROM ${table} WHERE ${inList('contract_id')}`, [ids]);
+  return buyers;
 }
