@@ -1,14 +1,15 @@
 /**
  * When the rules change (docs/signals.md): a store detected under older rules — a flag the old rules did not raise —
- * gets, at its next run, what detection from scratch under the new rules writes; a store detected under the
- * current rules reads nothing again, and one detected under newer rules (a newer instance of a rolling deploy) is
- * left alone. The old rules are played by withdrawing the signals of two types, as rules that did not raise them
- * would have left them. On both stores.
+ * gets, at its next run, what detection from scratch under the new rules writes (only the integrity detector derives
+ * again when only an integrity type's version is older); a store detected under the current rules reads nothing
+ * again, and one detected under rules newer in any part (a newer instance of a rolling deploy) is left alone. The old
+ * rules are played by withdrawing the signals of types, as rules that did not raise them would have left them. On
+ * both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateProcurement, type ProcurementChunk } from '../src/demo/procurement/generate.js';
 import { retired } from '../src/detect/detection-context.js';
-import { DETECTION_RULES, RULES_WATERMARK } from '../src/detect/detection-rules.js';
+import { currentRules, DETECTOR_RULES, RULES_WATERMARK, type Rules } from '../src/detect/detection-rules.js';
 import { runDetection } from '../src/detect/run-detection.js';
 import { readCpvs } from '../src/ingest/cpv.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
@@ -18,8 +19,9 @@ import { freshStore } from './helpers/procurement-store.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
 const OPTIONS = { seed: 11, today: new Date('2026-11-01T00:00:00Z'), contracts: 2_000 };
-/** The types the "old rules" did not flag. */
+/** The types the "old rules" did not flag: one of the procurement detectors, one integrity type. */
 const CHANGED = ['possible_splitting', 'direct_award_high_value'];
+const kept = (rules: Rules) => JSON.stringify(rules);
 
 function generated(): ProcurementChunk {
   const all: ProcurementChunk = { entities: [], contracts: [], announcements: [], amendments: [] };
@@ -43,9 +45,9 @@ async function standing(store: Store): Promise<Map<string, string>> {
   );
 }
 
-/** What rules that did not raise the CHANGED types would have left: those signals withdrawn, in their cases. */
-async function asUnderOldRules(store: Store): Promise<number> {
-  const flagged = (await everySignal(store)).filter((s) => CHANGED.includes(s.type) && s.status === 'active');
+/** What rules that did not raise these types would have left: those signals withdrawn, in their cases. */
+async function asUnderOldRules(store: Store, types = CHANGED): Promise<number> {
+  const flagged = (await everySignal(store)).filter((s) => types.includes(s.type) && s.status === 'active');
   const signals = [];
   for (const s of flagged) {
     const found = s.case_id === null ? null : await store.getCase(s.case_id);
@@ -71,7 +73,7 @@ describe('detection when the rules change', () => {
   afterAll(() => store?.close());
 
   it('a store detected under the current rules reads nothing again, and keeps what it holds', async () => {
-    expect(await store.getWatermark(RULES_WATERMARK)).toBe(String(DETECTION_RULES));
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
     const withdrawn = await asUnderOldRules(store);
     expect(withdrawn).toBeGreaterThan(10);
     const again = await runDetection(store, { now: NOW });
@@ -83,11 +85,42 @@ describe('detection when the rules change', () => {
 
   const older = 'a store detected under older rules gets, at its next run, what detection from scratch writes';
   it(older, { timeout: 240_000 }, async () => {
-    await store.setWatermark(RULES_WATERMARK, String(DETECTION_RULES - 1));
+    await store.setWatermark(RULES_WATERMARK, kept({ ...currentRules(), detectors: DETECTOR_RULES - 1 }));
     const run = await runDetection(store, { now: NOW });
     expect(run.integrity.contracts).toBe(OPTIONS.contracts);
     expect(await standing(store)).toEqual(scratch);
-    expect(await store.getWatermark(RULES_WATERMARK)).toBe(String(DETECTION_RULES));
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
+  });
+
+  const typeOlder = 'an integrity type at an older version makes the integrity detector alone derive everything again';
+  it(typeOlder, { timeout: 240_000 }, async () => {
+    expect(await asUnderOldRules(store, ['possible_splitting'])).toBeGreaterThan(5);
+    const { possible_splitting: version, ...rest } = currentRules();
+    await store.setWatermark(RULES_WATERMARK, kept({ ...rest, possible_splitting: version - 1 }));
+    const run = await runDetection(store, { now: NOW });
+    expect(run.procurement.entries).toBe(0);
+    expect(run.integrity.contracts).toBe(OPTIONS.contracts);
+    expect(await standing(store)).toEqual(scratch);
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
+  });
+
+  it('a type the kept rules do not name (a new one) counts as older', async () => {
+    const { single_bid: _new, ...rest } = currentRules();
+    await store.setWatermark(RULES_WATERMARK, kept(rest));
+    const run = await runDetection(store, { now: NOW });
+    expect(run.procurement.entries).toBe(0);
+    expect(run.integrity.contracts).toBe(OPTIONS.contracts);
+  });
+
+  it('the one number kept before the rules were kept by part: 2 is today’s rules, 1 older', async () => {
+    await store.setWatermark(RULES_WATERMARK, '2');
+    const same = await runDetection(store, { now: NOW });
+    expect(same.procurement.entries + same.integrity.contracts).toBe(0);
+    expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
+    await store.setWatermark(RULES_WATERMARK, '1');
+    const older = await runDetection(store, { now: NOW });
+    expect(older.procurement.entries).toBeGreaterThan(0);
+    expect(older.integrity.contracts).toBe(OPTIONS.contracts);
   });
 
   const unversioned =
@@ -108,11 +141,17 @@ describe('detection when the rules change', () => {
     }
   });
 
-  it('a store detected under newer rules is left alone', async () => {
+  it('a store detected under rules newer in any part is left alone', async () => {
     await asUnderOldRules(store);
-    await store.setWatermark(RULES_WATERMARK, String(DETECTION_RULES + 1));
-    const run = await runDetection(store, { now: NOW });
-    expect(run.procurement.entries + run.integrity.contracts).toBe(0);
-    expect(await store.getWatermark(RULES_WATERMARK)).toBe(String(DETECTION_RULES + 1));
+    const now = currentRules();
+    for (const newer of [
+      { ...now, detectors: DETECTOR_RULES + 1 },
+      { ...now, possible_splitting: now.possible_splitting + 1, single_bid: 0 },
+    ]) {
+      await store.setWatermark(RULES_WATERMARK, kept(newer));
+      const run = await runDetection(store, { now: NOW });
+      expect(run.procurement.entries + run.integrity.contracts).toBe(0);
+      expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(newer));
+    }
   });
 });

@@ -1,11 +1,14 @@
 /**
- * The version of the rules detection derives signals by (docs/signals.md, "When the rules change"). The detectors
- * read only what the journal says changed since their watermarks, so a new rule — a ceiling read another way, an
- * integrity check at a new version — would reach only the records that change after it. Raise DETECTION_RULES with
- * any change that makes a detector or an integrity check write something else for the same data: a store last
- * detected under an older version has the watermarks of the detectors that derive from the journal reset, and its
- * next run reads the whole journal again, writing what changed — what detection from scratch writes.
+ * The rules detection derives signals by (docs/signals.md, "When the rules change"). The detectors read only what the
+ * journal says changed since their watermarks, so a new rule — a ceiling read another way, an integrity check at a
+ * new version — would reach only the records that change after it. The rules are the detectors' own version
+ * (DETECTOR_RULES, raised by hand with any change that makes a procurement or indicator detector, or what every
+ * integrity check shares, write something else for the same data) and each integrity type's version, read from the
+ * catalogue: a check's new version is a change of rules without anything else to remember. A store last detected
+ * under older rules has the watermarks of the detectors they concern reset, and its next run reads the whole journal
+ * again, writing what changed — what detection from scratch writes.
  */
+import { INTEGRITY_TYPES } from '../integrity/assess-contract.js';
 import type { DetectionStore } from './detection-store.js';
 import { INDICATORS_WATERMARK } from './indicator-detector.js';
 import { INTEGRITY_WATERMARK } from './integrity-scope.js';
@@ -13,23 +16,68 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
 
 /**
  * 1: until 2026-11-30. 2: a buyer nothing ties to a region held to the general law's ceilings, the kind of contract
- * read from the article cited; repeated direct awards and possible splitting at version 2.
+ * read from the article cited.
  */
-export const DETECTION_RULES = 2;
+export const DETECTOR_RULES = 2;
 export const RULES_WATERMARK = 'detect:rules';
+
+/** The rules, by part: `detectors`, then each integrity type's key. A part a store does not name counts as 0. */
+export type Rules = Record<string, number>;
+
+export function currentRules(): Rules {
+  return { detectors: DETECTOR_RULES, ...Object.fromEntries(INTEGRITY_TYPES.map((t) => [t.key, t.version])) };
+}
+
+/**
+ * Before the watermark held the rules by part it held one number (2026-11-30): 2 was the detectors' second rules with
+ * the integrity types at these versions.
+ */
+const HELD_AS_2: Rules = {
+  detectors: 2,
+  short_submission_period: 1,
+  short_submission_period_vs_comparable: 1,
+  single_bid: 1,
+  excessive_unsuccessful_bids: 1,
+  heterogeneous_supplier: 1,
+  price_at_base_price: 1,
+  cost_overrun: 1,
+  delay: 1,
+  supplier_concentration: 1,
+  repeated_direct_awards: 2,
+  possible_splitting: 2,
+};
+
+/**
+ * Resets the watermarks of the detectors whose rules are newer than the store's: the procurement, integrity and
+ * indicator detectors' when DETECTOR_RULES is, the integrity detector's alone when only a type's version is (a store
+ * detected before the rules were kept counts as the detectors' first rules). A store detected under rules newer in
+ * any part is left alone: an older instance in a rolling deploy must not undo what a newer one derived, nor the two
+ * derive everything again in turn.
+ */
+export async function deriveAgainUnderNewRules(store: DetectionStore): Promise<void> {
+  const now = currentRules();
+  const held = readRules(await store.getWatermark(RULES_WATERMARK)) ?? ((await detectedBefore(store)) ? {} : now);
+  const parts = Object.keys(now);
+  if (parts.some((part) => (held[part] ?? 0) > now[part])) return;
+  const older = parts.filter((part) => (held[part] ?? 0) < now[part]);
+  const reset = older.includes('detectors') ? DERIVING : older.length > 0 ? [INTEGRITY_WATERMARK] : [];
+  for (const name of reset) await store.setWatermark(name, '0');
+  const kept = JSON.stringify(now);
+  if ((await store.getWatermark(RULES_WATERMARK)) !== kept) await store.setWatermark(RULES_WATERMARK, kept);
+}
+
 const DERIVING = [PROCUREMENT_WATERMARK, INTEGRITY_WATERMARK, INDICATORS_WATERMARK];
 
 /**
- * Resets the deriving detectors' watermarks when the store was detected under older rules (a store detected before
- * the rules had a version counts as version 1). A store detected by newer rules is left alone: an older instance in
- * a rolling deploy must not undo what a newer one derived, nor the two derive everything again in turn.
+ * The rules a watermark holds: by part (JSON), or one number as it was kept before (1, or 2: HELD_AS_2); anything else
+ * counts as no rules (everything is derived again).
  */
-export async function deriveAgainUnderNewRules(store: DetectionStore): Promise<void> {
-  const kept = Number.parseInt((await store.getWatermark(RULES_WATERMARK)) ?? '', 10);
-  const before = Number.isInteger(kept) ? kept : (await detectedBefore(store)) ? 1 : null;
-  if (before !== null && before >= DETECTION_RULES) return;
-  if (before !== null) for (const name of DERIVING) await store.setWatermark(name, '0');
-  await store.setWatermark(RULES_WATERMARK, String(DETECTION_RULES));
+function readRules(kept: string | null): Rules | null {
+  if (kept === null) return null;
+  if (kept.startsWith('{')) return JSON.parse(kept) as Rules;
+  const number = Number(kept);
+  if (!Number.isInteger(number)) return {};
+  return number >= 2 ? { ...HELD_AS_2, detectors: number } : { detectors: number };
 }
 
 async function detectedBefore(store: DetectionStore): Promise<boolean> {
