@@ -20,6 +20,8 @@ import type { Regions } from '../lib/regions.js';
 import { memoByText } from '../lib/text-memo.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import { type Compared, type Finding, finding } from './assessment.js';
+import { soleParty, soleSupplierIs } from './buyer-contracts.js';
+import type { CheckContext } from './check.js';
 
 export type DirectProcedure = 'ajuste_direto' | 'consulta_previa';
 
@@ -122,6 +124,47 @@ const GENERAL_LAW: RegimeReading = { regime: 'national', told_by: null };
  * (places in several regions) the checks hold a contract to the highest ceiling; a sum under it that reaches this
  * one is then not assessable, not `not_flagged`.
  */
+/** A direct award's one buyer and one supplier, and the ceiling its procedure is held to (`ceiling` known). */
+export interface PairAward {
+  buyer: { nif: string; name: string };
+  supplier: { nif: string; name: string };
+  held: HeldTo & { ceiling: number };
+}
+
+/**
+ * What the checks that compare a direct award with the others of its buyer and supplier need first: one buyer and one
+ * supplier, each with a tax number, and a ceiling its procedure is held to in the regime (noted in `values`); else
+ * the finding that says which is missing.
+ */
+export function pairAward(
+  c: ContractRecord,
+  procedure: DirectProcedure,
+  ctx: CheckContext,
+  values: Compared,
+): PairAward | Finding {
+  const buyer = soleParty(c.buyers, 'buyer');
+  if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
+  const supplier = soleParty(c.suppliers, 'supplier');
+  if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
+  const held = heldTo(c, procedure, ctx.regions);
+  noteRegime(values, held.reading);
+  if (held.ceiling === null) {
+    const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
+    return finding('not_assessable', reason, values);
+  }
+  return { buyer, supplier, held: { ...held, ceiling: held.ceiling } };
+}
+
+/**
+ * The direct procedure of another contract of the pair when it can count with this award: the same buyer alone and
+ * the same supplier alone, an ajuste direto or a consulta prévia, for the same kind of contract (the ceilings
+ * differ); null otherwise.
+ */
+export function samePairProcedure(x: ContractRecord, supplier: string, held: HeldTo): DirectProcedure | null {
+  if (x.buyers.length !== 1 || !soleSupplierIs(x, supplier) || isWorks(x) !== held.works) return null;
+  return directProcedure(x);
+}
+
 export function generalLawCeiling(procedure: DirectProcedure, works: boolean): number {
   return procedureCeiling(procedure, works, GENERAL_LAW) as number;
 }

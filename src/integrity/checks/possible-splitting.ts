@@ -1,10 +1,3 @@
-/**
- * Possible splitting (fracionamento): several direct awards by one buyer to one supplier for the same CPV class
- * within a few weeks, each under the ceiling of its procedure and together at or over it — one contract of their
- * total could not have been awarded that way. What the law says of it is in docs/integrity.md, its unconfirmed
- * parts marked.
- */
-import { isWorks } from '../../lib/direct-award-regime.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding } from '../assessment.js';
 import {
@@ -16,23 +9,21 @@ import {
   holdsData,
   largest,
   pairContracts,
-  soleParty,
-  soleSupplierIs,
   TOO_MANY,
 } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
   type DirectProcedure,
-  directProcedure,
   generalLawCeiling,
   type HeldTo,
   heldTo,
   kindWords,
-  noteRegime,
   PROCEDURE_NAME,
+  pairAward,
   procedureChosenByValue,
   regimeWords,
+  samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
@@ -155,16 +146,9 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
   if (main === undefined) return finding('not_assessable', 'The record gives no CPV code.', values);
   const cpvClass = main.slice(0, threshold(POSSIBLE_SPLITTING, 'cpv_digits'));
   values.cpv_class = cpvClass;
-  const buyer = soleParty(c.buyers, 'buyer');
-  if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
-  const supplier = soleParty(c.suppliers, 'supplier');
-  if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
-  const held = heldTo(c, procedure, ctx.regions);
-  noteRegime(values, held.reading);
-  if (held.ceiling === null) {
-    const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
-    return finding('not_assessable', reason, values);
-  }
+  const award = pairAward(c, procedure, ctx, values);
+  if ('state' in award) return award;
+  const { buyer, supplier, held } = award;
   if (c.price_eur >= held.ceiling) {
     const reason =
       `Does not apply: the contract alone (${euros(c.price_eur)}) reaches the ${euros(held.ceiling)} ceiling of its ` +
@@ -254,9 +238,8 @@ interface Near {
 }
 
 /**
- * The other awards that may be parts with this one: the same buyer alone and supplier alone, an ajuste direto or a
- * consulta prévia for the same kind of contract, dated within the window around this one. Each is held to its own
- * procedure's ceiling in this contract's regime (one buyer, one regime).
+ * The other awards that may be parts with this one: of the same pair (samePairProcedure), dated within the window
+ * around this one. Each is held to its own procedure's ceiling in this contract's regime (one buyer, one regime).
  */
 function nearbyAwards(
   c: ContractRecord,
@@ -270,9 +253,9 @@ function nearbyAwards(
   const near: Near = { parts: [], uncertain: [], unpriced: [] };
   for (const x of pair) {
     const date = awardDate(x);
-    const procedure = directProcedure(x);
-    if (x.id === c.id || date === null || date < from || date > to || procedure === null) continue;
-    if (x.buyers.length !== 1 || !soleSupplierIs(x, supplier) || isWorks(x) !== held.works) continue;
+    if (x.id === c.id || date === null || date < from || date > to) continue;
+    const procedure = samePairProcedure(x, supplier, held);
+    if (procedure === null) continue;
     const criterion = awardCriterion(x.legal_basis);
     if (criterion === 'other') continue;
     if (x.price_eur === null) {

@@ -1,35 +1,17 @@
-/**
- * CCP art. 113.º n.º 2: a supplier invited again to an ajuste direto or a consulta prévia after the buyer had
- * already awarded it, in the current and the two previous economic years, contracts by those procedures (chosen by
- * value) whose prices add up to the ceiling of the procedure used. What the data cannot tell — the exceptions of
- * n.º 3 to 5, the window before the data held — is said, never read as nothing.
- */
-import { isWorks } from '../../lib/direct-award-regime.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding } from '../assessment.js';
-import {
-  awardDate,
-  cents,
-  euros,
-  holdsData,
-  largest,
-  pairContracts,
-  soleParty,
-  soleSupplierIs,
-  TOO_MANY,
-} from '../buyer-contracts.js';
+import { awardDate, cents, euros, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
-  directProcedure,
   generalLawCeiling,
   type HeldTo,
-  heldTo,
   kindWords,
-  noteRegime,
   PROCEDURE_NAME,
+  pairAward,
   procedureChosenByValue,
   regimeWords,
+  samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 
@@ -138,16 +120,9 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const date = awardDate(c);
   if (date === null)
     return finding('not_assessable', 'The record gives no award, signing or publication date.', values);
-  const buyer = soleParty(c.buyers, 'buyer');
-  if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
-  const supplier = soleParty(c.suppliers, 'supplier');
-  if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
-  const held = heldTo(c, procedure, ctx.regions);
-  noteRegime(values, held.reading);
-  if (held.ceiling === null) {
-    const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
-    return finding('not_assessable', reason, values);
-  }
+  const award = pairAward(c, procedure, ctx, values);
+  if ('state' in award) return award;
+  const { buyer, supplier, held } = award;
   values.ceiling_eur = held.ceiling;
   const windowFrom = awardsCountedFrom(date);
   values.window_from = windowFrom;
@@ -231,9 +206,8 @@ interface Earlier {
 }
 
 /**
- * The awards art. 113.º n.º 2 counts before this one: the same buyer alone, the same supplier alone, an ajuste
- * direto or a consulta prévia, for the same kind of contract (the ceilings differ), dated in the window and before
- * this contract's day.
+ * The awards art. 113.º n.º 2 counts before this one: of the same pair (samePairProcedure), dated in the window and
+ * before this contract's day.
  */
 function earlierAwards(
   c: ContractRecord,
@@ -247,8 +221,7 @@ function earlierAwards(
   for (const x of pair) {
     const on = awardDate(x);
     if (x.id === c.id || on === null || on < windowFrom || on > date) continue;
-    if (x.buyers.length !== 1 || !soleSupplierIs(x, supplier)) continue;
-    if (directProcedure(x) === null || isWorks(x) !== held.works) continue;
+    if (samePairProcedure(x, supplier, held) === null) continue;
     const criterion = awardCriterion(x.legal_basis);
     if (criterion === 'other') continue;
     if (on === date) {
