@@ -89,12 +89,12 @@ export async function detectIntegrity(
     scope.lone.filter((id) => !judged.has(id)),
     ASSESS,
   )) {
-    const assessed = await assessContracts(await store.getContracts(part), { ...base, memo: new Map() });
+    const assessed = await assessContracts(await store.getContracts(part), { ...base, memo: new Map(scope.reads) });
     await emit(assessed, await citedBy(store, assessed));
   }
   const partial = [...scope.partial.keys()].filter((id) => !judged.has(id));
   for (const part of chunks(partial, ASSESS)) {
-    const check = { ...base, memo: new Map() };
+    const check = { ...base, memo: new Map(scope.reads) };
     const assessed = await assessContracts(await store.getContracts(part), check, (c) => scope.partial.get(c.id));
     await emit(assessed, await citedBy(store, assessed), await flaggedOtherwise(store, assessed, ctx));
   }

@@ -1,7 +1,7 @@
 /**
  * Which other contracts a contract new since the last integrity run can move the flags of (docs/signals.md,
  * "Integrity"). The checks that compare a contract with its buyer's others read, for the contract judged, no more than
- *  - supplier concentration: the buyer's contracts of its year (supplier-concentration.ts, `storedYear`), of which
+ *  - supplier concentration: the buyer's contracts of its year (supplier-concentration.ts, `buyerYear`), of which
  *    only a supplier above the share has contracts that can flag (`suppliersAboveShare`);
  *  - repeated direct awards: the same buyer and supplier's awards from `awardsCountedFrom` its day to its day;
  *  - possible splitting: the same buyer and supplier's awards within `splittingWindow` of its day.
@@ -11,34 +11,39 @@
  * so the two cannot drift apart. A contract held before may have been summed or cited under what it said then,
  * which the journal does not keep: its buyers are judged again whole instead (integrity-scope.ts).
  */
-import { awardDate, readContracts, soleSupplierNif } from '../integrity/buyer-contracts.js';
-import type { IntegrityStore } from '../integrity/check.js';
+import { awardDate, pairContracts, soleSupplierNif } from '../integrity/buyer-contracts.js';
+import type { CheckContext } from '../integrity/check.js';
 import { POSSIBLE_SPLITTING, splittingWindow } from '../integrity/checks/possible-splitting.js';
 import { awardsCountedFrom, REPEATED_DIRECT_AWARDS } from '../integrity/checks/repeated-direct-awards.js';
 import {
+  buyerYear,
   SUPPLIER_CONCENTRATION,
   shareYear,
-  storedYear,
   suppliersAboveShare,
 } from '../integrity/checks/supplier-concentration.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { Buyer } from './integrity-scope.js';
 
 /**
- * What the new contracts reach, read from the store window by window (each buyer's year and pair once): each contract
- * to judge again is given to `add` with a type to judge it on; the buyers with more contracts in a window than a check
- * reads (MAX_READ), to be judged again whole as before, are returned.
+ * What the new contracts reach, read from the store window by window (each buyer's year and pair once) as the checks
+ * read them — the years into the corpus's hold, the pairs into `ctx.memo` — so that judging the contracts reached
+ * reads them no more. Each contract to judge again is given to `add` with a type to judge it on; the buyers with more
+ * contracts in a window than a check reads (MAX_READ), to be judged again whole as before, are returned, with the
+ * number of contracts the pairs read.
  */
 export async function reachOfNew(
-  store: Pick<IntegrityStore, 'buyerPrices' | 'listContracts'>,
+  ctx: CheckContext,
   contracts: readonly ContractRecord[],
   add: (id: number, type: string) => void,
-): Promise<Buyer[]> {
+): Promise<{ whole: Buyer[]; pairContracts: number }> {
   const whole = new Map<string, Buyer>();
   const wholly = (source: string, nif: string) => whole.set(`${source} ${nif}`, { source, nif });
+  let read = 0;
 
   for (const { source, buyer, year, added } of buyerYears(contracts)) {
-    const ofYear = await storedYear(store, source, buyer, year);
+    // Through the corpus's hold alone (not the memo), which bounds what the years held weigh: a day's new contracts
+    // join hundreds of years, of a few hundred contracts each.
+    const ofYear = (await buyerYear({ ...ctx, memo: undefined }, source, buyer, year))?.contracts ?? null;
     if (ofYear === null) {
       wholly(source, buyer);
       continue;
@@ -49,11 +54,12 @@ export async function reachOfNew(
     for (const x of ofYear) if (x.supplier !== null && moving.has(x.supplier)) add(x.id, SUPPLIER_CONCENTRATION.key);
   }
   for (const { source, buyer, supplier, days } of pairs(contracts)) {
-    const theirs = await readContracts(store, { buyer, supplier, source });
+    const theirs = await pairContracts(ctx, source, buyer, supplier);
     if (theirs === null) {
       wholly(source, buyer);
       continue;
     }
+    read += theirs.length;
     for (const x of theirs) {
       const on = awardDate(x);
       if (on === null) continue;
@@ -63,7 +69,7 @@ export async function reachOfNew(
       if (days.some((day) => day >= counted && day <= on)) add(x.id, REPEATED_DIRECT_AWARDS.key);
     }
   }
-  return [...whole.values()];
+  return { whole: [...whole.values()], pairContracts: read };
 }
 
 /**

@@ -32,6 +32,8 @@ const KNOWN_CONTRACTS = `${INTEGRITY_WATERMARK}:contracts`;
 /** New contracts beyond this share of those held before are judged with their whole buyers (see above). */
 const NEW_SHARE = 0.1;
 const READ = 5000;
+/** The contracts the reach's pair reads may weigh and still be held for the judging (a day's import weighs less). */
+const HELD_READS = 200_000;
 const CHUNK = 1000;
 
 export interface Buyer {
@@ -49,6 +51,8 @@ export interface IntegrityScope {
   lone: number[];
   /** Contracts to judge on some types only, by id. */
   partial: Map<number, Set<string>>;
+  /** What the reach read (a check context's memo), for judging the lone and partial contracts. */
+  reads: ReadonlyMap<string, Promise<unknown>>;
   /** The standing of every source touched, kept for the next run. */
   standings: Map<string, Standing>;
   /** The highest contract id the journal has named, kept for the next run. */
@@ -87,16 +91,27 @@ export async function readScope(
   const partial = new Map<number, Set<string>>();
   const newContracts: ContractRecord[] = [];
   for (const part of chunks([...reaching])) newContracts.push(...(await store.getContracts(part)));
-  for (const b of await reachOfNew(store, newContracts, (id, type) => addTypes(partial, id, [type]))) {
-    buyers.set(`${b.source} ${b.nif}`, b);
-  }
+  const reads = new Map<string, Promise<unknown>>();
+  const reach = await reachOfNew({ ...ctx, memo: reads }, newContracts, (id, type) => addTypes(partial, id, [type]));
+  for (const b of reach.whole) buyers.set(`${b.source} ${b.nif}`, b);
   const standings = new Map<string, Standing>();
   for (const source of [...sources].sort()) {
     const now = await standingOf(ctx, source);
     standings.set(source, now);
     await addMoves(store, source, standingMoves(await previousStanding(store, source), now), partial);
   }
-  return { last: read.last, entries: read.entries, buyers: [...buyers.values()], lone, partial, standings, known };
+  // The pairs the reach read are read again by the checks that judge what it reached: kept for them, unless too heavy.
+  const kept = reach.pairContracts <= HELD_READS ? reads : new Map();
+  return {
+    last: read.last,
+    entries: read.entries,
+    buyers: [...buyers.values()],
+    lone,
+    partial,
+    reads: kept,
+    standings,
+    known,
+  };
 }
 
 /**

@@ -88,18 +88,9 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
   const supplier = soleParty(c.suppliers, 'supplier');
   if ('missing' in supplier) return finding('not_assessable', supplier.missing, values);
 
-  const ofYear = await once(ctx, `buyer-year:${c.source}:${buyer.nif}:${year}`, async () => {
-    const preloaded = await preloadedBuyer(ctx, c.source, buyer.nif);
-    if (preloaded) return yearSums(preloadedYear(preloaded, year));
-    // Held beyond this answer, for the data version: the next answer about the same buyer's year reads nothing.
-    return ctx.corpus.buyerYear(
-      `${c.source}:${buyer.nif}:${year}`,
-      async () => yearSums(await storedYear(ctx.store, c.source, buyer.nif, year)),
-      (sums) => sums?.contracts ?? 1,
-    );
-  });
+  const ofYear = await buyerYear(ctx, c.source, buyer.nif, year);
   if (ofYear === null) return finding('not_assessable', TOO_MANY, values);
-  return judge(c, year, ofYear, buyer, supplier);
+  return judge(c, year, ofYear.sums, buyer, supplier);
 }
 
 /**
@@ -152,8 +143,35 @@ function preloadedYear(all: readonly ContractRecord[], year: number): YearContra
     .map((x) => ({ id: x.id, price_eur: x.price_eur, supplier: soleSupplierNif(x) }));
 }
 
-/** The buyer's contracts of the year as the store holds them (detection's scope reads them too: integrity-reach.ts). */
-export async function storedYear(
+/** A buyer's year: its contracts and their sums. */
+export interface BuyerYear {
+  contracts: YearContract[];
+  sums: YearSums;
+}
+
+/**
+ * The buyer's contracts of a year at a source and their sums, once per answer (the context's memo): from the buyer's
+ * contracts when the answer holds them, else as the store holds them, kept beyond one answer for the data version
+ * (IntegrityCorpus.buyerYear), so that the next answer about the same year reads nothing. Detection's scope reads the
+ * years new contracts join through it too (integrity-reach.ts), and hands its memo to the checks that judge them.
+ * Null past MAX_READ.
+ */
+export function buyerYear(ctx: CheckContext, source: string, buyer: string, year: number): Promise<BuyerYear | null> {
+  const withSums = (contracts: YearContract[] | null) =>
+    contracts === null ? null : { contracts, sums: yearSums(contracts) as YearSums };
+  return once(ctx, `buyer-year:${source}:${buyer}:${year}`, async () => {
+    const preloaded = await preloadedBuyer(ctx, source, buyer);
+    if (preloaded) return withSums(preloadedYear(preloaded, year));
+    return ctx.corpus.buyerYear(
+      `${source}:${buyer}:${year}`,
+      async () => withSums(await storedYear(ctx.store, source, buyer, year)),
+      (held) => held?.contracts.length ?? 1,
+    );
+  });
+}
+
+/** The buyer's contracts of the year as the store holds them. */
+async function storedYear(
   store: Pick<IntegrityStore, 'buyerPrices'>,
   source: string,
   buyer: string,
