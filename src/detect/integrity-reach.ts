@@ -26,28 +26,26 @@ import type { Buyer } from './integrity-scope.js';
 
 /**
  * What the new contracts reach, read from the store window by window (each buyer's year and pair once) as the checks
- * read them — the years into the corpus's hold, the pairs into `ctx.memo` — so that judging the contracts reached
- * reads them no more. Each contract to judge again is given to `add` with a type to judge it on; the buyers with more
- * contracts in a window than a check reads (MAX_READ), to be judged again whole as before, are returned, with the
- * number of contracts the pairs read.
+ * read them, into `ctx.memo`: judging the contracts reached then reads them no more. Each contract to judge again is
+ * given to `add` with a type to judge it on; the buyers with more contracts in a window than a check reads (MAX_READ),
+ * to be judged again whole as before, are returned, with what the reads weigh.
  */
 export async function reachOfNew(
   ctx: CheckContext,
   contracts: readonly ContractRecord[],
   add: (id: number, type: string) => void,
-): Promise<{ whole: Buyer[]; pairContracts: number }> {
+): Promise<{ whole: Buyer[]; read: Read }> {
   const whole = new Map<string, Buyer>();
   const wholly = (source: string, nif: string) => whole.set(`${source} ${nif}`, { source, nif });
-  let read = 0;
+  const read: Read = { pairContracts: 0, yearContracts: 0 };
 
   for (const { source, buyer, year, added } of buyerYears(contracts)) {
-    // Through the corpus's hold alone (not the memo), which bounds what the years held weigh: a day's new contracts
-    // join hundreds of years, of a few hundred contracts each.
-    const ofYear = (await buyerYear({ ...ctx, memo: undefined }, source, buyer, year))?.contracts ?? null;
+    const ofYear = (await buyerYear(ctx, source, buyer, year))?.contracts ?? null;
     if (ofYear === null) {
       wholly(source, buyer);
       continue;
     }
+    read.yearContracts += ofYear.length;
     // Only a supplier above the share, before the new contracts or with them, has contracts whose flag can move.
     const before = ofYear.filter((x) => !added.has(x.id));
     const moving = new Set([...suppliersAboveShare(before), ...suppliersAboveShare(ofYear)]);
@@ -59,7 +57,7 @@ export async function reachOfNew(
       wholly(source, buyer);
       continue;
     }
-    read += theirs.length;
+    read.pairContracts += theirs.length;
     for (const x of theirs) {
       const on = awardDate(x);
       if (on === null) continue;
@@ -69,7 +67,13 @@ export async function reachOfNew(
       if (days.some((day) => day >= counted && day <= on)) add(x.id, REPEATED_DIRECT_AWARDS.key);
     }
   }
-  return { whole: [...whole.values()], pairContracts: read };
+  return { whole: [...whole.values()], read };
+}
+
+/** What the reach read: the pairs' contracts (whole records), the years' contracts (their prices and suppliers). */
+export interface Read {
+  pairContracts: number;
+  yearContracts: number;
 }
 
 /**

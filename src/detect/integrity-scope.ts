@@ -22,7 +22,7 @@ import { groupKey, SHORT_PERIOD_VS_COMPARABLE } from '../integrity/checks/short-
 import { periodGroup, type Standing, standingMoves, standingOf } from '../integrity/standing.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { DetectionStore } from './detection-store.js';
-import { reachOfNew } from './integrity-reach.js';
+import { type Read, reachOfNew } from './integrity-reach.js';
 import { PROCUREMENT_KINDS } from './procurement-detector.js';
 
 export const INTEGRITY_WATERMARK = 'detect:integrity';
@@ -32,8 +32,11 @@ const KNOWN_CONTRACTS = `${INTEGRITY_WATERMARK}:contracts`;
 /** New contracts beyond this share of those held before are judged with their whole buyers (see above). */
 const NEW_SHARE = 0.1;
 const READ = 5000;
-/** The contracts the reach's pair reads may weigh and still be held for the judging (a day's import weighs less). */
-const HELD_READS = 200_000;
+/**
+ * What the reach's reads may weigh and still be held for the judging: whole records of the pairs, the prices of the
+ * years (1,000 new contracts at a million read 7,359 and 416,648).
+ */
+const HELD_READS: Read = { pairContracts: 200_000, yearContracts: 1_000_000 };
 const CHUNK = 1000;
 
 export interface Buyer {
@@ -100,8 +103,10 @@ export async function readScope(
     standings.set(source, now);
     await addMoves(store, source, standingMoves(await previousStanding(store, source), now), partial);
   }
-  // The pairs the reach read are read again by the checks that judge what it reached: kept for them, unless too heavy.
-  const kept = reach.pairContracts <= HELD_READS ? reads : new Map();
+  // What the reach read the checks read again to judge what it reached: kept for them, unless it weighs too much.
+  const light =
+    reach.read.pairContracts <= HELD_READS.pairContracts && reach.read.yearContracts <= HELD_READS.yearContracts;
+  const kept = light ? reads : new Map();
   return {
     last: read.last,
     entries: read.entries,
