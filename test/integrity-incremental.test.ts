@@ -10,9 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateProcurement, type ProcurementChunk } from '../src/demo/procurement/generate.js';
 import { SCHEME_SHAPE } from '../src/demo/procurement/integrity-patterns.js';
 import { schemeSlot } from '../src/demo/procurement/schemes.js';
+import { reachOfNew } from '../src/detect/integrity-reach.js';
 import { runDetection } from '../src/detect/run-detection.js';
 import { readCpvs } from '../src/ingest/cpv.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
+import { integrityCorpus } from '../src/integrity/corpus.js';
+import { Regions } from '../src/lib/regions.js';
 import type { ContractInput } from '../src/store/procurement-records.js';
 import type { InstantPosition } from '../src/store/signal-queries.js';
 import type { Store } from '../src/store/store.js';
@@ -216,5 +219,28 @@ describe('integrity detection after an import', () => {
     expect(firstJudged).toBe(CONTRACTS - heldBack().size);
     expect(judged).toBeGreaterThan(heldBack().size);
     expect(judged).toBeLessThan(CONTRACTS / 2);
+  });
+
+  it('hands the checks what the reach read, unless it weighs more than it may hold; reaches the same', async () => {
+    const latest = await incremental.listContracts({}, { limit: LATEST });
+    const reach = async (held?: { pairContracts: number; yearContracts: number }) => {
+      const ctx = {
+        store: incremental,
+        corpus: integrityCorpus(incremental),
+        regions: new Regions(MUNICIPALITIES),
+      };
+      const added: string[] = [];
+      const found = await reachOfNew(ctx, latest, (id, type) => added.push(`${id} ${type}`), held);
+      return { added: added.sort(), reads: found.reads, whole: found.whole };
+    };
+    const holding = await reach();
+    const letGo = await reach({ pairContracts: 0, yearContracts: 0 });
+    expect(holding.added.length).toBeGreaterThan(LATEST);
+    expect(letGo.added).toEqual(holding.added);
+    expect(letGo.whole).toEqual(holding.whole);
+    const keys = [...holding.reads.keys()];
+    expect(keys.some((k) => k.startsWith('pair:'))).toBe(true);
+    expect(keys.some((k) => k.startsWith('buyer-year:'))).toBe(true);
+    expect(letGo.reads.size).toBe(0);
   });
 });

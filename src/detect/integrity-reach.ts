@@ -25,39 +25,57 @@ import type { ContractRecord } from '../store/procurement-records.js';
 import type { Buyer } from './integrity-scope.js';
 
 /**
+ * What the reach's reads may weigh and still be held for the judging: whole records of the pairs, the prices of the
+ * years (1,000 new contracts at a million read 7,359 and 416,648).
+ */
+const HELD: Read = { pairContracts: 200_000, yearContracts: 1_000_000 };
+
+/**
  * What the new contracts reach, read from the store window by window (each buyer's year and pair once) as the checks
- * read them, into `ctx.memo`: judging the contracts reached then reads them no more. Each contract to judge again is
- * given to `add` with a type to judge it on; the buyers with more contracts in a window than a check reads (MAX_READ),
- * to be judged again whole as before, are returned, with what the reads weigh.
+ * read them. Each contract to judge again is given to `add` with a type to judge it on; the buyers with more contracts
+ * in a window than a check reads (MAX_READ), to be judged again whole as before, are returned, with the reads as a
+ * check context's memo: judging the contracts reached then reads them no more. Past what `held` allows, the reads
+ * are let go as they are made, and the memo given is empty.
  */
 export async function reachOfNew(
   ctx: CheckContext,
   contracts: readonly ContractRecord[],
   add: (id: number, type: string) => void,
-): Promise<{ whole: Buyer[]; read: Read }> {
+  held: Read = HELD,
+): Promise<{ whole: Buyer[]; reads: ReadonlyMap<string, Promise<unknown>> }> {
   const whole = new Map<string, Buyer>();
   const wholly = (source: string, nif: string) => whole.set(`${source} ${nif}`, { source, nif });
+  const reads = new Map<string, Promise<unknown>>();
   const read: Read = { pairContracts: 0, yearContracts: 0 };
+  let holding = true;
+  const reading = (): CheckContext => ({ ...ctx, memo: holding ? reads : undefined });
+  const weigh = (kind: keyof Read, contracts: number) => {
+    read[kind] += contracts;
+    if (holding && read[kind] > held[kind]) {
+      holding = false;
+      reads.clear();
+    }
+  };
 
   for (const { source, buyer, year, added } of buyerYears(contracts)) {
-    const ofYear = (await buyerYear(ctx, source, buyer, year))?.contracts ?? null;
+    const ofYear = (await buyerYear(reading(), source, buyer, year))?.contracts ?? null;
     if (ofYear === null) {
       wholly(source, buyer);
       continue;
     }
-    read.yearContracts += ofYear.length;
+    weigh('yearContracts', ofYear.length);
     // Only a supplier above the share, before the new contracts or with them, has contracts whose flag can move.
     const before = ofYear.filter((x) => !added.has(x.id));
     const moving = new Set([...suppliersAboveShare(before), ...suppliersAboveShare(ofYear)]);
     for (const x of ofYear) if (x.supplier !== null && moving.has(x.supplier)) add(x.id, SUPPLIER_CONCENTRATION.key);
   }
   for (const { source, buyer, supplier, days } of pairs(contracts)) {
-    const theirs = await pairContracts(ctx, source, buyer, supplier);
+    const theirs = await pairContracts(reading(), source, buyer, supplier);
     if (theirs === null) {
       wholly(source, buyer);
       continue;
     }
-    read.pairContracts += theirs.length;
+    weigh('pairContracts', theirs.length);
     for (const x of theirs) {
       const on = awardDate(x);
       if (on === null) continue;
@@ -67,10 +85,10 @@ export async function reachOfNew(
       if (days.some((day) => day >= counted && day <= on)) add(x.id, REPEATED_DIRECT_AWARDS.key);
     }
   }
-  return { whole: [...whole.values()], read };
+  return { whole: [...whole.values()], reads };
 }
 
-/** What the reach read: the pairs' contracts (whole records), the years' contracts (their prices and suppliers). */
+/** Contracts read: the pairs' (whole records), the years' (their prices and suppliers). */
 export interface Read {
   pairContracts: number;
   yearContracts: number;

@@ -22,7 +22,7 @@ import { groupKey, SHORT_PERIOD_VS_COMPARABLE } from '../integrity/checks/short-
 import { periodGroup, type Standing, standingMoves, standingOf } from '../integrity/standing.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { DetectionStore } from './detection-store.js';
-import { type Read, reachOfNew } from './integrity-reach.js';
+import { reachOfNew } from './integrity-reach.js';
 import { PROCUREMENT_KINDS } from './procurement-detector.js';
 
 export const INTEGRITY_WATERMARK = 'detect:integrity';
@@ -32,11 +32,6 @@ const KNOWN_CONTRACTS = `${INTEGRITY_WATERMARK}:contracts`;
 /** New contracts beyond this share of those held before are judged with their whole buyers (see above). */
 const NEW_SHARE = 0.1;
 const READ = 5000;
-/**
- * What the reach's reads may weigh and still be held for the judging: whole records of the pairs, the prices of the
- * years (1,000 new contracts at a million read 7,359 and 416,648).
- */
-const HELD_READS: Read = { pairContracts: 200_000, yearContracts: 1_000_000 };
 const CHUNK = 1000;
 
 export interface Buyer {
@@ -94,8 +89,7 @@ export async function readScope(
   const partial = new Map<number, Set<string>>();
   const newContracts: ContractRecord[] = [];
   for (const part of chunks([...reaching])) newContracts.push(...(await store.getContracts(part)));
-  const reads = new Map<string, Promise<unknown>>();
-  const reach = await reachOfNew({ ...ctx, memo: reads }, newContracts, (id, type) => addTypes(partial, id, [type]));
+  const reach = await reachOfNew(ctx, newContracts, (id, type) => addTypes(partial, id, [type]));
   for (const b of reach.whole) buyers.set(`${b.source} ${b.nif}`, b);
   const standings = new Map<string, Standing>();
   for (const source of [...sources].sort()) {
@@ -103,17 +97,13 @@ export async function readScope(
     standings.set(source, now);
     await addMoves(store, source, standingMoves(await previousStanding(store, source), now), partial);
   }
-  // What the reach read the checks read again to judge what it reached: kept for them, unless it weighs too much.
-  const light =
-    reach.read.pairContracts <= HELD_READS.pairContracts && reach.read.yearContracts <= HELD_READS.yearContracts;
-  const kept = light ? reads : new Map();
   return {
     last: read.last,
     entries: read.entries,
     buyers: [...buyers.values()],
     lone,
     partial,
-    reads: kept,
+    reads: reach.reads,
     standings,
     known,
   };
