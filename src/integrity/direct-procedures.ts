@@ -119,11 +119,6 @@ function procedureCeiling(procedure: DirectProcedure, works: boolean, reading: R
 
 const GENERAL_LAW: RegimeReading = { regime: 'national', told_by: null };
 
-/**
- * The procedure's ceiling under the general law, the lowest of the three regimes. Where the regime cannot be told
- * (places in several regions) the checks hold a contract to the highest ceiling; a sum under it that reaches this
- * one is then not assessable, not `not_flagged`.
- */
 /** A direct award's one buyer and one supplier, and the ceiling its procedure is held to (`ceiling` known). */
 export interface PairAward {
   buyer: { nif: string; name: string };
@@ -165,6 +160,11 @@ export function samePairProcedure(x: ContractRecord, supplier: string, held: Hel
   return directProcedure(x);
 }
 
+/**
+ * The procedure's ceiling under the general law, the lowest of the three regimes. Where the regime cannot be told
+ * (places in several regions) the checks hold a contract to the highest ceiling; a sum under it that reaches this
+ * one is then not assessable, not `not_flagged`.
+ */
 export function generalLawCeiling(procedure: DirectProcedure, works: boolean): number {
   return procedureCeiling(procedure, works, GENERAL_LAW) as number;
 }

@@ -1,3 +1,9 @@
+/**
+ * Possible splitting (fracionamento): several direct awards by one buyer to one supplier for the same CPV class
+ * within a few weeks, each under the ceiling of its procedure and together at or over it — one contract of their
+ * total could not have been awarded that way. What the law says of it is in docs/integrity.md, its unconfirmed
+ * parts marked.
+ */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding } from '../assessment.js';
 import {

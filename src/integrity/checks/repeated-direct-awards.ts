@@ -1,3 +1,9 @@
+/**
+ * CCP art. 113.º n.º 2: a supplier invited again to an ajuste direto or a consulta prévia after the buyer had
+ * already awarded it, in the current and the two previous economic years, contracts by those procedures (chosen by
+ * value) whose prices add up to the ceiling of the procedure used. What the data cannot tell — the exceptions of
+ * n.º 3 to 5, the window before the data held — is said, never read as nothing.
+ */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding } from '../assessment.js';
 import { awardDate, cents, euros, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
