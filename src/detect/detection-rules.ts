@@ -56,14 +56,15 @@ const HELD_AS_2: Rules = {
  */
 export async function deriveAgainUnderNewRules(store: DetectionStore): Promise<void> {
   const now = currentRules();
-  const held = readRules(await store.getWatermark(RULES_WATERMARK)) ?? ((await detectedBefore(store)) ? {} : now);
+  const watermark = await store.getWatermark(RULES_WATERMARK);
+  const held = readRules(watermark) ?? ((await detectedBefore(store)) ? {} : now);
   const parts = Object.keys(now);
   if (parts.some((part) => (held[part] ?? 0) > now[part])) return;
   const older = parts.filter((part) => (held[part] ?? 0) < now[part]);
   const reset = older.includes('detectors') ? DERIVING : older.length > 0 ? [INTEGRITY_WATERMARK] : [];
   for (const name of reset) await store.setWatermark(name, '0');
   const kept = JSON.stringify(now);
-  if ((await store.getWatermark(RULES_WATERMARK)) !== kept) await store.setWatermark(RULES_WATERMARK, kept);
+  if (watermark !== kept) await store.setWatermark(RULES_WATERMARK, kept);
 }
 
 const DERIVING = [PROCUREMENT_WATERMARK, INTEGRITY_WATERMARK, INDICATORS_WATERMARK];
