@@ -92,16 +92,20 @@ describe('detection when the rules change', () => {
     expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
   });
 
-  const typeOlder = 'an integrity type at an older version makes the integrity detector alone derive everything again';
+  const typeOlder =
+    'an integrity type at an older version, or integrity signals written an older way, make the integrity detector ' +
+    'alone derive everything again';
   it(typeOlder, { timeout: 240_000 }, async () => {
-    expect(await asUnderOldRules(store, ['possible_splitting'])).toBeGreaterThan(5);
-    const { possible_splitting: version, ...rest } = currentRules();
-    await store.setWatermark(RULES_WATERMARK, kept({ ...rest, possible_splitting: version - 1 }));
-    const run = await runDetection(store, { now: NOW });
-    expect(run.procurement.entries).toBe(0);
-    expect(run.integrity.contracts).toBe(OPTIONS.contracts);
-    expect(await standing(store)).toEqual(scratch);
-    expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
+    for (const part of ['possible_splitting', 'integrity_signals']) {
+      if (part === 'possible_splitting') expect(await asUnderOldRules(store, [part])).toBeGreaterThan(5);
+      const { [part]: version, ...rest } = currentRules();
+      await store.setWatermark(RULES_WATERMARK, kept({ ...rest, [part]: version - 1 }));
+      const run = await runDetection(store, { now: NOW });
+      expect(run.procurement.entries, part).toBe(0);
+      expect(run.integrity.contracts, part).toBe(OPTIONS.contracts);
+      expect(await standing(store), part).toEqual(scratch);
+      expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
+    }
   });
 
   it('a type the kept rules do not name (a new one) counts as older', async () => {
@@ -112,10 +116,14 @@ describe('detection when the rules change', () => {
     expect(run.integrity.contracts).toBe(OPTIONS.contracts);
   });
 
-  it('the one number kept before the rules were kept by part: 2 is today’s rules, 1 older', async () => {
+  const oneNumber =
+    'the one number kept before the rules were kept by part: 2 is today’s detectors with integrity signals of the ' +
+    'first way, 1 older';
+  it(oneNumber, { timeout: 240_000 }, async () => {
     await store.setWatermark(RULES_WATERMARK, '2');
-    const same = await runDetection(store, { now: NOW });
-    expect(same.procurement.entries + same.integrity.contracts).toBe(0);
+    const two = await runDetection(store, { now: NOW });
+    expect(two.procurement.entries).toBe(0);
+    expect(two.integrity.contracts).toBe(OPTIONS.contracts);
     expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
     await store.setWatermark(RULES_WATERMARK, '1');
     const older = await runDetection(store, { now: NOW });

@@ -3,14 +3,18 @@
  * type, in the contract's case, with its evidence and a confidence that says how much rests beyond the record;
  * withdraws it when the contract no longer flags; judges a buyer's old contracts again when a new one of the buyer
  * changes them; reads nothing more when nothing changed; and alert rules select the family, the types and a
- * confidence floor, leaving out the signal withdrawn before they ran. Hand-made contracts, on both stores.
+ * confidence floor, leaving out the signal withdrawn before they ran; a flag about one party (R048, R025) names it.
+ * Hand-made contracts, on both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
 import { runAlertMatching } from '../src/alerts/run-matching.js';
+import { integritySignal } from '../src/detect/integrity-signal.js';
+import { Places } from '../src/detect/places.js';
 import { runDetection } from '../src/detect/run-detection.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
-import type { ContractInput, Party } from '../src/store/procurement-records.js';
+import { EXCESSIVE_UNSUCCESSFUL_BIDS } from '../src/integrity/checks/excessive-unsuccessful-bids.js';
+import type { ContractDetailRecord, ContractInput, Party } from '../src/store/procurement-records.js';
 import type { MunicipalityRecord } from '../src/store/records.js';
 import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
@@ -110,6 +114,9 @@ describe('integrity signals from detection', () => {
       confidence: 0.85,
     });
     expect(single.summary_pt).toContain('não uma acusação');
+    // About the contract: its buyer and its supplier named.
+    expect(single.title_pt).toBe(`Proposta única: Contrato single (Município de ${BEJA.name})`);
+    expect(single.summary_pt).toContain(`«Contrato single» de Município de ${BEJA.name} com ${OTHERS[2].name}, de`);
     expect(single.summary_en).toContain('One competitor in a open procedure');
     expect(single.why_it_matters_pt).toMatch(/concorr/);
     expect(single.evidence[0]).toMatchObject({ source_type: 'procurement_contract', source_url: SINGLE.link });
@@ -198,6 +205,38 @@ describe('integrity signals from detection', () => {
   });
 });
 
+describe('a flag about one party of the contract', () => {
+  it("R025's signal names the losing tenderer it is about, not the winner or the buyer alone", async () => {
+    const [{ id }] = await store
+      .listContracts({ source: 'base' }, { limit: 1000 })
+      .then((all) => all.filter((c) => c.source_id === 'single'));
+    const c = (await store.getContract(id)) as ContractDetailRecord;
+    const loser = party(9, 'Concorrente Preterido, S.A.');
+    const contract = { ...c, competitors: [...c.competitors, { ...loser, withheld: false }] };
+    const t = EXCESSIVE_UNSUCCESSFUL_BIDS;
+    const signal = integritySignal(
+      contract,
+      t,
+      {
+        ...{ type: t.key, code: t.code, version: t.version, label_pt: t.label_pt, label_en: t.label_en },
+        ...{ state: 'flagged', reason: '', values: { tenderer_nif: loser.nif }, thresholds: {}, legal_basis: null },
+        ...{ caveat_en: null, cites: [id], corpus: null },
+      },
+      {
+        ctx: { today: '2026-03-01', places: new Places(await store.listMunicipalities()) },
+        cited: new Map(),
+        case: { key: 'k', type: t.key, family: 'integrity', relationship: 'origin' },
+      },
+    );
+    const named = `${loser.name} (NIF ${loser.nif})`;
+    expect(signal.title_pt).toBe(
+      `Excesso de propostas sem sucesso: ${loser.name} — Contrato single (Município de ${BEJA.name})`,
+    );
+    expect(signal.summary_pt).toContain(`assinalado a ${named}, concorrente preterido no contrato «Contrato single»`);
+    expect(signal.summary_en).toContain(`Flagged for the losing tenderer ${named};`);
+  });
+});
+
 describe('where the corpus moved', () => {
   // Nine suppliers of 20 contracting processes each: eight of one or two CPV divisions, and S9 of two, so R048's
   // upper fence is 3.5 divisions (type-8 quartiles of 1,1,1,1,1,2,2,2,2: Q1 1, Q3 2). S9 has one contract with
@@ -243,5 +282,11 @@ describe('where the corpus moved', () => {
     expect(flagged).toContain('integrity:heterogeneous_supplier:base:s9-0');
     expect(flagged).toHaveLength(27);
     expect(flagged.every((k) => k.includes(':s9-'))).toBe(true);
+    // The flag is about the supplier, not Beja's council that bought from it: the signal names it first.
+    const [atBeja] = await corpusStore.getSignalsByKeys(['integrity:heterogeneous_supplier:base:s9-0']);
+    const s9 = `${S[8].name} (NIF ${S[8].nif})`;
+    expect(atBeja.title_pt).toBe(`Fornecedor heterogéneo: ${S[8].name} — Contrato s9-0 (Município de ${BEJA.name})`);
+    expect(atBeja.summary_pt).toContain(`assinalado a ${s9}, adjudicatário do contrato «Contrato s9-0» de Município`);
+    expect(atBeja.summary_en).toContain(`Flagged for the supplier ${s9};`);
   });
 });

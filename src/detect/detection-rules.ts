@@ -4,14 +4,16 @@
  * new version — would reach only the records that change after it. The rules are the detectors' own version
  * (DETECTOR_RULES, raised by hand with any change that makes a procurement or indicator detector, or what every
  * integrity check shares, write something else for the same data) and each integrity type's version, read from the
- * catalogue: a check's new version is a change of rules without anything else to remember. A store last detected
- * under older rules has the watermarks of the detectors they concern reset, and its next run reads the whole journal
- * again, writing what changed — what detection from scratch writes.
+ * catalogue: a check's new version is a change of rules without anything else to remember; and how an integrity
+ * signal is written (INTEGRITY_SIGNALS, by hand, beside `integritySignal`). A store last detected under older rules
+ * has the watermarks of the detectors they concern reset, and its next run reads the whole journal again, writing
+ * what changed — what detection from scratch writes.
  */
 import { INTEGRITY_TYPES } from '../integrity/assess-contract.js';
 import type { DetectionStore } from './detection-store.js';
 import { INDICATORS_WATERMARK } from './indicator-detector.js';
 import { INTEGRITY_WATERMARK } from './integrity-scope.js';
+import { INTEGRITY_SIGNALS } from './integrity-signal.js';
 import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
 
 /**
@@ -21,19 +23,27 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
 export const DETECTOR_RULES = 2;
 export const RULES_WATERMARK = 'detect:rules';
 
-/** The rules, by part: `detectors`, then each integrity type's key. A part a store does not name counts as 0. */
+/**
+ * The rules, by part: `detectors`, `integrity_signals` (how an integrity signal is written: INTEGRITY_SIGNALS), then
+ * each integrity type's key. A part a store does not name counts as 0.
+ */
 export type Rules = Record<string, number>;
 
 export function currentRules(): Rules {
-  return { detectors: DETECTOR_RULES, ...Object.fromEntries(INTEGRITY_TYPES.map((t) => [t.key, t.version])) };
+  return {
+    detectors: DETECTOR_RULES,
+    integrity_signals: INTEGRITY_SIGNALS,
+    ...Object.fromEntries(INTEGRITY_TYPES.map((t) => [t.key, t.version])),
+  };
 }
 
 /**
  * Before the watermark held the rules by part it held one number (2026-11-30): 2 was the detectors' second rules with
- * the integrity types at these versions.
+ * the integrity types at these versions (integrity signals written the first way).
  */
 const HELD_AS_2: Rules = {
   detectors: 2,
+  integrity_signals: 1,
   short_submission_period: 1,
   short_submission_period_vs_comparable: 1,
   single_bid: 1,
@@ -49,10 +59,10 @@ const HELD_AS_2: Rules = {
 
 /**
  * Resets the watermarks of the detectors whose rules are newer than the store's: the procurement, integrity and
- * indicator detectors' when DETECTOR_RULES is, the integrity detector's alone when only a type's version is (a store
- * detected before the rules were kept counts as the detectors' first rules). A store detected under rules newer in
- * any part is left alone: an older instance in a rolling deploy must not undo what a newer one derived, nor the two
- * derive everything again in turn.
+ * indicator detectors' when DETECTOR_RULES is, the integrity detector's alone when only INTEGRITY_SIGNALS or a
+ * type's version is (a store detected before the rules were kept counts as the detectors' first rules). A store
+ * detected under rules newer in any part is left alone: an older instance in a rolling deploy must not undo what a
+ * newer one derived, nor the two derive everything again in turn.
  */
 export async function deriveAgainUnderNewRules(store: DetectionStore): Promise<void> {
   const now = currentRules();

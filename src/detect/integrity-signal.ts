@@ -7,11 +7,13 @@
  * so their signals name the method and point to the contract's red flags, which give the figures of the moment.
  */
 import type { Assessment } from '../integrity/assessment.js';
+import { EXCESSIVE_UNSUCCESSFUL_BIDS } from '../integrity/checks/excessive-unsuccessful-bids.js';
+import { HETEROGENEOUS_SUPPLIER } from '../integrity/checks/heterogeneous-supplier.js';
 import type { IntegrityType } from '../integrity/methodology.js';
 import { CORPUS_TYPE_KEYS } from '../integrity/standing.js';
 import { INTEGRITY } from '../signals/catalogue.js';
 import { valueTier } from '../signals/derive.js';
-import type { ContractDetailRecord, ContractRecord } from '../store/procurement-records.js';
+import type { ContractDetailRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { SignalCaseRef, SignalEvidenceRecord, SignalInput } from '../store/signal-records.js';
 import { changesPrice } from './amendment-signals.js';
 import { confidence, procurementReliability } from './confidence.js';
@@ -20,6 +22,32 @@ import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
 import { clip, euros } from './format.js';
 import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
+
+/**
+ * How integrity signals are written, a part of the rules (detection-rules.ts): raised with any change to what
+ * `integritySignal` writes for the same assessment. 1: until 2026-11-30. 2: a flag about one party of the contract
+ * (R048's supplier, R025's losing tenderer) names it, and every summary names the contract's suppliers.
+ */
+export const INTEGRITY_SIGNALS = 2;
+
+/**
+ * The types whose flag is about one party of the contract rather than the contract itself: the value that holds its
+ * tax number, the list it is named in, and its role. A reader must not take the buyer in the title for it.
+ */
+const ABOUT_A_PARTY: Record<string, { nif: string; among: 'suppliers' | 'competitors'; pt: string; en: string }> = {
+  [HETEROGENEOUS_SUPPLIER.key]: {
+    nif: 'supplier_nif',
+    among: 'suppliers',
+    pt: 'adjudicatário do contrato',
+    en: 'supplier',
+  },
+  [EXCESSIVE_UNSUCCESSFUL_BIDS.key]: {
+    nif: 'tenderer_nif',
+    among: 'competitors',
+    pt: 'concorrente preterido no contrato',
+    en: 'losing tenderer',
+  },
+};
 
 /** At most this many contracts an assessment cites are given as evidence beside the contract itself. */
 const CITED_EVIDENCE = 5;
@@ -78,21 +106,28 @@ export function integritySignal(
   const object = clip(c.object, TITLE_OBJECT);
   const price = c.price_eur === null ? null : { pt: euros(c.price_eur, 'pt'), en: euros(c.price_eur, 'en') };
   const flags = `GET /v1/procurement/contracts/${c.id}/red-flags`;
+  const party = partyConcerned(c, type, a);
+  const suppliers = namesOf(c.suppliers);
+  const flaggedIn = party
+    ? `assinalado a ${party.named}, ${party.role.pt} «${clip(c.object, 300)}» de ${buyer}`
+    : `assinalado no contrato «${clip(c.object, 300)}» de ${buyer}${suppliers ? ` com ${suppliers}` : ''}`;
   const reason = CORPUS_TYPE_KEYS.has(type.key)
-    ? `${type.measures_en} Flagged; the figures of now: ${flags}.`
+    ? `${type.measures_en} Flagged${party ? ` for the ${party.role.en} ${party.named}` : ''}; ` +
+      `the figures of now: ${flags}.`
     : a.reason;
+  const titled = party ? `${party.name} — ${object}` : object;
   return {
     key: integritySignalKey(type.key, c),
     origin: DETECTOR_ORIGIN,
     type: type.key,
     family: INTEGRITY,
     municipality_id: placed.municipality_id,
-    title_pt: `${type.label_pt}: ${object} (${buyer})`,
-    title_en: `${type.label_en}: ${object} (${buyer})`,
+    title_pt: `${type.label_pt}: ${titled} (${buyer})`,
+    title_en: `${type.label_en}: ${titled} (${buyer})`,
     summary_pt:
-      `Indicador ${type.code} (${type.label_pt}) assinalado no contrato «${clip(c.object, 300)}» de ${buyer}` +
-      `${price ? `, de ${price.pt}` : ''}. É um indício para olhar com mais atenção, não uma acusação: o método, ` +
-      `os valores comparados e os limiares estão em ${flags}.` +
+      `Indicador ${type.code} (${type.label_pt}) ${flaggedIn}${price ? `, de ${price.pt}` : ''}. ` +
+      `É um indício para olhar com mais atenção, não uma acusação: o método, os valores comparados e os limiares ` +
+      `estão em ${flags}.` +
       (type.legal_basis ? ` Base legal: ${type.legal_basis.reference}.` : ''),
     summary_en: `${type.label_en} (${type.code}): ${reason} An indicator for a closer look, never an accusation.`,
     why_it_matters_pt: type.why_it_matters_pt,
@@ -111,6 +146,24 @@ export function integritySignal(
     subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers]),
     case: context.case,
   };
+}
+
+/** The party a flag of an ABOUT_A_PARTY type is about, named as the contract names it (its tax number otherwise). */
+function partyConcerned(c: ContractDetailRecord, type: IntegrityType, a: Assessment) {
+  const about = ABOUT_A_PARTY[type.key];
+  const nif = about ? a.values[about.nif] : undefined;
+  if (!about || typeof nif !== 'string') return null;
+  const name = c[about.among].find((p) => p.nif === nif)?.name;
+  return name
+    ? { name, named: `${name} (NIF ${nif})`, role: about }
+    : { name: `NIF ${nif}`, named: `NIF ${nif}`, role: about };
+}
+
+function namesOf(parties: readonly PartyRecord[]): string {
+  return parties
+    .map((p) => p.name ?? (p.nif === null ? null : `NIF ${p.nif}`))
+    .filter(Boolean)
+    .join(', ');
 }
 
 /** The ids of the other contracts a flag gives as evidence: those the assessment cites first. */
