@@ -149,6 +149,25 @@ describe.each(Object.keys(CHANNELS))('REST ↔ %s', (channelName) => {
     }
   });
 
+  it('names what to call next in its own form: a REST path, a tool, a skill', async () => {
+    const form = { a2a: 'The skill', mcp: 'The tool' }[channelName];
+    const next = { indicators_get: 'indicators_list', signals_get: 'signals_list' };
+    for (const [name, input] of [
+      ['indicators_get', { key: 'no_such_indicator' }],
+      ['signals_get', { signal_id: 999_999 }],
+    ] as const) {
+      const op = t.app.registry.get(name) as AnyOperation;
+      const path = (t.app.registry.get(next[name]) as AnyOperation).rest.path;
+      const viaRest = (await rest(op, input, t.keys.premium)) as { detail: any };
+      const viaChannel = (await channel(op, input, t.keys.premium)) as { detail: any };
+      expect(viaRest).toMatchObject({ ok: false, kind: 'not-found' });
+      expect(viaRest.detail.detail).toMatch(new RegExp(`\\. GET ${path} lists them\\.$`));
+      const said = channelName === 'a2a' ? viaChannel.detail.message : viaChannel.detail.detail;
+      expect(said).toMatch(new RegExp(`\\. ${form} ${next[name]} lists them\\.$`));
+      expect(said).not.toContain('/v1/');
+    }
+  });
+
   it('refuses a domain outside the plan and a missing scope with the same kind', async () => {
     for (const op of operations().filter((o) => o.domain !== null)) {
       t.clock.advance(61_000);

@@ -210,8 +210,26 @@ export interface Suggestion {
   readonly name: string;
 }
 
+/** An operation, as an error names it: its name (tool, skill) and its REST path. */
+export interface NamedOperation {
+  readonly name: string;
+  readonly rest: { readonly path: string };
+}
+
+/**
+ * What to call next after an error, which each channel names in its own form after the detail: "GET /v1/signals
+ * lists them." on REST, "The tool signals_list lists them." on MCP, "The skill signals_list …" on A2A.
+ */
+export interface SeeAlso {
+  readonly operation: NamedOperation;
+  /** What it does for the caller, after its name: "lists them". */
+  readonly does: string;
+}
+
 export interface ApiErrorOptions {
   readonly detail?: string;
+  /** Said after the detail, in the channel's form (ErrorPlace.refer). */
+  readonly see?: SeeAlso;
   readonly errors?: readonly FieldError[];
   readonly suggestions?: readonly Suggestion[];
   /** Seconds to wait, sent as `Retry-After`. */
@@ -242,6 +260,7 @@ export class ApiError extends Error {
   readonly quota: LimitState | undefined;
   readonly challenge: 'invalid_token' | 'insufficient_scope' | undefined;
   readonly scopes: readonly string[] | undefined;
+  readonly see: SeeAlso | undefined;
   readonly #options: ApiErrorOptions;
 
   constructor(kind: ErrorKind, options: ApiErrorOptions = {}) {
@@ -257,6 +276,7 @@ export class ApiError extends Error {
     this.quota = options.quota;
     this.challenge = options.challenge;
     this.scopes = options.scopes;
+    this.see = options.see;
     this.#options = options;
   }
 
@@ -303,18 +323,33 @@ export function problemTypeUrl(baseUrl: string, kind: ErrorKind): string {
   return `${baseUrl}/problems/${kind}`;
 }
 
-/** Where an error happened: the service's base URL (problem types), the request id, the path (problem `instance`). */
+/**
+ * Where an error happened: the service's base URL (problem types), the request id, the path (problem `instance`), and
+ * how the channel names an operation (`restReference` when it does not say).
+ */
 export interface ErrorPlace {
   readonly baseUrl: string;
   readonly requestId: string;
   readonly instance: string;
+  readonly refer?: (operation: NamedOperation) => string;
 }
 
-export function toProblem(error: ApiError, where: { baseUrl: string; requestId?: string; instance?: string }): Problem {
+/** An operation as REST names it: `GET /v1/procurement/contracts`, a path parameter as `{id}`. */
+export const restReference = (operation: NamedOperation): string =>
+  `GET ${operation.rest.path.replace(/:([a-z_]+)/g, '{$1}')}`;
+
+export function toProblem(
+  error: ApiError,
+  where: Omit<ErrorPlace, 'requestId' | 'instance'> & Partial<ErrorPlace>,
+): Problem {
   const info = ERROR_KINDS[error.kind];
   const problem: Problem = { type: problemTypeUrl(where.baseUrl, error.kind), title: info.title, status: info.status };
   // An internal error never carries its cause's message: that could leak SQL or a stack.
-  if (error.detail !== undefined && error.kind !== 'internal') problem.detail = error.detail;
+  if (error.kind !== 'internal') {
+    const see = error.see && `${(where.refer ?? restReference)(error.see.operation)} ${error.see.does}.`;
+    const detail = [error.detail, see].filter(Boolean).join(' ');
+    if (detail !== '') problem.detail = detail;
+  }
   if (where.instance !== undefined) problem.instance = where.instance;
   if (where.requestId !== undefined) problem.request_id = where.requestId;
   if (error.featureKey !== undefined) problem.feature_key = error.featureKey;

@@ -88,7 +88,7 @@ class DataAgent extends DataChannelEndpoint implements A2aAgent<Admission, AnyOp
   readonly #cards: Cards;
 
   constructor(core: Core, registry: Registry, cards: Cards) {
-    super(core, A2A_PATH);
+    super(core, A2A_PATH, (operation) => `The skill ${operation.name}`);
     this.#registry = registry;
     this.#cards = cards;
   }

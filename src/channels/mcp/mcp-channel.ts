@@ -39,7 +39,7 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
   readonly methods: Readonly<Record<string, McpMethod<Admission>>>;
 
   constructor(core: Core, tools: ToolCatalogue) {
-    super(core, MCP_PATH);
+    super(core, MCP_PATH, (operation) => `The tool ${operation.name}`);
     this.#tools = tools;
     this.#facts = dataServerFacts(core.baseUrl);
     const place = (request: FastifyRequest) => this.errorPlace(request);

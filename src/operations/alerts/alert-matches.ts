@@ -14,6 +14,7 @@ import {
   utcInstant,
 } from '../shared/instants.js';
 import { MAX_MUNICIPALITIES } from '../shared/municipality-filters.js';
+import { alertRules } from './alert-rules.js';
 import { matchesSynthetic, toAlertMatch } from './resources.js';
 import { AlertMatchSummary, MatchStatus } from './schemas.js';
 
@@ -109,7 +110,8 @@ async function checkOwnRule(store: Store, caller: Caller, ruleId: number): Promi
   const rule = await store.getAlertRule(ruleId);
   if (rule === undefined || rule.account_id !== caller.account.id) {
     throw new ApiError('validation-error', {
-      detail: `You have no alert rule with id ${ruleId}. alert_rules lists yours.`,
+      detail: `You have no alert rule with id ${ruleId}.`,
+      see: { operation: alertRules, does: 'lists yours' },
       errors: [{ field: 'rule', message: 'is not the id of one of your alert rules' }],
     });
   }

@@ -2,6 +2,7 @@ import type { ReferenceData } from '../../core/reference.js';
 import { ApiError } from '../../lib/errors.js';
 import type { MunicipalityRecord } from '../../store/records.js';
 import { closestMunicipalities, didYouMean } from '../shared/closest-municipalities.js';
+import { municipalitiesSearch } from './municipalities-search.js';
 
 /**
  * The municipality with this code, slug or name (case and accents ignored), or 404 `not-found` with the closest names.
@@ -13,7 +14,8 @@ export function findMunicipality(reference: ReferenceData, ref: string): Municip
     throw new ApiError('not-found', {
       detail:
         `No municipality with code, slug or name "${ref}".${didYouMean(suggestions)} ` +
-        `Codes have 4 digits (Lisboa is 1106); GET /v1/municipalities lists them.`,
+        `Codes have 4 digits (Lisboa is 1106).`,
+      see: { operation: municipalitiesSearch, does: 'lists them' },
       suggestions,
     });
   }

@@ -2,12 +2,15 @@
 import { ApiError } from '../../lib/errors.js';
 import type { ContractDetailRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
+import { procurementContracts } from './procurement-contracts.js';
+import { procurementLookupEntities } from './procurement-lookup-entities.js';
 
 export async function foundContract(store: Pick<Store, 'getContract'>, id: number): Promise<ContractDetailRecord> {
   const contract = await store.getContract(id);
   if (!contract) {
     throw new ApiError('not-found', {
-      detail: `No contract with id ${id}. GET /v1/procurement/contracts lists them.`,
+      detail: `No contract with id ${id}.`,
+      see: { operation: procurementContracts, does: 'lists them' },
     });
   }
   return contract;
@@ -17,7 +20,8 @@ export async function foundEntity(store: Pick<Store, 'getEntity'>, nif: string):
   const entity = await store.getEntity(nif);
   if (!entity) {
     throw new ApiError('not-found', {
-      detail: `No procurement entity with tax number ${nif}. procurement_lookup_entities finds entities by name.`,
+      detail: `No procurement entity with tax number ${nif}.`,
+      see: { operation: procurementLookupEntities, does: 'finds entities by name' },
     });
   }
   return entity;

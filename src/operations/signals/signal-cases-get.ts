@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
 import { indicatorSynthetic, toCaseDetail } from './resources.js';
 import { SignalCaseDetail } from './schemas.js';
+import { signalCasesList } from './signal-cases-list.js';
 
 export const signalCasesGet = defineOperation({
   name: 'signal_cases_get',
@@ -26,7 +27,10 @@ export const signalCasesGet = defineOperation({
   async handler(input, { reference, store }) {
     const found = await store.getCase(input.case_id);
     if (!found)
-      throw new ApiError('not-found', { detail: `No case with id ${input.case_id}. GET /v1/signal-cases lists them.` });
+      throw new ApiError('not-found', {
+        detail: `No case with id ${input.case_id}.`,
+        see: { operation: signalCasesList, does: 'lists them' },
+      });
     return toCaseDetail(found, indicatorSynthetic(reference));
   },
 });

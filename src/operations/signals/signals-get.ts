@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
 import { indicatorSynthetic, toSignalDetail } from './resources.js';
 import { SignalDetail } from './schemas.js';
+import { signalsList } from './signals-list.js';
 
 export const signalsGet = defineOperation({
   name: 'signals_get',
@@ -25,7 +26,10 @@ export const signalsGet = defineOperation({
   async handler(input, { reference, store }) {
     const signal = await store.getSignal(input.signal_id);
     if (!signal)
-      throw new ApiError('not-found', { detail: `No signal with id ${input.signal_id}. GET /v1/signals lists them.` });
+      throw new ApiError('not-found', {
+        detail: `No signal with id ${input.signal_id}.`,
+        see: { operation: signalsList, does: 'lists them' },
+      });
     return toSignalDetail(signal, indicatorSynthetic(reference));
   },
 });

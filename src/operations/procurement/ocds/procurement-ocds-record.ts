@@ -4,6 +4,7 @@ import { ApiError } from '../../../lib/errors.js';
 import { compileReleases } from './merge.js';
 import { OCID_PATTERN, OCID_PREFIX, parseOcid } from './ocid.js';
 import { packageHead, releasesOf, serviceUrl } from './packages.js';
+import { procurementOcdsReleases } from './procurement-ocds-releases.js';
 import { byDate } from './releases.js';
 import { OcdsRecordPackage } from './schemas.js';
 import { syntheticExtensionUrl } from './synthetic-extension.js';
@@ -53,7 +54,8 @@ export const procurementOcdsRecord = defineOperation({
     const contracts = await store.processContracts(parsed.source, parsed.process);
     if (contracts.length === 0) {
       throw new ApiError('not-found', {
-        detail: `No contracting process with ocid ${input.ocid}. GET /v1/procurement/ocds/releases gives the ocids.`,
+        detail: `No contracting process with ocid ${input.ocid}.`,
+        see: { operation: procurementOcdsReleases, does: 'gives the ocids' },
       });
     }
     const { releases, importedAt } = await releasesOf(store, contracts);
