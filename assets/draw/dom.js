@@ -29,6 +29,11 @@ export function formatNumber(value, digits = 2) {
   return format.format(value);
 }
 
+/** A count and its noun, the noun singular for one: `1 contract`, `12 345 contracts`. */
+export function formatCount(count, singular, plural = `${singular}s`) {
+  return `${formatNumber(count, 0)} ${count === 1 ? singular : plural}`;
+}
+
 /** A value in its indicator's unit: `7,2 %`, `12 345 hab.`, `1 200 €/m²`. */
 export function formatValue(value, indicator) {
   if (value === null || value === undefined) return 'no data';

@@ -10,6 +10,7 @@ import {
   contractHref,
   dataLinks,
   figure,
+  formatCount,
   formatEuros,
   formatNumber,
   get,
@@ -122,7 +123,7 @@ function panel(entity, answer, req) {
     id: 'integrity-flags',
     title: 'Integrity flags of its contracts as buyer',
     subtitle:
-      `${formatNumber(answer.contracts_assessed, 0)} contracts ${period} assessed, ` +
+      `${formatCount(answer.contracts_assessed, 'contract')} ${period} assessed, ` +
       `${formatNumber(answer.contracts_flagged, 0)} flagged by at least one type. ${CAUTION}`,
     synthetic,
     requests: [req],

@@ -15,6 +15,7 @@ import {
   entityHref,
   facts,
   figure,
+  formatCount,
   formatEuros,
   formatNumber,
   get,
@@ -50,10 +51,10 @@ async function start() {
           requests: [req],
           body: facts([
             ['Municipality', e.municipality ? municipalityLink(e.municipality) : null],
-            ['As buyer', `${formatNumber(e.contracts_as_buyer, 0)} contracts, ${formatEuros(e.total_as_buyer_eur)}`],
+            ['As buyer', `${formatCount(e.contracts_as_buyer, 'contract')}, ${formatEuros(e.total_as_buyer_eur)}`],
             [
               'As supplier',
-              `${formatNumber(e.contracts_as_supplier, 0)} contracts, ${formatEuros(e.total_as_supplier_eur)}`,
+              `${formatCount(e.contracts_as_supplier, 'contract')}, ${formatEuros(e.total_as_supplier_eur)}`,
             ],
           ]),
         }),

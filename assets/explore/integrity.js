@@ -13,6 +13,7 @@ import {
   config,
   explorerRequest,
   figure,
+  formatCount,
   formatNumber,
   get,
   h,
@@ -172,7 +173,7 @@ function shareMap(topology, answer, type, req) {
       return [
         ...lines,
         `${formatNumber(p.share, 1)} % flagged`,
-        `${formatNumber(p.count, 0)} of ${formatNumber(p.contracts, 0)} contracts`,
+        `${formatNumber(p.count, 0)} of ${formatCount(p.contracts, 'contract')}`,
       ];
     },
     open: (code) => location.assign(municipalityHref(code)),
@@ -210,7 +211,8 @@ function shareMap(topology, answer, type, req) {
       `Municipalities with fewer than ${min} contracts (${few.length} here) show “too few contracts”, not a share; ` +
         'those without contracts are hatched.',
       unplaced
-        ? `${formatNumber(unplaced.contracts, 0)} contracts name no municipality ` +
+        ? `${formatCount(unplaced.contracts, 'contract')} ${unplaced.contracts === 1 ? 'names' : 'name'} ` +
+          'no municipality ' +
           `(${formatNumber(unplaced.flagged[type.type] ?? 0, 0)} of them flagged): on no map.`
         : null,
     ].filter(Boolean),

@@ -15,6 +15,7 @@ import {
   config,
   datasetSynthetic,
   figure,
+  formatCount,
   formatEuros,
   formatNumber,
   get,
@@ -153,7 +154,7 @@ async function draw() {
       h(
         'p',
         { class: 'summary' },
-        `${formatNumber(totals.count, 0)} contracts, ${formatEuros(totals.total_eur)} (without VAT), ` +
+        `${formatCount(totals.count, 'contract')}, ${formatEuros(totals.total_eur)} (without VAT), ` +
           `executed in ${where}${period}.`,
       ),
       figure({
@@ -280,7 +281,7 @@ function directAwardMap(topology, byPlace, mapReq, synthetic, where, period) {
         name,
         nameOf.get(code)?.district ?? '',
         `${formatNumber(p.share, 1)} % of ${formatEuros(p.total)} by direct award`,
-        `${formatNumber(p.count, 0)} contracts`,
+        formatCount(p.count, 'contract'),
       ];
     },
     open: (code) => location.assign(municipalityHref(code)),

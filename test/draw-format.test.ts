@@ -1,0 +1,25 @@
+/**
+ * The numbers the explorer and the MCP app views print (assets/draw/dom.js): Portuguese grouping, and a count's noun
+ * singular for one ("1 contracts" read as a slip in the buyer's integrity panel).
+ */
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a browser module of plain JavaScript, without types
+import { formatCount, formatEuros } from '../assets/draw/dom.js';
+
+describe('formatCount', () => {
+  it('says one thing in the singular and any other count in the plural, grouped as in Portuguese', () => {
+    expect(formatCount(1, 'contract')).toBe('1 contract');
+    expect(formatCount(0, 'contract')).toBe('0 contracts');
+    expect(formatCount(12_345, 'contract')).toBe('12\u00a0345 contracts');
+    expect(formatCount(2, 'process', 'processes')).toBe('2 processes');
+  });
+});
+
+describe('formatEuros', () => {
+  it('gives small sums whole and larger ones in thousands and millions', () => {
+    expect(formatEuros(8_360.85)).toBe('8361 €');
+    expect(formatEuros(978_451)).toBe('978 mil €');
+    expect(formatEuros(2_500_000)).toBe('2,5 M€');
+    expect(formatEuros(null)).toBe('—');
+  });
+});
