@@ -234,6 +234,8 @@ describe('a flag about one party of the contract', () => {
     );
     expect(signal.summary_pt).toContain(`assinalado a ${named}, concorrente preterido no contrato «Contrato single»`);
     expect(signal.summary_en).toContain(`Flagged for the losing tenderer ${named};`);
+    // A rule watching the tenderer's tax number sees the flag about it.
+    expect(signal.subject.nifs).toContain(loser.nif);
   });
 });
 

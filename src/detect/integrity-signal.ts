@@ -143,7 +143,8 @@ export function integritySignal(
     location_text: placed.location_text,
     actionability: 'monitor',
     evidence: evidenceOf(c, type, a, context.cited),
-    subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers]),
+    // The party a flag is about is a party of the signal too: an entity rule watching a losing tenderer sees R025's.
+    subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers, ...(party ? [{ nif: party.nif }] : [])]),
     case: context.case,
   };
 }
@@ -155,8 +156,8 @@ function partyConcerned(c: ContractDetailRecord, type: IntegrityType, a: Assessm
   if (!about || typeof nif !== 'string') return null;
   const name = c[about.among].find((p) => p.nif === nif)?.name;
   return name
-    ? { name, named: `${name} (NIF ${nif})`, role: about }
-    : { name: `NIF ${nif}`, named: `NIF ${nif}`, role: about };
+    ? { nif, name, named: `${name} (NIF ${nif})`, role: about }
+    : { nif, name: `NIF ${nif}`, named: `NIF ${nif}`, role: about };
 }
 
 function namesOf(parties: readonly PartyRecord[]): string {
