@@ -168,6 +168,22 @@ describe.each(Object.keys(CHANNELS))('REST ↔ %s', (channelName) => {
     }
   });
 
+  it('names the parameter a misspelt one was likely meant to be, or the parameters there are', async () => {
+    const op = t.app.registry.get('signals_list') as AnyOperation;
+    const cases = [
+      ['types', 'is not a parameter of this operation; did you mean `type`?'],
+      ['municipio', 'is not a parameter of this operation; did you mean `municipality`?'],
+      ['zzz', expect.stringMatching(/^is not a parameter of this operation; it takes: .*\btype\b.*\bfamily\b/)],
+    ] as const;
+    for (const [field, message] of cases) {
+      const viaRest = (await rest(op, { [field]: 'x' }, t.keys.premium)) as { detail: any };
+      const viaChannel = (await channel(op, { [field]: 'x' }, t.keys.premium)) as { detail: any };
+      expect(viaRest.detail.errors, field).toEqual([{ field, message }]);
+      const problem = channelName === 'a2a' ? viaChannel.detail.data[1] : viaChannel.detail;
+      expect(problem.errors, field).toEqual(viaRest.detail.errors);
+    }
+  });
+
   it('refuses a domain outside the plan and a missing scope with the same kind', async () => {
     for (const op of operations().filter((o) => o.domain !== null)) {
       t.clock.advance(61_000);

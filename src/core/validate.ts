@@ -7,7 +7,9 @@ import type { TObject } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { isDate, isDateTime } from '../lib/calendar.js';
 import { ApiError, type FieldError } from '../lib/errors.js';
+import { bestMatch } from '../lib/name-match.js';
 import { readInputValues } from './input-values.js';
+import { plainSchema } from './json-schema.js';
 
 export type InputEncoding = 'text' | 'json';
 
@@ -36,7 +38,9 @@ export function validateInput(schema: TObject, input: Record<string, unknown>, e
   const validate = compileInput(schema);
   if (!validate(input) || valueErrors.length > 0) {
     const reported = new Set(valueErrors.map((e) => e.field));
-    const schemaErrors = (validate.errors ?? []).map(toFieldError).filter((e) => !reported.has(e.field));
+    const schemaErrors = (validate.errors ?? [])
+      .map((e) => toFieldError(e, schema))
+      .filter((e) => !reported.has(e.field));
     const errors = dedupe([...valueErrors, ...schemaErrors]);
     throw new ApiError('validation-error', {
       detail: errors.map((e) => `${e.field}: ${e.message}`).join('; '),
@@ -45,7 +49,7 @@ export function validateInput(schema: TObject, input: Record<string, unknown>, e
   }
 }
 
-function toFieldError(error: ErrorObject): FieldError {
+function toFieldError(error: ErrorObject, schema: TObject): FieldError {
   const path = error.instancePath
     .replace(/^\//, '')
     .replace(/\/\d+$/, '')
@@ -53,8 +57,10 @@ function toFieldError(error: ErrorObject): FieldError {
   switch (error.keyword) {
     case 'required':
       return { field: String(error.params.missingProperty), message: 'is required' };
-    case 'additionalProperties':
-      return { field: String(error.params.additionalProperty), message: 'is not a parameter of this operation' };
+    case 'additionalProperties': {
+      const field = String(error.params.additionalProperty);
+      return { field, message: `is not a parameter of this operation${meantInstead(field, schema)}` };
+    }
     case 'enum':
       return { field: path, message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` };
     case 'format':
@@ -65,6 +71,20 @@ function toFieldError(error: ErrorObject): FieldError {
     default:
       return { field: path || '(input)', message: error.message ?? 'is invalid' };
   }
+}
+
+/**
+ * For a misspelt parameter (`types`, `municipio`, `limt`), the one it was likely meant to be; else the operation's
+ * parameters, so that the caller (a person or an agent) can correct the request without looking it up.
+ */
+function meantInstead(field: string, schema: TObject): string {
+  const names = Object.keys(plainSchema(schema).properties ?? {});
+  if (names.length === 0) return ': it takes none';
+  const close = names
+    .map((name) => ({ name, match: bestMatch(field, [name]) }))
+    .filter((c) => c.match !== undefined && c.match.match !== 'contains')
+    .sort((a, b) => (b.match?.score ?? 0) - (a.match?.score ?? 0));
+  return close.length > 0 ? `; did you mean \`${close[0].name}\`?` : `; it takes: ${names.join(', ')}`;
 }
 
 function dedupe(errors: FieldError[]): FieldError[] {
