@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnstorableTextError } from '../src/lib/storable-text.js';
 import type { CaseRelationship } from '../src/lib/vocabulary.js';
 import type { KeysetPage } from '../src/store/procurement-queries.js';
-import { CASE_SIGNAL } from '../src/store/shared/signal-rows.js';
+import { CASE_SIGNAL, MATCHABLE_SIGNAL } from '../src/store/shared/signal-rows.js';
 import type { AlertMatchFilter, CaseFilter, InstantPosition, SignalFilter } from '../src/store/signal-queries.js';
 import type {
   AlertMatchInput,
@@ -282,6 +282,12 @@ describe('writing signals', () => {
     expect(caseOne).toBeDefined();
     expect(records.map((r) => r.case_id)).toEqual([caseOne, await store.findCaseId(caseRef(2).key), caseOne]);
     expect(await store.getSignals([records[2].id, 999_999, records[0].id])).toEqual([records[2], records[0]]);
+    // The alert matcher's lighter read: the same signals, each with the matcher's fields as the whole record has them.
+    const matcherReads = (r: (typeof records)[number]) =>
+      Object.fromEntries(MATCHABLE_SIGNAL.columns.map((c) => [c, r[c]]));
+    expect(await store.getMatchableSignals([records[2].id, 999_999, records[0].id])).toEqual(
+      [records[2], records[0]].map(matcherReads),
+    );
     expect(await store.getSignal(records[1].id)).toEqual(records[1]);
 
     expect(await changesSince(store, 0)).toEqual(

@@ -4,7 +4,7 @@
  */
 
 import type { AlertSourceType } from '../lib/vocabulary.js';
-import type { SignalRecord } from '../store/signal-records.js';
+import type { MatchableSignal } from '../store/signal-records.js';
 
 export type PartyRole = 'buyer' | 'supplier' | 'party';
 
@@ -42,7 +42,7 @@ export interface AlertItem {
   /** A procurement record's case key, resolved to `case_id` once the record matched (case-lookup.ts). */
   case_key: string | null;
   /** The signal itself when the item is one. */
-  signal: SignalRecord | null;
+  signal: MatchableSignal | null;
 }
 
 export function itemKey(sourceType: AlertSourceType, id: number): string {

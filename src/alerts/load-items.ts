@@ -6,14 +6,14 @@
  */
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { MunicipalityRecord } from '../store/records.js';
-import type { ChangeEntry, SignalRecord } from '../store/signal-records.js';
+import type { ChangeEntry, MatchableSignal } from '../store/signal-records.js';
 import type { ProcurementReadStore, SignalWriteStore } from '../store/store.js';
 import { announcementCase, contractCase } from './case-lookup.js';
 import { type AlertItem, type ItemParty, itemKey, type PartyRole } from './item.js';
 import { isMatchableSignal } from './matchable.js';
 
 export type ItemStore = Pick<ProcurementReadStore, 'getContracts' | 'getAnnouncements' | 'getAmendments'> &
-  Pick<SignalWriteStore, 'getSignals'>;
+  Pick<SignalWriteStore, 'getMatchableSignals'>;
 
 /** Municipalities by code (procurement records name them so) and by tax number (a buying municipality). */
 export class Places {
@@ -47,7 +47,7 @@ export async function loadItems(
 ): Promise<BatchItem[]> {
   const idsOf = (kind: ChangeEntry['kind']) => [...new Set(entries.filter((e) => e.kind === kind).map((e) => e.id))];
   const [signals, announcements, contracts, amendments] = await Promise.all([
-    store.getSignals(idsOf('signal')),
+    store.getMatchableSignals(idsOf('signal')),
     store.getAnnouncements(idsOf('announcement')),
     store.getContracts(idsOf('contract')),
     store.getAmendments(idsOf('amendment')),
@@ -81,7 +81,7 @@ function joinText(...parts: (string | null | undefined)[]): string {
   return parts.filter(Boolean).join('\n');
 }
 
-function signalItem(s: SignalRecord): AlertItem {
+function signalItem(s: MatchableSignal): AlertItem {
   return {
     key: itemKey('signal', s.id),
     source_type: 'signal',

@@ -225,6 +225,27 @@ export type CaseSignal = Pick<
   | 'last_seen_at'
 >;
 
+/**
+ * What the alert matcher reads of a signal it matches (docs/alerts.md, "The matcher"): what its rules and judge look
+ * at and what a match records, without the English texts and the type's texts that make up much of the row.
+ */
+export type MatchableSignal = Pick<
+  SignalRecord,
+  | 'id'
+  | 'type'
+  | 'family'
+  | 'status'
+  | 'confidence'
+  | 'municipality_id'
+  | 'title_pt'
+  | 'summary_pt'
+  | 'location_text'
+  | 'deadline_date'
+  | 'evidence'
+  | 'subject'
+  | 'case_id'
+>;
+
 export interface CaseUpdate {
   id: number;
   fields: CaseFields;

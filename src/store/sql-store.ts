@@ -84,7 +84,7 @@ import { findCaseId, type PendingMarks, pendingCases, saveCases } from './signal
 import { readInstantIds } from './signals/instant-keyset.js';
 import { integrityFlagCounts } from './signals/integrity-flag-counts.js';
 import { changedSignalQuery, signalQuery } from './signals/signal-list.js';
-import { loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
+import { loadMatchableSignals, loadSignals, loadSignalsByKeys } from './signals/signal-rows.js';
 import { writeSignals } from './signals/signal-write.js';
 import type { SqlPort, SqlPorts } from './sql/port.js';
 import type { AlertStore, ProcurementBatch, ProcurementBatchSummary, SignalWriteStore } from './store.js';
@@ -236,6 +236,7 @@ export abstract class SqlStore extends OnPorts {
 
   readonly getSignalsByKeys = this.#onPrimary(loadSignalsByKeys);
   readonly getSignals = this.#onPrimary(loadSignals);
+  readonly getMatchableSignals = this.#onPrimary(loadMatchableSignals);
 
   /** The pending mark of each case handed out by pendingCases, which saveCases clears (see ./signals/case-write.ts). */
   readonly #pendingMarks: PendingMarks = new Map();

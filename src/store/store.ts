@@ -74,6 +74,7 @@ import type {
   CaseUpdate,
   ChangeEntry,
   ChangeKind,
+  MatchableSignal,
   PendingCase,
   SignalInput,
   SignalRecord,
@@ -363,6 +364,8 @@ export interface SignalWriteStore {
   getSignalsByKeys(keys: readonly string[]): Promise<SignalRecord[]>;
   /** Signals by id, in the order of `ids`; unknown ids skipped; from the primary. */
   getSignals(ids: readonly number[]): Promise<SignalRecord[]>;
+  /** `getSignals` with what the alert matcher reads of each (MatchableSignal), not the texts that fill the row. */
+  getMatchableSignals(ids: readonly number[]): Promise<MatchableSignal[]>;
   /** Cases marked pending by writeSignals, by id ascending, at most `limit`, with their events and signals. */
   pendingCases(limit: number): Promise<PendingCase[]>;
   /**

@@ -4,6 +4,7 @@
  */
 import type {
   CaseSignal,
+  MatchableSignal,
   SignalEvidenceRecord,
   SignalFields,
   SignalInput,
@@ -69,6 +70,23 @@ export const CASE_SIGNAL = recordCodec<CaseSignal>({
   event_date: textOrNull,
   first_seen_at: text,
   last_seen_at: text,
+});
+
+/** A signal as the alert matcher reads it (with the case it is linked to, `case_id`). */
+export const MATCHABLE_SIGNAL = recordCodec<MatchableSignal>({
+  id: int,
+  type: text,
+  family: text,
+  status: text,
+  confidence: number,
+  municipality_id: intOrNull,
+  title_pt: textOrNull,
+  summary_pt: textOrNull,
+  location_text: textOrNull,
+  deadline_date: textOrNull,
+  evidence: json,
+  subject: json,
+  case_id: intOrNull,
 });
 
 export type SignalRow = Record<keyof SignalFields, unknown>;

@@ -4,8 +4,8 @@
  */
 
 import { inIdOrder } from '../shared/row-values.js';
-import { CASE_SIGNAL, SIGNAL } from '../shared/signal-rows.js';
-import type { SignalRecord } from '../signal-records.js';
+import { CASE_SIGNAL, MATCHABLE_SIGNAL, SIGNAL } from '../shared/signal-rows.js';
+import type { MatchableSignal, SignalRecord } from '../signal-records.js';
 import type { Row, SqlPort } from '../sql/port.js';
 import { qualified } from '../sql/statements.js';
 
@@ -17,6 +17,21 @@ export async function loadSignals(port: SqlPort, ids: readonly number[]): Promis
   if (ids.length === 0) return [];
   const rows = await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.id', '$1')}`, [ids]);
   return inIdOrder(ids, rows, SIGNAL.reader(port));
+}
+
+/** The signals with these ids as the alert matcher reads them (MATCHABLE_SIGNAL), in the order of `ids`. */
+export async function loadMatchableSignals(port: SqlPort, ids: readonly number[]): Promise<MatchableSignal[]> {
+  if (ids.length === 0) return [];
+  const columns = qualified(
+    's',
+    MATCHABLE_SIGNAL.columns.filter((c) => c !== 'case_id'),
+  );
+  const rows = await port.query(
+    `SELECT ${columns}, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
+     WHERE ${port.dialect.inList('s.id', '$1')}`,
+    [ids],
+  );
+  return inIdOrder(ids, rows, MATCHABLE_SIGNAL.reader(port));
 }
 
 /** The signals with these keys, by id; unknown keys skipped. */
