@@ -595,6 +595,23 @@ describe('the detail views', () => {
     }
   });
 
+  it("link an integrity signal's request for the contract's red flags to the contract's flags", async () => {
+    const signals = (await api('/v1/signals?family=integrity&type=heterogeneous_supplier&limit=1')).items;
+    const signal = await api(`/v1/signals/${signals[0].id}`);
+    const [named, id] = /GET \/v1\/procurement\/contracts\/(\d+)\/red-flags/.exec(signal.summary_en) ?? [];
+    expect(named).toBeDefined();
+    const page = await open(desktop, `/explore/signals/${signal.id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    const link = page.locator(`#signal a[href="/explore/contracts/${id}#integrity"]`);
+    expect(await link.textContent()).toBe(named);
+    // The rest of the summary is the API's text as it is: the link takes nothing out of it.
+    expect(await page.locator('#signal p.summary').innerText()).toBe(signal.summary_en);
+    await link.click();
+    await page.waitForURL(`${base}/explore/contracts/${id}#integrity`);
+    await page.locator('#integrity tbody tr').first().waitFor();
+    await page.close();
+  });
+
   it('say what the API says of an unknown one', async () => {
     const page = await open(desktop, '/explore/contracts/999999999');
     await page.locator('#view[data-ready]').waitFor();

@@ -306,6 +306,21 @@ export const contractHref = hrefOf('/explore/contracts');
 export const entityHref = hrefOf('/explore/entities');
 export const signalHref = hrefOf('/explore/signals');
 
+/**
+ * A text of the API's with the service's requests it names (an integrity signal's "GET /v1/procurement/contracts/
+ * 21161/red-flags") linked to the explorer's view of the same: text and links as nodes, never markup.
+ */
+export function linkedText(text) {
+  const parts = [];
+  let at = 0;
+  for (const found of text.matchAll(/GET \/v1\/procurement\/contracts\/(\d+)\/red-flags/g)) {
+    parts.push(text.slice(at, found.index), h('a', { href: `${contractHref(found[1])}#integrity` }, found[0]));
+    at = found.index + found[0].length;
+  }
+  parts.push(text.slice(at));
+  return parts;
+}
+
 /** The parties of a contract (buyers or suppliers) by name, each linked to its page where it has a tax number. */
 export function partyLinks(parties) {
   return h(

@@ -13,6 +13,7 @@ import {
   get,
   h,
   isSynthetic,
+  linkedText,
   municipalityLink,
   placeOfSignal,
   request,
@@ -44,7 +45,7 @@ async function start() {
           body: h(
             'div',
             {},
-            h('p', {}, s.summary_en ?? s.summary_pt ?? ''),
+            h('p', { class: 'summary' }, ...linkedText(s.summary_en ?? s.summary_pt ?? '')),
             facts([
               ['Where', place ? municipalityLink(place.code) : s.location_text],
               ['Event date', s.event_date],
