@@ -1,10 +1,10 @@
 /**
  * The numbers the explorer and the MCP app views print (assets/draw/dom.js): Portuguese grouping, and a count's noun
- * singular for one ("1 contracts" read as a slip in the buyer's integrity panel).
+ * singular for one ("1 contracts" read as a slip in the buyer's integrity panel), and a record's sums to the cent.
  */
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a browser module of plain JavaScript, without types
-import { formatCount, formatEuros } from '../assets/draw/dom.js';
+import { formatCount, formatEuros, formatExactEuros } from '../assets/draw/dom.js';
 
 describe('formatCount', () => {
   it('says one thing in the singular and any other count in the plural, grouped as in Portuguese', () => {
@@ -21,5 +21,14 @@ describe('formatEuros', () => {
     expect(formatEuros(978_451)).toBe('978 mil €');
     expect(formatEuros(2_500_000)).toBe('2,5 M€');
     expect(formatEuros(null)).toBe('—');
+  });
+});
+
+describe('formatExactEuros', () => {
+  it("gives a record's sum to the cent, as the portal states it, not rounded as a chart's", () => {
+    expect(formatExactEuros(978_451)).toBe('978\u00a0451,00 €');
+    expect(formatExactEuros(8_360.85)).toBe('8360,85 €');
+    expect(formatExactEuros(0)).toBe('0,00 €');
+    expect(formatExactEuros(null)).toBe('—');
   });
 });

@@ -556,6 +556,9 @@ describe('the detail views', () => {
       const supplier = page.locator(`#contract a[href="/explore/entities/${full.suppliers[0].nif}"]`);
       expect(await supplier.textContent()).toBe(full.suppliers[0].name);
       expect(await page.locator('#contract a[href="/explore/municipalities/1312"]').textContent()).toBe('Porto');
+      // Its price to the cent, as the record states it.
+      const cents = new Intl.NumberFormat('pt-PT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      expect(await page.locator('#contract').innerText()).toContain(`${cents.format(full.price_eur)} € (without VAT)`);
       // Its integrity flags: each type of the API's answer, in its state, with the reason.
       const rows = await page.$$eval('#integrity tbody tr', (trs) =>
         trs.map((tr) => [...tr.children].map((td) => td.textContent)),

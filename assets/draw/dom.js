@@ -42,6 +42,13 @@ export function formatValue(value, indicator) {
   return unit ? `${formatNumber(value, digits)} ${unit}` : formatNumber(value, digits);
 }
 
+/** A sum to the cent, as a record states it (a contract's price): `978 451,00 €`. Charts and totals: formatEuros. */
+const centsFormat = new Intl.NumberFormat('pt-PT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+export function formatExactEuros(value) {
+  return value === null || value === undefined ? '—' : `${centsFormat.format(value)} €`;
+}
+
+/** A sum rounded for a chart, a total or a list: `8361 €`, `978 mil €`, `2,5 M€`. */
 export function formatEuros(value) {
   if (value === null || value === undefined) return '—';
   const abs = Math.abs(value);

@@ -5,9 +5,9 @@
  */
 
 import { dataMark } from '../draw/data-mark.js';
-import { formatCount, formatEuros, formatNumber, formatValue, h, table } from '../draw/dom.js';
+import { formatCount, formatEuros, formatExactEuros, formatNumber, formatValue, h, table } from '../draw/dom.js';
 
-export { dataMark, formatCount, formatEuros, formatNumber, formatValue, h, table };
+export { dataMark, formatCount, formatEuros, formatExactEuros, formatNumber, formatValue, h, table };
 
 export const config = JSON.parse(document.getElementById('explore-config').textContent);
 

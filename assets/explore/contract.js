@@ -8,7 +8,7 @@ import {
   config,
   facts,
   figure,
-  formatEuros,
+  formatExactEuros,
   get,
   h,
   isSynthetic,
@@ -52,9 +52,9 @@ async function start() {
                   )
                 : 'no municipality given',
             ],
-            ['Price', c.price_eur === null ? null : `${formatEuros(c.price_eur)} (without VAT)`],
-            ['Base price', c.base_price_eur === null ? null : formatEuros(c.base_price_eur)],
-            ['Effective price', c.effective_price_eur === null ? null : formatEuros(c.effective_price_eur)],
+            ['Price', c.price_eur === null ? null : `${formatExactEuros(c.price_eur)} (without VAT)`],
+            ['Base price', c.base_price_eur === null ? null : formatExactEuros(c.base_price_eur)],
+            ['Effective price', c.effective_price_eur === null ? null : formatExactEuros(c.effective_price_eur)],
             ['Procedure', c.procedure_type],
             ['Contract type', (c.contract_types ?? []).join(', ')],
             ['Legal basis', c.legal_basis],
@@ -90,7 +90,9 @@ async function start() {
                 Object.keys(c.amendments[0]).map((key) => ({
                   label: key.replaceAll('_', ' '),
                   value: (a) =>
-                    typeof a[key] === 'number' && key.endsWith('_eur') ? formatEuros(a[key]) : String(a[key] ?? '—'),
+                    typeof a[key] === 'number' && key.endsWith('_eur')
+                      ? formatExactEuros(a[key])
+                      : String(a[key] ?? '—'),
                 })),
                 c.amendments,
                 undefined,
