@@ -612,6 +612,13 @@ describe('the detail views', () => {
     await link.click();
     await page.waitForURL(`${base}/explore/contracts/${id}#integrity`);
     await page.locator('#integrity tbody tr').first().waitFor();
+    // There R048's reason names the supplier's contracts: a link to the supplier's page.
+    const flags = await api(`/v1/procurement/contracts/${id}/red-flags`);
+    const r048 = flags.assessments.find((a: any) => a.type === 'heterogeneous_supplier');
+    const nif = /contracts\?supplier=(\d{9})/.exec(r048.reason)?.[1];
+    expect(nif).toBeDefined();
+    const supplier = page.locator(`#integrity a[href="/explore/entities/${nif}"]`);
+    expect(await supplier.textContent()).toBe(`GET /v1/procurement/contracts?supplier=${nif}`);
     await page.close();
   });
 

@@ -308,18 +308,23 @@ export const signalHref = hrefOf('/explore/signals');
 
 /**
  * A text of the API's with the service's requests it names (an integrity signal's "GET /v1/procurement/contracts/
- * 21161/red-flags") linked to the explorer's view of the same: text and links as nodes, never markup.
+ * 21161/red-flags", R048's "GET /v1/procurement/contracts?supplier=…") linked to the explorer's view of the same:
+ * text and links as nodes, never markup.
  */
 export function linkedText(text) {
   const parts = [];
   let at = 0;
-  for (const found of text.matchAll(/GET \/v1\/procurement\/contracts\/(\d+)\/red-flags/g)) {
-    parts.push(text.slice(at, found.index), h('a', { href: `${contractHref(found[1])}#integrity` }, found[0]));
-    at = found.index + found[0].length;
+  for (const found of text.matchAll(REQUESTS_NAMED)) {
+    const [named, flagsOf, supplier] = found;
+    const href = flagsOf ? `${contractHref(flagsOf)}#integrity` : entityHref(supplier);
+    parts.push(text.slice(at, found.index), h('a', { href }, named));
+    at = found.index + named.length;
   }
   parts.push(text.slice(at));
   return parts;
 }
+
+const REQUESTS_NAMED = /GET \/v1\/procurement\/contracts(?:\/(\d+)\/red-flags|\?supplier=(\d{9}))/g;
 
 /** The parties of a contract (buyers or suppliers) by name, each linked to its page where it has a tax number. */
 export function partyLinks(parties) {

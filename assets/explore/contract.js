@@ -12,6 +12,7 @@ import {
   get,
   h,
   isSynthetic,
+  linkedText,
   municipalityLink,
   partyLinks,
   request,
@@ -122,7 +123,7 @@ function integrityFigure(flags, req) {
       [
         { label: 'Type', value: (a) => `${a.label_en} (${a.code})`, href: (a) => methodHref(a.type) },
         { label: 'State', value: (a) => STATE_WORDS[a.state] ?? a.state },
-        { label: 'Why', value: (a) => a.reason },
+        { label: 'Why', value: (a) => linkedText(a.reason) },
         { label: 'Legal basis', value: (a) => a.legal_basis ?? '—' },
       ],
       flags.assessments,
