@@ -11,6 +11,7 @@ import { municipalitiesGet } from '../../../operations/municipalities/municipali
 import { procurementOcdsRecord } from '../../../operations/procurement/ocds/procurement-ocds-record.js';
 import { procurementContractGet } from '../../../operations/procurement/procurement-contract-get.js';
 import { procurementEntityProfile } from '../../../operations/procurement/procurement-entity-profile.js';
+import { procurementRedFlags } from '../../../operations/procurement/procurement-red-flags.js';
 import { signalCasesGet } from '../../../operations/signals/signal-cases-get.js';
 import { signalsGet } from '../../../operations/signals/signals-get.js';
 import type { ArgumentKind } from '../completion/argument-values.js';
@@ -55,6 +56,7 @@ export const DATA_TEMPLATES: readonly DataTemplate[] = [
     { suffix: '/{code}', input: ({ key, code }) => ({ key, municipality: code, limit: String(MAX_LIMIT) }) },
   ),
   template(procurementContractGet, 'contract', { id: 'none' }),
+  template(procurementRedFlags, 'contract_red_flags', { id: 'none' }),
   template(procurementOcdsRecord, 'ocds_record', { ocid: 'none' }),
   template(procurementEntityProfile, 'entity', { nif: 'entity' }),
   template(signalsGet, 'signal', { signal_id: 'none' }),
