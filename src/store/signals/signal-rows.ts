@@ -3,35 +3,33 @@
  * shared/signal-rows.ts).
  */
 
+import type { RecordCodec } from '../shared/record-codec.js';
 import { inIdOrder } from '../shared/row-values.js';
 import { CASE_SIGNAL, MATCHABLE_SIGNAL, SIGNAL } from '../shared/signal-rows.js';
 import type { MatchableSignal, SignalRecord } from '../signal-records.js';
 import type { Row, SqlPort } from '../sql/port.js';
 import { qualified } from '../sql/statements.js';
 
-/** Select list and FROM clause of a signal with its case (alias `s`). */
-const SIGNAL_SELECT = 'SELECT s.*, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id';
+/** A signal with the case it is linked to (alias `s`), from its table. */
+const WITH_CASE = 'FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id';
+/** Select list and FROM clause of a signal with its case. */
+const SIGNAL_SELECT = `SELECT s.*, l.case_id ${WITH_CASE}`;
 
 /** The signals with these ids, in the order of `ids`; unknown ids skipped. */
-export async function loadSignals(port: SqlPort, ids: readonly number[]): Promise<SignalRecord[]> {
-  if (ids.length === 0) return [];
-  const rows = await port.query(`${SIGNAL_SELECT} WHERE ${port.dialect.inList('s.id', '$1')}`, [ids]);
-  return inIdOrder(ids, rows, SIGNAL.reader(port));
+export function loadSignals(port: SqlPort, ids: readonly number[]): Promise<SignalRecord[]> {
+  return loadById(port, ids, SIGNAL_SELECT, SIGNAL);
 }
 
-/** The signals with these ids as the alert matcher reads them (MATCHABLE_SIGNAL), in the order of `ids`. */
-export async function loadMatchableSignals(port: SqlPort, ids: readonly number[]): Promise<MatchableSignal[]> {
+/** The same as the alert matcher reads them (MATCHABLE_SIGNAL): not the texts that fill the row. */
+export function loadMatchableSignals(port: SqlPort, ids: readonly number[]): Promise<MatchableSignal[]> {
+  const columns = qualified('s', MATCHABLE_SIGNAL.except('case_id'));
+  return loadById(port, ids, `SELECT ${columns}, l.case_id ${WITH_CASE}`, MATCHABLE_SIGNAL);
+}
+
+async function loadById<R>(port: SqlPort, ids: readonly number[], select: string, codec: RecordCodec<R>): Promise<R[]> {
   if (ids.length === 0) return [];
-  const columns = qualified(
-    's',
-    MATCHABLE_SIGNAL.columns.filter((c) => c !== 'case_id'),
-  );
-  const rows = await port.query(
-    `SELECT ${columns}, l.case_id FROM signals s LEFT JOIN case_links l ON l.signal_id = s.id
-     WHERE ${port.dialect.inList('s.id', '$1')}`,
-    [ids],
-  );
-  return inIdOrder(ids, rows, MATCHABLE_SIGNAL.reader(port));
+  const rows = await port.query(`${select} WHERE ${port.dialect.inList('s.id', '$1')}`, [ids]);
+  return inIdOrder(ids, rows, codec.reader(port));
 }
 
 /** The signals with these keys, by id; unknown keys skipped. */
