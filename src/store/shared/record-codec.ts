@@ -79,6 +79,16 @@ export interface RecordCodec<R> {
   batch(columns?: readonly (keyof R & string)[]): [string, ColumnType][];
 }
 
+/**
+ * Some of a codec's fields, each read as that codec reads it: the fields of a lighter read of the same rows (a
+ * signal as its case or the alert matcher reads it), in the order given.
+ */
+export function pickColumns<R, K extends keyof R>(codec: RecordCodec<R>, ...keys: K[]): Pick<Columns<R>, K> {
+  const picked = {} as Pick<Columns<R>, K>;
+  for (const key of keys) picked[key] = codec.fields[key];
+  return picked;
+}
+
 export function recordCodec<R>(fields: Columns<R>): RecordCodec<R> {
   const entries = Object.entries(fields) as [keyof R & string, Column<unknown>][];
   const read = objectReader<R>(entries);

@@ -12,7 +12,17 @@ import type {
   SignalSubject,
 } from '../signal-records.js';
 import { hash } from './fingerprint.js';
-import { int, intOrNull, json, number, numberOrNull, recordCodec, text, textOrNull } from './record-codec.js';
+import {
+  int,
+  intOrNull,
+  json,
+  number,
+  numberOrNull,
+  pickColumns,
+  recordCodec,
+  text,
+  textOrNull,
+} from './record-codec.js';
 import type { Row } from './row-values.js';
 
 /** The columns a signal write stores: what a detector decides. */
@@ -53,41 +63,47 @@ export const SIGNAL = recordCodec<SignalRecord>({
 });
 
 /** A signal as its case reads it (the columns `computeCase` uses). */
-export const CASE_SIGNAL = recordCodec<CaseSignal>({
-  id: int,
-  key: text,
-  type: text,
-  status: text,
-  stage: textOrNull,
-  confidence: number,
-  value_tier: textOrNull,
-  municipality_id: intOrNull,
-  title_pt: textOrNull,
-  summary_pt: textOrNull,
-  location_text: textOrNull,
-  amount_eur: numberOrNull,
-  deadline_date: textOrNull,
-  event_date: textOrNull,
-  first_seen_at: text,
-  last_seen_at: text,
-});
+export const CASE_SIGNAL = recordCodec<CaseSignal>(
+  pickColumns(
+    SIGNAL,
+    'id',
+    'key',
+    'type',
+    'status',
+    'stage',
+    'confidence',
+    'value_tier',
+    'municipality_id',
+    'title_pt',
+    'summary_pt',
+    'location_text',
+    'amount_eur',
+    'deadline_date',
+    'event_date',
+    'first_seen_at',
+    'last_seen_at',
+  ),
+);
 
 /** A signal as the alert matcher reads it (with the case it is linked to, `case_id`). */
-export const MATCHABLE_SIGNAL = recordCodec<MatchableSignal>({
-  id: int,
-  type: text,
-  family: text,
-  status: text,
-  confidence: number,
-  municipality_id: intOrNull,
-  title_pt: textOrNull,
-  summary_pt: textOrNull,
-  location_text: textOrNull,
-  deadline_date: textOrNull,
-  evidence: json,
-  subject: json,
-  case_id: intOrNull,
-});
+export const MATCHABLE_SIGNAL = recordCodec<MatchableSignal>(
+  pickColumns(
+    SIGNAL,
+    'id',
+    'type',
+    'family',
+    'status',
+    'confidence',
+    'municipality_id',
+    'title_pt',
+    'summary_pt',
+    'location_text',
+    'deadline_date',
+    'evidence',
+    'subject',
+    'case_id',
+  ),
+);
 
 export type SignalRow = Record<keyof SignalFields, unknown>;
 
