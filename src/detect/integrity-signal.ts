@@ -155,9 +155,7 @@ function partyConcerned(c: ContractDetailRecord, type: IntegrityType, a: Assessm
   const nif = about ? a.values[about.nif] : undefined;
   if (!about || typeof nif !== 'string') return null;
   const name = c[about.among].find((p) => p.nif === nif)?.name;
-  return name
-    ? { nif, name, named: `${name} (NIF ${nif})`, role: about }
-    : { nif, name: `NIF ${nif}`, named: `NIF ${nif}`, role: about };
+  return { nif, name: name ?? `NIF ${nif}`, named: name ? `${name} (NIF ${nif})` : `NIF ${nif}`, role: about };
 }
 
 function namesOf(parties: readonly PartyRecord[]): string {
