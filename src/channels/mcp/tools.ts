@@ -6,6 +6,7 @@
 
 import { isPaged, type JsonSchema, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { withRecurringSchemasShared } from '../../core/shared-schemas.js';
 import { appViewOfTool } from './apps/app-views.js';
 
 /** The most distinct `tools/list` results kept. */
@@ -93,13 +94,13 @@ function toTool(operation: AnyOperation): Tool {
       title: operation.title,
       description: toolDescription(operation),
       inputSchema: inputSchemaOf(operation),
-      outputSchema: {
+      outputSchema: withRecurringSchemasShared({
         type: 'object',
         description:
           'The same JSON as the REST endpoint; or, in a result with `isError: true`, the REST problem document ' +
           '(`type`, `title`, `status`, `detail`).',
         anyOf: [answer, PROBLEM_SCHEMA],
-      },
+      }),
       annotations: {
         title: operation.title,
         readOnlyHint: true,

@@ -9,6 +9,7 @@ import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE, csvTable } from '../../core/csv.js
 import { datasetsOf } from '../../core/datasets.js';
 import { isPaged, type JsonSchema, mapSchemas, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation, DownloadRoute, OperationExample } from '../../core/operation.js';
+import { schemaName } from '../../core/shared-schemas.js';
 import { ACCOUNT_TAG, ACCOUNT_TAG_DESCRIPTION, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
 import { ERROR_KINDS, type ErrorKind, problemTypeUrl } from '../../lib/errors.js';
 import type { Json } from '../../lib/json.js';
@@ -415,7 +416,7 @@ class SchemaHoister {
   }
 
   #register(title: string, schema: Json): Json {
-    const name = componentName(title);
+    const name = schemaName(title);
     const fingerprint = JSON.stringify(schema);
     const known = this.#fingerprints.get(name);
     if (known !== undefined && known !== fingerprint) {
@@ -425,15 +426,6 @@ class SchemaHoister {
     this.components[name] = schema as JsonSchema;
     return { $ref: `#/components/schemas/${name}` };
   }
-}
-
-/** `Page of IndicatorSummary` → `PageOfIndicatorSummary` (component names allow only `[A-Za-z0-9._-]`). */
-function componentName(title: string): string {
-  return title
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w[0].toUpperCase() + w.slice(1))
-    .join('');
 }
 
 // ---------------------------------------------------------------------------------------------------------
