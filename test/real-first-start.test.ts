@@ -176,6 +176,30 @@ describe('the real contracts (source base)', () => {
     expect(detail.json.synthetic).toBe(false);
   });
 
+  it('a supplier with a foreign tax id opens as any other: its profile, its red flags, its contracts', async () => {
+    // World Medica, S.L. is listed as the portal lists it, `ESB82612599 - World Medica, S.L.`: a Spanish tax id.
+    const id = 'ESB82612599';
+    const theirs = CONTRACTS.filter(
+      (r) => !rejected.has(r.idcontrato) && (r.adjudicatarios ?? []).some((p) => p.startsWith(`${id} - `)),
+    );
+    expect(theirs.length).toBeGreaterThan(1);
+    const listed = await get(`/v1/procurement/entities?q=${id}`);
+    expect(listed.json.items.map((e: { nif: string }) => e.nif)).toEqual([id]);
+    const profile = await get(`/v1/procurement/entities/${id}`);
+    expect(profile.status, profile.body.slice(0, 300)).toBe(200);
+    expect(profile.json).toMatchObject({ nif: id, name: 'World Medica, S.L.', contracts_as_supplier: theirs.length });
+    const contracts = await get(`/v1/procurement/contracts?supplier=${id}`);
+    expect(contracts.status, contracts.body.slice(0, 300)).toBe(200);
+    expect(contracts.json.items.map((c: { source_id: string }) => c.source_id).sort()).toEqual(
+      theirs.map((r) => r.idcontrato).sort(),
+    );
+    expect((await get(`/v1/procurement/entities/${id}/red-flags`)).status).toBe(200);
+    // A Portuguese number mistyped (8 digits) or given with its VAT prefix is still refused, not looked up.
+    for (const wrong of ['50005107', 'PT500051070']) {
+      expect((await get(`/v1/procurement/entities/${wrong}`)).status).toBe(422);
+    }
+  });
+
   it('no contract is generated: source=demo has none; the aggregate counts the 21,715 accepted, real', async () => {
     expect(real.contracts.rows_read).toBe(CONTRACTS.length);
     expect(real.contracts.accepted).toBe(ACCEPTED);

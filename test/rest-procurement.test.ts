@@ -183,7 +183,7 @@ describe('procurement_contracts', () => {
       ['municipality=atlantida', 'municipality'],
       [fifty, 'municipality'],
       ['buyer=12345', 'buyer'],
-      ['supplier=ABC123456', 'supplier'],
+      ['supplier=PT500051070', 'supplier'],
       ['cpv=4a', 'cpv'],
       ['cpv=123456789', 'cpv'],
       ['method=negotiated', 'method'],
@@ -505,7 +505,7 @@ describe('procurement_entities and procurement_entity_profile', () => {
     );
   });
 
-  it('answers 404 for a tax number it does not know and 422 for one that is not 9 digits', async () => {
+  it('answers 404 for a tax number it does not know and 422 for a Portuguese one mistyped or prefixed', async () => {
     expectProblem(await t.get(`/v1/procurement/entities/${withCheckDigit('59999999')}`), 404, 'not-found');
     for (const nif of ['12345678', '1234567890', 'PT500051070'])
       expectProblem(await t.get(`/v1/procurement/entities/${nif}`), 422, 'validation-error');

@@ -324,7 +324,7 @@ export function linkedText(text) {
   return parts;
 }
 
-const REQUESTS_NAMED = /GET \/v1\/procurement\/contracts(?:\/(\d+)\/red-flags|\?supplier=(\d{9}))/g;
+const REQUESTS_NAMED = /GET \/v1\/procurement\/contracts(?:\/(\d+)\/red-flags|\?supplier=([A-Za-z0-9-]+))/g;
 
 /** The parties of a contract (buyers or suppliers) by name, each linked to its page where it has a tax number. */
 export function partyLinks(parties) {

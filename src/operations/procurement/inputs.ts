@@ -9,9 +9,16 @@ import { PROCUREMENT_SOURCES } from '../../lib/provenance.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
 import { municipalityIds } from '../shared/municipality-filters.js';
 
+/**
+ * A party's tax number as the lists give it: a Portuguese NIF/NIPC (9 digits), or a foreign one as the portal
+ * publishes it (`ESB82612599`, `005033019B01`, `017-36-7441`: a letter or a hyphen tells it from a mistyped Portuguese
+ * number, which stays refused). A Portuguese number with its VAT prefix (`PT500051070`) is refused, not looked up.
+ */
 export const Nif = Type.String({
-  pattern: '^[0-9]{9}$',
-  description: 'A Portuguese tax number (NIF/NIPC), 9 digits.',
+  pattern: '^(?:[0-9]{9}|(?!PT[0-9]{9}$)(?=[0-9-]*[A-Za-z-])[A-Za-z0-9][A-Za-z0-9-]{2,29})$',
+  description:
+    'A tax number: Portuguese (NIF/NIPC, 9 digits, no `PT` prefix) or foreign as the portal publishes it ' +
+    '(e.g. `ESB82612599`).',
   examples: ['500051070'],
 });
 

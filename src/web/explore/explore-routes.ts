@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core/core.js';
 import type { ReferenceData } from '../../core/reference.js';
 import { type ApiError, ERROR_KINDS, toApiError } from '../../lib/errors.js';
+import { Nif } from '../../operations/procurement/inputs.js';
 import type { Registry } from '../../operations/registry.js';
 import { type Asset, loadAssets, loadDrawingAssets } from './assets.js';
 import { registerExplorerApi } from './explore-api.js';
@@ -75,8 +76,8 @@ const DETAILS: readonly { view: View; path: string; param: string; form: RegExp;
     view: 'entity',
     path: '/explore/entities/:nif',
     param: 'nif',
-    form: /^\d{9}$/,
-    what: 'A tax number (NIF) has 9 digits.',
+    form: new RegExp(Nif.pattern as string),
+    what: 'A tax number is a Portuguese NIF (9 digits) or a foreign tax id as the procurement portal publishes it.',
   },
   {
     view: 'signal',
