@@ -14,7 +14,7 @@ import { runAlertMatching } from '../src/alerts/run-matching.js';
 import { runCases } from '../src/detect/run-cases.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
-import type { Resolver } from '../src/webhooks/address-guard.js';
+import { type Resolver, refusal } from '../src/webhooks/address-guard.js';
 import { deliverWebhooks } from '../src/webhooks/deliver.js';
 import { createWebhookEndpoint, rotateWebhookSecret } from '../src/webhooks/endpoints.js';
 import { fixtureSignals, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
@@ -182,6 +182,28 @@ describe('webhooks', () => {
     const toMetadata: Resolver = async () => [{ address: '169.254.169.254', family: 4 }];
     await expect(register('https://hooks.example.org/', false, toMetadata)).rejects.toThrow(/hooks.example.org/);
     await expect(register('https://[::ffff:192.168.1.1]/', false)).rejects.toThrow(/private/);
+    await expect(register('https://[::ffff:a00:1]/', false)).rejects.toThrow(/10\.0\.0\.1.*private/);
+    await expect(register('https://[::ffff:127.0.0.1]/', false)).rejects.toThrow(/loopback/);
+  });
+
+  it('registers public addresses: IPv4, IPv6, IPv4-mapped, and a name that resolves to them', async () => {
+    const account = (await store.createAccount({ name: 'Public', plan_code: 'premium', beta: false, now: 'x' })).id;
+    const register = (url: string, resolve?: Resolver) =>
+      createWebhookEndpoint(
+        store,
+        { account, url, events: ['signal.created'] },
+        { now: NOW, allowLoopback: false, resolve },
+      );
+    for (const url of ['https://1.1.1.1/hook', 'https://8.8.8.8/hook', 'https://[2606:4700:4700::1111]/hook']) {
+      expect((await register(url)).endpoint.url).toBe(url);
+    }
+    expect((await register('https://[::ffff:8.8.4.4]/hook')).endpoint.url).toBe('https://[::ffff:8.8.4.4]/hook');
+    const toPublic: Resolver = async () => [{ address: '93.184.215.14', family: 4 }];
+    expect((await register('https://hooks.example.org/in', toPublic)).endpoint.url).toBe(
+      'https://hooks.example.org/in',
+    );
+    expect(refusal('9.9.9.9', false)).toBeNull();
+    expect(refusal('8.8.8.8', false)).toBeNull();
   });
 
   it('refuses at delivery a name that now resolves to a private address', async () => {

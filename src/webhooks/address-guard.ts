@@ -26,7 +26,8 @@ for (const [net, bits] of [
   forbidden.addSubnet(net, bits, 'ipv4');
 for (const [net, bits] of [
   ['::', 128],
-  ['::ffff:0:0', 96], // IPv4-mapped: checked as the IPv4 address it maps
+  // Not ::ffff:0:0/96 (IPv4-mapped): Node 20's BlockList matches every IPv4 address against it, refusing them all.
+  // A mapped address is checked as the IPv4 address it maps (`refusal`).
   ['64:ff9b::', 96],
   ['fc00::', 7], // unique-local, and fd00:ec2::254 (a metadata address)
   ['fe80::', 10],
@@ -48,11 +49,25 @@ export function refusal(address: string, allowLoopback: boolean): string | null 
   const family = isIP(address);
   if (family === 0) return `${address} is not an IP address`;
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  const mapped = family === 6 && /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return refusal(mapped, allowLoopback);
+  const mapped = family === 6 ? mappedIpv4(address) : undefined;
+  if (mapped !== undefined) return refusal(mapped, allowLoopback);
   if (loopback.check(address, type)) return allowLoopback ? null : `${address} is a loopback address`;
   if (forbidden.check(address, type)) return `${address} is a private, link-local or reserved address`;
   return null;
+}
+
+/** The IPv4 address an IPv4-mapped IPv6 address stands for (`::ffff:10.0.0.1`, `::ffff:a00:1`), or undefined. */
+function mappedIpv4(address: string): string | undefined {
+  let canonical: string;
+  try {
+    canonical = new URL(`http://[${address}]`).hostname; // `[::ffff:a00:1]`, however it was written
+  } catch {
+    return undefined; // a zone index (`fe80::1%eth0`): not a mapped address, and the ranges above judge it
+  }
+  const halves = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/.exec(canonical);
+  if (!halves) return undefined;
+  const [high, low] = [Number.parseInt(halves[1], 16), Number.parseInt(halves[2], 16)];
+  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
 /** The URL parsed, if it is one a webhook may have (scheme, no credentials); throws WebhookAddressError otherwise. */
