@@ -158,7 +158,7 @@ describe('MCP Inspector CLI', () => {
           'language=pt',
         ]),
       );
-      expect(got.messages[0].content.text).toContain('Compara os municípios lisboa,porto');
+      expect(got.messages[0].content.text).toContain('Compara os municípios Lisboa e Porto');
       expect(got.messages[1].content.resource).toEqual({
         uri: 'munidata://indicators/population',
         mimeType: 'application/json',

@@ -209,7 +209,9 @@ describe.each(ERAS)('resources at %s', (era) => {
       name: 'review_buyer_procurement',
       arguments: { buyer: '500051070', from: '2024-01-01', to: '2024-12-31' },
     });
-    expect(review.messages[0].content).toMatchObject({ text: expect.stringContaining('from 2024-01-01') });
+    expect(review.messages[0].content).toMatchObject({
+      text: expect.stringContaining('from 2024-01-01 to 2024-12-31'),
+    });
     const flags = review.messages.find((m) => (m.content as any).resource?.uri.includes('red-flags'));
     const flagsPath = '/v1/procurement/entities/500051070/red-flags?from=2024-01-01&to=2024-12-31';
     expect((flags?.content as any).resource).toEqual({
@@ -233,6 +235,76 @@ describe.each(ERAS)('resources at %s', (era) => {
     expect(compare.messages.length).toBeGreaterThan(3);
   });
 
+  it('embeds each answer once, as its JSON alone', async () => {
+    const profile = await client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'lisboa' } });
+    const embedded = profile.messages.slice(1).map((m) => (m.content as any).resource);
+    expect(embedded.map((r) => r.mimeType)).toEqual(embedded.map(() => 'application/json'));
+    expect(new Set(embedded.map((r) => r.uri)).size).toBe(embedded.length);
+    const signals = embedded.find((r) => r.uri.startsWith(`${BASE_URL}/v1/signals?`));
+    expect(signals.text).toBe(await rest(signals.uri.slice(BASE_URL.length)));
+  });
+
+  it('names the places and the buyer it is about, in each language', async () => {
+    const textOf = async (name: string, args: Record<string, string>) =>
+      ((await client.getPrompt({ name, arguments: args })).messages[0].content as { text: string }).text;
+    const braga = await textOf('profile_municipality', { municipality: '0303' });
+    expect(braga).toContain('Write a profile of Braga, a Portuguese municipality in the district of Braga,');
+    expect(braga).not.toContain('0303');
+    expect(await textOf('profile_municipality', { municipality: 'porto', language: 'pt' })).toContain(
+      'Porto, no distrito do Porto',
+    );
+    expect(await textOf('find_open_tenders', { cpv: '45', district: 'guarda', language: 'pt' })).toContain(
+      'no distrito da Guarda',
+    );
+    expect(await textOf('find_open_tenders', { cpv: '45', district: 'porto' })).toContain('in the district of Porto');
+    const compared = await textOf('compare_municipalities', {
+      indicator: 'population',
+      municipalities: 'lisboa, porto,Braga',
+      language: 'pt',
+    });
+    const population = JSON.parse(await rest('/v1/indicators/population'));
+    expect(compared).toContain(
+      `Compara os municípios Lisboa, Porto e Braga no indicador ${population.name_pt} (population)`,
+    );
+    const name = JSON.parse(await rest('/v1/procurement/entities/500051070')).name;
+    expect(await textOf('review_buyer_procurement', { buyer: '500051070' })).toContain(
+      `the buyer ${name} (NIF 500051070) from`,
+    );
+  });
+
+  it('embeds every page of a comparison, and says when a list it embeds is partial', async () => {
+    const municipalities = JSON.parse(await rest('/v1/municipalities?limit=20')).items.map((m: any) => m.code);
+    const compare = await client.getPrompt({
+      name: 'compare_municipalities',
+      arguments: { indicator: 'population', municipalities: municipalities.join(',') },
+    });
+    const pages = compare.messages
+      .map((m) => (m.content as any).resource)
+      .filter((r) => r?.uri.startsWith(`${BASE_URL}/v1/indicators/population/series?`));
+    expect(pages.length).toBeGreaterThan(1);
+    for (const page of pages) expect(page.text).toBe(await rest(page.uri.slice(BASE_URL.length)));
+    const points = pages.flatMap((page) => JSON.parse(page.text).items);
+    expect(new Set(points.map((p: any) => p.municipality))).toEqual(new Set(municipalities));
+    expect(JSON.parse(pages.at(-1).text).has_more).toBe(false);
+    expect((compare.messages[0].content as any).text).not.toContain('more exist');
+
+    const profile = await client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'lisboa' } });
+    const signals = JSON.parse(
+      profile.messages.map((m) => (m.content as any).resource).find((r) => r?.uri.includes('/v1/signals?')).text,
+    );
+    expect(signals).toMatchObject({ has_more: true, items: expect.any(Array) });
+    expect((profile.messages[0].content as any).text).toContain(
+      `the data below holds only the ${signals.items.length} newest signals; more exist`,
+    );
+    const pt = await client.getPrompt({
+      name: 'profile_municipality',
+      arguments: { municipality: 'lisboa', language: 'pt' },
+    });
+    expect((pt.messages[0].content as any).text).toContain(
+      `os dados abaixo têm só os ${signals.items.length} sinais mais recentes; há mais`,
+    );
+  });
+
   it('refuses a prompt with a missing or unknown argument with -32602', async () => {
     await expect(client.getPrompt({ name: 'profile_municipality', arguments: {} })).rejects.toMatchObject({
       code: -32602,
@@ -241,6 +313,77 @@ describe.each(ERAS)('resources at %s', (era) => {
       client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'atlantis' } }),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('atlantis') });
     await expect(client.getPrompt({ name: 'no_such_prompt' })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe('counting prompts', () => {
+  const PROMPT_DOMAINS = ['indicators', 'procurement', 'signals'];
+
+  it('charges a prompt once per answer it embeds, and nothing for a refused argument', async () => {
+    const { key } = await t.keyOnPlan('prompt_counting', { domains: PROMPT_DOMAINS });
+    const client = await connect('2025-11-25', key);
+    try {
+      const refused = async (name: string, args: Record<string, string>, why: RegExp) => {
+        await expect(client.getPrompt({ name, arguments: args })).rejects.toMatchObject({
+          code: -32602,
+          message: expect.stringMatching(why),
+        });
+        expect(await usedThisMonth(client)).toBe(0);
+      };
+      const codes = JSON.parse(await rest('/v1/municipalities?limit=51')).items.map((m: any) => m.code);
+      await refused('profile_municipality', { municipality: 'braga', indicators: 'population,nope' }, /nope/);
+      await refused('review_buyer_procurement', { buyer: '506901173', from: '2024-02-30' }, /from.*2024-02-30/);
+      await refused('review_buyer_procurement', { buyer: '506901173', from: '2024-03-01', to: '2024-02-01' }, /after/);
+      await refused('compare_municipalities', { indicator: 'population', municipalities: codes.join(',') }, /51/);
+      await refused('compare_municipalities', { indicator: 'population', municipalities: 'braga, Braga' }, /2 to 50/);
+      await refused('find_open_tenders', { cpv: '45', district: 'Atlantis' }, /Atlantis/);
+
+      const profile = await client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'braga' } });
+      expect(await usedThisMonth(client)).toBe(profile.messages.length - 1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gives back every read of a prompt that fails midway', async () => {
+    // Four requests a month: the profile's fifth read is refused, after four were made.
+    const { key } = await t.keyOnPlan('prompt_midway', { domains: PROMPT_DOMAINS, requests_per_month: 4 });
+    const client = await connect('2025-11-25', key);
+    try {
+      await expect(
+        client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'braga' } }),
+      ).rejects.toMatchObject({ code: -31000, data: { problem: { status: 402 } } });
+      expect(await usedThisMonth(client)).toBe(0);
+      await client.readResource({ uri: 'munidata://municipalities/0303' });
+      expect(await usedThisMonth(client)).toBe(1);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('embeds at most ten pages of a series, and says the rest is left out', async () => {
+    const { key } = await t.keyOnPlan('prompt_pages', { domains: PROMPT_DOMAINS });
+    const client = await connect('2026-07-28', key);
+    try {
+      const codes = JSON.parse(await rest('/v1/municipalities?limit=50')).items.map((m: any) => m.code);
+      const compare = await client.getPrompt({
+        name: 'compare_municipalities',
+        arguments: { indicator: 'registered_unemployed', municipalities: codes.join(',') },
+      });
+      const pages = compare.messages
+        .map((m) => (m.content as any).resource)
+        .filter((r) => r?.uri.includes('/series?'))
+        .map((r) => JSON.parse(r.text));
+      expect(pages).toHaveLength(10);
+      expect(pages.at(-1).has_more).toBe(true);
+      const points = pages.reduce((n, page) => n + page.items.length, 0);
+      expect((compare.messages[0].content as any).text).toContain(
+        `the data below holds only the first ${points} points of the series`,
+      );
+      expect(await usedThisMonth(client)).toBe(compare.messages.length - 1);
+    } finally {
+      await client.close();
+    }
   });
 });
 

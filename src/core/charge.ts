@@ -129,3 +129,37 @@ export async function buildCharged<R>(charge: Charge, build: () => R): Promise<R
     throw await refundedError(charge, error);
   }
 }
+
+/**
+ * The charges of calls answered as one (the reads an MCP prompt embeds: docs/mcp.md, Counting): each unit stays
+ * reserved until the whole answer is built, then all are committed; all are given back if any call fails first.
+ */
+export class HeldCharges {
+  readonly #charges: Charge[] = [];
+
+  hold(charge: Charge): void {
+    this.#charges.push(charge);
+  }
+
+  /** The quota's state to report: the last held charge's (every unit of the answer reserved). */
+  get month(): LimitState | undefined {
+    return this.#charges.at(-1)?.month;
+  }
+
+  /** Gives every unit back (a committed one stays counted). */
+  async refund(): Promise<void> {
+    for (const charge of this.#charges) await charge.refund();
+  }
+
+  /** Builds the answer, then commits every unit; a failure gives back every unit not yet counted. */
+  async build<R>(build: () => R): Promise<R> {
+    try {
+      const answer = build();
+      for (const charge of this.#charges) await charge.commit();
+      return answer;
+    } catch (error) {
+      await this.refund();
+      throw toApiError(error).withQuota(this.month);
+    }
+  }
+}

@@ -1,22 +1,28 @@
 /**
- * The prompts (docs/mcp.md, Prompts): ready analyses in Portuguese and in English. Each names the reads it embeds
- * (an operation and its input, from the arguments), so that a client without tools gets the data with the prompt.
+ * The prompts (docs/mcp.md, Prompts): ready analyses in Portuguese and in English. Each checks its arguments and
+ * names the reads it embeds (an operation and its input, from the arguments), so that a client without tools gets the
+ * data with the prompt, and its request, the arguments resolved to the names they stand for.
  */
 import type { AnyOperation } from '../../../core/operation.js';
 import type { ReferenceData } from '../../../core/reference.js';
 import { MAX_LIMIT } from '../../../core/schemas.js';
+import { isDate } from '../../../lib/calendar.js';
+import { fold } from '../../../lib/text-match.js';
 import { indicatorsGet } from '../../../operations/indicators/indicators-get.js';
 import { indicatorsMedians } from '../../../operations/indicators/indicators-medians.js';
 import { indicatorsSeries } from '../../../operations/indicators/indicators-series.js';
 import { municipalitiesGet } from '../../../operations/municipalities/municipalities-get.js';
 import { municipalitiesIndicators } from '../../../operations/municipalities/municipalities-indicators.js';
+import { CpvPrefix, Nif } from '../../../operations/procurement/inputs.js';
 import { procurementAnnouncements } from '../../../operations/procurement/procurement-announcements.js';
 import { procurementContracts } from '../../../operations/procurement/procurement-contracts.js';
 import { procurementEntityProfile } from '../../../operations/procurement/procurement-entity-profile.js';
 import { procurementEntityRedFlags } from '../../../operations/procurement/procurement-entity-red-flags.js';
 import { MAX_MUNICIPALITIES } from '../../../operations/shared/municipality-filters.js';
 import { signalsList } from '../../../operations/signals/signals-list.js';
+import type { IndicatorRecord, MunicipalityRecord } from '../../../store/records.js';
 import type { ArgumentKind, PROMPT_LANGUAGES } from '../completion/argument-values.js';
+import { inDistrict, listed } from './place-phrases.js';
 
 export type Language = (typeof PROMPT_LANGUAGES)[number];
 
@@ -33,6 +39,22 @@ export interface PromptArgument {
 export interface PromptRead {
   readonly operation: AnyOperation;
   readonly input: Record<string, unknown>;
+  /** The most pages it embeds, following `next_cursor` (each page is one read); default 1. */
+  readonly pages?: number;
+  /**
+   * What the embedded pages of a list hold when more exist ("the 25 newest signals"), for the sentence that tells
+   * the model so (data-prompts.ts).
+   */
+  readonly partial?: Readonly<Record<Language, (count: number) => string>>;
+}
+
+/** The answers embedded: for each read, the JSON of each of its pages, parsed, in order. */
+export type PromptAnswers = readonly (readonly unknown[])[];
+
+export interface PromptPlan {
+  readonly reads: readonly PromptRead[];
+  /** The request in a language, its arguments resolved to names (a buyer's from its embedded profile). */
+  request(language: Language, answers: PromptAnswers): string;
 }
 
 export interface PromptDefinition {
@@ -42,19 +64,54 @@ export interface PromptDefinition {
   readonly arguments: readonly PromptArgument[];
   /** Every operation it may read: a key that may not call one of them does not see the prompt. */
   readonly operations: readonly AnyOperation[];
-  /** The reads it embeds; throws a PromptArgumentError for an argument that names nothing. */
-  reads(args: Readonly<Record<string, string>>, reference: ReferenceData): PromptRead[];
-  /** The request in each language, the arguments filled in. */
-  readonly text: Readonly<Record<Language, (args: Readonly<Record<string, string>>) => string>>;
+  /**
+   * The reads it embeds and its request, from the arguments. Everything an argument can be checked against without
+   * reading (the reference data, a date's form) is checked here, so that a refused argument reads nothing; a bad
+   * one throws a PromptArgumentError.
+   */
+  plan(args: Readonly<Record<string, string>>, reference: ReferenceData): PromptPlan;
 }
 
-/** An argument that names nothing (an unknown municipality): -32602 naming it. */
+/** An argument that names nothing (an unknown municipality) or is malformed: -32602 naming it. */
 export class PromptArgumentError extends Error {}
 
-function municipalityOf(reference: ReferenceData, ref: string) {
+function municipalityOf(reference: ReferenceData, ref: string): MunicipalityRecord {
   const found = reference.municipality(ref);
   if (found === undefined) throw new PromptArgumentError(`Unknown municipality "${ref}".`);
   return found;
+}
+
+function indicatorOf(reference: ReferenceData, key: string): IndicatorRecord {
+  const found = reference.indicator(key);
+  if (found === undefined) {
+    throw new PromptArgumentError(`Unknown indicator "${key}"; completion/complete lists the keys.`);
+  }
+  return found;
+}
+
+/** The district or autonomous region as the data names it ("porto" → "Porto"). */
+function districtOf(reference: ReferenceData, name: string): string {
+  const districts = [...new Set(reference.municipalities.map((m) => m.district))];
+  const found = districts.find((d) => fold(d) === fold(name.trim()));
+  if (found === undefined) {
+    throw new PromptArgumentError(`Unknown district "${name}"; the districts: ${districts.sort().join(', ')}.`);
+  }
+  return found;
+}
+
+/** `from` and `to` as the reads take them: each a calendar day, `from` not after `to`. */
+function periodOf(args: Readonly<Record<string, string>>): { from?: string; to?: string } {
+  const period: { from?: string; to?: string } = {};
+  for (const name of ['from', 'to'] as const) {
+    const value = args[name]?.trim();
+    if (!value) continue;
+    if (!isDate(value)) throw new PromptArgumentError(`Argument ${name} must be a date (YYYY-MM-DD), not "${value}".`);
+    period[name] = value;
+  }
+  if (period.from && period.to && period.from > period.to) {
+    throw new PromptArgumentError(`Argument from (${period.from}) is after to (${period.to}).`);
+  }
+  return period;
 }
 
 /** A comma-separated argument's items, trimmed, without empty ones. */
@@ -73,6 +130,16 @@ const PERIOD = 'as YYYY-MM-DD, inclusive; optional';
  */
 const PROFILE_INDICATORS = ['population', 'unemployment_rate', 'purchasing_power_index'];
 const MAX_PROFILE_INDICATORS = 5;
+/** The newest signals a profile embeds: a page of 200 is some 200 KB of context for a summary. */
+const PROFILE_SIGNALS = 25;
+/**
+ * The most pages of a comparison's series (200 points each): 50 municipalities' yearly series over 20 years fit;
+ * a monthly one fits for about 16 municipalities, and the request says when points are left out.
+ */
+export const MAX_SERIES_PAGES = 10;
+
+const NIF = new RegExp(String(Nif.pattern));
+const CPV = new RegExp(String(CpvPrefix.pattern));
 
 export const PROMPTS: readonly PromptDefinition[] = [
   {
@@ -80,7 +147,7 @@ export const PROMPTS: readonly PromptDefinition[] = [
     title: 'Profile a municipality',
     description:
       "A municipality's profile: its indicators against the national and district medians, its council's " +
-      'procurement and its signals. Embeds the data it needs.',
+      'procurement and its newest signals. Embeds the data it needs.',
     arguments: [
       { name: 'municipality', description: 'Code, slug or name.', required: true, kind: 'municipality' },
       {
@@ -94,33 +161,38 @@ export const PROMPTS: readonly PromptDefinition[] = [
       },
     ],
     operations: [municipalitiesGet, municipalitiesIndicators, indicatorsMedians, procurementEntityProfile, signalsList],
-    reads(args, reference) {
+    plan(args, reference) {
       const m = municipalityOf(reference, args.municipality);
       const keys = args.indicators
-        ? listItems(args.indicators)
+        ? [...new Set(listItems(args.indicators))]
         : PROFILE_INDICATORS.filter((key) => reference.indicator(key) !== undefined);
       if (keys.length > MAX_PROFILE_INDICATORS) {
         throw new PromptArgumentError(`At most ${MAX_PROFILE_INDICATORS} indicators, not ${keys.length}.`);
       }
-      return [
-        { operation: municipalitiesGet, input: { code: m.code } },
-        { operation: municipalitiesIndicators, input: { code: m.code } },
-        ...keys.map((key) => ({ operation: indicatorsMedians, input: { key, district: m.district } })),
-        { operation: procurementEntityProfile, input: { nif: m.nif } },
-        { operation: signalsList, input: { municipality: [m.code], limit: MAX_LIMIT } },
-      ];
-    },
-    text: {
-      en: (a) =>
-        `Write a profile of the Portuguese municipality ${a.municipality} from the data embedded below. ` +
-        'Compare each indicator with the national and district medians, say where it stands out, summarise the ' +
-        "council's procurement (what it buys, from whom, how much) and the signals raised, and name every figure's " +
-        'reference date. Say what the data does not show.',
-      pt: (a) =>
-        `Escreve um perfil do município de ${a.municipality} a partir dos dados abaixo. Compara cada indicador ` +
-        'com as medianas nacional e distrital, diz onde se destaca, resume a contratação pública da câmara (o que ' +
-        'compra, a quem, quanto) e os sinais levantados, e indica a data de referência de cada número. Diz o que ' +
-        'os dados não mostram.',
+      for (const key of keys) indicatorOf(reference, key);
+      const signals = {
+        en: (n: number) => `the ${n} newest signals`,
+        pt: (n: number) => `os ${n} sinais mais recentes`,
+      };
+      return {
+        reads: [
+          { operation: municipalitiesGet, input: { code: m.code } },
+          { operation: municipalitiesIndicators, input: { code: m.code } },
+          ...keys.map((key) => ({ operation: indicatorsMedians, input: { key, district: m.district } })),
+          { operation: procurementEntityProfile, input: { nif: m.nif } },
+          { operation: signalsList, input: { municipality: [m.code], limit: PROFILE_SIGNALS }, partial: signals },
+        ],
+        request: (language) =>
+          language === 'pt'
+            ? `Escreve um perfil de um município português — ${m.name}, ${inDistrict(m.district, 'pt')} — a ` +
+              'partir dos dados abaixo. Compara cada indicador com as medianas nacional e distrital, diz onde se ' +
+              'destaca, resume a contratação pública da câmara (o que compra, a quem, quanto) e os sinais ' +
+              'levantados, e indica a data de referência de cada número. Diz o que os dados não mostram.'
+            : `Write a profile of ${m.name}, a Portuguese municipality ${inDistrict(m.district, 'en')}, from the ` +
+              'data embedded below. Compare each indicator with the national and district medians, say where it ' +
+              "stands out, summarise the council's procurement (what it buys, from whom, how much) and the " +
+              "signals raised, and name every figure's reference date. Say what the data does not show.",
+      };
     },
   },
   {
@@ -138,23 +210,41 @@ export const PROMPTS: readonly PromptDefinition[] = [
       },
     ],
     operations: [indicatorsGet, indicatorsSeries, indicatorsMedians],
-    reads(args, reference) {
-      const codes = listItems(args.municipalities).map((ref) => municipalityOf(reference, ref).code);
-      return [
-        { operation: indicatorsGet, input: { key: args.indicator } },
-        { operation: indicatorsSeries, input: { key: args.indicator, municipality: codes, limit: MAX_LIMIT } },
-        { operation: indicatorsMedians, input: { key: args.indicator } },
-      ];
-    },
-    text: {
-      en: (a) =>
-        `Compare the municipalities ${a.municipalities} on the indicator ${a.indicator}, from the data embedded ` +
-        'below: the latest value of each, how each changed over the years, and where each stands against the ' +
-        'national median. Mind the unit and the direction (whether higher is better).',
-      pt: (a) =>
-        `Compara os municípios ${a.municipalities} no indicador ${a.indicator}, a partir dos dados abaixo: o ` +
-        'valor mais recente de cada um, como evoluiu ao longo dos anos e onde fica face à mediana nacional. ' +
-        'Atenção à unidade e ao sentido (se mais é melhor).',
+    plan(args, reference) {
+      const indicator = indicatorOf(reference, args.indicator);
+      const named = listItems(args.municipalities).map((ref) => municipalityOf(reference, ref));
+      const chosen = [...new Map(named.map((m) => [m.code, m])).values()];
+      if (chosen.length < 2 || chosen.length > MAX_MUNICIPALITIES) {
+        throw new PromptArgumentError(
+          `Name 2 to ${MAX_MUNICIPALITIES} different municipalities, not ${chosen.length}.`,
+        );
+      }
+      const key = indicator.key;
+      const points = {
+        en: (n: number) => `the first ${n} points of the series (municipality by municipality, by code)`,
+        pt: (n: number) => `os primeiros ${n} pontos das séries (município a município, por código)`,
+      };
+      const names = chosen.map((m) => m.name);
+      return {
+        reads: [
+          { operation: indicatorsGet, input: { key } },
+          {
+            operation: indicatorsSeries,
+            input: { key, municipality: chosen.map((m) => m.code), limit: MAX_LIMIT },
+            pages: MAX_SERIES_PAGES,
+            partial: points,
+          },
+          { operation: indicatorsMedians, input: { key } },
+        ],
+        request: (language) =>
+          language === 'pt'
+            ? `Compara os municípios ${listed(names, 'pt')} no indicador ${indicator.name_pt} (${key}), a partir ` +
+              'dos dados abaixo: o valor mais recente de cada um, como evoluiu ao longo dos anos e onde fica face ' +
+              'à mediana nacional. Atenção à unidade e ao sentido (se mais é melhor).'
+            : `Compare the municipalities ${listed(names, 'en')} on the indicator ${indicator.name} (${key}), from ` +
+              'the data embedded below: the latest value of each, how each changed over the years, and where each ' +
+              'stands against the national median. Mind the unit and the direction (whether higher is better).',
+      };
     },
   },
   {
@@ -174,23 +264,38 @@ export const PROMPTS: readonly PromptDefinition[] = [
       { name: 'to', description: `Last publication date (${PERIOD}).`, required: false, kind: 'none' },
     ],
     operations: [procurementEntityProfile, procurementEntityRedFlags, procurementContracts],
-    reads(args) {
-      const period = { ...(args.from ? { from: args.from } : {}), ...(args.to ? { to: args.to } : {}) };
-      return [
-        { operation: procurementEntityProfile, input: { nif: args.buyer } },
-        { operation: procurementEntityRedFlags, input: { nif: args.buyer, ...period } },
-        { operation: procurementContracts, input: { buyer: args.buyer, ...period, limit: MAX_LIMIT } },
-      ];
-    },
-    text: {
-      en: (a) =>
-        `Review the public procurement of the buyer ${a.buyer}${periodText(a, 'en')} from the data embedded ` +
-        'below: what it bought, from which suppliers, by which procedures, and the integrity flags raised, ' +
-        'contract by contract. A flag is an indicator for a closer look, never an accusation: say so.',
-      pt: (a) =>
-        `Analisa a contratação pública da entidade ${a.buyer}${periodText(a, 'pt')} a partir dos dados abaixo: ` +
-        'o que comprou, a que fornecedores, por que procedimentos, e os alertas de integridade levantados, ' +
-        'contrato a contrato. Um alerta é um indício para olhar com atenção, nunca uma acusação: di-lo.',
+    plan(args) {
+      const nif = args.buyer.trim();
+      if (!NIF.test(nif)) {
+        throw new PromptArgumentError(
+          `Argument buyer must be a tax number of 9 digits, not "${args.buyer}"; completion turns a name into one.`,
+        );
+      }
+      const period = periodOf(args);
+      const contracts = {
+        en: (n: number) => `the ${n} newest contracts`,
+        pt: (n: number) => `os ${n} contratos mais recentes`,
+      };
+      return {
+        reads: [
+          { operation: procurementEntityProfile, input: { nif } },
+          { operation: procurementEntityRedFlags, input: { nif, ...period } },
+          { operation: procurementContracts, input: { buyer: nif, ...period, limit: MAX_LIMIT }, partial: contracts },
+        ],
+        request(language, answers) {
+          const name = (answers[0]?.[0] as { name?: unknown } | undefined)?.name;
+          const buyer = typeof name === 'string' ? `${name} (NIF ${nif})` : `NIF ${nif}`;
+          return language === 'pt'
+            ? `Analisa a contratação pública da entidade ${buyer}${periodText(period, 'pt')} a partir dos dados ` +
+                'abaixo: o que comprou, a que fornecedores, por que procedimentos, e os alertas de integridade ' +
+                'levantados, contrato a contrato. Um alerta é um indício para olhar com atenção, nunca uma ' +
+                'acusação: di-lo.'
+            : `Review the public procurement of the buyer ${buyer}${periodText(period, 'en')} from the data ` +
+                'embedded below: what it bought, from which suppliers, by which procedures, and the integrity ' +
+                'flags raised, contract by contract. A flag is an indicator for a closer look, never an ' +
+                'accusation: say so.';
+        },
+      };
     },
   },
   {
@@ -207,25 +312,43 @@ export const PROMPTS: readonly PromptDefinition[] = [
       { name: 'district', description: 'District (e.g. Porto).', required: true, kind: 'district' },
     ],
     operations: [procurementAnnouncements],
-    reads(args) {
+    plan(args, reference) {
+      const code = args.cpv.trim();
+      if (!CPV.test(code)) {
+        throw new PromptArgumentError(
+          `Argument cpv must be a CPV code or its first digits, not "${args.cpv}"; completion turns words into codes.`,
+        );
+      }
       // A whole code (45000000) is its significant digits (45): the filter takes a prefix; a division keeps two.
-      const cpv = args.cpv.slice(0, Math.max(2, args.cpv.replace(/0+$/, '').length));
-      return [{ operation: procurementAnnouncements, input: { cpv, district: args.district, open_only: true } }];
-    },
-    text: {
-      en: (a) =>
-        `List the calls for tenders still open in the district of ${a.district} for CPV ${a.cpv}, from the data ` +
-        'embedded below: for each, the buyer, the object, the base price and the deadline, the closest deadline ' +
-        'first.',
-      pt: (a) =>
-        `Lista os concursos ainda abertos no distrito de ${a.district} para o CPV ${a.cpv}, a partir dos dados ` +
-        'abaixo: para cada um, a entidade, o objeto, o preço base e o prazo, o prazo mais próximo primeiro.',
+      const cpv = code.slice(0, Math.max(2, code.replace(/0+$/, '').length));
+      const district = districtOf(reference, args.district);
+      const calls = {
+        en: (n: number) => `the ${n} calls closing soonest`,
+        pt: (n: number) => `os ${n} concursos que fecham mais cedo`,
+      };
+      return {
+        reads: [
+          {
+            operation: procurementAnnouncements,
+            input: { cpv, district, open_only: true },
+            partial: calls,
+          },
+        ],
+        request: (language) =>
+          language === 'pt'
+            ? `Lista os concursos ainda abertos ${inDistrict(district, 'pt')} cujo código CPV começa por ${cpv}, ` +
+              'a partir dos dados abaixo: para cada um, a entidade, o objeto, o preço base e o prazo, o prazo mais ' +
+              'próximo primeiro.'
+            : `List the calls for tenders still open ${inDistrict(district, 'en')} whose CPV code starts with ` +
+              `${cpv}, from the data embedded below: for each, the buyer, the object, the base price and the ` +
+              'deadline, the closest deadline first.',
+      };
     },
   },
 ];
 
-function periodText(args: Readonly<Record<string, string>>, language: Language): string {
-  const { from, to } = args;
+function periodText(period: { from?: string; to?: string }, language: Language): string {
+  const { from, to } = period;
   if (!from && !to) return '';
   if (language === 'pt') return ` ${from ? `de ${from}` : ''}${from && to ? ' ' : ''}${to ? `até ${to}` : ''}`;
   return ` ${from ? `from ${from}` : ''}${from && to ? ' ' : ''}${to ? `to ${to}` : ''}`;

@@ -58,7 +58,7 @@ export class DataResources implements ResourceProvider<Admission> {
     const found = matchDataTemplate(uri);
     if (found === undefined) throw resourceNotFound(uri);
     const { operation, input } = found.template;
-    const read = { operation, input: input(found.variables), encoding: 'text' } as const;
+    const read = { operation, input: input(found.variables), encoding: 'text', csv: true } as const;
     const { contents, quota } = await readContents(this.#core, admission, read, uri, request, this.#place(request));
     return { result: JSON.stringify({ contents }), quota };
   }

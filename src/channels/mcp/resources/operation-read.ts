@@ -1,12 +1,13 @@
 /**
  * One read of an operation through the core, as resource contents: what `resources/read` answers and what a prompt
  * embeds. The call is the tool's own (validation, plan, scopes, quota; one unit of quota unless the operation is
- * free), its JSON the REST answer, and its CSV beside it where REST has one. A refusal the table does not answer at
- * the HTTP level becomes the read's JSON-RPC error (errors.ts, readError).
+ * free), its JSON the REST answer, and — for `resources/read` — its CSV beside it where REST has one (a prompt
+ * embeds the JSON alone: docs/mcp.md, Prompts). A refusal the table does not answer at the HTTP level becomes the
+ * read's JSON-RPC error (errors.ts, readError).
  */
 import type { FastifyRequest } from 'fastify';
 import type { Admission } from '../../../core/admission.js';
-import { buildCharged } from '../../../core/charge.js';
+import { buildCharged, type Charge, refundedError } from '../../../core/charge.js';
 import type { Core } from '../../../core/core.js';
 import type { AnyOperation } from '../../../core/operation.js';
 import type { InputEncoding } from '../../../core/validate.js';
@@ -30,6 +31,8 @@ export interface OperationRead {
   readonly input: Record<string, unknown>;
   /** `text` for values taken from a URI (as REST takes its path), `json` for typed values. */
   readonly encoding: InputEncoding;
+  /** Whether the CSV goes beside the JSON where REST has one. */
+  readonly csv: boolean;
 }
 
 export interface ReadContents {
@@ -38,6 +41,15 @@ export interface ReadContents {
   readonly quota: LimitState | undefined;
 }
 
+/** A read whose unit is reserved, not yet settled: its caller commits it with its whole answer, or gives it back. */
+export interface HeldRead {
+  readonly contents: readonly TextContents[];
+  /** The JSON answer, parsed (a page's `next_cursor` and `has_more`). */
+  readonly value: unknown;
+  readonly charge: Charge;
+}
+
+/** `resources/read`: one read, committed once its contents are built. */
 export async function readContents(
   core: Core,
   admission: Admission,
@@ -46,9 +58,23 @@ export async function readContents(
   request: FastifyRequest,
   place: ErrorPlace,
 ): Promise<ReadContents> {
-  const csv = core.offersCsv(read.operation);
-  try {
-    const { json, body, charge } = await core.execute({
+  const held = await readHeld(core, admission, read, uri, request, place);
+  const contents = await asReadError(request, place, uri, () => buildCharged(held.charge, () => held.contents));
+  return { contents, quota: held.charge.month };
+}
+
+/** One read, its charge left for the caller to settle (a prompt's reads: all or none counted). */
+export function readHeld(
+  core: Core,
+  admission: Admission,
+  read: OperationRead,
+  uri: string,
+  request: FastifyRequest,
+  place: ErrorPlace,
+): Promise<HeldRead> {
+  const csv = read.csv && core.offersCsv(read.operation);
+  return asReadError(request, place, uri, async () => {
+    const { json, body, value, charge } = await core.execute({
       admission,
       operation: read.operation,
       input: read.input,
@@ -57,13 +83,20 @@ export async function readContents(
       etag: false, // no conditional requests on MCP
       channel: 'mcp',
     });
-    // Built inside the charge window: if building fails, the read is refunded.
-    const contents = await buildCharged(charge, () => {
-      const all: TextContents[] = [{ uri, mimeType: JSON_TYPE, text: json }];
-      if (csv) all.push({ uri, mimeType: CSV_TYPE, text: body.toString() });
-      return all;
-    });
-    return { contents, quota: charge.month };
+    try {
+      const contents: TextContents[] = [{ uri, mimeType: JSON_TYPE, text: json }];
+      if (csv) contents.push({ uri, mimeType: CSV_TYPE, text: body.toString() });
+      return { contents, value, charge };
+    } catch (error) {
+      throw await refundedError(charge, error);
+    }
+  });
+}
+
+/** A refusal as the read's JSON-RPC error, unless the table answers it at the HTTP level. */
+async function asReadError<R>(request: FastifyRequest, place: ErrorPlace, uri: string, run: () => Promise<R>) {
+  try {
+    return await run();
   } catch (error) {
     const apiError = toApiError(error);
     if (isHttpLevel(apiError)) throw apiError;
