@@ -268,7 +268,8 @@ export const PROMPTS: readonly PromptDefinition[] = [
       const nif = args.buyer.trim();
       if (!NIF.test(nif)) {
         throw new PromptArgumentError(
-          `Argument buyer must be a tax number of 9 digits, not "${args.buyer}"; completion turns a name into one.`,
+          `Argument buyer must be a tax number (9 digits, or a foreign one as the portal gives it), not ` +
+            `"${args.buyer}"; completion turns a name into one.`,
         );
       }
       const period = periodOf(args);
