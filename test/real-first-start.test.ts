@@ -299,6 +299,15 @@ describe('the indicators', () => {
     const contracts = (await get('/v1/indicators/public_contracts')).json;
     expect(contracts.synthetic).toBe(true);
     expect(contracts.source).toMatch(/not computed from the contracts served/);
+    // A generated series' summary says where the published one comes from: never as the origin of these values.
+    const burnt = (await get('/v1/indicators/burnt_area')).json;
+    expect(burnt.synthetic).toBe(true);
+    expect(burnt.summary).toMatch(/^Demo data: the values served are generated, not published by the source named/);
+    expect(burnt.summary).toContain('ICNF');
+    expect(burnt.summary_pt).toMatch(/^Dados de demonstração: os valores servidos são gerados/);
+    const crime = (await get('/v1/indicators/crime_rate')).json;
+    expect(crime.synthetic).toBe(false);
+    expect(crime.summary).not.toMatch(/Demo data/);
   });
 });
 

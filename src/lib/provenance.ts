@@ -22,6 +22,15 @@ export const DEMO_INDICATOR_SOURCE_PREFIX = 'munidata demo';
  */
 export const PROCUREMENT_SOURCES = ['base', DEMO_PROCUREMENT_SOURCE] as const;
 
+/**
+ * What the summary of an indicator the demo fills begins with: the catalogue's summary says where the published series
+ * comes from ("From the ICNF national rural fire database"), which must not read as the origin of generated values.
+ */
+export const DEMO_INDICATOR_SUMMARY_NOTE = {
+  en: 'Demo data: the values served are generated, not published by the source named here.',
+  pt: 'Dados de demonstração: os valores servidos são gerados, não publicados pela fonte aqui indicada.',
+} as const;
+
 /** What the titles of signals (and so of cases) derived from demo data begin with. */
 export const DEMO_TITLE_PREFIX = '[demo] ';
 

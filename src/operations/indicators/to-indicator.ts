@@ -1,5 +1,5 @@
 /** Records → resources of the indicators domain. */
-import { isDemoIndicatorSource } from '../../lib/provenance.js';
+import { DEMO_INDICATOR_SUMMARY_NOTE, isDemoIndicatorSource } from '../../lib/provenance.js';
 import type { IndicatorRecord } from '../../store/records.js';
 
 export function toIndicatorSummary(i: IndicatorRecord) {
@@ -20,10 +20,13 @@ export function toIndicatorSummary(i: IndicatorRecord) {
 }
 
 export function toIndicatorDetail(i: IndicatorRecord) {
+  const generated = isDemoIndicatorSource(i.source);
+  const noted = (note: string, summary: string | null) =>
+    generated ? [note, summary].filter(Boolean).join(' ') : summary;
   return {
     ...toIndicatorSummary(i),
-    summary: i.summary,
-    summary_pt: i.summary_pt,
+    summary: noted(DEMO_INDICATOR_SUMMARY_NOTE.en, i.summary),
+    summary_pt: noted(DEMO_INDICATOR_SUMMARY_NOTE.pt, i.summary_pt),
     currency_code: i.currency_code,
     scale_factor: i.scale_factor,
     per_capita: i.per_capita,
