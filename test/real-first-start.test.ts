@@ -459,6 +459,24 @@ describe('integrity flags on the real contracts', () => {
   });
 });
 
+describe("a supplier's red flags", () => {
+  it('for an entity that buys nothing, the empty counts say why and where its flags are', async () => {
+    // MEO: a supplier in the file, never a buyer.
+    const meo = '504615947';
+    const supplied = CONTRACTS.filter(
+      (r) => !rejected.has(r.idcontrato) && (r.adjudicatarios ?? []).some((p) => nifOf(p) === meo),
+    );
+    expect(supplied.length).toBeGreaterThan(10);
+    expect(CONTRACTS.some((r) => (r.adjudicante ?? []).some((p) => nifOf(p) === meo))).toBe(false);
+    const flags = (await get(`/v1/procurement/entities/${meo}/red-flags`)).json;
+    expect(flags).toMatchObject({ contracts_assessed: 0, contracts_flagged: 0 });
+    expect(flags.note).toContain(`is a buyer in no contract held, so none was assessed here`);
+    expect(flags.note).toContain(`It is a supplier in ${supplied.length} contracts`);
+    expect(flags.note).toContain(`supplier=${meo}`);
+    expect((await get(`/v1/procurement/entities/${PORTO.nif}/red-flags`)).json.note).toBeNull();
+  });
+});
+
 describe('integrity flags on the real contracts, against a reading by hand', () => {
   // The islands' councils by their INE code (31–32 Madeira, 41–49 the Azores), as data/municipalities.csv gives them.
   const councils = new Map(

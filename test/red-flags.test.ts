@@ -189,7 +189,7 @@ describe('procurement_red_flags on one contract', () => {
     expect(price.reason).toMatch(/exceeds the base price/);
     const missing = await t.get(`/v1/procurement/contracts/${idOf.get('no-competitors')}/red-flags`, { key });
     const single = missing.json.assessments.find((x: any) => x.type === 'single_bid');
-    expect(single).toMatchObject({ code: 'R018', state: 'not_assessable', values: { competitors: 0 } });
+    expect(single).toMatchObject({ code: 'R018', state: 'not_assessable', values: { competitors: null } });
     expect(single.reason).toMatch(/names no competitor/);
     const late = await t.get(`/v1/procurement/contracts/${idOf.get('late')}/red-flags`, { key });
     expect(late.json.assessments.find((x: any) => x.type === 'delay').values.late_days).toBe(90);

@@ -36,7 +36,8 @@ export const SINGLE_BID: IntegrityType = {
 const COMPETITIVE = new Set(['open', 'selective']);
 
 export function checkSingleBid(c: ContractDetailRecord): Finding {
-  const values = { ocds_method: c.ocds_method, competitors: c.competitors.length };
+  // A record that names no competitor says nothing of how many there were: null, never 0 (docs/integrity.md).
+  const values = { ocds_method: c.ocds_method, competitors: c.competitors.length === 0 ? null : c.competitors.length };
   if (c.ocds_method === null) return finding('not_assessable', 'The record gives no procedure type.', values);
   if (!COMPETITIVE.has(c.ocds_method)) {
     const reason = `Does not apply: a ${c.ocds_method} procedure does not invite open competition.`;

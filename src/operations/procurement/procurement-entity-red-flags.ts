@@ -12,7 +12,7 @@ import { assessContracts } from '../../integrity/assess-contracts.js';
 import { preloadBuyerContracts } from '../../integrity/buyer-contracts.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
-import type { ContractRecord } from '../../store/procurement-records.js';
+import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
 import { FromDate, ToDate } from '../shared/date-range.js';
 import { checkRange } from '../shared/ranges.js';
@@ -97,9 +97,24 @@ export const procurementEntityRedFlags = defineOperation({
         counts: byType.get(t.key) ?? noCounts(),
       })),
       flagged_contracts: flagged,
+      note: supplierOnlyNote(entity),
     };
   },
 });
+
+/**
+ * Zeros for a supplier (MEO: a buyer in no contract, a supplier in 115, behind hundreds of R048 flags) must not read
+ * as a clean bill: say what was assessed and where the flags about it are.
+ */
+function supplierOnlyNote(entity: EntityRecord): string | null {
+  if (entity.contracts_as_buyer > 0 || entity.contracts_as_supplier === 0) return null;
+  const contracts = entity.contracts_as_supplier === 1 ? '1 contract' : `${entity.contracts_as_supplier} contracts`;
+  return (
+    `${entity.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
+    `contracts. It is a supplier in ${contracts} (procurement_contracts with supplier=${entity.nif} lists them); ` +
+    "the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red flags."
+  );
+}
 
 /** The newest MAX_CONTRACTS contracts of the filter (keyset pages), and whether there were more. */
 async function newestContracts(

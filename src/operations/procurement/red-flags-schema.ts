@@ -97,6 +97,13 @@ export const EntityRedFlags = Type.Object(
     contracts_flagged: Type.Integer({ minimum: 0, description: 'Contracts assessed with at least one flag.' }),
     by_type: Type.Array(TypeCounts, { description: 'Every integrity type, in the catalogue order.' }),
     flagged_contracts: Type.Array(FlaggedContract, { description: 'Newest first (publication date, then id).' }),
+    note: Nullable(
+      Type.String({
+        description:
+          'Why the counts are empty when the entity is a buyer in no contract held but a supplier in some: the ' +
+          "checks run on a buyer's contracts; the flags about a supplier are in its contracts' red flags. Else null.",
+      }),
+    ),
   },
   { title: 'EntityRedFlags' },
 );
