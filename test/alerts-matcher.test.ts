@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, type RuleOptions, setRuleEnabled } from '../src/admin/alert-rules.js';
+import { signalBody } from '../src/alerts/load-items.js';
 import { type AlertMatchingSummary, runAlertMatching } from '../src/alerts/run-matching.js';
 import type { AlertMatchRecord, SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
@@ -92,6 +93,7 @@ async function createRules(store: Store) {
       sourceTypes: ['procurement_contract'],
     }),
     closing: await rule({ name: 'Prazos', type: 'signal_type', signalTypes: ['deadline_closing'] }),
+    records: await rule({ name: 'Recordes', type: 'signal_type', signalTypes: ['indicator_record'] }),
     threshold: await rule({
       name: 'População acima de 1000',
       type: 'indicator_threshold',
@@ -227,6 +229,23 @@ describe('alert matcher', () => {
     expect(mine?.judge).toMatchObject({ is_direct_action: true, action_type: 'submit_proposal' });
   });
 
+  it('signal_type: the snippet is the signal’s summary, which names its place: no place glued on', async () => {
+    const found = ofRule(matches, rules.records);
+    expect(found.length).toBeGreaterThan(5);
+    const signals = new Map(
+      (await store.getSignals(found.map((m) => Number(m.item_key.slice('signal:'.length))))).map((s) => [
+        `signal:${s.id}`,
+        s,
+      ]),
+    );
+    for (const m of found) {
+      const s = signals.get(m.item_key) as SignalRecord;
+      expect(s.summary_pt).toContain(`em ${s.location_text} foi de`);
+      // Summaries of records are short enough to be served whole.
+      expect(m.snippet, m.item_key).toBe(s.summary_pt);
+    }
+  });
+
   it('indicator_threshold: exactly the signals of the indicator whose value is past the bound', async () => {
     const found = ofRule(matches, rules.threshold);
     // The fixture's two signals (1500 in Porto, 900 in Lisboa) and whatever detection made of the demo's series.
@@ -327,5 +346,15 @@ describe('alert matcher', () => {
     } finally {
       await other.close();
     }
+  });
+});
+
+describe('a signal’s text as matched', () => {
+  it('adds the place after a dash only when the summary does not name it', () => {
+    expect(signalBody('Em Corvo, o indicador subiu.', 'Corvo')).toBe('Em Corvo, o indicador subiu.');
+    expect(signalBody('Contrato com execução em ALMADA.', 'Almada')).toBe('Contrato com execução em ALMADA.');
+    expect(signalBody('Sinal importado.', 'Évora')).toBe('Sinal importado. — Évora');
+    expect(signalBody(null, 'Évora')).toBe('Évora');
+    expect(signalBody('Sinal importado.', null)).toBe('Sinal importado.');
   });
 });

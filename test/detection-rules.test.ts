@@ -23,6 +23,39 @@ const OPTIONS = { seed: 11, today: new Date('2026-11-01T00:00:00Z'), contracts: 
 const CHANGED = ['possible_splitting', 'direct_award_high_value'];
 const kept = (rules: Rules) => JSON.stringify(rules);
 
+/** A monthly indicator whose series in one municipality jumps and ends on a record (indicator signals to derive). */
+async function writeStays(store: Store): Promise<void> {
+  await store.saveIndicators([
+    {
+      key: 'stays_rules_test',
+      name: 'Overnight stays',
+      name_pt: 'Dormidas',
+      category: 'tourism',
+      unit: 'count',
+      unit_display: 'n.º',
+      direction: 'neutral',
+      source: null,
+      country_code: 'PT',
+      value_domain: 'amount',
+      treatment: 'raw',
+      summary: null,
+      summary_pt: null,
+      currency_code: null,
+      scale_factor: 1,
+      per_capita: false,
+      unit_description: null,
+      frequency: 'monthly',
+    },
+  ]);
+  const porto = (await store.listMunicipalities()).find((m) => m.code === '1312') as { id: number };
+  const values = [900, 950, 980, 1000, 4640, 18690];
+  const dates = ['2017-08-31', '2017-09-30', '2017-10-31', '2017-11-30', '2017-12-31', '2018-01-31'];
+  await store.writeObservations(
+    'stays_rules_test',
+    values.map((value, i) => ({ municipality_id: porto.id, reference_date: dates[i], value, treatment: 'raw' })),
+  );
+}
+
 function generated(): ProcurementChunk {
   const all: ProcurementChunk = { entities: [], contracts: [], announcements: [], amendments: [] };
   const options = { ...OPTIONS, municipalities: readMunicipalities(), cpvs: readCpvs() };
@@ -67,6 +100,7 @@ describe('detection when the rules change', () => {
   beforeAll(async () => {
     store = (await freshStore()).store;
     await store.writeProcurement(generated());
+    await writeStays(store);
     await runDetection(store, { now: NOW });
     scratch = await standing(store);
   }, 240_000);
@@ -117,18 +151,47 @@ describe('detection when the rules change', () => {
   });
 
   const oneNumber =
-    'the one number kept before the rules were kept by part: 2 is today’s detectors with integrity signals of the ' +
-    'first way, 1 older';
+    'the one number kept before the rules were kept by part: 2 is the detectors’ second rules with integrity ' +
+    'signals of the first way, 1 older; both older than today’s detectors';
   it(oneNumber, { timeout: 240_000 }, async () => {
-    await store.setWatermark(RULES_WATERMARK, '2');
-    const two = await runDetection(store, { now: NOW });
-    expect(two.procurement.entries).toBe(0);
-    expect(two.integrity.contracts).toBe(OPTIONS.contracts);
-    expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
-    await store.setWatermark(RULES_WATERMARK, '1');
-    const older = await runDetection(store, { now: NOW });
-    expect(older.procurement.entries).toBeGreaterThan(0);
-    expect(older.integrity.contracts).toBe(OPTIONS.contracts);
+    for (const number of ['2', '1']) {
+      await store.setWatermark(RULES_WATERMARK, number);
+      const run = await runDetection(store, { now: NOW });
+      expect(run.procurement.entries, number).toBeGreaterThan(0);
+      expect(run.integrity.contracts, number).toBe(OPTIONS.contracts);
+      expect(await standing(store), number).toEqual(scratch);
+      expect(await store.getWatermark(RULES_WATERMARK)).toBe(kept(currentRules()));
+    }
+  });
+
+  const indicatorTexts =
+    'a store detected under the detectors’ rules of 2026-11-30 morning (2) gets its indicator texts written again: ' +
+    'values as stored, a monthly December as a month';
+  it(indicatorTexts, { timeout: 240_000 }, async () => {
+    const ofStays = (await everySignal(store)).filter((s) => s.subject.indicator === 'stays_rules_test');
+    expect(ofStays.map((s) => s.summary_pt).join('\n')).toContain('4 640 (dezembro de 2017)');
+    // What the rules of version 2 wrote: whole numbers without their last zeros, December as the year alone.
+    const asWritten = (text: string) => text.replaceAll('4 640', '464').replaceAll('dezembro de 2017', '2017');
+    const signals = [];
+    for (const s of ofStays) {
+      const found = s.case_id === null ? null : await store.getCase(s.case_id);
+      const link = found?.linked_signals.find((l) => l.signal_id === s.id);
+      const { id: _i, first_seen_at: _f, last_seen_at: _l, case_id: _c, ...fields } = s;
+      signals.push({
+        ...fields,
+        summary_pt: asWritten(s.summary_pt as string),
+        case:
+          found && link
+            ? { key: found.key, type: found.type, family: found.family, relationship: link.relationship }
+            : null,
+      });
+    }
+    await store.writeSignals({ signals, now: NOW.toISOString() });
+    await runDetection(store, { now: NOW });
+    expect(await standing(store)).not.toEqual(scratch);
+    await store.setWatermark(RULES_WATERMARK, kept({ ...currentRules(), detectors: 2 }));
+    await runDetection(store, { now: NOW });
+    expect(await standing(store)).toEqual(scratch);
   });
 
   const unversioned =
@@ -138,6 +201,7 @@ describe('detection when the rules change', () => {
     const earlier = (await freshStore()).store;
     try {
       await earlier.writeProcurement(generated());
+      await writeStays(earlier);
       const end = String(await earlier.lastChangeSeq());
       for (const name of ['detect:procurement', 'detect:integrity', 'detect:indicators'])
         await earlier.setWatermark(name, end);

@@ -3,8 +3,9 @@
  * type, in the contract's case, with its evidence and a confidence that says how much rests beyond the record;
  * withdraws it when the contract no longer flags; judges a buyer's old contracts again when a new one of the buyer
  * changes them; reads nothing more when nothing changed; and alert rules select the family, the types and a
- * confidence floor, leaving out the signal withdrawn before they ran; a flag about one party (R048, R025) names it.
- * Hand-made contracts, on both stores.
+ * confidence floor, leaving out the signal withdrawn before they ran; a flag about one party (R048, R025) names it;
+ * the legal basis is cited in the summary's language. Hand-made contracts (the legal basis: the demo's), on both
+ * stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
@@ -20,7 +21,7 @@ import type { SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
-import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const BEJA = readMunicipalities().find((m) => m.code === '0205') as MunicipalityRecord;
@@ -290,5 +291,37 @@ describe('where the corpus moved', () => {
     expect(atBeja.title_pt).toBe(`Fornecedor heterogéneo: ${S[8].name} — Contrato s9-0 (Município de ${BEJA.name})`);
     expect(atBeja.summary_pt).toContain(`assinalado a ${s9}, adjudicatário do contrato «Contrato s9-0» de Município`);
     expect(atBeja.summary_en).toContain(`Flagged for the supplier ${s9};`);
+  });
+});
+
+describe('the legal basis a signal cites', () => {
+  // The demo store's detection flags every integrity type (test/demo-integrity.test.ts), these two included.
+  const PT = {
+    repeated_direct_awards: 'Base legal: CCP art. 113.º n.º 2 (na redação do DL 111-B/2017).',
+    possible_splitting:
+      'Base legal: CCP art. 17.º n.º 1 e art. 22.º (redação em vigor por confirmar); DL 197/99 art. 16.º n.º 2.',
+  };
+  const EN = {
+    repeated_direct_awards: 'Legal basis: CCP art. 113.º n.º 2 (as amended by DL 111-B/2017).',
+    possible_splitting:
+      'Legal basis: CCP art. 17.º n.º 1 and art. 22.º (wording in force unconfirmed); DL 197/99 art. 16.º n.º 2.',
+  };
+
+  it('is in Portuguese words in summary_pt, in English words in summary_en', async () => {
+    const demo = copyDemoStore().store;
+    try {
+      const signals = await demo.listSignals({ family: 'integrity' }, { limit: 100_000 });
+      for (const [type, ending] of Object.entries(PT)) {
+        const ofType = signals.filter((s) => s.type === type);
+        expect(ofType.length, type).toBeGreaterThan(0);
+        for (const s of ofType) {
+          expect(s.summary_pt?.endsWith(ending), `${s.key}: ${s.summary_pt}`).toBe(true);
+          expect(s.summary_en?.endsWith(EN[type as keyof typeof EN]), `${s.key}: ${s.summary_en}`).toBe(true);
+        }
+      }
+      for (const s of signals) expect(s.summary_pt, s.key).not.toMatch(/ and |as amended|unconfirmed|Legal basis/);
+    } finally {
+      await demo.close();
+    }
   });
 });

@@ -372,7 +372,9 @@ describe('signal_families and signal_types', () => {
       for (const th of m.thresholds) expect(th.source.length, `${type.key}.${th.key}`).toBeGreaterThan(10);
     }
     const art113 = integrity.find((x: any) => x.key === 'repeated_direct_awards').methodology;
-    expect(art113.legal_basis.reference).toMatch(/113\.º/);
+    expect(art113.legal_basis.reference).toBe('CCP art. 113.º n.º 2 (as amended by DL 111-B/2017)');
+    // In Portuguese words too, as a Portuguese summary cites it.
+    expect(art113.legal_basis.reference_pt).toBe('CCP art. 113.º n.º 2 (na redação do DL 111-B/2017)');
     expect(integrity.find((x: any) => x.key === 'single_bid').methodology.legal_basis).toBeNull();
   });
 

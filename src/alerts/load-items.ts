@@ -4,6 +4,7 @@
  * signals that no longer stand as read now (withdrawn or expired: matchable.ts); `observation` entries are not items
  * (indicator rules match the signals detected on observations).
  */
+import { fold } from '../lib/text-match.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import type { ChangeEntry, MatchableSignal } from '../store/signal-records.js';
@@ -81,6 +82,18 @@ function joinText(...parts: (string | null | undefined)[]): string {
   return parts.filter(Boolean).join('\n');
 }
 
+/**
+ * A signal's summary, and its place after a dash only where the summary does not name it already (every detector's
+ * summary does; an imported signal's may not). A keyword rule finds the place either way; the snippet, which
+ * flattens the text to one line, then neither repeats the place ("…em Almada. Almada") nor glues it to the last
+ * sentence ("…(2024). Corvo") (docs/alerts.md, "Matchers and their score").
+ */
+export function signalBody(summary: string | null, place: string | null): string {
+  if (!place) return summary ?? '';
+  if (!summary) return place;
+  return fold(summary).includes(fold(place)) ? summary : `${summary} — ${place}`;
+}
+
 function signalItem(s: MatchableSignal): AlertItem {
   return {
     key: itemKey('signal', s.id),
@@ -89,7 +102,7 @@ function signalItem(s: MatchableSignal): AlertItem {
     district: null,
     title: s.title_pt,
     headline: s.title_pt ?? '',
-    body: joinText(s.summary_pt, s.location_text),
+    body: signalBody(s.summary_pt, s.location_text),
     cpvs: s.subject.cpv.map((code) => ({ code, label_pt: null })),
     parties: s.subject.nifs.map((nif) => ({ nif, name: null, role: 'party' })),
     link: s.evidence.find((e) => e.source_url)?.source_url ?? null,

@@ -4,6 +4,7 @@
  * whose text changed would count as updated.
  */
 import { MONTHS_EN, MONTHS_PT } from '../lib/month-names.js';
+import type { Frequency } from '../store/records.js';
 
 export type Lang = 'pt' | 'en';
 
@@ -36,11 +37,17 @@ export function signedPercent(value: number, lang: Lang): string {
   return lang === 'pt' ? `${sign}${text.replace('.', ',')} %` : `${sign}${text}%`;
 }
 
-/** A plain number as the language writes it, up to `digits` decimals (trailing zeros dropped). */
+/**
+ * A plain number as the language writes it, up to `digits` decimals: the trailing zeros of the decimals are dropped
+ * (30.50 → `30,5`, 30.00 → `30`), never those of the whole part (18 690 stays `18 690`).
+ */
 export function number(value: number, lang: Lang, digits = 2): string {
-  const fixed = value.toFixed(digits).replace(/\.?0+$/, '');
+  const fixed = value
+    .toFixed(digits)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
   const [whole, fraction] = fixed.replace('-', '').split('.');
-  const sign = value < 0 && fixed !== '0' ? '-' : '';
+  const sign = value < 0 && Number(fixed) !== 0 ? '-' : '';
   const w = grouped(Number(whole), lang === 'pt' ? ' ' : ',');
   return `${sign}${w}${fraction ? `${lang === 'pt' ? ',' : '.'}${fraction}` : ''}`;
 }
@@ -51,10 +58,13 @@ export function longDate(date: string, lang: Lang): string {
   return lang === 'pt' ? `${d} de ${MONTHS_PT[m - 1]} de ${y}` : `${d} ${MONTHS_EN[m - 1]} ${y}`;
 }
 
-/** The period a reference date closes: `2024` for 31 December, `março de 2024` / `March 2024` otherwise. */
-export function period(referenceDate: string, lang: Lang): string {
+/**
+ * The period a reference date closes, as the series' frequency counts it: the year alone for an annual series
+ * (`2024`), the month for a monthly one (`dezembro de 2024` / `December 2024`, December too).
+ */
+export function period(referenceDate: string, frequency: Frequency, lang: Lang): string {
   const [y, m] = referenceDate.split('-').map(Number);
-  if (referenceDate.endsWith('-12-31')) return String(y);
+  if (frequency === 'annual') return String(y);
   return lang === 'pt' ? `${MONTHS_PT[m - 1]} de ${y}` : `${MONTHS_EN[m - 1]} ${y}`;
 }
 

@@ -138,8 +138,9 @@ const UNIT_EN: Record<string, string> = {
   '€/hab.': '€/inhabitant',
 };
 
+/** The value as stored (the two decimals INE publishes at most, trailing decimal zeros dropped), with its unit. */
 export function withUnit(value: number, indicator: IndicatorRecord, lang: Lang): string {
-  const n = number(value, lang, Math.abs(value) >= 1000 ? 0 : 2);
+  const n = number(value, lang);
   const unit = indicator.unit_display;
   if (!unit || unit === 'n.º') return n;
   if (unit === 'Portugal = 100') return `${n} (Portugal = 100)`;
@@ -179,9 +180,10 @@ function jumpSignal(
   const missing = treatmentPenalty(row);
   if (j.baseline.peers < THIN_PEERS) missing.push('thin');
   const up = j.percent > 0;
-  const from = (lang: Lang) => `${withUnit(j.previous, indicator, lang)} (${period(j.previous_date, lang)})`;
-  const to = (lang: Lang) => `${withUnit(j.value, indicator, lang)} (${period(j.reference_date, lang)})`;
-  const when = (lang: Lang) => period(j.reference_date, lang);
+  const at = (date: string, lang: Lang) => period(date, indicator.frequency, lang);
+  const from = (lang: Lang) => `${withUnit(j.previous, indicator, lang)} (${at(j.previous_date, lang)})`;
+  const to = (lang: Lang) => `${withUnit(j.value, indicator, lang)} (${at(j.reference_date, lang)})`;
+  const when = (lang: Lang) => at(j.reference_date, lang);
   const typical = (lang: Lang) =>
     j.baseline.peers >= MIN_PEERS
       ? lang === 'pt'
@@ -237,23 +239,24 @@ function recordSignal(
   const high = r.direction === 'high';
   const missing = treatmentPenalty(row);
   if (r.points < THIN_POINTS) missing.push('thin');
+  const at = (date: string, lang: Lang) => period(date, indicator.frequency, lang);
   const value = (lang: Lang) => withUnit(r.value, indicator, lang);
-  const previous = (lang: Lang) => `${withUnit(r.previous, indicator, lang)} (${period(r.previous_date, lang)})`;
+  const previous = (lang: Lang) => `${withUnit(r.previous, indicator, lang)} (${at(r.previous_date, lang)})`;
   return {
     ...base(indicator, where, row, caseRef),
     key: indicatorSignalKey('indicator_record', indicator.key, where.code, r.reference_date),
     type: 'indicator_record',
     title_pt:
       `${indicator.name_pt}: ${high ? 'máximo' : 'mínimo'} da série em ${where.name} ` +
-      `(${period(r.reference_date, 'pt')})`,
-    title_en: `${indicator.name}: record ${high ? 'high' : 'low'} in ${where.name} (${period(r.reference_date, 'en')})`,
+      `(${at(r.reference_date, 'pt')})`,
+    title_en: `${indicator.name}: record ${high ? 'high' : 'low'} in ${where.name} (${at(r.reference_date, 'en')})`,
     summary_pt:
-      `Em ${period(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» em ${where.name} foi ` +
+      `Em ${at(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» em ${where.name} foi ` +
       `de ${value('pt')}, o valor mais ` +
       `${high ? 'alto' : 'baixo'} dos ${r.points} períodos da série; o anterior ${high ? 'máximo' : 'mínimo'} ` +
       `era ${previous('pt')}.`,
     summary_en:
-      `In ${period(r.reference_date, 'en')}, “${indicator.name}” in ${where.name} stood at ${value('en')}, ` +
+      `In ${at(r.reference_date, 'en')}, “${indicator.name}” in ${where.name} stood at ${value('en')}, ` +
       `the ${high ? 'highest' : 'lowest'} ` +
       `value of the series' ${r.points} periods; the previous record was ${previous('en')}.`,
     why_it_matters_pt:
@@ -270,7 +273,7 @@ function recordSignal(
         source_title: indicator.name_pt,
         source_date: r.reference_date,
         excerpt_pt:
-          `${where.name}, ${period(r.reference_date, 'pt')}: ${value('pt')} (${high ? 'máximo' : 'mínimo'} ` +
+          `${where.name}, ${at(r.reference_date, 'pt')}: ${value('pt')} (${high ? 'máximo' : 'mínimo'} ` +
           `anterior: ${previous('pt')}).`,
         confidence: INDICATOR_RELIABILITY,
       },

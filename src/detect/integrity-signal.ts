@@ -26,9 +26,11 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
 /**
  * How integrity signals are written, a part of the rules (detection-rules.ts): raised with any change to what
  * `integritySignal` writes for the same assessment. 1: until 2026-11-30. 2: a flag about one party of the contract
- * (R048's supplier, R025's losing tenderer) names it, and every summary names the contract's suppliers.
+ * (R048's supplier, R025's losing tenderer) names it, and every summary names the contract's suppliers. 3 (2026-11-30
+ * evening): summary_pt and the law's evidence cite the legal basis in Portuguese words (`reference_pt`), summary_en
+ * in English.
  */
-export const INTEGRITY_SIGNALS = 2;
+export const INTEGRITY_SIGNALS = 3;
 
 /**
  * The types whose flag is about one party of the contract rather than the contract itself: the value that holds its
@@ -128,8 +130,10 @@ export function integritySignal(
       `Indicador ${type.code} (${type.label_pt}) ${flaggedIn}${price ? `, de ${price.pt}` : ''}. ` +
       `É um indício para olhar com mais atenção, não uma acusação: o método, os valores comparados e os limiares ` +
       `estão em ${flags}.` +
-      (type.legal_basis ? ` Base legal: ${type.legal_basis.reference}.` : ''),
-    summary_en: `${type.label_en} (${type.code}): ${reason} An indicator for a closer look, never an accusation.`,
+      (type.legal_basis ? ` Base legal: ${type.legal_basis.reference_pt}.` : ''),
+    summary_en:
+      `${type.label_en} (${type.code}): ${reason} An indicator for a closer look, never an accusation.` +
+      (type.legal_basis ? ` Legal basis: ${type.legal_basis.reference}.` : ''),
     why_it_matters_pt: type.why_it_matters_pt,
     why_it_matters_en: type.why_it_matters_en,
     next_step_pt: type.next_step_pt,
@@ -186,7 +190,7 @@ function evidenceOf(
         {
           source_type: 'document',
           source_url: null,
-          source_title: type.legal_basis.reference,
+          source_title: type.legal_basis.reference_pt,
           source_date: null,
           excerpt_pt: clip(type.legal_basis.text_pt, 300),
           confidence: null,

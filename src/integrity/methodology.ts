@@ -13,8 +13,10 @@ export interface Threshold {
 }
 
 export interface LegalBasis {
-  /** Article and number, as cited. */
+  /** Article and number, as cited, in English words where it has any ("and", "as amended by"). */
   readonly reference: string;
+  /** The same in Portuguese words: what a Portuguese text (an integrity signal's summary_pt) cites. */
+  readonly reference_pt: string;
   readonly text_pt: string;
   readonly text_en: string;
 }

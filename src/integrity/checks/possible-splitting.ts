@@ -90,6 +90,7 @@ export const POSSIBLE_SPLITTING: IntegrityType = {
   ],
   legal_basis: {
     reference: 'CCP art. 17.º n.º 1 and art. 22.º (wording in force unconfirmed); DL 197/99 art. 16.º n.º 2',
+    reference_pt: 'CCP art. 17.º n.º 1 e art. 22.º (redação em vigor por confirmar); DL 197/99 art. 16.º n.º 2',
     text_pt:
       'O valor do contrato é o benefício económico de todas as prestações que o constituem (art. 17.º n.º 1, por ' +
       'confirmar); prestações do mesmo tipo contratadas em lotes ou procedimentos separados escolhem o procedimento ' +

@@ -32,6 +32,7 @@ export const PRICE_AT_BASE: IntegrityType = {
   thresholds: [{ key: 'price_to_base_ratio', value: 1, unit: 'ratio', source: 'CCP art. 47.º n.º 1' }],
   legal_basis: {
     reference: 'CCP art. 47.º n.º 1; art. 70.º n.º 2 d)',
+    reference_pt: 'CCP art. 47.º n.º 1; art. 70.º n.º 2 d)',
     text_pt:
       'O preço base é o preço máximo que a entidade adjudicante se dispõe a pagar; são excluídas as propostas ' +
       'cujo preço contratual seja superior ao preço base.',

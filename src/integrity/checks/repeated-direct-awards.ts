@@ -81,6 +81,7 @@ export const REPEATED_DIRECT_AWARDS: IntegrityType = {
   ],
   legal_basis: {
     reference: 'CCP art. 113.º n.º 2 (as amended by DL 111-B/2017)',
+    reference_pt: 'CCP art. 113.º n.º 2 (na redação do DL 111-B/2017)',
     text_pt:
       'Não pode ser convidada a entidade a quem a entidade adjudicante «já tenha adjudicado, no ano económico em ' +
       'curso e nos dois anos económicos anteriores, na sequência de consulta prévia ou ajuste direto adotados nos ' +

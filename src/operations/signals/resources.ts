@@ -100,6 +100,7 @@ function toMethodology(m: IntegrityType): Static<typeof IntegrityMethodology> {
     thresholds: m.thresholds.map((t) => ({ key: t.key, value: t.value, unit: t.unit, source: t.source })),
     legal_basis: m.legal_basis && {
       reference: m.legal_basis.reference,
+      reference_pt: m.legal_basis.reference_pt,
       text_pt: m.legal_basis.text_pt,
       text_en: m.legal_basis.text_en,
     },

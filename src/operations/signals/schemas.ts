@@ -128,6 +128,9 @@ export const IntegrityMethodology = Type.Object(
       Type.Object(
         {
           reference: Type.String({ description: 'Article and number, as cited (CCP or a regional regime).' }),
+          reference_pt: Type.String({
+            description: 'The same in Portuguese words, as the Portuguese summary of a signal cites it.',
+          }),
           text_pt: Text(),
           text_en: Text(),
         },

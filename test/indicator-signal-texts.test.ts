@@ -1,0 +1,112 @@
+/**
+ * The texts of indicator signals, word for word (docs/signals.md, "Indicator rules"): values as stored (a whole
+ * number keeps its zeros, decimals lose only their trailing zeros) and periods as the series counts them (a monthly
+ * series' December is a month, an annual series' point a year).
+ */
+import { describe, expect, it } from 'vitest';
+import { indicatorSignals } from '../src/detect/indicator-signals.js';
+import { Places } from '../src/detect/places.js';
+import { readMunicipalities } from '../src/ingest/municipalities.js';
+import type { Frequency, IndicatorRecord, MunicipalityRecord, ObservationRow } from '../src/store/records.js';
+import type { SignalInput } from '../src/store/signal-records.js';
+
+const PORTO_SANTO = readMunicipalities().find((m) => m.code === '3201') as MunicipalityRecord;
+
+function indicator(frequency: Frequency, unit_display: string | null): IndicatorRecord {
+  return {
+    key: 'stays',
+    name: 'Overnight stays',
+    name_pt: 'Dormidas',
+    category: 'tourism',
+    unit: 'count',
+    unit_display,
+    direction: 'neutral',
+    source: null,
+    country_code: 'PT',
+    value_domain: 'amount',
+    treatment: 'raw',
+    summary: null,
+    summary_pt: null,
+    currency_code: null,
+    scale_factor: 1,
+    per_capita: false,
+    unit_description: null,
+    frequency,
+  };
+}
+
+function signals(ind: IndicatorRecord, points: [string, number][]): SignalInput[] {
+  const rows: ObservationRow[] = points.map(([reference_date, value]) => ({
+    municipality_id: PORTO_SANTO.id,
+    reference_date,
+    value,
+    value_norm: null,
+    treatment: 'raw',
+  }));
+  const ctx = { today: '2026-12-01', places: new Places([PORTO_SANTO]) };
+  return indicatorSignals(ind, new Map([[PORTO_SANTO.id, rows]]), ctx, new Map());
+}
+
+const of = (all: SignalInput[], type: string, date: string) =>
+  all.find((s) => s.type === type && s.event_date === date) as SignalInput;
+
+describe('indicator signal texts', () => {
+  // A monthly series: a jump into December, one out of it into January, and January a record over December.
+  const monthly = signals(indicator('monthly', 'n.º'), [
+    ['2017-08-31', 900],
+    ['2017-09-30', 950],
+    ['2017-10-31', 980],
+    ['2017-11-30', 1000],
+    ['2017-12-31', 4640],
+    ['2018-01-31', 18690],
+  ]);
+
+  it('write a whole number with all its digits, in both languages and in the evidence', () => {
+    const record = of(monthly, 'indicator_record', '2018-01-31');
+    expect(record.summary_pt).toBe(
+      'Em janeiro de 2018, o indicador «Dormidas» em Porto Santo foi de 18 690, o valor mais alto dos 6 períodos da ' +
+        'série; o anterior máximo era 4 640 (dezembro de 2017).',
+    );
+    expect(record.summary_en).toBe(
+      "In January 2018, “Overnight stays” in Porto Santo stood at 18,690, the highest value of the series' 6 " +
+        'periods; the previous record was 4,640 (December 2017).',
+    );
+    expect(record.evidence[0].excerpt_pt).toBe(
+      'Porto Santo, janeiro de 2018: 18 690 (máximo anterior: 4 640 (dezembro de 2017)).',
+    );
+  });
+
+  it('name a monthly series’ December by its month, not by the year alone', () => {
+    const intoJanuary = of(monthly, 'indicator_jump', '2018-01-31');
+    expect(intoJanuary.summary_pt).toBe(
+      'Em Porto Santo, o indicador «Dormidas» subiu de 4 640 (dezembro de 2017) para 18 690 (janeiro de 2018), ' +
+        'uma variação de +302,8 %.',
+    );
+    const intoDecember = of(monthly, 'indicator_jump', '2017-12-31');
+    expect(intoDecember.title_pt).toBe('Dormidas: +364,0 % em Porto Santo (dezembro de 2017)');
+    expect(intoDecember.title_en).toBe('Overnight stays: +364.0% in Porto Santo (December 2017)');
+    expect(intoDecember.summary_en).toBe(
+      'In Porto Santo, “Overnight stays” rose from 1,000 (November 2017) to 4,640 (December 2017), a change of ' +
+        '+364.0%.',
+    );
+  });
+
+  it('name an annual series’ point by its year, and drop only the trailing zeros of decimals', () => {
+    const annual = signals(indicator('annual', '%'), [
+      ['2019-12-31', 20.5],
+      ['2020-12-31', 21.25],
+      ['2021-12-31', 30],
+      ['2022-12-31', 30.1],
+      ['2023-12-31', 1230.4],
+    ]);
+    const record = of(annual, 'indicator_record', '2023-12-31');
+    expect(record.title_pt).toBe('Dormidas: máximo da série em Porto Santo (2023)');
+    expect(record.summary_pt).toBe(
+      'Em 2023, o indicador «Dormidas» em Porto Santo foi de 1 230,4 %, o valor mais alto dos 5 períodos da série; ' +
+        'o anterior máximo era 30,1 % (2022).',
+    );
+    expect(of(annual, 'indicator_jump', '2021-12-31').summary_pt).toBe(
+      'Em Porto Santo, o indicador «Dormidas» subiu de 21,25 % (2020) para 30 % (2021), uma variação de +41,2 %.',
+    );
+  });
+});
