@@ -459,6 +459,18 @@ describe('integrity flags on the real contracts', () => {
   });
 });
 
+describe('entity lookups', () => {
+  it("say which entries the demo made up, where a made-up buyer bears a real body's name", async () => {
+    const named = new Set(CONTRACTS.flatMap((r) => [...(r.adjudicante ?? []), ...(r.adjudicatarios ?? [])].map(nifOf)));
+    const found = (await get(`/v1/procurement/lookup/entities?q=${encodeURIComponent('Área Metropolitana de Lisboa')}`))
+      .json as { nif: string; name: string; synthetic: boolean }[];
+    const same = found.filter((e) => e.name === 'Área Metropolitana de Lisboa');
+    expect(same.length).toBeGreaterThan(1); // the real body, and the buyer of generated notices
+    for (const e of found) expect(e.synthetic, `${e.nif} ${e.name}`).toBe(!named.has(e.nif));
+    expect(same.filter((e) => !e.synthetic)).toHaveLength(1);
+  });
+});
+
 describe("a supplier's red flags", () => {
   it('for an entity that buys nothing, the empty counts say why and where its flags are', async () => {
     // MEO: a supplier in the file, never a buyer.

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { bestMatch, byRelevance } from '../../lib/name-match.js';
 import { LOOKUP_DEFAULT, LookupLimit, LookupText } from './lookup-inputs.js';
+import { demoEntities } from './resources.js';
 import { EntityLookupEntry } from './schemas.js';
 
 export const procurementLookupEntities = defineOperation({
@@ -30,12 +31,18 @@ export const procurementLookupEntities = defineOperation({
   async handler(input, { store }) {
     const limit = input.limit ?? LOOKUP_DEFAULT;
     const candidates = await store.lookupEntities(input.q, limit);
-    return candidates
+    const found = candidates
       .flatMap((e) => {
         const match = bestMatch(input.q, [e.name, e.nif]);
         return match ? [{ nif: e.nif, name: e.name, kind: e.kind, ...match }] : [];
       })
       .sort(byRelevance((e) => e.nif))
       .slice(0, limit);
+    // A buyer the demo made up can bear a real body's name (its notices' Área Metropolitana de Lisboa): say which.
+    const demo = await demoEntities(
+      store,
+      found.map((e) => e.nif),
+    );
+    return found.map(({ nif, name, kind, ...match }) => ({ nif, name, kind, synthetic: demo.has(nif), ...match }));
   },
 });

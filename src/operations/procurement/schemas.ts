@@ -243,6 +243,6 @@ export const MunicipalityLookupEntry = Type.Object(
 );
 
 export const EntityLookupEntry = Type.Object(
-  { nif: Type.String(), name: Type.String(), kind: EntityKind, ...matchFields },
+  { nif: Type.String(), name: Type.String(), kind: EntityKind, synthetic: Synthetic, ...matchFields },
   { title: 'EntityLookupEntry' },
 );
