@@ -347,6 +347,18 @@ describe('alert matcher', () => {
       await other.close();
     }
   });
+
+  it('a match on a generated record is titled [demo], as signals from demo data are', async () => {
+    await store.writeProcurement({
+      announcements: [
+        announcement(NOW, { source: 'demo', source_id: 'ZEP-DEMO', object: 'Aluguer de um Zéppelin para a festa' }),
+      ],
+    });
+    await runAlertMatching(store, { now: NOW });
+    const demo = (await allMatches(store, rules.account)).filter((m) => m.snippet?.includes('festa'));
+    expect(demo.length).toBeGreaterThan(0);
+    for (const m of demo) expect(m.title).toBe('[demo] Aluguer de um Zéppelin para a festa');
+  });
 });
 
 describe('a signal’s text as matched', () => {

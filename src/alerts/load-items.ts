@@ -4,6 +4,7 @@
  * signals that no longer stand as read now (withdrawn or expired: matchable.ts); `observation` entries are not items
  * (indicator rules match the signals detected on observations).
  */
+import { demoTitle, isDemoProcurementSource } from '../lib/provenance.js';
 import { fold } from '../lib/text-match.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { MunicipalityRecord } from '../store/records.js';
@@ -113,13 +114,21 @@ function signalItem(s: MatchableSignal): AlertItem {
   };
 }
 
+/**
+ * A match's title, marked `[demo]` for a generated record as the titles of signals from demo data are
+ * (docs/data.md): a match on a generated notice under a real council's name must not read as real.
+ */
+function markedTitle(source: string, title: string): string {
+  return isDemoProcurementSource(source) ? demoTitle(title) : title;
+}
+
 function announcementItem(a: AnnouncementRecord, places: Places): AlertItem {
   return {
     key: itemKey('procurement_announcement', a.id),
     source_type: 'procurement_announcement',
     municipality_ids: places.of([a.buyer], a.municipalities),
     district: a.district,
-    title: a.object,
+    title: markedTitle(a.source, a.object),
     headline: a.object,
     body: '',
     cpvs: a.cpv,
@@ -138,7 +147,7 @@ function contractItem(c: ContractRecord, places: Places): AlertItem {
     source_type: 'procurement_contract',
     municipality_ids: places.of(c.buyers, c.municipalities),
     district: null,
-    title: c.object,
+    title: markedTitle(c.source, c.object),
     headline: c.object,
     body: c.description ?? '',
     cpvs: c.cpv,
@@ -157,7 +166,7 @@ function amendmentItem(a: AmendmentRecord, c: ContractRecord, places: Places): A
     source_type: 'procurement_amendment',
     municipality_ids: places.of(c.buyers, c.municipalities),
     district: null,
-    title: `Modificação do contrato: ${c.object}`,
+    title: markedTitle(c.source, `Modificação do contrato: ${c.object}`),
     headline: c.object,
     body: joinText(a.reason, c.description),
     cpvs: c.cpv,
