@@ -399,6 +399,11 @@ describe('real and generated apart, on every channel', () => {
     expect(demo).toMatchObject({ kind: 'procurement', synthetic: true, records: { announcements: 300 } });
     expect(demo.records.contracts ?? 0).toBe(0);
     expect(demo.records.amendments ?? 0).toBe(0);
+    // Its coverage counts the councils buying in its notices, the records whose dates its period spans.
+    const notices = await pages('/v1/procurement/announcements?source=demo&limit=200');
+    const noticeCouncils = new Set(notices.map((a) => councils.get(a.buyer.nif)).filter((c) => c !== undefined));
+    expect(noticeCouncils.size).toBeGreaterThan(0);
+    expect(demo.coverage.municipalities).toBe(noticeCouncils.size);
     for (const indicator of REAL_SERIES) {
       expect(items.find((s) => s.indicators.includes(indicator))?.synthetic, indicator).toBe(false);
     }

@@ -241,7 +241,7 @@ export interface ProcurementReadStore {
   cpvVocabulary(): Promise<CpvRecord[]>;
   /** Records per procurement source and kind, with the latest import time (the `sources` operation). */
   procurementSources(): Promise<ProcurementSourceCount[]>;
-  /** Per procurement source, how many municipalities' councils are buyers in its contracts. */
+  /** Per procurement source, how many municipalities' councils are buyers in its contracts or notices. */
   municipalBuyersBySource(): Promise<Map<string, number>>;
   /** Contracts matching every filter, by publication date descending then id descending. */
   listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;

@@ -65,8 +65,8 @@ const Coverage = Type.Object(
     municipalities: Type.Integer({
       minimum: 0,
       description:
-        'Procurement: the municipalities whose council is a buyer in its contracts. Indicators: the municipalities ' +
-        'with at least one point (the most any one of its series has).',
+        'Procurement: the municipalities whose council is a buyer in its contracts or notices. Indicators: the ' +
+        'municipalities with at least one point (the most any one of its series has).',
     }),
   },
   { description: 'What its records cover; null for reference data.' },

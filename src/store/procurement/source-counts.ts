@@ -1,6 +1,6 @@
 /**
  * How many procurement records each source holds, the period their dates span, and when it was last imported
- * (Store.procurementSources); and how many municipalities' councils are buyers in each source's contracts.
+ * (Store.procurementSources); and how many municipalities' councils are buyers in each source's records.
  */
 import type { ProcurementSourceCount } from '../procurement-queries.js';
 import type { SqlPort } from '../sql/port.js';
@@ -26,15 +26,22 @@ export async function procurementSourceCounts(port: SqlPort): Promise<Procuremen
   }));
 }
 
-/** Per source, the number of municipalities whose council (by its tax number) is a buyer in its contracts. */
+/**
+ * Per source, the number of municipalities whose council (by its tax number) is a buyer in its contracts or its
+ * notices: the records whose dates the coverage's period spans (a source of notices alone covers their buyers).
+ */
 export async function municipalBuyersBySource(port: SqlPort): Promise<Map<string, number>> {
   const rows = await port.query(
-    `SELECT c.source AS source, count(DISTINCT m.id) AS n
-       FROM contract_parties p
-       JOIN contracts c ON c.id = p.contract_id
-       JOIN municipalities m ON m.nif = p.nif
-      WHERE p.role = 'buyer'
-      GROUP BY c.source`,
+    `SELECT source, count(DISTINCT id) AS n FROM (
+       SELECT c.source AS source, m.id AS id
+         FROM contract_parties p
+         JOIN contracts c ON c.id = p.contract_id
+         JOIN municipalities m ON m.nif = p.nif
+        WHERE p.role = 'buyer'
+       UNION ALL
+       SELECT a.source, m.id FROM announcements a JOIN municipalities m ON m.nif = a.buyer_nif
+     ) buyers
+     GROUP BY source`,
   );
   return new Map(rows.map((r) => [String(r.source), Number(r.n)]));
 }
