@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
 import { runAlertMatching } from '../src/alerts/run-matching.js';
 import type { AlertRuleRecord } from '../src/store/signal-records.js';
-import { EVORA, writeProcurementFixture } from './helpers/alert-fixture.js';
+import { daysBefore, EVORA, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
@@ -98,6 +98,37 @@ describe('alert rules in the console', () => {
     expect(saved?.target_scope).toBe('national');
     await expect(page.locator('tr', { hasText: 'Dirigíveis' }).innerText()).resolves.toContain('“zeppelin”');
     await shot('02-saved');
+  });
+
+  it('says what the preview read and, when nothing matches, why: the items older than the alert window', async () => {
+    await page.goto(`${base}/console/alerts/new`);
+    await page.fill('#name', 'Dirigíveis antigos');
+    await page.fill('#keywords', 'zeppelin antigo'); // only the contract of 400 days ago has it
+    await page.click('button[value=preview]');
+    const preview = page.locator('section[aria-labelledby=preview]');
+    await expect(preview.innerText()).resolves.toContain('No recent item matches.');
+    const scanned = await page.locator('#preview-scanned').innerText();
+    expect(scanned).toMatch(/^Read (all|the store's latest) [\d,]+ changes/);
+    expect(scanned).toContain('Alerts look back 365 days, to ');
+    expect(scanned.replace(/\d{4}-\d{2}-\d{2}/g, ''), 'counts of 1,000 and more are grouped').not.toMatch(/\d{4}/);
+    const why = await page.locator('#preview-why').innerText();
+    const old = daysBefore(new Date(t.clock.now), 400);
+    expect(why).toMatch(/The store's items dated \S+ to \S+ \([\d,]+ changes\) are older than the 365 days/);
+    const [first, last] = /dated (\S+) to (\S+) /.exec(why)?.slice(1) ?? [];
+    expect(first <= old && old <= last).toBe(true);
+    await shot('01b-preview-nothing');
+  });
+
+  it('groups the thousands of a large preview count as it groups the changes read', async () => {
+    await page.goto(`${base}/console/alerts/new`);
+    await page.fill('#name', 'Tudo');
+    await page.selectOption('#type', 'signal_type');
+    for (const family of ['procurement', 'indicators', 'integrity'])
+      await page.check(`input[name=signal_families][value=${family}]`);
+    await page.click('button[value=preview]');
+    const count = await page.locator('section[aria-labelledby=preview] > p').first().innerText();
+    expect(count).toMatch(/^\d{1,3}(,\d{3})+ recent items match; the newest 20:$/);
+    await shot('01c-preview-many');
   });
 
   it('refuses bad input with the CLI’s own messages, keeping what was typed', async () => {

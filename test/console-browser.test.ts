@@ -95,6 +95,13 @@ describe('the console in a browser', () => {
     key = await page.locator('[data-secret]').innerText();
     expect(key).toMatch(/^sk_live_[A-Za-z0-9]{46}$/);
     await shot(page, '02-key-created');
+    // A reload of the answer sends the form again (Chromium resubmits it): nothing more is created, and it says so.
+    await page.reload();
+    await expect(page.locator('.notice').innerText()).resolves.toContain('nothing new was created');
+    await expect(page.locator('[data-secret]').count()).resolves.toBe(0);
+    await shot(page, '02b-key-form-sent-again');
+    const labels = (await t.store.listApiKeys(t.accounts.premium)).map((k) => k.label);
+    expect(labels.filter((l) => l === 'billing server')).toHaveLength(1);
     const me = await fetch(`${base}/v1/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
     expect(((await me.json()) as any).account_id).toBe(t.accounts.premium);
@@ -140,8 +147,40 @@ describe('the console in a browser', () => {
     await shot(page, '04-revoke-confirm');
     await page.click('text=Revoke this key');
     await expect(page.locator('.notice').innerText()).resolves.toContain('Revoked');
+    await page.reload(); // the list again, not the revocation
+    await expect(page.locator('.notice').innerText()).resolves.toContain('Revoked');
     for (const channel of CHANNELS) expect((await call(channel, key)).status).toBe(401);
     await shot(page, '05-key-revoked');
+  });
+
+  it('keeps what was typed when the last day is refused, and shows the last day chosen', async () => {
+    const { page } = seller;
+    await page.goto(`${base}/console/keys`);
+    await page.fill('#label', 'nightly export');
+    await page.uncheck('input[name=scopes][value="bulk:read"]');
+    await page.fill('#expires', '2020-01-01');
+    await page.click('text=Create key');
+    await expect(page.locator('[role=alert]').innerText()).resolves.toBe('The last day 2020-01-01 is in the past.');
+    await expect(page.inputValue('#label')).resolves.toBe('nightly export');
+    await expect(page.inputValue('#expires')).resolves.toBe('2020-01-01');
+    await expect(page.isChecked('input[name=scopes][value="bulk:read"]')).resolves.toBe(false);
+    await expect(page.isChecked('input[name=scopes][value="signals:read"]')).resolves.toBe(true);
+    await shot(page, '05b-key-refused');
+    await page.fill('#expires', '2027-06-30');
+    await page.click('text=Create key');
+    await expect(page.locator('[data-secret]').count()).resolves.toBe(1);
+    await page.goto(`${base}/console/keys`);
+    await expect(page.locator('tr', { hasText: 'nightly export' }).innerText()).resolves.toContain('2027-06-30');
+    await shot(page, '05c-key-last-day');
+  });
+
+  it('says a revoked key is revoked already on its confirmation page, with nothing to press', async () => {
+    const { page } = seller;
+    const revoked = (await t.store.listApiKeys(t.accounts.premium)).find((k) => k.label === 'billing server');
+    await page.goto(`${base}/console/keys/${revoked?.id}/revoke`);
+    await expect(page.locator('main').innerText()).resolves.toContain('is revoked already');
+    await expect(page.locator('button', { hasText: 'Revoke this key' }).count()).resolves.toBe(0);
+    await shot(page, '05d-revoke-revoked-key');
   });
 
   it('shows the field path of an error in an uploaded deployment file, then takes the fixed file', async () => {

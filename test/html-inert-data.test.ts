@@ -37,6 +37,7 @@ function expectInert(body: string): void {
 
 describe('text from data in the console', () => {
   it('shows the account name and a key label as text, on the keys page and the revocation page', async () => {
+    await owner.get('/console/keys'); // the form, with its one-use token
     const created = await owner.post('/console/keys', { label: EVIL, scopes: 'indicators:read' });
     expect(created.status).toBe(200);
     expectInert(created.body);

@@ -76,6 +76,13 @@ function parseScopes(scopes: string[] | undefined): Scope[] {
   return [...new Set(scopes)] as Scope[];
 }
 
+/**
+ * The last day (YYYY-MM-DD, UTC) a key works: the day `--expires` named, as the key stops at the midnight after it.
+ */
+export function lastDayOf(expiresAt: string): string {
+  return new Date(Date.parse(expiresAt) - 1).toISOString().slice(0, 10);
+}
+
 /** `--expires YYYY-MM-DD`: the key works through that day (UTC) and stops at the next midnight. */
 function parseExpiry(date: string, now: Date): string {
   const day = isDate(date) ? new Date(`${date}T00:00:00Z`) : undefined;

@@ -15,7 +15,7 @@ import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
 import { readChangedIds } from './changes/changed-since.js';
 import { ConsoleSqlStore } from './console/console-sql-store.js';
-import { getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
+import { changesDatedBefore, getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { PipelineSqlStore } from './pipeline/pipeline-sql-store.js';
@@ -219,6 +219,7 @@ export abstract class SqlStore extends OnPorts {
 
   readonly readChanges = this.#onPrimary(readChanges);
   readonly lastChangeSeq = this.#onPrimary(lastChangeSeq);
+  readonly changesDatedBefore = this.#onPrimary(changesDatedBefore);
   readonly getWatermark = this.#onPrimary(getWatermark);
   readonly setWatermark = this.#onPrimary(setWatermark);
 

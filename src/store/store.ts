@@ -341,6 +341,11 @@ export interface JournalStore {
   readChanges(afterSeq: number, limit: number, kinds?: readonly ChangeKind[]): Promise<ChangeEntry[]>;
   /** The highest seq so far (0 when empty). */
   lastChangeSeq(): Promise<number>;
+  /**
+   * The entries of items (not observations) dated before `date`, with the first and last such date: what the alert
+   * window leaves out (the console's preview says so). Reads the whole journal: for a person's question, not a loop.
+   */
+  changesDatedBefore(date: string): Promise<{ count: number; first: string | null; last: string | null }>;
   /** A consumer's saved position (`detect:procurement`, `detect:sweep`, …); null before its first save. */
   getWatermark(name: string): Promise<string | null>;
   /** Replaces a consumer's position (last write wins). */

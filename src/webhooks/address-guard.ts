@@ -103,7 +103,8 @@ export async function checkWebhookAddress(
   if (addresses.length === 0) throw new WebhookAddressError(`${host} resolves to no address`);
   for (const { address } of addresses) {
     const reason = refusal(address, allowLoopback);
-    if (reason) throw new WebhookAddressError(`${host}: ${reason}`);
+    // The reason names the address it judged: the host before it, unless that is the same (`10.0.0.1: 10.0.0.1 is…`).
+    if (reason) throw new WebhookAddressError(reason.startsWith(`${host} `) ? reason : `${host}: ${reason}`);
     if (url.protocol === 'http:' && refusal(address, false) === null)
       throw new WebhookAddressError(`${host}: http is allowed to loopback addresses only`);
   }

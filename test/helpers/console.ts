@@ -1,6 +1,7 @@
 /**
  * A browser-like client of the account console over `inject`: it keeps the cookies the server sets, and fills
- * each form's CSRF token from the last page it read, as a browser posting that page's form would.
+ * each form's CSRF token and one-use token (`_once`, of the forms sent once) from the last page it read, as a
+ * browser posting that page's form would.
  */
 import { setPassword } from '../../src/admin/users.js';
 import type { UserRole } from '../../src/store/console/console-records.js';
@@ -18,6 +19,8 @@ export class ConsoleClient {
   readonly cookies = new Map<string, string>();
   /** The CSRF token of the last page read (its forms' `_csrf`). */
   csrf = '';
+  /** The one-use token of the last page read that had one (its form sent once), or '' (none sent). */
+  once = '';
   readonly #t: TestApp;
   readonly #address: string;
 
@@ -30,9 +33,12 @@ export class ConsoleClient {
     return this.#send('GET', url);
   }
 
-  /** Posts a form; `_csrf` is the last page's token unless the form sets it (or sets it to null: none sent). */
+  /**
+   * Posts a form; `_csrf` (and `_once`, when the last page had one) are the last page's tokens unless the form sets
+   * them (or sets them to null: none sent).
+   */
   async post(url: string, form: Record<string, string | string[] | null> = {}): Promise<ConsoleResponse> {
-    const fields = { _csrf: this.csrf, ...form };
+    const fields = { _csrf: this.csrf, ...(this.once && { _once: this.once }), ...form };
     const body = new URLSearchParams();
     for (const [name, value] of Object.entries(fields)) {
       if (value === null) continue;
@@ -67,6 +73,8 @@ export class ConsoleClient {
     }
     const token = /name="_csrf" value="([^"]+)"/.exec(res.body);
     if (token) this.csrf = token[1];
+    const once = /name="_once" value="([^"]+)"/.exec(res.body);
+    if (once) this.once = once[1];
     return { status: res.statusCode, headers: res.headers, body: res.body, setCookies };
   }
 }

@@ -85,3 +85,19 @@ CREATE TABLE console_key_use (
 );
 `,
 };
+
+/**
+ * The one-use tokens of the console's forms that show a secret once (docs/console.md, "Forms sent once"): a token
+ * is written when its form is first sent, so the same form sent again (a reload of the answer) creates nothing.
+ */
+export const CONSOLE_FORM_USES_MIGRATION: SharedMigration = {
+  version: 116,
+  name: 'console form uses',
+  sql: ({ key, text, clustered }) => `
+CREATE TABLE console_form_uses (
+  token   ${key} NOT NULL PRIMARY KEY,
+  used_at ${text} NOT NULL
+)${clustered};
+CREATE INDEX console_form_uses_used_at ON console_form_uses (used_at);
+`,
+};

@@ -230,6 +230,22 @@ export class ConsoleSqlStore {
     await this.#port.query('DELETE FROM console_sign_in_failures WHERE at < $1', [before]);
   }
 
+  /**
+   * Marks a form's one-use token as sent, atomically: true the first time, false for every later send of the same
+   * token (on every instance). Tokens used before `forgetBefore` are forgotten (their forms' CSRF token and session
+   * have ended long since).
+   */
+  async useFormToken(token: string, now: string, forgetBefore: string): Promise<boolean> {
+    await this.#port.run('DELETE FROM console_form_uses WHERE used_at < $1', [forgetBefore]);
+    const sql = 'INSERT INTO console_form_uses (token, used_at) VALUES ($1, $2) ON CONFLICT (token) DO NOTHING';
+    return (await this.#port.run(sql, [token, now])) > 0;
+  }
+
+  /** Gives a token back (what its form asked for was refused, and nothing was made): the form may be sent again. */
+  async releaseFormToken(token: string): Promise<void> {
+    await this.#port.run('DELETE FROM console_form_uses WHERE token = $1', [token]);
+  }
+
   /** Records which account owns a deployment (once; a later call for the same deployment is ignored). */
   async setDeploymentOwner(deploymentId: number, accountId: number): Promise<void> {
     await this.#port.query(

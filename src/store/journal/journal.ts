@@ -72,6 +72,22 @@ export async function lastChangeSeq(port: SqlPort): Promise<number> {
   return Number(row.seq);
 }
 
+export async function changesDatedBefore(
+  port: SqlPort,
+  date: string,
+): Promise<{ count: number; first: string | null; last: string | null }> {
+  const [row] = await port.query(
+    `SELECT count(*) AS n, min(item_date) AS first, max(item_date) AS last FROM changes
+     WHERE kind <> 'observation' AND item_date < $1`,
+    [date],
+  );
+  return {
+    count: Number(row.n),
+    first: (row.first as string | null) ?? null,
+    last: (row.last as string | null) ?? null,
+  };
+}
+
 export async function getWatermark(port: SqlPort, name: string): Promise<string | null> {
   const [row] = await port.query('SELECT value FROM watermarks WHERE name = $1', [name]);
   return row ? String(row.value) : null;

@@ -4,7 +4,11 @@
  */
 import { USAGE_WRITERS_MIGRATION } from '../access/usage-batches.js';
 import { UPDATED_AT_MIGRATION } from '../changes/updated-at-migration.js';
-import { CONSOLE_KEY_USE_MIGRATION, CONSOLE_MIGRATION } from '../console/console-migration.js';
+import {
+  CONSOLE_FORM_USES_MIGRATION,
+  CONSOLE_KEY_USE_MIGRATION,
+  CONSOLE_MIGRATION,
+} from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
@@ -25,4 +29,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   UPDATED_AT_MIGRATION,
   WEBHOOK_NOTICES,
   USAGE_WRITERS_MIGRATION,
+  CONSOLE_FORM_USES_MIGRATION,
 ];

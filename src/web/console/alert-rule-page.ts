@@ -117,15 +117,56 @@ ${ruleFields(o.values, await ruleChoices(store))}
     );
     const count =
       preview.total > preview.matches.length
-        ? `${preview.total} recent items match; the newest ${preview.matches.length}:`
-        : `${preview.total} recent ${preview.total === 1 ? 'item matches' : 'items match'}.`;
+        ? `${n(preview.total)} recent items match; the newest ${preview.matches.length}:`
+        : preview.total === 0
+          ? 'No recent item matches.'
+          : `${n(preview.total)} recent ${preview.total === 1 ? 'item matches' : 'items match'}.`;
     return html`<section aria-labelledby="preview"><h2 id="preview">Preview</h2>
-<p>${count} <span class="muted">Read from the last ${preview.entries.toLocaleString('en')} changes of the store
-(at most ${PREVIEW_ENTRIES.toLocaleString('en')}), inside the alert window; nothing is recorded until you
-save.</span></p>${
+<p>${count}</p>
+<p class="muted" id="preview-scanned">${scanned(preview)} Nothing is recorded until you save.</p>${
+      preview.total === 0 && html`<p>Why nothing matches:</p><ul id="preview-why">${whyNothing(preview)}</ul>`
+    }${
       rows.length > 0 &&
       html`<table><thead><tr><th>Item</th><th>Source</th><th>Why</th><th class="num">Score</th></tr></thead>
 <tbody>${joined(rows, '\n')}</tbody></table>`
     }</section>`;
   }
+}
+
+const n = (count: number) => count.toLocaleString('en');
+const dates = (o: { first: string | null; last: string | null }) =>
+  o.first === o.last ? `dated ${o.first}` : `dated ${o.first} to ${o.last}`;
+
+/** What the preview read, in plain words (docs/alerts.md, "Preview"). */
+function scanned(p: RulePreview): string {
+  const read = p.olderUnread
+    ? `Read the store's latest ${n(p.entries)} changes (the preview reads at most ${n(PREVIEW_ENTRIES)}).`
+    : `Read all ${n(p.entries)} changes of the store.`;
+  const tested =
+    p.tested.count === 0
+      ? ' None of them is an item inside the alert window.'
+      : ` Tested ${n(p.tested.count)} ${p.tested.count === 1 ? 'item' : 'items'} ${dates(p.tested)}.`;
+  const skipped =
+    p.tooOld > 0 ? ` Skipped ${n(p.tooOld)} ${p.tooOld === 1 ? 'item' : 'items'} older than the alert window.` : '';
+  const window = p.window
+    ? ` Alerts look back ${n(p.window.days)} days, to ${p.window.start}.`
+    : ' Alerts look back without a limit.';
+  return `${read}${tested}${skipped}${window}`;
+}
+
+/** Why a preview found nothing: each reason that holds. */
+function whyNothing(p: RulePreview) {
+  const reasons: string[] = [];
+  if (p.outside && p.window)
+    reasons.push(
+      `The store's items ${dates(p.outside)} (${n(p.outside.count)} changes) are older than the ${n(p.window.days)} ` +
+        'days alerts look back: no rule matches them, saved or previewed.',
+    );
+  if (p.olderUnread)
+    reasons.push(
+      `Changes older than the latest ${n(PREVIEW_ENTRIES)} were not read. A saved rule is matched against them ` +
+        'too (inside the alert window), so it may match items the preview did not see.',
+    );
+  if (p.tested.count > 0) reasons.push(`None of the ${n(p.tested.count)} items tested has what the rule asks for.`);
+  return html`${reasons.map((r) => html`<li>${r}</li>`)}`;
 }

@@ -1,18 +1,27 @@
 /**
  * API keys (docs/console.md): the account's keys (prefix only), a form to create one with a label, a subset of
- * the plan's scopes and an optional last day (the secret shown once), and revocation after a confirmation.
- * Owners create and revoke; admins and members only read. The same functions as `munidata keys` (src/admin/keys.ts).
+ * the plan's scopes and an optional last day (the secret shown once; the form is sent once, form-once.ts), and
+ * revocation after a confirmation (then back to the list). Owners create and revoke; admins and members only read.
+ * The same functions as `munidata keys` (src/admin/keys.ts).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { createKey, listKeys, type PublicKeyView, revokeKey } from '../../admin/keys.js';
+import { createKey, lastDayOf, listKeys, type PublicKeyView, revokeKey } from '../../admin/keys.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
-import { html, joined, trusted } from '../html.js';
-import { formOf } from './form-fields.js';
+import { type Html, html, joined, trusted } from '../html.js';
+import { formOf, queryOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+/** What was typed in the form to create a key: drawn again when it is refused. */
+interface Typed {
+  label: string;
+  scopes: readonly string[];
+  expires: string;
+}
 
 export function registerKeysPage(scope: FastifyInstance): void {
   const { store, clock } = scope.signedInDeps;
@@ -20,7 +29,15 @@ export function registerKeysPage(scope: FastifyInstance): void {
   scope.get('/console/keys', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    return send(reply, who, await reply.generateCsrf(), {});
+    const query = queryOf(request);
+    const revoked = query.optional('revoked');
+    const key = revoked === undefined ? undefined : (await listKeys(store, who.account.id)).find(same(revoked));
+    const notice =
+      query.optional('resent') !== undefined
+        ? 'That form had been sent already, so nothing new was created: the key it made is in the list below. ' +
+          'A secret is shown only once: if you did not copy it, revoke that key and create another.'
+        : key && `Revoked the key ${key.prefix}${key.label ? ` (“${key.label}”)` : ''}: it no longer works.`;
+    return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
   scope.post('/console/keys', async (request, reply) => {
@@ -28,28 +45,29 @@ export function registerKeysPage(scope: FastifyInstance): void {
     if (!who) return reply;
     requireRole(who, 'owner');
     const form = formOf(request);
-    const scopes = form.list('scopes');
+    const typed: Typed = { label: form.text('label'), scopes: form.list('scopes'), expires: form.text('expires') };
     const csrf = await reply.generateCsrf();
-    if (scopes.length === 0) return send(reply.code(400), who, csrf, { error: 'Choose at least one scope.' });
-    const outside = scopes.filter((s) => !planScopes(who.plan).includes(s));
-    if (outside.length > 0) {
-      return send(reply.code(400), who, csrf, { error: `Your plan does not include ${outside.join(', ')}.` });
-    }
+    const refuse = (error: string) => send(reply.code(400), who, csrf, { error, typed });
+    if (typed.scopes.length === 0) return refuse('Choose at least one scope.');
+    const outside = typed.scopes.filter((s) => !planScopes(who.plan).includes(s));
+    if (outside.length > 0) return refuse(`Your plan does not include ${outside.join(', ')}.`);
     try {
-      const created = await createKey(
-        store,
-        {
-          accountId: who.account.id,
-          scopes,
-          label: form.text('label').trim() || undefined,
-          expires: form.text('expires').trim() || undefined,
-        },
-        new Date(clock()),
+      const created = await firstSend(request, () =>
+        createKey(
+          store,
+          {
+            accountId: who.account.id,
+            scopes: [...typed.scopes],
+            label: typed.label.trim() || undefined,
+            expires: typed.expires.trim() || undefined,
+          },
+          new Date(clock()),
+        ),
       );
+      if (!created) return reply.redirect('/console/keys?resent', 303);
       return send(reply, who, csrf, { secret: created.secret, created: created.key });
     } catch (error) {
-      if (error instanceof AdminError)
-        return send(reply.code(400), who, csrf, { error: error.message.replace('--expires', 'The last day') });
+      if (error instanceof AdminError) return refuse(error.message.replace('--expires', 'The last day'));
       throw error;
     }
   });
@@ -60,16 +78,19 @@ export function registerKeysPage(scope: FastifyInstance): void {
     requireRole(who, 'owner');
     const key = await ownKey(who, (request.params as { id: string }).id);
     const csrf = await reply.generateCsrf();
+    const named = html`<code>${key.prefix}</code>${key.label && ` (“${key.label}”)`}`;
     return sendHtml(
       reply,
       page({
-        title: 'Revoke an API key',
+        title: key.revoked_at ? 'A revoked API key' : 'Revoke an API key',
         who,
         csrf,
         section: 'keys',
-        body: html`<section><p>Revoke the key <code>${key.prefix}</code>${
-          key.label && ` (“${key.label}”)`
-        }? Every request with it is refused
+        body: key.revoked_at
+          ? html`<section><p>The key ${named} is revoked already, since ${date(key.revoked_at)}: every request with
+it is refused. There is nothing more to do.</p>
+<p><a href="/console/keys">Back to your keys</a></p></section>`
+          : html`<section><p>Revoke the key ${named}? Every request with it is refused
 from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <form method="post" action="/console/keys/${key.id}/revoke">${csrfField(csrf)}
 <button type="submit" class="danger">Revoke this key</button> <a href="/console/keys">Keep it</a></form></section>`,
@@ -83,12 +104,13 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     requireRole(who, 'owner');
     const key = await ownKey(who, (request.params as { id: string }).id);
     if (key.revoked_at === null) await revokeKey(store, key.id, new Date(clock()));
-    return send(reply, who, await reply.generateCsrf(), { notice: `Revoked the key ${key.prefix}.` });
+    // Back to the list (Post/Redirect/Get): a reload of it sends nothing again.
+    return reply.redirect(`/console/keys?revoked=${key.id}`, 303);
   });
 
   /** A key of the signed-in user's account: another account's id is as unknown as a missing one. */
   async function ownKey(who: SignedIn, id: string): Promise<PublicKeyView> {
-    const key = (await listKeys(store, who.account.id)).find((k) => String(k.id) === id);
+    const key = (await listKeys(store, who.account.id)).find(same(id));
     if (!key) throw notFound('key');
     return key;
   }
@@ -97,7 +119,7 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     reply: FastifyReply,
     who: SignedIn,
     csrf: string,
-    o: { secret?: string; created?: PublicKeyView; error?: string; notice?: string },
+    o: { secret?: string; created?: PublicKeyView; error?: string; notice?: string; typed?: Typed },
   ): Promise<FastifyReply> {
     const keys = await listKeys(store, who.account.id);
     await scope.signedInDeps.dailyUsage.flush().catch(() => {});
@@ -108,7 +130,7 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <td>${joined(
         k.scopes.map((s) => html`<span class="pill">${s}</span>`),
         ' ',
-      )}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${date(k.expires_at)}</td>
+      )}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${lastDay(k.expires_at)}</td>
 <td>${
         k.revoked_at
           ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>`
@@ -117,24 +139,28 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
             : 'active'
       }</td></tr>`,
     );
-    const labelInput = trusted(
-      '<input id="label" name="label" type="text" maxlength="100" placeholder="What the key is for">',
-    );
+    // A new form has every scope of the plan ticked; a refused one is drawn as it was sent.
+    const typed = o.typed ?? { label: '', scopes: planScopes(who.plan), expires: '' };
     const form = owner
       ? html`<h2>Create a key</h2>
-<form method="post" action="/console/keys" class="card">${csrfField(csrf)}
-<label for="label">Label</label>${labelInput}
+<form method="post" action="/console/keys" class="card">${csrfField(csrf)}${onceField()}
+<label for="label">Label</label>
+<input id="label" name="label" type="text" maxlength="100" placeholder="What the key is for" value="${typed.label}">
 <fieldset><legend>Scopes</legend>${planScopes(who.plan).map(
-          (s) => html`<label><input type="checkbox" name="scopes" value="${s}" checked> ${s}</label>`,
+          (s) =>
+            html`<label><input type="checkbox" name="scopes" value="${s}"${
+              typed.scopes.includes(s) && html` checked`
+            }> ${s}</label>`,
         )}</fieldset>
-<label for="expires">Last day it works (optional)</label><input id="expires" name="expires" type="date">
+<label for="expires">Last day it works (optional)</label>
+<input id="expires" name="expires" type="date" value="${typed.expires}">
 <button type="submit">Create key</button>
 </form>`
       : html`<p class="muted">Only the account's owner creates and revokes keys.</p>`;
     const bearer = html`<code>Authorization: Bearer sk_live_…</code>`;
     const endpoints = html`REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>`;
     const head = trusted(
-      '<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Works until</th>' +
+      '<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Last day</th>' +
         '<th></th></tr></thead>',
     );
     return sendHtml(
@@ -156,6 +182,18 @@ ${form}`,
       }),
     );
   }
+}
+
+/** Finds the key whose id is `id` as a URL or form gives it. */
+function same(id: string): (key: PublicKeyView) => boolean {
+  return (key) => String(key.id) === id;
+}
+
+/** The last day a key works, as it was chosen (`—` for a key without one). */
+function lastDay(expiresAt: string | null): Html {
+  if (!expiresAt) return html`—`;
+  const day = lastDayOf(expiresAt);
+  return html`<time datetime="${day}">${day}</time>`;
 }
 
 /** The scopes of the plan's domains: a key gets a subset of them. */

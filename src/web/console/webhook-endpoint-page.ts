@@ -2,18 +2,17 @@
  * One webhook endpoint (docs/console.md, Webhooks): its settings, its delivery log (each attempt's time, event,
  * webhook-id, status, latency and the answer's first bytes) with redelivery, and for owners and admins the
  * secret's rotation (the new one shown once, the old one signing alongside for the stated overlap), turning it
- * off and on, acknowledging the notice of its disabling, and deletion after a confirmation. The same functions as
- * `munidata webhooks` (src/webhooks/endpoints.ts, the store's redeliver).
+ * off and on, acknowledging the notice of its disabling, and deletion after a confirmation. Each change answers
+ * with a redirect to the page (a reload sends nothing again), but the rotation, whose answer shows the secret: its
+ * form is sent once (form-once.ts). The same functions as `munidata webhooks` (src/webhooks/endpoints.ts, the
+ * store's redeliver).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/webhooks/records.js';
-import {
-  rotateWebhookSecret,
-  SECRET_OVERLAP_S,
-  setWebhookEndpointEnabled,
-  standingNotices,
-} from '../../webhooks/endpoints.js';
+import { rotateWebhookSecret, SECRET_OVERLAP_S, setWebhookEndpointEnabled } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
+import { queryOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
 import { notFound } from './refusal.js';
@@ -22,6 +21,9 @@ import { endpointState, filters } from './webhooks-page.js';
 
 /** The deliveries the log shows, newest first (as `munidata webhooks deliveries` does by default). */
 const LOG_DELIVERIES = 20;
+
+/** What a change redirects back with (`?done=…`), for the page to say what was done. */
+type Done = 'enable' | 'disable' | 'acknowledge' | 'redeliver' | 'resent';
 
 export function registerWebhookEndpointPage(scope: FastifyInstance): void {
   const { store, clock, pipelineIntervalS } = scope.signedInDeps;
@@ -47,13 +49,43 @@ export function registerWebhookEndpointPage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     const endpoint = await ownEndpoint(who, (request.params as { id: string }).id);
-    return send(reply, who, await reply.generateCsrf(), endpoint, {});
+    const query = queryOf(request);
+    const notice = doneNotice(query.text('done') as Done, query.text('delivery'));
+    return send(reply, who, await reply.generateCsrf(), endpoint, { notice });
   });
+
+  /** The page again after a change, saying what was done: a reload of it sends nothing again. */
+  const done = (reply: FastifyReply, endpoint: WebhookEndpointRecord, what: Done, delivery = '') =>
+    reply.redirect(`${path(endpoint)}?done=${what}${delivery && `&delivery=${encodeURIComponent(delivery)}`}`, 303);
+
+  function doneNotice(what: Done, delivery: string): string | undefined {
+    switch (what) {
+      case 'enable':
+        return `The endpoint is on: its waiting deliveries are sent ${whenItRuns('deliver', pipelineIntervalS)}.`;
+      case 'disable':
+        return 'The endpoint is off: its deliveries wait until it is turned on again.';
+      case 'acknowledge':
+        return 'Acknowledged: the notice is gone; the endpoint stays off until you turn it on.';
+      case 'redeliver':
+        return `Delivery ${delivery} is queued again: it is sent with the same webhook-id and body ${whenItRuns(
+          'deliver',
+          pipelineIntervalS,
+        )}.`;
+      case 'resent':
+        return (
+          'That form had been sent already, so the secret was not rotated again. A secret is shown only once: ' +
+          'if you did not copy the new one, rotate it again.'
+        );
+      default:
+        return undefined;
+    }
+  }
 
   scope.post('/console/webhooks/:id/rotate', async (request, reply) => {
     const asked = await editing(request, reply);
     if (!asked) return reply;
-    const rotated = await rotateWebhookSecret(store, asked.endpoint.id, now());
+    const rotated = await firstSend(request, () => rotateWebhookSecret(store, asked.endpoint.id, now()));
+    if (!rotated) return done(reply, asked.endpoint, 'resent');
     return send(reply, asked.who, await reply.generateCsrf(), asked.endpoint, {
       secret: secretOnce('The new signing secret.', rotated.secret),
       notice: `The old secret signs alongside the new one until ${rotated.old_secret_signs_until}; then only the new
@@ -69,10 +101,7 @@ one does.`,
       const asked = await editing(request, reply);
       if (!asked) return reply;
       await setWebhookEndpointEnabled(store, asked.endpoint.id, enabled, { now: now(), by: asked.who.user.email });
-      const notice = enabled
-        ? `The endpoint is on: its waiting deliveries are sent ${whenItRuns('deliver', pipelineIntervalS)}.`
-        : 'The endpoint is off: its deliveries wait until it is turned on again.';
-      return sendFresh(reply, asked.who, asked.endpoint.id, { notice });
+      return done(reply, asked.endpoint, action);
     });
   }
 
@@ -80,9 +109,7 @@ one does.`,
     const asked = await editing(request, reply);
     if (!asked) return reply;
     await store.webhooks.acknowledgeNotice(asked.endpoint.id, now().toISOString());
-    return sendFresh(reply, asked.who, asked.endpoint.id, {
-      notice: 'Acknowledged: the notice is gone; the endpoint stays off until you turn it on.',
-    });
+    return done(reply, asked.endpoint, 'acknowledge');
   });
 
   scope.post('/console/webhooks/:id/deliveries/:delivery/redeliver', async (request, reply) => {
@@ -91,15 +118,11 @@ one does.`,
     const id = (request.params as { delivery: string }).delivery;
     const delivery = /^\d{1,12}$/.test(id) ? await store.webhooks.getDelivery(Number(id)) : undefined;
     if (!delivery || delivery.endpoint_id !== asked.endpoint.id) throw notFound('delivery');
-    const csrf = await reply.generateCsrf();
     if (!(await store.webhooks.redeliver(delivery.id, now().toISOString())))
-      return send(reply.code(409), asked.who, csrf, asked.endpoint, {
+      return send(reply.code(409), asked.who, await reply.generateCsrf(), asked.endpoint, {
         error: 'This delivery is being attempted right now; try again in a minute.',
       });
-    const when = whenItRuns('deliver', pipelineIntervalS);
-    return send(reply, asked.who, csrf, asked.endpoint, {
-      notice: `Delivery ${delivery.message_id} is queued again: it is sent with the same webhook-id and body ${when}.`,
-    });
+    return done(reply, asked.endpoint, 'redeliver', delivery.message_id);
   });
 
   scope.get('/console/webhooks/:id/delete', async (request, reply) => {
@@ -127,14 +150,6 @@ it for a while, turn it off instead.`,
     await store.webhooks.deleteEndpoint(asked.endpoint.id);
     return reply.redirect('/console/webhooks', 303);
   });
-
-  /** After a change the page shows (and the notices read) the endpoint as it now is. */
-  async function sendFresh(reply: FastifyReply, who: SignedIn, id: number, o: { notice: string }) {
-    const endpoint = await store.webhooks.getEndpoint(id);
-    if (!endpoint) throw notFound('webhook endpoint');
-    const webhookNotices = standingNotices(await store.webhooks.listEndpoints(who.account.id));
-    return send(reply, { ...who, webhookNotices }, await reply.generateCsrf(), endpoint, o);
-  }
 
   async function send(
     reply: FastifyReply,
@@ -174,7 +189,7 @@ A redelivery sends the same <code>webhook-id</code> and body again.</p>
     function actions(e: WebhookEndpointRecord): Html {
       const form = (action: string, label: string) =>
         html`<form method="post" action="${path(e)}/${action}">${csrfField(csrf)}
-<button type="submit" class="secondary">${label}</button></form>`;
+${action === 'rotate' && onceField()}<button type="submit" class="secondary">${label}</button></form>`;
       const overlap = SECRET_OVERLAP_S / 3_600;
       const toggle = e.enabled ? form('disable', 'Turn off') : form('enable', 'Turn on');
       return html`<div class="actions">${form('rotate', 'Rotate the secret')}${toggle}

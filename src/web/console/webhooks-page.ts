@@ -1,8 +1,9 @@
 /**
  * Webhooks (docs/console.md, Webhooks): the account's endpoints and the form that registers one, with the checks
  * and messages of `munidata webhooks create` (src/webhooks/endpoints.ts: events the plan includes, the catalogue's
- * families and types, the address guard); the signing secret is shown once. Owners and admins register, the
- * others read. One endpoint's settings and delivery log are webhook-endpoint-page.ts.
+ * families and types, the address guard); the signing secret is shown once, and the form is sent once
+ * (form-once.ts). Owners and admins register, the others read. One endpoint's settings and delivery log are
+ * webhook-endpoint-page.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AdminError } from '../../lib/admin-error.js';
@@ -10,7 +11,8 @@ import { commaList } from '../../lib/comma-list.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpointRecord } from '../../store/webhooks/records.js';
 import { createWebhookEndpoint, WEBHOOK_FAMILIES } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
-import { formOf } from './form-fields.js';
+import { formOf, queryOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
 import { ACCOUNT_EDITORS, canEdit, requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -30,7 +32,12 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
   scope.get('/console/webhooks', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    return send(reply, who, await reply.generateCsrf(), {});
+    const notice =
+      queryOf(request).optional('resent') !== undefined
+        ? 'That form had been sent already, so nothing new was registered: the endpoint it registered is in the ' +
+          'list below. A signing secret is shown only once: if you did not copy it, open the endpoint and rotate it.'
+        : undefined;
+    return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
   scope.post('/console/webhooks', async (request, reply) => {
@@ -46,18 +53,23 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
     };
     const csrf = await reply.generateCsrf();
     try {
-      const { endpoint, secret } = await createWebhookEndpoint(
-        store,
-        { account: who.account.id, ...typed, types: commaList(typed.types) },
-        { now: new Date(clock()), allowLoopback: webhookAllowLoopback },
+      const registered = await firstSend(request, () =>
+        createWebhookEndpoint(
+          store,
+          { account: who.account.id, ...typed, types: commaList(typed.types) },
+          { now: new Date(clock()), allowLoopback: webhookAllowLoopback },
+        ),
       );
+      if (!registered) return reply.redirect('/console/webhooks?resent', 303);
+      const { endpoint, secret } = registered;
       const first = whenItRuns('deliver', pipelineIntervalS);
       return send(reply, who, csrf, {
         secret: secretOnce(`The signing secret of ${endpoint.url}.`, secret),
         notice: `Registered ${endpoint.url}: the events it takes are sent to it ${first}.`,
       });
     } catch (error) {
-      if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message, typed });
+      if (error instanceof AdminError)
+        return send(reply.code(400), who, csrf, { error: asSentence(error.message), typed });
       throw error;
     }
   });
@@ -121,7 +133,7 @@ function registerForm(csrf: string, typed: Typed): Html {
 ${value}</label>`;
   const families = WEBHOOK_FAMILIES.map((f) => box('families', f, typed.families));
   return html`<h2 id="register">Register an endpoint</h2>
-<form method="post" action="/console/webhooks" class="card" aria-labelledby="register">${csrfField(csrf)}
+<form method="post" action="/console/webhooks" class="card" aria-labelledby="register">${csrfField(csrf)}${onceField()}
 <label for="url">URL (https; the address must be public)</label>
 <input id="url" name="url" type="text" value="${typed.url}" placeholder="https://example.pt/hooks/munidata">
 <fieldset><legend>Events</legend>${WEBHOOK_EVENT_TYPES.map((t) => box('events', t, typed.events))}</fieldset>
@@ -130,4 +142,13 @@ ${value}</label>`;
 <label for="types">Signal and case events: only these types, comma-separated (empty: every type)</label>
 <input id="types" name="types" type="text" value="${typed.types}">
 <button type="submit">Register</button></form>`;
+}
+
+/**
+ * A message of `munidata webhooks create` as a sentence of the page: its first word capitalised (not an event's
+ * name, `alert_match.created needs…`), a full stop at the end.
+ */
+function asSentence(message: string): string {
+  const capitalised = message.replace(/^[a-z]+(?= )/, (word) => word[0].toUpperCase() + word.slice(1));
+  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }

@@ -1,0 +1,159 @@
+/**
+ * A console form sent twice does what it asks once (docs/console.md, "Sent twice"): a reload of the answer to
+ * "Create key", "Register" or "Rotate the secret" (whose answer shows the secret once) sends the same one-use token
+ * again and creates nothing, saying so on the list; the other changes (revoke, turn off and on, redeliver) answer
+ * with a redirect, so a reload is a GET. And the keys form keeps what was typed when it is refused, shows a key's
+ * last day as chosen, and a revoked key's confirmation page says it is revoked already; the webhook form's
+ * messages read as sentences.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+let t: TestApp;
+let owner: ConsoleClient;
+
+const secretIn = (body: string) => /data-secret>([^<]+)</.exec(body)?.[1];
+const keyLabels = async () => (await t.store.listApiKeys(t.accounts.premium)).map((k) => k.label);
+/** The visible text of a page's notices and errors, tags removed. */
+const said = (body: string) =>
+  [...body.matchAll(/<p class="(?:notice|error)"[^>]*>([\s\S]*?)<\/p>/g)].map((m) => m[1].replace(/<[^>]+>/g, ''));
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'ana@twice.example', role: 'owner' });
+  owner = new ConsoleClient(t);
+  await owner.signIn(user.email, user.password);
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('API keys', () => {
+  it('creates one key for a form sent twice; the second send shows no secret, saying nothing was made', async () => {
+    await owner.get('/console/keys');
+    const form = { _once: owner.once, label: 'sent twice', scopes: ['signals:read'] };
+    const first = await owner.post('/console/keys', form);
+    expect(first.status).toBe(200);
+    const secret = secretIn(first.body);
+    expect(secret).toMatch(/^sk_live_/);
+
+    const again = await owner.post('/console/keys', form); // the browser's reload of the answer
+    expect(again.status).toBe(303);
+    expect(again.headers.location).toBe('/console/keys?resent');
+    const list = await owner.get(String(again.headers.location));
+    expect(said(list.body).join(' ')).toContain('That form had been sent already, so nothing new was created');
+    expect(list.body).not.toContain(String(secret));
+    expect(secretIn(list.body)).toBeUndefined();
+    expect((await keyLabels()).filter((l) => l === 'sent twice')).toHaveLength(1);
+
+    // The form drawn again (a new token) creates a key, as it should.
+    expect((await owner.post('/console/keys', { label: 'sent twice', scopes: ['signals:read'] })).status).toBe(200);
+    expect((await keyLabels()).filter((l) => l === 'sent twice')).toHaveLength(2);
+  });
+
+  it('refuses a form without its one-use token (an out-of-date page), creating nothing', async () => {
+    const before = (await keyLabels()).length;
+    const res = await owner.post('/console/keys', { _once: null, label: 'no token', scopes: ['signals:read'] });
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('This form is out of date');
+    expect((await keyLabels()).length).toBe(before);
+  });
+
+  it('keeps the label, the scopes and the last day typed when the form is refused, and spends no token', async () => {
+    await owner.get('/console/keys');
+    const form = { _once: owner.once, label: 'late', scopes: ['signals:read'], expires: '2020-01-01' };
+    const refused = await owner.post('/console/keys', form);
+    expect(refused.status).toBe(400);
+    expect(said(refused.body)).toContain('The last day 2020-01-01 is in the past.');
+    expect(refused.body).toMatch(/id="label"[^>]*value="late"/);
+    expect(refused.body).toMatch(/id="expires"[^>]*value="2020-01-01"/);
+    const boxes = [...refused.body.matchAll(/name="scopes" value="([^"]+)"( checked)?/g)];
+    expect(boxes.length).toBeGreaterThan(2); // a new form has every one ticked
+    expect(boxes.filter((m) => m[2]).map((m) => m[1])).toEqual(['signals:read']);
+    // The refused send gave its token back: the same form, corrected, goes through.
+    const fixed = await owner.post('/console/keys', { ...form, expires: '2027-06-30' });
+    expect(fixed.status).toBe(200);
+    expect(secretIn(fixed.body)).toMatch(/^sk_live_/);
+  });
+
+  it('shows the last day a key works as it was chosen', async () => {
+    const row = (await owner.get('/console/keys')).body.split('<tr').find((r) => r.includes('late'));
+    expect(row).toContain('>2027-06-30</time>');
+    expect(row).not.toContain('2027-07-01');
+  });
+
+  it('revokes with a redirect to the list; a revoked key’s confirmation page has nothing to confirm', async () => {
+    const key = (await t.store.listApiKeys(t.accounts.premium)).find((k) => k.label === 'late');
+    if (!key) throw new Error('no key "late"');
+    const confirm = await owner.get(`/console/keys/${key.id}/revoke`);
+    expect(confirm.body).toContain('Revoke this key');
+    const revoked = await owner.post(`/console/keys/${key.id}/revoke`);
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.location).toBe(`/console/keys?revoked=${key.id}`);
+    const list = await owner.get(String(revoked.headers.location));
+    expect(said(list.body).join(' ')).toMatch(/^Revoked the key sk_live_\S+ \(“late”\): it no longer works\.$/);
+
+    const again = await owner.get(`/console/keys/${key.id}/revoke`);
+    expect(again.body).toContain('is revoked already');
+    expect(again.body).not.toContain('Revoke this key');
+    expect(again.body).not.toContain('This cannot be undone');
+  });
+});
+
+describe('webhooks', () => {
+  it('registers one endpoint for a form sent twice; the second send says nothing was registered', async () => {
+    await owner.get('/console/webhooks');
+    const form = { _once: owner.once, url: 'https://1.1.1.1/hooks/twice', events: 'alert_match.created' };
+    const first = await owner.post('/console/webhooks', form);
+    expect(first.status).toBe(200);
+    expect(secretIn(first.body)).toMatch(/^whsec_/);
+    const again = await owner.post('/console/webhooks', form);
+    expect(again.status).toBe(303);
+    const list = await owner.get(String(again.headers.location));
+    expect(said(list.body).join(' ')).toContain('That form had been sent already, so nothing new was registered');
+    expect(secretIn(list.body)).toBeUndefined();
+    const endpoints = await t.store.webhooks.listEndpoints(t.accounts.premium);
+    expect(endpoints.filter((e) => e.url === form.url)).toHaveLength(1);
+  });
+
+  it('rotates once for a form sent twice, and turns off and on with redirects', async () => {
+    const [endpoint] = await t.store.webhooks.listEndpoints(t.accounts.premium);
+    const page = `/console/webhooks/${endpoint.id}`;
+    await owner.get(page);
+    const form = { _once: owner.once };
+    const rotated = await owner.post(`${page}/rotate`, form);
+    const shown = secretIn(rotated.body);
+    expect(shown).toMatch(/^whsec_/);
+    const signing = async () =>
+      (await t.store.webhooks.signingSecrets(endpoint.id, new Date(t.clock.now).toISOString())).map((r) => r.secret);
+    expect(await signing()).toHaveLength(2); // the registered one, signing alongside, and the one shown
+    expect(await signing()).toContain(shown);
+    const again = await owner.post(`${page}/rotate`, form);
+    expect(again.status).toBe(303);
+    expect(said((await owner.get(String(again.headers.location))).body).join(' ')).toContain(
+      'so the secret was not rotated again',
+    );
+    expect(await signing()).toHaveLength(2);
+
+    const off = await owner.post(`${page}/disable`);
+    expect(off.status).toBe(303);
+    expect(said((await owner.get(String(off.headers.location))).body)).toContain(
+      'The endpoint is off: its deliveries wait until it is turned on again.',
+    );
+    const on = await owner.post(`${page}/enable`);
+    expect(on.status).toBe(303);
+    expect((await t.store.webhooks.getEndpoint(endpoint.id))?.enabled).toBe(true);
+  });
+
+  it('says why an address is refused in one sentence, naming it once', async () => {
+    await owner.get('/console/webhooks');
+    const res = await owner.post('/console/webhooks', {
+      url: 'https://127.0.0.1/hooks',
+      events: 'alert_match.created',
+    });
+    expect(res.status).toBe(400);
+    expect(said(res.body)).toEqual(['Refused URL: 127.0.0.1 is a loopback address.']);
+  });
+});
