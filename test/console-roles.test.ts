@@ -90,6 +90,7 @@ describe('company agents', () => {
     const res = await admin.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug }) });
     expect(res.status).toBe(200);
     await admin.post(`/console/agents/${slug}/publish`);
+    await admin.get(`/console/agents/${slug}`); // the page draws the form, with its one-use token
     const created = await admin.post(`/console/agents/${slug}/credentials`, { channel: 'a2a', label: 'ops' });
     expect(created.status).toBe(200);
     const deployment = await t.store.agents.getDeployment(slug);

@@ -157,3 +157,54 @@ describe('webhooks', () => {
     expect(said(res.body)).toEqual(['Refused URL: 127.0.0.1 is a loopback address.']);
   });
 });
+
+describe('company agents', () => {
+  let slug: string;
+  let buyer: ConsoleClient;
+  beforeAll(async () => {
+    const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
+    slug = 'twice-solar';
+    await owner.get('/console/agents');
+    expect(
+      (await owner.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug }) })).status,
+    ).toBe(200);
+    await owner.post(`/console/agents/${slug}/publish`);
+    const user = await consoleUser(t, { accountId: t.accounts.beta, email: 'bea@twice.example', role: 'owner' });
+    buyer = new ConsoleClient(t);
+    await buyer.signIn(user.email, user.password);
+  });
+  const credentials = async () => {
+    const deployment = await t.store.agents.getDeployment(slug);
+    return t.store.agents.listAgentCredentials(Number(deployment?.id));
+  };
+
+  it('creates one credential for a form sent twice; the second send shows no secret', async () => {
+    const before = (await credentials()).length;
+    await owner.get(`/console/agents/${slug}`);
+    const form = { _once: owner.once, channel: 'a2a', label: 'sent twice' };
+    const first = await owner.post(`/console/agents/${slug}/credentials`, form);
+    expect(first.status).toBe(200);
+    expect(secretIn(first.body)).toMatch(/^sk_live_/);
+    const again = await owner.post(`/console/agents/${slug}/credentials`, form);
+    expect(again.status).toBe(303);
+    const page = await owner.get(String(again.headers.location));
+    expect(said(page.body).join(' ')).toContain('That form had been sent already, so nothing new was created');
+    expect(secretIn(page.body)).toBeUndefined();
+    expect((await credentials()).length).toBe(before + 1);
+  });
+
+  it('issues one licence for a form sent twice; the second send shows no secret', async () => {
+    const before = (await credentials()).length;
+    await buyer.get('/console/marketplace');
+    const form = { _once: buyer.once };
+    const first = await buyer.post(`/console/marketplace/${slug}/license`, form);
+    expect(first.status, first.body.slice(0, 300)).toBe(200);
+    expect(secretIn(first.body)).toMatch(/^sk_live_/);
+    const again = await buyer.post(`/console/marketplace/${slug}/license`, form);
+    expect(again.status).toBe(303);
+    const page = await buyer.get(String(again.headers.location));
+    expect(said(page.body).join(' ')).toContain('That form had been sent already, so no second licence was issued');
+    expect(secretIn(page.body)).toBeUndefined();
+    expect((await credentials()).length).toBe(before + 1);
+  });
+});

@@ -20,7 +20,8 @@ import { revokeLicence } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
 import { html, joined, trusted } from '../html.js';
-import { formOf } from './form-fields.js';
+import { formOf, queryOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -95,7 +96,12 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
     const record = await ownDeployment(who, (request.params as Params).slug);
-    return deploymentPage(reply, who, await reply.generateCsrf(), record, {});
+    const notice =
+      queryOf(request).optional('resent') !== undefined
+        ? 'That form had been sent already, so nothing new was created: the credential it made is in the list ' +
+          'below. A secret is shown only once: if you did not copy it, revoke that credential and create another.'
+        : undefined;
+    return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice });
   });
 
   scope.post('/console/agents/:slug/credentials', async (request, reply) => {
@@ -105,11 +111,14 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const form = formOf(request);
     const csrf = await reply.generateCsrf();
     try {
-      const created = await createCredential(
-        store,
-        { slug: record.slug, channel: form.text('channel'), label: form.text('label').trim() || undefined },
-        now(),
+      const created = await firstSend(request, () =>
+        createCredential(
+          store,
+          { slug: record.slug, channel: form.text('channel'), label: form.text('label').trim() || undefined },
+          now(),
+        ),
       );
+      if (!created) return reply.redirect(`/console/agents/${record.slug}?resent`, 303);
       return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });
     } catch (error) {
       if (error instanceof AdminError)
@@ -312,7 +321,7 @@ ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</c
         ? joined(credentialRows, '\n')
         : html`<tr><td colspan="6" class="muted">No credentials yet.</td></tr>`
     }</tbody></table>
-<form method="post" action="/console/agents/${record.slug}/credentials">${csrfField(csrf)}
+<form method="post" action="/console/agents/${record.slug}/credentials">${csrfField(csrf)}${onceField()}
 <div class="grid2"><div><label for="channel">Channel</label><select id="channel" name="channel">${spec.channels.map(
       (c) => html`<option value="${c}">${c.toUpperCase()}</option>`,
     )}</select></div>

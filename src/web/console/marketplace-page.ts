@@ -9,6 +9,8 @@ import { listCredentials } from '../../agents/admin.js';
 import { licenseAgent, listMarketplace } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { html, joined, trusted } from '../html.js';
+import { queryOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -18,7 +20,12 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
   scope.get('/console/marketplace', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    return send(reply, who, await reply.generateCsrf(), {});
+    const notice =
+      queryOf(request).optional('resent') !== undefined
+        ? 'That form had been sent already, so no second licence was issued: the licence it issued is under ' +
+          'Licences in your keys. A secret is shown only once.'
+        : undefined;
+    return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
   scope.post('/console/marketplace/:slug/license', async (request, reply) => {
@@ -28,7 +35,10 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
     const { slug } = request.params as { slug: string };
     const csrf = await reply.generateCsrf();
     try {
-      const issued = await licenseAgent(store, { slug, buyerAccountId: who.account.id }, new Date(clock()));
+      const issued = await firstSend(request, () =>
+        licenseAgent(store, { slug, buyerAccountId: who.account.id }, new Date(clock())),
+      );
+      if (!issued) return reply.redirect('/console/marketplace?resent', 303);
       return send(reply, who, csrf, { secret: issued.credential.secret, slug });
     } catch (error) {
       if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
@@ -40,17 +50,19 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
     reply: FastifyReply,
     who: SignedIn,
     csrf: string,
-    o: { secret?: string; slug?: string; error?: string },
+    o: { secret?: string; slug?: string; error?: string; notice?: string },
   ): Promise<FastifyReply> {
     const entries = await listMarketplace(store);
     const canLicense = who.user.role !== 'member';
-    const licenseControls = html`${csrfField(csrf)}<button type="submit">License this agent</button>`;
+    // A one-use token per form: licensing one agent must not use up another's form on the same page.
+    const licenseControls = () =>
+      html`${csrfField(csrf)}${onceField()}<button type="submit">License this agent</button>`;
     const cards = entries.map((e) => {
       const own = e.seller_account_id === who.account.id;
       const action = own
         ? html`<p class="muted">Your company’s agent.</p>`
         : canLicense
-          ? html`<form method="post" action="/console/marketplace/${e.slug}/license">${licenseControls}</form>`
+          ? html`<form method="post" action="/console/marketplace/${e.slug}/license">${licenseControls()}</form>`
           : html`<p class="muted">An owner or admin of your account can license it.</p>`;
       return html`<article class="card" id="agent-${e.slug}"><h2>${e.name}</h2><p class="muted">${
         e.company
@@ -85,7 +97,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
       '<p class="muted">Agents that companies publish. ' +
         "A licence gives your account a credential for the agent's read skills over A2A.</p>",
     );
-    const body = html`${message('error', o.error)}${
+    const body = html`${message('notice', o.notice)}${message('error', o.error)}${
       o.secret &&
       issued &&
       html`${secretOnce(`Your licensed credential for ${o.slug}:`, o.secret)}<p>Call the agent over A2A at <code>${
