@@ -465,6 +465,13 @@ describe('tasks belong to their credential', () => {
     expect(inContext[0].history ?? []).toEqual([]);
     host.clock.advance(1_000);
     for (const t of await list({})) expect(t.artifacts ?? []).toEqual([]);
+    // Every A2A 1.0 state is a filter; the two no skill ever reaches list nothing (the credential has tasks).
+    expect((await list({})).length).toBeGreaterThan(0);
+    for (const status of ['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']) {
+      host.clock.advance(1_000);
+      const page = await clients[slug].listTasks(ListTasksRequest.fromJSON({ status }), bearer(secret));
+      expect([page.tasks, page.totalSize, page.nextPageToken]).toEqual([[], 0, '']);
+    }
   });
 
   it('CancelTask: a final task cannot be canceled (-32002)', async () => {
