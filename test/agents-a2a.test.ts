@@ -316,6 +316,9 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     );
     for (const notice of construction.data.notices)
       expect(notice.cpv.some((c: string) => c.startsWith('45'))).toBe(true);
+    // A region by its short name is the region (docs/api.md, Series and snapshots).
+    const region = answerOf(await task(slug, 'procurement_track_opportunities', { district: 'Madeira' }));
+    expect(region.data.districts).toEqual(['Região Autónoma da Madeira']);
   });
 
   it('prepare_action then commit_action: a quote, committed once, the same outcome on a second commit', async () => {
