@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { CursorCodec } from '../../../core/cursor.js';
 import type { Json } from '../../../lib/json.js';
-import { JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
+import { invalidParams, JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
 import type { ResourceProvider } from './resource-provider.js';
 
 /** Resources per `resources/list` page. */
@@ -79,8 +79,4 @@ export class ResourceProviders<P> {
 /** The answer to a URI no provider serves, or that names nothing (resources, Error Handling). */
 export function resourceNotFound(uri: string, detail?: string): JsonRpcError {
   return new JsonRpcError(JSONRPC_CODES.invalidParams, `Resource not found: ${detail ?? uri}`, { uri });
-}
-
-function invalidParams(why: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
 }
