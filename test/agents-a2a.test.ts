@@ -380,7 +380,7 @@ describe.each(SLUGS)('deployment %s', (slug) => {
       area_m2: 'big',
     }).catch((e) => e);
     expect(error.data[0].reason).toBe('VALIDATION_ERROR');
-    expect(error.data[1].errors).toEqual([{ field: 'area_m2', message: 'must be number' }]);
+    expect(error.data[1].errors).toEqual([{ field: 'area_m2', message: 'must be a number' }]);
     const unknown: any = await send(slug, 'no_such_skill', {}).catch((e) => e);
     expect(unknown.data[1].errors[0].field).toBe('message.parts[0].data.skill');
   });
