@@ -51,7 +51,8 @@ const BAD: [string, Record<string, unknown>][] = [
   ['includeArtifacts', { include_artifacts: 1 }],
   ['status', { status: 'INVALID_STATUS' }],
   ['status', { status: 'COMPLETED' }],
-  ['status', { status: 6 }],
+  ['status', { status: 9 }],
+  ['status', { status: 'TASK_STATE_PAUSED' }],
   ['status', { status: true }],
   ['historyLength', { historyLength: -1 }],
   ['historyLength', { historyLength: 1.5 }],
@@ -94,6 +95,10 @@ describe.each([0, 1])('ListTasks on endpoint %i', (which) => {
       },
       { contextId: 'ctx-1', pageSize: 100, pageToken: '' },
       { status: 'TASK_STATE_UNSPECIFIED' },
+      { status: 'TASK_STATE_INPUT_REQUIRED' },
+      { status: 'TASK_STATE_AUTH_REQUIRED' },
+      { status: 6 },
+      { status: 8 },
     ]) {
       const body = await listTasks(endpoint(), params);
       expect(body.result, `${endpoint().name} ${JSON.stringify(params)}: ${JSON.stringify(body)}`).toMatchObject({

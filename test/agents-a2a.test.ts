@@ -316,6 +316,9 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     );
     for (const notice of construction.data.notices)
       expect(notice.cpv.some((c: string) => c.startsWith('45'))).toBe(true);
+    // A region by its short name is the region (docs/api.md, Series and snapshots).
+    const region = answerOf(await task(slug, 'procurement_track_opportunities', { district: 'Madeira' }));
+    expect(region.data.districts).toEqual(['Região Autónoma da Madeira']);
   });
 
   it('prepare_action then commit_action: a quote, committed once, the same outcome on a second commit', async () => {
@@ -377,7 +380,7 @@ describe.each(SLUGS)('deployment %s', (slug) => {
       area_m2: 'big',
     }).catch((e) => e);
     expect(error.data[0].reason).toBe('VALIDATION_ERROR');
-    expect(error.data[1].errors).toEqual([{ field: 'area_m2', message: 'must be number' }]);
+    expect(error.data[1].errors).toEqual([{ field: 'area_m2', message: 'must be a number' }]);
     const unknown: any = await send(slug, 'no_such_skill', {}).catch((e) => e);
     expect(unknown.data[1].errors[0].field).toBe('message.parts[0].data.skill');
   });
@@ -465,6 +468,13 @@ describe('tasks belong to their credential', () => {
     expect(inContext[0].history ?? []).toEqual([]);
     host.clock.advance(1_000);
     for (const t of await list({})) expect(t.artifacts ?? []).toEqual([]);
+    // Every A2A 1.0 state is a filter; the two no skill ever reaches list nothing (the credential has tasks).
+    expect((await list({})).length).toBeGreaterThan(0);
+    for (const status of ['TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED']) {
+      host.clock.advance(1_000);
+      const page = await clients[slug].listTasks(ListTasksRequest.fromJSON({ status }), bearer(secret));
+      expect([page.tasks, page.totalSize, page.nextPageToken]).toEqual([[], 0, '']);
+    }
   });
 
   it('CancelTask: a final task cannot be canceled (-32002)', async () => {

@@ -164,6 +164,27 @@ describe('alerts rule create', () => {
     expect([...rule.municipality_ids].sort()).toEqual([...evoraDistrict].sort());
   });
 
+  it('an autonomous region by its short name (--district Madeira) is the region', async () => {
+    const rule = await run(
+      'alerts',
+      'rule',
+      'create',
+      '--account',
+      String(account),
+      '--name',
+      'Madeira',
+      '--type',
+      'cpv',
+      '--cpv',
+      '45',
+      '--district',
+      'Madeira',
+    );
+    const madeira = municipalitiesFromFile().filter((m) => m.district === 'Região Autónoma da Madeira');
+    expect(rule).toMatchObject({ target_scope: 'district', district: 'Região Autónoma da Madeira' });
+    expect([...rule.municipality_ids].sort()).toEqual(madeira.map((m) => m.id).sort());
+  });
+
   it('signal_type and indicator_threshold watch signals', async () => {
     const types = await run(
       'alerts',
@@ -277,6 +298,7 @@ describe('alerts rule create', () => {
       create('--type', 'cpv', '--cpv', '45', '--district', 'Atlântida'),
       'No district "Atlântida". Districts: Aveiro, Beja,',
     ],
+    [create('--type', 'cpv', '--cpv', '45', '--district', 'Bragaa'), 'No district "Bragaa". Did you mean Braga'],
     [
       ['alerts', 'rule', 'create', '--account', 'ACCOUNT', '--name', '   ', '--type', 'cpv', '--cpv', '45'],
       'A rule needs a name (--name).',

@@ -249,6 +249,29 @@ describe('initialize and the other start-up methods', () => {
     expectRpcError(await mcp(body), -32602, body.id);
   });
 
+  it('pages resources/list only with the cursors it issued: a made-up, edited or borrowed one is -32602', async () => {
+    const first = await mcp(request('resources/list', {}));
+    expect(first.json.result, first.body).toBeDefined();
+    const issued: string = first.json.result.nextCursor;
+    expect(typeof issued).toBe('string');
+    const second = await mcp(request('resources/list', { cursor: issued }));
+    expect(second.json.result.resources.length).toBeGreaterThan(0);
+    expect(second.json.result.resources[0].uri).not.toBe(first.json.result.resources[0].uri);
+
+    const snapshot = await mcp(
+      request('tools/call', { name: 'indicators_snapshot', arguments: { key: 'population', limit: 1 } }),
+    );
+    const borrowed: string = snapshot.json.result.structuredContent.next_cursor;
+    const edited = `${issued.slice(0, -1)}${issued.endsWith('A') ? 'B' : 'A'}`;
+    const madeUp = Buffer.from('r5').toString('base64url'); // the shape of the cursors before they were signed
+    for (const cursor of [madeUp, 'cjEwMA', edited, borrowed, 'abc', '', 5]) {
+      const body = request('resources/list', { cursor });
+      const res = await mcp(body);
+      expectRpcError(res, -32602, body.id);
+      expect(res.json.error.message).toMatch(/cursor is not one this server issued/);
+    }
+  });
+
   it('keeps string ids', async () => {
     const res = await mcp({ jsonrpc: '2.0', id: 'a-string-id', method: 'ping' });
     expect(res.json).toEqual({ jsonrpc: '2.0', id: 'a-string-id', result: {} });

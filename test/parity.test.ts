@@ -168,6 +168,31 @@ describe.each(Object.keys(CHANNELS))('REST ↔ %s', (channelName) => {
     }
   });
 
+  it('names the next call in its own form in every refusal that names one: filters, alert ids, datasets', async () => {
+    const form = { a2a: 'The skill', mcp: 'The tool' }[channelName];
+    const path = (name: string) => (t.app.registry.get(name) as AnyOperation).rest.path;
+    const cases = [
+      ['signals_list', { municipality: ['nowhere'] }, ['municipalities_search', 'procurement_lookup_municipalities']],
+      ['procurement_contracts', { municipality: ['nowhere'] }, ['municipalities_search']],
+      ['alert_matches', { municipality: [309] }, ['municipalities_search']],
+      ['bulk_datasets', { dataset: 'nope' }, ['bulk_datasets']],
+    ] as const;
+    for (const [name, input, next] of cases) {
+      const op = t.app.registry.get(name) as AnyOperation;
+      const viaRest = (await rest(op, input, t.keys.premium)) as { ok: boolean; detail: any };
+      const viaChannel = (await channel(op, input, t.keys.premium)) as { ok: boolean; detail: any };
+      expect(viaRest.ok, name).toBe(false);
+      const restSaid: string = viaRest.detail.detail;
+      const said: string = channelName === 'a2a' ? viaChannel.detail.message : viaChannel.detail.detail;
+      for (const other of next) {
+        expect(restSaid, name).toContain(`GET ${path(other)} `);
+        expect(restSaid, name).not.toMatch(new RegExp(`\\b${other}\\b`));
+        expect(said, name).toContain(`${form} ${other} `);
+      }
+      expect(said, name).not.toContain('/v1/');
+    }
+  });
+
   it('names the parameter a misspelt one was likely meant to be, or the parameters there are', async () => {
     const op = t.app.registry.get('signals_list') as AnyOperation;
     const cases = [

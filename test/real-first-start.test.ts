@@ -249,6 +249,19 @@ describe('the real contracts (source base)', () => {
     expect(profile.recent_contracts.length).toBeGreaterThan(0);
     for (const c of profile.recent_contracts) expect(c).toMatchObject({ source: 'base', synthetic: false });
   });
+
+  it("the ocids procurement_ocds_record's description shows for real contracts answer on a first start", async () => {
+    const op = t.app.registry.get('procurement_ocds_record') as AnyOperation;
+    const said = `${op.description} ${JSON.stringify(op.input)}`;
+    const ocids = [...said.matchAll(/ocds-munidata-base-[a-z]+-[0-9]+/g)].map((m) => m[0]);
+    expect(ocids.length).toBeGreaterThan(0);
+    for (const ocid of ocids) {
+      const res = await get(`/v1/procurement/ocds/records/${ocid}`);
+      expect(res.status, `${ocid}: ${res.body.slice(0, 200)}`).toBe(200);
+      // The number in a contract's ocid is its source_id (its id on the portal), which the file has.
+      expect(RECORD.has(ocid.split('-').pop() as string), ocid).toBe(true);
+    }
+  });
 });
 
 describe('the indicators', () => {

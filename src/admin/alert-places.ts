@@ -4,7 +4,7 @@
  */
 
 import { AdminError } from '../lib/admin-error.js';
-import { nameKey } from '../lib/text-match.js';
+import { closestDistricts, districtNamed } from '../lib/district-names.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import type { AlertRuleInput } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
@@ -31,13 +31,17 @@ export async function rulePlace(
   }
   const municipalities = await store.listMunicipalities();
   if (o.district !== undefined) {
-    const key = nameKey(o.district);
-    const inDistrict = municipalities.filter((m) => nameKey(m.district) === key);
-    if (inDistrict.length === 0) {
-      const districts = [...new Set(municipalities.map((m) => m.district))].sort((a, b) => a.localeCompare(b, 'pt'));
-      throw new AdminError(`No district "${o.district}". Districts: ${districts.join(', ')}.`);
+    const districts = [...new Set(municipalities.map((m) => m.district))].sort((a, b) => a.localeCompare(b, 'pt'));
+    // The regions by their short names too (`--district Madeira`): lib/district-names.ts.
+    const district = districtNamed(districts, o.district);
+    if (district === undefined) {
+      const near = closestDistricts(districts, o.district);
+      throw new AdminError(
+        `No district "${o.district}".${near.length > 0 ? ` Did you mean ${near.join(', ')}?` : ''} ` +
+          `Districts: ${districts.join(', ')}.`,
+      );
     }
-    const district = inDistrict[0].district;
+    const inDistrict = municipalities.filter((m) => m.district === district);
     return {
       place: { target_scope: 'district', municipality_ids: inDistrict.map((m) => m.id), district },
       // The autonomous regions are named in full ("Região Autónoma da Madeira"), the others are districts.

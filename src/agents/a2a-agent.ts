@@ -16,15 +16,25 @@ import type { SkillCall } from '../channels/a2a/send-message.js';
 import type { ErrorPlace } from '../lib/errors.js';
 import type { Json } from '../lib/json.js';
 import { lookUp } from '../lib/storable-text.js';
-import { type AgentTaskRecord, type AgentTaskState, FINAL_TASK_STATES } from '../store/agent-records.js';
+import {
+  AGENT_TASK_STATES,
+  type AgentTaskRecord,
+  type AgentTaskState,
+  FINAL_TASK_STATES,
+} from '../store/agent-records.js';
 import { type AgentCaller, admitAgentCaller, agentLimitHeaders } from './admission.js';
 import { checkCallable, type HostDeps, runSkill, validSkillInput } from './execute.js';
 import type { AnySkill } from './skill.js';
 import type { TaskRunner } from './tasks/runner.js';
 import { messageResult, taskJson } from './tasks/wire.js';
 
-/** The states ListTasks filters by are the states tasks are stored in (a compile-time check). */
-const _sameStates: [TaskStateName, AgentTaskState] extends [AgentTaskState, TaskStateName] ? true : never = true;
+/** Every state a task is stored in is one ListTasks filters by (a compile-time check); not the other way round. */
+const _storedStatesAreStates: AgentTaskState extends TaskStateName ? true : never = true;
+
+/** A state tasks are stored in; INPUT_REQUIRED and AUTH_REQUIRED are never. */
+function isStoredState(state: TaskStateName): state is AgentTaskState {
+  return (AGENT_TASK_STATES as readonly string[]).includes(state);
+}
 
 export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
   readonly #deps: HostDeps;
@@ -125,14 +135,17 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
 
   /** The credential's tasks, status timestamp descending; `nextPageToken` is "" on the last page. */
   async listTasks(caller: AgentCaller, query: ListTasksQuery): Promise<string> {
+    const after = query.pageToken === undefined ? undefined : positionOf(query.pageToken);
+    const { pageSize } = query;
+    if (query.status !== undefined && !isStoredState(query.status)) {
+      return JSON.stringify({ tasks: [], nextPageToken: '', pageSize, totalSize: 0 });
+    }
     const filter = {
       credentialId: caller.credential.id,
       contextId: query.contextId,
       state: query.status,
       updatedSince: query.statusTimestampAfter,
     };
-    const after = query.pageToken === undefined ? undefined : positionOf(query.pageToken);
-    const { pageSize } = query;
     const rows = await this.#deps.store.agents.listAgentTasks(filter, { after, limit: pageSize + 1 });
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];

@@ -249,8 +249,7 @@ export function findMunicipality(reference: ReferenceData, ref: string): Municip
 }
 
 export function isDistrict(reference: ReferenceData, name: string): boolean {
-  const key = fold(name.trim());
-  return reference.municipalities.some((m) => fold(m.district) === key);
+  return reference.district(name) !== undefined;
 }
 
 function toIssue(error: ErrorObject): SpecIssue {

@@ -181,5 +181,6 @@ function places(
     const m = findMunicipality(reference, ref);
     if (m) codes.add(m.code);
   }
-  return { codes, districts: new Set((listed?.districts ?? []).map((d) => fold(d.trim()))) };
+  // A district as the spec names it (a region by its short name too: `Madeira`), folded as the data's names are.
+  return { codes, districts: new Set((listed?.districts ?? []).map((d) => fold(reference.district(d) ?? d.trim()))) };
 }

@@ -52,6 +52,11 @@ export class Core {
     return this.#deps.baseUrl;
   }
 
+  /** The codec every cursor of the service is signed with (operations' pages, MCP's `resources/list`). */
+  get cursors(): CursorCodec {
+    return this.#deps.cursors;
+  }
+
   /** Whether an operation's answers have a CSV form (list operations). */
   offersCsv(operation: AnyOperation): boolean {
     return this.#execution.offersCsv(operation);

@@ -44,10 +44,14 @@ export class FileChangedError extends Error {}
 export class DatasetFiles {
   readonly all: readonly Dataset[];
   readonly #byName: ReadonlyMap<string, Dataset>;
+  /** Named by an unknown dataset's refusal, in the channel's form (docs/api.md, Errors). */
+  readonly #listing: AnyOperation | undefined;
   /** Per data version (dropped with it), per dataset and variant. */
   readonly #measures = new WeakMap<ReferenceData, Map<string, Measuring>>();
 
   constructor(operations: readonly AnyOperation[]) {
+    // The operation that lists the datasets is the one whose REST route also downloads them (`bulk_datasets`).
+    this.#listing = operations.find((operation) => operation.rest.download !== undefined);
     this.all = datasetsOf(operations);
     this.#byName = new Map(this.all.map((d) => [d.name, d]));
   }
@@ -84,10 +88,12 @@ export class DatasetFiles {
       .slice(0, MAX_SUGGESTIONS)
       .map(({ code }) => ({ code, name: code }));
     const near = suggestions.length > 0 ? ` Did you mean ${suggestions.map((s) => s.code).join(', ')}?` : '';
+    const names = available.map((d) => d.name).join(', ') || 'none';
     throw new ApiError('not-found', {
-      detail:
-        `No dataset "${name}".${near} Datasets of this plan: ` +
-        `${available.map((d) => d.name).join(', ') || 'none'} (GET /v1/bulk).`,
+      detail: `No dataset "${name}".${near} Datasets of this plan: ${names}.`,
+      ...(this.#listing === undefined
+        ? {}
+        : { see: { operation: this.#listing, does: 'lists them with their sizes' } }),
       suggestions,
     });
   }

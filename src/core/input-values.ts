@@ -23,7 +23,6 @@ const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 export const TEXT_RULE =
   'must be Unicode text without control characters (U+0000–U+001F, U+007F–U+009F) or lone surrogates';
-export const INTEGER_RANGE = `must be an integer from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
 export const FINITE_NUMBER = 'must be a finite number';
 
 /** Why a string is not acceptable text, or undefined when it is. */
@@ -128,17 +127,30 @@ function readScalar(property: JsonSchema, raw: unknown): Read {
 }
 
 /**
+ * "must be an integer from 1 to 9007199254740991": the parameter's own bounds (an id's minimum 1), within what a
+ * JSON number holds exactly.
+ */
+export function integerRange(integer: JsonSchema): string {
+  const bound = (value: unknown, limit: number) =>
+    typeof value === 'number' && Math.abs(value) <= Number.MAX_SAFE_INTEGER ? value : limit;
+  const low = bound(integer.minimum, -Number.MAX_SAFE_INTEGER);
+  return `must be an integer from ${low} to ${bound(integer.maximum, Number.MAX_SAFE_INTEGER)}`;
+}
+
+/**
  * An integer parameter holds a safe integer and a number parameter a finite number, whatever the channel: a JSON
  * `1e400` or 309 decimal digits read as Infinity, which the schema's `integer` type and its bounds would let pass.
  */
 function numberProblem(property: JsonSchema, value: unknown): string | undefined {
-  const types = (property.anyOf ?? [property]).map((m) => (m.type === 'array' ? m.items?.type : m.type));
+  const scalars = (property.anyOf ?? [property]).map((m) => (m.type === 'array' ? (m.items ?? {}) : m));
+  const types = scalars.map((m) => m.type);
   const values = (Array.isArray(value) ? value : [value]).filter((v): v is number => typeof v === 'number');
+  const integer = scalars.find((m) => m.type === 'integer');
   if (
-    types.includes('integer') &&
+    integer !== undefined &&
     values.some((v) => !Number.isSafeInteger(v) && (Number.isInteger(v) || !Number.isFinite(v)))
   ) {
-    return INTEGER_RANGE;
+    return integerRange(integer);
   }
   if (types.includes('number') && values.some((v) => !Number.isFinite(v))) return FINITE_NUMBER;
   return undefined;

@@ -3,6 +3,7 @@
  * plus a memo for derived results (snapshots). All of it is dropped when the store's data version moves;
  * the version is read at most once a second, so an import in another process shows within a second.
  */
+import { districtNamed } from '../lib/district-names.js';
 import { nameKey } from '../lib/text-match.js';
 import type { IndicatorRecord, MunicipalityRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
@@ -14,6 +15,8 @@ export class ReferenceData {
   readonly version: number;
   readonly municipalities: readonly MunicipalityRecord[];
   readonly indicators: readonly IndicatorRecord[];
+  /** The districts and autonomous regions, as the data names them, in Portuguese alphabetical order. */
+  readonly districts: readonly string[];
   readonly betaGates: ReadonlySet<string>;
   readonly #byRef = new Map<string, MunicipalityRecord>();
   /** By name key (case, accents and hyphens folded away): names first, then slugs, the first of a shared name kept. */
@@ -33,6 +36,7 @@ export class ReferenceData {
     this.version = init.version;
     this.municipalities = init.municipalities;
     this.indicators = init.indicators;
+    this.districts = [...new Set(init.municipalities.map((m) => m.district))].sort((a, b) => a.localeCompare(b, 'pt'));
     this.betaGates = new Set(init.betaGates);
     for (const m of init.municipalities) {
       this.#byRef.set(m.code, m);
@@ -51,6 +55,14 @@ export class ReferenceData {
    */
   municipality(ref: string): MunicipalityRecord | undefined {
     return this.#byRef.get(ref) ?? this.#byRef.get(ref.trim().toLowerCase()) ?? this.#byName.get(nameKey(ref));
+  }
+
+  /**
+   * The data's name of a district or autonomous region, named as a person writes it: case, accents and hyphens
+   * ignored, the regions also by their short names (`Açores`, `Azores`, `Madeira`; lib/district-names.ts).
+   */
+  district(ref: string): string | undefined {
+    return districtNamed(this.districts, ref);
   }
 
   municipalityById(id: number): MunicipalityRecord | undefined {

@@ -38,8 +38,8 @@ export function validateInput(schema: TObject, input: Record<string, unknown>, e
   const validate = compileInput(schema);
   if (!validate(input) || valueErrors.length > 0) {
     const reported = new Set(valueErrors.map((e) => e.field));
-    const schemaErrors = (validate.errors ?? [])
-      .map((e) => toFieldError(e, schema))
+    const schemaErrors = plainErrors(validate.errors ?? [])
+      .map((e) => toFieldError(e, schema, input))
       .filter((e) => !reported.has(e.field));
     const errors = dedupe([...valueErrors, ...schemaErrors]);
     throw new ApiError('validation-error', {
@@ -49,28 +49,105 @@ export function validateInput(schema: TObject, input: Record<string, unknown>, e
   }
 }
 
-function toFieldError(error: ErrorObject, schema: TObject): FieldError {
+/**
+ * The errors to tell, for a choice (`anyOf`: one value or a list of them): ajv reports every branch and then the
+ * choice ("must be string; must NOT have fewer than 1 items; must match a schema in anyOf"). When the value is of the
+ * type of one branch, that branch's errors are what is wrong with it (`[]`: give at least one); otherwise the value
+ * is of none of their types, said once ("must be a string or a list"). Where it fits several, each one's errors.
+ */
+function plainErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  const choices = errors.filter((e) => e.keyword === 'anyOf');
+  if (choices.length === 0) return [...errors];
+  const inChoice = (e: ErrorObject, choice: ErrorObject) =>
+    e.instancePath.startsWith(choice.instancePath) && e.schemaPath.startsWith(`${choice.schemaPath}/`);
+  const told: ErrorObject[] = errors.filter((e) => e.keyword !== 'anyOf' && !choices.some((c) => inChoice(e, c)));
+  for (const choice of choices) {
+    const branches = new Map<string, ErrorObject[]>();
+    for (const e of errors.filter((e) => inChoice(e, choice))) {
+      const branch = e.schemaPath.slice(choice.schemaPath.length + 1).split('/')[0];
+      branches.set(branch, [...(branches.get(branch) ?? []), e]);
+    }
+    const wrongType = (e: ErrorObject) => e.keyword === 'type' && e.instancePath === choice.instancePath;
+    const fitting = [...branches.values()].filter((branch) => !branch.some(wrongType));
+    if (fitting.length > 0) told.push(...fitting.flat());
+    else {
+      const types = [...branches.values()].flatMap((branch) => branch.filter(wrongType).map((e) => e.params.type));
+      told.push({ ...choice, keyword: 'type', params: { type: types.join(',') } });
+    }
+  }
+  return told;
+}
+
+/** What the type names of JSON Schema are called in a message. */
+const TYPE_NAMES: Readonly<Record<string, string>> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'an object',
+  null: 'null',
+};
+
+function toFieldError(error: ErrorObject, schema: TObject, input: Record<string, unknown>): FieldError {
   const path = error.instancePath
     .replace(/^\//, '')
     .replace(/\/\d+$/, '')
     .replace(/\//g, '.');
+  const field = path || '(input)';
+  const ofItem = /\/\d+$/.test(error.instancePath);
+  const limit = Number(error.params.limit);
   switch (error.keyword) {
     case 'required':
       return { field: String(error.params.missingProperty), message: 'is required' };
     case 'additionalProperties': {
-      const field = String(error.params.additionalProperty);
-      return { field, message: `is not a parameter of this operation${meantInstead(field, schema)}` };
+      const name = String(error.params.additionalProperty);
+      return { field: name, message: `is not a parameter of this operation${meantInstead(name, schema)}` };
     }
     case 'enum':
-      return { field: path, message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` };
+      return { field, message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}` };
     case 'format':
       return {
-        field: path,
+        field,
         message: `must be a valid ${error.params.format === 'date' ? 'date (YYYY-MM-DD)' : 'RFC 3339 date-time'}`,
       };
+    case 'type': {
+      const types = String(error.params.type)
+        .split(',')
+        .map((type) => TYPE_NAMES[type] ?? type);
+      return { field, message: `${ofItem ? 'each value must' : 'must'} be ${types.join(' or ')}` };
+    }
+    case 'uniqueItems': {
+      const list = valueAt(input, error.instancePath);
+      const twice = Array.isArray(list) ? list[Number(error.params.j)] : undefined;
+      return { field, message: `\`${String(twice)}\` is given twice` };
+    }
+    case 'minItems':
+      return { field, message: limit === 1 ? 'give at least one' : `give at least ${limit}` };
+    case 'maxItems':
+      return { field, message: `give at most ${limit}` };
+    case 'minLength':
+      if (ofItem)
+        return {
+          field,
+          message: limit === 1 ? 'has an empty value' : `each value must have at least ${limit} characters`,
+        };
+      return { field, message: limit === 1 ? 'must not be empty' : `must have at least ${limit} characters` };
+    case 'maxLength':
+      return { field, message: `${ofItem ? 'each value must' : 'must'} have at most ${limit} characters` };
     default:
-      return { field: path || '(input)', message: error.message ?? 'is invalid' };
+      return { field, message: error.message ?? 'is invalid' };
   }
+}
+
+/** The value at an ajv instance path (`/group_by`, `/municipality/1`) of the input. */
+function valueAt(input: Record<string, unknown>, instancePath: string): unknown {
+  let value: unknown = input;
+  for (const segment of instancePath.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return value;
 }
 
 /**

@@ -228,8 +228,8 @@ export interface SeeAlso {
 
 export interface ApiErrorOptions {
   readonly detail?: string;
-  /** Said after the detail, in the channel's form (ErrorPlace.refer). */
-  readonly see?: SeeAlso;
+  /** Said after the detail, in the channel's form (ErrorPlace.refer); several, one sentence each. */
+  readonly see?: SeeAlso | readonly SeeAlso[];
   readonly errors?: readonly FieldError[];
   readonly suggestions?: readonly Suggestion[];
   /** Seconds to wait, sent as `Retry-After`. */
@@ -260,7 +260,7 @@ export class ApiError extends Error {
   readonly quota: LimitState | undefined;
   readonly challenge: 'invalid_token' | 'insufficient_scope' | undefined;
   readonly scopes: readonly string[] | undefined;
-  readonly see: SeeAlso | undefined;
+  readonly see: SeeAlso | readonly SeeAlso[] | undefined;
   readonly #options: ApiErrorOptions;
 
   constructor(kind: ErrorKind, options: ApiErrorOptions = {}) {
@@ -346,8 +346,11 @@ export function toProblem(
   const problem: Problem = { type: problemTypeUrl(where.baseUrl, error.kind), title: info.title, status: info.status };
   // An internal error never carries its cause's message: that could leak SQL or a stack.
   if (error.kind !== 'internal') {
-    const see = error.see && `${(where.refer ?? restReference)(error.see.operation)} ${error.see.does}.`;
-    const detail = [error.detail, see].filter(Boolean).join(' ');
+    const refer = where.refer ?? restReference;
+    const sees = (error.see === undefined ? [] : [error.see].flat()).map(
+      (see) => `${refer(see.operation)} ${see.does}.`,
+    );
+    const detail = [error.detail, ...sees].filter(Boolean).join(' ');
     if (detail !== '') problem.detail = detail;
   }
   if (where.instance !== undefined) problem.instance = where.instance;

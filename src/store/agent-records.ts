@@ -6,8 +6,12 @@
 
 export type DeploymentStatus = 'draft' | 'live' | 'paused';
 export type AgentChannel = 'a2a' | 'mcp';
-/** A2A 1.0 TaskState names, without the `TASK_STATE_` prefix. */
-export type AgentTaskState = 'SUBMITTED' | 'WORKING' | 'COMPLETED' | 'FAILED' | 'REJECTED' | 'CANCELED';
+/**
+ * The A2A 1.0 TaskState names a company agent's task is stored in, without the `TASK_STATE_` prefix (never
+ * INPUT_REQUIRED or AUTH_REQUIRED: a skill asks nothing back).
+ */
+export const AGENT_TASK_STATES = ['SUBMITTED', 'WORKING', 'COMPLETED', 'FAILED', 'REJECTED', 'CANCELED'] as const;
+export type AgentTaskState = (typeof AGENT_TASK_STATES)[number];
 
 export const FINAL_TASK_STATES: readonly AgentTaskState[] = ['COMPLETED', 'FAILED', 'REJECTED', 'CANCELED'];
 

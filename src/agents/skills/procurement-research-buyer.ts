@@ -48,7 +48,7 @@ export const procurementResearchBuyer = defineSkill({
     const today = now.toISOString().slice(0, 10);
     const to = input.to ?? today;
     const from = input.from ?? addDays(to, -365);
-    checkRange(from, to, 'from', 'to', 'after');
+    checkRange(from, to, 'from', 'to');
     const buyer = await findBuyer(store, input.buyer);
     const { contracts, truncated } = await contractsOf(store, buyer.nif, from, to);
 

@@ -1,9 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { ApiError } from '../../lib/errors.js';
 import { fold } from '../../lib/text-match.js';
+import { DistrictName, findDistrict } from '../../operations/municipalities/find-district.js';
 import type { AnnouncementRecord } from '../../store/procurement-records.js';
 import { formatEuros, restUrl } from '../citations.js';
-import { isDistrict } from '../deployment-spec.js';
 import { defineSkill } from '../skill.js';
 import { daysBetween } from './inputs.js';
 
@@ -22,9 +21,7 @@ export const procurementTrackOpportunities = defineSkill({
   input: () =>
     Type.Object(
       {
-        district: Type.Optional(
-          Type.String({ minLength: 1, maxLength: 100, description: 'District or autonomous region name.' }),
-        ),
+        district: Type.Optional(DistrictName('Notices in this district.')),
         cpv: Type.Optional(
           Type.String({
             pattern: '^[0-9]{1,8}$',
@@ -37,14 +34,8 @@ export const procurementTrackOpportunities = defineSkill({
     ),
   examples: () => [{ district: 'Porto', cpv: '45' }, {}],
   async handler(input, { store, reference, deployment, now, baseUrl }) {
-    if (input.district !== undefined && !isDistrict(reference, input.district)) {
-      throw new ApiError('validation-error', {
-        detail: `Unknown district "${input.district}".`,
-        errors: [{ field: 'district', message: 'is not a district name' }],
-      });
-    }
     const districts =
-      input.district !== undefined ? [fold(input.district.trim())] : deployment.serviceDistricts(reference);
+      input.district !== undefined ? [findDistrict(reference, input.district)] : deployment.serviceDistricts(reference);
     const today = now.toISOString().slice(0, 10);
     const limit = input.limit ?? 20;
     const nameOf = (folded: string) =>

@@ -52,7 +52,8 @@ export function dataCardSpec(baseUrl: string, operations: readonly AnyOperation[
     oauth: {
       description:
         'OAuth 2.1 authorization code with PKCE (S256): the account holder signs in and consents; the token is bound ' +
-        `to the resource ${oauthResource(baseUrl)} and is accepted here too (docs/oauth.md).`,
+        `to the resource ${oauthResource(baseUrl)} and is accepted here too. The authorization server's metadata: ` +
+        `${authorizationServerMetadataUrl(baseUrl)}.`,
       authorizationUrl: `${baseUrl}${OAUTH_PATHS.authorization}`,
       tokenUrl: `${baseUrl}${OAUTH_PATHS.token}`,
       refreshUrl: `${baseUrl}${OAUTH_PATHS.token}`,

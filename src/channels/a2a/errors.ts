@@ -16,7 +16,7 @@ import {
   type Problem,
   toProblem,
 } from '../../lib/errors.js';
-import { JSONRPC_CODES, JsonRpcError } from '../jsonrpc/index.js';
+import { invalidParams, JsonRpcError } from '../jsonrpc/index.js';
 
 /** The A2A-specific JSON-RPC codes (A2A 1.0 §9.5) this channel answers with. */
 export const A2A_CODES = {
@@ -128,7 +128,7 @@ export function protocolError(
 
 /** -32602 naming one field of `params`, with a google.rpc.BadRequest. */
 export function paramsError(name: string, message: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${name} ${message}.`, [
+  return invalidParams(`${name} ${message}`, [
     { '@type': BAD_REQUEST_TYPE, fieldViolations: [{ field: name, description: message }] },
   ]);
 }

@@ -11,14 +11,19 @@ import { paramsError } from './errors.js';
 export const LIST_TASKS_DEFAULT_PAGE_SIZE = 50;
 export const LIST_TASKS_MAX_PAGE_SIZE = 100;
 
-/** The task states this service's agents take (TASK_STATE_<name>), with their numbers in the A2A proto. */
+/**
+ * Every A2A 1.0 task state (TASK_STATE_<name>) but UNSPECIFIED, with its number in the A2A proto. A filter may name
+ * any of them, a state no task of the agent is ever in too: its page is empty (docs/a2a.md, Tasks).
+ */
 export const TASK_STATE_NUMBERS = {
   SUBMITTED: 1,
   WORKING: 2,
   COMPLETED: 3,
   FAILED: 4,
   CANCELED: 5,
+  INPUT_REQUIRED: 6,
   REJECTED: 7,
+  AUTH_REQUIRED: 8,
 } as const;
 export type TaskStateName = keyof typeof TASK_STATE_NUMBERS;
 const STATE_NAMES = Object.keys(TASK_STATE_NUMBERS) as TaskStateName[];

@@ -29,6 +29,16 @@ export const JSONRPC_MESSAGES: Readonly<Record<number, string>> = {
   [-32603]: 'Internal error.',
 };
 
+/** A reason as one sentence: a full stop after it, unless it already ends one (a detail often does). */
+export function asSentence(text: string): string {
+  return /[.!?…]$/.test(text) ? text : `${text}.`;
+}
+
+/** -32602 `Invalid params: <why>.`, with `data` when given: the one place this message is written. */
+export function invalidParams(why: string, data?: unknown): JsonRpcError {
+  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${asSentence(why)}`, data);
+}
+
 export interface JsonRpcRequest {
   readonly jsonrpc: '2.0';
   /** Absent for a notification (then `notification` is true). */
@@ -127,7 +137,7 @@ export function parseJsonRpc(body: string | Buffer | unknown): ParsedRequest {
   if (!notification && nestsDeeperThan(message, MAX_PARAMS_DEPTH + 1)) {
     const why = `nested deeper than ${MAX_PARAMS_DEPTH} levels`;
     if (params !== undefined && nestsDeeperThan(params, MAX_PARAMS_DEPTH)) {
-      return { ok: false, id, error: new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`) };
+      return { ok: false, id, error: invalidParams(why) };
     }
     return invalid(id, `a member is ${why}.`);
   }

@@ -44,7 +44,10 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
     this.#facts = dataServerFacts(core.baseUrl);
     const place = (request: FastifyRequest) => this.errorPlace(request);
     // One provider per URI scheme: the apps' `ui://` views are one more (docs/mcp.md, Resources).
-    const resources = new ResourceProviders<Admission>([new DataResources(core, place), new UiResources(core)]);
+    const resources = new ResourceProviders<Admission>(
+      [new DataResources(core, place), new UiResources(core)],
+      core.cursors,
+    );
     const prompts = new DataPrompts(core, place);
     this.methods = {
       'resources/templates/list': (admission, params) => resources.templatesResult(admission, params),

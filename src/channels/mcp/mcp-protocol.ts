@@ -16,6 +16,7 @@ import { underTraceparent } from '../../observability/tracing.js';
 import type { RefusalForm } from '../http/framework-refusal.js';
 import { headerValue } from '../http/header-value.js';
 import {
+  invalidParams,
   JSONRPC_CODES,
   JsonRpcError,
   type JsonRpcId,
@@ -220,10 +221,6 @@ async function callTool<P, T>(
     logIfInternal(request, apiError);
     return { result: errorResultJson(toProblem(apiError, agent.errorPlace(request))), quota: apiError.quota };
   }
-}
-
-function invalidParams(why: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ import type { ReferenceData } from '../../core/reference.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import type { Store } from '../../store/store.js';
+import { municipalitiesSearch } from '../municipalities/municipalities-search.js';
 import {
   ChangeOrder,
   changeInstant,
@@ -121,9 +122,8 @@ function knownMunicipalities(reference: ReferenceData, ids: readonly number[]): 
   const unknown = ids.filter((id) => reference.municipalityById(id) === undefined);
   if (unknown.length > 0) {
     throw new ApiError('validation-error', {
-      detail:
-        `Unknown municipality id ${unknown.join(', ')}. Municipality ids run from 1 to 308 ` +
-        `(the \`id\` of municipalities_search).`,
+      detail: `Unknown municipality id ${unknown.join(', ')}. Municipality ids run from 1 to 308.`,
+      see: { operation: municipalitiesSearch, does: "gives each municipality's `id`" },
       errors: [{ field: 'municipality', message: `has unknown municipality id ${unknown.join(', ')}` }],
     });
   }

@@ -6,7 +6,7 @@ import { isDemoIndicatorSource } from '../../lib/provenance.js';
 import { fold } from '../../lib/text-match.js';
 import type { IndicatorRecord, PlanRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
-import { findDistrict } from '../municipalities/find-district.js';
+import { DistrictName, findDistrict } from '../municipalities/find-district.js';
 import { FromDate, seriesRange, ToDate } from '../shared/date-range.js';
 import { findIndicator } from './find-indicator.js';
 import { IndicatorKey } from './schemas.js';
@@ -43,9 +43,7 @@ export const indicatorsMedians = defineOperation({
   input: Type.Object(
     {
       key: IndicatorKey,
-      district: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' }),
-      ),
+      district: Type.Optional(DistrictName('Also the medians over this district.')),
       from: FromDate('reference date'),
       to: ToDate('reference date'),
     },

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Cursor, DateString, Page } from '../../core/schemas.js';
 import { fold } from '../../lib/text-match.js';
-import { findDistrict } from '../municipalities/find-district.js';
+import { DistrictName, findDistrict } from '../municipalities/find-district.js';
 import { findIndicator } from './find-indicator.js';
 import { IndicatorKey, SnapshotRow } from './schemas.js';
 import { loadSnapshot } from './snapshot.js';
@@ -30,13 +30,7 @@ export const indicatorsSnapshot = defineOperation({
         ...DateString,
         description: 'As of this date (YYYY-MM-DD): the latest value on or before it.',
       }),
-      district: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 100,
-          description: 'Only this district or autonomous region (e.g. `Braga`, `Açores` spelled in full).',
-        }),
-      ),
+      district: Type.Optional(DistrictName('Only the municipalities of this district.')),
       cursor: Type.Optional(Cursor),
       limit: Type.Optional(
         Type.Integer({

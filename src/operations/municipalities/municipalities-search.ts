@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { fold, matchesTokens, queryTokens } from '../../lib/text-match.js';
-import { findDistrict } from './find-district.js';
+import { DistrictName, findDistrict } from './find-district.js';
 import { MunicipalitySummary, toMunicipalitySummary } from './schemas.js';
 
 export const municipalitiesSearch = defineOperation({
@@ -20,9 +20,7 @@ export const municipalitiesSearch = defineOperation({
       q: Type.Optional(
         Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name, slug or code.' }),
       ),
-      district: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 100, description: 'District (or autonomous region) name.' }),
-      ),
+      district: Type.Optional(DistrictName('Only the municipalities of this district.')),
       ...Paging,
     },
     { additionalProperties: false },

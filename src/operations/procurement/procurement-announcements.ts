@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { Page, Paging } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
-import { findDistrict } from '../municipalities/find-district.js';
+import { DistrictName, findDistrict } from '../municipalities/find-district.js';
 import { FromDate, ToDate } from '../shared/date-range.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { checkRange } from '../shared/ranges.js';
@@ -26,13 +26,7 @@ export const procurementAnnouncements = defineOperation({
   scope: 'procurement:read',
   input: Type.Object(
     {
-      district: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 100,
-          description: 'District or autonomous region name (accents optional).',
-        }),
-      ),
+      district: Type.Optional(DistrictName('Notices in this district.')),
       municipality: Type.Optional(MunicipalityRefs('Placed in this municipality (code, slug or name).')),
       cpv: Type.Optional(CpvPrefix),
       open_only: Type.Optional(

@@ -39,7 +39,8 @@ export const procurementEntityRedFlags = defineOperation({
     '(`flagged`, `not_flagged`, `not_assessable`) per type, and the flagged contracts with the types flagged on ' +
     `each (procurement_red_flags gives the reasons). At most the newest ${MAX_CONTRACTS} ` +
     'contracts of the period are assessed: `truncated` says when it held more. A flag is an indicator for a ' +
-    'closer look, never an accusation. Types and methods: docs/integrity.md.',
+    'closer look, never an accusation. Types and methods: signal_types (family `integrity`), and the reference page ' +
+    'at /docs#integrity.',
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(

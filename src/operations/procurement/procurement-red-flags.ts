@@ -15,7 +15,8 @@ export const procurementRedFlags = defineOperation({
     'one of three states: `flagged`, `not_flagged`, or `not_assessable` when the record lacks a field the check ' +
     'needs — never silence. Each assessment gives its stable code and version, the reason, the values compared, ' +
     'the thresholds, the legal basis where one applies and what the data cannot tell. A flag is an indicator for ' +
-    'a closer look, never an accusation. Types and methods: docs/integrity.md.',
+    'a closer look, never an accusation. Types and methods: signal_types (family `integrity`), and the reference ' +
+    'page at /docs#integrity.',
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(

@@ -20,7 +20,7 @@ const StateCounts = (description: string) =>
 
 export const RedFlagAssessment = Type.Object(
   {
-    type: Type.String({ description: 'The integrity type (docs/integrity.md lists them).' }),
+    type: Type.String({ description: 'The integrity type (signal_types lists them, family `integrity`).' }),
     code: Type.String({ description: "A stable code: Cardinal's where it has one (R018), ours otherwise (PT-…)." }),
     version: Type.Integer({ minimum: 1, description: "The method's version: it changes when the method does." }),
     label_pt: Type.String(),

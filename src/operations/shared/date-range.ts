@@ -19,7 +19,7 @@ export interface DateRange {
  * `from`/`to` filter records by their own dates and take no window, so they check the order alone (`checkRange`).
  */
 export function seriesRange(input: DateRange, plan: PlanRecord, now: Date): DateRange {
-  checkRange(input.from, input.to, 'from', 'to', 'after');
+  checkRange(input.from, input.to, 'from', 'to');
   const windowStart = historyWindowStart(now, plan.history_years);
   const clamped = windowStart !== undefined && (input.from === undefined || input.from < windowStart);
   return { from: clamped ? windowStart : input.from, to: input.to };

@@ -27,15 +27,14 @@ export const ChangeOrder = (what: string) => ({
       description:
         `Only ${what} added or changed after this instant (exclusive), listed oldest change first, by ` +
         '`updated_at` then `id`, instead of the usual order: pass the `updated_at` of the last item a completed ' +
-        `sync read (docs/api.md, "Syncing"). ${INSTANT_FORMAT}.`,
+        `sync read; an interrupted one goes on from its last \`next_cursor\`. ${INSTANT_FORMAT}.`,
     }),
   ),
 });
 
 export const UpdatedAt = Type.String({
   format: 'date-time',
-  description:
-    'When it was last added or changed, to the millisecond; what `updated_since` compares (docs/api.md, "Syncing").',
+  description: 'When it was last added or changed, to the millisecond; what `updated_since` compares.',
 });
 
 /** `updated_since` in the form of the stored `updated_at` (UTC, milliseconds; a finer fraction cut, as it compares). */

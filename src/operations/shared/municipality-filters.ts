@@ -7,6 +7,8 @@ import { Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
 import { MunicipalityRef } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { municipalitiesSearch } from '../municipalities/municipalities-search.js';
+import { procurementLookupMunicipalities } from '../procurement/procurement-lookup-municipalities.js';
 import { closestMunicipalities, didYouMean } from './closest-municipalities.js';
 
 export const MAX_MUNICIPALITIES = 50;
@@ -34,8 +36,11 @@ export function municipalityIds(
     throw new ApiError('validation-error', {
       detail:
         `Unknown municipality ${unknown.map((u) => `"${u}"`).join(', ')}.${didYouMean(suggestions)} ` +
-        `Use the 4-digit code (Lisboa is 1106), the slug or the name; ` +
-        `municipalities_search and procurement_lookup_municipalities find them.`,
+        `Use the 4-digit code (Lisboa is 1106), the slug or the name.`,
+      see: [
+        { operation: municipalitiesSearch, does: 'lists them' },
+        { operation: procurementLookupMunicipalities, does: 'finds one by a name, typos forgiven' },
+      ],
       suggestions,
       errors: [{ field, message: `has unknown municipality ${unknown.join(', ')}` }],
     });

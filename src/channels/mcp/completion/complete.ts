@@ -5,7 +5,7 @@
  * typing aid, and a field nothing can fill gets no suggestions (docs/mcp.md, Completions).
  */
 import type { Json } from '../../../lib/json.js';
-import { JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
+import { invalidParams, type MethodAnswer } from '../../jsonrpc/index.js';
 import type { Completion } from '../resources/resource-provider.js';
 import type { ResourceProviders } from '../resources/resource-providers.js';
 import { MAX_VALUES } from './argument-values.js';
@@ -48,8 +48,4 @@ export async function completeResult<P>(
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function invalidParams(why: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
 }

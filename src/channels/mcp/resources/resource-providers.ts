@@ -4,18 +4,25 @@
  * revision's resources page (Error Handling): an unknown resource is -32602 with the URI in `data`.
  */
 import type { FastifyRequest } from 'fastify';
+import type { CursorCodec } from '../../../core/cursor.js';
 import type { Json } from '../../../lib/json.js';
-import { JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
+import { invalidParams, JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
 import type { ResourceProvider } from './resource-provider.js';
 
 /** Resources per `resources/list` page. */
 export const RESOURCES_PER_PAGE = 100;
 
+/** What a `resources/list` cursor is signed for: no other cursor of the service is one. */
+const CURSOR_SCOPE = 'mcp resources/list';
+
 export class ResourceProviders<P> {
   readonly #providers: readonly ResourceProvider<P>[];
+  readonly #cursors: CursorCodec;
 
-  constructor(providers: readonly ResourceProvider<P>[]) {
+  /** `cursors`: the service's cursor codec, which signs the list's positions as it signs every other cursor. */
+  constructor(providers: readonly ResourceProvider<P>[], cursors: CursorCodec) {
     this.#providers = providers;
+    this.#cursors = cursors;
   }
 
   /** The provider of a URI's (or URI template's) scheme. */
@@ -33,13 +40,30 @@ export class ResourceProviders<P> {
 
   /** `resources/list`: one page of the concrete resources this caller may read, and the cursor of the next. */
   async listResult(principal: P, params: Json): Promise<MethodAnswer> {
-    const start = pageStart(params.cursor);
+    const start = this.#pageStart(params.cursor);
     const lists = await Promise.all(this.#providers.map((provider) => provider.list(principal)));
     const all = lists.flat();
     if (start > all.length) throw invalidParams('cursor is past the end of the list: list again from the start');
     const end = start + RESOURCES_PER_PAGE;
-    const page = { resources: all.slice(start, end), ...(end < all.length ? { nextCursor: cursorAt(end) } : {}) };
-    return { result: JSON.stringify(page) };
+    const next = end < all.length ? { nextCursor: this.#cursors.encode(CURSOR_SCOPE, end) } : {};
+    return { result: JSON.stringify({ resources: all.slice(start, end), ...next }) };
+  }
+
+  /**
+   * A cursor is the position of the next page, opaque to the client and signed like every cursor of the service
+   * (core/cursor.ts): one this server did not issue — made up, edited, or another list's — is -32602.
+   */
+  #pageStart(cursor: unknown): number {
+    if (cursor === undefined || cursor === null) return 0;
+    let position: unknown;
+    try {
+      position = typeof cursor === 'string' ? this.#cursors.decode(CURSOR_SCOPE, cursor) : undefined;
+    } catch {
+      position = undefined;
+    }
+    if (typeof position !== 'number' || !Number.isSafeInteger(position) || position < 0)
+      throw invalidParams('cursor is not one this server issued');
+    return position;
   }
 
   /** `resources/read`. */
@@ -55,23 +79,4 @@ export class ResourceProviders<P> {
 /** The answer to a URI no provider serves, or that names nothing (resources, Error Handling). */
 export function resourceNotFound(uri: string, detail?: string): JsonRpcError {
   return new JsonRpcError(JSONRPC_CODES.invalidParams, `Resource not found: ${detail ?? uri}`, { uri });
-}
-
-function invalidParams(why: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
-}
-
-/**
- * A cursor is the position of the next page, opaque to the client (base64url of `r<position>`). A forged one
- * reaches only another page of what the caller may list anyway; one that is not of this form is -32602.
- */
-function cursorAt(position: number): string {
-  return Buffer.from(`r${position}`).toString('base64url');
-}
-
-function pageStart(cursor: unknown): number {
-  if (cursor === undefined || cursor === null) return 0;
-  const position = typeof cursor === 'string' ? /^r(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString()) : null;
-  if (position === null) throw invalidParams('cursor is not one this server issued');
-  return Number(position[1]);
 }

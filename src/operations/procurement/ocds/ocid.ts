@@ -1,8 +1,8 @@
 /**
  * Open Contracting IDs: `ocds-munidata-<source>-proc-<procedure id>` for a procedure (its lots are one process),
- * `ocds-munidata-<source>-contract-<contract id>` for a contract without one. The source keeps two sources' ids
- * apart; `proc`/`contract` keep the portal's two numberings apart. The prefix is not registered with the Open
- * Contracting Partnership: docs/ocds.md, "Contracting processes and the ocid".
+ * `ocds-munidata-<source>-contract-<source_id>` for a contract without one (its id at the source, not ours). The
+ * source keeps two sources' ids apart; `proc`/`contract` keep the portal's two numberings apart. The prefix is not
+ * registered with the Open Contracting Partnership: docs/ocds.md, "Contracting processes and the ocid".
  */
 import type { ProcessKey } from '../../../store/procurement-queries.js';
 

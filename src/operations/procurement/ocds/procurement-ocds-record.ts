@@ -20,9 +20,11 @@ export const procurementOcdsRecord = defineOperation({
     'for each of its contracts (lots share a procedure) the contract as published and one `contractAmendment` ' +
     'release per amendment — and the `compiledRelease`, the current state merged with the OCDS merge routine ' +
     `(latest value wins; awards, contracts, parties and amendments merged by id). ` +
-    `An ocid looks like \`${OCID_PREFIX}-base-proc-7569044\` ` +
-    `(a procedure) or \`${OCID_PREFIX}-base-contract-11623631\` (a contract without a procedure id). ` +
-    `An unknown ocid is 404.`,
+    `An ocid is \`${OCID_PREFIX}-<source>-proc-<procedure id>\` for a procedure ` +
+    `(\`${OCID_PREFIX}-demo-proc-demo-p-1\`) or \`${OCID_PREFIX}-<source>-contract-<source_id>\` for a ` +
+    `contract without a procedure id, the contract's \`source_id\` (its id at the source, not its \`id\` here): ` +
+    `the real Portal BASE contract 10591050 is ` +
+    `\`${OCID_PREFIX}-base-contract-10591050\`. An unknown ocid is 404.`,
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(
@@ -33,7 +35,7 @@ export const procurementOcdsRecord = defineOperation({
         pattern: OCID_PATTERN,
         description:
           `Open Contracting ID of the process: \`${OCID_PREFIX}-<source>-proc-<procedure id>\` or ` +
-          `\`${OCID_PREFIX}-<source>-contract-<contract id>\`.`,
+          `\`${OCID_PREFIX}-<source>-contract-<source_id>\` (the contract's \`source_id\`, not its \`id\`).`,
         examples: [`${OCID_PREFIX}-demo-proc-demo-p-1`],
       }),
     },
@@ -42,6 +44,9 @@ export const procurementOcdsRecord = defineOperation({
   output: OcdsRecordPackage,
   rest: { path: '/v1/procurement/ocds/records/:ocid' },
   cache: 'data',
+  // A demo procedure: the tests run every example on the demo store, which holds no real contract, and the real
+  // first start holds no demo contract, so no one ocid answers on both (docs/ocds.md, "Contracting processes and the
+  // ocid"); the description names a real one too.
   examples: [{ title: 'The process of demo procedure 1', input: { ocid: `${OCID_PREFIX}-demo-proc-demo-p-1` } }],
   async handler(input, { store, baseUrl, now }) {
     const parsed = parseOcid(input.ocid);

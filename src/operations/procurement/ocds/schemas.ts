@@ -168,7 +168,7 @@ const RelatedProcess = Type.Object(
 
 export const OcdsRelease = Type.Object(
   {
-    ocid: Type.String({ description: 'Open Contracting ID of the process (docs/ocds.md).' }),
+    ocid: Type.String({ description: 'Open Contracting ID of the process (its form: procurement_ocds_record).' }),
     id: Type.String({ description: 'Unique within the ocid.' }),
     date: DateTime('When the information was published at the source (the day, at 00:00:00Z).'),
     tag: Type.Array(StringEnum(RELEASE_TAGS), { minItems: 1 }),
@@ -182,7 +182,8 @@ export const OcdsRelease = Type.Object(
     relatedProcesses: Type.Optional(Type.Array(RelatedProcess)),
     synthetic: Type.Boolean({
       description:
-        'The synthetic extension (docs/ocds.md): true when the release describes generated demo data, ' +
+        "The synthetic extension (the package's `extensions` names its schema): true when the release describes " +
+        'generated demo data, ' +
         'false for real data.',
     }),
   },
