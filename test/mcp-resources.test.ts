@@ -313,6 +313,11 @@ describe.each(ERAS)('resources at %s', (era) => {
       client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'atlantis' } }),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('atlantis') });
     await expect(client.getPrompt({ name: 'no_such_prompt' })).rejects.toMatchObject({ code: -32602 });
+    // A reason that is a sentence already ends once: "…is required: Code, slug or name.", never "name..".
+    for (const args of [{}, { municipality: 'atlantis' }] as Record<string, string>[]) {
+      const refused = await client.getPrompt({ name: 'profile_municipality', arguments: args }).catch((e) => e);
+      expect(refused.message).toMatch(/[^.]\.$/);
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { HeldCharges } from '../../../core/charge.js';
 import type { Core } from '../../../core/core.js';
 import type { ErrorPlace } from '../../../lib/errors.js';
 import type { Json } from '../../../lib/json.js';
-import { JSONRPC_CODES, JsonRpcError, type MethodAnswer } from '../../jsonrpc/index.js';
+import { invalidParams, type MethodAnswer } from '../../jsonrpc/index.js';
 import { type ArgumentValues, argumentValues, PROMPT_LANGUAGES } from '../completion/argument-values.js';
 import { dataResourceUri } from '../resources/data-templates.js';
 import { type HeldRead, readHeld } from '../resources/operation-read.js';
@@ -184,8 +184,4 @@ function argumentsGiven(prompt: PromptDefinition, given: unknown): Record<string
     throw invalidParams(`argument language must be ${PROMPT_LANGUAGES.join(' or ')}`);
   }
   return args as Record<string, string>;
-}
-
-function invalidParams(why: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_CODES.invalidParams, `Invalid params: ${why}.`);
 }
