@@ -635,6 +635,76 @@ describe('the detail views', () => {
 });
 
 describe('every view', () => {
+  it('offers a CSV link only where the request answers CSV: every one it draws opens as CSV', {
+    timeout: 90_000,
+  }, async () => {
+    const contract = (await api('/v1/procurement/contracts?municipality=1106&limit=1')).items[0];
+    const signal = (await api('/v1/signals?limit=1')).items[0];
+    const buyer = contract.buyers[0].nif;
+    const views: [string, string][] = [
+      ['/explore?indicator=unemployment_rate', '.stage[data-indicator] svg.map'],
+      ['/explore/municipalities/1106', '#view[data-ready]'],
+      ['/explore/procurement', '.stage[data-ready]'],
+      ['/explore/integrity', '.stage[data-ready]'],
+      ['/explore/signals', '.stage[data-ready]'],
+      [`/explore/contracts/${contract.id}`, '#view[data-ready]'],
+      [`/explore/entities/${buyer}`, '#buyer-flags[data-ready]'],
+      [`/explore/signals/${signal.id}`, '#view[data-ready]'],
+    ];
+    const seen: { csv: string[]; jsonOnly: string[] } = { csv: [], jsonOnly: [] };
+    for (const [path, ready] of views) {
+      const page = await open(desktop, path);
+      await page.locator(ready).first().waitFor();
+      // A buyer's flagged contract, opened, names its red flags' request too.
+      const flagged = page.locator('details.flagged-contract');
+      if ((await flagged.count()) > 0) {
+        await flagged
+          .first()
+          .locator('summary')
+          .click({ position: { x: 4, y: 8 } });
+        await flagged.first().locator('.evidence-list[data-ready]').waitFor();
+      }
+      const links = await page.$$eval('details.data li:not(.explorer-only)', (items) =>
+        items.map((li: any) => ({
+          json: li.querySelector('a.json').getAttribute('href'),
+          csv: li.querySelector('a.csv')?.getAttribute('href') ?? null,
+        })),
+      );
+      for (const { json, csv } of links) {
+        if (csv === null) {
+          seen.jsonOnly.push(json);
+          continue;
+        }
+        seen.csv.push(csv);
+        const answer = await page.request.get(`${base}${csv}`);
+        expect(answer.status(), `${path}: ${csv}`).toBe(200);
+        expect(answer.headers()['content-type'], csv).toContain('text/csv');
+        // The CSV link is the JSON link's request, only the format differs.
+        expect(csv.replace('/explore/csv/', '/explore/api/')).toBe(json);
+      }
+      await page.close();
+    }
+    // Lists and the aggregate have their CSV; a record, statistics and red flags have none — and each of those
+    // answers 404 as CSV, which is why no link is drawn.
+    const pathOf = (href: string) => new URL(href, base).pathname;
+    expect(seen.csv.some((href) => pathOf(href) === '/explore/csv/v1/procurement/aggregate')).toBe(true);
+    expect(seen.csv.some((href) => pathOf(href) === '/explore/csv/v1/procurement/contracts')).toBe(true);
+    const jsonOnly = seen.jsonOnly.map(pathOf);
+    for (const expected of [
+      '/explore/api/v1/indicators/unemployment_rate/stats',
+      `/explore/api/v1/procurement/contracts/${contract.id}`,
+      `/explore/api/v1/procurement/contracts/${contract.id}/red-flags`,
+      `/explore/api/v1/procurement/entities/${buyer}`,
+      `/explore/api/v1/procurement/entities/${buyer}/red-flags`,
+    ]) {
+      expect(jsonOnly, expected).toContain(expected);
+    }
+    for (const href of seen.jsonOnly) {
+      const asCsv = await t.app.http.inject({ url: href.replace('/explore/api/', '/explore/csv/') });
+      expect(asCsv.statusCode, href).toBe(404);
+    }
+  });
+
   it('gives every control a label a screen reader reads', async () => {
     const contract = (await api('/v1/procurement/contracts?limit=1')).items[0];
     const views = [

@@ -35,15 +35,36 @@ export function queryString(params = {}) {
   return text ? `?${text}` : '';
 }
 
-/** One API request: its /v1 path and query, and where the explorer answers it as JSON and as CSV. */
+/**
+ * One API request: its /v1 path and query, and where the explorer answers it as JSON and, when its operation
+ * answers CSV (a list, the aggregate), as CSV; `csvUrl` is null otherwise.
+ */
 export function request(path, params = {}) {
   const v1 = `${path}${queryString(params)}`;
   return {
     v1,
     apiUrl: `${config.baseUrl}${v1}`,
     jsonUrl: `${config.apiPrefix}${v1}`,
-    csvUrl: `${config.csvPrefix}${v1}`,
+    csvUrl: offersCsv(path) ? `${config.csvPrefix}${v1}` : null,
   };
+}
+
+/**
+ * Whether the operation of a /v1 path answers CSV, from the page's `restPaths` (every operation's path pattern and
+ * whether it does, explore-api.ts). A path that fits several patterns is the one with the fewest parameters (the
+ * router's own choice: a fixed segment before a parameter).
+ */
+function offersCsv(path) {
+  const segments = path.split('/');
+  let best;
+  for (const [pattern, csv] of Object.entries(config.restPaths ?? {})) {
+    const parts = pattern.split('/');
+    if (parts.length !== segments.length) continue;
+    if (!parts.every((p, i) => (p.startsWith(':') ? segments[i] !== '' : p === segments[i]))) continue;
+    const params = parts.filter((p) => p.startsWith(':')).length;
+    if (!best || params < best.params) best = { params, csv };
+  }
+  return best?.csv ?? false;
 }
 
 /**
@@ -189,7 +210,10 @@ export function realData() {
   return realHeld;
 }
 
-/** The "data" disclosure: each request as the API URL (to copy), opened here as JSON and as CSV. */
+/**
+ * The "data" disclosure: each request as the API URL (to copy), opened here as JSON, and as CSV where its operation
+ * answers CSV.
+ */
 export function dataLinks(requests) {
   const list = h('ul', {});
   for (const req of requests) {
@@ -202,8 +226,8 @@ export function dataLinks(requests) {
             h('code', { class: 'api-url' }, `GET ${req.apiUrl}`),
             ' ',
             json,
-            ' · ',
-            h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV'),
+            req.csvUrl ? ' · ' : null,
+            req.csvUrl ? h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV') : null,
           )
         : h(
             'li',
