@@ -542,6 +542,25 @@ describe('the signals view', () => {
   });
 });
 
+describe('the integrity view without real contracts', () => {
+  it('offers only the data it holds, and says there are no real contracts rather than no flags yet', async () => {
+    const sources = (await api('/v1/sources')).items;
+    expect(sources.some((i: any) => i.synthetic === false && (i.records.contracts ?? 0) > 0)).toBe(false);
+    const page = await open(desktop, '/explore/integrity');
+    await page.locator('.stage[data-ready]').waitFor();
+    expect(await page.$$eval('#data option', (os) => os.map((o: any) => o.value))).toEqual(['generated']);
+    await page.close();
+    const real = await open(desktop, '/explore/integrity?data=real');
+    await real.locator('.stage[data-ready^="real|"]').waitFor();
+    const said = await real.locator('.stage').innerText();
+    expect(said).toContain('This service holds no real contracts');
+    expect(said).not.toContain('No integrity flag on these data yet');
+    expect(await real.locator('#integrity-map').count()).toBe(0);
+    await real.screenshot({ path: join(SHOTS, 'integrity-no-contracts-1280.png'), fullPage: true });
+    await real.close();
+  });
+});
+
 describe('the signals map of one municipality', () => {
   it('reads its one value as one value, in the singular for one, and draws it in a visible colour', async () => {
     const all = await signalsByEvent(t, 'municipality=1312');

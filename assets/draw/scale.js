@@ -23,9 +23,10 @@ export function isDiverging(indicator) {
 
 /**
  * The classes of a set of values: `breaks` (ascending thresholds), `colors` (one per class) and `classOf(value)`.
- * `method` is `quantile` or `equal`; `centre` (the national median) anchors a diverging scale.
+ * `method` is `quantile` or `equal`; `centre` (the national median) anchors a diverging scale; `palestApart` keeps
+ * the palest colour of a sequential scale out of its classes, for a value drawn apart from them.
  */
-export function classify(values, { indicator, method, centre }) {
+export function classify(values, { indicator, method, centre, palestApart = false }) {
   const sorted = values.filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
   const diverging = isDiverging(indicator) && centre !== null && centre !== undefined;
   let breaks;
@@ -50,10 +51,13 @@ export function classify(values, { indicator, method, centre }) {
     ].filter((b) => b > (sorted[0] ?? 0));
     // One value alone (one class) takes a colour from the middle of the scheme: its palest would be near the
     // background, as if nothing were there.
+    // `palestApart`: the scheme's palest is left to a value drawn apart (the integrity map's 0 %), and the classes
+    // start one step darker, so that the two are never confused.
+    const skip = palestApart ? 1 : 0;
     colors =
       breaks.length === 0
         ? [d3.schemeYlGnBu[CLASSES][CLASSES / 2]]
-        : [...d3.schemeYlGnBu[Math.max(3, breaks.length + 1)]].slice(0, breaks.length + 1);
+        : [...d3.schemeYlGnBu[Math.max(3, breaks.length + 1 + skip)]].slice(skip, breaks.length + 1 + skip);
   }
   const classOf = (value) => {
     if (value === null || value === undefined) return -1;

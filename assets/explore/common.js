@@ -193,20 +193,24 @@ export function cardMark(synthetic) {
 }
 
 /**
- * What real data the service holds, from /v1/sources (free): whether any contracts and any series are real. The
- * procurement and signals views show real data by default when there is some (docs/explorer.md).
+ * What real data the service holds, from /v1/sources (free): whether any contracts and any series are real, and
+ * whether any contracts are generated. The procurement and signals views show real data by default when there is
+ * some (docs/explorer.md).
  */
 let realHeld;
 export function realData() {
   realHeld ??= get(request('/v1/sources', {}))
     .then((answer) => {
-      const real = answer.items.filter((i) => i.synthetic === false && i.kind !== 'reference');
+      const held = answer.items.filter((i) => i.kind !== 'reference');
+      const real = held.filter((i) => i.synthetic === false);
       return {
         contracts: real.some((i) => (i.records.contracts ?? 0) > 0),
         series: real.some((i) => (i.records.observations ?? 0) > 0),
+        generatedContracts: held.some((i) => i.synthetic === true && (i.records.contracts ?? 0) > 0),
       };
     })
-    .catch(() => ({ contracts: false, series: false }));
+    // Unknown: every choice stays offered.
+    .catch(() => ({ contracts: false, series: false, generatedContracts: true }));
   return realHeld;
 }
 
