@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a browser module of plain JavaScript, without types
-import { formatCount, formatEuros, formatExactEuros } from '../assets/draw/dom.js';
+import { formatCount, formatEuros, formatExactEuros, formatValue } from '../assets/draw/dom.js';
 
 describe('formatCount', () => {
   it('says one thing in the singular and any other count in the plural, grouped as in Portuguese', () => {
@@ -12,6 +12,15 @@ describe('formatCount', () => {
     expect(formatCount(0, 'contract')).toBe('0 contracts');
     expect(formatCount(12_345, 'contract')).toBe('12\u00a0345 contracts');
     expect(formatCount(2, 'process', 'processes')).toBe('2 processes');
+  });
+});
+
+describe('formatValue', () => {
+  it('names a count of things in the singular for one, when its unit says what one is', () => {
+    const signals = { unit_display: 'signals', unit_singular: 'signal' };
+    expect(formatValue(1, signals)).toBe('1 signal');
+    expect(formatValue(2, signals)).toBe('2 signals');
+    expect(formatValue(7.25, { unit_display: '%' })).toBe('7,25 %');
   });
 });
 

@@ -542,6 +542,54 @@ describe('the signals view', () => {
   });
 });
 
+describe('the integrity view without real contracts', () => {
+  it('offers only the data it holds, and says there are no real contracts rather than no flags yet', async () => {
+    const sources = (await api('/v1/sources')).items;
+    expect(sources.some((i: any) => i.synthetic === false && (i.records.contracts ?? 0) > 0)).toBe(false);
+    const page = await open(desktop, '/explore/integrity');
+    await page.locator('.stage[data-ready]').waitFor();
+    expect(await page.$$eval('#data option', (os) => os.map((o: any) => o.value))).toEqual(['generated']);
+    await page.close();
+    const real = await open(desktop, '/explore/integrity?data=real');
+    await real.locator('.stage[data-ready^="real|"]').waitFor();
+    const said = await real.locator('.stage').innerText();
+    expect(said).toContain('This service holds no real contracts');
+    expect(said).not.toContain('No integrity flag on these data yet');
+    expect(await real.locator('#integrity-map').count()).toBe(0);
+    await real.screenshot({ path: join(SHOTS, 'integrity-no-contracts-1280.png'), fullPage: true });
+    await real.close();
+  });
+});
+
+describe('the signals map of one municipality', () => {
+  it('reads its one value as one value, in the singular for one, and draws it in a visible colour', async () => {
+    const all = await signalsByEvent(t, 'municipality=1312');
+    expect(all.length).toBeGreaterThan(1);
+    const page = await open(desktop, '/explore/signals?municipality=1312');
+    await page.locator('.stage[data-ready]').waitFor();
+    const legend = await page.$$eval('#signals-map ul.legend li', (items) => items.map((li: any) => li.textContent));
+    const n = new Intl.NumberFormat('pt-PT').format(Math.min(all.length, 1000));
+    expect(legend[0]).toBe(`${n} signals (1)`);
+    expect(await page.locator('#signals-map .legend-title').innerText()).toBe('Signals');
+    const { fills, legend: colours } = await mapFills(page);
+    expect(colours).toHaveLength(1);
+    expect(fills['1312']).toBe(colours[0]);
+    // Visible against the page and the municipalities without any: not the scale's palest.
+    expect(luminance(fills['1312'])).toBeLessThan(0.6);
+    await page.screenshot({ path: join(SHOTS, 'signals-one-municipality-1280.png'), fullPage: true });
+    await page.close();
+  });
+});
+
+/** The relative luminance of a `#rrggbb` colour (WCAG): 1 is white, 0 black. */
+function luminance(hex: string): number {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
 describe('the detail views', () => {
   const contractAndSupplier =
     'show a contract and a supplier as the API has them, each linked to the other, with no sideways scroll';
@@ -634,7 +682,140 @@ describe('the detail views', () => {
   });
 });
 
+/**
+ * A desktop and a phone signed in as a member of an account of its own, on a plan with every data domain and a
+ * per-minute limit that opening every view of the explorer in turn does not reach (the premium account's is shared by
+ * the rest of this file).
+ */
+let roomy: Promise<{ desktop: BrowserContext; phone: BrowserContext }> | undefined;
+function roomyContexts(): Promise<{ desktop: BrowserContext; phone: BrowserContext }> {
+  roomy ??= (async () => {
+    const { accountId } = await t.keyOnPlan('explore_every_view', {
+      domains: ['indicators', 'procurement', 'signals'],
+    });
+    const user = await consoleUser(t, { accountId, email: 'every-view@example.org', role: 'member' });
+    const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const narrow = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    for (const context of [wide, narrow]) await signIn(context, user.email, user.password);
+    return { desktop: wide, phone: narrow };
+  })();
+  return roomy;
+}
+
 describe('every view', () => {
+  it('offers a CSV link only where the request answers CSV: every one it draws opens as CSV', {
+    timeout: 90_000,
+  }, async () => {
+    const contract = (await api('/v1/procurement/contracts?municipality=1106&limit=1')).items[0];
+    const signal = (await api('/v1/signals?limit=1')).items[0];
+    const buyer = contract.buyers[0].nif;
+    const views: [string, string][] = [
+      ['/explore?indicator=unemployment_rate', '.stage[data-indicator] svg.map'],
+      ['/explore/municipalities/1106', '#view[data-ready]'],
+      ['/explore/procurement', '.stage[data-ready]'],
+      ['/explore/integrity', '.stage[data-ready]'],
+      ['/explore/signals', '.stage[data-ready]'],
+      [`/explore/contracts/${contract.id}`, '#view[data-ready]'],
+      [`/explore/entities/${buyer}`, '#buyer-flags[data-ready]'],
+      [`/explore/signals/${signal.id}`, '#view[data-ready]'],
+    ];
+    const seen: { csv: string[]; jsonOnly: string[] } = { csv: [], jsonOnly: [] };
+    const contexts = await roomyContexts();
+    for (const [path, ready] of views) {
+      const page = await open(contexts.desktop, path);
+      await page.locator(ready).first().waitFor();
+      // A buyer's flagged contract, opened, names its red flags' request too.
+      const flagged = page.locator('details.flagged-contract');
+      if ((await flagged.count()) > 0) {
+        await flagged
+          .first()
+          .locator('summary')
+          .click({ position: { x: 4, y: 8 } });
+        await flagged.first().locator('.evidence-list[data-ready]').waitFor();
+      }
+      const links = await page.$$eval('details.data li:not(.explorer-only)', (items) =>
+        items.map((li: any) => ({
+          json: li.querySelector('a.json').getAttribute('href'),
+          csv: li.querySelector('a.csv')?.getAttribute('href') ?? null,
+        })),
+      );
+      for (const { json, csv } of links) {
+        if (csv === null) {
+          seen.jsonOnly.push(json);
+          continue;
+        }
+        seen.csv.push(csv);
+        const answer = await page.request.get(`${base}${csv}`);
+        expect(answer.status(), `${path}: ${csv}`).toBe(200);
+        expect(answer.headers()['content-type'], csv).toContain('text/csv');
+        // The CSV link is the JSON link's request, only the format differs.
+        expect(csv.replace('/explore/csv/', '/explore/api/')).toBe(json);
+      }
+      await page.close();
+    }
+    // Lists and the aggregate have their CSV; a record, statistics and red flags have none — and each of those
+    // answers 404 as CSV, which is why no link is drawn.
+    const pathOf = (href: string) => new URL(href, base).pathname;
+    expect(seen.csv.some((href) => pathOf(href) === '/explore/csv/v1/procurement/aggregate')).toBe(true);
+    expect(seen.csv.some((href) => pathOf(href) === '/explore/csv/v1/procurement/contracts')).toBe(true);
+    const jsonOnly = seen.jsonOnly.map(pathOf);
+    for (const expected of [
+      '/explore/api/v1/indicators/unemployment_rate/stats',
+      `/explore/api/v1/procurement/contracts/${contract.id}`,
+      `/explore/api/v1/procurement/contracts/${contract.id}/red-flags`,
+      `/explore/api/v1/procurement/entities/${buyer}`,
+      `/explore/api/v1/procurement/entities/${buyer}/red-flags`,
+    ]) {
+      expect(jsonOnly, expected).toContain(expected);
+    }
+    for (const href of seen.jsonOnly) {
+      const asCsv = await t.app.http.inject({ url: href.replace('/explore/api/', '/explore/csv/') });
+      expect(asCsv.statusCode, href).toBe(404);
+    }
+  });
+
+  it('keeps every date of a table on one line, at desktop and phone widths', { timeout: 60_000 }, async () => {
+    const contract = (await api('/v1/procurement/contracts?municipality=1312&limit=1')).items[0];
+    const views: [string, string][] = [
+      ['/explore/signals', '.stage[data-ready]'],
+      ['/explore/municipalities/1312', '#view[data-ready]'],
+      [`/explore/entities/${contract.suppliers[0].nif}`, '#view[data-ready]'],
+      [`/explore/entities/${contract.buyers[0].nif}`, '#buyer-flags[data-ready]'],
+    ];
+    let dates = 0;
+    const { desktop, phone } = await roomyContexts();
+    for (const context of [desktop, phone]) {
+      for (const [path, ready] of views) {
+        const page = await open(context, path);
+        await page.locator(ready).first().waitFor();
+        // Open every table, so that its cells are laid out; then count the lines each date's text takes.
+        await page.$$eval('details.table', (all) => {
+          for (const d of all as any[]) d.open = true;
+        });
+        const broken = await page.evaluate(() => {
+          const out: { text: string; lines: number }[] = [];
+          const cells = [...document.querySelectorAll('table td, table th, details.flagged-contract .date')];
+          for (const cell of cells as any[]) {
+            const text = cell.textContent.trim();
+            if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) continue;
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            const tops = new Set([...range.getClientRects()].map((r: any) => Math.round(r.top)));
+            out.push({ text, lines: tops.size });
+          }
+          return out;
+        });
+        dates += broken.length;
+        expect(
+          broken.filter((d) => d.lines > 1),
+          `${path} at ${context === phone ? 390 : 1280}`,
+        ).toEqual([]);
+        await page.close();
+      }
+    }
+    expect(dates).toBeGreaterThan(100);
+  });
+
   it('gives every control a label a screen reader reads', async () => {
     const contract = (await api('/v1/procurement/contracts?limit=1')).items[0];
     const views = [

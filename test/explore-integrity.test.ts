@@ -164,8 +164,14 @@ async function countStoredSignals(): Promise<void> {
   }
 }
 
-/** Every contract of a source placed as detection places its signals: contracts per municipality id (null: none). */
-async function placedContracts(source: string): Promise<Map<number | null, number>> {
+/**
+ * Every contract of a source placed as detection places its signals: contracts per municipality id (null: none);
+ * `ids` collects their ids per municipality id.
+ */
+async function placedContracts(
+  source: string,
+  ids = new Map<number | null, number[]>(),
+): Promise<Map<number | null, number>> {
   const out = new Map<number | null, number>();
   let after: DatePosition | undefined;
   for (;;) {
@@ -177,6 +183,7 @@ async function placedContracts(source: string): Promise<Map<number | null, numbe
         c.execution_places_text,
       ).municipality_id;
       out.set(id, (out.get(id) ?? 0) + 1);
+      ids.set(id, [...(ids.get(id) ?? []), c.id]);
     }
     const last = page.at(-1);
     if (page.length < 1000 || !last) return out;
@@ -428,7 +435,8 @@ describe('the integrity map', () => {
     it(`draws each municipality's share of ${data} contracts flagged, never mixing the other data`, {
       timeout: 90_000,
     }, async () => {
-      const contracts = await placedContracts(source);
+      const ids = new Map<number | null, number[]>();
+      const contracts = await placedContracts(source, ids);
       const flags = written.get(source) ?? new Map();
       const totals = new Map<string, number>();
       for (const byType of flags.values()) for (const [k, n] of byType) totals.set(k, (totals.get(k) ?? 0) + n);
@@ -449,19 +457,50 @@ describe('the integrity map', () => {
         ss.map((x: any) => x.getAttribute('data-color')),
       );
       const zeroFill = legend[0];
+      // 0 % stands apart from the lowest class of the shares above it (neither is the other's near twin).
+      if (legend.length > 2) expect(colourDistance(zeroFill, legend[1])).toBeGreaterThan(60);
       const classOf = (code: string) => legend.indexOf(fills[code]);
+      // Whether the type can judge a municipality's contracts: its newest ones, assessed by their red flags.
+      const answer = await (await page.request.get(`${base}/explore/api/integrity/shares?data=${data}`)).json();
+      const sampleOf = async (id: number) => {
+        const newest = (ids.get(id) ?? []).sort((a, b) => b - a).slice(0, answer.sample);
+        let missed = 0;
+        for (const c of newest) {
+          const flagsOf = await api(`/v1/procurement/contracts/${c}/red-flags`);
+          if (flagsOf.assessments.find((a: any) => a.type === type).state === 'not_assessable') missed++;
+        }
+        return { sampled: newest.length, missed };
+      };
       const shares: [string, number][] = [];
       let tooFew = 0;
       let judged = 0;
+      let unassessable = 0;
+      let checked = 0;
       for (const [id, count] of contracts) {
         if (id === null) continue;
         const code = codes.get(id) as string;
         const flagged = flags.get(id)?.get(type) ?? 0;
-        const share = count < MIN_CONTRACTS ? 'too few contracts' : `${pt((flagged / count) * 100, 1)} %`;
+        const place = answer.places.find((p: any) => p.municipality === code);
+        // The sample's count, against the red flags of the municipality's newest contracts (a few of them).
+        if (count >= MIN_CONTRACTS && (checked < 4 || code === '1106')) {
+          checked++;
+          const { sampled, missed } = await sampleOf(id);
+          expect([place.sampled, place.not_assessable[type] ?? 0], code).toEqual([sampled, missed]);
+        }
+        const mostlyMissed = count >= MIN_CONTRACTS && (place.not_assessable[type] ?? 0) * 2 > place.sampled;
+        const share =
+          count < MIN_CONTRACTS
+            ? 'too few contracts'
+            : mostlyMissed
+              ? `not assessable (${pt(place.not_assessable[type], 0)} of its ${pt(place.sampled, 0)} newest contracts)`
+              : `${pt((flagged / count) * 100, 1)} %`;
         expect(shown.get(code), code).toEqual([pt(count, 0), pt(flagged, 0), share]);
         if (count < MIN_CONTRACTS) {
           tooFew++;
           expect(fills[code]).toBe('#c9ced4');
+        } else if (mostlyMissed) {
+          unassessable++;
+          expect(fills[code], code).toBe('url(#hatch-unassessable)');
         } else {
           judged++;
           if (flagged === 0) expect(fills[code], code).toBe(zeroFill);
@@ -469,6 +508,9 @@ describe('the integrity map', () => {
           shares.push([code, flagged / count]);
         }
       }
+      expect((await page.locator('#integrity-map ul.legend').innerText()).replace(/\s+/g, ' ')).toContain(
+        `not assessable on these data (${unassessable})`,
+      );
       expect(shown.size).toBe([...contracts.keys()].filter((id) => id !== null).length);
       expect(tooFew).toBeGreaterThan(0);
       expect(judged).toBeGreaterThan(0);
@@ -521,6 +563,61 @@ describe('the integrity map', () => {
     await page.close();
   });
 });
+
+describe('a type that cannot judge most contracts', () => {
+  it('draws their municipalities "not assessable on these data", not 0 %, and says why as the red flags do', {
+    timeout: 90_000,
+  }, async () => {
+    // Short submission period needs a notice: the big buyer's direct awards in Faro name none.
+    const type = 'short_submission_period';
+    const faro = (await t.store.listMunicipalities()).find((m) => m.name === 'Faro');
+    const big = (await t.store.listContracts({ buyer: BIG_BUYER.nif }, { limit: 1 }))[0];
+    const reason = (await api(`/v1/procurement/contracts/${big.id}/red-flags`)).assessments.find(
+      (a: any) => a.type === type,
+    );
+    expect(reason.state).toBe('not_assessable');
+
+    for (const context of [desktop, phone]) {
+      const page = await open(context, `/explore/integrity?data=real&type=${type}`);
+      await page.locator(`.stage[data-ready="real|${type}"]`).waitFor();
+      const fill = await page.locator(`#integrity-map path.m[data-code="${faro?.code}"]`).getAttribute('fill');
+      expect(fill).toBe('url(#hatch-unassessable)');
+      const row = page.locator('#integrity-map tbody tr', { hasText: 'Faro' }).first();
+      expect(await row.textContent()).toContain('not assessable');
+      // The reason given is the one the red flags give most often over the contracts assessed: a red flags' own.
+      const answer = await (await page.request.get(`${base}/explore/api/integrity/shares?data=real`)).json();
+      const given = answer.types.find((x: any) => x.type === type).reason;
+      expect(await page.locator('#integrity-map .notes').innerText()).toContain(`“${given}”`);
+      expect(await givenByRedFlags(type, given)).toBe(true);
+      expect(await page.locator('#integrity-map .data-mark').innerText()).toContain('Real data');
+      if (context === desktop) {
+        await page.locator(`#integrity-map path.m[data-code="${faro?.code}"]`).hover({ timeout: 5000 });
+        expect(await page.locator('.tip').innerText()).toContain('not assessable on these data');
+        await page.screenshot({ path: join(SHOTS, 'integrity-unassessable-1280.png'), fullPage: true });
+      } else {
+        await noSidewaysScroll(page);
+        await page.screenshot({ path: join(SHOTS, 'integrity-unassessable-390.png'), fullPage: true });
+      }
+      await page.close();
+    }
+  });
+});
+
+/** Whether the red flags of some real contract give this reason for the type. */
+async function givenByRedFlags(type: string, reason: string): Promise<boolean> {
+  for (const c of await t.store.listContracts({ source: 'base' }, { limit: 200 })) {
+    const flags = await api(`/v1/procurement/contracts/${c.id}/red-flags`);
+    if (flags.assessments.find((a: any) => a.type === type).reason === reason) return true;
+  }
+  return false;
+}
+
+/** How far apart two `#rrggbb` colours are: the distance of their RGB values (0 to 441). */
+function colourDistance(a: string, b: string): number {
+  const rgb = (hex: string) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
+  const [x, y] = [rgb(a), rgb(b)];
+  return Math.hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+}
 
 describe('the explorer', () => {
   it('raised no script error on these pages', () => {

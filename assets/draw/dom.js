@@ -34,9 +34,13 @@ export function formatCount(count, singular, plural = `${singular}s`) {
   return `${formatNumber(count, 0)} ${count === 1 ? singular : plural}`;
 }
 
-/** A value in its indicator's unit: `7,2 %`, `12 345 hab.`, `1 200 €/m²`. */
+/**
+ * A value in its indicator's unit: `7,2 %`, `12 345 hab.`, `1 200 €/m²`; a unit that names things counted
+ * (`unit_singular` beside it) is singular for one: `1 signal`, `2 signals`.
+ */
 export function formatValue(value, indicator) {
   if (value === null || value === undefined) return 'no data';
+  if (indicator?.unit_singular) return formatCount(value, indicator.unit_singular, indicator.unit_display);
   const digits = Math.abs(value) >= 1000 ? 0 : Math.abs(value) >= 100 ? 1 : 2;
   const unit = indicator?.unit_display ?? '';
   return unit ? `${formatNumber(value, digits)} ${unit}` : formatNumber(value, digits);
@@ -58,6 +62,8 @@ export function formatEuros(value) {
   return `${formatNumber(value, 0)} €`;
 }
 
+const DATE = /^\d{4}-\d{2}(-\d{2})?(T|$)/;
+
 /**
  * A table from rows and columns `{label, value(row), numeric, href(row)}`. `stack`: on a narrow screen each row
  * becomes a block of labelled lines instead of a table wider than the screen; `tall`: a long table shown open
@@ -78,9 +84,12 @@ export function table(columns, rows, caption, { stack = false, tall = false } = 
         // A row whose thing has no address (a contract without a municipality) shows its text, not a broken link.
         const href = c.href?.(row);
         const content = href ? h('a', { href }, text) : text;
+        // A date (2026-11-30, or a moment that starts with one) stays on one line: broken at its hyphen it reads
+        // as two numbers.
+        const date = typeof text === 'string' && DATE.test(text) ? 'date' : null;
         return i === 0
-          ? h('th', { scope: 'row' }, content)
-          : h('td', { class: c.numeric ? 'num' : null, 'data-label': c.label }, content);
+          ? h('th', { scope: 'row', class: date }, content)
+          : h('td', { class: c.numeric ? 'num' : date, 'data-label': c.label }, content);
       }),
     ),
   );

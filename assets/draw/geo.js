@@ -82,7 +82,7 @@ function s(tag, attributes = {}) {
   return element;
 }
 
-/** The hatch patterns for missing and stale values, defined once per SVG. */
+/** The hatch patterns for missing, stale and unassessable values, defined once per SVG. */
 function patterns(svg) {
   const defs = s('defs');
   const missing = s('pattern', {
@@ -106,7 +106,14 @@ function patterns(svg) {
   stale.append(
     s('line', { x1: 0, y1: 0, x2: 0, y2: 5, stroke: '#ffffff', 'stroke-width': 1.6, 'stroke-opacity': 0.85 }),
   );
-  defs.append(missing, stale);
+  // Cross-hatched purple: a value that cannot be judged on these data (the integrity map), apart from every class,
+  // from "no data" (grey hatching) and from a value of 0.
+  const unassessable = s('pattern', { id: 'hatch-unassessable', width: 6, height: 6, patternUnits: 'userSpaceOnUse' });
+  unassessable.append(
+    s('rect', { width: 6, height: 6, fill: '#ffffff' }),
+    s('path', { d: 'M0,0 L6,6 M6,0 L0,6', stroke: '#7b6bb0', 'stroke-width': 1.2 }),
+  );
+  defs.append(missing, stale, unassessable);
   svg.append(defs);
 }
 

@@ -23,9 +23,10 @@ export function isDiverging(indicator) {
 
 /**
  * The classes of a set of values: `breaks` (ascending thresholds), `colors` (one per class) and `classOf(value)`.
- * `method` is `quantile` or `equal`; `centre` (the national median) anchors a diverging scale.
+ * `method` is `quantile` or `equal`; `centre` (the national median) anchors a diverging scale; `palestApart` keeps
+ * the palest colour of a sequential scale out of its classes, for a value drawn apart from them.
  */
-export function classify(values, { indicator, method, centre }) {
+export function classify(values, { indicator, method, centre, palestApart = false }) {
   const sorted = values.filter((v) => v !== null && v !== undefined).sort((a, b) => a - b);
   const diverging = isDiverging(indicator) && centre !== null && centre !== undefined;
   let breaks;
@@ -48,7 +49,15 @@ export function classify(values, { indicator, method, centre }) {
         method === 'equal' ? equalBreaks(sorted[0] ?? 0, sorted.at(-1) ?? 0, CLASSES) : quantileBreaks(sorted, CLASSES),
       ),
     ].filter((b) => b > (sorted[0] ?? 0));
-    colors = [...d3.schemeYlGnBu[Math.max(3, breaks.length + 1)]].slice(0, breaks.length + 1);
+    // One value alone (one class) takes a colour from the middle of the scheme: its palest would be near the
+    // background, as if nothing were there.
+    // `palestApart`: the scheme's palest is left to a value drawn apart (the integrity map's 0 %), and the classes
+    // start one step darker, so that the two are never confused.
+    const skip = palestApart ? 1 : 0;
+    colors =
+      breaks.length === 0
+        ? [d3.schemeYlGnBu[CLASSES][CLASSES / 2]]
+        : [...d3.schemeYlGnBu[Math.max(3, breaks.length + 1 + skip)]].slice(skip, breaks.length + 1 + skip);
   }
   const classOf = (value) => {
     if (value === null || value === undefined) return -1;
@@ -86,7 +95,8 @@ export function legend(scale, indicator, counts, { missing = 'no data', stale = 
       'li',
       {},
       h('span', { class: `swatch c${i}`, 'data-color': color }),
-      `${formatValue(low, indicator)} – ${formatValue(high, indicator)}`,
+      // A class of one value reads as that value, not as a range from it to itself.
+      low === high ? formatValue(low, indicator) : `${formatValue(low, indicator)} – ${formatValue(high, indicator)}`,
       counts ? h('span', { class: 'count' }, ` (${counts[i] ?? 0})`) : null,
     );
   });
@@ -123,8 +133,14 @@ export function legend(scale, indicator, counts, { missing = 'no data', stale = 
   return h(
     'div',
     { class: 'legend-box' },
-    h('p', { class: 'legend-title' }, `${indicator.name} (${indicator.unit_display ?? indicator.unit})`),
+    h('p', { class: 'legend-title' }, legendTitle(indicator)),
     list,
     h('p', { class: 'legend-note' }, `${kind} Classes: ${method}.`),
   );
+}
+
+/** The indicator's name and unit, the unit left out where it repeats the name: `Signals`, not `Signals (signals)`. */
+function legendTitle(indicator) {
+  const unit = indicator.unit_display ?? indicator.unit;
+  return !unit || unit.toLowerCase() === indicator.name.toLowerCase() ? indicator.name : `${indicator.name} (${unit})`;
 }

@@ -35,15 +35,36 @@ export function queryString(params = {}) {
   return text ? `?${text}` : '';
 }
 
-/** One API request: its /v1 path and query, and where the explorer answers it as JSON and as CSV. */
+/**
+ * One API request: its /v1 path and query, and where the explorer answers it as JSON and, when its operation
+ * answers CSV (a list, the aggregate), as CSV; `csvUrl` is null otherwise.
+ */
 export function request(path, params = {}) {
   const v1 = `${path}${queryString(params)}`;
   return {
     v1,
     apiUrl: `${config.baseUrl}${v1}`,
     jsonUrl: `${config.apiPrefix}${v1}`,
-    csvUrl: `${config.csvPrefix}${v1}`,
+    csvUrl: offersCsv(path) ? `${config.csvPrefix}${v1}` : null,
   };
+}
+
+/**
+ * Whether the operation of a /v1 path answers CSV, from the page's `restPaths` (every operation's path pattern and
+ * whether it does, explore-api.ts). A path that fits several patterns is the one with the fewest parameters (the
+ * router's own choice: a fixed segment before a parameter).
+ */
+function offersCsv(path) {
+  const segments = path.split('/');
+  let best;
+  for (const [pattern, csv] of Object.entries(config.restPaths ?? {})) {
+    const parts = pattern.split('/');
+    if (parts.length !== segments.length) continue;
+    if (!parts.every((p, i) => (p.startsWith(':') ? segments[i] !== '' : p === segments[i]))) continue;
+    const params = parts.filter((p) => p.startsWith(':')).length;
+    if (!best || params < best.params) best = { params, csv };
+  }
+  return best?.csv ?? false;
 }
 
 /**
@@ -172,24 +193,31 @@ export function cardMark(synthetic) {
 }
 
 /**
- * What real data the service holds, from /v1/sources (free): whether any contracts and any series are real. The
- * procurement and signals views show real data by default when there is some (docs/explorer.md).
+ * What real data the service holds, from /v1/sources (free): whether any contracts and any series are real, and
+ * whether any contracts are generated. The procurement and signals views show real data by default when there is
+ * some (docs/explorer.md).
  */
 let realHeld;
 export function realData() {
   realHeld ??= get(request('/v1/sources', {}))
     .then((answer) => {
-      const real = answer.items.filter((i) => i.synthetic === false && i.kind !== 'reference');
+      const held = answer.items.filter((i) => i.kind !== 'reference');
+      const real = held.filter((i) => i.synthetic === false);
       return {
         contracts: real.some((i) => (i.records.contracts ?? 0) > 0),
         series: real.some((i) => (i.records.observations ?? 0) > 0),
+        generatedContracts: held.some((i) => i.synthetic === true && (i.records.contracts ?? 0) > 0),
       };
     })
-    .catch(() => ({ contracts: false, series: false }));
+    // Unknown: every choice stays offered.
+    .catch(() => ({ contracts: false, series: false, generatedContracts: true }));
   return realHeld;
 }
 
-/** The "data" disclosure: each request as the API URL (to copy), opened here as JSON and as CSV. */
+/**
+ * The "data" disclosure: each request as the API URL (to copy), opened here as JSON, and as CSV where its operation
+ * answers CSV.
+ */
 export function dataLinks(requests) {
   const list = h('ul', {});
   for (const req of requests) {
@@ -202,8 +230,8 @@ export function dataLinks(requests) {
             h('code', { class: 'api-url' }, `GET ${req.apiUrl}`),
             ' ',
             json,
-            ' · ',
-            h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV'),
+            req.csvUrl ? ' · ' : null,
+            req.csvUrl ? h('a', { href: req.csvUrl, class: 'csv', target: '_blank', rel: 'noopener' }, 'CSV') : null,
           )
         : h(
             'li',

@@ -28,14 +28,21 @@ import {
 } from './common.js';
 import { CAUTION, methodHref, methodLink } from './flags.js';
 
-const DEFAULTS = { data: (await realData()).contracts ? 'real' : 'generated', type: '' };
+const held = await realData();
+const DEFAULTS = { data: held.contracts ? 'real' : 'generated', type: '' };
 const state = readState(DEFAULTS);
 const root = view();
 const byCode = new Map(config.municipalities.map((m) => [m.code, m]));
 /** The fill of a municipality with contracts, but too few for a share: a plain grey, apart from every class. */
 const TOO_FEW_FILL = '#c9ced4';
-/** None flagged (0 %): a class of its own, paler than every share above it, so that the others keep their classes. */
+/**
+ * None flagged (0 %): a class of its own, paler than every share above it (whose classes start a step darker than
+ * the scale's palest: `palestApart`), so that the others keep their classes.
+ */
 const NONE_FILL = '#f3f1e4';
+/** A municipality most of whose contracts the type could not assess: cross-hatched, neither 0 % nor a share. */
+const UNASSESSABLE_FILL = 'url(#hatch-unassessable)';
+const UNASSESSABLE = 'not assessable on these data';
 const SHARE = {
   name: 'Share of contracts flagged',
   unit: 'percent',
@@ -48,11 +55,14 @@ const controls = h('form', { class: 'controls', onsubmit: (e) => e.preventDefaul
 const stage = h('div', { class: 'stage' });
 
 function buildControls(types) {
+  // Each kind of data is offered where the service holds contracts of it (and the one the address names).
   const data = h(
     'select',
     { id: 'data', name: 'data' },
-    h('option', { value: 'real' }, 'Real contracts (Portal BASE)'),
-    h('option', { value: 'generated' }, 'Generated contracts (demo)'),
+    held.contracts || state.data === 'real' ? h('option', { value: 'real' }, 'Real contracts (Portal BASE)') : null,
+    held.generatedContracts || state.data === 'generated'
+      ? h('option', { value: 'generated' }, 'Generated contracts (demo)')
+      : null,
   );
   const type = h(
     'select',
@@ -97,7 +107,9 @@ async function draw() {
     controls.querySelector('#data').value = answer.data;
     controls.querySelector('#type').value = type.type;
     document.getElementById('title').textContent = `Integrity flags: ${type.label_en}`;
-    clear(stage).append(summary(answer, type), shareMap(topology, answer, type, req), everyType(answer, req));
+    // No contracts of these data: the summary says so, and there is nothing to map.
+    const pictures = answer.contracts ? [shareMap(topology, answer, type, req), everyType(answer, req)] : [];
+    clear(stage).append(summary(answer, type), ...pictures);
     stage.setAttribute('data-ready', `${answer.data}|${type.type}`);
   } catch (error) {
     showError(stage, error);
@@ -108,6 +120,15 @@ async function draw() {
 
 function summary(answer, type) {
   const kind = answer.synthetic ? 'generated' : 'real';
+  if (answer.contracts === 0) {
+    return h(
+      'p',
+      { class: 'truncated', role: 'note' },
+      h('strong', {}, `This service holds no ${kind} contracts: `),
+      'there is nothing to map.',
+      answer.synthetic ? ' The generated contracts are the demo’s: none is loaded here.' : null,
+    );
+  }
   const none = answer.types.every((t) => t.flagged === 0);
   return h(
     'div',
@@ -118,6 +139,17 @@ function summary(answer, type) {
       `${formatNumber(answer.contracts, 0)} ${kind} contracts; ${formatNumber(type.flagged, 0)} flagged by ` +
         `${type.label_en} (${type.code}). ${CAUTION}`,
     ),
+    mostlyUnassessable(type.not_assessable, answer.sampled)
+      ? h(
+          'p',
+          { class: 'truncated unassessable', role: 'note' },
+          h('strong', {}, `${type.label_en} (${type.code}) cannot judge most of these contracts. `),
+          `It could not assess ${formatNumber(type.not_assessable, 0)} of the ` +
+            `${formatCount(answer.sampled, 'contract')} assessed (each municipality’s newest), most often because: ` +
+            `“${type.reason}” A municipality where it could not assess most of them reads “${UNASSESSABLE}”, ` +
+            'not 0 %.',
+        )
+      : null,
     none
       ? h(
           'p',
@@ -130,14 +162,25 @@ function summary(answer, type) {
   );
 }
 
-/** Each municipality's share for `type`: null when it has too few contracts for one. */
+/** Whether a type could not assess most of the contracts assessed (`of` of them). */
+function mostlyUnassessable(notAssessable, of) {
+  return of > 0 && notAssessable * 2 > of;
+}
+
+/**
+ * Each municipality's share for `type`: null when it has too few contracts for one, or when the type could not
+ * assess most of its newest contracts (`unassessable`).
+ */
 function sharesOf(answer, type) {
   return new Map(
     answer.places
       .filter((p) => p.municipality !== null)
       .map((p) => {
         const flagged = p.flagged[type.type] ?? 0;
-        return [p.municipality, { ...p, count: flagged, share: p.judged ? (flagged / p.contracts) * 100 : null }];
+        const missed = p.not_assessable[type.type] ?? 0;
+        const unassessable = p.judged && mostlyUnassessable(missed, p.sampled);
+        const share = p.judged && !unassessable ? (flagged / p.contracts) * 100 : null;
+        return [p.municipality, { ...p, count: flagged, missed, unassessable, share }];
       }),
   );
 }
@@ -150,11 +193,13 @@ function shareMap(topology, answer, type, req) {
   // otherwise take every quantile.
   const scale = classify(
     some.map((p) => p.share),
-    { indicator: SHARE, method: 'quantile' },
+    { indicator: SHARE, method: 'quantile', palestApart: true },
   );
   const counts = [];
   for (const p of some) counts[scale.classOf(p.share)] = (counts[scale.classOf(p.share)] ?? 0) + 1;
-  const few = [...shares.values()].filter((p) => p.share === null && p.contracts > 0);
+  const few = [...shares.values()].filter((p) => !p.judged && p.contracts > 0);
+  const unassessable = [...shares.values()].filter((p) => p.unassessable);
+  const ofSample = (p) => `${formatNumber(p.missed, 0)} of its ${formatCount(p.sampled, 'newest contract')}`;
   const min = answer.min_contracts;
   projected(topology);
   const map = choropleth(topology, {
@@ -162,6 +207,7 @@ function shareMap(topology, answer, type, req) {
     style: (code) => {
       const p = shares.get(code);
       if (!p || p.contracts === 0) return { missing: true };
+      if (p.unassessable) return { fill: UNASSESSABLE_FILL };
       if (p.share === null) return { fill: TOO_FEW_FILL };
       return { fill: p.share === 0 ? NONE_FILL : scale.colors[scale.classOf(p.share)] };
     },
@@ -169,6 +215,14 @@ function shareMap(topology, answer, type, req) {
       const p = shares.get(code);
       const lines = [name, byCode.get(code)?.district ?? ''];
       if (!p || p.contracts === 0) return [...lines, 'no contracts'];
+      if (p.unassessable) {
+        return [
+          ...lines,
+          UNASSESSABLE,
+          `${ofSample(p)} could not be assessed`,
+          `${formatNumber(p.count, 0)} of ${formatCount(p.contracts, 'contract')} flagged`,
+        ];
+      }
       if (p.share === null) return [...lines, `too few contracts (${p.contracts}; a share needs ${min})`];
       return [
         ...lines,
@@ -190,11 +244,22 @@ function shareMap(topology, answer, type, req) {
   key
     .querySelector('ul.legend')
     .prepend(h('li', {}, swatch(NONE_FILL), '0 % (none flagged)', h('span', { class: 'count' }, ` (${none})`)));
-  key.querySelector('ul.legend').append(h('li', {}, swatch(TOO_FEW_FILL), `too few contracts (under ${min})`));
+  key
+    .querySelector('ul.legend')
+    .append(
+      h(
+        'li',
+        {},
+        h('span', { class: 'swatch unassessable' }),
+        UNASSESSABLE,
+        h('span', { class: 'count' }, ` (${unassessable.length})`),
+      ),
+      h('li', {}, swatch(TOO_FEW_FILL), `too few contracts (under ${min})`),
+    );
   const rows = [...shares.values()]
     .filter((p) => p.contracts > 0)
     .map((p) => ({ ...p, name: byCode.get(p.municipality)?.name ?? p.municipality }))
-    .sort((a, b) => (b.share ?? -1) - (a.share ?? -1) || b.contracts - a.contracts);
+    .sort((a, b) => (b.share ?? -1) - (a.share ?? -1) || b.unassessable - a.unassessable || b.contracts - a.contracts);
   const unplaced = answer.places.find((p) => p.municipality === null);
   return figure({
     id: 'integrity-map',
@@ -208,6 +273,12 @@ function shareMap(topology, answer, type, req) {
         'municipality — those the type could not assess (not assessable) included, so a low share is no clean bill.',
       'A contract is placed where its signals are filed: in its buyer’s municipality when the buyer is a council ' +
         'and the contract is executed there or names no place; else in the first municipality it is executed in.',
+      unassessable.length
+        ? `Not assessable on these data (${unassessable.length} here, cross-hatched): the type could not assess ` +
+          `most of the municipality’s newest contracts (up to ${answer.sample} of them assessed, as their red flags ` +
+          'assess a contract), so a share would say more about the data than about the municipality. The reason ' +
+          `given most often: “${type.reason}”`
+        : null,
       `Municipalities with fewer than ${min} contracts (${few.length} here) show “too few contracts”, not a share; ` +
         'those without contracts are hatched.',
       unplaced
@@ -225,7 +296,12 @@ function shareMap(topology, answer, type, req) {
         { label: 'Flagged', value: (r) => formatNumber(r.count, 0), numeric: true },
         {
           label: 'Share',
-          value: (r) => (r.share === null ? 'too few contracts' : `${formatNumber(r.share, 1)} %`),
+          value: (r) =>
+            r.unassessable
+              ? `not assessable (${ofSample(r)})`
+              : r.share === null
+                ? 'too few contracts'
+                : `${formatNumber(r.share, 1)} %`,
           numeric: true,
         },
       ],
@@ -251,6 +327,15 @@ function everyType(answer, req) {
         {
           label: 'Share',
           value: (t) => (answer.contracts ? `${formatNumber((t.flagged / answer.contracts) * 100, 2)} %` : '—'),
+          numeric: true,
+        },
+        {
+          label: 'Not assessable',
+          value: (t) =>
+            answer.sampled
+              ? `${formatNumber((t.not_assessable / answer.sampled) * 100, 0)} % ` +
+                `of the ${formatNumber(answer.sampled, 0)} assessed`
+              : '—',
           numeric: true,
         },
         {

@@ -204,6 +204,7 @@ async function draw() {
       name: 'Signals',
       unit: 'count',
       unit_display: 'signals',
+      unit_singular: 'signal',
       direction: 'neutral',
       value_domain: 'count',
     };

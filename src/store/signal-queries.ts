@@ -70,4 +70,6 @@ export interface IntegrityPlaceCount {
   contracts: number;
   /** Per integrity type, the flagged contracts placed there: the type's `integrity` signals not withdrawn. */
   flagged: Record<string, number>;
+  /** The ids of its newest contracts (by id), at most the sample asked for, newest first. */
+  sample: number[];
 }

@@ -397,9 +397,10 @@ export interface SignalReadStore {
   /**
    * Per municipality (and one row for none), the contracts of `source` placed there as their signals are filed
    * (detect/places.ts) and, per integrity type, how many of them carry an `integrity` signal of that type not
-   * withdrawn (key `integrity:<type>:<source>:<source id>`). Only municipalities with a contract or a flag appear.
+   * withdrawn (key `integrity:<type>:<source>:<source id>`), with the ids of its `sample` newest contracts (by id;
+   * none when 0). Only municipalities with a contract or a flag appear.
    */
-  integrityFlagCounts(source: string): Promise<IntegrityPlaceCount[]>;
+  integrityFlagCounts(source: string, sample?: number): Promise<IntegrityPlaceCount[]>;
 }
 
 export interface AlertStore {

@@ -24,10 +24,16 @@ import { admitViewer } from './viewer.js';
 export const API_PREFIX = '/explore/api';
 export const CSV_PREFIX = '/explore/csv';
 
-export function registerExplorerApi(app: FastifyInstance, core: Core, registry: Registry): void {
+/**
+ * Registers the data routes. Answers every operation's REST path (the /v1 route pattern, `:name` for a parameter)
+ * and whether it is answered as CSV too: the pages offer a CSV link for those alone.
+ */
+export function registerExplorerApi(app: FastifyInstance, core: Core, registry: Registry): Record<string, boolean> {
+  const paths: Record<string, boolean> = {};
   for (const operation of registry.all) {
     app.get(`${API_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'json', request, reply));
-    if (core.offersCsv(operation)) {
+    paths[operation.rest.path] = core.offersCsv(operation);
+    if (paths[operation.rest.path]) {
       app.get(`${CSV_PREFIX}${operation.rest.path}`, (request, reply) =>
         answer(core, operation, 'csv', request, reply),
       );
@@ -36,6 +42,7 @@ export function registerExplorerApi(app: FastifyInstance, core: Core, registry: 
   for (const operation of explorerOperations(registry)) {
     app.get(`${API_PREFIX}${operation.rest.path}`, (request, reply) => answer(core, operation, 'json', request, reply));
   }
+  return paths;
 }
 
 /** The explorer's own operations: built on the registry's, served only here (never on /v1, A2A or MCP). */

@@ -15,24 +15,29 @@ import { type PageFacts, renderPage, renderRefusal, VIEW_DOMAIN, type View } fro
 import { admitViewer } from './viewer.js';
 
 export function registerExplorer(app: FastifyInstance, core: Core, registry: Registry): void {
-  registerExplorerApi(app, core, registry);
-  registerDetails(app, core);
+  // Which /v1 requests the explorer answers as CSV: its pages offer a CSV link for those alone.
+  const restPaths = registerExplorerApi(app, core, registry);
+  const page = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    view: View,
+    extra: Partial<PageFacts> = {},
+  ): Promise<FastifyReply> => sendPage(core, request, reply, view, { restPaths, ...extra });
+  registerDetails(app, core, page);
 
   const capabilities = explorerCapabilities(registry);
   serveAssets(app, '/explore/assets/:name', loadAssets());
   serveAssets(app, '/explore/draw/:name', loadDrawingAssets());
 
-  app.get('/explore', (request, reply) => page(core, request, reply, 'map', { params: capabilities }));
+  app.get('/explore', (request, reply) => page(request, reply, 'map', { params: capabilities }));
   // The procurement, integrity and signals views name and filter municipalities: the list of the 308 comes with the
   // page.
   const withPlaces = async (): Promise<Partial<PageFacts>> => ({
     params: { municipalities: placesOf(await core.reference()) },
   });
-  app.get('/explore/procurement', async (request, reply) =>
-    page(core, request, reply, 'procurement', await withPlaces()),
-  );
-  app.get('/explore/integrity', async (request, reply) => page(core, request, reply, 'integrity', await withPlaces()));
-  app.get('/explore/signals', async (request, reply) => page(core, request, reply, 'signals', await withPlaces()));
+  app.get('/explore/procurement', async (request, reply) => page(request, reply, 'procurement', await withPlaces()));
+  app.get('/explore/integrity', async (request, reply) => page(request, reply, 'integrity', await withPlaces()));
+  app.get('/explore/signals', async (request, reply) => page(request, reply, 'signals', await withPlaces()));
   app.get('/explore/municipalities/:ref', async (request, reply) => {
     const ref = (request.params as { ref: string }).ref;
     const municipality = (await core.reference()).municipality(ref);
@@ -44,7 +49,7 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
         `No municipality has the code or slug “${ref}”. Codes have 4 digits (Lisboa is 1106).`,
       );
     }
-    return page(core, request, reply, 'municipality', {
+    return page(request, reply, 'municipality', {
       heading: municipality.name,
       params: {
         ...capabilities,
@@ -88,25 +93,32 @@ const DETAILS: readonly { view: View; path: string; param: string; form: RegExp;
   },
 ];
 
-function registerDetails(app: FastifyInstance, core: Core): void {
+type SendPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  view: View,
+  extra?: Partial<PageFacts>,
+) => Promise<FastifyReply>;
+
+function registerDetails(app: FastifyInstance, core: Core, page: SendPage): void {
   for (const { view, path, param, form, what } of DETAILS) {
     app.get(path, async (request, reply) => {
       const value = (request.params as Record<string, string>)[param];
       if (!form.test(value)) return refuse(reply, 404, 'Not found', `There is nothing at this address. ${what}`);
       // Each names municipalities (by code or id): their names come with the page.
       const places = placesOf(await core.reference());
-      return page(core, request, reply, view, { params: { [param]: value, municipalities: places } });
+      return page(request, reply, view, { params: { [param]: value, municipalities: places } });
     });
   }
 }
 
-async function page(
+async function sendPage(
   core: Core,
   request: FastifyRequest,
   reply: FastifyReply,
   view: View,
   extra: Partial<PageFacts> = {},
-) {
+): Promise<FastifyReply> {
   let domains: PageFacts['domains'];
   try {
     const admission = await admitViewer(core, request, reply);

@@ -3,7 +3,11 @@
  * detection flagged with each integrity type — the `integrity` signals (one per flagged contract and type) over the
  * contracts placed in the municipality as those signals are placed (detect/places.ts), of one kind of data: the real
  * contracts or the generated ones, never both. A municipality with fewer than MIN_CONTRACTS contracts gets no share
- * (`judged: false`): one contract more or less would move it by more than five points.
+ * (`judged: false`): one contract more or less would move it by more than five points. Beside the flags, whether
+ * each type can judge a municipality's contracts at all: its SAMPLE newest contracts are assessed as
+ * procurement_red_flags assesses them, and the answer says how many of them each type could not assess
+ * (`not_assessable`, with the reason the red flags give most): on the real copy, the types that need notices,
+ * competitors or a base price cannot judge most records, and a share of 0 % flagged there is no clean bill.
  *
  * Not on /v1, A2A or MCP: served to the explorer through the same core (plan, domain, quota: one request, the
  * answer cache), like latest-signals.ts.
@@ -13,11 +17,26 @@ import type { OperationContext } from '../../core/context.js';
 import { type AnyOperation, defineOperation } from '../../core/operation.js';
 import { StringEnum } from '../../core/schemas.js';
 import { INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
+import { assessContracts } from '../../integrity/assess-contracts.js';
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
+import { integrityContext } from '../../operations/procurement/integrity-context.js';
+import type { IntegrityPlaceCount } from '../../store/signal-queries.js';
 
 export const INTEGRITY_SHARES_PATH = '/integrity/shares';
 /** The fewest contracts a municipality needs for a share (docs/explorer.md). */
 export const MIN_CONTRACTS = 20;
+/**
+ * The contracts assessed per municipality (its newest) to tell whether a type can judge its contracts: as many as a
+ * share needs, so that "most of them" is a majority of a share's worth of contracts.
+ */
+export const SAMPLE = MIN_CONTRACTS / 2;
+/** Contracts assessed together (their amendments and notices read at once). */
+const ASSESS = 250;
+/**
+ * Batches assessed at once: the checks that compare a contract with its buyer's others wait on the store for most of
+ * their time (on PostgreSQL, 35 s for 4 320 contracts one batch after another), which concurrent batches overlap.
+ */
+const CONCURRENT = 4;
 /** Which contracts each kind of data is: the portal's (the real copy and its syncs) or the demo's. */
 const SOURCE_OF = { real: 'base', generated: DEMO_PROCUREMENT_SOURCE } as const;
 
@@ -29,6 +48,15 @@ const Place = Type.Object({
   judged: Type.Boolean({ description: `Whether it has at least ${MIN_CONTRACTS} contracts: else no share is given.` }),
   flagged: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
     description: 'Per integrity type, the flagged contracts placed there (types with none are left out).',
+  }),
+  sampled: Type.Integer({
+    minimum: 0,
+    description:
+      `Its newest contracts assessed (at most ${SAMPLE}) to tell whether each type can judge them; 0 where no ` +
+      'share is given (too few contracts, or no municipality).',
+  }),
+  not_assessable: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+    description: 'Per integrity type, how many of the sampled contracts it could not assess (none: left out).',
   }),
 });
 
@@ -56,6 +84,8 @@ export function integritySharesOperation(): AnyOperation {
       synthetic: Type.Boolean(),
       min_contracts: Type.Integer({ description: 'The fewest contracts a municipality needs for a share.' }),
       contracts: Type.Integer({ minimum: 0, description: 'Every contract of this data, placed or not.' }),
+      sample: Type.Integer({ description: 'The most contracts assessed in one municipality (its newest).' }),
+      sampled: Type.Integer({ minimum: 0, description: 'The contracts assessed, every place together.' }),
       types: Type.Array(
         Type.Object({
           type: Type.String(),
@@ -63,6 +93,13 @@ export function integritySharesOperation(): AnyOperation {
           label_en: Type.String(),
           label_pt: Type.String(),
           flagged: Type.Integer({ minimum: 0, description: 'Its flagged contracts, placed or not.' }),
+          not_assessable: Type.Integer({
+            minimum: 0,
+            description: 'Of every sampled contract (`sampled`), those it could not assess.',
+          }),
+          reason: Type.Union([Type.String(), Type.Null()], {
+            description: 'Why it could not assess them: the reason its red flags give most often; null when none.',
+          }),
         }),
         { description: 'Every integrity type, in the catalogue order.' },
       ),
@@ -74,7 +111,11 @@ export function integritySharesOperation(): AnyOperation {
     async handler(input: { data?: 'real' | 'generated' }, { store, reference }: OperationContext) {
       const data = input.data ?? 'real';
       const source = SOURCE_OF[data];
-      const counts = await store.integrityFlagCounts(source);
+      const counts = (await store.integrityFlagCounts(source, SAMPLE)).map((c) =>
+        // Only a municipality with a share to give is drawn "not assessable" instead: no other's sample is assessed.
+        c.municipality_id !== null && c.contracts >= MIN_CONTRACTS ? c : { ...c, sample: [] },
+      );
+      const unjudged = await notAssessable(store, reference, counts);
       const codeOf = new Map(reference.municipalities.map((m) => [m.id, m.code]));
       const total = (type: string) => counts.reduce((sum, c) => sum + (c.flagged[type] ?? 0), 0);
       return {
@@ -83,12 +124,16 @@ export function integritySharesOperation(): AnyOperation {
         synthetic: data === 'generated',
         min_contracts: MIN_CONTRACTS,
         contracts: counts.reduce((sum, c) => sum + c.contracts, 0),
+        sample: SAMPLE,
+        sampled: counts.reduce((sum, c) => sum + c.sample.length, 0),
         types: INTEGRITY_TYPES.map((t) => ({
           type: t.key,
           code: t.code,
           label_en: t.label_en,
           label_pt: t.label_pt,
           flagged: total(t.key),
+          not_assessable: unjudged.total.get(t.key) ?? 0,
+          reason: commonest(unjudged.reasons.get(t.key)),
         })),
         places: counts
           .map((c) => ({
@@ -96,9 +141,60 @@ export function integritySharesOperation(): AnyOperation {
             contracts: c.contracts,
             judged: c.contracts >= MIN_CONTRACTS,
             flagged: c.flagged,
+            sampled: c.sample.length,
+            not_assessable: Object.fromEntries(unjudged.byPlace.get(c) ?? []),
           }))
           .sort((a, b) => (a.municipality ?? '').localeCompare(b.municipality ?? '')),
       };
     },
   });
+}
+
+/**
+ * Each place's sample assessed as procurement_red_flags assesses a contract: per place and type, the contracts the
+ * type could not assess; per type, their total and how often each reason was given.
+ */
+async function notAssessable(
+  store: OperationContext['store'],
+  reference: OperationContext['reference'],
+  counts: readonly IntegrityPlaceCount[],
+) {
+  const placeOf = new Map<number, IntegrityPlaceCount>();
+  for (const c of counts) for (const id of c.sample) placeOf.set(id, c);
+  const byPlace = new Map<IntegrityPlaceCount, Map<string, number>>();
+  const total = new Map<string, number>();
+  const reasons = new Map<string, Map<string, number>>();
+  const add = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
+  const ids = [...placeOf.keys()];
+  const batches: number[][] = [];
+  for (let i = 0; i < ids.length; i += ASSESS) batches.push(ids.slice(i, i + ASSESS));
+  const assessBatch = async (batch: number[]) => {
+    // A memo per batch: the reads its checks share, let go once it is assessed.
+    const ctx = await integrityContext(store, reference);
+    return assessContracts(await store.getContracts(batch), ctx);
+  };
+  const assessed = [];
+  for (let i = 0; i < batches.length; i += CONCURRENT) {
+    for (const done of await Promise.all(batches.slice(i, i + CONCURRENT).map(assessBatch))) assessed.push(...done);
+  }
+  for (const { contract, assessments } of assessed) {
+    const place = placeOf.get(contract.id) as IntegrityPlaceCount;
+    const here = byPlace.get(place) ?? new Map<string, number>();
+    byPlace.set(place, here);
+    for (const a of assessments) {
+      if (a.state !== 'not_assessable') continue;
+      add(here, a.type);
+      add(total, a.type);
+      const why = reasons.get(a.type) ?? new Map<string, number>();
+      reasons.set(a.type, why);
+      add(why, a.reason);
+    }
+  }
+  return { byPlace, total, reasons };
+}
+
+function commonest(counts: ReadonlyMap<string, number> | undefined): string | null {
+  let best: [string, number] | undefined;
+  for (const entry of counts ?? []) if (!best || entry[1] > best[1]) best = entry;
+  return best?.[0] ?? null;
 }

@@ -48,6 +48,11 @@ export interface PageFacts {
   readonly domains: readonly Domain[];
   /** The heading: the view's title, or the municipality's name. */
   readonly heading?: string;
+  /**
+   * Every operation's /v1 path pattern (`:name` a parameter) and whether the explorer answers it as CSV
+   * (explore-api.ts): a picture offers a CSV link for those requests alone.
+   */
+  readonly restPaths?: Readonly<Record<string, boolean>>;
   /** What the view's script needs beyond the common facts (the municipality's code). */
   readonly params?: Record<string, unknown>;
 }
@@ -58,6 +63,7 @@ export function renderPage(facts: PageFacts): string {
     baseUrl: facts.baseUrl,
     apiPrefix: API_PREFIX,
     csvPrefix: CSV_PREFIX,
+    restPaths: facts.restPaths ?? {},
     latestSignalsPath: LATEST_SIGNALS_PATH,
     integritySharesPath: INTEGRITY_SHARES_PATH,
     /** An integrity type's method on /docs: this and the type's key. */
