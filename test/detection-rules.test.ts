@@ -15,6 +15,7 @@ import { readCpvs } from '../src/ingest/cpv.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { Store } from '../src/store/store.js';
 import { everySignal } from './helpers/every-signal.js';
+import { indicatorRecord } from './helpers/indicator-record.js';
 import { freshStore } from './helpers/procurement-store.js';
 
 const NOW = new Date('2026-11-30T12:00:00Z');
@@ -26,26 +27,7 @@ const kept = (rules: Rules) => JSON.stringify(rules);
 /** A monthly indicator whose series in one municipality jumps and ends on a record (indicator signals to derive). */
 async function writeStays(store: Store): Promise<void> {
   await store.saveIndicators([
-    {
-      key: 'stays_rules_test',
-      name: 'Overnight stays',
-      name_pt: 'Dormidas',
-      category: 'tourism',
-      unit: 'count',
-      unit_display: 'n.º',
-      direction: 'neutral',
-      source: null,
-      country_code: 'PT',
-      value_domain: 'amount',
-      treatment: 'raw',
-      summary: null,
-      summary_pt: null,
-      currency_code: null,
-      scale_factor: 1,
-      per_capita: false,
-      unit_description: null,
-      frequency: 'monthly',
-    },
+    indicatorRecord({ key: 'stays_rules_test', name: 'Overnight stays', name_pt: 'Dormidas', frequency: 'monthly' }),
   ]);
   const porto = (await store.listMunicipalities()).find((m) => m.code === '1312') as { id: number };
   const values = [900, 950, 980, 1000, 4640, 18690];

@@ -9,30 +9,12 @@ import { Places } from '../src/detect/places.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { Frequency, IndicatorRecord, MunicipalityRecord, ObservationRow } from '../src/store/records.js';
 import type { SignalInput } from '../src/store/signal-records.js';
+import { indicatorRecord } from './helpers/indicator-record.js';
 
 const PORTO_SANTO = readMunicipalities().find((m) => m.code === '3201') as MunicipalityRecord;
 
 function indicator(frequency: Frequency, unit_display: string | null): IndicatorRecord {
-  return {
-    key: 'stays',
-    name: 'Overnight stays',
-    name_pt: 'Dormidas',
-    category: 'tourism',
-    unit: 'count',
-    unit_display,
-    direction: 'neutral',
-    source: null,
-    country_code: 'PT',
-    value_domain: 'amount',
-    treatment: 'raw',
-    summary: null,
-    summary_pt: null,
-    currency_code: null,
-    scale_factor: 1,
-    per_capita: false,
-    unit_description: null,
-    frequency,
-  };
+  return indicatorRecord({ key: 'stays', name: 'Overnight stays', name_pt: 'Dormidas', unit_display, frequency });
 }
 
 function signals(ind: IndicatorRecord, points: [string, number][]): SignalInput[] {
