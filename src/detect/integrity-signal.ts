@@ -28,9 +28,10 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
  * `integritySignal` writes for the same assessment. 1: until 2026-11-30. 2: a flag about one party of the contract
  * (R048's supplier, R025's losing tenderer) names it, and every summary names the contract's suppliers. 3 (2026-11-30
  * evening): summary_pt and the law's evidence cite the legal basis in Portuguese words (`reference_pt`), summary_en
- * in English.
+ * in English. 4: the reasons summary_en quotes (splitting, art. 113.º, concentration) write euros as English text does
+ * (`€3,405.67`, not `3 405.67 €`) and counts in words (`1 contract`, `2 direct awards`, not `contract(s)`).
  */
-export const INTEGRITY_SIGNALS = 3;
+export const INTEGRITY_SIGNALS = 4;
 
 /**
  * The types whose flag is about one party of the contract rather than the contract itself: the value that holds its

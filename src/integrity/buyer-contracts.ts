@@ -3,6 +3,8 @@
  * and the one supplier they compare by, the contracts of a buyer (and supplier) page by page, the date a contract
  * was awarded, whether the data held reach a date, and how the figures are written in a reason.
  */
+
+import { euros as formatEuros } from '../detect/format.js';
 import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
 import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import { type CheckContext, type IntegrityStore, once } from './check.js';
@@ -166,13 +168,18 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 }
 
-/** Euros as a reason writes them: `20 000 €`, to the cent where there are cents. */
+/**
+ * Euros as a reason (English) writes them, as every English text of the service: `€20,000`, to the cent where there
+ * are cents (`€3,405.67`), not `3 405.67 €`, which mixed the Portuguese grouping with the English decimal point.
+ */
 export function euros(value: number): string {
-  return `${EUROS.format(Math.round(value * 100) / 100).replace(/,/g, ' ')} €`;
+  return formatEuros(value, 'en');
 }
 
-/** One formatter for every call: toLocaleString builds a new one each time (a second in a detection run). */
-const EUROS = new Intl.NumberFormat('en', { maximumFractionDigits: 2 });
+/** A count and its noun, singular for one: `1 contract`, `3 contracts` (never `contract(s)`). */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
 
 /** Euros rounded to the cent, for `values`. */
 export const cents = (value: number): number => Math.round(value * 100) / 100;

@@ -10,6 +10,7 @@ import {
   addDays,
   awardDate,
   cents,
+  counted,
   daysBetween,
   euros,
   holdsData,
@@ -189,7 +190,8 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     },
   };
   const what =
-    `${best.parts.length} ajuste(s) direto(s) or consulta(s) prévia(s) of ${buyer.name} with ${supplier.name} ` +
+    `${counted(best.parts.length, 'direct award')} (ajuste direto or consulta prévia) of ${buyer.name} with ` +
+    `${supplier.name} ` +
     `for CPV class ${cpvClass} from ${best.from} to ${best.to}, each under the ceiling of its procedure, add up to ` +
     `${euros(best.total)}`;
   const against =
@@ -215,14 +217,15 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     }
   }
   if (near.unpriced.length > 0) {
-    const reason = `${alone}; but ${near.unpriced.length} award(s) near it give no price.`;
+    const give = near.unpriced.length === 1 ? 'gives' : 'give';
+    const reason = `${alone}; but ${counted(near.unpriced.length, 'award')} near it ${give} no price.`;
     return finding('not_assessable', reason, values, more);
   }
   const widest = bestWindow([self, ...near.parts, ...near.uncertain], date, days);
   if (widest.parts.length >= 2 && widest.total >= widest.ceiling) {
     const reason =
-      `${alone}; with ${near.uncertain.length} award(s) whose legal basis does not say whether they were chosen ` +
-      'by value, it would reach it.';
+      `${alone}; with ${counted(near.uncertain.length, 'award')} whose legal basis does not say whether they were ` +
+      'chosen by value, it would reach it.';
     return finding('not_assessable', reason, values, more);
   }
   const [back, forward] = await Promise.all([

@@ -6,7 +6,7 @@
  */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding } from '../assessment.js';
-import { awardDate, cents, euros, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
+import { awardDate, cents, counted, euros, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
@@ -152,7 +152,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const ceiling = held.ceiling;
   const limit = ceiling * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
   const what =
-    `${buyer.name} had awarded ${supplier.name} ${earlier.counted.length} contract(s) for ` +
+    `${buyer.name} had awarded ${supplier.name} ${counted(earlier.counted.length, 'contract')} for ` +
     `${kindWords(held.works)} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
     `${date}: ${euros(sum)}`;
   const against =
@@ -167,20 +167,22 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
     }
   }
   if (earlier.unpriced.length > 0) {
-    const reason = `${what}, under ${against}; but ${earlier.unpriced.length} earlier award(s) give no price.`;
+    const reason =
+      `${what}, under ${against}; but ${counted(earlier.unpriced.length, 'earlier award')} ` +
+      `give${earlier.unpriced.length === 1 ? 's' : ''} no price.`;
     return finding('not_assessable', reason, values, more);
   }
   const unreadable = earlier.unreadable.reduce((total, x) => total + (x.price_eur as number), 0);
   if (sum + unreadable >= limit) {
     const reason =
-      `${what}, under ${against}; with ${earlier.unreadable.length} earlier award(s) whose legal basis does not ` +
-      'say whether they were chosen by value, it would reach it.';
+      `${what}, under ${against}; with ${counted(earlier.unreadable.length, 'earlier award')} whose legal basis ` +
+      'does not say whether they were chosen by value, it would reach it.';
     return finding('not_assessable', reason, values, more);
   }
   if (sum + earlier.sameDayEuros >= limit) {
     const reason =
-      `${what}, under ${against}; with ${earlier.sameDay} award(s) of the same day, whose order the data do not ` +
-      'give, it would reach it.';
+      `${what}, under ${against}; with ${counted(earlier.sameDay, 'award')} of the same day, whose order the data ` +
+      'do not give, it would reach it.';
     return finding('not_assessable', reason, values, more);
   }
   if (!(await holdsData(ctx, c.source, windowFrom, 'back'))) {

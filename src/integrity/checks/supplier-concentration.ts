@@ -6,6 +6,7 @@ import type { ContractDetailRecord, ContractRecord } from '../../store/procureme
 import { type Finding, finding } from '../assessment.js';
 import {
   cents,
+  counted,
   euros,
   largest,
   MAX_CITES,
@@ -213,7 +214,7 @@ function judge(
   const minimum = threshold(SUPPLIER_CONCENTRATION, 'min_buyer_contracts');
   if (priced < minimum) {
     const reason =
-      `Too few contracts to judge a share: the buyer has ${priced} priced contract(s) in ${year} held ` +
+      `Too few contracts to judge a share: the buyer has ${counted(priced, 'priced contract')} in ${year} held ` +
       `from this source, under the minimum of ${minimum}.`;
     return finding('not_assessable', reason, values, { cites, corpus });
   }
