@@ -41,6 +41,22 @@ describe.each(CHANNELS)('validation messages on %s', (channel) => {
     expect(detail).toBe('q: must not be empty');
   });
 
+  it('a value not of the form a pattern asks says the form in words, not the regular expression', async () => {
+    const { errors } = await refusal(channel, 'procurement_entity_profile', { nif: '12345678' });
+    expect(errors).toEqual([
+      {
+        field: 'nif',
+        message:
+          'is not in the expected form: A tax number: Portuguese (NIF/NIPC, 9 digits, no `PT` prefix) or foreign ' +
+          'as the portal publishes it (e.g. `ESB82612599`)',
+      },
+    ]);
+    const cpv = await refusal(channel, 'procurement_contracts', { cpv: '4a' });
+    expect(cpv.detail).toMatch(/^cpv: is not in the expected form: The first 1 to 8 digits of a CPV code/);
+    expectPlain(cpv.detail);
+    expect(cpv.detail).not.toMatch(/pattern|\^|\$/);
+  });
+
   it("an id out of range names the id's own bounds", async () => {
     const { errors } = await refusal(channel, 'signals_get', { signal_id: 1e20 });
     expect(errors).toEqual([

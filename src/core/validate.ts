@@ -135,12 +135,29 @@ function toFieldError(error: ErrorObject, schema: TObject, input: Record<string,
       return { field, message: limit === 1 ? 'must not be empty' : `must have at least ${limit} characters` };
     case 'maxLength':
       return { field, message: `${ofItem ? 'each value must' : 'must'} have at most ${limit} characters` };
+    case 'pattern': {
+      // The form a pattern asks for is what the parameter's description says ("A tax number: Portuguese (…, 9
+      // digits) or foreign…"), not the regular expression.
+      const described = schemaAt(schema, error.schemaPath)?.description;
+      const form = typeof described === 'string' ? `: ${described.replace(/\.$/, '')}` : '';
+      return { field, message: `${ofItem ? 'each value is' : 'is'} not in the expected form${form}` };
+    }
     default:
       return { field, message: error.message ?? 'is invalid' };
   }
 }
 
 /** The value at an ajv instance path (`/group_by`, `/municipality/1`) of the input. */
+/** The (sub)schema a keyword of an error belongs to: `#/properties/nif/pattern` → the schema of `nif`. */
+function schemaAt(schema: TObject, schemaPath: string): Record<string, unknown> | undefined {
+  let node: unknown = schema;
+  for (const segment of schemaPath.split('/').slice(1, -1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node !== null && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
+}
+
 function valueAt(input: Record<string, unknown>, instancePath: string): unknown {
   let value: unknown = input;
   for (const segment of instancePath.split('/').slice(1)) {
