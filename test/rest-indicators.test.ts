@@ -377,8 +377,17 @@ describe('GET /v1/indicators/{key}', () => {
       expect(d.scale_factor ?? 1).toBe(entry.scale_factor);
       expect(d.per_capita ?? false).toBe(entry.per_capita);
       expect(d.currency_code ?? null).toBe(entry.currency_code);
-      expect(d.summary ?? null).toBe(entry.summary);
-      expect(d.summary_pt ?? null).toBe(entry.summary_pt);
+      // A generated series' summary first says so, then the catalogue's (docs/data.md, "Real and synthetic data").
+      const noted = (note: string, text: string | null) => (d.synthetic ? `${note} ${text}` : text);
+      expect(d.summary ?? null).toBe(
+        noted('Demo data: the values served are generated, not published by the source named here.', entry.summary),
+      );
+      expect(d.summary_pt ?? null).toBe(
+        noted(
+          'Dados de demonstração: os valores servidos são gerados, não publicados pela fonte aqui indicada.',
+          entry.summary_pt,
+        ),
+      );
       expect(d.unit_description ?? null).toBe(entry.unit_description);
       // Money is in euros.
       if (entry.unit === 'eur' || entry.unit === 'eur_per_capita') expect(d.currency_code).toBe('EUR');

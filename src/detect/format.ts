@@ -3,26 +3,12 @@
  * (not Intl) so that the same data gives the same bytes on every Node build, whatever its ICU data: a signal
  * whose text changed would count as updated.
  */
+
+import { euros, grouped, type Lang } from '../lib/euros-text.js';
 import { MONTHS_EN, MONTHS_PT } from '../lib/month-names.js';
 import type { Frequency } from '../store/records.js';
 
-export type Lang = 'pt' | 'en';
-
-/** Digits grouped by three with `sep`. */
-function grouped(whole: number, sep: string): string {
-  return String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-}
-
-/** `1 234 567,89 €` / `€1,234,567.89`; whole euros without decimals. */
-export function euros(amount: number, lang: Lang): string {
-  const negative = amount < 0;
-  const cents = Math.round(Math.abs(amount) * 100);
-  const whole = Math.floor(cents / 100);
-  const fraction = cents % 100;
-  const decimals = fraction === 0 ? '' : `${lang === 'pt' ? ',' : '.'}${String(fraction).padStart(2, '0')}`;
-  const sign = negative ? '-' : '';
-  return lang === 'pt' ? `${sign}${grouped(whole, ' ')}${decimals} €` : `${sign}€${grouped(whole, ',')}${decimals}`;
-}
+export { euros, type Lang };
 
 /** A change with its sign: `+12 345 €` / `+€12,345`, `-500 €`. */
 export function signedEuros(amount: number, lang: Lang): string {

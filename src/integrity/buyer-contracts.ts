@@ -4,7 +4,7 @@
  * was awarded, whether the data held reach a date, and how the figures are written in a reason.
  */
 
-import { euros as formatEuros } from '../detect/format.js';
+import { euros as formatEuros } from '../lib/euros-text.js';
 import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
 import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import { type CheckContext, type IntegrityStore, once } from './check.js';

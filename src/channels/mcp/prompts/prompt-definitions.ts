@@ -20,7 +20,6 @@ import { procurementEntityProfile } from '../../../operations/procurement/procur
 import { procurementEntityRedFlags } from '../../../operations/procurement/procurement-entity-red-flags.js';
 import { MAX_MUNICIPALITIES } from '../../../operations/shared/municipality-filters.js';
 import { signalsList } from '../../../operations/signals/signals-list.js';
-import type { IndicatorRecord, MunicipalityRecord } from '../../../store/records.js';
 import type { ArgumentKind, PROMPT_LANGUAGES } from '../completion/argument-values.js';
 import { inDistrict, listed } from './place-phrases.js';
 
@@ -75,13 +74,17 @@ export interface PromptDefinition {
 /** An argument that names nothing (an unknown municipality) or is malformed: -32602 naming it. */
 export class PromptArgumentError extends Error {}
 
-function municipalityOf(reference: ReferenceData, ref: string): MunicipalityRecord {
+/** A municipality and an indicator as the reference data holds them (a channel reads records through the core). */
+type Municipality = NonNullable<ReturnType<ReferenceData['municipality']>>;
+type Indicator = NonNullable<ReturnType<ReferenceData['indicator']>>;
+
+function municipalityOf(reference: ReferenceData, ref: string): Municipality {
   const found = reference.municipality(ref);
   if (found === undefined) throw new PromptArgumentError(`Unknown municipality "${ref}".`);
   return found;
 }
 
-function indicatorOf(reference: ReferenceData, key: string): IndicatorRecord {
+function indicatorOf(reference: ReferenceData, key: string): Indicator {
   const found = reference.indicator(key);
   if (found === undefined) {
     throw new PromptArgumentError(`Unknown indicator "${key}"; completion/complete lists the keys.`);
