@@ -41,6 +41,13 @@ describe.each(CHANNELS)('validation messages on %s', (channel) => {
     expect(detail).toBe('q: must not be empty');
   });
 
+  it('a blank text (spaces alone) is refused as an empty one is: "q: must not be blank"', async () => {
+    for (const name of ['municipalities_search', 'procurement_contracts', 'procurement_lookup_entities']) {
+      const { errors } = await refusal(channel, name, { q: '   ' });
+      expect(errors, name).toEqual([{ field: 'q', message: 'must not be blank' }]);
+    }
+  });
+
   it('a value not of the form a pattern asks says the form in words, not the regular expression', async () => {
     const { errors } = await refusal(channel, 'procurement_entity_profile', { nif: '12345678' });
     expect(errors).toEqual([

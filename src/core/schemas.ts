@@ -24,6 +24,13 @@ export const Paging = { cursor: Type.Optional(Cursor), limit: Type.Optional(Limi
 
 export const DateString = Type.String({ format: 'date', description: 'A date, YYYY-MM-DD.' });
 
+/**
+ * Words a person typed to find something (`q`): not empty and not blank — a space alone found everything while an
+ * empty text was refused — and at most 200 characters.
+ */
+export const WordsText = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description });
+
 export const MunicipalityRef = Type.String({
   minLength: 1,
   maxLength: 100,

@@ -136,6 +136,12 @@ function toFieldError(error: ErrorObject, schema: TObject, input: Record<string,
     case 'maxLength':
       return { field, message: `${ofItem ? 'each value must' : 'must'} have at most ${limit} characters` };
     case 'pattern': {
+      const value = valueAt(input, error.instancePath);
+      // An empty text breaks minLength too: the same words, told once (dedupe).
+      if (value === '') return { field, message: ofItem ? 'has an empty value' : 'must not be empty' };
+      if (typeof value === 'string' && value.trim() === '') {
+        return { field, message: ofItem ? 'has a blank value' : 'must not be blank' };
+      }
       // The form a pattern asks for is what the parameter's description says ("A tax number: Portuguese (…, 9
       // digits) or foreign…"), not the regular expression.
       const described = schemaAt(schema, error.schemaPath)?.description;

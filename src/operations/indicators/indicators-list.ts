@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { Page, Paging } from '../../core/schemas.js';
+import { Page, Paging, WordsText } from '../../core/schemas.js';
 import { fold, matchesTokens, queryTokens } from '../../lib/text-match.js';
 import { Category, IndicatorSummary } from './schemas.js';
 import { toIndicatorSummary } from './to-indicator.js';
@@ -18,9 +18,7 @@ export const indicatorsList = defineOperation({
   input: Type.Object(
     {
       category: Type.Optional(Category),
-      q: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the names or key.' }),
-      ),
+      q: Type.Optional(WordsText('Words to find in the names or key.')),
       ...Paging,
     },
     { additionalProperties: false },

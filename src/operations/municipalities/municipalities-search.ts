@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { Page, Paging } from '../../core/schemas.js';
+import { Page, Paging, WordsText } from '../../core/schemas.js';
 import { fold, matchesTokens, queryTokens } from '../../lib/text-match.js';
 import { DistrictName, findDistrict } from './find-district.js';
 import { MunicipalitySummary, toMunicipalitySummary } from './schemas.js';
@@ -17,9 +17,7 @@ export const municipalitiesSearch = defineOperation({
   scope: 'indicators:read',
   input: Type.Object(
     {
-      q: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name, slug or code.' }),
-      ),
+      q: Type.Optional(WordsText('Words to find in the name, slug or code.')),
       district: Type.Optional(DistrictName('Only the municipalities of this district.')),
       ...Paging,
     },

@@ -4,7 +4,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
-import { StringEnum } from '../../core/schemas.js';
+import { StringEnum, WordsText } from '../../core/schemas.js';
 import { PROCUREMENT_SOURCES } from '../../lib/provenance.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
 import { municipalityIds } from '../shared/municipality-filters.js';
@@ -39,14 +39,7 @@ export const SourceFilter = Type.Optional(
 
 const WORD_MATCHING = 'case- and accent-insensitive, every word must occur (as part of a word too)';
 
-export const SearchText = (what: string) =>
-  Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 200,
-      description: `Words to find in ${what}: ${WORD_MATCHING}.`,
-    }),
-  );
+export const SearchText = (what: string) => Type.Optional(WordsText(`Words to find in ${what}: ${WORD_MATCHING}.`));
 
 /** The [date, id] position a date-ordered list put in its cursor (the cursor is signed: its shape is ours). */
 export function datePosition(after: unknown): DatePosition | undefined {

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { WordsText } from '../../core/schemas.js';
 
 export const LOOKUP_DEFAULT = 10;
 export const LOOKUP_MAX = 50;
 
-export const LookupText = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+export const LookupText = (description: string) => WordsText(description);
 
 /** Lookups answer a short ranked list, not pages: their own bounds. */
 export const LookupLimit = Type.Optional(

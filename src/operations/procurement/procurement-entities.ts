@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
-import { MunicipalityRef, Page, Paging } from '../../core/schemas.js';
+import { MunicipalityRef, Page, Paging, WordsText } from '../../core/schemas.js';
 import { queryTokens } from '../../lib/text-match.js';
 import { findMunicipalityFilter, SourceFilter } from './inputs.js';
 import { demoEntities, toEntity } from './resources.js';
@@ -21,9 +21,7 @@ export const procurementEntities = defineOperation({
   scope: 'procurement:read',
   input: Type.Object(
     {
-      q: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'Words to find in the name or tax number.' }),
-      ),
+      q: Type.Optional(WordsText('Words to find in the name or tax number.')),
       kind: Type.Optional(EntityKind),
       municipality: Type.Optional({
         ...MunicipalityRef,
