@@ -657,6 +657,8 @@ describe('the detail views', () => {
     expect(await link.textContent()).toBe(named);
     // The rest of the summary is the API's text as it is: the link takes nothing out of it.
     expect(await page.locator('#signal p.summary').innerText()).toBe(signal.summary_en);
+    // The next step exists in Portuguese only: an English page says so rather than switch language unannounced.
+    expect(await page.locator('#signal').innerText()).toContain(`Next step (in Portuguese)\n${signal.next_step_pt}`);
     await link.click();
     await page.waitForURL(`${base}/explore/contracts/${id}#integrity`);
     await page.locator('#integrity tbody tr').first().waitFor();

@@ -55,7 +55,7 @@ async function start() {
               ['Status', s.status],
               ['Confidence', formatNumber(s.confidence, 2)],
               ['Why it matters', s.why_it_matters_en ?? s.why_it_matters_pt],
-              ['Next step', s.next_step_pt],
+              ['Next step (in Portuguese)', s.next_step_pt],
               ['Detected', `${(s.first_seen_at ?? '').slice(0, 10)}${lastChanged}`],
               ['In Portuguese', s.title_en && s.title_pt ? s.title_pt : null],
             ]),
