@@ -65,7 +65,10 @@ export function integritySharesOperation(): AnyOperation {
     name: 'explore_integrity_shares',
     title: 'Integrity flags per municipality (explorer)',
     summary: "Per municipality, its contracts and how many detection flagged per integrity type, of one data's kind.",
-    description: 'The explorer’s integrity map: see docs/explorer.md.',
+    description:
+      'What the explorer’s integrity map draws: per municipality, its contracts of the data chosen (real or ' +
+      'generated), how many detection flagged per integrity type, and how many of its newest contracts (a sample) ' +
+      'each type could not assess: a municipality a type cannot judge is drawn as such, never as 0 %.',
     domain: 'procurement',
     scope: 'procurement:read',
     input: Type.Object(

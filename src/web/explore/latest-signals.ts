@@ -48,7 +48,9 @@ export function latestSignalsOperation(signalsList: AnyOperation): AnyOperation 
     name: 'explore_latest_signals',
     title: 'Latest signals by event date (explorer)',
     summary: 'The signals of /v1/signals for the same filters, latest event first, with the counts of all that match.',
-    description: 'The explorer’s signals view: see docs/explorer.md.',
+    description:
+      'What the explorer’s signals view draws: the signals /v1/signals answers for the same filters, the latest ' +
+      'event first, with how many match in all, per family and per type.',
     domain: signalsList.domain,
     scope: signalsList.scope,
     input: Type.Object(
