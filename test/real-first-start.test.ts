@@ -478,6 +478,14 @@ describe('integrity flags on the real contracts', () => {
 });
 
 describe('entity lookups', () => {
+  it('find a council as people name it, "Câmara Municipal de …", which the portal names "Município de …"', async () => {
+    const lookup = async (q: string) =>
+      (await get(`/v1/procurement/lookup/entities?q=${encodeURIComponent(q)}`)).json as { nif: string }[];
+    expect((await lookup('camara municipal de lisboa'))[0].nif).toBe(LISBOA.nif);
+    expect((await lookup('Câmara Municipal do Porto'))[0].nif).toBe(PORTO.nif);
+    expect((await lookup('CM Porto')).map((e) => e.nif)).toContain(PORTO.nif);
+  });
+
   it("say which entries the demo made up, where a made-up buyer bears a real body's name", async () => {
     const named = new Set(CONTRACTS.flatMap((r) => [...(r.adjudicante ?? []), ...(r.adjudicatarios ?? [])].map(nifOf)));
     const found = (await get(`/v1/procurement/lookup/entities?q=${encodeURIComponent('Área Metropolitana de Lisboa')}`))

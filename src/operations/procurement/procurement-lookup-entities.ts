@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { bestMatch, byRelevance } from '../../lib/name-match.js';
+import { nameKey } from '../../lib/text-match.js';
+import type { EntityRecord } from '../../store/procurement-records.js';
 import { LOOKUP_DEFAULT, LookupLimit, LookupText } from './lookup-inputs.js';
 import { demoEntities } from './resources.js';
 import { EntityLookupEntry } from './schemas.js';
@@ -30,10 +32,13 @@ export const procurementLookupEntities = defineOperation({
   ],
   async handler(input, { store }) {
     const limit = input.limit ?? LOOKUP_DEFAULT;
-    const candidates = await store.lookupEntities(input.q, limit);
-    const found = candidates
+    const texts = [input.q, ...portalForms(input.q)];
+    const candidates = new Map<string, EntityRecord>();
+    for (const text of texts) for (const e of await store.lookupEntities(text, limit)) candidates.set(e.nif, e);
+    const found = [...candidates.values()]
       .flatMap((e) => {
-        const match = bestMatch(input.q, [e.name, e.nif]);
+        const matches = texts.flatMap((text) => bestMatch(text, [e.name, e.nif]) ?? []);
+        const match = matches.sort((a, b) => b.score - a.score)[0];
         return match ? [{ nif: e.nif, name: e.name, kind: e.kind, ...match }] : [];
       })
       .sort(byRelevance((e) => e.nif))
@@ -46,3 +51,13 @@ export const procurementLookupEntities = defineOperation({
     return found.map(({ nif, name, kind, ...match }) => ({ nif, name, kind, synthetic: demo.has(nif), ...match }));
   },
 });
+
+/**
+ * What a person types for a council and the portal's name for it: "Câmara Municipal de Lisboa" (or "CM Lisboa") is
+ * the buyer the portal names "Município de Lisboa". The lookup tries that form too.
+ */
+function portalForms(q: string): string[] {
+  const key = nameKey(q);
+  const council = /^(?:camara municipal|cm)\s+(.+)$/.exec(key);
+  return council ? [`municipio ${council[1]}`] : [];
+}
