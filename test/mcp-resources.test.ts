@@ -257,6 +257,10 @@ describe.each(ERAS)('resources at %s', (era) => {
       'no distrito da Guarda',
     );
     expect(await textOf('find_open_tenders', { cpv: '45', district: 'porto' })).toContain('in the district of Porto');
+    // A region by its short name, as every district parameter takes it.
+    expect(await textOf('find_open_tenders', { cpv: '45', district: 'Madeira', language: 'pt' })).toContain(
+      'na Região Autónoma da Madeira',
+    );
     const compared = await textOf('compare_municipalities', {
       indicator: 'population',
       municipalities: 'lisboa, porto,Braga',

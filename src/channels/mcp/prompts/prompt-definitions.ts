@@ -7,7 +7,6 @@ import type { AnyOperation } from '../../../core/operation.js';
 import type { ReferenceData } from '../../../core/reference.js';
 import { MAX_LIMIT } from '../../../core/schemas.js';
 import { isDate } from '../../../lib/calendar.js';
-import { fold } from '../../../lib/text-match.js';
 import { indicatorsGet } from '../../../operations/indicators/indicators-get.js';
 import { indicatorsMedians } from '../../../operations/indicators/indicators-medians.js';
 import { indicatorsSeries } from '../../../operations/indicators/indicators-series.js';
@@ -92,12 +91,14 @@ function indicatorOf(reference: ReferenceData, key: string): Indicator {
   return found;
 }
 
-/** The district or autonomous region as the data names it ("porto" → "Porto"). */
+/**
+ * The district or autonomous region as the data names it ("porto" → "Porto", "Madeira" → "Região Autónoma da
+ * Madeira"), read as every district parameter reads it (ReferenceData.district).
+ */
 function districtOf(reference: ReferenceData, name: string): string {
-  const districts = [...new Set(reference.municipalities.map((m) => m.district))];
-  const found = districts.find((d) => fold(d) === fold(name.trim()));
+  const found = reference.district(name);
   if (found === undefined) {
-    throw new PromptArgumentError(`Unknown district "${name}"; the districts: ${districts.sort().join(', ')}.`);
+    throw new PromptArgumentError(`Unknown district "${name}"; the districts: ${reference.districts.join(', ')}.`);
   }
   return found;
 }
