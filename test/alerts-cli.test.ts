@@ -421,7 +421,18 @@ describe('alerts templates and subscribe', () => {
         'braga',
       ),
     ).toBe(`Account ${other} already has this subscription: rule ${rule.id}.`);
-    // Another place is another subscription.
+    // Another place is another subscription; a district whose name takes an article reads as Portuguese says it.
+    const porto = await run(
+      'alerts',
+      'subscribe',
+      '--account',
+      String(other),
+      '--template',
+      'open-tenders-it',
+      '--district',
+      'porto',
+    );
+    expect(porto.name).toBe('Concursos abertos de informática e software — distrito do Porto');
     const national = await run('alerts', 'subscribe', '--account', String(other), '--template', 'open-tenders-it');
     expect(national).toMatchObject({ template_id: template.id, name: template.name, target_scope: 'national' });
     expect(await refusal('alerts', 'subscribe', '--account', String(other), '--template', 'nope')).toMatch(

@@ -4,7 +4,7 @@
  */
 
 import { AdminError } from '../lib/admin-error.js';
-import { closestDistricts, districtNamed } from '../lib/district-names.js';
+import { closestDistricts, districtName, districtNamed } from '../lib/district-names.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import type { AlertRuleInput } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
@@ -44,8 +44,7 @@ export async function rulePlace(
     const inDistrict = municipalities.filter((m) => m.district === district);
     return {
       place: { target_scope: 'district', municipality_ids: inDistrict.map((m) => m.id), district },
-      // The autonomous regions are named in full ("Região Autónoma da Madeira"), the others are districts.
-      label: /^regi[aã]o/i.test(district) ? district : `distrito de ${district}`,
+      label: districtName(district, 'pt'),
     };
   }
   const chosen = [...new Map(named.map((ref) => findMunicipality(municipalities, ref)).map((m) => [m.id, m])).values()];

@@ -39,3 +39,18 @@ export function closestDistricts(districts: readonly string[], ref: string): str
     .slice(0, MAX_SUGGESTIONS)
     .map((e) => e.name);
 }
+
+/** The districts whose name takes an article in Portuguese ("distrito do Porto", "da Guarda"); the others take none. */
+const DISTRICT_ARTICLES: Readonly<Record<string, string>> = { Porto: 'do', Guarda: 'da' };
+
+/** Whether the data's name is an autonomous region's, which is named in full ("Região Autónoma da Madeira"). */
+export function isRegion(district: string): boolean {
+  return /^regi[aã]o/i.test(district);
+}
+
+/** A district as a sentence names it: "distrito do Porto", "district of Porto"; a region as it is named. */
+export function districtName(district: string, language: 'pt' | 'en'): string {
+  if (isRegion(district)) return district;
+  if (language === 'en') return `district of ${district}`;
+  return `distrito ${DISTRICT_ARTICLES[district] ?? 'de'} ${district}`;
+}
