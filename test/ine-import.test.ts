@@ -6,6 +6,7 @@ import { periodToReferenceDate } from '../src/ingest/ine/period.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { IndicatorRecord } from '../src/store/records.js';
 import { openTestStore } from './helpers/backend.js';
+import { indicatorRecord } from './helpers/indicator-record.js';
 
 // The verbatim INE response (indicator 0008264, 12 years × 344 geographies): test/fixtures/SOURCES.md.
 const SAMPLE = readFileSync(new URL('fixtures/ine-indicator-sample.json', import.meta.url), 'utf8');
@@ -17,26 +18,16 @@ const idOf = (code: string) => {
 };
 
 function indicator(source: string | null): IndicatorRecord {
-  return {
+  return indicatorRecord({
     key: 'birth_rate',
     name: 'Crude birth rate',
     name_pt: 'Taxa bruta de natalidade',
     category: 'demography',
     unit: 'per_1000',
     unit_display: '‰',
-    direction: 'neutral',
     source,
-    country_code: 'PT',
     value_domain: 'rate',
-    treatment: 'raw',
-    summary: null,
-    summary_pt: null,
-    currency_code: null,
-    scale_factor: 1,
-    per_capita: false,
-    unit_description: null,
-    frequency: 'annual',
-  };
+  });
 }
 
 async function storeWith(source: string | null = 'munidata demo (synthetic)') {
