@@ -156,21 +156,22 @@ function toFieldError(error: ErrorObject, schema: TObject, input: Record<string,
 /** The value at an ajv instance path (`/group_by`, `/municipality/1`) of the input. */
 /** The (sub)schema a keyword of an error belongs to: `#/properties/nif/pattern` → the schema of `nif`. */
 function schemaAt(schema: TObject, schemaPath: string): Record<string, unknown> | undefined {
-  let node: unknown = schema;
-  for (const segment of schemaPath.split('/').slice(1, -1)) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
+  const node = at(schema, schemaPath.split('/').slice(1, -1));
   return node !== null && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
 }
 
 function valueAt(input: Record<string, unknown>, instancePath: string): unknown {
-  let value: unknown = input;
-  for (const segment of instancePath.split('/').slice(1)) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+  return at(input, instancePath.split('/').slice(1));
+}
+
+/** What a JSON Pointer's segments (`~1` for `/`, `~0` for `~`) lead to from `root`; undefined past a leaf. */
+function at(root: unknown, segments: readonly string[]): unknown {
+  let node = root;
+  for (const segment of segments) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
   }
-  return value;
+  return node;
 }
 
 /**
