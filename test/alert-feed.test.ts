@@ -16,6 +16,9 @@ const NOW = new Date();
 /** Markup and an ampersand in what a buyer wrote: a reader must show it as text. */
 const OBJECT = 'Zeppelin <script>alert("x")</script> & <b>balões</b>';
 
+/** A contract as the portal lists it, with its address there. */
+const [contract] = contracts(NOW);
+
 let t: TestApp;
 let ruleId: number;
 
@@ -27,8 +30,13 @@ beforeAll(async () => {
   ).id;
   ruleId = (await createAlertRule(store, { account, name: 'Zeppelins', type: 'keyword', keywords: ['zeppelin'] }, NOW))
     .id;
-  const [contract] = contracts(NOW);
-  await store.writeProcurement({ contracts: [{ ...contract, source_id: 'FEED-1', object: OBJECT }] });
+  await store.writeProcurement({
+    contracts: [
+      { ...contract, source_id: 'FEED-1', object: OBJECT },
+      // A record the portal gives no address for: the reader still has somewhere to go.
+      { ...contract, source_id: 'FEED-2', object: 'Zeppelin sem endereço', link: null },
+    ],
+  });
   await runAlertMatching(store, { now: NOW });
 }, 120_000);
 
@@ -57,13 +65,24 @@ describe("a rule's Atom feed", () => {
     for (const required of ['id', 'title', 'updated', 'author']) expect(feed[required], required).toBeDefined();
     expect(feed.title['#text']).toBe('munidata alerts: Zeppelins');
     const titles = feed.entry.map((e: { title: { '#text': string } }) => e.title['#text']);
-    expect(titles).toHaveLength(1);
+    expect(titles).toHaveLength(2);
     // The parser decodes the entities: what the buyer wrote, character for character.
-    expect(titles[0]).toContain(OBJECT);
+    expect(titles.some((title: string) => title.includes(OBJECT))).toBe(true);
     for (const entry of feed.entry) {
       expect(entry.id).toMatch(/^urn:munidata:alert-match:\d+$/);
       expect(Number.isNaN(Date.parse(entry.updated))).toBe(false);
+      // RFC 4287 4.1.1: an entry without content has an alternate link.
+      expect(entry.link['@_rel']).toBe('alternate');
     }
+    const links = Object.fromEntries(
+      feed.entry.map((e: { title: { '#text': string }; link: { '@_href': string } }) => [
+        e.title['#text'],
+        e.link['@_href'],
+      ]),
+    );
+    expect(links[OBJECT]).toBe(contract.link);
+    const [unaddressed] = await t.store.listContracts({ words: ['endereco'] }, { limit: 1 });
+    expect(links['Zeppelin sem endereço']).toBe(`${BASE_URL}/explore/contracts/${unaddressed.id}`);
   });
 
   it('stops at a new URL or a revocation, and the store keeps only the hash', async () => {

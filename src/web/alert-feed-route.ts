@@ -6,9 +6,11 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { FEED_TOKEN_PATTERN, feedTokenHash } from '../admin/alert-feeds.js';
+import type { AlertSourceType } from '../lib/vocabulary.js';
 import type { AlertMatchRecord } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
 import { type AtomEntry, renderAtom } from './atom.js';
+import { type DetailView, detailUrl } from './explore/detail-paths.js';
 
 const ENTRIES = 50;
 const DAY_MS = 86_400_000;
@@ -56,19 +58,37 @@ async function ruleFeed(deps: AlertFeedDeps, token: string): Promise<string | un
     alternate: `${baseUrl}/console`,
     updated: matches[0]?.matched_at ?? rule.created_at,
     author: 'munidata',
-    entries: matches.map(entryOf),
+    entries: matches.map((match) => entryOf(match, baseUrl)),
   });
 }
 
-function entryOf(match: AlertMatchRecord): AtomEntry {
+function entryOf(match: AlertMatchRecord, baseUrl: string): AtomEntry {
   return {
     id: `urn:munidata:alert-match:${match.id}`,
     title: match.title ?? `${match.source_type} ${match.item_key}`,
     updated: match.matched_at,
-    link: match.link,
+    link: entryLink(match, baseUrl),
     summary: match.snippet,
     category: match.source_type,
   };
+}
+
+/** The explorer's view of each kind of item that has one; an amendment or a notice has none of its own. */
+const EXPLORER_VIEW: Partial<Record<AlertSourceType, DetailView>> = {
+  signal: 'signal',
+  procurement_contract: 'contract',
+};
+
+/**
+ * Where a reader of the entry goes: the item's source where it has one, else the explorer's view of the item, else
+ * the console's list of the rule's matches. Every entry has one: RFC 4287 (4.1.1) requires an alternate link on an
+ * entry without content, and an indicator's signal, generated data, names no source.
+ */
+function entryLink(match: AlertMatchRecord, baseUrl: string): string {
+  if (match.link) return match.link;
+  const view = EXPLORER_VIEW[match.source_type];
+  const id = match.item_key.slice(match.item_key.indexOf(':') + 1);
+  return view ? detailUrl(baseUrl, view, id) : `${baseUrl}/console/alerts`;
 }
 
 /** Private to the holder of the URL, never indexed, and the token never sent on as a referrer. */

@@ -9,7 +9,8 @@ export interface AtomEntry {
   readonly id: string;
   readonly title: string;
   readonly updated: string;
-  readonly link: string | null;
+  /** Where a reader goes (rel="alternate"): every entry has one, as RFC 4287 (4.1.1) wants of an entry without content. */
+  readonly link: string;
   readonly summary: string | null;
   readonly category: string | null;
 }
@@ -33,7 +34,8 @@ export function renderAtom(feed: AtomFeed): string {
     <id>${xml(e.id)}</id>
     <title type="text">${xml(e.title)}</title>
     <updated>${xml(e.updated)}</updated>
-${e.link ? html`    <link rel="alternate" href="${xml(e.link)}"/>\n` : ''}${
+    <link rel="alternate" href="${xml(e.link)}"/>
+${
   e.category ? html`    <category term="${xml(e.category)}"/>\n` : ''
 }${e.summary ? html`    <summary type="text">${xml(e.summary)}</summary>\n` : ''}  </entry>`,
   );

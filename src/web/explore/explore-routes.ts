@@ -10,6 +10,7 @@ import { type ApiError, ERROR_KINDS, toApiError } from '../../lib/errors.js';
 import { Nif } from '../../operations/procurement/inputs.js';
 import type { Registry } from '../../operations/registry.js';
 import { type Asset, loadAssets, loadDrawingAssets } from './assets.js';
+import { DETAIL_PATHS } from './detail-paths.js';
 import { registerExplorerApi } from './explore-api.js';
 import { type PageFacts, renderPage, renderRefusal, VIEW_DOMAIN, type View } from './pages.js';
 import { admitViewer } from './viewer.js';
@@ -72,21 +73,21 @@ export function registerExplorer(app: FastifyInstance, core: Core, registry: Reg
 const DETAILS: readonly { view: View; path: string; param: string; form: RegExp; what: string }[] = [
   {
     view: 'contract',
-    path: '/explore/contracts/:id',
+    path: `${DETAIL_PATHS.contract}:id`,
     param: 'id',
     form: /^[1-9]\d{0,14}$/,
     what: 'A contract id is a whole number.',
   },
   {
     view: 'entity',
-    path: '/explore/entities/:nif',
+    path: `${DETAIL_PATHS.entity}:nif`,
     param: 'nif',
     form: new RegExp(Nif.pattern as string),
     what: 'A tax number is a Portuguese NIF (9 digits) or a foreign tax id as the procurement portal publishes it.',
   },
   {
     view: 'signal',
-    path: '/explore/signals/:id',
+    path: `${DETAIL_PATHS.signal}:id`,
     param: 'id',
     form: /^[1-9]\d{0,14}$/,
     what: 'A signal id is a whole number.',
