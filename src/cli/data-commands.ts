@@ -51,11 +51,18 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
   const demo = program
     .command('demo')
     .description(
-      'Load the demo dataset: the 308 municipalities, the indicator catalogue, synthetic series, synthetic ' +
-        'procurement, the demo account with its alert rules, then detection and alert matching (idempotent)',
+      'Load the generated (synthetic) data beside the real reference data (the 308 municipalities, the indicator ' +
+        'catalogue): series of the indicators without real data, procurement (only open calls for tenders when ' +
+        'the store holds real contracts), the demo account with its alert rules; then detection and alert ' +
+        'matching (idempotent)',
     )
     .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
-    .option('--contracts <n>', 'number of synthetic procurement contracts', contractCount, DEFAULT_DEMO_CONTRACTS)
+    .option(
+      '--contracts <n>',
+      'synthetic contracts, when the store holds no real ones',
+      contractCount,
+      DEFAULT_DEMO_CONTRACTS,
+    )
     .action((o: { seed: number; contracts: number }) =>
       cli.withStore(async (store) => {
         const summary = await loadDemo(store, { seed: o.seed, contracts: o.contracts });

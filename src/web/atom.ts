@@ -9,7 +9,7 @@ export interface AtomEntry {
   readonly id: string;
   readonly title: string;
   readonly updated: string;
-  /** Where a reader goes (rel="alternate"): every entry has one, as RFC 4287 (4.1.1) wants of an entry without content. */
+  /** Where a reader goes (rel="alternate"): every entry has one (RFC 4287 4.1.1: an entry without content). */
   readonly link: string;
   readonly summary: string | null;
   readonly category: string | null;
