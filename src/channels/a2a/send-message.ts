@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { closestName } from '../../core/validate.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
 import type { Json } from '../../lib/json.js';
 import { isJsonContentType } from '../jsonrpc/index.js';
@@ -114,6 +115,8 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
       { field: 'message.parts[0].data', message: 'must be an object {"skill": <skill id>, "input": {…}}' },
     ]);
   }
+  const unknown = Object.keys(data).filter((key) => !DATA_KEYS.includes(key));
+  if (unknown.length > 0) throw invalid(unknown.map(unknownDataKey));
   const skillId = data.skill;
   const skill = typeof skillId === 'string' ? skills.skill(principal, skillId) : undefined;
   if (skill === undefined) {
@@ -138,6 +141,25 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
     contextId: typeof contextId === 'string' && contextId !== '' ? contextId : undefined,
     taskId: typeof taskId === 'string' && taskId !== '' ? taskId : undefined,
     message,
+  };
+}
+
+/**
+ * The keys of a data part: the skill and its input, nothing else. Any other key is refused as REST refuses an unknown
+ * parameter — a misspelt `input` would otherwise run the skill on its defaults, a parameter beside `input` would be
+ * dropped (docs/a2a.md, Calling a skill).
+ */
+const DATA_KEYS: readonly string[] = ['skill', 'input'];
+
+function unknownDataKey(key: string): FieldError {
+  const close = closestName(key, DATA_KEYS);
+  return {
+    field: `message.parts[0].data.${key}`,
+    message:
+      close !== undefined
+        ? `is not a key of the data part; did you mean \`${close}\`?`
+        : "is not a key of the data part, which holds `skill` and `input` alone: the skill's parameters go inside " +
+          '`input`',
   };
 }
 
