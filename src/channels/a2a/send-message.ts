@@ -12,6 +12,7 @@ import { ApiError, type FieldError } from '../../lib/errors.js';
 import type { Json } from '../../lib/json.js';
 import { isJsonContentType } from '../jsonrpc/index.js';
 import { A2A_CODES, protocolError } from './errors.js';
+import { CSV_MODE, JSON_MODE } from './output-modes.js';
 
 export const MESSAGE_ID_MAX_LENGTH = 128;
 
@@ -218,17 +219,21 @@ export function restRoute(operation: AnyOperation, input: Record<string, unknown
 /**
  * `result` of SendMessage as UTF-8 bytes, built around the core's serialised answer (no parse, no re-stringify,
  * no re-encoding of the cached bytes):
- * `{"message": {messageId, role: ROLE_AGENT, parts: [one data part], metadata: {skill, rest}}}`.
+ * `{"message": {messageId, role: ROLE_AGENT, parts: [one part], metadata: {skill, rest}}}`. The part is the JSON as a
+ * data part, or for a `text/csv` answer (output-modes.ts) the CSV as a text part of that media type.
  */
-export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outcome): Buffer {
-  const wrap = Array.isArray(outcome.value);
+export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outcome, mode = JSON_MODE): Buffer {
+  const csv = mode === CSV_MODE;
+  const wrap = !csv && Array.isArray(outcome.value);
   const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
-  const rest = restRoute(call.skill, call.input);
+  const route = restRoute(call.skill, call.input);
+  const rest = csv ? `${route}${route.includes('?') ? '&' : '?'}format=csv` : route;
   const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(rest)}}`;
   const head = Buffer.from(
     `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT",` +
-      `"parts":[{"data":${wrap ? '{"items":' : ''}`,
+      `"parts":[{${csv ? '"text":' : '"data":'}${wrap ? '{"items":' : ''}`,
   );
-  const tail = Buffer.from(`${wrap ? '}' : ''},"mediaType":"application/json"}],"metadata":${metadata}}}`);
-  return Buffer.concat([head, outcome.body, tail], head.length + outcome.body.length + tail.length);
+  const body = csv ? Buffer.from(JSON.stringify(outcome.body.toString('utf8'))) : outcome.body;
+  const tail = Buffer.from(`${wrap ? '}' : ''},"mediaType":"${mode}"}],"metadata":${metadata}}}`);
+  return Buffer.concat([head, body, tail], head.length + body.length + tail.length);
 }
