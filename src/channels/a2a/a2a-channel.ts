@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Admission } from '../../core/admission.js';
 import { buildCharged } from '../../core/charge.js';
 import type { Core } from '../../core/core.js';
+import { csvNote } from '../../core/csv-note.js';
 import { plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ACCOUNT_TAG, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
@@ -39,6 +40,9 @@ const AGENT_DESCRIPTION =
   'plan, scopes and usage.';
 const KEY_DESCRIPTION = 'An API key (sk_live_…) of an account whose plan includes data API access.';
 const NO_TASKS = 'this agent creates no tasks';
+/** How a client asks a skill for its CSV form (output-modes.ts; docs/a2a.md, Output modes). */
+const CSV_HOW_TO_ASK =
+  'set `configuration.acceptedOutputModes` to `["text/csv"]` (the answer is then one `text/csv` text part)';
 
 /** The data service's card: one skill per operation (id = name, name = title, tags = its data domain). */
 export function dataCardSpec(
@@ -71,11 +75,12 @@ export function dataCardSpec(
 }
 
 function cardSkill(op: AnyOperation, outputModes: readonly string[]): CardSkill {
+  const csv = outputModes.includes(CSV_MODE) ? csvNote(op, CSV_HOW_TO_ASK) : undefined;
   return {
     outputModes,
     id: op.name,
     name: op.title,
-    description: op.description,
+    description: csv === undefined ? op.description : `${op.description}\n\n${csv}`,
     tags: [op.domain ?? ACCOUNT_TAG],
     // Each example is the JSON of a SendMessage data part that calls the skill.
     examples: op.examples.map((example) => JSON.stringify({ skill: op.name, input: example.input })),
