@@ -80,6 +80,19 @@ describe('acceptedOutputModes', () => {
     }
   });
 
+  it('carries the page’s next_cursor and has_more in the metadata of a CSV answer, to page on', async () => {
+    const json = (await t.get('/v1/signals?limit=2', { key })).json;
+    expect(json.has_more).toBe(true);
+    const first = await answerPart('signals_list', { limit: 2 }, ['text/csv']);
+    expect(first.metadata).toMatchObject({ next_cursor: json.next_cursor, has_more: true });
+    const next = await t.get(`/v1/signals?limit=2&cursor=${encodeURIComponent(json.next_cursor)}`, {
+      key,
+      headers: { accept: 'text/csv' },
+    });
+    const second = await answerPart('signals_list', { limit: 2, cursor: first.metadata.next_cursor }, ['text/csv']);
+    expect(second.part).toEqual({ text: next.body, mediaType: 'text/csv' });
+  });
+
   it('answers JSON in a data part when JSON is accepted (alone, first, by a wildcard) or none is named', async () => {
     const rest = await t.get('/v1/signals?limit=3', { key });
     for (const modes of [undefined, [], ['application/json'], ['text/csv', 'application/json'], ['*/*']]) {

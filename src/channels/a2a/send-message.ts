@@ -217,6 +217,19 @@ export function restRoute(operation: AnyOperation, input: Record<string, unknown
 }
 
 /**
+ * A CSV answer has no room for the page's `next_cursor` and `has_more` (REST sends them as headers): the message's
+ * metadata carries them, so that a CSV reader can page as a JSON one does (docs/a2a.md, Output modes).
+ */
+function paging(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
+  const page = value as { next_cursor?: unknown; has_more?: unknown };
+  let members = '';
+  if (page.next_cursor !== undefined) members += `,"next_cursor":${JSON.stringify(page.next_cursor)}`;
+  if (page.has_more !== undefined) members += `,"has_more":${JSON.stringify(page.has_more)}`;
+  return members;
+}
+
+/**
  * `result` of SendMessage as UTF-8 bytes, built around the core's serialised answer (no parse, no re-stringify,
  * no re-encoding of the cached bytes):
  * `{"message": {messageId, role: ROLE_AGENT, parts: [one part], metadata: {skill, rest}}}`. The part is the JSON as a
@@ -228,7 +241,8 @@ export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outco
   const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
   const route = restRoute(call.skill, call.input);
   const rest = csv ? `${route}${route.includes('?') ? '&' : '?'}format=csv` : route;
-  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(rest)}}`;
+  const pageMembers = csv ? paging(outcome.value) : '';
+  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(rest)}${pageMembers}}`;
   const head = Buffer.from(
     `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT",` +
       `"parts":[{${csv ? '"text":' : '"data":'}${wrap ? '{"items":' : ''}`,
