@@ -40,8 +40,8 @@ export function answerMode(accepted: readonly string[], offered: readonly string
   throw protocolError(
     A2A_CODES.contentTypeNotSupported,
     'CONTENT_TYPE_NOT_SUPPORTED',
-    `The skill ${skill} answers in ${offered.join(' or ')}, none of which ${FIELD} accepts ` +
-      `(${accepted.join(', ')}).`,
+    `The skill ${skill} answers in ${offered.join(' or ')}${offered.length === 1 ? ' alone' : ''}; ${FIELD} ` +
+      `accepts none of that (${accepted.join(', ')}).`,
     { acceptedOutputModes: accepted.join(','), outputModes: offered.join(',') },
   );
 }
