@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_SCHEMAS_EXTENSION_URI } from '../src/channels/a2a/card.js';
 import { restRoute } from '../src/channels/a2a/send-message.js';
 import { exampleRequestUrl } from '../src/channels/rest/openapi.js';
+import { csvNote } from '../src/core/csv-note.js';
 import { plainSchema } from '../src/core/json-schema.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -315,9 +316,12 @@ describe('the card over HTTP', () => {
       expect(skill).toMatchObject({
         id: op.name,
         name: op.title,
-        description: op.description,
         tags: [op.domain ?? 'account'],
       });
+      // The operation's description, and for a skill that answers CSV the A2A note of how to ask for it.
+      const csv = csvNote(op, '');
+      expect(skill.description.startsWith(op.description), op.name).toBe(true);
+      expect(skill.description.includes('Also as CSV'), op.name).toBe(csv !== undefined);
       expect(skill.examples.map((e: string) => JSON.parse(e))).toEqual(
         op.examples.map((e) => ({ skill: op.name, input: e.input })),
       );

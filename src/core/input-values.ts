@@ -7,6 +7,8 @@
  * - REST values arrive as text and are read strictly by the schema's type: an integer or a number in plain
  *   decimal notation (no `0x10`, `1e1`, padding, `+5`, `Infinity`, empty text), a boolean as `true` or `false`;
  *   an array parameter is repeated (`?municipality=a&municipality=b`), a scalar is given once;
+ * - JSON values (A2A, MCP) keep their types; one value given to a list parameter is a list of one, as on REST, and a
+ *   list given to a one-value parameter is refused naming the form it takes;
  * - an integer is within the range a JSON number holds exactly (±2^53−1) on every channel: a larger id cannot
  *   name anything and must not be rounded into one that does (nor read as Infinity); a number is finite.
  */
@@ -63,7 +65,7 @@ export function readInputValues(schema: TSchema, input: Record<string, unknown>,
       errors.push({ field: name, message: problem });
       continue;
     }
-    const read = text ? readText(property, raw) : { value: raw };
+    const read = text ? readText(property, raw) : readJson(property, raw);
     if ('error' in read) {
       errors.push({ field: name, message: read.error });
       continue;
@@ -110,6 +112,39 @@ function readText(property: JsonSchema, raw: unknown): Read {
   }
   if (Array.isArray(raw)) return { error: 'must be given once' };
   return readScalar(single ?? property, raw);
+}
+
+/**
+ * A JSON value (A2A, MCP) as the parameter's form: one value where a list is expected is the list of that one value,
+ * as REST reads a parameter given once (`"municipality": "porto"` is `["porto"]`); a list where one value is expected
+ * is refused naming the form (never cut to its first value: which one was meant?).
+ */
+function readJson(property: JsonSchema, raw: unknown): Read {
+  const members = property.anyOf ?? [property];
+  const takesList = members.some((m) => m.type === 'array');
+  const takesOne = members.some((m) => m.type !== 'array');
+  if (takesList && !takesOne && isScalar(raw)) return { value: [raw] };
+  if (takesOne && !takesList && Array.isArray(raw)) return { error: oneValueExpected(property) };
+  return { value: raw };
+}
+
+function isScalar(value: unknown): boolean {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+const ONE_OF_TYPE: Readonly<Record<string, string>> = {
+  string: 'one string',
+  integer: 'one integer',
+  number: 'one number',
+  boolean: 'true or false',
+  object: 'one object',
+};
+
+/** "must be one string, not a list: The municipality (code, slug or name) whose entity to list." */
+function oneValueExpected(property: JsonSchema): string {
+  const type = typeof property.type === 'string' ? ONE_OF_TYPE[property.type] : undefined;
+  const form = typeof property.description === 'string' ? `: ${property.description}` : '';
+  return `must be ${type ?? 'one value'}, not a list${form}`;
 }
 
 function readScalar(property: JsonSchema, raw: unknown): Read {

@@ -1,7 +1,8 @@
 /**
  * Input validation, in one place for every channel. REST query strings arrive as text and are read strictly as
  * the schema's types (input-values.ts); JSON channels (A2A, MCP) send typed JSON. Both then meet the same rules
- * for text and integers, and the same schema, without coercion.
+ * for text and integers, and the same schema, without coercion of types (one value given to a list parameter is a
+ * list of one on every channel, as REST reads it: input-values.ts).
  */
 import type { TObject } from '@sinclair/typebox';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
@@ -181,11 +182,17 @@ function at(root: unknown, segments: readonly string[]): unknown {
 function meantInstead(field: string, schema: TObject): string {
   const names = Object.keys(plainSchema(schema).properties ?? {});
   if (names.length === 0) return ': it takes none';
+  const close = closestName(field, names);
+  return close !== undefined ? `; did you mean \`${close}\`?` : `; it takes: ${names.join(', ')}`;
+}
+
+/** The name a misspelt one was likely meant to be (`tyep` → `type`, `inptu` → `input`), if any is close. */
+export function closestName(field: string, names: readonly string[]): string | undefined {
   const close = names
     .map((name) => ({ name, match: bestMatch(field, [name]) }))
     .filter((c) => c.match !== undefined && c.match.match !== 'contains')
     .sort((a, b) => (b.match?.score ?? 0) - (a.match?.score ?? 0));
-  return close.length > 0 ? `; did you mean \`${close[0].name}\`?` : `; it takes: ${names.join(', ')}`;
+  return close[0]?.name;
 }
 
 function dedupe(errors: FieldError[]): FieldError[] {

@@ -10,10 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Admission } from '../../core/admission.js';
 import { buildCharged } from '../../core/charge.js';
 import type { Core } from '../../core/core.js';
+import { csvNote } from '../../core/csv-note.js';
 import { plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation } from '../../core/operation.js';
 import { ACCOUNT_TAG, DOMAIN_NAMES, DOMAINS } from '../../lib/domains.js';
 import { toApiError } from '../../lib/errors.js';
+import type { Json } from '../../lib/json.js';
 import { authorizationServerMetadataUrl, OAUTH_PATHS, oauthResource } from '../../lib/oauth-resource.js';
 import { OPENAPI_DOCUMENT_VERSION, serviceIconUrl } from '../../lib/service.js';
 import type { Registry } from '../../operations/registry.js';
@@ -26,6 +28,7 @@ import { type A2aAgent, mountA2aEndpoint, paramsError, sendCard, taskNotFound } 
 import { A2A_PATH, AGENT_CARD_PATH, type CardSkill, type CardSpec, Cards } from './card.js';
 import type { CardSigner } from './card-signature.js';
 import type { ListTasksQuery } from './list-tasks.js';
+import { acceptedOutputModes, answerMode, CSV_MODE, JSON_MODE } from './output-modes.js';
 import { messageResultBytes, type SkillCall } from './send-message.js';
 
 const AGENT_NAME = 'munidata';
@@ -37,9 +40,16 @@ const AGENT_DESCRIPTION =
   'plan, scopes and usage.';
 const KEY_DESCRIPTION = 'An API key (sk_live_…) of an account whose plan includes data API access.';
 const NO_TASKS = 'this agent creates no tasks';
+/** How a client asks a skill for its CSV form (output-modes.ts; docs/a2a.md, Output modes). */
+const CSV_HOW_TO_ASK =
+  'set `configuration.acceptedOutputModes` to `["text/csv"]` (the answer is then one `text/csv` text part)';
 
 /** The data service's card: one skill per operation (id = name, name = title, tags = its data domain). */
-export function dataCardSpec(baseUrl: string, operations: readonly AnyOperation[]): CardSpec {
+export function dataCardSpec(
+  baseUrl: string,
+  operations: readonly AnyOperation[],
+  outputModes: (op: AnyOperation) => readonly string[],
+): CardSpec {
   return {
     name: AGENT_NAME,
     description: AGENT_DESCRIPTION,
@@ -60,15 +70,17 @@ export function dataCardSpec(baseUrl: string, operations: readonly AnyOperation[
       metadataUrl: authorizationServerMetadataUrl(baseUrl),
       scopes: Object.fromEntries(DOMAIN_NAMES.map((d) => [DOMAINS[d].scope, DOMAINS[d].description])),
     },
-    skills: operations.map(cardSkill),
+    skills: operations.map((op) => cardSkill(op, outputModes(op))),
   };
 }
 
-function cardSkill(op: AnyOperation): CardSkill {
+function cardSkill(op: AnyOperation, outputModes: readonly string[]): CardSkill {
+  const csv = outputModes.includes(CSV_MODE) ? csvNote(op, CSV_HOW_TO_ASK) : undefined;
   return {
+    outputModes,
     id: op.name,
     name: op.title,
-    description: op.description,
+    description: csv === undefined ? op.description : `${op.description}\n\n${csv}`,
     tags: [op.domain ?? ACCOUNT_TAG],
     // Each example is the JSON of a SendMessage data part that calls the skill.
     examples: op.examples.map((example) => JSON.stringify({ skill: op.name, input: example.input })),
@@ -77,10 +89,18 @@ function cardSkill(op: AnyOperation): CardSkill {
 }
 
 export function registerA2aChannel(app: FastifyInstance, core: Core, registry: Registry, sign: CardSigner): void {
-  const cards = new Cards(dataCardSpec(core.baseUrl, registry.all), sign);
+  const cards = new Cards(
+    dataCardSpec(core.baseUrl, registry.all, (op) => outputModesOf(core, op)),
+    sign,
+  );
   app.get(AGENT_CARD_PATH, (request, reply) => serveCard(core, cards, request, reply));
   refuseMethodsOtherThanGet(app, AGENT_CARD_PATH, core.baseUrl);
   mountA2aEndpoint(app, A2A_PATH, new DataAgent(core, registry, cards));
+}
+
+/** What a skill answers in: its REST JSON, and the CSV form of a list (as REST offers it). */
+function outputModesOf(core: Core, operation: AnyOperation): readonly string[] {
+  return core.offersCsv(operation) ? [JSON_MODE, CSV_MODE] : [JSON_MODE];
 }
 
 /** The data service as an A2A agent: skills are the registry's operations, run by the core; no tasks. */
@@ -98,18 +118,21 @@ class DataAgent extends DataChannelEndpoint implements A2aAgent<Admission, AnyOp
     return this.#registry.get(id);
   }
 
-  async sendMessage(admission: Admission, call: SkillCall<AnyOperation>): Promise<MethodAnswer> {
+  async sendMessage(admission: Admission, call: SkillCall<AnyOperation>, params: Json): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
+    // Before the call: an answer the client cannot take is refused uncharged.
+    const mode = answerMode(acceptedOutputModes(params), outputModesOf(this.core, call.skill), call.skill.name);
     const outcome = await this.core.execute({
       admission,
       operation: call.skill,
       input: call.input,
       encoding: 'json',
+      format: mode === CSV_MODE ? 'csv' : 'json',
       etag: false,
       channel: 'a2a',
     });
     // The message is built inside the charge window: if building it fails, the call is refunded.
-    const result = await buildCharged(outcome.charge, () => messageResultBytes(call, outcome));
+    const result = await buildCharged(outcome.charge, () => messageResultBytes(call, outcome, mode));
     return { result, quota: outcome.charge.month };
   }
 

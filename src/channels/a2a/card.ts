@@ -37,6 +37,8 @@ export interface CardSkill {
   readonly examples: readonly string[];
   /** The JSON Schema of the data part's `input` (published in extension 0). */
   readonly inputSchema: JsonSchema;
+  /** The media types it answers in, preferred first (default: JSON alone). */
+  readonly outputModes?: readonly string[];
 }
 
 /** What a card says about its agent; both card shapes are built from it. */
@@ -136,7 +138,7 @@ function skillEntry(skill: CardSkill) {
     tags: skill.tags,
     examples: skill.examples,
     inputModes: MEDIA_TYPES,
-    outputModes: MEDIA_TYPES,
+    outputModes: skill.outputModes ?? MEDIA_TYPES,
   };
 }
 

@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Outcome } from '../../core/execution.js';
 import type { AnyOperation } from '../../core/operation.js';
+import { closestName } from '../../core/validate.js';
 import { ApiError, type FieldError } from '../../lib/errors.js';
 import type { Json } from '../../lib/json.js';
 import { isJsonContentType } from '../jsonrpc/index.js';
 import { A2A_CODES, protocolError } from './errors.js';
+import { CSV_MODE, JSON_MODE } from './output-modes.js';
 
 export const MESSAGE_ID_MAX_LENGTH = 128;
 
@@ -114,6 +116,8 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
       { field: 'message.parts[0].data', message: 'must be an object {"skill": <skill id>, "input": {…}}' },
     ]);
   }
+  const unknown = Object.keys(data).filter((key) => !DATA_KEYS.includes(key));
+  if (unknown.length > 0) throw invalid(unknown.map(unknownDataKey));
   const skillId = data.skill;
   const skill = typeof skillId === 'string' ? skills.skill(principal, skillId) : undefined;
   if (skill === undefined) {
@@ -138,6 +142,25 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
     contextId: typeof contextId === 'string' && contextId !== '' ? contextId : undefined,
     taskId: typeof taskId === 'string' && taskId !== '' ? taskId : undefined,
     message,
+  };
+}
+
+/**
+ * The keys of a data part: the skill and its input, nothing else. Any other key is refused as REST refuses an unknown
+ * parameter — a misspelt `input` would otherwise run the skill on its defaults, a parameter beside `input` would be
+ * dropped (docs/a2a.md, Calling a skill).
+ */
+const DATA_KEYS: readonly string[] = ['skill', 'input'];
+
+function unknownDataKey(key: string): FieldError {
+  const close = closestName(key, DATA_KEYS);
+  return {
+    field: `message.parts[0].data.${key}`,
+    message:
+      close !== undefined
+        ? `is not a key of the data part; did you mean \`${close}\`?`
+        : "is not a key of the data part, which holds `skill` and `input` alone: the skill's parameters go inside " +
+          '`input`',
   };
 }
 
@@ -194,19 +217,37 @@ export function restRoute(operation: AnyOperation, input: Record<string, unknown
 }
 
 /**
+ * A CSV answer has no room for the page's `next_cursor` and `has_more` (REST sends them as headers): the message's
+ * metadata carries them, so that a CSV reader can page as a JSON one does (docs/a2a.md, Output modes).
+ */
+function paging(value: unknown): string {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return '';
+  const page = value as { next_cursor?: unknown; has_more?: unknown };
+  let members = '';
+  if (page.next_cursor !== undefined) members += `,"next_cursor":${JSON.stringify(page.next_cursor)}`;
+  if (page.has_more !== undefined) members += `,"has_more":${JSON.stringify(page.has_more)}`;
+  return members;
+}
+
+/**
  * `result` of SendMessage as UTF-8 bytes, built around the core's serialised answer (no parse, no re-stringify,
  * no re-encoding of the cached bytes):
- * `{"message": {messageId, role: ROLE_AGENT, parts: [one data part], metadata: {skill, rest}}}`.
+ * `{"message": {messageId, role: ROLE_AGENT, parts: [one part], metadata: {skill, rest}}}`. The part is the JSON as a
+ * data part, or for a `text/csv` answer (output-modes.ts) the CSV as a text part of that media type.
  */
-export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outcome): Buffer {
-  const wrap = Array.isArray(outcome.value);
+export function messageResultBytes(call: SkillCall<AnyOperation>, outcome: Outcome, mode = JSON_MODE): Buffer {
+  const csv = mode === CSV_MODE;
+  const wrap = !csv && Array.isArray(outcome.value);
   const context = call.contextId === undefined ? '' : `,"contextId":${JSON.stringify(call.contextId)}`;
-  const rest = restRoute(call.skill, call.input);
-  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(rest)}}`;
+  const route = restRoute(call.skill, call.input);
+  const rest = csv ? `${route}${route.includes('?') ? '&' : '?'}format=csv` : route;
+  const pageMembers = csv ? paging(outcome.value) : '';
+  const metadata = `{"skill":${JSON.stringify(call.skill.name)},"rest":${JSON.stringify(rest)}${pageMembers}}`;
   const head = Buffer.from(
     `{"message":{"messageId":"${randomUUID()}"${context},"role":"ROLE_AGENT",` +
-      `"parts":[{"data":${wrap ? '{"items":' : ''}`,
+      `"parts":[{${csv ? '"text":' : '"data":'}${wrap ? '{"items":' : ''}`,
   );
-  const tail = Buffer.from(`${wrap ? '}' : ''},"mediaType":"application/json"}],"metadata":${metadata}}}`);
-  return Buffer.concat([head, outcome.body, tail], head.length + outcome.body.length + tail.length);
+  const body = csv ? Buffer.from(JSON.stringify(outcome.body.toString('utf8'))) : outcome.body;
+  const tail = Buffer.from(`${wrap ? '}' : ''},"mediaType":"${mode}"}],"metadata":${metadata}}}`);
+  return Buffer.concat([head, body, tail], head.length + body.length + tail.length);
 }

@@ -6,6 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE, csvTable } from '../../core/csv.js';
+import { csvColumns, csvNote } from '../../core/csv-note.js';
 import { datasetsOf } from '../../core/datasets.js';
 import { isPaged, type JsonSchema, mapSchemas, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
 import type { AnyOperation, DownloadRoute, OperationExample } from '../../core/operation.js';
@@ -104,13 +105,7 @@ export function exampleRequestUrl(op: AnyOperation, example: OperationExample, b
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-/**
- * The CSV columns of a list endpoint (a page or an array of items), in order; `undefined` for other operations,
- * which answer JSON only.
- */
-export function csvColumns(op: AnyOperation): readonly string[] | undefined {
-  return csvTable(op.output, op.csvRows)?.columns;
-}
+export { csvColumns };
 
 /** The error kinds of each HTTP status, in status order (403 has several). */
 export function errorKindsByStatus(): Map<number, ErrorKind[]> {
@@ -248,16 +243,12 @@ function operationDescription(op: AnyOperation): string {
         '`Next-Cursor`).',
     );
   }
-  const columns = csvColumns(op);
-  if (columns !== undefined) {
-    notes.push(
-      `Also as CSV (RFC 4180): send \`Accept: text/csv\` or \`format=csv\` (\`format=csv-excel\` for a spreadsheet ` +
-        `set to Portuguese: \`;\`, decimal comma, byte-order mark) for a header row and one row per ` +
-        `${op.csvRows === undefined ? 'item' : `element of \`${op.csvRows}\``}, with the same filters and ` +
-        `paging; columns ${columns.map((c) => `\`${c}\``).join(', ')}. Nested objects become dotted columns, lists ` +
-        'are joined by `|`; see the reference page.',
-    );
-  }
+  const csv = csvNote(
+    op,
+    'send `Accept: text/csv` or `format=csv` (`format=csv-excel` for a spreadsheet set to Portuguese: `;`, ' +
+      'decimal comma, byte-order mark)',
+  );
+  if (csv !== undefined) notes.push(csv);
   return [op.description, ...notes].join('\n\n');
 }
 

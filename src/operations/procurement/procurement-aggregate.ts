@@ -27,8 +27,7 @@ export const procurementAggregate = defineOperation({
     'one executed in two municipalities for each municipality — so group sums can exceed `totals`, which count every ' +
     'matching contract once. `executed_in` (codes or slugs, repeatable): contracts executed in any of them (grouped ' +
     'by municipality, only those municipalities appear). `from`/`to`: publication dates, inclusive. `labels` names ' +
-    'the CPV divisions, entities and municipalities of each key. Also as CSV, one row per group, each with the ' +
-    "answer's `synthetic` (the totals are in the JSON answer only).",
+    'the CPV divisions, entities and municipalities of each key.',
   domain: 'procurement',
   scope: 'procurement:read',
   input: Type.Object(
