@@ -646,6 +646,26 @@ describe('the detail views', () => {
     }
   });
 
+  it("link a signal's contract, buyer and supplier to their pages", async () => {
+    const listed = (await api('/v1/signals?type=direct_award_high_value&limit=1')).items;
+    const signal = await api(`/v1/signals/${listed[0].id}`);
+    const contract = await api(`/v1/procurement/contracts/${signal.contract_id}`);
+    const page = await open(desktop, `/explore/signals/${signal.id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    const facts = page.locator('#signal dl.facts');
+    const linkOf = async (label: string) => {
+      const dd = facts.locator(`dt:text-is("${label}") + dd`);
+      return dd.locator('a').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]));
+    };
+    expect(await linkOf('Contract')).toEqual([[contract.object, `/explore/contracts/${contract.id}`]]);
+    const parties = (ps: any[]) => ps.map((p) => [p.name, `/explore/entities/${p.nif}`]);
+    expect(await linkOf('Buyer')).toEqual(parties(contract.buyers));
+    expect(await linkOf('Supplier')).toEqual(parties(contract.suppliers));
+    await facts.locator('dt:text-is("Supplier") + dd a').first().click();
+    await page.waitForURL(`${base}/explore/entities/${contract.suppliers[0].nif}`);
+    await page.close();
+  });
+
   it("link an integrity signal's request for the contract's red flags to the contract's flags", async () => {
     const signals = (await api('/v1/signals?family=integrity&type=heterogeneous_supplier&limit=1')).items;
     const signal = await api(`/v1/signals/${signals[0].id}`);
