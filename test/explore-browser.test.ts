@@ -666,6 +666,22 @@ describe('the detail views', () => {
     await page.close();
   });
 
+  it("say which amount form is the API's English text and which the page's own facts", async () => {
+    const listed = (await api('/v1/signals?type=direct_award_high_value&limit=1')).items;
+    const signal = await api(`/v1/signals/${listed[0].id}`);
+    const page = await open(desktop, `/explore/signals/${signal.id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    // The API's text stays as served; the page's own amount is the explorer's form, and a note says which is which.
+    expect(await page.locator('#signal p.summary').innerText()).toBe(signal.summary_en);
+    const cents = new Intl.NumberFormat('pt-PT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const own = `${cents.format(signal.amount_eur)} €`;
+    expect(await page.locator('#signal dl.facts dt:text-is("Amount") + dd').innerText()).toBe(`${own} (without VAT)`);
+    const note = await page.locator('#signal .notes').innerText();
+    expect(note).toContain("the API's English texts as it serves them");
+    expect(note).toContain(`the facts write amounts as the rest of the explorer does: ${own}.`);
+    await page.close();
+  });
+
   it("link an integrity signal's request for the contract's red flags to the contract's flags", async () => {
     const signals = (await api('/v1/signals?family=integrity&type=heterogeneous_supplier&limit=1')).items;
     const signal = await api(`/v1/signals/${signals[0].id}`);

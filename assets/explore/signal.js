@@ -45,6 +45,7 @@ async function start() {
           subtitle: `${s.family} · ${s.type.replaceAll('_', ' ')} · event date ${eventDay(s)}`,
           synthetic,
           requests: [req, ...about.requests],
+          notes: amountsNote(s),
           body: h(
             'div',
             {},
@@ -99,6 +100,19 @@ async function start() {
     showError(root, error);
   }
   root.setAttribute('data-ready', 'true');
+}
+
+/**
+ * Which amount form is whose: the title and summary are the API's English texts, quoted as served (`€31,500`); the
+ * page's own facts write an amount as every view of the explorer does, to the cent (`31 500,00 €`, docs/explorer.md).
+ * Said only where the signal has an amount.
+ */
+function amountsNote(s) {
+  if (s.amount_eur === null || s.amount_eur === undefined) return [];
+  return [
+    `The title and summary are the API's English texts as it serves them, amounts in English form; the facts ` +
+      `write amounts as the rest of the explorer does: ${formatExactEuros(s.amount_eur)}.`,
+  ];
 }
 
 /**
