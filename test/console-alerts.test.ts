@@ -261,6 +261,35 @@ describe('alert rules in the console', () => {
     expect((await t.store.getAlertMatch(match?.id ?? 0))?.status).toBe('matched');
   });
 
+  it('writes scores and confidences in the explorer’s number form (0,85, not 0.85)', async () => {
+    // The explorer's form (assets/draw/dom.js, formatNumber): Portuguese decimals, at most two.
+    const explorer = (n: number) => new Intl.NumberFormat('pt-PT', { maximumFractionDigits: 2 }).format(n);
+    const rule = await createAlertRule(
+      t.store,
+      {
+        account: t.accounts.premium,
+        name: 'Sinais seguros',
+        type: 'signal_type',
+        signalFamilies: ['procurement'],
+        minConfidence: 0.85,
+      },
+      new Date(t.clock.now),
+    );
+    await runAlertMatching(t.store, { now: new Date(t.clock.now) });
+    await page.goto(`${base}/console/alerts`);
+    expect(await page.locator('tr', { hasText: 'Sinais seguros' }).innerText()).toContain('confidence ≥ 0,85');
+    const matches = (await matchesOf(rule.id)).slice(0, 25);
+    expect(matches.some((m) => !Number.isInteger(m.score ?? 0))).toBe(true);
+    await page.goto(`${base}/console/alerts/matches`);
+    const rows = page.locator('tbody tr', { hasText: 'Sinais seguros' });
+    const shown = await rows.locator('td.num').allInnerTexts();
+    expect(shown.length).toBeGreaterThan(0);
+    const scores = new Set(matches.map((m) => explorer(m.score ?? 0)));
+    for (const score of shown) expect(scores.has(score), score).toBe(true);
+    expect(shown.some((score) => score.includes(','))).toBe(true);
+    await t.store.deleteAlertRule(rule.id);
+  });
+
   it('pages through the matches, newest first, 25 a page', async () => {
     // Every construction record of the demo store: far more than a page (demo items are marked as generated).
     const wide = await createAlertRule(

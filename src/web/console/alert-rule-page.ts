@@ -10,6 +10,7 @@ import { editAlertRule, SUBSCRIPTION_NOT_EDITED } from '../../admin/alert-rule-e
 import { createAlertRule, ruleDefinition } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
 import { AdminError } from '../../lib/admin-error.js';
+import { formatNumber } from '../../lib/number-forms.js';
 import { matchesSynthetic } from '../../operations/alerts/resources.js';
 import { html, joined } from '../html.js';
 import { generatedMark } from './alert-matches-page.js';
@@ -113,7 +114,7 @@ ${ruleFields(o.values, await ruleChoices(store))}
       (m, i) =>
         html`<tr><td>${m.link ? html`<a href="${m.link}" rel="noreferrer">${m.title ?? m.link}</a>` : m.title}${
           synthetic[i] && generatedMark()
-        }</td><td>${m.source_type}</td><td>${m.snippet}</td><td class="num">${m.score}</td></tr>`,
+        }</td><td>${m.source_type}</td><td>${m.snippet}</td><td class="num">${formatNumber(m.score, 2)}</td></tr>`,
     );
     const count =
       preview.total > preview.matches.length
