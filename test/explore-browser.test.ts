@@ -334,6 +334,44 @@ describe('a municipality page', () => {
     await page.close();
   });
 
+  it('says which year of the contracts chart the data covers only in part, from /v1/sources', async () => {
+    const page = await open(desktop, '/explore/municipalities/1312');
+    await page.locator('#view[data-ready]').waitFor();
+    const byYear = await api('/v1/procurement/aggregate?executed_in=1312&group_by=year&group_by=procedure_type');
+    const synthetic = byYear.groups.some((g: any) => g.synthetic === true) || byYear.synthetic === true;
+    const held = (await api('/v1/sources')).items.filter(
+      (i: any) => i.kind === 'procurement' && i.records.contracts > 0 && i.synthetic === synthetic,
+    );
+    const from = held.map((i: any) => i.coverage.from).sort()[0];
+    const to = held
+      .map((i: any) => i.coverage.to)
+      .sort()
+      .at(-1);
+    const years = [...new Set(byYear.groups.map((g: any) => String(g.key.year)))].sort() as string[];
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const month = (d: string) => months[Number(d.slice(5, 7)) - 1];
+    const expected = years.map((year) => {
+      const first = from > `${year}-01-01` ? from : `${year}-01-01`;
+      const last = to < `${year}-12-31` ? to : `${year}-12-31`;
+      if (first === `${year}-01-01` && last === `${year}-12-31`) return { label: year, note: null };
+      const span = month(first) === month(last) ? month(first) : `${month(first)}–${month(last)}`;
+      const kind = synthetic ? 'generated' : 'real';
+      const note =
+        `${year} is only part of a year: the ${kind} contracts held were published ${first} to ${last} ` +
+        '(their coverage in GET /v1/sources).';
+      return { label: `${year} (${span})`, note };
+    });
+    // Some year is partial (the data's last year at least), so that the check can fail.
+    expect(expected.some((e) => e.note)).toBe(true);
+    const labels = await page.$$eval('#procurement-years tbody tr', (rows) =>
+      rows.map((r) => r.children[0].textContent),
+    );
+    expect(labels).toEqual(expected.map((e) => e.label));
+    const notes = await page.locator('#procurement-years .notes li').allInnerTexts();
+    expect(notes).toEqual(expected.flatMap((e) => (e.note ? [e.note] : [])));
+    await page.close();
+  });
+
   it('shows procurement, signals and neighbours from the API, and the data links answer the same', async () => {
     const page = await open(desktop, '/explore/municipalities/1312');
     await page.locator('#view[data-ready]').waitFor();
