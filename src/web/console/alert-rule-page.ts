@@ -18,6 +18,7 @@ import {
   EMPTY_RULE,
   type RuleFormValues,
   readRuleForm,
+  refusalInWords,
   ruleFields,
   ruleFormValues,
   ruleOptions,
@@ -72,7 +73,7 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
         return reply.redirect(`/console/alerts?saved=${encodeURIComponent(saved.name)}`, 303);
       } catch (error) {
         if (error instanceof AdminError)
-          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: error.message });
+          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: refusalInWords(error.message) });
         throw error;
       }
     });

@@ -15,7 +15,7 @@ import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-re
 import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
-import { placeFields, placeOptions } from './alert-rule-fields.js';
+import { placeFields, placeOptions, refusalInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -156,7 +156,7 @@ while, turn it off instead.`,
       return send(reply, who, csrf, { notice: `Subscribed: “${created.name}”.` });
     } catch (error) {
       if (error instanceof AdminError)
-        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: error.message });
+        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: refusalInWords(error.message) });
       throw error;
     }
   });
