@@ -95,8 +95,8 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
         csrf,
         section: 'alerts',
         body: html`${message('error', o.error)}${o.preview && (await previewSection(o.preview))}
-<p class="muted">Fill in the fields of the type you choose; the others stay empty. The checks and messages are those
-of <code>munidata alerts rule create</code>, whose options are shown beside each field.${
+<p class="muted">Fill in the fields of the type you choose; the others stay empty. The checks are those of
+<code>munidata alerts rule create</code>, their messages in this form's words.${
           editing &&
           html` Saving a changed definition matches it again over the recent past; the matches already recorded stay.`
         }</p>
