@@ -131,21 +131,37 @@ describe('alert rules in the console', () => {
     await shot('01c-preview-many');
   });
 
-  it('refuses bad input with the CLI’s own messages, keeping what was typed', async () => {
+  it('labels the rule form in words: no command-line option, no key of the API as a label', async () => {
+    await page.goto(`${base}/console/alerts/new`);
+    const words = await page
+      .locator('form label, form legend, form option')
+      .evaluateAll((nodes) => nodes.map((n) => (n.textContent ?? '').trim()));
+    expect(words.length).toBeGreaterThan(20);
+    expect(words.filter((w) => /--[a-z]|[a-z]_[a-z]/.test(w))).toEqual([]);
+    expect(words).toEqual(expect.arrayContaining(['What it looks for', 'Words in the text', 'Signals']));
+    // What the API names stays the value sent: a person ticks words, the form sends keys.
+    const value = await page.locator('input[name=signal_types]').first().getAttribute('value');
+    expect(value).toMatch(/^[a-z_]+$/);
+    await shot('00-form');
+  });
+
+  it('refuses bad input with the CLI’s own checks, said in the form’s words, keeping what was typed', async () => {
     await page.goto(`${base}/console/alerts/new`);
     await page.fill('#name', 'Obras');
     await page.selectOption('#type', 'cpv');
     await page.fill('#cpv', '45x');
     await page.click('button[value=save]');
     await expect(page.locator('[role=alert]').innerText()).resolves.toBe(
-      '--cpv "45x" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).',
+      '“CPV codes or their first digits” "45x" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).',
     );
     await expect(page.inputValue('#cpv')).resolves.toBe('45x');
     await shot('03-refused');
     await page.fill('#cpv', '45');
     await page.fill('#keywords', 'estradas');
     await page.click('button[value=preview]');
-    await expect(page.locator('[role=alert]').innerText()).resolves.toBe('--keyword is for --type keyword, not cpv.');
+    await expect(page.locator('[role=alert]').innerText()).resolves.toBe(
+      '“Words or phrases” is for “Words in the text”, not “Procurement categories (CPV)”.',
+    );
     expect(await ruleNamed('Obras')).toBeUndefined();
   });
 
@@ -259,6 +275,35 @@ describe('alert rules in the console', () => {
     await shot('07-dismissed');
     await page.locator('tr', { hasText: 'Zeppelin publicitário' }).locator('button:text("Restore")').click();
     expect((await t.store.getAlertMatch(match?.id ?? 0))?.status).toBe('matched');
+  });
+
+  it('writes scores and confidences in the explorer’s number form (0,85, not 0.85)', async () => {
+    // The explorer's form (assets/draw/dom.js, formatNumber): Portuguese decimals, at most two.
+    const explorer = (n: number) => new Intl.NumberFormat('pt-PT', { maximumFractionDigits: 2 }).format(n);
+    const rule = await createAlertRule(
+      t.store,
+      {
+        account: t.accounts.premium,
+        name: 'Sinais seguros',
+        type: 'signal_type',
+        signalFamilies: ['procurement'],
+        minConfidence: 0.85,
+      },
+      new Date(t.clock.now),
+    );
+    await runAlertMatching(t.store, { now: new Date(t.clock.now) });
+    await page.goto(`${base}/console/alerts`);
+    expect(await page.locator('tr', { hasText: 'Sinais seguros' }).innerText()).toContain('confidence ≥ 0,85');
+    const matches = (await matchesOf(rule.id)).slice(0, 25);
+    expect(matches.some((m) => !Number.isInteger(m.score ?? 0))).toBe(true);
+    await page.goto(`${base}/console/alerts/matches`);
+    const rows = page.locator('tbody tr', { hasText: 'Sinais seguros' });
+    const shown = await rows.locator('td.num').allInnerTexts();
+    expect(shown.length).toBeGreaterThan(0);
+    const scores = new Set(matches.map((m) => explorer(m.score ?? 0)));
+    for (const score of shown) expect(scores.has(score), score).toBe(true);
+    expect(shown.some((score) => score.includes(','))).toBe(true);
+    await t.store.deleteAlertRule(rule.id);
   });
 
   it('pages through the matches, newest first, 25 a page', async () => {

@@ -20,7 +20,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
 declare const document: { documentElement: { scrollWidth: number } };
-declare function getComputedStyle(element: unknown, pseudo: string): { content: string };
+declare function getComputedStyle(element: unknown, pseudo: string): { content: string; height: string };
 
 const SHOTS = resolve(import.meta.dirname, '../screenshots/console');
 
@@ -344,6 +344,31 @@ describe('the console in a browser', () => {
     // Thirty pages, each laid out and shot whole: about 25 s on this shared machine on a slow hour, the suite's 30 s
     // default at its edge. A budget, not a speed target (those are benches').
   }, 120_000);
+
+  it('on a phone, keeps each row label within its row and a long key label within the page', async () => {
+    const page = seller.page;
+    await page.setViewportSize({ width: 390, height: 844 });
+    // A stacked row's label of two lines ("Yours, by place" on the alerts page) makes its cell taller, never runs
+    // into the next cell: each cell of a stacked table given such a label holds it.
+    await page.goto(`${base}/console/keys`);
+    const held = await page.locator('table.stacked td[data-label]').evaluateAll((cells) =>
+      cells.map((td: any) => {
+        td.dataset.label = 'A label of words enough for two lines';
+        return Number.parseFloat(getComputedStyle(td, '::before').height) - td.getBoundingClientRect().height;
+      }),
+    );
+    expect(held.length).toBeGreaterThan(0);
+    expect(held.filter((overflow) => overflow > 0.5)).toEqual([]);
+    await shot(page, '390-long-labels');
+    // A key label of one long word: the page that shows the new key wraps it rather than scroll sideways.
+    await page.goto(`${base}/console/keys`);
+    await page.fill('#label', 'IntegracaoCamaraMunicipalDeVilaNovaDeFamalicaoServicoDeDadosAbertos2026');
+    await page.click('main button:has-text("Create key")');
+    await expect(page.locator('.secret').innerText()).resolves.toContain('IntegracaoCamara');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, '390-long-key-label');
+    await page.setViewportSize({ width: 1200, height: 900 });
+  });
 
   it('shows the account page and signs out', async () => {
     const { page } = seller;

@@ -334,6 +334,44 @@ describe('a municipality page', () => {
     await page.close();
   });
 
+  it('says which year of the contracts chart the data covers only in part, from /v1/sources', async () => {
+    const page = await open(desktop, '/explore/municipalities/1312');
+    await page.locator('#view[data-ready]').waitFor();
+    const byYear = await api('/v1/procurement/aggregate?executed_in=1312&group_by=year&group_by=procedure_type');
+    const synthetic = byYear.groups.some((g: any) => g.synthetic === true) || byYear.synthetic === true;
+    const held = (await api('/v1/sources')).items.filter(
+      (i: any) => i.kind === 'procurement' && i.records.contracts > 0 && i.synthetic === synthetic,
+    );
+    const from = held.map((i: any) => i.coverage.from).sort()[0];
+    const to = held
+      .map((i: any) => i.coverage.to)
+      .sort()
+      .at(-1);
+    const years = [...new Set(byYear.groups.map((g: any) => String(g.key.year)))].sort() as string[];
+    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+    const month = (d: string) => months[Number(d.slice(5, 7)) - 1];
+    const expected = years.map((year) => {
+      const first = from > `${year}-01-01` ? from : `${year}-01-01`;
+      const last = to < `${year}-12-31` ? to : `${year}-12-31`;
+      if (first === `${year}-01-01` && last === `${year}-12-31`) return { label: year, note: null };
+      const span = month(first) === month(last) ? month(first) : `${month(first)}–${month(last)}`;
+      const kind = synthetic ? 'generated' : 'real';
+      const note =
+        `${year} is only part of a year: the ${kind} contracts held were published ${first} to ${last} ` +
+        '(their coverage in GET /v1/sources).';
+      return { label: `${year} (${span})`, note };
+    });
+    // Some year is partial (the data's last year at least), so that the check can fail.
+    expect(expected.some((e) => e.note)).toBe(true);
+    const labels = await page.$$eval('#procurement-years tbody tr', (rows) =>
+      rows.map((r) => r.children[0].textContent),
+    );
+    expect(labels).toEqual(expected.map((e) => e.label));
+    const notes = await page.locator('#procurement-years .notes li').allInnerTexts();
+    expect(notes).toEqual(expected.flatMap((e) => (e.note ? [e.note] : [])));
+    await page.close();
+  });
+
   it('shows procurement, signals and neighbours from the API, and the data links answer the same', async () => {
     const page = await open(desktop, '/explore/municipalities/1312');
     await page.locator('#view[data-ready]').waitFor();
@@ -644,6 +682,42 @@ describe('the detail views', () => {
       await page.screenshot({ path: join(SHOTS, 'entity-1280.png'), fullPage: true });
       await page.close();
     }
+  });
+
+  it("link a signal's contract, buyer and supplier to their pages", async () => {
+    const listed = (await api('/v1/signals?type=direct_award_high_value&limit=1')).items;
+    const signal = await api(`/v1/signals/${listed[0].id}`);
+    const contract = await api(`/v1/procurement/contracts/${signal.contract_id}`);
+    const page = await open(desktop, `/explore/signals/${signal.id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    const facts = page.locator('#signal dl.facts');
+    const linkOf = async (label: string) => {
+      const dd = facts.locator(`dt:text-is("${label}") + dd`);
+      return dd.locator('a').evaluateAll((links) => links.map((a) => [a.textContent, a.getAttribute('href')]));
+    };
+    expect(await linkOf('Contract')).toEqual([[contract.object, `/explore/contracts/${contract.id}`]]);
+    const parties = (ps: any[]) => ps.map((p) => [p.name, `/explore/entities/${p.nif}`]);
+    expect(await linkOf('Buyer')).toEqual(parties(contract.buyers));
+    expect(await linkOf('Supplier')).toEqual(parties(contract.suppliers));
+    await facts.locator('dt:text-is("Supplier") + dd a').first().click();
+    await page.waitForURL(`${base}/explore/entities/${contract.suppliers[0].nif}`);
+    await page.close();
+  });
+
+  it("say which amount form is the API's English text and which the page's own facts", async () => {
+    const listed = (await api('/v1/signals?type=direct_award_high_value&limit=1')).items;
+    const signal = await api(`/v1/signals/${listed[0].id}`);
+    const page = await open(desktop, `/explore/signals/${signal.id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    // The API's text stays as served; the page's own amount is the explorer's form, and a note says which is which.
+    expect(await page.locator('#signal p.summary').innerText()).toBe(signal.summary_en);
+    const cents = new Intl.NumberFormat('pt-PT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const own = `${cents.format(signal.amount_eur)} €`;
+    expect(await page.locator('#signal dl.facts dt:text-is("Amount") + dd').innerText()).toBe(`${own} (without VAT)`);
+    const note = await page.locator('#signal .notes').innerText();
+    expect(note).toContain("the API's English texts as it serves them");
+    expect(note).toContain(`the facts write amounts as the rest of the explorer does: ${own}.`);
+    await page.close();
   });
 
   it("link an integrity signal's request for the contract's red flags to the contract's flags", async () => {

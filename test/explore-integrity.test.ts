@@ -391,7 +391,7 @@ describe("a buyer's integrity panel", () => {
     await page.close();
   });
 
-  it('at 390 px: no sideways scroll', async () => {
+  it('at 390 px: no sideways scroll, and the flagged contracts read in the page’s scroll, not a box’s', async () => {
     const page = await open(phone, `/explore/entities/${LISBOA}`);
     await page.locator('#buyer-flags[data-ready]').waitFor();
     await page
@@ -400,6 +400,9 @@ describe("a buyer's integrity panel", () => {
       .click({ position: { x: 4, y: 8 } });
     await page.locator('details.flagged-contract .evidence-list[data-ready]').first().waitFor();
     await noSidewaysScroll(page);
+    // The list shows all it holds, an opened contract's evidence included: nothing is left to a scroll within it.
+    const list = await page.locator('ul.flagged-contracts').evaluate((ul) => [ul.scrollHeight, ul.clientHeight]);
+    expect(list[0]).toBeLessThanOrEqual(list[1] + 1);
     await page.screenshot({ path: join(SHOTS, 'buyer-flags-390.png'), fullPage: true });
     await page.close();
   });

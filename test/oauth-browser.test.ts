@@ -115,7 +115,10 @@ class BrowserProvider implements OAuthClientProvider {
 }
 
 /** What a person does with the authorization URL: open it, sign in, read the consent page, allow. */
-async function signInAndAllow(url: URL): Promise<{ clientName: string; redirectHost: string; origin: string }> {
+async function signInAndAllow(
+  url: URL,
+  { untickedFirst = false } = {},
+): Promise<{ clientName: string; redirectHost: string; origin: string }> {
   const before = callbacks.length;
   await page.goto(url.href);
   expect(new URL(page.url()).pathname).toBe('/console/sign-in');
@@ -127,9 +130,28 @@ async function signInAndAllow(url: URL): Promise<{ clientName: string; redirectH
     redirectHost: (await page.textContent('#redirect-host')) ?? '',
     origin: (await page.textContent('#client-origin')) ?? '',
   };
+  if (untickedFirst) await allowNothing(before);
   await Promise.all([page.waitForURL((u) => u.href.startsWith(callbackUrl)), page.click('button[value="allow"]')]);
   expect(callbacks.length).toBe(before + 1);
   return shown;
+}
+
+/**
+ * Allow with every scope unticked: the page says nothing was allowed and asks again (the app hears nothing yet, no
+ * silent refusal), its boxes ticked afresh.
+ */
+async function allowNothing(callbacksBefore: number): Promise<void> {
+  const consent = page.url();
+  const boxes = page.locator('input[name="scopes"]');
+  expect(await boxes.count()).toBeGreaterThan(0);
+  for (const box of await boxes.all()) await box.uncheck();
+  await Promise.all([page.waitForLoadState('load'), page.click('button[value="allow"]')]);
+  expect(page.url()).toBe(consent);
+  expect(await page.locator('[role="alert"]').innerText()).toBe(
+    'Nothing was allowed: no scope was ticked. Tick what the app may read and press Allow, or press Refuse to refuse.',
+  );
+  expect(callbacks.length).toBe(callbacksBefore);
+  expect(await boxes.evaluateAll((inputs) => inputs.every((i) => (i as any).checked))).toBe(true);
 }
 
 function a2aClient(token: string) {
@@ -172,7 +194,7 @@ describe('the MCP SDK client’s own OAuth flow, in a browser', () => {
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('resource')).toBe(`${base}/mcp`);
 
-    const shown = await signInAndAllow(url);
+    const shown = await signInAndAllow(url, { untickedFirst: true });
     expect(shown.clientName).toBe('Claudia Desktop (test)');
     expect(shown.redirectHost).toBe(new URL(callbackUrl).host);
     expect(shown.origin).toContain('dynamic registration');

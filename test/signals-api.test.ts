@@ -48,6 +48,7 @@ const SUMMARY_FIELDS = [
 ];
 const DETAIL_FIELDS = [
   ...SUMMARY_FIELDS,
+  'contract_id',
   'summary_en',
   'why_it_matters_pt',
   'why_it_matters_en',

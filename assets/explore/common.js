@@ -197,11 +197,17 @@ export function cardMark(synthetic) {
  * whether any contracts are generated. The procurement and signals views show real data by default when there is
  * some (docs/explorer.md).
  */
+let sourcesHeld;
+function sources() {
+  sourcesHeld ??= get(request('/v1/sources', {})).then((answer) => answer.items);
+  return sourcesHeld;
+}
+
 let realHeld;
 export function realData() {
-  realHeld ??= get(request('/v1/sources', {}))
-    .then((answer) => {
-      const held = answer.items.filter((i) => i.kind !== 'reference');
+  realHeld ??= sources()
+    .then((items) => {
+      const held = items.filter((i) => i.kind !== 'reference');
       const real = held.filter((i) => i.synthetic === false);
       return {
         contracts: real.some((i) => (i.records.contracts ?? 0) > 0),
@@ -212,6 +218,39 @@ export function realData() {
     // Unknown: every choice stays offered.
     .catch(() => ({ contracts: false, series: false, generatedContracts: true }));
   return realHeld;
+}
+
+/**
+ * The publication dates the contracts of real or generated data (`synthetic`; both for 'mixed') span, from
+ * /v1/sources (free): the earliest `from` and latest `to` of the procurement sources that hold contracts; null when
+ * unknown. A year a chart draws that these dates do not cover whole is only part of a year.
+ */
+export async function contractsCoverage(synthetic) {
+  const items = await sources().catch(() => []);
+  const held = items.filter(
+    (i) =>
+      i.kind === 'procurement' &&
+      (i.records?.contracts ?? 0) > 0 &&
+      (synthetic === 'mixed' || i.synthetic === synthetic) &&
+      i.coverage?.from &&
+      i.coverage?.to,
+  );
+  if (held.length === 0) return null;
+  return {
+    from: held.map((i) => i.coverage.from).sort()[0],
+    to: held
+      .map((i) => i.coverage.to)
+      .sort()
+      .at(-1),
+  };
+}
+
+/** The part of `year` that `coverage` spans, `{from, to}` (YYYY-MM-DD), when it is not the whole year; else null. */
+export function partOfYear(year, coverage) {
+  if (!coverage) return null;
+  const from = coverage.from > `${year}-01-01` ? coverage.from : `${year}-01-01`;
+  const to = coverage.to < `${year}-12-31` ? coverage.to : `${year}-12-31`;
+  return from === `${year}-01-01` && to === `${year}-12-31` ? null : { from, to };
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   clear,
   config,
   contractHref,
+  contractsCoverage,
   datasetSynthetic,
   entityHref,
   eventDay,
@@ -27,6 +28,7 @@ import {
   isSynthetic,
   loadTopology,
   municipalityHref,
+  partOfYear,
   partyLinks,
   readState,
   request,
@@ -302,9 +304,21 @@ async function procurement(section) {
       ),
     (g) => String(g.key.year),
   );
+  // A year the data does not cover whole (the real contracts held span two months, say) is drawn as such.
+  const coverage = await contractsCoverage(synthetic);
   const rows = [...years]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([year, parts]) => ({ x: year, parts: Object.fromEntries(parts) }));
+    .map(([year, parts]) => {
+      const part = partOfYear(year, coverage);
+      return { x: part ? `${year} (${monthSpan(part)})` : year, year, part, parts: Object.fromEntries(parts) };
+    });
+  const partNotes = rows
+    .filter((r) => r.part)
+    .map(
+      (r) =>
+        `${r.year} is only part of a year: the ${synthetic === true ? 'generated' : 'real'} contracts held were ` +
+        `published ${r.part.from} to ${r.part.to} (their coverage in GET /v1/sources).`,
+    );
   const top = suppliers.groups
     .slice()
     .sort((a, b) => b.total_eur - a.total_eur)
@@ -336,6 +350,7 @@ async function procurement(section) {
             })
           : h('p', {}, 'No contracts.'),
         requests: [byYearReq],
+        notes: partNotes,
         table: table(
           [
             { label: 'Year', value: (r) => r.x },
@@ -391,6 +406,14 @@ async function procurement(section) {
       requests: [contractsReq],
     }),
   );
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The months a part of a year spans: `Jan–Feb`, `Dec`. */
+function monthSpan({ from, to }) {
+  const [first, last] = [from, to].map((d) => MONTHS[Number(d.slice(5, 7)) - 1]);
+  return first === last ? first : `${first}–${last}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------

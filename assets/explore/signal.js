@@ -5,6 +5,7 @@
 import {
   clear,
   config,
+  contractHref,
   eventDay,
   facts,
   figure,
@@ -15,6 +16,7 @@ import {
   isSynthetic,
   linkedText,
   municipalityLink,
+  partyLinks,
   placeOfSignal,
   request,
   showError,
@@ -27,6 +29,7 @@ async function start() {
   const req = request(`/v1/signals/${encodeURIComponent(config.id)}`);
   try {
     const s = await get(req);
+    const about = await contractOf(s);
     const name = s.title_en ?? s.title_pt ?? `Signal ${s.id}`;
     document.title = `${name} — munidata explorer`;
     document.getElementById('title').textContent = name;
@@ -41,13 +44,17 @@ async function start() {
           title: 'What happened',
           subtitle: `${s.family} · ${s.type.replaceAll('_', ' ')} · event date ${eventDay(s)}`,
           synthetic,
-          requests: [req],
+          requests: [req, ...about.requests],
+          notes: amountsNote(s),
           body: h(
             'div',
             {},
             h('p', { class: 'summary' }, ...linkedText(s.summary_en ?? s.summary_pt ?? '')),
             facts([
               ['Where', place ? municipalityLink(place.code) : s.location_text],
+              ['Contract', about.link],
+              ['Buyer', about.contract && partyLinks(about.contract.buyers ?? [])],
+              ['Supplier', about.contract && partyLinks(about.contract.suppliers ?? [])],
               ['Event date', s.event_date],
               ['Deadline', s.deadline_date],
               ['Amount', s.amount_eur === null ? null : `${formatExactEuros(s.amount_eur)} (without VAT)`],
@@ -93,6 +100,33 @@ async function start() {
     showError(root, error);
   }
   root.setAttribute('data-ready', 'true');
+}
+
+/**
+ * Which amount form is whose: the title and summary are the API's English texts, quoted as served (`€31,500`); the
+ * page's own facts write an amount as every view of the explorer does, to the cent (`31 500,00 €`, docs/explorer.md).
+ * Said only where the signal has an amount.
+ */
+function amountsNote(s) {
+  if (s.amount_eur === null || s.amount_eur === undefined) return [];
+  return [
+    `The title and summary are the API's English texts as it serves them, amounts in English form; the facts ` +
+      `write amounts as the rest of the explorer does: ${formatExactEuros(s.amount_eur)}.`,
+  ];
+}
+
+/**
+ * The contract the signal is about (its `contract_id`) and its parties, each linked to the explorer's page of it:
+ * read only where the viewer's plan opens contracts; a contract the API no longer answers keeps its link alone.
+ */
+async function contractOf(s) {
+  if (s.contract_id === null || s.contract_id === undefined || !config.domains.includes('procurement')) {
+    return { requests: [], link: null, contract: null };
+  }
+  const req = request(`/v1/procurement/contracts/${encodeURIComponent(s.contract_id)}`);
+  const contract = await get(req).catch(() => null);
+  const name = contract?.object ?? `Contract ${s.contract_id}`;
+  return { requests: contract ? [req] : [], link: h('a', { href: contractHref(s.contract_id) }, name), contract };
 }
 
 start();

@@ -164,6 +164,13 @@ export interface ProcurementSourceCount {
 /** One contracting process: the contracts sharing a procedure id, or a lone contract that has none. */
 export type ProcessKey = { procedureId: string } | { contractSourceId: string };
 
+/** A contract or an amendment by its source and its id at the source (what a signal's key names). */
+export interface ProcurementRecordRef {
+  kind: 'contract' | 'amendment';
+  source: string;
+  sourceId: string;
+}
+
 /**
  * One supplier's contracting processes in one source — a process is the contracts sharing a procedure id, or a lone
  * contract without one — counting those where it is a contract's sole supplier and the contract has a CPV code,

@@ -27,6 +27,7 @@ import { writeBatch } from './procurement/batch-write.js';
 import type { BulkLoad } from './procurement/bulk-load.js';
 import { buyerPrices } from './procurement/buyer-prices.js';
 import { contractBuyers } from './procurement/contract-buyers.js';
+import { contractIdOfRecord } from './procurement/contract-id-of-record.js';
 import { contractIdsByParty } from './procurement/contract-ids-by-party.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
@@ -404,6 +405,7 @@ export abstract class SqlStore extends OnPorts {
   protected abstract bulkTransaction<T>(work: (tx: SqlPort, load: BulkLoad) => Promise<T>): Promise<T>;
 
   readonly getContract = this.#onReplica(loadContractDetail);
+  readonly contractIdOfRecord = this.#onReplica(contractIdOfRecord);
   readonly getContracts = this.#onReplica(loadContracts);
   readonly getAmendments = this.#onReplica(loadAmendments);
   readonly contractAmendments = this.#onReplica(loadContractAmendments);

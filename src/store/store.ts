@@ -19,6 +19,7 @@ import type {
   NoticePeriodCount,
   NoticePeriodQuery,
   ProcessKey,
+  ProcurementRecordRef,
   ProcurementSourceCount,
   SupplierVarietyRecord,
   TendererBidsRecord,
@@ -246,6 +247,8 @@ export interface ProcurementReadStore {
   /** Contracts matching every filter, by publication date descending then id descending. */
   listContracts(filter: ContractFilter, page: KeysetPage<DatePosition>): Promise<ContractRecord[]>;
   getContract(id: number): Promise<ContractDetailRecord | undefined>;
+  /** The id of the contract a contract or an amendment (by source and source id) belongs to; undefined if unknown. */
+  contractIdOfRecord(record: ProcurementRecordRef): Promise<number | undefined>;
   /** Count and euros of contracts per group; `totals` counts each matching contract once. */
   aggregateContracts(query: AggregateQuery): Promise<AggregateResult>;
   /** Entities by tax number ascending. Totals are those of the last `refreshProcurementRollups`. */

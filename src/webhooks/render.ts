@@ -8,6 +8,7 @@ import { ReferenceData } from '../core/reference.js';
 import type { Domain } from '../lib/domains.js';
 import { matchesSynthetic, toAlertMatch } from '../operations/alerts/resources.js';
 import { indicatorSynthetic, toCaseDetail, toSignalDetail } from '../operations/signals/resources.js';
+import { signalContractId } from '../operations/signals/signal-contract.js';
 import type { Store } from '../store/store.js';
 import type { WebhookDeliveryRecord, WebhookEventType } from '../store/webhooks/records.js';
 
@@ -46,7 +47,7 @@ async function resourceOf(store: Store, reference: ReferenceData, judge: boolean
     }
     case 'signal.created': {
       const signal = await store.getSignal(d.resource_id);
-      return signal && toSignalDetail(signal, synthetic);
+      return signal && toSignalDetail(signal, synthetic, await signalContractId(store, signal.key));
     }
     case 'case.stage_changed': {
       const found = await store.getCase(d.resource_id);

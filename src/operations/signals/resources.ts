@@ -50,9 +50,15 @@ export function toSignalSummary(s: SignalRecord, synthetic: IndicatorIsSynthetic
   };
 }
 
-export function toSignalDetail(s: SignalRecord, synthetic: IndicatorIsSynthetic): Static<typeof SignalDetail> {
+/** A signal's detail; `contractId` is the contract it is about (./signal-contract.ts), null when none. */
+export function toSignalDetail(
+  s: SignalRecord,
+  synthetic: IndicatorIsSynthetic,
+  contractId: number | null,
+): Static<typeof SignalDetail> {
   return {
     ...toSignalSummary(s, synthetic),
+    contract_id: contractId,
     summary_en: s.summary_en,
     why_it_matters_pt: s.why_it_matters_pt,
     why_it_matters_en: s.why_it_matters_en,

@@ -88,6 +88,13 @@ export const SignalEvidenceItem = Type.Object(
 export const SignalDetail = Type.Object(
   {
     ...signalSummaryFields,
+    contract_id: Nullable(
+      Type.Integer({
+        description:
+          'The procurement contract the signal is about (procurement_contract_get: its parties, its red flags); ' +
+          'null when it is about none (a call for tenders, an indicator, an imported signal).',
+      }),
+    ),
     summary_en: Text(),
     why_it_matters_pt: Text(),
     why_it_matters_en: Text(),

@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { ApiError } from '../../lib/errors.js';
 import { indicatorSynthetic, toSignalDetail } from './resources.js';
 import { SignalDetail } from './schemas.js';
+import { signalContractId } from './signal-contract.js';
 import { signalsList } from './signals-list.js';
 
 export const signalsGet = defineOperation({
@@ -11,7 +12,8 @@ export const signalsGet = defineOperation({
   summary: 'One signal with its English texts, why it matters, the next step and its evidence.',
   description:
     'Returns one signal by the `id` that signals_list (or a case’s linked_signals) gives: every field of the list ' +
-    'plus the English summary, why it matters, the suggested next step and the evidence — the records it rests on, ' +
+    'plus the contract it is about (`contract_id`, for procurement_contract_get), the English summary, why it ' +
+    'matters, the suggested next step and the evidence — the records it rests on, ' +
     'each with its source type, link, date, an excerpt and how strongly it supports the signal.',
   domain: 'signals',
   scope: 'signals:read',
@@ -30,6 +32,6 @@ export const signalsGet = defineOperation({
         detail: `No signal with id ${input.signal_id}.`,
         see: { operation: signalsList, does: 'lists them' },
       });
-    return toSignalDetail(signal, indicatorSynthetic(reference));
+    return toSignalDetail(signal, indicatorSynthetic(reference), await signalContractId(store, signal.key));
   },
 });

@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { dismissMatch, restoreMatch } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
+import { formatNumber } from '../../lib/number-forms.js';
 import { MATCH_STATUSES, type MatchStatus } from '../../lib/vocabulary.js';
 import { windowStart } from '../../operations/alerts/alert-matches.js';
 import { matchesSynthetic } from '../../operations/alerts/resources.js';
@@ -87,7 +88,7 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
         synthetic[i] && generatedMark()
       }<br><span class="muted">${m.snippet}</span></td><td>${
         m.municipality_id === null ? '—' : (names.get(m.municipality_id) ?? '—')
-      }</td><td class="num">${m.score}</td><td>${m.status}</td><td>${button(m)}</td></tr>`,
+      }</td><td class="num">${formatNumber(m.score, 2)}</td><td>${m.status}</td><td>${button(m)}</td></tr>`,
     );
     const filter = (s: MatchStatus | undefined, label: string) =>
       html`<a href="/console/alerts/matches${pageQuery(s, undefined)}"${

@@ -145,48 +145,93 @@ function refuse(message: string): never {
   throw new AdminError(message);
 }
 
-/** The fields of the rule form (without the form element and its buttons). */
+/** The fields of the rule form (without the form element and its buttons), labelled in words, not options. */
 export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
   const checked = (on: boolean) => on && html` checked`;
   const selected = (on: boolean) => on && html` selected`;
-  const boxes = (name: string, options: readonly string[], chosen: readonly string[]) =>
+  const named = (key: string) => choices.names.get(key) ?? inWords(key);
+  // The values stay the API's keys (matcher_type, source_types, signal_types): a person reads the words.
+  const boxes = (name: string, options: readonly string[], chosen: readonly string[], words = inWords) =>
     options.map(
       (o) =>
-        html`<label><input type="checkbox" name="${name}" value="${o}"${checked(chosen.includes(o))}> ${o}</label>`,
+        html`<label><input type="checkbox" name="${name}" value="${o}"${checked(chosen.includes(o))}> ${words(
+          o,
+        )}</label>`,
     );
-  const flag = (f: string) => html` <code class="muted">${f}</code>`;
-  return html`<label for="name">Name${flag('--name')}</label>
+  return html`<label for="name">Name</label>
 <input id="name" name="name" type="text" maxlength="200" value="${v.name}" required>
-<label for="type">What it looks for${flag('--type')}</label>
+<label for="type">What it looks for</label>
 <select id="type" name="type">${MATCHER_TYPES.map(
     (t) => html`<option value="${t}"${selected(v.type === t)}>${TYPE_LABELS[t]}</option>`,
   )}</select>
-<fieldset><legend>keyword: phrases, one a line${flag('--keyword')}</legend>
+<fieldset><legend>${FIELD_LABELS['--keyword']}, one a line (for words in the text)</legend>
 <textarea id="keywords" name="keywords" class="short" aria-label="Keywords">${v.keywords}</textarea></fieldset>
-<fieldset><legend>cpv: CPV prefixes of 1 to 8 digits${flag('--cpv')}</legend>
+<fieldset><legend>${FIELD_LABELS['--cpv']}: 1 to 8 digits each (for procurement categories)</legend>
 <input id="cpv" name="cpv" type="text" value="${v.cpv}" aria-label="CPV prefixes" placeholder="45 4523"></fieldset>
-<fieldset><legend>entity: tax numbers of buyers or suppliers${flag('--nif')}</legend>
+<fieldset><legend>${FIELD_LABELS['--nif']} of buyers or suppliers, 9 digits each</legend>
 <input id="nifs" name="nifs" type="text" value="${v.nifs}" aria-label="Tax numbers" placeholder="500000000"></fieldset>
-<fieldset><legend>signal_type: signal types${flag('--signal-type')}, families${flag('--signal-family')}</legend>
-<p>${boxes('signal_families', choices.signalFamilies, v.signalFamilies)}</p>
-<p>${boxes('signal_types', choices.signalTypes, v.signalTypes)}</p>
-<label for="min_confidence">At least this confident, 0 to 1 (optional)${flag('--min-confidence')}</label>
+<fieldset><legend>Signals of these families or types (for signals)</legend>
+<p>${boxes('signal_families', choices.signalFamilies, v.signalFamilies, named)}</p>
+<p>${boxes('signal_types', choices.signalTypes, v.signalTypes, named)}</p>
+<label for="min_confidence">${FIELD_LABELS['--min-confidence']}, 0 to 1 (optional)</label>
 <input id="min_confidence" name="min_confidence" type="text" inputmode="decimal" value="${v.minConfidence}"></fieldset>
-<fieldset><legend>indicator_threshold: an indicator above or below a bound</legend>
-<label for="indicator">Indicator${flag('--indicator')}</label>
+<fieldset><legend>An indicator above or below a bound (for an indicator crossing a bound)</legend>
+<label for="indicator">Indicator</label>
 <select id="indicator" name="indicator"><option value=""></option>${choices.indicators.map(
-    (k) => html`<option value="${k}"${selected(v.indicator === k)}>${k}</option>`,
+    (k) => html`<option value="${k}"${selected(v.indicator === k)}>${named(k)}</option>`,
   )}</select>
-<label for="above">Above${flag('--above')}</label>
+<label for="above">Above</label>
 <input id="above" name="above" type="text" inputmode="decimal" value="${v.above}">
-<label for="below">Below${flag('--below')}</label>
+<label for="below">Below</label>
 <input id="below" name="below" type="text" inputmode="decimal" value="${v.below}"></fieldset>
-<fieldset><legend>Sources (none ticked: all)${flag('--source-type')}</legend>${boxes(
+<fieldset><legend>${FIELD_LABELS['--source-type']} (none ticked: all)</legend>${boxes(
     'source_types',
     ALERT_SOURCE_TYPES,
     v.sourceTypes,
+    (t) => SOURCE_LABELS[t] ?? inWords(t),
   )}</fieldset>
 ${placeFields(v, choices.districts)}`;
+}
+
+/** A key of the API's in words: `direct_award_high_value` → `direct award high value`. */
+function inWords(key: string): string {
+  return key.replaceAll('_', ' ');
+}
+
+const SOURCE_LABELS: Record<string, string> = {
+  signal: 'signals',
+  procurement_announcement: 'calls for tenders',
+  procurement_contract: 'contracts',
+  procurement_amendment: 'contract amendments',
+};
+
+/**
+ * The form's words for the command line's options, which the refusals it shares with the command line name
+ * (docs/console.md, Alerts): `refusalInWords` says a refusal with the field's label in place of the option.
+ */
+const FIELD_LABELS: Record<string, string> = {
+  '--name': 'Name',
+  '--keyword': 'Words or phrases',
+  '--cpv': 'CPV codes or their first digits',
+  '--nif': 'Tax numbers (NIF)',
+  '--signal-type': 'Signal types',
+  '--signal-family': 'Signal families',
+  '--min-confidence': 'At least this confident',
+  '--indicator': 'Indicator',
+  '--above': 'Above',
+  '--below': 'Below',
+  '--source-type': 'What it reads',
+  '--municipality': 'Municipalities',
+  '--district': 'District',
+  '--type': 'What it looks for',
+};
+
+/** A refusal of the command line's, its options named as the form names its fields: `“CPV codes…” "45x" is…`. */
+export function refusalInWords(message: string): string {
+  return message
+    .replace(/--type ([a-z_]+)/g, (all, type: string) => (TYPE_LABELS[type] ? `“${TYPE_LABELS[type]}”` : all))
+    .replace(/--[a-z-]+/g, (option) => (FIELD_LABELS[option] ? `“${FIELD_LABELS[option]}”` : option))
+    .replace(/not ([a-z_]+)\.$/, (all, type: string) => (TYPE_LABELS[type] ? `not “${TYPE_LABELS[type]}”.` : all));
 }
 
 /** Where: the whole country, named municipalities or a district (a rule's form and a subscription's). */
@@ -207,19 +252,18 @@ export function placeFields(
     ],
     ' ',
   )}</p>
-<label for="municipalities">Municipalities: codes or slugs, separated by commas
-<code class="muted">--municipality</code></label>
+<label for="municipalities">Municipalities: codes or slugs, separated by commas</label>
 <input id="municipalities" name="municipalities" type="text" value="${v.municipalities}" placeholder="1106, porto">
-<label for="district">District <code class="muted">--district</code></label>
+<label for="district">District</label>
 <select id="district" name="district"><option value=""></option>${districts.map(
     (d) => html`<option value="${d}"${v.district === d && html` selected`}>${d}</option>`,
   )}</select></fieldset>`;
 }
 
 const TYPE_LABELS: Record<string, string> = {
-  keyword: 'keyword — words in the text',
-  cpv: 'cpv — procurement categories',
-  entity: 'entity — a buyer or supplier',
-  signal_type: 'signal_type — signals of given types',
-  indicator_threshold: 'indicator_threshold — an indicator crossing a bound',
+  keyword: 'Words in the text',
+  cpv: 'Procurement categories (CPV)',
+  entity: 'A buyer or supplier',
+  signal_type: 'Signals',
+  indicator_threshold: 'An indicator crossing a bound',
 };

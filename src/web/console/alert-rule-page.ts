@@ -10,6 +10,7 @@ import { editAlertRule, SUBSCRIPTION_NOT_EDITED } from '../../admin/alert-rule-e
 import { createAlertRule, ruleDefinition } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
 import { AdminError } from '../../lib/admin-error.js';
+import { formatNumber } from '../../lib/number-forms.js';
 import { matchesSynthetic } from '../../operations/alerts/resources.js';
 import { html, joined } from '../html.js';
 import { generatedMark } from './alert-matches-page.js';
@@ -17,6 +18,7 @@ import {
   EMPTY_RULE,
   type RuleFormValues,
   readRuleForm,
+  refusalInWords,
   ruleFields,
   ruleFormValues,
   ruleOptions,
@@ -71,7 +73,7 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
         return reply.redirect(`/console/alerts?saved=${encodeURIComponent(saved.name)}`, 303);
       } catch (error) {
         if (error instanceof AdminError)
-          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: error.message });
+          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: refusalInWords(error.message) });
         throw error;
       }
     });
@@ -93,8 +95,8 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
         csrf,
         section: 'alerts',
         body: html`${message('error', o.error)}${o.preview && (await previewSection(o.preview))}
-<p class="muted">Fill in the fields of the type you choose; the others stay empty. The checks and messages are those
-of <code>munidata alerts rule create</code>, whose options are shown beside each field.${
+<p class="muted">Fill in the fields of the type you choose; the others stay empty. The checks are those of
+<code>munidata alerts rule create</code>, their messages in this form's words.${
           editing &&
           html` Saving a changed definition matches it again over the recent past; the matches already recorded stay.`
         }</p>
@@ -113,7 +115,7 @@ ${ruleFields(o.values, await ruleChoices(store))}
       (m, i) =>
         html`<tr><td>${m.link ? html`<a href="${m.link}" rel="noreferrer">${m.title ?? m.link}</a>` : m.title}${
           synthetic[i] && generatedMark()
-        }</td><td>${m.source_type}</td><td>${m.snippet}</td><td class="num">${m.score}</td></tr>`,
+        }</td><td>${m.source_type}</td><td>${m.snippet}</td><td class="num">${formatNumber(m.score, 2)}</td></tr>`,
     );
     const count =
       preview.total > preview.matches.length

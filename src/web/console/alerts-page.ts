@@ -10,11 +10,12 @@ import { issueRuleFeed, revokeRuleFeed } from '../../admin/alert-feeds.js';
 import { deleteRule } from '../../admin/alert-rule-edit.js';
 import { listAccountRules, listTemplates, setRuleEnabled, subscribeToTemplate } from '../../admin/alert-rules.js';
 import { AdminError } from '../../lib/admin-error.js';
+import { formatNumber } from '../../lib/number-forms.js';
 import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-records.js';
 import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
-import { placeFields, placeOptions } from './alert-rule-fields.js';
+import { placeFields, placeOptions, refusalInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -155,7 +156,7 @@ while, turn it off instead.`,
       return send(reply, who, csrf, { notice: `Subscribed: “${created.name}”.` });
     } catch (error) {
       if (error instanceof AdminError)
-        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: error.message });
+        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: refusalInWords(error.message) });
       throw error;
     }
   });
@@ -275,7 +276,7 @@ export function describeMatcher(r: Pick<AlertRuleRecord, 'matcher_type' | 'param
   if (p.nifs) parts.push(`NIF ${p.nifs.join(', ')}`);
   if (p.signal_families) parts.push(`families ${p.signal_families.join(', ')}`);
   if (p.signal_types) parts.push(p.signal_types.join(', '));
-  if (p.min_confidence !== undefined) parts.push(`confidence ≥ ${p.min_confidence}`);
+  if (p.min_confidence !== undefined) parts.push(`confidence ≥ ${formatNumber(p.min_confidence, 2)}`);
   if (p.indicator) parts.push(`${p.indicator} ${p.above !== undefined ? `> ${p.above}` : `< ${p.below}`}`);
   return html`<span class="pill">${r.matcher_type}</span> ${parts.join('; ')}`;
 }

@@ -49,15 +49,15 @@ button.link { background: none; border: none; color: var(--accent); padding: 0; 
 td form, td button { display: inline; margin: 0; }
 td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
 .error { color: var(--bad); background: #fbeaea; border: 1px solid #efc4c4; padding: 0.6rem 0.8rem; ` +
-  `border-radius: 6px; white-space: pre-wrap; }
+  `border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .notice { color: var(--ok); background: #e8f5ec; border: 1px solid #bfe0c9; padding: 0.6rem 0.8rem; ` +
-  `border-radius: 6px; }
+  `border-radius: 6px; overflow-wrap: anywhere; }
 .banner { color: var(--bad); background: #fff4e5; border: 1px solid #f0c88c; padding: 0.2rem 0.9rem; ` +
   `border-radius: 8px; margin: 0.8rem 0; overflow-wrap: anywhere; }
 .actions { display: flex; flex-wrap: wrap; gap: 0.6rem 1rem; align-items: center; margin: 0.8rem 0; }
 .actions form, .actions button { margin: 0; }
 .secret { background: #fff8e1; border: 1px solid #f0d98c; padding: 0.4rem 1rem; border-radius: 8px; ` +
-  `margin-bottom: 1rem; }
+  `margin-bottom: 1rem; overflow-wrap: anywhere; }
 .copy-row { display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
 .copy-row code { font-size: 1rem; padding: 0.3rem 0.5rem; word-break: break-all; }
 .copy-row button { margin: 0; }
@@ -96,9 +96,11 @@ svg.chart text { font: 11px system-ui, sans-serif; fill: var(--muted); }
   .figures { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 0.5rem; }
   .figures div { padding: 0.5rem 0.7rem; }
   svg.chart text { font-size: 22px; }
-  table.stacked td[data-label] { position: relative; padding-left: 7.5rem; min-height: 1.5em; }
+  /* The label floats in the cell's left margin and the cell holds it (flow-root): a label of two lines ("Yours, by
+     place") makes its cell taller instead of running into the next one. */
+  table.stacked td[data-label] { display: flow-root; padding-left: 7.5rem; min-height: 1.5em; }
   table.stacked td[data-label]::before {
-    content: attr(data-label); position: absolute; left: 0; width: 7rem; color: var(--muted); font-weight: 600;
+    content: attr(data-label); float: left; width: 7rem; margin-left: -7.5rem; color: var(--muted); font-weight: 600;
   }
 }
 `;

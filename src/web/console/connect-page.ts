@@ -28,17 +28,7 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
   scope.get(path, async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    const asked = await ask(request, reply);
-    // The form's answer redirects (through the authorization endpoint) to the app: browsers hold a form's
-    // redirects to the page's `form-action`, so the app's origin joins it on this page only.
-    const csp = String(reply.getHeader('content-security-policy') ?? '');
-    if (csp && asked.redirectOrigin) {
-      reply.header(
-        'content-security-policy',
-        csp.replace("form-action 'self'", `form-action 'self' ${asked.redirectOrigin}`),
-      );
-    }
-    return send(reply, who, await reply.generateCsrf(), asked);
+    return send(reply, who, await reply.generateCsrf(), await ask(request, reply));
   });
 
   scope.post(path, async (request, reply) => {
@@ -46,7 +36,14 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
     if (!who) return reply;
     const interaction = await thisBrowsersInteraction(request, reply);
     const form = formOf(request);
-    const allowed = form.text('decision') === 'allow' ? form.list('scopes').filter(isScope) : [];
+    const allowing = form.text('decision') === 'allow';
+    const allowed = allowing ? form.list('scopes').filter(isScope) : [];
+    // Allow with every scope unticked is no answer (docs/oauth.md, Consent): the page says so and asks again, the
+    // request kept; refusing is the Refuse button's, never a silent reading of an empty Allow.
+    if (allowing && allowed.length === 0) {
+      reply.code(400);
+      return send(reply, who, await reply.generateCsrf(), await ask(request, reply), NOTHING_TICKED);
+    }
     if (allowed.length > 0) requireRole(who, 'owner');
     const next = await approve(oauth.provider, interaction, who.account.id, allowed);
     return reply.redirect(next, 303);
@@ -70,7 +67,19 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
   }
 }
 
-function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRequest): FastifyReply {
+const NOTHING_TICKED =
+  'Nothing was allowed: no scope was ticked. Tick what the app may read and press Allow, or press Refuse to refuse.';
+
+function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRequest, error?: string): FastifyReply {
+  // The form's answer redirects (through the authorization endpoint) to the app: browsers hold a form's
+  // redirects to the page's `form-action`, so the app's origin joins it on this page only.
+  const csp = String(reply.getHeader('content-security-policy') ?? '');
+  if (csp && asked.redirectOrigin) {
+    reply.header(
+      'content-security-policy',
+      csp.replace("form-action 'self'", `form-action 'self' ${asked.redirectOrigin}`),
+    );
+  }
   const inPlan = new Set<string>(who.plan.domains.map((d) => DOMAINS[d].scope));
   const owner = who.user.role === 'owner';
   const scopes = asked.scopes.map((s) =>
@@ -88,7 +97,7 @@ function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRe
       who,
       csrf,
       section: 'apps',
-      body: html`<section class="card">
+      body: html`${error && html`<p class="error" role="alert">${error}</p>`}<section class="card">
 <p><strong id="client-name">${asked.clientName}</strong> wants to read munidata data for <strong>${
         who.account.name
       }</strong>, with your plan, quota and limits.</p>
@@ -98,7 +107,8 @@ function send(reply: FastifyReply, who: SignedIn, csrf: string, asked: ConsentRe
 <dt>How it is known</dt><dd id="client-origin">${ORIGINS[asked.origin]}</dd>
 </dl>
 <form method="post" action="${`${OAUTH_PATHS.consent}/${asked.uid}`}">${csrfField(csrf)}
-<fieldset><legend>It may read</legend>${scopes}</fieldset>
+<fieldset><legend>It may read</legend>${scopes}
+<p class="muted">Untick what it should not read; Refuse gives it nothing.</p></fieldset>
 ${allow} <button type="submit" name="decision" value="deny" class="link">Refuse</button>
 </form>
 <p class="muted">You can disconnect it at any time under Connected apps.</p>

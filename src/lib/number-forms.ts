@@ -1,0 +1,18 @@
+/**
+ * The number form of the console's figures (a match's score, a rule's least confidence): the form every page of
+ * the service writes a number in — the explorer's and the MCP Apps views' `formatNumber` (assets/draw/dom.js),
+ * Portuguese decimals, at most two: `0,85`, `12 345`. The console is rendered here, the explorer in the browser, and
+ * src/ does not import assets/ (docs/architecture.md, Layout): test/number-forms.test.ts holds the two to one form.
+ */
+const formats = new Map<number, Intl.NumberFormat>();
+
+/** A number with at most `digits` decimals, as the explorer writes it; `—` for none. */
+export function formatNumber(value: number | null | undefined, digits = 2): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '—';
+  let format = formats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('pt-PT', { maximumFractionDigits: digits });
+    formats.set(digits, format);
+  }
+  return format.format(value);
+}
