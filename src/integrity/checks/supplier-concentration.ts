@@ -165,21 +165,29 @@ export function buyerYear(ctx: CheckContext, source: string, buyer: string, year
     if (preloaded) return withSums(preloadedYear(preloaded, year));
     return ctx.corpus.buyerYear(
       `${source}:${buyer}:${year}`,
-      async () => withSums(await storedYear(ctx.store, source, buyer, year)),
+      async () => withSums(await storedYear(ctx, source, buyer, year)),
       (held) => held?.contracts.length ?? 1,
     );
   });
 }
 
-/** The buyer's contracts of the year as the store holds them. */
+/**
+ * The buyer's contracts of the year as the store holds them: those published in the year, and those without a
+ * publication date signed in it. The undated ones are read once for every year asked of the buyer (a buyer's answer
+ * and detection's scope ask for several), kept like a year's sums.
+ */
 async function storedYear(
-  store: Pick<IntegrityStore, 'buyerPrices'>,
+  ctx: Pick<CheckContext, 'store' | 'corpus'>,
   source: string,
   buyer: string,
   year: number,
 ): Promise<YearContract[] | null> {
-  const published = await store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
-  const undated = await store.buyerPrices(source, buyer, 'undated');
+  const published = await ctx.store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
+  const undated = await ctx.corpus.buyerYear(
+    `${source}:${buyer}:undated`,
+    () => ctx.store.buyerPrices(source, buyer, 'undated'),
+    (rows) => Math.max(rows.length, 1),
+  );
   // As many as readContracts gives up on: the answer is the same as when it read whole records.
   if (published.length >= MAX_READ || undated.length >= MAX_READ) return null;
   return [...published, ...undated.filter((u) => u.signed_on?.startsWith(`${year}-`))].map((x) => ({
