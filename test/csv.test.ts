@@ -588,16 +588,43 @@ describe('format=csv, format=csv-excel and Content-Disposition', () => {
     const excel = parseExcelPt(res.body);
     expect(excel[0]).toEqual(plain[0]);
     const numeric = new Set(['value', 'percentile']);
+    // `municipality` is a string of the schema (its code): its digits are kept as text, leading zeros and all.
+    const digitsAsText = (text: string) => (/^[0-9]+$/.test(text) ? `="${text}"` : text);
     let decimals = 0;
     for (let r = 1; r < plain.length; r++) {
       plain[0].forEach((column, c) => {
-        const expected = numeric.has(column) ? plain[r][c].replace('.', ',') : plain[r][c];
+        const excelOf = (text: string) => (column === 'municipality' ? digitsAsText(text) : text);
+        const expected = numeric.has(column) ? plain[r][c].replace('.', ',') : excelOf(plain[r][c]);
         expect(excel[r][c], `${column} of row ${r}`).toBe(expected);
         if (numeric.has(column) && excel[r][c].includes(',')) decimals++;
       });
     }
     expect(decimals).toBeGreaterThan(0);
     expect(res.body).toContain('Águeda');
+  });
+
+  it('keeps codes, tax numbers and CPV codes as text in csv-excel (="0101"), and plain csv as it is', async () => {
+    const municipalities = '/v1/municipalities?limit=2';
+    expect((await t.get(`${municipalities}&format=csv-excel`)).body.split('\r\n').slice(1, 3)).toEqual([
+      '"=""0101""";agueda;Águeda;Aveiro;Centro;Região de Aveiro;1',
+      '"=""0102""";albergaria-a-velha;Albergaria-a-Velha;Aveiro;Centro;Região de Aveiro;2',
+    ]);
+    expect((await t.get(`${municipalities}&format=csv`)).body.split('\r\n')[1]).toBe(
+      '0101,agueda,Águeda,Aveiro,Centro,Região de Aveiro,1',
+    );
+    // A contract: its main CPV, its buyer's and supplier's tax numbers, its municipalities; its id stays a number.
+    const contracts = '/v1/procurement/contracts?limit=1&municipality=0101';
+    const item = (await t.get(contracts)).json.items[0];
+    const excel = parseExcelPt((await t.get(`${contracts}&format=csv-excel`)).body);
+    const cell = (name: string) => excel[1][excel[0].indexOf(name)];
+    expect(cell('cpv_main')).toBe(`="${item.cpv_main}"`);
+    expect(cell('buyers.nif')).toBe(`="${item.buyers[0].nif}"`);
+    expect(cell('suppliers.nif')).toBe(`="${item.suppliers[0].nif}"`);
+    expect(cell('municipalities')).toBe('="0101"');
+    expect(cell('id')).toBe(String(item.id));
+    const raw = (await t.get(`${contracts}&format=csv-excel`)).body.split('\r\n')[1];
+    expect(raw).toContain(`;"=""${item.cpv_main}""";`);
+    expect((await t.get(`${contracts}&format=csv`)).body.split('\r\n')[1]).toContain(`,${item.cpv_main},`);
   });
 
   it('refuses an unknown format, and CSV of an operation that is not a list', async () => {

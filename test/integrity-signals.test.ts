@@ -220,8 +220,8 @@ describe('a flag about one party of the contract', () => {
       t,
       {
         ...{ type: t.key, code: t.code, version: t.version, label_pt: t.label_pt, label_en: t.label_en },
-        ...{ state: 'flagged', reason: '', values: { tenderer_nif: loser.nif }, thresholds: {}, legal_basis: null },
-        ...{ caveat_en: null, cites: [id], corpus: null },
+        ...{ state: 'flagged', reason: '', reason_pt: '', values: { tenderer_nif: loser.nif }, thresholds: {} },
+        ...{ legal_basis: null, caveat_en: null, caveat_pt: null, cites: [id], corpus: null },
       },
       {
         ctx: { today: '2026-03-01', places: new Places(await store.listMunicipalities()) },

@@ -200,6 +200,36 @@ describe('the real contracts (source base)', () => {
     }
   });
 
+  it('does not present the placeholder 000000000 as a Portuguese tax number, nor guess kinds unsaid', async () => {
+    // `000000000 - Whistleblower Software ApS`: nine digits no one holds, shown where no tax number was given.
+    const placeholder = await get('/v1/procurement/entities/000000000');
+    expect(placeholder.status, placeholder.body.slice(0, 300)).toBe(200);
+    expect(placeholder.json).toMatchObject({
+      name: 'Whistleblower Software ApS',
+      country: null,
+      nif_kind: 'placeholder',
+      kind_assumed: true,
+    });
+    expect(placeholder.json.note).toMatch(/^000000000 is not a tax number anyone holds/);
+    // `017-36-7441 - Frederick C. Turner, Jr.`: a natural person under a foreign id; its kind is not known.
+    const foreign = (await get('/v1/procurement/entities/017-36-7441')).json;
+    expect(foreign).toMatchObject({ country: null, nif_kind: 'foreign', kind_assumed: true });
+    expect(foreign.note).toMatch(/whether the holder is a company or a natural person/);
+    // A council's own number says all: Portuguese, its kind read from it, nothing to note.
+    const porto = (await get(`/v1/procurement/entities/${PORTO.nif}`)).json;
+    expect(porto).toMatchObject({ country: 'PT', nif_kind: 'portuguese', kind_assumed: false, note: null });
+    // The list says it too, and OCDS names the placeholder's party instead of filing it under PT-NIF.
+    const listed = (await get('/v1/procurement/entities?q=Whistleblower')).json.items;
+    expect(listed.map((e: { nif_kind: string; country: null }) => [e.nif_kind, e.country])).toEqual([
+      ['placeholder', null],
+    ]);
+    const release = await get('/v1/procurement/ocds/releases?supplier=000000000');
+    expect(release.status, release.body.slice(0, 300)).toBe(200);
+    const ids = JSON.stringify(release.json);
+    expect(ids).not.toContain('PT-NIF-000000000');
+    expect(ids).toContain('NAME-whistleblower-software-aps');
+  });
+
   it('no contract is generated: source=demo has none; the aggregate counts the 21,715 accepted, real', async () => {
     expect(real.contracts.rows_read).toBe(CONTRACTS.length);
     expect(real.contracts.accepted).toBe(ACCEPTED);

@@ -468,6 +468,33 @@ describe('the checks that compare a contract with its buyer’s other contracts'
   });
 });
 
+describe('the reasons and caveats in Portuguese', () => {
+  it('say in Portuguese what the English says, on REST, A2A and MCP', async () => {
+    const op = t.app.registry.get('procurement_red_flags') as AnyOperation;
+    for (const channel of CHANNEL_NAMES) {
+      const answer = await callOn(t, channel, op, { id: idOf.get('conc-s0') as number }, key);
+      const body = answerData(answer as CallAnswer) as any;
+      const byType = Object.fromEntries(body.assessments.map((x: any) => [x.type, x]));
+      const flagged = byType.supplier_concentration;
+      expect(flagged.reason, channel).toMatch(/6 of the 10 priced contracts .* €70,000 of €90,000, 77.8 %/);
+      expect(flagged.reason_pt, channel).toBe(
+        'Fornecedor 10, Lda. tem 6 dos 10 contratos com preço de Município de Aljustrel em 2024: ' +
+          '70 000 € de 90 000 €, 77,8 % do valor, acima do limiar de 50 %.',
+      );
+      expect(flagged.caveat_pt, channel).toMatch(/^Uma parte elevada pode ter causas simples/);
+      for (const a of body.assessments) {
+        expect(a.reason_pt, `${channel} ${a.type}`).toMatch(/\S/);
+        expect(a.reason_pt, `${channel} ${a.type}`).not.toBe(a.reason);
+        expect(a.caveat_pt === null, `${channel} ${a.type}`).toBe(a.caveat_en === null);
+      }
+    }
+    const { supplier_concentration: withheld } = await flags('withheld');
+    expect(withheld.reason_pt).toBe(
+      'O portal ocultou a identidade do adjudicatário (RGPD): não se podem distinguir os seus outros contratos.',
+    );
+  });
+});
+
 describe('a buyer’s year, held from one answer to the next', () => {
   it('is read again once the data change: a contract added to the year moves the share', async () => {
     const { supplier_concentration: before } = await flags('conc-s0');

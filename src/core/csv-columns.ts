@@ -15,6 +15,11 @@ export interface Column {
   readonly cell: (item: unknown) => Cell;
   /** A single number or boolean (not a list); a `number` or `integer` is written with a decimal comma in `excel-pt`. */
   readonly kind: ColumnKind;
+  /**
+   * The schema types its values as strings (a string, or a list of strings): a cell of digits alone is text there (a
+   * code, a tax number), which `excel-pt` keeps from turning into a number (csv.ts, `spreadsheetText`).
+   */
+  readonly strings: boolean;
 }
 
 /** The item schema of a page (`properties.items.items`), of an array output, or of the `rowsMember` array. */
@@ -87,7 +92,7 @@ export function objectColumns(schema: Schema & { properties: Record<string, Sche
     const sub = unwrap(property);
     if (isObjectWithProperties(sub)) {
       for (const c of objectColumns(sub, path))
-        columns.push({ name: c.name, cell: (row) => c.cell(at(row)), kind: c.kind });
+        columns.push({ name: c.name, cell: (row) => c.cell(at(row)), kind: c.kind, strings: c.strings });
     } else {
       columns.push(...arrayOrLeafColumns(path, sub, at));
     }
@@ -96,7 +101,7 @@ export function objectColumns(schema: Schema & { properties: Record<string, Sche
 }
 
 export function arrayOrLeafColumns(path: string, schema: Schema, at: (row: unknown) => unknown): Column[] {
-  if (!isArraySchema(schema)) return [{ ...leafColumn(path, at), kind: leafKind(schema) }];
+  if (!isArraySchema(schema)) return [{ ...leafColumn(path, at), kind: leafKind(schema), strings: isString(schema) }];
   const element = elementSchema(schema);
   if (isObjectWithProperties(element)) {
     // One column per property of the element, joining the elements' values in order.
@@ -104,14 +109,19 @@ export function arrayOrLeafColumns(path: string, schema: Schema, at: (row: unkno
       name: c.name,
       cell: (row) => joinList(at(row), c.cell),
       kind: 'text',
+      strings: c.strings,
     }));
   }
-  if (isArraySchema(element)) return [{ ...leafColumn(path, at), kind: 'text' }]; // an array of arrays: JSON text
-  return [{ name: path, cell: (row) => joinList(at(row), scalarText), kind: 'text' }];
+  if (isArraySchema(element)) return [{ ...leafColumn(path, at), kind: 'text', strings: false }]; // arrays: JSON text
+  return [{ name: path, cell: (row) => joinList(at(row), scalarText), kind: 'text', strings: isString(element) }];
 }
 
-function leafColumn(name: string, at: (row: unknown) => unknown): Omit<Column, 'kind'> {
+function leafColumn(name: string, at: (row: unknown) => unknown): Omit<Column, 'kind' | 'strings'> {
   return { name, cell: (row) => scalarText(at(row)) };
+}
+
+function isString(schema: Schema): boolean {
+  return schema.type === 'string';
 }
 
 /** A scalar schema's kind; a union of types (or none) is text, as its cells may be any of them. */

@@ -9,6 +9,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import {
   arrayOrLeafColumns,
+  type Column,
   inheritsSynthetic,
   isObjectWithProperties,
   listItemSchema,
@@ -21,8 +22,12 @@ import {
 
 export const CSV_MEDIA_TYPE = 'text/csv; charset=utf-8; header=present';
 
-/** `rfc4180`: `,` and dot decimals; `excel-pt`: `;`, decimal commas and a byte-order mark. */
+/** `rfc4180`: `,` and dot decimals; `excel-pt`: what EXCEL_PT_TRAITS says. */
 export type CsvDialect = 'rfc4180' | 'excel-pt';
+
+/** What `excel-pt` (`format=csv-excel`) changes, as the OpenAPI document and the bulk catalogue say it. */
+export const EXCEL_PT_TRAITS =
+  '`;` between fields, decimal comma, digits-only text as `="0101"`, UTF-8 byte-order mark';
 
 /** The `format` values of the CSV forms (docs/api.md, CSV) and the dialect each is written in. */
 export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<
@@ -94,8 +99,7 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
       const row = rows[i];
       const cells = columns.map((c) => {
         const text = c.cell(row);
-        const numeric = c.kind === 'number' || c.kind === 'integer';
-        return field(dialect === 'excel-pt' && text !== null && numeric ? text.replace('.', ',') : text, separator);
+        return field(dialect === 'excel-pt' ? spreadsheetText(text, c) : text, separator);
       });
       lines[i] = `${prefix}${cells.join(separator)}\r\n`;
     }
@@ -119,6 +123,17 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
       return items.map((row) => [...leading, ...columns.map((c) => c.cell(row))]);
     },
   };
+}
+
+/**
+ * A cell as `excel-pt` writes it: a number with a decimal comma; a string of digits alone (a municipality code
+ * `0101`, a tax number, a CPV code) as the formula `="0101"`, which a spreadsheet shows as that text, where it would
+ * read the bare digits as a number and drop the leading zeros (docs/api.md, CSV).
+ */
+function spreadsheetText(text: Cell, column: Pick<Column, 'kind' | 'strings'>): Cell {
+  if (text === null) return null;
+  if (column.kind === 'number' || column.kind === 'integer') return text.replace('.', ',');
+  return column.strings && /^[0-9]+$/.test(text) ? `="${text}"` : text;
 }
 
 function separatorOf(dialect: CsvDialect): ',' | ';' {

@@ -5,6 +5,15 @@ export type AssessmentState = 'flagged' | 'not_flagged' | 'not_assessable';
 
 export type Compared = Record<string, number | string | null>;
 
+/**
+ * A sentence in the two languages the service serves, written together in one place so that neither drifts from the
+ * other: European Portuguese (`pt`) and English (`en`).
+ */
+export interface Said {
+  readonly en: string;
+  readonly pt: string;
+}
+
 export interface Assessment {
   type: string;
   code: string;
@@ -14,6 +23,8 @@ export interface Assessment {
   state: AssessmentState;
   /** Why this state, in a sentence: the values compared, or the field that is missing. */
   reason: string;
+  /** The same sentence in Portuguese. */
+  reason_pt: string;
   /** The values the check compared (null where the record has none). */
   values: Compared;
   /** The thresholds it compared them with. */
@@ -21,6 +32,7 @@ export interface Assessment {
   /** The article the check rests on, or null for a statistical indicator. */
   legal_basis: string | null;
   caveat_en: string | null;
+  caveat_pt: string | null;
   /** The contracts the assessment rests on (ids): the contract itself first, then those it was compared with. */
   cites: number[];
   /** The statistics of the corpus it was judged against (quartiles, fences, counts: Cardinal's `Meta`), or null. */
@@ -31,6 +43,7 @@ export interface Assessment {
 export interface Finding {
   state: AssessmentState;
   reason: string;
+  reason_pt: string;
   values: Compared;
   /** Other contracts it rests on (ids), beside the contract assessed. */
   cites?: number[];
@@ -39,14 +52,14 @@ export interface Finding {
 
 export const finding = (
   state: AssessmentState,
-  reason: string,
+  reason: Said,
   values: Compared,
   more: Pick<Finding, 'cites' | 'corpus'> = {},
-): Finding => ({ state, reason, values, ...more });
+): Finding => ({ state, reason: reason.en, reason_pt: reason.pt, values, ...more });
 
 /** A finding of one contract with its type's method, thresholds and legal basis. */
 export function toAssessment(type: IntegrityType, f: Finding, contractId: number): Assessment {
-  const { state, reason, values } = f;
+  const { state, reason, reason_pt, values } = f;
   const cites = [contractId, ...(f.cites ?? []).filter((id) => id !== contractId)];
   return {
     type: type.key,
@@ -56,10 +69,12 @@ export function toAssessment(type: IntegrityType, f: Finding, contractId: number
     label_en: type.label_en,
     state,
     reason,
+    reason_pt,
     values,
     thresholds: Object.fromEntries(type.thresholds.map((t) => [t.key, t.value])),
     legal_basis: type.legal_basis?.reference ?? null,
     caveat_en: type.caveat_en,
+    caveat_pt: type.caveat_pt,
     cites,
     corpus: f.corpus ?? null,
   };

@@ -4,9 +4,10 @@
  * was awarded, whether the data held reach a date, and how the figures are written in a reason.
  */
 
-import { euros as formatEuros } from '../lib/euros-text.js';
+import { euros as formatEuros, grouped } from '../lib/euros-text.js';
 import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
 import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
+import type { Said } from './assessment.js';
 import { type CheckContext, type IntegrityStore, once } from './check.js';
 
 /** At most this many contracts are cited beside the one assessed (the largest first). */
@@ -18,24 +19,52 @@ export const MAX_READ = 50_000;
 const ABOVE_EVERY_ID = 2_147_483_647;
 
 /** The one party of a role a check compares by (a tax number), or why there is none. */
-export type Sole = { nif: string; name: string } | { missing: string };
+export type Sole = { nif: string; name: string } | { missing: Said };
+
+/** The role in Portuguese, with its article: `the buyer` (a entidade adjudicante), `of the buyer` (da …). */
+const ROLE_PT = {
+  buyer: { the: 'A entidade adjudicante', of: 'da entidade adjudicante' },
+  supplier: { the: 'O adjudicatário', of: 'do adjudicatário' },
+} as const;
 
 export function soleParty(parties: readonly PartyRecord[], role: 'buyer' | 'supplier'): Sole {
-  if (parties.length === 0) return { missing: `The record names no ${role}.` };
+  const pt = ROLE_PT[role];
+  if (parties.length === 0) {
+    const none = role === 'buyer' ? 'nenhuma entidade adjudicante' : 'nenhum adjudicatário';
+    return { missing: { en: `The record names no ${role}.`, pt: `O registo não indica ${none}.` } };
+  }
   if (parties.length > 1) {
     const joint = role === 'buyer' ? 'a joint contract' : 'a contract awarded to a group';
+    const conjunto =
+      role === 'buyer'
+        ? `${parties.length} entidades adjudicantes (um contrato conjunto): não se podem distinguir os contratos ` +
+          'de uma só'
+        : `${parties.length} adjudicatários (um contrato adjudicado a um agrupamento): não se podem distinguir os ` +
+          'contratos de um só';
     return {
-      missing: `The record names ${parties.length} ${role}s (${joint}): one ${role}'s contracts cannot be told.`,
+      missing: {
+        en: `The record names ${parties.length} ${role}s (${joint}): one ${role}'s contracts cannot be told.`,
+        pt: `O registo indica ${conjunto}.`,
+      },
     };
   }
   const [party] = parties;
   if (party.withheld) {
     return {
-      missing: `The portal withheld the ${role}'s identity (GDPR): its other contracts cannot be told apart.`,
+      missing: {
+        en: `The portal withheld the ${role}'s identity (GDPR): its other contracts cannot be told apart.`,
+        pt: `O portal ocultou a identidade ${pt.of} (RGPD): não se podem distinguir os seus outros contratos.`,
+      },
     };
   }
-  if (party.nif === null)
-    return { missing: `The ${role} has no tax number: its other contracts cannot be told apart.` };
+  if (party.nif === null) {
+    return {
+      missing: {
+        en: `The ${role} has no tax number: its other contracts cannot be told apart.`,
+        pt: `${pt.the} não tem NIF: não se podem distinguir os seus outros contratos.`,
+      },
+    };
+  }
   return { nif: party.nif, name: party.name };
 }
 
@@ -141,7 +170,10 @@ function preloadedBySupplier(ctx: CheckContext, source: string, buyer: string) {
   });
 }
 
-export const TOO_MANY = `More than ${MAX_READ.toLocaleString('en')} contracts to compare: not read.`;
+export const TOO_MANY: Said = {
+  en: `More than ${MAX_READ.toLocaleString('en')} contracts to compare: not read.`,
+  pt: `Mais de ${grouped(MAX_READ, ' ')} contratos para comparar: não foram lidos.`,
+};
 
 /** The date a contract was awarded, as near as the record tells: the award decision, else signing, else publication. */
 export function awardDate(c: Pick<ContractRecord, 'awarded_on' | 'signed_on' | 'published_on'>): string | null {

@@ -19,7 +19,7 @@ import { regionOfLegalText } from '../lib/regional-law.js';
 import type { Regions } from '../lib/regions.js';
 import { memoByText } from '../lib/text-memo.js';
 import type { ContractRecord } from '../store/procurement-records.js';
-import { type Compared, type Finding, finding } from './assessment.js';
+import { type Compared, type Finding, finding, type Said } from './assessment.js';
 import { soleParty, soleSupplierIs } from './buyer-contracts.js';
 import type { CheckContext } from './check.js';
 
@@ -28,6 +28,12 @@ export type DirectProcedure = 'ajuste_direto' | 'consulta_previa';
 export const PROCEDURE_NAME: Readonly<Record<DirectProcedure, string>> = {
   ajuste_direto: 'ajuste direto',
   consulta_previa: 'consulta prévia',
+};
+
+/** The procedure after "of" in a Portuguese reason, with its article's gender: `do ajuste direto`, `da consulta…`. */
+export const PROCEDURE_OF_PT: Readonly<Record<DirectProcedure, string>> = {
+  ajuste_direto: 'do ajuste direto',
+  consulta_previa: 'da consulta prévia',
 };
 
 /** The procedure, told from the procedure type as the detectors tell it (lib/direct-award-regime.ts). */
@@ -70,11 +76,17 @@ export function awardCriterion(legalBasis: string | null): AwardCriterion {
  * The contract's procedure when a check on direct procedures applies to it — an ajuste direto or a consulta prévia
  * chosen by value — else the check's answer: `not_flagged` (does not apply, and `why` not) or `not_assessable`.
  */
-export function procedureChosenByValue(c: ContractRecord, values: Compared, why: string): DirectProcedure | Finding {
+export function procedureChosenByValue(c: ContractRecord, values: Compared, why: Said): DirectProcedure | Finding {
   const procedure = directProcedure(c);
   if (procedure === null) {
-    if (c.procedure_type === null) return finding('not_assessable', 'The record gives no procedure type.', values);
-    const reason = `Does not apply: a ${c.procedure_type} is not an ajuste direto or a consulta prévia.`;
+    if (c.procedure_type === null) {
+      const reason = { en: 'The record gives no procedure type.', pt: 'O registo não indica o tipo de procedimento.' };
+      return finding('not_assessable', reason, values);
+    }
+    const reason = {
+      en: `Does not apply: a ${c.procedure_type} is not an ajuste direto or a consulta prévia.`,
+      pt: `Não se aplica: um procedimento «${c.procedure_type}» não é um ajuste direto nem uma consulta prévia.`,
+    };
     return finding('not_flagged', reason, values);
   }
   values.procedure = procedure;
@@ -82,12 +94,27 @@ export function procedureChosenByValue(c: ContractRecord, values: Compared, why:
   if (criterion === 'unknown') {
     const reason =
       c.legal_basis === null
-        ? 'The record gives no legal basis: whether the procedure was chosen by value cannot be told.'
-        : `The legal basis (${c.legal_basis}) does not say by which article and alínea the procedure was chosen.`;
+        ? {
+            en: 'The record gives no legal basis: whether the procedure was chosen by value cannot be told.',
+            pt:
+              'O registo não indica o fundamento legal: não se pode saber se o procedimento foi escolhido pelo ' +
+              'valor.',
+          }
+        : {
+            en: `The legal basis (${c.legal_basis}) does not say by which article and alínea the procedure was chosen.`,
+            pt:
+              `O fundamento legal (${c.legal_basis}) não diz por que artigo e alínea o procedimento foi ` +
+              'escolhido.',
+          };
     return finding('not_assessable', reason, values);
   }
   if (criterion === 'other') {
-    const reason = `Does not apply: the procedure was not chosen by value (legal basis: ${c.legal_basis}); ${why}.`;
+    const reason = {
+      en: `Does not apply: the procedure was not chosen by value (legal basis: ${c.legal_basis}); ${why.en}.`,
+      pt:
+        `Não se aplica: o procedimento não foi escolhido pelo valor (fundamento legal: ${c.legal_basis}); ` +
+        `${why.pt}.`,
+    };
     return finding('not_flagged', reason, values);
   }
   return procedure;
@@ -144,7 +171,11 @@ export function pairAward(
   const held = heldTo(c, procedure, ctx.regions);
   noteRegime(values, held.reading);
   if (held.ceiling === null) {
-    const reason = `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regimeWords(held.reading)}.`;
+    const regime = regimeWords(held.reading);
+    const reason = {
+      en: `No ${PROCEDURE_NAME[procedure]} ceiling can be cited under ${regime.en}.`,
+      pt: `Não há limite de ${PROCEDURE_NAME[procedure]} a citar ${regime.pt}.`,
+    };
     return finding('not_assessable', reason, values);
   }
   return { buyer, supplier, held: { ...held, ceiling: held.ceiling } };
@@ -178,13 +209,25 @@ export function noteRegime(values: Compared, reading: RegimeReading): void {
   values.regime_told_by = reading.told_by;
 }
 
-/** The regime in a reason's words: its law, or that it could not be told. */
-export function regimeWords(reading: RegimeReading): string {
+/**
+ * The regime in a reason's words, after "under" (`en`) and as the Portuguese sentence has it (`pt`, with its
+ * preposition: "no regime…"): its law, or that it could not be told.
+ */
+export function regimeWords(reading: RegimeReading): Said {
   const law = regimeLaw(reading);
-  if (law === null)
-    return 'the highest ceiling of the three regimes (the regime cannot be told from the legal basis or the region)';
-  return `the ${law.en}`;
+  if (law === null) {
+    return {
+      en: 'the highest ceiling of the three regimes (the regime cannot be told from the legal basis or the region)',
+      pt:
+        'com o limite mais alto dos três regimes (o regime não se pode saber pelo fundamento legal nem pela ' +
+        'região)',
+    };
+  }
+  return { en: `the ${law.en}`, pt: `no ${law.pt}` };
 }
 
 /** The kind of contract a ceiling is for, in a reason's words. */
-export const kindWords = (works: boolean): string => (works ? 'public works' : 'goods and services');
+export const kindWords = (works: boolean): Said =>
+  works
+    ? { en: 'public works', pt: 'empreitadas de obras públicas' }
+    : { en: 'goods and services', pt: 'bens e serviços' };

@@ -45,8 +45,9 @@ export interface IntegrityType {
   readonly fields: readonly string[];
   readonly thresholds: readonly Threshold[];
   readonly legal_basis: LegalBasis | null;
-  /** What the data cannot tell, said with every answer. */
+  /** What the data cannot tell, said with every answer; `caveat_pt` says the same in Portuguese. */
   readonly caveat_en: string | null;
+  readonly caveat_pt: string | null;
 }
 
 /** A type's threshold by key: the one place a check reads its numbers from. */

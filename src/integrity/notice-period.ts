@@ -3,8 +3,10 @@
  * calendar days (the dates carry no time: Cardinal's whole days). Read once per answer (`once`): both R003 checks
  * read it, and a buyer's answer preloads a page's notices in one read (`preloadNotices`).
  */
+
 import { daysBetween } from '../lib/calendar.js';
 import type { AnnouncementRecord, ContractRecord } from '../store/procurement-records.js';
+import type { Said } from './assessment.js';
 import { type CheckContext, once } from './check.js';
 
 export interface SubmissionPeriod {
@@ -14,8 +16,16 @@ export interface SubmissionPeriod {
   days: number;
 }
 
+/** Why the submission period is unknown, as a finding says it: what is missing, then the consequence. */
+export function periodUnknown(missing: Said): Said {
+  return {
+    en: `${missing.en} The submission period is unknown.`,
+    pt: `${missing.pt} O prazo para apresentação de propostas é desconhecido.`,
+  };
+}
+
 /** The period, or why it cannot be told (a sentence naming the missing field). */
-export type PeriodAnswer = { period: SubmissionPeriod; missing?: undefined } | { period?: undefined; missing: string };
+export type PeriodAnswer = { period: SubmissionPeriod; missing?: undefined } | { period?: undefined; missing: Said };
 
 const noticeKey = (id: number) => `notice:${id}`;
 
@@ -37,20 +47,49 @@ export async function submissionPeriod(c: ContractRecord, ctx: CheckContext): Pr
   const notice = c.announcement_id === null ? undefined : await readNotice(ctx, c.announcement_id);
   if (!notice) {
     if (c.announcement_number !== null) {
-      return { missing: `The record names notice ${c.announcement_number}, which the service does not hold.` };
+      return {
+        missing: {
+          en: `The record names notice ${c.announcement_number}, which the service does not hold.`,
+          pt: `O registo indica o anúncio ${c.announcement_number}, que o serviço não tem.`,
+        },
+      };
     }
-    const why =
-      c.ocds_method === 'direct' || c.ocds_method === 'limited' ? ` (a ${c.ocds_method} procedure has none)` : '';
-    return { missing: `The record names no procurement notice${why}.` };
+    const none = c.ocds_method === 'direct' || c.ocds_method === 'limited';
+    const methodPt = c.ocds_method === 'direct' ? 'direto' : 'limitado';
+    return {
+      missing: {
+        en: `The record names no procurement notice${none ? ` (a ${c.ocds_method} procedure has none)` : ''}.`,
+        pt: `O registo não indica nenhum anúncio${none ? ` (um procedimento ${methodPt} não o tem)` : ''}.`,
+      },
+    };
   }
-  if (notice.published_on === null) return { missing: `Notice ${notice.source_id} gives no publication date.` };
-  if (notice.deadline_on === null) return { missing: `Notice ${notice.source_id} gives no proposal deadline.` };
+  if (notice.published_on === null) {
+    return {
+      missing: {
+        en: `Notice ${notice.source_id} gives no publication date.`,
+        pt: `O anúncio ${notice.source_id} não indica a data de publicação.`,
+      },
+    };
+  }
+  if (notice.deadline_on === null) {
+    return {
+      missing: {
+        en: `Notice ${notice.source_id} gives no proposal deadline.`,
+        pt: `O anúncio ${notice.source_id} não indica o prazo para apresentação de propostas.`,
+      },
+    };
+  }
   const days = daysBetween(notice.published_on, notice.deadline_on);
   if (days < 0) {
     return {
-      missing:
-        `Notice ${notice.source_id} gives a proposal deadline (${notice.deadline_on}) before its publication ` +
-        `(${notice.published_on}): the dates contradict each other.`,
+      missing: {
+        en:
+          `Notice ${notice.source_id} gives a proposal deadline (${notice.deadline_on}) before its publication ` +
+          `(${notice.published_on}): the dates contradict each other.`,
+        pt:
+          `O anúncio ${notice.source_id} indica um prazo para propostas (${notice.deadline_on}) anterior à sua ` +
+          `publicação (${notice.published_on}): as datas contradizem-se.`,
+      },
     };
   }
   return { period: { notice, published_on: notice.published_on, deadline_on: notice.deadline_on, days } };

@@ -4,7 +4,7 @@
  */
 
 import { fold } from './text-match.js';
-import type { EntityKind } from './vocabulary.js';
+import type { EntityKind, TaxNumberKind } from './vocabulary.js';
 
 /**
  * The mod-11 check digit: the first eight digits weighted 9…2; the check digit is 11 − (sum mod 11), or 0 when
@@ -22,10 +22,11 @@ export function isValidNif(nif: string): boolean {
 /**
  * The kind of an entity from its tax number and name: its first digits say who it was issued to (person,
  * public_body, or company: a legal person outside the public administration), a 5-number public only when the
- * name says so. Foreign ids (not nine digits) are companies. Which digits: docs/data.md, "What the importer derives".
+ * name says so. Foreign ids and placeholders (taxNumberKind) say nothing of their holder: `company` by default
+ * (kindIsAssumed). Which digits: docs/data.md, "What the importer derives".
  */
 export function kindFromNif(nif: string, name: string): EntityKind {
-  if (!/^\d{9}$/.test(nif)) return 'company';
+  if (taxNumberKind(nif) !== 'portuguese') return 'company';
   const first = nif[0];
   if (first === '1' || first === '2' || first === '3' || first === '8' || nif.startsWith('45')) return 'person';
   if (first === '6') return 'public_body';
@@ -57,10 +58,31 @@ function looksPublic(name: string): boolean {
 
 /**
  * Country of a Portuguese tax number's holder, when the number says it: residents → 'PT'; numbers issued to
- * non-residents (45, 71, 78, 98) and foreign ids → null (the contract files do not say where they are).
+ * non-residents (45, 71, 78, 98), placeholders and foreign ids → null (the contract files do not say where they are).
  */
 export function countryFromNif(nif: string): string | null {
-  if (!/^\d{9}$/.test(nif)) return null;
+  if (taxNumberKind(nif) !== 'portuguese') return null;
   if (/^(45|71|78|98)/.test(nif)) return null;
   return 'PT';
+}
+
+/**
+ * What a tax number is: a Portuguese NIF or NIPC (nine digits), a foreign tax id as the portal gives it (letters,
+ * hyphens), or a placeholder — nine digits that pass the check digit but that the Autoridade Tributária issues to
+ * no one: a first digit 0 (`000000000`), a 4 not followed by 5, or `999999990`, the generic number of a final
+ * consumer. The portal shows a placeholder where no tax number was given (docs/data.md, "What the importer derives").
+ */
+export function taxNumberKind(nif: string): TaxNumberKind {
+  if (!/^\d{9}$/.test(nif)) return 'foreign';
+  return /^(0|4[0-46-9])/.test(nif) || nif === GENERIC_CONSUMER ? 'placeholder' : 'portuguese';
+}
+
+const GENERIC_CONSUMER = '999999990';
+
+/**
+ * Whether an entity's `kind` is a default rather than what its tax number says: a foreign id or a placeholder says
+ * nothing of its holder, and such an entity is `company` (a foreign natural person shows as one).
+ */
+export function kindIsAssumed(nif: string, kind: EntityKind): boolean {
+  return kind !== 'municipality' && taxNumberKind(nif) !== 'portuguese';
 }

@@ -86,6 +86,8 @@ export const EVIDENCE_SOURCE_TYPES = [
 ] as const;
 /** Who a procurement party is, told from its tax number and name (see nif.ts). */
 export const ENTITY_KINDS = ['municipality', 'public_body', 'company', 'person'] as const;
+/** What an entity's tax number is (src/lib/nif.ts, taxNumberKind). */
+export const TAX_NUMBER_KINDS = ['portuguese', 'foreign', 'placeholder'] as const;
 /** The OCDS procurement method a procedure type maps to. */
 export const OCDS_METHODS = ['open', 'selective', 'limited', 'direct'] as const;
 export const MATCHER_TYPES = ['keyword', 'cpv', 'entity', 'signal_type', 'indicator_threshold'] as const;
@@ -107,6 +109,7 @@ export type CaseRelationship = (typeof CASE_RELATIONSHIPS)[number];
 export type CaseEventType = (typeof CASE_EVENT_TYPES)[number];
 export type EvidenceSourceType = (typeof EVIDENCE_SOURCE_TYPES)[number];
 export type EntityKind = (typeof ENTITY_KINDS)[number];
+export type TaxNumberKind = (typeof TAX_NUMBER_KINDS)[number];
 export type OcdsMethod = (typeof OCDS_METHODS)[number];
 export type MatcherType = (typeof MATCHER_TYPES)[number];
 export type AlertSourceType = (typeof ALERT_SOURCE_TYPES)[number];

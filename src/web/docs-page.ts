@@ -281,8 +281,9 @@ own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints
 <pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${baseUrl}/v1/municipalities?limit=200"</pre>
 <ul>
 <li><code>format=csv-excel</code> is the same table for a spreadsheet set to Portuguese (Excel, LibreOffice):
-<code>;</code> between fields, numbers with a decimal comma (<code>1234,5</code>), and a UTF-8 byte-order mark so
-that accents open right. Use <code>format=csv</code> for programs.</li>
+<code>;</code> between fields, numbers with a decimal comma (<code>1234,5</code>), a text of digits alone (a
+municipality code, a tax number, a CPV code) as <code>="0101"</code> so that its leading zeros stay, and a UTF-8
+byte-order mark so that accents open right. Use <code>format=csv</code> for programs.</li>
 <li>CSV answers carry <code>Content-Disposition: attachment; filename="…"</code>, named after the operation and
 its path (<code>indicators-snapshot-population.csv</code>).</li>
 <li>The answer is <code>text/csv; charset=utf-8; header=present</code>: UTF-8 (no byte-order mark), one

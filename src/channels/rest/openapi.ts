@@ -5,7 +5,7 @@
  * which must show exactly what this document declares.
  */
 import { STATUS_CODES } from 'node:http';
-import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE, csvTable } from '../../core/csv.js';
+import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE, csvTable, EXCEL_PT_TRAITS } from '../../core/csv.js';
 import { csvColumns, csvNote } from '../../core/csv-note.js';
 import { datasetsOf } from '../../core/datasets.js';
 import { isPaged, type JsonSchema, mapSchemas, PROBLEM_SCHEMA, plainSchema } from '../../core/json-schema.js';
@@ -82,8 +82,7 @@ export function downloadParameters(op: AnyOperation, registry: Registry): RestPa
       name: FORMAT_PARAMETER,
       in: 'query',
       required: false,
-      description:
-        '`csv` (RFC 4180) or `csv-excel` (for a spreadsheet set to Portuguese: `;`, decimal comma, byte-order mark).',
+      description: `\`csv\` (RFC 4180) or \`csv-excel\` (for a spreadsheet set to Portuguese: ${EXCEL_PT_TRAITS}).`,
       schema: { type: 'string', enum: formats, default: 'csv' },
       repeatable: false,
     },
@@ -245,8 +244,8 @@ function operationDescription(op: AnyOperation): string {
   }
   const csv = csvNote(
     op,
-    'send `Accept: text/csv` or `format=csv` (`format=csv-excel` for a spreadsheet set to Portuguese: `;`, ' +
-      'decimal comma, byte-order mark)',
+    'send `Accept: text/csv` or `format=csv` ' +
+      `(\`format=csv-excel\` for a spreadsheet set to Portuguese: ${EXCEL_PT_TRAITS})`,
   );
   if (csv !== undefined) notes.push(csv);
   return [op.description, ...notes].join('\n\n');
@@ -492,7 +491,7 @@ const FORMAT: Json = {
   required: false,
   description:
     'The representation, when a link cannot send `Accept`: `json`, `csv` (RFC 4180, as `Accept: text/csv`) or ' +
-    '`csv-excel` (for a spreadsheet set to Portuguese: `;` between fields, decimal comma, UTF-8 byte-order mark). ' +
+    `\`csv-excel\` (for a spreadsheet set to Portuguese: ${EXCEL_PT_TRAITS}). ` +
     'Given, it wins over `Accept`.',
   schema: { type: 'string', enum: [...FORMATS] },
 };

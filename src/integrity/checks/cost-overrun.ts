@@ -3,6 +3,7 @@ import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import type { IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
+import { percentSaid } from '../said.js';
 
 export const COST_OVERRUN: IntegrityType = {
   key: 'cost_overrun',
@@ -38,7 +39,12 @@ export const COST_OVERRUN: IntegrityType = {
   legal_basis: null,
   caveat_en:
     'Amendments can be lawful (CCP art. 311.º and following): an overrun is a reason to read them, not a finding.',
+  caveat_pt:
+    'As modificações podem ser lícitas (artigos 311.º e seguintes do CCP): um desvio é motivo para as ler, não uma ' +
+    'conclusão.',
 };
+
+const NO_PRICE = { en: 'The record gives no contract price.', pt: 'O registo não indica o preço contratual.' };
 
 export function checkCostOverrun(c: ContractDetailRecord): Finding {
   const amended = c.amendments.map((a) => a.new_price_eur).filter((p): p is number => p !== null);
@@ -49,20 +55,38 @@ export function checkCostOverrun(c: ContractDetailRecord): Finding {
     amended_price_eur: amended.at(-1) ?? null,
     overrun_ratio: null,
   };
-  if (c.price_eur === null || c.price_eur <= 0)
-    return finding('not_assessable', 'The record gives no contract price.', values);
+  if (c.price_eur === null || c.price_eur <= 0) return finding('not_assessable', NO_PRICE, values);
   if (finals.length === 0) {
-    const reason =
-      'The record gives no effective price and no amendment with a price: the final cost is unknown ' +
-      '(the contract may still be running).';
+    const reason = {
+      en:
+        'The record gives no effective price and no amendment with a price: the final cost is unknown ' +
+        '(the contract may still be running).',
+      pt:
+        'O registo não indica preço efetivo nem modificação com preço: o custo final é desconhecido ' +
+        '(o contrato pode estar ainda em execução).',
+    };
     return finding('not_assessable', reason, values);
   }
   const ratio = Math.round((Math.max(...finals) / c.price_eur - 1) * 10_000) / 10_000;
   const compared = { ...values, overrun_ratio: ratio };
-  const share = `${Math.round(ratio * 1000) / 10} %`;
+  const share = percentSaid(ratio);
   return ratio > threshold(COST_OVERRUN, 'overrun_ratio')
-    ? finding('flagged', `The final cost exceeds the contract price by ${share}.`, compared)
-    : finding('not_flagged', `The final cost differs from the contract price by ${share}.`, compared);
+    ? finding(
+        'flagged',
+        {
+          en: `The final cost exceeds the contract price by ${share.en}.`,
+          pt: `O custo final excede o preço contratual em ${share.pt}.`,
+        },
+        compared,
+      )
+    : finding(
+        'not_flagged',
+        {
+          en: `The final cost differs from the contract price by ${share.en}.`,
+          pt: `O custo final difere do preço contratual em ${share.pt}.`,
+        },
+        compared,
+      );
 }
 
 export const COST_OVERRUN_CHECK: IntegrityCheck = { type: COST_OVERRUN, assess: checkCostOverrun };

@@ -31,6 +31,7 @@ export const DELAY: IntegrityType = {
   ],
   legal_basis: null,
   caveat_en: 'Extensions can be lawful: a delay is a reason to read the record, not a finding.',
+  caveat_pt: 'As prorrogações podem ser lícitas: um atraso é motivo para ler o registo, não uma conclusão.',
 };
 
 const DAY_MS = 86_400_000;
@@ -45,18 +46,36 @@ export function checkDelay(c: ContractDetailRecord): Finding {
   };
   if (c.signed_on === null || c.execution_days === null || c.closed_on === null) {
     const missing = [
-      c.signed_on === null ? 'signing date' : '',
-      c.execution_days === null ? 'execution period' : '',
-      c.closed_on === null ? 'closing date (the contract may still be running)' : '',
-    ].filter(Boolean);
-    return finding('not_assessable', `The record gives no ${missing.join(', no ')}.`, values);
+      c.signed_on === null ? { en: 'signing date', pt: 'a data de celebração' } : null,
+      c.execution_days === null ? { en: 'execution period', pt: 'o prazo de execução' } : null,
+      c.closed_on === null
+        ? {
+            en: 'closing date (the contract may still be running)',
+            pt: 'a data de encerramento (o contrato pode estar ainda em execução)',
+          }
+        : null,
+    ].filter((m) => m !== null);
+    const reason = {
+      en: `The record gives no ${missing.map((m) => m.en).join(', no ')}.`,
+      pt: `O registo não indica ${missing.map((m) => m.pt).join(', nem ')}.`,
+    };
+    return finding('not_assessable', reason, values);
   }
   const late = Math.round(dayNumber(c.closed_on) - dayNumber(c.signed_on) - c.execution_days);
   const allowed = Math.max(threshold(DELAY, 'min_late_days'), threshold(DELAY, 'late_ratio') * c.execution_days);
   const compared = { ...values, late_days: late };
-  return late > allowed
-    ? finding('flagged', `Closed ${late} days after the expected end.`, compared)
-    : finding('not_flagged', late > 0 ? `Closed ${late} days late.` : 'Closed on time.', compared);
+  if (late > allowed) {
+    const reason = {
+      en: `Closed ${late} days after the expected end.`,
+      pt: `Encerrado ${late} dias depois do fim previsto.`,
+    };
+    return finding('flagged', reason, compared);
+  }
+  const reason =
+    late > 0
+      ? { en: `Closed ${late} days late.`, pt: `Encerrado com ${late} ${late === 1 ? 'dia' : 'dias'} de atraso.` }
+      : { en: 'Closed on time.', pt: 'Encerrado dentro do prazo.' };
+  return finding('not_flagged', reason, compared);
 }
 
 export const DELAY_CHECK: IntegrityCheck = { type: DELAY, assess: checkDelay };

@@ -10,6 +10,7 @@ import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type TendererBids, type TendererBidsCorpus, unsuccessfulShare } from '../corpus.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { roundStat } from '../quartiles.js';
+import { decimalPt, percentSaid } from '../said.js';
 
 export const EXCESSIVE_UNSUCCESSFUL_BIDS: IntegrityType = {
   key: 'excessive_unsuccessful_bids',
@@ -53,15 +54,23 @@ export const EXCESSIVE_UNSUCCESSFUL_BIDS: IntegrityType = {
     "A statistical indicator, not a finding of collusion. The portal's list of competitors may be incomplete and " +
     'does not say which bids were excluded, so every competitor counts as a bid; a record that names no ' +
     'competitor (none in the real copy in data/real/) is not assessable. Only contracts with one supplier count.',
+  caveat_pt:
+    'Um indicador estatístico, não uma conclusão de conluio. A lista de concorrentes do portal pode estar ' +
+    'incompleta e não diz que propostas foram excluídas, pelo que cada concorrente conta como uma proposta; um ' +
+    'registo que não indica nenhum concorrente (nenhum na cópia real em data/real/) não é avaliável. Só contam os ' +
+    'contratos com um único adjudicatário.',
 };
 
-const share = (x: number) => `${Math.round(x * 1000) / 10} %`;
+const share = percentSaid;
 
 async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
   const percentile = threshold(EXCESSIVE_UNSUCCESSFUL_BIDS, 'top_tenderer_percentile');
   const unknown = { tenderer_nif: null, bids: null, unsuccessful_bids: null, unsuccessful_share: null };
   if (c.competitors.length === 0) {
-    const reason = 'The record names no competitor: which bids lost cannot be told.';
+    const reason = {
+      en: 'The record names no competitor: which bids lost cannot be told.',
+      pt: 'O registo não indica nenhum concorrente: não se pode saber que propostas perderam.',
+    };
     return finding('not_assessable', reason, unknown);
   }
   // Cardinal counts a process whose one award has one supplier: with several, who lost is unknown.
@@ -69,10 +78,23 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
   if (supplier === null) {
     const reason =
       c.suppliers.length === 1
-        ? 'The record gives no tax number for the supplier: which competitors lost cannot be told.'
+        ? {
+            en: 'The record gives no tax number for the supplier: which competitors lost cannot be told.',
+            pt: 'O registo não indica o NIF do adjudicatário: não se pode saber que concorrentes perderam.',
+          }
         : c.suppliers.length === 0
-          ? 'The record names no supplier: which competitors lost cannot be told.'
-          : `The record names ${c.suppliers.length} suppliers: the method judges a contract with one supplier only.`;
+          ? {
+              en: 'The record names no supplier: which competitors lost cannot be told.',
+              pt: 'O registo não indica nenhum adjudicatário: não se pode saber que concorrentes perderam.',
+            }
+          : {
+              en:
+                `The record names ${c.suppliers.length} suppliers: the method judges a contract with one supplier ` +
+                'only.',
+              pt:
+                `O registo indica ${c.suppliers.length} adjudicatários: o método só avalia contratos com um único ` +
+                'adjudicatário.',
+            };
     return finding('not_assessable', reason, unknown);
   }
   const named = c.competitors.map((p) => p.nif).filter((nif): nif is string => nif !== null);
@@ -81,16 +103,32 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
     return c.competitors.some((p) => p.nif === null)
       ? finding(
           'not_assessable',
-          'The competitors that lost have no tax number: their other bids are unknown.',
+          {
+            en: 'The competitors that lost have no tax number: their other bids are unknown.',
+            pt: 'Os concorrentes que perderam não têm NIF: as suas outras propostas são desconhecidas.',
+          },
           unknown,
         )
-      : finding('not_flagged', 'No competitor lost: the supplier is the only one the record names.', unknown);
+      : finding(
+          'not_flagged',
+          {
+            en: 'No competitor lost: the supplier is the only one the record names.',
+            pt: 'Nenhum concorrente perdeu: o adjudicatário é o único que o registo indica.',
+          },
+          unknown,
+        );
   }
   const corpus = await ctx.corpus.tendererBids(c.source, percentile);
   const f = corpus.fences;
   const top = corpus.topBids;
   // Every loser of this contract is in the corpus, so it has a fence; this keeps the types honest.
-  if (f === null || top === null) return finding('not_assessable', 'The source has no tenderer.', unknown);
+  if (f === null || top === null) {
+    return finding(
+      'not_assessable',
+      { en: 'The source has no tenderer.', pt: 'A fonte não tem concorrentes.' },
+      unknown,
+    );
+  }
   const judged = losers
     .map((nif) => {
       const bids = corpus.byTenderer.get(nif) ?? { bids: 0, wins: 0 };
@@ -114,29 +152,56 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
     tenderers: f.n,
     tenderer_unsuccessful_share: values.unsuccessful_share,
   };
-  const fence =
-    `the upper fence of the unsuccessful shares of the ${f.n} tenderers of source ${c.source} is ` +
-    `${share(f.upper_fence)} (Q1 ${share(f.q1)}, Q3 ${share(f.q3)}); a top tenderer has ` +
-    `${stats.top_tenderer_bids} bids or more`;
+  const fence = {
+    en:
+      `the upper fence of the unsuccessful shares of the ${f.n} tenderers of source ${c.source} is ` +
+      `${share(f.upper_fence).en} (Q1 ${share(f.q1).en}, Q3 ${share(f.q3).en}); a top tenderer has ` +
+      `${stats.top_tenderer_bids} bids or more`,
+    pt:
+      `a barreira superior das percentagens de propostas perdidas dos ${f.n} concorrentes da fonte ${c.source} é ` +
+      `${share(f.upper_fence).pt} (Q1 ${share(f.q1).pt}, Q3 ${share(f.q3).pt}); um grande concorrente tem ` +
+      `${decimalPt(stats.top_tenderer_bids)} propostas ou mais`,
+  };
   // Cardinal skips R025 when its lower fence on the win ratio is not above 0 — here, when the fence on the
   // unsuccessful share is not under 100 %: most tenderers never win, and the top ones would nearly all be flagged.
   if (f.upper_fence >= 1) {
-    const reason = `The corpus leaves no room for an outlier: ${fence}. Cardinal's method does not judge then.`;
+    const reason = {
+      en: `The corpus leaves no room for an outlier: ${fence.en}. Cardinal's method does not judge then.`,
+      pt: `O corpus não deixa margem para um valor atípico: ${fence.pt}. O método do Cardinal não avalia nesse caso.`,
+    };
     return finding('not_assessable', reason, values, { corpus: stats });
   }
   const rate = share(worst.unsuccessful);
-  const lost = `NIF ${worst.nif} lost ${values.unsuccessful_bids} of its ${worst.bids} bids (${rate})`;
+  const lost = {
+    en: `NIF ${worst.nif} lost ${values.unsuccessful_bids} of its ${worst.bids} bids (${rate.en})`,
+    pt: `o NIF ${worst.nif} perdeu ${values.unsuccessful_bids} das suas ${worst.bids} propostas (${rate.pt})`,
+  };
   const flagged = judged.filter((t) => t.flagged);
   if (flagged.length === 0) {
     const none =
-      losers.length === 1 ? 'The competitor that lost is not' : `None of the ${losers.length} competitors that lost is`;
-    const reason = `${none} a top tenderer at or above the fence; the highest share: ${lost}; ${fence}.`;
+      losers.length === 1
+        ? { en: 'The competitor that lost is not', pt: 'O concorrente que perdeu não é' }
+        : {
+            en: `None of the ${losers.length} competitors that lost is`,
+            pt: `Nenhum dos ${losers.length} concorrentes que perderam é`,
+          };
+    const reason = {
+      en: `${none.en} a top tenderer at or above the fence; the highest share: ${lost.en}; ${fence.en}.`,
+      pt:
+        `${none.pt} um grande concorrente na barreira ou acima dela; a percentagem mais alta: ${lost.pt}; ` +
+        `${fence.pt}.`,
+    };
     return finding('not_flagged', reason, values, { corpus: stats });
   }
   const also = flagged.slice(1).map((t) => `NIF ${t.nif}`);
-  const reason =
-    `A competitor that lost is a top tenderer at or above the fence: ${lost}` +
-    `${also.length > 0 ? ` (also ${also.join(', ')})` : ''}; ${fence}.`;
+  const reason = {
+    en:
+      `A competitor that lost is a top tenderer at or above the fence: ${lost.en}` +
+      `${also.length > 0 ? ` (also ${also.join(', ')})` : ''}; ${fence.en}.`,
+    pt:
+      `Um concorrente que perdeu é um grande concorrente na barreira ou acima dela: ${lost.pt}` +
+      `${also.length > 0 ? ` (também ${also.join(', ')})` : ''}; ${fence.pt}.`,
+  };
   return finding('flagged', reason, values, { corpus: stats });
 }
 

@@ -3,11 +3,12 @@
  * than the upper fence of every comparable supplier of the same source (Cardinal's method, docs/integrity.md).
  */
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
-import { type Finding, finding } from '../assessment.js';
+import { type Finding, finding, type Said } from '../assessment.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import type { SupplierVariety, SupplierVarietyCorpus } from '../corpus.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { roundStat } from '../quartiles.js';
+import { decimalPt } from '../said.js';
 
 export const HETEROGENEOUS_SUPPLIER: IntegrityType = {
   key: 'heterogeneous_supplier',
@@ -50,11 +51,21 @@ export const HETEROGENEOUS_SUPPLIER: IntegrityType = {
     'A statistical indicator, not a rule: some trades (builders, general retailers) lawfully span many divisions. ' +
     'Only contracts that name one supplier with a tax number count, as in Cardinal; a process is a procedure id, ' +
     'or the contract itself when the portal gives none.',
+  caveat_pt:
+    'Um indicador estatístico, não uma regra: alguns ramos (construtores, comércio geral) abrangem licitamente ' +
+    'muitas divisões. Só contam os contratos que indicam um adjudicatário com NIF, como no Cardinal; um processo ' +
+    'é um id de procedimento, ou o próprio contrato quando o portal não o dá.',
 };
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-const divisions = (n: number) => counted(n, 'CPV division', 'CPV divisions');
-const processes = (n: number) => counted(n, 'contracting process', 'contracting processes');
+const divisions = (n: number): Said => ({
+  en: counted(n, 'CPV division', 'CPV divisions'),
+  pt: counted(n, 'divisão CPV', 'divisões CPV'),
+});
+const processes = (n: number): Said => ({
+  en: counted(n, 'contracting process', 'contracting processes'),
+  pt: counted(n, 'processo de contratação', 'processos de contratação'),
+});
 
 async function checkHeterogeneousSupplier(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
   const digits = threshold(HETEROGENEOUS_SUPPLIER, 'cpv_digits');
@@ -64,23 +75,37 @@ async function checkHeterogeneousSupplier(c: ContractDetailRecord, ctx: CheckCon
   if (c.suppliers.length !== 1) {
     const reason =
       c.suppliers.length === 0
-        ? 'The record names no supplier.'
-        : `The record names ${c.suppliers.length} suppliers: the method judges a contract with one supplier only ` +
-          '(which of them supplies what is unknown).';
+        ? { en: 'The record names no supplier.', pt: 'O registo não indica nenhum adjudicatário.' }
+        : {
+            en:
+              `The record names ${c.suppliers.length} suppliers: the method judges a contract with one supplier only ` +
+              '(which of them supplies what is unknown).',
+            pt:
+              `O registo indica ${c.suppliers.length} adjudicatários: o método só avalia contratos com um único ` +
+              'adjudicatário (não se sabe qual deles fornece o quê).',
+          };
     return finding('not_assessable', reason, unknown);
   }
   const nif = c.suppliers[0].nif;
   if (nif === null) {
-    const reason = 'The record gives no tax number for the supplier: its other contracts cannot be found.';
+    const reason = {
+      en: 'The record gives no tax number for the supplier: its other contracts cannot be found.',
+      pt: 'O registo não indica o NIF do adjudicatário: os seus outros contratos não podem ser encontrados.',
+    };
     return finding('not_assessable', reason, unknown);
   }
   const corpus = await ctx.corpus.supplierVariety(c.source, digits, minimum);
   const own = corpus.bySupplier.get(nif) ?? { processes: 0, cpvPrefixes: 0 };
   const values = { supplier_nif: nif, contracting_processes: own.processes, cpv_divisions: own.cpvPrefixes };
   if (own.processes < minimum || corpus.fences === null) {
-    const reason =
-      `The supplier has ${processes(own.processes)} with a CPV code at source ${c.source}, fewer ` +
-      `than the ${minimum} the method needs before its variety says anything.`;
+    const reason = {
+      en:
+        `The supplier has ${processes(own.processes).en} with a CPV code at source ${c.source}, fewer ` +
+        `than the ${minimum} the method needs before its variety says anything.`,
+      pt:
+        `O adjudicatário tem ${processes(own.processes).pt} com código CPV na fonte ${c.source}, menos ` +
+        `do que os ${minimum} de que o método precisa para que a sua variedade diga alguma coisa.`,
+    };
     return finding('not_assessable', reason, values);
   }
   const f = corpus.fences;
@@ -91,18 +116,26 @@ async function checkHeterogeneousSupplier(c: ContractDetailRecord, ctx: CheckCon
     suppliers: f.n,
     supplier_cpv_divisions: own.cpvPrefixes,
   };
-  const compared =
-    `${divisions(own.cpvPrefixes)} over its ${processes(own.processes)} at source ${c.source}; ` +
-    `the upper fence over the ${f.n} suppliers there with at least ${minimum} processes is ${stats.upper_fence} ` +
-    `(Q1 ${stats.q1}, Q3 ${stats.q3}).`;
-  return isHeterogeneous(own, corpus, minimum)
-    ? finding(
-        'flagged',
-        `The supplier's contracts span ${compared} Its contracts: GET /v1/procurement/contracts?supplier=${nif}.`,
-        values,
-        { corpus: stats },
-      )
-    : finding('not_flagged', `Under the fence: ${compared}`, values, { corpus: stats });
+  const compared = {
+    en:
+      `${divisions(own.cpvPrefixes).en} over its ${processes(own.processes).en} at source ${c.source}; ` +
+      `the upper fence over the ${f.n} suppliers there with at least ${minimum} processes is ${stats.upper_fence} ` +
+      `(Q1 ${stats.q1}, Q3 ${stats.q3}).`,
+    pt:
+      `${divisions(own.cpvPrefixes).pt} nos seus ${processes(own.processes).pt} na fonte ${c.source}; ` +
+      `a barreira superior dos ${f.n} adjudicatários dessa fonte com pelo menos ${minimum} processos é ` +
+      `${decimalPt(stats.upper_fence)} (Q1 ${decimalPt(stats.q1)}, Q3 ${decimalPt(stats.q3)}).`,
+  };
+  if (isHeterogeneous(own, corpus, minimum)) {
+    const list = `GET /v1/procurement/contracts?supplier=${nif}`;
+    const reason = {
+      en: `The supplier's contracts span ${compared.en} Its contracts: ${list}.`,
+      pt: `Os contratos do adjudicatário abrangem ${compared.pt} Os seus contratos: ${list}.`,
+    };
+    return finding('flagged', reason, values, { corpus: stats });
+  }
+  const reason = { en: `Under the fence: ${compared.en}`, pt: `Abaixo da barreira: ${compared.pt}` };
+  return finding('not_flagged', reason, values, { corpus: stats });
 }
 
 /** The check's verdict on a supplier of the corpus: what detection compares run to run (integrity/standing.ts). */

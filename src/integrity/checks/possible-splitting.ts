@@ -12,7 +12,6 @@ import {
   cents,
   counted,
   daysBetween,
-  euros,
   holdsData,
   largest,
   pairContracts,
@@ -27,12 +26,14 @@ import {
   heldTo,
   kindWords,
   PROCEDURE_NAME,
+  PROCEDURE_OF_PT,
   pairAward,
   procedureChosenByValue,
   regimeWords,
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
+import { eurosSaid } from '../said.js';
 
 export const POSSIBLE_SPLITTING: IntegrityType = {
   key: 'possible_splitting',
@@ -112,6 +113,15 @@ export const POSSIBLE_SPLITTING: IntegrityType = {
     'award that alone reaches its ceiling (the direct_award_high_value signal’s matter). A window beyond the data ' +
     'held is not read as empty: not assessable, unless the contracts held already reach the ceiling. Awards are ' +
     'dated by the award decision, else signing, else publication. An indicator for a closer look, not a finding.',
+  caveat_pt:
+    'Adjudicações separadas da mesma classe podem ser lícitas: necessidades surgidas em separado, lotes cujo ' +
+    'procedimento foi escolhido pelo total. A janela e a classe CPV são nossas, não da lei, que fala do mesmo tipo ' +
+    'de prestação e do valor do conjunto. As adjudicações escolhidas por critério material não têm limite e ficam ' +
+    'de fora; tal como uma adjudicação que sozinha atinge o seu limite (matéria do sinal ' +
+    'direct_award_high_value). Uma janela para lá dos dados do serviço não é lida como vazia: não é avaliável, a ' +
+    'menos que os contratos que o serviço tem já atinjam o limite. As adjudicações são datadas pela decisão de ' +
+    'adjudicação, senão pela celebração, senão pela publicação. Um indicador para olhar com mais atenção, não uma ' +
+    'conclusão.',
 };
 
 /**
@@ -144,23 +154,43 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     contracts_in_window: null,
     window_sum_eur: null,
   };
-  const procedure = procedureChosenByValue(c, values, 'chosen on a material ground, it has no ceiling to split under');
+  const procedure = procedureChosenByValue(c, values, {
+    en: 'chosen on a material ground, it has no ceiling to split under',
+    pt: 'escolhido por critério material, não tem limite abaixo do qual fracionar',
+  });
   if (typeof procedure !== 'string') return procedure;
   const date = awardDate(c);
-  if (date === null)
-    return finding('not_assessable', 'The record gives no award, signing or publication date.', values);
-  if (c.price_eur === null) return finding('not_assessable', 'The record gives no contract price.', values);
+  if (date === null) {
+    const reason = {
+      en: 'The record gives no award, signing or publication date.',
+      pt: 'O registo não indica a data de adjudicação, de celebração nem de publicação.',
+    };
+    return finding('not_assessable', reason, values);
+  }
+  if (c.price_eur === null) {
+    const reason = { en: 'The record gives no contract price.', pt: 'O registo não indica o preço contratual.' };
+    return finding('not_assessable', reason, values);
+  }
   const main = c.cpv[0]?.code;
-  if (main === undefined) return finding('not_assessable', 'The record gives no CPV code.', values);
+  if (main === undefined) {
+    const reason = { en: 'The record gives no CPV code.', pt: 'O registo não indica nenhum código CPV.' };
+    return finding('not_assessable', reason, values);
+  }
   const cpvClass = main.slice(0, threshold(POSSIBLE_SPLITTING, 'cpv_digits'));
   values.cpv_class = cpvClass;
   const award = pairAward(c, procedure, ctx, values);
   if ('state' in award) return award;
   const { buyer, supplier, held } = award;
   if (c.price_eur >= held.ceiling) {
-    const reason =
-      `Does not apply: the contract alone (${euros(c.price_eur)}) reaches the ${euros(held.ceiling)} ceiling of its ` +
-      `procedure under ${regimeWords(held.reading)}; it is no part of a split.`;
+    const [price, ceiling, regime] = [eurosSaid(c.price_eur), eurosSaid(held.ceiling), regimeWords(held.reading)];
+    const reason = {
+      en:
+        `Does not apply: the contract alone (${price.en}) reaches the ${ceiling.en} ceiling of its ` +
+        `procedure under ${regime.en}; it is no part of a split.`,
+      pt:
+        `Não se aplica: o contrato sozinho (${price.pt}) atinge o limite de ${ceiling.pt} do seu procedimento ` +
+        `${regime.pt}; não é parte de um fracionamento.`,
+    };
     return finding('not_flagged', reason, values);
   }
 
@@ -189,17 +219,39 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
       awards_near_unreadable_basis: near.uncertain.length,
     },
   };
-  const what =
-    `${counted(best.parts.length, 'direct award')} (ajuste direto or consulta prévia) of ${buyer.name} with ` +
-    `${supplier.name} ` +
-    `for CPV class ${cpvClass} from ${best.from} to ${best.to}, each under the ceiling of its procedure, add up to ` +
-    `${euros(best.total)}`;
-  const against =
-    `the ${euros(best.ceiling)} ceiling of the ${PROCEDURE_NAME[best.procedure]} for ${kindWords(held.works)} ` +
-    `under ${regimeWords(held.reading)}`;
-  if (best.parts.length >= threshold(POSSIBLE_SPLITTING, 'min_contracts') && best.total >= best.ceiling)
-    return finding('flagged', `${what}: at or over ${against}.`, values, more);
-  const alone = best.parts.length === 1 ? 'No other such award lies in a window with it' : `${what}, under ${against}`;
+  const [kind, regime] = [kindWords(held.works), regimeWords(held.reading)];
+  const what = {
+    en:
+      `${counted(best.parts.length, 'direct award')} (ajuste direto or consulta prévia) of ${buyer.name} with ` +
+      `${supplier.name} ` +
+      `for CPV class ${cpvClass} from ${best.from} to ${best.to}, each under the ceiling of its procedure, add up to ` +
+      `${eurosSaid(best.total).en}`,
+    pt:
+      `${best.parts.length === 1 ? 'Uma adjudicação direta' : `${best.parts.length} adjudicações diretas`} ` +
+      `(ajuste direto ou consulta prévia) de ${buyer.name} a ${supplier.name} da classe CPV ${cpvClass} de ` +
+      `${best.from} a ${best.to}, cada uma abaixo do limite do seu procedimento, ` +
+      `${best.parts.length === 1 ? 'soma' : 'somam'} ${eurosSaid(best.total).pt}`,
+  };
+  const against = {
+    en:
+      `the ${eurosSaid(best.ceiling).en} ceiling of the ${PROCEDURE_NAME[best.procedure]} for ${kind.en} ` +
+      `under ${regime.en}`,
+    pt: `o limite de ${eurosSaid(best.ceiling).pt} ${PROCEDURE_OF_PT[best.procedure]} para ${kind.pt} ${regime.pt}`,
+  };
+  if (best.parts.length >= threshold(POSSIBLE_SPLITTING, 'min_contracts') && best.total >= best.ceiling) {
+    const reason = {
+      en: `${what.en}: at or over ${against.en}.`,
+      pt: `${what.pt}: igual ou acima d${against.pt}.`,
+    };
+    return finding('flagged', reason, values, more);
+  }
+  const alone =
+    best.parts.length === 1
+      ? {
+          en: 'No other such award lies in a window with it',
+          pt: 'Nenhuma outra adjudicação assim cai numa janela com esta',
+        }
+      : { en: `${what.en}, under ${against.en}`, pt: `${what.pt}, abaixo d${against.pt}` };
   if (held.reading.regime === null) {
     const general = [self, ...near.parts]
       .map((p) => ({ ...p, ceiling: generalLawCeiling(p.procedure, held.works) }))
@@ -210,22 +262,39 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
       lowest.parts.length >= threshold(POSSIBLE_SPLITTING, 'min_contracts') &&
       lowest.total >= lowest.ceiling
     ) {
-      const reason =
-        `${alone}; under the general law's ceilings ${lowest.parts.length} of them, ${euros(lowest.total)}, would ` +
-        `reach the ${euros(lowest.ceiling)} of the ${PROCEDURE_NAME[lowest.procedure]}.`;
+      const [total, ceiling] = [eurosSaid(lowest.total), eurosSaid(lowest.ceiling)];
+      const reason = {
+        en:
+          `${alone.en}; under the general law's ceilings ${lowest.parts.length} of them, ${total.en}, would ` +
+          `reach the ${ceiling.en} of the ${PROCEDURE_NAME[lowest.procedure]}.`,
+        pt:
+          `${alone.pt}; com os limites do regime geral, ${lowest.parts.length} delas, ${total.pt}, atingiriam os ` +
+          `${ceiling.pt} ${PROCEDURE_OF_PT[lowest.procedure]}.`,
+      };
       return finding('not_assessable', reason, values, more);
     }
   }
   if (near.unpriced.length > 0) {
-    const give = near.unpriced.length === 1 ? 'gives' : 'give';
-    const reason = `${alone}; but ${counted(near.unpriced.length, 'award')} near it ${give} no price.`;
+    const n = near.unpriced.length;
+    const reason = {
+      en: `${alone.en}; but ${counted(n, 'award')} near it ${n === 1 ? 'gives' : 'give'} no price.`,
+      pt:
+        `${alone.pt}; mas ` +
+        `${n === 1 ? 'uma adjudicação próxima não indica' : `${n} adjudicações próximas não indicam`} preço.`,
+    };
     return finding('not_assessable', reason, values, more);
   }
   const widest = bestWindow([self, ...near.parts, ...near.uncertain], date, days);
   if (widest.parts.length >= 2 && widest.total >= widest.ceiling) {
-    const reason =
-      `${alone}; with ${counted(near.uncertain.length, 'award')} whose legal basis does not say whether they were ` +
-      'chosen by value, it would reach it.';
+    const n = near.uncertain.length;
+    const reason = {
+      en:
+        `${alone.en}; with ${counted(n, 'award')} whose legal basis does not say whether they were ` +
+        'chosen by value, it would reach it.',
+      pt:
+        `${alone.pt}; com ${n === 1 ? 'uma adjudicação' : `${n} adjudicações`} cujo fundamento legal não diz se ` +
+        'foram escolhidas pelo valor, atingiria o limite.',
+    };
     return finding('not_assessable', reason, values, more);
   }
   const [back, forward] = await Promise.all([
@@ -233,10 +302,15 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     holdsData(ctx, c.source, to, 'forward'),
   ]);
   if (!back || !forward) {
-    const reason = `${alone}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`;
+    const reason = {
+      en: `${alone.en}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`,
+      pt:
+        `${alone.pt}; mas os dados do serviço não chegam a ${back ? to : from}: as adjudicações para lá dessa data ` +
+        'são desconhecidas.',
+    };
     return finding('not_assessable', reason, values, more);
   }
-  return finding('not_flagged', `${alone}.`, values, more);
+  return finding('not_flagged', { en: `${alone.en}.`, pt: `${alone.pt}.` }, values, more);
 }
 
 interface Near {

@@ -3,6 +3,7 @@ import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import type { IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
+import { percentSaid } from '../said.js';
 
 export const PRICE_AT_BASE: IntegrityType = {
   key: 'price_at_base_price',
@@ -41,24 +42,39 @@ export const PRICE_AT_BASE: IntegrityType = {
       'excluded.',
   },
   caveat_en: 'A contract whose record gives no base price (direct awards often have none) is not assessable.',
+  caveat_pt:
+    'Um contrato cujo registo não indica o preço base (os ajustes diretos muitas vezes não o têm) não é avaliável.',
 };
 
 export function checkPriceAtBase(c: ContractDetailRecord): Finding {
   const values = { price_eur: c.price_eur, base_price_eur: c.base_price_eur, price_to_base_ratio: null };
   if (c.price_eur === null || c.base_price_eur === null || c.base_price_eur <= 0) {
-    const missing = c.price_eur === null ? 'contract price' : 'base price';
-    return finding('not_assessable', `The record gives no ${missing}.`, values);
+    const missing =
+      c.price_eur === null
+        ? { en: 'contract price', pt: 'o preço contratual' }
+        : { en: 'base price', pt: 'o preço base' };
+    const reason = { en: `The record gives no ${missing.en}.`, pt: `O registo não indica ${missing.pt}.` };
+    return finding('not_assessable', reason, values);
   }
   const ratio = Math.round((c.price_eur / c.base_price_eur) * 10_000) / 10_000;
   const compared = { ...values, price_to_base_ratio: ratio };
   if (ratio > threshold(PRICE_AT_BASE, 'price_to_base_ratio')) {
-    const reason = 'The contract price exceeds the base price, the most the buyer said it would pay.';
+    const reason = {
+      en: 'The contract price exceeds the base price, the most the buyer said it would pay.',
+      pt: 'O preço contratual excede o preço base, o máximo que a entidade disse estar disposta a pagar.',
+    };
     return finding('flagged', reason, compared);
   }
-  if (ratio === threshold(PRICE_AT_BASE, 'price_to_base_ratio'))
-    return finding('flagged', 'The contract price equals the base price.', compared);
-  const saving = `${Math.round((1 - ratio) * 1000) / 10} %`;
-  return finding('not_flagged', `The price is ${saving} under the base price.`, compared);
+  if (ratio === threshold(PRICE_AT_BASE, 'price_to_base_ratio')) {
+    const reason = { en: 'The contract price equals the base price.', pt: 'O preço contratual é igual ao preço base.' };
+    return finding('flagged', reason, compared);
+  }
+  const saving = percentSaid(1 - ratio);
+  const reason = {
+    en: `The price is ${saving.en} under the base price.`,
+    pt: `O preço fica ${saving.pt} abaixo do preço base.`,
+  };
+  return finding('not_flagged', reason, compared);
 }
 
 export const PRICE_AT_BASE_CHECK: IntegrityCheck = { type: PRICE_AT_BASE, assess: checkPriceAtBase };

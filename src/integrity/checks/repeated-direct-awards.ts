@@ -5,8 +5,8 @@
  * n.º 3 to 5, the window before the data held — is said, never read as nothing.
  */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
-import { type Compared, type Finding, finding } from '../assessment.js';
-import { awardDate, cents, counted, euros, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
+import { type Compared, type Finding, finding, type Said } from '../assessment.js';
+import { awardDate, cents, counted, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
@@ -14,12 +14,14 @@ import {
   type HeldTo,
   kindWords,
   PROCEDURE_NAME,
+  PROCEDURE_OF_PT,
   pairAward,
   procedureChosenByValue,
   regimeWords,
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
+import { contados, eurosSaid } from '../said.js';
 
 export const REPEATED_DIRECT_AWARDS: IntegrityType = {
   key: 'repeated_direct_awards',
@@ -105,6 +107,19 @@ export const REPEATED_DIRECT_AWARDS: IntegrityType = {
     'decision, else signing, else publication; those of the same day cannot be ordered and are not counted (when ' +
     'they would reach the ceiling, the answer is not assessable). An ' +
     'indicator for a closer look at the procedure, not a finding of breach.',
+  caveat_pt:
+    'O que os dados não dizem: o n.º 3 (para o Estado e as regiões só contam os contratos do mesmo gabinete ou ' +
+    'serviço) e o n.º 4 (os serviços municipalizados de um município contam à parte) — a entidade é identificada ' +
+    'pelo NIF, que só os separa quando cada um tem o seu; o n.º 5 (também não podem ser convidadas entidades que ' +
+    'tenham executado obras, fornecido bens ou prestado serviços a título gratuito nesses anos) — as prestações ' +
+    'gratuitas não constam dos dados. Por confirmar: se o texto em vigor conta só os contratos «do mesmo tipo ou ' +
+    'idênticos» ao que se vai adjudicar (uma alteração posterior, possivelmente a Lei 30/2021), e se o ajuste ' +
+    'direto e a consulta prévia se somam em conjunto (como aqui) ou à parte; se o limite vincula um procedimento ' +
+    'escolhido por critério material (não avaliado aqui); a regra própria do regime dos Açores sobre quem convidar ' +
+    '(usa-se o seu limite do ajuste direto). As adjudicações são datadas pela decisão de adjudicação, senão pela ' +
+    'celebração, senão pela publicação; as do mesmo dia não se podem ordenar e não são contadas (quando chegariam ' +
+    'ao limite, a resposta é não avaliável). Um indicador para olhar com mais atenção para o procedimento, não uma ' +
+    'conclusão de infração.',
 };
 
 export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
@@ -118,15 +133,19 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
     earlier_awards: null,
     earlier_sum_eur: null,
   };
-  const procedure = procedureChosenByValue(
-    c,
-    values,
-    'art. 113.º n.º 2 counts and limits the procedures chosen by value',
-  );
+  const procedure = procedureChosenByValue(c, values, {
+    en: 'art. 113.º n.º 2 counts and limits the procedures chosen by value',
+    pt: 'o art. 113.º, n.º 2, conta e limita os procedimentos escolhidos pelo valor',
+  });
   if (typeof procedure !== 'string') return procedure;
   const date = awardDate(c);
-  if (date === null)
-    return finding('not_assessable', 'The record gives no award, signing or publication date.', values);
+  if (date === null) {
+    const reason = {
+      en: 'The record gives no award, signing or publication date.',
+      pt: 'O registo não indica a data de adjudicação, de celebração nem de publicação.',
+    };
+    return finding('not_assessable', reason, values);
+  }
   const award = pairAward(c, procedure, ctx, values);
   if ('state' in award) return award;
   const { buyer, supplier, held } = award;
@@ -151,47 +170,80 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   };
   const ceiling = held.ceiling;
   const limit = ceiling * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
-  const what =
-    `${buyer.name} had awarded ${supplier.name} ${counted(earlier.counted.length, 'contract')} for ` +
-    `${kindWords(held.works)} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
-    `${date}: ${euros(sum)}`;
-  const against =
-    `the ${euros(ceiling)} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kindWords(held.works)} ` +
-    `under ${regimeWords(held.reading)}`;
-  if (sum >= limit) return finding('flagged', `In the data held, ${what}, reaching ${against}.`, values, more);
+  const kind = kindWords(held.works);
+  const regime = regimeWords(held.reading);
+  const what = {
+    en:
+      `${buyer.name} had awarded ${supplier.name} ${counted(earlier.counted.length, 'contract')} for ` +
+      `${kind.en} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
+      `${date}: ${eurosSaid(sum).en}`,
+    pt:
+      `${buyer.name} tinha adjudicado a ${supplier.name} ${contados(earlier.counted.length, 'contrato')} de ` +
+      `${kind.pt} por ajuste direto ou consulta prévia escolhidos pelo valor de ${windowFrom} até antes de ` +
+      `${date}: ${eurosSaid(sum).pt}`,
+  };
+  const against = {
+    en: `the ${eurosSaid(ceiling).en} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kind.en} under ${regime.en}`,
+    pt: `o limite de ${eurosSaid(ceiling).pt} ${PROCEDURE_OF_PT[procedure]} para ${kind.pt} ${regime.pt}`,
+  };
+  /** `what`, under `against`, then the rest of the sentence in each language. */
+  const under = (en: string, pt: string): Said => ({
+    en: `${what.en}, under ${against.en}${en}`,
+    pt: `${what.pt}, abaixo d${against.pt}${pt}`,
+  });
+  if (sum >= limit) {
+    const reason = {
+      en: `In the data held, ${what.en}, reaching ${against.en}.`,
+      pt: `Nos dados do serviço, ${what.pt}, o que atinge ${against.pt}.`,
+    };
+    return finding('flagged', reason, values, more);
+  }
   if (held.reading.regime === null) {
     const lowest = generalLawCeiling(procedure, held.works) * threshold(REPEATED_DIRECT_AWARDS, 'ceiling_share');
     if (sum >= lowest) {
-      const reason = `${what}, under ${against}; under the general law's ${euros(lowest)} it would reach it.`;
+      const reason = under(
+        `; under the general law's ${eurosSaid(lowest).en} it would reach it.`,
+        `; com os ${eurosSaid(lowest).pt} do regime geral chegaria ao limite.`,
+      );
       return finding('not_assessable', reason, values, more);
     }
   }
   if (earlier.unpriced.length > 0) {
-    const reason =
-      `${what}, under ${against}; but ${counted(earlier.unpriced.length, 'earlier award')} ` +
-      `give${earlier.unpriced.length === 1 ? 's' : ''} no price.`;
+    const n = earlier.unpriced.length;
+    const reason = under(
+      `; but ${counted(n, 'earlier award')} give${n === 1 ? 's' : ''} no price.`,
+      `; mas ${n === 1 ? 'uma adjudicação anterior não indica' : `${n} adjudicações anteriores não indicam`} preço.`,
+    );
     return finding('not_assessable', reason, values, more);
   }
   const unreadable = earlier.unreadable.reduce((total, x) => total + (x.price_eur as number), 0);
   if (sum + unreadable >= limit) {
-    const reason =
-      `${what}, under ${against}; with ${counted(earlier.unreadable.length, 'earlier award')} whose legal basis ` +
-      'does not say whether they were chosen by value, it would reach it.';
+    const n = earlier.unreadable.length;
+    const reason = under(
+      `; with ${counted(n, 'earlier award')} whose legal basis does not say whether they were chosen by value, it ` +
+        'would reach it.',
+      `; com ${n === 1 ? 'uma adjudicação anterior' : `${n} adjudicações anteriores`} cujo fundamento legal não diz ` +
+        'se foram escolhidas pelo valor, chegaria ao limite.',
+    );
     return finding('not_assessable', reason, values, more);
   }
   if (sum + earlier.sameDayEuros >= limit) {
-    const reason =
-      `${what}, under ${against}; with ${counted(earlier.sameDay, 'award')} of the same day, whose order the data ` +
-      'do not give, it would reach it.';
+    const n = earlier.sameDay;
+    const reason = under(
+      `; with ${counted(n, 'award')} of the same day, whose order the data do not give, it would reach it.`,
+      `; com ${n === 1 ? 'uma adjudicação' : `${n} adjudicações`} do mesmo dia, cuja ordem os dados não dão, ` +
+        'chegaria ao limite.',
+    );
     return finding('not_assessable', reason, values, more);
   }
   if (!(await holdsData(ctx, c.source, windowFrom, 'back'))) {
-    const reason =
-      `${what}, under ${against}; but the data held do not reach back to ${windowFrom}: the awards before them ` +
-      'are unknown.';
+    const reason = under(
+      `; but the data held do not reach back to ${windowFrom}: the awards before them are unknown.`,
+      `; mas os dados do serviço não recuam até ${windowFrom}: as adjudicações anteriores são desconhecidas.`,
+    );
     return finding('not_assessable', reason, values, more);
   }
-  return finding('not_flagged', `${what}, under ${against}.`, values, more);
+  return finding('not_flagged', under('.', '.'), values, more);
 }
 
 /**

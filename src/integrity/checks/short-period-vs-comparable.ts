@@ -11,8 +11,9 @@ import { procedureKey } from '../../store/shared/procurement-keys.js';
 import { type Finding, finding } from '../assessment.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { type SubmissionPeriod, submissionPeriod } from '../notice-period.js';
+import { periodUnknown, type SubmissionPeriod, submissionPeriod } from '../notice-period.js';
 import { lowerFence, roundStat } from '../quartiles.js';
+import { contados, decimalPt } from '../said.js';
 
 export const SHORT_PERIOD_VS_COMPARABLE: IntegrityType = {
   key: 'short_submission_period_vs_comparable',
@@ -64,6 +65,10 @@ export const SHORT_PERIOD_VS_COMPARABLE: IntegrityType = {
   caveat_en:
     'A statistical comparison, not the law: a period can be lawful and still short for its kind. Comparable means ' +
     'the same procedure type and the same list of contract types as published, not the same complexity.',
+  caveat_pt:
+    'Uma comparação estatística, não a lei: um prazo pode ser lícito e ainda assim curto para o seu tipo. Comparável ' +
+    'quer dizer o mesmo tipo de procedimento e a mesma lista de tipos de contrato tal como publicados, não a mesma ' +
+    'complexidade.',
 };
 
 /** The comparable group of a notice: its procedure type (folded) and its list of contract types. */
@@ -101,9 +106,14 @@ export async function checkShortPeriodVsComparable(c: ContractDetailRecord, ctx:
     contract_types: notice ? notice.contract_types.join('; ') : null,
     year: answer.period?.published_on.slice(0, 4) ?? null,
   };
-  if (!answer.period) return finding('not_assessable', `${answer.missing} The submission period is unknown.`, values);
-  if (!notice?.procedure_type)
-    return finding('not_assessable', 'The notice gives no procedure type: nothing to compare it with.', values);
+  if (!answer.period) return finding('not_assessable', periodUnknown(answer.missing), values);
+  if (!notice?.procedure_type) {
+    const reason = {
+      en: 'The notice gives no procedure type: nothing to compare it with.',
+      pt: 'O anúncio não indica o tipo de procedimento: não há com que o comparar.',
+    };
+    return finding('not_assessable', reason, values);
+  }
   return compare(
     answer.period,
     notice.procedure_type,
@@ -120,12 +130,20 @@ function compare(
 ): Finding {
   const { notice, days } = period;
   const comparables = groups.get(groupKey(procedure, notice.contract_types)) ?? [];
-  const what =
-    `notices of a ${procedure} for ${notice.contract_types.join(', ') || 'no stated contract type'} ` +
-    `published in ${values.year}`;
+  const what = {
+    en:
+      `notices of a ${procedure} for ${notice.contract_types.join(', ') || 'no stated contract type'} ` +
+      `published in ${values.year}`,
+    pt:
+      `anúncios de ${procedure} para ${notice.contract_types.join(', ') || 'nenhum tipo de contrato indicado'} ` +
+      `publicados em ${values.year}`,
+  };
   const needed = threshold(SHORT_PERIOD_VS_COMPARABLE, 'min_comparables');
   if (comparables.length < needed) {
-    const reason = `Only ${comparables.length} ${what} give both dates; the comparison needs ${needed}.`;
+    const reason = {
+      en: `Only ${comparables.length} ${what.en} give both dates; the comparison needs ${needed}.`,
+      pt: `Só ${comparables.length} ${what.pt} indicam as duas datas; a comparação precisa de ${needed}.`,
+    };
     return finding('not_assessable', reason, values, { corpus: { comparables: comparables.length } });
   }
   const fence = comparableFence(comparables);
@@ -135,19 +153,38 @@ function compare(
     q3: roundStat(fence.q3),
     lower_fence: roundStat(fence.lower_fence),
   };
-  const fenceOf = `the lower fence of the ${corpus.comparables} ${what} (${corpus.lower_fence} days`;
-  const quartiles = `Q1 ${corpus.q1}, Q3 ${corpus.q3}`;
+  const fenceOf = {
+    en: `the lower fence of the ${corpus.comparables} ${what.en} (${corpus.lower_fence} days`,
+    pt: `a barreira inferior dos ${corpus.comparables} ${what.pt} (${decimalPt(corpus.lower_fence)} dias`,
+  };
+  const quartiles = {
+    en: `Q1 ${corpus.q1}, Q3 ${corpus.q3}`,
+    pt: `Q1 ${decimalPt(corpus.q1)}, Q3 ${decimalPt(corpus.q3)}`,
+  };
   // Cardinal's guard: no flag when the fence is not above 0 (its quartiles say nothing of short periods). At or
   // below the fence (inclusive, as Cardinal compares), and under Q1, which only matters when Q1 = Q3: the fence
   // is then the common period itself, and a period equal to it is not unusual.
+  const span = { en: `${days} days`, pt: contados(days, 'dia') };
   if (fence.lower_fence <= 0) {
-    const reason = `${days} days; ${fenceOf}; ${quartiles}) is not above 0: no period is short for them.`;
+    const reason = {
+      en: `${span.en}; ${fenceOf.en}; ${quartiles.en}) is not above 0: no period is short for them.`,
+      pt: `${span.pt}; ${fenceOf.pt}; ${quartiles.pt}) não é superior a 0: nenhum prazo é curto para eles.`,
+    };
     return finding('not_flagged', reason, values, { corpus });
   }
-  if (isShortAgainst(days, fence))
-    return finding('flagged', `${days} days: at or below ${fenceOf}; ${quartiles}).`, values, { corpus });
-  const where = days > fence.lower_fence ? 'above' : 'the common period (Q1 = Q3), at';
-  return finding('not_flagged', `${days} days: ${where} ${fenceOf}; ${quartiles}).`, values, { corpus });
+  if (isShortAgainst(days, fence)) {
+    const reason = {
+      en: `${span.en}: at or below ${fenceOf.en}; ${quartiles.en}).`,
+      pt: `${span.pt}: igual ou abaixo d${fenceOf.pt}; ${quartiles.pt}).`,
+    };
+    return finding('flagged', reason, values, { corpus });
+  }
+  const above = days > fence.lower_fence;
+  const reason = {
+    en: `${span.en}: ${above ? 'above' : 'the common period (Q1 = Q3), at'} ${fenceOf.en}; ${quartiles.en}).`,
+    pt: `${span.pt}: ${above ? 'acima d' : 'o prazo comum (Q1 = Q3), n'}${fenceOf.pt}; ${quartiles.pt}).`,
+  };
+  return finding('not_flagged', reason, values, { corpus });
 }
 
 export const SHORT_PERIOD_VS_COMPARABLE_CHECK: IntegrityCheck = {

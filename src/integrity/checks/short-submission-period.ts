@@ -8,7 +8,8 @@ import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { submissionPeriod } from '../notice-period.js';
+import { periodUnknown, submissionPeriod } from '../notice-period.js';
+import { contados } from '../said.js';
 
 export const SHORT_SUBMISSION_PERIOD: IntegrityType = {
   key: 'short_submission_period',
@@ -51,6 +52,11 @@ export const SHORT_SUBMISSION_PERIOD: IntegrityType = {
     "15 days is Cardinal's default, not the law: the CCP's minimum periods (art. 135.º/136.º) are not checked, as " +
     'their figures in the text in force are not confirmed here, and an urgent public tender has shorter periods by ' +
     'design. A contract whose record links no notice with both dates is not assessable.',
+  caveat_pt:
+    '15 dias é o valor por omissão do Cardinal, não a lei: os prazos mínimos do CCP (artigos 135.º e 136.º) não são ' +
+    'verificados, porque os seus valores no texto em vigor não estão aqui confirmados, e um concurso público urgente ' +
+    'tem prazos mais curtos por natureza. Um contrato cujo registo não liga nenhum anúncio com as duas datas não é ' +
+    'avaliável.',
 };
 
 export async function checkShortSubmissionPeriod(c: ContractDetailRecord, ctx: CheckContext): Promise<Finding> {
@@ -61,13 +67,22 @@ export async function checkShortSubmissionPeriod(c: ContractDetailRecord, ctx: C
     deadline_on: answer.period?.deadline_on ?? null,
     period_days: answer.period?.days ?? null,
   };
-  if (!answer.period) return finding('not_assessable', `${answer.missing} The submission period is unknown.`, values);
+  if (!answer.period) return finding('not_assessable', periodUnknown(answer.missing), values);
   const { days } = answer.period;
   const minimum = threshold(SHORT_SUBMISSION_PERIOD, 'min_period_days');
   // Cardinal flags `duration < threshold`: 15 days exactly is not short.
-  return days < minimum
-    ? finding('flagged', `The notice gave ${days} days to submit proposals, under ${minimum}.`, values)
-    : finding('not_flagged', `The notice gave ${days} days to submit proposals.`, values);
+  if (days < minimum) {
+    const reason = {
+      en: `The notice gave ${days} days to submit proposals, under ${minimum}.`,
+      pt: `O anúncio deu ${contados(days, 'dia')} para apresentar propostas, menos de ${minimum}.`,
+    };
+    return finding('flagged', reason, values);
+  }
+  const reason = {
+    en: `The notice gave ${days} days to submit proposals.`,
+    pt: `O anúncio deu ${contados(days, 'dia')} para apresentar propostas.`,
+  };
+  return finding('not_flagged', reason, values);
 }
 
 export const SHORT_SUBMISSION_PERIOD_CHECK: IntegrityCheck = {

@@ -31,6 +31,17 @@ export const SINGLE_BID: IntegrityType = {
   legal_basis: null,
   caveat_en:
     "The portal's list of competitors may be incomplete: a contract whose record names none is not assessable.",
+  caveat_pt:
+    'A lista de concorrentes do portal pode estar incompleta: um contrato cujo registo não indica nenhum não é ' +
+    'avaliável.',
+};
+
+/** The OCDS methods in Portuguese, as a procedure is called by them (`um procedimento aberto`). */
+const METHOD_PT: Record<string, string> = {
+  open: 'aberto',
+  selective: 'seletivo',
+  limited: 'limitado',
+  direct: 'direto',
 };
 
 const COMPETITIVE = new Set(['open', 'selective']);
@@ -38,18 +49,34 @@ const COMPETITIVE = new Set(['open', 'selective']);
 export function checkSingleBid(c: ContractDetailRecord): Finding {
   // A record that names no competitor says nothing of how many there were: null, never 0 (docs/integrity.md).
   const values = { ocds_method: c.ocds_method, competitors: c.competitors.length === 0 ? null : c.competitors.length };
-  if (c.ocds_method === null) return finding('not_assessable', 'The record gives no procedure type.', values);
+  if (c.ocds_method === null) {
+    const reason = { en: 'The record gives no procedure type.', pt: 'O registo não indica o tipo de procedimento.' };
+    return finding('not_assessable', reason, values);
+  }
+  const method = { en: c.ocds_method, pt: METHOD_PT[c.ocds_method] ?? c.ocds_method };
   if (!COMPETITIVE.has(c.ocds_method)) {
-    const reason = `Does not apply: a ${c.ocds_method} procedure does not invite open competition.`;
+    const reason = {
+      en: `Does not apply: a ${method.en} procedure does not invite open competition.`,
+      pt: `Não se aplica: um procedimento ${method.pt} não abre a concorrência.`,
+    };
     return finding('not_flagged', reason, values);
   }
   if (c.competitors.length === 0) {
-    const reason = 'The record names no competitor: how many bids the procedure drew cannot be told.';
+    const reason = {
+      en: 'The record names no competitor: how many bids the procedure drew cannot be told.',
+      pt: 'O registo não indica nenhum concorrente: não se pode saber quantas propostas o procedimento recebeu.',
+    };
     return finding('not_assessable', reason, values);
   }
-  return c.competitors.length === 1
-    ? finding('flagged', `One competitor in a ${c.ocds_method} procedure.`, values)
-    : finding('not_flagged', `${c.competitors.length} competitors.`, values);
+  if (c.competitors.length === 1) {
+    const reason = {
+      en: `One competitor in a ${method.en} procedure.`,
+      pt: `Um só concorrente num procedimento ${method.pt}.`,
+    };
+    return finding('flagged', reason, values);
+  }
+  const reason = { en: `${c.competitors.length} competitors.`, pt: `${c.competitors.length} concorrentes.` };
+  return finding('not_flagged', reason, values);
 }
 
 export const SINGLE_BID_CHECK: IntegrityCheck = { type: SINGLE_BID, assess: checkSingleBid };

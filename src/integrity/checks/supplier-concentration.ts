@@ -7,7 +7,6 @@ import { type Finding, finding } from '../assessment.js';
 import {
   cents,
   counted,
-  euros,
   largest,
   MAX_CITES,
   MAX_READ,
@@ -16,8 +15,9 @@ import {
   soleSupplierNif,
   TOO_MANY,
 } from '../buyer-contracts.js';
-import { type CheckContext, type IntegrityCheck, type IntegrityStore, once } from '../check.js';
+import { type CheckContext, type IntegrityCheck, once } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
+import { contados, eurosSaid, percentSaid } from '../said.js';
 
 export const SUPPLIER_CONCENTRATION: IntegrityType = {
   key: 'supplier_concentration',
@@ -67,6 +67,12 @@ export const SUPPLIER_CONCENTRATION: IntegrityType = {
     'contract. The share is of the contracts the store holds for that year from the same source (of a year held ' +
     'only in part, as the real copy’s January–February 2024, of that part). Contracts without a price are left out ' +
     'of both sums, and counted; a contract awarded to a group counts in the buyer’s total but in no member’s share.',
+  caveat_pt:
+    'Uma parte elevada pode ter causas simples — um serviço público essencial, uma concessão, um mercado local ' +
+    'pequeno, uma grande empreitada. A parte é a dos contratos desse ano que o serviço tem da mesma fonte (de um ano ' +
+    'só em parte, como janeiro–fevereiro de 2024 na cópia real, dessa parte). Os contratos sem preço ficam fora das ' +
+    'duas somas, e são contados; um contrato adjudicado a um agrupamento conta no total da entidade, mas na parte de ' +
+    'nenhum dos membros.',
 };
 
 /** The year whose shares a contract is judged in, and counted in: its publication's, else its signing's. */
@@ -83,7 +89,13 @@ export async function checkSupplierConcentration(c: ContractDetailRecord, ctx: C
     buyer_total_eur: null,
     supplier_share: null,
   };
-  if (year === null) return finding('not_assessable', 'The record gives no publication or signing date.', values);
+  if (year === null) {
+    const reason = {
+      en: 'The record gives no publication or signing date.',
+      pt: 'O registo não indica a data de publicação nem a de celebração.',
+    };
+    return finding('not_assessable', reason, values);
+  }
   const buyer = soleParty(c.buyers, 'buyer');
   if ('missing' in buyer) return finding('not_assessable', buyer.missing, values);
   const supplier = soleParty(c.suppliers, 'supplier');
@@ -165,21 +177,29 @@ export function buyerYear(ctx: CheckContext, source: string, buyer: string, year
     if (preloaded) return withSums(preloadedYear(preloaded, year));
     return ctx.corpus.buyerYear(
       `${source}:${buyer}:${year}`,
-      async () => withSums(await storedYear(ctx.store, source, buyer, year)),
+      async () => withSums(await storedYear(ctx, source, buyer, year)),
       (held) => held?.contracts.length ?? 1,
     );
   });
 }
 
-/** The buyer's contracts of the year as the store holds them. */
+/**
+ * The buyer's contracts of the year as the store holds them: those published in the year, and those without a
+ * publication date signed in it. The undated ones are read once for every year asked of the buyer (a buyer's answer
+ * and detection's scope ask for several), kept like a year's sums.
+ */
 async function storedYear(
-  store: Pick<IntegrityStore, 'buyerPrices'>,
+  ctx: Pick<CheckContext, 'store' | 'corpus'>,
   source: string,
   buyer: string,
   year: number,
 ): Promise<YearContract[] | null> {
-  const published = await store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
-  const undated = await store.buyerPrices(source, buyer, 'undated');
+  const published = await ctx.store.buyerPrices(source, buyer, { from: `${year}-01-01`, to: `${year}-12-31` });
+  const undated = await ctx.corpus.buyerYear(
+    `${source}:${buyer}:undated`,
+    () => ctx.store.buyerPrices(source, buyer, 'undated'),
+    (rows) => Math.max(rows.length, 1),
+  );
   // As many as readContracts gives up on: the answer is the same as when it read whole records.
   if (published.length >= MAX_READ || undated.length >= MAX_READ) return null;
   return [...published, ...undated.filter((u) => u.signed_on?.startsWith(`${year}-`))].map((x) => ({
@@ -213,22 +233,52 @@ function judge(
   const cites = theirs.ranked.filter((id) => id !== c.id).slice(0, MAX_CITES);
   const minimum = threshold(SUPPLIER_CONCENTRATION, 'min_buyer_contracts');
   if (priced < minimum) {
-    const reason =
-      `Too few contracts to judge a share: the buyer has ${counted(priced, 'priced contract')} in ${year} held ` +
-      `from this source, under the minimum of ${minimum}.`;
+    const reason = {
+      en:
+        `Too few contracts to judge a share: the buyer has ${counted(priced, 'priced contract')} in ${year} held ` +
+        `from this source, under the minimum of ${minimum}.`,
+      pt:
+        `Contratos a menos para avaliar uma parte: a entidade tem ${contados(priced, 'contrato', 'contratos')} com ` +
+        `preço em ${year} desta fonte, abaixo do mínimo de ${minimum}.`,
+    };
     return finding('not_assessable', reason, values, { cites, corpus });
   }
   if (share === null) {
-    const reason = `The buyer's contracts in ${year} add up to 0 €: a share of nothing cannot be told.`;
+    const reason = {
+      en: `The buyer's contracts in ${year} add up to 0 €: a share of nothing cannot be told.`,
+      pt: `Os contratos da entidade em ${year} somam 0 €: não há parte de nada a calcular.`,
+    };
     return finding('not_assessable', reason, values, { cites, corpus });
   }
   const limit = threshold(SUPPLIER_CONCENTRATION, 'max_supplier_share');
-  const said =
-    `${supplier.name} has ${theirs.contracts.length} of the ${priced} priced contracts of ${buyer.name} in ${year}: ` +
-    `${euros(supplierTotal)} of ${euros(buyerTotal)}, ${Math.round(share * 1000) / 10} % of the value`;
+  const [part, whole, percent] = [eurosSaid(supplierTotal), eurosSaid(buyerTotal), percentSaid(share)];
+  const said = {
+    en:
+      `${supplier.name} has ${theirs.contracts.length} of the ${priced} priced contracts of ${buyer.name} ` +
+      `in ${year}: ` +
+      `${part.en} of ${whole.en}, ${percent.en} of the value`,
+    pt:
+      `${supplier.name} tem ${theirs.contracts.length} dos ${priced} contratos com preço de ${buyer.name} ` +
+      `em ${year}: ` +
+      `${part.pt} de ${whole.pt}, ${percent.pt} do valor`,
+  };
+  const limitSaid = percentSaid(limit);
   return share > limit
-    ? finding('flagged', `${said}, above the threshold of ${limit * 100} %.`, values, { cites, corpus })
-    : finding('not_flagged', `${said}, not above ${limit * 100} %.`, values, { cites, corpus });
+    ? finding(
+        'flagged',
+        {
+          en: `${said.en}, above the threshold of ${limit * 100} %.`,
+          pt: `${said.pt}, acima do limiar de ${limitSaid.pt}.`,
+        },
+        values,
+        { cites, corpus },
+      )
+    : finding(
+        'not_flagged',
+        { en: `${said.en}, not above ${limit * 100} %.`, pt: `${said.pt}, não acima de ${limitSaid.pt}.` },
+        values,
+        { cites, corpus },
+      );
 }
 
 /** A supplier's share of the year's priced value, to four decimals; null when the year adds up to 0 €. */

@@ -5,7 +5,7 @@
  * file over HTTP with the same key, since a file of tens of megabytes is no tool result.
  */
 import { Type } from '@sinclair/typebox';
-import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE } from '../../core/csv.js';
+import { CSV_FORMAT_DIALECTS, CSV_MEDIA_TYPE, EXCEL_PT_TRAITS } from '../../core/csv.js';
 import type { FileFormat } from '../../core/execution.js';
 import { defineOperation } from '../../core/operation.js';
 import { Nullable, StringEnum } from '../../core/schemas.js';
@@ -26,8 +26,7 @@ const IMPORTED_RECORDS: Readonly<Record<string, readonly string[]>> = {
 const BulkFile = Type.Object(
   {
     format: StringEnum(FILE_FORMATS, {
-      description:
-        '`csv` (RFC 4180) or `csv-excel` (`;`, decimal comma, byte-order mark: a spreadsheet set to Portuguese).',
+      description: `\`csv\` (RFC 4180) or \`csv-excel\` (${EXCEL_PT_TRAITS}: a spreadsheet set to Portuguese).`,
     }),
     media_type: Type.String(),
     url: Type.String({ description: 'Where to GET the file, with the same key (REST only; one request of quota).' }),

@@ -29,10 +29,12 @@ export const RedFlagAssessment = Type.Object(
       description: 'flagged, not_flagged, or not_assessable when the record lacks what the check needs.',
     }),
     reason: Type.String({ description: 'Why this state: the values compared, or what the record lacks.' }),
+    reason_pt: Type.String({ description: 'The same reason in Portuguese, written with the English one.' }),
     values: Compared,
     thresholds: Type.Record(Type.String(), Type.Number(), { description: 'The thresholds compared with.' }),
     legal_basis: Nullable(Type.String({ description: 'The article the check rests on; null for an indicator.' })),
     caveat_en: Nullable(Type.String({ description: 'What the data cannot tell.' })),
+    caveat_pt: Nullable(Type.String({ description: 'What the data cannot tell, in Portuguese.' })),
     cites: Type.Array(Type.Integer(), {
       description: 'The contracts (ids) the assessment rests on: this one first, then those it was compared with.',
     }),

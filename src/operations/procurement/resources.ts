@@ -10,6 +10,7 @@ import type {
   EntityRecord,
 } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
+import { entityIdentity } from './entity-identity.js';
 import type { Amendment, Announcement, ContractDetail, ContractSummary, Entity } from './schemas.js';
 
 export function toContractSummary(c: ContractRecord): Static<typeof ContractSummary> {
@@ -77,12 +78,16 @@ export function toAmendment(a: AmendmentRecord): Static<typeof Amendment> {
 
 /** `synthetic`: whether any of its contracts is demo data (demoEntities). */
 export function toEntity(e: EntityRecord, synthetic: boolean): Static<typeof Entity> {
+  const identity = entityIdentity(e.nif, e.kind, e.country);
   return {
     nif: e.nif,
     name: e.name,
     kind: e.kind,
-    country: e.country,
+    country: identity.country,
     municipality: e.municipality,
+    nif_kind: identity.nif_kind,
+    kind_assumed: identity.kind_assumed,
+    note: identity.note,
     contracts_as_buyer: e.contracts_as_buyer,
     contracts_as_supplier: e.contracts_as_supplier,
     total_as_buyer_eur: e.total_as_buyer_eur,

@@ -6,7 +6,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { Nullable, StringEnum, Synthetic } from '../../core/schemas.js';
 import { MATCH_KINDS } from '../../lib/name-match.js';
-import { ENTITY_KINDS, OCDS_METHODS } from '../../lib/vocabulary.js';
+import { ENTITY_KINDS, OCDS_METHODS, TAX_NUMBER_KINDS } from '../../lib/vocabulary.js';
 import { AGGREGATE_DIMENSIONS } from '../../store/procurement-queries.js';
 import { UpdatedAt } from '../shared/instants.js';
 
@@ -124,6 +124,18 @@ const entityFields = {
   kind: EntityKind,
   country: Text('ISO 3166-1 alpha-2, where known.'),
   municipality: Text('Code of the municipality the entity is, for kind `municipality`.'),
+  nif_kind: StringEnum(TAX_NUMBER_KINDS, {
+    description:
+      'What `nif` is: `portuguese` (a NIF or NIPC), `foreign` (a foreign tax id as the portal gives it) or ' +
+      '`placeholder` (nine digits no one holds, such as `000000000`, shown where no tax number was given: its ' +
+      'country is null, and the parties published with it share this entity).',
+  }),
+  kind_assumed: Type.Boolean({
+    description:
+      'true where `kind` is a default, not read from the tax number: a foreign id or a placeholder says nothing ' +
+      'of its holder, and such an entity is `company` (a foreign natural person shows as one).',
+  }),
+  note: Text('What the tax number does not tell, in a sentence, where `nif_kind` is not `portuguese`; else null.'),
   contracts_as_buyer: Type.Integer(),
   contracts_as_supplier: Type.Integer(),
   total_as_buyer_eur: Type.Number(),

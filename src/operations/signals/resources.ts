@@ -111,6 +111,7 @@ function toMethodology(m: IntegrityType): Static<typeof IntegrityMethodology> {
       text_en: m.legal_basis.text_en,
     },
     caveat_en: m.caveat_en,
+    caveat_pt: m.caveat_pt,
   };
 }
 

@@ -145,6 +145,7 @@ export const IntegrityMethodology = Type.Object(
       ),
     ),
     caveat_en: Text('What the data cannot tell.'),
+    caveat_pt: Text('What the data cannot tell, in Portuguese.'),
   },
   { title: 'IntegrityMethodology' },
 );

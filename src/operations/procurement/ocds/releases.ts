@@ -11,6 +11,7 @@
  */
 
 import type { Json } from '../../../lib/json.js';
+import { taxNumberKind } from '../../../lib/nif.js';
 import { isDemoProcurementSource } from '../../../lib/provenance.js';
 import { fold } from '../../../lib/text-match.js';
 import type {
@@ -70,11 +71,15 @@ function value(amount: number | null): Json | undefined {
 
 type Role = 'buyer' | 'supplier' | 'tenderer';
 
-/** The party's id in `parties` and its identifier, from its tax number (or, without one, its name). */
+/**
+ * The party's id in `parties` and its identifier, from its tax number (or, without one, its name). A placeholder
+ * (`000000000`: src/lib/nif.ts) identifies no one and is no entry of the PT-NIF register: its party is named.
+ */
 export function partyIdentity(p: PartyRecord): { id: string; identifier?: Json } {
   const nif = p.nif?.trim() ?? '';
-  if (/^\d{9}$/.test(nif)) return { id: `PT-NIF-${nif}`, identifier: { scheme: 'PT-NIF', id: nif } };
-  if (nif !== '') return { id: `TAXID-${nif}`, identifier: { id: nif } };
+  const kind = nif === '' ? null : taxNumberKind(nif);
+  if (kind === 'portuguese') return { id: `PT-NIF-${nif}`, identifier: { scheme: 'PT-NIF', id: nif } };
+  if (kind === 'foreign') return { id: `TAXID-${nif}`, identifier: { id: nif } };
   const slug = fold(p.name)
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');

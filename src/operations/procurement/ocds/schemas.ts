@@ -53,7 +53,7 @@ const Organization = Type.Object(
     id: Type.String({
       description:
         '`PT-NIF-<tax number>`; `TAXID-<id>` for a tax id that is not Portuguese; ' +
-        '`NAME-<name>` for a party the source names without one.',
+        '`NAME-<name>` for a party the source names without one, or with a placeholder no one holds (`000000000`).',
     }),
     name: Type.String({ description: 'As published on the record.' }),
     identifier: Type.Optional(Identifier),

@@ -1,0 +1,26 @@
+/**
+ * The figures of a reason in both languages (assessment.ts, `Said`): euros, shares and counts as each language writes
+ * them (`€20,000` and `20 000 €`, `12.5 %` and `12,5 %`), so that a check writes its sentence once with both.
+ */
+import { euros } from '../lib/euros-text.js';
+import type { Said } from './assessment.js';
+
+export function eurosSaid(value: number): Said {
+  return { en: euros(value, 'en'), pt: euros(value, 'pt') };
+}
+
+/** A ratio as a percentage to one decimal: `0.125` → `12.5 %`, `12,5 %`. */
+export function percentSaid(ratio: number): Said {
+  const percent = Math.round(ratio * 1000) / 10;
+  return { en: `${percent} %`, pt: `${String(percent).replace('.', ',')} %` };
+}
+
+/** A count and its noun in Portuguese, singular for one: `1 contrato`, `3 contratos`. */
+export function contados(n: number, singular: string, plural = `${singular}s`): string {
+  return `${n} ${n === 1 ? singular : plural}`;
+}
+
+/** A number with the Portuguese decimal comma: `2.5` → `2,5`. */
+export function decimalPt(n: number): string {
+  return String(n).replace('.', ',');
+}

@@ -1,0 +1,45 @@
+/**
+ * What an entity's tax number lets the service say of it, beside its stored kind and country (docs/data.md, "What
+ * the importer derives"): whether the number is a Portuguese one, a foreign id or a placeholder that identifies no
+ * one, whether its `kind` is only a default, and a note saying so in words where the number tells less than the
+ * fields suggest.
+ */
+import { kindIsAssumed, taxNumberKind } from '../../lib/nif.js';
+import type { EntityKind, TaxNumberKind } from '../../lib/vocabulary.js';
+
+export interface EntityIdentity {
+  nif_kind: TaxNumberKind;
+  kind_assumed: boolean;
+  /** The stored country, but never for a placeholder (a store imported before placeholders were told apart). */
+  country: string | null;
+  note: string | null;
+}
+
+export function entityIdentity(nif: string, kind: EntityKind, country: string | null): EntityIdentity {
+  const nifKind = taxNumberKind(nif);
+  const kindAssumed = kindIsAssumed(nif, kind);
+  return {
+    nif_kind: nifKind,
+    kind_assumed: kindAssumed,
+    country: nifKind === 'placeholder' ? null : country,
+    note: noteOf(nif, nifKind, kind, kindAssumed),
+  };
+}
+
+function noteOf(nif: string, nifKind: TaxNumberKind, kind: EntityKind, kindAssumed: boolean): string | null {
+  const assumed = kindAssumed ? ` Its kind (${kind}) is a default, not a finding.` : '';
+  if (nifKind === 'placeholder') {
+    return (
+      `${nif} is not a tax number anyone holds: the portal shows it where none was given. Its holder's country ` +
+      'and kind are not known, and every party published with it is counted here, under the first name seen.' +
+      assumed
+    );
+  }
+  if (nifKind === 'foreign') {
+    return (
+      "A foreign tax id, as the portal gives it: it does not say the holder's country, or whether the holder is a " +
+      `company or a natural person.${assumed}`
+    );
+  }
+  return null;
+}

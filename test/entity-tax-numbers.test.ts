@@ -1,0 +1,103 @@
+/**
+ * What an entity's tax number lets the service say (docs/data.md, "Placeholders and what a tax number cannot tell"),
+ * with the two parties of the real Portal BASE file that showed it: `000000000 - Whistleblower Software ApS` (nine
+ * digits no one holds, once served as a Portuguese company) and `017-36-7441 - Frederick C. Turner, Jr.` (a natural
+ * person under a foreign id, served as a company). Through the API, on both stores.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMunicipalities } from '../src/ingest/municipalities.js';
+import type { ContractInput, Party } from '../src/store/procurement-records.js';
+import { IMPORTED_AT } from './helpers/procurement-fixture.js';
+import { freshStore } from './helpers/procurement-store.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+const PORTO = readMunicipalities().find((m) => m.code === '1312') ?? readMunicipalities()[0];
+const PLACEHOLDER: Party = { nif: '000000000', name: 'Whistleblower Software ApS' };
+const FOREIGN_PERSON: Party = { nif: '017-36-7441', name: 'Frederick C. Turner, Jr.' };
+
+function contract(id: string, supplier: Party): ContractInput {
+  return {
+    source: 'base',
+    source_id: id,
+    imported_at: IMPORTED_AT,
+    procedure_id: null,
+    announcement_number: null,
+    object: `Contrato ${id}`,
+    description: null,
+    procedure_type: 'Ajuste Direto Regime Geral',
+    ocds_method: 'direct',
+    legal_basis: null,
+    contract_types: ['Aquisição de serviços'],
+    cpvs: ['72000000'],
+    buyers: [{ nif: PORTO.nif, name: `Município do ${PORTO.name}` }],
+    suppliers: [supplier],
+    competitors: [],
+    base_price_eur: null,
+    price_eur: 1867,
+    effective_price_eur: null,
+    published_on: '2024-02-20',
+    awarded_on: null,
+    signed_on: '2024-02-15',
+    closed_on: null,
+    execution_days: 365,
+    execution_places_text: null,
+    municipality_ids: [PORTO.id],
+    framework_agreement: null,
+    green: null,
+    centralized: null,
+    link: null,
+  };
+}
+
+let t: TestApp;
+let key: string;
+beforeAll(async () => {
+  const fresh = await freshStore();
+  await fresh.store.writeProcurement({
+    contracts: [contract('10587810', PLACEHOLDER), contract('10576111', FOREIGN_PERSON)],
+    announcements: [],
+    amendments: [],
+  });
+  t = await startTestApp({ store: fresh.store, dbPath: fresh.dbPath });
+  key = t.keys.premium;
+}, 120_000);
+afterAll(() => t?.close());
+
+const get = async (path: string) => {
+  const res = await t.get(path, { key });
+  expect(res.status, res.body.slice(0, 300)).toBe(200);
+  return res.json;
+};
+
+describe('entities: what the tax number says, and what it does not', () => {
+  it('does not present the placeholder 000000000 as a Portuguese tax number', async () => {
+    const entity = await get('/v1/procurement/entities/000000000');
+    expect(entity).toMatchObject({
+      name: 'Whistleblower Software ApS',
+      country: null,
+      nif_kind: 'placeholder',
+      kind_assumed: true,
+    });
+    expect(entity.note).toMatch(/^000000000 is not a tax number anyone holds: the portal shows it where none/);
+    const listed = (await get('/v1/procurement/entities?q=Whistleblower')).items;
+    expect(listed.map((e: { country: string | null; nif_kind: string }) => [e.country, e.nif_kind])).toEqual([
+      [null, 'placeholder'],
+    ]);
+    // OCDS names the party rather than filing it in the Portuguese tax register.
+    const release = JSON.stringify(await get('/v1/procurement/ocds/releases?supplier=000000000'));
+    expect(release).not.toContain('PT-NIF-000000000');
+    expect(release).toContain('"id":"NAME-whistleblower-software-aps"');
+  });
+
+  it('says the kind of a foreign id is a default, not a finding', async () => {
+    const entity = await get('/v1/procurement/entities/017-36-7441');
+    expect(entity).toMatchObject({ kind: 'company', country: null, nif_kind: 'foreign', kind_assumed: true });
+    expect(entity.note).toMatch(/whether the holder is a company or a natural person/);
+  });
+
+  it('has nothing to note of a Portuguese number, whose kind it reads', async () => {
+    const council = await get(`/v1/procurement/entities/${PORTO.nif}`);
+    expect(council).toMatchObject({ kind: 'municipality', country: 'PT', nif_kind: 'portuguese' });
+    expect(council).toMatchObject({ kind_assumed: false, note: null });
+  });
+});
