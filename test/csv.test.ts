@@ -27,13 +27,15 @@ import {
 const CSV_TYPE = 'text/csv; charset=utf-8; header=present';
 const TRICKY_NAME = 'Resident population, "estimated"';
 const TRICKY_NAME_PT = 'População residente\r\nestimada';
+/** Text a spreadsheet would run, as a buyer may type it into a contract's object. */
+const FORMULA_NAME = '=HYPERLINK("https://example.test","Área")';
 
 let t: TestApp;
 beforeAll(async () => {
   const { store, dbPath } = copyDemoStore();
   const tricky = (await store.listIndicators()).flatMap((i): IndicatorRecord[] => {
     if (i.key === 'population') return [{ ...i, name: TRICKY_NAME, name_pt: TRICKY_NAME_PT, unit_display: '' }];
-    return i.key === 'area' ? [{ ...i, unit_display: null }] : [];
+    return i.key === 'area' ? [{ ...i, unit_display: null, name: FORMULA_NAME }] : [];
   });
   await store.saveIndicators(tricky);
   t = await startTestApp({ store, dbPath });
@@ -625,6 +627,19 @@ describe('format=csv, format=csv-excel and Content-Disposition', () => {
     const raw = (await t.get(`${contracts}&format=csv-excel`)).body.split('\r\n')[1];
     expect(raw).toContain(`;"=""${item.cpv_main}""";`);
     expect((await t.get(`${contracts}&format=csv`)).body.split('\r\n')[1]).toContain(`,${item.cpv_main},`);
+  });
+
+  it('writes text a spreadsheet would run as a formula behind an apostrophe in csv-excel only', async () => {
+    const indicators = '/v1/indicators?limit=100';
+    const nameOfArea = (rows: string[][]) => rows.find((r) => r[0] === 'area')?.[rows[0].indexOf('name')];
+    expect(nameOfArea(parseExcelPt((await t.get(`${indicators}&format=csv-excel`)).body))).toBe(`'${FORMULA_NAME}`);
+    expect(nameOfArea(parseCsv((await t.get(`${indicators}&format=csv`)).body).rows)).toBe(FORMULA_NAME);
+    // A negative number is a number, not a formula: only text is guarded.
+    const negative = parseExcelPt(
+      (await t.get('/v1/indicators/natural_increase_rate/snapshot?limit=308&format=csv-excel')).body,
+    );
+    const value = negative[0].indexOf('value');
+    expect(negative.slice(1).some((row) => /^-\d/.test(row[value]))).toBe(true);
   });
 
   it('refuses an unknown format, and CSV of an operation that is not a list', async () => {

@@ -27,7 +27,8 @@ export type CsvDialect = 'rfc4180' | 'excel-pt';
 
 /** What `excel-pt` (`format=csv-excel`) changes, as the OpenAPI document and the bulk catalogue say it. */
 export const EXCEL_PT_TRAITS =
-  '`;` between fields, decimal comma, digits-only text as `="0101"`, UTF-8 byte-order mark';
+  '`;` between fields, decimal comma, digits-only text as `="0101"`, text that would run as a formula behind `\'`, ' +
+  'UTF-8 byte-order mark';
 
 /** The `format` values of the CSV forms (docs/api.md, CSV) and the dialect each is written in. */
 export const CSV_FORMAT_DIALECTS = { csv: 'rfc4180', 'csv-excel': 'excel-pt' } as const satisfies Record<
@@ -128,13 +129,19 @@ export function csvTable(output: TSchema, rowsMember = 'items'): CsvTable | unde
 /**
  * A cell as `excel-pt` writes it: a number with a decimal comma; a string of digits alone (a municipality code
  * `0101`, a tax number, a CPV code) as the formula `="0101"`, which a spreadsheet shows as that text, where it would
- * read the bare digits as a number and drop the leading zeros (docs/api.md, CSV).
+ * read the bare digits as a number and drop the leading zeros; any other text a spreadsheet would run as a formula
+ * (it begins with `=`, `+`, `-`, `@`, a tab or a CR: a contract's object is whatever its buyer typed) behind an
+ * apostrophe, so that it is shown and never run (docs/api.md, CSV).
  */
 function spreadsheetText(text: Cell, column: Pick<Column, 'kind' | 'strings'>): Cell {
   if (text === null) return null;
   if (column.kind === 'number' || column.kind === 'integer') return text.replace('.', ',');
-  return column.strings && /^[0-9]+$/.test(text) ? `="${text}"` : text;
+  if (column.strings && /^[0-9]+$/.test(text)) return `="${text}"`;
+  return FORMULA_START.test(text) ? `'${text}` : text;
 }
+
+/** What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection"). */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 function separatorOf(dialect: CsvDialect): ',' | ';' {
   return dialect === 'excel-pt' ? ';' : ',';
