@@ -5,14 +5,9 @@
  * company agent (they read messages alike), through the A2A SDK client.
  */
 import { SendMessageRequest } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aClientAt } from './helpers/a2a-client.js';
 import { type AgentHostApp, a2aClient, bearer, localFetch, SLUGS, startAgentHost } from './helpers/agents.js';
 import { unlimitedKey } from './helpers/mcp-tools.js';
 import { BASE_URL } from './helpers/test-app.js';
@@ -26,13 +21,7 @@ beforeAll(async () => {
   host = await startAgentHost();
   dataKey = await unlimitedKey(host, 'data_part_keys');
   const fetchImpl = localFetch(host);
-  clients.data = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      preferredTransports: ['JSONRPC'],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  ).createFromUrl(BASE_URL);
+  clients.data = await a2aClientAt(BASE_URL, fetchImpl);
   clients[slug] = await a2aClient(host, slug);
 });
 afterAll(() => host.close());

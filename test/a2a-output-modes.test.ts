@@ -5,14 +5,9 @@
  * is refused with ContentTypeNotSupportedError (-32005), uncharged. Before, the modes were ignored: JSON always.
  */
 import { AgentCard, Message, SendMessageRequest } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aClientAt, fetchVia } from './helpers/a2a-client.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -23,17 +18,8 @@ let key: string;
 beforeAll(async () => {
   t = await startTestApp();
   address = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  const localFetch: typeof fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    return fetch(url.replace(BASE_URL, address), init);
-  };
-  client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: localFetch })],
-      preferredTransports: ['JSONRPC'],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: localFetch }),
-    }),
-  ).createFromUrl(BASE_URL);
+  const localFetch = fetchVia(address);
+  client = await a2aClientAt(BASE_URL, localFetch);
   key = (await t.keyOnPlan('output_modes', { domains: ['indicators', 'signals', 'procurement'] })).key;
 });
 afterAll(() => t.close());

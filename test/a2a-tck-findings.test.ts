@@ -11,15 +11,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { CancelTaskRequest, GetTaskRequest, SendMessageRequest, Task } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { a2aClientAt } from './helpers/a2a-client.js';
 import {
   type AgentHostApp,
   a2aClient,
@@ -41,13 +36,7 @@ beforeAll(async () => {
   host = await startAgentHost();
   dataKey = await unlimitedKey(host, 'tck_findings');
   const fetchImpl = localFetch(host);
-  clients.data = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      preferredTransports: ['JSONRPC'],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  ).createFromUrl(BASE_URL);
+  clients.data = await a2aClientAt(BASE_URL, fetchImpl);
   clients[slug] = await a2aClient(host, slug);
 });
 afterAll(() => host.close());

@@ -5,15 +5,10 @@
  * `format`; REST says it once, with its own way to ask.
  */
 import { AgentCard } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { a2aClientAt, fetchVia } from './helpers/a2a-client.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -39,17 +34,8 @@ it('MCP: no tool description speaks of CSV, which tools do not answer', async ()
 });
 
 it('A2A: a skill that answers CSV says to ask for it with acceptedOutputModes, never with REST’s Accept', async () => {
-  const localFetch: typeof fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    return fetch(url.replace(BASE_URL, address), init);
-  };
-  const client = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: localFetch })],
-      preferredTransports: ['JSONRPC'],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: localFetch }),
-    }),
-  ).createFromUrl(BASE_URL);
+  const localFetch = fetchVia(address);
+  const client = await a2aClientAt(BASE_URL, localFetch);
   const card: any = AgentCard.toJSON(
     await client.getAgentCard({ serviceParameters: { Authorization: `Bearer ${t.keys.premium}` } }),
   );

@@ -5,16 +5,11 @@
  * string is taken is refused naming the form. Both were refused or read alike on A2A and MCP ("must be a list").
  */
 import { Message, SendMessageRequest } from '@a2a-js/sdk';
-import {
-  type Client as A2aClient,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client as A2aClient } from '@a2a-js/sdk/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { a2aClientAt, fetchVia } from './helpers/a2a-client.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -25,17 +20,8 @@ let mcp: McpClient;
 beforeAll(async () => {
   t = await startTestApp();
   address = await t.app.http.listen({ port: 0, host: '127.0.0.1' });
-  const localFetch: typeof fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    return fetch(url.replace(BASE_URL, address), init);
-  };
-  a2a = await new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: localFetch })],
-      preferredTransports: ['JSONRPC'],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: localFetch }),
-    }),
-  ).createFromUrl(BASE_URL);
+  const localFetch = fetchVia(address);
+  a2a = await a2aClientAt(BASE_URL, localFetch);
   mcp = new McpClient({ name: 'municipality-forms', version: '1.0.0' });
   await mcp.connect(
     new StreamableHTTPClientTransport(new URL(`${address}/mcp`), {

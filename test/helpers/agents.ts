@@ -4,13 +4,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { AgentCard, SendMessageRequest } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createCredential } from '../../src/agents/admin.js';
@@ -19,6 +13,7 @@ import type { AgentHostOptions } from '../../src/agents/host.js';
 import { type App, createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Store } from '../../src/store/store.js';
+import { a2aClientAt, fetchVia } from './a2a-client.js';
 import { storeEnv } from './backend.js';
 import { BASE_URL, copyDemoStore } from './test-app.js';
 
@@ -92,23 +87,12 @@ export async function startAgentHost(
 
 /** The cards name `BASE_URL`; the test server listens elsewhere: send every request of the SDK there. */
 export function localFetch(host: AgentHostApp): typeof fetch {
-  return (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    return fetch(url.replace(BASE_URL, host.address), init);
-  };
+  return fetchVia(host.address);
 }
 
 export async function a2aClient(host: AgentHostApp, slug: string): Promise<Client> {
-  const fetchImpl = localFetch(host);
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl })],
-      preferredTransports: ['JSONRPC'],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-    }),
-  );
   // With the trailing slash the SDK resolves `.well-known/agent-card.json` under the deployment.
-  return factory.createFromUrl(`${AGENTS_URL}/${slug}/`);
+  return a2aClientAt(`${AGENTS_URL}/${slug}/`, localFetch(host));
 }
 
 export const bearer = (secret: string) => ({ serviceParameters: { Authorization: `Bearer ${secret}` } });
