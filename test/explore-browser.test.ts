@@ -248,6 +248,34 @@ describe('the indicator map', () => {
   });
 });
 
+/**
+ * Each year's label and note as a contracts chart should show them: a year the contracts held (of `synthetic` data)
+ * cover only in part, by their coverage in /v1/sources, names its months and has a note giving the dates.
+ */
+async function yearsAsCovered(years: string[], synthetic: boolean) {
+  const held = (await api('/v1/sources')).items.filter(
+    (i: any) => i.kind === 'procurement' && i.records.contracts > 0 && i.synthetic === synthetic,
+  );
+  const from = held.map((i: any) => i.coverage.from).sort()[0];
+  const to = held
+    .map((i: any) => i.coverage.to)
+    .sort()
+    .at(-1);
+  const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const month = (d: string) => months[Number(d.slice(5, 7)) - 1];
+  return years.map((year) => {
+    const first = from > `${year}-01-01` ? from : `${year}-01-01`;
+    const last = to < `${year}-12-31` ? to : `${year}-12-31`;
+    if (first === `${year}-01-01` && last === `${year}-12-31`) return { label: year, note: null };
+    const span = month(first) === month(last) ? month(first) : `${month(first)}–${month(last)}`;
+    const kind = synthetic ? 'generated' : 'real';
+    const note =
+      `${year} is only part of a year: the ${kind} contracts held were published ${first} to ${last} ` +
+      '(their coverage in GET /v1/sources).';
+    return { label: `${year} (${span})`, note };
+  });
+}
+
 describe('a municipality page', () => {
   /** The series chart's dots by period (their titles, `2014: …`) and its axis ticks by label, as x positions. */
   async function seriesPositions(page: Page): Promise<{ dots: Record<string, number>; ticks: Record<string, number> }> {
@@ -339,28 +367,8 @@ describe('a municipality page', () => {
     await page.locator('#view[data-ready]').waitFor();
     const byYear = await api('/v1/procurement/aggregate?executed_in=1312&group_by=year&group_by=procedure_type');
     const synthetic = byYear.groups.some((g: any) => g.synthetic === true) || byYear.synthetic === true;
-    const held = (await api('/v1/sources')).items.filter(
-      (i: any) => i.kind === 'procurement' && i.records.contracts > 0 && i.synthetic === synthetic,
-    );
-    const from = held.map((i: any) => i.coverage.from).sort()[0];
-    const to = held
-      .map((i: any) => i.coverage.to)
-      .sort()
-      .at(-1);
     const years = [...new Set(byYear.groups.map((g: any) => String(g.key.year)))].sort() as string[];
-    const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-    const month = (d: string) => months[Number(d.slice(5, 7)) - 1];
-    const expected = years.map((year) => {
-      const first = from > `${year}-01-01` ? from : `${year}-01-01`;
-      const last = to < `${year}-12-31` ? to : `${year}-12-31`;
-      if (first === `${year}-01-01` && last === `${year}-12-31`) return { label: year, note: null };
-      const span = month(first) === month(last) ? month(first) : `${month(first)}–${month(last)}`;
-      const kind = synthetic ? 'generated' : 'real';
-      const note =
-        `${year} is only part of a year: the ${kind} contracts held were published ${first} to ${last} ` +
-        '(their coverage in GET /v1/sources).';
-      return { label: `${year} (${span})`, note };
-    });
+    const expected = await yearsAsCovered(years, synthetic);
     // Some year is partial (the data's last year at least), so that the check can fail.
     expect(expected.some((e) => e.note)).toBe(true);
     const labels = await page.$$eval('#procurement-years tbody tr', (rows) =>
@@ -682,6 +690,24 @@ describe('the detail views', () => {
       await page.screenshot({ path: join(SHOTS, 'entity-1280.png'), fullPage: true });
       await page.close();
     }
+  });
+
+  it("say on a buyer's euros per year which year the contracts held cover only in part", async () => {
+    const [top] = (await api('/v1/procurement/aggregate?executed_in=1312&group_by=contracting_entity')).groups
+      .filter((g: any) => g.key.contracting_entity)
+      .sort((a: any, b: any) => b.total_eur - a.total_eur);
+    const buyer = top.key.contracting_entity;
+    const entity = await api(`/v1/procurement/entities/${buyer}`);
+    const years = entity.by_year.map((y: any) => String(y.year));
+    const expected = await yearsAsCovered(years, entity.synthetic === true);
+    expect(expected.some((e) => e.note)).toBe(true);
+    const page = await open(desktop, `/explore/entities/${buyer}`);
+    await page.locator('#entity-years table').waitFor({ state: 'attached' });
+    const labels = await page.$$eval('#entity-years tbody tr', (rows) => rows.map((r) => r.children[0].textContent));
+    expect(labels).toEqual(expected.map((e) => e.label));
+    const notes = await page.locator('#entity-years .notes li').allInnerTexts();
+    expect(notes).toEqual(expected.flatMap((e) => (e.note ? [e.note] : [])));
+    await page.close();
   });
 
   it("link a signal's contract, buyer and supplier to their pages", async () => {

@@ -245,8 +245,37 @@ export async function contractsCoverage(synthetic) {
   };
 }
 
+/**
+ * Chart rows of years (`x` a year) labelled, where the contracts held cover only part of the year, with the months
+ * they do (`2024 (Jan–Feb)`), and the notes that say so, from the coverage /v1/sources serves (contractsCoverage).
+ * Each row keeps its `year`.
+ */
+export async function yearsAsCovered(rows, synthetic) {
+  const coverage = await contractsCoverage(synthetic);
+  const labelled = rows.map((row) => {
+    const part = partOfYear(row.x, coverage);
+    return { ...row, x: part ? `${row.x} (${monthSpan(part)})` : row.x, year: row.x, part };
+  });
+  const notes = labelled
+    .filter((r) => r.part)
+    .map(
+      (r) =>
+        `${r.year} is only part of a year: the ${synthetic === true ? 'generated' : 'real'} contracts held were ` +
+        `published ${r.part.from} to ${r.part.to} (their coverage in GET /v1/sources).`,
+    );
+  return { rows: labelled, notes };
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The months a part of a year spans: `Jan–Feb`, `Dec`. */
+function monthSpan({ from, to }) {
+  const [first, last] = [from, to].map((d) => MONTHS[Number(d.slice(5, 7)) - 1]);
+  return first === last ? first : `${first}–${last}`;
+}
+
 /** The part of `year` that `coverage` spans, `{from, to}` (YYYY-MM-DD), when it is not the whole year; else null. */
-export function partOfYear(year, coverage) {
+function partOfYear(year, coverage) {
   if (!coverage) return null;
   const from = coverage.from > `${year}-01-01` ? coverage.from : `${year}-01-01`;
   const to = coverage.to < `${year}-12-31` ? coverage.to : `${year}-12-31`;

@@ -26,6 +26,7 @@ import {
   showError,
   table,
   view,
+  yearsAsCovered,
 } from './common.js';
 
 async function start() {
@@ -36,7 +37,8 @@ async function start() {
     document.title = `${e.name} — munidata explorer`;
     document.getElementById('title').textContent = e.name;
     const synthetic = e.synthetic ?? isSynthetic(e);
-    const years = entityYearRows(e);
+    // A year the contracts held cover only in part says so, as on a municipality's page.
+    const { rows: years, notes: yearNotes } = await yearsAsCovered(entityYearRows(e), synthetic);
     const counterparts = [
       ...(e.top_suppliers ?? []).map((p) => ({ ...p, role: 'its supplier' })),
       ...(e.top_buyers ?? []).map((p) => ({ ...p, role: 'its buyer' })),
@@ -66,6 +68,7 @@ async function start() {
               subtitle: 'Contract prices without VAT, by year of publication, in either role',
               synthetic,
               requests: [req],
+              notes: yearNotes,
               body: stackedBars({
                 width: chartWidth(),
                 height: 260,

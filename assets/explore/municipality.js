@@ -13,7 +13,6 @@ import {
   clear,
   config,
   contractHref,
-  contractsCoverage,
   datasetSynthetic,
   entityHref,
   eventDay,
@@ -28,7 +27,6 @@ import {
   isSynthetic,
   loadTopology,
   municipalityHref,
-  partOfYear,
   partyLinks,
   readState,
   request,
@@ -39,6 +37,7 @@ import {
   table,
   view,
   writeState,
+  yearsAsCovered,
 } from './common.js';
 import { FAMILIES, procedureFamily } from './procedures.js';
 
@@ -305,20 +304,12 @@ async function procurement(section) {
     (g) => String(g.key.year),
   );
   // A year the data does not cover whole (the real contracts held span two months, say) is drawn as such.
-  const coverage = await contractsCoverage(synthetic);
-  const rows = [...years]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([year, parts]) => {
-      const part = partOfYear(year, coverage);
-      return { x: part ? `${year} (${monthSpan(part)})` : year, year, part, parts: Object.fromEntries(parts) };
-    });
-  const partNotes = rows
-    .filter((r) => r.part)
-    .map(
-      (r) =>
-        `${r.year} is only part of a year: the ${synthetic === true ? 'generated' : 'real'} contracts held were ` +
-        `published ${r.part.from} to ${r.part.to} (their coverage in GET /v1/sources).`,
-    );
+  const { rows, notes: partNotes } = await yearsAsCovered(
+    [...years]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([year, parts]) => ({ x: year, parts: Object.fromEntries(parts) })),
+    synthetic,
+  );
   const top = suppliers.groups
     .slice()
     .sort((a, b) => b.total_eur - a.total_eur)
@@ -406,14 +397,6 @@ async function procurement(section) {
       requests: [contractsReq],
     }),
   );
-}
-
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-
-/** The months a part of a year spans: `Jan–Feb`, `Dec`. */
-function monthSpan({ from, to }) {
-  const [first, last] = [from, to].map((d) => MONTHS[Number(d.slice(5, 7)) - 1]);
-  return first === last ? first : `${first}–${last}`;
 }
 
 // ---------------------------------------------------------------------------------------------------------
