@@ -1,10 +1,10 @@
 /**
  * What the checks that compare a contract with its buyer's other contracts read (docs/integrity.md): the one buyer
  * and the one supplier they compare by, the contracts of a buyer (and supplier) page by page, the date a contract
- * was awarded, whether the data held reach a date, and how the figures are written in a reason.
+ * was awarded and whether the data held reach a date (a reason writes its figures through said.ts).
  */
 
-import { euros as formatEuros, grouped } from '../lib/euros-text.js';
+import { grouped } from '../lib/euros-text.js';
 import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
 import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { Said } from './assessment.js';
@@ -198,19 +198,6 @@ export function daysBetween(from: string, to: string): number {
 /** A date moved by whole days. */
 export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-/**
- * Euros as a reason (English) writes them, as every English text of the service: `€20,000`, to the cent where there
- * are cents (`€3,405.67`), not `3 405.67 €`, which mixed the Portuguese grouping with the English decimal point.
- */
-export function euros(value: number): string {
-  return formatEuros(value, 'en');
-}
-
-/** A count and its noun, singular for one: `1 contract`, `3 contracts` (never `contract(s)`). */
-export function counted(n: number, singular: string, plural = `${singular}s`): string {
-  return `${n} ${n === 1 ? singular : plural}`;
 }
 
 /** Euros rounded to the cent, for `values`. */

@@ -15,8 +15,8 @@ export function percentSaid(ratio: number): Said {
   return { en: `${percent} %`, pt: `${String(percent).replace('.', ',')} %` };
 }
 
-/** A count and its noun in Portuguese, singular for one: `1 contrato`, `3 contratos`. */
-export function contados(n: number, singular: string, plural = `${singular}s`): string {
+/** A count and its noun in either language, singular for one: `1 contract`, `3 contratos` (never `contract(s)`). */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
   return `${n} ${n === 1 ? singular : plural}`;
 }
 

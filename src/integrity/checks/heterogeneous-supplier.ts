@@ -8,7 +8,7 @@ import type { CheckContext, IntegrityCheck } from '../check.js';
 import type { SupplierVariety, SupplierVarietyCorpus } from '../corpus.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { roundStat } from '../quartiles.js';
-import { decimalPt } from '../said.js';
+import { counted, decimalPt } from '../said.js';
 
 export const HETEROGENEOUS_SUPPLIER: IntegrityType = {
   key: 'heterogeneous_supplier',
@@ -57,7 +57,6 @@ export const HETEROGENEOUS_SUPPLIER: IntegrityType = {
     'é um id de procedimento, ou o próprio contrato quando o portal não o dá.',
 };
 
-const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 const divisions = (n: number): Said => ({
   en: counted(n, 'CPV division', 'CPV divisions'),
   pt: counted(n, 'divisão CPV', 'divisões CPV'),

@@ -10,7 +10,6 @@ import {
   addDays,
   awardDate,
   cents,
-  counted,
   daysBetween,
   holdsData,
   largest,
@@ -33,7 +32,7 @@ import {
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { eurosSaid } from '../said.js';
+import { counted, eurosSaid } from '../said.js';
 
 export const POSSIBLE_SPLITTING: IntegrityType = {
   key: 'possible_splitting',

@@ -6,7 +6,7 @@
  */
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding, type Said } from '../assessment.js';
-import { awardDate, cents, counted, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
+import { awardDate, cents, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
@@ -21,7 +21,7 @@ import {
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { contados, eurosSaid } from '../said.js';
+import { counted, eurosSaid } from '../said.js';
 
 export const REPEATED_DIRECT_AWARDS: IntegrityType = {
   key: 'repeated_direct_awards',
@@ -178,7 +178,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
       `${kind.en} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
       `${date}: ${eurosSaid(sum).en}`,
     pt:
-      `${buyer.name} tinha adjudicado a ${supplier.name} ${contados(earlier.counted.length, 'contrato')} de ` +
+      `${buyer.name} tinha adjudicado a ${supplier.name} ${counted(earlier.counted.length, 'contrato')} de ` +
       `${kind.pt} por ajuste direto ou consulta prévia escolhidos pelo valor de ${windowFrom} até antes de ` +
       `${date}: ${eurosSaid(sum).pt}`,
   };

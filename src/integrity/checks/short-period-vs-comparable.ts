@@ -13,7 +13,7 @@ import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { periodUnknown, type SubmissionPeriod, submissionPeriod } from '../notice-period.js';
 import { lowerFence, roundStat } from '../quartiles.js';
-import { contados, decimalPt } from '../said.js';
+import { counted, decimalPt } from '../said.js';
 
 export const SHORT_PERIOD_VS_COMPARABLE: IntegrityType = {
   key: 'short_submission_period_vs_comparable',
@@ -164,7 +164,7 @@ function compare(
   // Cardinal's guard: no flag when the fence is not above 0 (its quartiles say nothing of short periods). At or
   // below the fence (inclusive, as Cardinal compares), and under Q1, which only matters when Q1 = Q3: the fence
   // is then the common period itself, and a period equal to it is not unusual.
-  const span = { en: `${days} days`, pt: contados(days, 'dia') };
+  const span = { en: `${days} days`, pt: counted(days, 'dia') };
   if (fence.lower_fence <= 0) {
     const reason = {
       en: `${span.en}; ${fenceOf.en}; ${quartiles.en}) is not above 0: no period is short for them.`,

@@ -9,7 +9,7 @@ import { type Finding, finding } from '../assessment.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
 import { periodUnknown, submissionPeriod } from '../notice-period.js';
-import { contados } from '../said.js';
+import { counted } from '../said.js';
 
 export const SHORT_SUBMISSION_PERIOD: IntegrityType = {
   key: 'short_submission_period',
@@ -74,13 +74,13 @@ export async function checkShortSubmissionPeriod(c: ContractDetailRecord, ctx: C
   if (days < minimum) {
     const reason = {
       en: `The notice gave ${days} days to submit proposals, under ${minimum}.`,
-      pt: `O anúncio deu ${contados(days, 'dia')} para apresentar propostas, menos de ${minimum}.`,
+      pt: `O anúncio deu ${counted(days, 'dia')} para apresentar propostas, menos de ${minimum}.`,
     };
     return finding('flagged', reason, values);
   }
   const reason = {
     en: `The notice gave ${days} days to submit proposals.`,
-    pt: `O anúncio deu ${contados(days, 'dia')} para apresentar propostas.`,
+    pt: `O anúncio deu ${counted(days, 'dia')} para apresentar propostas.`,
   };
   return finding('not_flagged', reason, values);
 }

@@ -6,7 +6,6 @@ import type { ContractDetailRecord, ContractRecord } from '../../store/procureme
 import { type Finding, finding } from '../assessment.js';
 import {
   cents,
-  counted,
   largest,
   MAX_CITES,
   MAX_READ,
@@ -17,7 +16,7 @@ import {
 } from '../buyer-contracts.js';
 import { type CheckContext, type IntegrityCheck, once } from '../check.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { contados, eurosSaid, percentSaid } from '../said.js';
+import { counted, eurosSaid, percentSaid } from '../said.js';
 
 export const SUPPLIER_CONCENTRATION: IntegrityType = {
   key: 'supplier_concentration',
@@ -238,7 +237,7 @@ function judge(
         `Too few contracts to judge a share: the buyer has ${counted(priced, 'priced contract')} in ${year} held ` +
         `from this source, under the minimum of ${minimum}.`,
       pt:
-        `Contratos a menos para avaliar uma parte: a entidade tem ${contados(priced, 'contrato', 'contratos')} com ` +
+        `Contratos a menos para avaliar uma parte: a entidade tem ${counted(priced, 'contrato', 'contratos')} com ` +
         `preço em ${year} desta fonte, abaixo do mínimo de ${minimum}.`,
     };
     return finding('not_assessable', reason, values, { cites, corpus });
