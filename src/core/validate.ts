@@ -154,13 +154,13 @@ function toFieldError(error: ErrorObject, schema: TObject, input: Record<string,
   }
 }
 
-/** The value at an ajv instance path (`/group_by`, `/municipality/1`) of the input. */
 /** The (sub)schema a keyword of an error belongs to: `#/properties/nif/pattern` → the schema of `nif`. */
 function schemaAt(schema: TObject, schemaPath: string): Record<string, unknown> | undefined {
   const node = at(schema, schemaPath.split('/').slice(1, -1));
   return node !== null && typeof node === 'object' ? (node as Record<string, unknown>) : undefined;
 }
 
+/** The value at an ajv instance path (`/group_by`, `/municipality/1`) of the input. */
 function valueAt(input: Record<string, unknown>, instancePath: string): unknown {
   return at(input, instancePath.split('/').slice(1));
 }

@@ -9,7 +9,6 @@
 import { DEFAULT_PLANS } from '../admin/default-plans.js';
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import {
-  csvColumns,
   downloadParameters,
   exampleRequestUrl,
   openApiPath,
@@ -17,6 +16,7 @@ import {
   type RestParameter,
   restParameters,
 } from '../channels/rest/openapi.js';
+import { csvColumns } from '../core/csv-note.js';
 import { isPaged, type JsonSchema } from '../core/json-schema.js';
 import type { AnyOperation } from '../core/operation.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../core/schemas.js';

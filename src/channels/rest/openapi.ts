@@ -104,8 +104,6 @@ export function exampleRequestUrl(op: AnyOperation, example: OperationExample, b
   return `${baseUrl}${path}${search ? `?${search}` : ''}`;
 }
 
-export { csvColumns };
-
 /** The error kinds of each HTTP status, in status order (403 has several). */
 export function errorKindsByStatus(): Map<number, ErrorKind[]> {
   const byStatus = new Map<number, ErrorKind[]>();
