@@ -158,9 +158,9 @@ export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
           o,
         )}</label>`,
     );
-  return html`<label for="name">Name</label>
+  return html`<label for="name">${FIELD_LABELS['--name']}</label>
 <input id="name" name="name" type="text" maxlength="200" value="${v.name}" required>
-<label for="type">What it looks for</label>
+<label for="type">${FIELD_LABELS['--type']}</label>
 <select id="type" name="type">${MATCHER_TYPES.map(
     (t) => html`<option value="${t}"${selected(v.type === t)}>${TYPE_LABELS[t]}</option>`,
   )}</select>
@@ -176,13 +176,13 @@ export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
 <label for="min_confidence">${FIELD_LABELS['--min-confidence']}, 0 to 1 (optional)</label>
 <input id="min_confidence" name="min_confidence" type="text" inputmode="decimal" value="${v.minConfidence}"></fieldset>
 <fieldset><legend>An indicator above or below a bound (for an indicator crossing a bound)</legend>
-<label for="indicator">Indicator</label>
+<label for="indicator">${FIELD_LABELS['--indicator']}</label>
 <select id="indicator" name="indicator"><option value=""></option>${choices.indicators.map(
     (k) => html`<option value="${k}"${selected(v.indicator === k)}>${named(k)}</option>`,
   )}</select>
-<label for="above">Above</label>
+<label for="above">${FIELD_LABELS['--above']}</label>
 <input id="above" name="above" type="text" inputmode="decimal" value="${v.above}">
-<label for="below">Below</label>
+<label for="below">${FIELD_LABELS['--below']}</label>
 <input id="below" name="below" type="text" inputmode="decimal" value="${v.below}"></fieldset>
 <fieldset><legend>${FIELD_LABELS['--source-type']} (none ticked: all)</legend>${boxes(
     'source_types',
@@ -252,9 +252,9 @@ export function placeFields(
     ],
     ' ',
   )}</p>
-<label for="municipalities">Municipalities: codes or slugs, separated by commas</label>
+<label for="municipalities">${FIELD_LABELS['--municipality']}: codes or slugs, separated by commas</label>
 <input id="municipalities" name="municipalities" type="text" value="${v.municipalities}" placeholder="1106, porto">
-<label for="district">District</label>
+<label for="district">${FIELD_LABELS['--district']}</label>
 <select id="district" name="district"><option value=""></option>${districts.map(
     (d) => html`<option value="${d}"${v.district === d && html` selected`}>${d}</option>`,
   )}</select></fieldset>`;
