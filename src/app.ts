@@ -166,7 +166,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const path = request.url.split('?')[0];
     const allowed = routed.allowed(path);
     if (allowed.length === 0) {
-      const error = new ApiError('not-found', { detail: `No route ${request.method} ${path}.` });
+      const near = routed.closest(request.method, path);
+      const guess = near === undefined ? '' : ` Did you mean ${request.method} ${near}?`;
+      const error = new ApiError('not-found', { detail: `No route ${request.method} ${path}.${guess}` });
       return sendProblem(request, reply, error, { baseUrl: config.baseUrl });
     }
     reply.header('allow', allowed.join(', '));

@@ -279,6 +279,29 @@ describe("every method and the answers Node gives before routing, in the channel
     }
   });
 
+  it("a path no route serves names the nearest route of its method, with the request's own segments", async () => {
+    for (const [method, url, near] of [
+      ['GET', '/v1/alerts/rules', 'GET /v1/alert-rules'],
+      ['GET', '/v1/procurement/contract/42', 'GET /v1/procurement/contracts/42'],
+      ['HEAD', '/v1/municipality/1106', 'HEAD /v1/municipalities/1106'],
+      ['POST', '/oauth/tokens', 'POST /oauth/token'],
+    ]) {
+      const res = await send(method, url);
+      expectProblem(res, 404, 'not-found');
+      if (method !== 'HEAD') expect(res.json.detail).toBe(`No route ${method} ${url}. Did you mean ${near}?`);
+      else expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    // Far from every route, or near only a route of another method: no guess.
+    for (const [method, url] of [
+      ['GET', '/v1/nothing-like-it'],
+      ['GET', '/oauth/tokens'],
+    ]) {
+      const res = await send(method, url);
+      expectProblem(res, 404, 'not-found');
+      expect(res.json.detail).toBe(`No route ${method} ${url}.`);
+    }
+  });
+
   const requestWithoutHost =
     "an HTTP/1.1 request without Host is 400 in the channel's form, with its request id; HTTP/1.0 needs none";
   it(requestWithoutHost, async () => {

@@ -5,6 +5,7 @@
  * The endpoints with a refusal route of their own (REST, the agent cards, JSON-RPC) never reach this table.
  */
 import type { FastifyInstance } from 'fastify';
+import { closestRoute } from './closest-route.js';
 
 interface Routed {
   pattern: RegExp;
@@ -32,6 +33,13 @@ export class RoutedMethods {
     }
     if (methods.has('GET')) methods.add('HEAD');
     return [...methods].sort();
+  }
+
+  /** The routed path nearest to an unrouted one, among those served for `method` (closest-route.ts). */
+  closest(method: string, path: string): string | undefined {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    const urls = [...this.#routes].filter(([, routed]) => routed.methods.has(wanted)).map(([url]) => url);
+    return closestRoute(path, urls);
   }
 }
 
