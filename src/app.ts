@@ -24,6 +24,7 @@ import {
 import { routeEveryMethod } from './channels/http/methods.js';
 import { createGuardedServer } from './channels/http/pre-routing.js';
 import { sendProblem } from './channels/http/problem-reply.js';
+import { parseQueryString } from './channels/http/query-string.js';
 import {
   type LogDestination,
   loggerOptions,
@@ -35,7 +36,6 @@ import { registerMcpChannel } from './channels/mcp/mcp-channel.js';
 import { mcpRefusal } from './channels/mcp/mcp-protocol.js';
 import { MCP_PATH } from './channels/mcp/server-facts.js';
 import { registerProblemsRoute } from './channels/rest/problems-route.js';
-import { parseQueryString } from './channels/rest/query-string.js';
 import { registerRestChannel } from './channels/rest/rest-channel.js';
 import { type Config, DEFAULT_TIMEOUTS, type Timeouts } from './config.js';
 import { Core } from './core/core.js';

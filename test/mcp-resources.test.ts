@@ -235,6 +235,36 @@ describe.each(ERAS)('resources at %s', (era) => {
     expect(compare.messages.length).toBeGreaterThan(3);
   });
 
+  it('reads back every REST address a prompt embeds, as REST answers it, with its CSV where REST has one', async () => {
+    const review = await client.getPrompt({
+      name: 'review_buyer_procurement',
+      arguments: { buyer: '500051070', from: '2024-01-01', to: '2024-12-31' },
+    });
+    const tenders = await client.getPrompt({ name: 'find_open_tenders', arguments: { cpv: '45', district: 'Porto' } });
+    const embedded = [...review.messages, ...tenders.messages].flatMap((m) => {
+      const resource = (m.content as { resource?: { uri: string; text: string } }).resource;
+      return resource?.uri.startsWith(`${BASE_URL}/v1/`) ? [resource] : [];
+    });
+    expect(embedded.length).toBeGreaterThanOrEqual(3);
+    for (const { uri, text } of embedded) {
+      const { contents } = await client.readResource({ uri });
+      expect(contents[0], uri).toEqual({ uri, mimeType: 'application/json', text });
+    }
+    const path = '/v1/procurement/announcements?cpv=45&district=Porto&open_only=true';
+    const { contents } = await client.readResource({ uri: `${BASE_URL}${path}` });
+    expect(contents.map((c) => c.mimeType)).toEqual(['application/json', 'text/csv']);
+    expect((contents[1] as { text: string }).text).toBe(await rest(path, 'text/csv'));
+    // Not this server's, or no operation's path: not found. A parameter the operation does not take: its errors.
+    for (const uri of ['https://example.org/v1/municipalities/1106', `${BASE_URL}/v1/nothing/here`, `${BASE_URL}/`]) {
+      await expect(client.readResource({ uri })).rejects.toMatchObject({ code: -32602, data: { uri } });
+    }
+    const misspelt = `${BASE_URL}/v1/procurement/announcements?distrct=Porto`;
+    await expect(client.readResource({ uri: misspelt })).rejects.toMatchObject({
+      code: -32602,
+      data: { uri: misspelt, problem: { errors: [expect.objectContaining({ field: 'distrct' })] } },
+    });
+  });
+
   it('embeds each answer once, as its JSON alone', async () => {
     const profile = await client.getPrompt({ name: 'profile_municipality', arguments: { municipality: 'lisboa' } });
     const embedded = profile.messages.slice(1).map((m) => (m.content as any).resource);

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Admission } from '../../core/admission.js';
 import { buildCharged } from '../../core/charge.js';
 import type { Core } from '../../core/core.js';
+import type { AnyOperation } from '../../core/operation.js';
 import type { Json } from '../../lib/json.js';
 import type { Registry } from '../../operations/registry.js';
 import { DataChannelEndpoint } from '../http/data-channel-endpoint.js';
@@ -24,12 +25,13 @@ import { type McpAgent, type McpMethod, mountMcpEndpoint } from './mcp-protocol.
 import { DataPrompts } from './prompts/data-prompts.js';
 import { DataResources } from './resources/data-resources.js';
 import { ResourceProviders } from './resources/resource-providers.js';
+import { RestResources } from './resources/rest-resources.js';
 import { SuccessResultCache, successResultJson } from './results.js';
 import { dataServerFacts, MCP_PATH, type ServerFacts } from './server-facts.js';
 import { type Tool, ToolCatalogue } from './tools.js';
 
 export function registerMcpChannel(app: FastifyInstance, core: Core, registry: Registry): void {
-  mountMcpEndpoint(app, MCP_PATH, new DataMcpServer(core, new ToolCatalogue(registry.all)));
+  mountMcpEndpoint(app, MCP_PATH, new DataMcpServer(core, new ToolCatalogue(registry.all), registry.all));
 }
 
 class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, Tool> {
@@ -38,14 +40,15 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
   readonly #results = new SuccessResultCache();
   readonly methods: Readonly<Record<string, McpMethod<Admission>>>;
 
-  constructor(core: Core, tools: ToolCatalogue) {
+  constructor(core: Core, tools: ToolCatalogue, operations: readonly AnyOperation[]) {
     super(core, MCP_PATH, (operation) => `The tool ${operation.name}`);
     this.#tools = tools;
     this.#facts = dataServerFacts(core.baseUrl);
     const place = (request: FastifyRequest) => this.errorPlace(request);
-    // One provider per URI scheme: the apps' `ui://` views are one more (docs/mcp.md, Resources).
+    // One provider per URI scheme: the apps' `ui://` views are one more, and so are the service's own REST
+    // addresses, which prompts embed (docs/mcp.md, Resources).
     const resources = new ResourceProviders<Admission>(
-      [new DataResources(core, place), new UiResources(core)],
+      [new DataResources(core, place), new UiResources(core), new RestResources(core, operations, place)],
       core.cursors,
     );
     const prompts = new DataPrompts(core, place);
