@@ -334,6 +334,27 @@ describe('alert rules in the console', () => {
     await t.store.deleteAlertRule(wide.id);
   });
 
+  it("shows each rule's matches in the plan's window, counted and linked to that rule's alone", async () => {
+    const rule = (await ruleNamed('Dirigíveis em Évora')) as AlertRuleRecord;
+    const recorded = await matchesOf(rule.id);
+    expect(recorded.length).toBeGreaterThan(0);
+    const idle = await createAlertRule(
+      t.store,
+      { account: t.accounts.premium, name: 'Nada ainda', type: 'keyword', keywords: ['zzxxyy'] },
+      new Date(t.clock.now),
+    );
+    await page.goto(`${base}/console/alerts`);
+    const row = page.locator('tr', { hasText: 'Dirigíveis em Évora' });
+    await expect(row.locator('td.num a').innerText()).resolves.toBe(String(recorded.length));
+    await expect(page.locator('tr', { hasText: 'Nada ainda' }).locator('td.num').innerText()).resolves.toBe('none yet');
+    await row.locator('td.num a').click();
+    await expect(page.locator('h1').innerText()).resolves.toBe('Alert matches: Dirigíveis em Évora');
+    const shown = await page.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.children[1]?.textContent));
+    expect(shown).toEqual(recorded.slice(0, 25).map(() => 'Dirigíveis em Évora'));
+    await shot('08b-matches-of-a-rule');
+    await t.store.deleteAlertRule(idle.id);
+  });
+
   it('deletes a rule and its matches after a confirmation', async () => {
     const rule = (await ruleNamed('Dirigíveis em Évora')) as AlertRuleRecord;
     await page.goto(`${base}/console/alerts`);
@@ -378,6 +399,10 @@ describe('refusals', () => {
     const b = await consoleUser(t, { accountId: t.accounts.premium, email: 'admin@alerts.example', role: 'admin' });
     const admin = new ConsoleClient(t);
     await admin.signIn(b.email, b.password);
+    // Its matches, asked for by its id, are refused the same way.
+    const matches = await admin.get(`/console/alerts/matches?rule=${other.id}`);
+    expect(matches.status).toBe(404);
+    expect(matches.body).toContain('No such alert rule in your account.');
     await admin.get('/console/alerts');
     expect((await admin.get(`/console/alerts/${other.id}/edit`)).status).toBe(404);
     expect((await admin.post(`/console/alerts/${other.id}/delete`)).status).toBe(404);

@@ -63,6 +63,7 @@ import { type DemoRemovalSummary, removeDemoRecords } from './shared/demo-remova
 import type { InstantPosition, SignalFilter } from './signal-queries.js';
 import type { AlertRuleEdit, AlertRuleInput, AlertTemplateInput, CaseUpdate, SignalRecord } from './signal-records.js';
 import { findAlertFeedRule, revokeAlertFeed, setAlertFeedToken } from './signals/alert-feeds.js';
+import { alertMatchCounts } from './signals/alert-match-counts.js';
 import {
   dismissAlertMatch,
   getAlertMatch,
@@ -324,6 +325,7 @@ export abstract class SqlStore extends OnPorts {
   }
 
   readonly listAlertMatches = this.#onReplica(listAlertMatches);
+  readonly alertMatchCounts = this.#onReplica(alertMatchCounts);
   readonly getAlertMatch = this.#onReplica(getAlertMatch);
 
   readonly setAlertFeedToken = this.#onPrimary(setAlertFeedToken);

@@ -81,6 +81,7 @@ import type {
   SignalRecord,
   SignalWriteSummary,
 } from './signal-records.js';
+import type { RuleMatchCount } from './signals/alert-match-counts.js';
 import type { AppliedMigration } from './sql/migration.js';
 import type { WebhookStore } from './webhooks/webhook-store.js';
 
@@ -435,6 +436,8 @@ export interface AlertStore {
   }): Promise<{ inserted: number; skipped: number }>;
   /** By matched_at descending then id descending. */
   listAlertMatches(filter: AlertMatchFilter, page: KeysetPage<InstantPosition>): Promise<AlertMatchRecord[]>;
+  /** Per rule of the account, its matches since the instant and the newest one's (signals/alert-match-counts.ts). */
+  alertMatchCounts(accountId: number, since: string): Promise<RuleMatchCount[]>;
   getAlertMatch(id: number): Promise<AlertMatchRecord | undefined>;
   /** Sets a match's status to dismissed; false when there is no such match or it was dismissed already. */
   dismissAlertMatch(id: number): Promise<boolean>;

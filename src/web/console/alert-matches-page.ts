@@ -13,7 +13,7 @@ import { matchesSynthetic } from '../../operations/alerts/resources.js';
 import type { InstantPosition } from '../../store/signal-queries.js';
 import type { AlertMatchRecord } from '../../store/signal-records.js';
 import { type Html, html, joined } from '../html.js';
-import { ALERT_EDITORS, alertsUser, canEditAlerts } from './alerts-page.js';
+import { ALERT_EDITORS, alertsUser, canEditAlerts, ownRule } from './alerts-page.js';
 import { type FormFields, formOf, queryOf } from './form-fields.js';
 import { csrfField, date, page, sendHtml } from './html.js';
 import { ConsoleRefusal, notFound } from './refusal.js';
@@ -50,17 +50,20 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
       if ((action === 'dismiss') !== (match.status === 'dismissed')) await change(store, match.id);
       // Back to the page the button was on: its status and position came with the form, checked as the page's own.
       const form = formOf(request);
-      const { status, after } = pageOf(form);
-      return reply.redirect(`/console/alerts/matches${pageQuery(status, after)}`, 303);
+      const { status, after, ruleId } = pageOf(form);
+      return reply.redirect(`/console/alerts/matches${pageQuery(status, after, ruleId)}`, 303);
     });
   }
 
   async function send(reply: FastifyReply, who: SignedIn, csrf: string, query: FormFields): Promise<FastifyReply> {
-    const { status, after } = pageOf(query);
+    const { status, after, ruleId } = pageOf(query);
+    // A rule of the account's own, or the page refuses: another account's id is as unknown as a missing one.
+    const rule = ruleId === undefined ? undefined : await ownRule(store, who, String(ruleId));
     const rows = await store.listAlertMatches(
       {
         accountId: who.account.id,
         status,
+        ruleId,
         since: windowStart(new Date(clock()), who.plan.alerts_history_days, undefined),
       },
       { after, limit: PAGE_SIZE + 1 },
@@ -72,6 +75,7 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
     // The page's own position, so that the button brings the browser back to it.
     const here = [
       status && html`<input type="hidden" name="status" value="${status}">`,
+      rule && html`<input type="hidden" name="rule" value="${rule.id}">`,
       after &&
         html`<input type="hidden" name="after_at" value="${after.at}">
 <input type="hidden" name="after_id" value="${after.id}">`,
@@ -91,13 +95,13 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
       }</td><td class="num">${formatNumber(m.score, 2)}</td><td>${m.status}</td><td>${button(m)}</td></tr>`,
     );
     const filter = (s: MatchStatus | undefined, label: string) =>
-      html`<a href="/console/alerts/matches${pageQuery(s, undefined)}"${
+      html`<a href="/console/alerts/matches${pageQuery(s, undefined, rule?.id)}"${
         s === status && html` aria-current="page"`
       }>${label}</a>`;
     const last = shown.at(-1);
     const next =
       rows.length > PAGE_SIZE && last
-        ? html`<p><a href="/console/alerts/matches${pageQuery(status, { at: last.matched_at, id: last.id })}">
+        ? html`<p><a href="/console/alerts/matches${pageQuery(status, { at: last.matched_at, id: last.id }, rule?.id)}">
 Older matches →</a></p>`
         : '';
     const head = html`<thead><tr><th>Matched</th><th>Rule</th><th>What</th><th>Where</th><th class="num">Score</th>
@@ -105,14 +109,16 @@ Older matches →</a></p>`
     return sendHtml(
       reply,
       page({
-        title: 'Alert matches',
+        title: rule ? `Alert matches: ${rule.name}` : 'Alert matches',
         who,
         csrf,
         section: 'alerts',
         body: html`<p>${joined(
           [filter(undefined, 'All'), filter('matched', 'Open'), filter('dismissed', 'Dismissed')],
           ' · ',
-        )} · <a href="/console/alerts">Rules and subscriptions</a></p>${
+        )}${
+          rule && html` · <a href="/console/alerts/matches${pageQuery(status, undefined)}">All rules</a>`
+        } · <a href="/console/alerts">Rules and subscriptions</a></p>${
           !editor &&
           html`<p class="muted" role="note">Only the account's owner or an admin dismisses and restores matches.</p>`
         }
@@ -124,16 +130,23 @@ Older matches →</a></p>`
   }
 }
 
-/** The status shown and the position after which the page starts (the last row of the page before). */
-function pageOf(fields: FormFields): { status?: MatchStatus; after?: InstantPosition } {
+/**
+ * The status shown, the rule whose matches alone are shown (none: every rule's), and the position after which the
+ * page starts (the last row of the page before).
+ */
+function pageOf(fields: FormFields): { status?: MatchStatus; after?: InstantPosition; ruleId?: number } {
   const statusText = fields.text('status');
   const status = MATCH_STATUSES.find((s) => s === statusText);
   if (statusText !== '' && !status) throw new ConsoleRefusal(400, 'The status is matched or dismissed.');
-  return { status, after: position(fields.text('after_at'), fields.text('after_id')) };
+  const ruleText = fields.text('rule');
+  if (ruleText !== '' && !/^\d{1,9}$/.test(ruleText)) throw notFound('alert rule');
+  const ruleId = ruleText === '' ? undefined : Number(ruleText);
+  return { status, after: position(fields.text('after_at'), fields.text('after_id')), ruleId };
 }
 
-function pageQuery(status: MatchStatus | undefined, after: InstantPosition | undefined): string {
+function pageQuery(status: MatchStatus | undefined, after: InstantPosition | undefined, ruleId?: number): string {
   const query = new URLSearchParams({
+    ...(ruleId !== undefined && { rule: String(ruleId) }),
     ...(status && { status }),
     ...(after && { after_at: after.at, after_id: String(after.id) }),
   }).toString();

@@ -205,6 +205,11 @@ const SOURCE_LABELS: Record<string, string> = {
   procurement_amendment: 'contract amendments',
 };
 
+/** What a rule reads, in the form's words: `calls for tenders, contracts`; `everything` when it names none. */
+export function sourcesInWords(types: readonly string[]): string {
+  return types.length === 0 ? 'everything' : types.map((t) => SOURCE_LABELS[t] ?? inWords(t)).join(', ');
+}
+
 /**
  * The form's words for the command line's options, which the refusals it shares with the command line name
  * (docs/console.md, Alerts): `refusalInWords` says a refusal with the field's label in place of the option.

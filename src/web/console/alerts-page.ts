@@ -11,11 +11,12 @@ import { deleteRule } from '../../admin/alert-rule-edit.js';
 import { listAccountRules, listTemplates, setRuleEnabled, subscribeToTemplate } from '../../admin/alert-rules.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { formatNumber } from '../../lib/number-forms.js';
+import { windowStart } from '../../operations/alerts/alert-matches.js';
 import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-records.js';
 import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
-import { placeFields, placeOptions, refusalInWords } from './alert-rule-fields.js';
+import { placeFields, placeOptions, refusalInWords, sourcesInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -199,6 +200,16 @@ ${placeFields(place, districts)}
     o: { error?: string; notice?: string },
   ): Promise<FastifyReply> {
     const rules = await listAccountRules(store, who.account.id);
+    const now = new Date(clock());
+    const since = windowStart(now, who.plan.alerts_history_days, undefined);
+    const counts = new Map((await store.alertMatchCounts(who.account.id, since)).map((c) => [c.rule_id, c]));
+    // How many matches a rule recorded inside the plan's window, linked to them: whether it is catching anything.
+    const matchesOf = (r: AlertRuleRecord) => {
+      const count = counts.get(r.id);
+      if (count === undefined) return html`<span class="muted">none yet</span>`;
+      return html`<a href="/console/alerts/matches?rule=${r.id}">${formatNumber(count.count, 0)}</a><br><span
+class="muted nowrap">latest ${date(count.latest)}</span>`;
+    };
     const templates = await listTemplates(store);
     const names = new Map((await store.listMunicipalities()).map((m) => [m.id, m.name]));
     const editor = canEditAlerts(who);
@@ -221,8 +232,10 @@ ${placeFields(place, districts)}
       r.enabled ? html`<span class="pill live">on</span>` : html`<span class="pill paused">off</span>`;
     const ruleRows = own.map(
       (r) => html`<tr><td>${editor ? html`<a href="/console/alerts/${r.id}/edit">${r.name}</a>` : r.name}</td>
-<td>${describeMatcher(r)}</td><td>${r.source_types.length > 0 ? r.source_types.join(', ') : 'all'}</td>
-<td>${describePlace(r, names)}</td><td>${state(r)}</td><td>${date(r.created_at)}</td><td>${switchOf(r)}</td></tr>`,
+<td>${describeMatcher(r)}</td><td>${sourcesInWords(r.source_types)}</td>
+<td>${describePlace(r, names)}</td><td>${state(r)}</td><td class="num">${matchesOf(r)}</td><td>${date(
+        r.created_at,
+      )}</td><td>${switchOf(r)}</td></tr>`,
     );
     const templateRows = templates.map((t) => {
       const subs = rules.filter((r) => r.template_id === t.id);
@@ -231,7 +244,9 @@ ${placeFields(place, districts)}
 <td>${
         subs.length > 0
           ? joined(
-              subs.map((r) => html`<p>${describePlace(r, names)} ${state(r)} ${switchOf(r)}</p>`),
+              subs.map(
+                (r) => html`<p>${describePlace(r, names)} ${state(r)} · matches: ${matchesOf(r)} ${switchOf(r)}</p>`,
+              ),
               '',
             )
           : html`<span class="muted">none</span>`
@@ -243,8 +258,8 @@ ${placeFields(place, districts)}
       ? html`<p><a href="/console/alerts/new">New rule…</a> · <a href="/console/alerts/matches">Matches</a></p>`
       : html`<p class="muted" role="note">Only the account's owner or an admin creates, changes and deletes alert rules;
 you can read them. <a href="/console/alerts/matches">Matches</a></p>`;
-    const head = html`<thead><tr><th>Name</th><th>Looks for</th><th>Sources</th><th>Where</th><th>State</th>
-<th>Created</th><th></th></tr></thead>`;
+    const head = html`<thead><tr><th>Name</th><th>Looks for</th><th>Reads</th><th>Where</th><th>State</th>
+<th class="num">Matches</th><th>Created</th><th></th></tr></thead>`;
     return sendHtml(
       reply,
       page({
@@ -257,7 +272,7 @@ you can read them. <a href="/console/alerts/matches">Matches</a></p>`;
 reads them (<code>alert_rules</code>, <code>alert_matches</code>). A new or changed rule is matched ${matched}.</p>
 <h2>Your rules</h2>
 <section><table>${head}<tbody>${
-          ruleRows.length > 0 ? joined(ruleRows, '\n') : html`<tr><td colspan="7" class="muted">No rules yet.</td></tr>`
+          ruleRows.length > 0 ? joined(ruleRows, '\n') : html`<tr><td colspan="8" class="muted">No rules yet.</td></tr>`
         }</tbody></table></section>
 <h2>Predefined subscriptions</h2>
 <section><table><thead><tr><th>Subscription</th><th>Yours, by place</th><th></th></tr></thead>
