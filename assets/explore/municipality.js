@@ -344,7 +344,7 @@ async function procurement(section) {
         notes: partNotes,
         table: table(
           [
-            { label: 'Year', value: (r) => r.x },
+            { label: 'Year', value: (r) => r.label },
             ...FAMILIES.map((f) => ({ label: f, value: (r) => formatEuros(r.parts[f] ?? 0), numeric: true })),
           ],
           rows,
