@@ -4,6 +4,9 @@
  * start loads them: purchasing power real, the other key figures generated), and a buyer whose contracts are real
  * (source `base`) and published in January and February 2024 only, as the portal's copy in the box.
  *
+ * - A municipality's key figures come in two groups, never one grid: the real ones first under a heading that says
+ *   they are published by their source, then the generated under one that says they are demo data — each card under
+ *   the heading the API's own answer for its indicator (`synthetic`) puts it, and keeping its own mark.
  * - At 390 px, each date of a partial-year note ("published 2024-01-02 to 2024-02-29") and each year's months in
  *   the table ("2024 (Jan–Feb)") sit on one line: never broken at a hyphen or dash.
  *
@@ -122,6 +125,50 @@ async function api(v1: string): Promise<any> {
   expect(res.status, v1).toBe(200);
   return res.json;
 }
+
+/** The key figures as drawn: each group in order, its kind, heading and cards (indicator and mark). */
+function keyFigureGroups(page: Page): Promise<{ kind: string; heading: string; cards: string[][] }[]> {
+  return page.$$eval('#figures .figure-group', (groups) =>
+    groups.map((g: any) => ({
+      kind: g.getAttribute('data-kind'),
+      heading: g.querySelector('h3').textContent,
+      cards: [...g.querySelectorAll('.figure-card')].map((c: any) => [
+        c.getAttribute('data-indicator'),
+        c.querySelector('.card-mark').textContent,
+      ]),
+    })),
+  );
+}
+
+describe("a municipality's key figures, real and generated", () => {
+  it('come in two groups, the real first, each card under the heading its indicator answers to', async () => {
+    const page = await open(desktop, '/explore/municipalities/lisboa');
+    const groups = await keyFigureGroups(page);
+    // Every card of the page, under the group the API's own answer for its indicator puts it in.
+    const drawn = groups.flatMap((g) => g.cards.map(([key]) => key));
+    expect(drawn.length).toBeGreaterThanOrEqual(6);
+    const synthetic = new Map<string, boolean>();
+    for (const key of drawn) synthetic.set(key, (await api(`/v1/indicators/${key}`)).synthetic);
+    const real = drawn.filter((k) => synthetic.get(k) === false);
+    const generated = drawn.filter((k) => synthetic.get(k) === true);
+    expect(real).toContain('purchasing_power_index');
+    expect(generated.length).toBeGreaterThan(0);
+    expect(groups.map((g) => g.kind)).toEqual(['real', 'generated']);
+    expect(groups[0].heading).toBe('Real data, as published by their source');
+    expect(groups[1].heading).toBe('Demo data, generated for this example: not published figures');
+    expect(groups[0].cards).toEqual(real.map((k) => [k, 'real data']));
+    expect(groups[1].cards).toEqual(generated.map((k) => [k, 'generated data']));
+    // The picture as a whole is marked as holding both.
+    expect(await page.locator('#figures > .data-mark').textContent()).toMatch(/real and generated/i);
+    await page.locator('#figures').screenshot({ path: join(SHOTS, 'key-figures-1280.png') });
+    await page.close();
+
+    const small = await open(phone, '/explore/municipalities/lisboa');
+    expect(await keyFigureGroups(small)).toEqual(groups);
+    await small.locator('#figures').screenshot({ path: join(SHOTS, 'key-figures-390.png') });
+    await small.close();
+  });
+});
 
 describe('a partial-year note', () => {
   it("keeps each date, and each year's months in the table, on one line at 390 px", async () => {
