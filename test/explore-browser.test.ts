@@ -384,6 +384,23 @@ describe('a municipality page', () => {
     await page.close();
   });
 
+  it('shows its key figures under one heading when all are of one kind (here every series generated)', async () => {
+    const page = await open(desktop, '/explore/municipalities/1312');
+    await page.locator('#view[data-ready]').waitFor();
+    const keys = await page.$$eval('#figures .figure-card', (cards) =>
+      cards.map((c) => c.getAttribute('data-indicator')),
+    );
+    expect(keys.length).toBeGreaterThanOrEqual(6);
+    for (const key of keys) expect((await api(`/v1/indicators/${key}`)).synthetic, key).toBe(true);
+    const groups = await page.$$eval('#figures .figure-group', (all) =>
+      all.map((g) => [g.getAttribute('data-kind'), g.querySelector('h3').textContent, g.querySelectorAll('a').length]),
+    );
+    expect(groups).toEqual([
+      ['generated', 'Demo data, generated for this example: not published figures', keys.length],
+    ]);
+    await page.close();
+  });
+
   it('shows procurement, signals and neighbours from the API, and the data links answer the same', async () => {
     const page = await open(desktop, '/explore/municipalities/1312');
     await page.locator('#view[data-ready]').waitFor();

@@ -33,6 +33,7 @@ export const NEEDS = {
     'test/console-webhooks.test.ts',
     'test/explore-browser.test.ts',
     'test/explore-integrity.test.ts',
+    'test/explore-real-and-generated.test.ts',
     'test/mcp-apps-browser.test.ts',
     'test/oauth-browser.test.ts',
     'test/oauth-conformance.test.ts',

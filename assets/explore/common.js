@@ -157,8 +157,8 @@ export function yearOf(date) {
 // ---------------------------------------------------------------------------------------------------------
 
 /**
- * A picture: heading, notes (synthetic label, scale, caveats), the drawing, a table beside it (the text
- * alternative) and the "data" links naming the exact API requests behind it.
+ * A picture: heading, notes (synthetic label, scale, caveats; each a text, or an array of texts and elements), the
+ * drawing, a table beside it (the text alternative) and the "data" links naming the exact API requests behind it.
  */
 export function figure({ id, title, subtitle, synthetic, requests, body, table, notes = [], attribution = [] }) {
   const caption = h(
@@ -248,22 +248,41 @@ export async function contractsCoverage(synthetic) {
 /**
  * Chart rows of years (`x` a year) labelled, where the contracts held cover only part of the year, with the months
  * they do (`2024 (Jan–Feb)`), and the notes that say so, from the coverage /v1/sources serves (contractsCoverage).
- * Each row keeps its `year`.
+ * Each row keeps its `year`, and has its `label` for a table. The notes' dates and the label's months are kept on one
+ * line each (unbroken), so that a narrow screen never breaks 2024-02-29 at a hyphen.
  */
 export async function yearsAsCovered(rows, synthetic) {
   const coverage = await contractsCoverage(synthetic);
   const labelled = rows.map((row) => {
     const part = partOfYear(row.x, coverage);
-    return { ...row, x: part ? `${row.x} (${monthSpan(part)})` : row.x, year: row.x, part };
+    const months = part ? `(${monthSpan(part)})` : null;
+    return {
+      ...row,
+      x: part ? `${row.x} ${months}` : row.x,
+      label: part ? [`${row.x} `, unbroken(months)] : row.x,
+      year: row.x,
+      part,
+    };
   });
   const notes = labelled
     .filter((r) => r.part)
-    .map(
-      (r) =>
-        `${r.year} is only part of a year: the ${synthetic === true ? 'generated' : 'real'} contracts held were ` +
-        `published ${r.part.from} to ${r.part.to} (their coverage in GET /v1/sources).`,
-    );
+    .map((r) => [
+      `${r.year} is only part of a year: the ${synthetic === true ? 'generated' : 'real'} contracts held were ` +
+        'published ',
+      unbroken(r.part.from),
+      ' to ',
+      unbroken(r.part.to),
+      ' (their coverage in GET /v1/sources).',
+    ]);
   return { rows: labelled, notes };
+}
+
+/**
+ * A date or a span of months kept on one line by the style (`.date`, white-space: nowrap), not by other characters:
+ * copied, it still has its own hyphens.
+ */
+function unbroken(text) {
+  return h('span', { class: 'date' }, text);
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

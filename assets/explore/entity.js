@@ -79,7 +79,7 @@ async function start() {
               }),
               table: table(
                 [
-                  { label: 'Year', value: (r) => r.x },
+                  { label: 'Year', value: (r) => r.label },
                   ...ENTITY_ROLES.map((role, i) => ({
                     label: role,
                     value: (r) => `${formatNumber(r.counts[i], 0)} · ${formatEuros(r.parts[role])}`,

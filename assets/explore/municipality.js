@@ -107,26 +107,32 @@ async function keyFigures(section, catalogue) {
     const known = points.filter((p) => p.value !== null && p.value !== undefined);
     const last = known.at(-1);
     const previous = known.at(-2);
-    return h(
-      'a',
-      { class: 'figure-card', href: `?indicator=${k}#series`, 'data-indicator': k },
-      h('p', { class: 'name' }, indicator.name),
-      h('p', { class: 'value' }, formatValue(last?.value ?? null, indicator)),
-      trend(indicator, previous, last),
-      sparkline(points.map((p) => ({ date: new Date(p.reference_date), value: p.value }))),
-      cardMark(isSynthetic(indicator)),
-    );
+    const synthetic = isSynthetic(indicator);
+    return {
+      synthetic,
+      card: h(
+        'a',
+        { class: 'figure-card', href: `?indicator=${k}#series`, 'data-indicator': k },
+        h('p', { class: 'name' }, indicator.name),
+        h('p', { class: 'value' }, formatValue(last?.value ?? null, indicator)),
+        trend(indicator, previous, last),
+        sparkline(points.map((p) => ({ date: new Date(p.reference_date), value: p.value }))),
+        cardMark(synthetic),
+      ),
+    };
   });
-  // Real and generated series side by side: each card says which (the figure says they differ).
-  const kinds = new Set(keys.map((k) => isSynthetic(byKey.get(k))));
-  const synthetic = kinds.size > 1 ? 'mixed' : kinds.has(true);
+  // Real and generated series never in one grid: the real ones first, under a heading that says so, then the
+  // generated, under one that says they are not published figures (each card keeps its own mark as well).
+  const real = cards.filter((c) => !c.synthetic).map((c) => c.card);
+  const generated = cards.filter((c) => c.synthetic).map((c) => c.card);
+  const synthetic = real.length && generated.length ? 'mixed' : generated.length > 0;
   section.append(
     figure({
       id: 'figures',
       title: 'Key figures',
       subtitle: 'The latest value of each, with the change from the period before; the line is its whole series.',
       synthetic,
-      body: h('div', { class: 'figures' }, cards),
+      body: h('div', {}, figureGroup('real', real), figureGroup('generated', generated)),
       requests: [latestReq, ...seriesReqs],
       table: table(
         [
@@ -140,6 +146,22 @@ async function keyFigures(section, catalogue) {
         `Every indicator's latest value in ${municipality.name}`,
       ),
     }),
+  );
+}
+
+const FIGURE_GROUPS = {
+  real: 'Real data, as published by their source',
+  generated: 'Demo data, generated for this example: not published figures',
+};
+
+/** One kind of key figures under its heading (none when the page has no figure of that kind). */
+function figureGroup(kind, cards) {
+  if (cards.length === 0) return null;
+  return h(
+    'section',
+    { class: `figure-group ${kind}`, 'data-kind': kind, 'aria-labelledby': `figures-${kind}-title` },
+    h('h3', { id: `figures-${kind}-title` }, FIGURE_GROUPS[kind]),
+    h('div', { class: 'figures' }, cards),
   );
 }
 
@@ -344,7 +366,7 @@ async function procurement(section) {
         notes: partNotes,
         table: table(
           [
-            { label: 'Year', value: (r) => r.x },
+            { label: 'Year', value: (r) => r.label },
             ...FAMILIES.map((f) => ({ label: f, value: (r) => formatEuros(r.parts[f] ?? 0), numeric: true })),
           ],
           rows,
