@@ -536,8 +536,12 @@ describe('the demo rules', () => {
     const entity = rules.find((r) => r.matcher_type === 'entity');
     const ofEntity = matches.filter((m) => m.rule_id === entity?.id);
     expect(ofEntity.length).toBeGreaterThan(0);
-    expect(ofEntity.every((m) => m.municipality_id === LISBOA.id && m.source_type === 'procurement_contract')).toBe(
-      true,
-    );
+    expect(
+      ofEntity.every(
+        (m) =>
+          m.municipality_id === LISBOA.id &&
+          ['procurement_contract', 'procurement_announcement'].includes(m.source_type),
+      ),
+    ).toBe(true);
   });
 });

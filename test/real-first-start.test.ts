@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
+import { ensureDemoAccount } from '../src/demo/demo-account.js';
 import { loadDemo } from '../src/demo/load-demo.js';
 import { importReal, type RealImportReport } from '../src/ingest/real/import-real.js';
 import { csvCells } from './helpers/csv-cells.js';
@@ -474,6 +475,18 @@ describe('signals', () => {
     // And the other way round: a synthetic signal is titled [demo].
     for (const s of served.filter((x) => x.synthetic))
       expect(s.title_pt ?? '[demo]', keys.get(s.id)).toMatch(/^\[demo\] /);
+  });
+});
+
+describe("the demo account's alert rules", () => {
+  it('each records matches on a first start, though the real contracts are older than the alert window', async () => {
+    const account = await ensureDemoAccount(t.store, new Date());
+    const rules = await t.store.listAlertRules({ accountId: account.id }, { limit: 100 });
+    expect(rules.length).toBe(10);
+    const counts = new Map(
+      (await t.store.alertMatchCounts(account.id, '1970-01-01T00:00:00Z')).map((c) => [c.rule_id, c]),
+    );
+    for (const rule of rules) expect(counts.get(rule.id)?.count ?? 0, rule.name).toBeGreaterThan(0);
   });
 });
 
