@@ -233,6 +233,44 @@ describe('a partial-year note', () => {
   });
 });
 
+describe('a year axis', () => {
+  it("keeps each year's label clear of its neighbours at 390 px, a part year's months on a second line", async () => {
+    let partial = 0;
+    for (const path of ['/explore/municipalities/1312', '/explore/municipalities/1106']) {
+      const page = await open(phone, path);
+      // The first axis drawn is the bars' (the years); the second, the euros'. Each label's lines (one, or the
+      // year over its months), compared line by line with its neighbours'.
+      const labels = await page.$eval('#procurement-years svg g.axis', (axis) =>
+        [...axis.querySelectorAll('.tick text')].map((t) => {
+          const parts = t.querySelectorAll('tspan');
+          const lines = (parts.length > 0 ? [...parts] : [t]).map((line) => {
+            const box = line.getBoundingClientRect();
+            return { text: line.textContent ?? '', left: box.left, right: box.right };
+          });
+          return { text: t.textContent ?? '', lines };
+        }),
+      );
+      expect(labels.length, path).toBeGreaterThan(1);
+      for (const line of [0, 1]) {
+        const boxes = labels.flatMap((l) => l.lines[line] ?? []).sort((a, b) => a.left - b.left);
+        for (let i = 1; i < boxes.length; i++)
+          expect(boxes[i].left, `${path}: ${boxes[i - 1].text} | ${boxes[i].text}`).toBeGreaterThanOrEqual(
+            boxes[i - 1].right,
+          );
+      }
+      for (const label of labels.filter((l) => /[A-Z][a-z]{2}/.test(l.text))) {
+        partial++;
+        expect(label.lines.map((l) => l.text)).toEqual([
+          label.text.slice(0, 4),
+          expect.stringMatching(/^[A-Z][a-z]{2}/),
+        ]);
+      }
+      await page.close();
+    }
+    expect(partial).toBeGreaterThan(0);
+  });
+});
+
 describe('the whole file', () => {
   it('raised no script error on any page', () => {
     expect(pageErrors).toEqual([]);

@@ -154,7 +154,8 @@ export function sparkline(points, color = '#1f5f8b') {
  * `format` for the axis.
  */
 export function stackedBars({ rows, names, label, format, width = 640, height = 300 }) {
-  const margin = { top: 12, right: 12, bottom: 26, left: 64 };
+  // A label that says which part of its year a bar covers takes a second line (twoLineTicks).
+  const margin = { top: 12, right: 12, bottom: rows.some((r) => r.x.includes(' (')) ? 40 : 26, left: 64 };
   const colors = new Map(names.map((n, i) => [n, PALETTE[i % PALETTE.length]]));
   const stack = d3
     .stack()
@@ -190,13 +191,34 @@ export function stackedBars({ rows, names, label, format, width = 640, height = 
     .append('g')
     .attr('class', 'axis')
     .attr('transform', `translate(0,${height - margin.bottom})`)
-    .call(d3.axisBottom(x).tickSizeOuter(0));
+    .call(d3.axisBottom(x).tickSizeOuter(0))
+    .call(twoLineTicks);
   svg
     .append('g')
     .attr('class', 'axis')
     .attr('transform', `translate(${margin.left},0)`)
     .call(d3.axisLeft(y).ticks(5).tickFormat(format));
   return h('div', { class: 'chart' }, svg.node(), key(names.map((n) => ({ label: n, color: colors.get(n) }))));
+}
+
+/**
+ * A band's label on two lines where it says which part of its year the bar covers: `2024` over `Jan–Feb`. On one
+ * line, `2020 (Jul–Dec)` is wider than its band on a phone and runs into its neighbours.
+ */
+function twoLineTicks(axis) {
+  axis.selectAll('.tick text').each(function () {
+    const text = d3.select(this);
+    const whole = text.text();
+    const cut = whole.indexOf(' (');
+    if (cut < 0) return;
+    text.text(null);
+    text.append('tspan').attr('x', 0).text(whole.slice(0, cut));
+    text
+      .append('tspan')
+      .attr('x', 0)
+      .attr('dy', '1.1em')
+      .text(whole.slice(cut + 2).replace(/\)$/, ''));
+  });
 }
 
 /**
