@@ -344,6 +344,11 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     const { repeated_direct_awards: under } = await flags('r113-b2');
     expect(under.values).toMatchObject({ earlier_awards: 1, earlier_sum_eur: 8_000 });
     expect(under.reason).toMatch(/under the €20,000 ceiling of the ajuste direto/);
+    // A first award says none was made before, in words: never "0 contracts".
+    const { repeated_direct_awards: first } = await flags('split-a1');
+    expect(first.values).toMatchObject({ earlier_awards: 0, earlier_sum_eur: 0 });
+    expect(first.reason).toMatch(/had awarded .+ no contract for goods and services by ajuste direto .+ \(€0\), under/);
+    expect(first.reason_pt).toMatch(/não tinha adjudicado a .+ nenhum contrato de bens e serviços .+ \(0 €\), abaixo/);
     const { repeated_direct_awards: old } = await flags('r113-old2');
     expect(old.reason).toMatch(/do not reach back to 2021-01-01/);
     expect(old.values.earlier_sum_eur).toBe(5_000);

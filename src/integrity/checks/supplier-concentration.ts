@@ -237,15 +237,15 @@ function judge(
         `Too few contracts to judge a share: the buyer has ${counted(priced, 'priced contract')} in ${year} held ` +
         `from this source, under the minimum of ${minimum}.`,
       pt:
-        `Contratos a menos para avaliar uma parte: a entidade tem ${counted(priced, 'contrato', 'contratos')} com ` +
+        `Poucos contratos para avaliar a parte do fornecedor: a entidade tem ${counted(priced, 'contrato')} com ` +
         `preço em ${year} desta fonte, abaixo do mínimo de ${minimum}.`,
     };
     return finding('not_assessable', reason, values, { cites, corpus });
   }
   if (share === null) {
     const reason = {
-      en: `The buyer's contracts in ${year} add up to 0 €: a share of nothing cannot be told.`,
-      pt: `Os contratos da entidade em ${year} somam 0 €: não há parte de nada a calcular.`,
+      en: `The buyer's contracts in ${year} add up to ${eurosSaid(0).en}: a share of nothing cannot be told.`,
+      pt: `Os contratos da entidade em ${year} somam ${eurosSaid(0).pt}: não há parte a calcular.`,
     };
     return finding('not_assessable', reason, values, { cites, corpus });
   }
