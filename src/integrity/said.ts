@@ -9,9 +9,13 @@ export function eurosSaid(value: number): Said {
   return { en: euros(value, 'en'), pt: euros(value, 'pt') };
 }
 
-/** A ratio as a percentage to one decimal: `0.125` → `12.5 %`, `12,5 %`. */
+/**
+ * A ratio as a percentage to one decimal: `0.125` → `12.5 %`, `12,5 %`. A share too small to show at one decimal
+ * says so (`under 0.1 %`, `menos de 0,1 %`) rather than `0 %`, which would read as none at all.
+ */
 export function percentSaid(ratio: number): Said {
   const percent = Math.round(ratio * 1000) / 10;
+  if (percent === 0 && ratio > 0) return { en: 'under 0.1 %', pt: 'menos de 0,1 %' };
   return { en: `${percent} %`, pt: `${String(percent).replace('.', ',')} %` };
 }
 
