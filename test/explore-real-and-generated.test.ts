@@ -158,6 +158,9 @@ describe("a municipality's key figures, real and generated", () => {
     expect(groups[1].heading).toBe('Demo data, generated for this example: not published figures');
     expect(groups[0].cards).toEqual(real.map((k) => [k, 'real data']));
     expect(groups[1].cards).toEqual(generated.map((k) => [k, 'generated data']));
+    // A reference unit in brackets, as the signals write it: `186,3 (Portugal = 100)`.
+    const power = await page.locator('#figures [data-indicator=purchasing_power_index] .value').innerText();
+    expect(power).toMatch(/^\d[\d  ]*(,\d)? \(Portugal = 100\)$/);
     // The picture as a whole is marked as holding both.
     expect(await page.locator('#figures > .data-mark').textContent()).toMatch(/real and generated/i);
     await page.locator('#figures').screenshot({ path: join(SHOTS, 'key-figures-1280.png') });

@@ -36,14 +36,16 @@ export function formatCount(count, singular, plural = `${singular}s`) {
 
 /**
  * A value in its indicator's unit: `7,2 %`, `12 345 hab.`, `1 200 €/m²`; a unit that names things counted
- * (`unit_singular` beside it) is singular for one: `1 signal`, `2 signals`.
+ * (`unit_singular` beside it) is singular for one: `1 signal`, `2 signals`. A unit that is a reference rather than
+ * a measure goes in brackets, as the signals write it: `186,3 (Portugal = 100)`, not `186,3 Portugal = 100`.
  */
 export function formatValue(value, indicator) {
   if (value === null || value === undefined) return 'no data';
   if (indicator?.unit_singular) return formatCount(value, indicator.unit_singular, indicator.unit_display);
   const digits = Math.abs(value) >= 1000 ? 0 : Math.abs(value) >= 100 ? 1 : 2;
   const unit = indicator?.unit_display ?? '';
-  return unit ? `${formatNumber(value, digits)} ${unit}` : formatNumber(value, digits);
+  if (!unit) return formatNumber(value, digits);
+  return `${formatNumber(value, digits)} ${unit.includes(' = ') ? `(${unit})` : unit}`;
 }
 
 /** A sum to the cent, as a record states it (a contract's price): `978 451,00 €`. Charts and totals: formatEuros. */
