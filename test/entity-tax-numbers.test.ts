@@ -83,6 +83,12 @@ describe('entities: what the tax number says, and what it does not', () => {
     expect(listed.map((e: { country: string | null; nif_kind: string }) => [e.country, e.nif_kind])).toEqual([
       [null, 'placeholder'],
     ]);
+    // The lookup, where a typed name or number is resolved to an entity, says it too (the same words).
+    for (const q of ['Whistleblower', '000000000']) {
+      const [entry] = await get(`/v1/procurement/lookup/entities?q=${q}`);
+      expect(entry, q).toMatchObject({ nif: '000000000', nif_kind: 'placeholder', kind_assumed: true });
+      expect(entry.note, q).toBe(entity.note);
+    }
     // OCDS names the party rather than filing it in the Portuguese tax register.
     const release = JSON.stringify(await get('/v1/procurement/ocds/releases?supplier=000000000'));
     expect(release).not.toContain('PT-NIF-000000000');
@@ -93,11 +99,15 @@ describe('entities: what the tax number says, and what it does not', () => {
     const entity = await get('/v1/procurement/entities/017-36-7441');
     expect(entity).toMatchObject({ kind: 'company', country: null, nif_kind: 'foreign', kind_assumed: true });
     expect(entity.note).toMatch(/whether the holder is a company or a natural person/);
+    const [entry] = await get('/v1/procurement/lookup/entities?q=Frederick%20Turner');
+    expect(entry).toMatchObject({ nif: '017-36-7441', nif_kind: 'foreign', kind_assumed: true, note: entity.note });
   });
 
   it('has nothing to note of a Portuguese number, whose kind it reads', async () => {
     const council = await get(`/v1/procurement/entities/${PORTO.nif}`);
     expect(council).toMatchObject({ kind: 'municipality', country: 'PT', nif_kind: 'portuguese' });
     expect(council).toMatchObject({ kind_assumed: false, note: null });
+    const [entry] = await get(`/v1/procurement/lookup/entities?q=${PORTO.nif}`);
+    expect(entry).toMatchObject({ nif: PORTO.nif, nif_kind: 'portuguese', kind_assumed: false, note: null });
   });
 });

@@ -7,23 +7,27 @@
 import { kindIsAssumed, taxNumberKind } from '../../lib/nif.js';
 import type { EntityKind, TaxNumberKind } from '../../lib/vocabulary.js';
 
-export interface EntityIdentity {
+/** What a tax number says of its holder: carried by every answer that names an entity (entity, lookup entry). */
+export interface TaxNumberFacts {
   nif_kind: TaxNumberKind;
   kind_assumed: boolean;
-  /** The stored country, but never for a placeholder (a store imported before placeholders were told apart). */
-  country: string | null;
   note: string | null;
 }
 
+export interface EntityIdentity extends TaxNumberFacts {
+  /** The stored country, but never for a placeholder (a store imported before placeholders were told apart). */
+  country: string | null;
+}
+
 export function entityIdentity(nif: string, kind: EntityKind, country: string | null): EntityIdentity {
+  const facts = taxNumberFacts(nif, kind);
+  return { ...facts, country: facts.nif_kind === 'placeholder' ? null : country };
+}
+
+export function taxNumberFacts(nif: string, kind: EntityKind): TaxNumberFacts {
   const nifKind = taxNumberKind(nif);
   const kindAssumed = kindIsAssumed(nif, kind);
-  return {
-    nif_kind: nifKind,
-    kind_assumed: kindAssumed,
-    country: nifKind === 'placeholder' ? null : country,
-    note: noteOf(nif, nifKind, kind, kindAssumed),
-  };
+  return { nif_kind: nifKind, kind_assumed: kindAssumed, note: noteOf(nif, nifKind, kind, kindAssumed) };
 }
 
 function noteOf(nif: string, nifKind: TaxNumberKind, kind: EntityKind, kindAssumed: boolean): string | null {

@@ -118,12 +118,8 @@ export const ContractDetail = Type.Object(
   { title: 'ContractDetail' },
 );
 
-const entityFields = {
-  nif: Type.String({ description: 'Tax number.' }),
-  name: Type.String(),
-  kind: EntityKind,
-  country: Text('ISO 3166-1 alpha-2, where known.'),
-  municipality: Text('Code of the municipality the entity is, for kind `municipality`.'),
+/** What the tax number says of its holder (entity-identity.ts): on an entity and a lookup entry alike. */
+const taxNumberFields = {
   nif_kind: StringEnum(TAX_NUMBER_KINDS, {
     description:
       'What `nif` is: `portuguese` (a NIF or NIPC), `foreign` (a foreign tax id as the portal gives it) or ' +
@@ -136,6 +132,15 @@ const entityFields = {
       'of its holder, and such an entity is `company` (a foreign natural person shows as one).',
   }),
   note: Text('What the tax number does not tell, in a sentence, where `nif_kind` is not `portuguese`; else null.'),
+};
+
+const entityFields = {
+  nif: Type.String({ description: 'Tax number.' }),
+  name: Type.String(),
+  kind: EntityKind,
+  country: Text('ISO 3166-1 alpha-2, where known.'),
+  municipality: Text('Code of the municipality the entity is, for kind `municipality`.'),
+  ...taxNumberFields,
   contracts_as_buyer: Type.Integer(),
   contracts_as_supplier: Type.Integer(),
   total_as_buyer_eur: Type.Number(),
@@ -255,6 +260,14 @@ export const MunicipalityLookupEntry = Type.Object(
 );
 
 export const EntityLookupEntry = Type.Object(
-  { nif: Type.String(), name: Type.String(), kind: EntityKind, synthetic: Synthetic, ...matchFields },
+  {
+    nif: Type.String(),
+    name: Type.String(),
+    kind: EntityKind,
+    synthetic: Synthetic,
+    ...matchFields,
+    // After the columns CSV readers already count on.
+    ...taxNumberFields,
+  },
   { title: 'EntityLookupEntry' },
 );
