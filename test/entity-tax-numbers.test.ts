@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 const PORTO = readMunicipalities().find((m) => m.code === '1312') ?? readMunicipalities()[0];
 const PLACEHOLDER: Party = { nif: '000000000', name: 'Whistleblower Software ApS' };
 const FOREIGN_PERSON: Party = { nif: '017-36-7441', name: 'Frederick C. Turner, Jr.' };
+const WITHHELD: Party = { nif: '', name: 'RGPD - Maria Silva' };
 
 function contract(id: string, supplier: Party): ContractInput {
   return {
@@ -54,7 +55,11 @@ let key: string;
 beforeAll(async () => {
   const fresh = await freshStore();
   await fresh.store.writeProcurement({
-    contracts: [contract('10587810', PLACEHOLDER), contract('10576111', FOREIGN_PERSON)],
+    contracts: [
+      contract('10587810', PLACEHOLDER),
+      contract('10576111', FOREIGN_PERSON),
+      contract('10500001', WITHHELD),
+    ],
     announcements: [],
     amendments: [],
   });
@@ -109,5 +114,36 @@ describe('entities: what the tax number says, and what it does not', () => {
     expect(council).toMatchObject({ kind_assumed: false, note: null });
     const [entry] = await get(`/v1/procurement/lookup/entities?q=${PORTO.nif}`);
     expect(entry).toMatchObject({ nif: PORTO.nif, nif_kind: 'portuguese', kind_assumed: false, note: null });
+  });
+});
+
+describe('contract parties: the same words as their entities', () => {
+  const facts = ({ nif_kind, kind_assumed, note }: Record<string, unknown>) => ({ nif_kind, kind_assumed, note });
+
+  it('marks the supplier 000000000 a placeholder, on the list and the detail, as its entity does', async () => {
+    const entity = await get('/v1/procurement/entities/000000000');
+    const [listed] = (await get('/v1/procurement/contracts?supplier=000000000')).items;
+    expect(listed.suppliers).toHaveLength(1);
+    expect(listed.suppliers[0]).toMatchObject({ nif: '000000000', name: PLACEHOLDER.name, withheld: false });
+    expect(facts(listed.suppliers[0])).toEqual(facts(entity));
+    const detail = await get(`/v1/procurement/contracts/${listed.id}`);
+    expect(facts(detail.suppliers[0])).toEqual(facts(entity));
+    // The council that bought is a Portuguese number: nothing to note.
+    expect(facts(detail.buyers[0])).toEqual({ nif_kind: 'portuguese', kind_assumed: false, note: null });
+  });
+
+  it('says a foreign id is one; a withheld person has no number, and so nothing to say of one', async () => {
+    const entity = await get('/v1/procurement/entities/017-36-7441');
+    const [foreign] = (await get('/v1/procurement/contracts?supplier=017-36-7441')).items;
+    expect(facts(foreign.suppliers[0])).toEqual(facts(entity));
+    const withheld = (await get('/v1/procurement/contracts')).items.flatMap((c: any) => c.suppliers);
+    expect(withheld.find((p: any) => p.withheld)).toEqual({
+      nif: null,
+      name: 'Maria Silva',
+      withheld: true,
+      nif_kind: null,
+      kind_assumed: null,
+      note: null,
+    });
   });
 });
