@@ -391,6 +391,23 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     const only = await answer('get_artifact', { artifact_id: brief.id }, [brief.media_type]);
     expect(only).toEqual(brief.media_type === 'text/plain' ? ['text/plain', 'text/plain'] : [brief.media_type]);
 
+    // A task keeps what its caller accepted: read later with GetTask or ListTasks, its artifact gives the same parts.
+    const sent = Task.toJSON(
+      (await send(slug, 'assess_project_fit', facts.project, secret, {
+        acceptedOutputModes: ['text/plain'],
+        returnImmediately: true,
+      })) as Task,
+    ) as any;
+    let read: any;
+    for (let i = 0; i < 200 && read?.status.state !== 'TASK_STATE_COMPLETED'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      read = Task.toJSON(await clients[slug].getTask(GetTaskRequest.fromJSON({ id: sent.id }), bearer(secret)));
+    }
+    expect(read.artifacts[0].parts.map((p: any) => p.mediaType)).toEqual(['text/plain']);
+    const listed = await clients[slug].listTasks(ListTasksRequest.fromJSON({ includeArtifacts: true }), bearer(secret));
+    const same: any = Task.toJSON(must(listed.tasks.find((task) => task.id === sent.id)));
+    expect(same.artifacts[0].parts.map((p: any) => p.mediaType)).toEqual(['text/plain']);
+
     const tasks = async () => (await clients[slug].listTasks(ListTasksRequest.fromJSON({}), bearer(secret))).totalSize;
     const before = await tasks();
     for (const [skill, input] of [

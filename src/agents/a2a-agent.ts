@@ -98,6 +98,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
       skill: skill.id,
       input: JSON.stringify(input),
       message: JSON.stringify(call.message),
+      accepted_output_modes: accepted.length === 0 ? null : JSON.stringify(accepted),
       now: new Date(this.#deps.clock()).toISOString(),
     });
     const configuration = (params.configuration ?? {}) as Json;
@@ -106,8 +107,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     this.#runner.enqueue(task.id);
     await finished;
     const current = (await this.#deps.store.agents.getAgentTask(task.id)) as AgentTaskRecord;
-    const view = { historyLength: historyLengthOf(configuration), accepted };
-    return { result: JSON.stringify({ task: taskJson(current, view) }) };
+    return { result: JSON.stringify({ task: taskJson(current, { historyLength: historyLengthOf(configuration) }) }) };
   }
 
   async extendedCard(caller: AgentCaller): Promise<string> {

@@ -61,8 +61,6 @@ export interface TaskView {
   /** Omit `history` (0), or keep at most this many messages; undefined keeps all. */
   readonly historyLength?: number;
   readonly includeArtifacts?: boolean;
-  /** The media types of the artifact's parts to give (SendMessage's `acceptedOutputModes`); none named: all. */
-  readonly accepted?: readonly string[];
 }
 
 export function taskJson(task: AgentTaskRecord, view: TaskView = {}): Json {
@@ -89,7 +87,9 @@ export function taskJson(task: AgentTaskRecord, view: TaskView = {}): Json {
     };
   }
   const json: Json = { id: task.id, contextId: task.context_id, status };
-  const parts = task.result === null ? [] : answerParts(JSON.parse(task.result) as SkillAnswer, view.accepted);
+  // The parts its caller accepted when it sent the message, whoever reads it and however (SendMessage, GetTask…).
+  const accepted = task.accepted_output_modes === null ? [] : (JSON.parse(task.accepted_output_modes) as string[]);
+  const parts = task.result === null ? [] : answerParts(JSON.parse(task.result) as SkillAnswer, accepted);
   if (view.includeArtifacts !== false && parts.length > 0) {
     json.artifacts = [{ artifactId: `${task.id}-result`, name: task.skill, parts }];
   }
