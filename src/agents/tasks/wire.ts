@@ -41,7 +41,9 @@ export function messageResult(
   accepted: readonly string[] = [],
 ): string {
   const parts = answerParts(answer, accepted);
-  if (parts.length === 0) throw contentTypeNotSupported(accepted, answerParts(answer).map(mediaTypeOf), skill);
+  if (parts.length === 0) {
+    throw contentTypeNotSupported(accepted, [...new Set(answerParts(answer).map(mediaTypeOf))], skill);
+  }
   return JSON.stringify({
     message: {
       messageId: randomUUID(),
