@@ -367,6 +367,63 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     expect(error.data[0].reason).toBe('VALIDATION_ERROR');
   });
 
+  it('honours acceptedOutputModes: the accepted parts only; none of its modes: -32005, no task', async () => {
+    const secret = host.credentials[slug].a2a;
+    const card = cardJson(await clients[slug].getAgentCard(bearer(secret)));
+    const modes = (id: string) => card.skills.find((s: any) => s.id === id).outputModes;
+    const brief = must(spec.artifacts.find((a) => a.released));
+    expect(modes('check_service_area')).toEqual(['application/json', 'text/plain']);
+    expect(modes('assess_project_fit')).toEqual(['application/json', 'text/plain']);
+    expect(modes('get_artifact')).toEqual([...new Set(['application/json', 'text/plain', brief.media_type])]);
+
+    const area = { municipality: facts.inside };
+    const answer = async (skill: string, input: Record<string, unknown>, acceptedOutputModes: string[]) => {
+      const result = await send(slug, skill, input, secret, { acceptedOutputModes });
+      const json: any = 'messageId' in result ? Message.toJSON(result as Message) : Task.toJSON(result as Task);
+      return (json.parts ?? json.artifacts[0].parts).map((p: any) => p.mediaType);
+    };
+    expect(await answer('check_service_area', area, [])).toEqual(['application/json', 'text/plain']);
+    expect(await answer('check_service_area', area, ['*/*'])).toEqual(['application/json', 'text/plain']);
+    expect(await answer('check_service_area', area, ['application/json'])).toEqual(['application/json']);
+    expect(await answer('check_service_area', area, ['TEXT/*; q=1', 'image/png'])).toEqual(['text/plain']);
+    expect(await answer('assess_project_fit', facts.project, ['application/json'])).toEqual(['application/json']);
+    expect(await answer('assess_project_fit', facts.project, ['text/plain'])).toEqual(['text/plain']);
+    const only = await answer('get_artifact', { artifact_id: brief.id }, [brief.media_type]);
+    expect(only).toEqual(brief.media_type === 'text/plain' ? ['text/plain', 'text/plain'] : [brief.media_type]);
+
+    // A task keeps what its caller accepted: read later with GetTask or ListTasks, its artifact gives the same parts.
+    const sent = Task.toJSON(
+      (await send(slug, 'assess_project_fit', facts.project, secret, {
+        acceptedOutputModes: ['text/plain'],
+        returnImmediately: true,
+      })) as Task,
+    ) as any;
+    let read: any;
+    for (let i = 0; i < 200 && read?.status.state !== 'TASK_STATE_COMPLETED'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      read = Task.toJSON(await clients[slug].getTask(GetTaskRequest.fromJSON({ id: sent.id }), bearer(secret)));
+    }
+    expect(read.artifacts[0].parts.map((p: any) => p.mediaType)).toEqual(['text/plain']);
+    const listed = await clients[slug].listTasks(ListTasksRequest.fromJSON({ includeArtifacts: true }), bearer(secret));
+    const same: any = Task.toJSON(must(listed.tasks.find((task) => task.id === sent.id)));
+    expect(same.artifacts[0].parts.map((p: any) => p.mediaType)).toEqual(['text/plain']);
+
+    const tasks = async () => (await clients[slug].listTasks(ListTasksRequest.fromJSON({}), bearer(secret))).totalSize;
+    const before = await tasks();
+    for (const [skill, input] of [
+      ['check_service_area', area],
+      ['assess_project_fit', facts.project],
+    ] as const) {
+      for (const accepted of [['image/png'], ['text/csv']]) {
+        const error: any = await send(slug, skill, input, secret, { acceptedOutputModes: accepted }).catch((e) => e);
+        expect(error?.name, `${skill} ${accepted}`).toBe('ContentTypeNotSupportedError');
+        expect(error.message).toContain(`The skill ${skill} answers in application/json or text/plain`);
+        expect(error.data[0]).toMatchObject({ reason: 'CONTENT_TYPE_NOT_SUPPORTED' });
+      }
+    }
+    expect(await tasks()).toBe(before);
+  });
+
   it('a blocking SendMessage (the SDK default) answers with the task in its final state', async () => {
     const result = Task.toJSON((await send(slug, 'assess_project_fit', facts.project)) as Task) as any;
     expect(result.status.state).toBe('TASK_STATE_COMPLETED');

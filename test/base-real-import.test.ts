@@ -111,6 +111,9 @@ describe('importing the real BASE contracts of January–February 2024 (.json.gz
       nif: null,
       name: kept[0].adjudicatarios[0].replace(/^RGPD\s*-\s*/, '').trim(),
       withheld: true,
+      nif_kind: null,
+      kind_assumed: null,
+      note: null,
     });
   });
 

@@ -14,6 +14,7 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 const PORTO = readMunicipalities().find((m) => m.code === '1312') ?? readMunicipalities()[0];
 const PLACEHOLDER: Party = { nif: '000000000', name: 'Whistleblower Software ApS' };
 const FOREIGN_PERSON: Party = { nif: '017-36-7441', name: 'Frederick C. Turner, Jr.' };
+const WITHHELD: Party = { nif: '', name: 'RGPD - Maria Silva' };
 
 function contract(id: string, supplier: Party): ContractInput {
   return {
@@ -54,7 +55,11 @@ let key: string;
 beforeAll(async () => {
   const fresh = await freshStore();
   await fresh.store.writeProcurement({
-    contracts: [contract('10587810', PLACEHOLDER), contract('10576111', FOREIGN_PERSON)],
+    contracts: [
+      contract('10587810', PLACEHOLDER),
+      contract('10576111', FOREIGN_PERSON),
+      contract('10500001', WITHHELD),
+    ],
     announcements: [],
     amendments: [],
   });
@@ -83,6 +88,12 @@ describe('entities: what the tax number says, and what it does not', () => {
     expect(listed.map((e: { country: string | null; nif_kind: string }) => [e.country, e.nif_kind])).toEqual([
       [null, 'placeholder'],
     ]);
+    // The lookup, where a typed name or number is resolved to an entity, says it too (the same words).
+    for (const q of ['Whistleblower', '000000000']) {
+      const [entry] = await get(`/v1/procurement/lookup/entities?q=${q}`);
+      expect(entry, q).toMatchObject({ nif: '000000000', nif_kind: 'placeholder', kind_assumed: true });
+      expect(entry.note, q).toBe(entity.note);
+    }
     // OCDS names the party rather than filing it in the Portuguese tax register.
     const release = JSON.stringify(await get('/v1/procurement/ocds/releases?supplier=000000000'));
     expect(release).not.toContain('PT-NIF-000000000');
@@ -93,11 +104,46 @@ describe('entities: what the tax number says, and what it does not', () => {
     const entity = await get('/v1/procurement/entities/017-36-7441');
     expect(entity).toMatchObject({ kind: 'company', country: null, nif_kind: 'foreign', kind_assumed: true });
     expect(entity.note).toMatch(/whether the holder is a company or a natural person/);
+    const [entry] = await get('/v1/procurement/lookup/entities?q=Frederick%20Turner');
+    expect(entry).toMatchObject({ nif: '017-36-7441', nif_kind: 'foreign', kind_assumed: true, note: entity.note });
   });
 
   it('has nothing to note of a Portuguese number, whose kind it reads', async () => {
     const council = await get(`/v1/procurement/entities/${PORTO.nif}`);
     expect(council).toMatchObject({ kind: 'municipality', country: 'PT', nif_kind: 'portuguese' });
     expect(council).toMatchObject({ kind_assumed: false, note: null });
+    const [entry] = await get(`/v1/procurement/lookup/entities?q=${PORTO.nif}`);
+    expect(entry).toMatchObject({ nif: PORTO.nif, nif_kind: 'portuguese', kind_assumed: false, note: null });
+  });
+});
+
+describe('contract parties: the same words as their entities', () => {
+  const facts = ({ nif_kind, kind_assumed, note }: Record<string, unknown>) => ({ nif_kind, kind_assumed, note });
+
+  it('marks the supplier 000000000 a placeholder, on the list and the detail, as its entity does', async () => {
+    const entity = await get('/v1/procurement/entities/000000000');
+    const [listed] = (await get('/v1/procurement/contracts?supplier=000000000')).items;
+    expect(listed.suppliers).toHaveLength(1);
+    expect(listed.suppliers[0]).toMatchObject({ nif: '000000000', name: PLACEHOLDER.name, withheld: false });
+    expect(facts(listed.suppliers[0])).toEqual(facts(entity));
+    const detail = await get(`/v1/procurement/contracts/${listed.id}`);
+    expect(facts(detail.suppliers[0])).toEqual(facts(entity));
+    // The council that bought is a Portuguese number: nothing to note.
+    expect(facts(detail.buyers[0])).toEqual({ nif_kind: 'portuguese', kind_assumed: false, note: null });
+  });
+
+  it('says a foreign id is one; a withheld person has no number, and so nothing to say of one', async () => {
+    const entity = await get('/v1/procurement/entities/017-36-7441');
+    const [foreign] = (await get('/v1/procurement/contracts?supplier=017-36-7441')).items;
+    expect(facts(foreign.suppliers[0])).toEqual(facts(entity));
+    const withheld = (await get('/v1/procurement/contracts')).items.flatMap((c: any) => c.suppliers);
+    expect(withheld.find((p: any) => p.withheld)).toEqual({
+      nif: null,
+      name: 'Maria Silva',
+      withheld: true,
+      nif_kind: null,
+      kind_assumed: null,
+      note: null,
+    });
   });
 });

@@ -172,7 +172,8 @@ describe('the real contracts (source base)', () => {
     const detail = await get(`/v1/procurement/contracts/${listed.id}`);
     expect(detail.status).toBe(200);
     for (const party of [listed.suppliers, detail.json.suppliers]) {
-      expect(party).toEqual([{ nif: null, name: nameOf(r.adjudicatarios?.[0] as string), withheld: true }]);
+      const name = nameOf(r.adjudicatarios?.[0] as string);
+      expect(party).toEqual([{ nif: null, name, withheld: true, nif_kind: null, kind_assumed: null, note: null }]);
     }
     expect(detail.json.synthetic).toBe(false);
   });

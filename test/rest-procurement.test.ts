@@ -22,6 +22,13 @@ const TODAY = new Date().toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const [LISBOA, PORTO, EVORA, COIMBRA, GAIA] = BUYERS;
 
+/** What a party of the fixture says of its tax number: each one given is Portuguese (entity-tax-numbers.test.ts). */
+function taxNumberTold(nif: string) {
+  return nif === ''
+    ? { nif_kind: null, kind_assumed: null, note: null }
+    : { nif_kind: 'portuguese', kind_assumed: false, note: null };
+}
+
 let t: TestApp;
 let fixture: Fixture;
 /** The fixture's contracts are written first, in order: contract i has id i + 1. */
@@ -95,8 +102,10 @@ describe('procurement_contracts', () => {
       if (c.price_eur !== null) expect(typeof c.price_eur).toBe('number');
       if (c.published_on !== null) expect(c.published_on).toMatch(DATE);
       expect(c.cpv_main).toBe(input.cpvs[0]);
-      expect(c.buyers).toEqual(input.buyers.map((p) => ({ ...p, withheld: false })));
-      expect(c.suppliers).toEqual(input.suppliers.map((p) => ({ name: p.name, nif: p.nif || null, withheld: false })));
+      expect(c.buyers).toEqual(input.buyers.map((p) => ({ ...p, withheld: false, ...taxNumberTold(p.nif) })));
+      expect(c.suppliers).toEqual(
+        input.suppliers.map((p) => ({ name: p.name, nif: p.nif || null, withheld: false, ...taxNumberTold(p.nif) })),
+      );
       const codes = input.municipality_ids.map((id) => BUYERS.find((b) => b.id === id)?.code).sort();
       expect(c.municipalities).toEqual(codes);
     }
@@ -228,7 +237,7 @@ describe('procurement_contract_get', () => {
     });
     expect(c.cpv.map((x: { code: string }) => x.code)).toEqual(input.cpvs);
     expect(c.cpv[0].label_en).toBeTruthy();
-    expect(c.competitors).toEqual(input.competitors.map((p) => ({ ...p, withheld: false })));
+    expect(c.competitors).toEqual(input.competitors.map((p) => ({ ...p, withheld: false, ...taxNumberTold(p.nif) })));
     const amendments = fixture.amendments.filter((a) => a.contract_source_id === input.source_id);
     expect(c.amendments.map((a: { source_id: string }) => a.source_id)).toEqual(amendments.map((a) => a.source_id));
     // Neither gives its previous price: the first's is the contract price, the second's the first's new price.

@@ -12,6 +12,7 @@ import {
   historyLengthOf as readHistoryLength,
   type TaskStateName,
 } from '../channels/a2a/list-tasks.js';
+import { acceptedOutputModes, answerModes } from '../channels/a2a/output-modes.js';
 import type { SkillCall } from '../channels/a2a/send-message.js';
 import type { ErrorPlace } from '../lib/errors.js';
 import type { Json } from '../lib/json.js';
@@ -80,11 +81,14 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     }
     const { deployment, credential, reference } = caller;
     const { skill } = call;
+    // Before anything runs or a task is created: an answer the client can take no part of is refused (-32005).
+    const accepted = acceptedOutputModes(params);
+    answerModes(accepted, deployment.outputModes(skill), skill.id);
     checkCallable(skill, credential.licensed);
     const input = validSkillInput(deployment, skill, call.input);
     if (skill.answer === 'message') {
       const answer = await runSkill(this.#deps, { deployment, skill, input, credentialId: credential.id, reference });
-      return { result: messageResult(skill.id, answer, call.contextId) };
+      return { result: messageResult(skill.id, answer, call.contextId, accepted) };
     }
     const task = await this.#deps.store.agents.createAgentTask({
       id: randomUUID(),
@@ -94,6 +98,7 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
       skill: skill.id,
       input: JSON.stringify(input),
       message: JSON.stringify(call.message),
+      accepted_output_modes: accepted.length === 0 ? null : JSON.stringify(accepted),
       now: new Date(this.#deps.clock()).toISOString(),
     });
     const configuration = (params.configuration ?? {}) as Json;

@@ -16,6 +16,7 @@ import { specOf } from './admin.js';
 import { type DeploymentSpec, findMunicipality } from './deployment-spec.js';
 import type { AnySkill, SkillChannel } from './skill.js';
 import { SKILLS } from './skills/index.js';
+import { ANSWER_MODES } from './tasks/wire.js';
 
 export type ServiceAreaReason = 'municipality_listed' | 'district_listed' | 'excluded' | 'outside';
 
@@ -168,7 +169,13 @@ export class Deployment {
       tags: [...skill.tags, skill.answer, skill.kind],
       examples: skill.examples(this).map((input) => JSON.stringify({ skill: skill.id, input })),
       inputSchema: plainSchema(this.inputSchema(skill)),
+      outputModes: this.outputModes(skill),
     };
+  }
+
+  /** What a skill answers in, preferred first: its typed JSON, its readable text, then its reference's types. */
+  outputModes(skill: AnySkill): readonly string[] {
+    return [...new Set([...ANSWER_MODES, ...(skill.referenceModes?.(this) ?? [])])];
   }
 }
 

@@ -46,6 +46,8 @@ export interface SkillDescriptor<I extends TObject = TObject> {
   readonly channels: readonly SkillChannel[];
   /** Offered only when the deployment turns public procurement lookups on. */
   readonly procurement?: boolean;
+  /** The media types of the reference (URL part) it may answer with, for this deployment: its output modes. */
+  referenceModes?(deployment: Deployment): readonly string[];
   /** The input schema, for this deployment (enums of its own artifacts and actions). */
   input(deployment: Deployment): I;
   /** Example inputs for the card, for this deployment. */

@@ -54,6 +54,8 @@ export interface AgentTaskRecord {
   input: string;
   /** JSON: the caller's message, kept as the task's history. */
   message: string;
+  /** JSON: the media types the caller accepts for the artifact's parts (`acceptedOutputModes`); null for any. */
+  accepted_output_modes: string | null;
   state: AgentTaskState;
   /** JSON: the skill's answer `{data, text}` once COMPLETED. */
   result: string | null;
@@ -72,7 +74,7 @@ export interface AgentTaskRecord {
 
 export type NewAgentTask = Pick<
   AgentTaskRecord,
-  'id' | 'deployment_id' | 'credential_id' | 'context_id' | 'skill' | 'input' | 'message'
+  'id' | 'deployment_id' | 'credential_id' | 'context_id' | 'skill' | 'input' | 'message' | 'accepted_output_modes'
 > & {
   now: string;
 };

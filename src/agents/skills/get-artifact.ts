@@ -12,6 +12,7 @@ export const getArtifact = defineSkill({
   answer: 'message',
   kind: 'read',
   channels: ['a2a'],
+  referenceModes: (deployment) => deployment.spec.artifacts.filter((a) => a.released).map((a) => a.media_type),
   input: (deployment) =>
     Type.Object(
       {

@@ -9,6 +9,7 @@ import { A2A_CODES, paramsError, protocolError } from './errors.js';
 
 export const JSON_MODE = 'application/json';
 export const CSV_MODE = 'text/csv';
+export const TEXT_MODE = 'text/plain';
 
 const FIELD = 'configuration.acceptedOutputModes';
 
@@ -33,11 +34,29 @@ export function acceptedOutputModes(params: Json): readonly string[] {
  * `accepted` admits — an exact type, `type/*` or `*\/*`, parameters and case ignored. Throws -32005 when none is.
  */
 export function answerMode(accepted: readonly string[], offered: readonly string[], skill: string): string {
-  if (accepted.length === 0) return offered[0];
-  const ranges = accepted.map(mediaType);
-  const mode = offered.find((type) => ranges.some((range) => admits(range, type)));
-  if (mode !== undefined) return mode;
-  throw protocolError(
+  return answerModes(accepted, offered, skill)[0];
+}
+
+/**
+ * Every media type of `offered` that `accepted` admits, in the order offered (all of them when `accepted` names
+ * none), for an agent that answers in several parts at once. Throws -32005 when none is.
+ */
+export function answerModes(accepted: readonly string[], offered: readonly string[], skill: string): readonly string[] {
+  const modes = offered.filter((type) => admitsMode(accepted, type));
+  if (modes.length > 0) return modes;
+  throw contentTypeNotSupported(accepted, offered, skill);
+}
+
+/** Whether `accepted` admits the media type `type` (an empty list admits any). */
+export function admitsMode(accepted: readonly string[], type: string): boolean {
+  if (accepted.length === 0) return true;
+  const subject = mediaType(type);
+  return accepted.some((range) => admits(mediaType(range), subject));
+}
+
+/** ContentTypeNotSupportedError (-32005): the skill answers in `offered`, of which `accepted` admits nothing. */
+export function contentTypeNotSupported(accepted: readonly string[], offered: readonly string[], skill: string) {
+  return protocolError(
     A2A_CODES.contentTypeNotSupported,
     'CONTENT_TYPE_NOT_SUPPORTED',
     `The skill ${skill} answers in ${offered.join(' or ')}${offered.length === 1 ? ' alone' : ''}; ${FIELD} ` +

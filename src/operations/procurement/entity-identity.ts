@@ -4,27 +4,42 @@
  * one, whether its `kind` is only a default, and a note saying so in words where the number tells less than the
  * fields suggest.
  */
-import { kindIsAssumed, taxNumberKind } from '../../lib/nif.js';
+import { kindFromNif, kindIsAssumed, taxNumberKind } from '../../lib/nif.js';
 import type { EntityKind, TaxNumberKind } from '../../lib/vocabulary.js';
 
-export interface EntityIdentity {
+/** What a tax number says of its holder: carried by every answer that names an entity (entity, lookup, party). */
+export interface TaxNumberFacts {
   nif_kind: TaxNumberKind;
   kind_assumed: boolean;
-  /** The stored country, but never for a placeholder (a store imported before placeholders were told apart). */
-  country: string | null;
   note: string | null;
 }
 
+export interface EntityIdentity extends TaxNumberFacts {
+  /** The stored country, but never for a placeholder (a store imported before placeholders were told apart). */
+  country: string | null;
+}
+
 export function entityIdentity(nif: string, kind: EntityKind, country: string | null): EntityIdentity {
+  const facts = taxNumberFacts(nif, kind);
+  return { ...facts, country: facts.nif_kind === 'placeholder' ? null : country };
+}
+
+export function taxNumberFacts(nif: string, kind: EntityKind): TaxNumberFacts {
   const nifKind = taxNumberKind(nif);
   const kindAssumed = kindIsAssumed(nif, kind);
-  return {
-    nif_kind: nifKind,
-    kind_assumed: kindAssumed,
-    country: nifKind === 'placeholder' ? null : country,
-    note: noteOf(nif, nifKind, kind, kindAssumed),
-  };
+  return { nif_kind: nifKind, kind_assumed: kindAssumed, note: noteOf(nif, nifKind, kind, kindAssumed) };
 }
+
+/**
+ * A contract party's: what its entity says of the tax number, the kind read as the importer reads it (from the
+ * number and the name: a foreign id or a placeholder is a `company` by default). All null without a number.
+ */
+export function partyTaxNumberFacts(nif: string | null, name: string): Nullable<TaxNumberFacts> {
+  if (nif === null || nif === '') return { nif_kind: null, kind_assumed: null, note: null };
+  return taxNumberFacts(nif, kindFromNif(nif, name));
+}
+
+type Nullable<T> = { [K in keyof T]: T[K] | null };
 
 function noteOf(nif: string, nifKind: TaxNumberKind, kind: EntityKind, kindAssumed: boolean): string | null {
   const assumed = kindAssumed ? ` Its kind (${kind}) is a default, not a finding.` : '';

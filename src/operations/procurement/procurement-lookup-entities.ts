@@ -3,6 +3,7 @@ import { defineOperation } from '../../core/operation.js';
 import { bestMatch, byRelevance } from '../../lib/name-match.js';
 import { nameKey } from '../../lib/text-match.js';
 import type { EntityRecord } from '../../store/procurement-records.js';
+import { taxNumberFacts } from './entity-identity.js';
 import { LOOKUP_DEFAULT, LookupLimit, LookupText } from './lookup-inputs.js';
 import { demoEntities } from './resources.js';
 import { EntityLookupEntry } from './schemas.js';
@@ -48,7 +49,14 @@ export const procurementLookupEntities = defineOperation({
       store,
       found.map((e) => e.nif),
     );
-    return found.map(({ nif, name, kind, ...match }) => ({ nif, name, kind, synthetic: demo.has(nif), ...match }));
+    return found.map(({ nif, name, kind, ...match }) => ({
+      nif,
+      name,
+      kind,
+      synthetic: demo.has(nif),
+      ...match,
+      ...taxNumberFacts(nif, kind),
+    }));
   },
 });
 

@@ -8,10 +8,11 @@ import type {
   ContractDetailRecord,
   ContractRecord,
   EntityRecord,
+  PartyRecord,
 } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
-import { entityIdentity } from './entity-identity.js';
-import type { Amendment, Announcement, ContractDetail, ContractSummary, Entity } from './schemas.js';
+import { entityIdentity, partyTaxNumberFacts } from './entity-identity.js';
+import type { Amendment, Announcement, ContractDetail, ContractSummary, Entity, Party } from './schemas.js';
 
 export function toContractSummary(c: ContractRecord): Static<typeof ContractSummary> {
   return {
@@ -25,8 +26,8 @@ export function toContractSummary(c: ContractRecord): Static<typeof ContractSumm
     ocds_method: c.ocds_method,
     contract_types: c.contract_types,
     cpv_main: c.cpv[0]?.code ?? null,
-    buyers: c.buyers,
-    suppliers: c.suppliers,
+    buyers: c.buyers.map(toParty),
+    suppliers: c.suppliers.map(toParty),
     price_eur: c.price_eur,
     base_price_eur: c.base_price_eur,
     published_on: c.published_on,
@@ -37,12 +38,17 @@ export function toContractSummary(c: ContractRecord): Static<typeof ContractSumm
   };
 }
 
+/** A party as published, with what its tax number is (a placeholder is no one's Portuguese number). */
+export function toParty(p: PartyRecord): Static<typeof Party> {
+  return { nif: p.nif, name: p.name, withheld: p.withheld, ...partyTaxNumberFacts(p.nif, p.name) };
+}
+
 export function toContractDetail(c: ContractDetailRecord): Static<typeof ContractDetail> {
   return {
     ...toContractSummary(c),
     description: c.description,
     cpv: c.cpv,
-    competitors: c.competitors,
+    competitors: c.competitors.map(toParty),
     effective_price_eur: c.effective_price_eur,
     awarded_on: c.awarded_on,
     closed_on: c.closed_on,
@@ -104,7 +110,7 @@ export function toAnnouncement(a: AnnouncementRecord, today: string): Static<typ
     published_on: a.published_on,
     deadline_on: a.deadline_on,
     is_open: a.deadline_on !== null && a.deadline_on >= today,
-    buyer: a.buyer,
+    buyer: toParty(a.buyer),
     object: a.object,
     cpv: a.cpv,
     base_price_eur: a.base_price_eur,

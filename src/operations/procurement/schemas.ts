@@ -22,6 +22,22 @@ export const EntityKind = StringEnum(ENTITY_KINDS, {
   description: 'municipality, public_body (other public bodies), company (any other legal person) or person.',
 });
 
+/** What the tax number says of its holder (entity-identity.ts): on an entity and a lookup entry alike. */
+const taxNumberFields = {
+  nif_kind: StringEnum(TAX_NUMBER_KINDS, {
+    description:
+      'What `nif` is: `portuguese` (a NIF or NIPC), `foreign` (a foreign tax id as the portal gives it) or ' +
+      '`placeholder` (nine digits no one holds, such as `000000000`, shown where no tax number was given: its ' +
+      'country is null, and the parties published with it share this entity).',
+  }),
+  kind_assumed: Type.Boolean({
+    description:
+      'true where `kind` is a default, not read from the tax number: a foreign id or a placeholder says nothing ' +
+      'of its holder, and such an entity is `company` (a foreign natural person shows as one).',
+  }),
+  note: Text('What the tax number does not tell, in a sentence, where `nif_kind` is not `portuguese`; else null.'),
+};
+
 export const Party = Type.Object(
   {
     nif: Text('Tax number; null where the source gives none (e.g. a person anonymised under the GDPR).'),
@@ -31,6 +47,18 @@ export const Party = Type.Object(
         'True where the portal withheld the identity under the GDPR (published as `RGPD - <name>`, no tax number): ' +
         'a natural person, `nif` null, `name` as published after the mark; never an entity.',
     }),
+    // What the party's entity says of its tax number (entity-identity.ts); nothing where there is no number.
+    nif_kind: Type.Union([StringEnum(TAX_NUMBER_KINDS), Type.Null()], {
+      description:
+        'What `nif` is, as its entity says: `portuguese`, `foreign` or `placeholder` (nine digits no one holds, ' +
+        'such as `000000000`, shown where no tax number was given: not a Portuguese tax number); null where `nif` is.',
+    }),
+    kind_assumed: Type.Union([Type.Boolean(), Type.Null()], {
+      description:
+        "true where its entity's `kind` is a default, not read from the tax number (a foreign id or a placeholder); " +
+        'null where `nif` is null.',
+    }),
+    note: Text('What the tax number does not tell, in a sentence, as its entity says it; else null.'),
   },
   { title: 'Party' },
 );
@@ -124,18 +152,7 @@ const entityFields = {
   kind: EntityKind,
   country: Text('ISO 3166-1 alpha-2, where known.'),
   municipality: Text('Code of the municipality the entity is, for kind `municipality`.'),
-  nif_kind: StringEnum(TAX_NUMBER_KINDS, {
-    description:
-      'What `nif` is: `portuguese` (a NIF or NIPC), `foreign` (a foreign tax id as the portal gives it) or ' +
-      '`placeholder` (nine digits no one holds, such as `000000000`, shown where no tax number was given: its ' +
-      'country is null, and the parties published with it share this entity).',
-  }),
-  kind_assumed: Type.Boolean({
-    description:
-      'true where `kind` is a default, not read from the tax number: a foreign id or a placeholder says nothing ' +
-      'of its holder, and such an entity is `company` (a foreign natural person shows as one).',
-  }),
-  note: Text('What the tax number does not tell, in a sentence, where `nif_kind` is not `portuguese`; else null.'),
+  ...taxNumberFields,
   contracts_as_buyer: Type.Integer(),
   contracts_as_supplier: Type.Integer(),
   total_as_buyer_eur: Type.Number(),
@@ -255,6 +272,14 @@ export const MunicipalityLookupEntry = Type.Object(
 );
 
 export const EntityLookupEntry = Type.Object(
-  { nif: Type.String(), name: Type.String(), kind: EntityKind, synthetic: Synthetic, ...matchFields },
+  {
+    nif: Type.String(),
+    name: Type.String(),
+    kind: EntityKind,
+    synthetic: Synthetic,
+    ...matchFields,
+    // After the columns CSV readers already count on.
+    ...taxNumberFields,
+  },
   { title: 'EntityLookupEntry' },
 );

@@ -5,7 +5,7 @@
  * part + SHA-256). Tasks are claimed by one process at a time (worker + lease_until); the partial index finds the
  * claimable ones. A commitment's primary key is its quote: committing twice is one row.
  */
-import type { DdlTypes } from '../sql/migration.js';
+import type { DdlTypes, SharedMigration } from '../sql/migration.js';
 
 export const companyAgents = (t: DdlTypes): string => `
 CREATE TABLE agent_deployments (
@@ -68,3 +68,14 @@ CREATE TABLE agent_commitments (
   committed_at ${t.text} NOT NULL
 );
 `;
+
+/**
+ * The media types a task's caller accepts for its artifact (SendMessage's `acceptedOutputModes`, a JSON list), so
+ * that GetTask and ListTasks give the parts the blocking answer would; null (every task before it, or none named):
+ * every part.
+ */
+export const AGENT_TASK_OUTPUT_MODES: SharedMigration = {
+  version: 117,
+  name: 'agent task output modes',
+  sql: ({ text }) => `ALTER TABLE agent_tasks ADD COLUMN accepted_output_modes ${text};\n`,
+};

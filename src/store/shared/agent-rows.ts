@@ -38,6 +38,7 @@ export const AGENT_TASK = recordCodec<AgentTaskRecord>({
   skill: text,
   input: text,
   message: text,
+  accepted_output_modes: textOrNull,
   state: text,
   result: textOrNull,
   error: textOrNull,

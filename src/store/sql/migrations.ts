@@ -11,6 +11,7 @@ import {
 } from '../console/console-migration.js';
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
+import { AGENT_TASK_OUTPUT_MODES } from '../schema/company-agents.js';
 import { CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, WEBHOOK_NOTICES } from '../schema/webhooks.js';
 import { ALERT_FEEDS_MIGRATION } from '../signals/alert-feed-migration.js';
@@ -30,4 +31,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   WEBHOOK_NOTICES,
   USAGE_WRITERS_MIGRATION,
   CONSOLE_FORM_USES_MIGRATION,
+  AGENT_TASK_OUTPUT_MODES,
 ];
