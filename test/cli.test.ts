@@ -450,7 +450,8 @@ describe('migrate, then real data only', () => {
 describe('import ine', () => {
   it('places the 308 municipalities of every period; refuses an unknown indicator, listing the keys', async () => {
     const db = freshDb();
-    await runJson(db, ['demo']);
+    // The indicators are what this is about: a few contracts keep the demo load (and its detection) short.
+    await runJson(db, ['demo', '--contracts', '300']);
     const report = await runJson(db, ['import', 'ine', INE_SAMPLE, '--indicator', 'birth_rate']);
     expect(report.indicator).toBe('birth_rate');
     expect(report.mode).toBe('replace');
