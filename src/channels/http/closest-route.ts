@@ -3,8 +3,10 @@
  * named in its 404 (docs/api.md, Errors): a path typed by hand is one typo or one guessed separator away from the
  * right one more often than not. Only routes served for the request's method count; a route's parameters take the
  * request's own segments where the paths have as many, so `/v1/procurement/contract/42` is answered with
- * `/v1/procurement/contracts/42`, not with a template to fill in.
+ * `/v1/procurement/contracts/42`, not with a template to fill in. Typos are counted as the name lookups count them
+ * (lib/name-match.ts): an insertion, a deletion, a substitution or two swapped neighbours each.
  */
+import { typos } from '../../lib/name-match.js';
 
 /** Typos allowed between a path and a route: a few, and never a quarter of the path or more. */
 function typosAllowed(path: string): number {
@@ -25,24 +27,6 @@ function filledIn(url: string, segments: readonly string[]): string | undefined 
     .join('/');
 }
 
-/** Edits (insertions, deletions, substitutions) from one text to the other, stopping once over `limit`. */
-function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-      best = Math.min(best, current[j]);
-    }
-    if (best > limit) return limit + 1;
-    previous = current;
-  }
-  return previous[b.length];
-}
-
 /** The nearest route to `path` among `urls` (each a route's URL), filled in, or undefined when none is near. */
 export function closestRoute(path: string, urls: Iterable<string>): string | undefined {
   const segments = path.split('/');
@@ -51,7 +35,7 @@ export function closestRoute(path: string, urls: Iterable<string>): string | und
   for (const url of urls) {
     const route = filledIn(url, segments);
     if (route === undefined || route === path) continue;
-    const edits = distance(path.toLowerCase(), route.toLowerCase(), limit);
+    const edits = typos(path.toLowerCase(), route.toLowerCase(), limit);
     if (edits <= limit && (best === undefined || edits < best.edits)) best = { route, edits };
   }
   return best?.route;
