@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
+import { openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { countBy, signalsByEvent } from './helpers/signals-by-event.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -62,13 +63,7 @@ async function signIn(context: BrowserContext, email: string, password: string):
 }
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${path}: ${error}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`${path}: ${message.text()}`);
-  });
-  const response = await page.goto(`${base}${path}`);
-  expect(response?.status(), path).toBe(200);
+  const page = await openExplorePage(context, `${base}${path}`, path, pageErrors);
   return page;
 }
 

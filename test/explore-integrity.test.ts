@@ -19,6 +19,7 @@ import type { SignalInput } from '../src/store/signal-records.js';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
+import { openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { buildFixture, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -229,13 +230,7 @@ async function signIn(context: BrowserContext, email: string, password: string):
 }
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${path}: ${error}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`${path}: ${message.text()}`);
-  });
-  const response = await page.goto(`${base}${path}`);
-  expect(response?.status(), path).toBe(200);
+  const page = await openExplorePage(context, `${base}${path}`, path, pageErrors);
   return page;
 }
 

@@ -21,6 +21,7 @@ import type { ContractInput } from '../src/store/procurement-records.js';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
+import { openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -109,13 +110,7 @@ afterAll(async () => {
 });
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
-  const page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(`${path}: ${error}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') pageErrors.push(`${path}: ${message.text()}`);
-  });
-  const response = await page.goto(`${base}${path}`);
-  expect(response?.status(), path).toBe(200);
+  const page = await openExplorePage(context, `${base}${path}`, path, pageErrors);
   await page.locator('#view[data-ready]').waitFor();
   return page;
 }
@@ -160,7 +155,7 @@ describe("a municipality's key figures, real and generated", () => {
     expect(groups[1].cards).toEqual(generated.map((k) => [k, 'generated data']));
     // A reference unit in brackets, as the signals write it: `186,3 (Portugal = 100)`.
     const power = await page.locator('#figures [data-indicator=purchasing_power_index] .value').innerText();
-    expect(power).toMatch(/^\d[\d  ]*(,\d)? \(Portugal = 100\)$/);
+    expect(power).toMatch(/^\d[\d\s]*(,\d)? \(Portugal = 100\)$/);
     // The picture as a whole is marked as holding both.
     expect(await page.locator('#figures > .data-mark').textContent()).toMatch(/real and generated/i);
     await page.locator('#figures').screenshot({ path: join(SHOTS, 'key-figures-1280.png') });
