@@ -7,10 +7,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
-import { openExplorePage } from './helpers/explore-page.js';
+import { type ExplorerContexts, explorerContexts, openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { countBy, signalsByEvent } from './helpers/signals-by-event.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -40,9 +39,7 @@ beforeAll(async () => {
     email: 'analyst@premium.example',
     role: 'member',
   });
-  desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  for (const context of [desktop, phone]) await signIn(context, user.email, user.password);
+  ({ desktop, phone } = await explorerContexts(browser, base, user));
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 
@@ -54,13 +51,6 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
-
-/** Signs in as a person would: the explorer sends a visitor to the sign-in page, which sends them back. */
-async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
-  const page = await context.newPage();
-  await signInInBrowser(page, base, { email, password }, { from: '/explore', landing: '/explore' });
-  await page.close();
-}
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
   const page = await openExplorePage(context, `${base}${path}`, path, pageErrors);
@@ -805,17 +795,14 @@ describe('the detail views', () => {
  * per-minute limit that opening every view of the explorer in turn does not reach (the premium account's is shared by
  * the rest of this file).
  */
-let roomy: Promise<{ desktop: BrowserContext; phone: BrowserContext }> | undefined;
-function roomyContexts(): Promise<{ desktop: BrowserContext; phone: BrowserContext }> {
+let roomy: Promise<ExplorerContexts> | undefined;
+function roomyContexts(): Promise<ExplorerContexts> {
   roomy ??= (async () => {
     const { accountId } = await t.keyOnPlan('explore_every_view', {
       domains: ['indicators', 'procurement', 'signals'],
     });
     const user = await consoleUser(t, { accountId, email: 'every-view@example.org', role: 'member' });
-    const wide = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const narrow = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-    for (const context of [wide, narrow]) await signIn(context, user.email, user.password);
-    return { desktop: wide, phone: narrow };
+    return explorerContexts(browser, base, user);
   })();
   return roomy;
 }

@@ -16,10 +16,9 @@ import { Places } from '../src/detect/places.js';
 import type { DatePosition } from '../src/store/procurement-queries.js';
 import type { ContractInput, ContractRecord } from '../src/store/procurement-records.js';
 import type { SignalInput } from '../src/store/signal-records.js';
-import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
-import { openExplorePage } from './helpers/explore-page.js';
+import { explorerContexts, openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { buildFixture, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -212,9 +211,7 @@ beforeAll(async () => {
   await t.app.http.listen({ host: '127.0.0.1', port });
   browser = await launchChromium();
   const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'flags@premium.example', role: 'member' });
-  desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  for (const context of [desktop, phone]) await signIn(context, user.email, user.password);
+  ({ desktop, phone } = await explorerContexts(browser, base, user));
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
@@ -222,12 +219,6 @@ afterAll(async () => {
   await browser?.close();
   await t?.close();
 });
-
-async function signIn(context: BrowserContext, email: string, password: string): Promise<void> {
-  const page = await context.newPage();
-  await signInInBrowser(page, base, { email, password }, { from: '/explore', landing: '/explore' });
-  await page.close();
-}
 
 async function open(context: BrowserContext, path: string): Promise<Page> {
   const page = await openExplorePage(context, `${base}${path}`, path, pageErrors);

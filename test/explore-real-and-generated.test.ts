@@ -18,10 +18,9 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importRealSeries } from '../src/ingest/real/import-real.js';
 import type { ContractInput } from '../src/store/procurement-records.js';
-import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
-import { openExplorePage } from './helpers/explore-page.js';
+import { explorerContexts, openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
@@ -91,13 +90,7 @@ beforeAll(async () => {
   await t.app.http.listen({ host: '127.0.0.1', port });
   browser = await launchChromium();
   const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'mixed@premium.example', role: 'member' });
-  desktop = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  for (const context of [desktop, phone]) {
-    const page = await context.newPage();
-    await signInInBrowser(page, base, user, { from: '/explore', landing: '/explore' });
-    await page.close();
-  }
+  ({ desktop, phone } = await explorerContexts(browser, base, user));
   mkdirSync(SHOTS, { recursive: true });
 }, 180_000);
 
