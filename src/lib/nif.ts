@@ -19,6 +19,9 @@ export function isValidNif(nif: string): boolean {
   return check === Number(nif[8]);
 }
 
+/** The kind given to the holder of a number that says nothing of it (a foreign id, a placeholder). */
+export const ASSUMED_KIND: EntityKind = 'company';
+
 /**
  * The kind of an entity from its tax number and name: its first digits say who it was issued to (person,
  * public_body, or company: a legal person outside the public administration), a 5-number public only when the
@@ -26,7 +29,7 @@ export function isValidNif(nif: string): boolean {
  * (kindIsAssumed). Which digits: docs/data.md, "What the importer derives".
  */
 export function kindFromNif(nif: string, name: string): EntityKind {
-  if (taxNumberKind(nif) !== 'portuguese') return 'company';
+  if (taxNumberKind(nif) !== 'portuguese') return ASSUMED_KIND;
   const first = nif[0];
   if (first === '1' || first === '2' || first === '3' || first === '8' || nif.startsWith('45')) return 'person';
   if (first === '6') return 'public_body';

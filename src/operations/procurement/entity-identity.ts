@@ -4,7 +4,7 @@
  * one, whether its `kind` is only a default, and a note saying so in words where the number tells less than the
  * fields suggest.
  */
-import { kindFromNif, kindIsAssumed, taxNumberKind } from '../../lib/nif.js';
+import { ASSUMED_KIND, kindIsAssumed, taxNumberKind } from '../../lib/nif.js';
 import type { EntityKind, TaxNumberKind } from '../../lib/vocabulary.js';
 
 /** What a tax number says of its holder: carried by every answer that names an entity (entity, lookup, party). */
@@ -31,12 +31,14 @@ export function taxNumberFacts(nif: string, kind: EntityKind): TaxNumberFacts {
 }
 
 /**
- * A contract party's: what its entity says of the tax number, the kind read as the importer reads it (from the
- * number and the name: a foreign id or a placeholder is a `company` by default). All null without a number.
+ * A contract party's: what its entity says of the tax number. All null without a number. The kind matters only to
+ * a number that says nothing of its holder, whose entity the importer gives ASSUMED_KIND (kindFromNif); a
+ * Portuguese number's facts are the same whatever its kind. So the party's name is not read: this runs for every
+ * party of every contract a list serves.
  */
-export function partyTaxNumberFacts(nif: string | null, name: string): Nullable<TaxNumberFacts> {
+export function partyTaxNumberFacts(nif: string | null): Nullable<TaxNumberFacts> {
   if (nif === null || nif === '') return { nif_kind: null, kind_assumed: null, note: null };
-  return taxNumberFacts(nif, kindFromNif(nif, name));
+  return taxNumberFacts(nif, ASSUMED_KIND);
 }
 
 type Nullable<T> = { [K in keyof T]: T[K] | null };

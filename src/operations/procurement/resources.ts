@@ -40,7 +40,7 @@ export function toContractSummary(c: ContractRecord): Static<typeof ContractSumm
 
 /** A party as published, with what its tax number is (a placeholder is no one's Portuguese number). */
 export function toParty(p: PartyRecord): Static<typeof Party> {
-  return { nif: p.nif, name: p.name, withheld: p.withheld, ...partyTaxNumberFacts(p.nif, p.name) };
+  return { nif: p.nif, name: p.name, withheld: p.withheld, ...partyTaxNumberFacts(p.nif) };
 }
 
 export function toContractDetail(c: ContractDetailRecord): Static<typeof ContractDetail> {
