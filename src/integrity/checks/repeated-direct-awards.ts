@@ -173,26 +173,19 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const kind = kindWords(held.works);
   const regime = regimeWords(held.reading);
   // None is said as none ("had awarded … no contract", "não tinha adjudicado … nenhum contrato"), not as `0 contracts`.
-  const none = earlier.counted.length === 0;
-  const what = none
-    ? {
-        en:
-          `${buyer.name} had awarded ${supplier.name} no contract for ${kind.en} by ajuste direto or consulta ` +
-          `prévia chosen by value from ${windowFrom} to before ${date} (${eurosSaid(0).en})`,
-        pt:
-          `${buyer.name} não tinha adjudicado a ${supplier.name} nenhum contrato de ${kind.pt} por ajuste direto ` +
-          `ou consulta prévia escolhido pelo valor de ${windowFrom} até antes de ${date} (${eurosSaid(0).pt})`,
-      }
-    : {
-        en:
-          `${buyer.name} had awarded ${supplier.name} ${counted(earlier.counted.length, 'contract')} for ` +
-          `${kind.en} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
-          `${date}: ${eurosSaid(sum).en}`,
-        pt:
-          `${buyer.name} tinha adjudicado a ${supplier.name} ${counted(earlier.counted.length, 'contrato')} de ` +
-          `${kind.pt} por ajuste direto ou consulta prévia escolhidos pelo valor de ${windowFrom} até antes de ` +
-          `${date}: ${eurosSaid(sum).pt}`,
-      };
+  const n = earlier.counted.length;
+  const total = eurosSaid(sum);
+  const what = {
+    en:
+      `${buyer.name} had awarded ${supplier.name} ${n === 0 ? 'no contract' : counted(n, 'contract')} for ` +
+      `${kind.en} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
+      `${date}${n === 0 ? ` (${total.en})` : `: ${total.en}`}`,
+    pt:
+      `${buyer.name} ${n === 0 ? 'não ' : ''}tinha adjudicado a ${supplier.name} ` +
+      `${n === 0 ? 'nenhum contrato' : counted(n, 'contrato')} de ${kind.pt} por ajuste direto ou consulta prévia ` +
+      `${n === 0 ? 'escolhido' : 'escolhidos'} pelo valor de ${windowFrom} até antes de ` +
+      `${date}${n === 0 ? ` (${total.pt})` : `: ${total.pt}`}`,
+  };
   const against = {
     en: `the ${eurosSaid(ceiling).en} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kind.en} under ${regime.en}`,
     pt: `o limite de ${eurosSaid(ceiling).pt} ${PROCEDURE_OF_PT[procedure]} para ${kind.pt} ${regime.pt}`,
