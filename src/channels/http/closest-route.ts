@@ -31,11 +31,12 @@ function filledIn(url: string, segments: readonly string[]): string | undefined 
 export function closestRoute(path: string, urls: Iterable<string>): string | undefined {
   const segments = path.split('/');
   const limit = typosAllowed(path);
+  const asked = path.toLowerCase();
   let best: { route: string; edits: number } | undefined;
   for (const url of urls) {
     const route = filledIn(url, segments);
     if (route === undefined || route === path) continue;
-    const edits = typos(path.toLowerCase(), route.toLowerCase(), limit);
+    const edits = typos(asked, route.toLowerCase(), limit);
     if (edits <= limit && (best === undefined || edits < best.edits)) best = { route, edits };
   }
   return best?.route;
