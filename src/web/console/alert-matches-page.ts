@@ -57,13 +57,14 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
 
   async function send(reply: FastifyReply, who: SignedIn, csrf: string, query: FormFields): Promise<FastifyReply> {
     const { status, after, ruleId } = pageOf(query);
-    // A rule of the account's own, or the page refuses: another account's id is as unknown as a missing one.
-    const rule = ruleId === undefined ? undefined : await ownRule(store, who, String(ruleId));
+    // A rule of the account's own, or the page refuses (ownRule): another account's id is as unknown as a missing
+    // one, and so is text that is no id.
+    const rule = ruleId === undefined ? undefined : await ownRule(store, who, ruleId);
     const rows = await store.listAlertMatches(
       {
         accountId: who.account.id,
         status,
-        ruleId,
+        ruleId: rule?.id,
         since: windowStart(new Date(clock()), who.plan.alerts_history_days, undefined),
       },
       { after, limit: PAGE_SIZE + 1 },
@@ -134,17 +135,19 @@ Older matches →</a></p>`
  * The status shown, the rule whose matches alone are shown (none: every rule's), and the position after which the
  * page starts (the last row of the page before).
  */
-function pageOf(fields: FormFields): { status?: MatchStatus; after?: InstantPosition; ruleId?: number } {
+function pageOf(fields: FormFields): { status?: MatchStatus; after?: InstantPosition; ruleId?: string } {
   const statusText = fields.text('status');
   const status = MATCH_STATUSES.find((s) => s === statusText);
   if (statusText !== '' && !status) throw new ConsoleRefusal(400, 'The status is matched or dismissed.');
-  const ruleText = fields.text('rule');
-  if (ruleText !== '' && !/^\d{1,9}$/.test(ruleText)) throw notFound('alert rule');
-  const ruleId = ruleText === '' ? undefined : Number(ruleText);
+  const ruleId = fields.text('rule') || undefined;
   return { status, after: position(fields.text('after_at'), fields.text('after_id')), ruleId };
 }
 
-function pageQuery(status: MatchStatus | undefined, after: InstantPosition | undefined, ruleId?: number): string {
+function pageQuery(
+  status: MatchStatus | undefined,
+  after: InstantPosition | undefined,
+  ruleId?: number | string,
+): string {
   const query = new URLSearchParams({
     ...(ruleId !== undefined && { rule: String(ruleId) }),
     ...(status && { status }),
