@@ -390,6 +390,34 @@ describe('refusals', () => {
     expect((await member.get('/console/alerts/matches')).status).toBe(200);
   });
 
+  it('names every field it refuses by the form’s label, never by a command-line option', async () => {
+    const b = await consoleUser(t, { accountId: t.accounts.premium, email: 'words@alerts.example', role: 'admin' });
+    const admin = new ConsoleClient(t);
+    await admin.signIn(b.email, b.password);
+    await admin.get('/console/alerts/new');
+    const refusal = async (fields: Record<string, string>) => {
+      const r = await admin.post('/console/alerts/new', { intent: 'save', scope: 'national', ...fields });
+      expect(r.status).toBe(400);
+      const said = /role="alert"[^>]*>([^<]*)</.exec(r.body)?.[1] ?? '';
+      expect(said).not.toMatch(/--[a-z]/);
+      return said.replaceAll('&quot;', '"');
+    };
+    expect(await refusal({ name: ' ', type: 'keyword', keywords: 'estradas' })).toBe('A rule needs a name (“Name”).');
+    expect(
+      await refusal({ name: 'Sinais', type: 'signal_type', signal_families: 'integrity', min_confidence: 'x' }),
+    ).toBe('“At least this confident” "x" is not a number.');
+    expect(
+      await refusal({ name: 'Sinais', type: 'signal_type', signal_families: 'integrity', min_confidence: '2' }),
+    ).toBe('“At least this confident” 2 is not between 0 and 1.');
+    expect(await refusal({ name: 'Sinais', type: 'signal_type' })).toBe(
+      'A signal_type rule needs at least one “Signal types” or “Signal families”.',
+    );
+    expect(await refusal({ name: 'NIF', type: 'entity', nifs: '123' })).toBe(
+      '“Tax numbers (NIF)” "123" is not a Portuguese tax number (nine digits).',
+    );
+    expect(await refusal({ name: 'Lugar', type: 'cpv', cpv: '45', scope: 'district' })).toBe('Choose a district.');
+  });
+
   it('answers another account’s rule as if it did not exist (404)', async () => {
     const other = await createAlertRule(
       t.store,

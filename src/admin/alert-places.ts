@@ -8,6 +8,7 @@ import { closestDistricts, districtName, districtNamed } from '../lib/district-n
 import type { MunicipalityRecord } from '../store/records.js';
 import type { AlertRuleInput } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
+import { COMMAND_LINE, type RuleWording } from './rule-wording.js';
 
 export interface PlaceOptions {
   municipalities?: string[];
@@ -22,10 +23,11 @@ export type RulePlace = Pick<AlertRuleInput, 'target_scope' | 'municipality_ids'
 export async function rulePlace(
   store: Pick<Store, 'listMunicipalities'>,
   o: PlaceOptions,
+  w: RuleWording = COMMAND_LINE,
 ): Promise<{ place: RulePlace; label: string | null }> {
   const named = o.municipalities ?? [];
   if (named.length > 0 && o.district !== undefined)
-    throw new AdminError('Give --municipality or --district, not both.');
+    throw new AdminError(`Give ${w.field('municipalities')} or ${w.field('district')}, not both.`);
   if (named.length === 0 && o.district === undefined) {
     return { place: { target_scope: 'national', municipality_ids: [], district: null }, label: null };
   }

@@ -8,6 +8,7 @@ import { AdminError } from '../lib/admin-error.js';
 import type { AlertRuleEdit, AlertRuleRecord } from '../store/signal-records.js';
 import type { Store } from '../store/store.js';
 import { type RuleOptions, ruleDefinition } from './alert-rules.js';
+import { COMMAND_LINE, type RuleWording } from './rule-wording.js';
 
 export const SUBSCRIPTION_NOT_EDITED =
   'A subscription keeps its template’s matcher: turn it off and subscribe again for another place.';
@@ -16,11 +17,12 @@ export async function editAlertRule(
   store: Store,
   ruleId: number,
   o: Omit<RuleOptions, 'account'>,
+  w: RuleWording = COMMAND_LINE,
 ): Promise<AlertRuleRecord> {
   const rule = await store.getAlertRule(ruleId);
   if (!rule) throw new AdminError(`No alert rule with id ${ruleId}.`);
   if (rule.template_id !== null) throw new AdminError(SUBSCRIPTION_NOT_EDITED);
-  const edit = await ruleDefinition(store, o);
+  const edit = await ruleDefinition(store, o, w);
   await store.updateAlertRule(ruleId, edit, definitionChanged(rule, edit));
   return (await store.getAlertRule(ruleId)) as AlertRuleRecord;
 }

@@ -11,6 +11,7 @@ import type { AlertMatchRecord, AlertRuleEdit, AlertRuleRecord, AlertTemplateRec
 import type { Store } from '../store/store.js';
 import { type MatcherOptions, matcherParams, matcherType, sourceTypes } from './alert-params.js';
 import { type PlaceOptions, rulePlace } from './alert-places.js';
+import { COMMAND_LINE, type RuleWording } from './rule-wording.js';
 
 const MAX_NAME = 200;
 const PAGE = 200;
@@ -20,11 +21,16 @@ export interface RuleOptions extends MatcherOptions, PlaceOptions {
   name: string;
 }
 
-export async function createAlertRule(store: Store, o: RuleOptions, now: Date): Promise<AlertRuleRecord> {
+export async function createAlertRule(
+  store: Store,
+  o: RuleOptions,
+  now: Date,
+  w: RuleWording = COMMAND_LINE,
+): Promise<AlertRuleRecord> {
   await account(store, o.account);
   return store.createAlertRule({
     account_id: o.account,
-    ...(await ruleDefinition(store, o)),
+    ...(await ruleDefinition(store, o, w)),
     template_id: null,
     now: now.toISOString(),
   });
@@ -32,17 +38,18 @@ export async function createAlertRule(store: Store, o: RuleOptions, now: Date): 
 
 /**
  * A rule's name and definition as given (matcher, source types, place), each checked: the one reading of what an
- * operator or a console form gives, for creating and for editing a rule.
+ * operator or a console form gives, for creating and for editing a rule. Refusals name the fields in `w`'s words.
  */
 export async function ruleDefinition(
   store: Pick<Store, 'listIndicators' | 'listMunicipalities'>,
   o: Omit<RuleOptions, 'account'>,
+  w: RuleWording = COMMAND_LINE,
 ): Promise<AlertRuleEdit> {
-  const name = ruleName(o.name);
+  const name = ruleName(o.name, w);
   const type = matcherType(o.type);
-  const params = await matcherParams(store, type, o);
-  const sources = sourceTypes(type, o.sourceTypes);
-  const { place } = await rulePlace(store, o);
+  const params = await matcherParams(store, type, o, w);
+  const sources = sourceTypes(type, o.sourceTypes, w);
+  const { place } = await rulePlace(store, o, w);
   return { name, matcher_type: type, params, source_types: sources, ...place };
 }
 
@@ -55,7 +62,12 @@ export interface SubscribeOptions extends PlaceOptions {
  * Turns a predefined subscription on for an account: a rule with the template's matcher, named after it (and
  * the place, when one is given). The same subscription twice for the same place is refused.
  */
-export async function subscribeToTemplate(store: Store, o: SubscribeOptions, now: Date): Promise<AlertRuleRecord> {
+export async function subscribeToTemplate(
+  store: Store,
+  o: SubscribeOptions,
+  now: Date,
+  w: RuleWording = COMMAND_LINE,
+): Promise<AlertRuleRecord> {
   await account(store, o.account);
   const templates = await store.listAlertTemplates();
   const template = templates.find((t) => t.key === o.template);
@@ -64,7 +76,7 @@ export async function subscribeToTemplate(store: Store, o: SubscribeOptions, now
       `No subscription template "${o.template}". Templates: ${templates.map((t) => t.key).join(', ')}.`,
     );
   }
-  const { place, label } = await rulePlace(store, o);
+  const { place, label } = await rulePlace(store, o, w);
   const same = (await accountRules(store, o.account)).find(
     (r) =>
       r.template_id === template.id &&
@@ -131,9 +143,9 @@ async function account(store: Store, id: number): Promise<AccountRecord> {
   return found;
 }
 
-function ruleName(text: string): string {
+function ruleName(text: string, w: RuleWording): string {
   const name = text.replace(/\s+/g, ' ').trim();
-  if (!name) throw new AdminError('A rule needs a name (--name).');
+  if (!name) throw new AdminError(`A rule needs a name (${w.field('name')}).`);
   if (name.length > MAX_NAME) throw new AdminError(`A rule name has at most ${MAX_NAME} characters.`);
   return name;
 }

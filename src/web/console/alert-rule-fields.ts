@@ -7,8 +7,9 @@
 import type { RuleChoices } from '../../admin/alert-choices.js';
 import type { PlaceOptions } from '../../admin/alert-places.js';
 import type { RuleOptions } from '../../admin/alert-rules.js';
+import { formWording, type RuleField, type RuleWording } from '../../admin/rule-wording.js';
 import { AdminError } from '../../lib/admin-error.js';
-import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../../lib/vocabulary.js';
+import { ALERT_SOURCE_TYPES, MATCHER_TYPES, type MatcherType } from '../../lib/vocabulary.js';
 import type { AlertRuleRecord } from '../../store/signal-records.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
@@ -108,19 +109,19 @@ export function ruleOptions(v: RuleFormValues): Omit<RuleOptions, 'account'> {
     nifs: words(v.nifs),
     signalTypes: v.signalTypes,
     signalFamilies: v.signalFamilies,
-    minConfidence: number(v.minConfidence, '--min-confidence'),
+    minConfidence: number(v.minConfidence, 'minConfidence'),
     indicator: v.indicator.trim() || undefined,
-    above: number(v.above, '--above'),
-    below: number(v.below, '--below'),
+    above: number(v.above, 'above'),
+    below: number(v.below, 'below'),
     sourceTypes: v.sourceTypes,
     ...place,
   };
 }
 
-/** The place a form names, as `--municipality` or `--district` give it (neither: the whole country). */
+/** The place a form names, as the command line's `--municipality` or `--district` give it (neither: national). */
 export function placeOptions(v: Pick<RuleFormValues, 'scope' | 'municipalities' | 'district'>): PlaceOptions {
   if (v.scope === 'national') return {};
-  if (v.scope === 'district') return { district: v.district.trim() || refuse('Choose a district (--district).') };
+  if (v.scope === 'district') return { district: v.district.trim() || refuse('Choose a district.') };
   if (v.scope !== 'municipalities') refuse(`Unknown place "${v.scope}": national, municipalities or district.`);
   const named = v.municipalities
     .split(/[,;\n]+/)
@@ -130,14 +131,14 @@ export function placeOptions(v: Pick<RuleFormValues, 'scope' | 'municipalities' 
 }
 
 function required(municipalities: string[]): string[] {
-  if (municipalities.length === 0) refuse('Name at least one municipality (--municipality CODE|SLUG).');
+  if (municipalities.length === 0) refuse('Name at least one municipality: its code or its slug (1106 or lisboa).');
   return municipalities;
 }
 
-function number(text: string, flag: string): number | undefined {
+function number(text: string, field: RuleField): number | undefined {
   if (text.trim() === '') return undefined;
   const n = Number(text.trim().replace(',', '.'));
-  if (!Number.isFinite(n)) refuse(`${flag} "${text}" is not a number.`);
+  if (!Number.isFinite(n)) refuse(`${FORM.field(field)} "${text}" is not a number.`);
   return n;
 }
 
@@ -158,33 +159,33 @@ export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
           o,
         )}</label>`,
     );
-  return html`<label for="name">${FIELD_LABELS['--name']}</label>
+  return html`<label for="name">${FIELD_LABELS.name}</label>
 <input id="name" name="name" type="text" maxlength="200" value="${v.name}" required>
-<label for="type">${FIELD_LABELS['--type']}</label>
+<label for="type">${FIELD_LABELS.type}</label>
 <select id="type" name="type">${MATCHER_TYPES.map(
     (t) => html`<option value="${t}"${selected(v.type === t)}>${TYPE_LABELS[t]}</option>`,
   )}</select>
-<fieldset><legend>${FIELD_LABELS['--keyword']}, one a line (for words in the text)</legend>
+<fieldset><legend>${FIELD_LABELS.keywords}, one a line (for words in the text)</legend>
 <textarea id="keywords" name="keywords" class="short" aria-label="Keywords">${v.keywords}</textarea></fieldset>
-<fieldset><legend>${FIELD_LABELS['--cpv']}: 1 to 8 digits each (for procurement categories)</legend>
+<fieldset><legend>${FIELD_LABELS.cpv}: 1 to 8 digits each (for procurement categories)</legend>
 <input id="cpv" name="cpv" type="text" value="${v.cpv}" aria-label="CPV prefixes" placeholder="45 4523"></fieldset>
-<fieldset><legend>${FIELD_LABELS['--nif']} of buyers or suppliers, 9 digits each</legend>
+<fieldset><legend>${FIELD_LABELS.nifs} of buyers or suppliers, 9 digits each</legend>
 <input id="nifs" name="nifs" type="text" value="${v.nifs}" aria-label="Tax numbers" placeholder="500000000"></fieldset>
 <fieldset><legend>Signals of these families or types (for signals)</legend>
 <p>${boxes('signal_families', choices.signalFamilies, v.signalFamilies, named)}</p>
 <p>${boxes('signal_types', choices.signalTypes, v.signalTypes, named)}</p>
-<label for="min_confidence">${FIELD_LABELS['--min-confidence']}, 0 to 1 (optional)</label>
+<label for="min_confidence">${FIELD_LABELS.minConfidence}, 0 to 1 (optional)</label>
 <input id="min_confidence" name="min_confidence" type="text" inputmode="decimal" value="${v.minConfidence}"></fieldset>
 <fieldset><legend>An indicator above or below a bound (for an indicator crossing a bound)</legend>
-<label for="indicator">${FIELD_LABELS['--indicator']}</label>
+<label for="indicator">${FIELD_LABELS.indicator}</label>
 <select id="indicator" name="indicator"><option value=""></option>${choices.indicators.map(
     (k) => html`<option value="${k}"${selected(v.indicator === k)}>${named(k)}</option>`,
   )}</select>
-<label for="above">${FIELD_LABELS['--above']}</label>
+<label for="above">${FIELD_LABELS.above}</label>
 <input id="above" name="above" type="text" inputmode="decimal" value="${v.above}">
-<label for="below">${FIELD_LABELS['--below']}</label>
+<label for="below">${FIELD_LABELS.below}</label>
 <input id="below" name="below" type="text" inputmode="decimal" value="${v.below}"></fieldset>
-<fieldset><legend>${FIELD_LABELS['--source-type']} (none ticked: all)</legend>${boxes(
+<fieldset><legend>${FIELD_LABELS.sourceTypes} (none ticked: all)</legend>${boxes(
     'source_types',
     ALERT_SOURCE_TYPES,
     v.sourceTypes,
@@ -211,33 +212,25 @@ export function sourcesInWords(types: readonly string[]): string {
 }
 
 /**
- * The form's words for the command line's options, which the refusals it shares with the command line name
- * (docs/console.md, Alerts): `refusalInWords` says a refusal with the field's label in place of the option.
+ * The form's labels, by the rule field each edits: the page shows them, and the refusals it shares with the command
+ * line name the fields by them (`FORM`, docs/console.md, Alerts).
  */
-const FIELD_LABELS: Record<string, string> = {
-  '--name': 'Name',
-  '--keyword': 'Words or phrases',
-  '--cpv': 'CPV codes or their first digits',
-  '--nif': 'Tax numbers (NIF)',
-  '--signal-type': 'Signal types',
-  '--signal-family': 'Signal families',
-  '--min-confidence': 'At least this confident',
-  '--indicator': 'Indicator',
-  '--above': 'Above',
-  '--below': 'Below',
-  '--source-type': 'What it reads',
-  '--municipality': 'Municipalities',
-  '--district': 'District',
-  '--type': 'What it looks for',
+const FIELD_LABELS: Record<RuleField, string> = {
+  name: 'Name',
+  keywords: 'Words or phrases',
+  cpv: 'CPV codes or their first digits',
+  nifs: 'Tax numbers (NIF)',
+  signalTypes: 'Signal types',
+  signalFamilies: 'Signal families',
+  minConfidence: 'At least this confident',
+  indicator: 'Indicator',
+  above: 'Above',
+  below: 'Below',
+  sourceTypes: 'What it reads',
+  municipalities: 'Municipalities',
+  district: 'District',
+  type: 'What it looks for',
 };
-
-/** A refusal of the command line's, its options named as the form names its fields: `“CPV codes…” "45x" is…`. */
-export function refusalInWords(message: string): string {
-  return message
-    .replace(/--type ([a-z_]+)/g, (all, type: string) => (TYPE_LABELS[type] ? `“${TYPE_LABELS[type]}”` : all))
-    .replace(/--[a-z-]+/g, (option) => (FIELD_LABELS[option] ? `“${FIELD_LABELS[option]}”` : option))
-    .replace(/not ([a-z_]+)\.$/, (all, type: string) => (TYPE_LABELS[type] ? `not “${TYPE_LABELS[type]}”.` : all));
-}
 
 /** Where: the whole country, named municipalities or a district (a rule's form and a subscription's). */
 export function placeFields(
@@ -257,18 +250,21 @@ export function placeFields(
     ],
     ' ',
   )}</p>
-<label for="municipalities">${FIELD_LABELS['--municipality']}: codes or slugs, separated by commas</label>
+<label for="municipalities">${FIELD_LABELS.municipalities}: codes or slugs, separated by commas</label>
 <input id="municipalities" name="municipalities" type="text" value="${v.municipalities}" placeholder="1106, porto">
-<label for="district">${FIELD_LABELS['--district']}</label>
+<label for="district">${FIELD_LABELS.district}</label>
 <select id="district" name="district"><option value=""></option>${districts.map(
     (d) => html`<option value="${d}"${v.district === d && html` selected`}>${d}</option>`,
   )}</select></fieldset>`;
 }
 
-const TYPE_LABELS: Record<string, string> = {
+const TYPE_LABELS: Record<MatcherType, string> = {
   keyword: 'Words in the text',
   cpv: 'Procurement categories (CPV)',
   entity: 'A buyer or supplier',
   signal_type: 'Signals',
   indicator_threshold: 'An indicator crossing a bound',
 };
+
+/** How a refusal names the form's fields: `“CPV codes or their first digits” "45x" is not a CPV prefix…`. */
+export const FORM: RuleWording = formWording(FIELD_LABELS, TYPE_LABELS);

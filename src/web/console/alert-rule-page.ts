@@ -16,9 +16,9 @@ import { html, joined } from '../html.js';
 import { generatedMark } from './alert-matches-page.js';
 import {
   EMPTY_RULE,
+  FORM,
   type RuleFormValues,
   readRuleForm,
-  refusalInWords,
   ruleFields,
   ruleFormValues,
   ruleOptions,
@@ -63,17 +63,17 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
       try {
         const options = ruleOptions(values);
         if (fields.text('intent') === 'preview') {
-          const definition = await ruleDefinition(store, options);
+          const definition = await ruleDefinition(store, options, FORM);
           const preview = await previewRule(store, { ...definition, account_id: who.account.id }, new Date(clock()));
           return form(reply, who, csrf, { values, ruleId: rule?.id, preview });
         }
         const saved = rule
-          ? await editAlertRule(store, rule.id, options)
-          : await createAlertRule(store, { ...options, account: who.account.id }, new Date(clock()));
+          ? await editAlertRule(store, rule.id, options, FORM)
+          : await createAlertRule(store, { ...options, account: who.account.id }, new Date(clock()), FORM);
         return reply.redirect(`/console/alerts?saved=${encodeURIComponent(saved.name)}`, 303);
       } catch (error) {
         if (error instanceof AdminError)
-          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: refusalInWords(error.message) });
+          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: error.message });
         throw error;
       }
     });

@@ -16,7 +16,7 @@ import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-re
 import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
-import { placeFields, placeOptions, refusalInWords, sourcesInWords } from './alert-rule-fields.js';
+import { FORM, placeFields, placeOptions, sourcesInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -153,11 +153,12 @@ while, turn it off instead.`,
         store,
         { account: who.account.id, template: template.key, municipalities, district },
         new Date(clock()),
+        FORM,
       );
       return send(reply, who, csrf, { notice: `Subscribed: “${created.name}”.` });
     } catch (error) {
       if (error instanceof AdminError)
-        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: refusalInWords(error.message) });
+        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: error.message });
       throw error;
     }
   });
