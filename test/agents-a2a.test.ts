@@ -255,7 +255,14 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     const { data, text } = answerOf(
       await task(slug, 'procurement_research_buyer', { buyer: 'Município de Lisboa', from: '2020-01-01' }),
     );
-    expect(data.buyer).toMatchObject({ nif: '500051070', kind: 'municipality' });
+    expect(data.buyer).toMatchObject({ nif: '500051070', kind: 'municipality', nif_kind: 'portuguese' });
+    // Every party says what its tax number is, as the REST contract does (a placeholder is no one's number).
+    const parties = [...data.top_suppliers, ...data.latest_contracts.flatMap((c: any) => c.suppliers)];
+    for (const p of parties) {
+      expect(['portuguese', 'foreign', 'placeholder', null]).toContain(p.nif_kind);
+      expect(p).toHaveProperty('kind_assumed');
+      expect(p).toHaveProperty('note');
+    }
     expect(data.totals.contracts).toBeGreaterThan(0);
     expect(data.latest_contracts.length).toBeGreaterThan(0);
     const cited = citations(data);
@@ -296,7 +303,10 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     }
     const sides = answerOf(await task(slug, 'procurement_compare_contractsers', { nifs: ['500051070', '501306099'] }));
     expect(sides.data.parties.map((p: any) => p.nif)).toEqual(['500051070', '501306099']);
-    for (const party of sides.data.parties) expect(party.as_buyer.citation.rest).toContain(`buyer=${party.nif}`);
+    for (const party of sides.data.parties) {
+      expect(party.as_buyer.citation.rest).toContain(`buyer=${party.nif}`);
+      expect(party).toMatchObject({ nif_kind: 'portuguese', kind_assumed: false, note: null });
+    }
 
     const neither = rejection(await task(slug, 'procurement_compare_contractsers', { dimension: 'contracts' }));
     expect(neither.reason).toBe('VALIDATION_ERROR');

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
+import { taxNumberFacts } from '../../operations/procurement/entity-identity.js';
+import { toParty } from '../../operations/procurement/resources.js';
 import type { EntityRecord } from '../../store/procurement-records.js';
 import { contractCitation, euros, formatEuros, restUrl } from '../citations.js';
 import { defineSkill, type SkillContext } from '../skill.js';
@@ -155,6 +157,7 @@ async function compareParties(nifs: string[], year: number | undefined, ctx: Ski
         nif: e.nif,
         name: e.name,
         kind: e.kind,
+        ...taxNumberFacts(e.nif, e.kind),
         as_buyer: {
           contracts: asBuyer.count,
           total_eur: euros(asBuyer.eur),
@@ -181,8 +184,8 @@ async function compareParties(nifs: string[], year: number | undefined, ctx: Ski
     object: c.object,
     published_on: c.published_on,
     price_eur: c.price_eur,
-    buyers: c.buyers,
-    suppliers: c.suppliers,
+    buyers: c.buyers.map(toParty),
+    suppliers: c.suppliers.map(toParty),
     citation: contractCitation(baseUrl, c),
   }));
   return {

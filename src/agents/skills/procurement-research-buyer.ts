@@ -2,6 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { DateString } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import { bestMatch } from '../../lib/name-match.js';
+import { partyTaxNumberFacts, taxNumberFacts } from '../../operations/procurement/entity-identity.js';
+import { toParty } from '../../operations/procurement/resources.js';
 import { checkRange } from '../../operations/shared/ranges.js';
 import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
@@ -70,7 +72,13 @@ export const procurementResearchBuyer = defineSkill({
       }
     }
     const topSuppliers = [...suppliers.values()]
-      .map((s) => ({ nif: s.nif, name: s.name, contracts: s.contracts.length, total_eur: sum(s.contracts) }))
+      .map((s) => ({
+        nif: s.nif,
+        name: s.name,
+        ...partyTaxNumberFacts(s.nif),
+        contracts: s.contracts.length,
+        total_eur: sum(s.contracts),
+      }))
       .sort((a, b) => b.total_eur - a.total_eur || b.contracts - a.contracts || a.nif.localeCompare(b.nif))
       .slice(0, TOP_SUPPLIERS)
       .map((s) => ({ ...s, citation: { source: null, rest: listUrl({ supplier: s.nif, from, to }) } }));
@@ -80,7 +88,7 @@ export const procurementResearchBuyer = defineSkill({
       published_on: c.published_on,
       procedure_type: c.procedure_type,
       price_eur: c.price_eur,
-      suppliers: c.suppliers,
+      suppliers: c.suppliers.map(toParty),
       citation: contractCitation(baseUrl, c),
     }));
     const data = {
@@ -88,6 +96,7 @@ export const procurementResearchBuyer = defineSkill({
         nif: buyer.nif,
         name: buyer.name,
         kind: buyer.kind,
+        ...taxNumberFacts(buyer.nif, buyer.kind),
         municipality: buyer.municipality,
         all_time: {
           contracts: buyer.contracts_as_buyer,
