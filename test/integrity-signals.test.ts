@@ -117,7 +117,7 @@ describe('integrity signals from detection', () => {
     expect(single.summary_pt).toContain('não uma acusação');
     // About the contract: its buyer and its supplier named.
     expect(single.title_pt).toBe(`Proposta única: Contrato single (Município de ${BEJA.name})`);
-    expect(single.summary_pt).toContain(`«Contrato single» de Município de ${BEJA.name} com ${OTHERS[2].name}, de`);
+    expect(single.summary_pt).toContain(`«Contrato single» do Município de ${BEJA.name} com ${OTHERS[2].name}, de`);
     expect(single.summary_en).toContain('One competitor in a open procedure');
     expect(single.why_it_matters_pt).toMatch(/concorr/);
     expect(single.evidence[0]).toMatchObject({ source_type: 'procurement_contract', source_url: SINGLE.link });
@@ -289,7 +289,7 @@ describe('where the corpus moved', () => {
     const [atBeja] = await corpusStore.getSignalsByKeys(['integrity:heterogeneous_supplier:base:s9-0']);
     const s9 = `${S[8].name} (NIF ${S[8].nif})`;
     expect(atBeja.title_pt).toBe(`Fornecedor heterogéneo: ${S[8].name} — Contrato s9-0 (Município de ${BEJA.name})`);
-    expect(atBeja.summary_pt).toContain(`assinalado a ${s9}, adjudicatário do contrato «Contrato s9-0» de Município`);
+    expect(atBeja.summary_pt).toContain(`assinalado a ${s9}, adjudicatário do contrato «Contrato s9-0» do Município`);
     expect(atBeja.summary_en).toContain(`Flagged for the supplier ${s9};`);
   });
 });

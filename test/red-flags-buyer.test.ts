@@ -483,7 +483,7 @@ describe('the reasons and caveats in Portuguese', () => {
       const flagged = byType.supplier_concentration;
       expect(flagged.reason, channel).toMatch(/6 of the 10 priced contracts .* €70,000 of €90,000, 77.8 %/);
       expect(flagged.reason_pt, channel).toBe(
-        'Fornecedor 10, Lda. tem 6 dos 10 contratos com preço de Município de Aljustrel em 2024: ' +
+        'Fornecedor 10, Lda. tem 6 dos 10 contratos com preço do Município de Aljustrel em 2024: ' +
           '70 000 € de 90 000 €, 77,8 % do valor, acima do limiar de 50 %.',
       );
       expect(flagged.caveat_pt, channel).toMatch(/^Uma parte elevada pode ter causas simples/);

@@ -5,6 +5,7 @@
  * executed, expired once it is closed.
  */
 
+import { ofName, withArticle } from '../lib/portuguese-articles.js';
 import { valueTier } from '../signals/derive.js';
 import type { AmendmentRecord, ContractRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
@@ -57,7 +58,7 @@ function amendmentSignal(
   if (placed.municipality_id === null) missing.push('municipality');
   if (m.date === null) missing.push('date');
   if (m.link === null && c.link === null) missing.push('link');
-  const buyer = c.buyers[0]?.name ?? 'Entidade adjudicante não identificada';
+  const buyer = c.buyers[0]?.name ?? null;
   const suppliers = c.suppliers.map((s) => s.name);
   const closed = c.closed_on !== null;
   const object = clip(c.object, TITLE_OBJECT);
@@ -72,14 +73,16 @@ function amendmentSignal(
     title_pt: `Contrato modificado (${signedPercent(percent ?? 0, 'pt')}): ${object}`,
     title_en: `Contract amended (${signedPercent(percent ?? 0, 'en')}): ${object}`,
     summary_pt:
-      `O contrato «${clip(c.object, 300)}» de ${buyer}${suppliers.length ? ` com ${list(suppliers, 'pt', 3)}` : ''} ` +
+      `O contrato «${clip(c.object, 300)}» ${ofName(buyer ?? 'entidade adjudicante não identificada')}` +
+      `${suppliers.length ? ` com ${withArticle(list(suppliers, 'pt', 3))}` : ''} ` +
       `foi modificado` +
       `${m.date ? ` a ${longDate(m.date, 'pt')}` : ''}: o preço passou de ${euros(previous, 'pt')} ` +
       `para ${euros(next, 'pt')}` +
       ` (${signedEuros(change, 'pt')}${pct('pt')}).${reason.pt}`,
     summary_en:
       `The contract “${clip(c.object, 300)}” ` +
-      `of ${buyer}${suppliers.length ? ` with ${list(suppliers, 'en', 3)}` : ''} was amended` +
+      `of ${buyer ?? 'an unidentified buyer'}` +
+      `${suppliers.length ? ` with ${list(suppliers, 'en', 3)}` : ''} was amended` +
       `${m.date ? ` on ${longDate(m.date, 'en')}` : ''}: its price went from ${euros(previous, 'en')} ` +
       `to ${euros(next, 'en')}` +
       ` (${signedEuros(change, 'en')}${pct('en')}).${reason.en}`,

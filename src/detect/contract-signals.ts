@@ -19,6 +19,7 @@ import {
   regimeLaw,
   regimeTold,
 } from '../lib/direct-award-regime.js';
+import { subjectName, toName, withArticle } from '../lib/portuguese-articles.js';
 import { valueTier } from '../signals/derive.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
@@ -88,7 +89,8 @@ export function contractFacts(c: ContractRecord, ctx: DetectionContext) {
 function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, types: readonly string[]): SignalInput {
   const { placed, date, missing } = contractFacts(c, ctx);
   const price = c.price_eur as number;
-  const buyer = c.buyers[0]?.name ?? 'Entidade adjudicante não identificada';
+  const buyer = c.buyers[0]?.name ?? null;
+  const buyerPt = buyer ?? 'entidade adjudicante não identificada';
   const suppliers = c.suppliers.map((s) => s.name);
   const supplierPt = suppliers.length > 0 ? list(suppliers, 'pt', 3) : 'adjudicatário não identificado';
   const supplierEn = suppliers.length > 0 ? list(suppliers, 'en', 3) : 'an unidentified supplier';
@@ -98,11 +100,12 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   const procedure = c.procedure_type ? ` (${c.procedure_type.toLowerCase()})` : '';
   const facts = {
     pt:
-      `${buyer} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} com ${supplierPt} um contrato ` +
+      `${subjectName(buyerPt)} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} ` +
+      `com ${withArticle(supplierPt)} um contrato ` +
       `de ${euros(price, 'pt')}${procedure}` +
       ` para «${clip(c.object, 300)}»${where ? `, com execução em ${where}` : ''}.`,
     en:
-      `${buyer} signed a ${euros(price, 'en')} contract ` +
+      `${buyer ?? 'An unidentified buyer'} signed a ${euros(price, 'en')} contract ` +
       `with ${supplierEn}${date ? ` on ${longDate(date, 'en')}` : ''}${procedure}` +
       ` for “${clip(c.object, 300)}”${where ? `, carried out in ${where}` : ''}.`,
   };
@@ -133,7 +136,7 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   if (type === 'contract_awarded') {
     return {
       ...common,
-      title_pt: `Contrato de ${euros(price, 'pt')} adjudicado a ${supplierPt}: ${object}`,
+      title_pt: `Contrato de ${euros(price, 'pt')} adjudicado ${toName(supplierPt)}: ${object}`,
       title_en: `${euros(price, 'en')} contract awarded to ${supplierEn}: ${object}`,
       summary_pt: facts.pt + closing.pt,
       summary_en: facts.en + closing.en,
@@ -171,8 +174,8 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
     confidence: regimeTold(reading)
       ? common.confidence
       : confidence(procurementReliability(c.source), [...missing, 'regime']),
-    title_pt: `Ajuste direto de ${euros(price, 'pt')}: ${object} (${buyer})`,
-    title_en: `${euros(price, 'en')} direct award: ${object} (${buyer})`,
+    title_pt: `Ajuste direto de ${euros(price, 'pt')}: ${object} (${buyerPt})`,
+    title_en: `${euros(price, 'en')} direct award: ${object} (${buyer ?? 'unidentified buyer'})`,
     summary_pt:
       `${facts.pt} O valor excede o limite de ${euros(ceiling, 'pt')} do ajuste direto para ` +
       `${works ? 'empreitadas' : 'bens e serviços'} ${regime.pt}.${legal.pt}${closing.pt}`,

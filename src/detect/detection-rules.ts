@@ -19,9 +19,11 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
 /**
  * 1: until 2026-11-30. 2: a buyer nothing ties to a region held to the general law's ceilings, the kind of contract
  * read from the article cited. 3 (2026-11-30 evening): indicator texts write a value as stored (18 690, not 1 869;
- * 1 234,56, not 1 235) and a monthly series' December as a month ("dezembro de 2017", not "2017").
+ * 1 234,56, not 1 235) and a monthly series' December as a month ("dezembro de 2017", not "2017"). 4 (2026-12-01):
+ * procurement texts name public bodies with their article ("O Município de Lisboa celebrou…", "adjudicado à Câmara
+ * Municipal…": lib/portuguese-articles.ts), and English texts an unnamed buyer in English.
  */
-export const DETECTOR_RULES = 3;
+export const DETECTOR_RULES = 4;
 export const RULES_WATERMARK = 'detect:rules';
 
 /**

@@ -11,6 +11,7 @@ import { EXCESSIVE_UNSUCCESSFUL_BIDS } from '../integrity/checks/excessive-unsuc
 import { HETEROGENEOUS_SUPPLIER } from '../integrity/checks/heterogeneous-supplier.js';
 import type { IntegrityType } from '../integrity/methodology.js';
 import { CORPUS_TYPE_KEYS } from '../integrity/standing.js';
+import { ofName, toName, withArticle } from '../lib/portuguese-articles.js';
 import { INTEGRITY } from '../signals/catalogue.js';
 import { valueTier } from '../signals/derive.js';
 import type { ContractDetailRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
@@ -29,9 +30,11 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
  * (R048's supplier, R025's losing tenderer) names it, and every summary names the contract's suppliers. 3 (2026-11-30
  * evening): summary_pt and the law's evidence cite the legal basis in Portuguese words (`reference_pt`), summary_en
  * in English. 4: the reasons summary_en quotes (splitting, art. 113.º, concentration) write euros as English text does
- * (`€3,405.67`, not `3 405.67 €`) and counts in words (`1 contract`, `2 direct awards`, not `contract(s)`).
+ * (`€3,405.67`, not `3 405.67 €`) and counts in words (`1 contract`, `2 direct awards`, not `contract(s)`). 5
+ * (2026-12-01): summary_pt names bodies with their article ("do Município de Lisboa", "à Câmara Municipal…":
+ * lib/portuguese-articles.ts), and title_en says an unnamed buyer in English.
  */
-export const INTEGRITY_SIGNALS = 4;
+export const INTEGRITY_SIGNALS = 5;
 
 /**
  * The types whose flag is about one party of the contract rather than the contract itself: the value that holds its
@@ -105,15 +108,17 @@ export function integritySignal(
   if (type.reads_beyond_record) missing.push('coverage');
   // A ceiling of the general law presumed, not told by the record (docs/signals.md, "Direct-award ceilings").
   if (a.values.regime_told_by === 'presumed') missing.push('regime');
-  const buyer = c.buyers.map((b) => b.name).join(', ') || 'entidade adjudicante não identificada';
+  const buyers = c.buyers.map((b) => b.name).join(', ');
+  const buyer = buyers || 'entidade adjudicante não identificada';
   const object = clip(c.object, TITLE_OBJECT);
   const price = c.price_eur === null ? null : { pt: euros(c.price_eur, 'pt'), en: euros(c.price_eur, 'en') };
   const flags = `GET /v1/procurement/contracts/${c.id}/red-flags`;
   const party = partyConcerned(c, type, a);
   const suppliers = namesOf(c.suppliers);
   const flaggedIn = party
-    ? `assinalado a ${party.named}, ${party.role.pt} «${clip(c.object, 300)}» de ${buyer}`
-    : `assinalado no contrato «${clip(c.object, 300)}» de ${buyer}${suppliers ? ` com ${suppliers}` : ''}`;
+    ? `assinalado ${toName(party.named)}, ${party.role.pt} «${clip(c.object, 300)}» ${ofName(buyer)}`
+    : `assinalado no contrato «${clip(c.object, 300)}» ${ofName(buyer)}` +
+      `${suppliers ? ` com ${withArticle(suppliers)}` : ''}`;
   const reason = CORPUS_TYPE_KEYS.has(type.key)
     ? `${type.measures_en} Flagged${party ? ` for the ${party.role.en} ${party.named}` : ''}; ` +
       `the figures of now: ${flags}.`
@@ -126,7 +131,7 @@ export function integritySignal(
     family: INTEGRITY,
     municipality_id: placed.municipality_id,
     title_pt: `${type.label_pt}: ${titled} (${buyer})`,
-    title_en: `${type.label_en}: ${titled} (${buyer})`,
+    title_en: `${type.label_en}: ${titled} (${buyers || 'unidentified buyer'})`,
     summary_pt:
       `Indicador ${type.code} (${type.label_pt}) ${flaggedIn}${price ? `, de ${price.pt}` : ''}. ` +
       `É um indício para olhar com mais atenção, não uma acusação: o método, os valores comparados e os limiares ` +

@@ -9,6 +9,7 @@
  * record or its status does, not every day.
  */
 
+import { subjectName } from '../lib/portuguese-articles.js';
 import { actionability, daysUntil, valueTier } from '../signals/derive.js';
 import type { AnnouncementRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
@@ -67,7 +68,8 @@ function common(a: AnnouncementRecord, ctx: DetectionContext, type: 'tender_open
   const object = clip(a.object, TITLE_OBJECT);
   const price = a.base_price_eur;
   const pt = [
-    `${a.buyer.name} publicou${a.published_on ? ` a ${longDate(a.published_on, 'pt')}` : ''} o anúncio ${a.source_id}` +
+    `${subjectName(a.buyer.name)} publicou${a.published_on ? ` a ${longDate(a.published_on, 'pt')}` : ''} ` +
+      `o anúncio ${a.source_id}` +
       `${a.procedure_type ? ` (${a.procedure_type.toLowerCase()})` : ''} para «${clip(a.object, 300)}»` +
       `${price !== null ? `, com preço base de ${euros(price, 'pt')}` : ''}${where ? `, em ${where}` : ''}.`,
     a.deadline_on === null

@@ -4,6 +4,8 @@
  * total could not have been awarded that way. What the law says of it is in docs/integrity.md, its unconfirmed
  * parts marked.
  */
+
+import { ofName, toName } from '../../lib/portuguese-articles.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding } from '../assessment.js';
 import {
@@ -227,7 +229,8 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
       `${eurosSaid(best.total).en}`,
     pt:
       `${best.parts.length === 1 ? 'Uma adjudicação direta' : `${best.parts.length} adjudicações diretas`} ` +
-      `(ajuste direto ou consulta prévia) de ${buyer.name} a ${supplier.name} da classe CPV ${cpvClass} de ` +
+      `(ajuste direto ou consulta prévia) ${ofName(buyer.name)} ${toName(supplier.name)} ` +
+      `da classe CPV ${cpvClass} de ` +
       `${best.from} a ${best.to}, cada uma abaixo do limite do seu procedimento, ` +
       `${best.parts.length === 1 ? 'soma' : 'somam'} ${eurosSaid(best.total).pt}`,
   };

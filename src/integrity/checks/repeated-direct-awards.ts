@@ -4,6 +4,8 @@
  * value) whose prices add up to the ceiling of the procedure used. What the data cannot tell — the exceptions of
  * n.º 3 to 5, the window before the data held — is said, never read as nothing.
  */
+
+import { subjectName, toName } from '../../lib/portuguese-articles.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding, type Said } from '../assessment.js';
 import { awardDate, cents, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
@@ -181,7 +183,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
       `${kind.en} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
       `${date}${n === 0 ? ` (${total.en})` : `: ${total.en}`}`,
     pt:
-      `${buyer.name} ${n === 0 ? 'não ' : ''}tinha adjudicado a ${supplier.name} ` +
+      `${subjectName(buyer.name)} ${n === 0 ? 'não ' : ''}tinha adjudicado ${toName(supplier.name)} ` +
       `${n === 0 ? 'nenhum contrato' : counted(n, 'contrato')} de ${kind.pt} por ajuste direto ou consulta prévia ` +
       `${n === 0 ? 'escolhido' : 'escolhidos'} pelo valor de ${windowFrom} até antes de ` +
       `${date}${n === 0 ? ` (${total.pt})` : `: ${total.pt}`}`,

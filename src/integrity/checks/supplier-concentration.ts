@@ -2,6 +2,8 @@
  * One supplier takes most of what a buyer spent in a year: the supplier's share of the buyer's contract value in
  * the contract's year, over a threshold, once the buyer has enough contracts that year for a share to mean anything.
  */
+
+import { ofName, subjectName } from '../../lib/portuguese-articles.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import {
@@ -257,7 +259,8 @@ function judge(
       `in ${year}: ` +
       `${part.en} of ${whole.en}, ${percent.en} of the value`,
     pt:
-      `${supplier.name} tem ${theirs.contracts.length} dos ${priced} contratos com preço de ${buyer.name} ` +
+      `${subjectName(supplier.name)} tem ${theirs.contracts.length} dos ${priced} contratos com preço ` +
+      `${ofName(buyer.name)} ` +
       `em ${year}: ` +
       `${part.pt} de ${whole.pt}, ${percent.pt} do valor`,
   };

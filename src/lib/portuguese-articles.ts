@@ -1,0 +1,124 @@
+/**
+ * A public body's name after a Portuguese preposition, with the article its first word takes: "do Município de
+ * Lisboa", "da Câmara Municipal do Porto", "aos Serviços Municipalizados de Loures" — where "de Município de Lisboa"
+ * reads as a foreigner's Portuguese. A name whose first word is not a known common noun (a company, "Construções
+ * Silva, Lda.") keeps the bare preposition, as the press writes it without knowing the firm's gender.
+ */
+
+type Article = 'o' | 'a' | 'os' | 'as';
+
+/** The first words of public bodies' names in the portal, by the article they take. */
+const ARTICLES: ReadonlyMap<string, Article> = new Map([
+  ...words('o', [
+    'adjudicatário',
+    'município',
+    'instituto',
+    'hospital',
+    'centro',
+    'agrupamento',
+    'ministério',
+    'estado',
+    'governo',
+    'conselho',
+    'tribunal',
+    'laboratório',
+    'metropolitano',
+    'parque',
+    'serviço',
+    'gabinete',
+    'departamento',
+    'fundo',
+    'museu',
+    'teatro',
+    'arquivo',
+    'comando',
+    'exército',
+    'banco',
+    'consórcio',
+    'observatório',
+    'colégio',
+    'conservatório',
+    'secretariado',
+  ]),
+  ...words('a', [
+    'câmara',
+    'junta',
+    'freguesia',
+    'união',
+    'universidade',
+    'escola',
+    'direção',
+    'direcção',
+    'secretaria',
+    'região',
+    'comunidade',
+    'associação',
+    'empresa',
+    'fundação',
+    'assembleia',
+    'administração',
+    'autoridade',
+    'agência',
+    'polícia',
+    'guarda',
+    'santa',
+    'entidade',
+    'comissão',
+    'inspeção',
+    'inspecção',
+    'procuradoria',
+    'presidência',
+    'academia',
+    'biblioteca',
+    'casa',
+    'cooperativa',
+    'sociedade',
+    'unidade',
+    'marinha',
+    'força',
+    'rede',
+    'estrutura',
+    'provedoria',
+    'ordem',
+    'misericórdia',
+    'faculdade',
+  ]),
+  ...words('os', ['serviços', 'transportes', 'estabelecimentos']),
+  ...words('as', ['águas', 'infraestruturas', 'forças', 'estradas', 'oficinas']),
+]);
+
+function words(article: Article, list: readonly string[]): [string, Article][] {
+  return list.map((w) => [w, article]);
+}
+
+const OF: Record<Article, string> = { o: 'do', a: 'da', os: 'dos', as: 'das' };
+const TO: Record<Article, string> = { o: 'ao', a: 'à', os: 'aos', as: 'às' };
+
+/** `de` and the name: "do Município de Lisboa", "de Construções Silva, Lda.". */
+export function ofName(name: string): string {
+  const article = articleOf(name);
+  return `${article ? OF[article] : 'de'} ${name}`;
+}
+
+/** `a` and the name: "ao Município de Lisboa", "à Câmara Municipal do Porto", "a Construções Silva, Lda.". */
+export function toName(name: string): string {
+  const article = articleOf(name);
+  return `${article ? TO[article] : 'a'} ${name}`;
+}
+
+/** The name with its article, as a sentence's subject or after `com`: "o Município de Lisboa", "Construções Silva". */
+export function withArticle(name: string): string {
+  const article = articleOf(name);
+  return article ? `${article} ${name}` : name;
+}
+
+/** withArticle at the start of a sentence: "O Município de Lisboa publicou…". */
+export function subjectName(name: string): string {
+  const said = withArticle(name);
+  return said.charAt(0).toLocaleUpperCase('pt') + said.slice(1);
+}
+
+function articleOf(name: string): Article | undefined {
+  const first = /^\p{L}+/u.exec(name.trim())?.[0];
+  return first === undefined ? undefined : ARTICLES.get(first.toLocaleLowerCase('pt'));
+}

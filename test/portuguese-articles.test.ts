@@ -1,0 +1,31 @@
+/**
+ * Public bodies named after a Portuguese preposition take their article (lib/portuguese-articles.ts): what a
+ * Portuguese reader of a signal's summary sees.
+ */
+import { describe, expect, it } from 'vitest';
+import { ofName, subjectName, toName, withArticle } from '../src/lib/portuguese-articles.js';
+
+describe('Portuguese articles before a body’s name', () => {
+  it('contracts de and a with the article of the first word', () => {
+    expect(ofName('Município de Lisboa')).toBe('do Município de Lisboa');
+    expect(ofName('Câmara Municipal do Porto')).toBe('da Câmara Municipal do Porto');
+    expect(ofName('Serviços Municipalizados de Loures')).toBe('dos Serviços Municipalizados de Loures');
+    expect(ofName('Águas do Norte, S.A.')).toBe('das Águas do Norte, S.A.');
+    expect(toName('Município de Braga')).toBe('ao Município de Braga');
+    expect(toName('Junta de Freguesia de Arroios')).toBe('à Junta de Freguesia de Arroios');
+    expect(toName('Infraestruturas de Portugal, S.A.')).toBe('às Infraestruturas de Portugal, S.A.');
+    expect(toName('SERVIÇOS MUNICIPALIZADOS DE SINTRA')).toBe('aos SERVIÇOS MUNICIPALIZADOS DE SINTRA');
+  });
+
+  it('leaves a company or a tax number with the bare preposition', () => {
+    expect(ofName('Construções Silva, Lda.')).toBe('de Construções Silva, Lda.');
+    expect(toName('NIF 500000000')).toBe('a NIF 500000000');
+    expect(withArticle('Construções Silva, Lda.')).toBe('Construções Silva, Lda.');
+  });
+
+  it('starts a sentence with the article capitalised', () => {
+    expect(subjectName('Município de Lisboa')).toBe('O Município de Lisboa');
+    expect(subjectName('entidade adjudicante não identificada')).toBe('A entidade adjudicante não identificada');
+    expect(subjectName('Construções Silva, Lda.')).toBe('Construções Silva, Lda.');
+  });
+});
