@@ -20,6 +20,7 @@ import { foundEntity } from './found-records.js';
 import { Nif } from './inputs.js';
 import { integrityContext } from './integrity-context.js';
 import { type ASSESSMENT_STATES, EntityRedFlags } from './red-flags-schema.js';
+import { demoEntities } from './resources.js';
 
 /** The most contracts one answer assesses (the newest of the period). */
 export const MAX_CONTRACTS = 1000;
@@ -81,9 +82,15 @@ export const procurementEntityRedFlags = defineOperation({
         flagged_types: types,
       });
     }
+    // Counts of generated contracts are not real data, and say so even when no contract of theirs is flagged.
+    const synthetic =
+      contracts.length > 0
+        ? contracts.some((c) => isDemoProcurementSource(c.source))
+        : (await demoEntities(store, [entity.nif])).has(entity.nif);
     return {
       nif: entity.nif,
       name: entity.name,
+      synthetic,
       from: input.from ?? null,
       to: input.to ?? null,
       contracts_assessed: contracts.length,

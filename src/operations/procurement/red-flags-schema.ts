@@ -87,6 +87,12 @@ export const EntityRedFlags = Type.Object(
   {
     nif: Type.String({ description: "The buyer's tax number." }),
     name: Type.String(),
+    synthetic: {
+      ...Synthetic,
+      description:
+        'true when a contract assessed is generated (the demo), or, none assessed, when the entity is one the demo ' +
+        'made up or names only in generated contracts: the counts are then not real data. false: real data only.',
+    },
     from: Nullable({ ...DateString, description: 'The first publication date included, as asked; null: no bound.' }),
     to: Nullable({ ...DateString, description: 'The last publication date included, as asked; null: no bound.' }),
     contracts_assessed: Type.Integer({
