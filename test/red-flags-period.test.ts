@@ -463,6 +463,32 @@ describe('procurement_entity_red_flags: a buyer and a period', () => {
     expect(none.json).toMatchObject({ contracts_assessed: 0, synthetic: true });
   });
 
+  it('tells a supplier its zeros are no clean bill, in English and in Portuguese, the same facts', async () => {
+    const supplied = CASES.length + OTHERS.length + GENERATED.length + BIG.length; // `a` supplies every contract
+    for (const channel of CHANNEL_NAMES) {
+      const answer = await callOn(t, channel, op('procurement_entity_red_flags'), { nif: a.nif }, key);
+      expect(answer?.kind, channel).toBeUndefined();
+      const body = answerData(answer as CallAnswer);
+      expect(body, channel).toMatchObject({ contracts_assessed: 0, contracts_flagged: 0 });
+      expect(body.note, channel).toBe(
+        `${a.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
+          `contracts. It is a supplier in ${supplied} contracts (procurement_contracts with supplier=${a.nif} ` +
+          "lists them); the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red " +
+          'flags.',
+      );
+      expect(body.note_pt, channel).toBe(
+        `${a.name} não é entidade adjudicante em nenhum contrato do serviço, pelo que nenhum foi avaliado aqui: as ` +
+          `verificações correm sobre os contratos de quem adjudica. É adjudicatário em ${supplied} contratos ` +
+          `(procurement_contracts com supplier=${a.nif} lista-os); os indícios sobre ele como adjudicatário (R048, ` +
+          'fornecedor heterogéneo) estão na avaliação de integridade de cada um desses contratos ' +
+          '(procurement_red_flags).',
+      );
+    }
+    // A buyer has nothing to be told, in either language.
+    const council = await t.get(`/v1/procurement/entities/${buyer.nif}/red-flags`, { key });
+    expect(council.json).toMatchObject({ note: null, note_pt: null });
+  });
+
   it('assesses the newest 1 000 contracts of the period and says when it held more', async () => {
     const all = await t.get(`/v1/procurement/entities/${bigBuyer.nif}/red-flags`, { key });
     expect(all.status, all.body).toBe(200);
