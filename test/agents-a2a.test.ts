@@ -310,6 +310,14 @@ describe.each(SLUGS)('deployment %s', (slug) => {
 
     const neither = rejection(await task(slug, 'procurement_compare_contractsers', { dimension: 'contracts' }));
     expect(neither.reason).toBe('VALIDATION_ERROR');
+    // Lisboa's number with its last digit changed is a mistyped number, as the data API says, not an unknown one.
+    const mistyped = rejection(
+      await task(slug, 'procurement_compare_contractsers', { nifs: ['500051070', '501306098'] }),
+    );
+    expect(mistyped.reason).toBe('VALIDATION_ERROR');
+    expect(mistyped.detail).toBe(
+      'nifs[1]: fails the check digit (the ninth, computed from the first eight): check the number',
+    );
   });
 
   it('procurement_track_opportunities: open notices, soonest closing first, each cited', async () => {

@@ -105,9 +105,16 @@ describe.each(SLUGS)('deployment %s', (slug) => {
     });
     const unknownBuyer = (await client.callTool({
       name: 'procurement_research_buyer',
-      arguments: { buyer: '999999999' },
+      arguments: { buyer: '999999982' },
     })) as CallToolResult;
     expect(unknownBuyer.structuredContent).toMatchObject({ status: 404 });
+    // A number whose check digit fails is mistyped, not unknown: 422 naming `buyer`, as the data API answers.
+    const mistypedBuyer = (await client.callTool({
+      name: 'procurement_research_buyer',
+      arguments: { buyer: '999999999' },
+    })) as CallToolResult;
+    expect(mistypedBuyer.isError).toBe(true);
+    expect(mistypedBuyer.structuredContent).toMatchObject({ status: 422, errors: [{ field: 'buyer' }] });
     const backwards = (await client.callTool({
       name: 'procurement_research_buyer',
       arguments: { buyer: '500051070', from: '2024-12-31', to: '2024-01-01' },

@@ -5,11 +5,13 @@
  * person under a foreign id, served as a company). Through the API, on both stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyOperation } from '../src/core/operation.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
-import { IMPORTED_AT } from './helpers/procurement-fixture.js';
+import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
+import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
 
 const PORTO = readMunicipalities().find((m) => m.code === '1312') ?? readMunicipalities()[0];
 const PLACEHOLDER: Party = { nif: '000000000', name: 'Whistleblower Software ApS' };
@@ -145,5 +147,46 @@ describe('contract parties: the same words as their entities', () => {
       kind_assumed: null,
       note: null,
     });
+  });
+});
+
+describe('a mistyped tax number is refused as one, on every channel', () => {
+  // Porto's own number with its last digit changed: nine digits that no record can hold (the importer refuses them).
+  const last = Number(PORTO.nif[8]);
+  const MISTYPED = `${PORTO.nif.slice(0, 8)}${(last + 1) % 10}`;
+  const op = (name: string) => t.app.registry.get(name) as AnyOperation;
+  const CALLS: [string, Record<string, unknown>, string][] = [
+    ['procurement_entity_profile', { nif: MISTYPED }, 'nif'],
+    ['procurement_entity_red_flags', { nif: MISTYPED, from: '2024-01-01' }, 'nif'],
+    ['procurement_contracts', { buyer: MISTYPED }, 'buyer'],
+    ['procurement_contracts', { supplier: MISTYPED }, 'supplier'],
+    ['procurement_ocds_releases', { buyer: MISTYPED }, 'buyer'],
+  ];
+
+  it('answers 422 naming the parameter and the check digit, not "no such entity" or an empty list', async () => {
+    for (const [name, input, field] of CALLS) {
+      for (const channel of CHANNEL_NAMES) {
+        const answer = await callOn(t, channel, op(name), input, key);
+        const where = `${name} ${field} on ${channel}`;
+        expect(answer?.kind, `${where}: ${answer?.body}`).toBe('validation-error');
+        expect(answer?.fields, where).toEqual([field]);
+        expect(answer?.formProblem, where).toBeUndefined();
+        expect(answer?.body, where).toContain('check digit');
+      }
+    }
+    const rest = await t.get(`/v1/procurement/entities/${MISTYPED}/red-flags`, { key });
+    expect(rest.status).toBe(422);
+    expect(rest.json.detail).toBe(
+      'nif: fails the check digit (the ninth, computed from the first eight): check the number',
+    );
+  });
+
+  it('still looks up a number that passes, a placeholder and a foreign id', async () => {
+    expect((await t.get(`/v1/procurement/entities/${PORTO.nif}/red-flags`, { key })).status).toBe(200);
+    expect((await t.get('/v1/procurement/contracts?supplier=000000000', { key })).status).toBe(200);
+    expect((await t.get('/v1/procurement/entities/017-36-7441', { key })).status).toBe(200);
+    // A number that passes and that no record names is still not found.
+    const unknown = await t.get(`/v1/procurement/entities/${withCheckDigit('50999999')}/red-flags`, { key });
+    expect(unknown.status).toBe(404);
   });
 });

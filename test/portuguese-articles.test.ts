@@ -27,5 +27,12 @@ describe('Portuguese articles before a body’s name', () => {
     expect(subjectName('Município de Lisboa')).toBe('O Município de Lisboa');
     expect(subjectName('entidade adjudicante não identificada')).toBe('A entidade adjudicante não identificada');
     expect(subjectName('Construções Silva, Lda.')).toBe('Construções Silva, Lda.');
+    expect(subjectName('Serviços Municipalizados de Loures')).toBe('Os Serviços Municipalizados de Loures');
+  });
+
+  it('quotes a name without an article as published, its first letter as it is', () => {
+    // The real copy's buyer 508184258: the English reason says "iRN - …", the Portuguese one must not say "IRN - …".
+    expect(subjectName('iRN - Instituto dos Registos e Notariado')).toBe('iRN - Instituto dos Registos e Notariado');
+    expect(subjectName('eSPap - Entidade de Serviços Partilhados')).toBe('eSPap - Entidade de Serviços Partilhados');
   });
 });

@@ -12,7 +12,7 @@ import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
 
-const [buyer, otherBuyer, bigBuyer, noticeBuyer] = BUYERS;
+const [buyer, otherBuyer, bigBuyer, noticeBuyer, demoBuyer] = BUYERS;
 const [a, b, c] = SUPPLIERS;
 const party = (m: (typeof BUYERS)[number]): Party => ({ nif: m.nif, name: `Município de ${m.name}` });
 
@@ -228,6 +228,11 @@ const OTHERS = [
 ];
 const OTHER_NOTICE = notice('n-other-5', '2022-04-01', 5, OPEN, SERVICES);
 
+/** A real council's contracts as the demo makes them (source `demo`): none flagged for the short period. */
+const GENERATED = ['2024-03-04', '2024-05-06'].map((day, i) =>
+  contract(`demo-${i}`, day, { source: 'demo', buyers: [party(demoBuyer)], municipality_ids: [demoBuyer.id] }),
+);
+
 /** 1 001 contracts of one buyer, one a day from 2021-01-01: one more than an answer assesses. */
 const BIG = Array.from({ length: 1001 }, (_, i) =>
   contract(`big-${i}`, addDays('2021-01-01', i), { buyers: [party(bigBuyer)], municipality_ids: [bigBuyer.id] }),
@@ -249,7 +254,7 @@ beforeAll(async () => {
     municipality_id: m.id,
   });
   const entities = [
-    ...[buyer, otherBuyer, bigBuyer, noticeBuyer].map(municipal),
+    ...[buyer, otherBuyer, bigBuyer, noticeBuyer, demoBuyer].map(municipal),
     ...[a, b, c].map((p): EntityInput => ({ ...p, kind: 'company', country: 'PT', municipality_id: null })),
   ];
   const contracts = [
@@ -257,6 +262,7 @@ beforeAll(async () => {
       contract(k.id, k.published, { announcement_number: k.notice?.source_id ?? null, ...k.changes }),
     ),
     ...OTHERS,
+    ...GENERATED,
     ...BIG,
   ];
   const announcements = [...corpus, ...CASES.flatMap((k) => k.notice ?? []), OTHER_NOTICE];
@@ -439,6 +445,48 @@ describe('procurement_entity_red_flags: a buyer and a period', () => {
     });
     expect(swapped.status).toBe(422);
     expect(swapped.json.errors.map((e: any) => e.field)).toContain('from');
+  });
+
+  it('says when the counts are of generated contracts, on every channel, flagged or not', async () => {
+    const real = await t.get(`/v1/procurement/entities/${buyer.nif}/red-flags`, { key });
+    expect(real.json.synthetic).toBe(false);
+    for (const channel of CHANNEL_NAMES) {
+      const answer = await callOn(t, channel, op('procurement_entity_red_flags'), { nif: demoBuyer.nif }, key);
+      expect(answer?.kind, channel).toBeUndefined();
+      const body = answerData(answer as CallAnswer);
+      expect(body, channel).toMatchObject({ contracts_assessed: 2, synthetic: true });
+      // Counted, and nothing in flagged_contracts to say it: the answer itself must.
+      expect(body.by_type.find((x: any) => x.type === 'short_submission_period').counts.not_assessable).toBe(2);
+    }
+    // A period that holds none: the entity is named in generated contracts alone, and its zeros say so too.
+    const none = await t.get(`/v1/procurement/entities/${demoBuyer.nif}/red-flags?from=2025-01-01`, { key });
+    expect(none.json).toMatchObject({ contracts_assessed: 0, synthetic: true });
+  });
+
+  it('tells a supplier its zeros are no clean bill, in English and in Portuguese, the same facts', async () => {
+    const supplied = CASES.length + OTHERS.length + GENERATED.length + BIG.length; // `a` supplies every contract
+    for (const channel of CHANNEL_NAMES) {
+      const answer = await callOn(t, channel, op('procurement_entity_red_flags'), { nif: a.nif }, key);
+      expect(answer?.kind, channel).toBeUndefined();
+      const body = answerData(answer as CallAnswer);
+      expect(body, channel).toMatchObject({ contracts_assessed: 0, contracts_flagged: 0 });
+      expect(body.note, channel).toBe(
+        `${a.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
+          `contracts. It is a supplier in ${supplied} contracts (procurement_contracts with supplier=${a.nif} ` +
+          "lists them); the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red " +
+          'flags.',
+      );
+      expect(body.note_pt, channel).toBe(
+        `${a.name} não é entidade adjudicante em nenhum contrato do serviço, pelo que nenhum foi avaliado aqui: as ` +
+          `verificações correm sobre os contratos de quem adjudica. É adjudicatário em ${supplied} contratos ` +
+          `(procurement_contracts com supplier=${a.nif} lista-os); os indícios sobre ele como adjudicatário (R048, ` +
+          'fornecedor heterogéneo) estão na avaliação de integridade de cada um desses contratos ' +
+          '(procurement_red_flags).',
+      );
+    }
+    // A buyer has nothing to be told, in either language.
+    const council = await t.get(`/v1/procurement/entities/${buyer.nif}/red-flags`, { key });
+    expect(council.json).toMatchObject({ note: null, note_pt: null });
   });
 
   it('assesses the newest 1 000 contracts of the period and says when it held more', async () => {

@@ -112,10 +112,13 @@ export function withArticle(name: string): string {
   return article ? `${article} ${name}` : name;
 }
 
-/** withArticle at the start of a sentence: "O Município de Lisboa publicou…". */
+/**
+ * withArticle at the start of a sentence: "O Município de Lisboa publicou…". Only the article is capitalised: a name
+ * is quoted as published ("iRN - Instituto dos Registos e Notariado", as the English text says it).
+ */
 export function subjectName(name: string): string {
-  const said = withArticle(name);
-  return said.charAt(0).toLocaleUpperCase('pt') + said.slice(1);
+  const article = articleOf(name);
+  return article ? `${article.toLocaleUpperCase('pt').charAt(0)}${article.slice(1)} ${name}` : name;
 }
 
 function articleOf(name: string): Article | undefined {

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import { taxNumberFacts } from '../../operations/procurement/entity-identity.js';
+import { checkTaxNumber } from '../../operations/procurement/inputs.js';
 import { toParty } from '../../operations/procurement/resources.js';
 import type { EntityRecord } from '../../store/procurement-records.js';
 import { contractCitation, euros, formatEuros, restUrl } from '../citations.js';
@@ -136,6 +137,7 @@ async function compareParties(nifs: string[], year: number | undefined, ctx: Ski
   const { store, baseUrl } = ctx;
   const entities: EntityRecord[] = [];
   for (const [i, nif] of nifs.entries()) {
+    checkTaxNumber(nif, `nifs[${i}]`);
     const entity = await store.getEntity(nif);
     if (!entity)
       throw new ApiError('not-found', { detail: `No procurement entity with tax number ${nif} (nifs[${i}]).` });

@@ -3,6 +3,7 @@ import { DateString } from '../../core/schemas.js';
 import { ApiError } from '../../lib/errors.js';
 import { bestMatch } from '../../lib/name-match.js';
 import { partyTaxNumberFacts, taxNumberFacts } from '../../operations/procurement/entity-identity.js';
+import { checkTaxNumber } from '../../operations/procurement/inputs.js';
 import { toParty } from '../../operations/procurement/resources.js';
 import { checkRange } from '../../operations/shared/ranges.js';
 import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
@@ -145,6 +146,7 @@ export const procurementResearchBuyer = defineSkill({
 async function findBuyer(store: Store, text: string): Promise<EntityRecord> {
   const trimmed = text.trim();
   if (/^[0-9]{9}$/.test(trimmed)) {
+    checkTaxNumber(trimmed, 'buyer'); // a mistyped number is said as one, as the data API says it
     const entity = await store.getEntity(trimmed);
     if (entity) return entity;
     throw new ApiError('not-found', { detail: `No procurement entity with tax number ${trimmed}.` });

@@ -10,7 +10,7 @@ import type { ContractFilter } from '../../store/procurement-queries.js';
 import { FromDate, ToDate } from '../shared/date-range.js';
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { checkRange } from '../shared/ranges.js';
-import { CpvPrefix, Nif, SearchText, SourceFilter } from './inputs.js';
+import { CpvPrefix, checkTaxNumber, Nif, SearchText, SourceFilter } from './inputs.js';
 import { OcdsMethod } from './schemas.js';
 
 /** The filter parameters (spread them into an operation's input object, next to `...Paging`). */
@@ -48,8 +48,13 @@ export const CONTRACT_FILTERS_DESCRIPTION =
   'contract price in euros (without VAT), inclusive; contracts without a price only match when no amount bound is ' +
   'given. `q`: words in the object or description. `source`: `base` (real) or `demo` (synthetic) records only.';
 
-/** The store filter of these inputs; 422 for an unknown municipality or a range whose ends are swapped. */
+/**
+ * The store filter of these inputs; 422 for an unknown municipality, a range whose ends are swapped or a mistyped
+ * tax number (which would select nothing, silently).
+ */
 export function contractFilterOf(input: ContractFilterInput, reference: ReferenceData): ContractFilter {
+  checkTaxNumber(input.buyer, 'buyer');
+  checkTaxNumber(input.supplier, 'supplier');
   checkRange(input.from, input.to, 'from', 'to');
   checkRange(input.min_amount, input.max_amount, 'min_amount', 'max_amount');
   return {

@@ -2,6 +2,7 @@
 import { ApiError } from '../../lib/errors.js';
 import type { ContractDetailRecord, EntityRecord } from '../../store/procurement-records.js';
 import type { Store } from '../../store/store.js';
+import { checkTaxNumber } from './inputs.js';
 import { procurementContracts } from './procurement-contracts.js';
 import { procurementLookupEntities } from './procurement-lookup-entities.js';
 
@@ -16,7 +17,9 @@ export async function foundContract(store: Pick<Store, 'getContract'>, id: numbe
   return contract;
 }
 
+/** The entity of the operation's `nif`: 422 for a mistyped Portuguese number, 404 for one no record names. */
 export async function foundEntity(store: Pick<Store, 'getEntity'>, nif: string): Promise<EntityRecord> {
+  checkTaxNumber(nif, 'nif');
   const entity = await store.getEntity(nif);
   if (!entity) {
     throw new ApiError('not-found', {

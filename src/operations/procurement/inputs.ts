@@ -5,6 +5,8 @@
 import { Type } from '@sinclair/typebox';
 import type { ReferenceData } from '../../core/reference.js';
 import { StringEnum, WordsText } from '../../core/schemas.js';
+import { ApiError } from '../../lib/errors.js';
+import { isValidNif } from '../../lib/nif.js';
 import { PROCUREMENT_SOURCES } from '../../lib/provenance.js';
 import type { DatePosition } from '../../store/procurement-queries.js';
 import { municipalityIds } from '../shared/municipality-filters.js';
@@ -21,6 +23,17 @@ export const Nif = Type.String({
     '(e.g. `ESB82612599`).',
   examples: ['500051070'],
 });
+
+/**
+ * 422 naming `field` for nine digits whose check digit fails (docs/data.md, "Entity kind"): a mistyped number, which
+ * no record holds (the importer refuses them), so that a slip answers as one rather than as "no such entity" or an
+ * empty list. A foreign id and a placeholder (`000000000`, which passes) are left to the lookup.
+ */
+export function checkTaxNumber(nif: string | undefined, field: string): void {
+  if (nif === undefined || !/^[0-9]{9}$/.test(nif) || isValidNif(nif)) return;
+  const message = 'fails the check digit (the ninth, computed from the first eight): check the number';
+  throw new ApiError('validation-error', { detail: `${field}: ${message}`, errors: [{ field, message }] });
+}
 
 export const CpvPrefix = Type.String({
   pattern: '^[0-9]{1,8}$',

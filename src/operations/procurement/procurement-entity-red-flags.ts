@@ -9,7 +9,10 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../../core/operation.js';
 import { INTEGRITY_TYPES } from '../../integrity/assess-contract.js';
 import { assessContracts } from '../../integrity/assess-contracts.js';
+import type { Said } from '../../integrity/assessment.js';
 import { preloadBuyerContracts } from '../../integrity/buyer-contracts.js';
+import { counted } from '../../integrity/said.js';
+import { subjectName } from '../../lib/portuguese-articles.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
 import type { ContractRecord, EntityRecord } from '../../store/procurement-records.js';
@@ -20,6 +23,7 @@ import { foundEntity } from './found-records.js';
 import { Nif } from './inputs.js';
 import { integrityContext } from './integrity-context.js';
 import { type ASSESSMENT_STATES, EntityRedFlags } from './red-flags-schema.js';
+import { demoEntities } from './resources.js';
 
 /** The most contracts one answer assesses (the newest of the period). */
 export const MAX_CONTRACTS = 1000;
@@ -81,9 +85,16 @@ export const procurementEntityRedFlags = defineOperation({
         flagged_types: types,
       });
     }
+    const note = supplierOnlyNote(entity);
+    // Counts of generated contracts are not real data, and say so even when no contract of theirs is flagged.
+    const synthetic =
+      contracts.length > 0
+        ? contracts.some((c) => isDemoProcurementSource(c.source))
+        : (await demoEntities(store, [entity.nif])).has(entity.nif);
     return {
       nif: entity.nif,
       name: entity.name,
+      synthetic,
       from: input.from ?? null,
       to: input.to ?? null,
       contracts_assessed: contracts.length,
@@ -98,7 +109,8 @@ export const procurementEntityRedFlags = defineOperation({
         counts: byType.get(t.key) ?? noCounts(),
       })),
       flagged_contracts: flagged,
-      note: supplierOnlyNote(entity),
+      note: note?.en ?? null,
+      note_pt: note?.pt ?? null,
     };
   },
 });
@@ -107,14 +119,21 @@ export const procurementEntityRedFlags = defineOperation({
  * Zeros for a supplier (MEO: a buyer in no contract, a supplier in 115, behind hundreds of R048 flags) must not read
  * as a clean bill: say what was assessed and where the flags about it are.
  */
-function supplierOnlyNote(entity: EntityRecord): string | null {
+function supplierOnlyNote(entity: EntityRecord): Said | null {
   if (entity.contracts_as_buyer > 0 || entity.contracts_as_supplier === 0) return null;
-  const contracts = entity.contracts_as_supplier === 1 ? '1 contract' : `${entity.contracts_as_supplier} contracts`;
-  return (
-    `${entity.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
-    `contracts. It is a supplier in ${contracts} (procurement_contracts with supplier=${entity.nif} lists them); ` +
-    "the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red flags."
-  );
+  const n = entity.contracts_as_supplier;
+  return {
+    en:
+      `${entity.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
+      `contracts. It is a supplier in ${counted(n, 'contract')} (procurement_contracts with supplier=${entity.nif} ` +
+      "lists them); the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red flags.",
+    pt:
+      `${subjectName(entity.name)} não é entidade adjudicante em nenhum contrato do serviço, pelo que nenhum foi ` +
+      'avaliado aqui: as verificações correm sobre os contratos de quem adjudica. É adjudicatário em ' +
+      `${counted(n, 'contrato')} (procurement_contracts com supplier=${entity.nif} lista-os); os indícios sobre ` +
+      'ele como adjudicatário (R048, fornecedor heterogéneo) estão na avaliação de integridade de cada um desses ' +
+      'contratos (procurement_red_flags).',
+  };
 }
 
 /** The newest MAX_CONTRACTS contracts of the filter (keyset pages), and whether there were more. */

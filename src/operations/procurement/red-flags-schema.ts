@@ -87,6 +87,13 @@ export const EntityRedFlags = Type.Object(
   {
     nif: Type.String({ description: "The buyer's tax number." }),
     name: Type.String(),
+    synthetic: {
+      ...Synthetic,
+      description:
+        'true when a contract assessed is generated (the demo), or, none assessed, when the entity is (the entity ' +
+        'answers of procurement_entity_profile say it: a party of generated contracts, or one the demo made up). ' +
+        'false: the counts are of real data only.',
+    },
     from: Nullable({ ...DateString, description: 'The first publication date included, as asked; null: no bound.' }),
     to: Nullable({ ...DateString, description: 'The last publication date included, as asked; null: no bound.' }),
     contracts_assessed: Type.Integer({
@@ -106,6 +113,7 @@ export const EntityRedFlags = Type.Object(
           "checks run on a buyer's contracts; the flags about a supplier are in its contracts' red flags. Else null.",
       }),
     ),
+    note_pt: Nullable(Type.String({ description: '`note` in European Portuguese: the same facts. Null with it.' })),
   },
   { title: 'EntityRedFlags' },
 );
