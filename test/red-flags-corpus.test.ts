@@ -133,6 +133,8 @@ const DEMO: ContractInput[] = [
   contract('demo-2', { source: 'demo', suppliers: [T1], competitors: [T1, T3] }),
   contract('demo-3', { source: 'demo', suppliers: [T1], competitors: [T1, UNIDENTIFIED] }),
   contract('demo-4', { source: 'demo', suppliers: [T1, T2], competitors: [T1, T2, T3] }),
+  // R048 at the demo source: H1 alone reaches 20 processes there, so the fences are its own variety.
+  ...times(20, (i) => contract(`demo-H1-${i}`, { source: 'demo', suppliers: [H1] })),
 ];
 
 let store: Store;
@@ -209,6 +211,13 @@ describe('R048 heterogeneous supplier, against the suppliers of the same source'
       expect(r048.values, sourceId).toMatchObject(values);
       expect(r048.corpus, sourceId).toBeNull();
     }
+  });
+
+  it('says so when the fences are one supplier’s own variety, in the singular', async () => {
+    const { r048 } = await flagsOf('demo-H1-0');
+    expect(r048).toMatchObject({ state: 'flagged', corpus: { suppliers: 1, upper_fence: 1 } });
+    expect(r048.reason).toContain('the upper fence over the one supplier there with at least 20 processes is 1');
+    expect(r048.reason_pt).toContain('a barreira superior do único adjudicatário dessa fonte');
   });
 });
 

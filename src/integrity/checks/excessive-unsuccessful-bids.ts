@@ -154,11 +154,13 @@ async function checkExcessiveUnsuccessfulBids(c: ContractDetailRecord, ctx: Chec
   };
   const fence = {
     en:
-      `the upper fence of the unsuccessful shares of the ${f.n} tenderers of source ${c.source} is ` +
+      `the upper fence of the unsuccessful shares of ${f.n === 1 ? 'the one tenderer' : `the ${f.n} tenderers`} ` +
+      `of source ${c.source} is ` +
       `${share(f.upper_fence).en} (Q1 ${share(f.q1).en}, Q3 ${share(f.q3).en}); a top tenderer has ` +
       `${stats.top_tenderer_bids} bids or more`,
     pt:
-      `a barreira superior das percentagens de propostas perdidas dos ${f.n} concorrentes da fonte ${c.source} é ` +
+      `a barreira superior das percentagens de propostas perdidas ` +
+      `${f.n === 1 ? 'do único concorrente' : `dos ${f.n} concorrentes`} da fonte ${c.source} é ` +
       `${share(f.upper_fence).pt} (Q1 ${share(f.q1).pt}, Q3 ${share(f.q3).pt}); um grande concorrente tem ` +
       `${decimalPt(stats.top_tenderer_bids)} propostas ou mais`,
   };

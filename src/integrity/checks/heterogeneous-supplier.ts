@@ -118,11 +118,13 @@ async function checkHeterogeneousSupplier(c: ContractDetailRecord, ctx: CheckCon
   const compared = {
     en:
       `${divisions(own.cpvPrefixes).en} over its ${processes(own.processes).en} at source ${c.source}; ` +
-      `the upper fence over the ${f.n} suppliers there with at least ${minimum} processes is ${stats.upper_fence} ` +
+      `the upper fence over ${f.n === 1 ? 'the one supplier' : `the ${f.n} suppliers`} there with at least ` +
+      `${minimum} processes is ${stats.upper_fence} ` +
       `(Q1 ${stats.q1}, Q3 ${stats.q3}).`,
     pt:
       `${divisions(own.cpvPrefixes).pt} nos seus ${processes(own.processes).pt} na fonte ${c.source}; ` +
-      `a barreira superior dos ${f.n} adjudicatários dessa fonte com pelo menos ${minimum} processos é ` +
+      `a barreira superior ${f.n === 1 ? 'do único adjudicatário' : `dos ${f.n} adjudicatários`} dessa fonte com ` +
+      `pelo menos ${minimum} processos é ` +
       `${decimalPt(stats.upper_fence)} (Q1 ${decimalPt(stats.q1)}, Q3 ${decimalPt(stats.q3)}).`,
   };
   if (isHeterogeneous(own, corpus, minimum)) {
