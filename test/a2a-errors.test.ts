@@ -255,6 +255,14 @@ describe('-32602: unknown skill or invalid input, naming the field', () => {
     const error = expectKind(await send('no_such_skill'), -32602, 'validation-error');
     expect(fieldsOf(error)).toEqual(['message.parts[0].data.skill']);
     expect(error.message).toMatch(/no_such_skill/);
+    // A misspelt id is answered with the skill it was likely meant to be.
+    const misspelt = expectKind(await send('procurement_red_flag', { id: 1 }), -32602, 'validation-error');
+    expect(misspelt.data[1].errors).toEqual([
+      {
+        field: 'message.parts[0].data.skill',
+        message: 'unknown skill "procurement_red_flag"; did you mean `procurement_red_flags`?',
+      },
+    ]);
     expect(error.data[2]).toEqual({
       '@type': 'type.googleapis.com/google.rpc.BadRequest',
       fieldViolations: [{ field: 'message.parts[0].data.skill', description: expect.any(String) }],

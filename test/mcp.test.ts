@@ -200,7 +200,13 @@ describe.each(VERSIONS)('SDK client, protocol %s', (version) => {
     const error = await client.callTool({ name: 'no_such_tool', arguments: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toMatch(/Unknown tool: no_such_tool/);
+    expect((error as McpError).message).toMatch(/Unknown tool: no_such_tool \(tools\/list lists the tools\)/);
+    // A misspelt name is answered with the tool it was likely meant to be.
+    const misspelt = await client.callTool({ name: 'procurement_red_flag', arguments: { id: 1 } }).catch((e) => e);
+    expect((misspelt as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((misspelt as McpError).message).toMatch(
+      /Unknown tool: procurement_red_flag\. Did you mean procurement_red_flags\?/,
+    );
   });
 
   it('answers ping', async () => {

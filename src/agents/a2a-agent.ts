@@ -68,6 +68,10 @@ export class HostA2aAgent implements A2aAgent<AgentCaller, AnySkill> {
     return caller.deployment.skill(id, 'a2a');
   }
 
+  skillIds(caller: AgentCaller): readonly string[] {
+    return caller.deployment.skillIds('a2a');
+  }
+
   async sendMessage(caller: AgentCaller, call: SkillCall<AnySkill>, params: Json): Promise<MethodAnswer> {
     if (call.taskId !== undefined) {
       const task = await this.#ownTask(caller, call.taskId);

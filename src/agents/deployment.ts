@@ -88,6 +88,11 @@ export class Deployment {
     return skill;
   }
 
+  /** The ids of the skills this deployment offers on a channel. */
+  skillIds(channel: SkillChannel): string[] {
+    return this.skills.filter((s) => s.channels.includes(channel)).map((s) => s.id);
+  }
+
   /** The skills a credential may call on a channel. */
   callable(channel: SkillChannel, licensed: boolean): AnySkill[] {
     return this.skills.filter((skill) => skill.channels.includes(channel) && (!licensed || skill.kind === 'read'));

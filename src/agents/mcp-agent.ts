@@ -58,6 +58,10 @@ export class HostMcpServer implements McpAgent<AgentCaller, AnySkill> {
     return caller.deployment.skill(name, 'mcp');
   }
 
+  toolNames(caller: AgentCaller): readonly string[] {
+    return caller.deployment.skillIds('mcp');
+  }
+
   async callTool(caller: AgentCaller, skill: AnySkill, args: Json): Promise<MethodAnswer> {
     const { deployment, credential, reference } = caller;
     checkCallable(skill, credential.licensed);

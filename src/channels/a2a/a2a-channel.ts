@@ -118,6 +118,10 @@ class DataAgent extends DataChannelEndpoint implements A2aAgent<Admission, AnyOp
     return this.#registry.get(id);
   }
 
+  skillIds(): readonly string[] {
+    return this.#registry.all.map((operation) => operation.name);
+  }
+
   async sendMessage(admission: Admission, call: SkillCall<AnyOperation>, params: Json): Promise<MethodAnswer> {
     if (call.taskId !== undefined) throw taskNotFound(call.taskId, NO_TASKS);
     // Before the call: an answer the client cannot take is refused uncharged.

@@ -68,6 +68,8 @@ export interface A2aAgent<P, S> {
   headers(principal: P | undefined, quota?: LimitState): Record<string, string>;
   /** A skill this caller may name, by id; undefined → -32602 naming `message.parts[0].data.skill`. */
   skill(principal: P, id: string): S | undefined;
+  /** The ids `skill` knows (the nearest one is named when a data part misspells one). */
+  skillIds(principal: P): readonly string[];
   sendMessage(principal: P, call: SkillCall<S>, params: Json): Promise<MethodAnswer>;
   extendedCard(principal: P): Promise<string>;
   getTask(principal: P, id: string, params: Json): Promise<string>;

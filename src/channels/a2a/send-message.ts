@@ -30,6 +30,8 @@ export interface SkillCall<S> {
 /** How SendMessage finds the skill a data part names: the skills this caller of the agent may name. */
 export interface SkillLookup<P, S> {
   skill(principal: P, id: string): S | undefined;
+  /** The ids `skill` knows, for the nearest one to a misspelt id in the refusal. */
+  skillIds(principal: P): readonly string[];
 }
 
 function isObject(value: unknown): value is Json {
@@ -126,7 +128,7 @@ export function readSendMessage<P, S>(params: Json, skills: SkillLookup<P, S>, p
         field: 'message.parts[0].data.skill',
         message:
           typeof skillId === 'string'
-            ? `unknown skill "${skillId}"; the agent card lists the skills`
+            ? unknownSkill(skillId, skills.skillIds(principal))
             : 'is required: the id of a skill of the agent card',
       },
     ]);
@@ -162,6 +164,14 @@ function unknownDataKey(key: string): FieldError {
         : "is not a key of the data part, which holds `skill` and `input` alone: the skill's parameters go inside " +
           '`input`',
   };
+}
+
+/** `unknown skill "x"`, with the id it was likely meant to be (`procurement_red_flag` → `procurement_red_flags`). */
+function unknownSkill(id: string, ids: readonly string[]): string {
+  const near = closestName(id, ids);
+  return near === undefined
+    ? `unknown skill "${id}"; the agent card lists the skills`
+    : `unknown skill "${id}"; did you mean \`${near}\`?`;
 }
 
 function withinLength(id: string): boolean {

@@ -79,6 +79,10 @@ class DataMcpServer extends DataChannelEndpoint implements McpAgent<Admission, T
     return this.#tools.get(name);
   }
 
+  toolNames(): readonly string[] {
+    return this.#tools.names;
+  }
+
   async callTool(admission: Admission, tool: Tool, args: Json): Promise<MethodAnswer> {
     const { json, charge } = await this.core.execute({
       admission,

@@ -6,7 +6,9 @@
  * given. A 2026-07-28 request's own checks are `modern-era.ts`'s. The order of the checks and every refusal:
  * docs/mcp.md, "Errors" and "Two eras on one endpoint". Methods other than POST: 405 with `Allow: POST`.
  */
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { closestName } from '../../core/validate.js';
 import type { ErrorPlace } from '../../lib/errors.js';
 import { type ApiError, toApiError, toProblem } from '../../lib/errors.js';
 import { logIfInternal } from '../../lib/internal-error-log.js';
@@ -72,6 +74,8 @@ export interface McpAgent<P, T> {
   listTools(principal: P): Promise<string>;
   /** A tool by name, if this server has it (an unknown one is -32602). */
   tool(principal: P, name: string): T | undefined;
+  /** The names `tool` knows, for the nearest one to a misspelt name in its -32602. */
+  toolNames(principal: P): readonly string[];
   /**
    * Runs a tool: the success result as JSON text or bytes, or throws an ApiError, which becomes an `isError`
    * result or, for kinds the error table answers at the HTTP level, a refusal of the request.
@@ -210,7 +214,11 @@ async function callTool<P, T>(
     throw invalidParams('arguments must be an object');
   }
   const tool = agent.tool(principal, name);
-  if (tool === undefined) throw new JsonRpcError(JSONRPC_CODES.invalidParams, `Unknown tool: ${name}`);
+  if (tool === undefined) {
+    const near = closestName(name, agent.toolNames(principal));
+    const hint = near === undefined ? ' (tools/list lists the tools)' : `. Did you mean ${near}?`;
+    throw new JsonRpcError(JSONRPC_CODES.invalidParams, `Unknown tool: ${name}${hint}`);
+  }
   try {
     // The call continues the client's trace when its `_meta` carries one (docs/deploy.md, Operating).
     const traceparent = (params._meta as Json | undefined)?.traceparent;

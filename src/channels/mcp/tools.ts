@@ -56,6 +56,10 @@ export class ToolCatalogue {
     return [...this.#byName.values()];
   }
 
+  get names(): string[] {
+    return [...this.#byName.keys()];
+  }
+
   /** The `tools/list` result (JSON text) for these callable operations, in registry order. */
   listResult(callable: readonly AnyOperation[]): string {
     const key = callable.map((op) => op.name).join(',');
