@@ -221,7 +221,7 @@ describe('a flag about one party of the contract', () => {
       {
         ...{ type: t.key, code: t.code, version: t.version, label_pt: t.label_pt, label_en: t.label_en },
         ...{ state: 'flagged', reason: '', reason_pt: '', values: { tenderer_nif: loser.nif }, thresholds: {} },
-        ...{ legal_basis: null, caveat_en: null, caveat_pt: null, cites: [id], corpus: null },
+        ...{ legal_basis: null, legal_basis_pt: null, caveat_en: null, caveat_pt: null, cites: [id], corpus: null },
       },
       {
         ctx: { today: '2026-03-01', places: new Places(await store.listMunicipalities()) },

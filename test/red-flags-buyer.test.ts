@@ -338,6 +338,7 @@ describe('the checks that compare a contract with its buyer’s other contracts'
         earlier_sum_eur: 21_000,
       },
       legal_basis: 'CCP art. 113.º n.º 2 (as amended by DL 111-B/2017)',
+      legal_basis_pt: 'CCP art. 113.º n.º 2 (na redação do DL 111-B/2017)',
     });
     expect(flagged.cites).toEqual(ids('r113-a3', 'r113-a1', 'r113-a2'));
     expect(flagged.caveat_en).toMatch(/n\.º 3 .* n\.º 4 .* n\.º 5/);

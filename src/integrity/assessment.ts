@@ -31,6 +31,8 @@ export interface Assessment {
   thresholds: Record<string, number>;
   /** The article the check rests on, or null for a statistical indicator. */
   legal_basis: string | null;
+  /** The same citation in Portuguese words ("e", "na redação do"), as the signals' summary_pt cites it. */
+  legal_basis_pt: string | null;
   caveat_en: string | null;
   caveat_pt: string | null;
   /** The contracts the assessment rests on (ids): the contract itself first, then those it was compared with. */
@@ -73,6 +75,7 @@ export function toAssessment(type: IntegrityType, f: Finding, contractId: number
     values,
     thresholds: Object.fromEntries(type.thresholds.map((t) => [t.key, t.value])),
     legal_basis: type.legal_basis?.reference ?? null,
+    legal_basis_pt: type.legal_basis?.reference_pt ?? null,
     caveat_en: type.caveat_en,
     caveat_pt: type.caveat_pt,
     cites,

@@ -33,6 +33,9 @@ export const RedFlagAssessment = Type.Object(
     values: Compared,
     thresholds: Type.Record(Type.String(), Type.Number(), { description: 'The thresholds compared with.' }),
     legal_basis: Nullable(Type.String({ description: 'The article the check rests on; null for an indicator.' })),
+    legal_basis_pt: Nullable(
+      Type.String({ description: 'The same citation in Portuguese words; null for an indicator.' }),
+    ),
     caveat_en: Nullable(Type.String({ description: 'What the data cannot tell.' })),
     caveat_pt: Nullable(Type.String({ description: 'What the data cannot tell, in Portuguese.' })),
     cites: Type.Array(Type.Integer(), {
