@@ -46,7 +46,7 @@ describe('indicator signal texts', () => {
   it('write a whole number with all its digits, in both languages and in the evidence', () => {
     const record = of(monthly, 'indicator_record', '2018-01-31');
     expect(record.summary_pt).toBe(
-      'Em janeiro de 2018, o indicador «Dormidas» em Porto Santo foi de 18 690, o valor mais alto dos 6 períodos da ' +
+      'Em janeiro de 2018, o indicador «Dormidas» no Porto Santo foi de 18 690, o valor mais alto dos 6 períodos da ' +
         'série; o anterior máximo era 4 640 (dezembro de 2017).',
     );
     expect(record.summary_en).toBe(
@@ -61,11 +61,11 @@ describe('indicator signal texts', () => {
   it('name a monthly series’ December by its month, not by the year alone', () => {
     const intoJanuary = of(monthly, 'indicator_jump', '2018-01-31');
     expect(intoJanuary.summary_pt).toBe(
-      'Em Porto Santo, o indicador «Dormidas» subiu de 4 640 (dezembro de 2017) para 18 690 (janeiro de 2018), ' +
+      'No Porto Santo, o indicador «Dormidas» subiu de 4 640 (dezembro de 2017) para 18 690 (janeiro de 2018), ' +
         'uma variação de +302,8 %.',
     );
     const intoDecember = of(monthly, 'indicator_jump', '2017-12-31');
-    expect(intoDecember.title_pt).toBe('Dormidas: +364,0 % em Porto Santo (dezembro de 2017)');
+    expect(intoDecember.title_pt).toBe('Dormidas: +364,0 % no Porto Santo (dezembro de 2017)');
     expect(intoDecember.title_en).toBe('Overnight stays: +364.0% in Porto Santo (December 2017)');
     expect(intoDecember.summary_en).toBe(
       'In Porto Santo, “Overnight stays” rose from 1,000 (November 2017) to 4,640 (December 2017), a change of ' +
@@ -82,13 +82,13 @@ describe('indicator signal texts', () => {
       ['2023-12-31', 1230.4],
     ]);
     const record = of(annual, 'indicator_record', '2023-12-31');
-    expect(record.title_pt).toBe('Dormidas: máximo da série em Porto Santo (2023)');
+    expect(record.title_pt).toBe('Dormidas: máximo da série no Porto Santo (2023)');
     expect(record.summary_pt).toBe(
-      'Em 2023, o indicador «Dormidas» em Porto Santo foi de 1 230,4 %, o valor mais alto dos 5 períodos da série; ' +
+      'Em 2023, o indicador «Dormidas» no Porto Santo foi de 1 230,4 %, o valor mais alto dos 5 períodos da série; ' +
         'o anterior máximo era 30,1 % (2022).',
     );
     expect(of(annual, 'indicator_jump', '2021-12-31').summary_pt).toBe(
-      'Em Porto Santo, o indicador «Dormidas» subiu de 21,25 % (2020) para 30 % (2021), uma variação de +41,2 %.',
+      'No Porto Santo, o indicador «Dormidas» subiu de 21,25 % (2020) para 30 % (2021), uma variação de +41,2 %.',
     );
   });
 });

@@ -3,7 +3,7 @@
  * Portuguese reader of a signal's summary sees.
  */
 import { describe, expect, it } from 'vitest';
-import { ofName, subjectName, toName, withArticle } from '../src/lib/portuguese-articles.js';
+import { inPlace, inPlaceStart, ofName, subjectName, toName, withArticle } from '../src/lib/portuguese-articles.js';
 
 describe('Portuguese articles before a body’s name', () => {
   it('contracts de and a with the article of the first word', () => {
@@ -34,5 +34,16 @@ describe('Portuguese articles before a body’s name', () => {
     // The real copy's buyer 508184258: the English reason says "iRN - …", the Portuguese one must not say "IRN - …".
     expect(subjectName('iRN - Instituto dos Registos e Notariado')).toBe('iRN - Instituto dos Registos e Notariado');
     expect(subjectName('eSPap - Entidade de Serviços Partilhados')).toBe('eSPap - Entidade de Serviços Partilhados');
+  });
+
+  it('puts a municipality that takes an article after em as Portuguese does, and the others bare', () => {
+    expect(inPlace('Porto')).toBe('no Porto');
+    expect(inPlace('Guarda')).toBe('na Guarda');
+    expect(inPlace('Caldas da Rainha')).toBe('nas Caldas da Rainha');
+    expect(inPlace('Arcos de Valdevez')).toBe('nos Arcos de Valdevez');
+    expect(inPlace('Lisboa')).toBe('em Lisboa');
+    expect(inPlace('Porto, Matosinhos')).toBe('em Porto, Matosinhos');
+    expect(inPlaceStart('Porto')).toBe('No Porto');
+    expect(inPlaceStart('Braga')).toBe('Em Braga');
   });
 });

@@ -21,7 +21,8 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
  * read from the article cited. 3 (2026-11-30 evening): indicator texts write a value as stored (18 690, not 1 869;
  * 1 234,56, not 1 235) and a monthly series' December as a month ("dezembro de 2017", not "2017"). 4 (2026-12-01):
  * procurement texts name public bodies with their article ("O Município de Lisboa celebrou…", "adjudicado à Câmara
- * Municipal…": lib/portuguese-articles.ts), and English texts an unnamed buyer in English.
+ * Municipal…") and places with theirs ("no Porto", "na Guarda": lib/portuguese-articles.ts), and English texts an
+ * unnamed buyer in English.
  */
 export const DETECTOR_RULES = 4;
 export const RULES_WATERMARK = 'detect:rules';

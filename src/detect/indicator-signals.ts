@@ -9,6 +9,7 @@
  * just before it; otherwise it opens a case of its own.
  */
 
+import { inPlace, inPlaceStart } from '../lib/portuguese-articles.js';
 import type { CaseRelationship } from '../lib/vocabulary.js';
 import type { IndicatorRecord, ObservationRow } from '../store/records.js';
 import type { SignalCaseRef, SignalInput, SignalRecord } from '../store/signal-records.js';
@@ -196,10 +197,10 @@ function jumpSignal(
     ...base(indicator, where, row, caseRef),
     key: indicatorSignalKey('indicator_jump', indicator.key, where.code, j.reference_date),
     type: 'indicator_jump',
-    title_pt: `${indicator.name_pt}: ${signedPercent(j.percent, 'pt')} em ${where.name} (${when('pt')})`,
+    title_pt: `${indicator.name_pt}: ${signedPercent(j.percent, 'pt')} ${inPlace(where.name)} (${when('pt')})`,
     title_en: `${indicator.name}: ${signedPercent(j.percent, 'en')} in ${where.name} (${when('en')})`,
     summary_pt:
-      `Em ${where.name}, o indicador «${indicator.name_pt}» ${up ? 'subiu' : 'desceu'} de ${from('pt')} ` +
+      `${inPlaceStart(where.name)}, o indicador «${indicator.name_pt}» ${up ? 'subiu' : 'desceu'} de ${from('pt')} ` +
       `para ${to('pt')}, uma variação de ${signedPercent(j.percent, 'pt')}.${typical('pt')}`,
     summary_en:
       `In ${where.name}, “${indicator.name}” ${up ? 'rose' : 'fell'} from ${from('en')} to ${to('en')}, a ` +
@@ -247,11 +248,11 @@ function recordSignal(
     key: indicatorSignalKey('indicator_record', indicator.key, where.code, r.reference_date),
     type: 'indicator_record',
     title_pt:
-      `${indicator.name_pt}: ${high ? 'máximo' : 'mínimo'} da série em ${where.name} ` +
+      `${indicator.name_pt}: ${high ? 'máximo' : 'mínimo'} da série ${inPlace(where.name)} ` +
       `(${at(r.reference_date, 'pt')})`,
     title_en: `${indicator.name}: record ${high ? 'high' : 'low'} in ${where.name} (${at(r.reference_date, 'en')})`,
     summary_pt:
-      `Em ${at(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» em ${where.name} foi ` +
+      `Em ${at(r.reference_date, 'pt')}, o indicador «${indicator.name_pt}» ${inPlace(where.name)} foi ` +
       `de ${value('pt')}, o valor mais ` +
       `${high ? 'alto' : 'baixo'} dos ${r.points} períodos da série; o anterior ${high ? 'máximo' : 'mínimo'} ` +
       `era ${previous('pt')}.`,

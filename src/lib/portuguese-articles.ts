@@ -125,3 +125,84 @@ function articleOf(name: string): Article | undefined {
   const first = /^\p{L}+/u.exec(name.trim())?.[0];
   return first === undefined ? undefined : ARTICLES.get(first.toLocaleLowerCase('pt'));
 }
+
+/**
+ * The municipalities whose names take an article in Portuguese ("no Porto", "na Guarda", "nas Caldas da Rainha"),
+ * by the article; every other is said without one ("em Lisboa"). Only those the press writes with the article
+ * without exception: where usage is divided (Lagoa, Porto de Mós), the bare `em`.
+ */
+const PLACE_ARTICLES: ReadonlyMap<string, Article> = new Map([
+  ...words('o', [
+    'Porto',
+    'Barreiro',
+    'Cartaxo',
+    'Entroncamento',
+    'Funchal',
+    'Seixal',
+    'Montijo',
+    'Fundão',
+    'Sabugal',
+    'Bombarral',
+    'Redondo',
+    'Gavião',
+    'Crato',
+    'Cadaval',
+    'Sardoal',
+    'Corvo',
+    'Nordeste',
+    'Alandroal',
+    'Marco de Canaveses',
+    'Porto Moniz',
+    'Porto Santo',
+    'Peso da Régua',
+  ]),
+  ...words('a', [
+    'Guarda',
+    'Amadora',
+    'Batalha',
+    'Nazaré',
+    'Horta',
+    'Lourinhã',
+    'Covilhã',
+    'Maia',
+    'Trofa',
+    'Moita',
+    'Mealhada',
+    'Chamusca',
+    'Golegã',
+    'Lousã',
+    'Mêda',
+    'Murtosa',
+    'Sertã',
+    'Calheta',
+    'Madalena',
+    'Povoação',
+    'Azambuja',
+    'Vidigueira',
+    'Figueira da Foz',
+    'Póvoa de Varzim',
+    'Póvoa de Lanhoso',
+    'Ribeira Grande',
+    'Praia da Vitória',
+    'Ponta do Sol',
+    'Ribeira Brava',
+    'Marinha Grande',
+    'Pampilhosa da Serra',
+  ]),
+  ...words('os', ['Arcos de Valdevez']),
+  ...words('as', ['Caldas da Rainha', 'Lajes das Flores', 'Lajes do Pico', 'Velas']),
+]);
+
+const IN: Record<Article, string> = { o: 'no', a: 'na', os: 'nos', as: 'nas' };
+
+/** `em` and a place: "no Porto", "na Guarda", "em Lisboa"; a list of places ("Porto, Maia") keeps `em`. */
+export function inPlace(place: string): string {
+  const article = PLACE_ARTICLES.get(place);
+  return `${article ? IN[article] : 'em'} ${place}`;
+}
+
+/** inPlace at the start of a sentence: "No Porto, o indicador…". */
+export function inPlaceStart(place: string): string {
+  const said = inPlace(place);
+  return said.charAt(0).toLocaleUpperCase('pt') + said.slice(1);
+}
