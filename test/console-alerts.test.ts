@@ -410,7 +410,19 @@ describe('refusals', () => {
       await refusal({ name: 'Sinais', type: 'signal_type', signal_families: 'integrity', min_confidence: '2' }),
     ).toBe('“At least this confident” 2 is not between 0 and 1.');
     expect(await refusal({ name: 'Sinais', type: 'signal_type' })).toBe(
-      'A signal_type rule needs at least one “Signal types” or “Signal families”.',
+      'A rule for “Signals” needs at least one “Signal types” or “Signal families”.',
+    );
+    // A refusal names the type by its choice in “What it looks for” and a field by its label, with no option's
+    // metavariable (`--above N`) or type key (`indicator_threshold`) carried over from the command line.
+    expect(await refusal({ name: 'CPV', type: 'cpv' })).toBe(
+      'A rule for “Procurement categories (CPV)” needs at least one CPV prefix in “CPV codes or their first digits” ' +
+        '(e.g. 45).',
+    );
+    expect(await refusal({ name: 'Limiar', type: 'indicator_threshold', above: '3' })).toBe(
+      'A rule for “An indicator crossing a bound” needs “Indicator” and “Above” or “Below”.',
+    );
+    expect(await refusal({ name: 'Limiar', type: 'indicator_threshold', indicator: 'population' })).toBe(
+      'A rule for “An indicator crossing a bound” needs exactly one of “Above” or “Below”.',
     );
     expect(await refusal({ name: 'NIF', type: 'entity', nifs: '123' })).toBe(
       '“Tax numbers (NIF)” "123" is not a Portuguese tax number (nine digits).',
