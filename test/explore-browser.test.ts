@@ -659,6 +659,12 @@ describe('the detail views', () => {
       // Its price to the cent, as the record states it.
       const cents = new Intl.NumberFormat('pt-PT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
       expect(await page.locator('#contract').innerText()).toContain(`${cents.format(full.price_eur)} € (without VAT)`);
+      // A generated contract links to no invented address of the demo's (munidata.example): it says it has none.
+      expect(full.link).toMatch(/^https:\/\/munidata\.example\//);
+      expect(await page.locator('#contract a[href*="munidata.example"]').count()).toBe(0);
+      expect(await page.locator('#contract dl.facts dt:text-is("Published record") + dd').innerText()).toBe(
+        'none: the demo generated this contract',
+      );
       // Its integrity flags: each type of the API's answer, in its state, with the reason.
       const rows = await page.$$eval('#integrity tbody tr', (trs) =>
         trs.map((tr) => [...tr.children].map((td) => td.textContent)),
@@ -749,6 +755,13 @@ describe('the detail views', () => {
     const note = await page.locator('#signal .notes').innerText();
     expect(note).toContain("the API's English texts as it serves them");
     expect(note).toContain(`the facts write amounts as the rest of the explorer does: ${own}.`);
+    // Its evidence names the demo's sources without a link to their invented addresses (munidata.example).
+    expect(signal.synthetic).toBe(true);
+    expect(signal.evidence[0].source_url).toMatch(/^https:\/\/munidata\.example\//);
+    await expect(page.locator('#signal-evidence tbody tr').first().innerText()).resolves.toContain(
+      signal.evidence[0].source_title,
+    );
+    expect(await page.locator('#view a[href*="munidata.example"]').count()).toBe(0);
     await page.close();
   });
 
