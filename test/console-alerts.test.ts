@@ -108,12 +108,12 @@ describe('alert rules in the console', () => {
     const preview = page.locator('section[aria-labelledby=preview]');
     await expect(preview.innerText()).resolves.toContain('No recent item matches.');
     const scanned = await page.locator('#preview-scanned').innerText();
-    expect(scanned).toMatch(/^Read (all|the store's latest) [\d,]+ changes/);
+    expect(scanned).toMatch(/^Read (all|the store's latest) [\d\u00a0]+ changes/);
     expect(scanned).toContain('Alerts look back 365 days, to ');
-    expect(scanned.replace(/\d{4}-\d{2}-\d{2}/g, ''), 'counts of 1,000 and more are grouped').not.toMatch(/\d{4}/);
+    expect(scanned.replace(/\d{4}-\d{2}-\d{2}/g, ''), 'counts of 1 000 and more are grouped').not.toMatch(/\d{4}/);
     const why = await page.locator('#preview-why').innerText();
     const old = daysBefore(new Date(t.clock.now), 400);
-    expect(why).toMatch(/The store's items dated \S+ to \S+ \([\d,]+ changes\) are older than the 365 days/);
+    expect(why).toMatch(/The store's items dated \S+ to \S+ \([\d\u00a0]+ changes\) are older than the 365 days/);
     const [first, last] = /dated (\S+) to (\S+) /.exec(why)?.slice(1) ?? [];
     expect(first <= old && old <= last).toBe(true);
     await shot('01b-preview-nothing');
