@@ -484,6 +484,34 @@ describe('the procurement view', () => {
       document.documentElement.clientWidth,
     ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+    // Every figure of a value axis is inside its picture: none cut at the left edge (`1,5 mil M€`, `,5 mil M€`).
+    const cut = await small.$$eval('.chart svg', (svgs) =>
+      svgs.flatMap((svg) => {
+        const left = svg.getBoundingClientRect().left;
+        return [...svg.querySelectorAll('.axis text')]
+          .filter((t) => t.getBoundingClientRect().left < left - 0.5)
+          .map((t) => t.textContent);
+      }),
+    );
+    expect(cut).toEqual([]);
+    // The same for sums of billions, which the real contracts reach over all of Portugal and the demo's do not.
+    // (A string: the test runner would rewrite an import() in a function.)
+    const billions: { widest: number; outside: string[] } = await small.evaluate(`(async () => {
+      const { stackedBars } = await import('/explore/draw/charts.js');
+      const { formatEuros } = await import('/explore/draw/dom.js');
+      const rows = [{ x: '2024', parts: { a: 1.59e9 } }];
+      const chart = stackedBars({ rows, names: ['a'], label: 'test', format: formatEuros, width: 340 });
+      document.querySelector('.stage').append(chart);
+      const svg = chart.querySelector('svg');
+      const left = svg.getBoundingClientRect().left;
+      const texts = [...svg.querySelectorAll('.axis text')];
+      const widest = Math.max(...texts.map((t) => t.textContent.length));
+      const outside = texts.filter((t) => t.getBoundingClientRect().left < left - 0.5).map((t) => t.textContent);
+      chart.remove();
+      return { widest, outside };
+    })()`);
+    expect(billions.widest).toBeGreaterThanOrEqual('1,5 mil M€'.length);
+    expect(billions.outside).toEqual([]);
     await small.screenshot({ path: join(SHOTS, 'procurement-390.png'), fullPage: true });
     await small.close();
   });
