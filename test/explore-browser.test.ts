@@ -570,6 +570,33 @@ describe('the signals view', () => {
         `${label} ${new Intl.NumberFormat('pt-PT').format(n)} (${share} %; ${shownPerFamily[family] ?? 0} shown)`,
       );
     }
+    // The map's classes are ranges of whole counts, one after the other: no count reads as in two classes
+    // (`2 – 3 signals` beside `3 – 6 signals`), and each municipality's count is in its class's range.
+    const classes = await page.$$eval('#signals-map ul.legend li', (items) =>
+      items
+        .filter((li) => li.querySelector('[data-color]'))
+        .map((li) => (li.textContent ?? '').replace(/\s*\(\d+\)$/, '')),
+    );
+    const ranges = classes.map((text) => {
+      const [low, high = low] = (text.match(/[\d\u00a0]+/g) ?? []).map((n: string) => Number(n.replace(/\u00a0/g, '')));
+      return [low, high];
+    });
+    expect(ranges.length).toBeGreaterThan(1);
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i][0], classes.join(' | ')).toBe(ranges[i - 1][1] + 1);
+    const perPlace = countBy(shown, 'municipality_id');
+    const { fills, legend: colours } = await mapFills(page);
+    const codes = new Map<number, string>();
+    for (let cursor = ''; ; ) {
+      const page100 = await api(`/v1/municipalities?limit=100${cursor && `&cursor=${cursor}`}`);
+      for (const m of page100.items) codes.set(m.id, m.code);
+      if (!page100.next_cursor) break;
+      cursor = page100.next_cursor;
+    }
+    for (const [id, n] of Object.entries(perPlace)) {
+      if (!codes.has(Number(id))) continue; // no municipality: on no map
+      const [low, high] = ranges[colours.indexOf(fills[codes.get(Number(id)) ?? ''])] ?? [];
+      expect(low <= n && n <= high, `${codes.get(Number(id))}: ${n} in ${low}–${high}`).toBe(true);
+    }
     // The timeline counts the same events, one lane per family, month by month (not one spike).
     expect(await timelineTotal(page)).toBe(shown.length);
     const months = await page.$$eval(
