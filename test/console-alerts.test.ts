@@ -127,7 +127,8 @@ describe('alert rules in the console', () => {
       await page.check(`input[name=signal_families][value=${family}]`);
     await page.click('button[value=preview]');
     const count = await page.locator('section[aria-labelledby=preview] > p').first().innerText();
-    expect(count).toMatch(/^\d{1,3}(,\d{3})+ recent items match; the newest 20:$/);
+    // By spaces, as every page writes a number (`4 345`): `4,345` would read as four and a bit beside `0,85`.
+    expect(count).toMatch(/^\d{1,3}(\u00a0\d{3})+ recent items match; the newest 20:$/);
     await shot('01c-preview-many');
   });
 
@@ -303,6 +304,27 @@ describe('alert rules in the console', () => {
     const scores = new Set(matches.map((m) => explorer(m.score ?? 0)));
     for (const score of shown) expect(scores.has(score), score).toBe(true);
     expect(shown.some((score) => score.includes(','))).toBe(true);
+    // The rule's own numbers too: in the list, and in the form that edits it (which reads them back as they are).
+    await page.goto(`${base}/console/alerts/${rule.id}/edit`);
+    expect(await page.inputValue('#min_confidence')).toBe('0,85');
+    const bound = await createAlertRule(
+      t.store,
+      {
+        account: t.accounts.premium,
+        name: 'Desemprego alto',
+        type: 'indicator_threshold',
+        indicator: 'unemployment_rate',
+        above: 12.5,
+      },
+      new Date(t.clock.now),
+    );
+    await page.goto(`${base}/console/alerts`);
+    expect(await page.locator('tr', { hasText: 'Desemprego alto' }).innerText()).toContain('> 12,5');
+    await page.goto(`${base}/console/alerts/${bound.id}/edit`);
+    expect(await page.inputValue('#above')).toBe('12,5');
+    await page.click('button[value=save]');
+    expect((await t.store.getAlertRule(bound.id))?.params).toMatchObject({ above: 12.5 });
+    await t.store.deleteAlertRule(bound.id);
     await t.store.deleteAlertRule(rule.id);
   });
 
