@@ -143,6 +143,12 @@ describe('alert rules in the console', () => {
     // What the API names stays the value sent: a person ticks words, the form sends keys.
     const value = await page.locator('input[name=signal_types]').first().getAttribute('value');
     expect(value).toMatch(/^[a-z_]+$/);
+    // The list of rules names each rule's type by the same words, not by its key (`indicator_threshold`).
+    await page.goto(`${base}/console/alerts`);
+    const types = await page.locator('tbody td .pill').allInnerTexts();
+    expect(types.length).toBeGreaterThan(0);
+    expect(types.filter((w) => /^[a-z]+(_[a-z]+)*$/.test(w) && w !== 'on' && w !== 'off')).toEqual([]);
+    await page.goto(`${base}/console/alerts/new`);
     await shot('00-form');
   });
 

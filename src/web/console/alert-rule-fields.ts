@@ -271,5 +271,10 @@ const TYPE_LABELS: Record<MatcherType, string> = {
   indicator_threshold: 'An indicator crossing a bound',
 };
 
+/** A matcher type as the form's choice names it (`Words in the text`); an unknown one as it is stored. */
+export function typeInWords(type: string): string {
+  return TYPE_LABELS[type as MatcherType] ?? type;
+}
+
 /** How a refusal names the form's fields: `“CPV codes or their first digits” "45x" is not a CPV prefix…`. */
 export const FORM: RuleWording = formWording(FIELD_LABELS, TYPE_LABELS);

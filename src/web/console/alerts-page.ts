@@ -16,7 +16,7 @@ import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-re
 import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
-import { FORM, placeFields, placeOptions, sourcesInWords } from './alert-rule-fields.js';
+import { FORM, placeFields, placeOptions, sourcesInWords, typeInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -295,7 +295,7 @@ export function describeMatcher(r: Pick<AlertRuleRecord, 'matcher_type' | 'param
   if (p.min_confidence !== undefined) parts.push(`confidence ≥ ${formatNumber(p.min_confidence, 2)}`);
   if (p.indicator)
     parts.push(`${p.indicator} ${p.above !== undefined ? `> ${bound(p.above)}` : `< ${bound(p.below)}`}`);
-  return html`<span class="pill">${r.matcher_type}</span> ${parts.join('; ')}`;
+  return html`<span class="pill">${typeInWords(r.matcher_type)}</span> ${parts.join('; ')}`;
 }
 
 export function describePlace(
