@@ -362,6 +362,11 @@ describe('alert rules in the console', () => {
       .locator('a')
       .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
     expect(generatedLinks).toEqual([]);
+    // A date and time stay on one line (never `2026-12-` over `01 04:04`), however narrow the column.
+    const broken = await page
+      .locator('tbody time')
+      .evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1).map((t) => t.textContent));
+    expect(broken).toEqual([]);
     await shot('08-matches');
     await page.click('text=Older matches →');
     expect(await ids()).toEqual(all.slice(25, 50).map((m) => m.id));
