@@ -233,7 +233,7 @@ describe('alerts rule create', () => {
     [create('--type', 'keyword'), 'A keyword rule needs at least one --keyword.'],
     [create('--type', 'keyword', '--keyword', 'a'), '--keyword "a" has no word of two characters or more.'],
     [create('--type', 'keyword', '--keyword', 'obras', '--cpv', '45'), '--cpv is for --type cpv, not keyword.'],
-    [create('--type', 'cpv'), 'A cpv rule needs at least one --cpv prefix (e.g. --cpv 45).'],
+    [create('--type', 'cpv'), 'A cpv rule needs at least one CPV prefix in --cpv (e.g. 45).'],
     [create('--type', 'cpv', '--cpv', '45x'), '--cpv "45x" is not a CPV prefix: 1 to 8 digits (45, 4523, 45233140).'],
     [
       create('--type', 'cpv', '--cpv', '452331401'),

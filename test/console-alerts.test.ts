@@ -108,12 +108,12 @@ describe('alert rules in the console', () => {
     const preview = page.locator('section[aria-labelledby=preview]');
     await expect(preview.innerText()).resolves.toContain('No recent item matches.');
     const scanned = await page.locator('#preview-scanned').innerText();
-    expect(scanned).toMatch(/^Read (all|the store's latest) [\d,]+ changes/);
+    expect(scanned).toMatch(/^Read (all|the store's latest) [\d\u00a0]+ changes/);
     expect(scanned).toContain('Alerts look back 365 days, to ');
-    expect(scanned.replace(/\d{4}-\d{2}-\d{2}/g, ''), 'counts of 1,000 and more are grouped').not.toMatch(/\d{4}/);
+    expect(scanned.replace(/\d{4}-\d{2}-\d{2}/g, ''), 'counts of 1 000 and more are grouped').not.toMatch(/\d{4}/);
     const why = await page.locator('#preview-why').innerText();
     const old = daysBefore(new Date(t.clock.now), 400);
-    expect(why).toMatch(/The store's items dated \S+ to \S+ \([\d,]+ changes\) are older than the 365 days/);
+    expect(why).toMatch(/The store's items dated \S+ to \S+ \([\d\u00a0]+ changes\) are older than the 365 days/);
     const [first, last] = /dated (\S+) to (\S+) /.exec(why)?.slice(1) ?? [];
     expect(first <= old && old <= last).toBe(true);
     await shot('01b-preview-nothing');
@@ -127,7 +127,8 @@ describe('alert rules in the console', () => {
       await page.check(`input[name=signal_families][value=${family}]`);
     await page.click('button[value=preview]');
     const count = await page.locator('section[aria-labelledby=preview] > p').first().innerText();
-    expect(count).toMatch(/^\d{1,3}(,\d{3})+ recent items match; the newest 20:$/);
+    // By spaces, as every page writes a number (`4 345`): `4,345` would read as four and a bit beside `0,85`.
+    expect(count).toMatch(/^\d{1,3}(\u00a0\d{3})+ recent items match; the newest 20:$/);
     await shot('01c-preview-many');
   });
 
@@ -142,6 +143,12 @@ describe('alert rules in the console', () => {
     // What the API names stays the value sent: a person ticks words, the form sends keys.
     const value = await page.locator('input[name=signal_types]').first().getAttribute('value');
     expect(value).toMatch(/^[a-z_]+$/);
+    // The list of rules names each rule's type by the same words, not by its key (`indicator_threshold`).
+    await page.goto(`${base}/console/alerts`);
+    const types = await page.locator('tbody td .pill').allInnerTexts();
+    expect(types.length).toBeGreaterThan(0);
+    expect(types.filter((w) => /^[a-z]+(_[a-z]+)*$/.test(w) && w !== 'on' && w !== 'off')).toEqual([]);
+    await page.goto(`${base}/console/alerts/new`);
     await shot('00-form');
   });
 
@@ -303,6 +310,27 @@ describe('alert rules in the console', () => {
     const scores = new Set(matches.map((m) => explorer(m.score ?? 0)));
     for (const score of shown) expect(scores.has(score), score).toBe(true);
     expect(shown.some((score) => score.includes(','))).toBe(true);
+    // The rule's own numbers too: in the list, and in the form that edits it (which reads them back as they are).
+    await page.goto(`${base}/console/alerts/${rule.id}/edit`);
+    expect(await page.inputValue('#min_confidence')).toBe('0,85');
+    const bound = await createAlertRule(
+      t.store,
+      {
+        account: t.accounts.premium,
+        name: 'Desemprego alto',
+        type: 'indicator_threshold',
+        indicator: 'unemployment_rate',
+        above: 12.5,
+      },
+      new Date(t.clock.now),
+    );
+    await page.goto(`${base}/console/alerts`);
+    expect(await page.locator('tr', { hasText: 'Desemprego alto' }).innerText()).toContain('> 12,5');
+    await page.goto(`${base}/console/alerts/${bound.id}/edit`);
+    expect(await page.inputValue('#above')).toBe('12,5');
+    await page.click('button[value=save]');
+    expect((await t.store.getAlertRule(bound.id))?.params).toMatchObject({ above: 12.5 });
+    await t.store.deleteAlertRule(bound.id);
     await t.store.deleteAlertRule(rule.id);
   });
 
@@ -328,6 +356,17 @@ describe('alert rules in the console', () => {
     await expect(page.locator('tbody tr', { hasText: 'Obras (todas)' }).first().innerText()).resolves.toContain(
       'generated',
     );
+    // A generated record's link is the demo's invented address, which no browser can open: its title is no link.
+    const generatedLinks = await page
+      .locator('tbody tr', { hasText: 'generated' })
+      .locator('a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+    expect(generatedLinks).toEqual([]);
+    // A date and time stay on one line (never `2026-12-` over `01 04:04`), however narrow the column.
+    const broken = await page
+      .locator('tbody time')
+      .evaluateAll((times) => times.filter((t) => t.getClientRects().length > 1).map((t) => t.textContent));
+    expect(broken).toEqual([]);
     await shot('08-matches');
     await page.click('text=Older matches →');
     expect(await ids()).toEqual(all.slice(25, 50).map((m) => m.id));
@@ -410,7 +449,19 @@ describe('refusals', () => {
       await refusal({ name: 'Sinais', type: 'signal_type', signal_families: 'integrity', min_confidence: '2' }),
     ).toBe('“At least this confident” 2 is not between 0 and 1.');
     expect(await refusal({ name: 'Sinais', type: 'signal_type' })).toBe(
-      'A signal_type rule needs at least one “Signal types” or “Signal families”.',
+      'A rule for “Signals” needs at least one “Signal types” or “Signal families”.',
+    );
+    // A refusal names the type by its choice in “What it looks for” and a field by its label, with no option's
+    // metavariable (`--above N`) or type key (`indicator_threshold`) carried over from the command line.
+    expect(await refusal({ name: 'CPV', type: 'cpv' })).toBe(
+      'A rule for “Procurement categories (CPV)” needs at least one CPV prefix in “CPV codes or their first digits” ' +
+        '(e.g. 45).',
+    );
+    expect(await refusal({ name: 'Limiar', type: 'indicator_threshold', above: '3' })).toBe(
+      'A rule for “An indicator crossing a bound” needs “Indicator” and “Above” or “Below”.',
+    );
+    expect(await refusal({ name: 'Limiar', type: 'indicator_threshold', indicator: 'population' })).toBe(
+      'A rule for “An indicator crossing a bound” needs exactly one of “Above” or “Below”.',
     );
     expect(await refusal({ name: 'NIF', type: 'entity', nifs: '123' })).toBe(
       '“Tax numbers (NIF)” "123" is not a Portuguese tax number (nine digits).',

@@ -171,6 +171,21 @@ describe('account', () => {
     expect((await t.store.console.findUserByEmail('new@roles.example'))?.account_id).toBe(t.accounts.premium);
   });
 
+  it('keeps what the owner typed when it refuses a member (an email already taken)', async () => {
+    await owner.get('/console/account');
+    const res = await owner.post('/console/account/users', {
+      email: 'owner@other.example',
+      name: 'Maria Silva',
+      role: 'admin',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toContain('A user with the email owner@other.example exists already.');
+    expect(res.body).toMatch(/<input id="email" name="email" type="email" value="owner@other.example"/);
+    expect(res.body).toMatch(/<input id="name" name="name" type="text" maxlength="100" value="Maria Silva">/);
+    expect(res.body).toContain('<option value="admin" selected>admin</option>');
+    expect(res.body).not.toContain('<option value="member" selected>');
+  });
+
   it('refuses to disable a user of another account by id (404)', async () => {
     const stranger = await t.store.console.findUserByEmail('owner@other.example');
     expect((await owner.post(`/console/account/users/${stranger?.id}/disable`)).status).toBe(404);

@@ -30,7 +30,7 @@ async function usagePage(client = c): Promise<{ total: number; parts: Record<str
   const page = await client.get('/console/usage');
   expect(page.status).toBe(200);
   const figure = (id: string) =>
-    Number(new RegExp(`id="${id}">([\\d,]+)<`).exec(page.body)?.[1].replace(/,/g, '') ?? Number.NaN);
+    Number(new RegExp(`id="${id}">([\\d\u00a0]+)<`).exec(page.body)?.[1].replace(/\u00a0/g, '') ?? Number.NaN);
   const parts: Record<string, number> = {};
   for (const [, id] of page.body.matchAll(/id="channel-([a-z0-9]+)"/g)) parts[id] = figure(`channel-${id}`);
   return { total: figure('used'), parts };
@@ -97,5 +97,21 @@ describe('the usage split', () => {
     const page = await usagePage(b);
     expect(page.total).toBe(7);
     expect(page.parts).toEqual({ rest: 0, a2a: 0, mcp: 0, explorer: 0, unsplit: 7 });
+  });
+});
+
+describe('the usage page’s figures', () => {
+  it('writes counts in the service’s number form, grouped by spaces; the chart’s top figure has room', async () => {
+    const page = await c.get('/console/usage');
+    // The premium plan's 100 000 requests a month: never 100,000, which beside 0,85 reads as a hundred.
+    expect(page.body).toContain('of 100\u00a0000 requests');
+    expect(page.body).toContain('100\u00a0000 a month');
+    expect(page.body).not.toMatch(/\d,\d{3}\b/);
+    // On a phone the chart's figures are 22 user units high: the top one's baseline sits at least that far down.
+    const baselines = [...page.body.matchAll(/<text x="[\d.]+" y="([\d.]+)" text-anchor="end">/g)].map((m) =>
+      Number(m[1]),
+    );
+    expect(baselines.length).toBeGreaterThan(0);
+    expect(Math.min(...baselines)).toBeGreaterThanOrEqual(22);
   });
 });

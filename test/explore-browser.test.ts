@@ -484,6 +484,34 @@ describe('the procurement view', () => {
       document.documentElement.clientWidth,
     ]);
     expect(widths[0]).toBeLessThanOrEqual(widths[1]);
+    // Every figure of a value axis is inside its picture: none cut at the left edge (`1,5 mil M€`, `,5 mil M€`).
+    const cut = await small.$$eval('.chart svg', (svgs) =>
+      svgs.flatMap((svg) => {
+        const left = svg.getBoundingClientRect().left;
+        return [...svg.querySelectorAll('.axis text')]
+          .filter((t) => t.getBoundingClientRect().left < left - 0.5)
+          .map((t) => t.textContent);
+      }),
+    );
+    expect(cut).toEqual([]);
+    // The same for sums of billions, which the real contracts reach over all of Portugal and the demo's do not.
+    // (A string: the test runner would rewrite an import() in a function.)
+    const billions: { widest: number; outside: string[] } = await small.evaluate(`(async () => {
+      const { stackedBars } = await import('/explore/draw/charts.js');
+      const { formatEuros } = await import('/explore/draw/dom.js');
+      const rows = [{ x: '2024', parts: { a: 1.59e9 } }];
+      const chart = stackedBars({ rows, names: ['a'], label: 'test', format: formatEuros, width: 340 });
+      document.querySelector('.stage').append(chart);
+      const svg = chart.querySelector('svg');
+      const left = svg.getBoundingClientRect().left;
+      const texts = [...svg.querySelectorAll('.axis text')];
+      const widest = Math.max(...texts.map((t) => t.textContent.length));
+      const outside = texts.filter((t) => t.getBoundingClientRect().left < left - 0.5).map((t) => t.textContent);
+      chart.remove();
+      return { widest, outside };
+    })()`);
+    expect(billions.widest).toBeGreaterThanOrEqual('1,5 mil M€'.length);
+    expect(billions.outside).toEqual([]);
     await small.screenshot({ path: join(SHOTS, 'procurement-390.png'), fullPage: true });
     await small.close();
   });
@@ -541,6 +569,33 @@ describe('the signals view', () => {
       expect(summary[1]).toContain(
         `${label} ${new Intl.NumberFormat('pt-PT').format(n)} (${share} %; ${shownPerFamily[family] ?? 0} shown)`,
       );
+    }
+    // The map's classes are ranges of whole counts, one after the other: no count reads as in two classes
+    // (`2 – 3 signals` beside `3 – 6 signals`), and each municipality's count is in its class's range.
+    const classes = await page.$$eval('#signals-map ul.legend li', (items) =>
+      items
+        .filter((li) => li.querySelector('[data-color]'))
+        .map((li) => (li.textContent ?? '').replace(/\s*\(\d+\)$/, '')),
+    );
+    const ranges = classes.map((text) => {
+      const [low, high = low] = (text.match(/[\d\u00a0]+/g) ?? []).map((n: string) => Number(n.replace(/\u00a0/g, '')));
+      return [low, high];
+    });
+    expect(ranges.length).toBeGreaterThan(1);
+    for (let i = 1; i < ranges.length; i++) expect(ranges[i][0], classes.join(' | ')).toBe(ranges[i - 1][1] + 1);
+    const perPlace = countBy(shown, 'municipality_id');
+    const { fills, legend: colours } = await mapFills(page);
+    const codes = new Map<number, string>();
+    for (let cursor = ''; ; ) {
+      const page100 = await api(`/v1/municipalities?limit=100${cursor && `&cursor=${cursor}`}`);
+      for (const m of page100.items) codes.set(m.id, m.code);
+      if (!page100.next_cursor) break;
+      cursor = page100.next_cursor;
+    }
+    for (const [id, n] of Object.entries(perPlace)) {
+      if (!codes.has(Number(id))) continue; // no municipality: on no map
+      const [low, high] = ranges[colours.indexOf(fills[codes.get(Number(id)) ?? ''])] ?? [];
+      expect(low <= n && n <= high, `${codes.get(Number(id))}: ${n} in ${low}–${high}`).toBe(true);
     }
     // The timeline counts the same events, one lane per family, month by month (not one spike).
     expect(await timelineTotal(page)).toBe(shown.length);
@@ -659,6 +714,12 @@ describe('the detail views', () => {
       // Its price to the cent, as the record states it.
       const cents = new Intl.NumberFormat('pt-PT', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
       expect(await page.locator('#contract').innerText()).toContain(`${cents.format(full.price_eur)} € (without VAT)`);
+      // A generated contract links to no invented address of the demo's (munidata.example): it says it has none.
+      expect(full.link).toMatch(/^https:\/\/munidata\.example\//);
+      expect(await page.locator('#contract a[href*="munidata.example"]').count()).toBe(0);
+      expect(await page.locator('#contract dl.facts dt:text-is("Published record") + dd').innerText()).toBe(
+        'none: the demo generated this contract',
+      );
       // Its integrity flags: each type of the API's answer, in its state, with the reason.
       const rows = await page.$$eval('#integrity tbody tr', (trs) =>
         trs.map((tr) => [...tr.children].map((td) => td.textContent)),
@@ -749,6 +810,13 @@ describe('the detail views', () => {
     const note = await page.locator('#signal .notes').innerText();
     expect(note).toContain("the API's English texts as it serves them");
     expect(note).toContain(`the facts write amounts as the rest of the explorer does: ${own}.`);
+    // Its evidence names the demo's sources without a link to their invented addresses (munidata.example).
+    expect(signal.synthetic).toBe(true);
+    expect(signal.evidence[0].source_url).toMatch(/^https:\/\/munidata\.example\//);
+    await expect(page.locator('#signal-evidence tbody tr').first().innerText()).resolves.toContain(
+      signal.evidence[0].source_title,
+    );
+    expect(await page.locator('#view a[href*="munidata.example"]').count()).toBe(0);
     await page.close();
   });
 

@@ -23,6 +23,15 @@ function frame(width, height, label) {
   return d3.create('svg').attr('viewBox', `0 0 ${width} ${height}`).attr('role', 'img').attr('aria-label', label);
 }
 
+/**
+ * Room left of the plot for the value axis's widest figure (11 px text, under 6.5 px a character): `1,5 mil M€`
+ * needs more than the 64 px that hold `800 mil €`, and a figure wider than its room is cut at the picture's edge.
+ */
+function axisRoom(y, format) {
+  const widest = Math.max(0, ...y.ticks(5).map((v) => String(format(v)).length));
+  return Math.max(64, Math.ceil(widest * 6.5) + 12);
+}
+
 /** Horizontal lines at the value axis's ticks, across the plot, behind the marks. */
 function gridLines(svg, y, left, right) {
   svg
@@ -59,10 +68,6 @@ export function lineChart({ series, label, format, width = 640, height = 280 }) 
   const all = series.flatMap((s) => s.points).filter((p) => p.value !== null && p.value !== undefined);
   const period = periodOf(series.flatMap((s) => s.points.map((p) => p.date)));
   const at = (p) => period.start(p.date);
-  const x = d3
-    .scaleUtc()
-    .domain(d3.extent(all, at))
-    .range([margin.left, width - margin.right]);
   const [lo, hi] = d3.extent(all, (p) => p.value);
   const pad = (hi - lo || Math.abs(hi) || 1) * 0.08;
   const y = d3
@@ -70,6 +75,11 @@ export function lineChart({ series, label, format, width = 640, height = 280 }) 
     .domain([lo >= 0 && lo - pad < 0 ? 0 : lo - pad, hi + pad])
     .nice()
     .range([height - margin.bottom, margin.top]);
+  margin.left = axisRoom(y, format);
+  const x = d3
+    .scaleUtc()
+    .domain(d3.extent(all, at))
+    .range([margin.left, width - margin.right]);
   const svg = frame(width, height, label);
   gridLines(svg, y, margin.left, width - margin.right);
   svg
@@ -161,16 +171,17 @@ export function stackedBars({ rows, names, label, format, width = 640, height = 
     .stack()
     .keys(names)
     .value((row, name) => row.parts[name] ?? 0)(rows);
-  const x = d3
-    .scaleBand()
-    .domain(rows.map((r) => r.x))
-    .range([margin.left, width - margin.right])
-    .padding(0.2);
   const y = d3
     .scaleLinear()
     .domain([0, d3.max(stack.at(-1) ?? [], (d) => d[1]) || 1])
     .nice()
     .range([height - margin.bottom, margin.top]);
+  margin.left = axisRoom(y, format);
+  const x = d3
+    .scaleBand()
+    .domain(rows.map((r) => r.x))
+    .range([margin.left, width - margin.right])
+    .padding(0.2);
   const svg = frame(width, height, label);
   gridLines(svg, y, margin.left, width - margin.right);
   for (const layer of stack) {

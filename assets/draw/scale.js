@@ -6,7 +6,7 @@
  *   readable by colour-blind people): purple on the better side, orange on the worse, the median at the centre;
  * - classes by quantiles (each class holds about as many municipalities) or equal intervals, and the legend says which.
  */
-import { formatValue, h } from './dom.js';
+import { formatNumber, formatValue, h } from './dom.js';
 
 const CLASSES = 6;
 /** ColorBrewer PuOr, 6 classes, from orange to purple. */
@@ -88,15 +88,25 @@ function equalBreaks(min, max, n) {
  */
 export function legend(scale, indicator, counts, { missing = 'no data', stale = true } = {}) {
   const { breaks, colors } = scale;
+  // Things counted (`unit_singular`: signals) are whole numbers: a class [2, 3) is `2 signals` and [3, 6) is
+  // `3 – 5 signals`, so that no count reads as in two classes (`2 – 3 signals`, `3 – 6 signals`).
+  const whole = Boolean(indicator?.unit_singular);
   const items = colors.map((color, i) => {
-    const low = i === 0 ? scale.min : breaks[i - 1];
-    const high = i === colors.length - 1 ? scale.max : breaks[i];
+    let low = i === 0 ? scale.min : breaks[i - 1];
+    let high = i === colors.length - 1 ? scale.max : breaks[i];
+    if (whole && Math.ceil(low) <= (i === colors.length - 1 ? high : Math.ceil(high) - 1)) {
+      low = Math.ceil(low);
+      high = i === colors.length - 1 ? high : Math.ceil(high) - 1;
+    }
+    const range = whole
+      ? `${formatNumber(low, 0)} – ${formatValue(high, indicator)}`
+      : `${formatValue(low, indicator)} – ${formatValue(high, indicator)}`;
     return h(
       'li',
       {},
       h('span', { class: `swatch c${i}`, 'data-color': color }),
       // A class of one value reads as that value, not as a range from it to itself.
-      low === high ? formatValue(low, indicator) : `${formatValue(low, indicator)} – ${formatValue(high, indicator)}`,
+      low === high ? formatValue(low, indicator) : range,
       counts ? h('span', { class: 'count' }, ` (${counts[i] ?? 0})`) : null,
     );
   });

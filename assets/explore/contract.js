@@ -68,7 +68,13 @@ async function start() {
             ],
             ['Closed', c.closed_on],
             ['Description', c.description !== c.object ? c.description : null],
-            ['Published record', c.link ? h('a', { href: c.link, rel: 'noopener' }, c.link) : null],
+            // A generated contract's link is the demo's invented address, which no browser can open.
+            [
+              'Published record',
+              (c.synthetic ?? isSynthetic(c))
+                ? 'none: the demo generated this contract'
+                : c.link && h('a', { href: c.link, rel: 'noopener' }, c.link),
+            ],
           ]),
           table: (c.cpv ?? []).length
             ? table(

@@ -84,7 +84,12 @@ async function start() {
           requests: [req],
           body: table(
             [
-              { label: 'Source', value: (e) => e.source_title ?? e.source_type, href: (e) => e.source_url },
+              // A generated signal's sources are the demo's, at invented addresses that no browser can open.
+              {
+                label: 'Source',
+                value: (e) => e.source_title ?? e.source_type,
+                href: (e) => (synthetic ? undefined : e.source_url),
+              },
               { label: 'Date', value: (e) => e.source_date ?? '—' },
               { label: 'Excerpt', value: (e) => e.excerpt_pt ?? '' },
               { label: 'Confidence', value: (e) => formatNumber(e.confidence, 2), numeric: true },

@@ -59,7 +59,7 @@ export async function matcherParams(
   switch (type) {
     case 'keyword':
       return {
-        keywords: required(o.keywords, `A keyword rule needs at least one ${w.field('keywords')}.`).map((k) =>
+        keywords: required(o.keywords, `${w.rule('keyword')} needs at least one ${w.field('keywords')}.`).map((k) =>
           keywordPhrase(k, w),
         ),
       };
@@ -67,14 +67,14 @@ export async function matcherParams(
       return {
         cpv_prefixes: required(
           o.cpv,
-          `A cpv rule needs at least one ${w.field('cpv')} prefix (e.g. ${w.field('cpv')} 45).`,
+          `${w.rule('cpv')} needs at least one CPV prefix in ${w.field('cpv')} (e.g. 45).`,
         ).map((c) => cpvPrefix(c, w)),
       };
     case 'entity':
       return {
         nifs: [
           ...new Set(
-            required(o.nifs, `An entity rule needs at least one ${w.field('nifs')}.`).map((n) => taxNumber(n, w)),
+            required(o.nifs, `${w.rule('entity')} needs at least one ${w.field('nifs')}.`).map((n) => taxNumber(n, w)),
           ),
         ],
       };
@@ -102,7 +102,7 @@ export function sourceTypes(
   });
   if (!SIGNAL_ONLY.includes(type)) return types;
   if (types.some((t) => t !== 'signal'))
-    throw new AdminError(`A ${type} rule matches signals only: ${option} can only be signal.`);
+    throw new AdminError(`${w.rule(type)} matches signals only: ${option} can only be signal.`);
   return ['signal'];
 }
 
@@ -146,7 +146,7 @@ function signalTypeParams(o: MatcherOptions, w: RuleWording): MatcherParams {
   const families = [...new Set((o.signalFamilies ?? []).map((f) => signalFamily(f, w)))];
   if (types.length === 0 && families.length === 0) {
     throw new AdminError(
-      `A signal_type rule needs at least one ${w.field('signalTypes')} or ${w.field('signalFamilies')}.`,
+      `${w.rule('signal_type')} needs at least one ${w.field('signalTypes')} or ${w.field('signalFamilies')}.`,
     );
   }
   if (o.minConfidence !== undefined && !(o.minConfidence >= 0 && o.minConfidence <= 1))
@@ -175,9 +175,9 @@ async function indicatorThreshold(
   o: MatcherOptions,
   w: RuleWording,
 ): Promise<MatcherParams> {
-  const [indicator, above, below] = [w.field('indicator'), w.field('above'), w.field('below')];
-  if (o.indicator === undefined)
-    throw new AdminError(`An indicator_threshold rule needs ${indicator} KEY and ${above} N or ${below} N.`);
+  const [indicator, above, below] = [w.option('indicator', 'KEY'), w.option('above', 'N'), w.option('below', 'N')];
+  const rule = w.rule('indicator_threshold');
+  if (o.indicator === undefined) throw new AdminError(`${rule} needs ${indicator} and ${above} or ${below}.`);
   const indicators = await store.listIndicators();
   if (!indicators.some((i) => i.key === o.indicator)) {
     throw new AdminError(
@@ -185,7 +185,7 @@ async function indicatorThreshold(
     );
   }
   if ((o.above === undefined) === (o.below === undefined)) {
-    throw new AdminError(`An indicator_threshold rule needs exactly one of ${above} N or ${below} N.`);
+    throw new AdminError(`${rule} needs exactly one of ${above} or ${below}.`);
   }
   return o.above !== undefined
     ? { indicator: o.indicator, above: o.above }

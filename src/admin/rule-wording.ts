@@ -29,6 +29,10 @@ export interface RuleWording {
   choice(type: MatcherType): string;
   /** A matcher type named in passing: `keyword`; `“Words in the text”`. */
   type(type: MatcherType): string;
+  /** A rule of a type, as a sentence's subject: `A keyword rule`; `A rule for “Words in the text”`. */
+  rule(type: MatcherType): string;
+  /** A field with what it takes: `--above N`; `“Above”` (the form shows what the field takes). */
+  option(field: RuleField, takes: string): string;
 }
 
 const FLAGS: Record<RuleField, string> = {
@@ -53,6 +57,8 @@ export const COMMAND_LINE: RuleWording = {
   field: (field) => FLAGS[field],
   choice: (type) => `--type ${type}`,
   type: (type) => type,
+  rule: (type) => `${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} rule`,
+  option: (field, takes) => `${FLAGS[field]} ${takes}`,
 };
 
 /** A form's wording from its labels: each quoted as the form shows it. */
@@ -64,5 +70,7 @@ export function formWording(
     field: (field) => `“${fields[field]}”`,
     choice: (type) => `“${types[type]}”`,
     type: (type) => `“${types[type]}”`,
+    rule: (type) => `A rule for “${types[type]}”`,
+    option: (field) => `“${fields[field]}”`,
   };
 }

@@ -16,3 +16,13 @@ export function formatNumber(value: number | null | undefined, digits = 2): stri
   }
   return format.format(value);
 }
+
+const counts = new Intl.NumberFormat('pt-PT', { maximumFractionDigits: 0, useGrouping: 'always' });
+
+/**
+ * A count of requests, changes or items in the same form, grouped by thousands from four digits on: `1 234`,
+ * `99 749`, `100 000` — never `99,749`, which a reader of `0,85` takes for ninety-nine and a bit.
+ */
+export function formatCount(value: number): string {
+  return counts.format(value);
+}

@@ -42,8 +42,11 @@ export function registerAccountPage(scope: FastifyInstance): void {
       );
       return send(reply, who, csrf, { link: created.link, linkFor: created.user.email });
     } catch (error) {
-      if (error instanceof AdminError)
-        return send(reply.code(400), who, csrf, { error: error.message.replace('--role', 'The role') });
+      if (error instanceof AdminError) {
+        // The form comes back as it was sent, so that the owner corrects it rather than types it again.
+        const typed = { email: form.text('email'), name: form.text('name'), role: form.text('role') };
+        return send(reply.code(400), who, csrf, { error: error.message.replace('--role', 'The role'), typed });
+      }
       throw error;
     }
   });
@@ -88,7 +91,13 @@ export function registerAccountPage(scope: FastifyInstance): void {
     reply: FastifyReply,
     who: SignedIn,
     csrf: string,
-    o: { notice?: string; error?: string; link?: string; linkFor?: string },
+    o: {
+      notice?: string;
+      error?: string;
+      link?: string;
+      linkFor?: string;
+      typed?: { email: string; name: string; role: string };
+    },
   ): Promise<FastifyReply> {
     const owner = who.user.role === 'owner';
     const members = await listUsers(store, who.account.id);
@@ -113,13 +122,18 @@ export function registerAccountPage(scope: FastifyInstance): void {
       }</td><td>${s.address ?? '—'}</td>
 <td>${s.id === current && html`<strong>this session</strong>`}</td></tr>`,
     );
+    const typed = o.typed ?? { email: '', name: '', role: 'member' };
     const invite = owner
       ? html`<h2>Add a member</h2>
 <form method="post" action="/console/account/users" class="card">${csrfField(csrf)}
-<div class="grid2"><div><label for="email">Email</label><input id="email" name="email" type="email" required></div>
-<div><label for="name">Name</label><input id="name" name="name" type="text" maxlength="100"></div></div>
+<div class="grid2"><div><label for="email">Email</label><input id="email" name="email" type="email" value="${
+          typed.email
+        }" required></div>
+<div><label for="name">Name</label><input id="name" name="name" type="text" maxlength="100" value="${
+          typed.name
+        }"></div></div>
 <label for="role">Role</label><select id="role" name="role">${USER_ROLES.map(
-          (r) => html`<option value="${r}"${r === 'member' && html` selected`}>${r}</option>`,
+          (r) => html`<option value="${r}"${r === typed.role && html` selected`}>${r}</option>`,
         )}</select>
 <button type="submit">Add member</button></form>`
       : html`<p class="muted">The account’s owner adds and disables members.</p>`;

@@ -89,9 +89,9 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
     };
     const body = shown.map(
       (m, i) => html`<tr${m.status === 'dismissed' && html` class="muted"`}><td>${date(m.matched_at)}</td>
-<td>${m.rule_name}</td><td>${m.link ? html`<a href="${m.link}" rel="noreferrer">${m.title ?? m.link}</a>` : m.title}${
-        synthetic[i] && generatedMark()
-      }<br><span class="muted">${m.snippet}</span></td><td>${
+<td>${m.rule_name}</td><td>${
+        m.link && !synthetic[i] ? html`<a href="${m.link}" rel="noreferrer">${m.title ?? m.link}</a>` : m.title
+      }${synthetic[i] && generatedMark()}<br><span class="muted">${m.snippet}</span></td><td>${
         m.municipality_id === null ? '—' : (names.get(m.municipality_id) ?? '—')
       }</td><td class="num">${formatNumber(m.score, 2)}</td><td>${m.status}</td><td>${button(m)}</td></tr>`,
     );

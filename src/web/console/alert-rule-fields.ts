@@ -83,10 +83,10 @@ export function ruleFormValues(rule: AlertRuleRecord, codes: ReadonlyMap<number,
     nifs: (p.nifs ?? []).join(' '),
     signalTypes: p.signal_types ?? [],
     signalFamilies: p.signal_families ?? [],
-    minConfidence: p.min_confidence === undefined ? '' : String(p.min_confidence),
+    minConfidence: decimal(p.min_confidence),
     indicator: p.indicator ?? '',
-    above: p.above === undefined ? '' : String(p.above),
-    below: p.below === undefined ? '' : String(p.below),
+    above: decimal(p.above),
+    below: decimal(p.below),
     // A signal-only rule stores ["signal"] because its type implies it: the form leaves the boxes as chosen.
     sourceTypes:
       rule.matcher_type === 'signal_type' || rule.matcher_type === 'indicator_threshold' ? [] : rule.source_types,
@@ -135,9 +135,14 @@ function required(municipalities: string[]): string[] {
   return municipalities;
 }
 
+/** A stored number as the form shows it: a decimal comma (`12,5`), every digit kept, read back by `number`. */
+function decimal(value: number | undefined): string {
+  return value === undefined ? '' : String(value).replace('.', ',');
+}
+
 function number(text: string, field: RuleField): number | undefined {
   if (text.trim() === '') return undefined;
-  const n = Number(text.trim().replace(',', '.'));
+  const n = Number(text.replace(/\s/g, '').replace(',', '.')); // `15 000` or `12,5`, as the explorer writes them
   if (!Number.isFinite(n)) refuse(`${FORM.field(field)} "${text}" is not a number.`);
   return n;
 }
@@ -265,6 +270,11 @@ const TYPE_LABELS: Record<MatcherType, string> = {
   signal_type: 'Signals',
   indicator_threshold: 'An indicator crossing a bound',
 };
+
+/** A matcher type as the form's choice names it (`Words in the text`); an unknown one as it is stored. */
+export function typeInWords(type: string): string {
+  return TYPE_LABELS[type as MatcherType] ?? type;
+}
 
 /** How a refusal names the form's fields: `“CPV codes or their first digits” "45x" is not a CPV prefix…`. */
 export const FORM: RuleWording = formWording(FIELD_LABELS, TYPE_LABELS);

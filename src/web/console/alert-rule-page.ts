@@ -10,7 +10,7 @@ import { editAlertRule, SUBSCRIPTION_NOT_EDITED } from '../../admin/alert-rule-e
 import { createAlertRule, ruleDefinition } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
 import { AdminError } from '../../lib/admin-error.js';
-import { formatNumber } from '../../lib/number-forms.js';
+import { formatCount, formatNumber } from '../../lib/number-forms.js';
 import { matchesSynthetic } from '../../operations/alerts/resources.js';
 import { html, joined } from '../html.js';
 import { generatedMark } from './alert-matches-page.js';
@@ -135,7 +135,7 @@ ${ruleFields(o.values, await ruleChoices(store))}
   }
 }
 
-const n = (count: number) => count.toLocaleString('en');
+const n = formatCount;
 const dates = (o: { first: string | null; last: string | null }) =>
   o.first === o.last ? `dated ${o.first}` : `dated ${o.first} to ${o.last}`;
 

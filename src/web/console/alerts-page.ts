@@ -16,7 +16,7 @@ import type { AlertRuleRecord, AlertTemplateRecord } from '../../store/signal-re
 import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
-import { FORM, placeFields, placeOptions, sourcesInWords } from './alert-rule-fields.js';
+import { FORM, placeFields, placeOptions, sourcesInWords, typeInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -293,8 +293,9 @@ export function describeMatcher(r: Pick<AlertRuleRecord, 'matcher_type' | 'param
   if (p.signal_families) parts.push(`families ${p.signal_families.join(', ')}`);
   if (p.signal_types) parts.push(p.signal_types.join(', '));
   if (p.min_confidence !== undefined) parts.push(`confidence ≥ ${formatNumber(p.min_confidence, 2)}`);
-  if (p.indicator) parts.push(`${p.indicator} ${p.above !== undefined ? `> ${p.above}` : `< ${p.below}`}`);
-  return html`<span class="pill">${r.matcher_type}</span> ${parts.join('; ')}`;
+  if (p.indicator)
+    parts.push(`${p.indicator} ${p.above !== undefined ? `> ${bound(p.above)}` : `< ${bound(p.below)}`}`);
+  return html`<span class="pill">${typeInWords(r.matcher_type)}</span> ${parts.join('; ')}`;
 }
 
 export function describePlace(
@@ -304,4 +305,9 @@ export function describePlace(
   if (r.target_scope === 'national') return 'The whole country';
   if (r.target_scope === 'district') return `District ${r.district ?? ''}`;
   return r.municipality_ids.map((id) => names.get(id) ?? String(id)).join(', ');
+}
+
+/** A rule's bound as the explorer writes a number (`12,5`), every decimal it was given kept. */
+function bound(value: number | undefined): string {
+  return formatNumber(value, 10);
 }

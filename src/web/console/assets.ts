@@ -62,7 +62,7 @@ td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
 .copy-row code { font-size: 1rem; padding: 0.3rem 0.5rem; word-break: break-all; }
 .copy-row button { margin: 0; }
 .muted { color: var(--muted); }
-.nowrap { white-space: nowrap; }
+.nowrap, time { white-space: nowrap; }
 .pill { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef1f5; }
 .pill.live { background: #e3f4e8; color: var(--ok); }
 .pill.paused, .pill.revoked { background: #fbeaea; color: var(--bad); }

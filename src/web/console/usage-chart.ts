@@ -2,6 +2,8 @@
  * The usage chart: one stacked bar per day of the month, a colour per channel (REST, A2A, MCP, the explorer),
  * drawn as SVG on the server (no script, no chart library to serve). Each bar has a <title> for its figures.
  */
+
+import { formatCount } from '../../lib/number-forms.js';
 import { USAGE_CHANNELS, type UsageChannel } from '../../store/console/console-records.js';
 import { type Html, html } from '../html.js';
 
@@ -24,7 +26,8 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
   const height = 220;
   const left = 44;
   const bottom = 24;
-  const top = 10;
+  // Room above the top line for its figure at the phone's label size (22 user units, console.css).
+  const top = 26;
   const plotHeight = height - bottom - top;
   const max = Math.max(1, ...days.map((d) => total(d.counts)));
   const scale = niceCeiling(max);
@@ -34,7 +37,8 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
     const y = top + plotHeight - f * plotHeight;
     // A half of 1 is no count of requests: that line goes without a figure.
     const figure =
-      Number.isInteger(scale * f) && html`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${scale * f}</text>`;
+      Number.isInteger(scale * f) &&
+      html`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${formatCount(scale * f)}</text>`;
     return html`<line x1="${left}" x2="${width}" y1="${y}" y2="${y}" stroke="#d9dee6"/>${figure}`;
   });
   const bars = days.map((d, i) => {
@@ -46,7 +50,7 @@ export function usageChart(days: readonly { day: string; counts: DayCounts }[]):
       const size = html`width="${bar.toFixed(1)}" height="${h.toFixed(1)}"`;
       return h > 0 && html`<rect class="${c.id}" x="${x.toFixed(1)}" y="${y.toFixed(1)}" ${size}/>`;
     });
-    const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${d.counts[c.id]}`).join(', ')}`;
+    const label = `${d.day}: ${CHANNELS.map((c) => `${c.label} ${formatCount(d.counts[c.id])}`).join(', ')}`;
     const dayOfMonth = Number(d.day.slice(8));
     const dayLabel =
       (i % 5 === 0 || i === days.length - 1) &&

@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { monthlyPeriod } from '../../access/counters.js';
+import { formatCount } from '../../lib/number-forms.js';
 import { type Html, html, joined } from '../html.js';
 import { page, sendHtml } from './html.js';
 import { requireUser } from './signed-in.js';
@@ -45,27 +46,25 @@ export function registerUsagePage(scope: FastifyInstance): void {
     const { plan } = who;
     const quota = plan.requests_per_month;
     const share = quota ? Math.min(100, (used / quota) * 100) : 0;
-    const limit = (n: number | null, unit: string) => (n === null ? 'unlimited' : `${n.toLocaleString('en')} ${unit}`);
+    const limit = (n: number | null, unit: string) => (n === null ? 'unlimited' : `${formatCount(n)} ${unit}`);
     const body = html`
 <div class="figures">
-<div>This month <b id="used">${used.toLocaleString('en')}</b> of ${
-      quota === null ? 'unlimited' : quota.toLocaleString('en')
-    } requests
+<div>This month <b id="used">${formatCount(used)}</b> of ${quota === null ? 'unlimited' : formatCount(quota)} requests
 ${
   quota
     ? html`<progress max="100" value="${share.toFixed(1)}" aria-label="share of the monthly quota used"></progress>`
     : ''
 }</div>
 <div>Remaining <b id="remaining">${
-      quota === null ? 'unlimited' : Math.max(0, quota - used).toLocaleString('en')
+      quota === null ? 'unlimited' : formatCount(Math.max(0, quota - used))
     }</b> until ${period.end}</div>
 ${joined(
   CHANNELS.map(
-    (c) => html`<div>${c.label} <b id="channel-${c.id}">${perChannel[c.id].toLocaleString('en')}</b> this month</div>`,
+    (c) => html`<div>${c.label} <b id="channel-${c.id}">${formatCount(perChannel[c.id])}</b> this month</div>`,
   ),
   '\n',
 )}
-${unsplit > 0 && html`<div>Not split <b id="channel-unsplit">${unsplit.toLocaleString('en')}</b> by channel</div>`}
+${unsplit > 0 && html`<div>Not split <b id="channel-unsplit">${formatCount(unsplit)}</b> by channel</div>`}
 </div>
 <section>
 <h2>Requests per day</h2>
@@ -122,8 +121,8 @@ function perDayRows(days: readonly { day: string; counts: DayCounts }[]): Html {
     .map(
       (d) =>
         html`<tr><td>${d.day}</td>${CHANNELS.map(
-          (c) => html`<td class="num">${d.counts[c.id]}</td>`,
-        )}<td class="num">${total(d.counts)}</td></tr>`,
+          (c) => html`<td class="num">${formatCount(d.counts[c.id])}</td>`,
+        )}<td class="num">${formatCount(total(d.counts))}</td></tr>`,
     );
   if (rows.length > 0) return joined(rows, '\n');
   return html`<tr><td colspan="${CHANNELS.length + 2}" class="muted">No requests yet this month.</td></tr>`;
