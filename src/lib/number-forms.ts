@@ -17,12 +17,11 @@ export function formatNumber(value: number | null | undefined, digits = 2): stri
   return format.format(value);
 }
 
-const counts = new Intl.NumberFormat('pt-PT', { maximumFractionDigits: 0, useGrouping: 'always' });
-
 /**
- * A count of requests, changes or items in the same form, grouped by thousands from four digits on: `1 234`,
- * `99 749`, `100 000` — never `99,749`, which a reader of `0,85` takes for ninety-nine and a bit.
+ * A count of requests, changes or items in the same form, a whole number: `99 749`, `100 000`, and `1234`, since
+ * Portuguese groups thousands from five digits on (CLDR's pt-PT, as the explorer writes them) — never `99,749`,
+ * which a reader of `0,85` takes for ninety-nine and a bit.
  */
 export function formatCount(value: number): string {
-  return counts.format(value);
+  return formatNumber(value, 0);
 }
