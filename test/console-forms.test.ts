@@ -5,6 +5,7 @@
  * `next` that is not a printable ASCII path is ignored after a successful sign-in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueLink } from '../src/admin/users.js';
 import { issueDemoOwnerLink } from '../src/demo/demo-account.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { authorize, pkce, register } from './helpers/oauth-flow.js';
@@ -83,7 +84,14 @@ async function everyForm(owner: ConsoleClient, anonymous: ConsoleClient, consent
     expect(res.status, page).toBe(200);
     found.push(...formsOf(page, res.body));
   }
-  for (const page of ['/console/sign-in', '/console/set-password?token=abc'])
+  // A set-password link that can still be used: the page shows its form only then.
+  const newcomer = await consoleUser(t, {
+    accountId: t.accounts.premium,
+    email: 'forms-link@example.test',
+    role: 'member',
+  });
+  const link = await issueLink(t.store, newcomer.id, 'set-password', new Date(t.clock.now), BASE_URL);
+  for (const page of ['/console/sign-in', new URL(link).pathname + new URL(link).search])
     found.push(...formsOf(page, (await anonymous.get(page)).body));
   return found.filter((f) => f.fields.size > 0);
 }

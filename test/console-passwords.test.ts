@@ -92,6 +92,19 @@ describe('a reset link', () => {
     });
     expect(again.status).toBe(400);
     expect(again.body).toContain('used already');
+    // Opened again, the used link says so at once: no form to type a password twice into for nothing.
+    const reopened = await browser.get(path);
+    expect(reopened.status).toBe(400);
+    expect(reopened.body).toContain('used already, has expired or is not right');
+    expect(reopened.body).not.toContain('<form method="post" action="/console/set-password"');
+    // A made-up token likewise; opening a good one shows the form and leaves it usable.
+    expect((await browser.get('/console/set-password?token=not-a-token')).status).toBe(400);
+    const fresh = pathOf((await issuePasswordLink(t.store, user.id, new Date(t.clock.now), BASE_URL)).link);
+    for (let i = 0; i < 2; i++) {
+      const opened = await browser.get(fresh);
+      expect(opened.status).toBe(200);
+      expect(opened.body).toContain('<form method="post" action="/console/set-password"');
+    }
   });
 
   it('is not issued for a disabled or unknown user', async () => {

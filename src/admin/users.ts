@@ -96,6 +96,11 @@ export async function issueLink(
   return `${baseUrl}/console/${path}?token=${token}`;
 }
 
+/** Whether a link's token can still set a password (unused, unexpired), without using it. */
+export async function canSetPassword(store: Store, token: string, now: Date): Promise<boolean> {
+  return (await store.console.openOneTimeLink(hashSecret(token), now.toISOString())) === 'set-password';
+}
+
 /** Uses a link's token once: its active user and purpose, or undefined (unknown, used, expired, user disabled). */
 export async function useLink(
   store: Store,

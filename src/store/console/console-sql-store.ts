@@ -118,6 +118,18 @@ export class ConsoleSqlStore {
   }
 
   /**
+   * A link's purpose while it can still be used (unused, unexpired), without using it: what a page opened from the
+   * link (by a person, or a mail scanner) may say before the form that uses it.
+   */
+  async openOneTimeLink(hash: string, now: string): Promise<OneTimeLinkPurpose | undefined> {
+    const [row] = await this.#port.query(
+      'SELECT purpose FROM console_links WHERE hash = $1 AND used_at IS NULL AND expires_at > $2',
+      [hash, now],
+    );
+    return row ? (row.purpose as OneTimeLinkPurpose) : undefined;
+  }
+
+  /**
    * Uses a link once, atomically: the first call before it expires gets its user and purpose, every later one
    * (or one after expiry) undefined.
    */

@@ -7,13 +7,15 @@ import { setPasswordWithLink } from '../../admin/password-changes.js';
 import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
 import { endOtherSessions, endSession, startSession } from '../../admin/sessions.js';
 import { checkSignIn, LOCKED_OUT_MESSAGE } from '../../admin/sign-in.js';
-import { useLink } from '../../admin/users.js';
+import { canSetPassword, useLink } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { UserRecord } from '../../store/console/console-records.js';
 import { type Html, html, trusted } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
 import { csrfField, message, plainPage, sendHtml } from './html.js';
 import { requireUser } from './signed-in.js';
+
+const LINK_UNUSABLE = 'This link was used already, has expired or is not right. Ask your account owner for a new one.';
 
 export function registerSignInRoutes(scope: FastifyInstance): void {
   scope.get('/console/sign-in', async (request, reply) => {
@@ -60,9 +62,15 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     return reply.redirect('/console/sign-in?signed_out', 303);
   });
 
-  // A link's token is used by the form's POST, not by opening the link (mail scanners open links).
+  // A link's token is used by the form's POST, not by opening the link (mail scanners open links); opening it only
+  // looks whether it can still be used, so that nobody types a password twice to learn that it cannot.
   scope.get('/console/set-password', async (request, reply) => {
-    return sendPage(reply, 200, setPasswordPage(await reply.generateCsrf(), queryOf(request).text('token')));
+    const { store, clock } = scope.signedInDeps;
+    const token = queryOf(request).text('token');
+    if (!(await canSetPassword(store, token, new Date(clock())))) {
+      return sendPage(reply, 400, plainPage('Set your password', html`${message('error', LINK_UNUSABLE)}`));
+    }
+    return sendPage(reply, 200, setPasswordPage(await reply.generateCsrf(), token));
   });
 
   scope.post('/console/set-password', async (request, reply) => {
@@ -80,8 +88,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
       if (error instanceof AdminError) return refuse(error.message);
       throw error;
     }
-    if (!user)
-      return refuse('This link was used already, has expired or is not right. Ask your account owner for a new one.');
+    if (!user) return refuse(LINK_UNUSABLE);
     await signIn(request, reply, user);
     return reply.redirect('/console', 303);
   });
