@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../src/admin/keys.js';
+import { INTEGRITY_TYPES } from '../src/integrity/assess-contract.js';
 import { anUpdatedAt, expectJsonHeaders, expectProblem, expectValidation } from './helpers/expectations.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { municipalitiesFromFile } from './helpers/reference-files.js';
@@ -377,6 +378,15 @@ describe('signal_families and signal_types', () => {
     // In Portuguese words too, as a Portuguese summary cites it.
     expect(art113.legal_basis.reference_pt).toBe('CCP art. 113.º n.º 2 (na redação do DL 111-B/2017)');
     expect(integrity.find((x: any) => x.key === 'single_bid').methodology.legal_basis).toBeNull();
+  });
+
+  it('describes every integrity type as an indicator for a closer look, in no word of an accusation', async () => {
+    // What the API serves of each type, and what each flag's signal says of it (why it matters, the next step).
+    const served = JSON.stringify((await t.get('/v1/signal-types?family=integrity')).json);
+    const said = `${served} ${JSON.stringify(INTEGRITY_TYPES)}`.toLowerCase();
+    expect(said).toContain('why_it_matters_pt');
+    for (const word of ['fraud', 'fraude', 'corrup', 'front company', 'fachada', 'crime', 'culpad', 'guilty'])
+      expect(said, word).not.toContain(word);
   });
 
   it('names in the catalogue every type and family the signals carry', async () => {

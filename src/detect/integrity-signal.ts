@@ -32,7 +32,8 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
  * in English. 4: the reasons summary_en quotes (splitting, art. 113.º, concentration) write euros as English text does
  * (`€3,405.67`, not `3 405.67 €`) and counts in words (`1 contract`, `2 direct awards`, not `contract(s)`). 5
  * (2026-12-01): summary_pt names bodies with their article ("do Município de Lisboa", "à Câmara Municipal…":
- * lib/portuguese-articles.ts), and title_en says an unnamed buyer in English.
+ * lib/portuguese-articles.ts), title_en says an unnamed buyer in English, and R048's why_it_matters says what the
+ * variety can mean without naming a front company.
  */
 export const INTEGRITY_SIGNALS = 5;
 

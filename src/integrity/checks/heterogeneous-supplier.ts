@@ -27,11 +27,13 @@ export const HETEROGENEOUS_SUPPLIER: IntegrityType = {
     '+ 1,5 × AIQ, quartis do tipo 8) das variedades de todos os fornecedores com pelo menos 20 ' +
     'procedimentos; assinalado na barreira ou acima.',
   why_it_matters_pt:
-    'Um fornecedor que ganha contratos em áreas muito diferentes pode ser um intermediário ou uma empresa ' +
-    'de fachada; há também setores (construção, comércio geral) em que a variedade é legítima.',
+    'Ganhar contratos em áreas muito diferentes é invulgar: em alguns ramos (construção, comércio geral) é ' +
+    'normal, noutros pode indicar que o fornecedor revende o que outros produzem, e a entidade pagaria a ' +
+    'intermediação. Só a atividade do fornecedor o esclarece.',
   why_it_matters_en:
-    'A supplier that wins contracts in very different fields may be an intermediary or a front company; ' +
-    'some trades (builders, general retail) lawfully span many fields.',
+    'Winning contracts in very different fields is unusual: normal in some trades (builders, general retail), in ' +
+    'others it can mean the supplier resells what others make, and the buyer pays for the middleman. Only the ' +
+    "supplier's line of business tells which.",
   next_step_pt:
     'Consultar os outros contratos do fornecedor e o seu objeto social (registo comercial) para ver se a ' +
     'variedade se explica pela atividade.',
