@@ -449,6 +449,10 @@ describe('refusals', () => {
     expect(
       await refusal({ name: 'Sinais', type: 'signal_type', signal_families: 'integrity', min_confidence: '2' }),
     ).toBe('“At least this confident” 2 is not between 0 and 1.');
+    // The labels a refusal names are on the form for the person to find.
+    const form = (await admin.get('/console/alerts/new')).body;
+    for (const label of ['Signal types', 'Signal families', 'At least this confident', 'Tax numbers (NIF)'])
+      expect(form, label).toMatch(new RegExp(`>${label.replace(/[()]/g, '\\$&')}[:,< ]`));
     expect(await refusal({ name: 'Sinais', type: 'signal_type' })).toBe(
       'A rule for “Signals” needs at least one “Signal types” or “Signal families”.',
     );

@@ -177,8 +177,13 @@ export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
 <fieldset><legend>${FIELD_LABELS.nifs} of buyers or suppliers, 9 digits each</legend>
 <input id="nifs" name="nifs" type="text" value="${v.nifs}" aria-label="Tax numbers" placeholder="500000000"></fieldset>
 <fieldset><legend>Signals of these families or types (for signals)</legend>
-<p>${boxes('signal_families', choices.signalFamilies, v.signalFamilies, named)}</p>
-<p>${boxes('signal_types', choices.signalTypes, v.signalTypes, named)}</p>
+<p><strong>${FIELD_LABELS.signalFamilies}:</strong> ${boxes(
+    'signal_families',
+    choices.signalFamilies,
+    v.signalFamilies,
+    named,
+  )}</p>
+<p><strong>${FIELD_LABELS.signalTypes}:</strong> ${boxes('signal_types', choices.signalTypes, v.signalTypes, named)}</p>
 <label for="min_confidence">${FIELD_LABELS.minConfidence}, 0 to 1 (optional)</label>
 <input id="min_confidence" name="min_confidence" type="text" inputmode="decimal" value="${v.minConfidence}"></fieldset>
 <fieldset><legend>An indicator above or below a bound (for an indicator crossing a bound)</legend>
