@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
 import { runAlertMatching } from '../src/alerts/run-matching.js';
+import { SIGNAL_FAMILIES, SIGNAL_TYPES } from '../src/signals/catalogue.js';
 import type { AlertRuleRecord } from '../src/store/signal-records.js';
 import { daysBefore, EVORA, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
@@ -472,6 +473,38 @@ describe('refusals', () => {
       '“Tax numbers (NIF)” "123" is not a Portuguese tax number (nine digits).',
     );
     expect(await refusal({ name: 'Lugar', type: 'cpv', cpv: '45', scope: 'district' })).toBe('Choose a district.');
+  });
+
+  it('lists what a rule looks for by the names the form shows, not by the API’s keys', async () => {
+    const b = await consoleUser(t, { accountId: t.accounts.premium, email: 'names@alerts.example', role: 'admin' });
+    const admin = new ConsoleClient(t);
+    await admin.signIn(b.email, b.password);
+    const now = new Date(t.clock.now);
+    const base = { account: t.accounts.premium, type: 'signal_type' };
+    await createAlertRule(
+      t.store,
+      { ...base, name: 'Nomes', signalFamilies: ['integrity'], signalTypes: ['single_bid'] },
+      now,
+    );
+    const indicator = (await t.store.listIndicators())[0];
+    await createAlertRule(
+      t.store,
+      {
+        account: t.accounts.premium,
+        name: 'Indicador',
+        type: 'indicator_threshold',
+        indicator: indicator.key,
+        above: 5,
+      },
+      now,
+    );
+    const body = (await admin.get('/console/alerts')).body;
+    const row = (name: string) => new RegExp(`<tr><td><a [^>]*>${name}</a></td>.*?</tr>`, 's').exec(body)?.[0] ?? '';
+    const family = SIGNAL_FAMILIES.find((f) => f.key === 'integrity')?.label_en as string;
+    const single = SIGNAL_TYPES.find((s) => s.key === 'single_bid')?.label_en as string;
+    expect(row('Nomes')).toContain(`family ${family}; ${single}`);
+    expect(row('Nomes')).not.toContain('single_bid');
+    expect(row('Indicador')).toContain(`${indicator.name} &gt; 5`);
   });
 
   it('answers another account’s rule as if it did not exist (404)', async () => {

@@ -213,6 +213,8 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
     };
     const templates = await listTemplates(store);
     const names = new Map((await store.listMunicipalities()).map((m) => [m.id, m.name]));
+    // Signal types, families and indicators by the names the rule form shows them with.
+    const { names: keyNames } = await ruleChoices(store);
     const editor = canEditAlerts(who);
     const own = rules.filter((r) => r.template_id === null);
     const switchOf = (r: AlertRuleRecord) =>
@@ -233,7 +235,7 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
       r.enabled ? html`<span class="pill live">on</span>` : html`<span class="pill paused">off</span>`;
     const ruleRows = own.map(
       (r) => html`<tr><td>${editor ? html`<a href="/console/alerts/${r.id}/edit">${r.name}</a>` : r.name}</td>
-<td>${describeMatcher(r)}</td><td>${sourcesInWords(r.source_types)}</td>
+<td>${describeMatcher(r, keyNames)}</td><td>${sourcesInWords(r.source_types)}</td>
 <td>${describePlace(r, names)}</td><td>${state(r)}</td><td class="num">${matchesOf(r)}</td><td>${date(
         r.created_at,
       )}</td><td>${switchOf(r)}</td></tr>`,
@@ -241,7 +243,7 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
     const templateRows = templates.map((t) => {
       const subs = rules.filter((r) => r.template_id === t.id);
       const about = html`<strong>${t.name}</strong><br><span class="muted">${t.description}</span>`;
-      return html`<tr><td>${about}<br>${describeMatcher(t)}</td>
+      return html`<tr><td>${about}<br>${describeMatcher(t, keyNames)}</td>
 <td>${
         subs.length > 0
           ? joined(
@@ -283,18 +285,26 @@ reads them (<code>alert_rules</code>, <code>alert_matches</code>). A new or chan
   }
 }
 
-/** A rule's matcher in a few words: its type and parameters. */
-export function describeMatcher(r: Pick<AlertRuleRecord, 'matcher_type' | 'params'>): Html {
+/**
+ * A rule's matcher in a few words: its type and parameters, signal types, families and indicators by `names` (as the
+ * rule form names them; a key it does not know as it is).
+ */
+export function describeMatcher(
+  r: Pick<AlertRuleRecord, 'matcher_type' | 'params'>,
+  names: ReadonlyMap<string, string>,
+): Html {
   const p = r.params;
+  const named = (keys: readonly string[]) => keys.map((k) => names.get(k) ?? k).join(', ');
   const parts: string[] = [];
   if (p.keywords) parts.push(p.keywords.map((k) => `“${k}”`).join(', '));
   if (p.cpv_prefixes) parts.push(`CPV ${p.cpv_prefixes.join(', ')}`);
   if (p.nifs) parts.push(`NIF ${p.nifs.join(', ')}`);
-  if (p.signal_families) parts.push(`families ${p.signal_families.join(', ')}`);
-  if (p.signal_types) parts.push(p.signal_types.join(', '));
+  if (p.signal_families)
+    parts.push(`${p.signal_families.length === 1 ? 'family' : 'families'} ${named(p.signal_families)}`);
+  if (p.signal_types) parts.push(named(p.signal_types));
   if (p.min_confidence !== undefined) parts.push(`confidence ≥ ${formatNumber(p.min_confidence, 2)}`);
   if (p.indicator)
-    parts.push(`${p.indicator} ${p.above !== undefined ? `> ${bound(p.above)}` : `< ${bound(p.below)}`}`);
+    parts.push(`${named([p.indicator])} ${p.above !== undefined ? `> ${bound(p.above)}` : `< ${bound(p.below)}`}`);
   return html`<span class="pill">${typeInWords(r.matcher_type)}</span> ${parts.join('; ')}`;
 }
 
