@@ -144,7 +144,7 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     const form = owner
       ? html`<h2>Create a key</h2>
 <form method="post" action="/console/keys" class="card">${csrfField(csrf)}${onceField()}
-<label for="label">Label</label>
+<label for="label">Label (optional)</label>
 <input id="label" name="label" type="text" maxlength="100" placeholder="What the key is for" value="${typed.label}">
 <fieldset><legend>Scopes</legend>${planScopes(who.plan).map(
           (s) =>
