@@ -241,7 +241,12 @@ describe('one-time links', () => {
     });
     expect(again.status).toBe(403); // no CSRF cookie in a fresh browser
     const fresh = new ConsoleClient(t);
-    await fresh.get(url.pathname + url.search);
+    // Opened again, the used link says so at once, with no form to fill in…
+    const reopened = await fresh.get(url.pathname + url.search);
+    expect(reopened.status).toBe(400);
+    expect(reopened.body).toContain('used already');
+    // …and its token sent anyway (a form of another console page gives the CSRF cookie) is refused the same way.
+    await fresh.get('/console/sign-in');
     const reused = await fresh.post('/console/set-password', {
       token,
       password: 'another long password',
