@@ -22,10 +22,19 @@ export async function ruleChoices(store: Pick<Store, 'listIndicators' | 'listMun
     signalFamilies: SIGNAL_FAMILY_KEYS,
     indicators: indicators.map((i) => i.key),
     districts: [...new Set(municipalities.map((m) => m.district))].sort((a, b) => a.localeCompare(b, 'pt')),
-    names: new Map([
-      ...SIGNAL_TYPES.map((t) => [t.key, t.label_en] as const),
-      ...SIGNAL_FAMILIES.map((f) => [f.key, f.label_en] as const),
-      ...indicators.map((i) => [i.key, i.name] as const),
-    ]),
+    names: namesOf(indicators),
   };
+}
+
+/** The names alone (`RuleChoices.names`), for a page that lists rules and needs no districts. */
+export async function ruleKeyNames(store: Pick<Store, 'listIndicators'>): Promise<ReadonlyMap<string, string>> {
+  return namesOf(await store.listIndicators());
+}
+
+function namesOf(indicators: readonly { key: string; name: string }[]): ReadonlyMap<string, string> {
+  return new Map([
+    ...SIGNAL_TYPES.map((t) => [t.key, t.label_en] as const),
+    ...SIGNAL_FAMILIES.map((f) => [f.key, f.label_en] as const),
+    ...indicators.map((i) => [i.key, i.name] as const),
+  ]);
 }

@@ -5,7 +5,7 @@
  * The rule form is alert-rule-page.ts, the matches alert-matches-page.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { ruleChoices } from '../../admin/alert-choices.js';
+import { ruleChoices, ruleKeyNames } from '../../admin/alert-choices.js';
 import { issueRuleFeed, revokeRuleFeed } from '../../admin/alert-feeds.js';
 import { deleteRule } from '../../admin/alert-rule-edit.js';
 import { listAccountRules, listTemplates, setRuleEnabled, subscribeToTemplate } from '../../admin/alert-rules.js';
@@ -214,7 +214,7 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
     const templates = await listTemplates(store);
     const names = new Map((await store.listMunicipalities()).map((m) => [m.id, m.name]));
     // Signal types, families and indicators by the names the rule form shows them with.
-    const { names: keyNames } = await ruleChoices(store);
+    const keyNames = await ruleKeyNames(store);
     const editor = canEditAlerts(who);
     const own = rules.filter((r) => r.template_id === null);
     const switchOf = (r: AlertRuleRecord) =>
