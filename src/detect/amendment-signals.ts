@@ -12,7 +12,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { amendmentEvidence, contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, list, longDate, signedEuros, signedPercent } from './format.js';
+import { clip, euros, list, longDate, signedEuros, signedPercent, UNNAMED_BUYER_PT } from './format.js';
 import { amendmentCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 const TITLE_OBJECT = 120;
@@ -73,7 +73,7 @@ function amendmentSignal(
     title_pt: `Contrato modificado (${signedPercent(percent ?? 0, 'pt')}): ${object}`,
     title_en: `Contract amended (${signedPercent(percent ?? 0, 'en')}): ${object}`,
     summary_pt:
-      `O contrato «${clip(c.object, 300)}» ${ofName(buyer ?? 'entidade adjudicante não identificada')}` +
+      `O contrato «${clip(c.object, 300)}» ${ofName(buyer ?? UNNAMED_BUYER_PT)}` +
       `${suppliers.length ? ` com ${withArticle(list(suppliers, 'pt', 3))}` : ''} ` +
       `foi modificado` +
       `${m.date ? ` a ${longDate(m.date, 'pt')}` : ''}: o preço passou de ${euros(previous, 'pt')} ` +

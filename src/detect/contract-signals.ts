@@ -26,7 +26,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, list, longDate } from './format.js';
+import { clip, euros, list, longDate, UNNAMED_BUYER_PT } from './format.js';
 import { contractCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 export const AWARD_THRESHOLD_EUR = 75_000;
@@ -90,7 +90,7 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   const { placed, date, missing } = contractFacts(c, ctx);
   const price = c.price_eur as number;
   const buyer = c.buyers[0]?.name ?? null;
-  const buyerPt = buyer ?? 'entidade adjudicante não identificada';
+  const buyerPt = buyer ?? UNNAMED_BUYER_PT;
   const suppliers = c.suppliers.map((s) => s.name);
   const supplierPt = suppliers.length > 0 ? list(suppliers, 'pt', 3) : 'adjudicatário não identificado';
   const supplierEn = suppliers.length > 0 ? list(suppliers, 'en', 3) : 'an unidentified supplier';

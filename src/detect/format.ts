@@ -54,6 +54,9 @@ export function period(referenceDate: string, frequency: Frequency, lang: Lang):
   return lang === 'pt' ? `${MONTHS_PT[m - 1]} de ${y}` : `${MONTHS_EN[m - 1]} ${y}`;
 }
 
+/** A contract's buyer in Portuguese text when the record names none (lowercase: an article goes before it). */
+export const UNNAMED_BUYER_PT = 'entidade adjudicante não identificada';
+
 /** `A, B e C` / `A, B and C`; beyond `max` items, `A, B, C e mais 4` / `and 4 more`. */
 export function list(items: readonly string[], lang: Lang, max = 5): string {
   const and = lang === 'pt' ? 'e' : 'and';

@@ -21,7 +21,7 @@ import { confidence, procurementReliability } from './confidence.js';
 import { contractFacts, contractSignalTypes } from './contract-signals.js';
 import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros } from './format.js';
+import { clip, euros, UNNAMED_BUYER_PT } from './format.js';
 import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
 
 /**
@@ -110,7 +110,7 @@ export function integritySignal(
   // A ceiling of the general law presumed, not told by the record (docs/signals.md, "Direct-award ceilings").
   if (a.values.regime_told_by === 'presumed') missing.push('regime');
   const buyers = c.buyers.map((b) => b.name).join(', ');
-  const buyer = buyers || 'entidade adjudicante não identificada';
+  const buyer = buyers || UNNAMED_BUYER_PT;
   const object = clip(c.object, TITLE_OBJECT);
   const price = c.price_eur === null ? null : { pt: euros(c.price_eur, 'pt'), en: euros(c.price_eur, 'en') };
   const flags = `GET /v1/procurement/contracts/${c.id}/red-flags`;

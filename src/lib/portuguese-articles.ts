@@ -118,7 +118,12 @@ export function withArticle(name: string): string {
  */
 export function subjectName(name: string): string {
   const article = articleOf(name);
-  return article ? `${article.toLocaleUpperCase('pt').charAt(0)}${article.slice(1)} ${name}` : name;
+  return article ? `${capitalised(article)} ${name}` : name;
+}
+
+/** The first letter upper-case: `o` → `O`, `no Porto` → `No Porto`. */
+function capitalised(text: string): string {
+  return text.charAt(0).toLocaleUpperCase('pt') + text.slice(1);
 }
 
 function articleOf(name: string): Article | undefined {
@@ -203,6 +208,5 @@ export function inPlace(place: string): string {
 
 /** inPlace at the start of a sentence: "No Porto, o indicador…". */
 export function inPlaceStart(place: string): string {
-  const said = inPlace(place);
-  return said.charAt(0).toLocaleUpperCase('pt') + said.slice(1);
+  return capitalised(inPlace(place));
 }
