@@ -186,6 +186,22 @@ describe('account', () => {
     expect(res.body).not.toContain('<option value="member" selected>');
   });
 
+  it('says a refused member is of this account already, names “Role”, and tells nothing of others', async () => {
+    await owner.get('/console/account');
+    const ours = await owner.post('/console/account/users', { email: 'member@roles.example', role: 'member' });
+    const mine = await t.store.console.findUserByEmail('member@roles.example');
+    expect(mine?.account_id).toBe(t.accounts.premium);
+    expect(ours.status).toBe(400);
+    expect(ours.body).toContain('A user with the email member@roles.example exists already in this account.');
+    const theirs = await owner.post('/console/account/users', { email: 'owner@other.example', role: 'member' });
+    expect(theirs.body).toContain('exists already.');
+    expect(theirs.body).not.toMatch(/another account|account \d/);
+    const king = await owner.post('/console/account/users', { email: 'king@roles.example', role: 'king' });
+    expect(king.status).toBe(400);
+    expect(king.body).toContain('“Role” must be one of owner, admin, member; got &quot;king&quot;.');
+    expect(king.body).not.toContain('--role');
+  });
+
   it('refuses to disable a user of another account by id (404)', async () => {
     const stranger = await t.store.console.findUserByEmail('owner@other.example');
     expect((await owner.post(`/console/account/users/${stranger?.id}/disable`)).status).toBe(404);

@@ -30,6 +30,16 @@ export interface UserView {
   disabled_at: string | null;
 }
 
+/**
+ * How a refusal names the field given wrong, in its caller's words: the command line by its option (`--role`), the
+ * console by its form's label (“Role”), as rule refusals do (rule-wording.ts).
+ */
+export interface UserWording {
+  role: string;
+}
+
+export const USERS_COMMAND_LINE: UserWording = { role: '--role' };
+
 export interface CreatedUser {
   user: UserView;
   /** The one-time set-password link: shown once. */
@@ -41,12 +51,14 @@ export async function createUser(
   input: { accountId: number; email: string; role: string; name?: string },
   now: Date,
   baseUrl: string,
+  wording: UserWording = USERS_COMMAND_LINE,
 ): Promise<CreatedUser> {
   if (!(await store.getAccount(input.accountId))) throw new AdminError(`No account with id ${input.accountId}.`);
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) || email.length > 254)
     throw new AdminError(`"${input.email}" is not an email address.`);
-  if (!isRole(input.role)) throw new AdminError(`--role must be one of ${USER_ROLES.join(', ')}; got "${input.role}".`);
+  if (!isRole(input.role))
+    throw new AdminError(`${wording.role} must be one of ${USER_ROLES.join(', ')}; got "${input.role}".`);
   const name = input.name?.trim() || email.split('@')[0];
   const user = await store.console.createUser({
     account_id: input.accountId,
@@ -55,8 +67,20 @@ export async function createUser(
     role: input.role,
     now: now.toISOString(),
   });
-  if (!user) throw new AdminError(`A user with the email ${email} exists already.`);
+  if (!user) throw new AdminError(await emailTaken(store, email, input.accountId));
   return { user: userView(user), link: await issueLink(store, user.id, 'set-password', now, baseUrl) };
+}
+
+/**
+ * Why an email cannot be added: emails sign in, so each belongs to one user of one account. A member of the same
+ * account is named as such (whoever adds them sees the account's members); of another, no more than that it is taken
+ * (docs/console.md, People and roles).
+ */
+async function emailTaken(store: Store, email: string, accountId: number): Promise<string> {
+  const holder = await store.console.findUserByEmail(email);
+  return holder?.account_id === accountId
+    ? `A user with the email ${email} exists already in this account${holder.disabled_at === null ? '' : ', disabled'}.`
+    : `A user with the email ${email} exists already.`;
 }
 
 export async function listUsers(store: Store, accountId?: number): Promise<UserView[]> {

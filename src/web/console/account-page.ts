@@ -8,7 +8,7 @@ import { hashSecret } from '../../access/api-keys.js';
 import { changePassword, LockedOutError } from '../../admin/password-changes.js';
 import { PASSWORD_MIN_LENGTH } from '../../admin/passwords.js';
 import { openSessions } from '../../admin/sessions.js';
-import { createUser, disableUser, listUsers } from '../../admin/users.js';
+import { createUser, disableUser, listUsers, type UserWording } from '../../admin/users.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { USER_ROLES } from '../../store/console/console-records.js';
 import { type Html, html, joined, trusted } from '../html.js';
@@ -16,6 +16,9 @@ import { formOf } from './form-fields.js';
 import { csrfField, date, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+/** Refusals name the form's fields by their labels (the select below is “Role”). */
+const CONSOLE_WORDING: UserWording = { role: '“Role”' };
 
 export function registerAccountPage(scope: FastifyInstance): void {
   const { store, clock, baseUrl } = scope.signedInDeps;
@@ -39,13 +42,14 @@ export function registerAccountPage(scope: FastifyInstance): void {
         { accountId: who.account.id, email: form.text('email'), role: form.text('role'), name: form.optional('name') },
         now(),
         baseUrl,
+        CONSOLE_WORDING,
       );
       return send(reply, who, csrf, { link: created.link, linkFor: created.user.email });
     } catch (error) {
       if (error instanceof AdminError) {
         // The form comes back as it was sent, so that the owner corrects it rather than types it again.
         const typed = { email: form.text('email'), name: form.text('name'), role: form.text('role') };
-        return send(reply.code(400), who, csrf, { error: error.message.replace('--role', 'The role'), typed });
+        return send(reply.code(400), who, csrf, { error: error.message, typed });
       }
       throw error;
     }
