@@ -158,6 +158,7 @@ describe('procurement detectors', () => {
   it('signal contract_awarded for every contract of 75 000 € or more, and no other', async () => {
     const big = await allContracts(store, { minAmount: 75_000 });
     expect(big.length).toBeGreaterThan(100);
+    let several = 0;
     expect(
       ofType('contract_awarded')
         .map((s) => s.key)
@@ -179,7 +180,16 @@ describe('procurement detectors', () => {
       expect(s.subject.nifs).toEqual(expect.arrayContaining(c.suppliers.map((p) => p.nif).filter(Boolean)));
       expect(s.summary_pt).toContain(c.suppliers[0].name);
       expectPlaced(s, c.municipalities);
+      if (c.municipalities.length > 1) {
+        several++;
+        // Each place with its own preposition and article ("no Porto, em Matosinhos e na Maia"), not a bare list.
+        for (const code of c.municipalities.slice(0, 5)) {
+          const name = (municipalities.get(code) as MunicipalityRecord).name;
+          expect(s.summary_pt).toMatch(new RegExp(`(, | e |execução )(no|na|nos|nas|em) ${name}[,. ]`));
+        }
+      }
     }
+    expect(several).toBeGreaterThan(0);
   });
 
   it('signal direct_award_high_value for ajustes diretos above their regime’s ceiling (docs/signals.md)', async () => {

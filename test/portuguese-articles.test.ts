@@ -3,7 +3,15 @@
  * Portuguese reader of a signal's summary sees.
  */
 import { describe, expect, it } from 'vitest';
-import { inPlace, inPlaceStart, ofName, subjectName, toName, withArticle } from '../src/lib/portuguese-articles.js';
+import {
+  inPlace,
+  inPlaceStart,
+  inPlaces,
+  ofName,
+  subjectName,
+  toName,
+  withArticle,
+} from '../src/lib/portuguese-articles.js';
 
 describe('Portuguese articles before a body’s name', () => {
   it('contracts de and a with the article of the first word', () => {
@@ -43,6 +51,12 @@ describe('Portuguese articles before a body’s name', () => {
     expect(inPlace('Arcos de Valdevez')).toBe('nos Arcos de Valdevez');
     expect(inPlace('Lisboa')).toBe('em Lisboa');
     expect(inPlace('Porto, Matosinhos')).toBe('em Porto, Matosinhos');
+    expect(inPlaces(['Porto', 'Matosinhos', 'Maia'])).toBe('no Porto, em Matosinhos e na Maia');
+    expect(inPlaces(['Guarda'])).toBe('na Guarda');
+    expect(inPlaces(['Porto', 'Maia', 'Trofa', 'Lisboa', 'Braga', 'Faro'])).toBe(
+      'no Porto, na Maia, na Trofa, em Lisboa, em Braga e em mais 1 município',
+    );
+    expect(inPlaces(['Porto', 'Maia', 'Trofa', 'Lisboa', 'Braga', 'Faro', 'Beja'])).toMatch(/e em mais 2 municípios$/);
     expect(inPlaceStart('Porto')).toBe('No Porto');
     expect(inPlaceStart('Braga')).toBe('Em Braga');
   });

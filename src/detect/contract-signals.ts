@@ -19,7 +19,7 @@ import {
   regimeLaw,
   regimeTold,
 } from '../lib/direct-award-regime.js';
-import { inPlace, subjectName, toName, withArticle } from '../lib/portuguese-articles.js';
+import { subjectName, toName, withArticle } from '../lib/portuguese-articles.js';
 import { valueTier } from '../signals/derive.js';
 import type { ContractRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
@@ -103,7 +103,7 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
       `${subjectName(buyerPt)} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} ` +
       `com ${withArticle(supplierPt)} um contrato ` +
       `de ${euros(price, 'pt')}${procedure}` +
-      ` para «${clip(c.object, 300)}»${where ? `, com execução ${inPlace(where)}` : ''}.`,
+      ` para «${clip(c.object, 300)}»${placed.in_pt ? `, com execução ${placed.in_pt}` : ''}.`,
     en:
       `${buyer ?? 'An unidentified buyer'} signed a ${euros(price, 'en')} contract ` +
       `with ${supplierEn}${date ? ` on ${longDate(date, 'en')}` : ''}${procedure}` +

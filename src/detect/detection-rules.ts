@@ -22,9 +22,10 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
  * 1 234,56, not 1 235) and a monthly series' December as a month ("dezembro de 2017", not "2017"). 4 (2026-12-01):
  * procurement texts name public bodies with their article ("O Município de Lisboa celebrou…", "adjudicado à Câmara
  * Municipal…") and places with theirs ("no Porto", "na Guarda": lib/portuguese-articles.ts), and English texts an
- * unnamed buyer in English.
+ * unnamed buyer in English. 5 (2026-12-01): a contract or notice in several municipalities names each with its
+ * article ("com execução no Porto, em Matosinhos e na Maia"), not the list after a bare "em".
  */
-export const DETECTOR_RULES = 4;
+export const DETECTOR_RULES = 5;
 export const RULES_WATERMARK = 'detect:rules';
 
 /**

@@ -3,6 +3,8 @@
  * Records give the municipality codes of their execution places; buyers that are municipalities are known by
  * their tax number.
  */
+
+import { inPlace, inPlaces } from '../lib/portuguese-articles.js';
 import { Regions, type RegionTold } from '../lib/regions.js';
 import type { MunicipalityRecord } from '../store/records.js';
 import { list } from './format.js';
@@ -13,6 +15,8 @@ export interface Placed {
   location_text: string | null;
   /** Municipality names of the record, in its order. */
   names: string[];
+  /** The place after `em`, each municipality with its article ("no Porto e na Maia"), or the record's own text. */
+  in_pt: string | null;
 }
 
 export class Places {
@@ -52,6 +56,7 @@ export class Places {
     return {
       municipality_id: filed?.id ?? null,
       location_text: text,
+      in_pt: names.length > 0 ? inPlaces(names) : text === null ? null : inPlace(text),
       names: names.length > 0 ? names : filed ? [filed.name] : [],
     };
   }

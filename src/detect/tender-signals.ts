@@ -9,7 +9,7 @@
  * record or its status does, not every day.
  */
 
-import { inPlace, subjectName } from '../lib/portuguese-articles.js';
+import { subjectName } from '../lib/portuguese-articles.js';
 import { actionability, daysUntil, valueTier } from '../signals/derive.js';
 import type { AnnouncementRecord } from '../store/procurement-records.js';
 import type { SignalInput } from '../store/signal-records.js';
@@ -71,7 +71,7 @@ function common(a: AnnouncementRecord, ctx: DetectionContext, type: 'tender_open
     `${subjectName(a.buyer.name)} publicou${a.published_on ? ` a ${longDate(a.published_on, 'pt')}` : ''} ` +
       `o anúncio ${a.source_id}` +
       `${a.procedure_type ? ` (${a.procedure_type.toLowerCase()})` : ''} para «${clip(a.object, 300)}»` +
-      `${price !== null ? `, com preço base de ${euros(price, 'pt')}` : ''}${where ? `, ${inPlace(where)}` : ''}.`,
+      `${price !== null ? `, com preço base de ${euros(price, 'pt')}` : ''}${placed.in_pt ? `, ${placed.in_pt}` : ''}.`,
     a.deadline_on === null
       ? 'O anúncio não indica prazo para a apresentação de propostas.'
       : passed

@@ -200,10 +200,21 @@ const PLACE_ARTICLES: ReadonlyMap<string, Article> = new Map([
 
 const IN: Record<Article, string> = { o: 'no', a: 'na', os: 'nos', as: 'nas' };
 
-/** `em` and a place: "no Porto", "na Guarda", "em Lisboa"; a list of places ("Porto, Maia") keeps `em`. */
+/** `em` and a place: "no Porto", "na Guarda", "em Lisboa"; a text that is no one place ("Porto, Maia") keeps `em`. */
 export function inPlace(place: string): string {
   const article = PLACE_ARTICLES.get(place);
   return `${article ? IN[article] : 'em'} ${place}`;
+}
+
+/**
+ * `em` and each of several places, with its own article: "no Porto, em Matosinhos e na Maia"; beyond `max`, the rest
+ * counted: "…e em mais 3 municípios".
+ */
+export function inPlaces(places: readonly string[], max = 5): string {
+  const each = places.slice(0, max).map(inPlace);
+  const more = places.length - each.length;
+  if (more > 0) each.push(`em mais ${more} ${more === 1 ? 'município' : 'municípios'}`);
+  return each.length <= 1 ? (each[0] ?? '') : `${each.slice(0, -1).join(', ')} e ${each[each.length - 1]}`;
 }
 
 /** inPlace at the start of a sentence: "No Porto, o indicador…". */
