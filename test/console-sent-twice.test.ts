@@ -156,6 +156,18 @@ describe('webhooks', () => {
     expect(res.status).toBe(400);
     expect(said(res.body)).toEqual(['Refused URL: 127.0.0.1 is a loopback address.']);
   });
+
+  it('refuses a plain http URL in the account’s words, not the operator’s setting, keeping the URL', async () => {
+    await owner.get('/console/webhooks');
+    const url = 'http://hooks.example.pt/munidata';
+    const res = await owner.post('/console/webhooks', { url, events: 'alert_match.created' });
+    expect(res.status).toBe(400);
+    expect(said(res.body)).toEqual([
+      'Refused URL: a webhook URL must start with https://: events are only sent over an encrypted connection.',
+    ]);
+    expect(res.body).not.toMatch(/WEBHOOK_ALLOW_LOOPBACK|operator/);
+    expect(res.body).toContain(`value="${url}"`);
+  });
 });
 
 describe('company agents', () => {
