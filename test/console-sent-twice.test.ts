@@ -7,6 +7,7 @@
  * messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertRule } from '../src/admin/alert-rules.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -167,6 +168,30 @@ describe('webhooks', () => {
     ]);
     expect(res.body).not.toMatch(/WEBHOOK_ALLOW_LOOPBACK|operator/);
     expect(res.body).toContain(`value="${url}"`);
+  });
+});
+
+describe('alert feeds', () => {
+  it('gives one feed URL for a form sent twice, and the URL shown first keeps working', async () => {
+    const rule = await createAlertRule(
+      t.store,
+      { account: t.accounts.premium, name: 'Feed twice', type: 'keyword', keywords: ['ponte'] },
+      new Date(t.clock.now),
+    );
+    await owner.get('/console/alerts');
+    const form = { _once: owner.once };
+    const first = await owner.post(`/console/alerts/${rule.id}/feed`, form);
+    expect(first.status).toBe(200);
+    const shown = /(http\S+\/feeds\/alerts\/mdfeed_[\w-]+)/.exec(said(first.body).join(' '))?.[1] as string;
+    expect(shown).toBeDefined();
+    const feed = () => t.app.http.inject({ method: 'GET', url: new URL(shown).pathname });
+
+    const again = await owner.post(`/console/alerts/${rule.id}/feed`, form); // the browser's reload of the answer
+    expect(again.status).toBe(303);
+    const list = await owner.get(String(again.headers.location));
+    expect(said(list.body).join(' ')).toContain('so no new feed URL was made: the URL shown before still works');
+    expect(list.body).not.toContain('/feeds/alerts/mdfeed_');
+    expect((await feed()).statusCode).toBe(200);
   });
 });
 
