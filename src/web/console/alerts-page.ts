@@ -242,7 +242,7 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
       html`<form method="post" action="/console/alerts/${r.id}/feed">${csrfField(csrf)}${onceField()}
 <button type="submit" class="secondary" aria-label="New feed URL for ${r.name}">Feed URL</button></form>
 <form method="post" action="/console/alerts/${r.id}/feed/revoke">${csrfField(csrf)}
-<button type="submit" class="secondary" aria-label="Stop the feed of ${r.name}">Stop feed</button></form>`;
+<button type="submit" class="secondary" aria-label="Stop feed of ${r.name}">Stop feed</button></form>`;
     const state = (r: AlertRuleRecord) =>
       r.enabled ? html`<span class="pill live">on</span>` : html`<span class="pill paused">off</span>`;
     const ruleRows = own.map(
