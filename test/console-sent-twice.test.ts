@@ -158,6 +158,13 @@ describe('webhooks', () => {
     expect(said(res.body)).toEqual(['Refused URL: 127.0.0.1 is a loopback address.']);
   });
 
+  it('asks for an event to be ticked when none is, in the form’s words', async () => {
+    await owner.get('/console/webhooks');
+    const res = await owner.post('/console/webhooks', { url: 'https://1.1.1.1/hooks/none' });
+    expect(res.status).toBe(400);
+    expect(said(res.body)).toEqual(['Tick at least one event the endpoint takes.']);
+  });
+
   it('refuses a plain http URL in the account’s words, not the operator’s setting, keeping the URL', async () => {
     await owner.get('/console/webhooks');
     const url = 'http://hooks.example.pt/munidata';

@@ -15,8 +15,8 @@ import { runCases } from '../src/detect/run-cases.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
 import { HostNotFoundError, type Resolver, refusal } from '../src/webhooks/address-guard.js';
-import { ACCOUNT_WORDING, type AddressWording } from '../src/webhooks/address-wording.js';
 import { deliverWebhooks } from '../src/webhooks/deliver.js';
+import { ACCOUNT_WORDING, type EndpointWording } from '../src/webhooks/endpoint-wording.js';
 import { createWebhookEndpoint, rotateWebhookSecret } from '../src/webhooks/endpoints.js';
 import { fixtureSignals, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { onPostgres } from './helpers/backend.js';
@@ -192,7 +192,7 @@ describe('webhooks', () => {
     const nowhere: Resolver = async () => {
       throw new HostNotFoundError('ENOTFOUND');
     };
-    const register = (wording?: AddressWording) =>
+    const register = (wording?: EndpointWording) =>
       createWebhookEndpoint(
         store,
         { account, url: 'https://hooks.exmaple.pt/in', events: ['signal.created'] },

@@ -7,7 +7,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import { type AddressWording, OPERATOR_WORDING } from './address-wording.js';
+import { type EndpointWording, OPERATOR_WORDING } from './endpoint-wording.js';
 
 export class WebhookAddressError extends Error {}
 
@@ -82,7 +82,11 @@ function mappedIpv4(address: string): string | undefined {
  * The URL parsed, if it is one a webhook may have (scheme, no credentials); throws WebhookAddressError otherwise,
  * in `wording`'s words where they differ by who reads them.
  */
-export function parseWebhookUrl(text: string, allowLoopback: boolean, wording: AddressWording = OPERATOR_WORDING): URL {
+export function parseWebhookUrl(
+  text: string,
+  allowLoopback: boolean,
+  wording: EndpointWording = OPERATOR_WORDING,
+): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -103,7 +107,7 @@ export async function checkWebhookAddress(
   text: string,
   allowLoopback: boolean,
   resolve: Resolver = systemResolver,
-  wording: AddressWording = OPERATOR_WORDING,
+  wording: EndpointWording = OPERATOR_WORDING,
 ): Promise<CheckedAddress> {
   const url = parseWebhookUrl(text, allowLoopback, wording);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -122,7 +126,7 @@ export async function checkWebhookAddress(
 }
 
 /** A host's addresses, as `resolve` gives them; a name it finds none for is refused in `wording`'s words. */
-async function resolved(host: string, resolve: Resolver, wording: AddressWording) {
+async function resolved(host: string, resolve: Resolver, wording: EndpointWording) {
   try {
     return await resolve(host);
   } catch (error) {
