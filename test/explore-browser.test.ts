@@ -1032,6 +1032,11 @@ describe('every view', () => {
           .map((c: any) => c.outerHTML.slice(0, 80)),
       );
       expect(unlabelled, path).toEqual([]);
+      // A link in a picture read as one image (role=img) is one a keyboard reaches and a screen reader cannot name.
+      const hidden = await page.$$eval('[role=img] a[href], [role=img] [tabindex]:not([tabindex="-1"])', (all) =>
+        all.map((e: any) => e.outerHTML.slice(0, 80)),
+      );
+      expect(hidden, path).toEqual([]);
       await page.close();
     }
   });

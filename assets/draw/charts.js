@@ -277,9 +277,13 @@ export function horizontalBars({ rows, label, format, width = 640, color = '#007
     .data(rows)
     .join('g')
     .attr('transform', (_, i) => `translate(0,${i * band + 4})`);
-  // A row that names a thing with a page of its own (a supplier) links its label there.
+  // A row that names a thing with a page of its own (a supplier) links its label there, by its whole name; the
+  // picture is then a group of links, not an image, which a screen reader reads as one thing, naming no link in it.
+  if (rows.some((r) => r.href)) svg.attr('role', 'group');
   row.each(function (r) {
-    const holder = r.href ? d3.select(this).append('a').attr('href', r.href) : d3.select(this);
+    const holder = r.href
+      ? d3.select(this).append('a').attr('href', r.href).attr('aria-label', r.label)
+      : d3.select(this);
     holder.append('text').attr('x', 0).attr('y', 11).attr('class', 'bar-label').text(fitted(r.label, width));
   });
   row
