@@ -74,4 +74,18 @@ describe('accessible names in the console', () => {
     expect(seen).toBeGreaterThanOrEqual(3); // the rule's Turn off, Feed URL and Stop feed at least
     expect(mismatched).toEqual([]);
   });
+
+  it('names each field by words the page shows, the words its refusals quote', async () => {
+    for (const path of PAGES) {
+      const body = (await owner.get(path)).body;
+      const shown = visible(body.replace(/<(script|style)[\s\S]*?<\/\1>/g, ''));
+      const fields = [...body.matchAll(/<(?:input|textarea|select)\b[^>]*>/g)].map((m) => m[0]);
+      for (const field of fields) {
+        const label = /\baria-label="([^"]*)"/.exec(field)?.[1];
+        if (label) expect(shown, `${path}: ${field}`).toContain(visible(label));
+        const by = /\baria-labelledby="([^"]*)"/.exec(field)?.[1];
+        if (by) expect(body, `${path}: ${field}`).toContain(`id="${by}"`);
+      }
+    }
+  });
 });
