@@ -1,10 +1,11 @@
 /**
- * The console from the keyboard, in a real browser (docs/console.md, Pages): the first Tab of a page shows a link
- * past the navigation's dozen links, and following it puts the next Tab on the page's own first control, as the
- * explorer's pages do.
+ * The console from the keyboard and on a phone (390 px), in a real browser (docs/console.md, Pages): the first Tab
+ * of a page shows a link past the navigation's dozen links, and following it puts the next Tab on the page's own
+ * first control, as the explorer's pages do; the usage chart's figures stay inside the picture.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noCounts, usageChart } from '../src/web/console/usage-chart.js';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
@@ -60,4 +61,25 @@ describe('the console from the keyboard', () => {
       expect(await focused()).toMatchObject({ inMain: true, inNav: false });
     });
   }
+});
+
+describe('the usage chart on a phone', () => {
+  it('keeps every figure of its axis inside the picture, up to days of tens of thousands of requests', async () => {
+    for (const most of [1, 480, 12_345, 87_654]) {
+      const days = [1, 2, 3].map((d) => ({
+        day: `2026-12-0${d}`,
+        counts: { ...noCounts(), rest: d === 2 ? most : 1 },
+      }));
+      await page.setContent(
+        `<link rel="stylesheet" href="${base}/console/assets/console.css"><main>${usageChart(days).text}</main>`,
+      );
+      const cut = await page.$eval('svg.chart', (svg: any) => {
+        const left = svg.getBoundingClientRect().left;
+        return [...svg.querySelectorAll('text')]
+          .filter((t: any) => t.getBoundingClientRect().left < left - 0.5)
+          .map((t: any) => t.textContent);
+      });
+      expect(cut, String(most)).toEqual([]);
+    }
+  });
 });
