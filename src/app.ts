@@ -61,6 +61,7 @@ import { registerExplorer } from './web/explore/explore-routes.js';
 import { registerHealthRoutes } from './web/health-routes.js';
 import { registerHomeRoute } from './web/home-route.js';
 import { registerIconRoute } from './web/icon-route.js';
+import { pagePart, sendPageNotFound } from './web/page-not-found.js';
 
 export interface AppDeps {
   readonly config: Config;
@@ -167,6 +168,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const allowed = routed.allowed(path);
     if (allowed.length === 0) {
       const near = routed.closest(request.method, path);
+      const part = pagePart(request, path);
+      if (part) return sendPageNotFound(reply, part, path, near);
       const guess = near === undefined ? '' : ` Did you mean ${request.method} ${near}?`;
       const error = new ApiError('not-found', { detail: `No route ${request.method} ${path}.${guess}` });
       return sendProblem(request, reply, error, { baseUrl: config.baseUrl });

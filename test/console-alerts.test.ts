@@ -228,7 +228,7 @@ describe('alert rules in the console', () => {
     expect(feed.status).toBe(200);
     expect(await feed.text()).toContain('<feed xmlns="http://www.w3.org/2005/Atom"');
     await shot('05b-feed');
-    await page.click('button[aria-label="Stop the feed of Dirigíveis em Évora"]');
+    await page.click('button[aria-label="Stop feed of Dirigíveis em Évora"]');
     await expect(page.locator('.notice').innerText()).resolves.toContain('is stopped');
     expect((await fetch(url)).status).toBe(404);
   });

@@ -54,3 +54,37 @@ describe('the console navigation', () => {
     expect(links).not.toContain('/explore');
   });
 });
+
+describe('a mistyped address of a page', () => {
+  const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+  const get = (url: string, accept: string) => t.app.http.inject({ method: 'GET', url, headers: { accept } });
+  /** The visible words of a page, tags gone. */
+  const words = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+  it('is a page of the console or the explorer saying so, with the nearest page, for a browser', async () => {
+    const console = await get('/console/kyes', BROWSER);
+    expect(console.statusCode).toBe(404);
+    expect(console.headers['content-type']).toMatch(/^text\/html/);
+    expect(words(console.body)).toContain('There is no page at /console/kyes. Did you mean /console/keys?');
+    expect(console.body).toContain('href="/console"');
+    const explorer = await get('/explore/procurment', BROWSER);
+    expect(explorer.statusCode).toBe(404);
+    expect(explorer.headers['content-type']).toMatch(/^text\/html/);
+    expect(words(explorer.body)).toContain(
+      'There is no page at /explore/procurment. Did you mean /explore/procurement?',
+    );
+    expect(explorer.body).toContain('href="/explore"');
+  });
+
+  it('stays the problem document for a program, and for every path that is not a page', async () => {
+    for (const [url, accept] of [
+      ['/console/kyes', 'application/json'],
+      ['/explore/api/v1/nowhere', '*/*'],
+      ['/v1/nowhere', BROWSER],
+    ]) {
+      const res = await get(url, accept);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+    }
+  });
+});

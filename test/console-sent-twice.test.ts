@@ -7,6 +7,7 @@
  * messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAlertRule } from '../src/admin/alert-rules.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -155,6 +156,49 @@ describe('webhooks', () => {
     });
     expect(res.status).toBe(400);
     expect(said(res.body)).toEqual(['Refused URL: 127.0.0.1 is a loopback address.']);
+  });
+
+  it('asks for an event to be ticked when none is, in the form’s words', async () => {
+    await owner.get('/console/webhooks');
+    const res = await owner.post('/console/webhooks', { url: 'https://1.1.1.1/hooks/none' });
+    expect(res.status).toBe(400);
+    expect(said(res.body)).toEqual(['Tick at least one event the endpoint takes.']);
+  });
+
+  it('refuses a plain http URL in the account’s words, not the operator’s setting, keeping the URL', async () => {
+    await owner.get('/console/webhooks');
+    const url = 'http://hooks.example.pt/munidata';
+    const res = await owner.post('/console/webhooks', { url, events: 'alert_match.created' });
+    expect(res.status).toBe(400);
+    expect(said(res.body)).toEqual([
+      'Refused URL: a webhook URL must start with https://: events are only sent over an encrypted connection.',
+    ]);
+    expect(res.body).not.toMatch(/WEBHOOK_ALLOW_LOOPBACK|operator/);
+    expect(res.body).toContain(`value="${url}"`);
+  });
+});
+
+describe('alert feeds', () => {
+  it('gives one feed URL for a form sent twice, and the URL shown first keeps working', async () => {
+    const rule = await createAlertRule(
+      t.store,
+      { account: t.accounts.premium, name: 'Feed twice', type: 'keyword', keywords: ['ponte'] },
+      new Date(t.clock.now),
+    );
+    await owner.get('/console/alerts');
+    const form = { _once: owner.once };
+    const first = await owner.post(`/console/alerts/${rule.id}/feed`, form);
+    expect(first.status).toBe(200);
+    const shown = /(http\S+\/feeds\/alerts\/mdfeed_[\w-]+)/.exec(said(first.body).join(' '))?.[1] as string;
+    expect(shown).toBeDefined();
+    const feed = () => t.app.http.inject({ method: 'GET', url: new URL(shown).pathname });
+
+    const again = await owner.post(`/console/alerts/${rule.id}/feed`, form); // the browser's reload of the answer
+    expect(again.status).toBe(303);
+    const list = await owner.get(String(again.headers.location));
+    expect(said(list.body).join(' ')).toContain('so no new feed URL was made: the URL shown before still works');
+    expect(list.body).not.toContain('/feeds/alerts/mdfeed_');
+    expect((await feed()).statusCode).toBe(200);
   });
 });
 

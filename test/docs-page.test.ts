@@ -139,6 +139,12 @@ describe('/docs in a browser', () => {
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow).toBeLessThanOrEqual(0);
+      // A code block wider than the screen scrolls within itself: a keyboard reaches it to scroll it.
+      const blocks = await phone.$$eval('pre', (pres) =>
+        pres.map((p) => ({ wide: p.scrollWidth > p.clientWidth, focusable: p.tabIndex >= 0, text: p.textContent })),
+      );
+      expect(blocks.filter((b) => b.wide).length).toBeGreaterThan(0);
+      expect(blocks.filter((b) => b.wide && !b.focusable).map((b) => b.text)).toEqual([]);
     } finally {
       await phone.close();
     }

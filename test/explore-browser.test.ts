@@ -512,6 +512,29 @@ describe('the procurement view', () => {
     })()`);
     expect(billions.widest).toBeGreaterThanOrEqual('1,5 mil M€'.length);
     expect(billions.outside).toEqual([]);
+    // Every label of ranked bars ends inside its picture on a phone, a long one of wide letters cut with its
+    // ellipsis showing (CPV division 33's name was cut by the edge, ellipsis and all).
+    const bars: { labels: string[]; outside: string[] } = await small.evaluate(`(async () => {
+      const { horizontalBars } = await import('/explore/draw/charts.js');
+      const { formatEuros } = await import('/explore/draw/dom.js');
+      const rows = [
+        { label: '33 Equipamento médico, medicamentos e produtos para cuidados pessoais', value: 3.4e8 },
+        { label: 'MMMM WWWW mmmm wwww MMMM WWWW mmmm wwww MMMM WWWW mmmm wwww', value: 2e8 },
+        { label: '45 Construção', value: 1e8 },
+      ];
+      const chart = horizontalBars({ rows, label: 'test', format: formatEuros, width: 340 });
+      document.querySelector('.stage').append(chart);
+      const svg = chart.querySelector('svg') ?? chart;
+      const right = svg.getBoundingClientRect().right;
+      const texts = [...svg.querySelectorAll('text.bar-label')];
+      const outside = texts.filter((t) => t.getBoundingClientRect().right > right + 0.5).map((t) => t.textContent);
+      chart.remove();
+      return { labels: texts.map((t) => t.textContent), outside };
+    })()`);
+    expect(bars.outside).toEqual([]);
+    expect(bars.labels[0]).toMatch(/^33 Equipamento médico, .+…$/);
+    expect(bars.labels[1]).toMatch(/…$/);
+    expect(bars.labels[2]).toBe('45 Construção');
     await small.screenshot({ path: join(SHOTS, 'procurement-390.png'), fullPage: true });
     await small.close();
   });
@@ -1009,6 +1032,11 @@ describe('every view', () => {
           .map((c: any) => c.outerHTML.slice(0, 80)),
       );
       expect(unlabelled, path).toEqual([]);
+      // A link in a picture read as one image (role=img) is one a keyboard reaches and a screen reader cannot name.
+      const hidden = await page.$$eval('[role=img] a[href], [role=img] [tabindex]:not([tabindex="-1"])', (all) =>
+        all.map((e: any) => e.outerHTML.slice(0, 80)),
+      );
+      expect(hidden, path).toEqual([]);
       await page.close();
     }
   });

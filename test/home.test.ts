@@ -13,14 +13,26 @@ afterAll(() => t.close());
 
 describe('GET /', () => {
   const homePageLinks =
-    'answers a small HTML page with links to /docs, the OpenAPI document, the agent card, /mcp, ' +
-    'the explorer and the console, without a key';
+    'answers a small HTML page with links to /docs, the OpenAPI document, the agent card, ' +
+    'the explorer and the console, and the address of /mcp, without a key';
   it(homePageLinks, async () => {
     const res = await t.get('/', { key: null, headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^text\/html/);
-    for (const href of ['/docs', '/v1/openapi.json', '/.well-known/agent-card.json', '/mcp', '/explore', '/console']) {
+    for (const href of ['/docs', '/v1/openapi.json', '/.well-known/agent-card.json', '/explore', '/console']) {
       expect(res.body).toContain(`href="${BASE_URL}${href}"`);
+    }
+    // MCP is an endpoint for a client's POSTs, which a browser cannot open: its address is given to copy.
+    expect(res.body).toContain(`<code>${BASE_URL}/mcp</code>`);
+  });
+
+  it('links only to what a browser opens: no link of the page answers an error', async () => {
+    const home = await t.get('/', { key: null, headers: { accept: 'text/html' } });
+    const hrefs = [...home.body.matchAll(/<a href="([^"]+)"/g)].map((m) => new URL(m[1]).pathname);
+    expect(hrefs.length).toBeGreaterThanOrEqual(5);
+    for (const path of hrefs) {
+      const res = await t.get(path, { key: null, headers: { accept: 'text/html' } });
+      expect(res.status, path).toBeLessThan(400);
     }
   });
 

@@ -28,6 +28,7 @@ export const NEEDS = {
   browser: [
     'test/docs-page.test.ts',
     'test/console-browser.test.ts',
+    'test/console-small-browser.test.ts',
     'test/console-alerts.test.ts',
     'test/alerts-end-to-end.test.ts',
     'test/console-webhooks.test.ts',

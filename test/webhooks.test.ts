@@ -14,8 +14,9 @@ import { runAlertMatching } from '../src/alerts/run-matching.js';
 import { runCases } from '../src/detect/run-cases.js';
 import { openStore } from '../src/store/open-store.js';
 import type { Store } from '../src/store/store.js';
-import { type Resolver, refusal } from '../src/webhooks/address-guard.js';
+import { HostNotFoundError, type Resolver, refusal } from '../src/webhooks/address-guard.js';
 import { deliverWebhooks } from '../src/webhooks/deliver.js';
+import { ACCOUNT_WORDING, type EndpointWording } from '../src/webhooks/endpoint-wording.js';
 import { createWebhookEndpoint, rotateWebhookSecret } from '../src/webhooks/endpoints.js';
 import { fixtureSignals, writeFixtureSignals, writeProcurementFixture } from './helpers/alert-fixture.js';
 import { onPostgres } from './helpers/backend.js';
@@ -184,6 +185,26 @@ describe('webhooks', () => {
     await expect(register('https://[::ffff:192.168.1.1]/', false)).rejects.toThrow(/private/);
     await expect(register('https://[::ffff:a00:1]/', false)).rejects.toThrow(/10\.0\.0\.1.*private/);
     await expect(register('https://[::ffff:127.0.0.1]/', false)).rejects.toThrow(/loopback/);
+  });
+
+  it('words a name that gives no address for its reader: the operator gets the code, an account words', async () => {
+    const account = (await store.createAccount({ name: 'No DNS', plan_code: 'premium', beta: false, now: 'x' })).id;
+    const nowhere: Resolver = async () => {
+      throw new HostNotFoundError('ENOTFOUND');
+    };
+    const register = (wording?: EndpointWording) =>
+      createWebhookEndpoint(
+        store,
+        { account, url: 'https://hooks.exmaple.pt/in', events: ['signal.created'] },
+        { now: NOW, allowLoopback: false, resolve: nowhere, wording },
+      );
+    await expect(register()).rejects.toThrow('refused URL: hooks.exmaple.pt does not resolve (ENOTFOUND)');
+    const worded = await register(ACCOUNT_WORDING).catch((error: Error) => error.message);
+    expect(worded).toBe(
+      'refused URL: no address was found for hooks.exmaple.pt: check how it is spelt, and that the name is ' +
+        'published in DNS',
+    );
+    expect(worded).not.toContain('ENOTFOUND');
   });
 
   it('registers public addresses: IPv4, IPv6, IPv4-mapped, and a name that resolves to them', async () => {

@@ -233,12 +233,39 @@ function twoLineTicks(axis) {
 }
 
 /**
+ * A bar's label cut with an ellipsis where it is wider than `room` (user units of a picture whose labels are 12 px):
+ * measured in the page's own font, since a fixed width per character (6.6 px) left labels of wide letters
+ * (`33 Equipamento médico, medicamentos e produtos p`) cut by the picture's edge, ellipsis and all. The table beside
+ * the picture has them whole. Without a canvas to measure with, the estimate stands.
+ */
+function fitted(label, room) {
+  const width = textWidth();
+  if (!width) return label.length > room / 6.6 ? `${label.slice(0, Math.floor(room / 6.6) - 1)}…` : label;
+  if (width(label) <= room) return label;
+  let kept = label.length - 1;
+  while (kept > 1 && width(`${label.slice(0, kept).trimEnd()}…`) > room) kept--;
+  return `${label.slice(0, kept).trimEnd()}…`;
+}
+
+let measuring;
+/** The width of a text at 12 px in the font of the page's charts, or undefined where nothing can measure it. */
+function textWidth() {
+  if (measuring !== undefined) return measuring || undefined;
+  const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+  if (!context) {
+    measuring = false;
+    return undefined;
+  }
+  context.font = `12px ${getComputedStyle(document.body).fontFamily}`;
+  measuring = (text) => context.measureText(text).width;
+  return measuring;
+}
+
+/**
  * Ranked horizontal bars: `rows` = [{label, value, href?}], longest first; labels above their bars (narrow screens).
  */
 export function horizontalBars({ rows, label, format, width = 640, color = '#0072B2' }) {
   const band = 34;
-  /** Characters of a label that fit the width (about 6.6 px each at 12 px); the table has them whole. */
-  const fits = Math.floor(width / 6.6);
   const height = rows.length * band + 8;
   const x = d3
     .scaleLinear()
@@ -250,15 +277,14 @@ export function horizontalBars({ rows, label, format, width = 640, color = '#007
     .data(rows)
     .join('g')
     .attr('transform', (_, i) => `translate(0,${i * band + 4})`);
-  // A row that names a thing with a page of its own (a supplier) links its label there.
+  // A row that names a thing with a page of its own (a supplier) links its label there, by its whole name; the
+  // picture is then a group of links, not an image, which a screen reader reads as one thing, naming no link in it.
+  if (rows.some((r) => r.href)) svg.attr('role', 'group');
   row.each(function (r) {
-    const holder = r.href ? d3.select(this).append('a').attr('href', r.href) : d3.select(this);
-    holder
-      .append('text')
-      .attr('x', 0)
-      .attr('y', 11)
-      .attr('class', 'bar-label')
-      .text(r.label.length > fits ? `${r.label.slice(0, fits - 1)}…` : r.label);
+    const holder = r.href
+      ? d3.select(this).append('a').attr('href', r.href).attr('aria-label', r.label)
+      : d3.select(this);
+    holder.append('text').attr('x', 0).attr('y', 11).attr('class', 'bar-label').text(fitted(r.label, width));
   });
   row
     .append('rect')

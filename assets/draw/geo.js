@@ -261,10 +261,17 @@ export function neighbourMap(topology, code, { open, label }) {
     { type: 'FeatureCollection', features: own },
   );
   const path = d3.geoPath(projection);
-  const svg = s('svg', { viewBox: `0 0 ${size[0]} ${size[1]}`, class: 'map small', role: 'img', 'aria-label': label });
+  // A group of links, not an image: a screen reader reads an image as one thing and would not name the links a
+  // keyboard tabs to in it.
+  const svg = s('svg', {
+    viewBox: `0 0 ${size[0]} ${size[1]}`,
+    class: 'map small',
+    role: 'group',
+    'aria-label': label,
+  });
   for (const feature of own) {
     const dico = feature.properties.dico;
-    const link = s('a', { href: `/explore/municipalities/${dico}` });
+    const link = s('a', { href: `/explore/municipalities/${dico}`, 'aria-label': feature.properties.name });
     const shape = s('path', { d: path(feature), class: dico === code ? 'm self' : 'm neighbour', 'data-code': dico });
     const title = s('title');
     title.textContent = feature.properties.name;

@@ -163,7 +163,7 @@ function authenticationSection(): Html {
     'authentication',
     'Authentication',
     html`<p>Every endpoint needs an API key. Keys start with <code>sk_live_</code>. Send it as</p>
-<pre>Authorization: Bearer sk_live_…</pre>
+<pre tabindex="0">Authorization: Bearer sk_live_…</pre>
 <p>or, for clients that cannot set <code>Authorization</code>, as <code>X-API-Key: sk_live_…</code>.
 A missing, wrong, expired or revoked key gets 401 ${kind('invalid-auth')}.</p>
 <p><strong>Never use a key from a browser page.</strong> Keys must stay on a server: any request that carries an
@@ -179,7 +179,7 @@ function startHereSection(baseUrl: string): Html {
     'Start here',
     html`<p>First call ${getMe}. It answers with the plan of the key, its scopes, the data domains the plan
 includes, whether raw values are served, the limits and this month's usage. It uses no quota.</p>
-<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" ${baseUrl}/v1/me</pre>
+<pre tabindex="0">curl -H "Authorization: Bearer $MUNIDATA_KEY" ${baseUrl}/v1/me</pre>
 <p>An operation of a data domain the plan lacks gets 403 ${kind('domain-not-in-plan')}; one that needs a scope the
 key lacks gets 403 ${kind('insufficient-scope')}. <code>/v1/me</code> shows both lists.</p>`,
   );
@@ -253,7 +253,7 @@ function pagingSection(): Html {
     }) and <code>cursor</code>.
 A <code>limit</code> of 0, negative, not an integer or above ${MAX_LIMIT} is 422 ${kind('validation-error')}, never
 silently clamped. The answer is a page:</p>
-<pre>{"items": [...], "next_cursor": "…", "has_more": true}</pre>
+<pre tabindex="0">{"items": [...], "next_cursor": "…", "has_more": true}</pre>
 <p>Pass <code>next_cursor</code> as <code>cursor</code> with the same filters to get the next page; stop when
 <code>has_more</code> is false. The next page's URL also comes in a <code>Link: &lt;…&gt;; rel="next"</code> header.
 A cursor is bound to its endpoint and to its filters: using it elsewhere, with other filters, or edited, gets 400
@@ -278,7 +278,8 @@ own <code>ETag</code>; answers carry <code>Vary: Accept</code>). Other endpoints
 <code>*/*</code> or no <code>Accept</code> gets JSON. Where a header cannot be sent (a link, a spreadsheet's
 “from web”), the query parameter <code>format=csv</code> asks the same, and wins over <code>Accept</code>;
 <code>format=json</code> asks for JSON. The aggregate answers CSV too, one row per group.</p>
-<pre>curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${baseUrl}/v1/municipalities?limit=200"</pre>
+<pre tabindex="0">
+curl -H "Authorization: Bearer $MUNIDATA_KEY" -H "Accept: text/csv" "${baseUrl}/v1/municipalities?limit=200"</pre>
 <ul>
 <li><code>format=csv-excel</code> is the same table for a spreadsheet set to Portuguese (Excel, LibreOffice):
 <code>;</code> between fields, numbers with a decimal comma (<code>1234,5</code>), a text of digits alone (a
@@ -522,7 +523,8 @@ function errorsSection(baseUrl: string): Html {
 <code>request_id</code> (the same as the <code>Request-Id</code> header), <code>feature_key</code>,
 <code>upgrade_url</code> and <code>errors</code> (each offending parameter, with <code>field</code> and
 <code>message</code>). The last segment of <code>type</code> is the kind; its URL describes it.</p>
-<pre>{"type": "${typeUrl}", "title": "${example.title}", "status": ${example.status}, "request_id": "req_…"}</pre>
+<pre tabindex="0">
+{"type": "${typeUrl}", "title": "${example.title}", "status": ${example.status}, "request_id": "req_…"}</pre>
 ${table(
   ['Kind', 'Status', 'Title', 'Description'],
   kinds.map((k) => [

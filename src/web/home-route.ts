@@ -89,7 +89,8 @@ ${row('Account console', links.console, 'sign in to manage API keys, usage, conn
 ${row('API reference', links.docs, 'every operation, its parameters and errors:')}
 ${row('OpenAPI 3.1 document', links.openapi, 'the REST interface under /v1:')}
 ${row('A2A agent card', links.agent_card, 'the same operations as A2A skills:')}
-${row('MCP server', links.mcp, 'the same operations as MCP tools (Streamable HTTP):')}
+<li>MCP server — the same operations as MCP tools (Streamable HTTP), for an MCP client to connect to; a browser
+cannot open it: <code>${links.mcp}</code></li>
 </ul>
 </body>
 </html>

@@ -7,8 +7,16 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { type EndpointWording, OPERATOR_WORDING } from './endpoint-wording.js';
 
 export class WebhookAddressError extends Error {}
+
+/** A host name the resolver found no address for; `code` is its reason (`ENOTFOUND`, `EAI_AGAIN`). */
+export class HostNotFoundError extends Error {
+  constructor(readonly code: string) {
+    super(`no address found (${code})`);
+  }
+}
 
 const forbidden = new BlockList();
 for (const [net, bits] of [
@@ -70,8 +78,15 @@ function mappedIpv4(address: string): string | undefined {
   return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
 }
 
-/** The URL parsed, if it is one a webhook may have (scheme, no credentials); throws WebhookAddressError otherwise. */
-export function parseWebhookUrl(text: string, allowLoopback: boolean): URL {
+/**
+ * The URL parsed, if it is one a webhook may have (scheme, no credentials); throws WebhookAddressError otherwise,
+ * in `wording`'s words where they differ by who reads them.
+ */
+export function parseWebhookUrl(
+  text: string,
+  allowLoopback: boolean,
+  wording: EndpointWording = OPERATOR_WORDING,
+): URL {
   let url: URL;
   try {
     url = new URL(text);
@@ -81,11 +96,7 @@ export function parseWebhookUrl(text: string, allowLoopback: boolean): URL {
   if (url.username || url.password) throw new WebhookAddressError('a webhook URL may not carry credentials');
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && allowLoopback) return url;
-  throw new WebhookAddressError(
-    allowLoopback
-      ? 'a webhook URL must be https, or http to a loopback address'
-      : 'a webhook URL must be https (http only to loopback, when the operator sets WEBHOOK_ALLOW_LOOPBACK=1)',
-  );
+  throw new WebhookAddressError(wording.notHttps(allowLoopback));
 }
 
 /**
@@ -96,10 +107,13 @@ export async function checkWebhookAddress(
   text: string,
   allowLoopback: boolean,
   resolve: Resolver = systemResolver,
+  wording: EndpointWording = OPERATOR_WORDING,
 ): Promise<CheckedAddress> {
-  const url = parseWebhookUrl(text, allowLoopback);
+  const url = parseWebhookUrl(text, allowLoopback, wording);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) as 4 | 6 }] : await resolve(host);
+  const addresses = isIP(host)
+    ? [{ address: host, family: isIP(host) as 4 | 6 }]
+    : await resolved(host, resolve, wording);
   if (addresses.length === 0) throw new WebhookAddressError(`${host} resolves to no address`);
   for (const { address } of addresses) {
     const reason = refusal(address, allowLoopback);
@@ -111,6 +125,17 @@ export async function checkWebhookAddress(
   return { url, address: addresses[0].address, family: addresses[0].family };
 }
 
+/** A host's addresses, as `resolve` gives them; a name it finds none for is refused in `wording`'s words. */
+async function resolved(host: string, resolve: Resolver, wording: EndpointWording) {
+  try {
+    return await resolve(host);
+  } catch (error) {
+    if (error instanceof HostNotFoundError) throw new WebhookAddressError(wording.unresolved(host, error.code));
+    throw error;
+  }
+}
+
+/** A host's addresses; throws HostNotFoundError when the name gives none. */
 export type Resolver = (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
 
 async function systemResolver(host: string) {
@@ -120,6 +145,6 @@ async function systemResolver(host: string) {
       family: a.family as 4 | 6,
     }));
   } catch (error) {
-    throw new WebhookAddressError(`${host} does not resolve (${(error as NodeJS.ErrnoException).code ?? error})`);
+    throw new HostNotFoundError(String((error as NodeJS.ErrnoException).code ?? error));
   }
 }

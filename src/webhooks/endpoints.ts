@@ -9,6 +9,7 @@ import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 import type { Store } from '../store/store.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpointRecord, type WebhookEventType } from '../store/webhooks/records.js';
 import { checkWebhookAddress, type Resolver, WebhookAddressError } from './address-guard.js';
+import { type EndpointWording, OPERATOR_WORDING } from './endpoint-wording.js';
 import { EVENT_DOMAIN } from './render.js';
 import { newWebhookSecret } from './signing.js';
 
@@ -29,13 +30,14 @@ export interface EndpointRequest {
 export async function createWebhookEndpoint(
   store: Store,
   request: EndpointRequest,
-  options: { now: Date; allowLoopback: boolean; resolve?: Resolver },
+  options: { now: Date; allowLoopback: boolean; resolve?: Resolver; wording?: EndpointWording },
 ): Promise<{ endpoint: WebhookEndpointRecord; secret: string }> {
   const account = await store.getAccount(request.account);
   if (!account) throw new AdminError(`no account ${request.account}`);
   const plan = await store.getPlan(account.plan_code);
   const events = [...new Set(request.events)];
-  if (events.length === 0) throw new AdminError(`name at least one event: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
+  const wording = options.wording ?? OPERATOR_WORDING;
+  if (events.length === 0) throw new AdminError(wording.noEvents(WEBHOOK_EVENT_TYPES));
   for (const event of events) {
     if (!(WEBHOOK_EVENT_TYPES as readonly string[]).includes(event))
       throw new AdminError(`unknown event "${event}"; events: ${WEBHOOK_EVENT_TYPES.join(', ')}`);
@@ -45,7 +47,7 @@ export async function createWebhookEndpoint(
   }
   const families = known(request.families ?? [], WEBHOOK_FAMILIES, 'family');
   const types = known(request.types ?? [], SIGNAL_TYPE_KEYS, 'signal type');
-  await checkedUrl(request.url, options.allowLoopback, options.resolve);
+  await checkedUrl(request.url, options);
   const secret = newWebhookSecret();
   const endpoint = await store.webhooks.createEndpoint({
     account_id: account.id,
@@ -94,9 +96,12 @@ export function standingNotices(endpoints: readonly WebhookEndpointRecord[]): We
   return endpoints.filter((e) => !e.enabled && e.notice_acknowledged_at === null);
 }
 
-async function checkedUrl(url: string, allowLoopback: boolean, resolve?: Resolver): Promise<void> {
+async function checkedUrl(
+  url: string,
+  o: { allowLoopback: boolean; resolve?: Resolver; wording?: EndpointWording },
+): Promise<void> {
   try {
-    await checkWebhookAddress(url, allowLoopback, resolve);
+    await checkWebhookAddress(url, o.allowLoopback, o.resolve, o.wording);
   } catch (error) {
     if (error instanceof WebhookAddressError) throw new AdminError(`refused URL: ${error.message}`);
     throw error;

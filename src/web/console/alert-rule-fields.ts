@@ -170,12 +170,16 @@ export function ruleFields(v: RuleFormValues, choices: RuleChoices): Html {
 <select id="type" name="type">${MATCHER_TYPES.map(
     (t) => html`<option value="${t}"${selected(v.type === t)}>${TYPE_LABELS[t]}</option>`,
   )}</select>
-<fieldset><legend>${FIELD_LABELS.keywords}, one a line (for words in the text)</legend>
-<textarea id="keywords" name="keywords" class="short" aria-label="Keywords">${v.keywords}</textarea></fieldset>
-<fieldset><legend>${FIELD_LABELS.cpv}: 1 to 8 digits each (for procurement categories)</legend>
-<input id="cpv" name="cpv" type="text" value="${v.cpv}" aria-label="CPV prefixes" placeholder="45 4523"></fieldset>
-<fieldset><legend>${FIELD_LABELS.nifs} of buyers or suppliers, 9 digits each</legend>
-<input id="nifs" name="nifs" type="text" value="${v.nifs}" aria-label="Tax numbers" placeholder="500000000"></fieldset>
+<fieldset>
+<legend id="keywords-label">${FIELD_LABELS.keywords}, one a line (for words in the text)</legend>
+<textarea id="keywords" name="keywords" class="short" aria-labelledby="keywords-label">${v.keywords}</textarea>
+</fieldset>
+<fieldset>
+<legend id="cpv-label">${FIELD_LABELS.cpv}: 1 to 8 digits each (for procurement categories)</legend>
+<input id="cpv" name="cpv" type="text" value="${v.cpv}" aria-labelledby="cpv-label" placeholder="45 4523"></fieldset>
+<fieldset><legend id="nifs-label">${FIELD_LABELS.nifs} of buyers or suppliers, 9 digits each</legend>
+<input id="nifs" name="nifs" type="text" value="${v.nifs}" aria-labelledby="nifs-label" placeholder="500000000">
+</fieldset>
 <fieldset><legend>Signals of these families or types (for signals)</legend>
 <p><strong>${FIELD_LABELS.signalFamilies}:</strong> ${boxes(
     'signal_families',

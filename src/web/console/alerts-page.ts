@@ -18,6 +18,7 @@ import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
 import { FORM, placeFields, placeOptions, sourcesInWords, typeInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
 import { ConsoleRefusal, notFound } from './refusal.js';
@@ -54,8 +55,16 @@ export function registerAlertsPage(scope: FastifyInstance): void {
   scope.get('/console/alerts', async (request, reply) => {
     const who = await alertsUser(request, reply);
     if (!who) return reply;
-    const notice = queryOf(request).text('saved');
-    return send(reply, who, await reply.generateCsrf(), { notice: notice ? `Saved the rule “${notice}”.` : undefined });
+    const query = queryOf(request);
+    const saved = query.text('saved');
+    const notice =
+      query.optional('feed-resent') !== undefined
+        ? 'That form had been sent already, so no new feed URL was made: the URL shown before still works. A feed ' +
+          'URL is shown only once: if you did not copy it, press Feed URL again for a new one (the old one stops).'
+        : saved
+          ? `Saved the rule “${saved}”.`
+          : undefined;
+    return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
   for (const [action, enabled] of [
@@ -76,12 +85,15 @@ export function registerAlertsPage(scope: FastifyInstance): void {
   }
 
   // A rule's Atom feed (docs/alerts.md, "Feeds"): a new secret URL, shown once, replaces the old; or it stops.
+  // The form is sent once (form-once.ts): a reload of the answer would otherwise stop the URL just shown.
   scope.post('/console/alerts/:id/feed', async (request, reply) => {
     const who = await alertsUser(request, reply);
     if (!who) return reply;
     requireRole(who, ...ALERT_EDITORS);
     const rule = await ownRule(store, who, (request.params as { id: string }).id);
-    const { url } = await issueRuleFeed(store, rule.id, baseUrl, new Date(clock()));
+    const issued = await firstSend(request, () => issueRuleFeed(store, rule.id, baseUrl, new Date(clock())));
+    if (!issued) return reply.redirect('/console/alerts?feed-resent', 303);
+    const { url } = issued;
     const notice = `The Atom feed of “${rule.name}”, shown this once (a new URL stops this one): ${url}`;
     return send(reply, who, await reply.generateCsrf(), { notice });
   });
@@ -227,10 +239,10 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
           }</button></form> ${feedForms(r)} <a href="/console/alerts/${r.id}/delete">Delete…</a>`
         : '';
     const feedForms = (r: AlertRuleRecord) =>
-      html`<form method="post" action="/console/alerts/${r.id}/feed">${csrfField(csrf)}
+      html`<form method="post" action="/console/alerts/${r.id}/feed">${csrfField(csrf)}${onceField()}
 <button type="submit" class="secondary" aria-label="New feed URL for ${r.name}">Feed URL</button></form>
 <form method="post" action="/console/alerts/${r.id}/feed/revoke">${csrfField(csrf)}
-<button type="submit" class="secondary" aria-label="Stop the feed of ${r.name}">Stop feed</button></form>`;
+<button type="submit" class="secondary" aria-label="Stop feed of ${r.name}">Stop feed</button></form>`;
     const state = (r: AlertRuleRecord) =>
       r.enabled ? html`<span class="pill live">on</span>` : html`<span class="pill paused">off</span>`;
     const ruleRows = own.map(

@@ -21,6 +21,8 @@ nav a { padding: 0.3rem 0.7rem; border-radius: 6px; text-decoration: none; color
 nav a[aria-current="page"] { background: #e4ecf7; color: var(--accent); font-weight: 600; }
 .who { margin-left: auto; display: flex; gap: 0.6rem; align-items: center; color: var(--muted); font-size: 0.9rem; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
+.skip { position: absolute; left: -9999px; }
+.skip:focus { left: 0.5rem; top: 0.5rem; z-index: 10; background: var(--card); padding: 0.4rem 0.8rem; }
 main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; }

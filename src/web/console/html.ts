@@ -71,14 +71,16 @@ export function page(parts: PageParts): Html {
   ];
   return shell(
     parts.title,
-    html`<header class="top">
+    // A keyboard goes past the navigation's links to the page at once (the explorer's pages open the same way).
+    html`<a class="skip" href="#main">Skip to the content</a>
+<header class="top">
 <a class="brand" href="/console">munidata <span>console</span></a>
 <nav aria-label="Console">${nav}</nav>
 <form class="who" method="post" action="/console/sign-out">${csrfField(parts.csrf)}
 <span title="${who.user.email}">${who.user.display_name} · ${who.account.name} · <em>${who.user.role}</em></span>
 <button type="submit" class="link">Sign out</button></form>
 </header>
-<main>
+<main id="main" tabindex="-1">
 ${webhookNotices(who, parts.csrf)}<h1>${parts.title}</h1>
 ${parts.body}
 </main>`,

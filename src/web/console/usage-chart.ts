@@ -24,13 +24,15 @@ export function noCounts(): DayCounts {
 export function usageChart(days: readonly { day: string; counts: DayCounts }[]): Html {
   const width = 760;
   const height = 220;
-  const left = 44;
   const bottom = 24;
   // Room above the top line for its figure at the phone's label size (22 user units, console.css).
   const top = 26;
   const plotHeight = height - bottom - top;
   const max = Math.max(1, ...days.map((d) => total(d.counts)));
   const scale = niceCeiling(max);
+  // Room left of the plot for the widest figure at the phone's label size (a digit is under 15 units there): a
+  // fixed 44 units cut `500` and more at the picture's edge.
+  const left = Math.max(44, Math.ceil(formatCount(scale).length * 15) + 10);
   const slot = (width - left - 6) / Math.max(1, days.length);
   const bar = Math.max(2, slot * 0.7);
   const grid = [0, 0.5, 1].map((f) => {

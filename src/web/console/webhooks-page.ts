@@ -1,14 +1,15 @@
 /**
  * Webhooks (docs/console.md, Webhooks): the account's endpoints and the form that registers one, with the checks
  * and messages of `munidata webhooks create` (src/webhooks/endpoints.ts: events the plan includes, the catalogue's
- * families and types, the address guard); the signing secret is shown once, and the form is sent once
- * (form-once.ts). Owners and admins register, the others read. One endpoint's settings and delivery log are
- * webhook-endpoint-page.ts.
+ * families and types, the address guard — whose refusals speak an account's words here, not the operator's:
+ * endpoint-wording.ts); the signing secret is shown once, and the form is sent once (form-once.ts). Owners and
+ * admins register, the others read. One endpoint's settings and delivery log are webhook-endpoint-page.ts.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AdminError } from '../../lib/admin-error.js';
 import { commaList } from '../../lib/comma-list.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpointRecord } from '../../store/webhooks/records.js';
+import { ACCOUNT_WORDING } from '../../webhooks/endpoint-wording.js';
 import { createWebhookEndpoint, WEBHOOK_FAMILIES } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
@@ -57,7 +58,7 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
         createWebhookEndpoint(
           store,
           { account: who.account.id, ...typed, types: commaList(typed.types) },
-          { now: new Date(clock()), allowLoopback: webhookAllowLoopback },
+          { now: new Date(clock()), allowLoopback: webhookAllowLoopback, wording: ACCOUNT_WORDING },
         ),
       );
       if (!registered) return reply.redirect('/console/webhooks?resent', 303);

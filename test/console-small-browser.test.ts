@@ -1,0 +1,85 @@
+/**
+ * The console from the keyboard and on a phone (390 px), in a real browser (docs/console.md, Pages): the first Tab
+ * of a page shows a link past the navigation's dozen links, and following it puts the next Tab on the page's own
+ * first control, as the explorer's pages do; the usage chart's figures stay inside the picture.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noCounts, usageChart } from '../src/web/console/usage-chart.js';
+import { signInInBrowser } from './helpers/browser-sign-in.js';
+import { launchChromium } from './helpers/chromium.js';
+import { consoleUser } from './helpers/console.js';
+import { freePort } from './helpers/free-port.js';
+import { startTestApp, type TestApp } from './helpers/test-app.js';
+
+/** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
+declare const document: { activeElement: any };
+declare const innerWidth: number;
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await startTestApp({ baseUrl: base });
+  await t.app.http.listen({ host: '127.0.0.1', port });
+  const owner = await consoleUser(t, { accountId: t.accounts.premium, email: 'ana@keys.example', role: 'owner' });
+  browser = await launchChromium();
+  page = await (await browser.newContext({ viewport: { width: 390, height: 800 } })).newPage();
+  await signInInBrowser(page, base, owner);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** What has the focus: its text, whether it is inside <main> and inside the navigation, and where it is drawn. */
+const focused = () =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    const box = e.getBoundingClientRect();
+    return {
+      text: (e.innerText ?? '').trim(),
+      inMain: e.closest('main') !== null,
+      inNav: e.closest('nav') !== null,
+      visible: box.width > 0 && box.height > 0 && box.left >= 0 && box.right <= innerWidth,
+    };
+  });
+
+describe('the console from the keyboard', () => {
+  for (const path of ['/console/keys', '/console/alerts', '/console/webhooks']) {
+    it(`${path}: the first Tab offers to skip the navigation, and skipping lands in the page`, async () => {
+      await page.goto(`${base}${path}`);
+      await page.keyboard.press('Tab');
+      expect(await focused()).toMatchObject({ text: 'Skip to the content', visible: true });
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await focused()).toMatchObject({ inMain: true, inNav: false });
+    });
+  }
+});
+
+describe('the usage chart on a phone', () => {
+  it('keeps every figure of its axis inside the picture, up to days of tens of thousands of requests', async () => {
+    for (const most of [1, 480, 12_345, 87_654]) {
+      const days = [1, 2, 3].map((d) => ({
+        day: `2026-12-0${d}`,
+        counts: { ...noCounts(), rest: d === 2 ? most : 1 },
+      }));
+      await page.setContent(
+        `<link rel="stylesheet" href="${base}/console/assets/console.css"><main>${usageChart(days).text}</main>`,
+      );
+      const cut = await page.$eval('svg.chart', (svg: any) => {
+        const left = svg.getBoundingClientRect().left;
+        return [...svg.querySelectorAll('text')]
+          .filter((t: any) => t.getBoundingClientRect().left < left - 0.5)
+          .map((t: any) => t.textContent);
+      });
+      expect(cut, String(most)).toEqual([]);
+    }
+  });
+});
