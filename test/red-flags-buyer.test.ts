@@ -341,6 +341,8 @@ describe('the checks that compare a contract with its buyer’s other contracts'
       legal_basis_pt: 'CCP art. 113.º n.º 2 (na redação do DL 111-B/2017)',
     });
     expect(flagged.cites).toEqual(ids('r113-a3', 'r113-a1', 'r113-a2'));
+    // The buyer follows a phrase here: its article in lower case, as in the middle of any sentence.
+    expect(flagged.reason_pt).toMatch(/^Nos dados do serviço, o Município de Alvito tinha adjudicado a Fornecedor /);
     expect(flagged.caveat_en).toMatch(/n\.º 3 .* n\.º 4 .* n\.º 5/);
     const { repeated_direct_awards: under } = await flags('r113-b2');
     expect(under.values).toMatchObject({ earlier_awards: 1, earlier_sum_eur: 8_000 });
