@@ -358,7 +358,13 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     const { repeated_direct_awards: material } = await flags('r113-material');
     expect(material.reason).toMatch(/^Does not apply: the procedure was not chosen by value/);
     const { repeated_direct_awards: open } = await flags('r113-open');
-    expect(open.reason).toMatch(/^Does not apply: a Concurso público/);
+    // The procedure type is quoted as the portal writes it, never read as an English noun ("a Concurso público").
+    expect(open.reason).toBe(
+      'Does not apply: the procedure "Concurso público" is neither an ajuste direto nor a consulta prévia.',
+    );
+    expect(open.reason_pt).toBe(
+      'Não se aplica: um procedimento «Concurso público» não é um ajuste direto nem uma consulta prévia.',
+    );
     const { repeated_direct_awards: sameDay } = await flags('r113-same-day2');
     expect(sameDay.reason).toMatch(/with 1 award of the same day, whose order the data do not give/);
     expect(sameDay.corpus).toMatchObject({ same_day_awards: 1 });
