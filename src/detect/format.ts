@@ -68,6 +68,16 @@ export function list(items: readonly string[], lang: Lang, max = 5): string {
   return `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 }
 
+/**
+ * A text and its closing parenthetical apart — "Convites repetidos à mesma entidade (CCP art. 113.º n.º 2)" is the
+ * text "Convites repetidos à mesma entidade" and the note "CCP art. 113.º n.º 2" — so that a sentence setting it in
+ * parentheses joins the note with a comma rather than writing "(… (…))" or "(…) (…)". No parenthetical: note null.
+ */
+export function withoutNote(text: string): { text: string; note: string | null } {
+  const parts = /^(.*\S)\s*\(([^()]*)\)$/.exec(text);
+  return parts ? { text: parts[1], note: parts[2] } : { text, note: null };
+}
+
 /** At most `max` characters, cut at a word boundary with `…`. */
 export function clip(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim();
