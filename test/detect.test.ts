@@ -180,6 +180,18 @@ describe('procurement detectors', () => {
       expect(s.summary_pt).toContain(c.suppliers[0].name);
       expectPlaced(s, c.municipalities);
     }
+    // A procedure type with its own parenthetical ("Ao abrigo de acordo-quadro (art.º 259.º)") is set in one pair of
+    // parentheses, in the summary and the evidence's title: never "(… (art.º 259.º))".
+    const framed = big.filter((c) => c.procedure_type?.includes('('));
+    expect(framed.length).toBeGreaterThan(0);
+    for (const c of framed) {
+      const s = byKey.get(key('contract_awarded', c.source, c.source_id)) as SignalRecord;
+      const [type, article] = (c.procedure_type as string).split(' (');
+      const said = `(${type}, ${article.replace(/\)$/, '')})`;
+      expect(s.summary_pt, s.key).toContain(said.toLowerCase());
+      expect(s.evidence[0].source_title, s.key).toBe(`Contrato ${c.source_id} ${said}`);
+      expect(`${s.summary_pt} ${s.summary_en}`, s.key).not.toContain(`(${type} (`.toLowerCase());
+    }
   });
 
   it('signal direct_award_high_value for ajustes diretos above their regime’s ceiling (docs/signals.md)', async () => {

@@ -22,9 +22,11 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
  * 1 234,56, not 1 235) and a monthly series' December as a month ("dezembro de 2017", not "2017"). 4 (2026-12-01):
  * procurement texts name public bodies with their article ("O Município de Lisboa celebrou…", "adjudicado à Câmara
  * Municipal…") and places with theirs ("no Porto", "na Guarda": lib/portuguese-articles.ts), and English texts an
- * unnamed buyer in English.
+ * unnamed buyer in English. 5: a procedure type with a parenthetical of its own is set in one pair of parentheses
+ * ("(ao abrigo de acordo-quadro, art.º 259.º)", not "(ao abrigo de acordo-quadro (art.º 259.º))"), in summaries and
+ * evidence titles.
  */
-export const DETECTOR_RULES = 4;
+export const DETECTOR_RULES = 5;
 export const RULES_WATERMARK = 'detect:rules';
 
 /**

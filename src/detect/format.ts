@@ -78,6 +78,12 @@ export function withoutNote(text: string): { text: string; note: string | null }
   return parts ? { text: parts[1], note: parts[2] } : { text, note: null };
 }
 
+/** `(text)`, a parenthetical of its own joined with a comma: "(ao abrigo de acordo-quadro, art.º 259.º)". */
+export function parenthesised(text: string): string {
+  const { text: lead, note } = withoutNote(text);
+  return `(${note === null ? lead : `${lead}, ${note}`})`;
+}
+
 /** At most `max` characters, cut at a word boundary with `…`. */
 export function clip(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim();
