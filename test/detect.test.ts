@@ -194,6 +194,14 @@ describe('procurement detectors', () => {
     }
   });
 
+  it('closes a parenthesis that clipping a title cut open, so the buyer after it reads as the buyer', () => {
+    // The demo's objects close every parenthesis they open; real objects may not, and are left as published.
+    const titles = signals.filter((s) => s.key.includes(':demo:')).flatMap((s) => [s.title_pt ?? '', s.title_en ?? '']);
+    expect(titles.some((title) => title.includes('…)'))).toBe(true);
+    const balanced = (text: string) => (text.match(/\(/g)?.length ?? 0) === (text.match(/\)/g)?.length ?? 0);
+    for (const title of titles) expect(balanced(title), title).toBe(true);
+  });
+
   it('signal direct_award_high_value for ajustes diretos above their regime’s ceiling (docs/signals.md)', async () => {
     // Goods and services / works: CCP 20 000 / 30 000 €, Azores 75 000 / 150 000 €, Madeira 27 000 / 40 500 €.
     // The demo's legal bases cite the CCP, so the buyer's region decides; places in several regions: the highest

@@ -24,7 +24,8 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
  * Municipal…") and places with theirs ("no Porto", "na Guarda": lib/portuguese-articles.ts), and English texts an
  * unnamed buyer in English. 5: a procedure type with a parenthetical of its own is set in one pair of parentheses
  * ("(ao abrigo de acordo-quadro, art.º 259.º)", not "(ao abrigo de acordo-quadro (art.º 259.º))"), in summaries and
- * evidence titles, and so are an index's base and the period of a value ("64,3 (Portugal = 100, 2011)").
+ * evidence titles, and so are an index's base and the period of a value ("64,3 (Portugal = 100, 2011)"); a text
+ * clipped inside a parenthesis closes it ("(acidentes de trabalho, automóvel e…)").
  */
 export const DETECTOR_RULES = 5;
 export const RULES_WATERMARK = 'detect:rules';

@@ -36,7 +36,8 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
  * variety can mean without naming a front company. 6 (2026-12-01): the summaries set a label that cites a law in
  * one pair of parentheses with the code ("Indicador PT-ART113 (Convites repetidos à mesma entidade, CCP art. 113.º
  * n.º 2)", not "(… (CCP art. 113.º n.º 2))"), R018's summary_en says "an open procedure", not "a open", and
- * possible splitting's why_it_matters hedges the law as its legal basis does (wording in force unconfirmed).
+ * possible splitting's why_it_matters hedges the law as its legal basis does (wording in force unconfirmed); an
+ * object clipped inside a parenthesis closes it (detect/format.ts `clip`).
  */
 export const INTEGRITY_SIGNALS = 6;
 
