@@ -34,7 +34,7 @@ import {
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { counted, eurosSaid } from '../said.js';
+import { counted, dateSaid, eurosSaid } from '../said.js';
 
 export const POSSIBLE_SPLITTING: IntegrityType = {
   key: 'possible_splitting',
@@ -232,7 +232,7 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
       `${best.parts.length === 1 ? 'Uma adjudicação direta' : `${best.parts.length} adjudicações diretas`} ` +
       `(ajuste direto ou consulta prévia) ${ofName(buyer.name)} ${toName(supplier.name)} ` +
       `da classe CPV ${cpvClass} de ` +
-      `${best.from} a ${best.to}, cada uma abaixo do limite do seu procedimento, ` +
+      `${dateSaid(best.from).pt} a ${dateSaid(best.to).pt}, cada uma abaixo do limite do seu procedimento, ` +
       `${best.parts.length === 1 ? 'soma' : 'somam'} ${eurosSaid(best.total).pt}`,
   };
   const against = {
@@ -308,8 +308,8 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     const reason = {
       en: `${alone.en}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`,
       pt:
-        `${alone.pt}; mas os dados do serviço não chegam a ${back ? to : from}: as adjudicações para lá dessa data ` +
-        'são desconhecidas.',
+        `${alone.pt}; mas os dados do serviço não chegam a ${dateSaid(back ? to : from).pt}: as adjudicações para ` +
+        'lá dessa data são desconhecidas.',
     };
     return finding('not_assessable', reason, values, more);
   }

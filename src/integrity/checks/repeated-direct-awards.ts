@@ -23,7 +23,7 @@ import {
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { counted, eurosSaid } from '../said.js';
+import { counted, dateSaid, eurosSaid } from '../said.js';
 
 export const REPEATED_DIRECT_AWARDS: IntegrityType = {
   key: 'repeated_direct_awards',
@@ -181,8 +181,8 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   const awardedPt =
     `${n === 0 ? 'não ' : ''}tinha adjudicado ${toName(supplier.name)} ` +
     `${n === 0 ? 'nenhum contrato' : counted(n, 'contrato')} de ${kind.pt} por ajuste direto ou consulta prévia ` +
-    `${n === 0 ? 'escolhido' : 'escolhidos'} pelo valor de ${windowFrom} até antes de ` +
-    `${date}${n === 0 ? ` (${total.pt})` : `: ${total.pt}`}`;
+    `${n === 0 ? 'escolhido' : 'escolhidos'} pelo valor de ${dateSaid(windowFrom).pt} até antes de ` +
+    `${dateSaid(date).pt}${n === 0 ? ` (${total.pt})` : `: ${total.pt}`}`;
   const what = {
     en:
       `${buyer.name} had awarded ${supplier.name} ${n === 0 ? 'no contract' : counted(n, 'contract')} for ` +
@@ -247,7 +247,8 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   if (!(await holdsData(ctx, c.source, windowFrom, 'back'))) {
     const reason = under(
       `; but the data held do not reach back to ${windowFrom}: the awards before them are unknown.`,
-      `; mas os dados do serviço não recuam até ${windowFrom}: as adjudicações anteriores são desconhecidas.`,
+      `; mas os dados do serviço não recuam até ${dateSaid(windowFrom).pt}: as adjudicações anteriores são ` +
+        'desconhecidas.',
     );
     return finding('not_assessable', reason, values, more);
   }
