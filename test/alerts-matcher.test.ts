@@ -94,6 +94,7 @@ async function createRules(store: Store) {
     }),
     closing: await rule({ name: 'Prazos', type: 'signal_type', signalTypes: ['deadline_closing'] }),
     records: await rule({ name: 'Recordes', type: 'signal_type', signalTypes: ['indicator_record'] }),
+    splitting: await rule({ name: 'Fracionamento', type: 'signal_type', signalTypes: ['possible_splitting'] }),
     threshold: await rule({
       name: 'População acima de 1000',
       type: 'indicator_threshold',
@@ -268,6 +269,18 @@ describe('alert matcher', () => {
     expect(porto).toMatchObject({ municipality_id: PORTO.id, score: 0.675 });
     expect(porto?.snippet).toContain(`${INDICATOR} = 1500 (acima de 1000)`);
     expect(porto?.judge).toMatchObject({ is_direct_action: false });
+  });
+
+  it('judges an integrity flag as one: for a closer look, never "nothing to review"', () => {
+    const found = ofRule(matches, rules.splitting);
+    // The demo store's real contracts: possible splitting flags some of them.
+    expect(found.length).toBeGreaterThan(0);
+    for (const m of found) {
+      expect(m.judge, m.item_key).toMatchObject({ is_direct_action: false, action_type: null });
+      expect(m.judge?.why_en).toMatch(/closer look, never an accusation/);
+      expect(m.judge?.why_pt).toMatch(/olhar com mais atenção, não uma acusação/);
+      expect(m.judge?.why_en).not.toMatch(/nothing to .*review/);
+    }
   });
 
   it('a second run records nothing new and changes nothing', async () => {

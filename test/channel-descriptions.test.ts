@@ -8,6 +8,7 @@ import { AgentCard } from '@a2a-js/sdk';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OPERATIONS } from '../src/operations/index.js';
 import { a2aClientAt, fetchVia } from './helpers/a2a-client.js';
 import { BASE_URL, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -54,4 +55,17 @@ it('REST: the aggregate says "Also as CSV" once, with its own way to ask', async
   const description: string = openapi.paths['/v1/procurement/aggregate'].get.description;
   expect(description.match(/Also as CSV/g)).toHaveLength(1);
   expect(description).toContain('send `Accept: text/csv` or `format=csv`');
+});
+
+it('no operation that takes a foreign tax number calls its `nif` a 9-digit one', () => {
+  // The input accepts what the portal publishes for a foreign party (`ESB82612599`): the description must not deny it.
+  const foreign = 'ESB82612599';
+  const takers = OPERATIONS.filter((op) => {
+    const nif = (op.input as any).properties?.nif;
+    return nif?.pattern !== undefined && new RegExp(nif.pattern).test(foreign);
+  });
+  expect(takers.map((op) => op.name)).toEqual(
+    expect.arrayContaining(['procurement_entity_profile', 'procurement_entity_red_flags']),
+  );
+  for (const op of takers) expect(op.description, op.name).not.toMatch(/9-digit/);
 });

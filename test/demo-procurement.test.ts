@@ -243,6 +243,17 @@ describe('generateProcurement: what, how, how much', () => {
     }
   });
 
+  it('names a buyer in an object with the article its name takes: "da União das Freguesias", "do Município"', () => {
+    const objects = [...contracts.map((c) => c.object), ...all(big, 'announcements').map((a) => a.object)];
+    const feminine = /\b(?:Freguesia|União das Freguesias|Câmara Municipal)\b/;
+    const named = objects.filter((o) => /\b(?:Município|Freguesia|União das Freguesias)\b/.test(o));
+    expect(named.some((o) => /\bda União das Freguesias\b/.test(o))).toBe(true);
+    for (const o of named) {
+      expect(o).not.toMatch(new RegExp(`\\b(?:do|ao) ${feminine.source}`));
+      expect(o).not.toMatch(/\b(?:da|à) Município\b/);
+    }
+  });
+
   it('uses CPV codes of the vocabulary that fit the contract type', () => {
     const vocabulary = new Set(CPVS.map((c) => c.code));
     const divisions = new Map<string, Set<string>>();

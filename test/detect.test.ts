@@ -190,6 +190,26 @@ describe('procurement detectors', () => {
       }
     }
     expect(several).toBeGreaterThan(0);
+    // A procedure type with its own parenthetical ("Ao abrigo de acordo-quadro (art.º 259.º)") is set in one pair of
+    // parentheses, in the summary and the evidence's title: never "(… (art.º 259.º))".
+    const framed = big.filter((c) => c.procedure_type?.includes('('));
+    expect(framed.length).toBeGreaterThan(0);
+    for (const c of framed) {
+      const s = byKey.get(key('contract_awarded', c.source, c.source_id)) as SignalRecord;
+      const [type, article] = (c.procedure_type as string).split(' (');
+      const said = `(${type}, ${article.replace(/\)$/, '')})`;
+      expect(s.summary_pt, s.key).toContain(said.toLowerCase());
+      expect(s.evidence[0].source_title, s.key).toBe(`Contrato ${c.source_id} ${said}`);
+      expect(`${s.summary_pt} ${s.summary_en}`, s.key).not.toContain(`(${type} (`.toLowerCase());
+    }
+  });
+
+  it('closes a parenthesis that clipping a title cut open, so the buyer after it reads as the buyer', () => {
+    // The demo's objects close every parenthesis they open; real objects may not, and are left as published.
+    const titles = signals.filter((s) => s.key.includes(':demo:')).flatMap((s) => [s.title_pt ?? '', s.title_en ?? '']);
+    expect(titles.some((title) => title.includes('…)'))).toBe(true);
+    const balanced = (text: string) => (text.match(/\(/g)?.length ?? 0) === (text.match(/\)/g)?.length ?? 0);
+    for (const title of titles) expect(balanced(title), title).toBe(true);
   });
 
   it('signal direct_award_high_value for ajustes diretos above their regime’s ceiling (docs/signals.md)', async () => {

@@ -91,4 +91,23 @@ describe('indicator signal texts', () => {
       'No Porto Santo, o indicador «Dormidas» subiu de 21,25 % (2020) para 30 % (2021), uma variação de +41,2 %.',
     );
   });
+
+  it('set an index’s base and the period in one pair of parentheses: "64,3 (Portugal = 100, 2011)"', () => {
+    const index = signals(indicator('annual', 'Portugal = 100'), [
+      ['1993-12-31', 60],
+      ['2011-12-31', 64.3],
+      ['2021-12-31', 82.6],
+      ['2022-12-31', 83],
+      ['2023-12-31', 110.5],
+    ]);
+    const jump = of(index, 'indicator_jump', '2021-12-31');
+    expect(jump.summary_pt).toBe(
+      'No Porto Santo, o indicador «Dormidas» subiu de 64,3 (Portugal = 100, 2011) para 82,6 (Portugal = 100, 2021), ' +
+        'uma variação de +28,5 %.',
+    );
+    expect(jump.summary_en).toContain('rose from 64.3 (Portugal = 100, 2011) to 82.6 (Portugal = 100, 2021)');
+    expect(of(index, 'indicator_record', '2023-12-31').summary_pt).toContain(
+      'o anterior máximo era 83 (Portugal = 100, 2022).',
+    );
+  });
 });

@@ -118,7 +118,7 @@ describe('integrity signals from detection', () => {
     // About the contract: its buyer and its supplier named.
     expect(single.title_pt).toBe(`Proposta única: Contrato single (Município de ${BEJA.name})`);
     expect(single.summary_pt).toContain(`«Contrato single» do Município de ${BEJA.name} com ${OTHERS[2].name}, de`);
-    expect(single.summary_en).toContain('One competitor in a open procedure');
+    expect(single.summary_en).toContain('One competitor in an open procedure.');
     expect(single.why_it_matters_pt).toMatch(/concorr/);
     expect(single.evidence[0]).toMatchObject({ source_type: 'procurement_contract', source_url: SINGLE.link });
     // The contract-level flag rests on the record alone: full confidence.
@@ -320,6 +320,21 @@ describe('the legal basis a signal cites', () => {
         }
       }
       for (const s of signals) expect(s.summary_pt, s.key).not.toMatch(/ and |as amended|unconfirmed|Legal basis/);
+      // The code and a label that cites a law share one pair of parentheses: never "(… (…))" nor "(…) (…)".
+      for (const s of signals) {
+        const pt = s.summary_pt?.slice(0, s.summary_pt.indexOf(' assinalado'));
+        const en = s.summary_en?.slice(0, s.summary_en.indexOf(': '));
+        expect(pt, s.key).not.toMatch(/\(.*\(|\) \(/);
+        expect(en, s.key).not.toMatch(/\(.*\(|\) \(/);
+      }
+      for (const s of signals.filter((x) => x.type === 'repeated_direct_awards')) {
+        expect(s.summary_pt, s.key).toMatch(
+          /^Indicador PT-ART113 \(Convites repetidos à mesma entidade, CCP art\. 113\.º n\.º 2\) assinalado no /,
+        );
+        expect(s.summary_en, s.key).toMatch(
+          /^Repeated direct awards to one supplier \(PT-ART113, CCP art\. 113\.º n\.º 2\): In the data held, /,
+        );
+      }
     } finally {
       await demo.close();
     }

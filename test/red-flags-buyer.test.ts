@@ -294,6 +294,8 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     for (const k of CASES.filter((x) => x.expect)) {
       const got = await flags(k.c.source_id);
       for (const type of TYPES) expect(got[type], `${k.c.source_id}: ${type}`).toBeDefined();
+      // A Portuguese reason writes its days in words ("1 de maio de 2024"), never an ISO date mid-sentence.
+      for (const type of TYPES) expect(got[type].reason_pt, `${k.c.source_id}: ${type}`).not.toMatch(/\d{4}-\d\d-\d\d/);
       for (const [type, state] of Object.entries(k.expect ?? {}))
         expect(`${type}: ${got[type].state} — ${got[type].reason}`, k.c.source_id).toMatch(
           new RegExp(`^${type}: ${state} `),
@@ -341,6 +343,10 @@ describe('the checks that compare a contract with its buyer’s other contracts'
       legal_basis_pt: 'CCP art. 113.º n.º 2 (na redação do DL 111-B/2017)',
     });
     expect(flagged.cites).toEqual(ids('r113-a3', 'r113-a1', 'r113-a2'));
+    // The buyer follows a phrase here: its article in lower case, as in the middle of any sentence.
+    expect(flagged.reason_pt).toMatch(/^Nos dados do serviço, o Município de Alvito tinha adjudicado a Fornecedor /);
+    // Days as a Portuguese sentence writes them; `values` keeps them as dates.
+    expect(flagged.reason_pt).toContain(' de 1 de janeiro de 2022 até antes de 1 de maio de 2024: ');
     expect(flagged.caveat_en).toMatch(/n\.º 3 .* n\.º 4 .* n\.º 5/);
     const { repeated_direct_awards: under } = await flags('r113-b2');
     expect(under.values).toMatchObject({ earlier_awards: 1, earlier_sum_eur: 8_000 });
@@ -356,7 +362,13 @@ describe('the checks that compare a contract with its buyer’s other contracts'
     const { repeated_direct_awards: material } = await flags('r113-material');
     expect(material.reason).toMatch(/^Does not apply: the procedure was not chosen by value/);
     const { repeated_direct_awards: open } = await flags('r113-open');
-    expect(open.reason).toMatch(/^Does not apply: a Concurso público/);
+    // The procedure type is quoted as the portal writes it, never read as an English noun ("a Concurso público").
+    expect(open.reason).toBe(
+      'Does not apply: the procedure "Concurso público" is neither an ajuste direto nor a consulta prévia.',
+    );
+    expect(open.reason_pt).toBe(
+      'Não se aplica: um procedimento «Concurso público» não é um ajuste direto nem uma consulta prévia.',
+    );
     const { repeated_direct_awards: sameDay } = await flags('r113-same-day2');
     expect(sameDay.reason).toMatch(/with 1 award of the same day, whose order the data do not give/);
     expect(sameDay.corpus).toMatchObject({ same_day_awards: 1 });

@@ -389,6 +389,16 @@ describe('signal_families and signal_types', () => {
       expect(said, word).not.toContain(word);
   });
 
+  it("never states as settled law what a type's legal basis marks unconfirmed", () => {
+    // What a flag's signal tells a journalist (why it matters) hedges exactly where the citation does.
+    const unsure = INTEGRITY_TYPES.filter((x) => x.legal_basis?.reference.includes('unconfirmed'));
+    expect(unsure.map((x) => x.key)).toContain('possible_splitting');
+    for (const x of unsure) {
+      expect(x.why_it_matters_en, x.key).toMatch(/unconfirmed/);
+      expect(x.why_it_matters_pt, x.key).toMatch(/por confirmar/);
+    }
+  });
+
   it('names in the catalogue every type and family the signals carry', async () => {
     const types = new Set((await t.get('/v1/signal-types')).json.map((x: any) => `${x.family}/${x.key}`));
     for (const item of await all('/v1/signals', 200)) expect(types).toContain(`${item.family}/${item.type}`);

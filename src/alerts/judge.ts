@@ -93,6 +93,16 @@ export const ruleJudge: AlertJudge = {
         0.9,
       );
     }
+    if (item.signal?.family === 'integrity') {
+      // A flag asks for a closer look: "nothing to review" would contradict the flag it annotates.
+      return verdict(
+        false,
+        null,
+        'Indicador de risco num contrato: um indício para olhar com mais atenção, não uma acusação.',
+        'A risk indicator on a contract: for a closer look, never an accusation.',
+        0.9,
+      );
+    }
     if (item.signal?.family === 'indicators') {
       return verdict(
         false,

@@ -26,7 +26,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, list, longDate, UNNAMED_BUYER_PT } from './format.js';
+import { clip, euros, list, longDate, parenthesised, UNNAMED_BUYER_PT } from './format.js';
 import { contractCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 export const AWARD_THRESHOLD_EUR = 75_000;
@@ -97,7 +97,7 @@ function contractSignal(c: ContractRecord, ctx: DetectionContext, type: string, 
   const where = placed.location_text;
   const closed = c.closed_on !== null;
   const object = clip(c.object, TITLE_OBJECT);
-  const procedure = c.procedure_type ? ` (${c.procedure_type.toLowerCase()})` : '';
+  const procedure = c.procedure_type ? ` ${parenthesised(c.procedure_type.toLowerCase())}` : '';
   const facts = {
     pt:
       `${subjectName(buyerPt)} celebrou${date ? ` a ${longDate(date, 'pt')}` : ''} ` +

@@ -5,7 +5,7 @@
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord } from '../store/procurement-records.js';
 import type { SignalEvidenceRecord } from '../store/signal-records.js';
 import { procurementReliability } from './confidence.js';
-import { clip, euros } from './format.js';
+import { clip, euros, parenthesised } from './format.js';
 
 const EXCERPT = 300;
 
@@ -13,7 +13,7 @@ export function announcementEvidence(a: AnnouncementRecord): SignalEvidenceRecor
   return {
     source_type: 'procurement_announcement',
     source_url: a.link,
-    source_title: `Anúncio de procedimento ${a.source_id}${a.procedure_type ? ` (${a.procedure_type})` : ''}`,
+    source_title: `Anúncio de procedimento ${a.source_id}${procedureSaid(a)}`,
     source_date: a.published_on,
     excerpt_pt: clip(a.object, EXCERPT),
     confidence: procurementReliability(a.source),
@@ -24,7 +24,7 @@ export function contractEvidence(c: ContractRecord): SignalEvidenceRecord {
   return {
     source_type: 'procurement_contract',
     source_url: c.link,
-    source_title: `Contrato ${c.source_id}${c.procedure_type ? ` (${c.procedure_type})` : ''}`,
+    source_title: `Contrato ${c.source_id}${procedureSaid(c)}`,
     source_date: c.signed_on ?? c.published_on,
     excerpt_pt: clip(
       c.description && c.description !== c.object ? `${c.object} — ${c.description}` : c.object,
@@ -53,4 +53,9 @@ export function amendmentEvidence(m: AmendmentRecord): SignalEvidenceRecord {
 export function subjectOf(cpv: readonly { code: string }[], parties: readonly { nif: string | null }[]) {
   const nifs = [...new Set(parties.map((p) => p.nif).filter((n): n is string => !!n))];
   return { cpv: [...new Set(cpv.map((c) => c.code))], nifs, indicator: null, indicator_value: null };
+}
+
+/** The record's procedure type after its number, in parentheses; nothing when it has none. */
+function procedureSaid(r: { procedure_type: string | null }): string {
+  return r.procedure_type ? ` ${parenthesised(r.procedure_type)}` : '';
 }

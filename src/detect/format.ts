@@ -68,11 +68,32 @@ export function list(items: readonly string[], lang: Lang, max = 5): string {
   return `${items.slice(0, -1).join(', ')} ${and} ${items[items.length - 1]}`;
 }
 
-/** At most `max` characters, cut at a word boundary with `…`. */
+/**
+ * A text and its closing parenthetical apart — "Convites repetidos à mesma entidade (CCP art. 113.º n.º 2)" is the
+ * text "Convites repetidos à mesma entidade" and the note "CCP art. 113.º n.º 2" — so that a sentence setting it in
+ * parentheses joins the note with a comma rather than writing "(… (…))" or "(…) (…)". No parenthetical: note null.
+ */
+export function withoutNote(text: string): { text: string; note: string | null } {
+  const parts = /^(.*\S)\s*\(([^()]*)\)$/.exec(text);
+  return parts ? { text: parts[1], note: parts[2] } : { text, note: null };
+}
+
+/** `(text)`, a parenthetical of its own joined with a comma: "(ao abrigo de acordo-quadro, art.º 259.º)". */
+export function parenthesised(text: string): string {
+  const { text: lead, note } = withoutNote(text);
+  return `(${note === null ? lead : `${lead}, ${note}`})`;
+}
+
+/**
+ * At most `max` characters (and the parentheses it closes), cut at a word boundary with `…`; a parenthesis the cut
+ * left open is closed after it — "(acidentes de trabalho, automóvel e…)" — so that what follows is not read inside it.
+ */
 export function clip(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim();
   if (t.length <= max) return t;
   const cut = t.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/, '')}…`;
+  const kept = (space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[\s,;:.(-]+$/, '');
+  const open = (kept.match(/\(/g)?.length ?? 0) - (kept.match(/\)/g)?.length ?? 0);
+  return `${kept}…${')'.repeat(Math.max(0, open))}`;
 }

@@ -15,7 +15,7 @@ import type { IndicatorRecord, ObservationRow } from '../store/records.js';
 import type { SignalCaseRef, SignalInput, SignalRecord } from '../store/signal-records.js';
 import { confidence, INDICATOR_RELIABILITY, type Missing } from './confidence.js';
 import { DETECTOR_ORIGIN, type DetectionContext, retired } from './detection-context.js';
-import { clip, type Lang, number, period, signedPercent } from './format.js';
+import { clip, type Lang, number, period, signedPercent, withoutNote } from './format.js';
 import {
   baselines,
   type Change,
@@ -149,6 +149,16 @@ export function withUnit(value: number, indicator: IndicatorRecord, lang: Lang):
   return `${n} ${lang === 'en' ? (UNIT_EN[unit] ?? unit) : unit}`;
 }
 
+/**
+ * A value and the period it is of, in one pair of parentheses with an index's base: "64,3 (Portugal = 100, 2011)",
+ * not "64,3 (Portugal = 100) (2011)".
+ */
+function valueIn(value: number, date: string, indicator: IndicatorRecord, lang: Lang): string {
+  const { text, note } = withoutNote(withUnit(value, indicator, lang));
+  const when = period(date, indicator.frequency, lang);
+  return `${text} (${note === null ? when : `${note}, ${when}`})`;
+}
+
 function treatmentPenalty(row: ObservationRow): Missing[] {
   return row.treatment === 'estimated' ? ['estimated'] : row.treatment === 'derived' ? ['derived'] : [];
 }
@@ -182,8 +192,8 @@ function jumpSignal(
   if (j.baseline.peers < THIN_PEERS) missing.push('thin');
   const up = j.percent > 0;
   const at = (date: string, lang: Lang) => period(date, indicator.frequency, lang);
-  const from = (lang: Lang) => `${withUnit(j.previous, indicator, lang)} (${at(j.previous_date, lang)})`;
-  const to = (lang: Lang) => `${withUnit(j.value, indicator, lang)} (${at(j.reference_date, lang)})`;
+  const from = (lang: Lang) => valueIn(j.previous, j.previous_date, indicator, lang);
+  const to = (lang: Lang) => valueIn(j.value, j.reference_date, indicator, lang);
   const when = (lang: Lang) => at(j.reference_date, lang);
   const typical = (lang: Lang) =>
     j.baseline.peers >= MIN_PEERS
@@ -242,7 +252,7 @@ function recordSignal(
   if (r.points < THIN_POINTS) missing.push('thin');
   const at = (date: string, lang: Lang) => period(date, indicator.frequency, lang);
   const value = (lang: Lang) => withUnit(r.value, indicator, lang);
-  const previous = (lang: Lang) => `${withUnit(r.previous, indicator, lang)} (${at(r.previous_date, lang)})`;
+  const previous = (lang: Lang) => valueIn(r.previous, r.previous_date, indicator, lang);
   return {
     ...base(indicator, where, row, caseRef),
     key: indicatorSignalKey('indicator_record', indicator.key, where.code, r.reference_date),

@@ -21,7 +21,7 @@ import { confidence, procurementReliability } from './confidence.js';
 import { contractFacts, contractSignalTypes } from './contract-signals.js';
 import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, UNNAMED_BUYER_PT } from './format.js';
+import { clip, euros, UNNAMED_BUYER_PT, withoutNote } from './format.js';
 import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
 
 /**
@@ -33,9 +33,13 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
  * (`€3,405.67`, not `3 405.67 €`) and counts in words (`1 contract`, `2 direct awards`, not `contract(s)`). 5
  * (2026-12-01): summary_pt names bodies with their article ("do Município de Lisboa", "à Câmara Municipal…":
  * lib/portuguese-articles.ts), title_en says an unnamed buyer in English, and R048's why_it_matters says what the
- * variety can mean without naming a front company.
+ * variety can mean without naming a front company. 6 (2026-12-01): the summaries set a label that cites a law in
+ * one pair of parentheses with the code ("Indicador PT-ART113 (Convites repetidos à mesma entidade, CCP art. 113.º
+ * n.º 2)", not "(… (CCP art. 113.º n.º 2))"), R018's summary_en says "an open procedure", not "a open", and
+ * possible splitting's why_it_matters hedges the law as its legal basis does (wording in force unconfirmed); an
+ * object clipped inside a parenthesis closes it (detect/format.ts `clip`).
  */
-export const INTEGRITY_SIGNALS = 5;
+export const INTEGRITY_SIGNALS = 6;
 
 /**
  * The types whose flag is about one party of the contract rather than the contract itself: the value that holds its
@@ -125,6 +129,12 @@ export function integritySignal(
       `the figures of now: ${flags}.`
     : a.reason;
   const titled = party ? `${party.name} — ${object}` : object;
+  // The label and the code in one pair of parentheses, with the law a label cites: "(…, CCP art. 113.º n.º 2)".
+  const [pt, en] = [withoutNote(type.label_pt), withoutNote(type.label_en)];
+  const named = {
+    pt: `${type.code} (${[pt.text, pt.note].filter(Boolean).join(', ')})`,
+    en: `${en.text} (${[type.code, en.note].filter(Boolean).join(', ')})`,
+  };
   return {
     key: integritySignalKey(type.key, c),
     origin: DETECTOR_ORIGIN,
@@ -134,12 +144,12 @@ export function integritySignal(
     title_pt: `${type.label_pt}: ${titled} (${buyer})`,
     title_en: `${type.label_en}: ${titled} (${buyers || 'unidentified buyer'})`,
     summary_pt:
-      `Indicador ${type.code} (${type.label_pt}) ${flaggedIn}${price ? `, de ${price.pt}` : ''}. ` +
+      `Indicador ${named.pt} ${flaggedIn}${price ? `, de ${price.pt}` : ''}. ` +
       `É um indício para olhar com mais atenção, não uma acusação: o método, os valores comparados e os limiares ` +
       `estão em ${flags}.` +
       (type.legal_basis ? ` Base legal: ${type.legal_basis.reference_pt}.` : ''),
     summary_en:
-      `${type.label_en} (${type.code}): ${reason} An indicator for a closer look, never an accusation.` +
+      `${named.en}: ${reason} An indicator for a closer look, never an accusation.` +
       (type.legal_basis ? ` Legal basis: ${type.legal_basis.reference}.` : ''),
     why_it_matters_pt: type.why_it_matters_pt,
     why_it_matters_en: type.why_it_matters_en,

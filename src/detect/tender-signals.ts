@@ -16,7 +16,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { announcementEvidence, subjectOf } from './evidence.js';
-import { clip, euros, longDate } from './format.js';
+import { clip, euros, longDate, parenthesised } from './format.js';
 import { announcementCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 /** The deadline_closing window, in days before the deadline (act_now is ≤ 14 days away: docs/decisions.md). */
@@ -70,7 +70,7 @@ function common(a: AnnouncementRecord, ctx: DetectionContext, type: 'tender_open
   const pt = [
     `${subjectName(a.buyer.name)} publicou${a.published_on ? ` a ${longDate(a.published_on, 'pt')}` : ''} ` +
       `o anúncio ${a.source_id}` +
-      `${a.procedure_type ? ` (${a.procedure_type.toLowerCase()})` : ''} para «${clip(a.object, 300)}»` +
+      `${a.procedure_type ? ` ${parenthesised(a.procedure_type.toLowerCase())}` : ''} para «${clip(a.object, 300)}»` +
       `${price !== null ? `, com preço base de ${euros(price, 'pt')}` : ''}${placed.in_pt ? `, ${placed.in_pt}` : ''}.`,
     a.deadline_on === null
       ? 'O anúncio não indica prazo para a apresentação de propostas.'

@@ -84,7 +84,7 @@ export function procedureChosenByValue(c: ContractRecord, values: Compared, why:
       return finding('not_assessable', reason, values);
     }
     const reason = {
-      en: `Does not apply: a ${c.procedure_type} is not an ajuste direto or a consulta prévia.`,
+      en: `Does not apply: the procedure "${c.procedure_type}" is neither an ajuste direto nor a consulta prévia.`,
       pt: `Não se aplica: um procedimento «${c.procedure_type}» não é um ajuste direto nem uma consulta prévia.`,
     };
     return finding('not_flagged', reason, values);

@@ -3,10 +3,20 @@
  * them (`€20,000` and `20 000 €`, `12.5 %` and `12,5 %`), so that a check writes its sentence once with both.
  */
 import { euros } from '../lib/euros-text.js';
+import { MONTHS_PT } from '../lib/month-names.js';
 import type { Said } from './assessment.js';
 
 export function eurosSaid(value: number): Said {
   return { en: euros(value, 'en'), pt: euros(value, 'pt') };
+}
+
+/**
+ * A day: in English as the record gives it (`2024-02-05`, what `values` holds), in Portuguese as the press writes it
+ * (`5 de fevereiro de 2024`), never an ISO date in the middle of a Portuguese sentence.
+ */
+export function dateSaid(date: string): Said {
+  const [y, m, d] = date.split('-').map(Number);
+  return { en: date, pt: `${d} de ${MONTHS_PT[m - 1]} de ${y}` };
 }
 
 /**

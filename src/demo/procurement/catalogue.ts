@@ -285,7 +285,7 @@ export const CATEGORIES: Category[] = [
     weight: 1.3,
     cpvs: ['79110000', '79100000'],
     objects: [
-      'Prestação de serviços de assessoria jurídica ao {buyer}',
+      'Prestação de serviços de assessoria jurídica {to_buyer}',
       'Patrocínio judiciário no processo n.º {n}/{yy}.{n2}BECBR',
       'Consultadoria jurídica em matéria de contratação pública',
       'Assessoria jurídica no âmbito do procedimento disciplinar n.º {n}/{year}',
@@ -302,7 +302,7 @@ export const CATEGORIES: Category[] = [
     weight: 2,
     cpvs: ['79212100', '79212000', '79411000', '79410000', '79414000'],
     objects: [
-      'Revisão legal das contas do {buyer} - exercícios de {year} a {year3}',
+      'Revisão legal das contas {of_buyer} - exercícios de {year} a {year3}',
       'Auditoria externa às contas de {year}',
       'Consultoria para a elaboração do Plano Estratégico de Desenvolvimento Urbano de {m}',
       'Apoio técnico à gestão de candidaturas a fundos comunitários',
@@ -323,7 +323,7 @@ export const CATEGORIES: Category[] = [
     cpvs: ['79341000', '79342000', '79810000', '79820000', '79800000', '92110000'],
     objects: [
       'Aquisição de espaço publicitário em órgão de comunicação social regional',
-      'Produção de conteúdos de comunicação institucional do {buyer}',
+      'Produção de conteúdos de comunicação institucional {of_buyer}',
       'Impressão da agenda cultural {area} - {year}',
       'Produção de vídeo promocional {area}',
       'Campanha de promoção turística de {m}',
@@ -536,7 +536,7 @@ export const CATEGORIES: Category[] = [
     weight: 0.5,
     cpvs: ['66510000', '66516000'],
     objects: [
-      'Contratação de seguros do {buyer} (acidentes de trabalho, automóvel e multirriscos)',
+      'Contratação de seguros {of_buyer} (acidentes de trabalho, automóvel e multirriscos)',
       'Seguro de responsabilidade civil para {year}',
       'Seguro de acidentes pessoais dos participantes em atividades municipais',
     ],

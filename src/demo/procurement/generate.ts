@@ -5,6 +5,7 @@
  * the month. Buyers, prices, suppliers, dates, amendments and pending announcements: docs/data.md, "The demo
  * dataset"; the integrity patterns it makes on purpose (integrity-patterns.ts): docs/integrity.md, "On the demo data".
  */
+import { ofName, toName } from '../../lib/portuguese-articles.js';
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
 import type { AmendmentInput, AnnouncementInput, ContractInput, EntityInput } from '../../store/procurement-records.js';
 import type { MunicipalityRecord } from '../../store/records.js';
@@ -589,8 +590,11 @@ class World {
             return m;
           case 'area':
             return buyer.area;
-          case 'buyer':
-            return buyer.party.name;
+          // The buyer after `de` or `a`, with the article its name takes: "da União das Freguesias de…".
+          case 'of_buyer':
+            return ofName(buyer.party.name);
+          case 'to_buyer':
+            return toName(buyer.party.name);
           case 'place':
             return place;
           case 'place2':

@@ -34,7 +34,7 @@ import {
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { counted, eurosSaid } from '../said.js';
+import { counted, dateSaid, eurosSaid } from '../said.js';
 
 export const POSSIBLE_SPLITTING: IntegrityType = {
   key: 'possible_splitting',
@@ -52,14 +52,15 @@ export const POSSIBLE_SPLITTING: IntegrityType = {
     'fornecedor, para a mesma classe CPV e o mesmo tipo de contrato, numa janela de dias: cada um abaixo ' +
     'do limite do seu procedimento, somados e comparados com o limite do procedimento mais permissivo ' +
     'entre eles.',
+  // The law as far as it is confirmed (docs/integrity.md, "Possible splitting"): hedged as the legal basis is.
   why_it_matters_pt:
-    'O CCP (art. 22.º) proíbe dividir uma despesa para fugir ao procedimento que o seu valor total ' +
-    'exigiria; contratos próximos no tempo, com o mesmo objeto e fornecedor, que juntos passam o limite ' +
-    'merecem verificação.',
+    'Dividir uma despesa para a subtrair ao procedimento que o seu valor total exigiria não é permitido ' +
+    '(CCP art. 22.º e DL 197/99 art. 16.º n.º 2, redação em vigor por confirmar); contratos próximos no tempo, ' +
+    'da mesma classe de compra e do mesmo fornecedor, que juntos passam o limite merecem verificação.',
   why_it_matters_en:
-    'The CCP (art. 22.º) forbids splitting a purchase to avoid the procedure its total value would ' +
-    'require; contracts close in time, with the same object and supplier, that together pass the ceiling ' +
-    'deserve a check.',
+    'Splitting a purchase to keep it from the procedure its total value would require is not allowed ' +
+    '(CCP art. 22.º and DL 197/99 art. 16.º n.º 2, wording in force unconfirmed); contracts close in time, of ' +
+    'the same class of purchase and the same supplier, that together pass the ceiling deserve a check.',
   next_step_pt:
     'Ler o objeto de cada contrato citado: se forem partes de uma mesma necessidade, verificar a ' +
     'fundamentação da divisão.',
@@ -231,7 +232,7 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
       `${best.parts.length === 1 ? 'Uma adjudicação direta' : `${best.parts.length} adjudicações diretas`} ` +
       `(ajuste direto ou consulta prévia) ${ofName(buyer.name)} ${toName(supplier.name)} ` +
       `da classe CPV ${cpvClass} de ` +
-      `${best.from} a ${best.to}, cada uma abaixo do limite do seu procedimento, ` +
+      `${dateSaid(best.from).pt} a ${dateSaid(best.to).pt}, cada uma abaixo do limite do seu procedimento, ` +
       `${best.parts.length === 1 ? 'soma' : 'somam'} ${eurosSaid(best.total).pt}`,
   };
   const against = {
@@ -307,8 +308,8 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
     const reason = {
       en: `${alone.en}; but the data held do not reach ${back ? to : from}: the awards beyond are unknown.`,
       pt:
-        `${alone.pt}; mas os dados do serviço não chegam a ${back ? to : from}: as adjudicações para lá dessa data ` +
-        'são desconhecidas.',
+        `${alone.pt}; mas os dados do serviço não chegam a ${dateSaid(back ? to : from).pt}: as adjudicações para ` +
+        'lá dessa data são desconhecidas.',
     };
     return finding('not_assessable', reason, values, more);
   }

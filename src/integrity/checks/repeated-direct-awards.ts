@@ -5,7 +5,7 @@
  * n.º 3 to 5, the window before the data held — is said, never read as nothing.
  */
 
-import { subjectName, toName } from '../../lib/portuguese-articles.js';
+import { subjectName, toName, withArticle } from '../../lib/portuguese-articles.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding, type Said } from '../assessment.js';
 import { awardDate, cents, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
@@ -23,7 +23,7 @@ import {
   samePairProcedure,
 } from '../direct-procedures.js';
 import { type IntegrityType, threshold } from '../methodology.js';
-import { counted, eurosSaid } from '../said.js';
+import { counted, dateSaid, eurosSaid } from '../said.js';
 
 export const REPEATED_DIRECT_AWARDS: IntegrityType = {
   key: 'repeated_direct_awards',
@@ -177,16 +177,18 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   // None is said as none ("had awarded … no contract", "não tinha adjudicado … nenhum contrato"), not as `0 contracts`.
   const n = earlier.counted.length;
   const total = eurosSaid(sum);
+  // What the buyer had awarded, after its name: the name opens a sentence here, and follows a phrase in the flag's.
+  const awardedPt =
+    `${n === 0 ? 'não ' : ''}tinha adjudicado ${toName(supplier.name)} ` +
+    `${n === 0 ? 'nenhum contrato' : counted(n, 'contrato')} de ${kind.pt} por ajuste direto ou consulta prévia ` +
+    `${n === 0 ? 'escolhido' : 'escolhidos'} pelo valor de ${dateSaid(windowFrom).pt} até antes de ` +
+    `${dateSaid(date).pt}${n === 0 ? ` (${total.pt})` : `: ${total.pt}`}`;
   const what = {
     en:
       `${buyer.name} had awarded ${supplier.name} ${n === 0 ? 'no contract' : counted(n, 'contract')} for ` +
       `${kind.en} by ajuste direto or consulta prévia chosen by value from ${windowFrom} to before ` +
       `${date}${n === 0 ? ` (${total.en})` : `: ${total.en}`}`,
-    pt:
-      `${subjectName(buyer.name)} ${n === 0 ? 'não ' : ''}tinha adjudicado ${toName(supplier.name)} ` +
-      `${n === 0 ? 'nenhum contrato' : counted(n, 'contrato')} de ${kind.pt} por ajuste direto ou consulta prévia ` +
-      `${n === 0 ? 'escolhido' : 'escolhidos'} pelo valor de ${windowFrom} até antes de ` +
-      `${date}${n === 0 ? ` (${total.pt})` : `: ${total.pt}`}`,
+    pt: `${subjectName(buyer.name)} ${awardedPt}`,
   };
   const against = {
     en: `the ${eurosSaid(ceiling).en} ceiling of the ${PROCEDURE_NAME[procedure]} for ${kind.en} under ${regime.en}`,
@@ -200,7 +202,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   if (sum >= limit) {
     const reason = {
       en: `In the data held, ${what.en}, reaching ${against.en}.`,
-      pt: `Nos dados do serviço, ${what.pt}, o que atinge ${against.pt}.`,
+      pt: `Nos dados do serviço, ${withArticle(buyer.name)} ${awardedPt}, o que atinge ${against.pt}.`,
     };
     return finding('flagged', reason, values, more);
   }
@@ -245,7 +247,8 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   if (!(await holdsData(ctx, c.source, windowFrom, 'back'))) {
     const reason = under(
       `; but the data held do not reach back to ${windowFrom}: the awards before them are unknown.`,
-      `; mas os dados do serviço não recuam até ${windowFrom}: as adjudicações anteriores são desconhecidas.`,
+      `; mas os dados do serviço não recuam até ${dateSaid(windowFrom).pt}: as adjudicações anteriores são ` +
+        'desconhecidas.',
     );
     return finding('not_assessable', reason, values, more);
   }

@@ -70,7 +70,7 @@ export function checkSingleBid(c: ContractDetailRecord): Finding {
   }
   if (c.competitors.length === 1) {
     const reason = {
-      en: `One competitor in a ${method.en} procedure.`,
+      en: `One competitor in ${method.en === 'open' ? 'an' : 'a'} ${method.en} procedure.`,
       pt: `Um só concorrente num procedimento ${method.pt}.`,
     };
     return finding('flagged', reason, values);

@@ -13,10 +13,11 @@ export const procurementEntityProfile = defineOperation({
   title: 'Profile of a procurement entity',
   summary: 'One entity by tax number: totals as buyer and supplier, by year, top counterparts, latest contracts.',
   description:
-    'Returns one entity (a 9-digit tax number) with its totals as buyer and as supplier, the same per publication ' +
-    `year (by_year), its ${TOP_COUNTERPARTS} largest suppliers (top_suppliers, when it buys) and buyers ` +
-    `(top_buyers, when it supplies) by euros of the contracts they share, and its ${RECENT_CONTRACTS} latest ` +
-    'contracts in either role (newest first; procurement_contracts with `buyer` or `supplier` pages through all). ' +
+    'Returns one entity (by tax number, Portuguese or foreign) with its totals as buyer and as supplier, the ' +
+    `same per publication year (by_year), its ${TOP_COUNTERPARTS} largest suppliers (top_suppliers, when it buys) ` +
+    `and buyers (top_buyers, when it supplies) by euros of the contracts they share, and its ${RECENT_CONTRACTS} ` +
+    'latest contracts in either role (newest first; procurement_contracts with `buyer` or `supplier` pages ' +
+    'through all). ' +
     'Amounts are contract prices in euros without VAT, each contract counted once per role.',
   domain: 'procurement',
   scope: 'procurement:read',

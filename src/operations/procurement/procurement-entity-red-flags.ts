@@ -37,8 +37,8 @@ export const procurementEntityRedFlags = defineOperation({
   title: "A buyer's integrity flags in a period",
   summary: "Every integrity check on a buyer's contracts in a period: counts per type and state, flagged contracts.",
   description:
-    'Runs every integrity type on the contracts where the entity (a 9-digit tax number) is a buyer, published ' +
-    'between `from` and `to` (inclusive; both optional — without them, all its contracts), as ' +
+    'Runs every integrity type on the contracts where the entity (by tax number, Portuguese or foreign) is a ' +
+    'buyer, published between `from` and `to` (inclusive; both optional — without them, all its contracts), as ' +
     'procurement_red_flags runs them on one contract, and answers how many contracts are in each state ' +
     '(`flagged`, `not_flagged`, `not_assessable`) per type, and the flagged contracts with the types flagged on ' +
     `each (procurement_red_flags gives the reasons). At most the newest ${MAX_CONTRACTS} ` +
