@@ -26,8 +26,8 @@ import { PROCUREMENT_WATERMARK } from './procurement-detector.js';
  * article ("com execução no Porto, em Matosinhos e na Maia"), not the list after a bare "em". 6: a procedure type
  * with a parenthetical of its own is set in one pair of parentheses ("(ao abrigo de acordo-quadro, art.º 259.º)",
  * not "(ao abrigo de acordo-quadro (art.º 259.º))"), in summaries and evidence titles, and so are an index's base
- * and the period of a value ("64,3 (Portugal = 100, 2011)"); a text
- * clipped inside a parenthesis closes it ("(acidentes de trabalho, automóvel e…)").
+ * and the period of a value ("64,3 (Portugal = 100, 2011)"); a text clipped inside a parenthesis closes it
+ * ("(acidentes de trabalho, automóvel e…)").
  */
 export const DETECTOR_RULES = 6;
 export const RULES_WATERMARK = 'detect:rules';
