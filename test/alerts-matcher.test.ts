@@ -283,6 +283,19 @@ describe('alert matcher', () => {
     }
   });
 
+  it("keeps an integrity flag's hedge in its snippet, however long the summary it cuts", async () => {
+    const found = ofRule(matches, rules.splitting);
+    const signals = await store.getSignals(found.map((m) => Number(m.item_key.slice('signal:'.length))));
+    const summaries = new Map(signals.map((x) => [`signal:${x.id}`, x.summary_pt ?? '']));
+    // A summary names the contract, its buyer and its suppliers in full: some run past the snippet's 280 characters.
+    expect(found.some((m) => (summaries.get(m.item_key) as string).length > 280)).toBe(true);
+    for (const m of found) {
+      expect(m.snippet?.length, m.item_key).toBeLessThanOrEqual(281);
+      expect(m.snippet, m.item_key).toMatch(/É um indício para olhar com mais atenção, não uma acusação\.$/);
+      expect(m.snippet?.slice(0, 40), m.item_key).toBe((summaries.get(m.item_key) as string).slice(0, 40));
+    }
+  });
+
   it('a second run records nothing new and changes nothing', async () => {
     expect(first.matched).toBe(matches.length);
     const again = await runAlertMatching(store, { now: NOW });

@@ -5,6 +5,7 @@
  */
 
 import type { MatcherType } from '../lib/vocabulary.js';
+import { INTEGRITY, INTEGRITY_HEDGE_PT } from '../signals/catalogue.js';
 import type { MatcherParams } from '../store/signal-records.js';
 import type { AlertItem, ItemCpv, ItemParty } from './item.js';
 import { type KeywordHit, matchKeywords, shorten } from './keyword.js';
@@ -111,7 +112,17 @@ function indicatorThreshold(params: MatcherParams, item: AlertItem): MatchOutcom
   return { strength: 0.5 + 0.5 * Math.min(1, excess), snippet };
 }
 
+const SNIPPET = 280;
+
+/**
+ * The signal's summary, cut to SNIPPET characters; an integrity flag's keeps its hedge whole ("É um indício…, não uma
+ * acusação."), which the cut of a long summary (a party and a contract named in full) would otherwise drop.
+ */
 function signalSnippet(item: AlertItem): string | null {
   const text = item.body || item.headline;
-  return text ? shorten(text, 280) : null;
+  if (!text) return null;
+  if (item.signal?.family !== INTEGRITY || !text.includes(INTEGRITY_HEDGE_PT)) return shorten(text, SNIPPET);
+  const before = text.slice(0, text.indexOf(INTEGRITY_HEDGE_PT)).trim();
+  const hedge = `${INTEGRITY_HEDGE_PT}.`;
+  return `${shorten(before, SNIPPET - hedge.length - 1)} ${hedge}`;
 }

@@ -12,7 +12,7 @@ import { HETEROGENEOUS_SUPPLIER } from '../integrity/checks/heterogeneous-suppli
 import type { IntegrityType } from '../integrity/methodology.js';
 import { CORPUS_TYPE_KEYS } from '../integrity/standing.js';
 import { ofName, toName, withArticle } from '../lib/portuguese-articles.js';
-import { INTEGRITY } from '../signals/catalogue.js';
+import { INTEGRITY, INTEGRITY_HEDGE_PT } from '../signals/catalogue.js';
 import { valueTier } from '../signals/derive.js';
 import type { ContractDetailRecord, ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { SignalCaseRef, SignalEvidenceRecord, SignalInput } from '../store/signal-records.js';
@@ -145,7 +145,7 @@ export function integritySignal(
     title_en: `${type.label_en}: ${titled} (${buyers || 'unidentified buyer'})`,
     summary_pt:
       `Indicador ${named.pt} ${flaggedIn}${price ? `, de ${price.pt}` : ''}. ` +
-      `É um indício para olhar com mais atenção, não uma acusação: o método, os valores comparados e os limiares ` +
+      `${INTEGRITY_HEDGE_PT}: o método, os valores comparados e os limiares ` +
       `estão em ${flags}.` +
       (type.legal_basis ? ` Base legal: ${type.legal_basis.reference_pt}.` : ''),
     summary_en:

@@ -27,6 +27,11 @@ export interface SignalType {
 }
 
 export const INTEGRITY = 'integrity';
+/**
+ * What every integrity signal's Portuguese summary says of itself, and what an alert's snippet of one keeps whatever
+ * it cuts (docs/alerts.md, "The matcher").
+ */
+export const INTEGRITY_HEDGE_PT = 'É um indício para olhar com mais atenção, não uma acusação';
 
 export const SIGNAL_FAMILIES: readonly SignalFamily[] = Object.freeze([
   {
