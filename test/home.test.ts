@@ -24,6 +24,8 @@ describe('GET /', () => {
     }
     // MCP is an endpoint for a client's POSTs, which a browser cannot open: its address is given to copy.
     expect(res.body).toContain(`<code>${BASE_URL}/mcp</code>`);
+    // One main landmark holding the page, so that a screen reader's "skip to main" lands on it.
+    expect(res.body).toMatch(/<body>\s*<main>\s*<h1>munidata<\/h1>[\s\S]*<\/main>\s*<\/body>/);
   });
 
   it('links only to what a browser opens: no link of the page answers an error', async () => {

@@ -75,6 +75,7 @@ function renderHome(links: ServiceLinks): string {
 <style>${trusted(CSS)}</style>
 </head>
 <body>
+<main>
 <h1>munidata</h1>
 <p>Portuguese municipal data as a read-only service (API version <code>${
     links.api_version
@@ -92,6 +93,7 @@ ${row('A2A agent card', links.agent_card, 'the same operations as A2A skills:')}
 <li>MCP server — the same operations as MCP tools (Streamable HTTP), for an MCP client to connect to; a browser
 cannot open it: <code>${links.mcp}</code></li>
 </ul>
+</main>
 </body>
 </html>
 `.text;
