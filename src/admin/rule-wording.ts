@@ -3,6 +3,7 @@
  * labels (“Words or phrases”). The admin functions that check a rule take one, so each caller's refusals speak its
  * own words without rewriting another's text (docs/console.md, Alerts).
  */
+import { withIndefinite } from '../lib/english-articles.js';
 import type { MatcherType } from '../lib/vocabulary.js';
 
 /** A rule's fields, by the names of the options that carry them (alert-params.ts, alert-places.ts). */
@@ -57,7 +58,7 @@ export const COMMAND_LINE: RuleWording = {
   field: (field) => FLAGS[field],
   choice: (type) => `--type ${type}`,
   type: (type) => type,
-  rule: (type) => `${/^[aeiou]/.test(type) ? 'An' : 'A'} ${type} rule`,
+  rule: (type) => `${withIndefinite(type).replace(/^a/, 'A')} rule`,
   option: (field, takes) => `${FLAGS[field]} ${takes}`,
 };
 

@@ -21,7 +21,7 @@ import { confidence, procurementReliability } from './confidence.js';
 import { contractFacts, contractSignalTypes } from './contract-signals.js';
 import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, UNNAMED_BUYER_PT, withoutNote } from './format.js';
+import { clip, euros, parenthesised, UNNAMED_BUYER_PT, withoutNote } from './format.js';
 import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
 
 /**
@@ -130,9 +130,9 @@ export function integritySignal(
     : a.reason;
   const titled = party ? `${party.name} — ${object}` : object;
   // The label and the code in one pair of parentheses, with the law a label cites: "(…, CCP art. 113.º n.º 2)".
-  const [pt, en] = [withoutNote(type.label_pt), withoutNote(type.label_en)];
+  const en = withoutNote(type.label_en);
   const named = {
-    pt: `${type.code} (${[pt.text, pt.note].filter(Boolean).join(', ')})`,
+    pt: `${type.code} ${parenthesised(type.label_pt)}`,
     en: `${en.text} (${[type.code, en.note].filter(Boolean).join(', ')})`,
   };
   return {

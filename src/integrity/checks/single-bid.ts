@@ -1,4 +1,5 @@
 /** R018, single bid: an open or restricted procedure that drew one competitor. */
+import { withIndefinite } from '../../lib/english-articles.js';
 import type { ContractDetailRecord } from '../../store/procurement-records.js';
 import { type Finding, finding } from '../assessment.js';
 import type { IntegrityCheck } from '../check.js';
@@ -56,7 +57,7 @@ export function checkSingleBid(c: ContractDetailRecord): Finding {
   const method = { en: c.ocds_method, pt: METHOD_PT[c.ocds_method] ?? c.ocds_method };
   if (!COMPETITIVE.has(c.ocds_method)) {
     const reason = {
-      en: `Does not apply: a ${method.en} procedure does not invite open competition.`,
+      en: `Does not apply: ${withIndefinite(method.en)} procedure does not invite open competition.`,
       pt: `Não se aplica: um procedimento ${method.pt} não abre a concorrência.`,
     };
     return finding('not_flagged', reason, values);
@@ -70,7 +71,7 @@ export function checkSingleBid(c: ContractDetailRecord): Finding {
   }
   if (c.competitors.length === 1) {
     const reason = {
-      en: `One competitor in ${method.en === 'open' ? 'an' : 'a'} ${method.en} procedure.`,
+      en: `One competitor in ${withIndefinite(method.en)} procedure.`,
       pt: `Um só concorrente num procedimento ${method.pt}.`,
     };
     return finding('flagged', reason, values);

@@ -4,6 +4,7 @@
  * page of that scope gets the signed-in user. The console registers its pages here; so may any other page that
  * needs a session (register it inside the scope `registerSignedInScope` prepares).
  */
+
 import cookie from '@fastify/cookie';
 import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
@@ -12,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Counters } from '../../access/counters.js';
 import type { DailyUsage } from '../../access/daily-usage.js';
 import { resumeSession } from '../../admin/sessions.js';
+import { withIndefinite } from '../../lib/english-articles.js';
 import type { SessionRecord, UserRecord, UserRole } from '../../store/console/console-records.js';
 import type { AccountRecord, PlanRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
@@ -152,7 +154,7 @@ export function requireRole(who: SignedIn, ...roles: UserRole[]): void {
   if (!roles.includes(who.user.role)) {
     throw new ConsoleRefusal(
       403,
-      `This needs the role ${roles.join(' or ')}; you are ${who.user.role === 'admin' ? 'an' : 'a'} ${who.user.role}.`,
+      `This needs the role ${roles.join(' or ')}; you are ${withIndefinite(who.user.role)}.`,
     );
   }
 }
