@@ -5,11 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule } from '../src/admin/alert-rules.js';
+import { SOLAR_INSTALLER } from '../src/agents/demo/solar-installer.js';
 import { ConsoleClient, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
 let owner: ConsoleClient;
+let member: ConsoleClient;
 
 const PAGES = [
   '/console/keys',
@@ -48,6 +50,13 @@ beforeAll(async () => {
   const user = await consoleUser(t, { accountId: t.accounts.premium, email: 'ana@names.example', role: 'owner' });
   owner = new ConsoleClient(t);
   await owner.signIn(user.email, user.password);
+  const reader = await consoleUser(t, { accountId: t.accounts.premium, email: 'rui@names.example', role: 'member' });
+  member = new ConsoleClient(t);
+  await member.signIn(reader.email, reader.password);
+  await owner.get('/console/keys');
+  await owner.post('/console/keys', { label: 'names', scopes: ['signals:read'] });
+  await owner.get('/console/agents');
+  await owner.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug: 'names-solar' }) });
   await createAlertRule(
     t.store,
     { account: t.accounts.premium, name: 'Pontes no Porto', type: 'keyword', keywords: ['ponte'] },
@@ -87,5 +96,20 @@ describe('accessible names in the console', () => {
         if (by) expect(body, `${path}: ${field}`).toContain(`id="${by}"`);
       }
     }
+  });
+
+  it('names every column heading, the column of buttons too (axe: empty-table-header)', async () => {
+    const unnamed: string[] = [];
+    for (const [who, path] of [
+      ...PAGES.map((p) => [owner, p] as const),
+      [owner, '/console/agents/names-solar'] as const,
+      [member, '/console/keys'] as const,
+      [member, '/console/alerts'] as const,
+    ]) {
+      const body = (await who.get(path)).body;
+      for (const [cell, words] of body.matchAll(/<th\b[^>]*>([\s\S]*?)<\/th>/g))
+        if (!visible(words)) unnamed.push(`${path}: ${cell}`);
+    }
+    expect(unnamed).toEqual([]);
   });
 });

@@ -3,6 +3,8 @@
  * of a page shows a link past the navigation's dozen links, and following it puts the next Tab on the page's own
  * first control, as the explorer's pages do; the usage chart's figures stay inside the picture.
  */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noCounts, usageChart } from '../src/web/console/usage-chart.js';
@@ -15,6 +17,9 @@ import { startTestApp, type TestApp } from './helpers/test-app.js';
 /** The browser globals the evaluated callbacks use (they run in the page; this program has no DOM types). */
 declare const document: { activeElement: any };
 declare const innerWidth: number;
+declare function getComputedStyle(element: unknown, pseudo: string): { content: string };
+
+const SHOTS = resolve(import.meta.dirname, '../screenshots/console');
 
 let t: TestApp;
 let base: string;
@@ -81,5 +86,24 @@ describe('the usage chart on a phone', () => {
       });
       expect(cut, String(most)).toEqual([]);
     }
+  });
+});
+
+describe('a column of buttons on a phone', () => {
+  it('is named Actions for a screen reader, and prints no label beside each button', async () => {
+    await page.goto(`${base}/console/keys`);
+    await page.fill('#label', 'phone export');
+    await page.click('main button:has-text("Create key")');
+    await page.goto(`${base}/console/keys`);
+    const row = page.locator('table.stacked tbody tr', { hasText: 'phone export' });
+    const heading = page.locator('table.stacked thead th').last();
+    await expect(heading.textContent()).resolves.toBe('Actions');
+    const cell = row.locator('td').last();
+    await expect(cell.innerText()).resolves.toBe('Revoke…');
+    await expect(cell.evaluate((td) => getComputedStyle(td, '::before').content)).resolves.toBe('none');
+    // The other cells keep their headings beside them.
+    await expect(row.locator('td').nth(2).getAttribute('data-label')).resolves.toBe('Scopes');
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: resolve(SHOTS, '390-keys-actions.png'), fullPage: true });
   });
 });

@@ -13,7 +13,7 @@ import { AdminError } from '../../lib/admin-error.js';
 import { USER_ROLES } from '../../store/console/console-records.js';
 import { type Html, html, joined, trusted } from '../html.js';
 import { formOf } from './form-fields.js';
-import { csrfField, date, message, page, sendHtml } from './html.js';
+import { ACTIONS_HEADING, csrfField, date, hiddenHeading, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -148,12 +148,13 @@ export function registerAccountPage(scope: FastifyInstance): void {
         o.linkFor
       } this link</strong> to set their password. It works once, for 24 hours, and is shown only now.</p>
 <p class="copy-row"><code id="secret" data-secret>${o.link}</code> ${copyButton}</p></div>`;
-    const membersHead = trusted(
-      '<thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th><th></th></tr></thead>',
-    );
-    const sessionsHead = trusted(
-      '<thead><tr><th>Signed in</th><th>Last seen</th><th>Browser</th><th>Address</th><th></th></tr></thead>',
-    );
+    const membersHead = html`<thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th>${
+      ACTIONS_HEADING
+    }</tr></thead>`;
+    const thisSession = hiddenHeading('This session');
+    const sessionsHead = html`<thead><tr><th>Signed in</th><th>Last seen</th><th>Browser</th><th>Address</th>${
+      thisSession
+    }</tr></thead>`;
     const signOutButton = html`<button type="submit" class="danger">Sign out everywhere</button>`;
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${link}
 <section><table><tbody><tr><th>Account</th><td>${who.account.name} (id ${who.account.id})</td></tr>

@@ -22,7 +22,7 @@ import type { DeploymentRecord } from '../../store/agent-records.js';
 import { html, joined, trusted } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
-import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
+import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -231,10 +231,8 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       html`<div class="error" role="alert"><strong>The deployment file is not valid:</strong><ul>${o.issues.map(
         (i) => html`<li><code class="field-path">${i.path || '(file)'}</code>: ${i.message}</li>`,
       )}</ul></div>`;
-    const deploymentsHead = trusted(
-      '<thead><tr><th>Deployment</th><th>Status</th><th>Channels</th><th class="num">Revision</th><th>Updated</th>' +
-        '<th></th></tr></thead>',
-    );
+    const deploymentsHead = html`<thead><tr><th>Deployment</th><th>Status</th><th>Channels</th>
+<th class="num">Revision</th><th>Updated</th>${ACTIONS_HEADING}</tr></thead>`;
     const agentsCreate = html`<code>munidata agents create</code>`;
     const fileInput = trusted(
       '<input id="file-input" type="file" accept=".json,.yaml,.yml,application/json,text/yaml" ' +
@@ -297,10 +295,8 @@ account; the slug of one of your deployments replaces its file.</p>
 <td>${date(l.created_at)}</td><td>${revoke}</td></tr>`;
       }),
     );
-    const credentialsHead = trusted(
-      '<thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th><th>Created</th>' +
-        '<th></th></tr></thead>',
-    );
+    const credentialsHead = html`<thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th>
+<th>Created</th>${ACTIONS_HEADING}</tr></thead>`;
     const labelInput = html`<input id="label" name="label" type="text" maxlength="100" placeholder="Who uses it">`;
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${
       o.secret && secretOnce(`New ${o.created?.channel.toUpperCase()} credential for ${record.slug}:`, o.secret)
@@ -328,7 +324,7 @@ ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</c
 <div><label for="label">Label</label>${labelInput}</div></div>
 <button type="submit">Create credential</button></form></section>
 <h2>Licences sold on the marketplace</h2>
-<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th><th></th></tr></thead>
+<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th>${ACTIONS_HEADING}</tr></thead>
 <tbody>${
       licenceRows.length > 0
         ? joined(licenceRows, '\n')

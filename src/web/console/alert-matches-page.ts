@@ -15,7 +15,7 @@ import type { AlertMatchRecord } from '../../store/signal-records.js';
 import { type Html, html, joined } from '../html.js';
 import { ALERT_EDITORS, alertsUser, canEditAlerts, ownRule } from './alerts-page.js';
 import { type FormFields, formOf, queryOf } from './form-fields.js';
-import { csrfField, date, page, sendHtml } from './html.js';
+import { ACTIONS_HEADING, csrfField, date, page, sendHtml } from './html.js';
 import { ConsoleRefusal, notFound } from './refusal.js';
 import { requireRole, type SignedIn } from './signed-in.js';
 
@@ -106,7 +106,7 @@ export function registerAlertMatchesPage(scope: FastifyInstance, core: Core): vo
 Older matches →</a></p>`
         : '';
     const head = html`<thead><tr><th>Matched</th><th>Rule</th><th>What</th><th>Where</th><th class="num">Score</th>
-<th>Status</th><th></th></tr></thead>`;
+<th>Status</th>${ACTIONS_HEADING}</tr></thead>`;
     return sendHtml(
       reply,
       page({

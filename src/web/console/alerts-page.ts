@@ -19,7 +19,7 @@ import { html, joined } from '../html.js';
 import { FORM, placeFields, placeOptions, sourcesInWords, typeInWords } from './alert-rule-fields.js';
 import { formOf, queryOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
-import { confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
+import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
 import { ConsoleRefusal, notFound } from './refusal.js';
 import { ACCOUNT_EDITORS, canEdit, requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -274,7 +274,7 @@ class="muted nowrap">latest ${date(count.latest)}</span>`;
       : html`<p class="muted" role="note">Only the account's owner or an admin creates, changes and deletes alert rules;
 you can read them. <a href="/console/alerts/matches">Matches</a></p>`;
     const head = html`<thead><tr><th>Name</th><th>Looks for</th><th>Reads</th><th>Where</th><th>State</th>
-<th class="num">Matches</th><th>Created</th><th></th></tr></thead>`;
+<th class="num">Matches</th><th>Created</th>${ACTIONS_HEADING}</tr></thead>`;
     return sendHtml(
       reply,
       page({
@@ -290,7 +290,7 @@ reads them (<code>alert_rules</code>, <code>alert_matches</code>). A new or chan
           ruleRows.length > 0 ? joined(ruleRows, '\n') : html`<tr><td colspan="8" class="muted">No rules yet.</td></tr>`
         }</tbody></table></section>
 <h2>Predefined subscriptions</h2>
-<section><table><thead><tr><th>Subscription</th><th>Yours, by place</th><th></th></tr></thead>
+<section><table><thead><tr><th>Subscription</th><th>Yours, by place</th>${ACTIONS_HEADING}</tr></thead>
 <tbody>${joined(templateRows, '\n')}</tbody></table></section>`,
       }),
     );

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { type ConnectedApp, listConnectedApps, revokeGrant } from '../../oauth/grants.js';
 import { html, joined, trusted } from '../html.js';
-import { csrfField, date, message, page, sendHtml } from './html.js';
+import { ACTIONS_HEADING, csrfField, date, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -72,10 +72,8 @@ to use it again, connect it again.</p>
       '<p class="muted">Apps you connected with OAuth (MCP clients, assistants, agents) read data for this account ' +
         'with your plan, quota and limits.</p>',
     );
-    const head = trusted(
-      '<thead><tr><th>App</th><th>Client id</th><th>Scopes</th><th>Connected</th><th>First used</th>' +
-        '<th>Last used</th><th></th></tr></thead>',
-    );
+    const head = html`<thead><tr><th>App</th><th>Client id</th><th>Scopes</th><th>Connected</th><th>First used</th>
+<th>Last used</th>${ACTIONS_HEADING}</tr></thead>`;
     return sendHtml(
       reply,
       page({

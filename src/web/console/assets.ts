@@ -22,6 +22,7 @@ nav a[aria-current="page"] { background: #e4ecf7; color: var(--accent); font-wei
 .who { margin-left: auto; display: flex; gap: 0.6rem; align-items: center; color: var(--muted); font-size: 0.9rem; }
 main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 .skip { position: absolute; left: -9999px; }
+.vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 .skip:focus { left: 0.5rem; top: 0.5rem; z-index: 10; background: var(--card); padding: 0.4rem 0.8rem; }
 main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
@@ -121,7 +122,10 @@ document.addEventListener('click', (event) => {
 const phone = window.matchMedia('(max-width: 40rem)');
 const tables = [...document.querySelectorAll('table')].filter((table) => table.tHead);
 for (const table of tables) {
-  const headings = [...table.tHead.rows[0].cells].map((th) => th.textContent.trim());
+  // A column of buttons (its heading 'unlabelled', named for screen readers only) gets no label beside each button.
+  const headings = [...table.tHead.rows[0].cells].map((th) =>
+    th.classList.contains('unlabelled') ? '' : th.textContent.trim(),
+  );
   for (const body of table.tBodies) {
     for (const row of body.rows) {
       let column = 0;

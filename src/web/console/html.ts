@@ -129,6 +129,19 @@ ${body}
 `;
 }
 
+/**
+ * The heading of a column whose cells say what they are themselves (a Revoke… link, a Turn off button, "this
+ * session"): named for a screen reader (axe: empty-table-header) but hidden on the screen, and left out of the phone
+ * layout's row labels (console.js skips a heading marked `unlabelled`), where its name beside every button would
+ * only be noise.
+ */
+export function hiddenHeading(name: string): Html {
+  return html`<th class="unlabelled"><span class="vh">${name}</span></th>`;
+}
+
+/** The heading of a column of buttons and links. */
+export const ACTIONS_HEADING = hiddenHeading('Actions');
+
 /** A message above a form: an error (role=alert) or a notice. */
 export function message(kind: 'error' | 'notice', text: string | undefined): Html {
   if (!text) return html``;

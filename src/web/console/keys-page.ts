@@ -9,10 +9,10 @@ import { createKey, lastDayOf, listKeys, type PublicKeyView, revokeKey } from '.
 import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
-import { type Html, html, joined, trusted } from '../html.js';
+import { type Html, html, joined } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
-import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
+import { ACTIONS_HEADING, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -159,10 +159,9 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
       : html`<p class="muted">Only the account's owner creates and revokes keys.</p>`;
     const bearer = html`<code>Authorization: Bearer sk_live_…</code>`;
     const endpoints = html`REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>`;
-    const head = trusted(
-      '<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th><th>Last day</th>' +
-        '<th></th></tr></thead>',
-    );
+    // The owner's last column holds Revoke… (or the day it was revoked); a member's says whether the key works.
+    const head = html`<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th>
+<th>Last day</th>${owner ? ACTIONS_HEADING : html`<th>Status</th>`}</tr></thead>`;
     return sendHtml(
       reply,
       page({

@@ -108,7 +108,8 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
 ${intro}
 ${cards.length > 0 ? joined(cards, '\n') : html`<p class="muted">No agents are published yet.</p>`}
 <h2>Licences your account holds</h2>
-<section><table><thead><tr><th>Agent</th><th>Credential</th><th>A2A address</th><th>Since</th><th></th></tr></thead>
+<section><table><thead><tr><th>Agent</th><th>Credential</th><th>A2A address</th><th>Since</th><th>Status</th>
+</tr></thead>
 <tbody>${
       heldRows.length > 0 ? joined(heldRows, '\n') : html`<tr><td colspan="5" class="muted">None yet.</td></tr>`
     }</tbody></table></section>`;
