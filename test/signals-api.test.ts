@@ -206,8 +206,10 @@ describe('signals_list', () => {
       '/v1/signals?family=procurement&type=contract_awarded&min_confidence=0.6&value_tier=medium',
       (s) => s.input.type === 'contract_awarded' && s.input.confidence >= 0.6 && s.input.value_tier === 'medium',
     );
-    // A type of another family than `family`: every filter must hold, so nothing.
-    expect((await t.get('/v1/signals?family=indicators&type=tender_open')).json.items).toEqual([]);
+    // A type of another family than `family` could only match nothing: refused, naming the type's own family.
+    const mismatch = await t.get('/v1/signals?family=indicators&type=tender_open');
+    expectValidation(mismatch, 'type');
+    expect(mismatch.json.detail).toContain('`tender_open` is a type of the family `procurement`');
   });
 
   it('filters by municipality, by code or slug, repeated', async () => {

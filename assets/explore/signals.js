@@ -119,10 +119,13 @@ function buildControls() {
     input.value = state[name];
     input.addEventListener('change', () => {
       for (const n of Object.keys(DEFAULTS)) state[n] = controls.querySelector(`#${n}`).value;
-      if (name === 'family' && state.type && types.find((t) => t.key === state.type)?.family !== state.family)
-        state.type = '';
+      const typeFamily = types.find((t) => t.key === state.type)?.family;
+      // /v1/signals refuses a type of another family than `family`: a choice of one follows the other.
+      if (name === 'family' && state.type && typeFamily !== state.family) state.type = '';
+      if (name === 'type' && state.family && typeFamily && typeFamily !== state.family) state.family = typeFamily;
       if (name === 'district') state.municipality = '';
       controls.querySelector('#type').value = state.type;
+      controls.querySelector('#family').value = state.family;
       controls.querySelector('#municipality').value = state.municipality;
       writeState(state, DEFAULTS, true);
       draw();

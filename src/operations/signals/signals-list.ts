@@ -12,6 +12,7 @@ import {
 import { MunicipalityRefs, municipalityIds } from '../shared/municipality-filters.js';
 import { indicatorSynthetic, toSignalSummary } from './resources.js';
 import { SignalFamilyKey, SignalSummary, SignalTypeKey, ValueTier } from './schemas.js';
+import { checkTypeInFamily } from './type-in-family.js';
 
 export const signalsList = defineOperation({
   name: 'signals_list',
@@ -23,7 +24,8 @@ export const signalsList = defineOperation({
     'Lists signals: items we detected in procurement and indicator data (or received from outside detectors), each ' +
     'with a family, a type, a municipality, titles, a stage, a value tier, a confidence and what to do about it. ' +
     'Ordered by last_seen_at descending, then id descending; page with `cursor`. Every filter given must hold: ' +
-    '`type` / `family` (signal_types and signal_families list them), ' +
+    '`type` / `family` (signal_types and signal_families list them; a `type` of another family than the ' +
+    '`family` given is refused, naming its family), ' +
     '`municipality` (code, slug or name, repeatable): in ' +
     'any of them, `min_confidence` (0–1, inclusive), `value_tier`. `since` is a watermark: only signals first seen ' +
     'or changed at or after it — keep the newest last_seen_at you have read and pass it next time to get what is ' +
@@ -63,6 +65,7 @@ export const signalsList = defineOperation({
     },
   ],
   async handler(input, { reference, store, paging }) {
+    checkTypeInFamily(input.type, input.family);
     const updatedSince = changeInstant(input.updated_since);
     const rows = await store.listSignals(
       {
