@@ -1,21 +1,33 @@
 /**
  * What a rule would have matched, before it is saved (the console's preview, docs/alerts.md "Preview"): the
  * matcher's own items (`loadItems`, which leaves out the signals that no longer stand) and test (`matchRule`) over
- * the most recent journal entries inside the alert window, recording nothing. Bounded: it reads at most
- * PREVIEW_ENTRIES entries back from the journal's end, so a rule that matches rarely may preview nothing that it will
- * match later. It gives what it read (entries, items tested and their dates, items too old, the window) and, when
- * nothing matched, the journal's items older than the window, for the page to say why.
+ * the journal's item entries (not observations), newest first, inside the alert window, recording nothing. It reads
+ * the latest PREVIEW_RECENT of them in any case (every match among them counted), then walks older ones only while it
+ * has fewer matches than it shows, up to PREVIEW_SIGNALS in all: a rule for a rare type or a small municipality
+ * still finds its older items, and the walk is bounded. It gives what it read (entries, items tested and their dates,
+ * items too old, the window, why it stopped) and, when nothing matched, the journal's items older than the window,
+ * for the page to say why.
  */
 
 import { ruleJudge } from '../alerts/judge.js';
 import { loadItems, Places } from '../alerts/load-items.js';
 import { isTooOld, type MatcherStore, matchRule } from '../alerts/run-matching.js';
 import { alertWindowDays, alertWindowStart } from '../alerts/window.js';
-import type { AlertMatchInput, AlertRuleEdit } from '../store/signal-records.js';
+import type { AlertMatchInput, AlertRuleEdit, ChangeKind } from '../store/signal-records.js';
 import type { JournalStore } from '../store/store.js';
 
-/** How far back the preview reads the journal, in entries. */
-export const PREVIEW_ENTRIES = 10_000;
+/** Item entries the preview always reads, newest first: every match among them is counted (the page's "N match"). */
+export const PREVIEW_RECENT = 10_000;
+/**
+ * The most item entries (signals, contracts, notices, amendments) the preview examines in all, walking back while it
+ * has fewer than a page of matches. A bound because a person waits for the page: each entry is a record read and a
+ * rule test, and 100 000 of them (ten times the recent reach; the demo's 20 000 signals with their records five
+ * times over) stay within a few seconds on either store. A saved rule is matched by the matcher over the whole
+ * window anyway; the preview says when it stopped here.
+ */
+export const PREVIEW_SIGNALS = 100_000;
+/** The journal's kinds that are items: an observation is not (indicator rules match the signals made of them). */
+const ITEM_KINDS: readonly ChangeKind[] = ['signal', 'contract', 'announcement', 'amendment'];
 const BATCH = 2_000;
 
 export interface RulePreview {
@@ -23,10 +35,17 @@ export interface RulePreview {
   matches: AlertMatchInput[];
   /** How many of the entries read it matched (more than `matches` holds when over the limit). */
   total: number;
-  /** Journal entries read. */
+  /** Item entries read from the journal (observations are not read). */
   entries: number;
-  /** Whether the journal holds entries older than those read (the preview stopped at PREVIEW_ENTRIES). */
+  /**
+   * Why the walk stopped: `all` (it read every item entry), `enough` (past PREVIEW_RECENT, it had a page of
+   * matches), `bound` (it reached PREVIEW_SIGNALS with fewer than a page of matches: older entries were not read).
+   */
+  stopped: 'all' | 'enough' | 'bound';
+  /** Whether the journal holds item entries older than those read (`stopped` is not `all`). */
   olderUnread: boolean;
+  /** How many matches the page shows at most (the walk past PREVIEW_RECENT looks for that many). */
+  limit: number;
   /** Entries read that were tested against the rule (items inside the window), and their first and last dates. */
   tested: { count: number; first: string | null; last: string | null };
   /** Entries read that were skipped as older than the alert window. */
@@ -42,7 +61,7 @@ export interface RulePreview {
 
 export async function previewRule(
   store: Omit<MatcherStore, 'recordAlertMatches' | 'listAlertRules' | 'findCaseId'> &
-    Pick<JournalStore, 'changesDatedBefore'>,
+    Pick<JournalStore, 'changesDatedBefore' | 'readChangesBefore'>,
   rule: AlertRuleEdit & { account_id: number },
   now: Date,
   limit = 20,
@@ -53,19 +72,26 @@ export async function previewRule(
   const windowDays = alertWindowDays(plans);
   const places = new Places(await store.listMunicipalities());
   const candidate = { ...rule, id: 0, enabled: true, created_at: at, matched_seq: 0, template_id: null };
-  const end = await store.lastChangeSeq();
   const found = new Map<string, { seq: number; match: AlertMatchInput }>();
   let entries = 0;
   let tooOld = 0;
   const tested = { count: 0, first: null as string | null, last: null as string | null };
-  const start = Math.max(0, end - PREVIEW_ENTRIES);
-  for (let after = start; after < end; ) {
-    const batch = (await store.readChanges(after, BATCH)).filter((e) => e.seq <= end);
+  let before = (await store.lastChangeSeq()) + 1;
+  let stopped: RulePreview['stopped'] = 'all';
+  const olderLeft = async () => (await store.readChangesBefore(before, 1, ITEM_KINDS)).length > 0;
+  for (;;) {
+    const enough = entries >= PREVIEW_RECENT && found.size >= limit;
+    if (enough || entries >= PREVIEW_SIGNALS) {
+      if (await olderLeft()) stopped = enough ? 'enough' : 'bound';
+      break;
+    }
+    const size = Math.min(BATCH, PREVIEW_SIGNALS - entries);
+    const batch = await store.readChangesBefore(before, size, ITEM_KINDS);
     if (batch.length === 0) break;
-    after = batch[batch.length - 1].seq;
+    before = batch[batch.length - 1].seq;
     entries += batch.length;
     tooOld += batch.filter((e) => isTooOld(e, windowStart)).length;
-    const current = batch.filter((e) => e.kind !== 'observation' && !isTooOld(e, windowStart));
+    const current = batch.filter((e) => !isTooOld(e, windowStart));
     tested.count += current.length;
     for (const { date } of current) {
       if (date && (tested.first === null || date < tested.first)) tested.first = date;
@@ -73,8 +99,10 @@ export async function previewRule(
     }
     for (const { seq, item } of await loadItems(store, current, places)) {
       const match = await matchRule(candidate, item, ruleJudge, at);
-      if (match) found.set(item.key, { seq, match });
+      // Newest first: an item changed again later was already found at its latest entry.
+      if (match && !found.has(item.key)) found.set(item.key, { seq, match });
     }
+    if (batch.length < size) break;
   }
   const newestFirst = [...found.values()].sort((a, b) => b.seq - a.seq).map((f) => f.match);
   const window = windowStart !== null && windowDays !== null ? { days: windowDays, start: windowStart } : null;
@@ -83,7 +111,9 @@ export async function previewRule(
     matches: newestFirst.slice(0, limit),
     total: newestFirst.length,
     entries,
-    olderUnread: start > 0,
+    stopped,
+    olderUnread: stopped !== 'all',
+    limit,
     tested,
     tooOld,
     window,

@@ -15,7 +15,14 @@ import { SqlAccessStore } from './access/access-store.js';
 import { SqlAgentHostStore } from './agents/agent-host-store.js';
 import { readChangedIds } from './changes/changed-since.js';
 import { ConsoleSqlStore } from './console/console-sql-store.js';
-import { changesDatedBefore, getWatermark, lastChangeSeq, readChanges, setWatermark } from './journal/journal.js';
+import {
+  changesDatedBefore,
+  getWatermark,
+  lastChangeSeq,
+  readChanges,
+  readChangesBefore,
+  setWatermark,
+} from './journal/journal.js';
 import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { PipelineSqlStore } from './pipeline/pipeline-sql-store.js';
@@ -220,6 +227,7 @@ export abstract class SqlStore extends OnPorts {
   // Consumers (detectors, the alert matcher) read it from the primary: a replica may lag behind their watermarks.
 
   readonly readChanges = this.#onPrimary(readChanges);
+  readonly readChangesBefore = this.#onPrimary(readChangesBefore);
   readonly lastChangeSeq = this.#onPrimary(lastChangeSeq);
   readonly changesDatedBefore = this.#onPrimary(changesDatedBefore);
   readonly getWatermark = this.#onPrimary(getWatermark);

@@ -343,6 +343,8 @@ export interface ProcurementReadStore {
 export interface JournalStore {
   /** Entries with seq > `afterSeq`, ascending, at most `limit`; only of `kinds` when given. */
   readChanges(afterSeq: number, limit: number, kinds?: readonly ChangeKind[]): Promise<ChangeEntry[]>;
+  /** Entries with seq < `beforeSeq`, newest first, at most `limit`; only of `kinds` when given. */
+  readChangesBefore(beforeSeq: number, limit: number, kinds?: readonly ChangeKind[]): Promise<ChangeEntry[]>;
   /** The highest seq so far (0 when empty). */
   lastChangeSeq(): Promise<number>;
   /**

@@ -58,13 +58,35 @@ export async function readChanges(
      WHERE seq > $1${kinds ? ` AND ${port.dialect.inList('kind', '$3')}` : ''} ORDER BY seq LIMIT $2`,
     kinds ? [afterSeq, limit, kinds] : [afterSeq, limit],
   );
-  return rows.map((row) => ({
+  return rows.map(toEntry);
+}
+
+/**
+ * Entries with seq < `beforeSeq`, newest first, at most `limit`; only of `kinds` when given. For a walk back from the
+ * journal's end (the console's preview reads the latest items first); the kinds filtered by the database as above.
+ */
+export async function readChangesBefore(
+  port: SqlPort,
+  beforeSeq: number,
+  limit: number,
+  kinds?: readonly ChangeKind[],
+): Promise<ChangeEntry[]> {
+  const rows = await port.query(
+    `SELECT seq, kind, record_id, record_key, item_date FROM changes
+     WHERE seq < $1${kinds ? ` AND ${port.dialect.inList('kind', '$3')}` : ''} ORDER BY seq DESC LIMIT $2`,
+    kinds ? [beforeSeq, limit, kinds] : [beforeSeq, limit],
+  );
+  return rows.map(toEntry);
+}
+
+function toEntry(row: Record<string, unknown>): ChangeEntry {
+  return {
     seq: Number(row.seq),
     kind: row.kind as ChangeKind,
     id: Number(row.record_id),
     key: (row.record_key as string | null) ?? null,
     date: (row.item_date as string | null) ?? null,
-  }));
+  };
 }
 
 export async function lastChangeSeq(port: SqlPort): Promise<number> {

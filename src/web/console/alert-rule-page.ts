@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ruleChoices } from '../../admin/alert-choices.js';
-import { PREVIEW_ENTRIES, previewRule, type RulePreview } from '../../admin/alert-preview.js';
+import { PREVIEW_RECENT, PREVIEW_SIGNALS, previewRule, type RulePreview } from '../../admin/alert-preview.js';
 import { editAlertRule, SUBSCRIPTION_NOT_EDITED } from '../../admin/alert-rule-edit.js';
 import { createAlertRule, ruleDefinition } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
@@ -141,9 +141,15 @@ const dates = (o: { first: string | null; last: string | null }) =>
 
 /** What the preview read, in plain words (docs/alerts.md, "Preview"). */
 function scanned(p: RulePreview): string {
-  const read = p.olderUnread
-    ? `Read the store's latest ${n(p.entries)} changes (the preview reads at most ${n(PREVIEW_ENTRIES)}).`
-    : `Read all ${n(p.entries)} changes of the store.`;
+  const read =
+    p.stopped === 'all'
+      ? `Read all ${n(p.entries)} changes of items in the store, newest first.`
+      : p.stopped === 'enough'
+        ? `Read the store's latest ${n(p.entries)} changes of items, newest first: the latest ` +
+          `${n(PREVIEW_RECENT)}, then older ones until ${n(p.limit)} matched.`
+        : `Read the store's latest ${n(p.entries)} changes of items, newest first, and stopped there: the preview ` +
+          `reads at most ${n(PREVIEW_SIGNALS)}, and found ${p.total === 0 ? 'no match' : `only ${n(p.total)}`} ` +
+          `of the ${n(p.limit)} it shows. A saved rule is matched against the older ones too.`;
   const tested =
     p.tested.count === 0
       ? ' None of them is an item inside the alert window.'
@@ -166,8 +172,9 @@ function whyNothing(p: RulePreview) {
     );
   if (p.olderUnread)
     reasons.push(
-      `Changes older than the latest ${n(PREVIEW_ENTRIES)} were not read. A saved rule is matched against them ` +
-        'too (inside the alert window), so it may match items the preview did not see.',
+      `Changes older than the latest ${n(p.entries)} were not read (the preview reads at most ` +
+        `${n(PREVIEW_SIGNALS)}). A saved rule is matched against them too (inside the alert window), so it may ` +
+        'match items the preview did not see.',
     );
   if (p.tested.count > 0) reasons.push(`None of the ${n(p.tested.count)} items tested has what the rule asks for.`);
   return html`${reasons.map((r) => html`<li>${r}</li>`)}`;
