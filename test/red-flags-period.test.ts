@@ -472,18 +472,28 @@ describe('procurement_entity_red_flags: a buyer and a period', () => {
       expect(body, channel).toMatchObject({ contracts_assessed: 0, contracts_flagged: 0 });
       expect(body.note, channel).toBe(
         `${a.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
-          `contracts. It is a supplier in ${supplied} contracts (procurement_contracts with supplier=${a.nif} ` +
-          "lists them); the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red " +
-          'flags.',
+          `contracts. It is a supplier in ${supplied} contracts (procurement_contracts with supplier=${a.nif}; ` +
+          `GET /v1/procurement/contracts?supplier=${a.nif} lists them); the flags about it as a supplier (R048, ` +
+          "heterogeneous supplier) are in each of those contracts' red flags (procurement_red_flags with the " +
+          "contract's id; GET /v1/procurement/contracts/{id}/red-flags).",
       );
       expect(body.note_pt, channel).toBe(
         `${a.name} não é entidade adjudicante em nenhum contrato do serviço, pelo que nenhum foi avaliado aqui: as ` +
           `verificações correm sobre os contratos de quem adjudica. É adjudicatário em ${supplied} contratos ` +
-          `(procurement_contracts com supplier=${a.nif} lista-os); os indícios sobre ele como adjudicatário (R048, ` +
-          'fornecedor heterogéneo) estão na avaliação de integridade de cada um desses contratos ' +
-          '(procurement_red_flags).',
+          `(procurement_contracts com supplier=${a.nif}; GET /v1/procurement/contracts?supplier=${a.nif} ` +
+          'lista-os); os indícios sobre ele como adjudicatário (R048, fornecedor heterogéneo) estão na avaliação de ' +
+          'integridade de cada um desses contratos (procurement_red_flags com o id do contrato; ' +
+          'GET /v1/procurement/contracts/{id}/red-flags).',
       );
     }
+    // The addresses the note names answer: a contract `a` supplies, then that contract's red flags.
+    const note: string = (await t.get(`/v1/procurement/entities/${a.nif}/red-flags`, { key })).json.note;
+    const [, contractsPath, flagsPath] = /GET (\S+?) lists them.*GET (\S+?)\)\.$/.exec(note) ?? [];
+    const listed = await t.get(`${contractsPath}&limit=1`, { key });
+    expect(listed.status, listed.body).toBe(200);
+    expect(listed.json.items[0].suppliers.map((p: any) => p.nif)).toContain(a.nif);
+    const flags = await t.get(flagsPath.replace('{id}', String(listed.json.items[0].id)), { key });
+    expect(flags.json).toMatchObject({ contract_id: listed.json.items[0].id, assessments: expect.any(Array) });
     // A buyer has nothing to be told, in either language.
     const council = await t.get(`/v1/procurement/entities/${buyer.nif}/red-flags`, { key });
     expect(council.json).toMatchObject({ note: null, note_pt: null });

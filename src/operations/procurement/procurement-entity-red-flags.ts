@@ -12,6 +12,7 @@ import { assessContracts } from '../../integrity/assess-contracts.js';
 import type { Said } from '../../integrity/assessment.js';
 import { preloadBuyerContracts } from '../../integrity/buyer-contracts.js';
 import { counted } from '../../integrity/said.js';
+import { restReference } from '../../lib/errors.js';
 import { subjectName } from '../../lib/portuguese-articles.js';
 import { isDemoProcurementSource } from '../../lib/provenance.js';
 import type { ContractFilter, DatePosition } from '../../store/procurement-queries.js';
@@ -22,6 +23,8 @@ import { checkRange } from '../shared/ranges.js';
 import { foundEntity } from './found-records.js';
 import { Nif } from './inputs.js';
 import { integrityContext } from './integrity-context.js';
+import { procurementContracts } from './procurement-contracts.js';
+import { procurementRedFlags } from './procurement-red-flags.js';
 import { type ASSESSMENT_STATES, EntityRedFlags } from './red-flags-schema.js';
 import { demoEntities } from './resources.js';
 
@@ -122,17 +125,22 @@ export const procurementEntityRedFlags = defineOperation({
 function supplierOnlyNote(entity: EntityRecord): Said | null {
   if (entity.contracts_as_buyer > 0 || entity.contracts_as_supplier === 0) return null;
   const n = entity.contracts_as_supplier;
+  // Named so that a caller can follow them on any channel: the tool or skill, then the REST address.
+  const contracts = `${restReference(procurementContracts)}?supplier=${entity.nif}`;
+  const list = (word: string) => `${procurementContracts.name} ${word} supplier=${entity.nif}; ${contracts}`;
+  const flags = restReference(procurementRedFlags);
   return {
     en:
       `${entity.name} is a buyer in no contract held, so none was assessed here: the checks run on a buyer's ` +
-      `contracts. It is a supplier in ${counted(n, 'contract')} (procurement_contracts with supplier=${entity.nif} ` +
-      "lists them); the flags about it as a supplier (R048, heterogeneous supplier) are in those contracts' red flags.",
+      `contracts. It is a supplier in ${counted(n, 'contract')} (${list('with')} lists them); the flags about ` +
+      "it as a supplier (R048, heterogeneous supplier) are in each of those contracts' red flags " +
+      `(${procurementRedFlags.name} with the contract's id; ${flags}).`,
     pt:
       `${subjectName(entity.name)} não é entidade adjudicante em nenhum contrato do serviço, pelo que nenhum foi ` +
       'avaliado aqui: as verificações correm sobre os contratos de quem adjudica. É adjudicatário em ' +
-      `${counted(n, 'contrato')} (procurement_contracts com supplier=${entity.nif} lista-os); os indícios sobre ` +
-      'ele como adjudicatário (R048, fornecedor heterogéneo) estão na avaliação de integridade de cada um desses ' +
-      'contratos (procurement_red_flags).',
+      `${counted(n, 'contrato')} (${list('com')} lista-os); os indícios sobre ele como adjudicatário (R048, ` +
+      'fornecedor heterogéneo) estão na avaliação de integridade de cada um desses contratos ' +
+      `(${procurementRedFlags.name} com o id do contrato; ${flags}).`,
   };
 }
 

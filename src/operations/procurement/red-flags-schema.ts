@@ -113,7 +113,9 @@ export const EntityRedFlags = Type.Object(
       Type.String({
         description:
           'Why the counts are empty when the entity is a buyer in no contract held but a supplier in some: the ' +
-          "checks run on a buyer's contracts; the flags about a supplier are in its contracts' red flags. Else null.",
+          "checks run on a buyer's contracts; the flags about a supplier are in its contracts' red flags. It names " +
+          'where to find them: procurement_contracts with `supplier` (GET /v1/procurement/contracts?supplier=) and ' +
+          'procurement_red_flags (GET /v1/procurement/contracts/{id}/red-flags). Else null.',
       }),
     ),
     note_pt: Nullable(Type.String({ description: '`note` in European Portuguese: the same facts. Null with it.' })),
