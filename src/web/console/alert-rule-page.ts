@@ -145,8 +145,10 @@ function scanned(p: RulePreview): string {
     p.stopped === 'all'
       ? `Read all ${n(p.entries)} changes of items in the store, newest first.`
       : p.stopped === 'enough'
-        ? `Read the store's latest ${n(p.entries)} changes of items, newest first: the latest ` +
-          `${n(PREVIEW_RECENT)}, then older ones until ${n(p.limit)} matched.`
+        ? `Read the store's latest ${n(p.entries)} changes of items, newest first` +
+          (p.entries > PREVIEW_RECENT
+            ? `: the latest ${n(PREVIEW_RECENT)}, then older ones until ${n(p.limit)} matched.`
+            : ` (it reads older ones only while fewer than ${n(p.limit)} match).`)
         : `Read the store's latest ${n(p.entries)} changes of items, newest first, and stopped there: the preview ` +
           `reads at most ${n(PREVIEW_SIGNALS)}, and found ${p.total === 0 ? 'no match' : `only ${n(p.total)}`} ` +
           `of the ${n(p.limit)} it shows. A saved rule is matched against the older ones too.`;
