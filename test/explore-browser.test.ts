@@ -670,6 +670,18 @@ describe('the signals view', () => {
     await small.screenshot({ path: join(SHOTS, 'signals-390.png'), fullPage: true });
     await small.close();
   });
+
+  it('switches the family to a type’s own when a type of another family is chosen', async () => {
+    const page = await open(desktop, '/explore/signals?family=indicators');
+    await page.locator('.stage[data-ready]').waitFor();
+    await page.selectOption('#type', 'tender_open');
+    await page.waitForURL(/type=tender_open/);
+    expect(await page.inputValue('#family')).toBe('procurement');
+    expect(page.url()).toContain('family=procurement');
+    await page.locator('.stage[data-ready]:not([aria-busy])').waitFor();
+    expect(await page.locator('.stage .error').count()).toBe(0);
+    await page.close();
+  });
 });
 
 describe('the integrity view without real contracts', () => {
