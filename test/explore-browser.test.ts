@@ -774,6 +774,15 @@ describe('the detail views', () => {
       ]);
       expect(widths[0]).toBeLessThanOrEqual(widths[1]);
       if (context === phone) {
+        // On a phone the integrity table is a list of types, each line labelled (no table wider than its box).
+        const stacked = await page.$eval('#integrity table', (table: any) => ({
+          display: window.getComputedStyle(table.querySelector('tbody tr')).display,
+          labels: [...table.querySelector('tbody tr').querySelectorAll('td')].map((td: any) =>
+            window.getComputedStyle(td, '::before').content.includes(td.dataset.label) ? td.dataset.label : null,
+          ),
+          overflow: table.parentElement.scrollWidth - table.parentElement.clientWidth,
+        }));
+        expect(stacked).toEqual({ display: 'block', labels: ['State', 'Why', 'Legal basis'], overflow: 0 });
         await page.screenshot({ path: join(SHOTS, 'contract-390.png'), fullPage: true });
         await page.close();
         continue;

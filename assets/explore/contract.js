@@ -134,6 +134,8 @@ function integrityFigure(flags, req) {
       ],
       flags.assessments,
       'Each integrity type, its state for this contract and why',
+      // On a phone each type becomes a block of labelled lines, as the other tables of the page do.
+      { stack: true },
     ),
   });
 }
