@@ -682,6 +682,19 @@ describe('the signals view', () => {
     expect(await page.locator('.stage .error').count()).toBe(0);
     await page.close();
   });
+
+  it("shows an address's type under its own family, when the address names it under another", async () => {
+    const all = await signalsByEvent(t, 'type=tender_open');
+    expect(all.length).toBeGreaterThan(0);
+    const shared = await open(desktop, '/explore/signals?family=indicators&type=tender_open');
+    await shared.locator('.stage[data-ready]').waitFor();
+    expect(await shared.locator('#family').inputValue()).toBe('procurement');
+    expect(new URL(shared.url()).searchParams.get('family')).toBe('procurement');
+    expect((await latestRows(shared)).map((r) => r[5])).toEqual(
+      all.slice(0, 200).map((s) => `/explore/signals/${s.id}`),
+    );
+    await shared.close();
+  });
 });
 
 describe('the integrity view without real contracts', () => {

@@ -133,6 +133,10 @@ function buildControls() {
   }
 }
 
+function familyOfType(key) {
+  return types.find((t) => t.key === key)?.family;
+}
+
 /** The filters of /v1/signals from the view's state: a district is its municipalities. */
 function filters() {
   const municipality = state.municipality
@@ -327,6 +331,12 @@ async function start() {
   try {
     loadTopology().then(projected);
     [families, types] = await Promise.all([get(request('/v1/signal-families')), get(request('/v1/signal-types'))]);
+    // An address naming a type under another family (shared, or typed) shows the type's family, as choosing the type
+    // does: /v1/signals refuses the pair.
+    if (state.family && state.type && familyOfType(state.type) && familyOfType(state.type) !== state.family) {
+      state.family = familyOfType(state.type);
+      writeState(state, DEFAULTS);
+    }
     clear(root).append(controls, stage);
     buildControls();
     window.addEventListener('popstate', () => {
