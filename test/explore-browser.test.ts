@@ -1004,10 +1004,16 @@ describe('every view', () => {
     }
   });
 
-  it('keeps every date of a table on one line, at desktop and phone widths', { timeout: 60_000 }, async () => {
+  it('keeps every date of a table or a subtitle on one line, at desktop and phone widths', {
+    timeout: 120_000,
+  }, async () => {
     const contract = (await api('/v1/procurement/contracts?municipality=1312&limit=1')).items[0];
+    const signal = (await api('/v1/signals?type=contract_awarded&limit=1')).items[0];
     const views: [string, string][] = [
       ['/explore/signals', '.stage[data-ready]'],
+      ['/explore/procurement', '.stage[data-ready]'],
+      [`/explore/contracts/${contract.id}`, '#view[data-ready]'],
+      [`/explore/signals/${signal.id}`, '#view[data-ready]'],
       ['/explore/municipalities/1312', '#view[data-ready]'],
       [`/explore/entities/${contract.suppliers[0].nif}`, '#view[data-ready]'],
       [`/explore/entities/${contract.buyers[0].nif}`, '#buyer-flags[data-ready]'],
@@ -1024,7 +1030,9 @@ describe('every view', () => {
         });
         const broken = await page.evaluate(() => {
           const out: { text: string; lines: number }[] = [];
-          const cells = [...document.querySelectorAll('table td, table th, details.flagged-contract .date')];
+          const cells = [
+            ...document.querySelectorAll('table td, table th, details.flagged-contract .date, .subtitle .date'),
+          ];
           for (const cell of cells as any[]) {
             const text = cell.textContent.trim();
             if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) continue;
@@ -1036,6 +1044,14 @@ describe('every view', () => {
           return out;
         });
         dates += broken.length;
+        // A picture's subtitle ("published 2026-11-27") holds each of its dates in an element of its own, kept whole.
+        const subtitles = await page.$$eval('.subtitle', (all) =>
+          all.map((p: any) => [
+            (p.textContent.match(/\d{4}-\d{2}-\d{2}/g) ?? []).length,
+            p.querySelectorAll('.date').length,
+          ]),
+        );
+        for (const [said, kept] of subtitles) expect(kept, path).toBe(said);
         expect(
           broken.filter((d) => d.lines > 1),
           `${path} at ${context === phone ? 390 : 1280}`,

@@ -165,7 +165,7 @@ export function figure({ id, title, subtitle, synthetic, requests, body, table, 
     'figcaption',
     {},
     h('h2', { id: `${id}-title` }, title),
-    subtitle ? h('p', { class: 'subtitle' }, subtitle) : null,
+    subtitle ? h('p', { class: 'subtitle' }, typeof subtitle === 'string' ? datesUnbroken(subtitle) : subtitle) : null,
   );
   const badge = dataMark(synthetic);
   return h(
@@ -283,6 +283,11 @@ export async function yearsAsCovered(rows, synthetic) {
  */
 function unbroken(text) {
   return h('span', { class: 'date' }, text);
+}
+
+/** A text with each of its dates (2026-11-27) unbroken: a subtitle's "published 2026-11-27" on a phone. */
+function datesUnbroken(text) {
+  return text.split(/(\d{4}-\d{2}-\d{2})/).map((part, i) => (i % 2 ? unbroken(part) : part));
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
