@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { importSignals } from '../src/detect/import-signals.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { type ExplorerContexts, explorerContexts, openExplorePage } from './helpers/explore-page.js';
@@ -1089,6 +1090,82 @@ describe('every view', () => {
       expect(hidden, path).toEqual([]);
       await page.close();
     }
+  });
+});
+
+describe("a signal's words", () => {
+  /** A signal the API has in Portuguese only, as an outside detector may send it (docs/signals.md, Import). */
+  async function portugueseOnly(): Promise<any> {
+    const line = {
+      source: 'jornal-local',
+      external_id: 'pt-only-1',
+      type: 'direct_award_high_value',
+      municipality: '1312',
+      title_pt: 'Ajuste direto de 900 000 € para a limpeza urbana',
+      summary_pt: 'A câmara adjudicou por ajuste direto a limpeza urbana por 900 000 €.',
+      why_it_matters_pt: 'Um ajuste direto deste valor merece uma leitura atenta.',
+      confidence: 0.8,
+      event_date: new Date(t.clock.now).toISOString().slice(0, 10),
+    };
+    const report = await importSignals(t.store, JSON.stringify(line), {
+      fileName: 'pt.jsonl',
+      now: new Date(t.clock.now),
+    });
+    expect(report.accepted).toBe(1);
+    const listed = await signalsByEvent(t, 'type=direct_award_high_value&municipality=1312');
+    const found = listed.find((s) => s.title_pt === line.title_pt);
+    expect(found.title_en).toBeNull();
+    return api(`/v1/signals/${found.id}`);
+  }
+
+  it('shows the English text where the API has one, else the Portuguese marked as such, and names types by label', {
+    timeout: 60_000,
+  }, async () => {
+    const pt = await portugueseOnly();
+    // Either data: the Portuguese-only signal is among the one, the detectors' English signals among the other.
+    const lists: any[][] = [];
+    for (const data of ['real', 'generated']) {
+      const query = `data=${data}&type=direct_award_high_value&municipality=1312`;
+      const shown = (await signalsByEvent(t, query)).slice(0, 200);
+      const page = await open(desktop, `/explore/signals?${query}`);
+      await page.locator('.stage[data-ready]').waitFor();
+      // Each row's title: the English one as it is, a Portuguese one in an element that says it is Portuguese.
+      const titles = await page.$$eval('#signals-latest tbody tr', (rows) =>
+        rows.map((r: any) => {
+          const marked = r.children[3].querySelector('[lang]');
+          return [r.children[3].textContent, marked?.getAttribute('lang') ?? null, r.children[2].textContent];
+        }),
+      );
+      expect(titles, data).toEqual(
+        shown.map((s) => [s.title_en ?? s.title_pt, s.title_en ? null : 'pt', 'High-value direct award']),
+      );
+      lists.push(titles);
+      await page.close();
+    }
+    expect(lists.flat().filter(([, lang]) => lang === 'pt')).toHaveLength(1);
+    expect(lists.flat().filter(([, lang]) => lang === null).length).toBeGreaterThan(0);
+    // Its page: title, summary and why it matters in Portuguese, each marked; the family and type by their labels.
+    const own = await open(desktop, `/explore/signals/${pt.id}`);
+    await own.locator('#view[data-ready]').waitFor();
+    expect(await own.locator('h1').innerText()).toBe(pt.title_pt);
+    expect(await own.locator('h1').getAttribute('lang')).toBe('pt');
+    expect(await own.locator('#signal p.summary[lang="pt"]').innerText()).toBe(pt.summary_pt);
+    const why = own.locator('#signal dl.facts dt:text-is("Why it matters") + dd [lang="pt"]');
+    expect(await why.innerText()).toBe(pt.why_it_matters_pt);
+    const card = await own.locator('#signal').innerText();
+    expect(card).toContain('Public procurement · High-value direct award · event date');
+    expect(card).not.toMatch(/direct[_ ]award[_ ]high[_ ]value|(^|\n)procurement · /);
+    await own.close();
+    // A signal with English texts shows them unmarked (the page's own language), under the same labels.
+    const listed = (await api('/v1/signals?type=direct_award_high_value&municipality=1312&limit=20')).items;
+    const en = await api(`/v1/signals/${listed.find((s: any) => s.title_en).id}`);
+    const english = await open(desktop, `/explore/signals/${en.id}`);
+    await english.locator('#view[data-ready]').waitFor();
+    expect(await english.locator('h1').innerText()).toBe(en.title_en);
+    expect(await english.locator('h1').getAttribute('lang')).toBeNull();
+    expect(await english.locator('#signal p.summary').getAttribute('lang')).toBeNull();
+    expect(await english.locator('#signal').innerText()).toContain('Public procurement · High-value direct award');
+    await english.close();
   });
 });
 

@@ -458,6 +458,25 @@ export function partyLinks(parties) {
   );
 }
 
+/**
+ * A signal's (or a case's) words: its English text (`title_en`, `summary_en`, …) where the API has one, else its
+ * Portuguese, which `lang: 'pt'` marks so that a screen reader reads it as Portuguese (docs/explorer.md, "A signal's
+ * words"). `field` is `title`, `summary` or `why_it_matters`; `text` is null when the signal has neither.
+ */
+export function signalWords(item, field) {
+  const en = item?.[`${field}_en`];
+  if (en) return { text: en, lang: null };
+  const pt = item?.[`${field}_pt`];
+  return pt ? { text: pt, lang: 'pt' } : { text: null, lang: null };
+}
+
+/** The same words to show: the English text as it is, the Portuguese in a `<span lang="pt">`; else `fallback`. */
+export function signalText(item, field, fallback = null) {
+  const { text, lang } = signalWords(item, field);
+  if (text === null) return fallback;
+  return lang ? h('span', { lang }, text) : text;
+}
+
 /** When a signal's event happened (YYYY-MM-DD): its event date, or the day it was first seen when it has none. */
 export function eventDay(signal) {
   return signal.event_date ?? signal.first_seen_at?.slice(0, 10) ?? '';

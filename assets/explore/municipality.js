@@ -33,6 +33,7 @@ import {
   showError,
   signalHref,
   signalsDataDefault,
+  signalText,
   syntheticOf,
   table,
   view,
@@ -464,7 +465,7 @@ async function signals(section) {
             { label: 'Event date', value: (s) => eventDay(s) },
             {
               label: 'Signal',
-              value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`,
+              value: (s) => signalText(s, 'title', `Signal ${s.id}`),
               href: (s) => signalHref(s.id),
             },
             { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
@@ -474,7 +475,7 @@ async function signals(section) {
         ),
         table(
           [
-            { label: 'Case', value: (c) => c.title_en ?? c.title_pt },
+            { label: 'Case', value: (c) => signalText(c, 'title', `Case ${c.id}`) },
             { label: 'Status', value: (c) => c.status },
             { label: 'Signals', value: (c) => c.source_count ?? '', numeric: true },
             { label: 'Last seen', value: (c) => (c.last_seen_at ?? '').slice(0, 10) },

@@ -20,6 +20,8 @@ import {
   placeOfSignal,
   request,
   showError,
+  signalText,
+  signalWords,
   table,
   view,
 } from './common.js';
@@ -28,11 +30,22 @@ async function start() {
   const root = view();
   const req = request(`/v1/signals/${encodeURIComponent(config.id)}`);
   try {
-    const s = await get(req);
+    // The catalogues name the signal's family and type in words (never its keys, `direct_award_high_value`).
+    const [s, families, types] = await Promise.all([
+      get(req),
+      get(request('/v1/signal-families')),
+      get(request('/v1/signal-types')),
+    ]);
     const about = await contractOf(s);
-    const name = s.title_en ?? s.title_pt ?? `Signal ${s.id}`;
+    const title = signalWords(s, 'title');
+    const name = title.text ?? `Signal ${s.id}`;
     document.title = `${name} — munidata explorer`;
-    document.getElementById('title').textContent = name;
+    const heading = document.getElementById('title');
+    heading.textContent = name;
+    if (title.lang) heading.setAttribute('lang', title.lang);
+    const family = families.find((f) => f.key === s.family)?.label_en ?? s.family;
+    const type = types.find((t) => t.key === s.type)?.label_en ?? s.type;
+    const summary = signalWords(s, 'summary');
     const place = placeOfSignal(s);
     const synthetic = s.synthetic ?? isSynthetic(s);
     const lastChanged =
@@ -42,14 +55,14 @@ async function start() {
         figure({
           id: 'signal',
           title: 'What happened',
-          subtitle: `${s.family} · ${s.type.replaceAll('_', ' ')} · event date ${eventDay(s)}`,
+          subtitle: `${family} · ${type} · event date ${eventDay(s)}`,
           synthetic,
           requests: [req, ...about.requests],
           notes: amountsNote(s),
           body: h(
             'div',
             {},
-            h('p', { class: 'summary' }, ...linkedText(s.summary_en ?? s.summary_pt ?? '')),
+            h('p', { class: 'summary', lang: summary.lang }, ...linkedText(summary.text ?? '')),
             facts([
               ['Where', place ? municipalityLink(place.code) : s.location_text],
               ['Contract', about.link],
@@ -61,10 +74,10 @@ async function start() {
               ['Stage', s.stage],
               ['Status', s.status],
               ['Confidence', formatNumber(s.confidence, 2)],
-              ['Why it matters', s.why_it_matters_en ?? s.why_it_matters_pt],
-              ['Next step (in Portuguese)', s.next_step_pt],
+              ['Why it matters', signalText(s, 'why_it_matters')],
+              ['Next step (in Portuguese)', portuguese(s.next_step_pt)],
               ['Detected', `${(s.first_seen_at ?? '').slice(0, 10)}${lastChanged}`],
-              ['In Portuguese', s.title_en && s.title_pt ? s.title_pt : null],
+              ['In Portuguese', s.title_en ? portuguese(s.title_pt) : null],
             ]),
             h(
               'p',
@@ -91,7 +104,7 @@ async function start() {
                 href: (e) => (synthetic ? undefined : e.source_url),
               },
               { label: 'Date', value: (e) => e.source_date ?? '—' },
-              { label: 'Excerpt', value: (e) => e.excerpt_pt ?? '' },
+              { label: 'Excerpt', value: (e) => portuguese(e.excerpt_pt) ?? '' },
               { label: 'Confidence', value: (e) => formatNumber(e.confidence, 2), numeric: true },
             ],
             s.evidence ?? [],
@@ -107,16 +120,24 @@ async function start() {
   root.setAttribute('data-ready', 'true');
 }
 
+/** A text the API has only in Portuguese, marked so for screen readers; null stays null. */
+function portuguese(text) {
+  return text ? h('span', { lang: 'pt' }, text) : null;
+}
+
 /**
- * Which amount form is whose: the title and summary are the API's English texts, quoted as served (`€31,500`); the
+ * Which amount form is whose: the title and summary are the API's texts, quoted as served (in English `€31,500`); the
  * page's own facts write an amount as every view of the explorer does, to the cent (`31 500,00 €`, docs/explorer.md).
  * Said only where the signal has an amount.
  */
 function amountsNote(s) {
   if (s.amount_eur === null || s.amount_eur === undefined) return [];
+  const texts = s.title_en
+    ? "the API's English texts as it serves them, amounts in English form"
+    : "the API's Portuguese texts as it serves them (it has none in English)";
   return [
-    `The title and summary are the API's English texts as it serves them, amounts in English form; the facts ` +
-      `write amounts as the rest of the explorer does: ${formatExactEuros(s.amount_eur)}.`,
+    `The title and summary are ${texts}; the facts write amounts as the rest of the explorer does: ` +
+      `${formatExactEuros(s.amount_eur)}.`,
   ];
 }
 

@@ -27,6 +27,7 @@ import {
   showError,
   signalHref,
   signalsDataDefault,
+  signalText,
   syntheticOf,
   table,
   view,
@@ -307,7 +308,7 @@ async function draw() {
             { label: 'Type', value: (s) => typeLabel.get(s.type) ?? s.type },
             {
               label: 'Signal',
-              value: (s) => s.title_en ?? s.title_pt ?? `Signal ${s.id}`,
+              value: (s) => signalText(s, 'title', `Signal ${s.id}`),
               href: (s) => signalHref(s.id),
             },
             { label: 'Confidence', value: (s) => formatNumber(s.confidence, 2), numeric: true },
