@@ -415,6 +415,13 @@ describe('a municipality page', () => {
     expect(neighbours.sort()).toEqual(['Gondomar', 'Maia', 'Matosinhos', 'Vila Nova de Gaia']);
     const signals = await api('/v1/signals?municipality=1312&limit=200');
     expect(await timelineTotal(page)).toBe(signals.items.length);
+    // One lane per family, named by the family's label (`Public procurement · 12`), not by its key.
+    const familyLabels = (await api('/v1/signal-families')).map((f: any) => f.label_en);
+    const laneNames = await page.$$eval('#signals-timeline text.lane-label', (ts) =>
+      ts.map((t: any) => t.textContent.replace(/ · \d+$/, '')),
+    );
+    expect(laneNames.length).toBeGreaterThan(1);
+    for (const name of laneNames) expect(familyLabels).toContain(name);
     await expect(page.locator('.synthetic').count()).resolves.toBeGreaterThan(3);
 
     expect(await expectDataLinksMatchApi(page)).toBeGreaterThan(10);
@@ -1094,7 +1101,7 @@ describe('every view', () => {
 });
 
 describe("a signal's words", () => {
-  /** A signal the API has in Portuguese only, as an outside detector may send it (docs/signals.md, Import). */
+  /** A signal the API has in Portuguese only, as an outside detector may send it (docs/signals.md, import). */
   async function portugueseOnly(): Promise<any> {
     const line = {
       source: 'jornal-local',

@@ -459,6 +459,21 @@ export function partyLinks(parties) {
 }
 
 /**
+ * The labels of the signal families and types (`GET /v1/signal-families`, `/v1/signal-types`), read once a page:
+ * `family(key)` and `type(key)` name one in words ("High-value direct award"), never by its key.
+ */
+let signalCatalogues;
+export function signalLabels() {
+  signalCatalogues ??= Promise.all([get(request('/v1/signal-families')), get(request('/v1/signal-types'))]).then(
+    ([families, types]) => ({
+      family: (key) => families.find((f) => f.key === key)?.label_en ?? key,
+      type: (key) => types.find((t) => t.key === key)?.label_en ?? key,
+    }),
+  );
+  return signalCatalogues;
+}
+
+/**
  * A signal's (or a case's) words: its English text (`title_en`, `summary_en`, …) where the API has one, else its
  * Portuguese, which `lang: 'pt'` marks so that a screen reader reads it as Portuguese (docs/explorer.md, "A signal's
  * words"). `field` is `title`, `summary` or `why_it_matters`; `text` is null when the signal has neither.

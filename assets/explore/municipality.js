@@ -32,6 +32,7 @@ import {
   request,
   showError,
   signalHref,
+  signalLabels,
   signalsDataDefault,
   signalText,
   syntheticOf,
@@ -436,7 +437,7 @@ async function signals(section) {
       `keeping those with synthetic: ${data === 'generated'}, latest event first.`,
   );
   const casesReq = request('/v1/signal-cases', { municipality: municipality.code, limit: 20 });
-  const [latest, allCases] = await Promise.all([get(signalsReq), get(casesReq)]);
+  const [latest, allCases, labels] = await Promise.all([get(signalsReq), get(casesReq), signalLabels()]);
   const cases = { ...allCases, items: allCases.items.filter((c) => isSynthetic(c) === (data === 'generated')) };
   const synthetic = data === 'generated';
   const events = latest.items.map((s) => ({ date: new Date(eventDay(s)), lane: s.family }));
@@ -454,7 +455,13 @@ async function signals(section) {
         'when it was detected)',
       synthetic,
       body: events.length
-        ? timeline({ width: chartWidth(), events, lanes, label: `Signals in ${municipality.name} over time` })
+        ? timeline({
+            width: chartWidth(),
+            events,
+            lanes,
+            laneNames: labels.family,
+            label: `Signals in ${municipality.name} over time`,
+          })
         : h('p', {}, 'No signals.'),
       requests: [signalsReq, casesReq],
       table: h(

@@ -20,6 +20,7 @@ import {
   placeOfSignal,
   request,
   showError,
+  signalLabels,
   signalText,
   signalWords,
   table,
@@ -31,11 +32,7 @@ async function start() {
   const req = request(`/v1/signals/${encodeURIComponent(config.id)}`);
   try {
     // The catalogues name the signal's family and type in words (never its keys, `direct_award_high_value`).
-    const [s, families, types] = await Promise.all([
-      get(req),
-      get(request('/v1/signal-families')),
-      get(request('/v1/signal-types')),
-    ]);
+    const [s, labels] = await Promise.all([get(req), signalLabels()]);
     const about = await contractOf(s);
     const title = signalWords(s, 'title');
     const name = title.text ?? `Signal ${s.id}`;
@@ -43,8 +40,6 @@ async function start() {
     const heading = document.getElementById('title');
     heading.textContent = name;
     if (title.lang) heading.setAttribute('lang', title.lang);
-    const family = families.find((f) => f.key === s.family)?.label_en ?? s.family;
-    const type = types.find((t) => t.key === s.type)?.label_en ?? s.type;
     const summary = signalWords(s, 'summary');
     const place = placeOfSignal(s);
     const synthetic = s.synthetic ?? isSynthetic(s);
@@ -55,7 +50,7 @@ async function start() {
         figure({
           id: 'signal',
           title: 'What happened',
-          subtitle: `${family} · ${type} · event date ${eventDay(s)}`,
+          subtitle: `${labels.family(s.family)} · ${labels.type(s.type)} · event date ${eventDay(s)}`,
           synthetic,
           requests: [req, ...about.requests],
           notes: amountsNote(s),
