@@ -1162,7 +1162,12 @@ describe("a signal's words", () => {
     const card = await own.locator('#signal').innerText();
     expect(card).toContain('Public procurement · High-value direct award · event date');
     expect(card).not.toMatch(/direct[_ ]award[_ ]high[_ ]value|(^|\n)procurement · /);
+    await own.screenshot({ path: join(SHOTS, 'signal-portuguese-1280.png'), fullPage: true });
     await own.close();
+    const small = await open(phone, `/explore/signals/${pt.id}`);
+    await small.locator('#view[data-ready]').waitFor();
+    await small.screenshot({ path: join(SHOTS, 'signal-portuguese-390.png'), fullPage: true });
+    await small.close();
     // A signal with English texts shows them unmarked (the page's own language), under the same labels.
     const listed = (await api('/v1/signals?type=direct_award_high_value&municipality=1312&limit=20')).items;
     const en = await api(`/v1/signals/${listed.find((s: any) => s.title_en).id}`);
