@@ -20,7 +20,8 @@ import { revokeLicence } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
 import { html, joined, trusted } from '../html.js';
-import { formOf, queryOf } from './form-fields.js';
+import { doneOf, redirectDone } from './done.js';
+import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -51,8 +52,32 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.get('/console/agents', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    return listPage(reply, who, await reply.generateCsrf(), {});
+    const done = doneOf(request);
+    const record = done && (await accountDeployment(store, who.account.id, done.value('slug')));
+    return listPage(reply, who, await reply.generateCsrf(), { notice: done && listNotice(done.what, record) });
   });
+
+  /** What the list says after a change redirected to it (done.ts), of the account's deployment it names. */
+  function listNotice(what: string, record: DeploymentRecord | undefined): string | undefined {
+    if (what === 'upload-resent')
+      return (
+        'That form had been sent already, so the file was not uploaded again: ' + 'the deployment is in the list below.'
+      );
+    if (!record) return undefined;
+    const named = `“${specOf(record).name}” (${record.slug})`;
+    switch (what) {
+      case 'created':
+        return `Created the draft ${named}, revision ${record.revision}.`;
+      case 'updated':
+        return `Updated ${named}, revision ${record.revision}.`;
+      case 'published':
+        return `${record.slug} is published: it answers on its addresses.`;
+      case 'paused':
+        return `${record.slug} is paused: its addresses answer 404.`;
+      default:
+        return undefined;
+    }
+  }
 
   scope.post('/console/agents/upload', async (request, reply) => {
     const who = await companyAdmin(request, reply);
@@ -61,14 +86,15 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const csrf = await reply.generateCsrf();
     const text = form.text('file');
     const filename = form.optional('filename');
-    if (!text.trim())
-      return listPage(reply.code(400), who, csrf, { error: 'Choose a deployment file, or paste its content.' });
     try {
-      const { record, created } = await uploadDeployment(store, who.account.id, { text, name: filename }, now());
-      const verb = created ? 'Created the draft' : 'Updated';
-      return listPage(reply, who, csrf, {
-        notice: `${verb} “${specOf(record).name}” (${record.slug}), revision ${record.revision}.`,
+      // Sent once (form-once.ts): two sends of a new slug at the same moment would both try to create it.
+      const uploaded = await firstSend(request, async () => {
+        if (!text.trim()) throw new AdminError('Choose a deployment file, or paste its content.');
+        return uploadDeployment(store, who.account.id, { text, name: filename }, now());
       });
+      if (!uploaded) return redirectDone(reply, '/console/agents', 'upload-resent');
+      const { record, created } = uploaded;
+      return redirectDone(reply, '/console/agents', created ? 'created' : 'updated', { slug: record.slug });
     } catch (error) {
       if (error instanceof DeploymentSpecError)
         return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename });
@@ -87,8 +113,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       if (!who) return reply;
       const record = await ownDeployment(who, (request.params as Params).slug);
       await setDeploymentStatus(store, record.slug, status, now());
-      const state = status === 'live' ? 'published: it answers on its addresses' : 'paused: its addresses answer 404';
-      return listPage(reply, who, await reply.generateCsrf(), { notice: `${record.slug} is ${state}.` });
+      return redirectDone(reply, '/console/agents', status === 'live' ? 'published' : 'paused', { slug: record.slug });
     });
   }
 
@@ -96,13 +121,36 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
     const record = await ownDeployment(who, (request.params as Params).slug);
-    const notice =
-      queryOf(request).optional('resent') !== undefined
-        ? 'That form had been sent already, so nothing new was created: the credential it made is in the list ' +
-          'below. A secret is shown only once: if you did not copy it, revoke that credential and create another.'
-        : undefined;
+    const done = doneOf(request);
+    const notice = done && (await deploymentNotice(record, done.what, done.value('id')));
     return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice });
   });
+
+  /** What a deployment's page says after a change redirected to it (done.ts); `id` is a credential's or licence's. */
+  async function deploymentNotice(record: DeploymentRecord, what: string, id: string): Promise<string | undefined> {
+    switch (what) {
+      case 'resent':
+        return (
+          'That form had been sent already, so nothing new was created: the credential it made is in the list ' +
+          'below. A secret is shown only once: if you did not copy it, revoke that credential and create another.'
+        );
+      case 'credential-revoked': {
+        const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
+        return credential && `Revoked the credential ${credential.prefix}: its next request is refused.`;
+      }
+      case 'licence-revoked': {
+        const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
+        const buyer = licence && (await store.getAccount(licence.buyer_account_id));
+        return (
+          licence &&
+          `Revoked the licence of ${buyer?.name ?? `account ${licence.buyer_account_id}`}: ` +
+            'their credential is refused from its next request.'
+        );
+      }
+      default:
+        return undefined;
+    }
+  }
 
   scope.post('/console/agents/:slug/credentials', async (request, reply) => {
     const who = await companyAdmin(request, reply);
@@ -118,7 +166,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
           now(),
         ),
       );
-      if (!created) return reply.redirect(`/console/agents/${record.slug}?resent`, 303);
+      if (!created) return redirectDone(reply, `/console/agents/${record.slug}`, 'resent');
       return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });
     } catch (error) {
       if (error instanceof AdminError)
@@ -161,9 +209,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
     if (!credential) throw notFound('credential');
     if (credential.revoked_at === null) await revokeCredential(store, credential.id, now());
-    return deploymentPage(reply, who, await reply.generateCsrf(), record, {
-      notice: `Revoked the credential ${credential.prefix}.`,
-    });
+    return redirectDone(reply, `/console/agents/${record.slug}`, 'credential-revoked', { id: credential.id });
   });
 
   scope.get('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
@@ -201,7 +247,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
     if (!licence) throw notFound('licence');
     if (licence.revoked_at === null) await revokeLicence(store, licence.id, now());
-    return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice: `Revoked licence ${licence.id}.` });
+    return redirectDone(reply, `/console/agents/${record.slug}`, 'licence-revoked', { id: licence.id });
   });
 
   async function listPage(
@@ -246,7 +292,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
         : html`<tr><td colspan="6" class="muted">No deployments yet: upload a deployment file below.</td></tr>`
     }</tbody></table></section>
 <h2>Upload a deployment file</h2>
-<form method="post" action="/console/agents/upload" class="card">${csrfField(csrf)}
+<form method="post" action="/console/agents/upload" class="card">${csrfField(csrf)}${onceField()}
 <p class="muted">The JSON or YAML file ${agentsCreate} takes (docs/agents.md). A new slug becomes a draft of this
 account; the slug of one of your deployments replaces its file.</p>
 <label for="file-input">File</label>${fileInput}

@@ -154,6 +154,9 @@ window.addEventListener('resize', () => {
   fitting = true;
   requestAnimationFrame(() => { fitting = false; fitTables(); });
 });
+// A page a change redirected to says what was done (done.ts, ?done=…): the address loses the notice's query, so
+// that a reload or a bookmark shows the page without it.
+if (new URLSearchParams(location.search).has('done')) history.replaceState(null, '', location.pathname);
 document.addEventListener('change', (event) => {
   const input = event.target;
   if (!input.matches || !input.matches('input[type=file][data-into]')) return;

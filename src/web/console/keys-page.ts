@@ -10,7 +10,8 @@ import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
 import { type Html, html, joined } from '../html.js';
-import { formOf, queryOf } from './form-fields.js';
+import { doneOf, redirectDone } from './done.js';
+import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -29,11 +30,11 @@ export function registerKeysPage(scope: FastifyInstance): void {
   scope.get('/console/keys', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    const query = queryOf(request);
-    const revoked = query.optional('revoked');
-    const key = revoked === undefined ? undefined : (await listKeys(store, who.account.id)).find(same(revoked));
+    const done = doneOf(request);
+    const key =
+      done?.what === 'revoked' ? (await listKeys(store, who.account.id)).find(same(done.value('key'))) : undefined;
     const notice =
-      query.optional('resent') !== undefined
+      done?.what === 'resent'
         ? 'That form had been sent already, so nothing new was created: the key it made is in the list below. ' +
           'A secret is shown only once: if you did not copy it, revoke that key and create another.'
         : key && `Revoked the key ${key.prefix}${key.label ? ` (“${key.label}”)` : ''}: it no longer works.`;
@@ -64,7 +65,7 @@ export function registerKeysPage(scope: FastifyInstance): void {
           new Date(clock()),
         ),
       );
-      if (!created) return reply.redirect('/console/keys?resent', 303);
+      if (!created) return redirectDone(reply, '/console/keys', 'resent');
       return send(reply, who, csrf, { secret: created.secret, created: created.key });
     } catch (error) {
       if (error instanceof AdminError) return refuse(error.message.replace('--expires', 'The last day'));
@@ -105,7 +106,7 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     const key = await ownKey(who, (request.params as { id: string }).id);
     if (key.revoked_at === null) await revokeKey(store, key.id, new Date(clock()));
     // Back to the list (Post/Redirect/Get): a reload of it sends nothing again.
-    return reply.redirect(`/console/keys?revoked=${key.id}`, 303);
+    return redirectDone(reply, '/console/keys', 'revoked', { key: key.id });
   });
 
   /** A key of the signed-in user's account: another account's id is as unknown as a missing one. */

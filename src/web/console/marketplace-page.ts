@@ -9,7 +9,7 @@ import { listCredentials } from '../../agents/admin.js';
 import { licenseAgent, listMarketplace } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { html, joined, trusted } from '../html.js';
-import { queryOf } from './form-fields.js';
+import { doneOf, redirectDone } from './done.js';
 import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -21,7 +21,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     const notice =
-      queryOf(request).optional('resent') !== undefined
+      doneOf(request)?.what === 'resent'
         ? 'That form had been sent already, so no second licence was issued: the licence it issued is under ' +
           'Licences in your keys. A secret is shown only once.'
         : undefined;
@@ -38,7 +38,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
       const issued = await firstSend(request, () =>
         licenseAgent(store, { slug, buyerAccountId: who.account.id }, new Date(clock())),
       );
-      if (!issued) return reply.redirect('/console/marketplace?resent', 303);
+      if (!issued) return redirectDone(reply, '/console/marketplace', 'resent');
       return send(reply, who, csrf, { secret: issued.credential.secret, slug });
     } catch (error) {
       if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
