@@ -111,6 +111,10 @@ describe('API keys', () => {
     const list = await owner.get(String(revoked.headers.location));
     expect(said(list.body).join(' ')).toMatch(/^Revoked the key sk_live_\S+ \(“late”\): it no longer works\.$/);
     expect(said((await owner.get('/console/keys')).body)).toEqual([]);
+    // Its status sits in a column with a heading of its own, which a phone prints beside it; Revoke… is gone.
+    expect(list.body).toContain('<th>Last day</th><th>Status</th>');
+    const row = list.body.split('<tr').find((r) => r.includes('<td>late</td>')) ?? '';
+    expect(row).toMatch(/<td><span class="pill revoked">revoked <time[^>]*>[^<]+<\/time><\/span><\/td>\s*<td><\/td>/);
 
     const again = await owner.get(`/console/keys/${key.id}/revoke`);
     expect(again.body).toContain('is revoked already');

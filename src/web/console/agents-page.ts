@@ -15,11 +15,13 @@ import {
   setDeploymentStatus,
   specOf,
 } from '../../agents/admin.js';
+import { isDemoDeployment } from '../../agents/demo/demo-agents.js';
 import { DeploymentSpecError } from '../../agents/deployment-spec.js';
 import { revokeLicence } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
-import { html, joined, trusted } from '../html.js';
+import { type Html, html, joined, trusted } from '../html.js';
+import { DEMO_NOTE, DEMO_PILL } from './demo-mark.js';
 import { doneOf, redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
@@ -263,10 +265,12 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     },
   ): Promise<FastifyReply> {
     const deployments = await accountDeployments(store, who.account.id);
+    const demo = (slug: string) => isDemoDeployment(slug, who.account);
     const rows = deployments.map((d) => {
       const next = d.status === 'live' ? 'pause' : 'publish';
       const button = html`<button type="submit" class="secondary">${next === 'pause' ? 'Pause' : 'Publish'}</button>`;
-      return html`<tr><td><a href="/console/agents/${d.slug}">${d.name}</a><br><code>${d.slug}</code></td>
+      const mark = demo(d.slug) && html` ${DEMO_PILL}`;
+      return html`<tr><td><a href="/console/agents/${d.slug}">${d.name}</a>${mark}<br><code>${d.slug}</code></td>
 <td><span class="pill ${d.status}">${d.status}</span></td><td>${d.channels.join(', ')}</td><td class="num">${
         d.revision
       }</td><td>${date(d.updated_at)}</td>
@@ -285,6 +289,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
         'data-into="file" data-name="filename">',
     );
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${issues}
+${deployments.some((d) => demo(d.slug)) && DEMO_NOTE}
 <section><table>${deploymentsHead}
 <tbody>${
       rows.length > 0
@@ -311,6 +316,7 @@ account; the slug of one of your deployments replaces its file.</p>
     o: { secret?: string; created?: CredentialView; notice?: string; error?: string },
   ): Promise<FastifyReply> {
     const spec = specOf(record);
+    const demo = isDemoDeployment(record.slug, who.account);
     const urls = agentAddresses(agentsUrl, record.slug);
     const credentials = await listCredentials(store, record.slug);
     const licences = await store.console.listLicencesOfDeployments([record.id]);
@@ -322,10 +328,9 @@ account; the slug of one of your deployments replaces its file.</p>
           c.revoked_at && html` class="muted"`
         }><td>${c.label ?? '—'}</td><td><code>${c.prefix}</code></td><td>${c.channel.toUpperCase()}</td>
 <td>${c.licensed ? 'licensed (read skills)' : 'full'}</td><td>${date(c.created_at)}</td>
+<td>${revokedOr(c.revoked_at)}</td>
 <td>${
-          c.revoked_at
-            ? html`<span class="pill revoked">revoked</span>`
-            : html`<a href="/console/agents/${record.slug}/credentials/${c.id}/revoke">Revoke…</a>`
+          !c.revoked_at && html`<a href="/console/agents/${record.slug}/credentials/${c.id}/revoke">Revoke…</a>`
         }</td></tr>`,
       );
     const byId = new Map(credentials.map((c) => [c.id, c]));
@@ -334,24 +339,24 @@ account; the slug of one of your deployments replaces its file.</p>
         const buyer = await store.getAccount(l.buyer_account_id);
         const buyerName = buyer?.name ?? `account ${l.buyer_account_id}`;
         const prefix = byId.get(l.credential_id)?.prefix ?? '';
-        const revoke = l.revoked_at
-          ? html`<span class="pill revoked">revoked</span>`
-          : html`<a href="/console/agents/${record.slug}/licences/${l.id}/revoke">Revoke…</a>`;
+        const revoke =
+          !l.revoked_at && html`<a href="/console/agents/${record.slug}/licences/${l.id}/revoke">Revoke…</a>`;
         return html`<tr${l.revoked_at && html` class="muted"`}><td>${buyerName}</td><td><code>${prefix}</code></td>
-<td>${date(l.created_at)}</td><td>${revoke}</td></tr>`;
+<td>${date(l.created_at)}</td><td>${revokedOr(l.revoked_at)}</td><td>${revoke}</td></tr>`;
       }),
     );
     const credentialsHead = html`<thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th>
-<th>Created</th>${ACTIONS_HEADING}</tr></thead>`;
+<th>Created</th><th>Status</th>${ACTIONS_HEADING}</tr></thead>`;
     const labelInput = html`<input id="label" name="label" type="text" maxlength="100" placeholder="Who uses it">`;
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${
       o.secret && secretOnce(`New ${o.created?.channel.toUpperCase()} credential for ${record.slug}:`, o.secret)
     }
+${demo && DEMO_NOTE}
 <section><p>${spec.description}</p>
 <table><tbody>
-<tr><th>Status</th><td><span class="pill ${record.status}">${record.status}</span> · revision ${
-      record.revision
-    }</td></tr>
+<tr><th>Status</th><td><span class="pill ${record.status}">${record.status}</span>${
+      demo && html` ${DEMO_PILL}`
+    } · revision ${record.revision}</td></tr>
 <tr><th>Card</th><td><code>${urls.card}</code></td></tr>
 ${spec.channels.includes('a2a') && html`<tr><th>A2A</th><td><code>${urls.a2a}</code></td></tr>`}
 ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</code></td></tr>`}
@@ -361,7 +366,7 @@ ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</c
 <tbody>${
       credentialRows.length > 0
         ? joined(credentialRows, '\n')
-        : html`<tr><td colspan="6" class="muted">No credentials yet.</td></tr>`
+        : html`<tr><td colspan="7" class="muted">No credentials yet.</td></tr>`
     }</tbody></table>
 <form method="post" action="/console/agents/${record.slug}/credentials">${csrfField(csrf)}${onceField()}
 <div class="grid2"><div><label for="channel">Channel</label><select id="channel" name="channel">${spec.channels.map(
@@ -370,13 +375,18 @@ ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</c
 <div><label for="label">Label</label>${labelInput}</div></div>
 <button type="submit">Create credential</button></form></section>
 <h2>Licences sold on the marketplace</h2>
-<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th>${ACTIONS_HEADING}</tr></thead>
+<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th><th>Status</th>${ACTIONS_HEADING}</tr></thead>
 <tbody>${
       licenceRows.length > 0
         ? joined(licenceRows, '\n')
-        : html`<tr><td colspan="4" class="muted">No licences yet.</td></tr>`
+        : html`<tr><td colspan="5" class="muted">No licences yet.</td></tr>`
     }</tbody></table></section>
 <p><a href="/console/agents">All deployments</a></p>`;
     return sendHtml(reply, page({ title: spec.name, who, csrf, section: 'agents', body }));
   }
+}
+
+/** A credential's or licence's status: whether it works, or since when it does not. */
+function revokedOr(revokedAt: string | null): Html {
+  return revokedAt ? html`<span class="pill revoked">revoked ${date(revokedAt)}</span>` : html`active`;
 }

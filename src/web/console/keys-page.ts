@@ -132,13 +132,9 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
         k.scopes.map((s) => html`<span class="pill">${s}</span>`),
         ' ',
       )}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${lastDay(k.expires_at)}</td>
-<td>${
-        k.revoked_at
-          ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>`
-          : owner
-            ? html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>`
-            : 'active'
-      }</td></tr>`,
+<td>${k.revoked_at ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>` : 'active'}</td>${
+        owner && html`<td>${!k.revoked_at && html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>`}</td>`
+      }</tr>`,
     );
     // A new form has every scope of the plan ticked; a refused one is drawn as it was sent.
     const typed = o.typed ?? { label: '', scopes: planScopes(who.plan), expires: '' };
@@ -160,9 +156,10 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
       : html`<p class="muted">Only the account's owner creates and revokes keys.</p>`;
     const bearer = html`<code>Authorization: Bearer sk_live_…</code>`;
     const endpoints = html`REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>`;
-    // The owner's last column holds Revoke… (or the day it was revoked); a member's says whether the key works.
+    // Whether a key works (or since when it does not) is a column of its own, labelled on a phone; the owner's last
+    // column holds Revoke…, which names itself.
     const head = html`<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th>
-<th>Last day</th>${owner ? ACTIONS_HEADING : html`<th>Status</th>`}</tr></thead>`;
+<th>Last day</th><th>Status</th>${owner && ACTIONS_HEADING}</tr></thead>`;
     return sendHtml(
       reply,
       page({
@@ -176,7 +173,9 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <p class="muted">Keys are for servers: send one as ${bearer} to ${endpoints}. Never put one in a web page.</p>
 <section><table>${head}
 <tbody>${
-          rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No keys yet.</td></tr>`
+          rows.length > 0
+            ? joined(rows, '\n')
+            : html`<tr><td colspan="${owner ? 8 : 7}" class="muted">No keys yet.</td></tr>`
         }</tbody></table></section>
 ${form}`,
       }),
