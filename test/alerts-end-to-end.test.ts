@@ -146,7 +146,7 @@ describe('an alert from the console to a webhook', () => {
     await expect(preview.innerText()).resolves.toContain(`Aluguer de ${WORD} para a feira anual`);
     await shot('01-preview');
     await page.click('button[value=save]');
-    await page.waitForURL(/\/console\/alerts\?saved=/);
+    await page.locator('.notice', { hasText: 'Saved the rule' }).waitFor();
     await page.click('button[aria-label="New feed URL for Aeróstatos"]');
     const notice = await page.locator('.notice').innerText();
     feedUrl = /(http\S+\/feeds\/alerts\/mdfeed_\S+)/.exec(notice)?.[1] ?? '';

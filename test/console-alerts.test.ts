@@ -93,7 +93,8 @@ describe('alert rules in the console', () => {
     await expect(page.inputValue('#keywords')).resolves.toBe('zeppelin');
 
     await page.click('button[value=save]');
-    await page.waitForURL(/\/console\/alerts\?saved=/);
+    await page.locator('.notice', { hasText: 'Saved the rule “Dirigíveis”.' }).waitFor();
+    expect(page.url()).toBe(`${base}/console/alerts`); // the notice's query left the address: a reload has none
     const saved = await ruleNamed('Dirigíveis');
     expect(saved).toMatchObject({ matcher_type: 'keyword', params: { keywords: ['zeppelin'] }, enabled: true });
     expect(saved?.target_scope).toBe('national');
@@ -186,7 +187,7 @@ describe('alert rules in the console', () => {
     await page.click('a:text("Dirigíveis")');
     await page.fill('#name', 'Dirigíveis em Évora');
     await page.click('button[value=save]');
-    await page.waitForURL(/saved=/);
+    await page.locator('.notice', { hasText: 'Saved the rule “Dirigíveis em Évora”.' }).waitFor();
     expect(await t.store.getAlertRule(rule.id)).toMatchObject({ name: 'Dirigíveis em Évora', matched_seq: matched });
 
     await page.click('a:text("Dirigíveis em Évora")');
@@ -195,7 +196,7 @@ describe('alert rules in the console', () => {
     await page.fill('#municipalities', EVORA.code);
     await shot('04-edit');
     await page.click('button[value=save]');
-    await page.waitForURL(/saved=/);
+    await page.locator('.notice', { hasText: 'Saved the rule' }).waitFor();
     const edited = await t.store.getAlertRule(rule.id);
     expect(edited).toMatchObject({
       params: { keywords: ['zeppelin publicitário'] },
@@ -252,10 +253,11 @@ describe('alert rules in the console', () => {
     await page.check('input[name=scope][value=district]');
     await page.selectOption('#district', 'Braga');
     await page.click('button:text("Turn on")');
-    await expect(page.locator('[role=alert]').innerText()).resolves.toBe(
-      `Account ${t.accounts.premium} already has this subscription: rule ${sub?.id} ` +
-        `(disabled: munidata alerts rule enable ${sub?.id}).`,
+    await expect(page.locator('.notice').innerText()).resolves.toBe(
+      'You have “Concursos abertos de informática e software — distrito de Braga” already, so nothing new was ' +
+        'made: it is off; Turn on in the list below starts it.',
     );
+    expect((await rulesOf(t.accounts.premium)).filter((r) => r.template_id === sub?.template_id)).toHaveLength(1);
 
     // A subscription keeps its template's matcher: it has no edit form.
     const edit = await page.goto(`${base}/console/alerts/${sub?.id}/edit`);

@@ -112,7 +112,7 @@ describe('a field sent twice', () => {
           file: JSON.stringify({ ...SOLAR_INSTALLER, slug: 'forms-solar' }),
         })
       ).status,
-    ).toBe(200);
+    ).toBe(303);
     // An authorization request of this browser, so that its consent page and form can be read.
     const { challenge } = pkce();
     const auth = await authorize(t, { clientId: (await register(t)).json.client_id, challenge, method: 'S256' });

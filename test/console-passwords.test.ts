@@ -41,10 +41,13 @@ describe('the demo owner', () => {
       password: 'the owner’s own password',
       confirm: 'the owner’s own password',
     });
-    expect(set.status).toBe(200);
-    expect(set.body).toContain('Your password is set');
+    expect(set.status).toBe(303);
+    expect(set.headers.location).toBe('/console/account?done=password-set');
+    const after = await browser.get(String(set.headers.location));
+    expect(after.body.match(/Your password is set/g)).toHaveLength(1);
     // Now it is a password like any other: the page asks for it before a change.
-    expect(set.body).toContain('name="current"');
+    expect(after.body).toContain('name="current"');
+    expect((await browser.get('/console/account')).body).not.toContain('Your password is set');
     const without = await browser.post('/console/account/password', {
       password: 'a password without proof',
       confirm: 'a password without proof',

@@ -87,8 +87,9 @@ describe('company agents', () => {
     // A deployment of the premium account, uploaded by its admin, with one credential.
     const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
     slug = 'roles-solar';
+    await admin.get('/console/agents'); // the page draws the form, with its one-use token
     const res = await admin.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug }) });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(303);
     await admin.post(`/console/agents/${slug}/publish`);
     await admin.get(`/console/agents/${slug}`); // the page draws the form, with its one-use token
     const created = await admin.post(`/console/agents/${slug}/credentials`, { channel: 'a2a', label: 'ops' });
@@ -148,7 +149,7 @@ describe('company agents', () => {
     expect((await buyerOwner.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(404);
     expect((await otherOwner.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(404);
     expect((await t.store.console.getLicence(licence.id))?.revoked_at).toBeNull();
-    expect((await admin.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(200);
+    expect((await admin.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(303);
     expect((await t.store.console.getLicence(licence.id))?.revoked_at).not.toBeNull();
     // An account does not license its own agent.
     expect((await admin.post(`/console/marketplace/${slug}/license`)).status).toBe(400);
@@ -228,7 +229,7 @@ describe('account', () => {
           confirm: 'a brand new password',
         })
       ).status,
-    ).toBe(200);
+    ).toBe(303);
     expect((await new ConsoleClient(t, '10.9.0.1').signIn('pw@roles.example', 'a brand new password')).status).toBe(
       303,
     );

@@ -7,8 +7,8 @@
  * messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAlertRule } from '../src/admin/alert-rules.js';
-import { ConsoleClient, consoleUser } from './helpers/console.js';
+import { createAlertRule, listAccountRules } from '../src/admin/alert-rules.js';
+import { ConsoleClient, type ConsoleResponse, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -19,6 +19,21 @@ const keyLabels = async () => (await t.store.listApiKeys(t.accounts.premium)).ma
 /** The visible text of a page's notices and errors, tags removed. */
 const said = (body: string) =>
   [...body.matchAll(/<p class="(?:notice|error)"[^>]*>([\s\S]*?)<\/p>/g)].map((m) => m[1].replace(/<[^>]+>/g, ''));
+
+/**
+ * A change answered with Post/Redirect/Get: 303 to `page` with `?done=…`, where the notice `notice` is said once
+ * (and nothing else); the page at its own address (a reload once the script took the query away) says nothing.
+ */
+async function redirectsSaying(res: ConsoleResponse, page: string, notice: string | RegExp, client = owner) {
+  expect(res.status, res.body.slice(0, 300)).toBe(303);
+  const location = String(res.headers.location);
+  expect(location.startsWith(`${page}?done=`), location).toBe(true);
+  const shown = said((await client.get(location)).body);
+  expect(shown).toHaveLength(1);
+  if (typeof notice === 'string') expect(shown[0]).toBe(notice);
+  else expect(shown[0]).toMatch(notice);
+  expect(said((await client.get(page)).body)).toEqual([]);
+}
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -42,7 +57,7 @@ describe('API keys', () => {
 
     const again = await owner.post('/console/keys', form); // the browser's reload of the answer
     expect(again.status).toBe(303);
-    expect(again.headers.location).toBe('/console/keys?resent');
+    expect(again.headers.location).toBe('/console/keys?done=resent');
     const list = await owner.get(String(again.headers.location));
     expect(said(list.body).join(' ')).toContain('That form had been sent already, so nothing new was created');
     expect(list.body).not.toContain(String(secret));
@@ -92,9 +107,14 @@ describe('API keys', () => {
     expect(confirm.body).toContain('Revoke this key');
     const revoked = await owner.post(`/console/keys/${key.id}/revoke`);
     expect(revoked.status).toBe(303);
-    expect(revoked.headers.location).toBe(`/console/keys?revoked=${key.id}`);
+    expect(revoked.headers.location).toBe(`/console/keys?done=revoked&key=${key.id}`);
     const list = await owner.get(String(revoked.headers.location));
     expect(said(list.body).join(' ')).toMatch(/^Revoked the key sk_live_\S+ \(“late”\): it no longer works\.$/);
+    expect(said((await owner.get('/console/keys')).body)).toEqual([]);
+    // Its status sits in a column with a heading of its own, which a phone prints beside it; Revoke… is gone.
+    expect(list.body).toContain('<th>Last day</th><th>Status</th>');
+    const row = list.body.split('<tr').find((r) => r.includes('<td>late</td>')) ?? '';
+    expect(row).toMatch(/<td><span class="pill revoked">revoked <time[^>]*>[^<]+<\/time><\/span><\/td>\s*<td><\/td>/);
 
     const again = await owner.get(`/console/keys/${key.id}/revoke`);
     expect(again.body).toContain('is revoked already');
@@ -178,6 +198,81 @@ describe('webhooks', () => {
   });
 });
 
+describe('webhook endpoint deleted', () => {
+  it('answers with a redirect to the list, which names the endpoint once', async () => {
+    const endpoint = (await t.store.webhooks.listEndpoints(t.accounts.premium)).find((e) => e.url.endsWith('/twice'));
+    if (!endpoint) throw new Error('no endpoint');
+    await owner.get(`/console/webhooks/${endpoint.id}/delete`);
+    const deleted = await owner.post(`/console/webhooks/${endpoint.id}/delete`);
+    await redirectsSaying(deleted, '/console/webhooks', `Deleted the endpoint ${endpoint.url} with its deliveries.`);
+    expect(await t.store.webhooks.getEndpoint(endpoint.id)).toBeUndefined();
+    // Sent again (a second tab): the endpoint is not there any more.
+    expect((await owner.post(`/console/webhooks/${endpoint.id}/delete`)).status).toBe(404);
+  });
+});
+
+describe('alert rules and subscriptions', () => {
+  it('turns a rule off and on, stops its feed and deletes it, each with a redirect saying what was done', async () => {
+    const rule = await createAlertRule(
+      t.store,
+      { account: t.accounts.premium, name: 'Redirected', type: 'keyword', keywords: ['ponte'] },
+      new Date(t.clock.now),
+    );
+    await owner.get('/console/alerts');
+    const off = await owner.post(`/console/alerts/${rule.id}/disable`);
+    await redirectsSaying(off, '/console/alerts', '“Redirected” is off: it matches nothing until turned on again.');
+    expect((await t.store.getAlertRule(rule.id))?.enabled).toBe(false);
+    const on = await owner.post(`/console/alerts/${rule.id}/enable`);
+    await redirectsSaying(on, '/console/alerts', /^“Redirected” is on: it is matched /);
+    expect((await t.store.getAlertRule(rule.id))?.enabled).toBe(true);
+    await redirectsSaying(
+      await owner.post(`/console/alerts/${rule.id}/feed/revoke`),
+      '/console/alerts',
+      '“Redirected” had no feed.',
+    );
+    const deleted = await owner.post(`/console/alerts/${rule.id}/delete`);
+    await redirectsSaying(deleted, '/console/alerts', 'Deleted “Redirected” and its matches.');
+    expect(await t.store.getAlertRule(rule.id)).toBeUndefined();
+    expect((await owner.post(`/console/alerts/${rule.id}/delete`)).status).toBe(404);
+  });
+
+  it('subscribes once: the same form sent again, and a new one for the same place, say it is there', async () => {
+    const [template] = await t.store.listAlertTemplates();
+    const mine = async () =>
+      (await listAccountRules(t.store, t.accounts.premium)).filter((r) => r.template_id === template.id);
+    await owner.get(`/console/alerts/subscribe?template=${template.key}`);
+    const form = { _once: owner.once, template: template.key, scope: 'national' };
+    const first = await owner.post('/console/alerts/subscribe', form);
+    await redirectsSaying(first, '/console/alerts', `Subscribed: “${template.name}”.`);
+    const again = await owner.post('/console/alerts/subscribe', form); // a double click, a reload
+    await redirectsSaying(
+      again,
+      '/console/alerts',
+      'That form had been sent already, so no second subscription was made: it is in the list below.',
+    );
+    await owner.get(`/console/alerts/subscribe?template=${template.key}`); // the form drawn again: a new token
+    const second = await owner.post('/console/alerts/subscribe', { template: template.key, scope: 'national' });
+    await redirectsSaying(second, '/console/alerts', `You have “${template.name}” already, so nothing new was made.`);
+    expect(await mine()).toHaveLength(1);
+  });
+});
+
+describe('account', () => {
+  it('adds a member once for a form sent twice, and disables one with a redirect', async () => {
+    await owner.get('/console/account');
+    const form = { _once: owner.once, email: 'rui@twice.example', role: 'member' };
+    const added = await owner.post('/console/account/users', form);
+    expect(added.status).toBe(200);
+    expect(secretIn(added.body)).toContain('/console/set-password');
+    const again = await owner.post('/console/account/users', form);
+    await redirectsSaying(again, '/console/account', /^That form had been sent already, so no one was added again/);
+    const member = (await t.store.console.listUsers(t.accounts.premium)).find((u) => u.email === form.email);
+    if (!member) throw new Error('no member');
+    const disabled = await owner.post(`/console/account/users/${member.id}/disable`);
+    await redirectsSaying(disabled, '/console/account', 'Disabled rui@twice.example; their sessions have ended.');
+  });
+});
+
 describe('alert feeds', () => {
   it('gives one feed URL for a form sent twice, and the URL shown first keeps working', async () => {
     const rule = await createAlertRule(
@@ -205,13 +300,28 @@ describe('alert feeds', () => {
 describe('company agents', () => {
   let slug: string;
   let buyer: ConsoleClient;
+  /**
+   * A change answered with Post/Redirect/Get: 303 to `page` with `?done=…`, where the notice `notice` is said once
+   * (and nothing else); the page at its own address (a reload once the script took the query away) says nothing.
+   */
+  async function redirectsSaying(res: ConsoleResponse, page: string, notice: string | RegExp, client = owner) {
+    expect(res.status, res.body.slice(0, 300)).toBe(303);
+    const location = String(res.headers.location);
+    expect(location.startsWith(`${page}?done=`), location).toBe(true);
+    const shown = said((await client.get(location)).body);
+    expect(shown).toHaveLength(1);
+    if (typeof notice === 'string') expect(shown[0]).toBe(notice);
+    else expect(shown[0]).toMatch(notice);
+    expect(said((await client.get(page)).body)).toEqual([]);
+  }
+
   beforeAll(async () => {
     const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
     slug = 'twice-solar';
     await owner.get('/console/agents');
     expect(
       (await owner.post('/console/agents/upload', { file: JSON.stringify({ ...SOLAR_INSTALLER, slug }) })).status,
-    ).toBe(200);
+    ).toBe(303);
     await owner.post(`/console/agents/${slug}/publish`);
     const user = await consoleUser(t, { accountId: t.accounts.beta, email: 'bea@twice.example', role: 'owner' });
     buyer = new ConsoleClient(t);
@@ -250,5 +360,39 @@ describe('company agents', () => {
     expect(said(page.body).join(' ')).toContain('That form had been sent already, so no second licence was issued');
     expect(secretIn(page.body)).toBeUndefined();
     expect((await credentials()).length).toBe(before + 1);
+  });
+
+  it('uploads, pauses, publishes and revokes with redirects that say what was done', async () => {
+    const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
+    await owner.get('/console/agents');
+    const form = { _once: owner.once, file: JSON.stringify({ ...SOLAR_INSTALLER, slug }) };
+    const uploaded = await owner.post('/console/agents/upload', form);
+    const name = SOLAR_INSTALLER.name;
+    const revision = (await t.store.agents.getDeployment(slug))?.revision;
+    await redirectsSaying(uploaded, '/console/agents', `Updated “${name}” (${slug}), revision ${revision}.`);
+    const again = await owner.post('/console/agents/upload', form); // a double click: no third revision
+    await redirectsSaying(again, '/console/agents', /^That form had been sent already, so the file was not uploaded/);
+    expect((await t.store.agents.getDeployment(slug))?.revision).toBe(revision);
+    const paused = await owner.post(`/console/agents/${slug}/pause`);
+    await redirectsSaying(paused, '/console/agents', `${slug} is paused: its addresses answer 404.`);
+    const published = await owner.post(`/console/agents/${slug}/publish`);
+    await redirectsSaying(published, '/console/agents', `${slug} is published: it answers on its addresses.`);
+
+    const deployment = await t.store.agents.getDeployment(slug);
+    const [licence] = await t.store.console.listLicencesOfDeployments([Number(deployment?.id)]);
+    const buyerName = (await t.store.getAccount(t.accounts.beta))?.name;
+    const page = `/console/agents/${slug}`;
+    await redirectsSaying(
+      await owner.post(`${page}/licences/${licence.id}/revoke`),
+      page,
+      `Revoked the licence of ${buyerName}: their credential is refused from its next request.`,
+    );
+    const credential = (await credentials()).find((c) => c.label === 'sent twice');
+    if (!credential) throw new Error('no credential');
+    await redirectsSaying(
+      await owner.post(`${page}/credentials/${credential.id}/revoke`),
+      page,
+      /^Revoked the credential sk_live_\S+: its next request is refused\.$/,
+    );
   });
 });

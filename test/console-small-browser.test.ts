@@ -1,12 +1,15 @@
 /**
  * The console from the keyboard and on a phone (390 px), in a real browser (docs/console.md, Pages): the first Tab
  * of a page shows a link past the navigation's dozen links, and following it puts the next Tab on the page's own
- * first control, as the explorer's pages do; the usage chart's figures stay inside the picture.
+ * first control, as the explorer's pages do; the usage chart's figures stay inside the picture; a revoked key's
+ * status prints beside its label; the demo's company agents are marked demo (screenshots at 390 and 1280 px).
  */
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_DEPLOYMENTS, ensureDemoAgents } from '../src/agents/demo/demo-agents.js';
+import { ensureDemoAccount } from '../src/demo/demo-account.js';
 import { noCounts, usageChart } from '../src/web/console/usage-chart.js';
 import { signInInBrowser } from './helpers/browser-sign-in.js';
 import { launchChromium } from './helpers/chromium.js';
@@ -105,5 +108,43 @@ describe('a column of buttons on a phone', () => {
     await expect(row.locator('td').nth(2).getAttribute('data-label')).resolves.toBe('Scopes');
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: resolve(SHOTS, '390-keys-actions.png'), fullPage: true });
+  });
+
+  it('leaves a revoked key’s status in the Status column, labelled, and nothing in the column of buttons', async () => {
+    await page.goto(`${base}/console/keys`);
+    await page.locator('tr', { hasText: 'phone export' }).locator('text=Revoke…').click();
+    await page.click('text=Revoke this key');
+    await expect(page.locator('.notice').innerText()).resolves.toContain('Revoked the key');
+    const row = page.locator('table.stacked tbody tr', { hasText: 'phone export' });
+    const status = row.locator('td', { hasText: 'revoked' });
+    await expect(status.getAttribute('data-label')).resolves.toBe('Status');
+    await expect(status.evaluate((td) => getComputedStyle(td, '::before').content)).resolves.toBe('"Status"');
+    await expect(row.locator('td').last().innerText()).resolves.toBe('');
+    await page.screenshot({ path: resolve(SHOTS, '390-keys-revoked.png'), fullPage: true });
+  });
+});
+
+describe('the demo’s company agents', () => {
+  it('are marked demo on a phone and on a desktop, on the list and on their own page', async () => {
+    const now = new Date(t.clock.now);
+    const demo = await ensureDemoAccount(t.store, now);
+    await ensureDemoAgents(t.store, now, demo.id);
+    const owner = await consoleUser(t, { accountId: demo.id, email: 'owner@demo-phone.example', role: 'owner' });
+    for (const width of [390, 1280]) {
+      const context = await browser.newContext({ viewport: { width, height: 800 } });
+      const seen = await context.newPage();
+      await signInInBrowser(seen, base, owner);
+      for (const [path, name] of [
+        ['/console/agents', 'agents'],
+        [`/console/agents/${DEMO_DEPLOYMENTS[0].slug}`, 'agent'],
+        ['/console/marketplace', 'marketplace'],
+      ]) {
+        await seen.goto(`${base}${path}`);
+        await expect(seen.locator('.pill.demo').first().isVisible()).resolves.toBe(true);
+        await expect(seen.locator('[role=note]', { hasText: 'invented' }).isVisible()).resolves.toBe(true);
+        await seen.screenshot({ path: resolve(SHOTS, `${width}-demo-${name}.png`), fullPage: true });
+      }
+      await context.close();
+    }
   });
 });

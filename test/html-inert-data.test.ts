@@ -53,10 +53,10 @@ describe('text from data in the console', () => {
     await owner.get('/console/agents');
     const file = JSON.stringify({ ...SOLAR_INSTALLER, slug: 'inert-solar', name: EVIL, description: EVIL });
     const uploaded = await owner.post('/console/agents/upload', { file });
-    expect(uploaded.status).toBe(200);
-    expectInert(uploaded.body);
+    expect(uploaded.status).toBe(303);
+    expectInert((await owner.get(String(uploaded.headers.location))).body);
     expectInert((await owner.get('/console/agents/inert-solar')).body);
-    expect((await owner.post('/console/agents/inert-solar/publish')).status).toBe(200);
+    expect((await owner.post('/console/agents/inert-solar/publish')).status).toBe(303);
     expectInert((await owner.get('/console/marketplace')).body);
   });
 

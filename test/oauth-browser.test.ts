@@ -223,8 +223,10 @@ describe('the MCP SDK client’s own OAuth flow, in a browser', () => {
     await page.goto(`${base}/console/apps`);
     expect(await page.textContent('main')).toContain('Claudia Desktop (test)');
     await Promise.all([page.waitForURL(/\/disconnect$/), page.click('text=Disconnect…')]);
-    await Promise.all([page.waitForLoadState(), page.click('button.danger')]);
-    expect(await page.textContent('main')).toContain('Disconnected Claudia Desktop (test)');
+    // Post/Redirect/Get: the answer is the list, saying what was done, its address without the notice's query.
+    await Promise.all([page.waitForURL(/\/console\/apps(\?done=.*)?$/), page.click('button.danger')]);
+    expect(await page.textContent('main')).toContain('Disconnected Claudia Desktop (test): its tokens no longer work.');
+    expect(new URL(page.url()).search).toBe('');
 
     const mcp = await fetch(`${base}/mcp`, {
       method: 'POST',

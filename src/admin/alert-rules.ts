@@ -83,10 +83,7 @@ export async function subscribeToTemplate(
       r.target_scope === place.target_scope &&
       sameIds(r.municipality_ids, place.municipality_ids),
   );
-  if (same) {
-    const hint = same.enabled ? '' : ` (disabled: munidata alerts rule enable ${same.id})`;
-    throw new AdminError(`Account ${o.account} already has this subscription: rule ${same.id}${hint}.`);
-  }
+  if (same) throw new AlreadySubscribed(o.account, same);
   return store.createAlertRule({
     account_id: o.account,
     name: label ? `${template.name} — ${label}` : template.name,
@@ -97,6 +94,17 @@ export async function subscribeToTemplate(
     template_id: template.id,
     now: now.toISOString(),
   });
+}
+
+/** The refusal of a subscription the account has already for that place: the console shows `rule`, the one it has. */
+export class AlreadySubscribed extends AdminError {
+  constructor(
+    account: number,
+    readonly rule: AlertRuleRecord,
+  ) {
+    const hint = rule.enabled ? '' : ` (disabled: munidata alerts rule enable ${rule.id})`;
+    super(`Account ${account} already has this subscription: rule ${rule.id}${hint}.`);
+  }
 }
 
 /** An account's rules (its own and its subscriptions, enabled or not), by id. */

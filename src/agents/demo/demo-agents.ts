@@ -2,7 +2,9 @@
  * The two demo deployments the embedded default starts with (a solar installer and an engineering consultancy),
  * published, and credentials for them printed at every start, so that the agent host answers on first start.
  */
+import { DEMO_ACCOUNT_NAME } from '../../demo/demo-account.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
+import type { AccountRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
 import { agentAddresses } from '../addresses.js';
 import { type CreatedCredential, createCredential, createDeployment, setDeploymentStatus } from '../admin.js';
@@ -11,6 +13,15 @@ import { ENGINEERING_CONSULTANCY } from './engineering-consultancy.js';
 import { SOLAR_INSTALLER } from './solar-installer.js';
 
 export const DEMO_DEPLOYMENTS: readonly DeploymentSpec[] = [SOLAR_INSTALLER, ENGINEERING_CONSULTANCY];
+
+/**
+ * Whether a deployment is one of the demo's: a slug of DEMO_DEPLOYMENTS held by the demo account. Their companies
+ * are invented, so wherever the console shows one it marks it "demo", never as a real company's agent; the same
+ * slug uploaded by a company of a store without the demo is that company's own.
+ */
+export function isDemoDeployment(slug: string, owner: Pick<AccountRecord, 'name'> | undefined): boolean {
+  return owner?.name === DEMO_ACCOUNT_NAME && DEMO_DEPLOYMENTS.some((spec) => spec.slug === slug);
+}
 
 /**
  * Creates and publishes the demo deployments that are missing (an existing one is left as its admin set it);

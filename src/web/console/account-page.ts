@@ -12,7 +12,9 @@ import { createUser, disableUser, listUsers, type UserWording } from '../../admi
 import { AdminError } from '../../lib/admin-error.js';
 import { USER_ROLES } from '../../store/console/console-records.js';
 import { type Html, html, joined, trusted } from '../html.js';
+import { doneOf, redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
+import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, csrfField, date, hiddenHeading, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -27,8 +29,34 @@ export function registerAccountPage(scope: FastifyInstance): void {
   scope.get('/console/account', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    return send(reply, who, await reply.generateCsrf(), {});
+    const done = doneOf(request);
+    return send(reply, who, await reply.generateCsrf(), { notice: done && (await doneNotice(who, done)) });
   });
+
+  /** What the page says after a change redirected to it (done.ts). */
+  async function doneNotice(
+    who: SignedIn,
+    done: { what: string; value: (name: string) => string },
+  ): Promise<string | undefined> {
+    switch (done.what) {
+      case 'disabled': {
+        const user = (await listUsers(store, who.account.id)).find((u) => String(u.id) === done.value('user'));
+        return user && `Disabled ${user.email}; their sessions have ended.`;
+      }
+      case 'resent':
+        return (
+          'That form had been sent already, so no one was added again: the member is in the list below. Their ' +
+          'link is shown only once: if you did not copy it, an operator prints a new one (munidata users ' +
+          'reset-password).'
+        );
+      case 'password-set':
+        return 'Your password is set; your other sessions have ended.';
+      case 'password-changed':
+        return 'Your password is changed; your other sessions have ended.';
+      default:
+        return undefined;
+    }
+  }
 
   scope.post('/console/account/users', async (request, reply) => {
     const who = await requireUser(request, reply);
@@ -37,13 +65,22 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const form = formOf(request);
     const csrf = await reply.generateCsrf();
     try {
-      const created = await createUser(
-        store,
-        { accountId: who.account.id, email: form.text('email'), role: form.text('role'), name: form.optional('name') },
-        now(),
-        baseUrl,
-        CONSOLE_WORDING,
+      // Sent once (form-once.ts): its answer shows the one-time link, which a second send would only refuse.
+      const created = await firstSend(request, () =>
+        createUser(
+          store,
+          {
+            accountId: who.account.id,
+            email: form.text('email'),
+            role: form.text('role'),
+            name: form.optional('name'),
+          },
+          now(),
+          baseUrl,
+          CONSOLE_WORDING,
+        ),
       );
+      if (!created) return redirectDone(reply, '/console/account', 'resent');
       return send(reply, who, csrf, { link: created.link, linkFor: created.user.email });
     } catch (error) {
       if (error instanceof AdminError) {
@@ -65,9 +102,7 @@ export function registerAccountPage(scope: FastifyInstance): void {
     if (user.id === who.user.id)
       return send(reply.code(400), who, await reply.generateCsrf(), { error: 'You cannot disable yourself.' });
     if (user.disabled_at === null) await disableUser(store, user.id, now());
-    return send(reply, who, await reply.generateCsrf(), {
-      notice: `Disabled ${user.email}; their sessions have ended.`,
-    });
+    return redirectDone(reply, '/console/account', 'disabled', { user: user.id });
   });
 
   scope.post('/console/account/password', async (request, reply) => {
@@ -81,9 +116,11 @@ export function registerAccountPage(scope: FastifyInstance): void {
     try {
       const input = { current: form.text('current'), next, address: request.ip, keepSession: who.session.id };
       await changePassword(store, who.user.id, input, now());
-      const done = who.user.password_hash === null ? 'set' : 'changed';
-      const notice = `Your password is ${done}; your other sessions have ended.`;
-      return send(reply, { ...who, user: (await store.console.getUser(who.user.id)) ?? who.user }, csrf, { notice });
+      return redirectDone(
+        reply,
+        '/console/account',
+        who.user.password_hash === null ? 'password-set' : 'password-changed',
+      );
     } catch (error) {
       if (error instanceof AdminError)
         return send(reply.code(error instanceof LockedOutError ? 429 : 400), who, csrf, { error: error.message });
@@ -129,7 +166,7 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const typed = o.typed ?? { email: '', name: '', role: 'member' };
     const invite = owner
       ? html`<h2>Add a member</h2>
-<form method="post" action="/console/account/users" class="card">${csrfField(csrf)}
+<form method="post" action="/console/account/users" class="card">${csrfField(csrf)}${onceField()}
 <div class="grid2"><div><label for="email">Email</label><input id="email" name="email" type="email" value="${
           typed.email
         }" required></div>

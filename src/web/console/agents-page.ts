@@ -15,12 +15,15 @@ import {
   setDeploymentStatus,
   specOf,
 } from '../../agents/admin.js';
+import { isDemoDeployment } from '../../agents/demo/demo-agents.js';
 import { DeploymentSpecError } from '../../agents/deployment-spec.js';
 import { revokeLicence } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
-import { html, joined, trusted } from '../html.js';
-import { formOf, queryOf } from './form-fields.js';
+import { type Html, html, joined, trusted } from '../html.js';
+import { DEMO_NOTE, DEMO_PILL } from './demo-mark.js';
+import { doneOf, redirectDone } from './done.js';
+import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -51,8 +54,32 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.get('/console/agents', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    return listPage(reply, who, await reply.generateCsrf(), {});
+    const done = doneOf(request);
+    const record = done && (await accountDeployment(store, who.account.id, done.value('slug')));
+    return listPage(reply, who, await reply.generateCsrf(), { notice: done && listNotice(done.what, record) });
   });
+
+  /** What the list says after a change redirected to it (done.ts), of the account's deployment it names. */
+  function listNotice(what: string, record: DeploymentRecord | undefined): string | undefined {
+    if (what === 'upload-resent')
+      return (
+        'That form had been sent already, so the file was not uploaded again: ' + 'the deployment is in the list below.'
+      );
+    if (!record) return undefined;
+    const named = `“${specOf(record).name}” (${record.slug})`;
+    switch (what) {
+      case 'created':
+        return `Created the draft ${named}, revision ${record.revision}.`;
+      case 'updated':
+        return `Updated ${named}, revision ${record.revision}.`;
+      case 'published':
+        return `${record.slug} is published: it answers on its addresses.`;
+      case 'paused':
+        return `${record.slug} is paused: its addresses answer 404.`;
+      default:
+        return undefined;
+    }
+  }
 
   scope.post('/console/agents/upload', async (request, reply) => {
     const who = await companyAdmin(request, reply);
@@ -61,14 +88,15 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const csrf = await reply.generateCsrf();
     const text = form.text('file');
     const filename = form.optional('filename');
-    if (!text.trim())
-      return listPage(reply.code(400), who, csrf, { error: 'Choose a deployment file, or paste its content.' });
     try {
-      const { record, created } = await uploadDeployment(store, who.account.id, { text, name: filename }, now());
-      const verb = created ? 'Created the draft' : 'Updated';
-      return listPage(reply, who, csrf, {
-        notice: `${verb} “${specOf(record).name}” (${record.slug}), revision ${record.revision}.`,
+      // Sent once (form-once.ts): two sends of a new slug at the same moment would both try to create it.
+      const uploaded = await firstSend(request, async () => {
+        if (!text.trim()) throw new AdminError('Choose a deployment file, or paste its content.');
+        return uploadDeployment(store, who.account.id, { text, name: filename }, now());
       });
+      if (!uploaded) return redirectDone(reply, '/console/agents', 'upload-resent');
+      const { record, created } = uploaded;
+      return redirectDone(reply, '/console/agents', created ? 'created' : 'updated', { slug: record.slug });
     } catch (error) {
       if (error instanceof DeploymentSpecError)
         return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename });
@@ -87,8 +115,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       if (!who) return reply;
       const record = await ownDeployment(who, (request.params as Params).slug);
       await setDeploymentStatus(store, record.slug, status, now());
-      const state = status === 'live' ? 'published: it answers on its addresses' : 'paused: its addresses answer 404';
-      return listPage(reply, who, await reply.generateCsrf(), { notice: `${record.slug} is ${state}.` });
+      return redirectDone(reply, '/console/agents', status === 'live' ? 'published' : 'paused', { slug: record.slug });
     });
   }
 
@@ -96,13 +123,36 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
     const record = await ownDeployment(who, (request.params as Params).slug);
-    const notice =
-      queryOf(request).optional('resent') !== undefined
-        ? 'That form had been sent already, so nothing new was created: the credential it made is in the list ' +
-          'below. A secret is shown only once: if you did not copy it, revoke that credential and create another.'
-        : undefined;
+    const done = doneOf(request);
+    const notice = done && (await deploymentNotice(record, done.what, done.value('id')));
     return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice });
   });
+
+  /** What a deployment's page says after a change redirected to it (done.ts); `id` is a credential's or licence's. */
+  async function deploymentNotice(record: DeploymentRecord, what: string, id: string): Promise<string | undefined> {
+    switch (what) {
+      case 'resent':
+        return (
+          'That form had been sent already, so nothing new was created: the credential it made is in the list ' +
+          'below. A secret is shown only once: if you did not copy it, revoke that credential and create another.'
+        );
+      case 'credential-revoked': {
+        const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
+        return credential && `Revoked the credential ${credential.prefix}: its next request is refused.`;
+      }
+      case 'licence-revoked': {
+        const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
+        const buyer = licence && (await store.getAccount(licence.buyer_account_id));
+        return (
+          licence &&
+          `Revoked the licence of ${buyer?.name ?? `account ${licence.buyer_account_id}`}: ` +
+            'their credential is refused from its next request.'
+        );
+      }
+      default:
+        return undefined;
+    }
+  }
 
   scope.post('/console/agents/:slug/credentials', async (request, reply) => {
     const who = await companyAdmin(request, reply);
@@ -118,7 +168,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
           now(),
         ),
       );
-      if (!created) return reply.redirect(`/console/agents/${record.slug}?resent`, 303);
+      if (!created) return redirectDone(reply, `/console/agents/${record.slug}`, 'resent');
       return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });
     } catch (error) {
       if (error instanceof AdminError)
@@ -161,9 +211,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
     if (!credential) throw notFound('credential');
     if (credential.revoked_at === null) await revokeCredential(store, credential.id, now());
-    return deploymentPage(reply, who, await reply.generateCsrf(), record, {
-      notice: `Revoked the credential ${credential.prefix}.`,
-    });
+    return redirectDone(reply, `/console/agents/${record.slug}`, 'credential-revoked', { id: credential.id });
   });
 
   scope.get('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
@@ -201,7 +249,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
     if (!licence) throw notFound('licence');
     if (licence.revoked_at === null) await revokeLicence(store, licence.id, now());
-    return deploymentPage(reply, who, await reply.generateCsrf(), record, { notice: `Revoked licence ${licence.id}.` });
+    return redirectDone(reply, `/console/agents/${record.slug}`, 'licence-revoked', { id: licence.id });
   });
 
   async function listPage(
@@ -217,10 +265,12 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     },
   ): Promise<FastifyReply> {
     const deployments = await accountDeployments(store, who.account.id);
+    const demo = (slug: string) => isDemoDeployment(slug, who.account);
     const rows = deployments.map((d) => {
       const next = d.status === 'live' ? 'pause' : 'publish';
       const button = html`<button type="submit" class="secondary">${next === 'pause' ? 'Pause' : 'Publish'}</button>`;
-      return html`<tr><td><a href="/console/agents/${d.slug}">${d.name}</a><br><code>${d.slug}</code></td>
+      const mark = demo(d.slug) && html` ${DEMO_PILL}`;
+      return html`<tr><td><a href="/console/agents/${d.slug}">${d.name}</a>${mark}<br><code>${d.slug}</code></td>
 <td><span class="pill ${d.status}">${d.status}</span></td><td>${d.channels.join(', ')}</td><td class="num">${
         d.revision
       }</td><td>${date(d.updated_at)}</td>
@@ -239,6 +289,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
         'data-into="file" data-name="filename">',
     );
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${issues}
+${deployments.some((d) => demo(d.slug)) && DEMO_NOTE}
 <section><table>${deploymentsHead}
 <tbody>${
       rows.length > 0
@@ -246,7 +297,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
         : html`<tr><td colspan="6" class="muted">No deployments yet: upload a deployment file below.</td></tr>`
     }</tbody></table></section>
 <h2>Upload a deployment file</h2>
-<form method="post" action="/console/agents/upload" class="card">${csrfField(csrf)}
+<form method="post" action="/console/agents/upload" class="card">${csrfField(csrf)}${onceField()}
 <p class="muted">The JSON or YAML file ${agentsCreate} takes (docs/agents.md). A new slug becomes a draft of this
 account; the slug of one of your deployments replaces its file.</p>
 <label for="file-input">File</label>${fileInput}
@@ -265,6 +316,7 @@ account; the slug of one of your deployments replaces its file.</p>
     o: { secret?: string; created?: CredentialView; notice?: string; error?: string },
   ): Promise<FastifyReply> {
     const spec = specOf(record);
+    const demo = isDemoDeployment(record.slug, who.account);
     const urls = agentAddresses(agentsUrl, record.slug);
     const credentials = await listCredentials(store, record.slug);
     const licences = await store.console.listLicencesOfDeployments([record.id]);
@@ -276,10 +328,9 @@ account; the slug of one of your deployments replaces its file.</p>
           c.revoked_at && html` class="muted"`
         }><td>${c.label ?? '—'}</td><td><code>${c.prefix}</code></td><td>${c.channel.toUpperCase()}</td>
 <td>${c.licensed ? 'licensed (read skills)' : 'full'}</td><td>${date(c.created_at)}</td>
+<td>${revokedOr(c.revoked_at)}</td>
 <td>${
-          c.revoked_at
-            ? html`<span class="pill revoked">revoked</span>`
-            : html`<a href="/console/agents/${record.slug}/credentials/${c.id}/revoke">Revoke…</a>`
+          !c.revoked_at && html`<a href="/console/agents/${record.slug}/credentials/${c.id}/revoke">Revoke…</a>`
         }</td></tr>`,
       );
     const byId = new Map(credentials.map((c) => [c.id, c]));
@@ -288,24 +339,24 @@ account; the slug of one of your deployments replaces its file.</p>
         const buyer = await store.getAccount(l.buyer_account_id);
         const buyerName = buyer?.name ?? `account ${l.buyer_account_id}`;
         const prefix = byId.get(l.credential_id)?.prefix ?? '';
-        const revoke = l.revoked_at
-          ? html`<span class="pill revoked">revoked</span>`
-          : html`<a href="/console/agents/${record.slug}/licences/${l.id}/revoke">Revoke…</a>`;
+        const revoke =
+          !l.revoked_at && html`<a href="/console/agents/${record.slug}/licences/${l.id}/revoke">Revoke…</a>`;
         return html`<tr${l.revoked_at && html` class="muted"`}><td>${buyerName}</td><td><code>${prefix}</code></td>
-<td>${date(l.created_at)}</td><td>${revoke}</td></tr>`;
+<td>${date(l.created_at)}</td><td>${revokedOr(l.revoked_at)}</td><td>${revoke}</td></tr>`;
       }),
     );
     const credentialsHead = html`<thead><tr><th>Label</th><th>Credential</th><th>Channel</th><th>Reach</th>
-<th>Created</th>${ACTIONS_HEADING}</tr></thead>`;
+<th>Created</th><th>Status</th>${ACTIONS_HEADING}</tr></thead>`;
     const labelInput = html`<input id="label" name="label" type="text" maxlength="100" placeholder="Who uses it">`;
     const body = html`${message('notice', o.notice)}${message('error', o.error)}${
       o.secret && secretOnce(`New ${o.created?.channel.toUpperCase()} credential for ${record.slug}:`, o.secret)
     }
+${demo && DEMO_NOTE}
 <section><p>${spec.description}</p>
 <table><tbody>
-<tr><th>Status</th><td><span class="pill ${record.status}">${record.status}</span> · revision ${
-      record.revision
-    }</td></tr>
+<tr><th>Status</th><td><span class="pill ${record.status}">${record.status}</span>${
+      demo && html` ${DEMO_PILL}`
+    } · revision ${record.revision}</td></tr>
 <tr><th>Card</th><td><code>${urls.card}</code></td></tr>
 ${spec.channels.includes('a2a') && html`<tr><th>A2A</th><td><code>${urls.a2a}</code></td></tr>`}
 ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</code></td></tr>`}
@@ -315,7 +366,7 @@ ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</c
 <tbody>${
       credentialRows.length > 0
         ? joined(credentialRows, '\n')
-        : html`<tr><td colspan="6" class="muted">No credentials yet.</td></tr>`
+        : html`<tr><td colspan="7" class="muted">No credentials yet.</td></tr>`
     }</tbody></table>
 <form method="post" action="/console/agents/${record.slug}/credentials">${csrfField(csrf)}${onceField()}
 <div class="grid2"><div><label for="channel">Channel</label><select id="channel" name="channel">${spec.channels.map(
@@ -324,13 +375,18 @@ ${spec.channels.includes('mcp') && html`<tr><th>MCP</th><td><code>${urls.mcp}</c
 <div><label for="label">Label</label>${labelInput}</div></div>
 <button type="submit">Create credential</button></form></section>
 <h2>Licences sold on the marketplace</h2>
-<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th>${ACTIONS_HEADING}</tr></thead>
+<section><table><thead><tr><th>Buyer</th><th>Credential</th><th>Since</th><th>Status</th>${ACTIONS_HEADING}</tr></thead>
 <tbody>${
       licenceRows.length > 0
         ? joined(licenceRows, '\n')
-        : html`<tr><td colspan="4" class="muted">No licences yet.</td></tr>`
+        : html`<tr><td colspan="5" class="muted">No licences yet.</td></tr>`
     }</tbody></table></section>
 <p><a href="/console/agents">All deployments</a></p>`;
     return sendHtml(reply, page({ title: spec.name, who, csrf, section: 'agents', body }));
   }
+}
+
+/** A credential's or licence's status: whether it works, or since when it does not. */
+function revokedOr(revokedAt: string | null): Html {
+  return revokedAt ? html`<span class="pill revoked">revoked ${date(revokedAt)}</span>` : html`active`;
 }

@@ -24,6 +24,7 @@ import {
   ruleOptions,
 } from './alert-rule-fields.js';
 import { ALERT_EDITORS, alertsUser, ownRule } from './alerts-page.js';
+import { redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { csrfField, message, page, sendHtml } from './html.js';
 import { ConsoleRefusal } from './refusal.js';
@@ -70,7 +71,7 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
         const saved = rule
           ? await editAlertRule(store, rule.id, options, FORM)
           : await createAlertRule(store, { ...options, account: who.account.id }, new Date(clock()), FORM);
-        return reply.redirect(`/console/alerts?saved=${encodeURIComponent(saved.name)}`, 303);
+        return redirectDone(reply, '/console/alerts', 'saved', { rule: saved.id });
       } catch (error) {
         if (error instanceof AdminError)
           return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: error.message });

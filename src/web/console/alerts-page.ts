@@ -8,7 +8,13 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ruleChoices, ruleKeyNames } from '../../admin/alert-choices.js';
 import { issueRuleFeed, revokeRuleFeed } from '../../admin/alert-feeds.js';
 import { deleteRule } from '../../admin/alert-rule-edit.js';
-import { listAccountRules, listTemplates, setRuleEnabled, subscribeToTemplate } from '../../admin/alert-rules.js';
+import {
+  AlreadySubscribed,
+  listAccountRules,
+  listTemplates,
+  setRuleEnabled,
+  subscribeToTemplate,
+} from '../../admin/alert-rules.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { formatNumber } from '../../lib/number-forms.js';
 import { windowStart } from '../../operations/alerts/alert-matches.js';
@@ -17,6 +23,7 @@ import type { Store } from '../../store/store.js';
 import type { Html } from '../html.js';
 import { html, joined } from '../html.js';
 import { FORM, placeFields, placeOptions, sourcesInWords, typeInWords } from './alert-rule-fields.js';
+import { doneOf, redirectDone } from './done.js';
 import { formOf, queryOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
@@ -55,17 +62,51 @@ export function registerAlertsPage(scope: FastifyInstance): void {
   scope.get('/console/alerts', async (request, reply) => {
     const who = await alertsUser(request, reply);
     if (!who) return reply;
-    const query = queryOf(request);
-    const saved = query.text('saved');
-    const notice =
-      query.optional('feed-resent') !== undefined
-        ? 'That form had been sent already, so no new feed URL was made: the URL shown before still works. A feed ' +
-          'URL is shown only once: if you did not copy it, press Feed URL again for a new one (the old one stops).'
-        : saved
-          ? `Saved the rule “${saved}”.`
-          : undefined;
-    return send(reply, who, await reply.generateCsrf(), { notice });
+    const done = doneOf(request);
+    const rule =
+      done && (await listAccountRules(store, who.account.id)).find((r) => String(r.id) === done.value('rule'));
+    return send(reply, who, await reply.generateCsrf(), { notice: done && doneNotice(done.what, rule, done) });
   });
+
+  /** What the page says after a change redirected to it (done.ts); the rule is the account's, when it still is. */
+  function doneNotice(
+    what: string,
+    rule: AlertRuleRecord | undefined,
+    done: { value: (name: string) => string },
+  ): string | undefined {
+    switch (what) {
+      case 'feed-resent':
+        return (
+          'That form had been sent already, so no new feed URL was made: the URL shown before still works. A feed ' +
+          'URL is shown only once: if you did not copy it, press Feed URL again for a new one (the old one stops).'
+        );
+      case 'subscribe-resent':
+        return 'That form had been sent already, so no second subscription was made: it is in the list below.';
+      case 'deleted':
+        return `Deleted “${done.value('name')}” and its matches.`;
+    }
+    if (!rule) return undefined;
+    switch (what) {
+      case 'saved':
+        return `Saved the rule “${rule.name}”.`;
+      case 'enabled':
+        return `“${rule.name}” is on: it is matched ${matched}, catching up on what it missed.`;
+      case 'disabled':
+        return `“${rule.name}” is off: it matches nothing until turned on again.`;
+      case 'feed-stopped':
+        return `The feed of “${rule.name}” is stopped.`;
+      case 'no-feed':
+        return `“${rule.name}” had no feed.`;
+      case 'subscribed':
+        return `Subscribed: “${rule.name}”.`;
+      case 'subscribed-already':
+        return `You have “${rule.name}” already, so nothing new was made${
+          rule.enabled ? '' : ': it is off; Turn on in the list below starts it'
+        }.`;
+      default:
+        return undefined;
+    }
+  }
 
   for (const [action, enabled] of [
     ['enable', true],
@@ -77,10 +118,7 @@ export function registerAlertsPage(scope: FastifyInstance): void {
       requireRole(who, ...ALERT_EDITORS);
       const rule = await ownRule(store, who, (request.params as { id: string }).id);
       await setRuleEnabled(store, rule.id, enabled);
-      const notice = enabled
-        ? `“${rule.name}” is on: it is matched ${matched}, catching up on what it missed.`
-        : `“${rule.name}” is off: it matches nothing until turned on again.`;
-      return send(reply, who, await reply.generateCsrf(), { notice });
+      return redirectDone(reply, '/console/alerts', enabled ? 'enabled' : 'disabled', { rule: rule.id });
     });
   }
 
@@ -92,7 +130,7 @@ export function registerAlertsPage(scope: FastifyInstance): void {
     requireRole(who, ...ALERT_EDITORS);
     const rule = await ownRule(store, who, (request.params as { id: string }).id);
     const issued = await firstSend(request, () => issueRuleFeed(store, rule.id, baseUrl, new Date(clock())));
-    if (!issued) return reply.redirect('/console/alerts?feed-resent', 303);
+    if (!issued) return redirectDone(reply, '/console/alerts', 'feed-resent');
     const { url } = issued;
     const notice = `The Atom feed of “${rule.name}”, shown this once (a new URL stops this one): ${url}`;
     return send(reply, who, await reply.generateCsrf(), { notice });
@@ -104,8 +142,7 @@ export function registerAlertsPage(scope: FastifyInstance): void {
     requireRole(who, ...ALERT_EDITORS);
     const rule = await ownRule(store, who, (request.params as { id: string }).id);
     const stopped = await revokeRuleFeed(store, rule.id);
-    const notice = stopped ? `The feed of “${rule.name}” is stopped.` : `“${rule.name}” had no feed.`;
-    return send(reply, who, await reply.generateCsrf(), { notice });
+    return redirectDone(reply, '/console/alerts', stopped ? 'feed-stopped' : 'no-feed', { rule: rule.id });
   });
 
   scope.get('/console/alerts/:id/delete', async (request, reply) => {
@@ -136,7 +173,8 @@ while, turn it off instead.`,
     requireRole(who, ...ALERT_EDITORS);
     const rule = await ownRule(store, who, (request.params as { id: string }).id);
     await deleteRule(store, rule.id);
-    return send(reply, who, await reply.generateCsrf(), { notice: `Deleted “${rule.name}” and its matches.` });
+    // The rule is gone: its name comes along for the notice.
+    return redirectDone(reply, '/console/alerts', 'deleted', { name: rule.name });
   });
 
   scope.get('/console/alerts/subscribe', async (request, reply) => {
@@ -161,14 +199,21 @@ while, turn it off instead.`,
     const csrf = await reply.generateCsrf();
     try {
       const { municipalities, district } = placeOptions(place);
-      const created = await subscribeToTemplate(
-        store,
-        { account: who.account.id, template: template.key, municipalities, district },
-        new Date(clock()),
-        FORM,
+      // Sent once (form-once.ts): a double click sends two requests at the same moment, each finding no subscription.
+      const created = await firstSend(request, () =>
+        subscribeToTemplate(
+          store,
+          { account: who.account.id, template: template.key, municipalities, district },
+          new Date(clock()),
+          FORM,
+        ),
       );
-      return send(reply, who, csrf, { notice: `Subscribed: “${created.name}”.` });
+      if (!created) return redirectDone(reply, '/console/alerts', 'subscribe-resent');
+      return redirectDone(reply, '/console/alerts', 'subscribed', { rule: created.id });
     } catch (error) {
+      // Sent again (a second tab, the back button): the subscription is there, which is what was asked.
+      if (error instanceof AlreadySubscribed)
+        return redirectDone(reply, '/console/alerts', 'subscribed-already', { rule: error.rule.id });
       if (error instanceof AdminError)
         return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: error.message });
       throw error;
@@ -198,7 +243,7 @@ while, turn it off instead.`,
         csrf,
         section: 'alerts',
         body: html`${message('error', o.error)}<p>${template.description}</p>
-<form method="post" action="/console/alerts/subscribe" class="card">${csrfField(csrf)}
+<form method="post" action="/console/alerts/subscribe" class="card">${csrfField(csrf)}${onceField()}
 <input type="hidden" name="template" value="${template.key}">
 ${placeFields(place, districts)}
 <button type="submit">Turn on</button> <a href="/console/alerts">Cancel</a></form>`,

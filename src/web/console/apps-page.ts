@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { type ConnectedApp, listConnectedApps, revokeGrant } from '../../oauth/grants.js';
 import { html, joined, trusted } from '../html.js';
+import { doneOf, redirectDone } from './done.js';
 import { ACTIONS_HEADING, csrfField, date, message, page, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -16,7 +17,10 @@ export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationSer
   scope.get('/console/apps', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    return send(reply, who, await reply.generateCsrf(), {});
+    const done = doneOf(request);
+    const notice =
+      done?.what === 'disconnected' ? `Disconnected ${done.value('app')}: its tokens no longer work.` : undefined;
+    return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
   scope.get('/console/apps/:grant/disconnect', async (request, reply) => {
@@ -48,7 +52,8 @@ to use it again, connect it again.</p>
     requireRole(who, 'owner');
     const app = await ownApp(who, (request.params as { grant: string }).grant);
     await revokeGrant(oauth, app.grantId, who.account.id);
-    return send(reply, who, await reply.generateCsrf(), { notice: `Disconnected ${app.clientName}.` });
+    // The grant is gone: the app's name comes along for the notice.
+    return redirectDone(reply, '/console/apps', 'disconnected', { app: app.clientName });
   });
 
   async function ownApp(who: SignedIn, grantId: string): Promise<ConnectedApp> {

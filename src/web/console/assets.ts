@@ -70,6 +70,7 @@ td button { padding: 0.15rem 0.55rem; font-size: 0.85rem; }
 .pill { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.8rem; background: #eef1f5; }
 .pill.live { background: #e3f4e8; color: var(--ok); }
 .pill.paused, .pill.revoked { background: #fbeaea; color: var(--bad); }
+.pill.demo { background: #fff1cc; color: #6b4a00; }
 .figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(9.5rem, 100%), 1fr)); gap: 0.8rem; ` +
   `margin-bottom: 1rem; }
 .figures div { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 0.7rem 1rem; }
@@ -154,6 +155,9 @@ window.addEventListener('resize', () => {
   fitting = true;
   requestAnimationFrame(() => { fitting = false; fitTables(); });
 });
+// A page a change redirected to says what was done (done.ts, ?done=…): the address loses the notice's query, so
+// that a reload or a bookmark shows the page without it.
+if (new URLSearchParams(location.search).has('done')) history.replaceState(null, '', location.pathname);
 document.addEventListener('change', (event) => {
   const input = event.target;
   if (!input.matches || !input.matches('input[type=file][data-into]')) return;

@@ -10,7 +10,8 @@ import { AdminError } from '../../lib/admin-error.js';
 import { DOMAINS } from '../../lib/domains.js';
 import type { PlanRecord } from '../../store/records.js';
 import { type Html, html, joined } from '../html.js';
-import { formOf, queryOf } from './form-fields.js';
+import { doneOf, redirectDone } from './done.js';
+import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound } from './refusal.js';
@@ -29,11 +30,11 @@ export function registerKeysPage(scope: FastifyInstance): void {
   scope.get('/console/keys', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
-    const query = queryOf(request);
-    const revoked = query.optional('revoked');
-    const key = revoked === undefined ? undefined : (await listKeys(store, who.account.id)).find(same(revoked));
+    const done = doneOf(request);
+    const key =
+      done?.what === 'revoked' ? (await listKeys(store, who.account.id)).find(same(done.value('key'))) : undefined;
     const notice =
-      query.optional('resent') !== undefined
+      done?.what === 'resent'
         ? 'That form had been sent already, so nothing new was created: the key it made is in the list below. ' +
           'A secret is shown only once: if you did not copy it, revoke that key and create another.'
         : key && `Revoked the key ${key.prefix}${key.label ? ` (“${key.label}”)` : ''}: it no longer works.`;
@@ -64,7 +65,7 @@ export function registerKeysPage(scope: FastifyInstance): void {
           new Date(clock()),
         ),
       );
-      if (!created) return reply.redirect('/console/keys?resent', 303);
+      if (!created) return redirectDone(reply, '/console/keys', 'resent');
       return send(reply, who, csrf, { secret: created.secret, created: created.key });
     } catch (error) {
       if (error instanceof AdminError) return refuse(error.message.replace('--expires', 'The last day'));
@@ -105,7 +106,7 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
     const key = await ownKey(who, (request.params as { id: string }).id);
     if (key.revoked_at === null) await revokeKey(store, key.id, new Date(clock()));
     // Back to the list (Post/Redirect/Get): a reload of it sends nothing again.
-    return reply.redirect(`/console/keys?revoked=${key.id}`, 303);
+    return redirectDone(reply, '/console/keys', 'revoked', { key: key.id });
   });
 
   /** A key of the signed-in user's account: another account's id is as unknown as a missing one. */
@@ -131,13 +132,9 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
         k.scopes.map((s) => html`<span class="pill">${s}</span>`),
         ' ',
       )}</td><td>${date(k.created_at)}</td><td>${date(lastUsed.get(k.id))}</td><td>${lastDay(k.expires_at)}</td>
-<td>${
-        k.revoked_at
-          ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>`
-          : owner
-            ? html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>`
-            : 'active'
-      }</td></tr>`,
+<td>${k.revoked_at ? html`<span class="pill revoked">revoked ${date(k.revoked_at)}</span>` : 'active'}</td>${
+        owner && html`<td>${!k.revoked_at && html`<a href="/console/keys/${k.id}/revoke">Revoke…</a>`}</td>`
+      }</tr>`,
     );
     // A new form has every scope of the plan ticked; a refused one is drawn as it was sent.
     const typed = o.typed ?? { label: '', scopes: planScopes(who.plan), expires: '' };
@@ -159,9 +156,10 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
       : html`<p class="muted">Only the account's owner creates and revokes keys.</p>`;
     const bearer = html`<code>Authorization: Bearer sk_live_…</code>`;
     const endpoints = html`REST <code>/v1</code>, A2A <code>/a2a</code> and MCP <code>/mcp</code>`;
-    // The owner's last column holds Revoke… (or the day it was revoked); a member's says whether the key works.
+    // Whether a key works (or since when it does not) is a column of its own, labelled on a phone; the owner's last
+    // column holds Revoke…, which names itself.
     const head = html`<thead><tr><th>Label</th><th>Key</th><th>Scopes</th><th>Created</th><th>Last used</th>
-<th>Last day</th>${owner ? ACTIONS_HEADING : html`<th>Status</th>`}</tr></thead>`;
+<th>Last day</th><th>Status</th>${owner && ACTIONS_HEADING}</tr></thead>`;
     return sendHtml(
       reply,
       page({
@@ -175,7 +173,9 @@ from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <p class="muted">Keys are for servers: send one as ${bearer} to ${endpoints}. Never put one in a web page.</p>
 <section><table>${head}
 <tbody>${
-          rows.length > 0 ? joined(rows, '\n') : html`<tr><td colspan="7" class="muted">No keys yet.</td></tr>`
+          rows.length > 0
+            ? joined(rows, '\n')
+            : html`<tr><td colspan="${owner ? 8 : 7}" class="muted">No keys yet.</td></tr>`
         }</tbody></table></section>
 ${form}`,
       }),

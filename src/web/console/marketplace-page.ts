@@ -6,10 +6,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { agentAddresses } from '../../agents/addresses.js';
 import { listCredentials } from '../../agents/admin.js';
+import { isDemoDeployment } from '../../agents/demo/demo-agents.js';
 import { licenseAgent, listMarketplace } from '../../agents/marketplace.js';
 import { AdminError } from '../../lib/admin-error.js';
 import { html, joined, trusted } from '../html.js';
-import { queryOf } from './form-fields.js';
+import { DEMO_NOTE, DEMO_PILL } from './demo-mark.js';
+import { doneOf, redirectDone } from './done.js';
 import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
@@ -21,7 +23,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     const notice =
-      queryOf(request).optional('resent') !== undefined
+      doneOf(request)?.what === 'resent'
         ? 'That form had been sent already, so no second licence was issued: the licence it issued is under ' +
           'Licences in your keys. A secret is shown only once.'
         : undefined;
@@ -38,7 +40,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
       const issued = await firstSend(request, () =>
         licenseAgent(store, { slug, buyerAccountId: who.account.id }, new Date(clock())),
       );
-      if (!issued) return reply.redirect('/console/marketplace?resent', 303);
+      if (!issued) return redirectDone(reply, '/console/marketplace', 'resent');
       return send(reply, who, csrf, { secret: issued.credential.secret, slug });
     } catch (error) {
       if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
@@ -57,6 +59,14 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
     // A one-use token per form: licensing one agent must not use up another's form on the same page.
     const licenseControls = () =>
       html`${csrfField(csrf)}${onceField()}<button type="submit">License this agent</button>`;
+    const sellers = new Map(
+      await Promise.all(
+        [...new Set(entries.map((e) => e.seller_account_id))].map(
+          async (id) => [id, await store.getAccount(id)] as const,
+        ),
+      ),
+    );
+    const demo = (e: (typeof entries)[number]) => isDemoDeployment(e.slug, sellers.get(e.seller_account_id));
     const cards = entries.map((e) => {
       const own = e.seller_account_id === who.account.id;
       const action = own
@@ -64,7 +74,8 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
         : canLicense
           ? html`<form method="post" action="/console/marketplace/${e.slug}/license">${licenseControls()}</form>`
           : html`<p class="muted">An owner or admin of your account can license it.</p>`;
-      return html`<article class="card" id="agent-${e.slug}"><h2>${e.name}</h2><p class="muted">${
+      const mark = demo(e) && html` ${DEMO_PILL}`;
+      return html`<article class="card" id="agent-${e.slug}"><h2>${e.name}${mark}</h2><p class="muted">${
         e.company
       } · <code>${e.slug}</code></p>
 <p>${e.description}</p>
@@ -106,6 +117,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
 <code>Authorization: Bearer</code> and this credential; its extended card lists the skills it reaches.</p>`
     }
 ${intro}
+${entries.some(demo) && DEMO_NOTE}
 ${cards.length > 0 ? joined(cards, '\n') : html`<p class="muted">No agents are published yet.</p>`}
 <h2>Licences your account holds</h2>
 <section><table><thead><tr><th>Agent</th><th>Credential</th><th>A2A address</th><th>Since</th><th>Status</th>

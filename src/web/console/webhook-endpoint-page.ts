@@ -11,7 +11,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { WebhookDeliveryRecord, WebhookEndpointRecord } from '../../store/webhooks/records.js';
 import { rotateWebhookSecret, SECRET_OVERLAP_S, setWebhookEndpointEnabled } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
-import { queryOf } from './form-fields.js';
+import { doneOf, redirectDone } from './done.js';
 import { firstSend, onceField } from './form-once.js';
 import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -22,7 +22,7 @@ import { endpointState, filters } from './webhooks-page.js';
 /** The deliveries the log shows, newest first (as `munidata webhooks deliveries` does by default). */
 const LOG_DELIVERIES = 20;
 
-/** What a change redirects back with (`?done=…`), for the page to say what was done. */
+/** What a change redirects back with (`?done=…`, done.ts), for the page to say what was done. */
 type Done = 'enable' | 'disable' | 'acknowledge' | 'redeliver' | 'resent';
 
 export function registerWebhookEndpointPage(scope: FastifyInstance): void {
@@ -49,14 +49,14 @@ export function registerWebhookEndpointPage(scope: FastifyInstance): void {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     const endpoint = await ownEndpoint(who, (request.params as { id: string }).id);
-    const query = queryOf(request);
-    const notice = doneNotice(query.text('done') as Done, query.text('delivery'));
+    const done = doneOf(request);
+    const notice = done && doneNotice(done.what as Done, done.value('delivery'));
     return send(reply, who, await reply.generateCsrf(), endpoint, { notice });
   });
 
   /** The page again after a change, saying what was done: a reload of it sends nothing again. */
   const done = (reply: FastifyReply, endpoint: WebhookEndpointRecord, what: Done, delivery = '') =>
-    reply.redirect(`${path(endpoint)}?done=${what}${delivery && `&delivery=${encodeURIComponent(delivery)}`}`, 303);
+    redirectDone(reply, path(endpoint), what, delivery ? { delivery } : {});
 
   function doneNotice(what: Done, delivery: string): string | undefined {
     switch (what) {
@@ -148,7 +148,7 @@ it for a while, turn it off instead.`,
     const asked = await editing(request, reply);
     if (!asked) return reply;
     await store.webhooks.deleteEndpoint(asked.endpoint.id);
-    return reply.redirect('/console/webhooks', 303);
+    return redirectDone(reply, '/console/webhooks', 'deleted', { url: asked.endpoint.url });
   });
 
   async function send(

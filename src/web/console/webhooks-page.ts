@@ -12,7 +12,8 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEndpointRecord } from '../../store/web
 import { ACCOUNT_WORDING } from '../../webhooks/endpoint-wording.js';
 import { createWebhookEndpoint, WEBHOOK_FAMILIES } from '../../webhooks/endpoints.js';
 import { type Html, html } from '../html.js';
-import { formOf, queryOf } from './form-fields.js';
+import { doneOf, redirectDone } from './done.js';
+import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
@@ -33,11 +34,14 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
   scope.get('/console/webhooks', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
+    const done = doneOf(request);
     const notice =
-      queryOf(request).optional('resent') !== undefined
+      done?.what === 'resent'
         ? 'That form had been sent already, so nothing new was registered: the endpoint it registered is in the ' +
           'list below. A signing secret is shown only once: if you did not copy it, open the endpoint and rotate it.'
-        : undefined;
+        : done?.what === 'deleted'
+          ? `Deleted the endpoint ${done.value('url')} with its deliveries.`
+          : undefined;
     return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
@@ -61,7 +65,7 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
           { now: new Date(clock()), allowLoopback: webhookAllowLoopback, wording: ACCOUNT_WORDING },
         ),
       );
-      if (!registered) return reply.redirect('/console/webhooks?resent', 303);
+      if (!registered) return redirectDone(reply, '/console/webhooks', 'resent');
       const { endpoint, secret } = registered;
       const first = whenItRuns('deliver', pipelineIntervalS);
       return send(reply, who, csrf, {
