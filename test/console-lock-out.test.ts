@@ -198,8 +198,9 @@ describe('the change-password form', () => {
       password: 'another long password',
       confirm: 'another long password',
     });
-    expect(changed.status).toBe(200);
-    expect(changed.body).toContain('Your password is changed');
+    expect(changed.status).toBe(303);
+    expect(changed.headers.location).toBe('/console/account?done=password-changed');
+    expect((await laptop.get(String(changed.headers.location))).body).toContain('Your password is changed');
     expect((await phone.get('/console/keys')).status).toBe(303);
     expect((await phone.post('/console/sign-out-everywhere')).status).toBe(401);
     expect((await laptop.get('/console/keys')).status).toBe(200);
