@@ -2,10 +2,9 @@
 
 import { type CreatedKey, createKey } from '../admin/keys.js';
 import { issueLink } from '../admin/users.js';
+import { DEMO_ACCOUNT_NAME } from '../lib/provenance.js';
 import type { AccountRecord } from '../store/records.js';
 import type { Store } from '../store/store.js';
-
-export const DEMO_ACCOUNT_NAME = 'Demo account';
 
 export async function findDemoAccount(store: Store): Promise<AccountRecord | undefined> {
   return (await store.listAccounts()).find((a) => a.name === DEMO_ACCOUNT_NAME);

@@ -5,6 +5,12 @@
  * source (or indicator) in their keys. Every answer derives its `synthetic` flag from these.
  */
 
+/**
+ * The name of the account the embedded default's demo creates: its key is printed at start, and the demo's company
+ * agents belong to it (isDemoDeployment), so the console marks them as the demo's, not a real company's.
+ */
+export const DEMO_ACCOUNT_NAME = 'Demo account';
+
 /** The `source` of every procurement record the demo generates. */
 export const DEMO_PROCUREMENT_SOURCE = 'demo';
 /** The `source` label of an indicator whose observations the demo generated. */

@@ -2,7 +2,7 @@
  * The two demo deployments the embedded default starts with (a solar installer and an engineering consultancy),
  * published, and credentials for them printed at every start, so that the agent host answers on first start.
  */
-import { DEMO_ACCOUNT_NAME } from '../../demo/demo-account.js';
+import { DEMO_ACCOUNT_NAME } from '../../lib/provenance.js';
 import type { DeploymentRecord } from '../../store/agent-records.js';
 import type { AccountRecord } from '../../store/records.js';
 import type { Store } from '../../store/store.js';
