@@ -1011,7 +1011,7 @@ describe('every view', () => {
     }
   });
 
-  it('keeps every date of a table or a subtitle on one line, at desktop and phone widths', {
+  it('keeps every date of a table, a subtitle or a view summary on one line, at desktop and phone widths', {
     timeout: 120_000,
   }, async () => {
     const contract = (await api('/v1/procurement/contracts?municipality=1312&limit=1')).items[0];
@@ -1038,7 +1038,9 @@ describe('every view', () => {
         const broken = await page.evaluate(() => {
           const out: { text: string; lines: number }[] = [];
           const cells = [
-            ...document.querySelectorAll('table td, table th, details.flagged-contract .date, .subtitle .date'),
+            ...document.querySelectorAll(
+              'table td, table th, details.flagged-contract .date, .subtitle .date, .stage > p.summary .date',
+            ),
           ];
           for (const cell of cells as any[]) {
             const text = cell.textContent.trim();
@@ -1051,8 +1053,9 @@ describe('every view', () => {
           return out;
         });
         dates += broken.length;
-        // A picture's subtitle ("published 2026-11-27") holds each of its dates in an element of its own, kept whole.
-        const subtitles = await page.$$eval('.subtitle', (all) =>
+        // A picture's subtitle ("published 2026-11-27") and a view's summary above its pictures ("from 2026-06-05 to
+        // 2026-11-30") hold each of their dates in an element of their own, kept whole.
+        const subtitles = await page.$$eval('.subtitle, .stage > p.summary', (all) =>
           all.map((p: any) => [
             (p.textContent.match(/\d{4}-\d{2}-\d{2}/g) ?? []).length,
             p.querySelectorAll('.date').length,

@@ -286,7 +286,7 @@ function unbroken(text) {
 }
 
 /** A text with each of its dates (2026-11-27) unbroken: a subtitle's "published 2026-11-27" on a phone. */
-function datesUnbroken(text) {
+export function datesUnbroken(text) {
   return text.split(/(\d{4}-\d{2}-\d{2})/).map((part, i) => (i % 2 ? unbroken(part) : part));
 }
 

@@ -14,6 +14,7 @@ import {
   clear,
   config,
   datasetSynthetic,
+  datesUnbroken,
   figure,
   formatCount,
   formatEuros,
@@ -154,8 +155,10 @@ async function draw() {
       h(
         'p',
         { class: 'summary' },
-        `${formatCount(totals.count, 'contract')}, ${formatEuros(totals.total_eur)} (without VAT), ` +
-          `executed in ${where}${period}.`,
+        datesUnbroken(
+          `${formatCount(totals.count, 'contract')}, ${formatEuros(totals.total_eur)} (without VAT), ` +
+            `executed in ${where}${period}.`,
+        ),
       ),
       figure({
         id: 'by-year',

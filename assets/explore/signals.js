@@ -12,6 +12,7 @@ import {
   clear,
   config,
   datasetSynthetic,
+  datesUnbroken,
   eventDay,
   explorerRequest,
   figure,
@@ -247,7 +248,7 @@ async function draw() {
       h(
         'p',
         { class: 'summary' },
-        `${which}${span}, ordered by event date (when it happened, not when it was detected).`,
+        datesUnbroken(`${which}${span}, ordered by event date (when it happened, not when it was detected).`),
       ),
       latest.matched ? h('p', { class: 'summary families' }, `Matching, by family: ${listed(proportions)}.`) : null,
       h(
