@@ -300,21 +300,6 @@ describe('alert feeds', () => {
 describe('company agents', () => {
   let slug: string;
   let buyer: ConsoleClient;
-  /**
-   * A change answered with Post/Redirect/Get: 303 to `page` with `?done=…`, where the notice `notice` is said once
-   * (and nothing else); the page at its own address (a reload once the script took the query away) says nothing.
-   */
-  async function redirectsSaying(res: ConsoleResponse, page: string, notice: string | RegExp, client = owner) {
-    expect(res.status, res.body.slice(0, 300)).toBe(303);
-    const location = String(res.headers.location);
-    expect(location.startsWith(`${page}?done=`), location).toBe(true);
-    const shown = said((await client.get(location)).body);
-    expect(shown).toHaveLength(1);
-    if (typeof notice === 'string') expect(shown[0]).toBe(notice);
-    else expect(shown[0]).toMatch(notice);
-    expect(said((await client.get(page)).body)).toEqual([]);
-  }
-
   beforeAll(async () => {
     const { SOLAR_INSTALLER } = await import('../src/agents/demo/solar-installer.js');
     slug = 'twice-solar';
