@@ -51,19 +51,12 @@ export async function readChanges(
   limit: number,
   kinds?: readonly ChangeKind[],
 ): Promise<ChangeEntry[]> {
-  // The kinds are filtered by the database as it walks the journal: a detector of procurement records reads past a
-  // million signal entries (its own writes) without a row of them reaching it.
-  const rows = await port.query(
-    `SELECT seq, kind, record_id, record_key, item_date FROM changes
-     WHERE seq > $1${kinds ? ` AND ${port.dialect.inList('kind', '$3')}` : ''} ORDER BY seq LIMIT $2`,
-    kinds ? [afterSeq, limit, kinds] : [afterSeq, limit],
-  );
-  return rows.map(toEntry);
+  return readWalk(port, 'forward', afterSeq, limit, kinds);
 }
 
 /**
  * Entries with seq < `beforeSeq`, newest first, at most `limit`; only of `kinds` when given. For a walk back from the
- * journal's end (the console's preview reads the latest items first); the kinds filtered by the database as above.
+ * journal's end (the console's preview reads the latest items first).
  */
 export async function readChangesBefore(
   port: SqlPort,
@@ -71,10 +64,26 @@ export async function readChangesBefore(
   limit: number,
   kinds?: readonly ChangeKind[],
 ): Promise<ChangeEntry[]> {
+  return readWalk(port, 'backward', beforeSeq, limit, kinds);
+}
+
+/** A walk's side of its seq and its order: forward after it, oldest first; backward before it, newest first. */
+const WALKS = { forward: { side: '>', order: 'ASC' }, backward: { side: '<', order: 'DESC' } } as const;
+
+async function readWalk(
+  port: SqlPort,
+  direction: keyof typeof WALKS,
+  seq: number,
+  limit: number,
+  kinds: readonly ChangeKind[] | undefined,
+): Promise<ChangeEntry[]> {
+  const { side, order } = WALKS[direction];
+  // The kinds are filtered by the database as it walks the journal: a detector of procurement records reads past a
+  // million signal entries (its own writes) without a row of them reaching it.
   const rows = await port.query(
     `SELECT seq, kind, record_id, record_key, item_date FROM changes
-     WHERE seq < $1${kinds ? ` AND ${port.dialect.inList('kind', '$3')}` : ''} ORDER BY seq DESC LIMIT $2`,
-    kinds ? [beforeSeq, limit, kinds] : [beforeSeq, limit],
+     WHERE seq ${side} $1${kinds ? ` AND ${port.dialect.inList('kind', '$3')}` : ''} ORDER BY seq ${order} LIMIT $2`,
+    kinds ? [seq, limit, kinds] : [seq, limit],
   );
   return rows.map(toEntry);
 }
