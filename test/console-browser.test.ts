@@ -38,9 +38,9 @@ async function open(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
   const page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(String(error)));
-  // A form refused with 400 (the upload with an error) is logged as a failed load: that one is meant.
+  // A form refused with 422 (the upload with an error) is logged as a failed load: that one is meant.
   page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().includes('status of 400')) pageErrors.push(message.text());
+    if (message.type() === 'error' && !message.text().includes('status of 422')) pageErrors.push(message.text());
   });
   return { context, page };
 }

@@ -165,7 +165,7 @@ describe('the change-password form', () => {
         }),
       ),
     );
-    expect(statuses(answers)).toEqual({ 400: SIGN_IN_FAILURES_ALLOWED, 429: 25 - SIGN_IN_FAILURES_ALLOWED });
+    expect(statuses(answers)).toEqual({ 422: SIGN_IN_FAILURES_ALLOWED, 429: 25 - SIGN_IN_FAILURES_ALLOWED });
     for (const a of answers.filter((x) => x.status === 429)) expect(a.body).toContain('Too many failed sign-ins');
     // Even the right current password is not looked at now, and the sign-in form of that email is locked too.
     const right = await c.post('/console/account/password', {

@@ -52,7 +52,7 @@ describe('the demo owner', () => {
       password: 'a password without proof',
       confirm: 'a password without proof',
     });
-    expect(without.status).toBe(400);
+    expect(without.status).toBe(422);
     expect(without.body).toContain('The current password is not right');
     // The link was used; the owner comes back with email and password.
     expect((await new ConsoleClient(t, '10.30.0.2').get(pathOf(demo.link))).status).toBe(400);
@@ -93,7 +93,7 @@ describe('a reset link', () => {
       password: 'someone else’s try',
       confirm: 'someone else’s try',
     });
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(422);
     expect(again.body).toContain('used already');
     // Opened again, the used link says so at once: no form to type a password twice into for nothing.
     const reopened = await browser.get(path);

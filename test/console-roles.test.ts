@@ -63,7 +63,7 @@ describe('API keys', () => {
       label: 'too much',
       scopes: ['indicators:read', 'procurement:read'],
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body).toContain('Your plan does not include procurement:read');
     expect((await t.store.listApiKeys(t.accounts.indicatorsOnly)).some((k) => k.label === 'too much')).toBe(false);
   });
@@ -127,7 +127,7 @@ describe('company agents', () => {
     const res = await otherOwner.post('/console/agents/upload', {
       file: JSON.stringify({ ...SOLAR_INSTALLER, slug, name: 'Hijack' }),
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body).toContain('taken by another company');
     const deployment = await t.store.agents.getDeployment(slug);
     expect(JSON.parse(String(deployment?.spec)).name).not.toBe('Hijack');
@@ -152,7 +152,7 @@ describe('company agents', () => {
     expect((await admin.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(303);
     expect((await t.store.console.getLicence(licence.id))?.revoked_at).not.toBeNull();
     // An account does not license its own agent.
-    expect((await admin.post(`/console/marketplace/${slug}/license`)).status).toBe(400);
+    expect((await admin.post(`/console/marketplace/${slug}/license`)).status).toBe(422);
   });
 });
 
@@ -179,7 +179,7 @@ describe('account', () => {
       name: 'Maria Silva',
       role: 'admin',
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(res.body).toContain('A user with the email owner@other.example exists already.');
     expect(res.body).toMatch(/<input id="email" name="email" type="email" value="owner@other.example"/);
     expect(res.body).toMatch(/<input id="name" name="name" type="text" maxlength="100" value="Maria Silva">/);
@@ -192,13 +192,13 @@ describe('account', () => {
     const ours = await owner.post('/console/account/users', { email: 'member@roles.example', role: 'member' });
     const mine = await t.store.console.findUserByEmail('member@roles.example');
     expect(mine?.account_id).toBe(t.accounts.premium);
-    expect(ours.status).toBe(400);
+    expect(ours.status).toBe(422);
     expect(ours.body).toContain('A user with the email member@roles.example exists already in this account.');
     const theirs = await owner.post('/console/account/users', { email: 'owner@other.example', role: 'member' });
     expect(theirs.body).toContain('exists already.');
     expect(theirs.body).not.toMatch(/another account|account \d/);
     const king = await owner.post('/console/account/users', { email: 'king@roles.example', role: 'king' });
-    expect(king.status).toBe(400);
+    expect(king.status).toBe(422);
     expect(king.body).toContain('“Role” must be one of owner, admin, member; got &quot;king&quot;.');
     expect(king.body).not.toContain('--role');
   });
@@ -220,7 +220,7 @@ describe('account', () => {
           confirm: 'a brand new password',
         })
       ).status,
-    ).toBe(400);
+    ).toBe(422);
     expect(
       (
         await c.post('/console/account/password', {

@@ -81,7 +81,7 @@ describe('API keys', () => {
     await owner.get('/console/keys');
     const form = { _once: owner.once, label: 'late', scopes: ['signals:read'], expires: '2020-01-01' };
     const refused = await owner.post('/console/keys', form);
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(422);
     expect(said(refused.body)).toContain('The last day 2020-01-01 is in the past.');
     expect(refused.body).toMatch(/id="label"[^>]*value="late"/);
     expect(refused.body).toMatch(/id="expires"[^>]*value="2020-01-01"/);
@@ -174,14 +174,14 @@ describe('webhooks', () => {
       url: 'https://127.0.0.1/hooks',
       events: 'alert_match.created',
     });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(said(res.body)).toEqual(['Refused URL: 127.0.0.1 is a loopback address.']);
   });
 
   it('asks for an event to be ticked when none is, in the form’s words', async () => {
     await owner.get('/console/webhooks');
     const res = await owner.post('/console/webhooks', { url: 'https://1.1.1.1/hooks/none' });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(said(res.body)).toEqual(['Tick at least one event the endpoint takes.']);
   });
 
@@ -189,7 +189,7 @@ describe('webhooks', () => {
     await owner.get('/console/webhooks');
     const url = 'http://hooks.example.pt/munidata';
     const res = await owner.post('/console/webhooks', { url, events: 'alert_match.created' });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(422);
     expect(said(res.body)).toEqual([
       'Refused URL: a webhook URL must start with https://: events are only sent over an encrypted connection.',
     ]);

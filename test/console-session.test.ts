@@ -226,7 +226,7 @@ describe('one-time links', () => {
     const c = new ConsoleClient(t);
     await c.get(url.pathname + url.search);
     const token = String(url.searchParams.get('token'));
-    expect((await c.post('/console/set-password', { token, password: 'short', confirm: 'short' })).status).toBe(400);
+    expect((await c.post('/console/set-password', { token, password: 'short', confirm: 'short' })).status).toBe(422);
     const done = await c.post('/console/set-password', {
       token,
       password: 'a long new password',
@@ -252,7 +252,7 @@ describe('one-time links', () => {
       password: 'another long password',
       confirm: 'another long password',
     });
-    expect(reused.status).toBe(400);
+    expect(reused.status).toBe(422);
     expect(reused.body).toContain('used already');
     expect((await new ConsoleClient(t, '10.5.0.1').signIn('new@free.example', 'a long new password')).status).toBe(303);
   });

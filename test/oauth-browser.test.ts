@@ -137,15 +137,20 @@ async function signInAndAllow(
 }
 
 /**
- * Allow with every scope unticked: the page says nothing was allowed and asks again (the app hears nothing yet, no
- * silent refusal), its boxes ticked afresh.
+ * Allow with every scope unticked: the page answers 422, says nothing was allowed and asks again (the app hears
+ * nothing yet, no silent refusal), its boxes ticked afresh.
  */
 async function allowNothing(callbacksBefore: number): Promise<void> {
   const consent = page.url();
   const boxes = page.locator('input[name="scopes"]');
   expect(await boxes.count()).toBeGreaterThan(0);
   for (const box of await boxes.all()) await box.uncheck();
-  await Promise.all([page.waitForLoadState('load'), page.click('button[value="allow"]')]);
+  const [answer] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST' && r.url() === consent),
+    page.waitForLoadState('load'),
+    page.click('button[value="allow"]'),
+  ]);
+  expect(answer.status()).toBe(422); // a refused form, drawn again (docs/console.md, Forms)
   expect(page.url()).toBe(consent);
   expect(await page.locator('[role="alert"]').innerText()).toBe(
     'Nothing was allowed: no scope was ticked. Tick what the app may read and press Allow, or press Refuse to refuse.',

@@ -16,7 +16,7 @@ import { doneOf, redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, csrfField, date, hiddenHeading, message, page, sendHtml } from './html.js';
-import { notFound } from './refusal.js';
+import { notFound, refusedForm } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 /** Refusals name the form's fields by their labels (the select below is “Role”). */
@@ -86,7 +86,7 @@ export function registerAccountPage(scope: FastifyInstance): void {
       if (error instanceof AdminError) {
         // The form comes back as it was sent, so that the owner corrects it rather than types it again.
         const typed = { email: form.text('email'), name: form.text('name'), role: form.text('role') };
-        return send(reply.code(400), who, csrf, { error: error.message, typed });
+        return send(refusedForm(reply), who, csrf, { error: error.message, typed });
       }
       throw error;
     }
@@ -100,7 +100,7 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const user = (await listUsers(store, who.account.id)).find((u) => String(u.id) === id);
     if (!user) throw notFound('member');
     if (user.id === who.user.id)
-      return send(reply.code(400), who, await reply.generateCsrf(), { error: 'You cannot disable yourself.' });
+      return send(refusedForm(reply), who, await reply.generateCsrf(), { error: 'You cannot disable yourself.' });
     if (user.disabled_at === null) await disableUser(store, user.id, now());
     return redirectDone(reply, '/console/account', 'disabled', { user: user.id });
   });
@@ -112,7 +112,7 @@ export function registerAccountPage(scope: FastifyInstance): void {
     const csrf = await reply.generateCsrf();
     const next = form.text('password');
     if (next !== form.text('confirm'))
-      return send(reply.code(400), who, csrf, { error: 'The two new passwords differ.' });
+      return send(refusedForm(reply), who, csrf, { error: 'The two new passwords differ.' });
     try {
       const input = { current: form.text('current'), next, address: request.ip, keepSession: who.session.id };
       await changePassword(store, who.user.id, input, now());
@@ -123,7 +123,9 @@ export function registerAccountPage(scope: FastifyInstance): void {
       );
     } catch (error) {
       if (error instanceof AdminError)
-        return send(reply.code(error instanceof LockedOutError ? 429 : 400), who, csrf, { error: error.message });
+        return send(error instanceof LockedOutError ? reply.code(429) : refusedForm(reply), who, csrf, {
+          error: error.message,
+        });
       throw error;
     }
   });

@@ -26,7 +26,7 @@ import { doneOf, redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
-import { notFound } from './refusal.js';
+import { notFound, refusedForm } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 type Params = { slug: string; id?: string };
@@ -99,9 +99,9 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       return redirectDone(reply, '/console/agents', created ? 'created' : 'updated', { slug: record.slug });
     } catch (error) {
       if (error instanceof DeploymentSpecError)
-        return listPage(reply.code(400), who, csrf, { issues: error.issues, text, filename });
+        return listPage(refusedForm(reply), who, csrf, { issues: error.issues, text, filename });
       if (error instanceof AdminError)
-        return listPage(reply.code(400), who, csrf, { error: error.message, text, filename });
+        return listPage(refusedForm(reply), who, csrf, { error: error.message, text, filename });
       throw error;
     }
   });
@@ -172,7 +172,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
       return deploymentPage(reply, who, csrf, record, { secret: created.secret, created: created.credential });
     } catch (error) {
       if (error instanceof AdminError)
-        return deploymentPage(reply.code(400), who, csrf, record, { error: error.message });
+        return deploymentPage(refusedForm(reply), who, csrf, record, { error: error.message });
       throw error;
     }
   });

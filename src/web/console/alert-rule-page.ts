@@ -27,7 +27,7 @@ import { ALERT_EDITORS, alertsUser, ownRule } from './alerts-page.js';
 import { redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { csrfField, message, page, sendHtml } from './html.js';
-import { ConsoleRefusal } from './refusal.js';
+import { ConsoleRefusal, refusedForm } from './refusal.js';
 import { requireRole, type SignedIn } from './signed-in.js';
 
 export function registerAlertRulePage(scope: FastifyInstance, core: Core): void {
@@ -74,7 +74,7 @@ export function registerAlertRulePage(scope: FastifyInstance, core: Core): void 
         return redirectDone(reply, '/console/alerts', 'saved', { rule: saved.id });
       } catch (error) {
         if (error instanceof AdminError)
-          return form(reply.code(400), who, csrf, { values, ruleId: rule?.id, error: error.message });
+          return form(refusedForm(reply), who, csrf, { values, ruleId: rule?.id, error: error.message });
         throw error;
       }
     });

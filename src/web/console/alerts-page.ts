@@ -28,7 +28,7 @@ import { formOf, queryOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
-import { ConsoleRefusal, notFound } from './refusal.js';
+import { ConsoleRefusal, notFound, refusedForm } from './refusal.js';
 import { ACCOUNT_EDITORS, canEdit, requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 /** Who may change alerts; everyone else of the account reads them. */
@@ -215,7 +215,7 @@ while, turn it off instead.`,
       if (error instanceof AlreadySubscribed)
         return redirectDone(reply, '/console/alerts', 'subscribed-already', { rule: error.rule.id });
       if (error instanceof AdminError)
-        return subscribeForm(reply.code(400), who, csrf, template, { ...place, error: error.message });
+        return subscribeForm(refusedForm(reply), who, csrf, template, { ...place, error: error.message });
       throw error;
     }
   });

@@ -13,7 +13,7 @@ import { approve, browserInteraction, type ConsentRequest, consentRequest } from
 import { html } from '../html.js';
 import { formOf } from './form-fields.js';
 import { csrfField, page, sendHtml } from './html.js';
-import { ConsoleRefusal } from './refusal.js';
+import { ConsoleRefusal, refusedForm } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 const ORIGINS: Record<ConsentRequest['origin'], string> = {
@@ -41,8 +41,7 @@ export function registerConnectPage(scope: FastifyInstance, oauth: Authorization
     // Allow with every scope unticked is no answer (docs/oauth.md, Consent): the page says so and asks again, the
     // request kept; refusing is the Refuse button's, never a silent reading of an empty Allow.
     if (allowing && allowed.length === 0) {
-      reply.code(400);
-      return send(reply, who, await reply.generateCsrf(), await ask(request, reply), NOTHING_TICKED);
+      return send(refusedForm(reply), who, await reply.generateCsrf(), await ask(request, reply), NOTHING_TICKED);
     }
     if (allowed.length > 0) requireRole(who, 'owner');
     const next = await approve(oauth.provider, interaction, who.account.id, allowed);

@@ -14,7 +14,7 @@ import { doneOf, redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
-import { notFound } from './refusal.js';
+import { notFound, refusedForm } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 /** What was typed in the form to create a key: drawn again when it is refused. */
@@ -48,7 +48,7 @@ export function registerKeysPage(scope: FastifyInstance): void {
     const form = formOf(request);
     const typed: Typed = { label: form.text('label'), scopes: form.list('scopes'), expires: form.text('expires') };
     const csrf = await reply.generateCsrf();
-    const refuse = (error: string) => send(reply.code(400), who, csrf, { error, typed });
+    const refuse = (error: string) => send(refusedForm(reply), who, csrf, { error, typed });
     if (typed.scopes.length === 0) return refuse('Choose at least one scope.');
     const outside = typed.scopes.filter((s) => !planScopes(who.plan).includes(s));
     if (outside.length > 0) return refuse(`Your plan does not include ${outside.join(', ')}.`);

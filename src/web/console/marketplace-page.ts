@@ -14,6 +14,7 @@ import { DEMO_NOTE, DEMO_PILL } from './demo-mark.js';
 import { doneOf, redirectDone } from './done.js';
 import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
+import { refusedForm } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 export function registerMarketplacePage(scope: FastifyInstance): void {
@@ -43,7 +44,7 @@ export function registerMarketplacePage(scope: FastifyInstance): void {
       if (!issued) return redirectDone(reply, '/console/marketplace', 'resent');
       return send(reply, who, csrf, { secret: issued.credential.secret, slug });
     } catch (error) {
-      if (error instanceof AdminError) return send(reply.code(400), who, csrf, { error: error.message });
+      if (error instanceof AdminError) return send(refusedForm(reply), who, csrf, { error: error.message });
       throw error;
     }
   });

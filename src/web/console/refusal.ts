@@ -1,4 +1,7 @@
-/** A refused console request (no session, wrong role, not this account's, bad form) and its HTML page. */
+/**
+ * A refused console request (no session, wrong role, not this account's, a request malformed at the HTTP level) and
+ * its HTML page; and the status of a refused form, drawn again with its message (`refusedForm`).
+ */
 import type { FastifyReply } from 'fastify';
 import { html } from '../html.js';
 import { sendHtml } from './html.js';
@@ -16,6 +19,19 @@ export class ConsoleRefusal extends Error {
 /** Not found, whether it does not exist or belongs to another account: the answer does not tell which. */
 export function notFound(what: string): ConsoleRefusal {
   return new ConsoleRefusal(404, `No such ${what} in your account.`);
+}
+
+/**
+ * A form the console refuses (a field missing or not valid, a change the service does not make) is drawn again with
+ * its message and what was typed, answered 422 Unprocessable Content: the request was well formed, its content was
+ * not taken (docs/console.md, Forms). A request malformed at the HTTP level (a field sent twice, a form out of date,
+ * a link that cannot be used) is a 400 refusal page instead, and a bad CSRF token is the CSRF plugin's answer.
+ */
+const FORM_REFUSED = 422;
+
+/** The reply of a refused form, to draw the form again on. */
+export function refusedForm(reply: FastifyReply): FastifyReply {
+  return reply.code(FORM_REFUSED);
 }
 
 const TITLES: Record<number, string> = {

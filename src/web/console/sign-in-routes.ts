@@ -13,6 +13,7 @@ import type { UserRecord } from '../../store/console/console-records.js';
 import { type Html, html, trusted } from '../html.js';
 import { formOf, queryOf } from './form-fields.js';
 import { csrfField, message, plainPage, sendHtml } from './html.js';
+import { refusedForm } from './refusal.js';
 import { requireUser } from './signed-in.js';
 
 const LINK_UNUSABLE = 'This link was used already, has expired or is not right. Ask your account owner for a new one.';
@@ -79,7 +80,7 @@ export function registerSignInRoutes(scope: FastifyInstance): void {
     const token = form.text('token');
     const password = form.text('password');
     const refuse = async (problem: string) =>
-      sendPage(reply, 400, setPasswordPage(await reply.generateCsrf(), token, problem));
+      sendHtml(refusedForm(reply), setPasswordPage(await reply.generateCsrf(), token, problem));
     if (password !== form.text('confirm')) return refuse('The two passwords differ.');
     let user: UserRecord | undefined;
     try {

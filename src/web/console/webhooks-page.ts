@@ -17,6 +17,7 @@ import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
+import { refusedForm } from './refusal.js';
 import { ACCOUNT_EDITORS, canEdit, requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 interface Typed {
@@ -74,7 +75,7 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
       });
     } catch (error) {
       if (error instanceof AdminError)
-        return send(reply.code(400), who, csrf, { error: asSentence(error.message), typed });
+        return send(refusedForm(reply), who, csrf, { error: asSentence(error.message), typed });
       throw error;
     }
   });
