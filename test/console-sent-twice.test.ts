@@ -2,12 +2,14 @@
  * A console form sent twice does what it asks once (docs/console.md, "Sent twice"): a reload of the answer to
  * "Create key", "Register" or "Rotate the secret" (whose answer shows the secret once) sends the same one-use token
  * again and creates nothing, saying so on the list; the other changes (revoke, turn off and on, redeliver) answer
- * with a redirect, so a reload is a GET. And the keys form keeps what was typed when it is refused, shows a key's
- * last day as chosen, and a revoked key's confirmation page says it is revoked already; the webhook form's
- * messages read as sentences.
+ * with a redirect, so a reload is a GET; deleting an alert rule or an endpoint gone already (or another account's)
+ * redirects to the list, saying it was deleted already. And the keys form keeps what was typed when it is refused
+ * (422), shows a key's last day as chosen, and a revoked key's confirmation page says it is revoked already; the
+ * webhook form's messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, listAccountRules } from '../src/admin/alert-rules.js';
+import { createWebhookEndpoint } from '../src/webhooks/endpoints.js';
 import { ConsoleClient, type ConsoleResponse, consoleUser } from './helpers/console.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -206,8 +208,22 @@ describe('webhook endpoint deleted', () => {
     const deleted = await owner.post(`/console/webhooks/${endpoint.id}/delete`);
     await redirectsSaying(deleted, '/console/webhooks', `Deleted the endpoint ${endpoint.url} with its deliveries.`);
     expect(await t.store.webhooks.getEndpoint(endpoint.id)).toBeUndefined();
-    // Sent again (a second tab): the endpoint is not there any more.
-    expect((await owner.post(`/console/webhooks/${endpoint.id}/delete`)).status).toBe(404);
+    // Sent again (a second tab): it is gone, which is what was asked, so back to the list saying so.
+    const again = await owner.post(`/console/webhooks/${endpoint.id}/delete`);
+    await redirectsSaying(again, '/console/webhooks', 'The endpoint was already deleted.');
+  });
+
+  it('says the same of another account endpoint, and leaves it there', async () => {
+    const theirs = await createWebhookEndpoint(
+      t.store,
+      { account: t.accounts.beta, url: 'https://1.1.1.1/hooks/theirs', events: ['alert_match.created'] },
+      { now: new Date(t.clock.now), allowLoopback: false },
+    );
+    await owner.get('/console/webhooks');
+    const res = await owner.post(`/console/webhooks/${theirs.endpoint.id}/delete`);
+    await redirectsSaying(res, '/console/webhooks', 'The endpoint was already deleted.');
+    expect(res.headers.location).toBe('/console/webhooks?done=deleted-already'); // nothing of theirs told
+    expect(await t.store.webhooks.getEndpoint(theirs.endpoint.id)).toBeDefined();
   });
 });
 
@@ -233,7 +249,22 @@ describe('alert rules and subscriptions', () => {
     const deleted = await owner.post(`/console/alerts/${rule.id}/delete`);
     await redirectsSaying(deleted, '/console/alerts', 'Deleted “Redirected” and its matches.');
     expect(await t.store.getAlertRule(rule.id)).toBeUndefined();
-    expect((await owner.post(`/console/alerts/${rule.id}/delete`)).status).toBe(404);
+    // Sent again (the form posted twice, a second tab): no error page, the list says it is gone already.
+    const again = await owner.post(`/console/alerts/${rule.id}/delete`);
+    await redirectsSaying(again, '/console/alerts', 'The rule was already deleted.');
+  });
+
+  it('says the same of another account rule, and neither deletes it nor names it', async () => {
+    const theirs = await createAlertRule(
+      t.store,
+      { account: t.accounts.beta, name: 'Not yours', type: 'keyword', keywords: ['ponte'] },
+      new Date(t.clock.now),
+    );
+    await owner.get('/console/alerts');
+    const res = await owner.post(`/console/alerts/${theirs.id}/delete`);
+    await redirectsSaying(res, '/console/alerts', 'The rule was already deleted.');
+    expect(res.headers.location).toBe('/console/alerts?done=deleted-already'); // nothing of theirs told
+    expect(await t.store.getAlertRule(theirs.id)).toBeDefined();
   });
 
   it('subscribes once: the same form sent again, and a new one for the same place, say it is there', async () => {

@@ -27,9 +27,12 @@ export async function editAlertRule(
   return (await store.getAlertRule(ruleId)) as AlertRuleRecord;
 }
 
-/** Deletes a rule (own or subscription) and the matches recorded on it. */
-export async function deleteRule(store: Store, ruleId: number): Promise<void> {
-  if (!(await store.deleteAlertRule(ruleId))) throw new AdminError(`No alert rule with id ${ruleId}.`);
+/**
+ * Deletes a rule (own or subscription) and the matches recorded on it; false when there was none to delete (deleted
+ * already, by a request sent at the same moment), which asked for no more than is so.
+ */
+export function deleteRule(store: Store, ruleId: number): Promise<boolean> {
+  return store.deleteAlertRule(ruleId);
 }
 
 /** Whether the rule would match anything differently: anything but its name. */

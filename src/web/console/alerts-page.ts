@@ -50,9 +50,15 @@ export const canEditAlerts = canEdit;
 
 /** A rule of the signed-in user's account: another account's id is as unknown as a missing one. */
 export async function ownRule(store: Store, who: SignedIn, id: string): Promise<AlertRuleRecord> {
-  const rule = /^\d{1,9}$/.test(id) ? await store.getAlertRule(Number(id)) : undefined;
-  if (!rule || rule.account_id !== who.account.id) throw notFound('alert rule');
+  const rule = await findOwnRule(store, who, id);
+  if (!rule) throw notFound('alert rule');
   return rule;
+}
+
+/** The rule of the account whose id is `id`, or undefined: missing, or another account's (which reads the same). */
+async function findOwnRule(store: Store, who: SignedIn, id: string): Promise<AlertRuleRecord | undefined> {
+  const rule = /^\d{1,9}$/.test(id) ? await store.getAlertRule(Number(id)) : undefined;
+  return rule?.account_id === who.account.id ? rule : undefined;
 }
 
 export function registerAlertsPage(scope: FastifyInstance): void {
@@ -84,6 +90,8 @@ export function registerAlertsPage(scope: FastifyInstance): void {
         return 'That form had been sent already, so no second subscription was made: it is in the list below.';
       case 'deleted':
         return `Deleted “${done.value('name')}” and its matches.`;
+      case 'deleted-already':
+        return 'The rule was already deleted.';
     }
     if (!rule) return undefined;
     switch (what) {
@@ -171,8 +179,10 @@ while, turn it off instead.`,
     const who = await alertsUser(request, reply);
     if (!who) return reply;
     requireRole(who, ...ALERT_EDITORS);
-    const rule = await ownRule(store, who, (request.params as { id: string }).id);
-    await deleteRule(store, rule.id);
+    const rule = await findOwnRule(store, who, (request.params as { id: string }).id);
+    // Gone already (the form sent twice, a second tab): what was asked is done, so back to the list saying so
+    // (docs/console.md, Sent twice). Another account's rule reads the same, and is neither touched nor named.
+    if (!rule || !(await deleteRule(store, rule.id))) return redirectDone(reply, '/console/alerts', 'deleted-already');
     // The rule is gone: its name comes along for the notice.
     return redirectDone(reply, '/console/alerts', 'deleted', { name: rule.name });
   });

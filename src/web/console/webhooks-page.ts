@@ -42,7 +42,9 @@ export function registerWebhooksPage(scope: FastifyInstance): void {
           'list below. A signing secret is shown only once: if you did not copy it, open the endpoint and rotate it.'
         : done?.what === 'deleted'
           ? `Deleted the endpoint ${done.value('url')} with its deliveries.`
-          : undefined;
+          : done?.what === 'deleted-already'
+            ? 'The endpoint was already deleted.'
+            : undefined;
     return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
