@@ -1,16 +1,18 @@
 /**
  * A console form sent twice does what it asks once (docs/console.md, "Sent twice"): a reload of the answer to
  * "Create key", "Register" or "Rotate the secret" (whose answer shows the secret once) sends the same one-use token
- * again and creates nothing, saying so on the list; the other changes (revoke, turn off and on, redeliver) answer
- * with a redirect, so a reload is a GET; deleting an alert rule or an endpoint gone already (or another account's)
- * redirects to the list, saying it was deleted already. And the keys form keeps what was typed when it is refused
- * (422), shows a key's last day as chosen, and a revoked key's confirmation page says it is revoked already; the
- * webhook form's messages read as sentences.
+ * again and creates nothing, saying so on the list; the other changes (revoke, turn off and on, redeliver,
+ * disconnect an app) answer with a redirect, so a reload is a GET; deleting an alert rule or an endpoint gone
+ * already (or another account's) redirects to the list, saying it was deleted already. And the keys form keeps what
+ * was typed when it is refused (422), shows a key's last day as chosen, and a revoked key's confirmation page says
+ * it is revoked already; the webhook form's messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, listAccountRules } from '../src/admin/alert-rules.js';
+import { listConnectedApps } from '../src/oauth/grants.js';
 import { createWebhookEndpoint } from '../src/webhooks/endpoints.js';
 import { ConsoleClient, type ConsoleResponse, consoleUser } from './helpers/console.js';
+import { connectedClient } from './helpers/oauth-flow.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 let t: TestApp;
@@ -410,5 +412,40 @@ describe('company agents', () => {
       page,
       /^Revoked the credential sk_live_\S+: its next request is refused\.$/,
     );
+  });
+});
+
+describe('connected app disconnected', () => {
+  /** Whether the access token still reads: an MCP `tools/list` with it as Bearer. */
+  const tokenWorks = async (token: string) =>
+    (
+      await t.app.http.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${token}`,
+        },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      })
+    ).statusCode === 200;
+
+  it('answers with a redirect to the list, which names the app once; the grant and its tokens are gone', async () => {
+    const { client, tokens } = await connectedClient(t, t.accounts.premium);
+    const [app] = (await listConnectedApps(t.app.oauth, t.accounts.premium)).filter(
+      (a) => a.clientId === client.client_id,
+    );
+    expect(await tokenWorks(tokens.access_token)).toBe(true);
+    const list = await owner.get('/console/apps');
+    expect(list.body).toContain(`<code>${client.client_id}</code>`);
+    expect(list.body).toContain(`href="/console/apps/${app.grantId}/disconnect"`);
+
+    await owner.get(`/console/apps/${app.grantId}/disconnect`);
+    const res = await owner.post(`/console/apps/${app.grantId}/disconnect`);
+    await redirectsSaying(res, '/console/apps', `Disconnected ${client.client_name}: its tokens no longer work.`);
+    expect((await listConnectedApps(t.app.oauth, t.accounts.premium)).map((a) => a.grantId)).not.toContain(app.grantId);
+    expect((await owner.get('/console/apps')).body).not.toContain(client.client_id);
+    expect(await tokenWorks(tokens.access_token)).toBe(false);
   });
 });
