@@ -2,13 +2,16 @@
  * The console's preview walks back past the latest PREVIEW_RECENT item entries while it has fewer matches than it
  * shows (docs/alerts.md, "Preview"): a rule for a small municipality whose only matching signal is older than the
  * most recent signals of everywhere else still shows it; a rule with plenty of recent matches stops after the recent
- * reach and says older entries were not read. Signals written directly, on a fresh store, on both stores.
+ * reach and says older entries were not read; one that reaches its bound (PREVIEW_SIGNALS, made small here) with
+ * fewer matches than it shows says it stopped at the limit. Signals written directly, on a fresh store, on both
+ * stores.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW_RECENT, previewRule } from '../src/admin/alert-preview.js';
 import { createAlertRule } from '../src/admin/alert-rules.js';
 import type { SignalInput } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
+import { scanned, whyNothing } from '../src/web/console/alert-rule-page.js';
 import { daysBefore, EVORA, LISBOA } from './helpers/alert-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 
@@ -48,7 +51,7 @@ function awarded(key: string, municipalityId: number, title: string): SignalInpu
 let store: Store;
 let account: number;
 
-async function preview(municipality: string) {
+async function preview(municipality: string, options?: Parameters<typeof previewRule>[3]) {
   const {
     matched_seq: _s,
     id: _i,
@@ -67,7 +70,7 @@ async function preview(municipality: string) {
     },
     NOW,
   );
-  return previewRule(store, definition, NOW);
+  return previewRule(store, definition, NOW, options);
 }
 
 beforeAll(async () => {
@@ -104,5 +107,37 @@ describe('the preview of a rule whose matches are older than the recent signals'
     expect(p.entries).toBeLessThan(NEWER + 1);
     expect(p.stopped).toBe('enough');
     expect(p.olderUnread).toBe(true);
+  });
+});
+
+describe('the preview of a rule that reaches the most entries it reads', () => {
+  const BOUND = 300;
+
+  it('says it stopped at the limit when nothing matched among the entries it may read', async () => {
+    const p = await preview(EVORA.code, { bound: BOUND });
+    expect(p.total).toBe(0);
+    expect(p.entries).toBe(BOUND);
+    expect(p.stopped).toBe('bound');
+    expect(p.olderUnread).toBe(true);
+    expect(scanned(p)).toContain(
+      `Read the store's latest ${BOUND} changes of items, newest first, and stopped there: the preview reads at most ` +
+        `${BOUND}, and found no match of the ${p.limit} it shows.`,
+    );
+    expect(whyNothing(p).text).toContain(
+      `Changes older than the latest ${BOUND} were not read (the preview reads at most ${BOUND}).`,
+    );
+  });
+
+  it('says it stopped at the limit with fewer matches than it shows', async () => {
+    const p = await preview(LISBOA.code, { limit: BOUND + 1, bound: BOUND });
+    expect(p.total).toBe(BOUND);
+    expect(p.stopped).toBe('bound');
+    expect(scanned(p)).toContain(`and found only ${BOUND} of the ${BOUND + 1} it shows.`);
+  });
+
+  it('reads the whole journal when it is within the bound', async () => {
+    const p = await preview(EVORA.code, { bound: NEWER + 1 });
+    expect(p.stopped).toBe('all');
+    expect(p.matches.map((m) => m.title)).toEqual(['Adjudicação em Évora']);
   });
 });

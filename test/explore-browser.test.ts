@@ -1103,8 +1103,16 @@ describe('every view', () => {
 });
 
 describe("a signal's words", () => {
-  /** A signal the API has in Portuguese only, as an outside detector may send it (docs/signals.md, import). */
-  async function portugueseOnly(): Promise<any> {
+  /**
+   * A signal the API has in Portuguese only, as an outside detector may send it (docs/signals.md, import): without
+   * evidence, which an import may leave out. Imported once for the tests below.
+   */
+  let imported: Promise<any> | undefined;
+  function portugueseOnly(): Promise<any> {
+    imported ??= importPortugueseOnly();
+    return imported;
+  }
+  async function importPortugueseOnly(): Promise<any> {
     const line = {
       source: 'jornal-local',
       external_id: 'pt-only-1',
@@ -1180,6 +1188,28 @@ describe("a signal's words", () => {
     expect(await english.locator('#signal p.summary').getAttribute('lang')).toBeNull();
     expect(await english.locator('#signal').innerText()).toContain('Public procurement · High-value direct award');
     await english.close();
+  });
+
+  it('says a signal without evidence has none, where a signal with evidence lists it', async () => {
+    const none = await portugueseOnly();
+    expect(none.evidence).toEqual([]);
+    const page = await open(desktop, `/explore/signals/${none.id}`);
+    await page.locator('#view[data-ready]').waitFor();
+    const evidence = page.locator('#signal-evidence');
+    expect(await evidence.locator('h2').innerText()).toBe('Evidence');
+    expect(await evidence.locator('table').count()).toBe(0);
+    expect(await evidence.innerText()).toContain('No evidence recorded for this signal');
+    await evidence.screenshot({ path: join(SHOTS, 'signal-no-evidence-1280.png') });
+    await page.close();
+
+    const listed = (await api('/v1/signals?type=direct_award_high_value&municipality=1312&limit=20')).items;
+    const some = await api(`/v1/signals/${listed.find((s: any) => s.title_en).id}`);
+    expect(some.evidence.length).toBeGreaterThan(0);
+    const other = await open(desktop, `/explore/signals/${some.id}`);
+    await other.locator('#view[data-ready]').waitFor();
+    expect(await other.locator('#signal-evidence tbody tr').count()).toBe(some.evidence.length);
+    expect(await other.locator('#signal-evidence').innerText()).not.toContain('No evidence recorded');
+    await other.close();
   });
 });
 

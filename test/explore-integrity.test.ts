@@ -575,9 +575,11 @@ describe('a type that cannot judge most contracts', () => {
       expect(await row.textContent()).toContain('not assessable');
       // The reason given is the one the red flags give most often over the contracts assessed: a red flags' own.
       const answer = await (await page.request.get(`${base}/explore/api/integrity/shares?data=real`)).json();
-      const given = answer.types.find((x: any) => x.type === type).reason;
+      const { reason: given, reason_pt: givenPt } = answer.types.find((x: any) => x.type === type);
       expect(await page.locator('#integrity-map .notes').innerText()).toContain(`“${given}”`);
-      expect(await givenByRedFlags(type, given)).toBe(true);
+      // In both languages, as one assessment gives it; a type that gave no reason has none in either.
+      expect(await givenByRedFlags(type, given, givenPt)).toBe(true);
+      for (const t of answer.types) expect(t.reason_pt === null, t.type).toBe(t.reason === null);
       expect(await page.locator('#integrity-map .data-mark').innerText()).toContain('Real data');
       if (context === desktop) {
         await page.locator(`#integrity-map path.m[data-code="${faro?.code}"]`).hover({ timeout: 5000 });
@@ -592,11 +594,58 @@ describe('a type that cannot judge most contracts', () => {
   });
 });
 
-/** Whether the red flags of some real contract give this reason for the type. */
-async function givenByRedFlags(type: string, reason: string): Promise<boolean> {
+describe('a red flag reason', () => {
+  it('is shown in English where the answer has it, else in Portuguese marked as such, as a signal text is', {
+    timeout: 60_000,
+  }, async () => {
+    const type = 'short_submission_period';
+    const path = `/explore/integrity?data=real&type=${type}`;
+    const shown = async () => {
+      const page = await open(desktop, path);
+      await page.locator(`.stage[data-ready="real|${type}"]`).waitFor();
+      const note = page.locator('#integrity-map .notes');
+      const said = {
+        summary: await page.locator('p.unassessable').innerText(),
+        notes: await note.innerText(),
+        portuguese: await page.locator('p.unassessable [lang="pt"], #integrity-map .notes [lang="pt"]').allInnerTexts(),
+      };
+      await page.close();
+      return said;
+    };
+    const answer = await (await desktop.request.get(`${base}/explore/api/integrity/shares?data=real`)).json();
+    const { reason, reason_pt: reasonPt } = answer.types.find((x: any) => x.type === type);
+    expect(reason).not.toBe(reasonPt);
+
+    const english = await shown();
+    expect(english.summary).toContain(`“${reason}”`);
+    expect(english.notes).toContain(`“${reason}”`);
+    expect(english.portuguese).toEqual([]);
+
+    // An answer without the English reason (as an imported signal may lack its English title): the Portuguese one,
+    // marked lang="pt" in the summary and in the notes. Routing the request turns off the browser's cache.
+    await desktop.route('**/explore/api/integrity/shares*', async (route) => {
+      const response = await route.fetch();
+      const json = await response.json();
+      for (const x of json.types) if (x.type === type) x.reason = null;
+      await route.fulfill({ response, json });
+    });
+    try {
+      const portuguese = await shown();
+      expect(portuguese.summary).toContain(`“${reasonPt}”`);
+      expect(portuguese.notes).toContain(`“${reasonPt}”`);
+      expect(portuguese.portuguese).toEqual([reasonPt, reasonPt]);
+    } finally {
+      await desktop.unroute('**/explore/api/integrity/shares*');
+    }
+  });
+});
+
+/** Whether the red flags of some real contract give this reason for the type, in English and in Portuguese. */
+async function givenByRedFlags(type: string, reason: string, reasonPt: string): Promise<boolean> {
   for (const c of await t.store.listContracts({ source: 'base' }, { limit: 200 })) {
     const flags = await api(`/v1/procurement/contracts/${c.id}/red-flags`);
-    if (flags.assessments.find((a: any) => a.type === type).reason === reason) return true;
+    const a = flags.assessments.find((x: any) => x.type === type);
+    if (a.reason === reason && a.reason_pt === reasonPt) return true;
   }
   return false;
 }

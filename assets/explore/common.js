@@ -474,22 +474,43 @@ export function signalLabels() {
 }
 
 /**
- * A signal's (or a case's) words: its English text (`title_en`, `summary_en`, …) where the API has one, else its
- * Portuguese, which `lang: 'pt'` marks so that a screen reader reads it as Portuguese (docs/explorer.md, "A signal's
- * words"). `field` is `title`, `summary` or `why_it_matters`; `text` is null when the signal has neither.
+ * The explorer's one rule for the API's words in two languages (docs/explorer.md, "A signal's words"): the English
+ * text where the API has one, else the Portuguese, which `lang: 'pt'` marks so that a screen reader reads it as
+ * Portuguese; `text` is null when it has neither.
  */
-export function signalWords(item, field) {
-  const en = item?.[`${field}_en`];
+export function wordsIn(en, pt) {
   if (en) return { text: en, lang: null };
-  const pt = item?.[`${field}_pt`];
   return pt ? { text: pt, lang: 'pt' } : { text: null, lang: null };
 }
 
-/** The same words to show: the English text as it is, the Portuguese in a `<span lang="pt">`; else `fallback`. */
-export function signalText(item, field, fallback = null) {
-  const { text, lang } = signalWords(item, field);
+/**
+ * Words to show: the English text as it is, the Portuguese in a `<span lang="pt">`, each through `render` (the text
+ * itself, or `linkedText`); else `fallback`.
+ */
+export function shownWords({ text, lang }, fallback = null, render = (t) => t) {
   if (text === null) return fallback;
-  return lang ? h('span', { lang }, text) : text;
+  return lang ? h('span', { lang }, render(text)) : render(text);
+}
+
+/**
+ * A signal's (or a case's) words: its English text (`title_en`, `summary_en`, …), else its Portuguese (`title_pt`…).
+ * `field` is `title`, `summary` or `why_it_matters`.
+ */
+export function signalWords(item, field) {
+  return wordsIn(item?.[`${field}_en`], item?.[`${field}_pt`]);
+}
+
+/** The same words to show (`shownWords`); else `fallback`. */
+export function signalText(item, field, fallback = null) {
+  return shownWords(signalWords(item, field), fallback);
+}
+
+/**
+ * Why a red flag is in its state (procurement_red_flags: `reason`, in English, and `reason_pt`), by the same rule,
+ * the requests it names linked (`linkedText`); else `fallback`.
+ */
+export function reasonText(assessment, fallback = null) {
+  return shownWords(wordsIn(assessment?.reason, assessment?.reason_pt), fallback, linkedText);
 }
 
 /** When a signal's event happened (YYYY-MM-DD): its event date, or the day it was first seen when it has none. */

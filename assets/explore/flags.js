@@ -3,7 +3,7 @@
  * every such picture carries, the link to a type's method on /docs, and one assessment's evidence — why, the values
  * compared, the thresholds, the corpus statistics and the contracts it rests on.
  */
-import { config, contractHref, facts, formatNumber, h, linkedText } from './common.js';
+import { config, contractHref, facts, formatNumber, h, reasonText } from './common.js';
 
 export const STATE_WORDS = { flagged: 'flagged', not_flagged: 'not flagged', not_assessable: 'not assessable' };
 
@@ -64,7 +64,7 @@ export function evidence(assessment, contractId) {
       methodLink(assessment.type),
     ),
     facts([
-      ['Why', linkedText(assessment.reason)],
+      ['Why', reasonText(assessment)],
       ['Values compared', namedValues(assessment.values)],
       ['Thresholds', namedValues(assessment.thresholds)],
       ['Against the corpus', namedValues(assessment.corpus)],

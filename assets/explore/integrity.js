@@ -21,6 +21,7 @@ import {
   municipalityHref,
   readState,
   realData,
+  reasonText,
   showError,
   table,
   view,
@@ -145,9 +146,9 @@ function summary(answer, type) {
           { class: 'truncated unassessable', role: 'note' },
           h('strong', {}, `${type.label_en} (${type.code}) cannot judge most of these contracts. `),
           `It could not assess ${formatNumber(type.not_assessable, 0)} of the ` +
-            `${formatCount(answer.sampled, 'contract')} assessed (each municipality’s newest), most often because: ` +
-            `“${type.reason}” A municipality where it could not assess most of them reads “${UNASSESSABLE}”, ` +
-            'not 0 %.',
+            `${formatCount(answer.sampled, 'contract')} assessed (each municipality’s newest), most often because: “`,
+          reasonText(type),
+          `” A municipality where it could not assess most of them reads “${UNASSESSABLE}”, not 0 %.`,
         )
       : null,
     none
@@ -274,10 +275,16 @@ function shareMap(topology, answer, type, req) {
       'A contract is placed where its signals are filed: in its buyer’s municipality when the buyer is a council ' +
         'and the contract is executed there or names no place; else in the first municipality it is executed in.',
       unassessable.length
-        ? `Not assessable on these data (${unassessable.length} here, cross-hatched): the type could not assess ` +
-          `most of the municipality’s newest contracts (up to ${answer.sample} of them assessed, as their red flags ` +
-          'assess a contract), so a share would say more about the data than about the municipality. The reason ' +
-          `given most often: “${type.reason}”`
+        ? h(
+            'span',
+            {},
+            `Not assessable on these data (${unassessable.length} here, cross-hatched): the type could not assess ` +
+              `most of the municipality’s newest contracts (up to ${answer.sample} of them assessed, as their red ` +
+              'flags assess a contract), so a share would say more about the data than about the municipality. The ' +
+              'reason given most often: “',
+            reasonText(type),
+            '”',
+          )
         : null,
       `Municipalities with fewer than ${min} contracts (${few.length} here) show “too few contracts”, not a share; ` +
         'those without contracts are hatched.',

@@ -90,22 +90,11 @@ async function start() {
           title: 'Evidence',
           synthetic,
           requests: [req],
-          body: table(
-            [
-              // A generated signal's sources are the demo's, at invented addresses that no browser can open.
-              {
-                label: 'Source',
-                value: (e) => e.source_title ?? e.source_type,
-                href: (e) => (synthetic ? undefined : e.source_url),
-              },
-              { label: 'Date', value: (e) => e.source_date ?? '—' },
-              { label: 'Excerpt', value: (e) => portuguese(e.excerpt_pt) ?? '' },
-              { label: 'Confidence', value: (e) => formatNumber(e.confidence, 2), numeric: true },
-            ],
-            s.evidence ?? [],
-            undefined,
-            { stack: true },
-          ),
+          // A signal without evidence (an imported one may send none) says so: an empty table reads as a page
+          // that failed to load, and no section at all leaves a reader looking for the sources elsewhere.
+          body: s.evidence?.length
+            ? evidenceTable(s.evidence, synthetic)
+            : h('p', { class: 'no-evidence' }, NO_EVIDENCE),
         }),
       ].filter(Boolean),
     );
@@ -114,6 +103,28 @@ async function start() {
   }
   root.setAttribute('data-ready', 'true');
 }
+
+/** The evidence of a signal, one row per source. */
+function evidenceTable(evidence, synthetic) {
+  return table(
+    [
+      // A generated signal's sources are the demo's, at invented addresses that no browser can open.
+      {
+        label: 'Source',
+        value: (e) => e.source_title ?? e.source_type,
+        href: (e) => (synthetic ? undefined : e.source_url),
+      },
+      { label: 'Date', value: (e) => e.source_date ?? '—' },
+      { label: 'Excerpt', value: (e) => portuguese(e.excerpt_pt) ?? '' },
+      { label: 'Confidence', value: (e) => formatNumber(e.confidence, 2), numeric: true },
+    ],
+    evidence,
+    undefined,
+    { stack: true },
+  );
+}
+
+const NO_EVIDENCE = 'No evidence recorded for this signal: its record names no source document or excerpt.';
 
 /** A text the API has only in Portuguese, marked so for screen readers; null stays null. */
 function portuguese(text) {

@@ -39,13 +39,15 @@ export interface RulePreview {
   entries: number;
   /**
    * Why the walk stopped: `all` (it read every item entry), `enough` (past PREVIEW_RECENT, it had a page of
-   * matches), `bound` (it reached PREVIEW_SIGNALS with fewer than a page of matches: older entries were not read).
+   * matches), `bound` (it reached `bound` with fewer than a page of matches: older entries were not read).
    */
   stopped: 'all' | 'enough' | 'bound';
   /** Whether the journal holds item entries older than those read (`stopped` is not `all`). */
   olderUnread: boolean;
   /** How many matches the page shows at most (the walk past PREVIEW_RECENT looks for that many). */
   limit: number;
+  /** The most item entries it reads (PREVIEW_SIGNALS unless asked otherwise), for the page to say so. */
+  bound: number;
   /** Entries read that were tested against the rule (items inside the window), and their first and last dates. */
   tested: { count: number; first: string | null; last: string | null };
   /** Entries read that were skipped as older than the alert window. */
@@ -64,7 +66,8 @@ export async function previewRule(
     Pick<JournalStore, 'changesDatedBefore' | 'readChangesBefore'>,
   rule: AlertRuleEdit & { account_id: number },
   now: Date,
-  limit = 20,
+  // `bound` is an option so that a test can reach it without writing PREVIEW_SIGNALS journal entries.
+  { limit = 20, bound = PREVIEW_SIGNALS }: { limit?: number; bound?: number } = {},
 ): Promise<RulePreview> {
   const at = `${now.toISOString().slice(0, 19)}Z`;
   const plans = await store.listPlans();
@@ -81,11 +84,11 @@ export async function previewRule(
   const olderLeft = async () => (await store.readChangesBefore(before, 1, ITEM_KINDS)).length > 0;
   for (;;) {
     const enough = entries >= PREVIEW_RECENT && found.size >= limit;
-    if (enough || entries >= PREVIEW_SIGNALS) {
+    if (enough || entries >= bound) {
       if (await olderLeft()) stopped = enough ? 'enough' : 'bound';
       break;
     }
-    const size = Math.min(BATCH, PREVIEW_SIGNALS - entries);
+    const size = Math.min(BATCH, bound - entries);
     const batch = await store.readChangesBefore(before, size, ITEM_KINDS);
     if (batch.length === 0) break;
     before = batch[batch.length - 1].seq;
@@ -114,6 +117,7 @@ export async function previewRule(
     stopped,
     olderUnread: stopped !== 'all',
     limit,
+    bound,
     tested,
     tooOld,
     window,

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ruleChoices } from '../../admin/alert-choices.js';
-import { PREVIEW_RECENT, PREVIEW_SIGNALS, previewRule, type RulePreview } from '../../admin/alert-preview.js';
+import { PREVIEW_RECENT, previewRule, type RulePreview } from '../../admin/alert-preview.js';
 import { editAlertRule, SUBSCRIPTION_NOT_EDITED } from '../../admin/alert-rule-edit.js';
 import { createAlertRule, ruleDefinition } from '../../admin/alert-rules.js';
 import type { Core } from '../../core/core.js';
@@ -141,7 +141,7 @@ const dates = (o: { first: string | null; last: string | null }) =>
   o.first === o.last ? `dated ${o.first}` : `dated ${o.first} to ${o.last}`;
 
 /** What the preview read, in plain words (docs/alerts.md, "Preview"). */
-function scanned(p: RulePreview): string {
+export function scanned(p: RulePreview): string {
   const read =
     p.stopped === 'all'
       ? `Read all ${n(p.entries)} changes of items in the store, newest first.`
@@ -151,7 +151,7 @@ function scanned(p: RulePreview): string {
             ? `: the latest ${n(PREVIEW_RECENT)}, then older ones until ${n(p.limit)} matched.`
             : ` (it reads older ones only while fewer than ${n(p.limit)} match).`)
         : `Read the store's latest ${n(p.entries)} changes of items, newest first, and stopped there: the preview ` +
-          `reads at most ${n(PREVIEW_SIGNALS)}, and found ${p.total === 0 ? 'no match' : `only ${n(p.total)}`} ` +
+          `reads at most ${n(p.bound)}, and found ${p.total === 0 ? 'no match' : `only ${n(p.total)}`} ` +
           `of the ${n(p.limit)} it shows. A saved rule is matched against the older ones too.`;
   const tested =
     p.tested.count === 0
@@ -166,7 +166,7 @@ function scanned(p: RulePreview): string {
 }
 
 /** Why a preview found nothing: each reason that holds. */
-function whyNothing(p: RulePreview) {
+export function whyNothing(p: RulePreview) {
   const reasons: string[] = [];
   if (p.outside && p.window)
     reasons.push(
@@ -176,7 +176,7 @@ function whyNothing(p: RulePreview) {
   if (p.olderUnread)
     reasons.push(
       `Changes older than the latest ${n(p.entries)} were not read (the preview reads at most ` +
-        `${n(PREVIEW_SIGNALS)}). A saved rule is matched against them too (inside the alert window), so it may ` +
+        `${n(p.bound)}). A saved rule is matched against them too (inside the alert window), so it may ` +
         'match items the preview did not see.',
     );
   if (p.tested.count > 0) reasons.push(`None of the ${n(p.tested.count)} items tested has what the rule asks for.`);

@@ -103,6 +103,9 @@ export function integritySharesOperation(): AnyOperation {
           reason: Type.Union([Type.String(), Type.Null()], {
             description: 'Why it could not assess them: the reason its red flags give most often; null when none.',
           }),
+          reason_pt: Type.Union([Type.String(), Type.Null()], {
+            description: 'The same reason in Portuguese (the red flags’ `reason_pt`); null when none.',
+          }),
         }),
         { description: 'Every integrity type, in the catalogue order.' },
       ),
@@ -136,7 +139,7 @@ export function integritySharesOperation(): AnyOperation {
           label_pt: t.label_pt,
           flagged: total(t.key),
           not_assessable: unjudged.total.get(t.key) ?? 0,
-          reason: commonest(unjudged.reasons.get(t.key)),
+          ...commonestReason(unjudged.reasons.get(t.key)),
         })),
         places: counts
           .map((c) => ({
@@ -166,7 +169,7 @@ async function notAssessable(
   for (const c of counts) for (const id of c.sample) placeOf.set(id, c);
   const byPlace = new Map<IntegrityPlaceCount, Map<string, number>>();
   const total = new Map<string, number>();
-  const reasons = new Map<string, Map<string, number>>();
+  const reasons = new Map<string, Map<string, Given>>();
   const add = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
   const ids = [...placeOf.keys()];
   const batches: number[][] = [];
@@ -188,16 +191,24 @@ async function notAssessable(
       if (a.state !== 'not_assessable') continue;
       add(here, a.type);
       add(total, a.type);
-      const why = reasons.get(a.type) ?? new Map<string, number>();
+      const why = reasons.get(a.type) ?? new Map<string, Given>();
       reasons.set(a.type, why);
-      add(why, a.reason);
+      const given = why.get(a.reason) ?? { count: 0, reason_pt: a.reason_pt };
+      why.set(a.reason, { ...given, count: given.count + 1 });
     }
   }
   return { byPlace, total, reasons };
 }
 
-function commonest(counts: ReadonlyMap<string, number> | undefined): string | null {
-  let best: [string, number] | undefined;
-  for (const entry of counts ?? []) if (!best || entry[1] > best[1]) best = entry;
-  return best?.[0] ?? null;
+/** How often a reason (in English, the key it is counted by) was given, and the Portuguese written with it. */
+interface Given {
+  count: number;
+  reason_pt: string;
+}
+
+/** The reason given most often, in both languages as the red flags give it; null in both when none was. */
+function commonestReason(given: ReadonlyMap<string, Given> | undefined) {
+  let best: [string, Given] | undefined;
+  for (const entry of given ?? []) if (!best || entry[1].count > best[1].count) best = entry;
+  return { reason: best?.[0] ?? null, reason_pt: best?.[1].reason_pt ?? null };
 }
