@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { importSignals } from '../src/detect/import-signals.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
-import { type ExplorerContexts, explorerContexts, openExplorePage } from './helpers/explore-page.js';
+import { type ExplorerContexts, explorerContexts, openExplorePage, signedInGet } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { countBy, signalsByEvent } from './helpers/signals-by-event.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -192,10 +192,10 @@ describe('the indicator map', () => {
     expect(urls[0]).toBe(`${base}/v1/indicators/median_rent_m2/snapshot?limit=308`);
     const jsonHref = await page.locator('details.data a.json').first().getAttribute('href');
     const csvHref = await page.locator('details.data a.csv').first().getAttribute('href');
-    const viaLink = await page.request.get(`${base}${jsonHref}`);
+    const viaLink = await signedInGet(page.context(), `${base}${jsonHref}`);
     const viaApi = await t.get(urls[0].slice(base.length));
     expect(await viaLink.text()).toBe(viaApi.body);
-    const csv = await page.request.get(`${base}${csvHref}`);
+    const csv = await signedInGet(page.context(), `${base}${csvHref}`);
     expect(csv.headers()['content-type']).toContain('text/csv');
     expect((await csv.text()).split('\r\n')[0]).toContain('municipality');
     await page.close();
@@ -451,7 +451,7 @@ async function expectDataLinksMatchApi(page: Page): Promise<number> {
   const links = await page.locator('details.data a.json').all();
   for (const link of links) {
     const href = (await link.getAttribute('href')) as string;
-    const viaLink = await page.request.get(`${base}${href}`);
+    const viaLink = await signedInGet(page.context(), `${base}${href}`);
     expect(viaLink.status(), href).toBe(200);
     const url = new URL(href, base);
     if (url.pathname === '/explore/api/signals/latest') {
@@ -982,7 +982,7 @@ describe('every view', () => {
           continue;
         }
         seen.csv.push(csv);
-        const answer = await page.request.get(`${base}${csv}`);
+        const answer = await signedInGet(page.context(), `${base}${csv}`);
         expect(answer.status(), `${path}: ${csv}`).toBe(200);
         expect(answer.headers()['content-type'], csv).toContain('text/csv');
         // The CSV link is the JSON link's request, only the format differs.

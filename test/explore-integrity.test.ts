@@ -18,7 +18,7 @@ import type { ContractInput, ContractRecord } from '../src/store/procurement-rec
 import type { SignalInput } from '../src/store/signal-records.js';
 import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
-import { explorerContexts, openExplorePage } from './helpers/explore-page.js';
+import { explorerContexts, openExplorePage, signedInGet } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
 import { buildFixture, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -450,7 +450,9 @@ describe('the integrity map', () => {
       if (legend.length > 2) expect(colourDistance(zeroFill, legend[1])).toBeGreaterThan(60);
       const classOf = (code: string) => legend.indexOf(fills[code]);
       // Whether the type can judge a municipality's contracts: its newest ones, assessed by their red flags.
-      const answer = await (await page.request.get(`${base}/explore/api/integrity/shares?data=${data}`)).json();
+      const answer = await (
+        await signedInGet(page.context(), `${base}/explore/api/integrity/shares?data=${data}`)
+      ).json();
       const sampleOf = async (id: number) => {
         const newest = (ids.get(id) ?? []).sort((a, b) => b - a).slice(0, answer.sample);
         let missed = 0;
@@ -547,7 +549,7 @@ describe('the integrity map', () => {
     await page.screenshot({ path: join(SHOTS, 'integrity-390.png'), fullPage: true });
     const href = (await page.locator('#integrity-map details.data a.json').getAttribute('href')) as string;
     expect(href).toBe('/explore/api/integrity/shares?data=generated');
-    const answer = await (await page.request.get(`${base}${href}`)).json();
+    const answer = await (await signedInGet(page.context(), `${base}${href}`)).json();
     expect(answer).toMatchObject({ data: 'generated', source: 'demo', synthetic: true, min_contracts: MIN_CONTRACTS });
     await page.close();
   });
@@ -574,7 +576,7 @@ describe('a type that cannot judge most contracts', () => {
       const row = page.locator('#integrity-map tbody tr', { hasText: 'Faro' }).first();
       expect(await row.textContent()).toContain('not assessable');
       // The reason given is the one the red flags give most often over the contracts assessed: a red flags' own.
-      const answer = await (await page.request.get(`${base}/explore/api/integrity/shares?data=real`)).json();
+      const answer = await (await signedInGet(page.context(), `${base}/explore/api/integrity/shares?data=real`)).json();
       const { reason: given, reason_pt: givenPt } = answer.types.find((x: any) => x.type === type);
       expect(await page.locator('#integrity-map .notes').innerText()).toContain(`“${given}”`);
       // In both languages, as one assessment gives it; a type that gave no reason has none in either.
@@ -612,7 +614,7 @@ describe('a red flag reason', () => {
       await page.close();
       return said;
     };
-    const answer = await (await desktop.request.get(`${base}/explore/api/integrity/shares?data=real`)).json();
+    const answer = await (await signedInGet(desktop, `${base}/explore/api/integrity/shares?data=real`)).json();
     const { reason, reason_pt: reasonPt } = answer.types.find((x: any) => x.type === type);
     expect(reason).not.toBe(reasonPt);
 

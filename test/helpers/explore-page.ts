@@ -3,7 +3,7 @@
  * and a page opened in either, answered 200, with every script error or console error it raises collected in
  * `errors` (each file checks at its end that there were none), named by its path.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { APIResponse, Browser, BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { signInInBrowser } from './browser-sign-in.js';
 
@@ -42,4 +42,14 @@ export async function openExplorePage(
   const response = await page.goto(url);
   expect(response?.status(), path).toBe(200);
   return page;
+}
+
+/**
+ * A GET with the context's session, on a connection of its own (`Connection: close`). Playwright's request client does
+ * not retry as a browser does when the server closes an idle kept-alive connection (after 5 s, docs/deploy.md,
+ * Timeouts) just as the request goes out on it; on a loaded machine that window widens, and the read failed with
+ * ECONNRESET although the server answered every request it received.
+ */
+export function signedInGet(context: BrowserContext, url: string): Promise<APIResponse> {
+  return context.request.get(url, { headers: { connection: 'close' } });
 }
