@@ -29,6 +29,13 @@ interface RunResult {
 const dirs: string[] = [];
 
 /**
+ * Each test runs the CLI up to a dozen times, each a Node process that loads the compiled CLI (about 1.2 s of CPU on a
+ * quiet machine of this project's kind). Beside the suite's other worker and its browsers, a start took 5 s and three
+ * tests of `users` passed the suite's 30 s; the time allowed is the spawns', not a test's that would hang.
+ */
+const SPAWNING = { timeout: 120_000 };
+
+/**
  * The child's environment: ours, with its own store and quiet logs. Vitest puts Vite's BASE_URL ("/") into
  * process.env; it is dropped, so the CLI derives its own from host and port.
  */
@@ -77,7 +84,7 @@ afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('migrate and plans list', () => {
+describe('migrate and plans list', SPAWNING, () => {
   it('seeds the default plans with their limits', async () => {
     const db = freshDb();
     expect(await runJson(db, ['migrate'])).toMatchObject({ migrated: true, plans: DEFAULT_PLANS.map((p) => p.code) });
@@ -100,7 +107,7 @@ describe('migrate and plans list', () => {
   });
 });
 
-describe('accounts', () => {
+describe('accounts', SPAWNING, () => {
   it('creates an account and lists it', async () => {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
@@ -122,7 +129,7 @@ describe('accounts', () => {
   });
 });
 
-describe('keys', () => {
+describe('keys', SPAWNING, () => {
   async function withAccount(): Promise<{ db: string; id: number }> {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
@@ -205,7 +212,7 @@ describe('keys', () => {
   });
 });
 
-describe('oauth keys', () => {
+describe('oauth keys', SPAWNING, () => {
   it('rotate puts a new key first and keeps the retired one published, with when it was retired', async () => {
     const db = freshDb();
     await runJson(db, ['migrate']);
@@ -222,7 +229,7 @@ describe('oauth keys', () => {
   });
 });
 
-describe('users', () => {
+describe('users', SPAWNING, () => {
   it('creates a console user with a one-time set-password link, lists them (never a hash), disables them', async () => {
     const db = freshDb();
     const account = await runJson(db, ['accounts', 'create', '--name', 'Câmara Teste', '--plan', 'premium']);
@@ -313,7 +320,7 @@ describe('users', () => {
   });
 });
 
-describe('plans create and update', () => {
+describe('plans create and update', SPAWNING, () => {
   it('creates a plan and updates one field, keeping the others', async () => {
     const db = freshDb();
     const created = await runJson(db, [
@@ -370,7 +377,7 @@ describe('plans create and update', () => {
   });
 });
 
-describe('beta', () => {
+describe('beta', SPAWNING, () => {
   it('gates an operation and lists it; refuses an unknown target with exit code 2', async () => {
     const db = freshDb();
     expect(await runJson(db, ['beta', 'add', 'indicators_stats'])).toEqual({ target: 'indicators_stats', beta: true });
@@ -383,7 +390,7 @@ describe('beta', () => {
   });
 });
 
-describe('demo', () => {
+describe('demo', SPAWNING, () => {
   it('loads the demo data; a second run changes nothing', async () => {
     const db = freshDb();
     const first = await runJson(db, ['demo']);
@@ -408,7 +415,7 @@ describe('demo', () => {
   }, 180_000); // two demo loads in a process of their own: over 60 s on PostgreSQL under load
 });
 
-describe('demo remove', () => {
+describe('demo remove', SPAWNING, () => {
   const deletesGeneratedData =
     'deletes the generated data in one go and keeps the imported contracts; a second run deletes nothing';
   it(deletesGeneratedData, async () => {
@@ -436,7 +443,7 @@ describe('demo remove', () => {
   }, 180_000);
 });
 
-describe('migrate, then real data only', () => {
+describe('migrate, then real data only', SPAWNING, () => {
   it('a BASE file imports into a store that only migrate has seeded', async () => {
     const db = freshDb();
     await runJson(db, ['migrate']);
@@ -447,7 +454,7 @@ describe('migrate, then real data only', () => {
   }, 60_000);
 });
 
-describe('import ine', () => {
+describe('import ine', SPAWNING, () => {
   it('places the 308 municipalities of every period; refuses an unknown indicator, listing the keys', async () => {
     const db = freshDb();
     // The indicators are what this is about: a few contracts keep the demo load (and its detection) short.
@@ -485,7 +492,7 @@ describe('import ine', () => {
   }, 180_000);
 });
 
-describe('help', () => {
+describe('help', SPAWNING, () => {
   it('lists the commands', async () => {
     const r = await run(freshDb(), ['--help']);
     expect(r.code).toBe(0);
