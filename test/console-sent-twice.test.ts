@@ -447,5 +447,21 @@ describe('connected app disconnected', () => {
     expect((await listConnectedApps(t.app.oauth, t.accounts.premium)).map((a) => a.grantId)).not.toContain(app.grantId);
     expect((await owner.get('/console/apps')).body).not.toContain(client.client_id);
     expect(await tokenWorks(tokens.access_token)).toBe(false);
+    // Sent again (a second tab, a double click): no error page, the list says it is disconnected already.
+    const again = await owner.post(`/console/apps/${app.grantId}/disconnect`);
+    await redirectsSaying(again, '/console/apps', 'The app was already disconnected.');
+  });
+
+  it('says the same of another account app, and neither disconnects it nor names it', async () => {
+    const { client, tokens } = await connectedClient(t, t.accounts.beta);
+    const [theirs] = (await listConnectedApps(t.app.oauth, t.accounts.beta)).filter(
+      (a) => a.clientId === client.client_id,
+    );
+    await owner.get('/console/apps');
+    const res = await owner.post(`/console/apps/${theirs.grantId}/disconnect`);
+    await redirectsSaying(res, '/console/apps', 'The app was already disconnected.');
+    expect(res.headers.location).toBe('/console/apps?done=disconnected-already'); // nothing of theirs told
+    expect((await listConnectedApps(t.app.oauth, t.accounts.beta)).map((a) => a.grantId)).toContain(theirs.grantId);
+    expect(await tokenWorks(tokens.access_token)).toBe(true);
   });
 });

@@ -19,7 +19,11 @@ export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationSer
     if (!who) return reply;
     const done = doneOf(request);
     const notice =
-      done?.what === 'disconnected' ? `Disconnected ${done.value('app')}: its tokens no longer work.` : undefined;
+      done?.what === 'disconnected'
+        ? `Disconnected ${done.value('app')}: its tokens no longer work.`
+        : done?.what === 'disconnected-already'
+          ? 'The app was already disconnected.'
+          : undefined;
     return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
@@ -50,14 +54,22 @@ to use it again, connect it again.</p>
     const who = await requireUser(request, reply);
     if (!who) return reply;
     requireRole(who, 'owner');
-    const app = await ownApp(who, (request.params as { grant: string }).grant);
+    const grantId = (request.params as { grant: string }).grant;
+    // Sent twice (a second tab, a double click): the grant is gone, and the list says so rather than a 404 page. An id
+    // of another account's grant reads the same: nothing of it is touched or named (docs/console.md, Sent twice).
+    const app = await findApp(who, grantId);
+    if (!app) return redirectDone(reply, '/console/apps', 'disconnected-already');
     await revokeGrant(oauth, app.grantId, who.account.id);
     // The grant is gone: the app's name comes along for the notice.
     return redirectDone(reply, '/console/apps', 'disconnected', { app: app.clientName });
   });
 
+  async function findApp(who: SignedIn, grantId: string): Promise<ConnectedApp | undefined> {
+    return (await listConnectedApps(oauth, who.account.id)).find((a) => a.grantId === grantId);
+  }
+
   async function ownApp(who: SignedIn, grantId: string): Promise<ConnectedApp> {
-    const app = (await listConnectedApps(oauth, who.account.id)).find((a) => a.grantId === grantId);
+    const app = await findApp(who, grantId);
     if (!app) throw notFound('connected app');
     return app;
   }
