@@ -555,6 +555,37 @@ describe('the integrity map', () => {
   });
 });
 
+describe('the integrity map while its answer is out', () => {
+  it('reads Loading rather than a blank page, and the map replaces it', async () => {
+    // The answer held until the page has been looked at: a first answer of a data version takes seconds.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await desktop.route('**/explore/api/integrity/shares*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      const page = await open(desktop, '/explore/integrity?data=generated');
+      await page.locator('.stage[aria-busy="true"]').waitFor();
+      // What the box's ::before says (a string: the tests' types have no DOM).
+      const loadingText = () =>
+        page.evaluate(`getComputedStyle(document.querySelector('.stage'), '::before').content`) as Promise<string>;
+      expect(await loadingText()).toBe('"Loading…"');
+      expect(await page.locator('#integrity-map').count()).toBe(0);
+      release();
+      await page.locator('.stage[data-ready]:not([aria-busy])').waitFor();
+      expect(await page.locator('#integrity-map').count()).toBe(1);
+      expect(await loadingText()).toBe('none');
+      await page.close();
+    } finally {
+      release();
+      await desktop.unroute('**/explore/api/integrity/shares*');
+    }
+  });
+});
+
 describe('a type that cannot judge most contracts', () => {
   it('draws their municipalities "not assessable on these data", not 0 %, and says why as the red flags do', {
     timeout: 90_000,
