@@ -525,7 +525,12 @@ describe('refusals', () => {
     expect(matches.body).toContain('No such alert rule in your account.');
     await admin.get('/console/alerts');
     expect((await admin.get(`/console/alerts/${other.id}/edit`)).status).toBe(404);
-    // Deleting it reads as deleting a rule that is gone already: back to the list, nothing of theirs said or done.
+    // Deleting it reads as deleting a rule that is gone already: back to the list, nothing of theirs said or done;
+    // its confirmation page too.
+    const confirm = await admin.get(`/console/alerts/${other.id}/delete`);
+    expect(confirm.status).toBe(303);
+    expect(confirm.headers.location).toBe('/console/alerts?done=deleted-already');
+    expect(confirm.body).not.toContain('De outra conta');
     const deleted = await admin.post(`/console/alerts/${other.id}/delete`);
     expect(deleted.status).toBe(303);
     expect(deleted.headers.location).toBe('/console/alerts?done=deleted-already');

@@ -3,9 +3,10 @@
  * "Create key", "Register" or "Rotate the secret" (whose answer shows the secret once) sends the same one-use token
  * again and creates nothing, saying so on the list; the other changes (revoke, turn off and on, redeliver,
  * disconnect an app) answer with a redirect, so a reload is a GET; deleting an alert rule or an endpoint gone
- * already (or another account's) redirects to the list, saying it was deleted already. And the keys form keeps what
- * was typed when it is refused (422), shows a key's last day as chosen, and a revoked key's confirmation page says
- * it is revoked already; the webhook form's messages read as sentences.
+ * already (or another account's) redirects to the list, saying it was deleted already, and so does its confirmation
+ * page, opened late (a stale link, a second tab); an app likewise. And the keys form keeps what was typed when it
+ * is refused (422), shows a key's last day as chosen, and a revoked key's confirmation page says it is revoked
+ * already; the webhook form's messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, listAccountRules } from '../src/admin/alert-rules.js';
@@ -206,13 +207,17 @@ describe('webhook endpoint deleted', () => {
   it('answers with a redirect to the list, which names the endpoint once', async () => {
     const endpoint = (await t.store.webhooks.listEndpoints(t.accounts.premium)).find((e) => e.url.endsWith('/twice'));
     if (!endpoint) throw new Error('no endpoint');
-    await owner.get(`/console/webhooks/${endpoint.id}/delete`);
+    expect((await owner.get(`/console/webhooks/${endpoint.id}/delete`)).body).toContain('Delete this endpoint');
     const deleted = await owner.post(`/console/webhooks/${endpoint.id}/delete`);
     await redirectsSaying(deleted, '/console/webhooks', `Deleted the endpoint ${endpoint.url} with its deliveries.`);
     expect(await t.store.webhooks.getEndpoint(endpoint.id)).toBeUndefined();
     // Sent again (a second tab): it is gone, which is what was asked, so back to the list saying so.
     const again = await owner.post(`/console/webhooks/${endpoint.id}/delete`);
     await redirectsSaying(again, '/console/webhooks', 'The endpoint was already deleted.');
+    // Its confirmation page opened late (a stale link, a second tab): nothing to confirm, the list says the same.
+    const confirm = await owner.get(`/console/webhooks/${endpoint.id}/delete`);
+    expect(confirm.headers.location).toBe('/console/webhooks?done=deleted-already');
+    await redirectsSaying(confirm, '/console/webhooks', 'The endpoint was already deleted.');
   });
 
   it('says the same of another account endpoint, and leaves it there', async () => {
@@ -222,10 +227,13 @@ describe('webhook endpoint deleted', () => {
       { now: new Date(t.clock.now), allowLoopback: false },
     );
     await owner.get('/console/webhooks');
+    const confirm = await owner.get(`/console/webhooks/${theirs.endpoint.id}/delete`);
+    await redirectsSaying(confirm, '/console/webhooks', 'The endpoint was already deleted.');
+    expect(confirm.headers.location).toBe('/console/webhooks?done=deleted-already'); // nothing of theirs told
     const res = await owner.post(`/console/webhooks/${theirs.endpoint.id}/delete`);
     await redirectsSaying(res, '/console/webhooks', 'The endpoint was already deleted.');
     expect(res.headers.location).toBe('/console/webhooks?done=deleted-already'); // nothing of theirs told
-    expect(await t.store.webhooks.getEndpoint(theirs.endpoint.id)).toBeDefined();
+    expect(await t.store.webhooks.getEndpoint(theirs.endpoint.id)).toMatchObject({ url: theirs.endpoint.url });
   });
 });
 
@@ -248,12 +256,17 @@ describe('alert rules and subscriptions', () => {
       '/console/alerts',
       '“Redirected” had no feed.',
     );
+    expect((await owner.get(`/console/alerts/${rule.id}/delete`)).body).toContain('Delete this rule');
     const deleted = await owner.post(`/console/alerts/${rule.id}/delete`);
     await redirectsSaying(deleted, '/console/alerts', 'Deleted “Redirected” and its matches.');
     expect(await t.store.getAlertRule(rule.id)).toBeUndefined();
     // Sent again (the form posted twice, a second tab): no error page, the list says it is gone already.
     const again = await owner.post(`/console/alerts/${rule.id}/delete`);
     await redirectsSaying(again, '/console/alerts', 'The rule was already deleted.');
+    // Its confirmation page opened late (a stale link, a second tab): nothing to confirm, the list says the same.
+    const confirm = await owner.get(`/console/alerts/${rule.id}/delete`);
+    expect(confirm.headers.location).toBe('/console/alerts?done=deleted-already');
+    await redirectsSaying(confirm, '/console/alerts', 'The rule was already deleted.');
   });
 
   it('says the same of another account rule, and neither deletes it nor names it', async () => {
@@ -263,10 +276,13 @@ describe('alert rules and subscriptions', () => {
       new Date(t.clock.now),
     );
     await owner.get('/console/alerts');
+    const confirm = await owner.get(`/console/alerts/${theirs.id}/delete`);
+    await redirectsSaying(confirm, '/console/alerts', 'The rule was already deleted.');
+    expect(confirm.headers.location).toBe('/console/alerts?done=deleted-already'); // nothing of theirs told
     const res = await owner.post(`/console/alerts/${theirs.id}/delete`);
     await redirectsSaying(res, '/console/alerts', 'The rule was already deleted.');
     expect(res.headers.location).toBe('/console/alerts?done=deleted-already'); // nothing of theirs told
-    expect(await t.store.getAlertRule(theirs.id)).toBeDefined();
+    expect(await t.store.getAlertRule(theirs.id)).toMatchObject({ name: 'Not yours' });
   });
 
   it('subscribes once: the same form sent again, and a new one for the same place, say it is there', async () => {
@@ -441,7 +457,9 @@ describe('connected app disconnected', () => {
     expect(list.body).toContain(`<code>${client.client_id}</code>`);
     expect(list.body).toContain(`href="/console/apps/${app.grantId}/disconnect"`);
 
-    await owner.get(`/console/apps/${app.grantId}/disconnect`);
+    expect((await owner.get(`/console/apps/${app.grantId}/disconnect`)).body).toContain(
+      `Disconnect <strong>${client.client_name}</strong>?`,
+    );
     const res = await owner.post(`/console/apps/${app.grantId}/disconnect`);
     await redirectsSaying(res, '/console/apps', `Disconnected ${client.client_name}: its tokens no longer work.`);
     expect((await listConnectedApps(t.app.oauth, t.accounts.premium)).map((a) => a.grantId)).not.toContain(app.grantId);
@@ -450,6 +468,10 @@ describe('connected app disconnected', () => {
     // Sent again (a second tab, a double click): no error page, the list says it is disconnected already.
     const again = await owner.post(`/console/apps/${app.grantId}/disconnect`);
     await redirectsSaying(again, '/console/apps', 'The app was already disconnected.');
+    // Its confirmation page opened late (a stale link, a second tab): nothing to confirm, the list says the same.
+    const confirm = await owner.get(`/console/apps/${app.grantId}/disconnect`);
+    expect(confirm.headers.location).toBe('/console/apps?done=disconnected-already');
+    await redirectsSaying(confirm, '/console/apps', 'The app was already disconnected.');
   });
 
   it('says the same of another account app, and neither disconnects it nor names it', async () => {
@@ -458,6 +480,10 @@ describe('connected app disconnected', () => {
       (a) => a.clientId === client.client_id,
     );
     await owner.get('/console/apps');
+    const confirm = await owner.get(`/console/apps/${theirs.grantId}/disconnect`);
+    await redirectsSaying(confirm, '/console/apps', 'The app was already disconnected.');
+    expect(confirm.headers.location).toBe('/console/apps?done=disconnected-already'); // nothing of theirs told
+    expect(confirm.body).not.toContain(client.client_name);
     const res = await owner.post(`/console/apps/${theirs.grantId}/disconnect`);
     await redirectsSaying(res, '/console/apps', 'The app was already disconnected.');
     expect(res.headers.location).toBe('/console/apps?done=disconnected-already'); // nothing of theirs told

@@ -26,6 +26,7 @@ import { FORM, placeFields, placeOptions, sourcesInWords, typeInWords } from './
 import { doneOf, redirectDone } from './done.js';
 import { formOf, queryOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
+import { confirmUnlessGone, type GoneAnswer, redirectGone } from './gone.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
 import { ConsoleRefusal, notFound, refusedForm } from './refusal.js';
@@ -47,6 +48,9 @@ export async function alertsUser(
 }
 
 export const canEditAlerts = canEdit;
+
+/** What deleting a rule that is gone already answers (gone.ts): the list, saying so. */
+const RULE_GONE: GoneAnswer = { list: '/console/alerts', done: 'deleted-already' };
 
 /** A rule of the signed-in user's account: another account's id is as unknown as a missing one. */
 export async function ownRule(store: Store, who: SignedIn, id: string): Promise<AlertRuleRecord> {
@@ -153,14 +157,13 @@ export function registerAlertsPage(scope: FastifyInstance): void {
     return redirectDone(reply, '/console/alerts', stopped ? 'feed-stopped' : 'no-feed', { rule: rule.id });
   });
 
+  // A rule gone already (a second tab, a stale link) has nothing to confirm: the list says so, as the form would.
   scope.get('/console/alerts/:id/delete', async (request, reply) => {
     const who = await alertsUser(request, reply);
     if (!who) return reply;
     requireRole(who, ...ALERT_EDITORS);
-    const rule = await ownRule(store, who, (request.params as { id: string }).id);
-    const csrf = await reply.generateCsrf();
-    return sendHtml(
-      reply,
+    const rule = await findOwnRule(store, who, (request.params as { id: string }).id);
+    return confirmUnlessGone(reply, rule, RULE_GONE, (rule, csrf) =>
       confirmPage({
         who,
         csrf,
@@ -181,8 +184,8 @@ while, turn it off instead.`,
     requireRole(who, ...ALERT_EDITORS);
     const rule = await findOwnRule(store, who, (request.params as { id: string }).id);
     // Gone already (the form sent twice, a second tab): what was asked is done, so back to the list saying so
-    // (docs/console.md, Sent twice). Another account's rule reads the same, and is neither touched nor named.
-    if (!rule || !(await deleteRule(store, rule.id))) return redirectDone(reply, '/console/alerts', 'deleted-already');
+    // (gone.ts). Another account's rule reads the same, and is neither touched nor named.
+    if (!rule || !(await deleteRule(store, rule.id))) return redirectGone(reply, RULE_GONE);
     // The rule is gone: its name comes along for the notice.
     return redirectDone(reply, '/console/alerts', 'deleted', { name: rule.name });
   });

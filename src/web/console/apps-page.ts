@@ -9,9 +9,12 @@ import type { AuthorizationServer } from '../../oauth/authorization-server.js';
 import { type ConnectedApp, listConnectedApps, revokeGrant } from '../../oauth/grants.js';
 import { html, joined, trusted } from '../html.js';
 import { doneOf, redirectDone } from './done.js';
+import { confirmUnlessGone, type GoneAnswer, redirectGone } from './gone.js';
 import { ACTIONS_HEADING, csrfField, date, message, page, sendHtml } from './html.js';
-import { notFound } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
+
+/** What disconnecting an app that is disconnected already answers (gone.ts): the list, saying so. */
+const APP_GONE: GoneAnswer = { list: '/console/apps', done: 'disconnected-already' };
 
 export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationServer): void {
   scope.get('/console/apps', async (request, reply) => {
@@ -27,14 +30,13 @@ export function registerAppsPage(scope: FastifyInstance, oauth: AuthorizationSer
     return send(reply, who, await reply.generateCsrf(), { notice });
   });
 
+  // An app disconnected already (a second tab, a stale link): nothing to confirm; the list says so, as the form would.
   scope.get('/console/apps/:grant/disconnect', async (request, reply) => {
     const who = await requireUser(request, reply);
     if (!who) return reply;
     requireRole(who, 'owner');
-    const app = await ownApp(who, (request.params as { grant: string }).grant);
-    const csrf = await reply.generateCsrf();
-    return sendHtml(
-      reply,
+    const app = await findApp(who, (request.params as { grant: string }).grant);
+    return confirmUnlessGone(reply, app, APP_GONE, (app, csrf) =>
       page({
         title: 'Disconnect an app',
         who,
@@ -56,22 +58,17 @@ to use it again, connect it again.</p>
     requireRole(who, 'owner');
     const grantId = (request.params as { grant: string }).grant;
     // Sent twice (a second tab, a double click): the grant is gone, and the list says so rather than a 404 page. An id
-    // of another account's grant reads the same: nothing of it is touched or named (docs/console.md, Sent twice).
+    // of another account's grant reads the same: nothing of it is touched or named (gone.ts).
     const app = await findApp(who, grantId);
-    if (!app) return redirectDone(reply, '/console/apps', 'disconnected-already');
+    if (!app) return redirectGone(reply, APP_GONE);
     await revokeGrant(oauth, app.grantId, who.account.id);
     // The grant is gone: the app's name comes along for the notice.
     return redirectDone(reply, '/console/apps', 'disconnected', { app: app.clientName });
   });
 
+  /** The account's grant whose id is `grantId`, or undefined: gone, or another account's (which reads the same). */
   async function findApp(who: SignedIn, grantId: string): Promise<ConnectedApp | undefined> {
     return (await listConnectedApps(oauth, who.account.id)).find((a) => a.grantId === grantId);
-  }
-
-  async function ownApp(who: SignedIn, grantId: string): Promise<ConnectedApp> {
-    const app = await findApp(who, grantId);
-    if (!app) throw notFound('connected app');
-    return app;
   }
 
   async function send(reply: FastifyReply, who: SignedIn, csrf: string, o: { notice?: string }): Promise<FastifyReply> {

@@ -13,6 +13,7 @@ import { rotateWebhookSecret, SECRET_OVERLAP_S, setWebhookEndpointEnabled } from
 import { type Html, html } from '../html.js';
 import { doneOf, redirectDone } from './done.js';
 import { firstSend, onceField } from './form-once.js';
+import { confirmUnlessGone, type GoneAnswer, redirectGone } from './gone.js';
 import { confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { whenItRuns } from './next-run.js';
 import { notFound } from './refusal.js';
@@ -21,6 +22,9 @@ import { endpointState, filters } from './webhooks-page.js';
 
 /** The deliveries the log shows, newest first (as `munidata webhooks deliveries` does by default). */
 const LOG_DELIVERIES = 20;
+
+/** What deleting an endpoint that is gone already answers (gone.ts): the list, saying so. */
+const ENDPOINT_GONE: GoneAnswer = { list: '/console/webhooks', done: 'deleted-already' };
 
 /** What a change redirects back with (`?done=…`, done.ts), for the page to say what was done. */
 type Done = 'enable' | 'disable' | 'acknowledge' | 'redeliver' | 'resent';
@@ -43,11 +47,17 @@ export function registerWebhookEndpointPage(scope: FastifyInstance): void {
     return endpoint?.account_id === who.account.id ? endpoint : undefined;
   }
 
+  /** The signed-in user, who may change the account's endpoints; undefined after answering. */
+  async function editor(request: Parameters<typeof requireUser>[0], reply: FastifyReply) {
+    const who = await requireUser(request, reply);
+    if (who) requireRole(who, ...ACCOUNT_EDITORS);
+    return who;
+  }
+
   /** The signed-in editor and their endpoint of the request's `:id`, for the handlers that change it. */
   async function editing(request: Parameters<typeof requireUser>[0], reply: FastifyReply) {
-    const who = await requireUser(request, reply);
+    const who = await editor(request, reply);
     if (!who) return undefined;
-    requireRole(who, ...ACCOUNT_EDITORS);
     return { who, endpoint: await ownEndpoint(who, (request.params as { id: string }).id) };
   }
 
@@ -131,34 +141,33 @@ one does.`,
     return done(reply, asked.endpoint, 'redeliver', delivery.message_id);
   });
 
+  // An endpoint gone already (a second tab, a stale link) has nothing to confirm: the list says so, as the form would.
   scope.get('/console/webhooks/:id/delete', async (request, reply) => {
-    const asked = await editing(request, reply);
-    if (!asked) return reply;
-    return sendHtml(
-      reply,
+    const who = await editor(request, reply);
+    if (!who) return reply;
+    const endpoint = await findOwnEndpoint(who, (request.params as { id: string }).id);
+    return confirmUnlessGone(reply, endpoint, ENDPOINT_GONE, (endpoint, csrf) =>
       confirmPage({
-        who: asked.who,
-        csrf: await reply.generateCsrf(),
+        who,
+        csrf,
         section: 'webhooks',
         title: 'Delete a webhook endpoint',
-        question: html`Delete ${asked.endpoint.url} with its deliveries and their log? This cannot be undone; to stop
+        question: html`Delete ${endpoint.url} with its deliveries and their log? This cannot be undone; to stop
 it for a while, turn it off instead.`,
-        action: `${path(asked.endpoint)}/delete`,
+        action: `${path(endpoint)}/delete`,
         button: 'Delete this endpoint',
-        back: path(asked.endpoint),
+        back: path(endpoint),
       }),
     );
   });
 
   scope.post('/console/webhooks/:id/delete', async (request, reply) => {
-    const who = await requireUser(request, reply);
+    const who = await editor(request, reply);
     if (!who) return reply;
-    requireRole(who, ...ACCOUNT_EDITORS);
     const endpoint = await findOwnEndpoint(who, (request.params as { id: string }).id);
     // Gone already (the form sent twice, a second tab): what was asked is done, so back to the list saying so
-    // (docs/console.md, Sent twice). Another account's endpoint reads the same, and is neither touched nor named.
-    if (!endpoint || !(await store.webhooks.deleteEndpoint(endpoint.id)))
-      return redirectDone(reply, '/console/webhooks', 'deleted-already');
+    // (gone.ts). Another account's endpoint reads the same, and is neither touched nor named.
+    if (!endpoint || !(await store.webhooks.deleteEndpoint(endpoint.id))) return redirectGone(reply, ENDPOINT_GONE);
     return redirectDone(reply, '/console/webhooks', 'deleted', { url: endpoint.url });
   });
 
