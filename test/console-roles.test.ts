@@ -111,12 +111,14 @@ describe('company agents', () => {
     expect((await otherAdmin.post(`/console/agents/${slug}/pause`)).status).toBe(404);
     expect((await t.store.agents.getDeployment(slug))?.status).toBe('live');
     expect((await otherAdmin.post(`/console/agents/${slug}/credentials`, { channel: 'a2a' })).status).toBe(404);
+    expect((await otherAdmin.get(`/console/agents/${slug}/credentials/${credentialId}/revoke`)).status).toBe(404);
     expect((await otherAdmin.post(`/console/agents/${slug}/credentials/${credentialId}/revoke`)).status).toBe(404);
     // Its own deployment's page with this account's credential id: not found either.
     const { ENGINEERING_CONSULTANCY } = await import('../src/agents/demo/engineering-consultancy.js');
     await otherAdmin.post('/console/agents/upload', {
       file: JSON.stringify({ ...ENGINEERING_CONSULTANCY, slug: 'beta-eng' }),
     });
+    expect((await otherAdmin.get(`/console/agents/beta-eng/credentials/${credentialId}/revoke`)).status).toBe(404);
     expect((await otherAdmin.post(`/console/agents/beta-eng/credentials/${credentialId}/revoke`)).status).toBe(404);
     const deployment = await t.store.agents.getDeployment(slug);
     expect((await t.store.agents.listAgentCredentials(Number(deployment?.id)))[0].revoked_at).toBeNull();
@@ -146,11 +148,21 @@ describe('company agents', () => {
     const [licence] = await t.store.console.listLicencesOfDeployments([Number(deployment?.id)]);
     expect(licence.buyer_account_id).toBe(t.accounts.beta);
     // The buyer cannot revoke it through the seller's page, nor can anyone but the seller.
-    expect((await buyerOwner.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(404);
-    expect((await otherOwner.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(404);
+    const licencePage = `/console/agents/${slug}/licences/${licence.id}/revoke`;
+    for (const c of [buyerOwner, otherOwner]) {
+      expect((await c.get(licencePage)).status).toBe(404);
+      expect((await c.post(licencePage)).status).toBe(404);
+    }
     expect((await t.store.console.getLicence(licence.id))?.revoked_at).toBeNull();
-    expect((await admin.post(`/console/agents/${slug}/licences/${licence.id}/revoke`)).status).toBe(303);
+    expect((await admin.post(licencePage)).status).toBe(303);
     expect((await t.store.console.getLicence(licence.id))?.revoked_at).not.toBeNull();
+    // Revoked, it is still none of theirs: the same 404, not the seller's page saying since when.
+    for (const c of [buyerOwner, otherOwner]) {
+      const res = await c.get(licencePage);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toContain('revoked already');
+    }
+    expect((await admin.get(licencePage)).body).toContain('revoked already');
     // An account does not license its own agent.
     expect((await admin.post(`/console/marketplace/${slug}/license`)).status).toBe(422);
   });

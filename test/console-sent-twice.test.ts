@@ -5,11 +5,12 @@
  * disconnect an app) answer with a redirect, so a reload is a GET; deleting an alert rule or an endpoint gone
  * already (or another account's) redirects to the list, saying it was deleted already, and so does its confirmation
  * page, opened late (a stale link, a second tab); an app likewise. And the keys form keeps what was typed when it
- * is refused (422), shows a key's last day as chosen, and a revoked key's confirmation page says it is revoked
- * already; the webhook form's messages read as sentences.
+ * is refused (422), shows a key's last day as chosen, and the confirmation page of a key, agent credential or
+ * licence revoked already says since when, with nothing to press; the webhook form's messages read as sentences.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAlertRule, listAccountRules } from '../src/admin/alert-rules.js';
+import { listCredentials } from '../src/agents/admin.js';
 import { listConnectedApps } from '../src/oauth/grants.js';
 import { createWebhookEndpoint } from '../src/webhooks/endpoints.js';
 import { ConsoleClient, type ConsoleResponse, consoleUser } from './helpers/console.js';
@@ -416,6 +417,7 @@ describe('company agents', () => {
     const [licence] = await t.store.console.listLicencesOfDeployments([Number(deployment?.id)]);
     const buyerName = (await t.store.getAccount(t.accounts.beta))?.name;
     const page = `/console/agents/${slug}`;
+    expect((await owner.get(`${page}/licences/${licence.id}/revoke`)).body).toContain('Revoke this licence');
     await redirectsSaying(
       await owner.post(`${page}/licences/${licence.id}/revoke`),
       page,
@@ -423,11 +425,47 @@ describe('company agents', () => {
     );
     const credential = (await credentials()).find((c) => c.label === 'sent twice');
     if (!credential) throw new Error('no credential');
+    expect((await owner.get(`${page}/credentials/${credential.id}/revoke`)).body).toContain('Revoke this credential');
     await redirectsSaying(
       await owner.post(`${page}/credentials/${credential.id}/revoke`),
       page,
       /^Revoked the credential sk_live_\S+: its next request is refused\.$/,
     );
+  });
+
+  it('says a revoked credential or licence is revoked already on its confirmation page, nothing to press', async () => {
+    const page = `/console/agents/${slug}`;
+    // The credential as the console names it (its prefix), not the stored record.
+    const credential = (await listCredentials(t.store, slug)).find((c) => c.label === 'sent twice');
+    const deployment = await t.store.agents.getDeployment(slug);
+    const [licence] = await t.store.console.listLicencesOfDeployments([Number(deployment?.id)]);
+    if (!credential?.revoked_at || !licence?.revoked_at) throw new Error('the test before revokes both');
+    const buyerName = (await t.store.getAccount(t.accounts.beta))?.name;
+    const cases = [
+      {
+        url: `${page}/credentials/${credential.id}/revoke`,
+        says:
+          `The A2A credential ${credential.prefix} of ${slug} is revoked already, since ` +
+          `${credential.revoked_at.slice(0, 16).replace('T', ' ')}: every request with it is refused.`,
+      },
+      {
+        url: `${page}/licences/${licence.id}/revoke`,
+        says:
+          `The licence of ${buyerName} to ${slug} is revoked already, since ` +
+          `${licence.revoked_at.slice(0, 16).replace('T', ' ')}: their credential is refused on every request.`,
+      },
+    ];
+    for (const { url, says } of cases) {
+      const confirm = await owner.get(url);
+      expect(confirm.status).toBe(200);
+      const main = /<main[^>]*>([\s\S]*)<\/main>/.exec(confirm.body)?.[1] ?? '';
+      expect(main.replace(/<[^>]+>/g, '').replace(/\s+/g, ' ')).toContain(says);
+      expect(main).toContain(`<a href="${page}">Back to ${slug}</a>`);
+      expect(main).not.toContain('<form');
+      expect(main).not.toContain('<button');
+      // Its form sent again all the same (an older tab): no error, the page says it is revoked.
+      expect((await owner.post(url)).status).toBe(303);
+    }
   });
 });
 

@@ -27,6 +27,7 @@ import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, confirmPage, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound, refusedForm } from './refusal.js';
+import { revokedPage } from './revoked.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 type Params = { slug: string; id?: string };
@@ -177,29 +178,43 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     }
   });
 
+  // A credential or licence revoked already gets a page saying since when (revoked.ts); one the account does not
+  // have is a 404, as its form answers.
   scope.get('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
     const { slug, id } = request.params as Params;
     const record = await ownDeployment(who, slug);
-    const credential = (await listCredentials(store, record.slug)).find(
-      (c) => String(c.id) === id && c.revoked_at === null,
-    );
+    const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
     if (!credential) throw notFound('credential');
+    const csrf = await reply.generateCsrf();
+    const named = html`${credential.channel.toUpperCase()} credential <code>${credential.prefix}</code> of ${
+      record.slug
+    }`;
+    const back = `/console/agents/${record.slug}`;
     return sendHtml(
       reply,
-      confirmPage({
-        who,
-        csrf: await reply.generateCsrf(),
-        section: 'agents',
-        title: 'Revoke a credential',
-        question: html`Revoke the ${credential.channel.toUpperCase()} credential <code>${
-          credential.prefix
-        }</code> of ${record.slug}? Its next request is refused.`,
-        action: `/console/agents/${record.slug}/credentials/${credential.id}/revoke`,
-        button: 'Revoke this credential',
-        back: `/console/agents/${record.slug}`,
-      }),
+      credential.revoked_at
+        ? revokedPage({
+            who,
+            csrf,
+            section: 'agents',
+            title: 'A revoked credential',
+            subject: html`The ${named}`,
+            since: credential.revoked_at,
+            refused: 'every request with it is refused',
+            back: { href: back, label: `Back to ${record.slug}` },
+          })
+        : confirmPage({
+            who,
+            csrf,
+            section: 'agents',
+            title: 'Revoke a credential',
+            question: html`Revoke the ${named}? Its next request is refused.`,
+            action: `/console/agents/${record.slug}/credentials/${credential.id}/revoke`,
+            button: 'Revoke this credential',
+            back,
+          }),
     );
   });
 
@@ -219,25 +234,35 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     if (!who) return reply;
     const { slug, id } = request.params as Params;
     const record = await ownDeployment(who, slug);
-    const licence = (await store.console.listLicencesOfDeployments([record.id])).find(
-      (l) => String(l.id) === id && l.revoked_at === null,
-    );
+    const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
     if (!licence) throw notFound('licence');
     const buyer = await store.getAccount(licence.buyer_account_id);
+    const csrf = await reply.generateCsrf();
+    const named = `licence of ${buyer?.name ?? `account ${licence.buyer_account_id}`} to ${record.slug}`;
+    const back = `/console/agents/${record.slug}`;
     return sendHtml(
       reply,
-      confirmPage({
-        who,
-        csrf: await reply.generateCsrf(),
-        section: 'agents',
-        title: 'Revoke a licence',
-        question: html`Revoke the licence of ${
-          buyer?.name ?? `account ${licence.buyer_account_id}`
-        } to ${record.slug}? Their credential is refused from its next request.`,
-        action: `/console/agents/${record.slug}/licences/${licence.id}/revoke`,
-        button: 'Revoke this licence',
-        back: `/console/agents/${record.slug}`,
-      }),
+      licence.revoked_at
+        ? revokedPage({
+            who,
+            csrf,
+            section: 'agents',
+            title: 'A revoked licence',
+            subject: html`The ${named}`,
+            since: licence.revoked_at,
+            refused: 'their credential is refused on every request',
+            back: { href: back, label: `Back to ${record.slug}` },
+          })
+        : confirmPage({
+            who,
+            csrf,
+            section: 'agents',
+            title: 'Revoke a licence',
+            question: html`Revoke the ${named}? Their credential is refused from its next request.`,
+            action: `/console/agents/${record.slug}/licences/${licence.id}/revoke`,
+            button: 'Revoke this licence',
+            back,
+          }),
     );
   });
 

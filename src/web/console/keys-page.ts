@@ -15,6 +15,7 @@ import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
 import { ACTIONS_HEADING, csrfField, date, message, page, secretOnce, sendHtml } from './html.js';
 import { notFound, refusedForm } from './refusal.js';
+import { revokedPage } from './revoked.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
 /** What was typed in the form to create a key: drawn again when it is refused. */
@@ -80,18 +81,28 @@ export function registerKeysPage(scope: FastifyInstance): void {
     const key = await ownKey(who, (request.params as { id: string }).id);
     const csrf = await reply.generateCsrf();
     const named = html`<code>${key.prefix}</code>${key.label && ` (“${key.label}”)`}`;
+    if (key.revoked_at)
+      return sendHtml(
+        reply,
+        revokedPage({
+          title: 'A revoked API key',
+          who,
+          csrf,
+          section: 'keys',
+          subject: html`The key ${named}`,
+          since: key.revoked_at,
+          refused: 'every request with it is refused',
+          back: { href: '/console/keys', label: 'Back to your keys' },
+        }),
+      );
     return sendHtml(
       reply,
       page({
-        title: key.revoked_at ? 'A revoked API key' : 'Revoke an API key',
+        title: 'Revoke an API key',
         who,
         csrf,
         section: 'keys',
-        body: key.revoked_at
-          ? html`<section><p>The key ${named} is revoked already, since ${date(key.revoked_at)}: every request with
-it is refused. There is nothing more to do.</p>
-<p><a href="/console/keys">Back to your keys</a></p></section>`
-          : html`<section><p>Revoke the key ${named}? Every request with it is refused
+        body: html`<section><p>Revoke the key ${named}? Every request with it is refused
 from the next one on, on REST, A2A and MCP. This cannot be undone.</p>
 <form method="post" action="/console/keys/${key.id}/revoke">${csrfField(csrf)}
 <button type="submit" class="danger">Revoke this key</button> <a href="/console/keys">Keep it</a></form></section>`,
