@@ -1,5 +1,5 @@
 /** `accounts`, `keys`, `plans` and `beta`: administration of who may call what. */
-import { type Command, InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { createAccount } from '../admin/accounts.js';
 import { createKey, listKeys, revokeKey } from '../admin/keys.js';
 import { type PlanChanges, savePlan } from '../admin/plans.js';
@@ -9,6 +9,7 @@ import { DOMAIN_NAMES, isDomain } from '../lib/domains.js';
 import { createRegistry } from '../operations/index.js';
 import type { CliContext } from './context.js';
 import { dayArgument } from './date-arguments.js';
+import { positiveInt } from './number-arguments.js';
 import { print, table } from './output.js';
 
 export function registerAdminCommands(program: Command, cli: CliContext): void {
@@ -178,10 +179,4 @@ export function registerAdminCommands(program: Command, cli: CliContext): void {
         }),
       );
   }
-}
-
-export function positiveInt(text: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
-  return n;
 }

@@ -13,8 +13,8 @@ import {
   updateDeployment,
 } from '../agents/admin.js';
 import type { DeploymentRecord } from '../store/agent-records.js';
-import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
+import { positiveInt } from './number-arguments.js';
 import { print, table } from './output.js';
 
 export function registerAgentsCommands(program: Command, cli: CliContext): void {

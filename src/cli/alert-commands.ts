@@ -1,5 +1,5 @@
 /** `alerts`: accounts' alert rules, predefined subscriptions, the matcher run alone, and dismissing a match. */
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { issueRuleFeed, revokeRuleFeed } from '../admin/alert-feeds.js';
 import {
   createAlertRule,
@@ -12,8 +12,8 @@ import {
 import { runAlertMatching } from '../alerts/run-matching.js';
 import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../lib/vocabulary.js';
 import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
-import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
+import { finiteNumber, positiveInt } from './number-arguments.js';
 import { print, table } from './output.js';
 
 const RULE_COLUMNS = [
@@ -227,10 +227,4 @@ function collect(value: string, previous: string[]): string[] {
 /** An option given any number of times, collected into a list (none by default, or what `none` says it means). */
 function repeatable(flags: string, description: string, none = 'none'): Option {
   return new Option(flags, `${description} (repeatable)`).argParser(collect).default([], none);
-}
-
-function finiteNumber(text: string): number {
-  const n = text.trim() === '' ? Number.NaN : Number(text);
-  if (!Number.isFinite(n)) throw new InvalidArgumentError('must be a number');
-  return n;
 }

@@ -2,7 +2,8 @@
 import { readFile } from 'node:fs/promises';
 import { type Command, InvalidArgumentError } from 'commander';
 import { migrate } from '../admin/migrate.js';
-import { DEFAULT_DEMO_CONTRACTS, loadDemo } from '../demo/load-demo.js';
+import { DEFAULT_DEMO_CONTRACTS, DEFAULT_DEMO_SEED } from '../demo/demo-defaults.js';
+import { loadDemo } from '../demo/load-demo.js';
 import {
   type BaseDataset,
   BaseFileError,
@@ -56,7 +57,7 @@ export function registerDataCommands(program: Command, cli: CliContext): void {
         'the store holds real contracts), the demo account with its alert rules; then detection and alert ' +
         'matching (idempotent)',
     )
-    .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), 42)
+    .option('--seed <n>', 'seed of the generator', (t) => Number.parseInt(t, 10), DEFAULT_DEMO_SEED)
     .option(
       '--contracts <n>',
       'synthetic contracts, when the store holds no real ones',

@@ -9,8 +9,8 @@ import type { AuthorizationServer } from '../oauth/authorization-server.js';
 import { createClient, deleteClient, listClients } from '../oauth/clients.js';
 import { listSigningKeys, RETIRED_KEY_OVERLAP_DAYS, rotateSigningKeys } from '../oauth/signing-keys.js';
 import type { Store } from '../store/store.js';
-import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
+import { positiveInt } from './number-arguments.js';
 import { print, table } from './output.js';
 
 export function registerOAuthCommands(program: Command, cli: CliContext): void {

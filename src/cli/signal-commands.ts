@@ -1,10 +1,11 @@
 /** `detect` (the detectors, the cases, then the alert matcher) and `import signals FILE`. */
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { type DetectReport, detectAndMatch } from '../alerts/detect-and-match.js';
-import { importSignals, type SignalImportReport } from '../detect/import-signals.js';
+import { detectAndMatch } from '../alerts/detect-and-match.js';
+import { importSignals } from '../detect/import-signals.js';
 import { AdminError } from '../lib/admin-error.js';
 import type { CliContext } from './context.js';
+import { detectText, signalImportText } from './data-report-text.js';
 import { print } from './output.js';
 
 export function registerDetectCommand(program: Command, cli: CliContext): void {
@@ -33,44 +34,11 @@ export function registerSignalImport(imports: Command, cli: CliContext): void {
         (text) =>
           cli.withStore(async (store) => {
             const report = await importSignals(store, text, { fileName: file, now: new Date() });
-            print(cli.json(), report, () => importText(report));
+            print(cli.json(), report, () => signalImportText(report));
           }),
         (error: NodeJS.ErrnoException) => {
           throw new AdminError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
         },
       ),
     );
-}
-
-const n = (x: number) => x.toLocaleString('en-US');
-const writes = (s: { inserted: number; updated: number; unchanged: number }) =>
-  `${n(s.inserted)} inserted, ${n(s.updated)} updated, ${n(s.unchanged)} unchanged`;
-
-export function detectText(r: DetectReport): string {
-  return [
-    `Detection at ${r.now} (${r.seconds} s)`,
-    `  procurement: ${n(r.procurement.entries)} journal entries in ${n(r.procurement.batches)} batches`,
-    `  integrity: ${n(r.integrity.contracts)} contracts judged, from ${n(r.integrity.entries)} journal entries`,
-    `  deadline sweep: ${r.sweep.from === null ? 'first run' : `since ${r.sweep.from}`}, ${n(r.sweep.entries)} ` +
-      `notices derived again`,
-    `  indicators: ${r.indicators.indicators.length} changed` +
-      `${r.indicators.indicators.length ? ` (${r.indicators.indicators.join(', ')})` : ''}`,
-    `  signals: ${writes(r.signals)}`,
-    `  cases: ${n(r.cases.computed)} computed, ${n(r.cases.events)} events appended`,
-    `  alerts: ${n(r.alerts.rules)} rules checked, ${n(r.alerts.matched)} matches recorded`,
-  ].join('\n');
-}
-
-function importText(r: SignalImportReport): string {
-  const lines = [
-    `Signals from ${r.file}: ${n(r.lines)} lines, ${n(r.accepted)} accepted, ${n(r.rejected.length)} rejected`,
-    `  signals: ${writes(r.written)}`,
-    `  cases: ${n(r.cases.computed)} computed, ${n(r.cases.events)} events appended`,
-  ];
-  if (r.rejected.length > 0) {
-    lines.push('Rejected lines:');
-    for (const x of r.rejected)
-      lines.push(`  line ${x.line}${x.external_id ? ` [${x.external_id}]` : ''}: ${x.reason}`);
-  }
-  return lines.join('\n');
 }

@@ -3,8 +3,8 @@ import type { Command } from 'commander';
 import { issuePasswordLink } from '../admin/password-changes.js';
 import { createUser, disableUser, listUsers } from '../admin/users.js';
 import { USER_ROLES } from '../store/console/console-records.js';
-import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
+import { positiveInt } from './number-arguments.js';
 import { print, table } from './output.js';
 
 export function registerUsersCommands(program: Command, cli: CliContext): void {

@@ -5,8 +5,8 @@ import { commaList } from '../lib/comma-list.js';
 import { WEBHOOK_EVENT_TYPES } from '../store/webhooks/records.js';
 import { deliverWebhooks } from '../webhooks/deliver.js';
 import { createWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '../webhooks/endpoints.js';
-import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
+import { positiveInt } from './number-arguments.js';
 import { print, table } from './output.js';
 
 const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'families', 'types', 'enabled', 'disabled_reason', 'failing_since'];
