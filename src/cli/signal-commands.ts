@@ -1,12 +1,13 @@
-/** `detect` (the detectors, the cases, then the alert matcher) and `import signals FILE`. */
-import { readFile } from 'node:fs/promises';
+/**
+ * `detect` (the detectors, the cases, then the alert matcher) and `import signals FILE`. The commands' work is in
+ * actions/detect.ts and actions/import.ts, imported when one runs (lazy-actions.ts).
+ */
 import type { Command } from 'commander';
-import { detectAndMatch } from '../alerts/detect-and-match.js';
-import { importSignals } from '../detect/import-signals.js';
-import { AdminError } from '../lib/admin-error.js';
 import type { CliContext } from './context.js';
-import { detectText, signalImportText } from './data-report-text.js';
-import { print } from './output.js';
+import { lazyActions } from './lazy-actions.js';
+
+const detectActions = lazyActions(() => import('./actions/detect.js'));
+const importActions = lazyActions(() => import('./actions/import.js'));
 
 export function registerDetectCommand(program: Command, cli: CliContext): void {
   program
@@ -15,12 +16,7 @@ export function registerDetectCommand(program: Command, cli: CliContext): void {
       'Detect signals from the procurement and indicator data changed since the last run, group them into cases, ' +
         'then match alert rules (incremental and idempotent)',
     )
-    .action(() =>
-      cli.withStore(async (store) => {
-        const report = await detectAndMatch(store, new Date());
-        print(cli.json(), report, () => detectText(report));
-      }),
-    );
+    .action(detectActions((a) => a.detect(cli)));
 }
 
 /** `import signals FILE`: exit 0 when the file was read (bad lines are listed), 2 when it cannot be read. */
@@ -29,16 +25,5 @@ export function registerSignalImport(imports: Command, cli: CliContext): void {
     .command('signals')
     .description('Import signals of outside detectors: JSON Lines, one signal per line (format in docs/signals.md)')
     .argument('<file>', 'a .jsonl file')
-    .action((file: string) =>
-      readFile(file, 'utf8').then(
-        (text) =>
-          cli.withStore(async (store) => {
-            const report = await importSignals(store, text, { fileName: file, now: new Date() });
-            print(cli.json(), report, () => signalImportText(report));
-          }),
-        (error: NodeJS.ErrnoException) => {
-          throw new AdminError(`cannot read ${file}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
-        },
-      ),
-    );
+    .action(importActions((a, file: string) => a.signals(cli, file)));
 }
