@@ -175,7 +175,6 @@ describe('help and README', () => {
   }, 60_000);
 
   it('names every signal type and family of the catalogue in the help of alerts rule create, in its order', () => {
-    // The help reads the keys from a light module of their own (src/signals/signal-keys.ts), not the catalogue.
     const create = helpTree(createProgram({})).find((n) => n.path.join(' ') === 'alerts rule create');
     const text = create?.text.replace(/\s+/g, ' ');
     const types = SIGNAL_TYPES.map((t) => t.key).join(', ');

@@ -4,7 +4,7 @@
  */
 import { type Command, Option } from 'commander';
 import { ALERT_SOURCE_TYPES, MATCHER_TYPES } from '../lib/vocabulary.js';
-import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../signals/signal-keys.js';
+import { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from '../signals/catalogue.js';
 import type { CliContext } from './context.js';
 import { lazyActions } from './lazy-actions.js';
 import { finiteNumber, positiveInt } from './number-arguments.js';

@@ -149,5 +149,5 @@ export function isSignalFamily(key: string): boolean {
   return FAMILY_KEYS.has(key);
 }
 
-/** The keys alone, from a module of their own that the CLI's help reads without loading the checks. */
-export { SIGNAL_FAMILY_KEYS, SIGNAL_TYPE_KEYS } from './signal-keys.js';
+export const SIGNAL_TYPE_KEYS = SIGNAL_TYPES.map((t) => t.key);
+export const SIGNAL_FAMILY_KEYS = SIGNAL_FAMILIES.map((f) => f.key);
