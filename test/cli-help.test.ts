@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../src/cli/program.js';
 import { readIneMappings } from '../src/ingest/catalogue.js';
+import { SIGNAL_FAMILIES, SIGNAL_TYPES } from '../src/signals/catalogue.js';
 import { testDir } from './helpers/temp-dir.js';
 
 const BIN = fileURLToPath(new URL('../bin/munidata.js', import.meta.url));
@@ -172,6 +173,14 @@ describe('help and README', () => {
     expect(top.text).toMatch(/REST \/v1.*A2A.*MCP/s);
     expect(top.text).not.toMatch(/embedded SQLite store/);
   }, 60_000);
+
+  it('names every signal type and family of the catalogue in the help of alerts rule create, in its order', () => {
+    const create = helpTree(createProgram({})).find((n) => n.path.join(' ') === 'alerts rule create');
+    const text = create?.text.replace(/\s+/g, ' ');
+    const types = SIGNAL_TYPES.map((t) => t.key).join(', ');
+    expect(text).toContain(`--signal-type <type> signal_type: ${types} (repeatable)`);
+    expect(text).toContain(`signal_type: every type of ${SIGNAL_FAMILIES.map((f) => f.key).join(', ')} (repeatable)`);
+  });
 
   it('prints no OAuth-library warning where no server starts: help, migrate, plans list', async () => {
     const db = freshDb();

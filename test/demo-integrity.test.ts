@@ -6,7 +6,7 @@
  * deviations away from its rate, fails: a pattern the generator stopped making, or one it makes at another rate.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_DEMO_SEED } from '../src/demo/load-demo.js';
+import { DEFAULT_DEMO_SEED } from '../src/demo/demo-defaults.js';
 import { lateMinimum } from '../src/demo/procurement/contract-patterns.js';
 import {
   DIRECT_BASE_AT_PRICE,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportTables } from '../src/cli/export-command.js';
+import { exportTables } from '../src/cli/export-tables.js';
 import { csvCells } from './helpers/csv-cells.js';
 import { testDir } from './helpers/temp-dir.js';
 import { collectPages, startTestApp, type TestApp } from './helpers/test-app.js';

@@ -1,7 +1,9 @@
-/** What every CLI command needs: the frozen config and a store opened (and migrated) on demand. */
-import { migrate } from '../admin/migrate.js';
+/**
+ * What every CLI command needs: the frozen config and a store opened (and migrated) on demand. Made when the command
+ * tree is built, so the store's modules (and the migrations' seed data) are imported only when a command opens it
+ * (lazy-actions.ts says why).
+ */
 import type { Config } from '../config.js';
-import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 
 export interface CliContext {
@@ -19,6 +21,10 @@ export function cliContext(config: Config, json: () => boolean): CliContext {
     config,
     json,
     async withStore(work, options = { migrate: true }) {
+      const [{ openStore }, { migrate }] = await Promise.all([
+        import('../store/open-store.js'),
+        import('../admin/migrate.js'),
+      ]);
       const store = openStore(config);
       try {
         if (options.migrate) await migrate(store);

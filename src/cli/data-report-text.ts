@@ -1,15 +1,16 @@
 /**
- * What `migrate`, `demo`, `demo remove`, `import ine`, `import real` and `import base` did, in a few lines for people;
- * `--json` prints the same reports whole (output.ts).
+ * What `migrate`, `demo`, `demo remove`, `import ine`, `import real`, `import base`, `import signals` and `detect`
+ * did, in a few lines for people; `--json` prints the same reports whole (output.ts).
  */
 import type { MigrateReport } from '../admin/migrate.js';
+import type { DetectReport } from '../alerts/detect-and-match.js';
 import type { DemoSummary } from '../demo/load-demo.js';
+import type { SignalImportReport } from '../detect/import-signals.js';
 import type { BaseImportReport } from '../ingest/base/import-base.js';
 import type { IneImportReport } from '../ingest/ine/import-ine.js';
 import type { RealImportReport } from '../ingest/real/import-real.js';
 import type { WriteSummary } from '../store/records.js';
 import type { DemoRemovalSummary } from '../store/shared/demo-removal.js';
-import { detectText } from './signal-commands.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 const writes = (s: WriteSummary) => `${n(s.inserted)} inserted, ${n(s.updated)} updated, ${n(s.unchanged)} unchanged`;
@@ -123,6 +124,37 @@ export function baseReportText(r: BaseImportReport): string {
   if (r.rejected.length > 0) {
     lines.push('Rejected rows:');
     for (const x of r.rejected) lines.push(`  line ${x.line}${x.source_id ? ` [${x.source_id}]` : ''}: ${x.reason}`);
+  }
+  return lines.join('\n');
+}
+
+/** One pass of detection then matching, stage by stage. */
+export function detectText(r: DetectReport): string {
+  return [
+    `Detection at ${r.now} (${r.seconds} s)`,
+    `  procurement: ${n(r.procurement.entries)} journal entries in ${n(r.procurement.batches)} batches`,
+    `  integrity: ${n(r.integrity.contracts)} contracts judged, from ${n(r.integrity.entries)} journal entries`,
+    `  deadline sweep: ${r.sweep.from === null ? 'first run' : `since ${r.sweep.from}`}, ${n(r.sweep.entries)} ` +
+      `notices derived again`,
+    `  indicators: ${r.indicators.indicators.length} changed` +
+      `${r.indicators.indicators.length ? ` (${r.indicators.indicators.join(', ')})` : ''}`,
+    `  signals: ${writes(r.signals)}`,
+    `  cases: ${n(r.cases.computed)} computed, ${n(r.cases.events)} events appended`,
+    `  alerts: ${n(r.alerts.rules)} rules checked, ${n(r.alerts.matched)} matches recorded`,
+  ].join('\n');
+}
+
+/** An import of outside signals: lines read, accepted and rejected (each with its reason), what was written. */
+export function signalImportText(r: SignalImportReport): string {
+  const lines = [
+    `Signals from ${r.file}: ${n(r.lines)} lines, ${n(r.accepted)} accepted, ${n(r.rejected.length)} rejected`,
+    `  signals: ${writes(r.written)}`,
+    `  cases: ${n(r.cases.computed)} computed, ${n(r.cases.events)} events appended`,
+  ];
+  if (r.rejected.length > 0) {
+    lines.push('Rejected lines:');
+    for (const x of r.rejected)
+      lines.push(`  line ${x.line}${x.external_id ? ` [${x.external_id}]` : ''}: ${x.reason}`);
   }
   return lines.join('\n');
 }

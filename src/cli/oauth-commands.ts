@@ -1,37 +1,17 @@
 /**
- * `oauth`: the authorization server's clients, grants (connected apps) and signing keys (docs/oauth.md). The OAuth
- * library is imported when a command needs the server, not with the CLI: on Node 20 it warns at import.
+ * `oauth`: the authorization server's clients, grants (connected apps) and signing keys (docs/oauth.md). The
+ * commands' work is in actions/oauth.ts, imported when one runs (lazy-actions.ts).
  */
 import type { Command } from 'commander';
-import { openGrantRevocations } from '../access/grant-revocations.js';
-import { AdminError } from '../lib/admin-error.js';
-import type { AuthorizationServer } from '../oauth/authorization-server.js';
-import { createClient, deleteClient, listClients } from '../oauth/clients.js';
-import { listSigningKeys, RETIRED_KEY_OVERLAP_DAYS, rotateSigningKeys } from '../oauth/signing-keys.js';
-import type { Store } from '../store/store.js';
-import { positiveInt } from './admin-commands.js';
+import { RETIRED_KEY_OVERLAP_DAYS } from '../oauth/signing-keys.js';
 import type { CliContext } from './context.js';
-import { print, table } from './output.js';
+import { lazyActions } from './lazy-actions.js';
+import { positiveInt } from './number-arguments.js';
+
+const oauthActions = lazyActions(() => import('./actions/oauth.js'));
 
 export function registerOAuthCommands(program: Command, cli: CliContext): void {
   const oauth = program.command('oauth').description('The OAuth authorization server: clients, grants, signing keys');
-  /** The server as the running service configures it, over this store; revocations reach the instances by Redis. */
-  const withServer = (work: (server: AuthorizationServer) => Promise<void>) =>
-    cli.withStore(async (store: Store) => {
-      const { createAuthorizationServer } = await import('../oauth/authorization-server.js');
-      const revocations = await openGrantRevocations(cli.config);
-      try {
-        const server = await createAuthorizationServer({
-          baseUrl: cli.config.baseUrl,
-          store: store.oauth,
-          cookieKeys: [await store.secret('oauth-cookies')],
-          revocations,
-        });
-        await work(server);
-      } finally {
-        await revocations.close();
-      }
-    });
 
   const clients = oauth.command('clients').description('Pre-registered OAuth clients');
   clients
@@ -39,72 +19,28 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
     .description('Register a public client (PKCE, no secret); prints its client id')
     .requiredOption('--name <name>', 'the name the consent page shows')
     .requiredOption('--redirect-uri <uri...>', 'redirect URIs (https, or http on a loopback address)')
-    .action((o: { name: string; redirectUri: string[] }) =>
-      withServer(async (server) => {
-        const created = await createClient(server, { name: o.name, redirectUris: o.redirectUri });
-        print(cli.json(), created, () => `Created client ${created.clientId} (${created.clientName}).`);
-      }),
-    );
+    .action(oauthActions((a, o: { name: string; redirectUri: string[] }) => a.clientsCreate(cli, o)));
   clients
     .command('list')
     .description('List the registered clients (pre-registered and dynamically registered)')
-    .action(() =>
-      withServer(async (server) => {
-        const rows = await listClients(server);
-        print(cli.json(), rows, () =>
-          table(rows.map((r) => ({ ...r, redirectUris: r.redirectUris.join(' ') })) as never, [
-            'clientId',
-            'clientName',
-            'origin',
-            'redirectUris',
-          ]),
-        );
-      }),
-    );
+    .action(oauthActions((a) => a.clientsList(cli)));
   clients
     .command('delete')
     .description('Delete a client and every grant given to it')
     .argument('<client_id>')
-    .action((clientId: string) =>
-      withServer(async (server) => {
-        await deleteClient(server, clientId);
-        print(cli.json(), { clientId, deleted: true }, () => `Deleted client ${clientId} and its grants.`);
-      }),
-    );
+    .action(oauthActions((a, clientId: string) => a.clientsDelete(cli, clientId)));
 
   const grants = oauth.command('grants').description('Grants: the apps account holders connected');
   grants
     .command('list')
     .description('List live grants')
     .option('--account <id>', 'only this account', positiveInt)
-    .action((o: { account?: number }) =>
-      withServer(async (server) => {
-        const { listConnectedApps } = await import('../oauth/grants.js');
-        const rows = await listConnectedApps(server, o.account);
-        print(cli.json(), rows, () =>
-          table(rows.map((r) => ({ ...r, scopes: r.scopes.join(' ') })) as never, [
-            'grantId',
-            'accountId',
-            'clientName',
-            'clientId',
-            'scopes',
-            'connectedAt',
-            'lastUsedAt',
-          ]),
-        );
-      }),
-    );
+    .action(oauthActions((a, o: { account?: number }) => a.grantsList(cli, o)));
   grants
     .command('revoke')
     .description('Revoke a grant: its refresh and access tokens are refused from the next request on')
     .argument('<grant_id>')
-    .action((grantId: string) =>
-      withServer(async (server) => {
-        const { revokeGrant } = await import('../oauth/grants.js');
-        if (!(await revokeGrant(server, grantId))) throw new AdminError(`No live grant ${grantId}.`);
-        print(cli.json(), { grantId, revoked: true }, () => `Revoked grant ${grantId}.`);
-      }),
-    );
+    .action(oauthActions((a, grantId: string) => a.grantsRevoke(cli, grantId)));
 
   const keys = oauth
     .command('keys')
@@ -115,19 +51,9 @@ export function registerOAuthCommands(program: Command, cli: CliContext): void {
       'Add a new signing key (it signs from the next start of each instance); the one it retires stays published ' +
         `${RETIRED_KEY_OVERLAP_DAYS} days`,
     )
-    .action(() =>
-      cli.withStore(async (store: Store) => {
-        const rows = await rotateSigningKeys(store.oauth);
-        print(cli.json(), rows, () => `Signing keys, newest first: ${rows.map((k) => k.kid).join(', ')}.`);
-      }),
-    );
+    .action(oauthActions((a) => a.keysRotate(cli)));
   keys
     .command('list')
     .description('List the signing keys, newest first')
-    .action(() =>
-      cli.withStore(async (store: Store) => {
-        const rows = await listSigningKeys(store.oauth);
-        print(cli.json(), rows, () => table(rows as never, ['kid', 'createdAt', 'retiredAt']));
-      }),
-    );
+    .action(oauthActions((a) => a.keysList(cli)));
 }

@@ -1,11 +1,14 @@
-/** `users`: the people who sign in to the account console (docs/console.md). */
+/**
+ * `users`: the people who sign in to the account console (docs/console.md). The commands' work is in
+ * actions/users.ts, imported when one runs (lazy-actions.ts).
+ */
 import type { Command } from 'commander';
-import { issuePasswordLink } from '../admin/password-changes.js';
-import { createUser, disableUser, listUsers } from '../admin/users.js';
 import { USER_ROLES } from '../store/console/console-records.js';
-import { positiveInt } from './admin-commands.js';
 import type { CliContext } from './context.js';
-import { print, table } from './output.js';
+import { lazyActions } from './lazy-actions.js';
+import { positiveInt } from './number-arguments.js';
+
+const userActions = lazyActions(() => import('./actions/users.js'));
 
 export function registerUsersCommands(program: Command, cli: CliContext): void {
   const users = program.command('users').description('Manage console users (each signs in at {BASE_URL}/console)');
@@ -16,72 +19,20 @@ export function registerUsersCommands(program: Command, cli: CliContext): void {
     .requiredOption('--email <email>', 'email (the sign-in name)')
     .requiredOption('--role <role>', `role: ${USER_ROLES.join(', ')}`)
     .option('--name <name>', 'display name (default: the part of the email before @)')
-    .action((o: { account: number; email: string; role: string; name?: string }) =>
-      cli.withStore(async (store) => {
-        const created = await createUser(
-          store,
-          { accountId: o.account, email: o.email, role: o.role, name: o.name },
-          new Date(),
-          cli.config.baseUrl,
-        );
-        print(cli.json(), { ...created.user, set_password_link: created.link }, () =>
-          [
-            `Created user ${created.user.id} ${created.user.email} (${created.user.role}) in account ${o.account}.`,
-            '',
-            `  ${created.link}`,
-            '',
-            'Give this link to the user: it sets their password, works once, and expires in 24 hours.',
-          ].join('\n'),
-        );
-      }),
-    );
+    .action(userActions((a, o: { account: number; email: string; role: string; name?: string }) => a.create(cli, o)));
   users
     .command('list')
     .description('List console users (never their passwords)')
     .option('--account <id>', 'only this account', positiveInt)
-    .action((o: { account?: number }) =>
-      cli.withStore(async (store) => {
-        const rows = await listUsers(store, o.account);
-        print(cli.json(), rows, () =>
-          table(rows as never, [
-            'id',
-            'account_id',
-            'email',
-            'display_name',
-            'role',
-            'has_password',
-            'created_at',
-            'disabled_at',
-          ]),
-        );
-      }),
-    );
+    .action(userActions((a, o: { account?: number }) => a.list(cli, o)));
   users
     .command('reset-password')
     .description('Print a fresh one-time link where a user sets a new password (their sessions end when it is used)')
     .argument('<user_id>', 'user id', positiveInt)
-    .action((userId: number) =>
-      cli.withStore(async (store) => {
-        const issued = await issuePasswordLink(store, userId, new Date(), cli.config.baseUrl);
-        print(cli.json(), { id: userId, email: issued.email, set_password_link: issued.link }, () =>
-          [
-            `A one-time link for ${issued.email} to set a new password:`,
-            '',
-            `  ${issued.link}`,
-            '',
-            'It works once and expires in 24 hours. Until it is used, the current password (if any) still works.',
-          ].join('\n'),
-        );
-      }),
-    );
+    .action(userActions((a, userId: number) => a.resetPassword(cli, userId)));
   users
     .command('disable')
     .description('Disable a user: their sessions end at once and they cannot sign in again')
     .argument('<user_id>', 'user id', positiveInt)
-    .action((userId: number) =>
-      cli.withStore(async (store) => {
-        await disableUser(store, userId, new Date());
-        print(cli.json(), { id: userId, disabled: true }, () => `Disabled user ${userId}; their sessions have ended.`);
-      }),
-    );
+    .action(userActions((a, userId: number) => a.disable(cli, userId)));
 }

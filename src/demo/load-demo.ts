@@ -24,18 +24,13 @@ import type { WriteSummary } from '../store/records.js';
 import type { Store } from '../store/store.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { ensureDemoAlertRules } from './demo-alert-rules.js';
+import { DEFAULT_DEMO_CONTRACTS, DEFAULT_DEMO_SEED } from './demo-defaults.js';
 import { generateDemoObservations } from './generate.js';
 import { generateProcurement } from './procurement/generate.js';
 
 /** The indicator source label of demo series, and the prefix that tells any demo label (src/lib/provenance.ts). */
 export const DEMO_SOURCE = DEMO_INDICATOR_SOURCE;
 export const DEMO_SOURCE_PREFIX = DEMO_INDICATOR_SOURCE_PREFIX;
-export const DEFAULT_DEMO_SEED = 42;
-/**
- * Contracts in the default demo: enough for every list, filter and aggregate to show something (every
- * municipality has contracts), small enough that the first start loads in a few seconds.
- */
-export const DEFAULT_DEMO_CONTRACTS = 20_000;
 
 export interface DemoSummary {
   seed: number;
