@@ -6,6 +6,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { Domain } from '../../lib/domains.js';
+import { htmlDocument } from '../document.js';
 import { type Html, html } from '../html.js';
 import { EXPLORER_PATH } from '../people-paths.js';
 import { canEdit, type SignedIn } from './signed-in.js';
@@ -112,21 +113,9 @@ export function plainPage(title: string, body: Html): Html {
 }
 
 function shell(title: string, body: Html): Html {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — munidata console</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/console/assets/console.css">
-<script src="/console/assets/console.js" defer></script>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  const head = html`<link rel="stylesheet" href="/console/assets/console.css">
+<script src="/console/assets/console.js" defer></script>`;
+  return htmlDocument(`${title} — munidata console`, head, body);
 }
 
 /**
