@@ -63,6 +63,25 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   }
 
   /**
+   * The deployment and credential a revoke link or form names. The page and its form answer the same 404 for one
+   * the account does not have (another deployment's, another account's, none).
+   */
+  async function askedCredential(who: SignedIn, params: Params) {
+    const record = await ownDeployment(who, params.slug);
+    const credential = await credentialOf(record, params.id);
+    if (!credential) throw notFound('credential');
+    return { record, credential };
+  }
+
+  /** The deployment and licence a revoke link or form names, as askedCredential. */
+  async function askedLicence(who: SignedIn, params: Params) {
+    const record = await ownDeployment(who, params.slug);
+    const licence = await licenceOf(record, params.id);
+    if (!licence) throw notFound('licence');
+    return { record, licence };
+  }
+
+  /**
    * The page a credential's or a licence's Revoke… link opens: the confirmation, or, revoked already, since when
    * (revoked.ts). Both are things of one deployment and go back to its page, so the two differ only in their words.
    */
@@ -236,10 +255,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.get('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const credential = await credentialOf(record, id);
-    if (!credential) throw notFound('credential');
+    const { record, credential } = await askedCredential(who, request.params as Params);
     const csrf = await reply.generateCsrf();
     return sendHtml(
       reply,
@@ -257,10 +273,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.post('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const credential = await credentialOf(record, id);
-    if (!credential) throw notFound('credential');
+    const { record, credential } = await askedCredential(who, request.params as Params);
     if (credential.revoked_at === null) await revokeCredential(store, credential.id, now());
     return redirectDone(reply, `/console/agents/${record.slug}`, 'credential-revoked', { id: credential.id });
   });
@@ -268,10 +281,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.get('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const licence = await licenceOf(record, id);
-    if (!licence) throw notFound('licence');
+    const { record, licence } = await askedLicence(who, request.params as Params);
     const buyer = await store.getAccount(licence.buyer_account_id);
     const csrf = await reply.generateCsrf();
     return sendHtml(
@@ -290,10 +300,7 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.post('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const licence = await licenceOf(record, id);
-    if (!licence) throw notFound('licence');
+    const { record, licence } = await askedLicence(who, request.params as Params);
     if (licence.revoked_at === null) await revokeLicence(store, licence.id, now());
     return redirectDone(reply, `/console/agents/${record.slug}`, 'licence-revoked', { id: licence.id });
   });
