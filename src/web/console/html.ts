@@ -139,10 +139,16 @@ export function message(kind: 'error' | 'notice', text: string | undefined): Htm
 
 /** A secret shown once, with a copy button (console.js). */
 export function secretOnce(label: string, secret: string): Html {
+  return secretBox(html`<strong>${label}</strong> It is shown this once: copy it now and keep it on a server.`, secret);
+}
+
+/**
+ * The box of what is shown only once (a secret, a one-time link), with the copy button console.js wires to it by
+ * `data-copy` and `data-secret`; `lead` says what it is.
+ */
+export function secretBox(lead: Html, secret: string): Html {
   const copyButton = html`<button type="button" data-copy="secret">Copy</button>`;
-  return html`<div class="secret" role="status"><p><strong>${
-    label
-  }</strong> It is shown this once: copy it now and keep it on a server.</p>
+  return html`<div class="secret" role="status"><p>${lead}</p>
 <p class="copy-row"><code id="secret" data-secret>${secret}</code> ${copyButton}</p></div>`;
 }
 
