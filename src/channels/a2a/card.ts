@@ -95,13 +95,8 @@ function security(spec: CardSpec) {
 }
 
 /** The OAuth authorization-code flow, the same fields in both card versions (1.0 adds `pkceRequired`). */
-function authorizationCodeFlow(oauth: CardOAuth) {
-  return {
-    authorizationUrl: oauth.authorizationUrl,
-    tokenUrl: oauth.tokenUrl,
-    refreshUrl: oauth.refreshUrl,
-    scopes: oauth.scopes,
-  };
+function authorizationCodeFlow({ authorizationUrl, tokenUrl, refreshUrl, scopes }: CardOAuth) {
+  return { authorizationUrl, tokenUrl, refreshUrl, scopes };
 }
 
 /** The same in the 0.3 card's OpenAPI-style form. */
