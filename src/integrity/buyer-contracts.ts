@@ -180,6 +180,12 @@ export function awardDate(c: Pick<ContractRecord, 'awarded_on' | 'signed_on' | '
   return c.awarded_on ?? c.signed_on ?? c.published_on;
 }
 
+/** Why a check that dates the award cannot assess a record of none of the three dates (awardDate). */
+export const NO_AWARD_DATE: Said = {
+  en: 'The record gives no award, signing or publication date.',
+  pt: 'O registo não indica a data de adjudicação, de celebração nem de publicação.',
+};
+
 /**
  * Whether the data held from a source reach `date`: a contract of that source published on or before it (`back`),
  * or on or after it (`forward`), read from the span of its publication dates (corpus.ts, once per data version).

@@ -28,6 +28,7 @@ import { REAL_CONTRACTS_DESCRIPTION, REAL_SERIES_SOURCES } from '../lib/real-dat
 import { SERVICE_API_VERSION } from '../lib/service.js';
 import type { Registry } from '../operations/registry.js';
 import type { PlanRecord } from '../store/records.js';
+import { htmlDocument } from './document.js';
 import { type Html, type HtmlValue, html, joined, trusted } from './html.js';
 
 export function renderDocsPage(registry: Registry, baseUrl: string): string {
@@ -46,25 +47,13 @@ export function renderDocsPage(registry: Registry, baseUrl: string): string {
     errorsSection(baseUrl),
   ];
   const openApiLink = html`<a href="${baseUrl}/v1/openapi.json">OpenAPI 3.1 document</a>`;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>munidata — REST API reference</title>
-<link rel="icon" href="data:,">
-<style>${trusted(CSS)}</style>
-</head>
-<body>
-<header><h1>munidata <small>REST API reference</small></h1>
+  const body = html`<header><h1>munidata <small>REST API reference</small></h1>
 <p>API version <code>${SERVICE_API_VERSION}</code> · ${openApiLink}</p></header>
 ${tableOfContents(groups)}
 <main>
 ${joined(sections, '\n')}
-</main>
-</body>
-</html>
-`.text;
+</main>`;
+  return htmlDocument('munidata — REST API reference', html`<style>${trusted(CSS)}</style>`, body).text;
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH } from '../channels/a2a/card.js';
 import { SERVICE_API_VERSION } from '../lib/service.js';
+import { htmlDocument } from './document.js';
 import { html, trusted } from './html.js';
 import { CONSOLE_PATH, EXPLORER_PATH } from './people-paths.js';
 
@@ -65,17 +66,7 @@ const CSS =
 function renderHome(links: ServiceLinks): string {
   const row = (label: string, href: string, what: string) =>
     html`<li><a href="${href}">${label}</a> — ${what} <code>${href}</code></li>`;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>munidata</title>
-<link rel="icon" href="data:,">
-<style>${trusted(CSS)}</style>
-</head>
-<body>
-<main>
+  const body = html`<main>
 <h1>munidata</h1>
 <p>Portuguese municipal data as a read-only service (API version <code>${
     links.api_version
@@ -93,8 +84,6 @@ ${row('A2A agent card', links.agent_card, 'the same operations as A2A skills:')}
 <li>MCP server — the same operations as MCP tools (Streamable HTTP), for an MCP client to connect to; a browser
 cannot open it: <code>${links.mcp}</code></li>
 </ul>
-</main>
-</body>
-</html>
-`.text;
+</main>`;
+  return htmlDocument('munidata', html`<style>${trusted(CSS)}</style>`, body).text;
 }

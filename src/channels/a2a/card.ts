@@ -85,21 +85,18 @@ function security(spec: CardSpec) {
     schemes.oauth2 = {
       oauth2SecurityScheme: {
         description: oauth.description,
-        flows: {
-          authorizationCode: {
-            authorizationUrl: oauth.authorizationUrl,
-            tokenUrl: oauth.tokenUrl,
-            refreshUrl: oauth.refreshUrl,
-            scopes: oauth.scopes,
-            pkceRequired: true,
-          },
-        },
+        flows: { authorizationCode: { ...authorizationCodeFlow(oauth), pkceRequired: true } },
         oauth2MetadataUrl: oauth.metadataUrl,
       },
     };
     requirements.push({ schemes: { oauth2: { list: [] } } });
   }
   return { securitySchemes: schemes, securityRequirements: requirements };
+}
+
+/** The OAuth authorization-code flow, the same fields in both card versions (1.0 adds `pkceRequired`). */
+function authorizationCodeFlow({ authorizationUrl, tokenUrl, refreshUrl, scopes }: CardOAuth) {
+  return { authorizationUrl, tokenUrl, refreshUrl, scopes };
 }
 
 /** The same in the 0.3 card's OpenAPI-style form. */
@@ -115,14 +112,7 @@ function legacySecurity(spec: CardSpec) {
     schemes.oauth2 = {
       type: 'oauth2',
       description: oauth.description,
-      flows: {
-        authorizationCode: {
-          authorizationUrl: oauth.authorizationUrl,
-          tokenUrl: oauth.tokenUrl,
-          refreshUrl: oauth.refreshUrl,
-          scopes: oauth.scopes,
-        },
-      },
+      flows: { authorizationCode: authorizationCodeFlow(oauth) },
       oauth2MetadataUrl: oauth.metadataUrl,
     };
     requirements.push({ oauth2: [] });

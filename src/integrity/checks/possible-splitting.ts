@@ -15,6 +15,7 @@ import {
   daysBetween,
   holdsData,
   largest,
+  NO_AWARD_DATE,
   pairContracts,
   TOO_MANY,
 } from '../buyer-contracts.js';
@@ -162,13 +163,7 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
   });
   if (typeof procedure !== 'string') return procedure;
   const date = awardDate(c);
-  if (date === null) {
-    const reason = {
-      en: 'The record gives no award, signing or publication date.',
-      pt: 'O registo não indica a data de adjudicação, de celebração nem de publicação.',
-    };
-    return finding('not_assessable', reason, values);
-  }
+  if (date === null) return finding('not_assessable', NO_AWARD_DATE, values);
   if (c.price_eur === null) {
     const reason = { en: 'The record gives no contract price.', pt: 'O registo não indica o preço contratual.' };
     return finding('not_assessable', reason, values);

@@ -8,7 +8,7 @@
 import { subjectName, toName, withArticle } from '../../lib/portuguese-articles.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding, type Said } from '../assessment.js';
-import { awardDate, cents, holdsData, largest, pairContracts, TOO_MANY } from '../buyer-contracts.js';
+import { awardDate, cents, holdsData, largest, NO_AWARD_DATE, pairContracts, TOO_MANY } from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
@@ -141,13 +141,7 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
   });
   if (typeof procedure !== 'string') return procedure;
   const date = awardDate(c);
-  if (date === null) {
-    const reason = {
-      en: 'The record gives no award, signing or publication date.',
-      pt: 'O registo não indica a data de adjudicação, de celebração nem de publicação.',
-    };
-    return finding('not_assessable', reason, values);
-  }
+  if (date === null) return finding('not_assessable', NO_AWARD_DATE, values);
   const award = pairAward(c, procedure, ctx, values);
   if ('state' in award) return award;
   const { buyer, supplier, held } = award;

@@ -15,7 +15,7 @@ import { type Html, html, joined, trusted } from '../html.js';
 import { doneOf, redirectDone } from './done.js';
 import { formOf } from './form-fields.js';
 import { firstSend, onceField } from './form-once.js';
-import { ACTIONS_HEADING, csrfField, date, hiddenHeading, message, page, sendHtml } from './html.js';
+import { ACTIONS_HEADING, csrfField, date, hiddenHeading, message, page, secretBox, sendHtml } from './html.js';
 import { notFound, refusedForm } from './refusal.js';
 import { requireRole, requireUser, type SignedIn } from './signed-in.js';
 
@@ -180,13 +180,8 @@ export function registerAccountPage(scope: FastifyInstance): void {
         )}</select>
 <button type="submit">Add member</button></form>`
       : html`<p class="muted">The account’s owner adds and disables members.</p>`;
-    const copyButton = html`<button type="button" data-copy="secret">Copy</button>`;
-    const link =
-      o.link &&
-      html`<div class="secret" role="status"><p><strong>Send ${
-        o.linkFor
-      } this link</strong> to set their password. It works once, for 24 hours, and is shown only now.</p>
-<p class="copy-row"><code id="secret" data-secret>${o.link}</code> ${copyButton}</p></div>`;
+    const sendLink = html`<strong>Send ${o.linkFor} this link</strong> to set their password.`;
+    const link = o.link && secretBox(html`${sendLink} It works once, for 24 hours, and is shown only now.`, o.link);
     const membersHead = html`<thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Added</th><th>Status</th>${
       ACTIONS_HEADING
     }</tr></thead>`;

@@ -52,6 +52,78 @@ export function registerAgentsPage(scope: FastifyInstance): void {
     return record;
   }
 
+  /** A credential of the deployment by the id in a link; undefined for another deployment's or a missing one. */
+  async function credentialOf(record: DeploymentRecord, id: string | undefined): Promise<CredentialView | undefined> {
+    return (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
+  }
+
+  /** A licence sold on the deployment by the id in a link; undefined for another deployment's or a missing one. */
+  async function licenceOf(record: DeploymentRecord, id: string | undefined) {
+    return (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
+  }
+
+  /**
+   * The deployment and credential a revoke link or form names. The page and its form answer the same 404 for one
+   * the account does not have (another deployment's, another account's, none).
+   */
+  async function askedCredential(who: SignedIn, params: Params) {
+    const record = await ownDeployment(who, params.slug);
+    const credential = await credentialOf(record, params.id);
+    if (!credential) throw notFound('credential');
+    return { record, credential };
+  }
+
+  /** The deployment and licence a revoke link or form names, as askedCredential. */
+  async function askedLicence(who: SignedIn, params: Params) {
+    const record = await ownDeployment(who, params.slug);
+    const licence = await licenceOf(record, params.id);
+    if (!licence) throw notFound('licence');
+    return { record, licence };
+  }
+
+  /**
+   * The page a credential's or a licence's Revoke… link opens: the confirmation, or, revoked already, since when
+   * (revoked.ts). Both are things of one deployment and go back to its page, so the two differ only in their words.
+   */
+  function revokePage(
+    who: SignedIn,
+    csrf: string,
+    record: DeploymentRecord,
+    o: {
+      what: 'credential' | 'licence';
+      id: number;
+      named: Html | string;
+      revokedAt: string | null;
+      /** What being revoked means, for the revoked page. */
+      refused: string;
+      /** What revoking does, after the confirmation's question. */
+      effect: string;
+    },
+  ): Html {
+    const back = `/console/agents/${record.slug}`;
+    return o.revokedAt
+      ? revokedPage({
+          who,
+          csrf,
+          section: 'agents',
+          title: `A revoked ${o.what}`,
+          subject: html`The ${o.named}`,
+          since: o.revokedAt,
+          refused: o.refused,
+          back: { href: back, label: `Back to ${record.slug}` },
+        })
+      : confirmPage({
+          who,
+          csrf,
+          section: 'agents',
+          title: `Revoke a ${o.what}`,
+          question: html`Revoke the ${o.named}? ${o.effect}`,
+          action: `${back}/${o.what}s/${o.id}/revoke`,
+          button: `Revoke this ${o.what}`,
+          back,
+        });
+  }
+
   scope.get('/console/agents', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
@@ -138,11 +210,11 @@ export function registerAgentsPage(scope: FastifyInstance): void {
           'below. A secret is shown only once: if you did not copy it, revoke that credential and create another.'
         );
       case 'credential-revoked': {
-        const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
+        const credential = await credentialOf(record, id);
         return credential && `Revoked the credential ${credential.prefix}: its next request is refused.`;
       }
       case 'licence-revoked': {
-        const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
+        const licence = await licenceOf(record, id);
         const buyer = licence && (await store.getAccount(licence.buyer_account_id));
         return (
           licence &&
@@ -183,48 +255,25 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.get('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
-    if (!credential) throw notFound('credential');
+    const { record, credential } = await askedCredential(who, request.params as Params);
     const csrf = await reply.generateCsrf();
-    const named = html`${credential.channel.toUpperCase()} credential <code>${credential.prefix}</code> of ${
-      record.slug
-    }`;
-    const back = `/console/agents/${record.slug}`;
     return sendHtml(
       reply,
-      credential.revoked_at
-        ? revokedPage({
-            who,
-            csrf,
-            section: 'agents',
-            title: 'A revoked credential',
-            subject: html`The ${named}`,
-            since: credential.revoked_at,
-            refused: 'every request with it is refused',
-            back: { href: back, label: `Back to ${record.slug}` },
-          })
-        : confirmPage({
-            who,
-            csrf,
-            section: 'agents',
-            title: 'Revoke a credential',
-            question: html`Revoke the ${named}? Its next request is refused.`,
-            action: `/console/agents/${record.slug}/credentials/${credential.id}/revoke`,
-            button: 'Revoke this credential',
-            back,
-          }),
+      revokePage(who, csrf, record, {
+        what: 'credential',
+        id: credential.id,
+        named: html`${credential.channel.toUpperCase()} credential <code>${credential.prefix}</code> of ${record.slug}`,
+        revokedAt: credential.revoked_at,
+        refused: 'every request with it is refused',
+        effect: 'Its next request is refused.',
+      }),
     );
   });
 
   scope.post('/console/agents/:slug/credentials/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const credential = (await listCredentials(store, record.slug)).find((c) => String(c.id) === id);
-    if (!credential) throw notFound('credential');
+    const { record, credential } = await askedCredential(who, request.params as Params);
     if (credential.revoked_at === null) await revokeCredential(store, credential.id, now());
     return redirectDone(reply, `/console/agents/${record.slug}`, 'credential-revoked', { id: credential.id });
   });
@@ -232,47 +281,26 @@ export function registerAgentsPage(scope: FastifyInstance): void {
   scope.get('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
-    if (!licence) throw notFound('licence');
+    const { record, licence } = await askedLicence(who, request.params as Params);
     const buyer = await store.getAccount(licence.buyer_account_id);
     const csrf = await reply.generateCsrf();
-    const named = `licence of ${buyer?.name ?? `account ${licence.buyer_account_id}`} to ${record.slug}`;
-    const back = `/console/agents/${record.slug}`;
     return sendHtml(
       reply,
-      licence.revoked_at
-        ? revokedPage({
-            who,
-            csrf,
-            section: 'agents',
-            title: 'A revoked licence',
-            subject: html`The ${named}`,
-            since: licence.revoked_at,
-            refused: 'their credential is refused on every request',
-            back: { href: back, label: `Back to ${record.slug}` },
-          })
-        : confirmPage({
-            who,
-            csrf,
-            section: 'agents',
-            title: 'Revoke a licence',
-            question: html`Revoke the ${named}? Their credential is refused from its next request.`,
-            action: `/console/agents/${record.slug}/licences/${licence.id}/revoke`,
-            button: 'Revoke this licence',
-            back,
-          }),
+      revokePage(who, csrf, record, {
+        what: 'licence',
+        id: licence.id,
+        named: `licence of ${buyer?.name ?? `account ${licence.buyer_account_id}`} to ${record.slug}`,
+        revokedAt: licence.revoked_at,
+        refused: 'their credential is refused on every request',
+        effect: 'Their credential is refused from its next request.',
+      }),
     );
   });
 
   scope.post('/console/agents/:slug/licences/:id/revoke', async (request, reply) => {
     const who = await companyAdmin(request, reply);
     if (!who) return reply;
-    const { slug, id } = request.params as Params;
-    const record = await ownDeployment(who, slug);
-    const licence = (await store.console.listLicencesOfDeployments([record.id])).find((l) => String(l.id) === id);
-    if (!licence) throw notFound('licence');
+    const { record, licence } = await askedLicence(who, request.params as Params);
     if (licence.revoked_at === null) await revokeLicence(store, licence.id, now());
     return redirectDone(reply, `/console/agents/${record.slug}`, 'licence-revoked', { id: licence.id });
   });

@@ -6,6 +6,7 @@
  */
 import type { FastifyReply } from 'fastify';
 import type { Domain } from '../../lib/domains.js';
+import { htmlDocument } from '../document.js';
 import { type Html, html } from '../html.js';
 import { EXPLORER_PATH } from '../people-paths.js';
 import { canEdit, type SignedIn } from './signed-in.js';
@@ -112,21 +113,9 @@ export function plainPage(title: string, body: Html): Html {
 }
 
 function shell(title: string, body: Html): Html {
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — munidata console</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/console/assets/console.css">
-<script src="/console/assets/console.js" defer></script>
-</head>
-<body>
-${body}
-</body>
-</html>
-`;
+  const head = html`<link rel="stylesheet" href="/console/assets/console.css">
+<script src="/console/assets/console.js" defer></script>`;
+  return htmlDocument(`${title} — munidata console`, head, body);
 }
 
 /**
@@ -150,10 +139,16 @@ export function message(kind: 'error' | 'notice', text: string | undefined): Htm
 
 /** A secret shown once, with a copy button (console.js). */
 export function secretOnce(label: string, secret: string): Html {
+  return secretBox(html`<strong>${label}</strong> It is shown this once: copy it now and keep it on a server.`, secret);
+}
+
+/**
+ * The box of what is shown only once (a secret, a one-time link), with the copy button console.js wires to it by
+ * `data-copy` and `data-secret`; `lead` says what it is.
+ */
+export function secretBox(lead: Html, secret: string): Html {
   const copyButton = html`<button type="button" data-copy="secret">Copy</button>`;
-  return html`<div class="secret" role="status"><p><strong>${
-    label
-  }</strong> It is shown this once: copy it now and keep it on a server.</p>
+  return html`<div class="secret" role="status"><p>${lead}</p>
 <p class="copy-row"><code id="secret" data-secret>${secret}</code> ${copyButton}</p></div>`;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Domain } from '../../lib/domains.js';
 import { integrityAnchor } from '../docs-page.js';
+import { htmlDocument } from '../document.js';
 import { type Html, html, jsonScript } from '../html.js';
 import { API_PREFIX, CSV_PREFIX } from './explore-api.js';
 import { INTEGRITY_SHARES_PATH } from './integrity-shares.js';
@@ -57,6 +58,8 @@ export interface PageFacts {
   readonly params?: Record<string, unknown>;
 }
 
+const STYLESHEET = html`<link rel="stylesheet" href="/explore/assets/explore.css">`;
+
 export function renderPage(facts: PageFacts): string {
   const config = {
     view: facts.view,
@@ -75,21 +78,12 @@ export function renderPage(facts: PageFacts): string {
   const title = facts.heading ?? VIEW_TITLE[facts.view];
   const sameData = html`The same data is in the API: see <a href="/docs">the reference</a>.`;
   const apiReference = html`<a href="/docs">API reference</a>`;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — munidata explorer</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/explore/assets/explore.css">
+  const head = html`${STYLESHEET}
 <script type="application/json" id="explore-config">${jsonScript(config)}</script>
 <script src="/explore/assets/d3.min.js" defer></script>
 <script src="/explore/assets/topojson-client.min.js" defer></script>
-<script type="module" src="/explore/assets/${facts.view}.js"></script>
-</head>
-<body>
-<a class="skip" href="#main">Skip to the content</a>
+<script type="module" src="/explore/assets/${facts.view}.js"></script>`;
+  const body = html`<a class="skip" href="#main">Skip to the content</a>
 ${navigation(facts)}
 <main id="main" tabindex="-1">
 <h1 id="title">${title}</h1>
@@ -98,10 +92,8 @@ ${navigation(facts)}
 </main>
 <footer>
 <p>munidata explorer · every picture has a <em>data</em> link to the API request behind it · ${apiReference}</p>
-</footer>
-</body>
-</html>
-`.text;
+</footer>`;
+  return htmlDocument(`${title} — munidata explorer`, head, body).text;
 }
 
 function navigation(facts: PageFacts): Html {
@@ -124,20 +116,8 @@ function navigation(facts: PageFacts): Html {
 /** A page that says why there is nothing to show (no session is handled by a redirect, not here). */
 export function renderRefusal(status: number, title: string, detail: string): string {
   const elsewhere = html`<li class="console"><a href="/console">Console</a></li><li><a href="/">Home</a></li>`;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — munidata explorer</title>
-<link rel="icon" href="data:,">
-<link rel="stylesheet" href="/explore/assets/explore.css">
-</head>
-<body>
-<header class="top"><a class="brand" href="/explore">munidata <span>explorer</span></a>
+  const body = html`<header class="top"><a class="brand" href="/explore">munidata <span>explorer</span></a>
 <nav aria-label="Elsewhere"><ul>${elsewhere}</ul></nav></header>
-<main id="main"><h1>${title}</h1><p>${detail}</p><p class="muted">HTTP ${status}</p></main>
-</body>
-</html>
-`.text;
+<main id="main"><h1>${title}</h1><p>${detail}</p><p class="muted">HTTP ${status}</p></main>`;
+  return htmlDocument(`${title} — munidata explorer`, STYLESHEET, body).text;
 }
