@@ -25,7 +25,7 @@ main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.5rem 3rem; }
 .skip:focus { left: 0.5rem; top: 0.5rem; z-index: 10; background: var(--card); padding: 0.4rem 0.8rem; }
 /* Named for a screen reader, not shown (hiddenHeading in html.ts). */
 .vh { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
-main.narrow, body.narrow main { max-width: 28rem; margin-top: 3rem; }
+main.narrow { max-width: 28rem; margin-top: 3rem; }
 h1 { font-size: 1.5rem; margin: 0.8rem 0 1rem; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; }
 section > :first-child, .card > :first-child { margin-top: 0; }

@@ -3,6 +3,7 @@
  * its HTML page; and the status of a refused form, drawn again with its message (`refusedForm`).
  */
 import type { FastifyReply } from 'fastify';
+import { htmlDocument } from '../document.js';
 import { html } from '../html.js';
 import { sendHtml } from './html.js';
 
@@ -44,14 +45,13 @@ const TITLES: Record<number, string> = {
 
 export function renderRefusal(reply: FastifyReply, refusal: ConsoleRefusal): FastifyReply {
   const title = TITLES[refusal.status] ?? 'That did not work';
-  const headLinks = html`<link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css">`;
   return sendHtml(
     reply.code(refusal.status),
-    html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} — munidata console</title>${headLinks}</head>
-<body class="narrow"><main><h1>${title}</h1><p class="error" role="alert">${refusal.message}</p>
-<p><a href="/console">Back to the console</a></p></main></body></html>
-`,
+    htmlDocument(
+      `${title} — munidata console`,
+      html`<link rel="stylesheet" href="/console/assets/console.css">`,
+      html`<main class="narrow"><h1>${title}</h1><p class="error" role="alert">${refusal.message}</p>
+<p><a href="/console">Back to the console</a></p></main>`,
+    ),
   );
 }
