@@ -19,13 +19,7 @@ export function ine(cli: CliContext, o: { indicator?: string[]; since?: string; 
     print(
       cli.json(),
       report,
-      () =>
-        `${report.requests} requests to ${report.base_url}; ` +
-        (report.stopped !== null
-          ? `stopped: ${report.stopped}${notTried(report.not_tried, 'indicator')}`
-          : report.ok
-            ? 'done'
-            : 'some indicators failed (see above)'),
+      () => `${report.requests} requests to ${report.base_url}; ${outcome(report, 'indicator')}`,
     );
     if (!report.ok) process.exitCode = 1;
   });
@@ -43,16 +37,23 @@ export function base(cli: CliContext, o: { since?: string }): Promise<void> {
     print(
       cli.json(),
       report,
-      () =>
-        `${report.files.length} files, ${report.requests} requests; ` +
-        (report.stopped !== null
-          ? `stopped: ${report.stopped}${notTried(report.not_tried, 'dataset')}`
-          : report.ok
-            ? 'done'
-            : 'some files failed (see above)'),
+      () => `${report.files.length} files, ${report.requests} requests; ${outcome(report, 'dataset', 'files')}`,
     );
     if (!report.ok) process.exitCode = 1;
   });
+}
+
+/**
+ * How a sync ended, for people: stopped (with what it left out, as `what`s), done, or done with failures (of its
+ * `what`s, or of the `failed` it names).
+ */
+function outcome(
+  report: { stopped: string | null; not_tried: readonly string[]; ok: boolean },
+  what: string,
+  failed = `${what}s`,
+): string {
+  if (report.stopped !== null) return `stopped: ${report.stopped}${notTried(report.not_tried, what)}`;
+  return report.ok ? 'done' : `some ${failed} failed (see above)`;
 }
 
 /** What a stopped sync left out, after its reason. */
