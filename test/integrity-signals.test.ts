@@ -17,7 +17,7 @@ import { readMunicipalities } from '../src/ingest/municipalities.js';
 import { EXCESSIVE_UNSUCCESSFUL_BIDS } from '../src/integrity/checks/excessive-unsuccessful-bids.js';
 import type { ContractDetailRecord, ContractInput, Party } from '../src/store/procurement-records.js';
 import type { MunicipalityRecord } from '../src/store/records.js';
-import type { SignalRecord } from '../src/store/signal-records.js';
+import type { SignalInput, SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
@@ -119,8 +119,23 @@ describe('integrity signals from detection', () => {
     expect(single.title_pt).toBe(`Proposta única: Contrato single (Município de ${BEJA.name})`);
     expect(single.summary_pt).toContain(`«Contrato single» do Município de ${BEJA.name} com ${OTHERS[2].name}, de`);
     expect(single.summary_en).toContain('One competitor in an open procedure.');
-    expect(single.why_it_matters_pt).toMatch(/concorr/);
     expect(single.evidence[0]).toMatchObject({ source_type: 'procurement_contract', source_url: SINGLE.link });
+    // Why it matters, the next step and the article are the type's: stored once, given to each signal as it is read.
+    expect(single.why_it_matters_pt).toBeNull();
+    const atBase = signals.get('integrity:price_at_base_price:base:single') as SignalRecord;
+    const served = await t.get(`/v1/signals/${atBase.id}`, { key });
+    expect(served.status, served.body).toBe(200);
+    expect(served.json.why_it_matters_pt).toMatch(/preço base é o máximo/);
+    expect(served.json.why_it_matters_en).toMatch(/most the buyer is willing to pay/);
+    expect(served.json.next_step_pt).toMatch(/^Confirmar o preço base/);
+    expect(served.json.evidence.map((e: { source_type: string }) => e.source_type)).toEqual([
+      'procurement_contract',
+      'document',
+    ]);
+    expect(served.json.evidence[1]).toMatchObject({
+      source_title: 'CCP art. 47.º n.º 1; art. 70.º n.º 2 d)',
+      excerpt_pt: expect.stringMatching(/^O preço base é o preço máximo/),
+    });
     // The contract-level flag rests on the record alone: full confidence.
     expect(signals.get('integrity:price_at_base_price:base:single')?.confidence).toBe(0.95);
     // Both in the contract's case, which the first flag of the catalogue opened.
@@ -337,6 +352,73 @@ describe('the legal basis a signal cites', () => {
       }
     } finally {
       await demo.close();
+    }
+  });
+});
+
+describe('the texts of an integrity type, held once', () => {
+  const LAW = 'CCP art. 47.º n.º 1; art. 70.º n.º 2 d)';
+  const own = (key: string, texts: boolean, evidence: SignalInput['evidence']): SignalInput => ({
+    key,
+    origin: 'import',
+    case: null,
+    type: 'price_at_base_price',
+    family: 'integrity',
+    municipality_id: null,
+    title_pt: key,
+    title_en: key,
+    summary_pt: key,
+    summary_en: key,
+    why_it_matters_pt: texts ? 'Texto próprio.' : null,
+    why_it_matters_en: texts ? 'Own text.' : null,
+    next_step_pt: texts ? 'Passo próprio.' : null,
+    stage: 'contracted',
+    status: 'active',
+    value_tier: null,
+    confidence: 0.5,
+    deadline_date: null,
+    event_date: '2024-01-02',
+    amount_eur: null,
+    location_text: null,
+    actionability: 'monitor',
+    evidence,
+    subject: { cpv: [], nifs: [], indicator: null, indicator_value: null },
+  });
+  const law = {
+    source_type: 'document' as const,
+    source_url: null,
+    source_title: LAW,
+    source_date: null,
+    excerpt_pt: 'O preço base é o preço máximo (cópia guardada).',
+    confidence: null,
+  };
+
+  it('keeps the texts and the article a signal carries, and gives the type texts to a signal with none', async () => {
+    const { store: bare } = await freshStore();
+    await bare.writeSignals({
+      signals: [own('integrity:own:texts', true, [law]), own('integrity:own:none', false, [])],
+      now: NOW.toISOString().slice(0, 19).concat('Z'),
+    });
+    const app = await startTestApp({ store: bare });
+    try {
+      const reader = (await app.keyOnPlan('integrity_texts', { domains: ['signals'] })).key;
+      const list = await app.get('/v1/signals?family=integrity', { key: reader });
+      const idOf = (k: string) => list.json.items.find((s: { title_pt: string }) => s.title_pt === k).id;
+      const withTexts = (await app.get(`/v1/signals/${idOf('integrity:own:texts')}`, { key: reader })).json;
+      expect(withTexts).toMatchObject({
+        why_it_matters_pt: 'Texto próprio.',
+        why_it_matters_en: 'Own text.',
+        next_step_pt: 'Passo próprio.',
+      });
+      // Its own copy of the article, not a second one.
+      expect(withTexts.evidence).toEqual([law]);
+      const bareSignal = (await app.get(`/v1/signals/${idOf('integrity:own:none')}`, { key: reader })).json;
+      expect(bareSignal.why_it_matters_pt).toMatch(/preço base é o máximo/);
+      expect(bareSignal.next_step_pt).toMatch(/^Confirmar o preço base/);
+      expect(bareSignal.evidence).toHaveLength(1);
+      expect(bareSignal.evidence[0]).toMatchObject({ source_type: 'document', source_title: LAW });
+    } finally {
+      await app.close();
     }
   });
 });

@@ -5,6 +5,7 @@
  * executed, expired once it is closed.
  */
 
+import { clip } from '../lib/clip.js';
 import { ofName, withArticle } from '../lib/portuguese-articles.js';
 import { valueTier } from '../signals/derive.js';
 import type { AmendmentRecord, ContractRecord } from '../store/procurement-records.js';
@@ -12,7 +13,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { amendmentEvidence, contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, list, longDate, signedEuros, signedPercent, UNNAMED_BUYER_PT } from './format.js';
+import { euros, list, longDate, signedEuros, signedPercent, UNNAMED_BUYER_PT } from './format.js';
 import { amendmentCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 const TITLE_OBJECT = 120;

@@ -10,6 +10,8 @@
  *    in several regions to the highest; either at a lower confidence.
  * Both are active while the contract is being executed and expire once it is closed (`closed_on`).
  */
+
+import { clip } from '../lib/clip.js';
 import {
   ceilingFor,
   isAjusteDireto,
@@ -26,7 +28,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, list, longDate, parenthesised, UNNAMED_BUYER_PT } from './format.js';
+import { euros, list, longDate, parenthesised, UNNAMED_BUYER_PT } from './format.js';
 import { contractCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 export const AWARD_THRESHOLD_EUR = 75_000;

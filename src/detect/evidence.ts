@@ -2,10 +2,12 @@
  * Evidence items pointing at the procurement record behind a signal: its link at the source (null when the
  * source gives none: never a URL of ours), a title naming the record, its date and an excerpt of its text.
  */
+
+import { clip } from '../lib/clip.js';
 import type { AmendmentRecord, AnnouncementRecord, ContractRecord } from '../store/procurement-records.js';
 import type { SignalEvidenceRecord } from '../store/signal-records.js';
 import { procurementReliability } from './confidence.js';
-import { clip, euros, parenthesised } from './format.js';
+import { euros, parenthesised } from './format.js';
 
 const EXCERPT = 300;
 

@@ -9,13 +9,14 @@
  * just before it; otherwise it opens a case of its own.
  */
 
+import { clip } from '../lib/clip.js';
 import { inPlace, inPlaceStart } from '../lib/portuguese-articles.js';
 import type { CaseRelationship } from '../lib/vocabulary.js';
 import type { IndicatorRecord, ObservationRow } from '../store/records.js';
 import type { SignalCaseRef, SignalInput, SignalRecord } from '../store/signal-records.js';
 import { confidence, INDICATOR_RELIABILITY, type Missing } from './confidence.js';
 import { DETECTOR_ORIGIN, type DetectionContext, retired } from './detection-context.js';
-import { clip, type Lang, number, period, signedPercent, withoutNote } from './format.js';
+import { type Lang, number, period, signedPercent, withoutNote } from './format.js';
 import {
   baselines,
   type Change,

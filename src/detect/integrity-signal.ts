@@ -11,6 +11,7 @@ import { EXCESSIVE_UNSUCCESSFUL_BIDS } from '../integrity/checks/excessive-unsuc
 import { HETEROGENEOUS_SUPPLIER } from '../integrity/checks/heterogeneous-supplier.js';
 import type { IntegrityType } from '../integrity/methodology.js';
 import { CORPUS_TYPE_KEYS } from '../integrity/standing.js';
+import { clip } from '../lib/clip.js';
 import { ofName, toName, withArticle } from '../lib/portuguese-articles.js';
 import { INTEGRITY, INTEGRITY_HEDGE_PT } from '../signals/catalogue.js';
 import { valueTier } from '../signals/derive.js';
@@ -21,7 +22,7 @@ import { confidence, procurementReliability } from './confidence.js';
 import { contractFacts, contractSignalTypes } from './contract-signals.js';
 import { DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { contractEvidence, subjectOf } from './evidence.js';
-import { clip, euros, parenthesised, UNNAMED_BUYER_PT, withoutNote } from './format.js';
+import { euros, parenthesised, UNNAMED_BUYER_PT, withoutNote } from './format.js';
 import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
 
 /**
@@ -37,9 +38,11 @@ import { contractCaseKey, PROCUREMENT } from './procedure-case.js';
  * one pair of parentheses with the code ("Indicador PT-ART113 (Convites repetidos à mesma entidade, CCP art. 113.º
  * n.º 2)", not "(… (CCP art. 113.º n.º 2))"), R018's summary_en says "an open procedure", not "a open", and
  * possible splitting's why_it_matters hedges the law as its legal basis does (wording in force unconfirmed); an
- * object clipped inside a parenthesis closes it (detect/format.ts `clip`).
+ * object clipped inside a parenthesis closes it (lib/clip.ts). 7 (2026-12-02): the type's own texts
+ * (`why_it_matters_*`, `next_step_pt`) and its law's evidence are no longer stored in each signal but given to it as
+ * it is read (operations/signals/type-texts.ts): a third of an integrity signal's bytes, written once per type.
  */
-export const INTEGRITY_SIGNALS = 6;
+export const INTEGRITY_SIGNALS = 7;
 
 /**
  * The types whose flag is about one party of the contract rather than the contract itself: the value that holds its
@@ -151,9 +154,10 @@ export function integritySignal(
     summary_en:
       `${named.en}: ${reason} An indicator for a closer look, never an accusation.` +
       (type.legal_basis ? ` Legal basis: ${type.legal_basis.reference}.` : ''),
-    why_it_matters_pt: type.why_it_matters_pt,
-    why_it_matters_en: type.why_it_matters_en,
-    next_step_pt: type.next_step_pt,
+    // The type's own texts and its law are given to the signal as it is read (operations/signals/type-texts.ts).
+    why_it_matters_pt: null,
+    why_it_matters_en: null,
+    next_step_pt: null,
     stage: 'contracted',
     status: 'active',
     value_tier: valueTier(c.price_eur),
@@ -163,7 +167,7 @@ export function integritySignal(
     amount_eur: c.price_eur,
     location_text: placed.location_text,
     actionability: 'monitor',
-    evidence: evidenceOf(c, type, a, context.cited),
+    evidence: evidenceOf(c, a, context.cited),
     // The party a flag is about is a party of the signal too: an entity rule watching a losing tenderer sees R025's.
     subject: subjectOf(c.cpv, [...c.buyers, ...c.suppliers, ...(party ? [{ nif: party.nif }] : [])]),
     case: context.case,
@@ -191,10 +195,9 @@ export function evidenceCites(c: Pick<ContractRecord, 'id'>, a: Pick<Assessment,
   return a.cites.filter((id) => id !== c.id).slice(0, CITED_EVIDENCE);
 }
 
-/** The contract, the contracts the assessment cites (the largest first, as cited), and the article it rests on. */
+/** The contract and the contracts the assessment cites (the largest first, as cited). */
 function evidenceOf(
   c: ContractRecord,
-  type: IntegrityType,
   a: Assessment,
   cited: ReadonlyMap<number, ContractRecord>,
 ): SignalEvidenceRecord[] {
@@ -202,17 +205,5 @@ function evidenceOf(
     const found = cited.get(id);
     return found ? [contractEvidence(found)] : [];
   });
-  const law: SignalEvidenceRecord[] = type.legal_basis
-    ? [
-        {
-          source_type: 'document',
-          source_url: null,
-          source_title: type.legal_basis.reference_pt,
-          source_date: null,
-          excerpt_pt: clip(type.legal_basis.text_pt, 300),
-          confidence: null,
-        },
-      ]
-    : [];
-  return [contractEvidence(c), ...others, ...law];
+  return [contractEvidence(c), ...others];
 }

@@ -9,6 +9,7 @@
  * record or its status does, not every day.
  */
 
+import { clip } from '../lib/clip.js';
 import { subjectName } from '../lib/portuguese-articles.js';
 import { actionability, daysUntil, valueTier } from '../signals/derive.js';
 import type { AnnouncementRecord } from '../store/procurement-records.js';
@@ -16,7 +17,7 @@ import type { SignalInput } from '../store/signal-records.js';
 import { confidence, type Missing, procurementReliability } from './confidence.js';
 import { type Candidate, DETECTOR_ORIGIN, type DetectionContext } from './detection-context.js';
 import { announcementEvidence, subjectOf } from './evidence.js';
-import { clip, euros, longDate, parenthesised } from './format.js';
+import { euros, longDate, parenthesised } from './format.js';
 import { announcementCase, PROCUREMENT, procurementSignalKey } from './procedure-case.js';
 
 /** The deadline_closing window, in days before the deadline (act_now is ≤ 14 days away: docs/decisions.md). */

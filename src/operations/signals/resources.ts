@@ -19,6 +19,7 @@ import type {
   SignalSummary,
   SignalTypeInfo,
 } from './schemas.js';
+import { withTypeTexts } from './type-texts.js';
 
 /** Whether an indicator's data is demo data, from the catalogue held in memory (src/lib/provenance.ts). */
 export function indicatorSynthetic(reference: ReferenceData): IndicatorIsSynthetic {
@@ -56,14 +57,15 @@ export function toSignalDetail(
   synthetic: IndicatorIsSynthetic,
   contractId: number | null,
 ): Static<typeof SignalDetail> {
+  const texts = withTypeTexts(s);
   return {
     ...toSignalSummary(s, synthetic),
     contract_id: contractId,
     summary_en: s.summary_en,
-    why_it_matters_pt: s.why_it_matters_pt,
-    why_it_matters_en: s.why_it_matters_en,
-    next_step_pt: s.next_step_pt,
-    evidence: s.evidence.map((e) => ({
+    why_it_matters_pt: texts.why_it_matters_pt,
+    why_it_matters_en: texts.why_it_matters_en,
+    next_step_pt: texts.next_step_pt,
+    evidence: texts.evidence.map((e) => ({
       source_type: e.source_type,
       source_url: e.source_url,
       source_title: e.source_title,
