@@ -1,9 +1,9 @@
 /**
  * What an integrity type says of every signal of it — why it matters, the next step, the article of law it rests on —
  * held once, in the type's methodology (src/integrity/checks/), and given to each signal as it is read
- * (docs/signals.md, "Integrity"): not a copy in each of the hundreds of thousands of rows detection writes, which
- * would also have to be rewritten each time a type's wording is mended. A signal that carries texts of its own (an
- * imported one, or one written before integrity signals stopped storing them) keeps them.
+ * (docs/signals.md, "Held once per type"): not a copy in each of the hundreds of thousands of rows detection
+ * writes, which would also have to be rewritten each time a type's wording is mended. A signal that carries texts of
+ * its own (an imported one, or one written before integrity signals stopped storing them) keeps them.
  */
 import { clip } from '../../lib/clip.js';
 import { findSignalType, INTEGRITY } from '../../signals/catalogue.js';
