@@ -181,6 +181,7 @@ export type ProcurementWriteSummary = WriteSummary;
 export interface BuyerPriceRecord {
   id: number;
   published_on: string | null;
+  /** Read for a contract without a publication date (its year is its signing's); null for the others. */
   signed_on: string | null;
   price_eur: number | null;
   /** The tax number of the contract's one supplier; null when it has none, several, or one without a number. */

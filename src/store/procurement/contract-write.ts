@@ -84,15 +84,19 @@ export async function planContracts(
     const places: BulkRow[] = [];
     for (const w of writes) {
       const id = w.id as number;
-      for (const p of w.parties)
-        parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur]);
+      // A buyer's row carries what supplier concentration sums of its year (schema/procurement.ts, BUYER_YEARS).
+      const sole = soleSupplier(w.parties);
+      for (const p of w.parties) {
+        const [source, supplier] = p.role === 'buyer' ? [w.row.source, sole] : [null, null];
+        parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur, source, supplier]);
+      }
       for (const [position, cpv] of w.cpvs.entries()) cpvs.push([id, position, cpv]);
       for (const municipalityId of w.municipalityIds) places.push([id, municipalityId, w.row.published_on]);
       batch.rollups.add({ ...w.row, municipality_ids: w.municipalityIds });
     }
     await load.write(
       'contract_parties',
-      ['contract_id', 'role', 'position', 'nif', 'name', 'published_on', 'price_eur'],
+      ['contract_id', 'role', 'position', 'nif', 'name', 'published_on', 'price_eur', 'source', 'sole_supplier'],
       parties,
     );
     await load.write('contract_cpvs', ['contract_id', 'position', 'cpv'], cpvs);
@@ -107,6 +111,12 @@ export async function planContracts(
       date: w.row.published_on,
     }));
   };
+}
+
+/** The tax number of the contract's one supplier; null when it names none, several, or one without a number. */
+function soleSupplier(parties: Pending['parties']): string | null {
+  const suppliers = parties.filter((p) => p.role === 'supplier');
+  return suppliers.length === 1 ? suppliers[0].nif : null;
 }
 
 /**
