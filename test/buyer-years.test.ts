@@ -86,7 +86,7 @@ describe('a buyer year as the store reads it', () => {
   });
   afterAll(async () => store?.close());
 
-  it('gives each contract of the year its one supplier, and none for several, none or one without a number', async () => {
+  it('gives each contract of its year its one supplier; none for several, none, or one without a number', async () => {
     const year = await store.buyerPrices('base', BUYER.nif, YEAR);
     expect(bySourceId(year, ids)).toEqual({ one: ONE.nif, two: null, unnumbered: null, none: null, joint: TWO.nif });
     expect(year.find((r) => ids.get(r.id) === 'two')?.price_eur).toBe(2_000);
