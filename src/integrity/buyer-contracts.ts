@@ -5,6 +5,7 @@
  */
 
 import { grouped } from '../lib/euros-text.js';
+import { soleSupplierOf } from '../store/procurement/sole-supplier.js';
 import type { ContractFilter, DatePosition } from '../store/procurement-queries.js';
 import type { ContractRecord, PartyRecord } from '../store/procurement-records.js';
 import type { Said } from './assessment.js';
@@ -69,8 +70,7 @@ export function soleParty(parties: readonly PartyRecord[], role: 'buyer' | 'supp
 }
 
 /** The tax number of the contract's only supplier (a group's contract is no one member's), or null. */
-export const soleSupplierNif = (c: Pick<ContractRecord, 'suppliers'>): string | null =>
-  c.suppliers.length === 1 ? c.suppliers[0].nif : null;
+export const soleSupplierNif = (c: Pick<ContractRecord, 'suppliers'>): string | null => soleSupplierOf(c.suppliers);
 
 /** True when the contract's only supplier is this one. */
 export const soleSupplierIs = (c: ContractRecord, nif: string): boolean => soleSupplierNif(c) === nif;

@@ -15,6 +15,7 @@ import { type BatchContext, writeRecords } from './batch-write.js';
 import type { BulkRow } from './bulk-load.js';
 import { type Held, heldRecords } from './held-records.js';
 import { takeOutOfRollups } from './rollups.js';
+import { soleSupplierOf } from './sole-supplier.js';
 
 interface Pending {
   /** The stored id, or undefined for a new contract (given one when written). */
@@ -85,7 +86,7 @@ export async function planContracts(
     for (const w of writes) {
       const id = w.id as number;
       // A buyer's row carries what supplier concentration sums of its year (schema/procurement.ts, BUYER_YEARS).
-      const sole = soleSupplier(w.parties);
+      const sole = soleSupplierOf(w.parties.filter((p) => p.role === 'supplier'));
       for (const p of w.parties) {
         const [source, supplier] = p.role === 'buyer' ? [w.row.source, sole] : [null, null];
         parties.push([id, p.role, p.position, p.nif, p.name, w.row.published_on, w.row.price_eur, source, supplier]);
@@ -111,12 +112,6 @@ export async function planContracts(
       date: w.row.published_on,
     }));
   };
-}
-
-/** The tax number of the contract's one supplier; null when it names none, several, or one without a number. */
-function soleSupplier(parties: Pending['parties']): string | null {
-  const suppliers = parties.filter((p) => p.role === 'supplier');
-  return suppliers.length === 1 ? suppliers[0].nif : null;
 }
 
 /**

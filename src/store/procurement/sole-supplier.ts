@@ -1,4 +1,13 @@
 /**
+ * The tax number of a contract's only supplier, or null: a contract awarded to several suppliers (a group's) is no
+ * one member's, and one without a number can be found nowhere else. The rule every reader of a sole supplier follows:
+ * the integrity checks on a record, the buyers' rows an import writes (contract-write.ts), and the SQL below.
+ */
+export function soleSupplierOf(suppliers: readonly { nif: string | null }[]): string | null {
+  return suppliers.length === 1 ? suppliers[0].nif : null;
+}
+
+/**
  * The contracts of one source that name exactly one supplier, with its tax number: the only contracts Cardinal's
  * corpus indicators attribute to a supplier (an award to several suppliers is excluded, as Cardinal excludes it).
  * A WITH item for the corpus queries; `source` is the placeholder the source is bound at.
