@@ -1,7 +1,7 @@
 /**
  * The quartiles the corpus checks use (src/integrity/quartiles.ts) against values worked out by hand from the type-8
  * formula that Cardinal's statrs uses, h = (n + 1/3)·τ + 1/3; and the corpus statistics (src/integrity/corpus.ts)
- * computed once per data version, then again when it moves.
+ * computed once per procurement version, then again when it moves.
  */
 import { describe, expect, it } from 'vitest';
 import { type CorpusStore, integrityCorpus } from '../src/integrity/corpus.js';
@@ -46,13 +46,13 @@ describe('type-8 quartiles, as statrs 0.16 (Cardinal) computes them', () => {
   });
 });
 
-describe('the corpus statistics, once per data version', () => {
-  /** A store whose data version the test moves, counting the corpus queries it answers. */
+describe('the corpus statistics, once per procurement version', () => {
+  /** A store whose procurement version the test moves, counting the corpus queries it answers. */
   function countingStore() {
     const calls = { varieties: 0, bids: 0 };
     const state = { version: 1, fail: false };
     const store: CorpusStore = {
-      dataVersion: async () => state.version,
+      procurementVersion: async () => state.version,
       supplierVarieties: async () => {
         calls.varieties++;
         if (state.fail) throw new Error('the database is away');
@@ -76,7 +76,7 @@ describe('the corpus statistics, once per data version', () => {
     return { store, calls, state };
   }
 
-  it('computes a statistic on first use and reuses it across requests until the data version moves', async () => {
+  it('computes a statistic on first use, reuses it across requests until the procurement version moves', async () => {
     const { store, calls, state } = countingStore();
     const first = await integrityCorpus(store).supplierVariety('base', 2, 20);
     expect(first.fences?.upper_fence).toBeCloseTo(11 / 6, 12);

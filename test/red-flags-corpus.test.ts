@@ -10,6 +10,7 @@ import type { AnyOperation } from '../src/core/operation.js';
 import { integrityCorpus } from '../src/integrity/corpus.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
+import { fixtureSignals } from './helpers/alert-fixture.js';
 import { BUYERS, IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -307,12 +308,21 @@ describe('procurement_red_flags with the corpus checks', () => {
     expect(corpusTypes).toEqual(['excessive_unsuccessful_bids']);
   });
 
-  it('follows the data: a new contract moves the data version, and the corpus is computed again', async () => {
+  it('follows the procurement records: a new contract moves them, and the corpus is computed again', async () => {
     const before = await integrityCorpus(store).supplierVariety('base', 2, 20);
+    expect(await integrityCorpus(store).supplierVariety('base', 2, 20)).toBe(before);
+    // A signal written moves the data version (served lists change) but not the contracts: the corpus is kept.
+    const [signal] = fixtureSignals(new Date(IMPORTED_AT));
+    const dataVersion = await store.dataVersion();
+    const procurementVersion = await store.procurementVersion();
+    await store.writeSignals({ signals: [signal], now: IMPORTED_AT });
+    expect(await store.dataVersion()).toBeGreaterThan(dataVersion);
+    expect(await store.procurementVersion()).toBe(procurementVersion);
     expect(await integrityCorpus(store).supplierVariety('base', 2, 20)).toBe(before);
     // H1 now also supplies division 45: varieties 2, 1, 1, 1, 2 — Q1 1, Q3 at h = 13/3 is 2, the fence 3.5.
     const extra = contract('H1-45', { suppliers: [H1], cpvs: ['45233140'] });
     await store.writeProcurement({ entities: [], contracts: [extra], announcements: [], amendments: [] });
+    expect(await store.procurementVersion()).toBeGreaterThan(procurementVersion);
     const after = await integrityCorpus(store).supplierVariety('base', 2, 20);
     expect(after).not.toBe(before);
     expect(after.bySupplier.get(H1.nif)).toEqual({ processes: 21, cpvPrefixes: 2 });

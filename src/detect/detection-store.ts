@@ -24,7 +24,7 @@ export type DetectionStore = Pick<
   | 'listContracts'
   | 'getContract'
   | 'noticePeriods'
-  | 'dataVersion'
+  | 'procurementVersion'
   | 'supplierVarieties'
   | 'tendererBids'
   | 'buyerPrices'

@@ -4,9 +4,11 @@
  * per supplier or tenderer, what it did across a source, the notices' periods, and the quartiles and fences over all
  * of them (docs/integrity.md, "Against the whole corpus").
  *
- * A GROUP BY over every contract of a source is too dear for each request, and its answer only changes when the data
- * does: each statistic is computed on first use and held in this process for the store's data version
- * (Store.dataVersion, which every write that changes served data moves), then dropped for the next version.
+ * A GROUP BY over every contract of a source is too dear for each request, and its answer only changes when the
+ * procurement records do: each statistic is computed on first use and held in this process for the store's
+ * procurement version (Store.procurementVersion, which every write of contracts, notices or amendments moves), then
+ * dropped for the next version. Not the data version: signals, cases and alert matches move that on every pipeline
+ * cycle, and the first red flags after each would wait for the GROUP BYs again (5 s at a million contracts).
  */
 import { RecentlyUsed } from '../lib/recently-used.js';
 import type { NoticePeriodCount } from '../store/procurement-queries.js';
@@ -15,7 +17,7 @@ import { type Fences, fences, quantile } from './quartiles.js';
 
 export type CorpusStore = Pick<
   Store,
-  'dataVersion' | 'supplierVarieties' | 'tendererBids' | 'noticePeriods' | 'procurementSources'
+  'procurementVersion' | 'supplierVarieties' | 'tendererBids' | 'noticePeriods' | 'procurementSources'
 >;
 
 export interface SupplierVariety {
@@ -51,7 +53,7 @@ export interface SourceSpan {
   readonly last: string | null;
 }
 
-/** What a check reads of the corpus of its contract's source; each computed once per data version. */
+/** What a check reads of the corpus of its contract's source; each computed once per procurement version. */
 export interface IntegrityCorpus {
   supplierVariety(source: string, digits: number, minimumProcesses: number): Promise<SupplierVarietyCorpus>;
   tendererBids(source: string, topPercentile: number): Promise<TendererBidsCorpus>;
@@ -67,7 +69,7 @@ export interface IntegrityCorpus {
   /** Whether the data held reach a date: the span of the source's contracts' publication dates. */
   span(source: string): Promise<SourceSpan>;
   /**
-   * What `read` gives for a buyer's year at a source, kept for the data version among the most recently used (a
+   * What `read` gives for a buyer's year at a source, kept for the procurement version among the most recently used (a
    * year's sums, weighing `weight(value)` contracts, at most HELD_BUYER_CONTRACTS in all): the answers about one
    * buyer's contracts, which a reader asks for one after another, then read it once.
    */
@@ -79,20 +81,20 @@ const HELD_BUYER_CONTRACTS = 200_000;
 
 export const unsuccessfulShare = (t: TendererBids): number => (t.bids - t.wins) / t.bids;
 
-/** Per store, the statistics computed for the newest data version seen, by what they were asked with. */
+/** Per store, the statistics computed for the newest procurement version seen, by what they were asked with. */
 const held = new WeakMap<
   CorpusStore,
   { version: number; statistics: Map<string, Promise<unknown>>; buyerYears: RecentlyUsed }
 >();
 
 /**
- * The corpus of `store` for one request: the data version is read once, on the first statistic asked for, and a
+ * The corpus of `store` for one request: the procurement version is read once, on the first statistic asked for, and a
  * statistic already computed for that version (or a newer one another request saw) is reused.
  */
 export function integrityCorpus(store: CorpusStore): IntegrityCorpus {
   let version: Promise<number> | undefined;
   async function entryOf() {
-    version ??= store.dataVersion();
+    version ??= store.procurementVersion();
     const current = await version;
     let entry = held.get(store);
     if (!entry || entry.version < current) {

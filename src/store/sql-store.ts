@@ -23,7 +23,14 @@ import {
   readChangesBefore,
   setWatermark,
 } from './journal/journal.js';
-import { bumpAccessVersion, bumpDataVersion, readAccessVersion, readDataVersion, readSecret } from './meta.js';
+import {
+  bumpAccessVersion,
+  bumpDataVersion,
+  readAccessVersion,
+  readDataVersion,
+  readProcurementVersion,
+  readSecret,
+} from './meta.js';
 import { OAuthSqlStore } from './oauth/oauth-sql-store.js';
 import { PipelineSqlStore } from './pipeline/pipeline-sql-store.js';
 import { aggregateContracts } from './procurement/aggregate.js';
@@ -159,6 +166,7 @@ export abstract class SqlStore extends OnPorts {
   // ── meta ──────────────────────────────────────────────────────────────────
 
   readonly dataVersion = this.#onReplica(readDataVersion);
+  readonly procurementVersion = this.#onReplica(readProcurementVersion);
   readonly secret = this.#onPrimary(readSecret);
 
   // ── plans, accounts, keys, usage (./access/) ─────────────────────────────

@@ -475,6 +475,12 @@ export interface Store
    * to drop.
    */
   dataVersion(): Promise<number>;
+  /**
+   * A number that grows whenever the procurement records change (contracts, notices, amendments, their parties, the
+   * CPV catalogue; the data version moves with it): what the integrity corpus statistics are computed from, so that
+   * a signal, a case or an alert match written does not make them be computed again.
+   */
+  procurementVersion(): Promise<number>;
   /** A per-installation random secret, created at first use; every instance gets the first one stored. */
   secret(name: string): Promise<string>;
   /** The company-agent host's records. */

@@ -7,7 +7,7 @@
  */
 import { fold } from '../../lib/text-match.js';
 import { appendChanges } from '../journal/journal.js';
-import { bumpDataVersion } from '../meta.js';
+import { bumpProcurementVersion } from '../meta.js';
 import type { ProcurementWriteSummary } from '../procurement-records.js';
 import { EntityQueue, RollupDeltas } from '../shared/rollup-deltas.js';
 import type { SqlPort } from '../sql/port.js';
@@ -75,7 +75,7 @@ export async function writeBatch(
   const changed = [summary.entities, summary.contracts, summary.announcements, summary.amendments].some(
     (s) => s.inserted + s.updated > 0,
   );
-  if (changed) await bumpDataVersion(tx);
+  if (changed) await bumpProcurementVersion(tx);
   return summary;
 }
 

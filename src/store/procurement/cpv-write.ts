@@ -5,7 +5,7 @@
  * written once, as last given), and the new or changed ones written in one statement (`dialect.rows`), with one
  * data-version bump — the whole vocabulary (9 454 codes) at migration is two statements.
  */
-import { bumpDataVersion } from '../meta.js';
+import { bumpProcurementVersion } from '../meta.js';
 import type { CpvRecord } from '../procurement-records.js';
 import type { WriteSummary } from '../records.js';
 import { recordCodec, text, textOrNull } from '../shared/record-codec.js';
@@ -41,7 +41,7 @@ export async function saveCpvs(tx: SqlPort, cpvs: readonly CpvRecord[]): Promise
      ON CONFLICT (code) DO UPDATE SET ${setExcluded(CPV.except('code'))}`,
     [JSON.stringify([...written.values()])],
   );
-  await bumpDataVersion(tx);
+  await bumpProcurementVersion(tx);
   return summary;
 }
 

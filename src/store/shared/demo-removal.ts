@@ -7,7 +7,7 @@
  * ours, quoted here: the statements take no parameters, so one text serves both dialects.
  */
 import { DEMO_PROCUREMENT_SOURCE } from '../../lib/provenance.js';
-import { bumpDataVersion } from '../meta.js';
+import { bumpProcurementVersion } from '../meta.js';
 import type { BulkLoad } from '../procurement/bulk-load.js';
 import { flushRollups, refreshEntityTotals, takeOutOfRollups } from '../procurement/rollups.js';
 import type { SqlPort } from '../sql/port.js';
@@ -152,7 +152,7 @@ export async function removeDemoRecords(
   await load.unindexText('entities', sets.orphanEntities, []);
   for (const statement of entities) await tx.run(statement);
   await refreshEntityTotals(tx);
-  await bumpDataVersion(tx);
+  await bumpProcurementVersion(tx);
   return {
     contracts: Number(counts.contracts),
     announcements: Number(counts.announcements),
