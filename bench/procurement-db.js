@@ -80,6 +80,16 @@ export async function cachedProcurementDb(contracts) {
  * at once (so it may be called from an exit handler), a database when its promise settles (postgres-db.js drops the
  * copies of killed runs on the next run).
  */
+/** Another store on the copy at `location` (copyProcurementDb's): its own connections, and nothing held in memory. */
+export async function openCopy(location) {
+  if (BENCH_STORE === 'postgres') {
+    const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
+    return openPostgresStore({ url: location, poolSize: 4 });
+  }
+  const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+  return openSqliteStore(location);
+}
+
 export async function copyProcurementDb(contracts) {
   const cached = await cachedProcurementDb(contracts);
   const { migrate } = await import('../dist/admin/migrate.js');
