@@ -4,7 +4,7 @@
  * computed once per procurement version, then again when it moves.
  */
 import { describe, expect, it } from 'vitest';
-import { type CorpusStore, integrityCorpus } from '../src/integrity/corpus.js';
+import { type CorpusStore, integrityCorpus, shareCorpus } from '../src/integrity/corpus.js';
 import { fences, quantile } from '../src/integrity/quartiles.js';
 
 describe('type-8 quartiles, as statrs 0.16 (Cardinal) computes them', () => {
@@ -100,6 +100,26 @@ describe('the corpus statistics, once per procurement version', () => {
     const moved = await integrityCorpus(store).supplierVariety('base', 2, 20);
     expect(calls.varieties).toBe(4);
     expect(moved.bySupplier.get('e')?.cpvPrefixes).toBe(9);
+  });
+
+  it('shares what one store computed with another store of the same database, as serve and its pipeline', async () => {
+    const pipeline = countingStore();
+    const served = countingStore();
+    const alone = countingStore();
+    shareCorpus(pipeline.store, served.store);
+    const computed = await integrityCorpus(pipeline.store).supplierVariety('base', 2, 20);
+    expect(await integrityCorpus(served.store).supplierVariety('base', 2, 20)).toBe(computed);
+    expect(served.calls.varieties).toBe(0);
+    // A store not shared with computes its own.
+    expect(await integrityCorpus(alone.store).supplierVariety('base', 2, 20)).not.toBe(computed);
+    expect(alone.calls.varieties).toBe(1);
+    // Once the records move, whichever store sees it first computes the statistic again, for both.
+    served.state.version = 2;
+    const moved = await integrityCorpus(served.store).supplierVariety('base', 2, 20);
+    expect(served.calls.varieties).toBe(1);
+    pipeline.state.version = 2;
+    expect(await integrityCorpus(pipeline.store).supplierVariety('base', 2, 20)).toBe(moved);
+    expect(pipeline.calls.varieties).toBe(1);
   });
 
   it('gives the unsuccessful shares and the percentile of bids, and retries a failed computation', async () => {

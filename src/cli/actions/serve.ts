@@ -11,6 +11,7 @@ import type { Config } from '../../config.js';
 import { findDemoAccount, issueDemoKey, issueDemoOwnerLink } from '../../demo/demo-account.js';
 import { loadDemo } from '../../demo/load-demo.js';
 import { importReal } from '../../ingest/real/import-real.js';
+import { shareCorpus } from '../../integrity/corpus.js';
 import { observeBacklog } from '../../observability/pipeline-observer.js';
 import { startObservability } from '../../observability/start-observability.js';
 import { pipelineBacklog } from '../../pipeline/backlog.js';
@@ -23,7 +24,7 @@ import { closeOnSignals } from '../graceful-shutdown.js';
 export async function serve(config: Config, demo: boolean): Promise<void> {
   const now = new Date();
   // Migrations and the demo's load may run long: on a store of their own, whose statements have no time limit.
-  const { demoKey, demoAgents, demoOwner, held } = await cliContext(config, () => false).withStore(async (store) => {
+  const started = await cliContext(config, () => false).withStore(async (store) => {
     const firstStart = await holdsNoData(store);
     if (firstStart) {
       process.stdout.write(`Empty store (first start only): loading ${REAL_DATA}.\n`);
@@ -41,8 +42,9 @@ export async function serve(config: Config, demo: boolean): Promise<void> {
     const demoOwner = demoKey ? await issueDemoOwnerLink(store, now, config.baseUrl) : undefined;
     // What this start loaded is what the banner can name; a store filled before (`munidata demo`, a sync) says its own.
     const held = demoKey ? (firstStart ? firstStartLines : await heldLines(store)) : [];
-    return { demoKey, demoAgents, demoOwner, held };
+    return { demoKey, demoAgents, demoOwner, held, loaded: store };
   });
+  const { demoKey, demoAgents, demoOwner, held } = started;
 
   // Metrics and traces before the store and the app, whose hooks look whether they are on (docs/deploy.md).
   const observability = await startObservability(config, SERVER_IDENTITY.version);
@@ -54,7 +56,11 @@ export async function serve(config: Config, demo: boolean): Promise<void> {
   app.http.addHook('onClose', () => observability.close());
   await app.http.listen({ port: config.port, host: config.host });
   // The pipeline on a store of its own, whose statements have no time limit (a detection batch may run long).
-  const pipeline = startPipeline(config, openStore(config), app.http.log);
+  const pipelineStore = openStore(config);
+  // The integrity corpus statistics that the first start's or the pipeline's detection computed serve the red flags.
+  shareCorpus(started.loaded, store);
+  shareCorpus(store, pipelineStore);
+  const pipeline = startPipeline(config, pipelineStore, app.http.log);
   // Read on the served store, open whether or not this instance runs the pipeline (the backlog is the deployment's).
   observeBacklog(() => pipelineBacklog(store));
   // Before the banner says it listens: a SIGTERM sent on reading it must find the graceful handler in place.
