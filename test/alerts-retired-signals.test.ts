@@ -14,6 +14,7 @@ import type { ContractInput } from '../src/store/procurement-records.js';
 import type { AlertMatchRecord, SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
 import { daysBefore, EVORA, EVORA_BUYER, WATCHED_SUPPLIER } from './helpers/alert-fixture.js';
+import { contractInput } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 
 const NOW = new Date();
@@ -21,38 +22,23 @@ const SOURCE = 'retiredtest';
 
 /** An open procedure's contract in Évora, signed five days ago, being executed: 100 000 € makes it contract_awarded. */
 function contract(sourceId: string, changes: Partial<ContractInput> = {}): ContractInput {
-  return {
+  return contractInput(sourceId, {
     source: SOURCE,
-    source_id: sourceId,
     imported_at: NOW.toISOString(),
-    procedure_id: null,
-    announcement_number: null,
     object: `Fornecimento de balões meteorológicos ${sourceId}`,
-    description: null,
-    procedure_type: 'Concurso público',
-    ocds_method: 'open',
-    legal_basis: null,
     contract_types: ['Aquisição de bens móveis'],
     cpvs: ['38000000'],
     buyers: [EVORA_BUYER],
     suppliers: [WATCHED_SUPPLIER],
-    competitors: [],
-    base_price_eur: null,
     price_eur: 100_000,
-    effective_price_eur: null,
     published_on: daysBefore(NOW, 5),
-    awarded_on: null,
     signed_on: daysBefore(NOW, 5),
-    closed_on: null,
     execution_days: 365,
     execution_places_text: 'Évora',
     municipality_ids: [EVORA.id],
-    framework_agreement: null,
-    green: null,
-    centralized: null,
     link: `https://example.test/contrato/${sourceId}`,
     ...changes,
-  };
+  });
 }
 
 let store: Store;

@@ -13,7 +13,7 @@ import type { SqlPort } from '../src/store/sql/port.js';
 import { SQLITE_SCHEMA } from '../src/store/sqlite/sqlite-store.js';
 import type { Store } from '../src/store/store.js';
 import { onPostgres, openTestPort } from './helpers/backend.js';
-import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { contractInput, IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 
 const BUYER: Party = { nif: withCheckDigit('50600000'), name: 'Município de Exemplo' };
@@ -25,38 +25,17 @@ const [ONE, TWO] = [withCheckDigit('51900010'), withCheckDigit('51900011')].map(
 const UNNUMBERED: Party = { nif: '', name: 'Empresa sem NIF' };
 
 function contract(id: string, suppliers: Party[], changes: Partial<ContractInput> = {}): ContractInput {
-  return {
-    source: 'base',
-    source_id: id,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${id}`,
-    description: null,
+  return contractInput(id, {
     procedure_type: 'Ajuste Direto Regime Geral',
     ocds_method: 'direct',
-    legal_basis: null,
-    contract_types: ['Aquisição de serviços'],
-    cpvs: ['79341000'],
     buyers: [BUYER],
     suppliers,
-    competitors: [],
-    base_price_eur: null,
     price_eur: 1_000,
-    effective_price_eur: null,
     published_on: '2024-03-01',
-    awarded_on: null,
     signed_on: '2024-02-20',
-    closed_on: null,
     execution_days: 30,
-    execution_places_text: null,
-    municipality_ids: [],
-    framework_agreement: null,
-    green: null,
-    centralized: null,
-    link: null,
     ...changes,
-  };
+  });
 }
 
 const YEAR = { from: '2024-01-01', to: '2024-12-31' };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
 import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
-import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { contractInput, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
@@ -19,37 +19,18 @@ const FOREIGN_PERSON: Party = { nif: '017-36-7441', name: 'Frederick C. Turner, 
 const WITHHELD: Party = { nif: '', name: 'RGPD - Maria Silva' };
 
 function contract(id: string, supplier: Party): ContractInput {
-  return {
-    source: 'base',
-    source_id: id,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${id}`,
-    description: null,
+  return contractInput(id, {
     procedure_type: 'Ajuste Direto Regime Geral',
     ocds_method: 'direct',
-    legal_basis: null,
-    contract_types: ['Aquisição de serviços'],
     cpvs: ['72000000'],
     buyers: [{ nif: PORTO.nif, name: `Município do ${PORTO.name}` }],
     suppliers: [supplier],
-    competitors: [],
-    base_price_eur: null,
     price_eur: 1867,
-    effective_price_eur: null,
     published_on: '2024-02-20',
-    awarded_on: null,
     signed_on: '2024-02-15',
-    closed_on: null,
     execution_days: 365,
-    execution_places_text: null,
     municipality_ids: [PORTO.id],
-    framework_agreement: null,
-    green: null,
-    centralized: null,
-    link: null,
-  };
+  });
 }
 
 let t: TestApp;

@@ -20,7 +20,7 @@ import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { explorerContexts, openExplorePage, signedInGet } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
-import { buildFixture, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
+import { buildFixture, contractInput, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 
 declare const document: any;
@@ -46,37 +46,21 @@ const writtenKeys: string[] = [];
 const pageErrors: string[] = [];
 
 function bigBuyerContracts(faroId: number, louleId: number): ContractInput[] {
-  return Array.from({ length: 1001 }, (_, i) => ({
-    source: 'base',
-    source_id: `BIG-${i}`,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Aquisição de material de escritório ${i}`,
-    description: null,
-    procedure_type: 'Ajuste Direto Regime Geral',
-    ocds_method: 'direct',
-    contract_types: ['Aquisição de bens móveis'],
-    cpvs: ['30192000'],
-    buyers: [BIG_BUYER],
-    suppliers: [SUPPLIERS[i % 3]],
-    competitors: [],
-    base_price_eur: null,
-    price_eur: 900 + (i % 50),
-    effective_price_eur: null,
-    published_on: new Date(Date.UTC(2024, 0, 1) + (i % 58) * 86_400_000).toISOString().slice(0, 10),
-    awarded_on: null,
-    signed_on: null,
-    closed_on: null,
-    execution_days: null,
-    execution_places_text: i % 100 === 0 ? 'Portugal, Faro, Loulé' : 'Portugal, Faro, Faro',
-    municipality_ids: [i % 100 === 0 ? louleId : faroId],
-    framework_agreement: null,
-    legal_basis: null,
-    green: null,
-    centralized: null,
-    link: null,
-  }));
+  return Array.from({ length: 1001 }, (_, i) =>
+    contractInput(`BIG-${i}`, {
+      object: `Aquisição de material de escritório ${i}`,
+      procedure_type: 'Ajuste Direto Regime Geral',
+      ocds_method: 'direct',
+      contract_types: ['Aquisição de bens móveis'],
+      cpvs: ['30192000'],
+      buyers: [BIG_BUYER],
+      suppliers: [SUPPLIERS[i % 3]],
+      price_eur: 900 + (i % 50),
+      published_on: new Date(Date.UTC(2024, 0, 1) + (i % 58) * 86_400_000).toISOString().slice(0, 10),
+      execution_places_text: i % 100 === 0 ? 'Portugal, Faro, Loulé' : 'Portugal, Faro, Faro',
+      municipality_ids: [i % 100 === 0 ? louleId : faroId],
+    }),
+  );
 }
 
 /** An integrity signal as detection writes them: one per flagged contract and type, placed as its other signals. */

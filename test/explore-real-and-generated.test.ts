@@ -22,7 +22,7 @@ import { launchChromium } from './helpers/chromium.js';
 import { consoleUser } from './helpers/console.js';
 import { explorerContexts, openExplorePage } from './helpers/explore-page.js';
 import { freePort } from './helpers/free-port.js';
-import { SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
+import { contractInput, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
 declare const document: any;
@@ -40,38 +40,20 @@ let phone: BrowserContext;
 const pageErrors: string[] = [];
 
 function realContracts(): ContractInput[] {
-  return REAL_DAYS.map((day, i) => ({
-    source: 'base',
-    source_id: `REAL-${i}`,
-    imported_at: '2024-03-01T00:00:00Z',
-    procedure_id: null,
-    announcement_number: null,
-    object: `Aquisição de serviços de manutenção ${i}`,
-    description: null,
-    procedure_type: 'Ajuste Direto Regime Geral',
-    ocds_method: 'direct',
-    contract_types: ['Aquisição de serviços'],
-    cpvs: ['50000000'],
-    buyers: [REAL_BUYER],
-    suppliers: [SUPPLIERS[i % 3]],
-    competitors: [],
-    base_price_eur: null,
-    price_eur: 4_000 + i * 750,
-    effective_price_eur: null,
-    published_on: day,
-    awarded_on: null,
-    signed_on: null,
-    closed_on: null,
-    execution_days: null,
-    // Executed nowhere named: the municipality pages' contracts stay the demo's alone.
-    execution_places_text: null,
-    municipality_ids: [],
-    framework_agreement: null,
-    legal_basis: null,
-    green: null,
-    centralized: null,
-    link: null,
-  }));
+  // Executed nowhere named (no place given): the municipality pages' contracts stay the demo's alone.
+  return REAL_DAYS.map((day, i) =>
+    contractInput(`REAL-${i}`, {
+      imported_at: '2024-03-01T00:00:00Z',
+      object: `Aquisição de serviços de manutenção ${i}`,
+      procedure_type: 'Ajuste Direto Regime Geral',
+      ocds_method: 'direct',
+      cpvs: ['50000000'],
+      buyers: [REAL_BUYER],
+      suppliers: [SUPPLIERS[i % 3]],
+      price_eur: 4_000 + i * 750,
+      published_on: day,
+    }),
+  );
 }
 
 beforeAll(async () => {

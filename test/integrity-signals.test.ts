@@ -19,7 +19,7 @@ import type { ContractDetailRecord, ContractInput, Party } from '../src/store/pr
 import type { MunicipalityRecord } from '../src/store/records.js';
 import type { SignalInput, SignalRecord } from '../src/store/signal-records.js';
 import type { Store } from '../src/store/store.js';
-import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { contractInput, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { copyDemoStore, startTestApp, type TestApp } from './helpers/test-app.js';
 
@@ -33,38 +33,21 @@ const BIG = party(1, 'Grande Fornecedor, Lda.');
 const OTHERS = Array.from({ length: 8 }, (_, i) => party(i + 2, `Fornecedor ${i + 2}, Lda.`));
 
 function contract(id: string, to: Party, price: number, signed: string, changes: Partial<ContractInput> = {}) {
-  return {
-    source: 'base',
-    source_id: id,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${id}`,
-    description: null,
-    procedure_type: 'Concurso público',
-    ocds_method: 'open',
-    legal_basis: null,
+  return contractInput(id, {
     contract_types: ['Aquisição de bens móveis'],
     cpvs: ['30192000'],
     buyers: [{ nif: BEJA.nif, name: `Município de ${BEJA.name}` }],
     suppliers: [to],
-    competitors: [],
     base_price_eur: price * 2,
     price_eur: price,
-    effective_price_eur: null,
     published_on: signed,
-    awarded_on: null,
     signed_on: signed,
-    closed_on: null,
     execution_days: 3650,
     execution_places_text: `Portugal, ${BEJA.district}, ${BEJA.name}`,
     municipality_ids: [BEJA.id],
-    framework_agreement: null,
-    green: null,
-    centralized: null,
     link: `https://www.base.gov.pt/Base4/pt/detalhe/?type=contratos&id=${id}`,
     ...changes,
-  } satisfies ContractInput;
+  });
 }
 
 // One open tender with a single bid at its base price; ten small contracts of 2024 with as many suppliers (no

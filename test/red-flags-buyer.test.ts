@@ -12,7 +12,7 @@ import { readMunicipalities } from '../src/ingest/municipalities.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
 import type { MunicipalityRecord } from '../src/store/records.js';
 import type { Store } from '../src/store/store.js';
-import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { contractInput, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
@@ -67,37 +67,19 @@ function contract(
   changes: Partial<ContractInput> = {},
 ): ContractInput {
   const published = new Date(Date.parse(`${signed}T00:00:00Z`) + 5 * 86_400_000).toISOString().slice(0, 10);
-  return {
-    source: 'base',
-    source_id: id,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${id}`,
-    description: null,
+  return contractInput(id, {
     ...AD,
     legal_basis: BY_VALUE,
-    contract_types: ['Aquisição de serviços'],
-    cpvs: ['79341000'],
     buyers: [{ nif: buyer.nif, name: `Município de ${buyer.name}` }],
     suppliers: [to],
-    competitors: [],
-    base_price_eur: null,
     price_eur: price,
-    effective_price_eur: null,
     published_on: published,
-    awarded_on: null,
     signed_on: signed,
-    closed_on: null,
     execution_days: 90,
     execution_places_text: `Portugal, ${buyer.district}, ${buyer.name}`,
     municipality_ids: [buyer.id],
-    framework_agreement: null,
-    green: null,
-    centralized: null,
-    link: null,
     ...changes,
-  };
+  });
 }
 
 /** Source id → the contract, and the state each type named must answer for it. */

@@ -11,7 +11,7 @@ import { integrityCorpus } from '../src/integrity/corpus.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
 import { fixtureSignals } from './helpers/alert-fixture.js';
-import { BUYERS, IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { BUYERS, contractInput, IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
@@ -26,21 +26,9 @@ const UNIDENTIFIED: Party = { nif: '', name: 'Consórcio sem NIF' };
 
 /** A direct award with the fields the other checks read; `changes` makes it what a case needs. */
 function contract(sourceId: string, changes: Partial<ContractInput>): ContractInput {
-  return {
-    source: 'base',
-    source_id: sourceId,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${sourceId}`,
-    description: null,
-    procedure_type: 'Concurso público',
-    ocds_method: 'open',
-    contract_types: ['Aquisição de serviços'],
-    cpvs: ['79341000'],
+  return contractInput(sourceId, {
     buyers: [{ nif: buyer.nif, name: `Município de ${buyer.name}` }],
     suppliers: [H1],
-    competitors: [],
     base_price_eur: 100_000,
     price_eur: 90_000,
     effective_price_eur: 90_000,
@@ -51,13 +39,8 @@ function contract(sourceId: string, changes: Partial<ContractInput>): ContractIn
     execution_days: 90,
     execution_places_text: `Portugal, ${buyer.district}, ${buyer.name}`,
     municipality_ids: [buyer.id],
-    framework_agreement: null,
-    legal_basis: null,
-    green: null,
-    centralized: null,
-    link: null,
     ...changes,
-  };
+  });
 }
 
 const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
 import type { AnnouncementInput, ContractInput, EntityInput, Party } from '../src/store/procurement-records.js';
-import { BUYERS, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
+import { BUYERS, contractInput, IMPORTED_AT, SUPPLIERS, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
@@ -54,18 +54,9 @@ function notice(
 
 /** An open-procedure contract of `buyer` with every field the other checks read, none of them flagged. */
 function contract(sourceId: string, published: string, changes: Partial<ContractInput> = {}): ContractInput {
-  return {
-    source: 'base',
-    source_id: sourceId,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${sourceId}`,
-    description: null,
+  return contractInput(sourceId, {
     procedure_type: OPEN,
-    ocds_method: 'open',
     contract_types: SERVICES,
-    cpvs: ['79341000'],
     buyers: [party(buyer)],
     suppliers: [a],
     competitors: [a, b, c],
@@ -77,15 +68,9 @@ function contract(sourceId: string, published: string, changes: Partial<Contract
     signed_on: published,
     closed_on: addDays(published, 90),
     execution_days: 90,
-    execution_places_text: null,
     municipality_ids: [buyer.id],
-    framework_agreement: null,
-    legal_basis: null,
-    green: null,
-    centralized: null,
-    link: null,
     ...changes,
-  };
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
 import { INTEGRITY_TYPES } from '../src/integrity/assess-contract.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
-import { BUYERS, IMPORTED_AT, SUPPLIERS } from './helpers/procurement-fixture.js';
+import { BUYERS, contractInput, SUPPLIERS } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
 import { answerData, type CallAnswer, CHANNEL_NAMES, callOn } from './helpers/three-channels.js';
@@ -16,18 +16,7 @@ const [a, b, c] = SUPPLIERS;
 
 /** An open-procedure contract with every field the checks read; `changes` makes it what a test needs. */
 function contract(sourceId: string, changes: Partial<ContractInput>): ContractInput {
-  return {
-    source: 'base',
-    source_id: sourceId,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${sourceId}`,
-    description: null,
-    procedure_type: 'Concurso público',
-    ocds_method: 'open',
-    contract_types: ['Aquisição de serviços'],
-    cpvs: ['79341000'],
+  return contractInput(sourceId, {
     buyers: [{ nif: buyer.nif, name: `Município de ${buyer.name}` }],
     suppliers: [a],
     competitors: [a, b, c],
@@ -41,13 +30,8 @@ function contract(sourceId: string, changes: Partial<ContractInput>): ContractIn
     execution_days: 90,
     execution_places_text: `Portugal, ${buyer.district}, ${buyer.name}`,
     municipality_ids: [buyer.id],
-    framework_agreement: null,
-    legal_basis: null,
-    green: null,
-    centralized: null,
-    link: null,
     ...changes,
-  };
+  });
 }
 
 const one: Party[] = [a];

@@ -11,7 +11,7 @@ import { integrityCorpus } from '../src/integrity/corpus.js';
 import { Regions } from '../src/lib/regions.js';
 import type { ContractInput } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
-import { IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
+import { contractInput, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 
 const MUNICIPALITIES = readMunicipalities();
@@ -19,37 +19,15 @@ const BUYER = MUNICIPALITIES.find((m) => m.code === '0201') ?? MUNICIPALITIES[0]
 const SUPPLIERS = [withCheckDigit('51900010'), withCheckDigit('51900011')];
 
 function contract(id: string, published: string | null, signed: string | null, price: number, s = 0): ContractInput {
-  return {
-    source: 'base',
-    source_id: id,
-    imported_at: IMPORTED_AT,
-    procedure_id: null,
-    announcement_number: null,
-    object: `Contrato ${id}`,
-    description: null,
-    procedure_type: 'Concurso público',
-    ocds_method: 'open',
-    legal_basis: null,
-    contract_types: ['Aquisição de serviços'],
-    cpvs: ['79341000'],
+  return contractInput(id, {
     buyers: [{ nif: BUYER.nif, name: `Município de ${BUYER.name}` }],
     suppliers: [{ nif: SUPPLIERS[s], name: `Fornecedor ${s}, Lda.` }],
-    competitors: [],
-    base_price_eur: null,
     price_eur: price,
-    effective_price_eur: null,
     published_on: published,
-    awarded_on: null,
     signed_on: signed,
-    closed_on: null,
     execution_days: 90,
-    execution_places_text: null,
     municipality_ids: [BUYER.id],
-    framework_agreement: null,
-    green: null,
-    centralized: null,
-    link: null,
-  };
+  });
 }
 
 const CONTRACTS = [

@@ -18,6 +18,46 @@ import type { MunicipalityRecord } from '../../src/store/records.js';
 
 export const IMPORTED_AT = '2025-07-01T10:00:00Z';
 
+/**
+ * A contract of the portal's source (`base`) of which only `fields` are known besides its id: the object `Contrato
+ * <id>`, an open procedure for services (CPV 79341000), every other field empty (null, or no party). A test names
+ * what its case turns on and nothing else.
+ */
+export function contractInput(sourceId: string, fields: Partial<ContractInput> = {}): ContractInput {
+  return {
+    source: 'base',
+    source_id: sourceId,
+    imported_at: IMPORTED_AT,
+    procedure_id: null,
+    announcement_number: null,
+    object: `Contrato ${sourceId}`,
+    description: null,
+    procedure_type: 'Concurso público',
+    ocds_method: 'open',
+    legal_basis: null,
+    contract_types: ['Aquisição de serviços'],
+    cpvs: ['79341000'],
+    buyers: [],
+    suppliers: [],
+    competitors: [],
+    base_price_eur: null,
+    price_eur: null,
+    effective_price_eur: null,
+    published_on: null,
+    awarded_on: null,
+    signed_on: null,
+    closed_on: null,
+    execution_days: null,
+    execution_places_text: null,
+    municipality_ids: [],
+    framework_agreement: null,
+    green: null,
+    centralized: null,
+    link: null,
+    ...fields,
+  };
+}
+
 /** A valid Portuguese NIF from its first eight digits (mod-11 check digit). */
 export function withCheckDigit(first8: string): string {
   let sum = 0;
