@@ -74,13 +74,7 @@ export async function cachedProcurementDb(contracts) {
   return cached;
 }
 
-/**
- * A copy of the cached database (a file in a temporary directory, or `CREATE DATABASE … TEMPLATE`), migrated to the
- * current schema, with a store open on it. `remove()` deletes the copy once the store is closed; it removes a file
- * at once (so it may be called from an exit handler), a database when its promise settles (postgres-db.js drops the
- * copies of killed runs on the next run).
- */
-/** Another store on the copy at `location` (copyProcurementDb's): its own connections, and nothing held in memory. */
+/** A store on the copy at `location` (copyProcurementDb's), with its own connections, and nothing held in memory. */
 export async function openCopy(location) {
   if (BENCH_STORE === 'postgres') {
     const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
@@ -90,25 +84,29 @@ export async function openCopy(location) {
   return openSqliteStore(location);
 }
 
+/**
+ * A copy of the cached database (a file in a temporary directory, or `CREATE DATABASE … TEMPLATE`), migrated to the
+ * current schema, with a store open on it. `remove()` deletes the copy once the store is closed; it removes a file
+ * at once (so it may be called from an exit handler), a database when its promise settles (postgres-db.js drops the
+ * copies of killed runs on the next run).
+ */
 export async function copyProcurementDb(contracts) {
   const cached = await cachedProcurementDb(contracts);
   const { migrate } = await import('../dist/admin/migrate.js');
   let copy;
   if (BENCH_STORE === 'postgres') {
-    const { openPostgresStore } = await import('../dist/store/postgres/postgres-store.js');
     const { name, url } = await copyForRun(cached, String(contracts));
-    copy = { store: openPostgresStore({ url, poolSize: 4 }), location: url, remove: () => dropDatabase(name) };
+    copy = { location: url, remove: () => dropDatabase(name) };
   } else {
-    const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
     const tempDir = mkdtempSync(join(tmpdir(), `munidata-bench-procurement-${contracts}-`));
     const dbPath = join(tempDir, 'bench.db');
     copyFileSync(cached, dbPath);
     if (existsSync(`${cached}-wal`)) copyFileSync(`${cached}-wal`, `${dbPath}-wal`);
-    const remove = async () => rmSync(tempDir, { recursive: true, force: true });
-    copy = { store: openSqliteStore(dbPath), location: dbPath, remove };
+    copy = { location: dbPath, remove: async () => rmSync(tempDir, { recursive: true, force: true }) };
   }
-  await migrate(copy.store); // a newer schema than the cached one's
-  return copy;
+  const store = await openCopy(copy.location);
+  await migrate(store); // a newer schema than the cached one's
+  return { store, ...copy };
 }
 
 /**

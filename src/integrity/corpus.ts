@@ -87,13 +87,18 @@ interface Held {
   buyerYears: RecentlyUsed;
 }
 
+/** What one store, or stores sharing (shareCorpus), hold: the statistics of the newest version seen. */
+interface Holder {
+  entry?: Held;
+}
+
 /**
  * Per store, a holder of the statistics computed for the newest procurement version seen, by what they were asked
  * with. Stores of one database in one process can share a holder (shareCorpus).
  */
-const holders = new WeakMap<CorpusStore, { entry?: Held }>();
+const holders = new WeakMap<CorpusStore, Holder>();
 
-function holderOf(store: CorpusStore): { entry?: Held } {
+function holderOf(store: CorpusStore): Holder {
   let holder = holders.get(store);
   if (!holder) {
     holder = {};

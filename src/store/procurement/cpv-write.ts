@@ -3,7 +3,8 @@
  * counted and left alone.
  * Set-wise: the stored codes are read in one statement, compared here in input order (a code given twice is
  * written once, as last given), and the new or changed ones written in one statement (`dialect.rows`), with one
- * data-version bump — the whole vocabulary (9 454 codes) at migration is two statements.
+ * procurement-version bump (the labels are part of the procurement records) — the whole vocabulary (9 454 codes) at
+ * migration is two statements.
  */
 import { bumpProcurementVersion } from '../meta.js';
 import type { CpvRecord } from '../procurement-records.js';
