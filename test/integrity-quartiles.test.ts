@@ -51,8 +51,14 @@ describe('the corpus statistics, once per procurement version', () => {
   function countingStore() {
     const calls = { varieties: 0, bids: 0 };
     const state = { version: 1, fail: false };
+    // What the database keeps across processes, by key and version.
+    const kept = new Map<string, unknown>();
     const store: CorpusStore = {
       procurementVersion: async () => state.version,
+      keptCorpusStatistic: async (key, version) => kept.get(`${key}@${version}`),
+      keepCorpusStatistic: async (key, version, value) => {
+        kept.set(`${key}@${version}`, value);
+      },
       supplierVarieties: async () => {
         calls.varieties++;
         if (state.fail) throw new Error('the database is away');

@@ -5,12 +5,13 @@
  * flagged, not flagged and not assessable on REST, once through all three channels, and the store's corpus queries
  * followed as the data changes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AnyOperation } from '../src/core/operation.js';
 import { integrityCorpus } from '../src/integrity/corpus.js';
 import type { ContractInput, Party } from '../src/store/procurement-records.js';
 import type { Store } from '../src/store/store.js';
 import { fixtureSignals } from './helpers/alert-fixture.js';
+import { openStoreAt } from './helpers/backend.js';
 import { BUYERS, contractInput, IMPORTED_AT, withCheckDigit } from './helpers/procurement-fixture.js';
 import { freshStore } from './helpers/procurement-store.js';
 import { startTestApp, type TestApp } from './helpers/test-app.js';
@@ -122,6 +123,7 @@ const DEMO: ContractInput[] = [
 ];
 
 let store: Store;
+let dbPath: string;
 let t: TestApp;
 let key: string;
 const idOf = new Map<string, number>();
@@ -136,6 +138,7 @@ async function flagsOf(sourceId: string) {
 beforeAll(async () => {
   const fresh = await freshStore();
   store = fresh.store;
+  dbPath = fresh.dbPath;
   const parties = [H1, H2, H3, H4, H5, FEW, LOTS, L, T1, T2, T3, T4, T5, T6];
   const entities = [
     { nif: buyer.nif, name: `Município de ${buyer.name}`, kind: 'municipality' as const, country: 'PT' },
@@ -310,5 +313,37 @@ describe('procurement_red_flags with the corpus checks', () => {
     expect(after).not.toBe(before);
     expect(after.bySupplier.get(H1.nif)).toEqual({ processes: 21, cpvPrefixes: 2 });
     expect(after.fences).toMatchObject({ n: 5, q1: 1, q3: 2, upper_fence: 3.5 });
+  });
+
+  it('is kept in the database for its version: a process started afresh reads it back, no GROUP BY', async () => {
+    const computed = await integrityCorpus(store).supplierVariety('base', 2, 20);
+    // Another store over the same database is what a restarted process or another instance has.
+    const restarted = openStoreAt(dbPath);
+    try {
+      const grouped = vi.spyOn(restarted, 'supplierVarieties');
+      const read = await integrityCorpus(restarted).supplierVariety('base', 2, 20);
+      expect(grouped).not.toHaveBeenCalled();
+      expect(read).not.toBe(computed);
+      expect(read.fences).toEqual(computed.fences);
+      expect([...read.bySupplier]).toEqual([...computed.bySupplier]);
+      // What is kept holds for its version only: a contract written moves it, and the next request groups again.
+      await store.writeProcurement({
+        entities: [],
+        contracts: [contract('FEW-45', { suppliers: [FEW], cpvs: ['45233140'] })],
+        announcements: [],
+        amendments: [],
+      });
+      const moved = await integrityCorpus(restarted).supplierVariety('base', 2, 20);
+      expect(grouped).toHaveBeenCalledTimes(1);
+      const processes = computed.bySupplier.get(FEW.nif)?.processes ?? 0;
+      expect(moved.bySupplier.get(FEW.nif)?.processes).toBe(processes + 1);
+      // and the first store, which held the older version, reads what the restarted one grouped.
+      const first = vi.spyOn(store, 'supplierVarieties');
+      expect((await integrityCorpus(store).supplierVariety('base', 2, 20)).bySupplier).toEqual(moved.bySupplier);
+      expect(first).not.toHaveBeenCalled();
+      first.mockRestore();
+    } finally {
+      await restarted.close();
+    }
   });
 });

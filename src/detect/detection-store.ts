@@ -32,6 +32,8 @@ export type DetectionStore = Pick<
   | 'contractIdsByParty'
   | 'noticeContracts'
   | 'procurementSources'
+  | 'keptCorpusStatistic'
+  | 'keepCorpusStatistic'
 >;
 
 /** Stored signals by key, fetched in slices so that a long key list never makes one huge query. */

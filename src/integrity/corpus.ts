@@ -8,16 +8,24 @@
  * procurement records do: each statistic is computed on first use and held in this process for the store's
  * procurement version (Store.procurementVersion, which every write of contracts, notices or amendments moves), then
  * dropped for the next version. Not the data version: signals, cases and alert matches move that on every pipeline
- * cycle, and the first red flags after each would wait for the GROUP BYs again (5 s at a million contracts).
+ * cycle, and the first red flags after each would wait for the GROUP BYs again (5 s at a million contracts). The
+ * GROUP BYs' rows are also kept in the database for that version (Store.keepCorpusStatistic), so that a process
+ * started afresh, or another instance, reads them back rather than grouping again.
  */
 import { RecentlyUsed } from '../lib/recently-used.js';
-import type { NoticePeriodCount } from '../store/procurement-queries.js';
+import type { NoticePeriodCount, SupplierVarietyRecord, TendererBidsRecord } from '../store/procurement-queries.js';
 import type { Store } from '../store/store.js';
 import { type Fences, fences, quantile } from './quartiles.js';
 
 export type CorpusStore = Pick<
   Store,
-  'procurementVersion' | 'supplierVarieties' | 'tendererBids' | 'noticePeriods' | 'procurementSources'
+  | 'procurementVersion'
+  | 'supplierVarieties'
+  | 'tendererBids'
+  | 'noticePeriods'
+  | 'procurementSources'
+  | 'keptCorpusStatistic'
+  | 'keepCorpusStatistic'
 >;
 
 export interface SupplierVariety {
@@ -132,41 +140,57 @@ export function integrityCorpus(store: CorpusStore): IntegrityCorpus {
     }
     return holder.entry;
   }
-  async function once<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    const statistics = (await entryOf()).statistics;
-    let value = statistics.get(key) as Promise<T> | undefined;
+  async function once<T>(key: string, compute: (rows: KeptRows) => Promise<T>): Promise<T> {
+    const entry = await entryOf();
+    let value = entry.statistics.get(key) as Promise<T> | undefined;
     if (!value) {
-      value = compute();
-      statistics.set(key, value);
+      value = compute((rowsKey, read) => keptRows(store, entry.version, rowsKey, read));
+      entry.statistics.set(key, value);
       // A failed computation is forgotten, so that the next request tries again.
       value.catch(() => {
-        if (statistics.get(key) === value) statistics.delete(key);
+        if (entry.statistics.get(key) === value) entry.statistics.delete(key);
       });
     }
     return value;
   }
   return {
     supplierVariety: (source, digits, minimumProcesses) =>
-      once(`variety:${source}:${digits}:${minimumProcesses}`, () =>
-        supplierVarietyCorpus(store, source, digits, minimumProcesses),
+      once(`variety:${source}:${digits}:${minimumProcesses}`, async (kept) =>
+        supplierVarietyCorpus(
+          await kept(`varieties:${source}:${digits}`, () => store.supplierVarieties(source, digits)),
+          minimumProcesses,
+        ),
       ),
     tendererBids: (source, topPercentile) =>
-      once(`bids:${source}:${topPercentile}`, () => tendererBidsCorpus(store, source, topPercentile)),
+      once(`bids:${source}:${topPercentile}`, async (kept) =>
+        tendererBidsCorpus(await kept(`bids:${source}`, () => store.tendererBids(source)), topPercentile),
+      ),
     // One grouping per source and year: the check that asks always groups the same way.
     noticePeriods: (source, year, group) =>
-      once(`periods:${source}:${year}`, () => yearPeriods(store, source, year, group)),
+      once(`periods:${source}:${year}`, async (kept) =>
+        periodsByGroup(await kept(`periods:${source}:${year}`, () => yearPeriods(store, source, year)), group),
+      ),
     span: (source) => once(`span:${source}`, () => sourceSpan(store, source)),
     buyerYear: async (key, read, weight) => (await entryOf()).buyerYears.get(key, read, weight),
   };
 }
 
-async function yearPeriods(
-  store: CorpusStore,
-  source: string,
-  year: string,
-  group: (row: NoticePeriodCount) => string | null,
-): Promise<Map<string, number[]>> {
-  return periodsByGroup(await store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` }), group);
+/**
+ * A corpus query's rows (JSON, as the store gives them) under `key`: those kept for this procurement version, by
+ * this process or another, else what `read` gives, kept for the next.
+ */
+type KeptRows = <T>(key: string, read: () => Promise<T>) => Promise<T>;
+
+async function keptRows<T>(store: CorpusStore, version: number, key: string, read: () => Promise<T>): Promise<T> {
+  const kept = await store.keptCorpusStatistic(key, version);
+  if (kept !== undefined) return kept as T;
+  const rows = await read();
+  await store.keepCorpusStatistic(key, version, rows);
+  return rows;
+}
+
+function yearPeriods(store: CorpusStore, source: string, year: string): Promise<NoticePeriodCount[]> {
+  return store.noticePeriods({ source, from: `${year}-01-01`, to: `${year}-12-31` });
 }
 
 /** Each group's periods (days, one per notice), ascending; a row `group` names null is left out. */
@@ -191,15 +215,13 @@ async function sourceSpan(store: CorpusStore, source: string): Promise<SourceSpa
   return { first: held?.first_date ?? null, last: held?.last_date ?? null };
 }
 
-async function supplierVarietyCorpus(
-  store: CorpusStore,
-  source: string,
-  digits: number,
+function supplierVarietyCorpus(
+  rows: readonly SupplierVarietyRecord[],
   minimumProcesses: number,
-): Promise<SupplierVarietyCorpus> {
+): SupplierVarietyCorpus {
   const bySupplier = new Map<string, SupplierVariety>();
   const varieties: number[] = [];
-  for (const row of await store.supplierVarieties(source, digits)) {
+  for (const row of rows) {
     bySupplier.set(row.nif, { processes: row.processes, cpvPrefixes: row.cpv_prefixes });
     // Cardinal: a supplier of few processes is expected to vary little, so only those with the minimum make the fence.
     if (row.processes >= minimumProcesses) varieties.push(row.cpv_prefixes);
@@ -207,13 +229,9 @@ async function supplierVarietyCorpus(
   return { bySupplier, fences: fences(varieties) };
 }
 
-async function tendererBidsCorpus(
-  store: CorpusStore,
-  source: string,
-  topPercentile: number,
-): Promise<TendererBidsCorpus> {
+function tendererBidsCorpus(rows: readonly TendererBidsRecord[], topPercentile: number): TendererBidsCorpus {
   const byTenderer = new Map<string, TendererBids>();
-  for (const row of await store.tendererBids(source)) byTenderer.set(row.nif, { bids: row.bids, wins: row.wins });
+  for (const row of rows) byTenderer.set(row.nif, { bids: row.bids, wins: row.wins });
   const tenderers = [...byTenderer.values()];
   const bids = tenderers.map((t) => t.bids).sort((a, b) => a - b);
   return {

@@ -45,6 +45,7 @@ import { contractIdOfRecord } from './procurement/contract-id-of-record.js';
 import { contractIdsByParty } from './procurement/contract-ids-by-party.js';
 import { listContractIds } from './procurement/contract-list.js';
 import { loadContractDetail, loadContracts } from './procurement/contract-rows.js';
+import { keepCorpusStatistic, keptCorpusStatistic } from './procurement/corpus-statistics.js';
 import { countCpvs, cpvVocabulary, saveCpvs } from './procurement/cpv-write.js';
 import { entityCounterparts, entityYears, getEntity, listEntities } from './procurement/entity-read.js';
 import { entityRecordSources } from './procurement/entity-sources.js';
@@ -433,6 +434,8 @@ export abstract class SqlStore extends OnPorts {
   readonly municipalBuyersBySource = this.#onReplica(municipalBuyersBySource);
   readonly supplierVarieties = this.#onReplica(supplierVarieties);
   readonly tendererBids = this.#onReplica(tendererBids);
+  readonly keptCorpusStatistic = this.#onReplica(keptCorpusStatistic);
+  readonly keepCorpusStatistic = this.#onPrimary(keepCorpusStatistic);
   readonly buyerPrices = this.#onReplica(buyerPrices);
   readonly contractBuyers = this.#onReplica(contractBuyers);
   readonly contractIdsByParty = this.#onReplica(contractIdsByParty);

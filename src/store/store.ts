@@ -310,6 +310,13 @@ export interface ProcurementReadStore {
    */
   tendererBids(source: string): Promise<TendererBidsRecord[]>;
   /**
+   * What `keepCorpusStatistic` kept under `key` for procurement version `version` (a corpus query's answer, kept
+   * across processes); undefined when nothing is kept for that version.
+   */
+  keptCorpusStatistic(key: string, version: number): Promise<unknown>;
+  /** Keeps a corpus query's answer (JSON-serialisable) under `key` for `version`, over an older version's. */
+  keepCorpusStatistic(key: string, version: number, value: unknown): Promise<void>;
+  /**
    * The id, price, dates and sole supplier of a buyer's contracts at a source, published from `from` to `to`
    * (inclusive) or, `undated`, without a publication date; publication date descending, then id descending.
    */

@@ -12,7 +12,7 @@ import {
 import { OAUTH_MIGRATION } from '../oauth/oauth-migration.js';
 import { PIPELINE_MIGRATION } from '../pipeline/pipeline-migration.js';
 import { AGENT_TASK_OUTPUT_MODES } from '../schema/company-agents.js';
-import { BUYER_YEARS, CONTRACTS_BY_NOTICE, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
+import { BUYER_YEARS, CONTRACTS_BY_NOTICE, CORPUS_STATISTICS, ROLLUP_SUMS_IN_KEY } from '../schema/procurement.js';
 import { WEBHOOK_DELIVERIES, WEBHOOK_ENDPOINTS, WEBHOOK_NOTICES } from '../schema/webhooks.js';
 import { ALERT_FEEDS_MIGRATION } from '../signals/alert-feed-migration.js';
 import type { SharedMigration } from './migration.js';
@@ -33,4 +33,5 @@ export const SHARED_MIGRATIONS: readonly SharedMigration[] = [
   CONSOLE_FORM_USES_MIGRATION,
   AGENT_TASK_OUTPUT_MODES,
   BUYER_YEARS,
+  CORPUS_STATISTICS,
 ];
