@@ -50,13 +50,14 @@ describe('the corpus statistics, once per procurement version', () => {
   /** A store whose procurement version the test moves, counting the corpus queries it answers. */
   function countingStore() {
     const calls = { varieties: 0, bids: 0 };
-    const state = { version: 1, fail: false };
+    const state = { version: 1, fail: false, keepFails: false };
     // What the database keeps across processes, by key and version.
     const kept = new Map<string, unknown>();
     const store: CorpusStore = {
       procurementVersion: async () => state.version,
       keptCorpusStatistic: async (key, version) => kept.get(`${key}@${version}`),
       keepCorpusStatistic: async (key, version, value) => {
+        if (state.keepFails) throw new Error('the database is locked');
         kept.set(`${key}@${version}`, value);
       },
       supplierVarieties: async () => {
@@ -138,6 +139,20 @@ describe('the corpus statistics, once per procurement version', () => {
     await expect(integrityCorpus(store).supplierVariety('base', 2, 20)).rejects.toThrow(/away/);
     state.fail = false;
     expect((await integrityCorpus(store).supplierVariety('base', 2, 20)).fences?.n).toBe(5);
+    expect(calls.varieties).toBe(2);
+  });
+
+  it('answers when the rows cannot be kept for the next process, which then groups them again', async () => {
+    const { store, calls, state } = countingStore();
+    state.keepFails = true;
+    expect((await integrityCorpus(store).supplierVariety('base', 2, 20)).fences?.n).toBe(5);
+    state.keepFails = false;
+    // A process started afresh over the same database (another holder, the same kept rows): nothing was kept.
+    const restarted: CorpusStore = { ...store };
+    expect((await integrityCorpus(restarted).supplierVariety('base', 2, 20)).fences?.n).toBe(5);
+    expect(calls.varieties).toBe(2);
+    // It kept them: a third process reads them back.
+    await integrityCorpus({ ...store }).supplierVariety('base', 2, 20);
     expect(calls.varieties).toBe(2);
   });
 });

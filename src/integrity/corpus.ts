@@ -185,7 +185,9 @@ async function keptRows<T>(store: CorpusStore, version: number, key: string, rea
   const kept = await store.keptCorpusStatistic(key, version);
   if (kept !== undefined) return kept as T;
   const rows = await read();
-  await store.keepCorpusStatistic(key, version, rows);
+  // Keeping them only spares the next process its GROUP BY: a request that could not write them (the database
+  // locked by another process's import, a read-only user) still gets its answer.
+  await store.keepCorpusStatistic(key, version, rows).catch(() => undefined);
   return rows;
 }
 
