@@ -6,14 +6,23 @@
  * issue 30 asks for, not a target: `bench/detect.js` measures the whole.
  *
  *   node --max-semi-space-size=64 bench/detect-stages.js [contracts, default 100000]
+ *   node --max-semi-space-size=64 bench/detect-stages.js first-start
+ *
+ * `first-start`: what `serve` does on an empty SQLite store in a directory of its own (docs/data.md, "The first
+ * start"), the loads timed as stages before detection's: migrations, the real data of data/real/, the generated data
+ * (bench/start.js times the whole start as a user sees it, against its 20 s target).
  *
  * Run it on a quiet machine: on a loaded one the collector's parallel tasks wait for a core, and its share doubles.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fmt, loadLine, machineLine, table } from './lib.js';
 import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
 
-const CONTRACTS = Number(process.argv[2] ?? 100_000);
+const FIRST_START = process.argv[2] === 'first-start';
+const CONTRACTS = FIRST_START ? 0 : Number(process.argv[2] ?? 100_000);
 
 const { detectProcurement } = await import('../dist/detect/procurement-detector.js');
 const { detectIntegrity } = await import('../dist/detect/integrity-detector.js');
@@ -61,20 +70,40 @@ async function stage(name, work, rows) {
 
 function wrote(r) {
   if ('matched' in r) return `${fmt(r.matched)} matches of ${fmt(r.entries)} entries`;
+  if (r === undefined || 'migrations' in r || 'applied' in r) return '';
+  if ('series' in r && 'contracts' in r) return 'real series and contracts';
+  if ('procurement' in r && 'seed' in r) return `${fmt(r.procurement.generated)} generated contracts`;
   if ('computed' in r) return `${fmt(r.computed)} cases, ${fmt(r.events)} events`;
   return `${fmt(r.inserted)} signals inserted, ${fmt(r.updated)} updated`;
 }
 
-console.log(`\nDetection from scratch, stage by stage, on ${BENCH_STORE} — ${machineLine()}; ${loadLine()}\n`);
-const { store, remove } = await copyProcurementDb(CONTRACTS);
+/** An empty store in a directory of its own, filled as a first start fills it: its stages' rows. */
+async function firstStart(date) {
+  const { openSqliteStore } = await import('../dist/store/sqlite/sqlite-store.js');
+  const { migrate } = await import('../dist/admin/migrate.js');
+  const { importReal } = await import('../dist/ingest/real/import-real.js');
+  const { loadDemoData } = await import('../dist/demo/load-demo.js');
+  const dir = mkdtempSync(join(tmpdir(), 'munidata-first-start-'));
+  const store = openSqliteStore(join(dir, 'munidata.db'));
+  const rows = [];
+  await stage('migrations', () => migrate(store), rows);
+  await stage('real data', () => importReal(store, { now: date }), rows);
+  await stage('generated data', () => loadDemoData(store, { today: date }), rows);
+  return { store, rows, remove: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const what = FIRST_START ? 'A first start' : 'Detection from scratch';
+console.log(`\n${what}, stage by stage, on ${BENCH_STORE} — ${machineLine()}; ${loadLine()}\n`);
+const date = new Date();
+const { store, remove, rows } = FIRST_START
+  ? await firstStart(date)
+  : { ...(await copyProcurementDb(CONTRACTS)), rows: [] };
 try {
-  const date = new Date();
   const now = instant(date);
   const ctx = { today: dateOf(date), places: new Places(await store.listMunicipalities()) };
   const run = { now };
   await deriveAgainUnderNewRules(store);
   await startSweep(store, ctx.today);
-  const rows = [];
   await stage('procurement', () => detectProcurement(store, ctx, run), rows);
   await stage('integrity', () => detectIntegrity(store, ctx, run), rows);
   await stage('sweep', () => sweepDeadlines(store, ctx, run), rows);
@@ -83,7 +112,17 @@ try {
   await stage('matching', () => runAlertMatching(store, { now: date }), rows);
   const total = ['whole', ...[1, 2, 3, 4].map((i) => rows.reduce((s, r) => s + Number(r[i]), 0).toFixed(1)), ''];
   console.log(
-    table([`${fmt(CONTRACTS)} contracts`, 'wall s', 'CPU s', 'GC minor s', 'GC major s', 'wrote'], [...rows, total]),
+    table(
+      [
+        FIRST_START ? 'first start' : `${fmt(CONTRACTS)} contracts`,
+        'wall s',
+        'CPU s',
+        'GC minor s',
+        'GC major s',
+        'wrote',
+      ],
+      [...rows, total],
+    ),
   );
 } finally {
   observer.disconnect();
