@@ -16,11 +16,15 @@ export interface RegionalMunicipality {
   district: string;
 }
 
+/** Place texts whose regime is remembered at most (then forgotten together): a bound on the memory it takes. */
+const PLACES_REMEMBERED = 20_000;
+
 export class Regions {
   readonly #byCode: Map<string, RegionalMunicipality>;
   readonly #byNif: Map<string, RegionalMunicipality>;
   /** District keys (see districtKey) → the regime of their municipalities; the regions also by their short names. */
   readonly #regimeByDistrict: Map<string, Regime>;
+  readonly #placeRegimes = new Map<string, Regime | null>();
 
   constructor(municipalities: readonly RegionalMunicipality[]) {
     this.#byCode = new Map(municipalities.map((m) => [m.code, m]));
@@ -55,8 +59,21 @@ export class Regions {
     return regimes.size === 1 ? ([...regimes][0] as Regime) : null;
   }
 
-  /** The regime of the district a place text names ("Portugal, <district>[, <municipality>]"), or null. */
+  /**
+   * The regime of the district a place text names ("Portugal, <district>[, <municipality>]"), or null. Remembered
+   * by text: the same few thousand place texts recur on every contract a detection run judges, and folding them
+   * each time was a twentieth of judging one.
+   */
   #regimeOfPlace(place: string): Regime | null {
+    const known = this.#placeRegimes.get(place);
+    if (known !== undefined) return known;
+    if (this.#placeRegimes.size >= PLACES_REMEMBERED) this.#placeRegimes.clear();
+    const regime = this.#readRegimeOfPlace(place);
+    this.#placeRegimes.set(place, regime);
+    return regime;
+  }
+
+  #readRegimeOfPlace(place: string): Regime | null {
     const parts = place.split(',').map(districtKey).filter(Boolean);
     if (parts[0] === 'portugal') parts.shift();
     return parts.length > 0 ? (this.#regimeByDistrict.get(parts[0]) ?? null) : null;
