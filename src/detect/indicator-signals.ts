@@ -64,7 +64,8 @@ export function indicatorSignals(
   const dates = baselines(perMunicipality);
   const out: SignalInput[] = [];
   const emitted = new Set<string>();
-  const caseOf = new Map<string, SignalCaseRef>();
+  /** By municipality code: the case a record at a date of its series would join (undefined off the series). */
+  const recordCaseOf = new Map<string, (date: string) => SignalCaseRef | undefined>();
   for (const [municipalityId, rows] of series) {
     const municipality = ctx.places.byId(municipalityId);
     if (!municipality || rows.length === 0) continue;
@@ -91,21 +92,27 @@ export function indicatorSignals(
       out.push(signal);
       emitted.add(signal.key);
     }
-    // Where a record at each period would go: the case of an expired record is computed from the same rule.
-    for (let i = 0; i < rows.length; i++) {
+    // Where a record at a period would go: the case of an expired record is computed from the same rule. Asked
+    // for the latest record and the stored ones only, not made for every point of every series.
+    const recordCase = (date: string): SignalCaseRef | undefined => {
+      const i = indexOfDate(rows, date);
+      if (i < 0) return undefined;
       const start = starts.get(i) ?? (i > 0 ? starts.get(i - 1) : undefined);
-      const key = indicatorSignalKey('indicator_record', indicator.key, where.code, rows[i].reference_date);
-      caseOf.set(
-        key,
-        start
-          ? episode(start, 'indicator_jump', 'update')
-          : episode(rows[i].reference_date, 'indicator_record', 'origin'),
-      );
-    }
+      return start ? episode(start, 'indicator_jump', 'update') : episode(date, 'indicator_record', 'origin');
+    };
+    recordCaseOf.set(where.code, recordCase);
     const record = latestRecord(rows);
     if (record) {
       const key = indicatorSignalKey('indicator_record', indicator.key, where.code, record.reference_date);
-      out.push(recordSignal(indicator, where, record, rows[rows.length - 1], caseOf.get(key) as SignalCaseRef));
+      out.push(
+        recordSignal(
+          indicator,
+          where,
+          record,
+          rows[rows.length - 1],
+          recordCase(record.reference_date) as SignalCaseRef,
+        ),
+      );
       emitted.add(key);
     }
   }
@@ -119,9 +126,27 @@ export function indicatorSignals(
       rows !== undefined &&
       rows.length > 0 &&
       rows[rows.length - 1].reference_date > parsed.date;
-    out.push(retired(old, superseded ? 'expired' : 'withdrawn', caseOf.get(key) ?? null));
+    const caseRef =
+      parsed?.type === 'indicator_record' && parsed.indicator === indicator.key
+        ? recordCaseOf.get(parsed.code)?.(parsed.date)
+        : undefined;
+    out.push(retired(old, superseded ? 'expired' : 'withdrawn', caseRef ?? null));
   }
   return out;
+}
+
+/** The index of the point at `date` in a series in date order, or -1. */
+function indexOfDate(rows: readonly ObservationRow[], date: string): number {
+  let lo = 0;
+  let hi = rows.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = rows[mid].reference_date;
+    if (at === date) return mid;
+    if (at < date) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 interface Where {
