@@ -67,7 +67,8 @@ export async function detectIntegrity(
   ) => {
     for (const a of assessed) {
       judged.add(a.contract.id);
-      writer.add(a.contract.id, candidates(a, ctx, cited, flaggedBefore?.get(a.contract.id)));
+      const id = a.contract.id;
+      writer.add(id, candidates(a, ctx, cited, flaggedBefore?.get(id), writer.mayHold(id)));
     }
     summary.contracts += assessed.length;
     await writer.flushIfFull();
@@ -136,28 +137,35 @@ async function contractsOfBuyers(store: DetectionStore, buyers: readonly Buyer[]
 
 /**
  * One candidate per type judged: the signal when flagged, else nothing (a stored one is then withdrawn). `before`: the
- * types it stands flagged on among those not judged now.
+ * types it stands flagged on among those not judged now. `mayHold`: whether the store may hold a signal of the
+ * contract to withdraw; when it cannot (detection from scratch), the types not flagged give no candidate at all, and
+ * a contract flagged on none costs neither keys nor its case (most contracts, at a million).
  */
 function candidates(
   a: Assessed,
   ctx: DetectionContext,
   cited: ReadonlyMap<number, ContractRecord>,
   before: ReadonlySet<string> = NONE,
+  mayHold = true,
 ): Candidate[] {
   const now = a.assessments.filter((x) => x.state === 'flagged').map((x) => x.type);
+  if (now.length === 0 && !mayHold) return [];
   // In the catalogue's order, as integrityCases takes them (the assessments come in it).
   const flagged = before.size === 0 ? now : [...TYPES.keys()].filter((t) => now.includes(t) || before.has(t));
   const caseOf = integrityCases(a.contract, flagged, ctx);
-  return a.assessments.map((x) => {
+  const out: Candidate[] = [];
+  for (const x of a.assessments) {
+    if (x.state !== 'flagged' && !mayHold) continue;
     const type = TYPES.get(x.type);
     if (!type) throw new Error(`Unknown integrity type ${x.type}`);
     const ref = caseOf(x.type);
-    return {
+    out.push({
       key: integritySignalKey(x.type, a.contract),
       signal: x.state === 'flagged' ? integritySignal(a.contract, type, x, { ctx, cited, case: ref }) : null,
       case: ref,
-    };
-  });
+    });
+  }
+  return out;
 }
 
 /**
@@ -180,6 +188,14 @@ class SignalBatches {
     private readonly heldAny: boolean,
   ) {}
 
+  /**
+   * Whether the store may hold an integrity signal of this contract: any, when it held one as the run began; else
+   * only one this run wrote in a batch already written (a joint contract is judged under each of its buyers).
+   */
+  mayHold(contract: number): boolean {
+    return this.heldAny || this.#flagged.has(contract);
+  }
+
   add(contract: number, candidates: readonly Candidate[]): void {
     for (const candidate of candidates) {
       this.#pending.push({ contract, candidate });
@@ -195,9 +211,7 @@ class SignalBatches {
     const batch = this.#pending;
     this.#pending = [];
     this.#signals = 0;
-    const unflagged = batch.filter(
-      ({ contract, candidate }) => candidate.signal === null && (this.heldAny || this.#flagged.has(contract)),
-    );
+    const unflagged = batch.filter(({ contract, candidate }) => candidate.signal === null && this.mayHold(contract));
     const existing = await existingSignals(
       this.store,
       unflagged.map(({ candidate }) => candidate.key),

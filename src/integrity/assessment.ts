@@ -27,8 +27,8 @@ export interface Assessment {
   reason_pt: string;
   /** The values the check compared (null where the record has none). */
   values: Compared;
-  /** The thresholds it compared them with. */
-  thresholds: Record<string, number>;
+  /** The thresholds it compared them with (its type's, shared by every assessment of that type). */
+  thresholds: Readonly<Record<string, number>>;
   /** The article the check rests on, or null for a statistical indicator. */
   legal_basis: string | null;
   /** The same citation in Portuguese words ("e", "na redação do"), as the signals' summary_pt cites it. */
@@ -59,6 +59,21 @@ export const finding = (
   more: Pick<Finding, 'cites' | 'corpus'> = {},
 ): Finding => ({ state, reason: reason.en, reason_pt: reason.pt, values, ...more });
 
+/**
+ * Each type's thresholds as an assessment shows them, made once per type: a detection run assesses every contract on
+ * every type, and the same object, frozen, serves them all.
+ */
+const THRESHOLDS = new WeakMap<IntegrityType, Readonly<Record<string, number>>>();
+
+function thresholdsOf(type: IntegrityType): Readonly<Record<string, number>> {
+  let held = THRESHOLDS.get(type);
+  if (!held) {
+    held = Object.freeze(Object.fromEntries(type.thresholds.map((t) => [t.key, t.value])));
+    THRESHOLDS.set(type, held);
+  }
+  return held;
+}
+
 /** A finding of one contract with its type's method, thresholds and legal basis. */
 export function toAssessment(type: IntegrityType, f: Finding, contractId: number): Assessment {
   const { state, reason, reason_pt, values } = f;
@@ -73,7 +88,7 @@ export function toAssessment(type: IntegrityType, f: Finding, contractId: number
     reason,
     reason_pt,
     values,
-    thresholds: Object.fromEntries(type.thresholds.map((t) => [t.key, t.value])),
+    thresholds: thresholdsOf(type),
     legal_basis: type.legal_basis?.reference ?? null,
     legal_basis_pt: type.legal_basis?.reference_pt ?? null,
     caveat_en: type.caveat_en,
