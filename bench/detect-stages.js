@@ -69,8 +69,8 @@ async function stage(name, work, rows) {
 }
 
 function wrote(r) {
+  if ('migrations' in r) return '';
   if ('matched' in r) return `${fmt(r.matched)} matches of ${fmt(r.entries)} entries`;
-  if (r === undefined || 'migrations' in r || 'applied' in r) return '';
   if ('series' in r && 'contracts' in r) return 'real series and contracts';
   if ('procurement' in r && 'seed' in r) return `${fmt(r.procurement.generated)} generated contracts`;
   if ('computed' in r) return `${fmt(r.computed)} cases, ${fmt(r.events)} events`;

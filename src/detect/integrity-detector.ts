@@ -66,9 +66,9 @@ export async function detectIntegrity(
     flaggedBefore?: ReadonlyMap<number, ReadonlySet<string>>,
   ) => {
     for (const a of assessed) {
-      judged.add(a.contract.id);
       const id = a.contract.id;
-      writer.add(id, candidates(a, ctx, cited, flaggedBefore?.get(id), writer.mayHold(id)));
+      judged.add(id);
+      writer.add(id, candidates(a, ctx, cited, writer.mayHold(id), flaggedBefore?.get(id)));
     }
     summary.contracts += assessed.length;
     await writer.flushIfFull();
@@ -145,8 +145,8 @@ function candidates(
   a: Assessed,
   ctx: DetectionContext,
   cited: ReadonlyMap<number, ContractRecord>,
+  mayHold: boolean,
   before: ReadonlySet<string> = NONE,
-  mayHold = true,
 ): Candidate[] {
   const now = a.assessments.filter((x) => x.state === 'flagged').map((x) => x.type);
   if (now.length === 0 && !mayHold) return [];

@@ -5,6 +5,7 @@
  */
 import { type Regime, regimeOfMunicipality } from './direct-award-regime.js';
 import { fold } from './text-match.js';
+import { memoByText } from './text-memo.js';
 
 /** What a record tells of its buyer's region: one regime, places in more than one (`several`), or nothing (null). */
 export type RegionTold = Regime | 'several' | null;
@@ -16,15 +17,17 @@ export interface RegionalMunicipality {
   district: string;
 }
 
-/** Place texts whose regime is remembered at most (then forgotten together): a bound on the memory it takes. */
-const PLACES_REMEMBERED = 20_000;
-
 export class Regions {
   readonly #byCode: Map<string, RegionalMunicipality>;
   readonly #byNif: Map<string, RegionalMunicipality>;
   /** District keys (see districtKey) → the regime of their municipalities; the regions also by their short names. */
   readonly #regimeByDistrict: Map<string, Regime>;
-  readonly #placeRegimes = new Map<string, Regime | null>();
+  /**
+   * The regime of the district a place text names ("Portugal, <district>[, <municipality>]"), or null. Kept by text:
+   * the same few thousand place texts recur on every contract a detection run judges, and folding them each time was
+   * a twentieth of judging one.
+   */
+  readonly #regimeOfPlace = memoByText((place) => this.#readRegimeOfPlace(place));
 
   constructor(municipalities: readonly RegionalMunicipality[]) {
     this.#byCode = new Map(municipalities.map((m) => [m.code, m]));
@@ -57,20 +60,6 @@ export class Regions {
     }
     if (regimes.size > 1) return 'several';
     return regimes.size === 1 ? ([...regimes][0] as Regime) : null;
-  }
-
-  /**
-   * The regime of the district a place text names ("Portugal, <district>[, <municipality>]"), or null. Remembered
-   * by text: the same few thousand place texts recur on every contract a detection run judges, and folding them
-   * each time was a twentieth of judging one.
-   */
-  #regimeOfPlace(place: string): Regime | null {
-    const known = this.#placeRegimes.get(place);
-    if (known !== undefined) return known;
-    if (this.#placeRegimes.size >= PLACES_REMEMBERED) this.#placeRegimes.clear();
-    const regime = this.#readRegimeOfPlace(place);
-    this.#placeRegimes.set(place, regime);
-    return regime;
   }
 
   #readRegimeOfPlace(place: string): Regime | null {
