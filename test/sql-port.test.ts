@@ -192,6 +192,39 @@ describe.skipIf(onPostgres)('a SQLite transaction beside another process', () =>
   });
 });
 
+describe.skipIf(onPostgres)('SQLite rows read in raw mode', () => {
+  it('are the objects better-sqlite3 itself gives: same keys, same order, a repeated name the last', async () => {
+    const { port, close } = await openTestPort();
+    const sqlite = port as SqlitePort;
+    try {
+      await port.script(
+        "CREATE TABLE r (a INTEGER, b TEXT, c REAL); INSERT INTO r VALUES (1, 'x', 1.5), (2, NULL, NULL)",
+      );
+      for (const text of [
+        'SELECT * FROM r ORDER BY a',
+        'SELECT a, b AS a, c FROM r ORDER BY a',
+        'SELECT count(*) AS n, \'z\' AS "odd name", NULL AS absent FROM r',
+        'SELECT * FROM r WHERE a > 5',
+      ]) {
+        const own = sqlite.db.prepare(text).all();
+        const read = await port.query(text);
+        expect(read).toEqual(own);
+        expect(read.map((row) => Object.keys(row))).toEqual(own.map((row) => Object.keys(row as object)));
+      }
+      // A column named __proto__ is a property of the row, as in better-sqlite3's, not the row's prototype.
+      const [row] = await port.query('SELECT 1 AS __proto__, 2 AS b');
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(Object.entries(row)).toEqual([
+        ['__proto__', 1],
+        ['b', 2],
+      ]);
+      expect(await port.run('SELECT * FROM r')).toBe(2);
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe('the migrations', () => {
   it('are the dialect ones below version 100 and the ones written once from 100 on, each version once', () => {
     for (const schema of [SQLITE_SCHEMA, POSTGRES_SCHEMA]) {

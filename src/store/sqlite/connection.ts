@@ -12,6 +12,15 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Dialect, Row, SqlPort } from '../sql/port.js';
 import { refuseUnstorable } from '../sql/storable.js';
+import { type RowMaker, rowMaker } from './row-maker.js';
+
+/** A statement of the port's own queries: a read runs in raw mode and its rows are made by `row`. */
+interface Prepared {
+  statement: Database.Statement;
+  row: RowMaker | undefined;
+}
+
+const columnNames = (statement: Database.Statement) => statement.columns().map((c) => c.name);
 
 /** SQLite's lists are JSON text and its flags 0 or 1. */
 export const SQLITE_DIALECT: Dialect = {
@@ -80,6 +89,8 @@ export class SqlitePort implements SqlPort {
   readonly dialect = SQLITE_DIALECT;
   readonly db: Database.Database;
   readonly #statements = new Map<string, Database.Statement>();
+  /** The statements of `query` and `run`, apart from `statement`'s: a read among them is in raw mode. */
+  readonly #prepared = new Map<string, Prepared>();
   /** Settles when the open transaction ends; undefined when none is open. */
   #open: Promise<void> | undefined;
   /** The port inside a transaction: the same connection, past the gate. */
@@ -117,19 +128,34 @@ export class SqlitePort implements SqlPort {
     return this.#open !== undefined;
   }
 
+  /** `statement`'s, for the port's own queries: a read is put in raw mode with the maker of its rows. */
+  #prepare(text: string): Prepared {
+    let prepared = this.#prepared.get(text);
+    if (!prepared) {
+      const statement = this.db.prepare(text);
+      const row = statement.reader ? rowMaker(columnNames(statement.raw(true))) : undefined;
+      prepared = { statement, row };
+      this.#prepared.set(text, prepared);
+    }
+    return prepared;
+  }
+
   #all(text: string, values: readonly unknown[] | undefined): Row[] {
-    const statement = this.statement(text);
+    const { statement, row } = this.#prepare(text);
     const bound = bind(values);
-    if (!statement.reader) {
+    if (!row) {
       if (bound) statement.run(bound);
       else statement.run();
       return [];
     }
-    return (bound ? statement.all(bound) : statement.all()) as Row[];
+    const rows = (bound ? statement.all(bound) : statement.all()) as unknown[][];
+    const made: Row[] = new Array(rows.length);
+    for (let i = 0; i < rows.length; i++) made[i] = row(rows[i]);
+    return made;
   }
 
   #run(text: string, values: readonly unknown[] | undefined): number {
-    const statement = this.statement(text);
+    const { statement } = this.#prepare(text);
     const bound = bind(values);
     if (statement.reader) return (bound ? statement.all(bound) : statement.all()).length;
     return (bound ? statement.run(bound) : statement.run()).changes;
