@@ -10,6 +10,7 @@
  * span lines.
  */
 
+import { fold } from '../../lib/text-match.js';
 import { memoByText } from '../../lib/text-memo.js';
 
 export type BaseFormat = 'json' | 'csv';
@@ -45,13 +46,7 @@ export class BaseFileError extends Error {
  * A field name's loose key. Kept by name: a file spells its few dozen names on every record, and the readers ask for
  * each field of each record again (5 % of the real import, folding the same names).
  */
-export const fieldKey = memoByText((name: string): string =>
-  name
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, ''),
-);
+export const fieldKey = memoByText((name: string): string => fold(name).replace(/[^a-z0-9]/g, ''));
 
 /** Bytes → text: UTF-8 when the bytes are UTF-8, else Windows-1252 (spreadsheets saved on Portuguese Windows). */
 export function decodeText(input: string | Uint8Array): string {

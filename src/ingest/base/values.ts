@@ -4,6 +4,7 @@
  * or as text with a decimal comma and thousands dots. Each parser returns the value, null for "nothing", or
  * throws a FieldError whose message names the offending text (the caller prefixes the field name).
  */
+import { fold } from '../../lib/text-match.js';
 
 export class FieldError extends Error {
   override name = 'FieldError';
@@ -23,12 +24,7 @@ const COMBINING_MARK = /\p{M}/u;
 function isNothing(trimmed: string): boolean {
   // Most texts are names and descriptions longer than any marker: no normalizing them (a tenth of an import's time).
   if (trimmed.length > LONGEST_NOTHING && !COMBINING_MARK.test(trimmed)) return false;
-  return NOTHING.has(
-    trimmed
-      .normalize('NFD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase(),
-  );
+  return NOTHING.has(fold(trimmed));
 }
 
 /** `&amp;` and friends: BASE stores some names HTML-escaped ("HIGINO PINHEIRO &amp; IRMÃO, LDA"). */
@@ -90,10 +86,7 @@ export function yesNo(value: unknown): boolean | null {
   if (typeof value === 'boolean') return value;
   const t = text(value);
   if (t === null) return null;
-  const folded = t
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+  const folded = fold(t);
   if (folded === 'sim' || folded === 'true') return true;
   if (folded === 'nao' || folded === 'false') return false;
   throw new FieldError(`${shown(value)} is not Sim or Não`);
