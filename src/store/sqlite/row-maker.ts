@@ -1,7 +1,7 @@
 /**
  * Rows of a read as objects, made in JavaScript from the arrays better-sqlite3 gives in raw mode. Its own objects
  * are built property by property in C++, which cost more than the read: 100,000 contracts' rows in 1.33 s as
- * objects, 0.52 s as arrays, 0.78 s as arrays made into objects here (docs/performance.md, "Rows as arrays").
+ * objects, 0.52 s as arrays, 0.78–0.91 s as arrays made into objects here (docs/performance.md, "Rows as arrays").
  *
  * A statement's columns are fixed, so its maker is compiled once from them: an object literal of those keys in that
  * order, which V8 builds with one shape. The keys are JSON string literals (a column name is never code); a later
