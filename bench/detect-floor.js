@@ -13,14 +13,9 @@ import { BENCH_STORE, copyProcurementDb } from './procurement-db.js';
 
 const CONTRACTS = Number(process.argv[2] ?? 100_000);
 const WRITTEN = ['signals', 'case_links', 'cases', 'case_events', 'changes', 'alert_matches'];
-const COMPACT = 'id, key, type, family, municipality_id, status, confidence, amount_eur, event_date, last_seen_at';
+const COMPACT =
+  'id, key, type, family, municipality_id, status, confidence, amount_eur, event_date, last_seen_at, updated_at';
 const READ = ['contracts', 'contract_parties', 'contract_cpvs', 'contract_municipalities'];
-const SIGNAL_INDEXES = [
-  ['signals_by_seen', '(last_seen_at DESC, id DESC)'],
-  ['signals_by_municipality', '(municipality_id, last_seen_at, id)'],
-  ['signals_by_type', '(type, last_seen_at, id)'],
-  ['signals_by_family', '(family, last_seen_at, id)'],
-];
 
 if (BENCH_STORE !== 'sqlite') {
   process.stderr.write('detect-floor.js copies within the SQLite file: run it without BENCH_STORE=postgres.\n');
@@ -30,13 +25,13 @@ const { runDetection } = await import('../dist/detect/run-detection.js');
 const { runAlertMatching } = await import('../dist/alerts/run-matching.js');
 const { openSqliteDatabase } = await import('../dist/store/sqlite/connection.js');
 
-/** The statements that create `name` and its indexes, renamed to `<name>_twin`. */
-function twinSchema(db, name) {
+/** The statements that create `name` and its indexes, renamed to `<name><suffix>`. */
+function twinSchema(db, name, suffix = '_twin') {
   const statements = db.prepare('SELECT sql FROM sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL').all(name);
   return statements.map(({ sql }) =>
     sql
-      .replace(new RegExp(`\\b(ON|TABLE)\\s+${name}\\b`, 'g'), `$1 ${name}_twin`)
-      .replace(/INDEX (\w+)/, 'INDEX $1_twin'),
+      .replace(new RegExp(`\\b(ON|TABLE)\\s+${name}\\b`, 'g'), `$1 ${name}${suffix}`)
+      .replace(/INDEX (\w+)/, `INDEX $1${suffix}`),
   );
 }
 
@@ -62,9 +57,11 @@ try {
     rows.push([name, fmt(copied), took.toFixed(2)]);
   }
   // What a compact store of the flags would write instead: the signals' rows without their texts, evidence, subject
-  // and fingerprint (made as a row is read, as a type's own texts are), with the same four list indexes.
+  // and fingerprint (made as a row is read, as a type's own texts are), with the signals' own indexes: the unique key
+  // (CREATE TABLE … AS leaves the constraint out) and each of theirs.
   db.exec(`CREATE TABLE signals_compact AS SELECT ${COMPACT} FROM signals WHERE false`);
-  for (const [index, columns] of SIGNAL_INDEXES) db.exec(`CREATE INDEX ${index}_compact ON signals_compact ${columns}`);
+  db.exec('CREATE UNIQUE INDEX signals_key_compact ON signals_compact (key)');
+  for (const sql of twinSchema(db, 'signals', '_compact')) if (sql.startsWith('CREATE INDEX')) db.exec(sql);
   const compactStarted = performance.now();
   const compact = db.transaction(
     () => db.prepare(`INSERT INTO signals_compact SELECT ${COMPACT} FROM signals`).run().changes,
