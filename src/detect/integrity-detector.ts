@@ -83,7 +83,11 @@ export async function detectIntegrity(
       const contracts = theirs.get(buyer.nif) ?? [];
       holdBuyerContracts(check, buyer.source, buyer.nif, contracts);
       const cited = new Map(contracts.map((c) => [c.id, c]));
-      for (const part of chunks(contracts, ASSESS)) await emit(await assessContracts(part, check), cited);
+      // What the store cannot hold needs no withdrawing: only the flagged are asked for then (`candidates`).
+      const flaggedOnly = (c: ContractRecord) => !writer.mayHold(c.id);
+      for (const part of chunks(contracts, ASSESS)) {
+        await emit(await assessContracts(part, check, undefined, flaggedOnly), cited);
+      }
     }
   }
   for (const part of chunks(

@@ -32,19 +32,26 @@ const CHECKS: readonly IntegrityCheck[] = [
 
 export const INTEGRITY_TYPES: readonly IntegrityType[] = CHECKS.map((c) => c.type);
 
-/** Every check on the contract, or those of the types `only` names. */
+/**
+ * Every check on the contract, or those of the types `only` names. `flaggedOnly`: the assessments of the types it is
+ * flagged on, the others left out (detection from scratch writes nothing else: at a million contracts, ten million
+ * assessments would be made only to be dropped).
+ */
 export async function assessContract(
   contract: ContractDetailRecord,
   ctx: CheckContext,
   only?: ReadonlySet<string>,
+  flaggedOnly = false,
 ): Promise<Assessment[]> {
   const out: Assessment[] = [];
   for (const check of CHECKS) {
     if (only && !only.has(check.type.key)) continue;
-    const found = check.assess(contract, ctx);
+    const assessed = check.assess(contract, ctx);
     // A check that reads nothing answers at once: awaited, it would cost a turn of the microtask queue, a million
     // times each in a detection at a million contracts.
-    out.push(toAssessment(check.type, found instanceof Promise ? await found : found, contract.id));
+    const found = assessed instanceof Promise ? await assessed : assessed;
+    if (flaggedOnly && found.state !== 'flagged') continue;
+    out.push(toAssessment(check.type, found, contract.id));
   }
   return out;
 }

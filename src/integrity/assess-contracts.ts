@@ -15,17 +15,19 @@ export interface Assessed {
 
 /**
  * Each contract with its assessments, in the order given. `only` names, per contract, the types to run (all when
- * it gives undefined).
+ * it gives undefined); `flaggedOnly` tells, per contract, whether only its flagged assessments are wanted.
  */
 export async function assessContracts(
   contracts: readonly ContractRecord[],
   ctx: CheckContext,
   only?: (c: ContractRecord) => ReadonlySet<string> | undefined,
+  flaggedOnly?: (c: ContractRecord) => boolean,
 ): Promise<Assessed[]> {
   await preloadNotices(ctx, contracts);
   const out: Assessed[] = [];
   for (const contract of await withAmendments(ctx, contracts)) {
-    out.push({ contract, assessments: await assessContract(contract, ctx, only?.(contract)) });
+    const assessments = await assessContract(contract, ctx, only?.(contract), flaggedOnly?.(contract) ?? false);
+    out.push({ contract, assessments });
   }
   return out;
 }
