@@ -150,6 +150,63 @@ export function pairContracts(
 }
 
 /**
+ * The contracts of one pair awarded from `from` to `to` (award dates, inclusive), in the pair's own order. An answer
+ * that holds the buyer's contracts (detection, a buyer's red flags) asks this of every contract of the pair, so the
+ * pair is ordered by award date once per answer and each window found by bisection: scanning the whole pair for
+ * each of its contracts takes the pair's size squared, and a pair's contracts grow faster than the data
+ * (docs/performance.md, "Where the integrity stage grows faster than the data").
+ */
+export async function pairAwardedWithin(
+  ctx: CheckContext,
+  pairKey: { source: string; buyer: string; supplier: string },
+  pair: readonly ContractRecord[],
+  from: string,
+  to: string,
+): Promise<ContractRecord[]> {
+  const { source, buyer, supplier } = pairKey;
+  // An answer about one contract (its buyer's contracts not held) asks once: a scan costs less than the ordering.
+  if (!(await preloadedBuyer(ctx, source, buyer))) {
+    return pair.filter((c) => {
+      const date = awardDate(c);
+      return date !== null && date >= from && date <= to;
+    });
+  }
+  const dated = await once(ctx, `pair-by-date:${source}:${buyer}:${supplier}`, async () => byAwardDate(pair));
+  const first = firstOnOrAfter(dated, from);
+  const within: { at: number; contract: ContractRecord }[] = [];
+  for (let i = first; i < dated.length && dated[i].date <= to; i++) within.push(dated[i]);
+  return within.sort((a, b) => a.at - b.at).map((d) => d.contract);
+}
+
+interface Dated {
+  date: string;
+  /** The contract's place in the pair, to give a window back in the pair's order. */
+  at: number;
+  contract: ContractRecord;
+}
+
+/** The dated contracts ordered by award date (those without one left out: no window holds them). */
+function byAwardDate(contracts: readonly ContractRecord[]): Dated[] {
+  const dated: Dated[] = [];
+  contracts.forEach((contract, at) => {
+    const date = awardDate(contract);
+    if (date !== null) dated.push({ date, at, contract });
+  });
+  return dated.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.at - b.at));
+}
+
+/** The first index whose date is on or after `date` (the length when none is). */
+function firstOnOrAfter(dated: readonly Dated[], date: string): number {
+  let [low, high] = [0, dated.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (dated[middle].date < date) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+/**
  * The preloaded contracts of a buyer by supplier tax number (a group's contract under each member), each list in
  * the preloaded order; null when none are preloaded. Grouped once: filtering the buyer's contracts for each of its
  * suppliers took a large buyer's contracts times its suppliers.

@@ -16,6 +16,7 @@ import {
   holdsData,
   largest,
   NO_AWARD_DATE,
+  pairAwardedWithin,
   pairContracts,
   TOO_MANY,
 } from '../buyer-contracts.js';
@@ -195,7 +196,9 @@ export async function checkPossibleSplitting(c: ContractDetailRecord, ctx: Check
   const [from, to] = splittingWindow(date);
   const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
   if (pair === null) return finding('not_assessable', TOO_MANY, values);
-  const ofClass = pair.filter((x) => x.cpv[0]?.code.startsWith(cpvClass));
+  const pairKey = { source: c.source, buyer: buyer.nif, supplier: supplier.nif };
+  const inWindow = await pairAwardedWithin(ctx, pairKey, pair, from, to);
+  const ofClass = inWindow.filter((x) => x.cpv[0]?.code.startsWith(cpvClass));
   const self: Part = { contract: c, date, price: c.price_eur, procedure, ceiling: held.ceiling };
   const near = nearbyAwards(c, ofClass, supplier.nif, held, ctx, from, to);
 

@@ -8,7 +8,16 @@
 import { subjectName, toName, withArticle } from '../../lib/portuguese-articles.js';
 import type { ContractDetailRecord, ContractRecord } from '../../store/procurement-records.js';
 import { type Compared, type Finding, finding, type Said } from '../assessment.js';
-import { awardDate, cents, holdsData, largest, NO_AWARD_DATE, pairContracts, TOO_MANY } from '../buyer-contracts.js';
+import {
+  awardDate,
+  cents,
+  holdsData,
+  largest,
+  NO_AWARD_DATE,
+  pairAwardedWithin,
+  pairContracts,
+  TOO_MANY,
+} from '../buyer-contracts.js';
 import type { CheckContext, IntegrityCheck } from '../check.js';
 import {
   awardCriterion,
@@ -151,7 +160,9 @@ export async function checkRepeatedDirectAwards(c: ContractDetailRecord, ctx: Ch
 
   const pair = await pairContracts(ctx, c.source, buyer.nif, supplier.nif);
   if (pair === null) return finding('not_assessable', TOO_MANY, values);
-  const earlier = earlierAwards(c, pair, supplier.nif, held, windowFrom, date);
+  const pairKey = { source: c.source, buyer: buyer.nif, supplier: supplier.nif };
+  const inWindow = await pairAwardedWithin(ctx, pairKey, pair, windowFrom, date);
+  const earlier = earlierAwards(c, inWindow, supplier.nif, held, windowFrom, date);
   const sum = earlier.counted.reduce((total, x) => total + (x.price_eur as number), 0);
   values.earlier_awards = earlier.counted.length;
   values.earlier_sum_eur = cents(sum);
